@@ -1,0 +1,25 @@
+"""gconn: graph connectivity on GPUs and CPUs -- the GConn design space.
+
+>>> import gconn
+>>> gconn.connected_components(([0, 1], [1, 2]), backend="cpu")[0]
+1
+"""
+from .api import GPUUnavailableError, IncrementalConnectivity, connected_components, spanning_forest
+from .design import Variant, variants
+from .graph import Graph, as_graph
+
+__version__ = "0.1.0"
+
+__all__ = ["Graph", "as_graph", "connected_components", "spanning_forest", "IncrementalConnectivity",
+           "Variant", "variants", "load", "save", "generators", "GPUUnavailableError", "__version__"]
+
+
+def __getattr__(name):
+    # io and generators import lazily: `import gconn` stays fast.
+    if name in ("load", "save"):
+        from . import io
+        return getattr(io, name)
+    if name == "generators":
+        from . import generators
+        return generators
+    raise AttributeError(f"module 'gconn' has no attribute {name!r}")

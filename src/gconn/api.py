@@ -1,0 +1,288 @@
+"""Public entry points: static connectivity, spanning forest, incremental."""
+from __future__ import annotations
+
+import numpy as np
+
+from . import design
+from .design import Variant
+from .graph import INT32_MAX, Graph, _as_id_array, _is_cupy, as_graph
+from .stats import Stats
+
+_PARAMS = {
+    "k": "edges per vertex for k-out sampling (default 2)",
+    "kout": "'afforest' (the first k edges, default) or 'paper' (first edge + k-1 random)",
+    "hb_n": "edges per remaining root in HB sampling's second step (default 4)",
+    "bfs_sample": "vertices sampled to pick BFS sampling's source (default 1024)",
+}
+
+BACKENDS = ("auto", "cpu", "gpu")
+
+
+class GPUUnavailableError(RuntimeError):
+    """backend='gpu' was asked for but no usable CUDA GPU was found."""
+
+
+def _backend_module(backend: str, graph: Graph | None = None):
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}; one of {', '.join(BACKENDS)}")
+    if backend == "auto":
+        if graph is not None and graph.on_gpu:
+            backend = "gpu"
+        else:
+            from . import gpu
+            backend = "gpu" if gpu.available(simulator_ok=False)[0] else "cpu"
+    if backend == "cpu":
+        from . import cpu
+        return cpu
+    from . import gpu
+    ok, why = gpu.available(simulator_ok=True)
+    if not ok:
+        raise GPUUnavailableError(f"backend='gpu' is not usable here: {why}")
+    return gpu
+
+
+def _variant(algorithm, problem: str, graph: Graph | None, be, params: dict) -> Variant:
+    unknown = sorted(set(params) - set(_PARAMS))
+    if unknown:
+        valid = "; ".join(f"{k}: {d}" for k, d in _PARAMS.items())
+        raise TypeError(f"unknown option(s) {', '.join(unknown)}; valid options: {valid}")
+    if algorithm is None or (isinstance(algorithm, str) and algorithm == "auto"):
+        v = design.choose(graph, problem, backend=be.NAME, hb_coverage=be.hb_coverage) \
+            if graph is not None else Variant.parse(design.default_name(problem), problem)
+    else:
+        v = Variant.parse(algorithm, problem)
+    return v.with_params(**params)
+
+
+def _prepare(graph, be) -> Graph:
+    g = as_graph(graph)
+    return be.to_backend(g)
+
+
+def _out(arr, like_device: bool):
+    """Results follow the input: CuPy for a graph on the GPU, NumPy otherwise."""
+    if _is_cupy(arr) and not like_device:
+        return arr.get()
+    return arr
+
+
+def connected_components(graph, *, algorithm="auto", backend="auto", return_labels=True,
+                         compact=True, return_stats=False, seed=0, **params):
+    """Connected components, scipy-compatible.
+
+    Returns ``(n_components, labels)`` with labels 0..k-1 numbered like
+    ``scipy.sparse.csgraph.connected_components``; with ``compact=False``
+    each label is instead the smallest vertex id of the component (no
+    relabelling pass).  ``return_stats=True`` appends a :class:`Stats`.
+
+    >>> import gconn
+    >>> gconn.connected_components(([0, 2], [1, 3]), backend="cpu")
+    (2, array([0, 0, 1, 1], dtype=int32))
+    """
+    g_in = as_graph(graph)
+    be = _backend_module(backend, g_in)
+    g = be.to_backend(g_in)
+    v = _variant(algorithm, "cc", g, be, params)
+    stats = Stats(variant=v.name, backend=be.NAME, n=g.n, m=g.m)
+    roots, _, _ = be.static_run(g, v, forest=False, stats=stats, seed=seed)
+    with stats.phase("labels", sync=be.sync):
+        if compact or not return_labels:
+            k, labels = be.compact(roots)
+        else:
+            labels = roots if v.min_rooted else be.min_representatives(roots)
+            k = be.count_roots(roots)
+    labels = _out(labels, g_in.on_gpu)
+    result = (int(k), labels) if return_labels else (int(k),)
+    if return_stats:
+        result = result + (stats,)
+    return result if len(result) > 1 else result[0]
+
+
+def spanning_forest(graph, *, algorithm="auto", backend="auto", return_stats=False, seed=0, **params):
+    """A spanning forest: ``(src, dst)`` arrays of n - k edges of the input
+    that form a tree on every component.
+
+    Any root-based variant works (``gconn.variants("forest")``).
+
+    >>> import gconn
+    >>> src, dst = gconn.spanning_forest(([0, 1, 0], [1, 2, 2]), backend="cpu")
+    >>> len(src)
+    2
+    """
+    g_in = as_graph(graph)
+    be = _backend_module(backend, g_in)
+    g = be.to_backend(g_in)
+    v = _variant(algorithm, "forest", g, be, params)
+    stats = Stats(variant=v.name, backend=be.NAME, n=g.n, m=g.m)
+    _, fa, fb = be.static_run(g, v, forest=True, stats=stats, seed=seed)
+    with stats.phase("collect", sync=be.sync):
+        src, dst = be.collect_forest(fa, fb)
+    src, dst = _out(src, g_in.on_gpu), _out(dst, g_in.on_gpu)
+    return (src, dst, stats) if return_stats else (src, dst)
+
+
+_KIND_NAMES = {"insert": 0, "query": 1, "i": 0, "q": 1}
+
+
+class IncrementalConnectivity:
+    """Connectivity under batches of edge insertions and queries.
+
+    ``mode`` sets what a query in a mixed batch sees:
+
+    * ``"phased"`` (default): the batch's inserts are applied first, then its
+      queries are answered -- deterministic;
+    * ``"sequential"``: each query sees exactly the inserts before it (the
+      batch is cut into runs of inserts and runs of queries);
+    * ``"concurrent"``: the paper's mode, inserts and queries run together;
+      a query is true if its endpoints were connected before the batch and
+      false if they are not after it, otherwise either.  (Rem's algorithms
+      with SpliceAtomic are always run phased, as they require.)
+
+    >>> import gconn
+    >>> ic = gconn.IncrementalConnectivity(backend="cpu")
+    >>> ic.insert([0, 2], [1, 3])
+    >>> ic.connected([0, 0], [1, 3]).tolist()
+    [True, False]
+    >>> ic.process([0, 1], [1, 0], [2, 3]).tolist()  # insert (1,2), query (0,3)
+    [False]
+    """
+
+    MODES = ("phased", "sequential", "concurrent")
+
+    def __init__(self, n: int = 0, *, algorithm="auto", backend="auto", graph=None, mode="phased"):
+        if mode not in self.MODES:
+            raise ValueError(f"unknown mode {mode!r}; one of {', '.join(self.MODES)}")
+        if not isinstance(n, (int, np.integer)) or isinstance(n, bool) or n < 0:
+            raise ValueError(f"n must be a non-negative integer; got {n!r}")
+        g = as_graph(graph) if graph is not None else None
+        self._be = _backend_module(backend, g)
+        self.variant = _variant(algorithm, "incremental", None, self._be, {})
+        self.mode = mode
+        self._n = 0
+        id_dtype = np.int64 if max(n, g.n if g is not None else 0) > INT32_MAX else np.int32
+        self._state = self._be.IncrementalState(self.variant, id_dtype)
+        if g is not None:
+            gb = self._be.to_backend(g)
+            static = Variant(self.variant.sampling, self.variant.finish, self.variant.find,
+                             self.variant.splice)
+            roots, _, _ = self._be.static_run(gb, static, forest=False, stats=None, seed=0)
+            self._state.seed(roots)
+            self._n = g.n
+        self._grow(int(n))
+
+    @property
+    def n(self) -> int:
+        """The number of vertices seen so far (largest id + 1, or n)."""
+        return self._n
+
+    @property
+    def n_components(self) -> int:
+        return int(self._be.count_roots(self._state.roots(self._n)))
+
+    def labels(self, compact: bool = True):
+        """Current labels of vertices 0..n-1 (scipy numbering when compact)."""
+        roots = self._state.roots(self._n)
+        if compact:
+            return self._be.compact(roots)[1]
+        return roots if self.variant.min_rooted else self._be.min_representatives(roots)
+
+    def insert(self, src, dst) -> None:
+        """Insert edges (src[i], dst[i]); unseen ids grow the vertex set."""
+        s, d = self._ids(src, dst)
+        if s.size:
+            self._state.insert(s, d)
+
+    def connected(self, u, v):
+        """Whether u[i] and v[i] are connected now, as a bool array."""
+        s, d = self._ids(u, v)
+        return self._state.query(s, d) if s.size else self._empty_bool()
+
+    def process(self, kinds, src=None, dst=None):
+        """Process a mixed batch; returns the answers of its queries in order.
+
+        ``kinds[i]`` is 0 (or 'insert') for an insertion and 1 (or 'query')
+        for a query; alternatively pass one ``(m, 3)`` array of
+        ``[kind, u, v]`` rows.
+        """
+        kinds, src, dst = self._batch(kinds, src, dst)
+        s, d = self._ids(src, dst)
+        if s.size == 0:
+            return self._empty_bool()
+        is_query = kinds == 1
+        mode = self.mode
+        if mode == "concurrent" and self.variant.phase_separated:
+            mode = "phased"
+        if mode == "concurrent":
+            out = self._state.mixed(self._be.asarray(kinds), s, d)
+            return out[self._be.asarray(is_query)]
+        if mode == "phased":
+            ins = ~is_query
+            if ins.any():
+                self._state.insert(s[self._be.asarray(ins)], d[self._be.asarray(ins)])
+            q = self._be.asarray(is_query)
+            return self._state.query(s[q], d[q]) if is_query.any() else self._empty_bool()
+        answers = []
+        change = np.flatnonzero(np.diff(kinds)) + 1
+        for a, b in zip(np.r_[0, change], np.r_[change, kinds.size]):
+            if kinds[a] == 0:
+                self._state.insert(s[a:b], d[a:b])
+            else:
+                answers.append(self._state.query(s[a:b], d[a:b]))
+        if not answers:
+            return self._empty_bool()
+        return self._be.concatenate(answers)
+
+    # -- helpers ----------------------------------------------------------
+    def _empty_bool(self):
+        return self._be.asarray(np.zeros(0, np.bool_))
+
+    def _grow(self, n: int) -> None:
+        if n > self._n:
+            if n > INT32_MAX and self._state.id_dtype == np.int32:
+                raise ValueError(
+                    f"vertex id {n - 1} needs 64-bit ids; create IncrementalConnectivity(n={n}) "
+                    "up front so it starts with int64 ids")
+            self._state.reserve(n)
+            self._n = n
+
+    def _ids(self, src, dst):
+        if _is_cupy(src) or _is_cupy(dst):
+            s, d = self._be.validate_device_ids(src, dst)
+        else:
+            s = _as_id_array(src, "src")
+            d = _as_id_array(dst, "dst")
+            if s.shape != d.shape:
+                raise ValueError(f"src and dst have different lengths ({s.shape[0]} and {d.shape[0]})")
+            if s.size and min(int(s.min()), int(d.min())) < 0:
+                raise ValueError("negative vertex id in the batch; ids must be >= 0")
+        if s.size:
+            self._grow(int(max(s.max(), d.max())) + 1)
+        dt = self._state.id_dtype
+        return self._be.asarray(s, dt), self._be.asarray(d, dt)
+
+    @staticmethod
+    def _batch(kinds, src, dst):
+        if src is None and dst is None:
+            arr = np.asarray(kinds.get() if _is_cupy(kinds) else kinds)
+            if arr.ndim != 2 or arr.shape[1] != 3:
+                raise ValueError(f"a batch array must have shape (m, 3) of [kind, u, v]; got {arr.shape}")
+            kinds, src, dst = arr[:, 0], arr[:, 1], arr[:, 2]
+        elif src is None or dst is None:
+            raise TypeError("process() takes kinds, src and dst, or one (m, 3) batch array")
+        k = np.asarray(kinds.get() if _is_cupy(kinds) else kinds)
+        if k.dtype.kind in "US" or k.dtype == object:
+            try:
+                k = np.array([_KIND_NAMES[str(x).lower()] for x in k], np.int8)
+            except KeyError as e:
+                raise ValueError(f"unknown operation kind {e.args[0]!r}; use 0/'insert' or 1/'query'") from None
+        elif k.dtype.kind == "f":
+            raise TypeError("operation kinds must be integers or booleans (0 insert, 1 query)")
+        k = k.astype(np.int8)
+        if k.ndim != 1:
+            raise ValueError("kinds must be 1-D")
+        if k.size and (k.min() < 0 or k.max() > 1):
+            raise ValueError("operation kinds must be 0 (insert) or 1 (query)")
+        n_src = src.shape[0] if hasattr(src, "shape") else len(src)
+        if k.size != n_src:
+            raise ValueError(f"kinds has {k.size} entries but the batch has {n_src} edges")
+        return k, src, dst

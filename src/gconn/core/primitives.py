@@ -1,0 +1,31 @@
+"""The contract between target-independent algorithm bodies and a backend.
+
+A backend hands a :class:`Primitives` to the factories in ``gconn.core``; the
+factories return the algorithm's functions compiled with ``jit`` for that
+target.  This is how one Python body serves numba's CPU target and CUDA
+(the role C++ templates play in GConn).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+
+@dataclass(frozen=True)
+class Primitives:
+    #: decorator compiling a helper for the target (njit / cuda.jit(device=True))
+    jit: Callable
+    #: load(a, i): a read of a[i] that other threads may be writing
+    load: Callable
+    #: store(a, i, v): a write of a[i] that other threads may be reading
+    store: Callable
+    #: cas(a, i, old, new) -> the value found at a[i] (equal to old on success)
+    cas: Callable
+    #: atomic_min(a, i, v) -> old value
+    atomic_min: Callable
+    #: atomic_add(a, i, v) -> old value
+    atomic_add: Callable
+    #: fence(): make this thread's earlier writes visible before later ones
+    fence: Callable
+    #: a short name for error messages and caches
+    target: str

@@ -1,0 +1,404 @@
+"""Concurrent union-find, written once for every target (paper appendix).
+
+``build(pr)`` compiles the bodies with a backend's primitives and returns a
+namespace of functions.  Every union returns the root it linked (so the
+caller can record a spanning-forest edge at that root) or -1.
+
+All finishes except UnionJTB keep the invariant parent id <= child id: links
+go from the larger root to the smaller one, so each root is the minimum id
+of its tree.  UnionJTB links by rank and packs ``rank << 32 | parent`` into
+one int64 per vertex so that one 64-bit CAS checks both.
+"""
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from ..design import FIND_CODE, FINISH_CODE, SPLICE_CODE
+
+FIND_NAIVE = FIND_CODE["find-naive"]
+FIND_SPLIT = FIND_CODE["find-split"]
+FIND_HALVE = FIND_CODE["find-halve"]
+FIND_COMPRESS = FIND_CODE["find-compress"]
+FIND_TWO_TRY = FIND_CODE["find-two-try-split"]
+
+UNION_ASYNC = FINISH_CODE["union-async"]
+UNION_HOOKS = FINISH_CODE["union-hooks"]
+UNION_EARLY = FINISH_CODE["union-early"]
+UNION_REM_CAS = FINISH_CODE["union-rem-cas"]
+UNION_REM_LOCK = FINISH_CODE["union-rem-lock"]
+UNION_JTB = FINISH_CODE["union-jtb"]
+
+SPLIT_ONE = SPLICE_CODE["split-one"]
+HALVE_ONE = SPLICE_CODE["halve-one"]
+SPLICE_ATOMIC = SPLICE_CODE["splice"]
+
+#: UnionJTB record layout
+JTB_MASK = 0xFFFFFFFF
+JTB_SHIFT = 32
+
+
+def build(pr) -> SimpleNamespace:
+    jit, load, store, cas, fence = pr.jit, pr.load, pr.store, pr.cas, pr.fence
+
+    # -- finds (Alg. "Find Algorithms") --------------------------------------
+    @jit
+    def FindNaive(P, u):
+        while True:
+            p = load(P, u)
+            if p == u:
+                return u
+            u = p
+
+    @jit
+    def FindSplit(P, u):
+        # Path splitting: every node on the path is pointed at its grandparent.
+        v = load(P, u)
+        while True:
+            w = load(P, v)
+            if v == w:
+                return v
+            cas(P, u, v, w)
+            u = v
+            v = w
+
+    @jit
+    def FindHalve(P, u):
+        # Path halving: every other node is pointed at its grandparent.
+        while True:
+            v = load(P, u)
+            w = load(P, v)
+            if v == w:
+                return v
+            cas(P, u, v, w)
+            u = load(P, u)
+
+    @jit
+    def FindCompress(P, u):
+        r = u
+        while True:
+            p = load(P, r)
+            if p == r:
+                break
+            r = p
+        # Parents only decrease towards the root, so "> r" bounds the rewrite
+        # to this path even while other threads compress it too.
+        while True:
+            j = load(P, u)
+            if j <= r:
+                break
+            store(P, u, r)
+            u = j
+        return r
+
+    @jit
+    def find(P, u, opt):
+        if opt == FIND_SPLIT:
+            return FindSplit(P, u)
+        if opt == FIND_HALVE:
+            return FindHalve(P, u)
+        if opt == FIND_COMPRESS:
+            return FindCompress(P, u)
+        return FindNaive(P, u)
+
+    # -- splice rules for Rem's algorithms (Alg. "Splice Algorithms") --------
+    @jit
+    def SplitAtomicOne(P, ru, rv):
+        v = load(P, ru)
+        w = load(P, v)
+        if v != w:
+            cas(P, ru, v, w)
+        return v
+
+    @jit
+    def HalveAtomicOne(P, ru, rv):
+        v = load(P, ru)
+        w = load(P, v)
+        if v != w:
+            cas(P, ru, v, w)
+        return w
+
+    @jit
+    def SpliceAtomic(P, ru, rv):
+        pu = load(P, ru)
+        pv = load(P, rv)
+        # Only ever lower a parent, keeping parent <= child.
+        if pv < pu:
+            cas(P, ru, pu, pv)
+        return pu
+
+    @jit
+    def splice(P, ru, rv, opt):
+        if opt == SPLICE_ATOMIC:
+            return SpliceAtomic(P, ru, rv)
+        if opt == HALVE_ONE:
+            return HalveAtomicOne(P, ru, rv)
+        return SplitAtomicOne(P, ru, rv)
+
+    # -- unions --------------------------------------------------------------
+    @jit
+    def UnionAsync(P, u, v, fopt):
+        pu = find(P, u, fopt)
+        pv = find(P, v, fopt)
+        while pu != pv:
+            if pu < pv:
+                pu, pv = pv, pu
+            if load(P, pu) == pu and cas(P, pu, pu, pv) == pu:
+                return pu
+            pu = find(P, pu, fopt)
+            pv = find(P, pv, fopt)
+        return -1
+
+    @jit
+    def UnionHooks(P, H, u, v, fopt):
+        # The CAS goes to the hooks array, so the parent array only sees
+        # uncontended writes.
+        pu = find(P, u, fopt)
+        pv = find(P, v, fopt)
+        while pu != pv:
+            if pu < pv:
+                pu, pv = pv, pu
+            if load(P, pu) == pu and cas(H, pu, -1, pv) == -1:
+                store(P, pu, pv)
+                fence()
+                return pu
+            pu = find(P, pu, fopt)
+            pv = find(P, pv, fopt)
+        return -1
+
+    @jit
+    def UnionEarly(P, u, v, fopt):
+        pu = u
+        pv = v
+        linked = -1
+        while pu != pv:
+            if pu < pv:
+                pu, pv = pv, pu
+            if load(P, pu) == pu and cas(P, pu, pu, pv) == pu:
+                linked = pu
+                break
+            z = load(P, pu)
+            w = load(P, z)
+            if z != w:
+                cas(P, pu, z, w)
+            pu = w
+        if fopt != FIND_NAIVE:
+            find(P, u, fopt)
+            find(P, v, fopt)
+        return linked
+
+    @jit
+    def UnionRemCAS(P, u, v, fopt, sopt):
+        ru = u
+        rv = v
+        linked = -1
+        while True:
+            pu = load(P, ru)
+            pv = load(P, rv)
+            if pu == pv:
+                break
+            if pu < pv:
+                ru, rv = rv, ru
+                pu, pv = pv, pu
+            if ru == pu:
+                if cas(P, ru, ru, pv) == ru:
+                    linked = ru
+                    break
+            else:
+                ru = splice(P, ru, rv, sopt)
+        if linked >= 0 and fopt != FIND_NAIVE:
+            find(P, u, fopt)
+            find(P, v, fopt)
+        return linked
+
+    @jit
+    def UnionRemLock(P, L, u, v, fopt, sopt):
+        # A try-lock, never a spin: a thread that misses the lock re-reads and
+        # retries, so no thread waits on another (safe with or without
+        # independent thread scheduling).
+        ru = u
+        rv = v
+        linked = -1
+        while True:
+            pu = load(P, ru)
+            pv = load(P, rv)
+            if pu == pv:
+                break
+            if pu < pv:
+                ru, rv = rv, ru
+                pu, pv = pv, pu
+            if ru == pu:
+                if cas(L, ru, 0, 1) == 0:
+                    pv = load(P, rv)
+                    if load(P, ru) == ru and ru > pv:
+                        store(P, ru, pv)
+                        linked = ru
+                    fence()
+                    cas(L, ru, 1, 0)
+                    if linked >= 0:
+                        break
+            else:
+                ru = splice(P, ru, rv, sopt)
+        if linked >= 0 and fopt != FIND_NAIVE:
+            find(P, u, fopt)
+            find(P, v, fopt)
+        return linked
+
+    @jit
+    def union(P, H, u, v, fin, fopt, sopt):
+        """Any union rule but JTB; ``H`` is the hooks array (UnionHooks) or
+        the lock array (UnionRemLock)."""
+        if fin == UNION_ASYNC:
+            return UnionAsync(P, u, v, fopt)
+        if fin == UNION_REM_CAS:
+            return UnionRemCAS(P, u, v, fopt, sopt)
+        if fin == UNION_HOOKS:
+            return UnionHooks(P, H, u, v, fopt)
+        if fin == UNION_EARLY:
+            return UnionEarly(P, u, v, fopt)
+        return UnionRemLock(P, H, u, v, fopt, sopt)
+
+    @jit
+    def SameSet(P, u, v, fopt):
+        # Linearizable under concurrent unions (Jayanti-Tarjan): equal roots
+        # mean connected; a root that is still a root after the comparison
+        # means not connected at that moment.
+        while True:
+            u = find(P, u, fopt)
+            v = find(P, v, fopt)
+            if u == v:
+                return True
+            if load(P, u) == u:
+                return False
+
+    # -- UnionJTB: randomized linking by rank on packed records --------------
+    @jit
+    def jtb_parent(rec):
+        return rec & JTB_MASK
+
+    @jit
+    def jtb_rank(rec):
+        return rec >> JTB_SHIFT
+
+    @jit
+    def jtb_pack(rank, parent):
+        return (rank << JTB_SHIFT) | parent
+
+    @jit
+    def jtb_priority(x):
+        # A fixed pseudo-random order of the ids breaks rank ties (the
+        # "randomized" in randomized linking by rank).
+        h = (x * 0x9E3779B1) & 0xFFFFFFFF
+        h ^= h >> 16
+        h = (h * 0x85EBCA6B) & 0xFFFFFFFF
+        h ^= h >> 13
+        return h
+
+    @jit
+    def FindSimple(P, u):
+        while True:
+            p = jtb_parent(load(P, u))
+            if p == u:
+                return u
+            u = p
+
+    @jit
+    def FindTwoTrySplit(P, u):
+        while True:
+            ru = load(P, u)
+            v = jtb_parent(ru)
+            if v == u:
+                return u
+            w = jtb_parent(load(P, v))
+            if v == w:
+                return v
+            # Try the split twice; if u's record keeps changing, move on.
+            seen = cas(P, u, ru, jtb_pack(jtb_rank(ru), w))
+            if seen != ru:
+                v = jtb_parent(seen)
+                if v == u:
+                    return u
+                w = jtb_parent(load(P, v))
+                if v == w:
+                    return v
+                cas(P, u, seen, jtb_pack(jtb_rank(seen), w))
+            u = v
+
+    @jit
+    def find_jtb(P, u, opt):
+        if opt == FIND_TWO_TRY:
+            return FindTwoTrySplit(P, u)
+        return FindSimple(P, u)
+
+    @jit
+    def UnionJTB(P, u, v, fopt):
+        while True:
+            u = find_jtb(P, u, fopt)
+            v = find_jtb(P, v, fopt)
+            if u == v:
+                return -1
+            ru = load(P, u)
+            rv = load(P, v)
+            if jtb_parent(ru) != u or jtb_parent(rv) != v:
+                continue
+            ku = jtb_rank(ru)
+            kv = jtb_rank(rv)
+            if ku > kv or (ku == kv and jtb_priority(u) > jtb_priority(v)):
+                u, v = v, u
+                ru, rv = rv, ru
+                ku, kv = kv, ku
+            # u has the lower (rank, priority): it becomes v's child.  The CAS
+            # on the whole record fails if u's rank changed meanwhile.
+            if cas(P, u, ru, jtb_pack(ku, v)) == ru:
+                if ku == kv:
+                    cas(P, v, rv, jtb_pack(kv + 1, v))
+                return u
+
+    @jit
+    def SameSetJTB(P, u, v, fopt):
+        while True:
+            u = find_jtb(P, u, fopt)
+            v = find_jtb(P, v, fopt)
+            if u == v:
+                return True
+            if jtb_parent(load(P, u)) == u:
+                return False
+
+    # -- one entry point per operation, any finish ---------------------------
+    # On the CPU ``fin``/``fopt``/``sopt`` are runtime codes (one compiled
+    # kernel serves every variant); GPU kernels pass constants, and the dead
+    # branches fold away.
+    @jit
+    def parent_of(P, v, fin):
+        if fin == UNION_JTB:
+            return jtb_parent(load(P, v))
+        return load(P, v)
+
+    @jit
+    def set_parent(P, v, p, fin):
+        """Point v at p with a plain write: for phases without concurrent
+        unions (HB's first step, compression, relabelling)."""
+        if fin == UNION_JTB:
+            store(P, v, jtb_pack(jtb_rank(load(P, v)), p))
+        else:
+            store(P, v, p)
+
+    @jit
+    def find_any(P, u, fin, fopt):
+        if fin == UNION_JTB:
+            return find_jtb(P, u, fopt)
+        return find(P, u, fopt)
+
+    @jit
+    def union_any(P, H, u, v, fin, fopt, sopt):
+        if fin == UNION_JTB:
+            return UnionJTB(P, u, v, fopt)
+        return union(P, H, u, v, fin, fopt, sopt)
+
+    @jit
+    def same_set_any(P, u, v, fin, fopt):
+        if fin == UNION_JTB:
+            return SameSetJTB(P, u, v, fopt)
+        return SameSet(P, u, v, fopt)
+
+    return SimpleNamespace(**{k: v for k, v in locals().items() if callable(v) and k[0] != "_"
+                              and k not in ("jit", "load", "store", "cas", "fence")})

@@ -1,0 +1,57 @@
+"""Incremental connectivity on the CPU: union-find state that grows."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..design import Variant
+from . import kernels as K
+from .static import Codes, labels_view, new_state
+
+
+class IncrementalState:
+    """Parent array with capacity doubling; the API layer validates input."""
+
+    def __init__(self, variant: Variant, id_dtype=np.int32):
+        self.variant = variant
+        self.codes = Codes(variant)
+        self.id_dtype = np.dtype(id_dtype)
+        self.P, self.H = new_state(0, self.id_dtype, self.codes)
+
+    @property
+    def capacity(self) -> int:
+        return self.P.size
+
+    def reserve(self, n: int) -> None:
+        if n <= self.P.size:
+            return
+        cap = max(n, 2 * self.P.size, 1024)
+        P, H = new_state(cap, self.id_dtype, self.codes)
+        P[: self.P.size] = self.P
+        if self.H.size > 1:
+            H[: self.H.size] = self.H
+        self.P, self.H = P, H
+
+    def seed(self, roots: np.ndarray) -> None:
+        """Start from a static result: each vertex points at its root."""
+        self.reserve(roots.size)
+        self.P[: roots.size] = roots
+
+    def insert(self, src: np.ndarray, dst: np.ndarray) -> None:
+        c = self.codes
+        K.insert_batch(self.P, self.H, src, dst, c.fin, c.fopt, c.sopt)
+
+    def query(self, src: np.ndarray, dst: np.ndarray) -> np.ndarray:
+        out = np.empty(src.size, np.bool_)
+        K.query_batch(self.P, src, dst, self.codes.fin, self.codes.fopt, out)
+        return out
+
+    def mixed(self, kinds: np.ndarray, src: np.ndarray, dst: np.ndarray) -> np.ndarray:
+        c = self.codes
+        out = np.zeros(kinds.size, np.bool_)
+        K.mixed_batch(self.P, self.H, kinds, src, dst, c.fin, c.fopt, c.sopt, out)
+        return out
+
+    def roots(self, n: int) -> np.ndarray:
+        P = self.P[:n]
+        K.compress_all(P, self.codes.fin)
+        return np.array(labels_view(P, self.codes, self.id_dtype), copy=True)

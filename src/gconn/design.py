@@ -1,0 +1,277 @@
+"""The GConn design space: sampling x finish x find/compress x splice.
+
+A *variant* is one point of that space and has a readable name such as
+``kout+union-async+find-halve`` or ``none+union-rem-cas+find-split+splice``.
+This module knows which points are valid for each problem (static
+connectivity, spanning forest, incremental) and how names map to them.  It
+knows nothing about how the backends implement them.
+
+Names follow the paper (Hong, Dhulipala, Shun, PACT 2020, Sec. 3 and the
+appendix): UnionAsync, UnionHooks, UnionEarly, UnionRemCAS, UnionRemLock,
+UnionJTB; FindNaive, FindSplit, FindHalve, FindCompress, FindTwoTrySplit;
+SplitAtomicOne, HalveAtomicOne, SpliceAtomic; k-out, HB and BFS sampling.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Iterator
+
+# --- the axes -------------------------------------------------------------
+
+SAMPLINGS = ("none", "kout", "hb", "bfs")
+
+#: Union-find finishes (paper Sec. 3.4, Alg. UnionAsync .. UnionRemCAS, JTB).
+UNION_FINDS = (
+    "union-async",     # UnionAsync: CAS on the parent array (Jayanti-Tarjan)
+    "union-hooks",     # UnionHooks: CAS on an auxiliary hooks array
+    "union-early",     # UnionEarly: walk both paths, hook as soon as a root
+    "union-rem-cas",   # UnionRemCAS: lock-free Rem's algorithm
+    "union-rem-lock",  # UnionRemLock: Rem's algorithm with per-vertex spin locks
+    "union-jtb",       # UnionJTB: randomized linking by rank, 64-bit CAS
+)
+
+#: Every finish method.  Other families are added here as backends gain them.
+FINISHES = UNION_FINDS
+
+FINDS = ("find-naive", "find-split", "find-halve", "find-compress", "find-two-try-split")
+SPLICES = ("split-one", "halve-one", "splice")
+
+PROBLEMS = ("cc", "forest", "incremental")
+
+# Paper names, for readers of the paper and for aliases on input.
+PAPER_NAMES = {
+    "union-async": "UnionAsync", "union-hooks": "UnionHooks", "union-early": "UnionEarly",
+    "union-rem-cas": "UnionRemCAS", "union-rem-lock": "UnionRemLock", "union-jtb": "UnionJTB",
+    "find-naive": "FindNaive", "find-split": "FindSplit", "find-halve": "FindHalve",
+    "find-compress": "FindCompress", "find-two-try-split": "FindTwoTrySplit",
+    "split-one": "SplitAtomicOne", "halve-one": "HalveAtomicOne", "splice": "SpliceAtomic",
+    "none": "NoSampling", "kout": "KOutSampling", "hb": "HBSampling", "bfs": "BFSSampling",
+}
+
+# Integer codes shared by every backend's kernels (runtime options and
+# compile-time constants alike).  Order matters: the kernels use these numbers.
+SAMPLING_CODE = {s: i for i, s in enumerate(SAMPLINGS)}
+FINISH_CODE = {f: i for i, f in enumerate(FINISHES)}
+FIND_CODE = {f: i for i, f in enumerate(FINDS)}
+SPLICE_CODE = {s: i for i, s in enumerate(SPLICES)}
+NO_SPLICE = -1
+
+# Which find (compress) options each union rule accepts.  From the paper's
+# appendix: the UnionAsync family takes the four classic finds; Rem's
+# algorithms take naive/split/halve as their compress rule (FindCompress is
+# not valid with them) and additionally need a splice rule; JTB takes
+# FindNaive ("FindSimple") or its own two-try splitting.
+_VALID_FINDS = {
+    "union-async": ("find-naive", "find-split", "find-halve", "find-compress"),
+    "union-hooks": ("find-naive", "find-split", "find-halve", "find-compress"),
+    "union-early": ("find-naive", "find-split", "find-halve", "find-compress"),
+    "union-rem-cas": ("find-naive", "find-split", "find-halve"),
+    "union-rem-lock": ("find-naive", "find-split", "find-halve"),
+    "union-jtb": ("find-naive", "find-two-try-split"),
+}
+_NEEDS_SPLICE = {"union-rem-cas", "union-rem-lock"}
+
+# Root-based finishes only ever change the parent of a root; they are the
+# ones that give spanning forests and incremental batches (paper Sec. 3.3,
+# 3.6).  SpliceAtomic moves a non-root between trees, so Rem's algorithms
+# with it are not root-based: no spanning forest, and in the incremental
+# setting updates and queries must run in separate phases.
+_ROOT_BASED = set(UNION_FINDS)
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One point of the design space.
+
+    >>> v = Variant.parse("kout+union-async+find-halve")
+    >>> v.finish, v.find
+    ('union-async', 'find-halve')
+    """
+
+    sampling: str
+    finish: str
+    find: str
+    splice: str | None = None
+    params: tuple = field(default=(), compare=True)
+
+    @property
+    def name(self) -> str:
+        parts = [self.sampling, self.finish, self.find]
+        if self.splice:
+            parts.append(self.splice)
+        return "+".join(parts)
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def param_dict(self) -> dict:
+        return dict(self.params)
+
+    @property
+    def root_based(self) -> bool:
+        return self.finish in _ROOT_BASED and self.splice != "splice"
+
+    @property
+    def is_union_find(self) -> bool:
+        return self.finish in UNION_FINDS
+
+    @property
+    def min_rooted(self) -> bool:
+        """True when every root is the minimum id of its tree (links go from
+        larger to smaller id).  UnionJTB links by rank, so its roots are not."""
+        return self.finish != "union-jtb"
+
+    @property
+    def phase_separated(self) -> bool:
+        """Rem's algorithms with SpliceAtomic are correct for unions and finds
+        only when the two are separated by a barrier (ConnectIt)."""
+        return self.finish in _NEEDS_SPLICE and self.splice == "splice"
+
+    def with_params(self, **params) -> "Variant":
+        merged = dict(self.params)
+        merged.update({k: v for k, v in params.items() if v is not None})
+        return replace(self, params=tuple(sorted(merged.items())))
+
+    @classmethod
+    def parse(cls, name: "str | Variant", problem: str = "cc") -> "Variant":
+        """Parse and validate a variant name for ``problem``.
+
+        Accepts the canonical lower-case names and the paper's names
+        (``KOut+UnionAsync+FindHalve``); the sampling part may be left out,
+        meaning no sampling.  Raises ValueError naming the valid choices.
+        """
+        if isinstance(name, Variant):
+            check(name, problem)
+            return name
+        if not isinstance(name, str):
+            raise TypeError(f"a variant name must be a string, not {type(name).__name__}")
+        parts = [_canonical(p) for p in name.strip().split("+") if p.strip()]
+        if not parts:
+            raise ValueError(f"empty variant name; try one of e.g. {default_name(problem)!r}")
+        sampling = "none"
+        if parts[0] in SAMPLINGS:
+            sampling = parts.pop(0)
+        if not parts:
+            raise ValueError(f"variant {name!r} names no finish method; finishes: {', '.join(FINISHES)}")
+        finish = parts.pop(0)
+        if finish not in FINISHES:
+            raise ValueError(
+                f"unknown finish method {finish!r} in {name!r}; valid finishes: {', '.join(FINISHES)}"
+            )
+        find = parts.pop(0) if parts else _VALID_FINDS[finish][-1 if finish == "union-jtb" else 2]
+        splice = parts.pop(0) if parts else None
+        if parts:
+            raise ValueError(f"variant {name!r} has unexpected trailing parts {parts}")
+        if finish in _NEEDS_SPLICE and splice is None:
+            splice = "split-one"
+        v = cls(sampling, finish, find, splice)
+        check(v, problem)
+        return v
+
+
+def _canonical(part: str) -> str:
+    p = part.strip()
+    for canon, paper in PAPER_NAMES.items():
+        if p == paper or p.lower() == paper.lower():
+            return canon
+    aliases = {"k-out": "kout", "kout-sampling": "kout", "hook-based": "hb", "async": "union-async",
+               "rem-cas": "union-rem-cas", "rem-lock": "union-rem-lock", "jtb": "union-jtb",
+               "hooks": "union-hooks", "early": "union-early", "naive": "find-naive",
+               "split": "find-split", "halve": "find-halve", "compress": "find-compress",
+               "two-try-split": "find-two-try-split", "spliceatomic": "splice",
+               "splitatomicone": "split-one", "halveatomicone": "halve-one", "findsimple": "find-naive"}
+    return aliases.get(p.lower(), p.lower())
+
+
+def check(v: Variant, problem: str = "cc") -> None:
+    """Raise ValueError if ``v`` is not a valid variant for ``problem``."""
+    if problem not in PROBLEMS:
+        raise ValueError(f"unknown problem {problem!r}; one of {', '.join(PROBLEMS)}")
+    if v.sampling not in SAMPLINGS:
+        raise ValueError(f"unknown sampling {v.sampling!r}; valid: {', '.join(SAMPLINGS)}")
+    if v.finish not in FINISHES:
+        raise ValueError(f"unknown finish {v.finish!r}; valid: {', '.join(FINISHES)}")
+    finds = _VALID_FINDS[v.finish]
+    if v.find not in finds:
+        raise ValueError(
+            f"{v.finish} does not combine with {v.find!r}; valid find options: {', '.join(finds)}"
+        )
+    if v.finish in _NEEDS_SPLICE:
+        if v.splice not in SPLICES:
+            raise ValueError(f"{v.finish} needs a splice rule, one of {', '.join(SPLICES)}; got {v.splice!r}")
+    elif v.splice is not None:
+        raise ValueError(f"only Rem's algorithms take a splice rule; {v.finish} does not (got {v.splice!r})")
+    if problem == "forest" and not v.root_based:
+        raise ValueError(
+            f"{v.name} cannot produce a spanning forest: it is not root-based "
+            "(SpliceAtomic moves non-roots between trees); use split-one or halve-one"
+        )
+    if problem == "incremental":
+        if v.sampling != "none":
+            raise ValueError(
+                f"incremental connectivity takes no sampling (batches arrive as COO); got {v.sampling!r}"
+            )
+        if v.finish not in _ROOT_BASED:
+            raise ValueError(f"{v.finish} is not root-based and cannot process incremental batches")
+
+
+def variants(problem: str = "cc") -> list[str]:
+    """All valid variant names for ``problem`` ('cc', 'forest' or 'incremental').
+
+    >>> "kout+union-async+find-halve" in variants()
+    True
+    """
+    return [v.name for v in iter_variants(problem)]
+
+
+def iter_variants(problem: str = "cc") -> Iterator[Variant]:
+    if problem not in PROBLEMS:
+        raise ValueError(f"unknown problem {problem!r}; one of {', '.join(PROBLEMS)}")
+    samplings = ("none",) if problem == "incremental" else SAMPLINGS
+    for s in samplings:
+        for f in FINISHES:
+            for fd in _VALID_FINDS[f]:
+                for sp in (SPLICES if f in _NEEDS_SPLICE else (None,)):
+                    v = Variant(s, f, fd, sp)
+                    try:
+                        check(v, problem)
+                    except ValueError:
+                        continue
+                    yield v
+
+
+def default_name(problem: str = "cc") -> str:
+    return "none+union-async+find-halve" if problem == "incremental" else "kout+union-async+find-halve"
+
+
+def choose(graph, problem: str = "cc", backend: str = "cpu", hb_coverage=None) -> Variant:
+    """The automatic choice, following the paper's decision tree (Sec. 4.6).
+
+    * Low average degree (road networks, meshes, paths): sampling inspects
+      most edges anyway and only adds a pass, so no sampling.
+    * Otherwise estimate a lower bound on HB's coverage from HB's first,
+      contention-free step (each vertex hooks to its smallest neighbour) on a
+      sample of vertices; if it is high, HB sampling, else k-out.
+    * The finish is UnionAsync (UnionRemCAS performs the same in the paper).
+    """
+    if problem == "incremental":
+        return Variant.parse(default_name("incremental"), problem)
+    n = graph.n
+    m = graph.m
+    find = "find-compress" if backend == "gpu" else "find-halve"
+    if n == 0 or m == 0:
+        return Variant("none", "union-async", find)
+    avg_degree = 2.0 * m / n
+    if avg_degree < AUTO_MIN_DEGREE:
+        return Variant("none", "union-async", find)
+    # hb_coverage(graph) is the backend's cheap lower bound on HB's Cov.
+    cov = hb_coverage(graph) if hb_coverage is not None else 0.0
+    sampling = "hb" if cov >= AUTO_HB_COVERAGE else "kout"
+    return Variant(sampling, "union-async", find)
+
+
+#: Thresholds of the decision tree.  Road-like graphs (average degree ~2-3)
+#: lose with sampling; meshes around 6 are borderline; social graphs win.
+AUTO_MIN_DEGREE = 5.0
+AUTO_HB_COVERAGE = 0.9

@@ -1,0 +1,281 @@
+"""``gconn.Graph``: an undirected simple graph in CSR and COO form.
+
+The CSR is symmetric (each edge in both directions) with sorted neighbour
+lists, as the CSR-based samplers and finishes need; the COO holds each
+undirected edge once as (u, v) with u < v, as the edge-centric finishes and
+incremental batches need.  Ids are int32 unless n needs int64; offsets are
+int64 only when 2m needs it.
+"""
+from __future__ import annotations
+
+import numbers
+from typing import Any, Sequence
+
+import numpy as np
+
+INT32_MAX = np.iinfo(np.int32).max
+
+
+def _is_cupy(x) -> bool:
+    return type(x).__module__.split(".")[0] in ("cupy", "cupyx")
+
+
+def _id_dtype(n: int):
+    return np.int32 if n <= INT32_MAX else np.int64
+
+
+class Graph:
+    """An undirected graph with ``n`` vertices, built from common inputs.
+
+    Build it from ``(src, dst)`` arrays, an ``(m, 2)`` array, any
+    scipy.sparse matrix (a directed matrix means weak connectivity), a
+    networkx graph, or CuPy arrays / a CuPy sparse matrix (then the graph
+    lives on the GPU).  Self loops and duplicate edges are dropped.
+
+    >>> g = Graph.from_edges([0, 1, 3], [1, 2, 4])
+    >>> g.n, g.m
+    (5, 3)
+    >>> g.indptr.tolist(), g.indices.tolist()
+    ([0, 1, 3, 4, 5, 6], [1, 0, 2, 1, 4, 3])
+    """
+
+    __slots__ = ("n", "indptr", "indices", "src", "dst", "nodes", "device", "_cache")
+
+    def __init__(self, n, indptr, indices, src, dst, nodes=None, device="cpu"):
+        self.n = int(n)
+        self.indptr = indptr
+        self.indices = indices
+        self.src = src
+        self.dst = dst
+        self.nodes = nodes
+        self.device = device
+        self._cache = {}
+
+    # -- sizes ------------------------------------------------------------
+    @property
+    def m(self) -> int:
+        """Number of undirected edges (each counted once)."""
+        return int(self.src.shape[0])
+
+    @property
+    def id_dtype(self):
+        return self.indices.dtype
+
+    @property
+    def on_gpu(self) -> bool:
+        return self.device == "gpu"
+
+    def degrees(self):
+        return self.indptr[1:] - self.indptr[:-1]
+
+    def __repr__(self) -> str:
+        where = "" if self.device == "cpu" else f", device={self.device!r}"
+        return f"Graph(n={self.n}, m={self.m}{where})"
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, Graph):
+            return NotImplemented
+        a, b = self.to_host(), other.to_host()
+        return (a.n == b.n and np.array_equal(a.indptr, b.indptr)
+                and np.array_equal(a.indices, b.indices))
+
+    __hash__ = None
+
+    # -- constructors -----------------------------------------------------
+    @classmethod
+    def from_edges(cls, src, dst=None, n: int | None = None) -> "Graph":
+        """From ``(src, dst)`` id arrays or one ``(m, 2)`` array.
+
+        ``n`` defaults to the largest id + 1; ids must lie in [0, n).
+
+        >>> Graph.from_edges(np.array([[0, 1], [1, 2]])).m
+        2
+        """
+        if dst is None:
+            if _is_cupy(src):
+                if src.ndim != 2 or src.shape[1] != 2:
+                    raise ValueError(f"an edge array must have shape (m, 2); got {tuple(src.shape)}")
+                src, dst = src[:, 0], src[:, 1]
+            else:
+                arr = _as_id_array(src, "edges", allow_2d=True)
+                if arr.ndim != 2 or arr.shape[1] != 2:
+                    raise ValueError(f"an edge array must have shape (m, 2); got {arr.shape}")
+                src, dst = arr[:, 0], arr[:, 1]
+        if _is_cupy(src) or _is_cupy(dst):
+            from .gpu.graph import device_graph_from_edges
+            return device_graph_from_edges(src, dst, n)
+        src = _as_id_array(src, "src")
+        dst = _as_id_array(dst, "dst")
+        if src.shape[0] != dst.shape[0]:
+            raise ValueError(f"src and dst have different lengths ({src.shape[0]} and {dst.shape[0]})")
+        n = _check_ids(src, dst, n)
+        return cls._build(src, dst, n)
+
+    @classmethod
+    def from_scipy(cls, A) -> "Graph":
+        """From any scipy.sparse matrix or array; stored entries are edges
+        (explicit zeros too, as in scipy.sparse.csgraph), direction ignored.
+
+        >>> import scipy.sparse as sp
+        >>> Graph.from_scipy(sp.csr_matrix(np.eye(3))).m
+        0
+        """
+        if A.ndim != 2 or A.shape[0] != A.shape[1]:
+            raise ValueError(f"the adjacency matrix must be square; got shape {A.shape}")
+        coo = A.tocoo()
+        n = int(A.shape[0])
+        dt = _id_dtype(n)
+        return cls._build(coo.row.astype(dt, copy=False), coo.col.astype(dt, copy=False), n)
+
+    @classmethod
+    def from_networkx(cls, G) -> "Graph":
+        """From a networkx graph; node labels map to 0..n-1 in ``G.nodes``
+        order and are kept in ``graph.nodes``.
+
+        >>> import networkx as nx
+        >>> g = Graph.from_networkx(nx.path_graph(["a", "b", "c"]))
+        >>> g.nodes, g.m
+        (['a', 'b', 'c'], 2)
+        """
+        nodes = list(G.nodes)
+        n = len(nodes)
+        index = {v: i for i, v in enumerate(nodes)}
+        dt = _id_dtype(n)
+        m = G.number_of_edges()
+        src = np.empty(m, dt)
+        dst = np.empty(m, dt)
+        for i, (a, b) in enumerate(G.edges()):
+            src[i] = index[a]
+            dst[i] = index[b]
+        g = cls._build(src, dst, n)
+        g.nodes = nodes
+        return g
+
+    @classmethod
+    def from_csr(cls, indptr, indices, n: int | None = None) -> "Graph":
+        """From CSR arrays of any (possibly directed, unsorted) adjacency."""
+        indptr = np.asarray(indptr)
+        if indptr.ndim != 1 or indptr.size == 0:
+            raise ValueError("indptr must be a non-empty 1-D array")
+        rows = np.repeat(np.arange(indptr.size - 1), np.diff(indptr))
+        n = indptr.size - 1 if n is None else n
+        return cls.from_edges(rows, indices, n)
+
+    @classmethod
+    def _build(cls, src: np.ndarray, dst: np.ndarray, n: int) -> "Graph":
+        from .cpu.build import rows_of, symmetric_csr, upper_csr
+        dt = _id_dtype(n)
+        src = np.ascontiguousarray(src, dtype=dt)
+        dst = np.ascontiguousarray(dst, dtype=dt)
+        uptr, ucol = upper_csr(src, dst, n, dt)
+        m = ucol.size
+        ptr_dt = np.int32 if 2 * m <= INT32_MAX else np.int64
+        indptr, indices = symmetric_csr(uptr, ucol, ptr_dt)
+        return cls(n, indptr, indices, rows_of(uptr, dt), ucol)
+
+    # -- conversions ------------------------------------------------------
+    def to_host(self) -> "Graph":
+        if self.device == "cpu":
+            return self
+        g = Graph(self.n, self.indptr.get(), self.indices.get(), self.src.get(), self.dst.get(),
+                  self.nodes, "cpu")
+        return g
+
+    def to_device(self) -> "Graph":
+        """A copy of this graph with its arrays on the GPU (CuPy)."""
+        if self.device == "gpu":
+            return self
+        from .gpu.graph import device_graph_from_host
+        return device_graph_from_host(self)
+
+    def to_scipy(self):
+        """The symmetric adjacency as a scipy.sparse.csr_matrix."""
+        import scipy.sparse as sp
+        h = self.to_host()
+        data = np.ones(h.indices.size, np.int8)
+        return sp.csr_matrix((data, h.indices, h.indptr), shape=(h.n, h.n))
+
+    def node_labels(self, values) -> dict:
+        """Map a per-vertex array back to the original node labels.
+
+        >>> import networkx as nx
+        >>> g = Graph.from_networkx(nx.Graph([("x", "y")]))
+        >>> g.node_labels(np.array([0, 0]))
+        {'x': 0, 'y': 0}
+        """
+        values = values.get() if _is_cupy(values) else np.asarray(values)
+        keys = self.nodes if self.nodes is not None else range(self.n)
+        return {k: v.item() for k, v in zip(keys, values)}
+
+
+def as_graph(obj: Any, n: int | None = None) -> Graph:
+    """Coerce any supported input to a Graph (see :class:`Graph`).
+
+    >>> as_graph(([0, 1], [1, 2])).n
+    3
+    """
+    if isinstance(obj, Graph):
+        return obj
+    mod = type(obj).__module__.split(".")[0]
+    if mod == "scipy" or (mod == "cupyx" and hasattr(obj, "tocoo")):
+        if mod == "cupyx":
+            from .gpu.graph import device_graph_from_sparse
+            return device_graph_from_sparse(obj)
+        return Graph.from_scipy(obj)
+    if mod == "networkx":
+        return Graph.from_networkx(obj)
+    if isinstance(obj, tuple) and len(obj) == 2:
+        return Graph.from_edges(obj[0], obj[1], n)
+    if isinstance(obj, (np.ndarray, list)) or _is_cupy(obj):
+        return Graph.from_edges(obj, None, n)
+    raise TypeError(
+        f"cannot build a graph from {type(obj).__name__}; pass a gconn.Graph, (src, dst) arrays, "
+        "an (m, 2) array, a scipy.sparse matrix or a networkx graph"
+    )
+
+
+def _as_id_array(x, what: str, allow_2d: bool = False) -> np.ndarray:
+    arr = np.asarray(x)
+    if arr.dtype == object:
+        try:
+            arr = arr.astype(np.int64)
+        except (TypeError, ValueError):
+            raise TypeError(f"{what} must hold integer vertex ids") from None
+    if arr.ndim != 1 and not (allow_2d and arr.ndim == 2):
+        raise ValueError(f"{what} must be a 1-D array of vertex ids; got shape {arr.shape}")
+    if arr.size == 0:
+        return arr.astype(np.int32) if arr.ndim == 1 else arr.reshape(0, 2).astype(np.int32)
+    if arr.dtype.kind == "f":
+        if np.isnan(arr).any():
+            raise ValueError(f"{what} contains NaN; vertex ids must be integers")
+        raise TypeError(f"{what} has float dtype {arr.dtype}; vertex ids must be integers")
+    if arr.dtype.kind == "b" or arr.dtype.kind not in "iu":
+        raise TypeError(f"{what} has dtype {arr.dtype}; vertex ids must be integers")
+    if arr.dtype.kind == "u" and arr.dtype.itemsize == 8 and arr.max() > np.iinfo(np.int64).max:
+        raise ValueError(f"{what} has ids beyond the int64 range")
+    return arr
+
+
+def _check_ids(src: np.ndarray, dst: np.ndarray, n: int | None) -> int:
+    if n is not None:
+        if not isinstance(n, numbers.Integral) or isinstance(n, bool):
+            raise TypeError(f"n must be an integer, not {type(n).__name__}")
+        if n < 0:
+            raise ValueError(f"n must be non-negative; got {n}")
+    if src.size == 0:
+        return 0 if n is None else int(n)
+    lo = min(int(src.min()), int(dst.min()))
+    if lo < 0:
+        where = "src" if int(src.min()) < 0 else "dst"
+        arr = src if where == "src" else dst
+        i = int(np.argmax(arr < 0))
+        raise ValueError(f"negative vertex id {int(arr[i])} ({where}[{i}]); ids must be >= 0")
+    hi = max(int(src.max()), int(dst.max()))
+    if n is None:
+        return hi + 1
+    if hi >= n:
+        where = "src" if int(src.max()) >= n else "dst"
+        arr = src if where == "src" else dst
+        i = int(np.argmax(arr >= n))
+        raise ValueError(f"vertex id {int(arr[i])} ({where}[{i}]) is out of range for n={n}")
+    return int(n)

@@ -1,0 +1,83 @@
+"""File plumbing shared by the formats: reading bytes, atomic writes, messages."""
+from __future__ import annotations
+
+import contextlib
+import gzip
+import os
+import secrets
+import zlib
+from pathlib import Path
+
+import numpy as np
+
+GZIP_MAGIC = b"\x1f\x8b"
+
+
+def is_gzip(path: Path) -> bool:
+    # By content, not name, so a misnamed file still reads.
+    with open(path, "rb") as f:
+        return f.read(2) == GZIP_MAGIC
+
+
+# What a damaged .gz raises while it is read.
+GZIP_ERRORS = (EOFError, gzip.BadGzipFile, zlib.error)
+
+
+def gzip_error(path: Path, error: Exception) -> ValueError:
+    return ValueError(f"{path.name}: corrupt or truncated gzip data ({error})")
+
+
+def open_binary(path: Path, gz: bool):
+    return gzip.open(path, "rb") if gz else open(path, "rb")
+
+
+def read_bytes(path: Path) -> np.ndarray:
+    """The (decompressed) content of ``path`` as a uint8 array."""
+    if not is_gzip(path):
+        return np.fromfile(path, np.uint8)
+    try:
+        with gzip.open(path, "rb") as f:
+            data = f.read()
+    except GZIP_ERRORS as e:
+        raise gzip_error(path, e) from None
+    return np.frombuffer(data, np.uint8)
+
+
+def line_text(buf: np.ndarray, start: int, end: int, limit: int = 60) -> str:
+    """The line ``buf[start:end]`` quoted for a message, shortened if long."""
+    text = bytes(buf[start:end]).decode("utf-8", "replace").strip()
+    if len(text) > limit:
+        text = text[:limit] + "..."
+    return repr(text)
+
+
+def count_lines(buf: np.ndarray) -> int:
+    """Number of lines, counting a last line without a newline."""
+    n = int(np.count_nonzero(buf == 10))
+    return n + 1 if buf.size and buf[-1] != 10 else n
+
+
+@contextlib.contextmanager
+def atomic_write(path: Path, compress: bool = False):
+    """Open a temporary file beside ``path`` for binary writing; on success it
+    replaces ``path``, on any error it is removed, so ``path`` never holds a
+    half-written graph.  ``compress`` wraps the file in gzip.
+    """
+    # A same-directory temporary keeps os.replace atomic (same filesystem);
+    # opening with "xb" rather than mkstemp keeps the usual umask permissions.
+    tmp = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
+    try:
+        with open(tmp, "xb") as raw:
+            if compress:
+                # filename= puts the final name, not the temporary's, in the
+                # gzip header.
+                with gzip.GzipFile(filename=path.name, mode="wb", fileobj=raw,
+                                   compresslevel=6) as gz:
+                    yield gz
+            else:
+                yield raw
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise

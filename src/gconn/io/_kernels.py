@@ -1,0 +1,240 @@
+"""Byte-level numba kernels for the text formats: parse and format integers.
+
+The parsers walk the raw file bytes once, so a bad line is found in the same
+pass that reads the good ones: they stop at the first problem and report its
+status, its 1-based line number and the byte span of the line, and the
+caller turns that into a message.  This keeps the fast path and the error
+path the same code (no second, slower parser that could disagree).
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+# Parser status codes.
+OK = 0
+BAD_FIELD = 1      # a field that must be a non-negative integer is not one
+TOO_FEW = 2        # fewer fields on the line than required
+NEGATIVE = 3       # a vertex id with a minus sign
+OVERFLOW = 4       # an integer beyond int64
+OUT_OF_RANGE = 5   # an id outside [base, base + limit)
+TOO_MANY = 6       # more records than the file declares
+ODD_PAIRS = 7      # METIS with edge weights: a neighbour without its weight
+
+_NL = 10
+_CR = 13
+_SPACE = 32
+_TAB = 9
+_COMMA = 44
+_HASH = 35
+_PERCENT = 37
+_MINUS = 45
+_ZERO = 48
+_INT64_MAX = np.iinfo(np.int64).max
+
+
+@njit(cache=True, inline="always")
+def _is_blank(c):
+    return c == _SPACE or c == _TAB or c == _CR
+
+
+@njit(cache=True, inline="always")
+def _is_sep(c, commas):
+    return c == _SPACE or c == _TAB or c == _CR or (commas and c == _COMMA)
+
+
+@njit(cache=True, inline="always")
+def line_end(buf, pos):
+    """Index of the newline ending the line at ``pos`` (or ``buf.size``)."""
+    size = buf.size
+    while pos < size and buf[pos] != _NL:
+        pos += 1
+    return pos
+
+
+@njit(cache=True, inline="always")
+def _parse_int(buf, i, end, commas):
+    """Parse the token starting at ``i``; return (status, value, next index).
+
+    A token runs to the next separator; it is an integer only if it is all
+    digits after an optional minus sign (so '1.5' and '1e3' are rejected,
+    not truncated).
+    """
+    neg = buf[i] == _MINUS
+    if neg:
+        i += 1
+    start = i
+    value = 0
+    status = OK
+    while i < end and not _is_sep(buf[i], commas):
+        d = buf[i] - _ZERO
+        if d < 0 or d > 9:
+            status = BAD_FIELD
+        elif status == OK:
+            if value > (_INT64_MAX - d) // 10:
+                status = OVERFLOW
+            else:
+                value = value * 10 + d
+        i += 1
+    if i == start:
+        status = BAD_FIELD
+    if status == OK and neg:
+        status = NEGATIVE
+        value = -value
+    return status, value, i
+
+
+@njit(cache=True)
+def parse_pairs(buf, pos, line, base, limit, nfields, expect, src, dst):
+    """Read one (u, v) record per data line of ``buf[pos:]`` into src/dst.
+
+    Lines are split on spaces, tabs and commas; lines whose first non-blank
+    byte is '#' or '%' and blank lines are skipped.  The first two fields
+    are the ids (``base`` is subtracted); ``nfields`` fields must be present,
+    later ones are ignored.  ``limit >= 0`` bounds the ids after the base is
+    removed; ``expect >= 0`` caps the number of records.  ``line`` is the
+    1-based number of the line at ``pos``.
+
+    Returns (records, status, line, line start, line end, offending value);
+    on success ``line`` is the number of lines read plus the starting one.
+    """
+    size = buf.size
+    k = 0
+    while pos < size:
+        end = line_end(buf, pos)
+        i = pos
+        while i < end and _is_blank(buf[i]):
+            i += 1
+        if i < end and buf[i] != _HASH and buf[i] != _PERCENT:
+            if k == expect:
+                return k, TOO_MANY, line, pos, end, 0
+            for f in range(nfields):
+                while i < end and _is_sep(buf[i], True):
+                    i += 1
+                if i == end:
+                    return k, TOO_FEW, line, pos, end, 0
+                if f < 2:
+                    status, value, i = _parse_int(buf, i, end, True)
+                    if status != OK:
+                        return k, status, line, pos, end, value
+                    if value < base or (limit >= 0 and value - base >= limit):
+                        return k, OUT_OF_RANGE, line, pos, end, value
+                    if f == 0:
+                        src[k] = value - base
+                    else:
+                        dst[k] = value - base
+                else:
+                    while i < end and not _is_sep(buf[i], True):
+                        i += 1
+            k += 1
+        pos = end + 1
+        line += 1
+    return k, OK, line, pos, pos, 0
+
+
+@njit(cache=True)
+def parse_metis(buf, pos, line, n, skip, edge_weights, src, dst):
+    """Read METIS vertex lines from ``buf[pos:]``: line i lists vertex i's
+    1-based neighbours after ``skip`` leading fields (vertex size and
+    weights), each followed by its weight when ``edge_weights``.
+
+    Only '%' lines are comments: a blank line is a vertex without
+    neighbours.  After ``n`` vertex lines only blank and comment lines may
+    follow.  ``src``/``dst`` must hold every neighbour entry (TOO_MANY
+    otherwise).
+
+    Returns (entries, vertex lines read, status, line, line start, line
+    end, offending value); on success ``line`` is one past the last line.
+    """
+    size = buf.size
+    cap = src.size
+    k = 0
+    v = 0
+    while pos < size:
+        end = line_end(buf, pos)
+        i = pos
+        while i < end and _is_blank(buf[i]):
+            i += 1
+        if i < end and buf[i] == _PERCENT:
+            pos = end + 1
+            line += 1
+            continue
+        if v == n:
+            if i < end:
+                return k, v, TOO_MANY, line, pos, end, 0
+            pos = end + 1
+            line += 1
+            continue
+        t = 0
+        while True:
+            while i < end and _is_blank(buf[i]):
+                i += 1
+            if i == end:
+                break
+            status, value, i = _parse_int(buf, i, end, False)
+            if status != OK:
+                return k, v, status, line, pos, end, value
+            j = t - skip
+            if j >= 0 and (not edge_weights or j % 2 == 0):
+                if value < 1 or value > n:
+                    return k, v, OUT_OF_RANGE, line, pos, end, value
+                if k == cap:
+                    return k, v, TOO_MANY, line, pos, end, 0
+                src[k] = v
+                dst[k] = value - 1
+                k += 1
+            t += 1
+        if t < skip:
+            return k, v, TOO_FEW, line, pos, end, 0
+        if edge_weights and (t - skip) % 2 == 1:
+            return k, v, ODD_PAIRS, line, pos, end, 0
+        v += 1
+        pos = end + 1
+        line += 1
+    return k, v, OK, line, pos, pos, 0
+
+
+@njit(cache=True, inline="always")
+def _put(out, p, x):
+    """Write the decimal digits of ``x >= 0`` at ``out[p:]``; return the end."""
+    q = p
+    while True:
+        out[q] = _ZERO + x % 10
+        x //= 10
+        q += 1
+        if x == 0:
+            break
+    r = q - 1
+    while p < r:
+        out[p], out[r] = out[r], out[p]
+        p += 1
+        r -= 1
+    return q
+
+
+@njit(cache=True)
+def format_pairs(a, b, add, sep, out):
+    """Write 'a[i]+add<sep>b[i]+add\\n' lines into ``out``; return bytes used."""
+    p = 0
+    for i in range(a.size):
+        p = _put(out, p, a[i] + add)
+        out[p] = sep
+        p = _put(out, p + 1, b[i] + add)
+        out[p] = _NL
+        p += 1
+    return p
+
+
+@njit(cache=True)
+def format_adjacency(indptr, indices, v0, v1, out):
+    """Write one line per vertex in [v0, v1): its 1-based neighbours."""
+    p = 0
+    for v in range(v0, v1):
+        for j in range(indptr[v], indptr[v + 1]):
+            if j > indptr[v]:
+                out[p] = _SPACE
+                p += 1
+            p = _put(out, p, indices[j] + 1)
+        out[p] = _NL
+        p += 1
+    return p

@@ -1,0 +1,135 @@
+"""Matrix Market: coordinate (or dense array) adjacency matrices, 1-based.
+
+The header is read here, the entries by fast_matrix_market (multithreaded
+C++).  When it rejects the file, the entries are re-scanned with gconn's own
+parser to name the line and what is wrong with it in gconn's words.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import fast_matrix_market as fmm
+import numpy as np
+
+from ..graph import Graph
+from . import _kernels as K
+from ._files import GZIP_ERRORS, count_lines, gzip_error, is_gzip, line_text, open_binary, read_bytes
+from .edgelist import write_pairs
+
+_FORMATS = ("coordinate", "array")
+_FIELDS = {"pattern": 2, "integer": 3, "real": 3, "double": 3, "complex": 4}
+_SYMMETRIES = ("general", "symmetric", "skew-symmetric", "hermitian")
+_ENTRY = {2: "'row col'", 3: "'row col value'", 4: "'row col real imag'"}
+
+
+@dataclass
+class _Header:
+    format: str
+    fields: int     # fields per coordinate entry line
+    rows: int
+    cols: int
+    nnz: int
+    size_line: int  # 1-based number of the 'rows cols [nnz]' line
+
+
+def _fail(name: str, line: int, what: str, raw: bytes):
+    text = raw.decode("utf-8", "replace").strip()
+    raise ValueError(f"{name}, line {line}: {what}, got {text[:60]!r}")
+
+
+def _read_header(path: Path, f) -> _Header:
+    name = path.name
+    banner = f.readline()
+    parts = banner.decode("utf-8", "replace").lower().split()
+    if len(parts) != 5 or parts[0] != "%%matrixmarket":
+        _fail(name, 1, "not a Matrix Market file: expected a banner "
+              "'%%MatrixMarket matrix <format> <field> <symmetry>'", banner)
+    _, obj, fmt, field, symmetry = parts
+    if obj != "matrix" or fmt not in _FORMATS or field not in _FIELDS or symmetry not in _SYMMETRIES:
+        _fail(name, 1, f"unsupported Matrix Market banner: expected 'matrix', one of {_FORMATS}, "
+              f"one of {tuple(_FIELDS)} and one of {_SYMMETRIES}", banner)
+    lineno = 1
+    for raw in f:
+        lineno += 1
+        stripped = raw.strip()
+        if not stripped or stripped.startswith(b"%"):
+            continue
+        sizes = stripped.split()
+        want = 3 if fmt == "coordinate" else 2
+        if len(sizes) != want or not all(s.isdigit() for s in sizes):
+            _fail(name, lineno, f"expected the size line '{'rows cols nnz' if want == 3 else 'rows cols'}'", raw)
+        rows, cols = int(sizes[0]), int(sizes[1])
+        if rows != cols:
+            raise ValueError(f"{name}, line {lineno}: the matrix is {rows} x {cols}; "
+                             "an adjacency matrix must be square")
+        nnz = int(sizes[2]) if want == 3 else rows * cols
+        return _Header(fmt, _FIELDS[field], rows, cols, nnz, lineno)
+    raise ValueError(f"{name}, line {lineno}: file ends before the Matrix Market size line")
+
+
+def read(path: Path, n: int | None) -> Graph:
+    gz = is_gzip(path)
+    try:
+        with open_binary(path, gz) as f:
+            header = _read_header(path, f)
+    except GZIP_ERRORS as e:
+        raise gzip_error(path, e) from None
+    if n is not None and n < header.rows:
+        raise ValueError(f"{path.name}: n={n} is smaller than the {header.rows} vertices "
+                         f"declared on line {header.size_line}")
+    # fast_matrix_market picks gzip by the '.gz' name; hand it a stream
+    # whenever the name and the content might disagree.
+    try:
+        if gz or path.suffix in (".gz", ".bz2"):
+            with open_binary(path, gz) as f:
+                data, (row, col) = fmm.read_coo(f, generalize_symmetry=False)
+        else:
+            data, (row, col) = fmm.read_coo(str(path), generalize_symmetry=False)
+    except (ValueError, OverflowError, RuntimeError, *GZIP_ERRORS) as e:
+        raise _describe_error(path, header, e) from None
+    if header.format == "array":
+        keep = data != 0
+        row, col = row[keep], col[keep]
+    return Graph.from_edges(row, col, header.rows if n is None else n)
+
+
+def _describe_error(path: Path, header: _Header, error: Exception) -> ValueError:
+    """The error for a file fmm rejected, naming the bad line."""
+    name = path.name
+    if header.format == "coordinate":
+        buf = read_bytes(path)
+        newlines = np.flatnonzero(buf == 10)
+        body = int(newlines[header.size_line - 1]) + 1 if newlines.size >= header.size_line else buf.size
+        cap = min(header.nnz, count_lines(buf))
+        src = np.empty(cap, np.int64)
+        dst = np.empty(cap, np.int64)
+        k, status, line, start, end, value = K.parse_pairs(
+            buf, body, header.size_line + 1, 1, header.rows, header.fields, header.nnz, src, dst)
+        where = f"{name}, line {line}"
+        declared = f"declared on line {header.size_line}"
+        if status in (K.BAD_FIELD, K.TOO_FEW):
+            return ValueError(f"{where}: expected an entry {_ENTRY[header.fields]} with integer "
+                             f"indices, got {line_text(buf, start, end)}")
+        if status in (K.NEGATIVE, K.OUT_OF_RANGE, K.OVERFLOW):
+            return ValueError(f"{where}: entry {line_text(buf, start, end)} is outside the "
+                             f"{header.rows} x {header.cols} matrix {declared} (indices are 1-based)")
+        if status == K.TOO_MANY:
+            return ValueError(f"{where}: more entries than the {header.nnz} {declared}")
+        if k < header.nnz:
+            return ValueError(f"{name}, line {count_lines(buf)}: file ends after {k} of the "
+                             f"{header.nnz} entries {declared}")
+    # What is left (a bad value field, a short dense file) fmm names itself,
+    # as 'Line N: message'.
+    message = str(error)
+    if message.startswith("Line "):
+        number, _, rest = message[5:].partition(":")
+        return ValueError(f"{name}, line {number}: {rest.strip().rstrip('.')}")
+    return ValueError(f"{name}: {message.rstrip('.')}")
+
+
+def write(graph: Graph, f) -> None:
+    f.write(b"%%MatrixMarket matrix coordinate pattern symmetric\n% written by gconn\n")
+    f.write(f"{graph.n} {graph.n} {graph.m}\n".encode())
+    # 'symmetric' stores the lower triangle: row > col, i.e. (dst, src).
+    write_pairs(f, graph.dst, graph.src, 1, " ")

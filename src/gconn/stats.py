@@ -1,0 +1,68 @@
+"""Opt-in instrumentation returned with a result (``return_stats=True``).
+
+The fields reproduce the paper's analyses: edge inspections and time per
+phase, sampling coverage (Cov), inter-component edges left for the finish
+(IC) and rounds of the iterative methods.
+"""
+from __future__ import annotations
+
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Stats:
+    """Per-run statistics.
+
+    >>> s = Stats(variant="kout+union-async+find-halve", backend="cpu")
+    >>> with s.phase("sample"):
+    ...     pass
+    >>> "sample" in s.phase_times
+    True
+    """
+
+    variant: str = ""
+    backend: str = ""
+    n: int = 0
+    m: int = 0
+    #: seconds per phase, in execution order ("sample", "lmax", "finish", "finalize", ...)
+    phase_times: dict = field(default_factory=dict)
+    #: edges inspected per phase (an edge seen from both endpoints counts twice)
+    edge_inspections: dict = field(default_factory=dict)
+    #: fraction of vertices in the most frequent component after sampling (paper's Cov)
+    coverage: float | None = None
+    #: fraction of edges, among those left for the finish, that join different
+    #: sampled components (paper's IC)
+    inter_component: float | None = None
+    #: label of the most frequent component after sampling
+    lmax: int | None = None
+    #: rounds of the iterative finishes (0 for union-find)
+    rounds: int = 0
+    #: the device-resident compute time in seconds where a backend measures it
+    device_time: float | None = None
+
+    @contextmanager
+    def phase(self, name: str, sync=None):
+        """Time a phase; ``sync`` is called before reading the clock (GPU)."""
+        if sync is not None:
+            sync()
+        t0 = time.perf_counter()
+        try:
+            yield
+        finally:
+            if sync is not None:
+                sync()
+            self.phase_times[name] = self.phase_times.get(name, 0.0) + time.perf_counter() - t0
+
+    @property
+    def total_time(self) -> float:
+        return sum(self.phase_times.values())
+
+    def as_dict(self) -> dict:
+        return {
+            "variant": self.variant, "backend": self.backend, "n": self.n, "m": self.m,
+            "phase_times": dict(self.phase_times), "edge_inspections": dict(self.edge_inspections),
+            "coverage": self.coverage, "inter_component": self.inter_component, "lmax": self.lmax,
+            "rounds": self.rounds, "device_time": self.device_time,
+        }
