@@ -1,0 +1,99 @@
+"""Shared fixtures: the real-graph data directory and small graph families."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+from scipy.sparse.csgraph import connected_components as scipy_cc
+
+REPO = Path(__file__).resolve().parents[1]
+DATA = Path(os.environ.get("GCONN_DATA", REPO.parent / "shared" / "data"))
+
+
+def manifest():
+    """Rows of the real-data MANIFEST.tsv (the component-count oracles)."""
+    path = DATA / "MANIFEST.tsv"
+    if not path.exists():
+        return []
+    lines = path.read_text().splitlines()
+    header = lines[0].split("\t")
+    return [dict(zip(header, line.split("\t"))) for line in lines[1:] if line.strip()]
+
+
+def reference(graph):
+    """scipy's (k, labels) for a gconn Graph."""
+    return scipy_cc(graph.to_scipy(), directed=False)
+
+
+def small_graphs():
+    """Small graphs of every family, as (name, src, dst, n)."""
+    rng = np.random.default_rng(12345)
+    out = []
+    n = 300
+    out.append(("sparse-random", rng.integers(0, n, 250), rng.integers(0, n, 250), n))
+    out.append(("dense-random", rng.integers(0, 60, 900), rng.integers(0, 60, 900), 60))
+    out.append(("star", np.zeros(99, np.int64), np.arange(1, 100), 100))
+    out.append(("path", np.arange(199), np.arange(1, 200), 200))
+    perm = rng.permutation(200)
+    out.append(("path-permuted", perm[:-1], perm[1:], 200))
+    out.append(("cycle", np.arange(150), (np.arange(150) + 1) % 150, 150))
+    side = 12
+    ids = np.arange(side * side).reshape(side, side)
+    gs = np.r_[ids[:, :-1].ravel(), ids[:-1, :].ravel()]
+    gd = np.r_[ids[:, 1:].ravel(), ids[1:, :].ravel()]
+    keep = rng.random(gs.size) < 0.6
+    out.append(("grid-road", gs[keep], gd[keep], side * side))
+    comp = np.arange(400).reshape(80, 5)
+    cs = np.r_[comp[:, :-1].ravel(), comp[:, 0]]
+    cd = np.r_[comp[:, 1:].ravel(), comp[:, -1]]
+    p = rng.permutation(400)
+    out.append(("many-components", p[cs], p[cd], 400))
+    s = np.r_[rng.integers(0, 50, 120), np.arange(10), [3, 3, 7]]
+    d = np.r_[rng.integers(0, 50, 120), np.arange(10), [3, 3, 7]]
+    out.append(("loops-dups-isolated", s, d, 80))
+    out.append(("empty-edges", np.zeros(0, np.int64), np.zeros(0, np.int64), 7))
+    hub = np.r_[np.zeros(500, np.int64), rng.integers(0, 600, 300)]
+    out.append(("hub", hub, np.r_[np.arange(1, 501), rng.integers(0, 600, 300)], 600))
+    return out
+
+
+@pytest.fixture(scope="session")
+def graphs():
+    import gconn
+    return [(name, gconn.Graph.from_edges(s, d, n)) for name, s, d, n in small_graphs()]
+
+
+def same_partition(a, b) -> bool:
+    """Two label arrays describe the same partition."""
+    a = np.asarray(a)
+    b = np.asarray(b)
+    if a.shape != b.shape:
+        return False
+    if a.size == 0:
+        return True
+    pairs = np.unique(np.stack([a, b]), axis=1)
+    return len(np.unique(pairs[0])) == pairs.shape[1] == len(np.unique(pairs[1]))
+
+
+def check_forest(graph, src, dst, k):
+    """A valid spanning forest: input edges, n-k of them, same partition."""
+    import scipy.sparse as sp
+    src = np.asarray(src)
+    dst = np.asarray(dst)
+    n = graph.n
+    assert src.size == dst.size == n - k
+    if src.size:
+        a = np.minimum(src, dst).astype(np.int64)
+        b = np.maximum(src, dst).astype(np.int64)
+        key = a * n + b
+        ekey = graph.src.astype(np.int64) * n + graph.dst.astype(np.int64)
+        assert np.isin(key, ekey).all(), "forest edge not in the graph"
+        assert np.unique(key).size == key.size, "forest edge repeated"
+    A = sp.coo_matrix((np.ones(src.size), (src, dst)), shape=(n, n))
+    kf, lf = scipy_cc(A, directed=False)
+    # n-k edges spanning exactly k components means no cycle.
+    assert kf == k
+    k0, l0 = reference(graph)
+    assert same_partition(lf, l0)

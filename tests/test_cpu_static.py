@@ -1,0 +1,100 @@
+"""Every union-find variant on the CPU against scipy, forests, stats."""
+import numpy as np
+import pytest
+
+import gconn
+from gconn import design
+
+from conftest import check_forest, reference, same_partition
+
+UF_CC = [v.name for v in design.iter_variants("cc") if v.finish in design.UNION_FINDS]
+UF_FOREST = [v.name for v in design.iter_variants("forest") if v.finish in design.UNION_FINDS]
+
+
+@pytest.mark.parametrize("name", UF_CC)
+def test_cc_variant_matches_scipy(name, graphs):
+    for gname, g in graphs:
+        k0, l0 = reference(g)
+        k, labels = gconn.connected_components(g, algorithm=name, backend="cpu")
+        assert k == k0, gname
+        # gconn's compaction numbers components like scipy: equal arrays.
+        assert np.array_equal(labels, l0), gname
+
+
+@pytest.mark.parametrize("name", UF_FOREST)
+def test_spanning_forest(name, graphs):
+    for gname, g in graphs:
+        k0, _ = reference(g)
+        src, dst = gconn.spanning_forest(g, algorithm=name, backend="cpu")
+        check_forest(g, src, dst, k0)
+
+
+@pytest.mark.parametrize("params", [dict(k=1), dict(k=3), dict(k=2, kout="paper"), dict(k=4, kout="paper"),
+                                    dict(hb_n=1), dict(hb_n=16), dict(bfs_sample=4)])
+def test_sampling_parameters(params, graphs):
+    sampling = "hb" if "hb_n" in params else "bfs" if "bfs_sample" in params else "kout"
+    for gname, g in graphs:
+        k0, l0 = reference(g)
+        k, labels = gconn.connected_components(
+            g, algorithm=f"{sampling}+union-async+find-halve", backend="cpu", **params)
+        assert np.array_equal(labels, l0), gname
+
+
+def test_bad_sampling_parameters():
+    g = gconn.Graph.from_edges([0, 1], [1, 2])
+    with pytest.raises(ValueError, match="k >= 1"):
+        gconn.connected_components(g, algorithm="kout+union-async", backend="cpu", k=0)
+    with pytest.raises(ValueError, match="hb_n >= 1"):
+        gconn.connected_components(g, algorithm="hb+union-async", backend="cpu", hb_n=0)
+
+
+def test_uncompacted_labels_are_component_minima(graphs):
+    for name in ("kout+union-async+find-halve", "hb+union-jtb+find-two-try-split", "none+union-jtb+find-naive"):
+        for gname, g in graphs:
+            k0, l0 = reference(g)
+            k, reps = gconn.connected_components(g, algorithm=name, backend="cpu", compact=False)
+            assert k == k0
+            assert same_partition(reps, l0)
+            # each representative is the smallest vertex of its component
+            mins = np.full(k0, g.n)
+            np.minimum.at(mins, l0, np.arange(g.n))
+            assert np.array_equal(reps, mins[l0]), (name, gname)
+
+
+def test_return_labels_false_and_stats(graphs):
+    g = dict(graphs)["hub"]
+    k0, _ = reference(g)
+    assert gconn.connected_components(g, backend="cpu", return_labels=False) == k0
+    k, labels, st = gconn.connected_components(g, algorithm="kout+union-async+find-halve",
+                                               backend="cpu", return_stats=True)
+    assert st.variant == "kout+union-async+find-halve" and st.backend == "cpu"
+    assert {"sample", "lmax", "finish", "finalize"} <= set(st.phase_times)
+    assert 0 < st.coverage <= 1 and 0 <= st.inter_component <= 1
+    assert st.edge_inspections["sample"] > 0
+    # the hub component is the largest: L_max is its root (vertex 0)
+    assert st.lmax == 0
+    _, _, st = gconn.connected_components(g, algorithm="none+union-async+find-halve",
+                                          backend="cpu", return_stats=True)
+    assert st.edge_inspections == {"finish": g.m}
+
+
+def test_repeated_parallel_runs_are_stable():
+    # Races show up as run-to-run differences on a contended graph.
+    rng = np.random.default_rng(7)
+    n = 20000
+    s, d = rng.integers(0, n, 80000), rng.integers(0, n, 80000)
+    g = gconn.Graph.from_edges(s, d, n)
+    k0, l0 = reference(g)
+    for name in ("none+union-async+find-compress", "none+union-rem-lock+find-split+splice",
+                 "kout+union-hooks+find-halve", "none+union-jtb+find-two-try-split",
+                 "none+union-early+find-split", "hb+union-rem-cas+find-halve+halve-one"):
+        for _ in range(5):
+            k, labels = gconn.connected_components(g, algorithm=name, backend="cpu")
+            assert np.array_equal(labels, l0), name
+
+
+def test_auto_picks_and_is_correct(graphs):
+    for gname, g in graphs:
+        k0, l0 = reference(g)
+        k, labels = gconn.connected_components(g, backend="cpu")
+        assert np.array_equal(labels, l0), gname

@@ -1,0 +1,89 @@
+"""The design-space module: names, validity, enumeration, auto choice."""
+import pytest
+
+import gconn
+from gconn import design
+from gconn.design import Variant
+
+
+def uf(problem):
+    return [v for v in design.iter_variants(problem) if v.finish in design.UNION_FINDS]
+
+
+def test_union_find_counts():
+    # 6 unions: Async/Hooks/Early x 4 finds, Rem-CAS/Rem-Lock x 3 finds x 3
+    # splices, JTB x 2 finds = 32 combinations, times 4 samplers.
+    assert len(uf("cc")) == 4 * 32
+    # SpliceAtomic is not root-based: no spanning forest.
+    assert len(uf("forest")) == 4 * (32 - 6)
+    # No sampling for incremental batches.
+    assert len(uf("incremental")) == 32
+
+
+def test_names_round_trip():
+    for problem in design.PROBLEMS:
+        for name in gconn.variants(problem):
+            assert Variant.parse(name, problem).name == name
+
+
+@pytest.mark.parametrize("alias,canonical", [
+    ("KOut+UnionAsync+FindHalve", "kout+union-async+find-halve"),
+    ("union-async+find-split", "none+union-async+find-split"),
+    ("hb+UnionRemCAS+FindNaive+SpliceAtomic", "hb+union-rem-cas+find-naive+splice"),
+    ("kout+union-jtb", "kout+union-jtb+find-two-try-split"),
+    ("union-rem-lock", "none+union-rem-lock+find-halve+split-one"),
+])
+def test_aliases(alias, canonical):
+    assert Variant.parse(alias).name == canonical
+
+
+@pytest.mark.parametrize("bad,needle", [
+    ("kout+union-foo+find-halve", "valid finishes"),
+    ("kout+union-rem-cas+find-compress+splice", "valid find options"),
+    ("kout+union-async+find-halve+splice", "only Rem's algorithms"),
+    ("kout+union-jtb+find-halve", "find-two-try-split"),
+    ("", "empty"),
+    ("kout", "names no finish"),
+    ("kout+union-async+find-halve+split-one+extra", "unexpected"),
+])
+def test_invalid_names(bad, needle):
+    with pytest.raises(ValueError, match=needle):
+        Variant.parse(bad)
+
+
+def test_problem_rules():
+    with pytest.raises(ValueError, match="spanning forest"):
+        Variant.parse("kout+union-rem-cas+find-halve+splice", "forest")
+    with pytest.raises(ValueError, match="no sampling"):
+        Variant.parse("kout+union-async+find-halve", "incremental")
+    assert Variant.parse("none+union-rem-cas+find-halve+splice", "incremental").phase_separated
+    with pytest.raises(ValueError, match="unknown problem"):
+        gconn.variants("bogus")
+    with pytest.raises(TypeError):
+        Variant.parse(3)
+
+
+def test_properties():
+    v = Variant.parse("kout+union-jtb+find-naive")
+    assert not v.min_rooted and v.root_based
+    assert Variant.parse("union-async").min_rooted
+
+
+def test_api_rejects_unknown_variant_and_option():
+    with pytest.raises(ValueError, match="valid finishes"):
+        gconn.connected_components(([0], [1]), algorithm="kout+nope", backend="cpu")
+    with pytest.raises(TypeError, match="valid options"):
+        gconn.connected_components(([0], [1]), backend="cpu", colour="blue")
+    with pytest.raises(ValueError, match="unknown backend"):
+        gconn.connected_components(([0], [1]), backend="tpu")
+
+
+def test_auto_choice_follows_the_decision_tree():
+    path = gconn.Graph.from_edges(range(999), range(1, 1000))
+    v = design.choose(path, backend="cpu", hb_coverage=lambda g: 1.0)
+    assert v.sampling == "none"  # low average degree: sampling does not pay
+    import numpy as np
+    rng = np.random.default_rng(0)
+    dense = gconn.Graph.from_edges(rng.integers(0, 500, 10000), rng.integers(0, 500, 10000))
+    assert design.choose(dense, hb_coverage=lambda g: 0.99).sampling == "hb"
+    assert design.choose(dense, hb_coverage=lambda g: 0.2).sampling == "kout"
