@@ -52,6 +52,18 @@ def line_end(buf, pos):
     return pos
 
 
+@njit(cache=True)
+def count_lines(buf):
+    """Number of lines, counting a last line without a newline."""
+    count = 0
+    for i in range(buf.size):
+        if buf[i] == _NL:
+            count += 1
+    if buf.size and buf[buf.size - 1] != _NL:
+        count += 1
+    return count
+
+
 @njit(cache=True, inline="always")
 def _parse_int(buf, i, end, commas):
     """Parse the token starting at ``i``; return (status, value, next index).

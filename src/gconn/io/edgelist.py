@@ -14,7 +14,7 @@ import numpy as np
 
 from ..graph import Graph
 from . import _kernels as K
-from ._files import count_lines, line_text, read_bytes
+from ._files import quote, read_bytes
 
 _HEADER = re.compile(rb"#[ \t]*gconn edge list:[^\n]*?\bn=(\d+)")
 _CHUNK = 1 << 20
@@ -25,21 +25,23 @@ def read(path: Path, n: int | None) -> Graph:
     header = _HEADER.match(bytes(buf[:200]))
     declared = int(header.group(1)) if header else None
     limit = n if n is not None else declared
-    cap = count_lines(buf)
+    cap = K.count_lines(buf)
     src = np.empty(cap, np.int64)
     dst = np.empty(cap, np.int64)
+    # Spreadsheet exports often begin with a UTF-8 byte order mark.
+    pos = 3 if bytes(buf[:3]) == b"\xef\xbb\xbf" else 0
     k, status, line, start, end, value = K.parse_pairs(
-        buf, 0, 1, 0, -1 if limit is None else limit, 2, -1, src, dst)
+        buf, pos, 1, 0, -1 if limit is None else limit, 2, -1, src, dst)
     if status != K.OK:
         where = f"{path.name}, line {line}"
         if status == K.NEGATIVE:
             raise ValueError(f"{where}: negative vertex id {value}; ids must be >= 0")
         if status == K.OVERFLOW:
-            raise ValueError(f"{where}: vertex id too large (beyond int64) in {line_text(buf, start, end)}")
+            raise ValueError(f"{where}: vertex id too large (beyond int64) in {quote(buf[start:end])}")
         if status == K.OUT_OF_RANGE:
             source = "given" if n is not None else "declared on line 1"
             raise ValueError(f"{where}: vertex id {value} is out of range for n={limit} ({source})")
-        raise ValueError(f"{where}: expected two integer vertex ids, got {line_text(buf, start, end)}")
+        raise ValueError(f"{where}: expected two integer vertex ids, got {quote(buf[start:end])}")
     return Graph.from_edges(src[:k], dst[:k], limit)
 
 

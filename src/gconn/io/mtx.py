@@ -14,11 +14,11 @@ import numpy as np
 
 from ..graph import Graph
 from . import _kernels as K
-from ._files import GZIP_ERRORS, count_lines, gzip_error, is_gzip, line_text, open_binary, read_bytes
+from ._files import GZIP_ERRORS, gzip_error, is_gzip, open_binary, quote, read_bytes
 from .edgelist import write_pairs
 
 _FORMATS = ("coordinate", "array")
-_FIELDS = {"pattern": 2, "integer": 3, "real": 3, "double": 3, "complex": 4}
+_FIELDS = {"pattern": 2, "integer": 3, "real": 3, "complex": 4}
 _SYMMETRIES = ("general", "symmetric", "skew-symmetric", "hermitian")
 _ENTRY = {2: "'row col'", 3: "'row col value'", 4: "'row col real imag'"}
 
@@ -34,8 +34,7 @@ class _Header:
 
 
 def _fail(name: str, line: int, what: str, raw: bytes):
-    text = raw.decode("utf-8", "replace").strip()
-    raise ValueError(f"{name}, line {line}: {what}, got {text[:60]!r}")
+    raise ValueError(f"{name}, line {line}: {what}, got {quote(raw)}")
 
 
 def _read_header(path: Path, f) -> _Header:
@@ -83,9 +82,9 @@ def read(path: Path, n: int | None) -> Graph:
     try:
         if gz or path.suffix in (".gz", ".bz2"):
             with open_binary(path, gz) as f:
-                data, (row, col) = fmm.read_coo(f, generalize_symmetry=False)
+                (data, (row, col)), _ = fmm.read_coo(f, generalize_symmetry=False)
         else:
-            data, (row, col) = fmm.read_coo(str(path), generalize_symmetry=False)
+            (data, (row, col)), _ = fmm.read_coo(str(path), generalize_symmetry=False)
     except (ValueError, OverflowError, RuntimeError, *GZIP_ERRORS) as e:
         raise _describe_error(path, header, e) from None
     if header.format == "array":
@@ -101,7 +100,7 @@ def _describe_error(path: Path, header: _Header, error: Exception) -> ValueError
         buf = read_bytes(path)
         newlines = np.flatnonzero(buf == 10)
         body = int(newlines[header.size_line - 1]) + 1 if newlines.size >= header.size_line else buf.size
-        cap = min(header.nnz, count_lines(buf))
+        cap = min(header.nnz, K.count_lines(buf))
         src = np.empty(cap, np.int64)
         dst = np.empty(cap, np.int64)
         k, status, line, start, end, value = K.parse_pairs(
@@ -110,22 +109,26 @@ def _describe_error(path: Path, header: _Header, error: Exception) -> ValueError
         declared = f"declared on line {header.size_line}"
         if status in (K.BAD_FIELD, K.TOO_FEW):
             return ValueError(f"{where}: expected an entry {_ENTRY[header.fields]} with integer "
-                             f"indices, got {line_text(buf, start, end)}")
+                              f"indices, got {quote(buf[start:end])}")
         if status in (K.NEGATIVE, K.OUT_OF_RANGE, K.OVERFLOW):
-            return ValueError(f"{where}: entry {line_text(buf, start, end)} is outside the "
-                             f"{header.rows} x {header.cols} matrix {declared} (indices are 1-based)")
+            return ValueError(f"{where}: entry {quote(buf[start:end])} is outside the "
+                              f"{header.rows} x {header.cols} matrix {declared} (indices are 1-based)")
         if status == K.TOO_MANY:
             return ValueError(f"{where}: more entries than the {header.nnz} {declared}")
         if k < header.nnz:
-            return ValueError(f"{name}, line {count_lines(buf)}: file ends after {k} of the "
-                             f"{header.nnz} entries {declared}")
-    # What is left (a bad value field, a short dense file) fmm names itself,
-    # as 'Line N: message'.
-    message = str(error)
+            return ValueError(f"{name}, line {K.count_lines(buf)}: file ends after {k} of the "
+                              f"{header.nnz} entries {declared}")
+    # What is left (a bad value field, a short dense file) fmm words itself,
+    # as 'Line N: Message.' when it knows the line.
+    message = str(error).strip().rstrip(".")
     if message.startswith("Line "):
-        number, _, rest = message[5:].partition(":")
-        return ValueError(f"{name}, line {number}: {rest.strip().rstrip('.')}")
-    return ValueError(f"{name}: {message.rstrip('.')}")
+        number, _, message = message[5:].partition(":")
+        message = message.strip()
+    elif message.startswith("Truncated file"):
+        number = str(K.count_lines(read_bytes(path)))
+    else:
+        return ValueError(f"{name}: {message[:1].lower()}{message[1:]}")
+    return ValueError(f"{name}, line {number}: {message[:1].lower()}{message[1:]}")
 
 
 def write(graph: Graph, f) -> None:

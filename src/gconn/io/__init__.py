@@ -1,0 +1,140 @@
+"""Load and save graphs: Matrix Market, edge lists, METIS, NumPy, gconn's .gcb.
+
+The format comes from the file name (a trailing ``.gz`` is set aside first)
+or from ``format=``.  Text formats may be gzip-compressed; when reading,
+compression is recognised by content, when writing, by the ``.gz`` suffix.
+Errors in a file are ``ValueError``s naming the file and, for text formats,
+the 1-based line (comment lines count).
+"""
+from __future__ import annotations
+
+import numbers
+import os
+from pathlib import Path
+
+from ..graph import Graph, as_graph
+from . import arrays, edgelist, gcb, metis, mtx
+from ._files import atomic_write
+
+__all__ = ["load", "save", "FORMATS"]
+
+#: format name -> file extensions it is recognised by.
+FORMATS = {
+    "mtx": (".mtx",),
+    "edgelist": (".txt", ".el", ".tsv", ".csv", ".edges"),
+    "metis": (".graph",),
+    "npy": (".npy",),
+    "npz": (".npz",),
+    "gcb": (".gcb",),
+}
+_TEXT = ("mtx", "edgelist", "metis")
+_EXTENSIONS = {ext: fmt for fmt, exts in FORMATS.items() for ext in exts}
+_READERS = {
+    "mtx": mtx.read,
+    "edgelist": edgelist.read,
+    "metis": metis.read,
+    "npy": arrays.read_npy,
+    "npz": arrays.read_npz,
+    "gcb": gcb.read,
+}
+_WRITERS = {
+    "mtx": mtx.write,
+    "metis": metis.write,
+    "npy": arrays.write_npy,
+    "npz": arrays.write_npz,
+    "gcb": gcb.write,
+}
+# Edge-list writers pick the separator their extension promises.
+_SEPARATORS = {".tsv": "\t", ".csv": ","}
+
+
+def _supported() -> str:
+    listed = "; ".join(f"{fmt} ({', '.join(exts)})" for fmt, exts in FORMATS.items())
+    return f"supported: {listed}; text formats ({', '.join(_TEXT)}) may add .gz"
+
+
+def _as_path(path) -> Path:
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"path must be a str or os.PathLike, not {type(path).__name__}")
+    return Path(path)
+
+
+def _split_name(path: Path) -> tuple[str, bool]:
+    """(extension, gzipped) of a file name: 'a.el.gz' -> ('.el', True)."""
+    name = path.name.lower()
+    gz = name.endswith(".gz")
+    return Path(name[:-3] if gz else name).suffix, gz
+
+
+def _format_of(path: Path, ext: str, gz: bool) -> str:
+    fmt = _EXTENSIONS.get(ext)
+    if fmt is None:
+        shown = f"'{ext}'" if ext else "no extension"
+        raise ValueError(f"{path.name}: unsupported file extension ({shown}); {_supported()}; "
+                         "or pass format=")
+    if gz and fmt not in _TEXT:
+        raise ValueError(f"{path.name}: gzip applies to the text formats only ({', '.join(_TEXT)}), "
+                         f"not {fmt}")
+    return fmt
+
+
+def load(path, *, format: str | None = None, n: int | None = None) -> Graph:
+    """Read a graph file.
+
+    Formats (``format=`` name: extensions): ``mtx``: .mtx, Matrix Market
+    coordinate or array, 1-based; ``edgelist``: .txt .el .tsv .csv .edges,
+    'u v [ignored fields]' lines, 0-based, '#'/'%' comments; ``metis``:
+    .graph; ``npy``: an (m, 2) edge array; ``npz``: src+dst or
+    indptr+indices, optional n; ``gcb``: gconn's binary.  Text formats may
+    be gzipped.
+
+    ``n``, when given, is the vertex count: ids must be below it, and
+    vertices beyond the file's largest id (or declared size) are isolated.
+
+    >>> import gconn.io, tempfile, os
+    >>> path = os.path.join(tempfile.mkdtemp(), "tiny.el")
+    >>> with open(path, "w") as f:
+    ...     _ = f.write("# a path\\n0 1\\n1 2\\n")
+    >>> gconn.io.load(path, n=5)
+    Graph(n=5, m=2)
+    """
+    path = _as_path(path)
+    if n is not None:
+        if not isinstance(n, numbers.Integral) or isinstance(n, bool):
+            raise TypeError(f"n must be an integer, not {type(n).__name__}")
+        if n < 0:
+            raise ValueError(f"n must be non-negative; got {n}")
+        n = int(n)
+    if format is None:
+        fmt = _format_of(path, *_split_name(path))
+    elif format in FORMATS:
+        fmt = format
+    else:
+        raise ValueError(f"unknown format {format!r}; expected one of {', '.join(map(repr, FORMATS))}")
+    return _READERS[fmt](path, n)
+
+
+def save(graph, path) -> None:
+    """Write ``graph`` to ``path`` in the format its extension names.
+
+    ``.gcb`` is the fastest to load back.  ``.npy`` cannot record isolated
+    vertices after the largest id (pass ``n`` to load).  The file appears
+    complete or not at all: a temporary file is renamed over it.
+
+    >>> import gconn.io, tempfile, os
+    >>> from gconn.graph import Graph
+    >>> g = Graph.from_edges([0, 1], [1, 2], n=4)
+    >>> path = os.path.join(tempfile.mkdtemp(), "g.mtx.gz")
+    >>> gconn.io.save(g, path)
+    >>> gconn.io.load(path) == g
+    True
+    """
+    graph = as_graph(graph).to_host()
+    path = _as_path(path)
+    ext, gz = _split_name(path)
+    fmt = _format_of(path, ext, gz)
+    with atomic_write(path, compress=gz) as f:
+        if fmt == "edgelist":
+            edgelist.write(graph, f, _SEPARATORS.get(ext, " "))
+        else:
+            _WRITERS[fmt](graph, f)

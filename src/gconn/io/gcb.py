@@ -1,0 +1,86 @@
+"""``.gcb``: gconn's binary graph, the Graph arrays as they are in memory.
+
+Layout (little-endian): a 64-byte header -- magic, version (u16), id and
+offset item sizes (u8 each, 4 or 8), 4 reserved bytes, n (u64), m (u64),
+zero padding -- then ``indptr`` (n+1 offsets), ``indices`` (2m ids), ``src``
+(m ids) and ``dst`` (m ids).  Loading is four sequential reads and no
+rebuild; the file size must match the header exactly, which catches
+truncation.
+"""
+from __future__ import annotations
+
+import os
+import struct
+from pathlib import Path
+
+import numpy as np
+
+from ..graph import INT32_MAX, Graph
+
+# PNG-style: a high-bit byte and CR LF / ^Z / LF expose text-mode or 7-bit
+# mangling of the file, not only a wrong file type.
+MAGIC = b"\x89GCB\r\n\x1a\n"
+VERSION = 1
+HEADER_SIZE = 64
+_FIELDS = struct.Struct("<8sHBB4xQQ")
+
+
+def _dtype(size: int) -> np.dtype:
+    return np.dtype(f"<i{size}")
+
+
+def read(path: Path, n: int | None) -> Graph:
+    name = path.name
+    with open(path, "rb") as f:
+        head = f.read(HEADER_SIZE)
+        if head[:len(MAGIC)] != MAGIC:
+            raise ValueError(f"{name}: not a gconn .gcb file (bad magic bytes {head[:8]!r})")
+        if len(head) < HEADER_SIZE:
+            raise ValueError(f"{name}: truncated .gcb file: {len(head)} bytes, shorter than "
+                             f"the {HEADER_SIZE}-byte header")
+        _, version, id_size, ptr_size, n_file, m = _FIELDS.unpack_from(head)
+        if version != VERSION:
+            raise ValueError(f"{name}: .gcb version {version} is not supported (this gconn "
+                             f"reads version {VERSION})")
+        if id_size not in (4, 8) or ptr_size not in (4, 8) or (n_file > INT32_MAX and id_size == 4) \
+                or (2 * m > INT32_MAX and ptr_size == 4):
+            raise ValueError(f"{name}: corrupt .gcb header (n={n_file}, m={m}, id size {id_size}, "
+                             f"offset size {ptr_size})")
+        expected = HEADER_SIZE + (n_file + 1) * ptr_size + 4 * m * id_size
+        actual = os.fstat(f.fileno()).st_size
+        if actual != expected:
+            raise ValueError(f"{name}: truncated or corrupt .gcb file: the header (n={n_file}, "
+                             f"m={m}) needs {expected} bytes, the file has {actual}")
+        ids = _dtype(id_size)
+        indptr = np.fromfile(f, _dtype(ptr_size), n_file + 1)
+        indices = np.fromfile(f, ids, 2 * m)
+        src = np.fromfile(f, ids, m)
+        dst = np.fromfile(f, ids, m)
+    if indptr[0] != 0 or indptr[-1] != 2 * m:
+        raise ValueError(f"{name}: corrupt .gcb file: indptr runs from {indptr[0]} to "
+                         f"{indptr[-1]}, expected 0 to 2m={2 * m}")
+    # '<' arrays are native on little-endian hosts: these are no-op views there.
+    native = [a.astype(a.dtype.newbyteorder("="), copy=False) for a in (indptr, indices, src, dst)]
+    graph = Graph(n_file, *native)
+    if n is None or n == n_file:
+        return graph
+    if n < n_file:
+        raise ValueError(f"{name}: n={n} is smaller than the n={n_file} stored in the file")
+    return _with_isolated(graph, n)
+
+
+def _with_isolated(graph: Graph, n: int) -> Graph:
+    """``graph`` with vertices n_old..n-1 added, none of them with edges."""
+    ids = np.int32 if n <= INT32_MAX else np.int64
+    indptr = np.concatenate([graph.indptr, np.full(n - graph.n, graph.indptr[-1], graph.indptr.dtype)])
+    return Graph(n, indptr, graph.indices.astype(ids, copy=False),
+                 graph.src.astype(ids, copy=False), graph.dst.astype(ids, copy=False))
+
+
+def write(graph: Graph, f) -> None:
+    ids = _dtype(graph.indices.dtype.itemsize)
+    offsets = _dtype(graph.indptr.dtype.itemsize)
+    f.write(_FIELDS.pack(MAGIC, VERSION, ids.itemsize, offsets.itemsize,
+                         graph.n, graph.m).ljust(HEADER_SIZE, b"\0"))
+    for a, dtype in ((graph.indptr, offsets), (graph.indices, ids), (graph.src, ids), (graph.dst, ids)):
+        f.write(memoryview(np.ascontiguousarray(a, dtype)))

@@ -1,0 +1,97 @@
+"""METIS graph files: a header 'n m [fmt [ncon]]', then line i (1-based)
+lists vertex i's neighbours, 1-based, each edge on both endpoints' lines.
+
+fmt is up to three 0/1 digits: hundreds = a vertex size field, tens =
+``ncon`` vertex weights, units = a weight after every neighbour.  Sizes and
+weights are checked to be integers and otherwise ignored.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from ..graph import Graph
+from . import _kernels as K
+from ._files import quote, read_bytes
+
+_CHUNK = 1 << 20
+
+
+def _read_header(path: Path, buf: np.ndarray):
+    """(n, m, fmt, ncon, header line number, body offset)."""
+    pos, line = 0, 1
+    while pos < buf.size:
+        end = K.line_end(buf, pos)
+        fields = bytes(buf[pos:end]).split()
+        if fields and not fields[0].startswith(b"%"):
+            break
+        pos, line = end + 1, line + 1
+    else:
+        raise ValueError(f"{path.name}: empty METIS file; expected a header line 'n m [fmt [ncon]]'")
+    valid = (2 <= len(fields) <= 4 and all(f.isdigit() for f in fields)
+             and (len(fields) < 3 or (len(fields[2]) <= 3 and set(fields[2].decode()) <= {"0", "1"})))
+    if not valid:
+        raise ValueError(f"{path.name}, line {line}: expected a METIS header 'n m [fmt [ncon]]' "
+                         f"with fmt of up to three 0/1 digits, got {quote(buf[pos:end])}")
+    n, m = int(fields[0]), int(fields[1])
+    fmt = fields[2].decode().zfill(3) if len(fields) > 2 else "000"
+    ncon = int(fields[3]) if len(fields) > 3 else 1
+    return n, m, fmt, ncon, line, end + 1
+
+
+def read(path: Path, n: int | None) -> Graph:
+    name = path.name
+    buf = read_bytes(path)
+    n_file, m, fmt, ncon, hline, body = _read_header(path, buf)
+    if n is not None and n < n_file:
+        raise ValueError(f"{name}: n={n} is smaller than the {n_file} vertices declared on line {hline}")
+    skip = (fmt[0] == "1") + (ncon if fmt[1] == "1" else 0)
+    edge_weights = fmt[2] == "1"
+    # Each neighbour takes at least two bytes, which bounds the entries even
+    # when the header's m is wrong.
+    cap = min(2 * m, buf.size // 2 + 1)
+    src = np.empty(cap, np.int64)
+    dst = np.empty(cap, np.int64)
+    k, v, status, line, start, end, value = K.parse_metis(
+        buf, body, hline + 1, n_file, skip, edge_weights, src, dst)
+    if status != K.OK:
+        where = f"{name}, line {line}"
+        text = quote(buf[start:end])
+        if status == K.TOO_MANY and v == n_file:
+            raise ValueError(f"{where}: more vertex lines than the n={n_file} declared on line {hline}")
+        if status == K.TOO_MANY:
+            raise ValueError(f"{where}: more neighbour entries than the 2m={2 * m} that m={m} "
+                             f"on line {hline} allows (each edge is listed twice)")
+        if status == K.OUT_OF_RANGE:
+            raise ValueError(f"{where}: neighbour id {value} of vertex {v + 1} is out of range 1..{n_file}")
+        if status == K.TOO_FEW:
+            raise ValueError(f"{where}: vertex {v + 1} needs {skip} leading size/weight fields "
+                             f"(fmt {fmt}, ncon {ncon}), got {text}")
+        if status == K.ODD_PAIRS:
+            raise ValueError(f"{where}: vertex {v + 1}: expected neighbour/edge-weight pairs "
+                             f"(fmt {fmt}), got {text}")
+        raise ValueError(f"{where}: expected non-negative integers on the line of vertex {v + 1}, "
+                         f"got {text}")
+    if v < n_file:
+        raise ValueError(f"{name}, line {K.count_lines(buf)}: file ends after {v} of the "
+                         f"{n_file} vertex lines declared on line {hline}")
+    if k != 2 * m:
+        raise ValueError(f"{name}, line {hline}: the header declares m={m} edges, but the vertex "
+                         f"lines list {k} neighbour entries (expected 2m={2 * m}, each edge twice)")
+    return Graph.from_edges(src[:k], dst[:k], n_file if n is None else n)
+
+
+def write(graph: Graph, f) -> None:
+    f.write(f"{graph.n} {graph.m}\n".encode())
+    indptr, indices = graph.indptr, graph.indices
+    width = len(str(graph.n)) + 1
+    v0 = 0
+    while v0 < graph.n:
+        # A bounded chunk of vertices and entries, but at least one vertex.
+        v1 = int(np.searchsorted(indptr, indptr[v0] + _CHUNK, side="right")) - 1
+        v1 = min(max(v1, v0 + 1), v0 + _CHUNK, graph.n)
+        out = np.empty(int(indptr[v1] - indptr[v0]) * width + (v1 - v0), np.uint8)
+        used = K.format_adjacency(indptr, indices, v0, v1, out)
+        f.write(memoryview(out[:used]))
+        v0 = v1
