@@ -6,20 +6,21 @@
 """
 from .api import GPUUnavailableError, IncrementalConnectivity, connected_components, spanning_forest
 from .design import Variant, variants
+from .errors import ConvergenceError
 from .graph import Graph, as_graph
 
 __version__ = "0.1.0"
 
 __all__ = ["Graph", "as_graph", "connected_components", "spanning_forest", "IncrementalConnectivity",
-           "Variant", "variants", "load", "save", "generators", "GPUUnavailableError", "__version__"]
+           "Variant", "variants", "load", "save", "generators", "GPUUnavailableError", "ConvergenceError",
+           "__version__"]
 
 
 def __getattr__(name):
     # io and generators import lazily: `import gconn` stays fast.
+    import importlib
     if name in ("load", "save"):
-        from . import io
-        return getattr(io, name)
+        return getattr(importlib.import_module(".io", __name__), name)
     if name == "generators":
-        from . import generators
-        return generators
+        return importlib.import_module(".generators", __name__)
     raise AttributeError(f"module 'gconn' has no attribute {name!r}")
