@@ -13,6 +13,7 @@ _PARAMS = {
     "kout": "'afforest' (the first k edges, default) or 'paper' (first edge + k-1 random)",
     "hb_n": "edges per remaining root in HB sampling's second step (default 4)",
     "bfs_sample": "vertices sampled to pick BFS sampling's source (default 1024)",
+    "max_rounds": "round cap of the iterative finishes (SV, LT, Stergiou, LP); default: see gconn.core.minbased",
 }
 
 BACKENDS = ("auto", "cpu", "gpu")
@@ -54,9 +55,13 @@ def _variant(algorithm, problem: str, graph: Graph | None, be, params: dict) -> 
     return v.with_params(**params)
 
 
-def _prepare(graph, be) -> Graph:
-    g = as_graph(graph)
-    return be.to_backend(g)
+def _setup(graph, backend, algorithm, problem: str, params: dict):
+    """Input graph, backend module, graph on that backend, variant, Stats."""
+    g_in = as_graph(graph)
+    be = _backend_module(backend, g_in)
+    g = be.to_backend(g_in)
+    v = _variant(algorithm, problem, g, be, params)
+    return g_in, be, g, v, Stats(variant=v.name, backend=be.NAME, n=g.n, m=g.m)
 
 
 def _out(arr, like_device: bool):
@@ -79,11 +84,7 @@ def connected_components(graph, *, algorithm="auto", backend="auto", return_labe
     >>> gconn.connected_components(([0, 2], [1, 3]), backend="cpu")
     (2, array([0, 0, 1, 1], dtype=int32))
     """
-    g_in = as_graph(graph)
-    be = _backend_module(backend, g_in)
-    g = be.to_backend(g_in)
-    v = _variant(algorithm, "cc", g, be, params)
-    stats = Stats(variant=v.name, backend=be.NAME, n=g.n, m=g.m)
+    g_in, be, g, v, stats = _setup(graph, backend, algorithm, "cc", params)
     roots, _, _ = be.static_run(g, v, forest=False, stats=stats, seed=seed)
     with stats.phase("labels", sync=be.sync):
         if compact or not return_labels:
@@ -109,11 +110,7 @@ def spanning_forest(graph, *, algorithm="auto", backend="auto", return_stats=Fal
     >>> len(src)
     2
     """
-    g_in = as_graph(graph)
-    be = _backend_module(backend, g_in)
-    g = be.to_backend(g_in)
-    v = _variant(algorithm, "forest", g, be, params)
-    stats = Stats(variant=v.name, backend=be.NAME, n=g.n, m=g.m)
+    g_in, be, g, v, stats = _setup(graph, backend, algorithm, "forest", params)
     _, fa, fb = be.static_run(g, v, forest=True, stats=stats, seed=seed)
     with stats.phase("collect", sync=be.sync):
         src, dst = be.collect_forest(fa, fb)

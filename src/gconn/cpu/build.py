@@ -13,13 +13,8 @@ from numba import njit, prange
 def _upper_counts(src, dst, n):
     deg = np.zeros(n + 1, np.int64)
     for i in range(src.size):
-        a = src[i]
-        b = dst[i]
-        if a == b:
-            continue
-        if a > b:
-            a, b = b, a
-        deg[a + 1] += 1
+        if src[i] != dst[i]:
+            deg[min(src[i], dst[i]) + 1] += 1
     for i in range(n):
         deg[i + 1] += deg[i]
     return deg
@@ -29,14 +24,10 @@ def _upper_counts(src, dst, n):
 def _upper_scatter(src, dst, ptr, col):
     pos = ptr[:-1].copy()
     for i in range(src.size):
-        a = src[i]
-        b = dst[i]
-        if a == b:
-            continue
-        if a > b:
-            a, b = b, a
-        col[pos[a]] = b
-        pos[a] += 1
+        if src[i] != dst[i]:
+            a = min(src[i], dst[i])
+            col[pos[a]] = max(src[i], dst[i])
+            pos[a] += 1
 
 
 @njit(parallel=True, cache=True)

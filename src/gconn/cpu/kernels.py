@@ -51,6 +51,14 @@ def _mix(x):
     return x ^ (x >> 31)
 
 
+@njit(inline="always")
+def record_edge(fa, fb, r, u, v):
+    """Spanning forest: the union that linked root r used edge (u, v)."""
+    if r >= 0 and fa.size > 0:
+        fa[r] = u
+        fb[r] = v
+
+
 @njit(parallel=True, cache=True)
 def init_parents(P):
     for vi in prange(P.size):
@@ -60,7 +68,6 @@ def init_parents(P):
 
 @njit(parallel=True, cache=True)
 def kout_sample(P, H, indptr, indices, k, mode, seed, fin, fopt, sopt, fa, fb):
-    record = fa.size > 0
     n = indptr.size - 1
     for vi in prange(n):
         v = np.int64(vi)
@@ -75,16 +82,13 @@ def kout_sample(P, H, indptr, indices, k, mode, seed, fin, fopt, sopt, fa, fb):
                 j = s + 1 + np.int64(r % np.uint64(d - 1))
             w = indices[j]
             r = union_any(P, H, v, w, fin, fopt, sopt)
-            if record and r >= 0:
-                fa[r] = v
-                fb[r] = w
+            record_edge(fa, fb, r, v, w)
 
 
 @njit(parallel=True, cache=True)
 def hb_hook_first(P, indptr, indices, fin, fa, fb):
     """HB step 1: v points at its smallest neighbour w when w < v.  Every
     vertex writes only its own slot, so there is no contention."""
-    record = fa.size > 0
     n = indptr.size - 1
     for vi in prange(n):
         v = np.int64(vi)
@@ -92,15 +96,12 @@ def hb_hook_first(P, indptr, indices, fin, fa, fb):
             w = indices[indptr[v]]
             if w < v:
                 set_parent(P, v, w, fin)
-                if record:
-                    fa[v] = v
-                    fb[v] = w
+                record_edge(fa, fb, v, v, w)
 
 
 @njit(parallel=True, cache=True)
 def hb_union_roots(P, H, indptr, indices, N, fin, fopt, sopt, fa, fb):
     """HB step 2: the vertices still roots union their first N edges."""
-    record = fa.size > 0
     n = indptr.size - 1
     inspected = 0
     for vi in prange(n):
@@ -112,9 +113,7 @@ def hb_union_roots(P, H, indptr, indices, N, fin, fopt, sopt, fa, fb):
         for j in range(indptr[v], e):
             w = indices[j]
             r = union_any(P, H, v, w, fin, fopt, sopt)
-            if record and r >= 0:
-                fa[r] = v
-                fb[r] = w
+            record_edge(fa, fb, r, v, w)
     return inspected
 
 
@@ -138,28 +137,22 @@ def roots_of(P, fin, out):
 @njit(parallel=True, cache=True)
 def finish_csr(P, H, indptr, indices, active, fin, fopt, sopt, fa, fb):
     """Union every edge of the gathered active vertices (those not in L_max)."""
-    record = fa.size > 0
     for t in prange(active.size):
         v = active[t]
         for j in range(indptr[v], indptr[v + 1]):
             w = indices[j]
             r = union_any(P, H, v, w, fin, fopt, sopt)
-            if record and r >= 0:
-                fa[r] = v
-                fb[r] = w
+            record_edge(fa, fb, r, v, w)
 
 
 @njit(parallel=True, cache=True)
 def finish_coo(P, H, src, dst, fin, fopt, sopt, fa, fb):
     """The edge-centric finish without sampling: each undirected edge once."""
-    record = fa.size > 0
     for i in prange(src.size):
         u = src[i]
         v = dst[i]
         r = union_any(P, H, u, v, fin, fopt, sopt)
-        if record and r >= 0:
-            fa[r] = u
-            fb[r] = v
+        record_edge(fa, fb, r, u, v)
 
 
 @njit(parallel=True, cache=True)
