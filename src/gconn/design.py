@@ -1,7 +1,8 @@
 """The GConn design space: sampling x finish x find/compress x splice.
 
 A *variant* is one point of that space and has a readable name such as
-``kout+union-async+find-halve`` or ``none+union-rem-cas+find-split+splice``.
+``kout+union-async+find-halve``, ``none+union-rem-cas+find-split+splice``,
+``kout+lt-prf`` or ``none+bfs-cc``.
 This module knows which points are valid for each problem (static
 connectivity, spanning forest, incremental) and how names map to them.  It
 knows nothing about how the backends implement them.
@@ -9,7 +10,9 @@ knows nothing about how the backends implement them.
 Names follow the paper (Hong, Dhulipala, Shun, PACT 2020, Sec. 3 and the
 appendix): UnionAsync, UnionHooks, UnionEarly, UnionRemCAS, UnionRemLock,
 UnionJTB; FindNaive, FindSplit, FindHalve, FindCompress, FindTwoTrySplit;
-SplitAtomicOne, HalveAtomicOne, SpliceAtomic; k-out, HB and BFS sampling.
+SplitAtomicOne, HalveAtomicOne, SpliceAtomic; k-out, HB and BFS sampling;
+ShiloachVishkin, the 16 LiuTarjan variants (CUSA ... EUF), Stergiou,
+LabelPropagation, and the finishes of ECL-CC and Afforest; BFS-CC.
 """
 from __future__ import annotations
 
@@ -30,8 +33,45 @@ UNION_FINDS = (
     "union-jtb",       # UnionJTB: randomized linking by rank, 64-bit CAS
 )
 
-#: Every finish method.  Other families are added here as backends gain them.
-FINISHES = UNION_FINDS
+#: The finishes of two existing GPU systems, run as GConn finishes (Sec. 4.3).
+EXISTING_FINISHES = (
+    "ecl-cc",          # ECL-CC: hook roots by CAS, find with intermediate pointer jumping, then compress
+    "afforest",        # Afforest: link (repeated CAS of the higher root to the lower), then compress
+)
+
+#: Shiloach-Vishkin: the paper's root-based adaptation (appendix) and the
+#: classic alternating-hook form of GPU-CC (Soman et al.).
+SV_FINISHES = ("sv", "sv-classic")
+
+#: Liu-Tarjan: connect (Connect/ParentConnect/ExtendedConnect), update
+#: (Update/RootUpdate), shortcut (Shortcut/FullShortcut) and an optional
+#: Alter phase, exactly the 16 combinations of the appendix.
+LT_RULES = {
+    "lt-cusa": ("connect", "update", "shortcut", True),
+    "lt-crsa": ("connect", "root-update", "shortcut", True),
+    "lt-pusa": ("parent-connect", "update", "shortcut", True),
+    "lt-prsa": ("parent-connect", "root-update", "shortcut", True),
+    "lt-pus": ("parent-connect", "update", "shortcut", False),
+    "lt-prs": ("parent-connect", "root-update", "shortcut", False),
+    "lt-eusa": ("extended-connect", "update", "shortcut", True),
+    "lt-eus": ("extended-connect", "update", "shortcut", False),
+    "lt-cufa": ("connect", "update", "full-shortcut", True),
+    "lt-crfa": ("connect", "root-update", "full-shortcut", True),
+    "lt-pufa": ("parent-connect", "update", "full-shortcut", True),
+    "lt-prfa": ("parent-connect", "root-update", "full-shortcut", True),
+    "lt-puf": ("parent-connect", "update", "full-shortcut", False),
+    "lt-prf": ("parent-connect", "root-update", "full-shortcut", False),
+    "lt-eufa": ("extended-connect", "update", "full-shortcut", True),
+    "lt-euf": ("extended-connect", "update", "full-shortcut", False),
+}
+LT_FINISHES = tuple(LT_RULES)
+
+#: Min-based finishes that iterate rounds over the edges until nothing changes.
+ROUND_FINISHES = SV_FINISHES + LT_FINISHES + ("stergiou", "label-prop")
+
+#: Every finish method.  Union-find first: kernels use these integer codes,
+#: so new families are only ever appended.
+FINISHES = UNION_FINDS + EXISTING_FINISHES + ROUND_FINISHES + ("bfs-cc",)
 
 FINDS = ("find-naive", "find-split", "find-halve", "find-compress", "find-two-try-split")
 SPLICES = ("split-one", "halve-one", "splice")
@@ -46,6 +86,10 @@ PAPER_NAMES = {
     "find-compress": "FindCompress", "find-two-try-split": "FindTwoTrySplit",
     "split-one": "SplitAtomicOne", "halve-one": "HalveAtomicOne", "splice": "SpliceAtomic",
     "none": "NoSampling", "kout": "KOutSampling", "hb": "HBSampling", "bfs": "BFSSampling",
+    "ecl-cc": "ECL-CC", "afforest": "Afforest", "sv": "ShiloachVishkin",
+    "sv-classic": "ShiloachVishkinClassic", "stergiou": "Stergiou", "label-prop": "LabelPropagation",
+    "bfs-cc": "BFS-CC",
+    **{f: "LiuTarjan" + f[3:].upper() for f in LT_FINISHES},
 }
 
 # Integer codes shared by every backend's kernels (runtime options and
@@ -70,13 +114,32 @@ _VALID_FINDS = {
     "union-jtb": ("find-naive", "find-two-try-split"),
 }
 _NEEDS_SPLICE = {"union-rem-cas", "union-rem-lock"}
+# The other finishes take no find option: their compression is part of the
+# method (SV's and LT's shortcut phases, ECL-CC's intermediate pointer
+# jumping plus its compress pass, Afforest's two-step climb plus compress),
+# and the paper and ConnectIt evaluate each as one algorithm.  Giving ECL-CC
+# the find axis would only re-create UnionAsync with an extra compress pass.
 
 # Root-based finishes only ever change the parent of a root; they are the
 # ones that give spanning forests and incremental batches (paper Sec. 3.3,
 # 3.6).  SpliceAtomic moves a non-root between trees, so Rem's algorithms
 # with it are not root-based: no spanning forest, and in the incremental
 # setting updates and queries must run in separate phases.
-_ROOT_BASED = set(UNION_FINDS)
+#
+# Beyond union-find:
+# * ecl-cc and afforest hook a root (CAS on P[r] == r) and never touch
+#   non-roots until their separate compression, which only shortens paths;
+#   the paper calls both root-based (Sec. 3.4).
+# * sv: an edge may only lower P[h] of an h that was a root at the round's
+#   start, and the shortcut phase only shortens paths (appendix Alg. SV).
+# * LT with RootUpdate (CRSA, PRSA, PRS, CRFA, PRFA, PRF): only roots take
+#   their minimum message -- ConnectIt's 6 root-based LT variants.
+# Not root-based: LT with Update moves a non-root to another tree; Stergiou
+# and label propagation relabel any vertex; sv-classic stores hooks with
+# plain writes, so a root's parent can be overwritten within a round and no
+# single edge owns the link; bfs-cc is a traversal, not a linking method.
+ROOT_BASED_LT = tuple(f for f, r in LT_RULES.items() if r[1] == "root-update")
+_ROOT_BASED = set(UNION_FINDS) | {"ecl-cc", "afforest", "sv"} | set(ROOT_BASED_LT)
 
 
 @dataclass(frozen=True)
@@ -90,13 +153,16 @@ class Variant:
 
     sampling: str
     finish: str
-    find: str
+    #: the find (compress) option of a union-find finish; None for the others
+    find: str | None = None
     splice: str | None = None
     params: tuple = field(default=(), compare=True)
 
     @property
     def name(self) -> str:
-        parts = [self.sampling, self.finish, self.find]
+        parts = [self.sampling, self.finish]
+        if self.find:
+            parts.append(self.find)
         if self.splice:
             parts.append(self.splice)
         return "+".join(parts)
@@ -119,8 +185,10 @@ class Variant:
     @property
     def min_rooted(self) -> bool:
         """True when every root is the minimum id of its tree (links go from
-        larger to smaller id).  UnionJTB links by rank, so its roots are not."""
-        return self.finish != "union-jtb"
+        larger to smaller id).  UnionJTB links by rank and sv-classic's
+        alternate rounds hook smaller roots under larger ones, so their roots
+        are not; BFS-CC starts each BFS at the smallest unvisited id."""
+        return self.finish not in ("union-jtb", "sv-classic")
 
     @property
     def phase_separated(self) -> bool:
@@ -159,7 +227,10 @@ class Variant:
             raise ValueError(
                 f"unknown finish method {finish!r} in {name!r}; valid finishes: {', '.join(FINISHES)}"
             )
-        find = parts.pop(0) if parts else _VALID_FINDS[finish][-1 if finish == "union-jtb" else 2]
+        if finish in _VALID_FINDS:
+            find = parts.pop(0) if parts else _VALID_FINDS[finish][-1 if finish == "union-jtb" else 2]
+        else:
+            find = parts.pop(0) if parts and parts[0] in FINDS else None
         splice = parts.pop(0) if parts else None
         if parts:
             raise ValueError(f"variant {name!r} has unexpected trailing parts {parts}")
@@ -180,7 +251,10 @@ def _canonical(part: str) -> str:
                "hooks": "union-hooks", "early": "union-early", "naive": "find-naive",
                "split": "find-split", "halve": "find-halve", "compress": "find-compress",
                "two-try-split": "find-two-try-split", "spliceatomic": "splice",
-               "splitatomicone": "split-one", "halveatomicone": "halve-one", "findsimple": "find-naive"}
+               "splitatomicone": "split-one", "halveatomicone": "halve-one", "findsimple": "find-naive",
+               "lp": "label-prop", "label-propagation": "label-prop", "shiloach-vishkin": "sv",
+               "gpu-cc": "sv-classic", "soman": "sv-classic", "ecl": "ecl-cc", "bfscc": "bfs-cc",
+               **{f[3:]: f for f in LT_FINISHES}}
     return aliases.get(p.lower(), p.lower())
 
 
@@ -192,20 +266,32 @@ def check(v: Variant, problem: str = "cc") -> None:
         raise ValueError(f"unknown sampling {v.sampling!r}; valid: {', '.join(SAMPLINGS)}")
     if v.finish not in FINISHES:
         raise ValueError(f"unknown finish {v.finish!r}; valid: {', '.join(FINISHES)}")
-    finds = _VALID_FINDS[v.finish]
-    if v.find not in finds:
-        raise ValueError(
-            f"{v.finish} does not combine with {v.find!r}; valid find options: {', '.join(finds)}"
-        )
+    if v.finish in _VALID_FINDS:
+        finds = _VALID_FINDS[v.finish]
+        if v.find not in finds:
+            raise ValueError(
+                f"{v.finish} does not combine with {v.find!r}; valid find options: {', '.join(finds)}"
+            )
+    elif v.find is not None:
+        raise ValueError(f"{v.finish} takes no find option (its compression is part of the method); "
+                         f"got {v.find!r}; write e.g. '{v.sampling}+{v.finish}'")
+    if v.finish == "bfs-cc" and v.sampling != "none":
+        raise ValueError(f"bfs-cc is a standalone baseline (a BFS per component) and takes no sampling; "
+                         f"got {v.sampling!r}; use 'none+bfs-cc'")
     if v.finish in _NEEDS_SPLICE:
         if v.splice not in SPLICES:
             raise ValueError(f"{v.finish} needs a splice rule, one of {', '.join(SPLICES)}; got {v.splice!r}")
     elif v.splice is not None:
         raise ValueError(f"only Rem's algorithms take a splice rule; {v.finish} does not (got {v.splice!r})")
     if problem == "forest" and not v.root_based:
+        if v.splice == "splice":
+            raise ValueError(
+                f"{v.name} cannot produce a spanning forest: it is not root-based "
+                "(SpliceAtomic moves non-roots between trees); use split-one or halve-one"
+            )
         raise ValueError(
-            f"{v.name} cannot produce a spanning forest: it is not root-based "
-            "(SpliceAtomic moves non-roots between trees); use split-one or halve-one"
+            f"{v.name} cannot produce a spanning forest: {v.finish} is not root-based; "
+            f"root-based finishes: {', '.join(f for f in FINISHES if f in _ROOT_BASED)}"
         )
     if problem == "incremental":
         if v.sampling != "none":
@@ -213,7 +299,8 @@ def check(v: Variant, problem: str = "cc") -> None:
                 f"incremental connectivity takes no sampling (batches arrive as COO); got {v.sampling!r}"
             )
         if v.finish not in _ROOT_BASED:
-            raise ValueError(f"{v.finish} is not root-based and cannot process incremental batches")
+            raise ValueError(f"{v.finish} is not root-based and cannot process incremental batches; "
+                             f"root-based finishes: {', '.join(f for f in FINISHES if f in _ROOT_BASED)}")
 
 
 def variants(problem: str = "cc") -> list[str]:
@@ -231,7 +318,7 @@ def iter_variants(problem: str = "cc") -> Iterator[Variant]:
     samplings = ("none",) if problem == "incremental" else SAMPLINGS
     for s in samplings:
         for f in FINISHES:
-            for fd in _VALID_FINDS[f]:
+            for fd in _VALID_FINDS.get(f, (None,)):
                 for sp in (SPLICES if f in _NEEDS_SPLICE else (None,)):
                     v = Variant(s, f, fd, sp)
                     try:
@@ -239,6 +326,18 @@ def iter_variants(problem: str = "cc") -> Iterator[Variant]:
                     except ValueError:
                         continue
                     yield v
+
+
+def count_variants() -> dict:
+    """Number of valid variants per problem, and their ``"total"``.
+
+    >>> counts = count_variants()
+    >>> counts["total"] == counts["cc"] + counts["forest"] + counts["incremental"]
+    True
+    """
+    counts = {p: sum(1 for _ in iter_variants(p)) for p in PROBLEMS}
+    counts["total"] = sum(counts.values())
+    return counts
 
 
 def default_name(problem: str = "cc") -> str:

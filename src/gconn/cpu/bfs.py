@@ -117,6 +117,78 @@ def bfs(indptr: np.ndarray, indices: np.ndarray, source: int):
     return level, parent, inspected
 
 
+@njit(cache=True)
+def _next_unvisited(level, start):
+    for v in range(start, level.size):
+        if level[v] < 0:
+            return v
+    return level.size
+
+
+def components(indptr: np.ndarray, indices: np.ndarray, P: np.ndarray):
+    """BFS-CC, the paper's baseline: a direction-optimizing BFS from each
+    not-yet-visited vertex in id order.
+
+    Writes the BFS forest into ``P`` (which must hold ``arange(n)``): every
+    source -- the smallest id of its component -- stays a root.  Returns
+    (edges inspected, BFS levels over all searches).
+
+    >>> indptr = np.array([0, 1, 2, 2]); indices = np.array([1, 0], np.int32)
+    >>> P = np.arange(3, dtype=np.int32)
+    >>> inspected, levels = components(indptr, indices, P)
+    >>> P.tolist()
+    [0, 0, 2]
+    """
+    n = indptr.size - 1
+    # Depths run on across the searches, so ``level == depth`` always means
+    # the current search; isolated vertices (a BFS that visits only its
+    # source) get level 0 without a search.
+    level = np.full(n, -1, np.int32 if 2 * n + 2 <= np.iinfo(np.int32).max else np.int64)
+    deg = np.diff(indptr)
+    level[deg == 0] = 0
+    nxt = np.empty(n, np.int64)
+    counter = np.zeros(1, np.int64)
+    unexplored = int(indptr[-1])
+    inspected = 0
+    levels = 0
+    depth = 0
+    s = _next_unvisited(level, 0)
+    while s < n:
+        depth += 1
+        level[s] = depth
+        frontier = np.array([s], np.int64)
+        nf = 1
+        fe = int(deg[s])
+        unexplored -= fe
+        bottom_up = False
+        while nf > 0:
+            depth += 1
+            levels += 1
+            # Beamer's switch, plus: never go bottom-up for a frontier that
+            # would switch straight back -- a bottom-up step scans all n
+            # vertices, which late, small components must not pay.
+            if not bottom_up and fe > unexplored / ALPHA and nf >= n / BETA:
+                bottom_up = True
+            elif bottom_up and nf < n / BETA:
+                bottom_up = False
+                frontier = _frontier_of(level, depth - 1)
+            if bottom_up:
+                nf, fe, scanned = _bottom_up(indptr, indices, level, P, depth)
+                nf = int(nf)
+                fe = int(fe)
+                inspected += int(scanned)
+            else:
+                inspected += fe
+                counter[0] = 0
+                _top_down(indptr, indices, frontier, level, P, depth, nxt, counter)
+                nf = int(counter[0])
+                frontier = nxt[:nf].copy()
+                fe = int(_frontier_edges(indptr, frontier))
+            unexplored -= fe
+        s = _next_unvisited(level, s + 1)
+    return inspected, levels
+
+
 @njit(parallel=True, cache=True)
 def relabel_visited(P, level, mn):
     """Point every visited vertex at the visited set's minimum id, keeping

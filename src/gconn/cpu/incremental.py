@@ -1,10 +1,16 @@
-"""Incremental connectivity on the CPU: union-find state that grows."""
+"""Incremental connectivity on the CPU: union-find state that grows.
+
+The root-based finishes that are not union-find (ECL-CC, Afforest, SV and
+the root-based Liu-Tarjan variants) keep the same parent array and process
+each batch with :mod:`gconn.cpu.minbased`.
+"""
 from __future__ import annotations
 
 import numpy as np
 
 from ..design import Variant
 from . import kernels as K
+from . import minbased as MB
 from .static import Codes, labels_view, new_state
 
 
@@ -38,6 +44,9 @@ class IncrementalState:
 
     def insert(self, src: np.ndarray, dst: np.ndarray) -> None:
         c = self.codes
+        if not c.uf:
+            MB.insert_batch(self.variant, self.P, self.H, src, dst)
+            return
         K.insert_batch(self.P, self.H, src, dst, c.fin, c.fopt, c.sopt)
 
     def query(self, src: np.ndarray, dst: np.ndarray) -> np.ndarray:
@@ -47,6 +56,8 @@ class IncrementalState:
 
     def mixed(self, kinds: np.ndarray, src: np.ndarray, dst: np.ndarray) -> np.ndarray:
         c = self.codes
+        if not c.uf:
+            return MB.mixed_batch(self.variant, self.P, self.H, kinds, src, dst, self.query)
         out = np.zeros(kinds.size, np.bool_)
         K.mixed_batch(self.P, self.H, kinds, src, dst, c.fin, c.fopt, c.sopt, out)
         return out

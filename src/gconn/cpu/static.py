@@ -3,35 +3,46 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.unionfind import UNION_JTB
+from ..core.unionfind import FIND_HALVE, UNION_ASYNC, UNION_JTB
 from ..design import FIND_CODE, FINISH_CODE, SPLICE_CODE, Variant
 from ..stats import Stats
 from . import bfs as _bfs
 from . import kernels as K
+from . import minbased as MB
 
 #: Afforest / GConn estimate L_max from a sample of this many vertices.
 LMAX_SAMPLE = 1024
 
 
 class Codes:
-    """The runtime codes of a variant, as the kernels take them."""
+    """The runtime codes of a variant, as the kernels take them.
+
+    ``fin``/``fopt``/``sopt`` drive the union-find kernels.  A finish that is
+    not a union-find keeps a plain parent array and samples with UnionAsync
+    + FindHalve, so those are its union-find codes.
+    """
 
     def __init__(self, v: Variant):
-        self.fin = FINISH_CODE[v.finish]
-        self.fopt = FIND_CODE[v.find]
+        self.uf = v.is_union_find
+        self.fin = FINISH_CODE[v.finish] if self.uf else UNION_ASYNC
+        self.fopt = FIND_CODE[v.find] if self.uf else FIND_HALVE
         self.sopt = SPLICE_CODE[v.splice] if v.splice else 0
         self.jtb = self.fin == UNION_JTB
+        self.aux = v.finish in MB.AUX_FINISHES
 
 
 def new_state(n: int, id_dtype, codes: Codes):
     """Parent array and the auxiliary array (hooks for UnionHooks, locks for
-    UnionRemLock; a dummy otherwise)."""
+    UnionRemLock, the second label array of SV / LT / Stergiou; a dummy
+    otherwise)."""
     P = np.empty(n, np.int64 if codes.jtb else id_dtype)
     K.init_parents(P)
     if codes.fin == FINISH_CODE["union-hooks"]:
         H = np.full(n, -1, P.dtype)
     elif codes.fin == FINISH_CODE["union-rem-lock"]:
         H = np.zeros(n, P.dtype)
+    elif codes.aux:
+        H = np.empty(n, P.dtype)
     else:
         H = np.zeros(1, P.dtype)
     return P, H
@@ -73,12 +84,11 @@ def run(graph, variant: Variant, *, forest: bool = False, stats: Stats | None = 
         fa = fb = np.empty(0, graph.id_dtype)
     st = stats if stats is not None else Stats()
     indptr, indices = graph.indptr, graph.indices
-    fin, fopt, sopt = codes.fin, codes.fopt, codes.sopt
+    fin = codes.fin
 
     if variant.sampling == "none" or n == 0:
         with st.phase("finish"):
-            K.finish_coo(P, H, graph.src, graph.dst, fin, fopt, sopt, fa, fb)
-        st.edge_inspections["finish"] = graph.m
+            st.edge_inspections["finish"] = _finish(graph, variant, codes, P, H, fa, fb, st)
     else:
         with st.phase("sample"):
             st.edge_inspections["sample"] = _sample(graph, variant, P, H, codes, fa, fb, params, seed)
@@ -94,13 +104,26 @@ def run(graph, variant: Variant, *, forest: bool = False, stats: Stats | None = 
             crossing = int(K.inter_component_edges(labels, indptr, indices, active))
             st.inter_component = crossing / left if left else 0.0
         with st.phase("finish"):
-            K.finish_csr(P, H, indptr, indices, active, fin, fopt, sopt, fa, fb)
+            inspected = _finish(graph, variant, codes, P, H, fa, fb, st, active, lmax)
         if stats is not None:
-            st.edge_inspections["finish"] = left
+            st.edge_inspections["finish"] = left if inspected is None else inspected
     with st.phase("finalize"):
         K.compress_all(P, fin)
         roots = labels_view(P, codes, graph.id_dtype)
     return roots, fa, fb
+
+
+def _finish(graph, variant, codes, P, H, fa, fb, st, active=None, lmax=-1):
+    """The finish phase over all edges (COO, ``active`` None) or the active
+    vertices' edges; returns the edges inspected, or None where counting
+    them would cost a pass (the caller counts when stats are wanted)."""
+    if not codes.uf:
+        return MB.finish(graph, variant, P, H, fa, fb, st, active, lmax)
+    if active is None:
+        K.finish_coo(P, H, graph.src, graph.dst, codes.fin, codes.fopt, codes.sopt, fa, fb)
+        return graph.m
+    K.finish_csr(P, H, graph.indptr, graph.indices, active, codes.fin, codes.fopt, codes.sopt, fa, fb)
+    return None
 
 
 def _sample(graph, variant, P, H, codes, fa, fb, params, seed) -> int:

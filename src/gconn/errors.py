@@ -1,0 +1,16 @@
+"""Errors gconn raises beyond ValueError/TypeError."""
+from __future__ import annotations
+
+
+class ConvergenceError(RuntimeError):
+    """An iterative finish (SV, Liu-Tarjan, Stergiou, label propagation) did
+    not converge within ``max_rounds`` rounds.
+
+    >>> import gconn
+    >>> path = gconn.Graph.from_edges(range(99, 0, -1), range(98, -1, -1))
+    >>> try:
+    ...     gconn.connected_components(path, algorithm="none+label-prop", backend="cpu", max_rounds=1)
+    ... except gconn.ConvergenceError as e:
+    ...     print("raised")
+    raised
+    """
