@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+import numpy as np
+
 from ..design import FIND_CODE, FINISH_CODE, SPLICE_CODE
 
 FIND_NAIVE = FIND_CODE["find-naive"]
@@ -286,11 +288,13 @@ def build(pr) -> SimpleNamespace:
     @jit
     def jtb_priority(x):
         # A fixed pseudo-random order of the ids breaks rank ties (the
-        # "randomized" in randomized linking by rank).
-        h = (x * 0x9E3779B1) & 0xFFFFFFFF
-        h ^= h >> 16
-        h = (h * 0x85EBCA6B) & 0xFFFFFFFF
-        h ^= h >> 13
+        # "randomized" in randomized linking by rank).  Unsigned 64-bit
+        # arithmetic: the products of 32-bit values cannot overflow, which
+        # also keeps NumPy scalars (the CUDA simulator) free of errors.
+        h = (np.uint64(x) * np.uint64(0x9E3779B1)) & np.uint64(0xFFFFFFFF)
+        h ^= h >> np.uint64(16)
+        h = (h * np.uint64(0x85EBCA6B)) & np.uint64(0xFFFFFFFF)
+        h ^= h >> np.uint64(13)
         return h
 
     @jit

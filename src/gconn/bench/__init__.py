@@ -1,0 +1,12 @@
+"""Benchmarks: ``gconn bench`` / ``python -m gconn.bench``.
+
+>>> from gconn.bench import run, markdown_table
+>>> rows = run(["path:50"], repeat=1, warmup=0, backend="cpu")
+>>> "| path:50 |" in markdown_table(rows)
+True
+"""
+from .harness import FASTEST, Row, expand_variants, main, markdown_table, run, write_csv, write_markdown
+from .suites import SUITES, data_dir
+
+__all__ = ["run", "Row", "expand_variants", "markdown_table", "write_csv", "write_markdown", "main",
+           "FASTEST", "SUITES", "data_dir"]

@@ -1,0 +1,490 @@
+"""The benchmark harness: gconn variants x graphs, beside scipy and NetworkX.
+
+Every method is timed on the same loaded :class:`gconn.Graph`, with
+``time.perf_counter`` around the call only: scipy gets ``g.to_scipy()``
+and NetworkX a prebuilt ``nx.Graph`` made before its clock starts, and on
+the GPU the graph is moved to the device first.  Each gconn result is
+checked against scipy's (component count and partition).
+
+Outputs in ``--out`` (default ``./bench-out``): ``results.csv``,
+``results.md`` and, when matplotlib is installed, ``results.png``.  The
+Markdown table is printed last.
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import datetime
+import os
+import platform
+import shlex
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from .. import design
+from ..graph import Graph
+from .common import graph_source, progress, progress_enabled, resolve_backend
+from .suites import SUITES, Suite
+
+#: ``--variants fastest``: the paper's strongest points (Sec. 4) and one
+#: of each sampling method, a handful that runs in seconds.
+FASTEST = (
+    "kout+union-async+find-halve",
+    "kout+union-async+find-naive",
+    "kout+union-rem-cas+find-naive+split-one",
+    "hb+union-async+find-halve",
+    "bfs+union-async+find-halve",
+    "none+union-async+find-halve",
+)
+
+#: NetworkX is pure Python; beyond this many edges it takes minutes.
+NX_MAX_EDGES = 2_000_000
+#: ... and it runs at most this many times per graph.
+NX_MAX_RUNS = 3
+
+DEFAULTS = {"variants": "auto", "backend": "auto", "repeat": 5, "warmup": 1, "out": "bench-out"}
+
+
+@dataclass
+class Row:
+    """One method on one graph."""
+
+    graph: str
+    n: int
+    m: int
+    method: str            # "gconn", "scipy" or "networkx"
+    variant: str = ""      # the variant run (for gconn); "auto -> name" for the automatic choice
+    backend: str = "cpu"
+    times: list = field(default_factory=list)   # seconds, one per timed run
+    phases: dict = field(default_factory=dict)  # median seconds per phase (gconn)
+    components: int | None = None
+    largest: int | None = None
+    correct: bool | None = None                 # None: the reference itself, or not checked
+    note: str = ""
+    speedup: float | None = None                # scipy's median / this median
+
+    @property
+    def median(self) -> float | None:
+        return statistics.median(self.times) if self.times else None
+
+    @property
+    def best(self) -> float | None:
+        return min(self.times) if self.times else None
+
+
+def expand_variants(spec: str) -> list[str]:
+    """The variant names a ``--variants`` value means, in order.
+
+    A comma-separated list of variant names and the keywords ``auto`` (the
+    automatic choice, made per graph), ``fastest`` (:data:`FASTEST`) and
+    ``all`` (every valid variant).
+
+    >>> expand_variants("auto,kout+union-async+find-halve")
+    ['auto', 'kout+union-async+find-halve']
+    """
+    out: list[str] = []
+    for token in (t.strip() for t in spec.split(",")):
+        if not token:
+            continue
+        if token == "all":
+            names = design.variants("cc")
+        elif token == "fastest":
+            names = list(FASTEST)
+        elif token == "auto":
+            names = ["auto"]
+        else:
+            names = [design.Variant.parse(token, "cc").name]
+        out.extend(x for x in names if x not in out)
+    if not out:
+        raise ValueError("--variants names no variant; use names, 'auto', 'fastest' or 'all'")
+    return out
+
+
+def same_partition(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two label arrays split the vertices the same way, whatever
+    the numbering.
+
+    >>> same_partition(np.array([0, 0, 1]), np.array([5, 5, 2]))
+    True
+    """
+    if a.shape != b.shape:
+        return False
+    if a.size == 0:
+        return True
+    a = a.astype(np.int64)
+    b = b.astype(np.int64)
+    # A bijection between the labels: as many distinct pairs as labels on each side.
+    pairs = np.unique(a * (int(b.max()) + 1) + b).size
+    return pairs == np.unique(a).size == np.unique(b).size
+
+
+def _largest(labels: np.ndarray) -> int:
+    return int(np.bincount(labels).max()) if labels.size else 0
+
+
+def _timed(fn, warmup: int, repeat: int):
+    """Run ``fn`` warmup + repeat times; yield (seconds, result) of the timed runs."""
+    for _ in range(warmup):
+        fn()
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        result = fn()
+        yield time.perf_counter() - t0, result
+
+
+def _bench_scipy(g: Graph, label: str, warmup: int, repeat: int):
+    from scipy.sparse.csgraph import connected_components
+    A = g.to_scipy()
+    row = Row(label, g.n, g.m, "scipy", "connected_components", "cpu")
+    labels = None
+    for secs, (k, labels) in _timed(lambda: connected_components(A, directed=False), warmup, repeat):
+        row.times.append(secs)
+        row.components = int(k)
+    row.largest = _largest(labels)
+    return row, labels
+
+
+def _bench_networkx(g: Graph, label: str, repeat: int, ref_k: int, max_edges: int) -> Row:
+    row = Row(label, g.n, g.m, "networkx", "connected_components", "cpu")
+    if g.m > max_edges:
+        row.note = "skipped (too large)"
+        return row
+    try:
+        import networkx as nx
+    except ImportError:
+        row.note = "skipped (networkx not installed)"
+        return row
+    G = nx.Graph()
+    G.add_nodes_from(range(g.n))
+    G.add_edges_from(zip(g.src.tolist(), g.dst.tolist()))
+    for secs, comps in _timed(lambda: list(nx.connected_components(G)), 0, min(repeat, NX_MAX_RUNS)):
+        row.times.append(secs)
+        row.components = len(comps)
+        row.largest = max((len(c) for c in comps), default=0)
+    row.correct = row.components == ref_k
+    return row
+
+
+def _bench_gconn(g: Graph, gdev: Graph, label: str, name: str, backend: str, warmup: int,
+                 repeat: int, ref_k: int, ref_labels: np.ndarray) -> Row:
+    from ..api import connected_components
+    row = Row(label, g.n, g.m, "gconn", name, backend)
+    per_phase: dict[str, list] = {}
+    chosen = None
+    ok = True
+
+    def call():
+        return connected_components(gdev, algorithm=name, backend=backend, return_stats=True)
+
+    try:
+        for secs, (k, labels, stats) in _timed(call, warmup, repeat):
+            row.times.append(secs)
+            chosen = stats.variant
+            for phase, t in stats.phase_times.items():
+                per_phase.setdefault(phase, []).append(t)
+            labels = labels.get() if hasattr(labels, "get") else labels
+            ok = ok and int(k) == ref_k and same_partition(labels, ref_labels)
+            row.components = int(k)
+        row.largest = _largest(labels)
+        row.correct = ok
+        if not ok:
+            row.note = "components differ from scipy's"
+    except Exception as e:  # noqa: BLE001 -- one failing variant must not end the run
+        row.correct = False
+        row.note = f"error: {type(e).__name__}: {e}".splitlines()[0]
+    if name == "auto" and chosen:
+        row.variant = f"auto -> {chosen}"
+    row.phases = {p: statistics.median(ts) for p, ts in per_phase.items()}
+    return row
+
+
+def run(graphs, *, variants="auto", backend="auto", repeat=5, warmup=1,
+        nx_max_edges=NX_MAX_EDGES, show_progress=False) -> list[Row]:
+    """Benchmark ``variants`` on ``graphs`` (specs or file paths) with
+    scipy and NetworkX alongside; returns one :class:`Row` per method and
+    graph.
+
+    >>> rows = run(["path:100"], repeat=1, warmup=0, backend="cpu")
+    >>> [(r.method, r.components, r.correct) for r in rows]
+    [('scipy', 1, None), ('gconn', 1, True), ('networkx', 1, True)]
+    """
+    if repeat < 1 or warmup < 0:
+        raise ValueError(f"need repeat >= 1 and warmup >= 0; got repeat={repeat}, warmup={warmup}")
+    if not graphs:
+        raise ValueError("no graphs to benchmark; pass --graphs or --suite")
+    names = expand_variants(variants)
+    backend = resolve_backend(backend)
+    rows: list[Row] = []
+    with progress(show_progress, total=len(graphs) * (len(names) + 2), unit="job") as bar:
+        for source in graphs:
+            label = Path(source).name if os.path.exists(source) else source
+            bar.set_description(f"{label}: loading")
+            g, _ = graph_source(source)
+            bar.set_description(f"{label}: scipy")
+            ref, ref_labels = _bench_scipy(g, label, warmup, repeat)
+            bar.update()
+            graph_rows = [ref]
+            gdev = g.to_device() if backend == "gpu" else g
+            for name in names:
+                bar.set_description(f"{label}: {name}")
+                graph_rows.append(_bench_gconn(g, gdev, label, name, backend, warmup, repeat,
+                                               ref.components, ref_labels))
+                bar.update()
+            del gdev  # frees a device copy before the next graph loads
+            bar.set_description(f"{label}: networkx")
+            graph_rows.append(_bench_networkx(g, label, repeat, ref.components, nx_max_edges))
+            bar.update()
+            for r in graph_rows:
+                if r.median and ref.median:
+                    r.speedup = ref.median / r.median
+            rows.extend(graph_rows)
+    return rows
+
+
+# -- reports -----------------------------------------------------------------
+
+def _ms(seconds: float | None) -> str:
+    if seconds is None:
+        return ""
+    ms = seconds * 1e3
+    return f"{ms:.2f}" if ms < 10 else f"{ms:.1f}" if ms < 1000 else f"{ms:.0f}"
+
+
+def _phase_names(rows) -> list[str]:
+    names: list[str] = []
+    for r in rows:
+        names.extend(p for p in r.phases if p not in names)
+    return names
+
+
+def write_csv(rows, path) -> None:
+    """All numbers, times in milliseconds, one phase per column."""
+    phases = _phase_names(rows)
+    header = ["graph", "n", "m", "method", "variant", "backend", "runs", "median_ms", "min_ms",
+              "speedup_vs_scipy", "components", "largest", "correct", "note", "times_ms"]
+    header += [f"phase_{p}_ms" for p in phases]
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(header)
+        for r in rows:
+            w.writerow([r.graph, r.n, r.m, r.method, r.variant, r.backend, len(r.times),
+                        _fmt(r.median, 1e3), _fmt(r.best, 1e3), _fmt(r.speedup, 1),
+                        "" if r.components is None else r.components,
+                        "" if r.largest is None else r.largest,
+                        "" if r.correct is None else r.correct, r.note,
+                        ";".join(f"{t * 1e3:.4f}" for t in r.times)]
+                       + [_fmt(r.phases.get(p), 1e3) for p in phases])
+
+
+def _fmt(x, scale) -> str:
+    return "" if x is None else f"{x * scale:.4f}"
+
+
+def markdown_table(rows) -> str:
+    """The results as a GitHub Markdown table."""
+    lines = ["| graph | n | m | method | variant | backend | median ms | min ms | runs | vs scipy "
+             "| components | correct | phases (median ms) |",
+             "|---|--:|--:|---|---|---|--:|--:|--:|--:|--:|---|---|"]
+    for r in rows:
+        correct = {True: "yes", False: "**NO**", None: "ref" if r.method == "scipy" else ""}[r.correct]
+        if r.note:
+            correct = f"{correct} {r.note}".strip()
+        phases = ", ".join(f"{p} {_ms(t)}" for p, t in r.phases.items())
+        speed = "" if r.speedup is None else f"{r.speedup:.2f}x"
+        comps = "" if r.components is None else f"{r.components:,}"
+        lines.append(f"| {r.graph} | {r.n:,} | {r.m:,} | {r.method} | {r.variant} | {r.backend} "
+                     f"| {_ms(r.median)} | {_ms(r.best)} | {len(r.times)} | {speed} | {comps} "
+                     f"| {correct} | {phases} |")
+    return "\n".join(lines)
+
+
+def machine() -> str:
+    """One line describing this machine and the library versions."""
+    import numba
+    import scipy
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    return (f"{cpu}, {os.cpu_count()} logical cores, numba {numba.__version__} with "
+            f"{numba.get_num_threads()} threads, numpy {np.__version__}, scipy {scipy.__version__}, "
+            f"Python {platform.python_version()}, {platform.system()} {platform.release()}")
+
+
+def write_markdown(rows, path, *, command: str, title: str, notes=()) -> str:
+    table = markdown_table(rows)
+    stamp = datetime.datetime.now().isoformat(timespec="seconds")
+    parts = [f"# {title}", "", f"Command: `{command}`  ", f"Machine: {machine()}  ", f"Date: {stamp}", "",
+             table, ""]
+    parts += [f"* {note}" for note in notes]
+    with open(path, "w") as f:
+        f.write("\n".join(parts).rstrip() + "\n")
+    return table
+
+
+def write_plot(rows, path) -> str | None:
+    """A bar chart of median times per graph (log scale); returns a note
+    instead when matplotlib is missing."""
+    try:
+        # The Figure API draws without pyplot, leaving the caller's backend alone.
+        from matplotlib.figure import Figure
+    except ImportError:
+        return "plot skipped: matplotlib is not installed (pip install 'gconn[plot]')"
+    timed = [r for r in rows if r.median is not None]
+    graphs = list(dict.fromkeys(r.graph for r in timed))
+    methods = list(dict.fromkeys(_method_label(r) for r in timed))
+    width = 0.8 / max(len(methods), 1)
+    fig = Figure(figsize=(max(6.0, 0.25 * len(graphs) * len(methods) + 2), 4.5))
+    ax = fig.subplots()
+    for i, method in enumerate(methods):
+        xs, ys = [], []
+        for j, gname in enumerate(graphs):
+            for r in timed:
+                if r.graph == gname and _method_label(r) == method:
+                    xs.append(j + i * width)
+                    ys.append(r.median * 1e3)
+        ax.bar(xs, ys, width, label=method)
+    ax.set_xticks([j + (len(methods) - 1) * width / 2 for j in range(len(graphs))], graphs,
+                  rotation=20, ha="right")
+    ax.set_yscale("log")
+    ax.set_ylabel("median time (ms)")
+    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    fig.savefig(path, dpi=120, bbox_inches="tight")
+    return None
+
+
+def _method_label(r: Row) -> str:
+    # The automatic choice is one series, whatever it picked per graph.
+    if r.method != "gconn":
+        return r.method
+    return "gconn auto" if r.variant.startswith("auto") else f"gconn {r.variant}"
+
+
+# -- command line ---------------------------------------------------------------
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The benchmark options, shared by ``gconn bench`` and ``python -m gconn.bench``."""
+    parser.add_argument("--suite", choices=sorted(SUITES),
+                        help="a predefined benchmark; other options override its settings. "
+                             + "; ".join(f"{k}: {s.description}" for k, s in sorted(SUITES.items())))
+    parser.add_argument("--graphs", nargs="+", metavar="GRAPH",
+                        help="generator specs (e.g. rmat:scale=16) and/or graph files")
+    parser.add_argument("--variants", metavar="LIST",
+                        help="comma-separated variant names and/or 'auto' (the automatic choice), "
+                             "'fastest' (a curated handful), 'all' (default: auto)")
+    parser.add_argument("--backend", choices=("auto", "cpu", "gpu"), help="default: auto")
+    parser.add_argument("--repeat", type=positive_int, metavar="R", help="timed runs per method (default 5)")
+    parser.add_argument("--warmup", type=non_negative_int, metavar="W",
+                        help="untimed runs first (default 1: the first call loads compiled kernels)")
+    parser.add_argument("--out", metavar="DIR", help="output folder (default ./bench-out)")
+    parser.add_argument("--nx-max-edges", type=non_negative_int, default=NX_MAX_EDGES, metavar="M",
+                        help=f"run NetworkX only up to this many edges (default {NX_MAX_EDGES:,})")
+
+
+def positive_int(text: str) -> int:
+    """argparse type: an integer >= 1."""
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def non_negative_int(text: str) -> int:
+    """argparse type: an integer >= 0."""
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be at least 0, got {value}")
+    return value
+
+
+def run_from_args(args: argparse.Namespace, argv_for_record=None) -> int:
+    """Run the benchmark the parsed options describe and write the reports."""
+    suite: Suite | None = SUITES[args.suite] if args.suite else None
+    settings = dict(DEFAULTS)
+    if suite is not None:
+        settings.update(suite.settings())
+    for key in ("variants", "backend", "repeat", "warmup", "out"):
+        if getattr(args, key) is not None:
+            settings[key] = getattr(args, key)
+    graphs = args.graphs if args.graphs else (suite.graphs() if suite else None)
+    # Fail on a bad variant name before any graph is loaded.
+    expand_variants(settings["variants"])
+    cpu_before = _cpu_snapshot()
+    rows = run(graphs, variants=settings["variants"], backend=settings["backend"],
+               repeat=settings["repeat"], warmup=settings["warmup"], nx_max_edges=args.nx_max_edges,
+               show_progress=progress_enabled(getattr(args, "quiet", False)))
+    out = Path(settings["out"])
+    out.mkdir(parents=True, exist_ok=True)
+    command = "gconn bench " + " ".join(shlex.quote(a) for a in (argv_for_record or []))
+    notes = [f"median and min of {settings['repeat']} timed runs after {settings['warmup']} warm-up "
+             f"run(s); NetworkX: at most {NX_MAX_RUNS} runs, no warm-up",
+             "correct: component count and partition equal scipy's"]
+    other = _other_cpu_share(cpu_before, _cpu_snapshot())
+    if other is not None:
+        # Other work on a shared machine shows up as slow, noisy runs.
+        notes.append(f"other processes used {100 * other:.0f}% of the {os.cpu_count()} CPUs during the run")
+    if suite is not None:
+        notes.insert(0, f"suite {args.suite}: {suite.description}")
+    notes += _speedup_notes(rows)
+    write_csv(rows, out / "results.csv")
+    plot_note = write_plot(rows, out / "results.png")
+    table = write_markdown(rows, out / "results.md", command=command.strip(),
+                           title=f"gconn benchmark{f' ({args.suite})' if args.suite else ''}", notes=notes)
+    written = ["results.csv", "results.md"] + ([] if plot_note else ["results.png"])
+    for note in notes:
+        print(note)
+    if plot_note:
+        print(plot_note)
+    print(f"wrote {', '.join(str(out / w) for w in written)}")
+    print()
+    print(table)
+    return 0 if all(r.correct is not False for r in rows) else 1
+
+
+def _cpu_snapshot():
+    """(machine busy CPU seconds, this process's CPU seconds, wall clock), or None off Linux."""
+    try:
+        with open("/proc/stat") as f:
+            ticks = [int(x) for x in f.readline().split()[1:9]]
+        hz = os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError):
+        return None
+    busy = sum(ticks) - ticks[3] - ticks[4]  # all but idle and iowait
+    own = os.times()
+    return busy / hz, own.user + own.system, time.perf_counter()
+
+
+def _other_cpu_share(before, after) -> float | None:
+    """The share of all CPUs that other processes kept busy between two snapshots."""
+    if before is None or after is None or after[2] <= before[2]:
+        return None
+    others = (after[0] - before[0]) - (after[1] - before[1])
+    return max(0.0, others) / ((after[2] - before[2]) * (os.cpu_count() or 1))
+
+
+def _speedup_notes(rows) -> list[str]:
+    """Per graph, the fastest correct gconn variant against scipy."""
+    notes = []
+    for graph in dict.fromkeys(r.graph for r in rows):
+        timed = [r for r in rows if r.graph == graph and r.method == "gconn" and r.correct and r.speedup]
+        if timed:
+            r = min(timed, key=lambda r: r.median)
+            notes.append(f"{graph}: gconn {r.variant} ({r.backend}) {_ms(r.median)} ms vs scipy "
+                         f"{_ms(r.median * r.speedup)} ms: speedup {r.speedup:.2f}x")
+    failures = [r for r in rows if r.correct is False]
+    if failures:
+        notes.append("FAILED: " + "; ".join(f"{r.graph} {r.variant} {r.note}".strip() for r in failures))
+    return notes
+
+
+def main(argv=None) -> int:
+    """``python -m gconn.bench``: the same as ``gconn bench``."""
+    from ..cli import main as cli_main
+    return cli_main(["bench", *(sys.argv[1:] if argv is None else argv)])

@@ -1,0 +1,647 @@
+"""The ``gconn`` command.
+
+    gconn demo                                   # a built-in example, GPU if there is one
+    gconn cc graph.mtx -o labels.npy             # connected components
+    gconn cc --generate rmat:scale=16 --compare  # ... timed against scipy
+    gconn forest graph.el -o forest.el           # a spanning forest
+    gconn stream --generate er:n=100000,d=8 --batch-size 100000 --query-ratio 0.5
+    gconn generate kron:16 -o kron16.gcb
+    gconn info                                   # versions, threads, GPU
+    gconn variants --problem forest              # valid variant names
+    gconn bench --suite cpu-target               # gconn vs scipy, tables in ./bench-out
+
+Results go to stdout, progress bars to stderr (only on a terminal).  Bad
+input ends with one ``gconn: error: ...`` line and a non-zero exit status;
+``--debug`` shows the traceback instead.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+#: The built-in example graph of ``gconn demo`` and ``--example``.
+EXAMPLE_SPEC = "rmat:scale=18,ef=16"
+
+#: ``-o`` suffixes for component labels.
+LABEL_SUFFIXES = (".npy", ".txt", ".csv")
+
+
+# -- shared pieces ---------------------------------------------------------------
+
+def _common(top: bool) -> argparse.ArgumentParser:
+    # Accepted before and after the command; after it, SUPPRESS keeps the
+    # subcommand's default from overwriting a value given before it.
+    default = False if top else argparse.SUPPRESS
+    p = argparse.ArgumentParser(add_help=False)
+    p.add_argument("-q", "--quiet", action="store_true", default=default, help="no progress bars")
+    p.add_argument("--debug", action="store_true", default=default,
+                   help="show tracebacks instead of one-line errors")
+    return p
+
+
+def _source() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(add_help=False)
+    g = p.add_argument_group("input (one of)")
+    g.add_argument("file", nargs="?", metavar="FILE",
+                   help="a graph file: .mtx, .el/.txt/.csv/.tsv/.edges, .graph (METIS), .npy, .npz, "
+                        ".gcb; text formats may be gzipped")
+    g.add_argument("--generate", metavar="SPEC", help="a generated graph, e.g. rmat:scale=16 or grid:1024")
+    g.add_argument("--example", action="store_true", help=f"the built-in example graph ({EXAMPLE_SPEC})")
+    g.add_argument("--format", help="the file's format when its name does not say "
+                                    "(mtx, edgelist, metis, npy, npz, gcb)")
+    return p
+
+
+def _algo(problem: str) -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(add_help=False)
+    p.add_argument("-a", "--algorithm", default="auto", metavar="VARIANT",
+                   help=f"a variant name (see 'gconn variants --problem {problem}') or auto (default)")
+    p.add_argument("-b", "--backend", default="auto", choices=("auto", "cpu", "gpu"),
+                   help="auto (default) uses a CUDA GPU when one is found, else the CPU")
+    p.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    return p
+
+
+def _param(text: str) -> tuple:
+    key, sep, value = text.partition("=")
+    if not sep or not key:
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
+    return key.strip(), int(value) if value.strip().lstrip("-").isdigit() else value.strip()
+
+
+def _nonneg_float(text: str) -> float:
+    value = float(text)
+    if not value >= 0:
+        raise argparse.ArgumentTypeError(f"must be a number >= 0, got {text}")
+    return value
+
+
+def _show(args) -> bool:
+    from .bench.common import progress_enabled
+    return progress_enabled(args.quiet)
+
+
+def _check_algorithm(name: str, problem: str) -> None:
+    # Before loading: a typo should not cost a large file's read time.
+    if name != "auto":
+        from .design import Variant
+        Variant.parse(name, problem)
+
+
+def _check_output_folder(path: str) -> None:
+    folder = Path(path).parent
+    if not folder.is_dir():
+        raise FileNotFoundError(f"{path}: the folder {folder} does not exist")
+
+
+def _check_graph_path(path: str) -> None:
+    """Fail before the work, not after, on an unsupported output name."""
+    from .io import FORMATS
+    _check_output_folder(path)
+    name = Path(path).name.lower()
+    suffix = Path(name[:-3] if name.endswith(".gz") else name).suffix
+    if not any(suffix in exts for exts in FORMATS.values()):
+        known = ", ".join(e for exts in FORMATS.values() for e in exts)
+        raise ValueError(f"{path}: unsupported output extension {suffix or '(none)'!r}; use one of {known}")
+
+
+def _input_source(args, parser) -> tuple[str, str]:
+    """Check the input options (usage errors come first): ('file', path) or ('spec', spec)."""
+    chosen = [x for x in (args.file, args.generate, EXAMPLE_SPEC if args.example else None) if x]
+    if len(chosen) != 1:
+        parser.error("give exactly one input: FILE, --generate SPEC or --example")
+    if args.format and not args.file:
+        parser.error("--format applies to FILE input only")
+    return ("file", args.file) if args.file else ("spec", chosen[0])
+
+
+def _load_input(source: tuple[str, str], args):
+    """The graph and its load timings."""
+    from .bench.common import generate, load_file
+    kind, name = source
+    if kind == "file":
+        return load_file(name, show=_show(args), format=args.format)
+    return generate(name, show=_show(args))
+
+
+def _fmt_s(seconds: float) -> str:
+    if seconds >= 1:
+        return f"{seconds:.2f} s"
+    return f"{seconds * 1e3:.2f} ms" if seconds < 0.01 else f"{seconds * 1e3:.1f} ms"
+
+
+def _print_fields(fields) -> None:
+    width = max(len(k) for k, _ in fields)
+    for key, value in fields:
+        print(f"{key:<{width}}  {value}")
+
+
+def _input_line(name: str, times: dict) -> str:
+    return f"{name} ({', '.join(f'{k} {_fmt_s(v)}' for k, v in times.items())})"
+
+
+def _timed_calls(fn, warmup: int, repeat: int, show: bool, what: str):
+    """``fn()`` warmup + repeat times; the wall times and results of the timed ones."""
+    from .bench.common import progress
+    walls, results = [], []
+    with progress(show and warmup + repeat > 1, total=warmup + repeat, desc=what, unit="run") as bar:
+        for i in range(warmup + repeat):
+            t0 = time.perf_counter()
+            result = fn()
+            if i >= warmup:
+                walls.append(time.perf_counter() - t0)
+                results.append(result)
+            bar.update()
+    return walls, results
+
+
+def _phase_medians(stats_list) -> dict:
+    names = list(dict.fromkeys(p for s in stats_list for p in s.phase_times))
+    return {p: statistics.median(s.phase_times.get(p, 0.0) for s in stats_list) for p in names}
+
+
+def _timing_fields(walls, phases, warmup) -> list:
+    med = statistics.median(walls)
+    how = f"median of {len(walls)}, min {_fmt_s(min(walls))}" if len(walls) > 1 else "1 run"
+    if warmup == 0:
+        how += "; no warm-up, so it includes loading compiled kernels"
+    fields = [("time", f"{_fmt_s(med)} ({how})")]
+    for p, t in phases.items():
+        fields.append((f"  {p}", _fmt_s(t)))
+    other = med - sum(phases.values())
+    if other > 0.01 * med:
+        fields.append(("  other", f"{_fmt_s(other)} (variant choice, transfers, checks)"))
+    return fields
+
+
+def _host(a):
+    return a.get() if hasattr(a, "get") else np.asarray(a)
+
+
+# -- gconn cc ----------------------------------------------------------------------
+
+def _write_labels(labels: np.ndarray, path: str) -> None:
+    suffix = Path(path).suffix.lower()
+    if suffix == ".npy":
+        with open(path, "wb") as f:
+            np.save(f, labels)
+    else:
+        with open(path, "w") as f:
+            if labels.size:
+                f.write("\n".join(map(str, labels.tolist())))
+                f.write("\n")
+
+
+def cmd_cc(args, parser) -> int:
+    from . import api
+    from .bench.common import resolve_backend
+    source = _input_source(args, parser)
+    _check_algorithm(args.algorithm, "cc")
+    if args.output:
+        if Path(args.output).suffix.lower() not in LABEL_SUFFIXES:
+            raise ValueError(f"{args.output}: labels are written as {', '.join(LABEL_SUFFIXES)}")
+        _check_output_folder(args.output)
+    backend = resolve_backend(args.backend)
+    g, load_times = _load_input(source, args)
+    name = source[1]
+
+    def call():
+        return api.connected_components(g, algorithm=args.algorithm, backend=backend, return_stats=True,
+                                        **dict(args.param))
+
+    walls, results = _timed_calls(call, args.warmup, args.repeat, _show(args), "cc")
+    k, labels, stats = results[-1]
+    labels = _host(labels)
+    largest = int(np.bincount(labels).max()) if labels.size else 0
+    phases = _phase_medians([r[2] for r in results])
+    out = {"input": name, "n": g.n, "m": g.m, "components": int(k), "largest": largest,
+           "variant": stats.variant, "backend": stats.backend, "input_times_s": load_times,
+           "warmup": args.warmup, "times_s": walls, "median_s": statistics.median(walls),
+           "min_s": min(walls), "phases_s": phases}
+    if args.compare:
+        out.update(_compare_scipy(g, labels, out["median_s"], args.repeat))
+    if args.output:
+        _write_labels(labels, args.output)
+        out["output"] = args.output
+    if args.json:
+        print(json.dumps(out))
+    else:
+        share = f" ({100.0 * largest / g.n:.1f}% of the vertices)" if g.n else ""
+        fields = [("input", _input_line(name, load_times)), ("n", f"{g.n:,}"), ("m", f"{g.m:,}"),
+                  ("components", f"{int(k):,}"), ("largest", f"{largest:,}{share}"),
+                  ("variant", f"{stats.variant} ({_backend_note(stats.backend, args.algorithm)})")]
+        fields += _timing_fields(walls, phases, args.warmup)
+        if args.compare:
+            fields += [("scipy", f"{_fmt_s(out['scipy_median_s'])} "
+                                 f"(scipy.sparse.csgraph.connected_components, median of {args.repeat})"),
+                       ("speedup", f"{out['speedup']:.2f}x vs scipy"),
+                       ("check", "ok: same components as scipy" if out["matches_scipy"] else
+                        "MISMATCH: the components differ from scipy's")]
+        if args.output:
+            fields.append(("wrote", f"labels of {g.n:,} vertices to {args.output}"))
+        _print_fields(fields)
+    return 0 if out.get("matches_scipy", True) else 1
+
+
+def _compare_scipy(g, labels, median, repeat) -> dict:
+    from scipy.sparse.csgraph import connected_components
+    from .bench.harness import same_partition
+    A = g.to_scipy()
+    walls = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        k, ref = connected_components(A, directed=False)
+        walls.append(time.perf_counter() - t0)
+    scipy_median = statistics.median(walls)
+    return {"scipy_median_s": scipy_median, "speedup": scipy_median / median,
+            "matches_scipy": bool(int(k) == int(labels.max(initial=-1)) + 1 and same_partition(labels, ref))}
+
+
+def _backend_note(backend: str, algorithm: str) -> str:
+    chosen = "automatic choice, " if algorithm == "auto" else ""
+    if backend == "cpu":
+        import numba
+        return f"{chosen}cpu backend, {numba.get_num_threads()} threads"
+    return f"{chosen}{backend} backend"
+
+
+# -- gconn forest ----------------------------------------------------------------------
+
+def cmd_forest(args, parser) -> int:
+    from . import api
+    from .bench.common import resolve_backend
+    from .graph import Graph
+    source = _input_source(args, parser)
+    _check_algorithm(args.algorithm, "forest")
+    if args.output:
+        _check_graph_path(args.output)
+    backend = resolve_backend(args.backend)
+    g, load_times = _load_input(source, args)
+    name = source[1]
+
+    def call():
+        return api.spanning_forest(g, algorithm=args.algorithm, backend=backend, return_stats=True,
+                                   **dict(args.param))
+
+    walls, results = _timed_calls(call, args.warmup, args.repeat, _show(args), "forest")
+    src, dst, stats = results[-1]
+    src, dst = _host(src), _host(dst)
+    phases = _phase_medians([r[2] for r in results])
+    out = {"input": name, "n": g.n, "m": g.m, "forest_edges": int(src.size),
+           "components": g.n - int(src.size), "variant": stats.variant, "backend": stats.backend,
+           "input_times_s": load_times, "warmup": args.warmup, "times_s": walls,
+           "median_s": statistics.median(walls), "min_s": min(walls), "phases_s": phases}
+    if args.output:
+        from .io import save
+        # As a graph on the same n, every format gconn writes is available.
+        save(Graph.from_edges(src, dst, g.n), args.output)
+        out["output"] = args.output
+    if args.json:
+        print(json.dumps(out))
+    else:
+        fields = [("input", _input_line(name, load_times)), ("n", f"{g.n:,}"), ("m", f"{g.m:,}"),
+                  ("forest", f"{src.size:,} edges (n - k, k = {g.n - src.size:,} components)"),
+                  ("variant", f"{stats.variant} ({_backend_note(stats.backend, args.algorithm)})")]
+        fields += _timing_fields(walls, phases, args.warmup)
+        if args.output:
+            fields.append(("wrote", f"{src.size:,} edges to {args.output}"))
+        _print_fields(fields)
+    return 0
+
+
+# -- gconn stream ----------------------------------------------------------------------
+
+def stream_ops(g, query_ratio: float, seed: int):
+    """The replay of ``g``: its edges shuffled, with random-pair queries at
+    random places, ``query_ratio`` per insert on average.
+
+    Returns ``(kinds, src, dst)`` with kinds 0 = insert, 1 = query.
+
+    >>> from gconn import Graph
+    >>> kinds, s, d = stream_ops(Graph.from_edges([0, 1], [1, 2]), 0.5, seed=0)
+    >>> int((kinds == 0).sum()), int((kinds == 1).sum())
+    (2, 1)
+    """
+    rng = np.random.default_rng(seed)
+    m = g.m
+    q = int(round(query_ratio * m)) if g.n else 0
+    kinds = np.zeros(m + q, np.int8)
+    kinds[m:] = 1
+    rng.shuffle(kinds)
+    order = rng.permutation(m)
+    src = np.empty(m + q, g.id_dtype)
+    dst = np.empty(m + q, g.id_dtype)
+    ins = kinds == 0
+    src[ins] = g.src[order]
+    dst[ins] = g.dst[order]
+    src[~ins] = rng.integers(0, max(g.n, 1), q, dtype=g.id_dtype)
+    dst[~ins] = rng.integers(0, max(g.n, 1), q, dtype=g.id_dtype)
+    return kinds, src, dst
+
+
+def cmd_stream(args, parser) -> int:
+    from . import api
+    from .bench.common import progress, resolve_backend
+    source = _input_source(args, parser)
+    _check_algorithm(args.algorithm, "incremental")
+    backend = resolve_backend(args.backend)
+    g, load_times = _load_input(source, args)
+    name = source[1]
+    kinds, src, dst = stream_ops(g, args.query_ratio, args.seed)
+    total = kinds.size
+    n_batches = -(-total // args.batch_size)
+    # Load the compiled kernels on a throwaway instance so the first batch
+    # is not charged for it.
+    api.IncrementalConnectivity(2, algorithm=args.algorithm, backend=backend, mode=args.mode) \
+        .process(np.array([0, 1], np.int8), np.array([0, 0], g.id_dtype), np.array([1, 1], g.id_dtype))
+    ic = api.IncrementalConnectivity(g.n, algorithm=args.algorithm, backend=backend, mode=args.mode)
+    elapsed = 0.0
+    answers = 0
+    with progress(_show(args), total=total, desc="stream", unit="op", unit_scale=True) as bar:
+        for start in range(0, total, args.batch_size):
+            stop = min(start + args.batch_size, total)
+            t0 = time.perf_counter()
+            res = ic.process(kinds[start:stop], src[start:stop], dst[start:stop])
+            elapsed += time.perf_counter() - t0
+            answers += int(res.sum())
+            bar.update(stop - start)
+    k_stream = ic.n_components
+    k_static, static_labels = api.connected_components(g, backend=backend)
+    ok = k_stream == int(k_static) and np.array_equal(_host(ic.labels()), _host(static_labels))
+    q = int(total - g.m)
+
+    def rate(count: int) -> float:
+        return count / elapsed if elapsed > 0 else 0.0
+
+    out = {"input": name, "n": g.n, "m": g.m, "inserts": g.m, "queries": q, "batches": n_batches,
+           "batch_size": args.batch_size, "mode": args.mode, "variant": ic.variant.name, "backend": backend,
+           "input_times_s": load_times, "time_s": elapsed, "edges_per_s": rate(g.m), "ops_per_s": rate(total),
+           "queries_true": answers, "components": k_stream, "static_components": int(k_static), "ok": ok}
+    if args.json:
+        print(json.dumps(out))
+    else:
+        _print_fields([
+            ("input", _input_line(name, load_times)), ("n", f"{g.n:,}"), ("m", f"{g.m:,}"),
+            ("operations", f"{g.m:,} inserts + {q:,} queries (ratio {args.query_ratio:g}, seed {args.seed})"),
+            ("batches", f"{n_batches:,} of up to {args.batch_size:,} operations, {args.mode} mode"),
+            ("variant", f"{ic.variant.name} ({_backend_note(backend, args.algorithm)})"),
+            ("time", f"{_fmt_s(elapsed)} in process()"),
+            ("throughput", f"{_rate(rate(g.m))} edges/s, {_rate(rate(total))} ops/s"),
+            ("queries", f"{answers:,} of {q:,} answered connected"),
+            ("components", f"{k_stream:,} (static: {int(k_static):,}) {'ok' if ok else 'MISMATCH'}"),
+        ])
+    return 0 if ok else 1
+
+
+def _rate(x: float) -> str:
+    for scale, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if x >= scale:
+            return f"{x / scale:.2f} {suffix}"
+    return f"{x:.0f}"
+
+
+# -- gconn generate ----------------------------------------------------------------------
+
+def cmd_generate(args, parser) -> int:
+    from .bench.common import generate
+    from .io import save
+    _check_graph_path(args.output)
+    g, times = generate(args.spec, show=_show(args))
+    t0 = time.perf_counter()
+    save(g, args.output)
+    times["save"] = time.perf_counter() - t0
+    _print_fields([("graph", args.spec), ("n", f"{g.n:,}"), ("m", f"{g.m:,}"),
+                   ("time", ", ".join(f"{k} {_fmt_s(v)}" for k, v in times.items())),
+                   ("wrote", args.output)])
+    return 0
+
+
+# -- gconn info / variants ----------------------------------------------------------------
+
+def _version_of(module: str, dist: str | None = None) -> str | None:
+    """The version of an importable module, or None when it does not import."""
+    import importlib
+    import importlib.metadata
+    try:
+        mod = importlib.import_module(module)
+    except Exception:  # noqa: BLE001 -- a broken optional install reads as absent
+        return None
+    try:
+        return importlib.metadata.version(dist or module)
+    except importlib.metadata.PackageNotFoundError:
+        return getattr(mod, "__version__", "unknown version")
+
+
+def gpu_device() -> dict | None:
+    """Name and memory of CUDA device 0 through CuPy, or None."""
+    try:
+        import cupy
+        props = cupy.cuda.runtime.getDeviceProperties(0)
+    except Exception:  # noqa: BLE001 -- no CuPy, no driver or no device: all mean none
+        return None
+    name = props["name"]
+    return {"name": name.decode() if isinstance(name, bytes) else str(name),
+            "memory_gib": round(props["totalGlobalMem"] / 2**30, 1)}
+
+
+def cmd_info(args, parser) -> int:
+    import numba
+    import scipy
+    from . import __version__
+    from .bench.common import gpu_status
+    from .design import PROBLEMS, variants
+    found, why = gpu_status()
+    device = gpu_device() if found else None
+    info = {
+        "gconn": __version__, "python": f"{platform.python_version()} ({platform.python_implementation()})",
+        "numpy": np.__version__, "scipy": scipy.__version__, "numba": numba.__version__,
+        "numba_threads": numba.get_num_threads(),
+        "numba_cuda": _version_of("numba_cuda", "numba-cuda"), "cupy": _version_of("cupy"),
+        "gpu": device if found else None, "gpu_unavailable_reason": None if found else why,
+        "variants": {p: len(variants(p)) for p in PROBLEMS},
+    }
+    if args.json:
+        print(json.dumps(info))
+        return 0
+    gpu_line = (f"{device['name']}, {device['memory_gib']} GiB" if device else "found") if found \
+        else f"none ({why})"
+    _print_fields([
+        ("gconn", info["gconn"]), ("python", info["python"]), ("numpy", info["numpy"]),
+        ("scipy", info["scipy"]), ("numba", f"{info['numba']} ({info['numba_threads']} threads)"),
+        ("numba-cuda", info["numba_cuda"] or "not importable"), ("cupy", info["cupy"] or "not importable"),
+        ("CUDA GPU", gpu_line),
+        ("variants", ", ".join(f"{p} {k}" for p, k in info["variants"].items())),
+    ])
+    return 0
+
+
+def cmd_variants(args, parser) -> int:
+    from .design import variants
+    for name in variants(args.problem):
+        print(name)
+    return 0
+
+
+# -- gconn demo ----------------------------------------------------------------------
+
+def cmd_demo(args, parser) -> int:
+    from .bench.common import gpu_status
+    found, why = gpu_status()
+    where = "a CUDA GPU" if found else f"the CPU ({why})"
+    print(f"gconn demo: connected components of a generated R-MAT graph ({EXAMPLE_SPEC}) on {where},"
+          " checked against scipy")
+    cc = build_parser().parse_args(["cc", "--example", "--compare", "--repeat", "3", "--backend", args.backend])
+    cc.quiet, cc.debug = args.quiet, args.debug
+    return cmd_cc(cc, cc.command_parser)
+
+
+# -- gconn bench ----------------------------------------------------------------------
+
+def cmd_bench(args, parser) -> int:
+    from .bench.harness import run_from_args
+    return run_from_args(args, args.bench_argv)
+
+
+# -- the parser -----------------------------------------------------------------------
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``gconn`` argument parser (for ``--help`` and the docs)."""
+    from . import __version__
+    from .bench.harness import add_arguments as bench_arguments
+    from .bench.harness import non_negative_int, positive_int
+    from .generators import spec_help
+    common = _common(top=False)
+    parser = argparse.ArgumentParser(
+        prog="gconn", parents=[_common(top=True)],
+        description="Graph connectivity on GPUs and CPUs: the GConn design space.",
+        epilog="Start with 'gconn demo'. 'gconn COMMAND -h' describes each command.")
+    parser.add_argument("--version", action="version", version=f"gconn {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    def add(name, func, help_text, parents=()):
+        p = sub.add_parser(name, parents=[common, *parents], help=help_text, description=help_text)
+        p.set_defaults(func=func, command_parser=p)
+        return p
+
+    inputs = _source()
+    options = argparse.ArgumentParser(add_help=False)
+    options.add_argument("-p", "--param", type=_param, action="append", default=[], metavar="KEY=VALUE",
+                         help="a variant option, repeatable: k=3 (k-out edges), kout=paper, hb_n=4, "
+                              "bfs_sample=1024, max_rounds=...")
+    timing = argparse.ArgumentParser(add_help=False)
+    timing.add_argument("--repeat", type=positive_int, default=1, metavar="R",
+                        help="timed runs; the median and min are reported (default 1)")
+    timing.add_argument("--warmup", type=non_negative_int, default=1, metavar="W",
+                        help="untimed runs first (default 1: the first call in a process loads the "
+                             "compiled kernels; 0 saves a pass on a huge graph)")
+
+    p = add("cc", cmd_cc, "connected components: counts, sizes and time per phase",
+            [inputs, _algo("cc"), options, timing])
+    p.add_argument("-o", "--output", metavar="LABELS", help="write the labels (.npy, or .txt/.csv, one per line)")
+    p.add_argument("--compare", action="store_true", help="also time scipy and check the result against it")
+
+    p = add("forest", cmd_forest, "a spanning forest (n - k edges of the input)",
+            [inputs, _algo("forest"), options, timing])
+    p.add_argument("-o", "--output", metavar="FILE",
+                   help="write the forest's edges, in any format 'gconn generate' writes (e.g. .el, .npy)")
+
+    p = add("stream", cmd_stream, "replay a graph's edges as batches of inserts and queries",
+            [inputs, _algo("incremental")])
+    p.add_argument("--batch-size", type=positive_int, required=True, metavar="B", help="operations per batch")
+    p.add_argument("--query-ratio", type=_nonneg_float, default=0.0, metavar="R",
+                   help="queries per insert on average (0.5: one query per two inserts; default 0)")
+    p.add_argument("--mode", choices=("phased", "sequential", "concurrent"), default="phased",
+                   help="what a query in a batch sees (see gconn.IncrementalConnectivity; default phased)")
+    p.add_argument("--seed", type=int, default=0, help="shuffles the edges and draws the queries (default 0)")
+
+    p = add("generate", cmd_generate, "generate a graph and write it to a file")
+    p.formatter_class = argparse.RawDescriptionHelpFormatter
+    p.epilog = "generator specs:\n" + spec_help()
+    p.add_argument("spec", metavar="SPEC", help="e.g. rmat:scale=20,ef=16, kron:22, ba:n=1000000,m=16, "
+                                               "er:n=1000000,d=16, grid:4096,keep=0.7, mesh:1024, path:1000")
+    p.add_argument("-o", "--output", required=True, metavar="FILE",
+                   help="the file; its extension picks the format (.mtx, .el, .graph, .npy, .npz, .gcb, +.gz)")
+
+    p = add("info", cmd_info, "versions, threads and whether a CUDA GPU is usable")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+    p = add("variants", cmd_variants, "list the valid variant names")
+    p.add_argument("--problem", choices=("cc", "forest", "incremental"), default="cc",
+                   help="cc (default), forest or incremental")
+
+    p = add("demo", cmd_demo, f"run connected components on a built-in example ({EXAMPLE_SPEC}), "
+                              "on the GPU if there is one, checked against scipy")
+    p.add_argument("-b", "--backend", default="auto", choices=("auto", "cpu", "gpu"))
+
+    p = add("bench", cmd_bench, "benchmark variants x graphs against scipy and NetworkX")
+    bench_arguments(p)
+    return parser
+
+
+def _one_line(error: BaseException) -> str:
+    if isinstance(error, OSError) and error.filename is not None and error.strerror:
+        text = f"{error.filename}: {error.strerror}"
+    elif isinstance(error, MemoryError):
+        text = f"out of memory{': ' + str(error) if str(error) else ''}; try a smaller graph"
+    else:
+        # Some messages append a multi-line listing (e.g. of generator
+        # specs); the first line says what is wrong.
+        text = (str(error).strip().splitlines() or [type(error).__name__])[0]
+    return " ".join(text.split())
+
+
+def main(argv=None) -> int:
+    """Run the ``gconn`` command with ``argv`` (default: ``sys.argv[1:]``);
+    returns the exit status.
+
+    >>> main(["variants", "--problem", "incremental"]) == 0  # doctest: +ELLIPSIS
+    none+union-async+find-naive
+    ...
+    True
+    """
+    from .api import GPUUnavailableError
+    from .errors import ConvergenceError
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:  # argparse: --help, --version (0) and usage errors (2)
+        return e.code if isinstance(e.code, int) else 2
+    if args.command is None:
+        parser.print_help()
+        return 2
+    if args.command == "bench":
+        args.bench_argv = argv[argv.index("bench") + 1:]
+    try:
+        return args.func(args, args.command_parser)
+    except KeyboardInterrupt:
+        if args.debug:
+            raise
+        print("gconn: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # The reader went away (`gconn variants | head`): stop quietly, and
+        # keep Python's exit-time flush from raising again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
+    except SystemExit as e:  # parser.error() inside a command
+        return e.code if isinstance(e.code, int) else 2
+    except (ValueError, TypeError, OSError, MemoryError, GPUUnavailableError, ConvergenceError) as e:
+        if args.debug:
+            raise
+        print(f"gconn: error: {_one_line(e)}", file=sys.stderr)
+        return 1
+    except Exception as e:  # noqa: BLE001 -- a bug, but still one line unless --debug
+        if args.debug:
+            raise
+        print(f"gconn: internal error: {type(e).__name__}: {_one_line(e)} (rerun with --debug for the "
+              "traceback, and please report it)", file=sys.stderr)
+        return 1

@@ -1,0 +1,106 @@
+"""Incremental connectivity on the GPU (paper Sec. 3.6): batches in COO.
+
+New capacity is filled with the sentinel -1 ("not yet seen") instead of
+``arange``: a batch's operation first initializes its endpoints with one
+CAS (``-1 -> x``), so growing by doubling costs a fill and a copy, never a
+pass that initializes vertices no batch has touched.  ``roots()`` turns
+untouched vertices into singletons.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..design import Variant
+from . import kernels as K
+from . import memory
+from ._compat import view, xp
+from .static import Codes, _dummy
+
+
+class IncrementalState:
+    """Parent array with capacity doubling; the API layer validates input.
+
+    >>> from gconn.design import Variant
+    >>> st = IncrementalState(Variant.parse("none+union-async", "incremental"))  # doctest: +SKIP
+    >>> st.reserve(4); st.insert(asarray([0]), asarray([3]))  # doctest: +SKIP
+    """
+
+    def __init__(self, variant: Variant, id_dtype=np.int32):
+        self.variant = variant
+        self.id_dtype = np.dtype(id_dtype)
+        self.codes = Codes(variant, self.id_dtype)
+        self.P = xp.full(0, -1, self.codes.p_dtype)
+        self.H = self._aux(0)
+        self._views()
+
+    def _aux(self, n):
+        fill = {"hooks": -1, "locks": 0}.get(self.codes.aux)
+        return xp.full(n if fill is not None else 1, 0 if fill is None else fill, self.codes.p_dtype)
+
+    def _views(self):
+        # no views of empty arrays (their device pointer is null)
+        self._Pv = view(self.P) if self.P.size else None
+        self._Hv = view(self.H)
+
+    @property
+    def capacity(self) -> int:
+        return int(self.P.size)
+
+    def reserve(self, n: int) -> None:
+        if n <= self.P.size:
+            return
+        cap = max(n, 2 * self.P.size, 1024)
+        memory.check(cap * self.P.itemsize * (2 if self.codes.aux else 1), f"growing to {cap} vertices")
+        with memory.guard(f"growing to {cap} vertices"):
+            P = xp.full(cap, -1, self.codes.p_dtype)
+            P[: self.P.size] = self.P
+            H = self._aux(cap)
+            if self.codes.aux:
+                H[: self.H.size] = self.H
+        self.P, self.H = P, H
+        self._views()
+
+    def seed(self, roots) -> None:
+        """Start from a static result: each vertex points at its root."""
+        self.reserve(roots.size)
+        self.P[: roots.size] = roots
+
+    def _ops(self, src, dst, mode, kinds=None, out=None) -> None:
+        m = int(src.size)
+        if m == 0:
+            return
+        K.launch(self.codes.kernel("coo_ops"), m, self._Pv, self._Hv, view(src), view(dst),
+                 view(kinds) if kinds is not None else _dummy(np.int8), m, mode, 1, 0,
+                 _dummy(self.id_dtype), _dummy(self.id_dtype),
+                 view(out) if out is not None else _dummy(np.bool_), persistent=True)
+
+    def insert(self, src, dst) -> None:
+        self._ops(src, dst, K.OP_UNION)
+
+    def query(self, src, dst):
+        out = xp.empty(src.size, np.bool_)
+        self._ops(src, dst, K.OP_QUERY, out=out)
+        return out
+
+    def mixed(self, kinds, src, dst):
+        """Inserts (kind 0) and queries (kind 1) of one batch, concurrently;
+        ``out[i]`` answers op i where it is a query.  Rem's algorithms with
+        SpliceAtomic need a barrier between the two, so they get two phases."""
+        out = xp.zeros(kinds.size, np.bool_)
+        kinds = xp.ascontiguousarray(kinds, dtype=np.int8)
+        if self.variant.phase_separated:
+            ins = kinds == 0
+            self.insert(xp.ascontiguousarray(src[ins]), xp.ascontiguousarray(dst[ins]))
+            q = xp.flatnonzero(~ins)
+            out[q] = self.query(xp.ascontiguousarray(src[q]), xp.ascontiguousarray(dst[q]))
+            return out
+        self._ops(src, dst, K.OP_MIXED, kinds=kinds, out=out)
+        return out
+
+    def roots(self, n: int):
+        """Each vertex's root (a fresh array); compresses the first n."""
+        if n == 0:
+            return xp.zeros(0, self.id_dtype)
+        out = xp.empty(n, self.id_dtype)
+        K.launch(self.codes.kernel("compress"), n, self._Pv, n, view(out), 1, persistent=True)
+        return out

@@ -1,0 +1,93 @@
+"""Array-level operations of the GPU backend interface (see :mod:`gconn.cpu`).
+
+Compaction numbers components 0..k-1 by their smallest vertex, which is
+scipy's numbering, for any choice of root: a per-root minimum by atomic
+min, a flag on each component's smallest vertex, an exclusive scan.
+
+>>> import numpy as np
+>>> k, labels = compact(asarray(np.array([0, 0, 2, 0])))  # doctest: +SKIP
+>>> k, labels.tolist()  # doctest: +SKIP
+(2, [0, 0, 1, 0])
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import kernels as K
+from . import memory
+from ._compat import SIM, view, xp
+
+
+def to_backend(graph):
+    """The graph with its arrays where the kernels read them: on the GPU
+    (CuPy), or on the host under the simulator."""
+    if SIM:
+        return graph.to_host()
+    return graph.to_device()
+
+
+def _root_mins(roots):
+    n = roots.size
+    mins = xp.full(n, n, roots.dtype)
+    dts = K.dtypes_key(roots.dtype, roots.dtype, roots.dtype)
+    K.launch(K.get("root_min", (), dts), n, view(roots), n, view(mins), persistent=True)
+    return mins[roots]
+
+
+def compact(roots):
+    """(k, labels 0..k-1 in scipy's order) from any root array."""
+    n = roots.size
+    if n == 0:
+        return 0, roots.copy()
+    with memory.guard(f"compacting {n} labels"):
+        rep = _root_mins(roots)
+        first = rep == xp.arange(n, dtype=rep.dtype)
+        rank = xp.cumsum(first, dtype=roots.dtype)
+        labels = rank[rep] - 1
+        return int(rank[-1]), labels
+
+
+def min_representatives(roots):
+    """Replace each root by the smallest vertex of its component."""
+    if roots.size == 0:
+        return roots.copy()
+    return _root_mins(roots)
+
+
+def count_roots(roots) -> int:
+    return int(xp.count_nonzero(roots == xp.arange(roots.size, dtype=roots.dtype)))
+
+
+def collect_forest(fa, fb):
+    """The recorded spanning-forest edges (slots that hold one)."""
+    keep = fa >= 0
+    return fa[keep], fb[keep]
+
+
+def asarray(x, dtype=None):
+    """``x`` as a contiguous device array (host arrays are copied over)."""
+    if not SIM and not isinstance(x, xp.ndarray):
+        x = np.asarray(x)
+    return xp.ascontiguousarray(xp.asarray(x), dtype=dtype)
+
+
+def concatenate(parts):
+    return xp.concatenate(parts)
+
+
+def validate_device_ids(src, dst):
+    """Check a CuPy batch: 1-D integer arrays of equal length, ids >= 0."""
+    if SIM:
+        raise TypeError("the CUDA simulator takes NumPy arrays, not CuPy arrays")
+    for a, what in ((src, "src"), (dst, "dst")):
+        if not isinstance(a, xp.ndarray):
+            raise TypeError(f"{what} must be a CuPy array when the other one is")
+        if a.ndim != 1:
+            raise ValueError(f"{what} must be a 1-D array of vertex ids; got shape {a.shape}")
+        if a.dtype.kind not in "iu":
+            raise TypeError(f"{what} has dtype {a.dtype}; vertex ids must be integers")
+    if src.shape != dst.shape:
+        raise ValueError(f"src and dst have different lengths ({src.shape[0]} and {dst.shape[0]})")
+    if src.size and min(int(src.min()), int(dst.min())) < 0:
+        raise ValueError("negative vertex id in the batch; ids must be >= 0")
+    return src, dst

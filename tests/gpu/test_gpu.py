@@ -1,0 +1,225 @@
+"""The GPU backend on a real GPU: every union-find variant against scipy and
+the CPU backend, real graphs, 10M+-edge graphs repeated to shake out races,
+device-resident input, limits.
+
+    python -m pytest -m gpu tests/gpu/test_gpu.py -n 8     # pytest-xdist: kernels compile per process
+
+Real graphs are read from $GCONN_DATA (default ../shared/data, see
+tests/conftest.py); the device machine gets a copy under the repo.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import gconn
+from gconn import generators as gen
+from gconn.graph import Graph
+
+from conftest import DATA, check_forest, manifest, reference, same_partition, small_graphs
+from gpucases import check_incremental, host, stream, uf_variants
+
+try:
+    from gconn import gpu
+    _OK, _WHY = gpu.available(simulator_ok=False)
+except Exception as e:  # pragma: no cover - reported as the skip reason
+    _OK, _WHY = False, str(e)
+
+pytestmark = [pytest.mark.gpu, pytest.mark.skipif(not _OK, reason=f"no usable GPU: {_WHY}")]
+
+
+def _generated():
+    """Every generator family at 10^4..10^5 edges."""
+    return [
+        ("kronecker-12", gen.kronecker(12, 8, seed=1)),
+        ("barabasi-albert", gen.barabasi_albert(5000, 4, seed=2)),
+        ("erdos-renyi", gen.erdos_renyi(20000, 1.5, seed=3)),
+        ("grid-road", gen.grid_road(120, 0.6, seed=4)),
+        ("triangle-mesh", gen.triangle_mesh(80)),
+        ("path-permuted", gen.path(20000, permute=True, seed=5)),
+        ("small-components", gen.small_components(400, 25, seed=6, p=0.1)),
+    ] + [(name, Graph.from_edges(s, d, n)) for name, s, d, n in small_graphs()]
+
+
+@pytest.fixture(scope="module")
+def graphs():
+    """(name, host graph, device graph, scipy's k and labels)."""
+    out = []
+    for name, g in _generated():
+        k0, l0 = reference(g)
+        out.append((name, g, g.to_device(), k0, l0))
+    return out
+
+
+def _combos():
+    """Each union-find (finish, find, splice) combination once: its kernels
+    compile once per test process however the tests are spread."""
+    return sorted({name.split("+", 1)[1] for name in uf_variants("cc")})
+
+
+@pytest.mark.parametrize("combo", _combos())
+def test_every_variant(combo, graphs):
+    """For every sampling: connected components vs scipy and the CPU backend,
+    from host and device graphs; the spanning forest when root-based; then
+    incremental batches in every mode."""
+    cc, forest = set(uf_variants("cc")), set(uf_variants("forest"))
+    for sampling in ("none", "kout", "hb", "bfs"):
+        name = f"{sampling}+{combo}"
+        assert name in cc
+        for gname, g, dg, k0, l0 in graphs:
+            k, labels = gconn.connected_components(g, algorithm=name, backend="gpu")
+            assert isinstance(labels, np.ndarray), "host input gives NumPy labels"
+            assert k == k0 and np.array_equal(labels, l0), (name, gname)
+            kc, lc = gconn.connected_components(g, algorithm=name, backend="cpu")
+            assert kc == k and same_partition(lc, labels), (name, gname)
+            kd, ld = gconn.connected_components(dg, algorithm=name)
+            assert kd == k0 and np.array_equal(host(ld), l0), (name, gname, "device graph")
+            if name in forest:
+                src, dst = gconn.spanning_forest(g, algorithm=name, backend="gpu")
+                check_forest(g, src, dst, k0)
+    name = f"none+{combo}"
+    rng = np.random.default_rng(sum(map(ord, name)))
+    batches = stream(rng, 3000, 3, 2000) + stream(rng, 100_000, 2, 20_000)
+    for mode in ("phased", "sequential", "concurrent"):
+        check_incremental(name, batches, mode)
+
+
+# -- real graphs -------------------------------------------------------------
+
+ROWS = manifest()
+
+
+@pytest.mark.skipif(not ROWS, reason=f"no real data at {DATA} (set GCONN_DATA)")
+@pytest.mark.parametrize("row", ROWS, ids=[r["file"] for r in ROWS])
+def test_real_graphs(row):
+    g = gconn.load(DATA / row["file"])
+    k0, l0 = reference(g)
+    assert k0 == int(row["components"])
+    for name in ("auto", "kout+union-async+find-compress", "hb+union-rem-cas+find-split+splice",
+                 "bfs+union-async+find-halve", "none+union-jtb+find-two-try-split",
+                 "kout+union-rem-lock+find-naive+halve-one", "hb+union-hooks+find-split",
+                 "kout+union-early+find-compress"):
+        k, labels = gconn.connected_components(g, algorithm=name, backend="gpu")
+        assert k == k0 and np.array_equal(labels, l0), name
+    src, dst = gconn.spanning_forest(g, algorithm="kout+union-async+find-compress", backend="gpu")
+    check_forest(g, src, dst, k0)
+
+
+# -- 10M+ edges, repeated: races show up as changing answers ---------------------
+
+LARGE_VARIANTS = ("auto", "kout+union-async+find-compress", "kout+union-async+find-halve",
+                  "hb+union-rem-cas+find-split+splice", "none+union-async+find-compress",
+                  "none+union-rem-lock+find-halve+split-one", "kout+union-hooks+find-naive",
+                  "hb+union-early+find-split", "bfs+union-jtb+find-two-try-split", "kout+union-jtb+find-naive")
+
+
+@pytest.fixture(scope="module")
+def large():
+    out = []
+    for name, g in (("kronecker-20", gen.kronecker(20, 16, seed=11)),
+                    ("grid-road-2048", gen.grid_road(2048, 0.7, seed=12)),
+                    ("path-4M", gen.path(1 << 22))):
+        k0, l0 = reference(g)
+        out.append((name, g.to_device(), k0, l0))
+    return out
+
+
+@pytest.mark.parametrize("name", LARGE_VARIANTS)
+def test_large_graphs_repeated(name, large):
+    for gname, dg, k0, l0 in large:
+        for _ in range(5):
+            k, labels = gconn.connected_components(dg, algorithm=name)
+            assert k == k0 and np.array_equal(host(labels), l0), (name, gname)
+    gname, dg, k0, _ = large[0]
+    assert dg.m >= 10_000_000, gname
+    if name == "auto" or gconn.design.Variant.parse(name).root_based:
+        for _ in range(2):
+            src, dst = gconn.spanning_forest(dg, algorithm=name)
+            assert src.size == dg.n - k0
+
+
+def test_large_incremental_single_batch(large):
+    gname, dg, k0, l0 = large[0]
+    for name in ("none+union-async+find-halve", "none+union-rem-cas+find-split+splice",
+                 "none+union-jtb+find-two-try-split"):
+        for _ in range(3):
+            ic = gconn.IncrementalConnectivity(dg.n, algorithm=name, backend="gpu")
+            ic.insert(dg.src, dg.dst)
+            assert ic.n_components == k0
+            assert np.array_equal(host(ic.labels()), l0), name
+
+
+# -- device-resident input, ids, stats, limits ---------------------------------
+
+def test_device_input_stays_on_device():
+    import cupy as cp
+    import cupyx.scipy.sparse as csp
+    rng = np.random.default_rng(0)
+    s, d = rng.integers(0, 5000, 6000), rng.integers(0, 5000, 6000)
+    s[:10] = d[:10]                                   # self loops and duplicates
+    g = Graph.from_edges(s, d, 5000)
+    k0, l0 = reference(g)
+    dg = Graph.from_edges(cp.asarray(s), cp.asarray(d), 5000)
+    assert dg.on_gpu and dg == g
+    k, labels = gconn.connected_components(dg)
+    assert isinstance(labels, cp.ndarray) and k == k0 and np.array_equal(labels.get(), l0)
+    A = csp.coo_matrix((cp.ones(s.size), (cp.asarray(s), cp.asarray(d))), shape=(5000, 5000))
+    k, labels = gconn.connected_components(A.tocsr())
+    assert k == k0 and np.array_equal(labels.get(), l0)
+    src, dst = gconn.spanning_forest(dg)
+    assert isinstance(src, cp.ndarray)
+    check_forest(g, src.get(), dst.get(), k0)
+    ic = gconn.IncrementalConnectivity(algorithm="none+union-async+find-halve", backend="gpu")
+    ic.insert(cp.asarray(s), cp.asarray(d))
+    assert ic.n_components == k0 - (5000 - ic.n)          # ids past the largest one are not seen
+    with pytest.raises(ValueError, match="negative"):
+        ic.insert(cp.asarray([-1]), cp.asarray([0]))
+    with pytest.raises(TypeError, match="integers"):
+        ic.insert(cp.asarray([0.5]), cp.asarray([0.0]))
+
+
+def test_bad_device_edges():
+    import cupy as cp
+    with pytest.raises(ValueError, match="negative"):
+        Graph.from_edges(cp.asarray([0, -2]), cp.asarray([1, 1]))
+    with pytest.raises(ValueError, match="out of range"):
+        Graph.from_edges(cp.asarray([0, 5]), cp.asarray([1, 1]), n=3)
+    with pytest.raises(TypeError, match="integers"):
+        Graph.from_edges(cp.asarray([0.0]), cp.asarray([1.0]))
+
+
+def test_int64_ids(graphs):
+    for gname, g, _, k0, l0 in graphs[:4]:
+        g64 = Graph(g.n, g.indptr.astype(np.int64), g.indices.astype(np.int64), g.src.astype(np.int64),
+                    g.dst.astype(np.int64))
+        for name in ("kout+union-async+find-compress", "hb+union-jtb+find-two-try-split",
+                     "none+union-rem-cas+find-halve+splice", "bfs+union-hooks+find-halve"):
+            k, labels = gconn.connected_components(g64, algorithm=name, backend="gpu")
+            assert labels.dtype == np.int64 and k == k0 and np.array_equal(labels, l0), (gname, name)
+    from gconn.design import Variant
+    st = gpu.IncrementalState(Variant.parse("none+union-jtb+find-two-try-split", "incremental"), np.int64)
+    st.reserve(5000)
+    st.insert(gpu.asarray([0, 4999], np.int64), gpu.asarray([4999, 7], np.int64))
+    assert host(st.query(gpu.asarray([7], np.int64), gpu.asarray([0], np.int64))).tolist() == [True]
+
+
+def test_auto_picks_the_gpu_and_fills_stats(graphs):
+    _, g, _, k0, _ = graphs[0]
+    k, _, st = gconn.connected_components(g, return_stats=True)
+    assert st.backend == "gpu" and k == k0
+    assert st.device_time > 0 and {"sample", "lmax", "finish", "finalize"} <= set(st.phase_times)
+    assert 0 < st.coverage <= 1 and st.lmax is not None and st.inter_component is not None
+    assert st.edge_inspections["sample"] > 0
+
+
+def test_too_large_for_the_gpu_is_a_clear_memory_error():
+    import cupy as cp
+    n = 1 << 40
+    z = cp.zeros(0, np.int64)
+    fake = Graph(n, cp.zeros(2, np.int64), z, z, z, device="gpu")
+    with pytest.raises(MemoryError, match="needs about .* GiB of GPU memory but only .* GiB is free"):
+        gconn.connected_components(fake, algorithm="none+union-async")
+    with pytest.raises(MemoryError, match="GiB"):
+        gconn.IncrementalConnectivity(n, backend="gpu")
+    # the device is still fine afterwards
+    assert gconn.connected_components(([0, 1], [1, 2]), backend="gpu")[0] == 1

@@ -1,0 +1,123 @@
+"""The benchmark harness on tiny graphs."""
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import gconn
+from gconn import bench, cli
+from gconn.bench import harness, suites
+
+GRAPHS = ["path:60", "components:20,size=5"]
+
+
+@pytest.fixture(scope="module")
+def rows():
+    return bench.run(GRAPHS, variants="auto,kout+union-async+find-halve", backend="cpu", repeat=1, warmup=0)
+
+
+def test_rows_are_checked_against_scipy(rows):
+    assert [r.method for r in rows] == ["scipy", "gconn", "gconn", "networkx"] * 2
+    for r in rows:
+        assert len(r.times) == 1 and r.median > 0 and r.speedup > 0
+        assert r.correct is (None if r.method == "scipy" else True)
+    path_rows = rows[:4]
+    assert all(r.components == 1 and r.largest == 60 for r in path_rows)
+    assert rows[1].variant.startswith("auto -> ")
+    assert set(rows[2].phases) >= {"sample", "finish"}
+    assert {r.components for r in rows[4:]} == {20}
+
+
+def test_writes_csv_md_and_prints_table_last(capsys, tmp_path):
+    code = cli.main(["bench", "--graphs", *GRAPHS, "--repeat", "1", "--warmup", "0", "--backend", "cpu",
+                     "--out", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert code == 0
+    with open(tmp_path / "results.csv", newline="") as f:
+        table = list(csv.DictReader(f))
+    assert {"graph", "n", "m", "method", "variant", "backend", "median_ms", "min_ms", "speedup_vs_scipy",
+            "components", "correct", "phase_finish_ms"} <= set(table[0])
+    assert [r["correct"] for r in table if r["method"] == "gconn"] == ["True", "True"]
+    md = (tmp_path / "results.md").read_text()
+    assert "| graph | n | m | method |" in md and "Machine:" in md
+    last = out.rstrip().splitlines()
+    assert last[-1].startswith("| components:20,size=5 |") and last[-8].startswith("| graph |")
+    assert (tmp_path / "results.png").exists() == _has_matplotlib()
+    if not _has_matplotlib():
+        assert "plot skipped" in out
+
+
+def _has_matplotlib() -> bool:
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def test_failure_is_marked(capsys, monkeypatch, tmp_path):
+    def wrong(graph, **kwargs):
+        k, labels, stats = real(graph, **kwargs)
+        return k, np.zeros_like(labels), stats
+
+    real = gconn.api.connected_components
+    monkeypatch.setattr(gconn.api, "connected_components", wrong)
+    code = cli.main(["bench", "--graphs", "components:3,size=4", "--repeat", "1", "--warmup", "0",
+                     "--backend", "cpu", "--out", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "**NO**" in out and "FAILED" in out
+
+
+def test_networkx_skipped_when_large():
+    rows = bench.run(["path:30"], backend="cpu", repeat=1, warmup=0, nx_max_edges=10)
+    nx_row = rows[-1]
+    assert nx_row.method == "networkx" and nx_row.note == "skipped (too large)" and not nx_row.times
+    assert "skipped (too large)" in bench.markdown_table(rows)
+
+
+def test_expand_variants():
+    assert bench.expand_variants("fastest") == list(bench.FASTEST)
+    assert all(name in gconn.variants("cc") for name in bench.FASTEST)
+    assert len(bench.expand_variants("all,auto")) == len(gconn.variants("cc")) + 1
+    assert bench.expand_variants("KOut+UnionAsync+FindHalve") == ["kout+union-async+find-halve"]
+    with pytest.raises(ValueError):
+        bench.expand_variants("kout+nope")
+    with pytest.raises(ValueError):
+        bench.expand_variants(" , ")
+
+
+def test_same_partition():
+    assert harness.same_partition(np.array([0, 0, 1, 2]), np.array([1, 1, 0, 2]))
+    assert not harness.same_partition(np.array([0, 0, 1, 1]), np.array([0, 1, 1, 1]))
+    assert not harness.same_partition(np.array([0, 1]), np.array([0, 0]))
+
+
+def test_data_dir(monkeypatch, tmp_path):
+    monkeypatch.delenv("GCONN_DATA", raising=False)
+    repo = Path(__file__).resolve().parents[1]
+    assert suites.data_dir() == repo.parent / "shared" / "data"
+    monkeypatch.setenv("GCONN_DATA", str(tmp_path))
+    assert suites.data_dir() == tmp_path
+    with pytest.raises(ValueError, match="GCONN_DATA"):
+        suites.real_graphs()
+    (tmp_path / "graphs").mkdir()
+    (tmp_path / "graphs" / "b.el").write_text("0 1\n")
+    (tmp_path / "graphs" / "a.mtx").write_text("x")
+    assert [Path(p).name for p in suites.SUITES["real"].graphs()] == ["a.mtx", "b.el"]
+
+
+def test_suite_settings_can_be_overridden(monkeypatch, tmp_path):
+    seen = {}
+
+    def fake_run(graphs, **kwargs):
+        seen.update(kwargs, graphs=graphs)
+        return []
+
+    monkeypatch.setattr(harness, "run", fake_run)
+    assert cli.main(["bench", "--suite", "cpu-target", "--repeat", "2", "--out", str(tmp_path)]) == 0
+    assert seen["graphs"] == ["rmat:scale=20,ef=16"]
+    assert seen["backend"] == "cpu" and seen["repeat"] == 2 and seen["warmup"] == 1

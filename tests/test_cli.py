@@ -1,0 +1,240 @@
+"""The gconn command: every subcommand on tiny inputs, and its error paths."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from scipy.sparse.csgraph import connected_components as scipy_cc
+
+import gconn
+from gconn import cli
+
+SPEC = "er:n=300,d=3"  # a few components of varied sizes
+
+
+def run(capsys, *argv):
+    code = cli.main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def fields(out: str) -> dict:
+    """The 'key  value' lines of the human-readable output."""
+    pairs = (line.split(None, 1) for line in out.splitlines() if line and not line.startswith(" "))
+    return {p[0]: p[1] if len(p) > 1 else "" for p in pairs}
+
+
+@pytest.fixture(scope="module")
+def graph():
+    return gconn.generators.from_spec(SPEC)
+
+
+@pytest.fixture
+def edge_file(tmp_path, graph):
+    path = tmp_path / "g.el"
+    gconn.save(graph, path)
+    return path
+
+
+def test_cc_text(capsys, graph, edge_file):
+    code, out, err = run(capsys, "cc", str(edge_file), "--quiet")
+    assert code == 0, err
+    f = fields(out)
+    k, labels = scipy_cc(graph.to_scipy(), directed=False)
+    assert f["n"] == f"{graph.n:,}" and f["m"] == f"{graph.m:,}"
+    assert f["components"] == f"{k:,}"
+    assert f["largest"].startswith(f"{np.bincount(labels).max():,}")
+    assert f["variant"].split()[0] in gconn.variants("cc")
+    assert "finish" in out and "time" in f
+
+
+def test_cc_json_repeat_compare_and_outputs(capsys, graph, tmp_path):
+    k, ref = scipy_cc(graph.to_scipy(), directed=False)
+    for name in ("labels.npy", "labels.txt", "labels.csv"):
+        out_path = tmp_path / name
+        code, out, err = run(capsys, "cc", "--generate", SPEC, "--json", "--repeat", "2", "--compare",
+                             "-a", "kout+union-async+find-halve", "-p", "k=3", "-b", "cpu", "-o", str(out_path))
+        assert code == 0, err
+        res = json.loads(out)
+        assert res["components"] == k and res["matches_scipy"] is True
+        assert len(res["times_s"]) == 2 and res["variant"] == "kout+union-async+find-halve"
+        assert set(res["phases_s"]) >= {"sample", "finish"}
+        saved = np.load(out_path) if name.endswith(".npy") else np.loadtxt(out_path, dtype=np.int64)
+        assert np.array_equal(saved, ref)
+
+
+def test_forest_writes_edges(capsys, graph, tmp_path):
+    for name in ("forest.el", "forest.npy"):
+        path = tmp_path / name
+        code, out, err = run(capsys, "forest", "--generate", SPEC, "-o", str(path), "--warmup", "0")
+        assert code == 0, err
+        k, _ = scipy_cc(graph.to_scipy(), directed=False)
+        assert fields(out)["forest"].startswith(f"{graph.n - k:,} edges")
+        forest = gconn.load(path, n=graph.n)
+        assert forest.m == graph.n - k
+        assert scipy_cc(forest.to_scipy(), directed=False)[0] == k
+
+
+@pytest.mark.parametrize("mode", ["phased", "sequential", "concurrent"])
+def test_stream_matches_static(capsys, mode):
+    code, out, err = run(capsys, "stream", "--generate", SPEC, "--batch-size", "97", "--query-ratio", "0.5",
+                         "--mode", mode, "--seed", "3")
+    assert code == 0, err
+    f = fields(out)
+    assert f["components"].endswith("ok")
+    assert "edges/s" in f["throughput"] and "ops/s" in f["throughput"]
+
+
+def test_stream_json_counts(capsys, graph):
+    code, out, _ = run(capsys, "stream", "--generate", SPEC, "--batch-size", "50", "--query-ratio", "2",
+                       "--json")
+    res = json.loads(out)
+    assert code == 0 and res["ok"] is True
+    assert res["inserts"] == graph.m and res["queries"] == 2 * graph.m
+    assert res["batches"] == -(-3 * graph.m // 50)
+
+
+def test_stream_ops_places_every_edge_once(graph):
+    kinds, src, dst = cli.stream_ops(graph, 0.25, seed=1)
+    ins = kinds == 0
+    got = np.sort(src[ins].astype(np.int64) * graph.n + dst[ins])
+    assert np.array_equal(got, np.sort(graph.src.astype(np.int64) * graph.n + graph.dst))
+    assert (kinds == 1).sum() == round(0.25 * graph.m)
+
+
+def test_generate_round_trips(capsys, tmp_path):
+    path = tmp_path / "k.mtx.gz"
+    code, out, err = run(capsys, "generate", "kron:8", "-o", str(path))
+    assert code == 0, err
+    assert gconn.load(path) == gconn.generators.from_spec("kron:8")
+    assert fields(out)["wrote"] == str(path)
+
+
+def test_info_and_variants(capsys):
+    code, out, _ = run(capsys, "info")
+    assert code == 0
+    f = fields(out)
+    assert f["gconn"] == gconn.__version__ and "threads" in f["numba"] and "CUDA" in f
+    code, out, _ = run(capsys, "info", "--json")
+    info = json.loads(out)
+    assert info["variants"] == {p: len(gconn.variants(p)) for p in ("cc", "forest", "incremental")}
+    for problem in ("cc", "forest", "incremental"):
+        code, out, _ = run(capsys, "variants", "--problem", problem)
+        assert code == 0 and out.split() == gconn.variants(problem)
+
+
+def test_demo_and_example(capsys, monkeypatch):
+    monkeypatch.setattr(cli, "EXAMPLE_SPEC", "rmat:scale=9")
+    code, out, err = run(capsys, "demo")
+    assert code == 0, err
+    assert "rmat:scale=9" in out and "ok: same components as scipy" in out
+    code, out, err = run(capsys, "cc", "--example", "--warmup", "0")
+    assert code == 0 and fields(out)["input"].startswith("rmat:scale=9")
+
+
+def test_bench_subcommand(capsys, tmp_path):
+    code, out, err = run(capsys, "bench", "--graphs", "path:40", "--repeat", "1", "--warmup", "0",
+                         "--backend", "cpu", "--out", str(tmp_path))
+    assert code == 0, err
+    assert out.rstrip().splitlines()[-1].startswith("| path:40 |")
+    assert (tmp_path / "results.csv").exists() and (tmp_path / "results.md").exists()
+
+
+def test_no_command_prints_help(capsys):
+    code, out, _ = run(capsys)
+    assert code == 2 and "demo" in out
+    code, out, _ = run(capsys, "--version")
+    assert code == 0 and gconn.__version__ in out
+
+
+@pytest.fixture
+def bad_files(tmp_path):
+    (tmp_path / "bad.mtx").write_text("%%MatrixMarket matrix coordinate pattern general\n3 3 1\n1 x\n")
+    (tmp_path / "g.xyz").write_text("0 1\n")
+    return tmp_path
+
+
+@pytest.mark.parametrize("argv", [
+    ["cc", "{d}/missing.mtx"],
+    ["cc", "--generate", "nosuch:3"],
+    ["cc", "--generate", "rmat:scale=x"],
+    ["cc", "--generate", "path:10", "-a", "kout+union-bogus"],
+    ["forest", "--generate", "path:10", "-a", "none+union-rem-cas+find-split+splice"],
+    ["stream", "--generate", "path:10", "--batch-size", "4", "-a", "kout+union-async"],
+    ["cc", "--generate", "path:10", "-p", "nosuch=1"],
+    ["cc", "{d}/g.xyz"],
+    ["cc", "{d}/bad.mtx"],
+    ["cc", "{d}/g.xyz", "--format", "nosuch"],
+    ["cc", "{d}"],
+    ["cc", "--generate", "path:10", "-o", "{d}/labels.bin"],
+    ["forest", "--generate", "path:10", "-o", "{d}/nofolder/f.el"],
+    ["generate", "path:10", "-o", "{d}/g.unknown"],
+    ["bench", "--graphs", "{d}/missing.el", "--out", "{d}/b"],
+    ["bench", "--graphs", "path:10", "--variants", "bogus", "--out", "{d}/b"],
+], ids=lambda a: " ".join(a[:4]))
+def test_bad_input_is_one_line(capsys, bad_files, argv):
+    code, out, err = run(capsys, *(a.format(d=bad_files) for a in argv))
+    assert code == 1
+    assert len(err.strip().splitlines()) == 1, err
+    assert err.startswith("gconn: error: ") and "Traceback" not in err
+
+
+@pytest.mark.parametrize("argv", [
+    ["cc"], ["cc", "--generate", "path:3", "--example"], ["stream", "--generate", "path:3"],
+    ["cc", "--generate", "path:3", "--repeat", "0"], ["cc", "--generate", "path:3", "-p", "k"], ["nosuch"],
+    ["cc", "--generate", "path:3", "--format", "mtx"],
+])
+def test_usage_errors_exit_2(capsys, argv):
+    code, _, err = run(capsys, *argv)
+    assert code == 2 and "error:" in err and "Traceback" not in err
+
+
+def test_gpu_backend_without_gpu(capsys):
+    if gconn.bench.common.gpu_status()[0]:
+        pytest.skip("a GPU is present")
+    code, _, err = run(capsys, "cc", "--generate", "path:5", "--backend", "gpu")
+    assert code == 1 and err.startswith("gconn: error: ") and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("exc, code, text", [
+    (KeyboardInterrupt, 130, "gconn: interrupted"),
+    (MemoryError, 1, "gconn: error: out of memory"),
+    (RuntimeError("boom\nsecond line"), 1, "gconn: internal error: RuntimeError: boom"),
+])
+def test_exceptions_and_debug(capsys, monkeypatch, exc, code, text):
+    def fail(args, parser):
+        raise exc
+
+    monkeypatch.setattr(cli, "cmd_variants", fail)
+    got, _, err = run(capsys, "variants")
+    assert got == code and err.startswith(text) and len(err.strip().splitlines()) == 1
+    with pytest.raises(type(exc) if isinstance(exc, BaseException) else exc):
+        cli.main(["variants", "--debug"])
+
+
+def _python(*args, cwd):
+    env = dict(os.environ)
+    return subprocess.run([sys.executable, *args], capture_output=True, text=True, cwd=cwd, env=env,
+                          timeout=120)
+
+
+def test_subprocess(tmp_path):
+    res = _python("-m", "gconn", "cc", "--generate", "path:30", "--json", cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    assert json.loads(res.stdout)["components"] == 1
+    assert res.stderr == ""  # no progress bars when stderr is not a terminal
+
+    res = _python("-m", "gconn", "cc", "missing.mtx", cwd=tmp_path)
+    assert res.returncode == 1
+    assert res.stderr.strip().splitlines() == ["gconn: error: missing.mtx: no such file"]
+
+    res = _python("-m", "gconn.bench", "--graphs", "path:20", "--repeat", "1", "--warmup", "0",
+                  "--backend", "cpu", cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    assert Path(tmp_path, "bench-out", "results.md").exists()
+    assert res.stdout.rstrip().splitlines()[-1].startswith("| path:20 |")
