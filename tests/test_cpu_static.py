@@ -30,9 +30,10 @@ def test_spanning_forest(name, graphs):
 
 
 @pytest.mark.parametrize("params", [dict(k=1), dict(k=3), dict(k=2, kout="paper"), dict(k=4, kout="paper"),
-                                    dict(hb_n=1), dict(hb_n=16), dict(bfs_sample=4)])
+                                    dict(hb_n=1), dict(hb_n=16), dict(bfs_sample=4), dict(bfs_levels=1),
+                                    dict(bfs_levels=3)])
 def test_sampling_parameters(params, graphs):
-    sampling = "hb" if "hb_n" in params else "bfs" if "bfs_sample" in params else "kout"
+    sampling = "hb" if "hb_n" in params else "bfs" if any(p.startswith("bfs") for p in params) else "kout"
     for gname, g in graphs:
         k0, l0 = reference(g)
         k, labels = gconn.connected_components(
@@ -40,8 +41,29 @@ def test_sampling_parameters(params, graphs):
         assert np.array_equal(labels, l0), gname
 
 
+@pytest.mark.parametrize("finish", ["union-rem-cas+find-split+splice", "sv", "lt-prf", "stergiou", "label-prop",
+                                    "ecl-cc", "afforest"])
+def test_bfs_sampling_level_cap(finish):
+    """A capped BFS leaves a partial tree of the giant component that every
+    finish completes; on a path it reaches 2 * levels + 1 vertices at most."""
+    from gconn.generators import path
+    g = path(2000, permute=True, seed=3)
+    k0, l0 = reference(g)
+    name = f"bfs+{finish}"
+    for levels in (1, 5, 40):
+        k, labels, st = gconn.connected_components(g, algorithm=name, backend="cpu", bfs_levels=levels,
+                                                   return_stats=True)
+        assert k == k0 and np.array_equal(labels, l0), (name, levels)
+        assert st.coverage <= (2 * levels + 1) / g.n, (name, levels, st.coverage)
+        if gconn.design.Variant.parse(name).root_based:
+            src, dst = gconn.spanning_forest(g, algorithm=name, backend="cpu", bfs_levels=levels)
+            check_forest(g, src, dst, k0)
+
+
 def test_bad_sampling_parameters():
     g = gconn.Graph.from_edges([0, 1], [1, 2])
+    with pytest.raises(ValueError, match="bfs_levels >= 1"):
+        gconn.connected_components(g, algorithm="bfs+union-async", backend="cpu", bfs_levels=0)
     with pytest.raises(ValueError, match="k >= 1"):
         gconn.connected_components(g, algorithm="kout+union-async", backend="cpu", k=0)
     with pytest.raises(ValueError, match="hb_n >= 1"):

@@ -80,7 +80,7 @@ def test_api_rejects_unknown_variant_and_option():
 
 def test_auto_choice_follows_the_decision_tree():
     path = gconn.Graph.from_edges(range(999), range(1, 1000))
-    v = design.choose(path, backend="cpu", hb_coverage=lambda g: 1.0)
+    v = design.choose(path, hb_coverage=lambda g: 1.0)
     assert v.sampling == "none"  # low average degree: sampling does not pay
     import numpy as np
     rng = np.random.default_rng(0)

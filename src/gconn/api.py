@@ -13,6 +13,7 @@ _PARAMS = {
     "kout": "'afforest' (the first k edges, default) or 'paper' (first edge + k-1 random)",
     "hb_n": "edges per remaining root in HB sampling's second step (default 4)",
     "bfs_sample": "vertices sampled to pick BFS sampling's source (default 1024)",
+    "bfs_levels": "levels BFS sampling runs before the finish takes over (default 256)",
     "max_rounds": "round cap of the iterative finishes (SV, LT, Stergiou, LP); default: see gconn.core.minbased",
 }
 
@@ -48,7 +49,7 @@ def _variant(algorithm, problem: str, graph: Graph | None, be, params: dict) -> 
         valid = "; ".join(f"{k}: {d}" for k, d in _PARAMS.items())
         raise TypeError(f"unknown option(s) {', '.join(unknown)}; valid options: {valid}")
     if algorithm is None or (isinstance(algorithm, str) and algorithm == "auto"):
-        v = design.choose(graph, problem, backend=be.NAME, hb_coverage=be.hb_coverage) \
+        v = design.choose(graph, problem, hb_coverage=be.hb_coverage) \
             if graph is not None else Variant.parse(design.default_name(problem), problem)
     else:
         v = Variant.parse(algorithm, problem)
@@ -156,6 +157,8 @@ class IncrementalConnectivity:
         self.variant = _variant(algorithm, "incremental", None, self._be, {})
         self.mode = mode
         self._n = 0
+        # labels() answers in CuPy only when the structure was seeded on the GPU
+        self._device_io = g is not None and g.on_gpu
         id_dtype = np.int64 if max(n, g.n if g is not None else 0) > INT32_MAX else np.int32
         self._state = self._be.IncrementalState(self.variant, id_dtype)
         if g is not None:
@@ -180,8 +183,10 @@ class IncrementalConnectivity:
         """Current labels of vertices 0..n-1 (scipy numbering when compact)."""
         roots = self._state.roots(self._n)
         if compact:
-            return self._be.compact(roots)[1]
-        return roots if self.variant.min_rooted else self._be.min_representatives(roots)
+            labels = self._be.compact(roots)[1]
+        else:
+            labels = roots if self.variant.min_rooted else self._be.min_representatives(roots)
+        return _out(labels, self._device_io)
 
     def insert(self, src, dst) -> None:
         """Insert edges (src[i], dst[i]); unseen ids grow the vertex set."""
@@ -192,7 +197,8 @@ class IncrementalConnectivity:
     def connected(self, u, v):
         """Whether u[i] and v[i] are connected now, as a bool array."""
         s, d = self._ids(u, v)
-        return self._state.query(s, d) if s.size else self._empty_bool()
+        out = self._state.query(s, d) if s.size else self._empty_bool()
+        return _out(out, _is_cupy(u) or _is_cupy(v))
 
     def process(self, kinds, src=None, dst=None):
         """Process a mixed batch; returns the answers of its queries in order.
@@ -201,6 +207,10 @@ class IncrementalConnectivity:
         for a query; alternatively pass one ``(m, 3)`` array of
         ``[kind, u, v]`` rows.
         """
+        device_io = _is_cupy(src) or _is_cupy(dst) or (src is None and _is_cupy(kinds))
+        return _out(self._process(kinds, src, dst), device_io)
+
+    def _process(self, kinds, src, dst):
         kinds, src, dst = self._batch(kinds, src, dst)
         s, d = self._ids(src, dst)
         if s.size == 0:

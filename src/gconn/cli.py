@@ -535,7 +535,7 @@ def build_parser() -> argparse.ArgumentParser:
     options = argparse.ArgumentParser(add_help=False)
     options.add_argument("-p", "--param", type=_param, action="append", default=[], metavar="KEY=VALUE",
                          help="a variant option, repeatable: k=3 (k-out edges), kout=paper, hb_n=4, "
-                              "bfs_sample=1024, max_rounds=...")
+                              "bfs_sample=1024, bfs_levels=256, max_rounds=...")
     timing = argparse.ArgumentParser(add_help=False)
     timing.add_argument("--repeat", type=positive_int, default=1, metavar="R",
                         help="timed runs; the median and min are reported (default 1)")

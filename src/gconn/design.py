@@ -100,6 +100,24 @@ FIND_CODE = {f: i for i, f in enumerate(FINDS)}
 SPLICE_CODE = {s: i for i, s in enumerate(SPLICES)}
 NO_SPLICE = -1
 
+# BFS sampling pays a synchronization per level, so on a high-diameter graph
+# a full BFS costs far more than the finish (millions of levels on a path).
+# It stops after this many levels: what it reached is a subtree of one
+# component, which the finish completes as it does k-out's partial trees.
+BFS_LEVELS = 256
+
+
+def bfs_levels(params: dict) -> int:
+    """BFS sampling's level cap from a variant's ``params`` (``bfs_levels``).
+
+    >>> bfs_levels({}), bfs_levels({"bfs_levels": 8})
+    (256, 8)
+    """
+    levels = int(params.get("bfs_levels", BFS_LEVELS))
+    if levels < 1:
+        raise ValueError(f"BFS sampling needs bfs_levels >= 1; got {levels}")
+    return levels
+
 # Which find (compress) options each union rule accepts.  From the paper's
 # appendix: the UnionAsync family takes the four classic finds; Rem's
 # algorithms take naive/split/halve as their compress rule (FindCompress is
@@ -344,7 +362,7 @@ def default_name(problem: str = "cc") -> str:
     return "none+union-async+find-halve" if problem == "incremental" else "kout+union-async+find-halve"
 
 
-def choose(graph, problem: str = "cc", backend: str = "cpu", hb_coverage=None) -> Variant:
+def choose(graph, problem: str = "cc", hb_coverage=None) -> Variant:
     """The automatic choice, following the paper's decision tree (Sec. 4.6).
 
     * Low average degree (road networks, meshes, paths): sampling inspects
@@ -352,13 +370,18 @@ def choose(graph, problem: str = "cc", backend: str = "cpu", hb_coverage=None) -
     * Otherwise estimate a lower bound on HB's coverage from HB's first,
       contention-free step (each vertex hooks to its smallest neighbour) on a
       sample of vertices; if it is high, HB sampling, else k-out.
-    * The finish is UnionAsync (UnionRemCAS performs the same in the paper).
+    * The finish is UnionAsync (UnionRemCAS performs the same in the paper)
+      with FindHalve on both backends.  The paper recommends ECL-CC after
+      HB; our GPU ECL-CC finish measured 1.5-2x slower than UnionAsync
+      after HB on the H100 (BENCHMARKS.md), so it is not chosen.  FindHalve
+      beat FindCompress on the GPU by 20-40% without sampling (grid, mesh,
+      path) and matched it after sampling.
     """
     if problem == "incremental":
         return Variant.parse(default_name("incremental"), problem)
     n = graph.n
     m = graph.m
-    find = "find-compress" if backend == "gpu" else "find-halve"
+    find = "find-halve"
     if n == 0 or m == 0:
         return Variant("none", "union-async", find)
     avg_degree = 2.0 * m / n

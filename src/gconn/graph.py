@@ -9,7 +9,7 @@ int64 only when 2m needs it.
 from __future__ import annotations
 
 import numbers
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 

@@ -8,9 +8,15 @@ from gconn import design
 
 
 def uf_variants(problem: str = "cc", sampling: str | None = None) -> list[str]:
-    """The union-find variants (the finishes the GPU backend implements)."""
+    """The union-find variants."""
     return [v.name for v in design.iter_variants(problem)
             if v.is_union_find and (sampling is None or v.sampling == sampling)]
+
+
+def mb_variants(problem: str = "cc", sampling: str | None = None) -> list[str]:
+    """The variants of the other finishes (gconn.gpu.minbased)."""
+    return [v.name for v in design.iter_variants(problem)
+            if not v.is_union_find and (sampling is None or v.sampling == sampling)]
 
 
 def host(x) -> np.ndarray:

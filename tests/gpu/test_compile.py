@@ -2,8 +2,7 @@
 
 * Every kernel the backend can ask for compiles to PTX for sm_90
   (``python -m gconn.gpu.compile_check``, in a subprocess: it substitutes
-  a device for numba-cuda's compute-capability query).  About 2.5 minutes
-  on 2 cores.
+  a device for numba-cuda's compute-capability query).
 * Without a GPU, ``backend='gpu'`` is a clear error and ``'auto'`` uses
   the CPU.
 """

@@ -84,6 +84,23 @@ def test_samplers_and_gathered_finish(sampling, params, finish, graphs):
         check_cc(g, f"{sampling}+{finish}", **params)
 
 
+@pytest.mark.parametrize("finish", ["union-async+find-halve", "union-rem-cas+find-split+splice", "sv", "afforest"])
+def test_bfs_sampling_level_cap(finish):
+    """BFS sampling stops after ``bfs_levels`` levels (a permuted path:
+    2 * levels + 1 vertices reached at most) and the finish completes it."""
+    perm = np.random.default_rng(2).permutation(151)
+    g = Graph.from_edges(perm[:-1], perm[1:], 151)
+    k0, l0 = reference(g)
+    for levels in (1, 4):
+        k, labels, st = gconn.connected_components(g, algorithm=f"bfs+{finish}", backend="gpu",
+                                                   bfs_levels=levels, return_stats=True)
+        assert k == k0 and np.array_equal(host(labels), l0), levels
+        assert st.coverage <= (2 * levels + 1) / g.n, (levels, st.coverage)
+        if gconn.design.Variant.parse(f"bfs+{finish}").root_based:
+            src, dst = gconn.spanning_forest(g, algorithm=f"bfs+{finish}", backend="gpu", bfs_levels=levels)
+            check_forest(g, host(src), host(dst), k0)
+
+
 @pytest.mark.parametrize("sampling", ["none", "kout", "hb", "bfs"])
 @pytest.mark.parametrize("finish", [f for f in SAMPLED if "splice" not in f] + ["union-rem-cas+find-naive+split-one"])
 def test_spanning_forest(sampling, finish, graphs):
@@ -148,11 +165,3 @@ def test_simulator_is_not_picked_automatically():
     assert not ok and "simulator" in why
     _, labels = gconn.connected_components(([0], [1]), backend="auto")
     assert isinstance(labels, np.ndarray)
-
-
-def test_other_finishes_are_refused_clearly():
-    others = [v.name for v in gconn.design.iter_variants("cc") if not v.is_union_find]
-    if not others:
-        pytest.skip("every finish is a union-find")
-    with pytest.raises(ValueError, match="backend='cpu'"):
-        gconn.connected_components(([0], [1]), algorithm=others[0], backend="gpu")

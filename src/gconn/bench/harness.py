@@ -355,7 +355,8 @@ def write_plot(rows, path) -> str | None:
                   rotation=20, ha="right")
     ax.set_yscale("log")
     ax.set_ylabel("median time (ms)")
-    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    if methods:
+        ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
     fig.savefig(path, dpi=120, bbox_inches="tight")
     return None
 

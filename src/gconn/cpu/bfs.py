@@ -77,9 +77,10 @@ def _frontier_edges(indptr, frontier):
     return s
 
 
-def bfs(indptr: np.ndarray, indices: np.ndarray, source: int):
+def bfs(indptr: np.ndarray, indices: np.ndarray, source: int, max_levels: int | None = None):
     """Levels (-1 unreached) and BFS-tree parents (-1 at the source and
-    unreached) from ``source``; also the number of edges inspected."""
+    unreached) from ``source``, stopping after ``max_levels`` levels when
+    given; also the number of edges inspected."""
     n = indptr.size - 1
     level = np.full(n, -1, np.int32)
     parent = np.full(n, -1, indices.dtype)
@@ -94,7 +95,8 @@ def bfs(indptr: np.ndarray, indices: np.ndarray, source: int):
     bottom_up = False
     nf = 1
     fe = explored_edges
-    while nf > 0:
+    limit = n if max_levels is None else max_levels
+    while nf > 0 and depth < limit:
         depth += 1
         if not bottom_up and fe > (m2 - explored_edges) / ALPHA:
             bottom_up = True

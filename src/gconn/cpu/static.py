@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.unionfind import FIND_HALVE, UNION_ASYNC, UNION_JTB
-from ..design import FIND_CODE, FINISH_CODE, SPLICE_CODE, Variant
+from ..design import FIND_CODE, FINISH_CODE, SPLICE_CODE, Variant, bfs_levels
 from ..stats import Stats
 from . import bfs as _bfs
 from . import kernels as K
@@ -147,7 +147,7 @@ def _sample(graph, variant, P, H, codes, fa, fb, params, seed) -> int:
         return int(np.count_nonzero(deg)) + int(second)
     if variant.sampling == "bfs":
         src = _bfs.pick_source(indptr, int(params.get("bfs_sample", 1024)), seed)
-        level, parent, inspected = _bfs.bfs(indptr, indices, src)
+        level, parent, inspected = _bfs.bfs(indptr, indices, src, bfs_levels(params))
         visited = np.flatnonzero(level >= 0)
         mn = int(visited[0])
         _bfs.relabel_visited(P, level, mn)

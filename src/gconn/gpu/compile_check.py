@@ -6,8 +6,10 @@ Compiles each kernel kind of :mod:`gconn.gpu.kernels` for every
 specialization the backend can ask for: the union kernels for every
 union-find (finish, find, splice) combination of ``gconn.variants``, the
 others for UnionJTB records or not, each for int32 and int64 vertex ids
-(int32 ids also with int64 offsets for the CSR kernels).  Prints the count
-and exits non-zero on any failure.
+(int32 ids also with int64 offsets for the CSR kernels); and each kernel
+of :mod:`gconn.gpu.minbased` for every rule code it is specialized on
+(``minbased.keys``), for the same ids.  Prints the count and exits
+non-zero on any failure.
 
 numba-cuda asks the current device for its compute capability when it
 compiles a kernel that calls device functions; with no device this module
@@ -41,12 +43,15 @@ def _pretend_device():
 
 
 def jobs(quick: bool = False) -> list:
-    """Every (kind, key, dtypes) to compile.  The union kernels get every
-    union-find combination for the id pairs of ID_PAIRS, and one combination
-    per finish for MIXED_PAIR (the offset width is independent of the
-    codes); ``quick`` keeps one combination per finish throughout."""
+    """Every (module, kind, key, dtypes) to compile.  The union kernels get
+    every union-find combination for the id pairs of ID_PAIRS, and one
+    combination per finish for MIXED_PAIR (the offset width is independent
+    of the codes); ``quick`` keeps one combination per finish throughout.
+    The min-based kernels get every key; MIXED_PAIR only where they read
+    offsets."""
     from ..design import iter_variants
     from . import kernels as K
+    from . import minbased as MB
     from .static import Codes
 
     every, per_finish = {}, {}
@@ -69,7 +74,12 @@ def jobs(quick: bool = False) -> list:
             else:
                 keys = [((), False)]
             for key, jtb in keys:
-                out.append((kind, key, K.dtypes_key(ids, ptr, "int64" if jtb else ids)))
+                out.append(("kernels", kind, key, K.dtypes_key(ids, ptr, "int64" if jtb else ids)))
+        for kind in MB.FACTORIES:
+            if mixed and kind not in MB.CSR_KINDS:
+                continue
+            for key in MB.keys(kind):
+                out.append(("minbased", kind, key, (ids, ptr if kind in MB.CSR_KINDS else ids)))
     return out
 
 
@@ -77,11 +87,13 @@ def _compile(job):
     from numba import cuda
 
     from . import kernels as K
-    kind, key, dtypes = job
-    if kind in K.NO_OFFSETS:
+    from . import minbased as MB
+    module, kind, key, dtypes = job
+    mod = K if module == "kernels" else MB
+    if module == "kernels" and kind in K.NO_OFFSETS:
         dtypes = (dtypes[0], dtypes[0], dtypes[2])
     try:
-        ptx, _ = cuda.compile_ptx(K.FACTORIES[kind](*key), K.signature(kind, dtypes), cc=CC)
+        ptx, _ = cuda.compile_ptx(mod.FACTORIES[kind](*key), mod.signature(kind, dtypes), cc=CC)
         return job, None if ".entry" in ptx else "no kernel entry in the PTX"
     except Exception:
         return job, traceback.format_exc(limit=3)
@@ -109,8 +121,8 @@ def main(argv=None) -> int:
         _init()
         results = [_compile(j) for j in todo]
     failed = [(j, err) for j, err in results if err]
-    for (kind, key, dts), err in failed:
-        print(f"FAILED {kind} {key} {dts}:\n{err}", file=sys.stderr)
+    for (module, kind, key, dts), err in failed:
+        print(f"FAILED {module}.{kind} {key} {dts}:\n{err}", file=sys.stderr)
     print(f"compiled {len(results) - len(failed)} of {len(results)} kernels for sm_{CC[0]}{CC[1]} "
           f"in {time.perf_counter() - t0:.1f} s")
     return 1 if failed else 0

@@ -13,6 +13,7 @@ import numpy as np
 from ..design import Variant
 from . import kernels as K
 from . import memory
+from . import minbased as MB
 from ._compat import view, xp
 from .static import Codes, _dummy
 
@@ -34,7 +35,7 @@ class IncrementalState:
         self._views()
 
     def _aux(self, n):
-        fill = {"hooks": -1, "locks": 0}.get(self.codes.aux)
+        fill = {"hooks": -1, "locks": 0, "labels": 0}.get(self.codes.aux)
         return xp.full(n if fill is not None else 1, 0 if fill is None else fill, self.codes.p_dtype)
 
     def _views(self):
@@ -75,6 +76,9 @@ class IncrementalState:
                  view(out) if out is not None else _dummy(np.bool_), persistent=True)
 
     def insert(self, src, dst) -> None:
+        if not self.codes.uf:
+            MB.insert_batch(self.variant, self.P, self.H, src, dst)
+            return
         self._ops(src, dst, K.OP_UNION)
 
     def query(self, src, dst):
@@ -85,7 +89,11 @@ class IncrementalState:
     def mixed(self, kinds, src, dst):
         """Inserts (kind 0) and queries (kind 1) of one batch, concurrently;
         ``out[i]`` answers op i where it is a query.  Rem's algorithms with
-        SpliceAtomic need a barrier between the two, so they get two phases."""
+        SpliceAtomic need a barrier between the two, so they get two phases;
+        the min-based finishes are dispatched to :mod:`gconn.gpu.minbased`."""
+        if not self.codes.uf:
+            return MB.mixed_batch(self.variant, self.P, self.H, xp.ascontiguousarray(kinds, dtype=np.int8),
+                                  src, dst, self.query)
         out = xp.zeros(kinds.size, np.bool_)
         kinds = xp.ascontiguousarray(kinds, dtype=np.int8)
         if self.variant.phase_separated:

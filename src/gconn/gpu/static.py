@@ -14,10 +14,11 @@ from contextlib import nullcontext
 
 import numpy as np
 
-from ..core.unionfind import UNION_JTB
-from ..design import FIND_CODE, FINISH_CODE, SPLICE_CODE, UNION_FINDS, Variant
+from ..core.unionfind import FIND_HALVE, UNION_ASYNC, UNION_JTB
+from ..design import FIND_CODE, FINISH_CODE, SPLICE_CODE, Variant, bfs_levels
 from . import kernels as K
 from . import memory
+from . import minbased as MB
 from ._compat import SIM, WARP_INTRINSICS, cuda, view, xp
 
 #: edge reorganization in k-out (k = 2, Afforest mode); needs warp shuffles
@@ -31,20 +32,16 @@ BFS_ALPHA = 15
 BFS_BETA = 18
 
 
-def require_union_find(v: Variant) -> None:
-    """The GPU backend implements the union-find finishes (paper Sec. 3.4)."""
-    if not v.is_union_find:
-        raise ValueError(f"{v.name}: the GPU backend implements the union-find finishes "
-                         f"({', '.join(UNION_FINDS)}), not {v.finish!r}; use backend='cpu' for it")
-
-
 class Codes:
-    """A variant's integer codes and the dtypes its kernels take."""
+    """A variant's integer codes and the dtypes its kernels take.  A finish
+    that is not a union-find (:mod:`gconn.gpu.minbased`) keeps a plain
+    parent array and samples with UnionAsync + FindHalve, as on the CPU."""
 
     def __init__(self, v: Variant, id_dtype, ptr_dtype=np.int64):
-        require_union_find(v)
-        self.fin = FINISH_CODE[v.finish]
-        self.fopt = FIND_CODE[v.find]
+        self.uf = v.is_union_find
+        self.finish = v.finish
+        self.fin = FINISH_CODE[v.finish] if self.uf else UNION_ASYNC
+        self.fopt = FIND_CODE[v.find] if self.uf else FIND_HALVE
         self.sopt = SPLICE_CODE[v.splice] if v.splice else 0
         self.jtb = self.fin == UNION_JTB
         self.union_key = (self.fin, self.fopt, self.sopt)
@@ -58,8 +55,11 @@ class Codes:
 
     @property
     def aux(self) -> str | None:
-        """The auxiliary array: hooks (UnionHooks, -1 = none) or locks
-        (UnionRemLock, 0 = free)."""
+        """The auxiliary array: hooks (UnionHooks, -1 = none), locks
+        (UnionRemLock, 0 = free) or the second label array of SV / LT /
+        Stergiou (written before it is read)."""
+        if not self.uf:
+            return "labels" if self.finish in MB.AUX_FINISHES else None
         if self.fin == FINISH_CODE["union-hooks"]:
             return "hooks"
         if self.fin == FINISH_CODE["union-rem-lock"]:
@@ -68,7 +68,7 @@ class Codes:
 
 
 def new_aux(codes: Codes, n: int):
-    """The hooks (-1 = none) or locks (0 = free) of ``codes.aux``."""
+    """The hooks (-1 = none), locks (0 = free) or labels of ``codes.aux``."""
     return xp.full(n, -1 if codes.aux == "hooks" else 0, codes.p_dtype)
 
 
@@ -110,7 +110,11 @@ def estimate_bytes(graph, variant: Variant, forest: bool) -> int:
     idb = graph.id_dtype.itemsize
     ptrb = graph.indptr.dtype.itemsize
     pb = 8 if variant.finish == "union-jtb" else idb
-    total = n * pb * (2 if variant.finish in ("union-hooks", "union-rem-lock") else 1)
+    total = n * pb * (2 if variant.finish in ("union-hooks", "union-rem-lock") + tuple(MB.AUX_FINISHES) else 1)
+    if not variant.is_union_find:
+        # the finish's edge list (COO, or the gathered CSR edges; LT's
+        # Alter keeps a second one) and BFS-CC's levels and queues
+        total += 6 * m * idb + (n * (4 + 2 * idb) if variant.finish == "bfs-cc" else 0)
     if forest:
         total += 2 * n * idb
     if variant.sampling != "none":
@@ -135,7 +139,6 @@ def run(graph, variant: Variant, *, forest: bool = False, stats=None, seed: int 
     >>> g = gconn.Graph.from_edges([0, 2], [1, 3]).to_device()  # doctest: +SKIP
     >>> roots, _, _ = run(g, Variant.parse("kout+union-async"))  # doctest: +SKIP
     """
-    require_union_find(variant)
     params = variant.param_dict
     if variant.sampling == "kout" and int(params.get("k", 2)) < 1:
         raise ValueError(f"k-out sampling needs k >= 1; got {params['k']}")
@@ -156,7 +159,8 @@ def _run(graph, variant, forest, st, seed):
     idt = codes.id_dtype
     P = xp.arange(n, dtype=codes.p_dtype)
     Pv = view(P)
-    Hv = view(new_aux(codes, n)) if codes.aux else _dummy(codes.p_dtype)
+    H = new_aux(codes, n) if codes.aux else None
+    Hv = view(H) if codes.aux else _dummy(codes.p_dtype)
     if forest:
         fa, fb = xp.full(n, -1, idt), xp.full(n, -1, idt)
         fav, fbv = view(fa), view(fb)
@@ -166,7 +170,12 @@ def _run(graph, variant, forest, st, seed):
     indptr, indices, src, dst = graph_views(graph)
     record = int(forest)
 
-    if variant.sampling == "none" or m == 0:
+    if not codes.uf and (variant.sampling == "none" or m == 0):
+        with _phase(st, "finish"):
+            inspected = MB.finish(graph, variant, P, H, fa, fb, st)
+        if st is not None:
+            st.edge_inspections["finish"] = inspected
+    elif variant.sampling == "none" or m == 0:
         with _phase(st, "finish"):
             K.launch(codes.kernel("coo_ops"), m, Pv, Hv, src, dst, _dummy(np.int8), m, K.OP_UNION, 0,
                      record, fav, fbv, _dummy(np.bool_), persistent=True)
@@ -184,12 +193,18 @@ def _run(graph, variant, forest, st, seed):
         with _phase(st, "lmax"):
             lm, lmv, countsv, smallv, uvv, usv = _scratch(graph)
             K.launch(codes.kernel("lmax"), K.SAMPLE, Pv, n, seed, lmv, countsv, block=K.SAMPLE)
-            K.launch(codes.kernel("gather"), n, Pv, indptr, n, lmv, SMALL_MAX, smallv, uvv, usv, countsv)
+            if codes.uf:    # the min-based finishes gather an edge list instead
+                K.launch(codes.kernel("gather"), n, Pv, indptr, n, lmv, SMALL_MAX, smallv, uvv, usv, countsv)
         if st is not None:
             _sample_stats(st, codes, P, Pv, indptr, indices, n, lm, lmv)
         with _phase(st, "finish"):
-            K.launch(codes.kernel("finish_csr"), n, Pv, Hv, indptr, indices, smallv, uvv, usv, countsv,
-                     record, fav, fbv, persistent=True)
+            if codes.uf:
+                K.launch(codes.kernel("finish_csr"), n, Pv, Hv, indptr, indices, smallv, uvv, usv, countsv,
+                         record, fav, fbv, persistent=True)
+            else:
+                inspected = MB.finish(graph, variant, P, H, fa, fb, st, int(lm[0]))
+                if st is not None:
+                    st.edge_inspections["finish"] = inspected
     with _phase(st, "finalize"):
         if codes.jtb:
             roots = xp.empty(n, idt)
@@ -267,14 +282,16 @@ def _sample(graph, variant, codes, P, Pv, Hv, fa, fb, fav, fbv, record, seed, co
                  record, fav, fbv)
         return second
     if variant.sampling == "bfs":
-        return _bfs_sample(graph, codes, Pv, fa, fb, record, int(params.get("bfs_sample", 1024)), seed)
+        return _bfs_sample(graph, codes, Pv, fa, fb, record, int(params.get("bfs_sample", 1024)),
+                           bfs_levels(params), seed)
     raise ValueError(f"unknown sampling {variant.sampling!r}")
 
 
-def _bfs_sample(graph, codes, Pv, fa, fb, record, sample: int, seed: int) -> int:
+def _bfs_sample(graph, codes, Pv, fa, fb, record, sample: int, max_levels: int, seed: int) -> int:
     """BFS sampling: a direction-optimizing BFS from the highest-degree
-    vertex of a random sample; the visited set is relabelled to its minimum
-    id.  Level-synchronous, so it reads each level's counters back."""
+    vertex of a random sample, for at most ``max_levels`` levels; the
+    visited set is relabelled to its minimum id.  Level-synchronous, so it
+    reads each level's counters back."""
     n, m2 = graph.n, 2 * graph.m
     g_indptr = graph.indptr
     indptr, indices, _, _ = graph_views(graph)
@@ -292,7 +309,7 @@ def _bfs_sample(graph, codes, Pv, fa, fb, record, sample: int, seed: int) -> int
     fv, nv = view(frontier), view(nxt)
     explored = fe = int(g_indptr[source + 1] - g_indptr[source])
     nf, depth, inspected, bottom_up = 1, 0, 0, False
-    while nf > 0:
+    while nf > 0 and depth < max_levels:
         depth += 1
         if not bottom_up and fe > (m2 - explored) / BFS_ALPHA:
             bottom_up = True
