@@ -9,7 +9,18 @@ import pytest
 from scipy.sparse.csgraph import connected_components as scipy_cc
 
 REPO = Path(__file__).resolve().parents[1]
-DATA = Path(os.environ.get("GCONN_DATA", REPO.parent / "shared" / "data"))
+
+
+def _data_dir() -> Path:
+    """$GCONN_DATA, else ../shared/data, else the three graphs bundled in
+    tests/data, so a clone on its own still tests real data."""
+    if os.environ.get("GCONN_DATA"):
+        return Path(os.environ["GCONN_DATA"])
+    shared = REPO.parent / "shared" / "data"
+    return shared if (shared / "MANIFEST.tsv").exists() else REPO / "tests" / "data"
+
+
+DATA = _data_dir()
 
 
 def manifest():
@@ -20,6 +31,12 @@ def manifest():
     lines = path.read_text().splitlines()
     header = lines[0].split("\t")
     return [dict(zip(header, line.split("\t"))) for line in lines[1:] if line.strip()]
+
+
+def manifest_row(name: str):
+    """The MANIFEST row of the graph whose file name starts with ``name``
+    (``usroads.mtx`` matches ``usroads.mtx.gz``), or None."""
+    return next((r for r in manifest() if Path(r["file"]).name.startswith(name)), None)
 
 
 def reference(graph):

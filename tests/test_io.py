@@ -1,7 +1,6 @@
 """gconn.io: every format against the real graphs, round trips, and errors."""
 from __future__ import annotations
 
-import csv
 import gzip
 import os
 import re
@@ -14,14 +13,12 @@ from scipy.sparse.csgraph import connected_components
 from gconn.graph import Graph
 from gconn.io import FORMATS, load, save
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+from conftest import DATA, manifest, manifest_row
 
 
 def _manifest():
-    if not DATA.is_dir():
-        return [pytest.param(None, marks=pytest.mark.skip(reason=f"real graph data not found at {DATA}"))]
-    with open(DATA / "MANIFEST.tsv", newline="") as f:
-        rows = list(csv.DictReader(f, delimiter="\t"))
+    rows = manifest()
+    assert rows, f"no MANIFEST.tsv at {DATA}"
     return [pytest.param(row, id=Path(row["file"]).name) for row in rows]
 
 
@@ -60,10 +57,9 @@ def test_real_graph_matches_manifest(row):
     assert np.bincount(labels).max() == int(row["largest_component"])
 
 
-@pytest.mark.skipif(not DATA.is_dir(), reason=f"real graph data not found at {DATA}")
 @pytest.mark.parametrize("name", ["g.gcb", "g.mtx.gz", "g.el.gz", "g.graph.gz", "g.npz"])
 def test_real_graph_round_trip(tmp_path, name):
-    graph = load(DATA / "graphs" / "cond-mat-2005.el")
+    graph = load(DATA / manifest_row("cond-mat-2005.el")["file"])
     save(graph, tmp_path / name)
     assert load(tmp_path / name) == graph
 

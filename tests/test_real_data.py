@@ -1,14 +1,13 @@
-"""The real graphs in ../shared/data against MANIFEST's component counts."""
+"""The real graphs (conftest.DATA) against MANIFEST's component counts."""
 import numpy as np
 import pytest
 
 import gconn
 from gconn import design
 
-from conftest import DATA, manifest, reference
+from conftest import DATA, manifest, manifest_row, reference
 
 ROWS = manifest()
-pytestmark = pytest.mark.skipif(not ROWS, reason=f"no real data at {DATA} (set GCONN_DATA)")
 
 _cache = {}
 
@@ -34,9 +33,8 @@ def test_auto_and_fast_variants(row):
 
 @pytest.mark.parametrize("file", ["usroads.mtx", "email-Enron.el"])
 def test_every_union_find_variant(file):
-    row = next((r for r in ROWS if r["file"].endswith(file)), None)
-    if row is None:
-        pytest.skip(f"{file} not in MANIFEST")
+    row = manifest_row(file)
+    assert row is not None, f"{file} not in {DATA}/MANIFEST.tsv"
     g = load(row)
     k0, l0 = reference(g)
     assert k0 == int(row["components"])
@@ -47,7 +45,7 @@ def test_every_union_find_variant(file):
 
 
 def test_incremental_replay_of_a_real_graph():
-    row = next(r for r in ROWS if r["file"].endswith("cond-mat-2005.el"))
+    row = manifest_row("cond-mat-2005.el")
     g = load(row)
     rng = np.random.default_rng(0)
     order = rng.permutation(g.m)
