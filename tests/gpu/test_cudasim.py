@@ -165,3 +165,16 @@ def test_simulator_is_not_picked_automatically():
     assert not ok and "simulator" in why
     _, labels = gconn.connected_components(([0], [1]), backend="auto")
     assert isinstance(labels, np.ndarray)
+
+
+def test_coo_from_csr(graphs, monkeypatch):
+    """to_device copies the CSR and derives the COO on the device; here the
+    same code on host arrays (the simulator's xp), in several chunks too."""
+    from gconn.gpu import graph as gg
+    empty = Graph.from_edges([], [], n=4)
+    for chunk in (gg.COO_CHUNK, 7):
+        monkeypatch.setattr(gg, "COO_CHUNK", chunk)
+        for _, g in graphs + [("empty", empty)]:
+            src, dst = gg.coo_from_csr(g.indptr, g.indices)
+            assert src.dtype == g.src.dtype and dst.dtype == g.dst.dtype
+            assert np.array_equal(src, g.src) and np.array_equal(dst, g.dst)

@@ -28,6 +28,12 @@ except Exception as e:  # pragma: no cover - reported as the skip reason
 pytestmark = [pytest.mark.gpu, pytest.mark.skipif(not _OK, reason=f"no usable GPU: {_WHY}")]
 
 
+def _same_coo(g, dg):
+    """The COO derived on the device equals the host graph's."""
+    return (dg.src.dtype == g.src.dtype and np.array_equal(host(dg.src), g.src)
+            and np.array_equal(host(dg.dst), g.dst))
+
+
 def _generated():
     """Every generator family at 10^4..10^5 edges."""
     return [
@@ -47,7 +53,9 @@ def graphs():
     out = []
     for name, g in _generated():
         k0, l0 = reference(g)
-        out.append((name, g, g.to_device(), k0, l0))
+        dg = g.to_device()
+        assert _same_coo(g, dg), name
+        out.append((name, g, dg, k0, l0))
     return out
 
 
@@ -161,7 +169,9 @@ def large():
                     ("grid-road-2048", gen.grid_road(2048, 0.7, seed=12)),
                     ("path-4M", gen.path(1 << 22))):
         k0, l0 = reference(g)
-        out.append((name, g.to_device(), k0, l0))
+        dg = g.to_device()
+        assert _same_coo(g, dg), name       # 2m > COO_CHUNK: derived in several steps
+        out.append((name, dg, k0, l0))
     return out
 
 

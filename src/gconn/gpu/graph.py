@@ -26,13 +26,43 @@ def _require_device(what: str):
 
 
 def device_graph_from_host(graph: Graph) -> Graph:
-    """Copy a host graph's CSR and COO to the GPU."""
+    """Copy a host graph's CSR to the GPU and derive its COO there: the copy
+    is bound by the host link, so this halves the bytes that cross it."""
     _require_device("moving a graph to the GPU")
     nbytes = sum(a.nbytes for a in (graph.indptr, graph.indices, graph.src, graph.dst))
+    nbytes += 9 * min(COO_CHUNK, graph.indices.size)
     memory.check(nbytes, f"a graph with n={graph.n}, m={graph.m}")
     with memory.guard(f"copying a graph with n={graph.n}, m={graph.m} to the GPU"):
-        arrays = [xp.asarray(a) for a in (graph.indptr, graph.indices, graph.src, graph.dst)]
-    return Graph(graph.n, *arrays, nodes=graph.nodes, device="gpu")
+        indptr, indices = xp.asarray(graph.indptr), xp.asarray(graph.indices)
+        src, dst = coo_from_csr(indptr, indices)
+    return Graph(graph.n, indptr, indices, src, dst, nodes=graph.nodes, device="gpu")
+
+
+#: CSR slots per step of :func:`coo_from_csr` (bounds its scratch memory)
+COO_CHUNK = 1 << 24
+
+
+def coo_from_csr(indptr, indices):
+    """Each undirected edge once as (src < dst), in CSR order (sorted by
+    src, then dst), from a symmetric CSR with sorted neighbour lists: the
+    COO every Graph carries.  Runs on ``xp`` arrays.
+
+    >>> coo_from_csr(xp.asarray([0, 1, 3, 4]), xp.asarray([1, 0, 2, 1]))  # doctest: +SKIP
+    (array([0, 1]), array([1, 2]))
+    """
+    srcs, dsts = [], []
+    for lo in range(0, int(indices.size), COO_CHUNK):
+        slots = xp.arange(lo, min(lo + COO_CHUNK, int(indices.size)), dtype=indptr.dtype)
+        rows = (xp.searchsorted(indptr, slots, side="right") - 1).astype(indices.dtype)
+        cols = indices[lo:lo + slots.size]
+        upper = cols > rows
+        srcs.append(rows[upper])
+        dsts.append(cols[upper])
+    if not srcs:
+        return xp.empty(0, indices.dtype), xp.empty(0, indices.dtype)
+    if len(srcs) == 1:
+        return srcs[0], dsts[0]
+    return xp.concatenate(srcs), xp.concatenate(dsts)
 
 
 def _check_n(n):
