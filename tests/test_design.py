@@ -87,3 +87,13 @@ def test_auto_choice_follows_the_decision_tree():
     dense = gconn.Graph.from_edges(rng.integers(0, 500, 10000), rng.integers(0, 500, 10000))
     assert design.choose(dense, hb_coverage=lambda g: 0.99).sampling == "hb"
     assert design.choose(dense, hb_coverage=lambda g: 0.2).sampling == "kout"
+    # On the GPU, graphs below AUTO_GPU_SAMPLING_EDGES skip sampling; the
+    # choice must also be valid for a spanning forest.
+    small = design.choose(dense, "forest", backend="gpu", hb_coverage=lambda g: 0.99)
+    assert small.name == "none+union-rem-cas+find-split+split-one"
+    design.check(small, "forest")
+    assert design.choose(path, backend="gpu").name == "none+union-async+find-halve"
+    from types import SimpleNamespace
+    big = SimpleNamespace(n=1 << 22, m=design.AUTO_GPU_SAMPLING_EDGES)
+    assert design.choose(big, backend="gpu", hb_coverage=lambda g: 0.99).name == "hb+union-async+find-halve"
+    assert design.choose(big, backend="gpu", hb_coverage=lambda g: 0.1).name == "kout+union-async+find-halve"

@@ -49,7 +49,7 @@ def _variant(algorithm, problem: str, graph: Graph | None, be, params: dict) -> 
         valid = "; ".join(f"{k}: {d}" for k, d in _PARAMS.items())
         raise TypeError(f"unknown option(s) {', '.join(unknown)}; valid options: {valid}")
     if algorithm is None or (isinstance(algorithm, str) and algorithm == "auto"):
-        v = design.choose(graph, problem, hb_coverage=be.hb_coverage) \
+        v = design.choose(graph, problem, backend=be.NAME, hb_coverage=be.hb_coverage) \
             if graph is not None else Variant.parse(design.default_name(problem), problem)
     else:
         v = Variant.parse(algorithm, problem)

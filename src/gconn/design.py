@@ -362,11 +362,16 @@ def default_name(problem: str = "cc") -> str:
     return "none+union-async+find-halve" if problem == "incremental" else "kout+union-async+find-halve"
 
 
-def choose(graph, problem: str = "cc", hb_coverage=None) -> Variant:
+def choose(graph, problem: str = "cc", backend: str = "cpu", hb_coverage=None) -> Variant:
     """The automatic choice, following the paper's decision tree (Sec. 4.6).
 
     * Low average degree (road networks, meshes, paths): sampling inspects
       most edges anyway and only adds a pass, so no sampling.
+    * On the GPU, also no sampling below ``AUTO_GPU_SAMPLING_EDGES`` edges,
+      where the sampled pipeline's extra kernels and L_max cost more than
+      they save, and then UnionRemCAS with FindSplit and SplitAtomicOne,
+      which beat UnionAsync there by 30-60% (H100, 0.5M-16M edges:
+      BENCHMARKS.md).
     * Otherwise estimate a lower bound on HB's coverage from HB's first,
       contention-free step (each vertex hooks to its smallest neighbour) on a
       sample of vertices; if it is high, HB sampling, else k-out.
@@ -387,6 +392,8 @@ def choose(graph, problem: str = "cc", hb_coverage=None) -> Variant:
     avg_degree = 2.0 * m / n
     if avg_degree < AUTO_MIN_DEGREE:
         return Variant("none", "union-async", find)
+    if backend == "gpu" and m < AUTO_GPU_SAMPLING_EDGES:
+        return Variant("none", "union-rem-cas", "find-split", "split-one")
     # hb_coverage(graph) is the backend's cheap lower bound on HB's Cov.
     cov = hb_coverage(graph) if hb_coverage is not None else 0.0
     sampling = "hb" if cov >= AUTO_HB_COVERAGE else "kout"
@@ -397,3 +404,7 @@ def choose(graph, problem: str = "cc", hb_coverage=None) -> Variant:
 #: lose with sampling; meshes around 6 are borderline; social graphs win.
 AUTO_MIN_DEGREE = 5.0
 AUTO_HB_COVERAGE = 0.9
+#: Sampling pays on the GPU from about 2^24 edges (H100: Kronecker s20,
+#: 15.7M edges, 0.62 ms without sampling vs 1.07 ms with; at 64M edges
+#: sampling wins by 1.5x).
+AUTO_GPU_SAMPLING_EDGES = 1 << 24

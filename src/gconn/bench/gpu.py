@@ -157,7 +157,7 @@ def bench_graph(key: str, quick: bool, repeat: int, warmup: int, log) -> list:
     del s, d
     hg = dg.to_host()
     log(f"{desc}: n={dg.n} m={dg.m} built in {time.perf_counter() - t0:.1f} s")
-    auto = design.choose(dg, "cc", hb_coverage=gpu.hb_coverage)
+    auto = design.choose(dg, "cc", backend="gpu", hb_coverage=gpu.hb_coverage)
     rows = []
     for name in [auto.name] + [v for v in VARIANTS if v != auto.name]:
         v = design.Variant.parse(name)
