@@ -305,6 +305,17 @@ def build(pr) -> SimpleNamespace:
         return -1
 
     @jit
+    def GatherEdges(P, indptr, indices, v, o, lmax, contract, eu, ev):
+        """Write v's CSR edges (v, w) to eu/ev from slot o; with ``contract``
+        an endpoint labelled lmax becomes lmax itself (the finishes that
+        are not root-based contract L_max to one vertex)."""
+        for j in range(indptr[v], indptr[v + 1]):
+            w = indices[j]
+            eu[o] = v
+            ev[o] = lmax if contract and P[w] == lmax else w
+            o += 1
+
+    @jit
     def link(P, u, v, method):
         """ECL-CC's or Afforest's hook of one edge; the linked root or -1."""
         if method == AFFOREST:

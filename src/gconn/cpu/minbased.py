@@ -50,6 +50,7 @@ LabelPropEdge = MB.LabelPropEdge
 StergiouEdge = MB.StergiouEdge
 StergiouShortcut = MB.StergiouShortcut
 link = MB.link
+GatherEdges = MB.GatherEdges
 
 #: Finishes that keep a second n-array: SV's previous labels, LT's next
 #: parents, Stergiou's previous labels.
@@ -259,13 +260,7 @@ def gather_edges(P, indptr, indices, active, offsets, lmax, contract):
     eu = np.empty(offsets[-1], indices.dtype)
     ev = np.empty(offsets[-1], indices.dtype)
     for t in prange(active.size):
-        v = active[t]
-        o = offsets[t]
-        for j in range(indptr[v], indptr[v + 1]):
-            w = indices[j]
-            eu[o] = v
-            ev[o] = lmax if contract and P[w] == lmax else w
-            o += 1
+        GatherEdges(P, indptr, indices, active[t], offsets[t], lmax, contract, eu, ev)
     return eu, ev
 
 

@@ -619,12 +619,18 @@ def get(kind: str, key: tuple, dtypes: tuple):
     """
     if kind in NO_OFFSETS:
         dtypes = (dtypes[0], dtypes[0], dtypes[2])
+    return compiled(_CACHE, FACTORIES, signature, kind, key, dtypes)
+
+
+def compiled(cache: dict, factories: dict, signature, kind: str, key: tuple, dtypes: tuple):
+    """``factories[kind](*key)`` compiled for ``signature(kind, dtypes)``
+    on first use and kept in ``cache`` (the simulator takes no signature)."""
     ck = (kind, key, dtypes)
-    kern = _CACHE.get(ck)
+    kern = cache.get(ck)
     if kern is None:
-        pyfunc = FACTORIES[kind](*key)
+        pyfunc = factories[kind](*key)
         kern = cuda.jit(pyfunc) if SIM else cuda.jit(signature(kind, dtypes))(pyfunc)
-        _CACHE[ck] = kern
+        cache[ck] = kern
     return kern
 
 

@@ -32,7 +32,7 @@ from ..core.unionfind import FIND_NAIVE, UNION_ASYNC
 from ..cpu.minbased import AUX_FINISHES, _max_rounds, _not_converged
 from ..design import FINISH_CODE, LT_FINISHES
 from . import kernels as K
-from ._compat import SIM, cuda, view, xp
+from ._compat import cuda, view, xp
 from .primitives import GPU, UF, cas
 
 MB = build(GPU)
@@ -255,16 +255,11 @@ def make_mixed_link(method):
 def make_gather_edges():
     """The CSR edges (v, w) of the active vertices as a list at ``offsets``;
     with ``contract`` an endpoint labelled lmax becomes lmax itself."""
+    gather = MB.GatherEdges
 
     def gather_edges(P, indptr, indices, active, nact, offsets, lmax, contract, eu, ev):
         for t in range(cuda.grid(1), nact, cuda.gridsize(1)):
-            v = active[t]
-            o = offsets[t]
-            for j in range(indptr[v], indptr[v + 1]):
-                w = indices[j]
-                eu[o] = v
-                ev[o] = lmax if contract and P[w] == lmax else w
-                o += 1
+            gather(P, indptr, indices, active[t], offsets[t], lmax, contract, eu, ev)
 
     return gather_edges
 
@@ -345,13 +340,7 @@ def get(kind: str, key: tuple, dtypes: tuple):
     offsets)``, compiled on first use."""
     if kind not in CSR_KINDS:
         dtypes = (dtypes[0], dtypes[0])
-    ck = (kind, key, dtypes)
-    kern = _CACHE.get(ck)
-    if kern is None:
-        pyfunc = FACTORIES[kind](*key)
-        kern = cuda.jit(pyfunc) if SIM else cuda.jit(signature(kind, dtypes))(pyfunc)
-        _CACHE[ck] = kern
-    return kern
+    return K.compiled(_CACHE, FACTORIES, signature, kind, key, dtypes)
 
 
 class _Launcher:
