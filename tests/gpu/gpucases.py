@@ -14,7 +14,7 @@ def uf_variants(problem: str = "cc", sampling: str | None = None) -> list[str]:
 
 
 def mb_variants(problem: str = "cc", sampling: str | None = None) -> list[str]:
-    """The variants of the other finishes (gconn.gpu.minbased)."""
+    """The variants of the other finishes (gconn.gpu.finishes)."""
     return [v.name for v in design.iter_variants(problem)
             if not v.is_union_find and (sampling is None or v.sampling == sampling)]
 

@@ -92,7 +92,7 @@ def test_every_variant(combo, graphs):
         check_incremental(name, batches, mode)
 
 
-# -- the other finishes (gconn.gpu.minbased) -----------------------------------
+# -- the other finishes (gconn.gpu.finishes) -----------------------------------
 
 
 @pytest.fixture(scope="module")

@@ -110,7 +110,7 @@ def launch_overhead(log, launches: int = 2000) -> None:
     per view made; the numbers behind :func:`gconn.gpu._compat.view`."""
     import cupy as cp
 
-    from gconn.gpu import _compat, kernels as K
+    from gconn.gpu import _compat, unionfind as K
     kern = K.get("root_min", (), K.dtypes_key("int32", "int32", "int32"))
     roots = cp.zeros(1024, cp.int32)
     mins = cp.full(1024, 1024, cp.int32)

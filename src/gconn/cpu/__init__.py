@@ -4,9 +4,9 @@ from __future__ import annotations
 import numpy as np
 
 from .incremental import IncrementalState
-from .static import hb_coverage
-from .static import run as static_run
-from . import kernels as _K
+from .backend import hb_coverage
+from .backend import run as static_run
+from . import unionfind as _K
 
 NAME = "cpu"
 

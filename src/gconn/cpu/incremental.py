@@ -2,16 +2,16 @@
 
 The root-based finishes that are not union-find (ECL-CC, Afforest, SV and
 the root-based Liu-Tarjan variants) keep the same parent array and process
-each batch with :mod:`gconn.cpu.minbased`.
+each batch with :mod:`gconn.cpu.finishes`.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from ..design import Variant
-from . import kernels as K
-from . import minbased as MB
-from .static import Codes, labels_view, new_state
+from . import unionfind as K
+from . import finishes as MB
+from .backend import Codes, labels_view, new_state
 
 
 class IncrementalState:

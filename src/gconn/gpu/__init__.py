@@ -21,7 +21,7 @@ __all__ = ["NAME", "available", "IncrementalState", "static_run", "hb_coverage",
            "validate_device_ids"]
 
 _LAZY = {
-    "static_run": ("static", "run"), "hb_coverage": ("static", "hb_coverage"), "sync": ("static", "sync"),
+    "static_run": ("backend", "run"), "hb_coverage": ("backend", "hb_coverage"), "sync": ("backend", "sync"),
     "IncrementalState": ("incremental", "IncrementalState"),
     "to_backend": ("ops", "to_backend"), "compact": ("ops", "compact"),
     "min_representatives": ("ops", "min_representatives"), "count_roots": ("ops", "count_roots"),

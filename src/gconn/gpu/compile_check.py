@@ -2,12 +2,12 @@
 
     python -m gconn.gpu.compile_check [--jobs N] [--quick]
 
-Compiles each kernel kind of :mod:`gconn.gpu.kernels` for every
+Compiles each kernel kind of :mod:`gconn.gpu.unionfind` for every
 specialization the backend can ask for: the union kernels for every
 union-find (finish, find, splice) combination of ``gconn.variants``, the
 others for UnionJTB records or not, each for int32 and int64 vertex ids
 (int32 ids also with int64 offsets for the CSR kernels); and each kernel
-of :mod:`gconn.gpu.minbased` for every rule code it is specialized on
+of :mod:`gconn.gpu.finishes` for every rule code it is specialized on
 (``minbased.keys``), for the same ids.  Prints the count and exits
 non-zero on any failure.
 
@@ -50,9 +50,9 @@ def jobs(quick: bool = False) -> list:
     The min-based kernels get every key; MIXED_PAIR only where they read
     offsets."""
     from ..design import iter_variants
-    from . import kernels as K
-    from . import minbased as MB
-    from .static import Codes
+    from . import unionfind as K
+    from . import finishes as MB
+    from .backend import Codes
 
     every, per_finish = {}, {}
     for v in iter_variants("cc"):
@@ -86,8 +86,8 @@ def jobs(quick: bool = False) -> list:
 def _compile(job):
     from numba import cuda
 
-    from . import kernels as K
-    from . import minbased as MB
+    from . import unionfind as K
+    from . import finishes as MB
     module, kind, key, dtypes = job
     mod = K if module == "kernels" else MB
     if module == "kernels" and kind in K.NO_OFFSETS:

@@ -11,11 +11,11 @@ from __future__ import annotations
 import numpy as np
 
 from ..design import Variant
-from . import kernels as K
+from . import unionfind as K
 from . import memory
-from . import minbased as MB
+from . import finishes as MB
 from ._compat import view, xp
-from .static import Codes, _dummy
+from .backend import Codes, _dummy
 
 
 class IncrementalState:
@@ -90,7 +90,7 @@ class IncrementalState:
         """Inserts (kind 0) and queries (kind 1) of one batch, concurrently;
         ``out[i]`` answers op i where it is a query.  Rem's algorithms with
         SpliceAtomic need a barrier between the two, so they get two phases;
-        the min-based finishes are dispatched to :mod:`gconn.gpu.minbased`."""
+        the min-based finishes are dispatched to :mod:`gconn.gpu.finishes`."""
         if not self.codes.uf:
             return MB.mixed_batch(self.variant, self.P, self.H, xp.ascontiguousarray(kinds, dtype=np.int8),
                                   src, dst, self.query)

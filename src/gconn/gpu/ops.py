@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import kernels as K
+from . import unionfind as K
 from . import memory
 from ._compat import SIM, view, xp
 

@@ -16,9 +16,9 @@ import numpy as np
 
 from ..core.unionfind import FIND_HALVE, UNION_ASYNC, UNION_JTB
 from ..design import FIND_CODE, FINISH_CODE, SPLICE_CODE, Variant, bfs_levels
-from . import kernels as K
+from . import unionfind as K
 from . import memory
-from . import minbased as MB
+from . import finishes as MB
 from ._compat import SIM, WARP_INTRINSICS, cuda, view, xp
 
 #: edge reorganization in k-out (k = 2, Afforest mode); needs warp shuffles
@@ -34,7 +34,7 @@ BFS_BETA = 18
 
 class Codes:
     """A variant's integer codes and the dtypes its kernels take.  A finish
-    that is not a union-find (:mod:`gconn.gpu.minbased`) keeps a plain
+    that is not a union-find (:mod:`gconn.gpu.finishes`) keeps a plain
     parent array and samples with UnionAsync + FindHalve, as on the CPU."""
 
     def __init__(self, v: Variant, id_dtype, ptr_dtype=np.int64):
@@ -133,7 +133,7 @@ def _phase(st, name):
 
 def run(graph, variant: Variant, *, forest: bool = False, stats=None, seed: int = 0):
     """Run a static variant on a device graph; returns (roots, forest_src,
-    forest_dst) as device arrays, like :func:`gconn.cpu.static.run`.
+    forest_dst) as device arrays, like :func:`gconn.cpu.backend.run`.
 
     >>> import gconn
     >>> g = gconn.Graph.from_edges([0, 2], [1, 3]).to_device()  # doctest: +SKIP

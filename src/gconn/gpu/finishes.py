@@ -4,8 +4,8 @@ propagation, ECL-CC, Afforest and BFS-CC.
 The rule bodies are those of :mod:`gconn.core.minbased`, compiled with the
 GPU primitives; each kernel is made by a factory that closes over them and
 over the variant's rule codes (LT's connect / update / shortcut, ECL-CC or
-Afforest) as constants, like :mod:`gconn.gpu.kernels` does for union-find.
-The round loops run on the host and mirror :mod:`gconn.cpu.minbased`
+Afforest) as constants, like :mod:`gconn.gpu.unionfind` does for union-find.
+The round loops run on the host and mirror :mod:`gconn.cpu.finishes`
 phase for phase (same edge lists, same contraction of L_max for the
 finishes that are not root-based, same forest recording, same round and
 inspection counts); the kernels of a round OR a device flag that the host
@@ -13,12 +13,12 @@ reads once at the round's end.  Liu-Tarjan's Alter also compacts the edge
 list on the host side (an ``xp`` boolean mask) each round.
 
 BFS-CC repeats the level-synchronous BFS of BFS sampling (the kernels of
-:mod:`gconn.gpu.kernels`) from the smallest unvisited id, writing the BFS
+:mod:`gconn.gpu.unionfind`) from the smallest unvisited id, writing the BFS
 forest into P; the next source is found by scanning a window of the
 visited levels after the last source, so finding all sources costs O(n)
 reads in all rather than O(n) per component.
 
->>> from gconn.gpu import minbased
+>>> from gconn.gpu import finishes as minbased
 >>> "lt_connect" in minbased.FACTORIES
 True
 """
@@ -29,9 +29,9 @@ from numba import types
 
 from ..core.minbased import FULL_SHORTCUT, build, lt_codes
 from ..core.unionfind import FIND_NAIVE, UNION_ASYNC
-from ..cpu.minbased import AUX_FINISHES, _max_rounds, _not_converged
+from ..cpu.finishes import AUX_FINISHES, _max_rounds, _not_converged
 from ..design import FINISH_CODE, LT_FINISHES
-from . import kernels as K
+from . import unionfind as K
 from ._compat import cuda, view, xp
 from .primitives import GPU, UF, cas
 
@@ -374,7 +374,7 @@ def finish(graph, variant, P, aux, fa, fb, stats, lmax=None) -> int:
     inspected.  ``lmax`` is None without sampling (all edges, COO);
     otherwise the CSR edges of the vertices not labelled lmax are gathered
     into a list, contracting L_max for finishes that are not root-based
-    (see :mod:`gconn.cpu.minbased` for why)."""
+    (see :mod:`gconn.cpu.finishes` for why)."""
     go = _Launcher(graph.id_dtype, graph.indptr.dtype)
     f = variant.finish
     record = fa.size > 0
@@ -422,7 +422,7 @@ def _gather(graph, P, lmax, contract, go):
 
 def run_rounds(f, P, aux, eu, ev, verts, fa, fb, max_rounds, name, go):
     """Rounds of a round-based finish over the edge list (eu, ev) until one
-    changes nothing, as :func:`gconn.cpu.minbased.run_rounds`; returns
+    changes nothing, as :func:`gconn.cpu.finishes.run_rounds`; returns
     (rounds, edge inspections).  ``verts`` None means every vertex."""
     record = fa.size > 0
     m = int(eu.size)
@@ -524,7 +524,7 @@ def bfs_components(graph, P, go):
     in id order (as :func:`gconn.cpu.bfs.components`), writing the BFS
     forest into P (``arange``: each source, its component's minimum, stays
     a root).  Returns (edges inspected, BFS levels over all searches)."""
-    from .static import BFS_ALPHA, BFS_BETA
+    from .backend import BFS_ALPHA, BFS_BETA
     n = graph.n
     indptr = graph.indptr
     dts = K.dtypes_key(graph.id_dtype, indptr.dtype, graph.id_dtype)
@@ -603,7 +603,7 @@ def _sources(level):
 
 def insert_batch(variant, P, aux, src, dst) -> None:
     """Insert a batch with a root-based non-union-find finish, as
-    :func:`gconn.cpu.minbased.insert_batch`; unseen endpoints (the -1
+    :func:`gconn.cpu.finishes.insert_batch`; unseen endpoints (the -1
     sentinel) are initialized first."""
     go = _Launcher(P.dtype)
     f = variant.finish
@@ -623,7 +623,7 @@ def insert_batch(variant, P, aux, src, dst) -> None:
 
 
 def mixed_batch(variant, P, aux, kinds, src, dst, query):
-    """A mixed batch, as :func:`gconn.cpu.minbased.mixed_batch`: ECL-CC and
+    """A mixed batch, as :func:`gconn.cpu.finishes.mixed_batch`: ECL-CC and
     Afforest run inserts and queries concurrently; SV and LT run the inserts
     to convergence first, then ``query(src, dst)`` answers the queries."""
     out = xp.zeros(kinds.size, np.bool_)

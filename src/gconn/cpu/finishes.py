@@ -34,7 +34,7 @@ from ..design import FINISH_CODE, LT_FINISHES, Variant
 from ..errors import ConvergenceError
 from . import atomics
 from . import bfs as _bfs
-from .kernels import CPU, degree_sum, same_set_any
+from .unionfind import CPU, degree_sum, same_set_any
 
 MB = build(CPU)
 shortcut = MB.shortcut

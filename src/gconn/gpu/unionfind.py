@@ -10,7 +10,7 @@ gives the argument types, which the compile-only check
 (``gconn.gpu.compile_check``) uses too.  Options that cost nothing measurable (recording a spanning forest,
 lazy initialization, the k-out mode) are runtime arguments instead.
 
->>> from gconn.gpu import kernels
+>>> from gconn.gpu import unionfind as kernels
 >>> "coo_ops" in kernels.FACTORIES
 True
 """

@@ -7,8 +7,8 @@ from ..core.unionfind import FIND_HALVE, UNION_ASYNC, UNION_JTB
 from ..design import FIND_CODE, FINISH_CODE, SPLICE_CODE, Variant, bfs_levels
 from ..stats import Stats
 from . import bfs as _bfs
-from . import kernels as K
-from . import minbased as MB
+from . import unionfind as K
+from . import finishes as MB
 
 #: Afforest / GConn estimate L_max from a sample of this many vertices.
 LMAX_SAMPLE = 1024
