@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 import gconn
 from gconn import design
-from gconn.core.minbased import default_max_rounds
+from gconn.design import default_max_rounds
 from gconn.design import Variant
 
 NEW = [f for f in design.FINISHES if f not in design.UNION_FINDS]

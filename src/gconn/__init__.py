@@ -4,9 +4,9 @@
 >>> gconn.connected_components(([0, 1], [1, 2]), backend="cpu")[0]
 1
 """
-from .api import GPUUnavailableError, IncrementalConnectivity, connected_components, spanning_forest
+from .api import IncrementalConnectivity, connected_components, spanning_forest
 from .design import Variant, variants
-from .errors import ConvergenceError
+from .errors import ConvergenceError, GPUUnavailableError
 from .graph import Graph, as_graph
 
 __version__ = "0.1.0"

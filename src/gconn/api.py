@@ -1,27 +1,17 @@
 """Public entry points: static connectivity, spanning forest, incremental."""
 from __future__ import annotations
 
+from contextlib import nullcontext
+
 import numpy as np
 
-from . import design
-from .design import Variant
+from . import design, pipeline
+from .design import Plan, Variant
+from .errors import GPUUnavailableError
 from .graph import INT32_MAX, Graph, _as_id_array, _is_cupy, as_graph
 from .stats import Stats
 
-_PARAMS = {
-    "k": "edges per vertex for k-out sampling (default 2)",
-    "kout": "'afforest' (the first k edges, default) or 'paper' (first edge + k-1 random)",
-    "hb_n": "edges per remaining root in HB sampling's second step (default 4)",
-    "bfs_sample": "vertices sampled to pick BFS sampling's source (default 1024)",
-    "bfs_levels": "levels BFS sampling runs before the finish takes over (default 256)",
-    "max_rounds": "round cap of the iterative finishes (SV, LT, Stergiou, LP); default: see gconn.core.minbased",
-}
-
 BACKENDS = ("auto", "cpu", "gpu")
-
-
-class GPUUnavailableError(RuntimeError):
-    """backend='gpu' was asked for but no usable CUDA GPU was found."""
 
 
 def _backend_module(backend: str, graph: Graph | None = None):
@@ -44,10 +34,7 @@ def _backend_module(backend: str, graph: Graph | None = None):
 
 
 def _variant(algorithm, problem: str, graph: Graph | None, be, params: dict) -> Variant:
-    unknown = sorted(set(params) - set(_PARAMS))
-    if unknown:
-        valid = "; ".join(f"{k}: {d}" for k, d in _PARAMS.items())
-        raise TypeError(f"unknown option(s) {', '.join(unknown)}; valid options: {valid}")
+    Plan.of(Variant("none", "union-async", "find-halve").with_params(**params))  # unknown options first
     if algorithm is None or (isinstance(algorithm, str) and algorithm == "auto"):
         v = design.choose(graph, problem, backend=be.NAME, hb_coverage=be.hb_coverage) \
             if graph is not None else Variant.parse(design.default_name(problem), problem)
@@ -56,13 +43,19 @@ def _variant(algorithm, problem: str, graph: Graph | None, be, params: dict) -> 
     return v.with_params(**params)
 
 
-def _setup(graph, backend, algorithm, problem: str, params: dict):
-    """Input graph, backend module, graph on that backend, variant, Stats."""
+def _setup(graph, backend, algorithm, problem: str, params: dict, return_stats: bool):
+    """Input graph, backend module, graph on that backend, plan, Stats (None
+    unless asked for: collecting them reads values back from the device)."""
     g_in = as_graph(graph)
     be = _backend_module(backend, g_in)
     g = be.to_backend(g_in)
-    v = _variant(algorithm, problem, g, be, params)
-    return g_in, be, g, v, Stats(variant=v.name, backend=be.NAME, n=g.n, m=g.m)
+    plan = Plan.of(_variant(algorithm, problem, g, be, params))
+    stats = Stats(variant=plan.name, backend=be.NAME, n=g.n, m=g.m) if return_stats else None
+    return g_in, be, g, plan, stats
+
+
+def _phase(stats, name, be):
+    return stats.phase(name, sync=be.sync) if stats is not None else nullcontext()
 
 
 def _out(arr, like_device: bool):
@@ -85,13 +78,13 @@ def connected_components(graph, *, algorithm="auto", backend="auto", return_labe
     >>> gconn.connected_components(([0, 2], [1, 3]), backend="cpu")
     (2, array([0, 0, 1, 1], dtype=int32))
     """
-    g_in, be, g, v, stats = _setup(graph, backend, algorithm, "cc", params)
-    roots, _, _ = be.static_run(g, v, forest=False, stats=stats, seed=seed)
-    with stats.phase("labels", sync=be.sync):
+    g_in, be, g, plan, stats = _setup(graph, backend, algorithm, "cc", params, return_stats)
+    roots, _, _ = pipeline.run(g, plan, be, forest=False, stats=stats, seed=seed)
+    with _phase(stats, "labels", be):
         if compact or not return_labels:
             k, labels = be.compact(roots)
         else:
-            labels = roots if v.min_rooted else be.min_representatives(roots)
+            labels = roots if plan.variant.min_rooted else be.min_representatives(roots)
             k = be.count_roots(roots)
     labels = _out(labels, g_in.on_gpu)
     result = (int(k), labels) if return_labels else (int(k),)
@@ -111,9 +104,9 @@ def spanning_forest(graph, *, algorithm="auto", backend="auto", return_stats=Fal
     >>> len(src)
     2
     """
-    g_in, be, g, v, stats = _setup(graph, backend, algorithm, "forest", params)
-    _, fa, fb = be.static_run(g, v, forest=True, stats=stats, seed=seed)
-    with stats.phase("collect", sync=be.sync):
+    g_in, be, g, plan, stats = _setup(graph, backend, algorithm, "forest", params, return_stats)
+    _, fa, fb = pipeline.run(g, plan, be, forest=True, stats=stats, seed=seed)
+    with _phase(stats, "collect", be):
         src, dst = be.collect_forest(fa, fb)
     src, dst = _out(src, g_in.on_gpu), _out(dst, g_in.on_gpu)
     return (src, dst, stats) if return_stats else (src, dst)
@@ -142,7 +135,7 @@ class IncrementalConnectivity:
     >>> ic.connected([0, 0], [1, 3]).tolist()
     [True, False]
     >>> ic.process([0, 1], [1, 0], [2, 3]).tolist()  # insert (1,2), query (0,3)
-    [False]
+    [True]
     """
 
     MODES = ("phased", "sequential", "concurrent")
@@ -165,7 +158,7 @@ class IncrementalConnectivity:
             gb = self._be.to_backend(g)
             static = Variant(self.variant.sampling, self.variant.finish, self.variant.find,
                              self.variant.splice)
-            roots, _, _ = self._be.static_run(gb, static, forest=False, stats=None, seed=0)
+            roots, _, _ = pipeline.run(gb, Plan.of(static), self._be)
             self._state.seed(roots)
             self._n = g.n
         self._grow(int(n))

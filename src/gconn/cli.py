@@ -607,7 +607,7 @@ def main(argv=None) -> int:
     ...
     True
     """
-    from .api import GPUUnavailableError
+    from .errors import GPUUnavailableError
     from .errors import ConvergenceError
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()

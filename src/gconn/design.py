@@ -94,29 +94,9 @@ PAPER_NAMES = {
 
 # Integer codes shared by every backend's kernels (runtime options and
 # compile-time constants alike).  Order matters: the kernels use these numbers.
-SAMPLING_CODE = {s: i for i, s in enumerate(SAMPLINGS)}
 FINISH_CODE = {f: i for i, f in enumerate(FINISHES)}
 FIND_CODE = {f: i for i, f in enumerate(FINDS)}
 SPLICE_CODE = {s: i for i, s in enumerate(SPLICES)}
-NO_SPLICE = -1
-
-# BFS sampling pays a synchronization per level, so on a high-diameter graph
-# a full BFS costs far more than the finish (millions of levels on a path).
-# It stops after this many levels: what it reached is a subtree of one
-# component, which the finish completes as it does k-out's partial trees.
-BFS_LEVELS = 256
-
-
-def bfs_levels(params: dict) -> int:
-    """BFS sampling's level cap from a variant's ``params`` (``bfs_levels``).
-
-    >>> bfs_levels({}), bfs_levels({"bfs_levels": 8})
-    (256, 8)
-    """
-    levels = int(params.get("bfs_levels", BFS_LEVELS))
-    if levels < 1:
-        raise ValueError(f"BFS sampling needs bfs_levels >= 1; got {levels}")
-    return levels
 
 # Which find (compress) options each union rule accepts.  From the paper's
 # appendix: the UnionAsync family takes the four classic finds; Rem's
@@ -320,6 +300,210 @@ def check(v: Variant, problem: str = "cc") -> None:
             raise ValueError(f"{v.finish} is not root-based and cannot process incremental batches; "
                              f"root-based finishes: {', '.join(f for f in FINISHES if f in _ROOT_BASED)}")
 
+
+
+# --- the plan: everything a backend needs to run one variant ---------------
+
+#: Finish families (paper Sec. 3.4-3.5): how the finish runs on the pipeline.
+UNION_FIND = "union-find"          # one pass of concurrent unions over the edges
+HOOK_COMPRESS = "hook-compress"    # ECL-CC, Afforest: one hooking pass, then compression
+ROUNDS = "rounds"                  # SV, Liu-Tarjan, Stergiou, LP: rounds until nothing changes
+TRAVERSAL = "traversal"            # BFS-CC: a BFS per component
+
+#: Liu-Tarjan rule codes, as the kernels take them.
+LT_CONNECT_CODE = {"connect": 0, "parent-connect": 1, "extended-connect": 2}
+LT_UPDATE_CODE = {"update": 0, "root-update": 1}
+LT_SHORTCUT_CODE = {"shortcut": 0, "full-shortcut": 1}
+
+# BFS sampling pays a synchronization per level, so on a high-diameter graph
+# a full BFS costs far more than the finish (millions of levels on a path).
+# It stops after this many levels: what it reached is a subtree of one
+# component, which the finish completes as it does k-out's partial trees.
+BFS_LEVELS = 256
+
+#: Options a variant takes (``algorithm=..., k=3``): name -> (default, help).
+PARAMS = {
+    "k": (2, "edges per vertex for k-out sampling"),
+    "kout": ("afforest", "'afforest' (the first k edges) or 'paper' (first edge + k-1 random)"),
+    "hb_n": (4, "edges per remaining root in HB sampling's second step"),
+    "bfs_sample": (1024, "vertices sampled to pick BFS sampling's source"),
+    "bfs_levels": (BFS_LEVELS, "levels BFS sampling runs before the finish takes over"),
+    "max_rounds": (None, "round cap of the iterative finishes (SV, LT, Stergiou, LP); "
+                         "default: see gconn.design.default_max_rounds"),
+}
+
+#: Finishes that keep a second n-array beside the parents: SV's previous
+#: labels, LT's next parents, Stergiou's previous labels.
+_LABEL_AUX = frozenset(("sv", "stergiou") + LT_FINISHES)
+
+
+def default_max_rounds(finish: str, n: int) -> int:
+    """The default round cap of an iterative finish on n vertices.
+
+    * label-prop, stergiou: n + 2.  Synchronous label propagation settles
+      within diameter + 1 rounds, asynchronous updates and shortcuts only
+      speed it up, and one more round sees no change.
+    * sv, sv-classic: n + 2.  Every round that does not end the loop hooks
+      at least one root, and roots are never created.
+    * Liu-Tarjan: (n + 2) * (log2 n + 4).  With RootUpdate at most n rounds
+      hook a root, and between two of them shortcuts flatten the trees
+      within log2 n + 1 rounds, after which an Alter (if any) leaves root
+      pairs and the next round hooks or stops.  For the Update variants this
+      is not proven, only generous (their rounds are polylogarithmic in
+      practice); hitting it raises ConvergenceError rather than hanging.
+
+    >>> default_max_rounds("label-prop", 2000)
+    2002
+    """
+    n = max(int(n), 1)
+    if finish in LT_RULES:
+        return (n + 2) * (n.bit_length() + 4)
+    return n + 2
+
+
+def _int_param(params: dict, name: str, low: int, what: str) -> int:
+    value = params.get(name, PARAMS[name][0])
+    try:
+        ok = not isinstance(value, bool) and int(value) == value
+    except (TypeError, ValueError):
+        ok = False
+    if not ok:
+        raise TypeError(f"{name} must be an integer; got {value!r}")
+    if int(value) < low:
+        raise ValueError(f"{what} needs {name} >= {low}; got {value}")
+    return int(value)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Everything a backend needs to run one variant, derived once from it:
+    the kernels' integer codes, the auxiliary array, the finish family, the
+    validated options with their defaults, the round cap and the memory
+    estimate.  Nothing downstream re-derives them.
+
+    A finish that is not a union-find keeps a plain parent array and samples
+    with UnionAsync + FindHalve, so those are its union-find codes.
+
+    >>> p = Plan.of(Variant.parse("kout+union-rem-lock+find-split"))
+    >>> p.family, p.aux, p.k
+    ('union-find', 'locks', 2)
+    >>> Plan.of(Variant.parse("none+lt-prf")).lt
+    (1, 1, 1, False)
+    """
+
+    variant: Variant
+    family: str
+    #: union, find and splice codes of the union-find kernels
+    fin: int
+    fopt: int
+    sopt: int
+    #: UnionJTB packs (rank, parent) into int64 records
+    jtb: bool
+    #: the array kept beside the parents: "hooks" (UnionHooks, -1 = none),
+    #: "locks" (UnionRemLock, 0 = free), "labels" (SV / LT / Stergiou) or None
+    aux: str | None
+    #: ECL-CC's or Afforest's hook code (HOOK_COMPRESS only)
+    link: int
+    #: Liu-Tarjan's (connect, update, shortcut, alter) codes (LT only)
+    lt: tuple | None
+    k: int
+    kout_paper: bool
+    hb_n: int
+    bfs_sample: int
+    bfs_levels: int
+    round_cap: int | None
+
+    @classmethod
+    def of(cls, v: Variant) -> "Plan":
+        params = v.param_dict
+        unknown = sorted(set(params) - set(PARAMS))
+        if unknown:
+            valid = "; ".join(f"{k}: {d} (default {dv!r})" for k, (dv, d) in PARAMS.items())
+            raise TypeError(f"unknown option(s) {', '.join(unknown)}; valid options: {valid}")
+        uf = v.is_union_find
+        if uf:
+            family = UNION_FIND
+        elif v.finish in EXISTING_FINISHES:
+            family = HOOK_COMPRESS
+        elif v.finish == "bfs-cc":
+            family = TRAVERSAL
+        else:
+            family = ROUNDS
+        fin = FINISH_CODE[v.finish] if uf else FINISH_CODE["union-async"]
+        if v.finish == "union-hooks":
+            aux = "hooks"
+        elif v.finish == "union-rem-lock":
+            aux = "locks"
+        elif v.finish in _LABEL_AUX:
+            aux = "labels"
+        else:
+            aux = None
+        kout = params.get("kout", PARAMS["kout"][0])
+        if kout not in ("afforest", "paper"):
+            raise ValueError(f"kout must be 'afforest' or 'paper'; got {kout!r}")
+        cap = params.get("max_rounds")
+        if cap is not None:
+            cap = _int_param(params, "max_rounds", 1, "an iterative finish")
+        lt = None
+        if v.finish in LT_RULES:
+            c, u, s, a = LT_RULES[v.finish]
+            lt = (LT_CONNECT_CODE[c], LT_UPDATE_CODE[u], LT_SHORTCUT_CODE[s], a)
+        return cls(
+            variant=v, family=family, fin=fin,
+            fopt=FIND_CODE[v.find] if uf else FIND_CODE["find-halve"],
+            sopt=SPLICE_CODE[v.splice] if v.splice else 0,
+            jtb=v.finish == "union-jtb", aux=aux,
+            link=FINISH_CODE[v.finish] if family == HOOK_COMPRESS else -1, lt=lt,
+            k=_int_param(params, "k", 1, "k-out sampling"), kout_paper=kout == "paper",
+            hb_n=_int_param(params, "hb_n", 1, "HB sampling"),
+            bfs_sample=_int_param(params, "bfs_sample", 1, "BFS sampling"),
+            bfs_levels=_int_param(params, "bfs_levels", 1, "BFS sampling"),
+            round_cap=cap)
+
+    @property
+    def name(self) -> str:
+        return self.variant.name
+
+    @property
+    def sampling(self) -> str:
+        return self.variant.sampling
+
+    @property
+    def finish(self) -> str:
+        return self.variant.finish
+
+    @property
+    def contract(self) -> bool:
+        """Whether the gathered edges contract L_max to its root: a finish
+        that is not root-based may move any vertex out of its tree, which
+        would cut a vertex of L_max off from the L_max edges nobody
+        inspects (:mod:`gconn.pipeline`)."""
+        return not self.variant.root_based
+
+    def max_rounds(self, n: int) -> int:
+        """The round cap on n vertices: ``max_rounds`` or the default."""
+        return self.round_cap if self.round_cap is not None else default_max_rounds(self.finish, n)
+
+    def device_bytes(self, n: int, m: int, id_bytes: int, ptr_bytes: int, forest: bool,
+                     units_per_edge: float) -> int:
+        """Memory a static run allocates beyond the graph's arrays:
+        ``units_per_edge`` is the backend's gather work-list slots per
+        (directed) edge."""
+        pb = 8 if self.jtb else id_bytes
+        total = n * pb * (2 if self.aux else 1)
+        if self.family != UNION_FIND:
+            # the finish's edge list (COO, or the gathered CSR edges; LT's
+            # Alter keeps a second one) and BFS-CC's levels and queues
+            total += 6 * m * id_bytes + (n * (4 + 2 * id_bytes) if self.family == TRAVERSAL else 0)
+        if forest:
+            total += 2 * n * id_bytes
+        if self.sampling != "none":
+            total += n * id_bytes + int(2 * m * units_per_edge + 1) * (id_bytes + ptr_bytes)
+        if self.sampling == "bfs":
+            total += n * (4 + 3 * id_bytes)
+        if self.jtb:
+            total += n * id_bytes
+        return total
 
 def variants(problem: str = "cc") -> list[str]:
     """All valid variant names for ``problem`` ('cc', 'forest' or 'incremental').

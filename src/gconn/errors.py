@@ -1,4 +1,7 @@
-"""Errors gconn raises beyond ValueError/TypeError."""
+"""Errors gconn raises beyond ValueError/TypeError.
+
+Every module may import this one; it imports nothing of gconn.
+"""
 from __future__ import annotations
 
 
@@ -14,3 +17,7 @@ class ConvergenceError(RuntimeError):
     ...     print("raised")
     raised
     """
+
+
+class GPUUnavailableError(RuntimeError):
+    """backend='gpu' was asked for but no usable CUDA GPU was found."""

@@ -11,7 +11,7 @@ import threading
 import time
 from pathlib import Path
 
-from ..api import GPUUnavailableError
+from ..errors import GPUUnavailableError
 from ..graph import Graph
 
 

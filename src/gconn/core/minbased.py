@@ -30,52 +30,15 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from ..design import FINISH_CODE, LT_RULES
+from ..design import FINISH_CODE, LT_CONNECT_CODE, LT_SHORTCUT_CODE, LT_UPDATE_CODE
 
 ECL_CC = FINISH_CODE["ecl-cc"]
 AFFOREST = FINISH_CODE["afforest"]
 
-CONNECT, PARENT_CONNECT, EXTENDED_CONNECT = 0, 1, 2
-UPDATE, ROOT_UPDATE = 0, 1
-SHORTCUT, FULL_SHORTCUT = 0, 1
-
-_CONNECT_CODE = {"connect": CONNECT, "parent-connect": PARENT_CONNECT, "extended-connect": EXTENDED_CONNECT}
-_UPDATE_CODE = {"update": UPDATE, "root-update": ROOT_UPDATE}
-_SHORTCUT_CODE = {"shortcut": SHORTCUT, "full-shortcut": FULL_SHORTCUT}
-
-
-def lt_codes(finish: str) -> tuple:
-    """The rule codes (connect, update, shortcut, alter) of a Liu-Tarjan finish.
-
-    >>> lt_codes("lt-prf") == (PARENT_CONNECT, ROOT_UPDATE, FULL_SHORTCUT, False)
-    True
-    """
-    c, u, s, a = LT_RULES[finish]
-    return _CONNECT_CODE[c], _UPDATE_CODE[u], _SHORTCUT_CODE[s], a
-
-
-def default_max_rounds(finish: str, n: int) -> int:
-    """The default round cap of an iterative finish on n vertices.
-
-    * label-prop, stergiou: n + 2.  Synchronous label propagation settles
-      within diameter + 1 rounds, asynchronous updates and shortcuts only
-      speed it up, and one more round sees no change.
-    * sv, sv-classic: n + 2.  Every round that does not end the loop hooks
-      at least one root, and roots are never created.
-    * Liu-Tarjan: (n + 2) * (log2 n + 4).  With RootUpdate at most n rounds
-      hook a root, and between two of them shortcuts flatten the trees
-      within log2 n + 1 rounds, after which an Alter (if any) leaves root
-      pairs and the next round hooks or stops.  For the Update variants this
-      is not proven, only generous (their rounds are polylogarithmic in
-      practice); hitting it raises ConvergenceError rather than hanging.
-
-    >>> default_max_rounds("label-prop", 2000)
-    2002
-    """
-    n = max(int(n), 1)
-    if finish in LT_RULES:
-        return (n + 2) * (n.bit_length() + 4)
-    return n + 2
+CONNECT, PARENT_CONNECT, EXTENDED_CONNECT = (LT_CONNECT_CODE[r] for r in ("connect", "parent-connect",
+                                                                          "extended-connect"))
+UPDATE, ROOT_UPDATE = LT_UPDATE_CODE["update"], LT_UPDATE_CODE["root-update"]
+SHORTCUT, FULL_SHORTCUT = LT_SHORTCUT_CODE["shortcut"], LT_SHORTCUT_CODE["full-shortcut"]
 
 
 def build(pr) -> SimpleNamespace:

@@ -1,45 +1,30 @@
-"""The CPU backend (numba).  Same interface as :mod:`gconn.gpu`."""
+"""The CPU backend (numba): the steps of :mod:`gconn.pipeline` and the
+operations the API needs, over NumPy arrays.  Same interface as
+:mod:`gconn.gpu`.
+
+>>> from gconn import cpu
+>>> cpu.compact(cpu.asarray([0, 0, 2]))
+(2, array([0, 0, 1]))
+"""
 from __future__ import annotations
 
 import numpy as np
 
+from .backend import (collect_forest, compact, compress, count_roots, finalize, finish, gather, init, lmax,
+                      min_representatives, sample, sample_stats, scope, sync)
 from .incremental import IncrementalState
-from .backend import hb_coverage
-from .backend import run as static_run
-from . import unionfind as _K
+from .sampling import hb_coverage
 
 NAME = "cpu"
 
-__all__ = ["NAME", "IncrementalState", "static_run", "hb_coverage", "to_backend", "compact",
-           "min_representatives", "count_roots", "collect_forest", "sync", "asarray", "concatenate"]
+__all__ = ["NAME", "IncrementalState", "hb_coverage", "to_backend", "compact", "min_representatives",
+           "count_roots", "collect_forest", "sync", "asarray", "concatenate", "validate_device_ids",
+           "scope", "init", "sample", "compress", "lmax", "gather", "sample_stats", "finish", "finalize"]
 
 
 def to_backend(graph):
     """The graph with host arrays (copied back if it lives on the GPU)."""
     return graph.to_host()
-
-
-def compact(roots: np.ndarray):
-    """(k, labels 0..k-1 in scipy's order) from any root array."""
-    k, labels = _K.compact(roots)
-    return int(k), labels
-
-
-def min_representatives(roots: np.ndarray) -> np.ndarray:
-    return _K.min_representatives(roots)
-
-
-def count_roots(roots: np.ndarray) -> int:
-    return int(np.count_nonzero(roots == np.arange(roots.size, dtype=roots.dtype)))
-
-
-def collect_forest(fa: np.ndarray, fb: np.ndarray):
-    keep = fa >= 0
-    return fa[keep], fb[keep]
-
-
-def sync() -> None:
-    """Nothing to wait for on the CPU."""
 
 
 def asarray(x, dtype=None):

@@ -60,9 +60,7 @@ def _rmw(op):
 
 
 atomic_min = _rmw("min")
-atomic_max = _rmw("max")
 atomic_add = _rmw("add")
-atomic_exch = _rmw("xchg")
 
 
 @intrinsic
@@ -91,3 +89,16 @@ def store(typingctx, arr, idx, val):
         return context.get_dummy_value()
 
     return types.void(arr, idx, val), codegen
+
+
+@intrinsic
+def fence(typingctx):
+    """A sequentially consistent fence: this thread's earlier writes are
+    visible to others before its later ones (what UnionRemLock's unlock and
+    the primitives contract need)."""
+
+    def codegen(context, builder, sig, args):
+        builder.fence("seq_cst")
+        return context.get_dummy_value()
+
+    return types.void(), codegen

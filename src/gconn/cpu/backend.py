@@ -1,63 +1,99 @@
-"""The static pipeline on the CPU (paper Alg. 1 and the spanning-forest Alg. 2)."""
+"""The CPU backend's steps of the static pipeline (:mod:`gconn.pipeline`):
+run state, L_max, gathering, the finish dispatch, finalization, and the
+labels.
+
+>>> import gconn
+>>> from gconn.design import Plan, Variant
+>>> s = init(gconn.Graph.from_edges([0, 2], [1, 3]), Plan.of(Variant.parse("none+union-async")), False)
+>>> finish(s, None)
+(2, 0)
+>>> finalize(s)[0].tolist()
+[0, 0, 2, 2]
+"""
 from __future__ import annotations
 
-import numpy as np
+from contextlib import nullcontext
 
-from ..core.unionfind import FIND_HALVE, UNION_ASYNC, UNION_JTB
-from ..design import FIND_CODE, FINISH_CODE, SPLICE_CODE, Variant, bfs_levels
-from ..stats import Stats
-from . import bfs as _bfs
-from . import unionfind as K
-from . import finishes as MB
+import numpy as np
+from numba import njit, prange
+
+from ..design import HOOK_COMPRESS, UNION_FIND, Plan
+from . import atomics
+from . import finishes
+from . import sampling
+from . import unionfind as UF
+from .bfs import degree_sum
 
 #: Afforest / GConn estimate L_max from a sample of this many vertices.
 LMAX_SAMPLE = 1024
 
 
-class Codes:
-    """The runtime codes of a variant, as the kernels take them.
+class State:
+    """One run: the graph, its plan, the parent array ``P``, the plan's
+    auxiliary array ``H`` (a dummy when it has none) and the forest slots."""
 
-    ``fin``/``fopt``/``sopt`` drive the union-find kernels.  A finish that is
-    not a union-find keeps a plain parent array and samples with UnionAsync
-    + FindHalve, so those are its union-find codes.
-    """
-
-    def __init__(self, v: Variant):
-        self.uf = v.is_union_find
-        self.fin = FINISH_CODE[v.finish] if self.uf else UNION_ASYNC
-        self.fopt = FIND_CODE[v.find] if self.uf else FIND_HALVE
-        self.sopt = SPLICE_CODE[v.splice] if v.splice else 0
-        self.jtb = self.fin == UNION_JTB
-        self.aux = v.finish in MB.AUX_FINISHES
+    def __init__(self, graph, plan: Plan, forest: bool):
+        self.graph, self.plan = graph, plan
+        self.P, self.H = new_arrays(graph.n, graph.id_dtype, plan)
+        idt = graph.id_dtype
+        n = graph.n if forest else 0
+        self.fa, self.fb = np.full(n, -1, idt), np.full(n, -1, idt)
+        self.active = None
 
 
-def new_state(n: int, id_dtype, codes: Codes):
-    """Parent array and the auxiliary array (hooks for UnionHooks, locks for
-    UnionRemLock, the second label array of SV / LT / Stergiou; a dummy
-    otherwise)."""
-    P = np.empty(n, np.int64 if codes.jtb else id_dtype)
-    K.init_parents(P)
-    if codes.fin == FINISH_CODE["union-hooks"]:
+def new_arrays(n: int, id_dtype, plan: Plan):
+    """Parent array (every vertex its own root) and the plan's auxiliary
+    array: hooks (-1 = none), locks (0 = free), labels (written before
+    read), or a length-1 dummy."""
+    P = np.empty(n, np.int64 if plan.jtb else id_dtype)
+    UF.init_parents(P)
+    if plan.aux == "hooks":
         H = np.full(n, -1, P.dtype)
-    elif codes.fin == FINISH_CODE["union-rem-lock"]:
+    elif plan.aux == "locks":
         H = np.zeros(n, P.dtype)
-    elif codes.aux:
+    elif plan.aux == "labels":
         H = np.empty(n, P.dtype)
     else:
         H = np.zeros(1, P.dtype)
     return P, H
 
 
-def labels_view(P: np.ndarray, codes: Codes, id_dtype) -> np.ndarray:
+def labels_view(P: np.ndarray, plan: Plan, id_dtype) -> np.ndarray:
     """Each vertex's parent id (after compression: its root)."""
-    if not codes.jtb:
+    if not plan.jtb:
         return P
     out = np.empty(P.size, id_dtype)
-    K.roots_of(P, codes.fin, out)
+    UF.roots_of(P, plan.fin, out)
     return out
 
 
-def most_frequent(labels: np.ndarray, seed: int) -> int:
+# -- the pipeline's steps -----------------------------------------------------
+
+def scope(graph, plan, forest, stats):
+    """Nothing to check or time around a CPU run."""
+    return nullcontext()
+
+
+def sync() -> None:
+    """Nothing to wait for on the CPU."""
+
+
+def init(graph, plan: Plan, forest: bool) -> State:
+    return State(graph, plan, forest)
+
+
+def sample(s: State, seed: int, count: bool) -> int:
+    return sampling.sample(s, seed)
+
+
+def compress(s: State) -> None:
+    UF.compress_all(s.P, s.plan.fin)
+
+
+def lmax(s: State, seed: int) -> int:
+    """L_max: the most frequent sampled label (exact on small graphs,
+    estimated from LMAX_SAMPLE vertices otherwise)."""
+    labels = labels_view(s.P, s.plan, s.graph.id_dtype)
     n = labels.size
     if n <= 16 * LMAX_SAMPLE:
         return int(np.argmax(np.bincount(labels, minlength=1)))
@@ -66,116 +102,132 @@ def most_frequent(labels: np.ndarray, seed: int) -> int:
     return int(vals[np.argmax(counts)])
 
 
-def run(graph, variant: Variant, *, forest: bool = False, stats: Stats | None = None, seed: int = 0):
-    """Run a static variant; returns (roots, forest_src, forest_dst).
-
-    ``roots[v]`` is the root of v's tree (for min-based variants the smallest
-    id of its component).  Forest arrays have one slot per vertex, -1 where
-    no edge was recorded.
-    """
-    n = graph.n
-    codes = Codes(variant)
-    params = variant.param_dict
-    P, H = new_state(n, graph.id_dtype, codes)
-    if forest:
-        fa = np.full(n, -1, graph.id_dtype)
-        fb = np.full(n, -1, graph.id_dtype)
-    else:
-        fa = fb = np.empty(0, graph.id_dtype)
-    st = stats if stats is not None else Stats()
-    indptr, indices = graph.indptr, graph.indices
-    fin = codes.fin
-
-    if variant.sampling == "none" or n == 0:
-        with st.phase("finish"):
-            st.edge_inspections["finish"] = _finish(graph, variant, codes, P, H, fa, fb, st)
-    else:
-        with st.phase("sample"):
-            st.edge_inspections["sample"] = _sample(graph, variant, P, H, codes, fa, fb, params, seed)
-            K.compress_all(P, fin)
-        with st.phase("lmax"):
-            labels = labels_view(P, codes, graph.id_dtype)
-            lmax = most_frequent(labels, seed)
-            active = K.gather_active(labels, lmax)
-        st.lmax = lmax
-        if stats is not None:
-            st.coverage = float(np.count_nonzero(labels == lmax)) / n
-            left = int(K.degree_sum(indptr, active))
-            crossing = int(K.inter_component_edges(labels, indptr, indices, active))
-            st.inter_component = crossing / left if left else 0.0
-        with st.phase("finish"):
-            inspected = _finish(graph, variant, codes, P, H, fa, fb, st, active, lmax)
-        if stats is not None:
-            st.edge_inspections["finish"] = left if inspected is None else inspected
-    with st.phase("finalize"):
-        K.compress_all(P, fin)
-        roots = labels_view(P, codes, graph.id_dtype)
-    return roots, fa, fb
+def gather(s: State, lmax: int):
+    """The finish's work: the active vertices (label != L_max) for the
+    union-find and hook finishes, which walk their CSR rows; their edges as
+    a list for the round-based finishes, which pass over them every round."""
+    g, p = s.graph, s.plan
+    s.active = active = gather_active(labels_view(s.P, p, g.id_dtype), lmax)
+    if p.family in (UNION_FIND, HOOK_COMPRESS):
+        return active
+    deg = g.indptr[active + 1] - g.indptr[active]
+    offsets = np.zeros(active.size + 1, np.int64)
+    np.cumsum(deg, out=offsets[1:])
+    return finishes.gather_edges(s.P, g.indptr, g.indices, active, offsets, lmax, p.contract)
 
 
-def _finish(graph, variant, codes, P, H, fa, fb, st, active=None, lmax=-1):
-    """The finish phase over all edges (COO, ``active`` None) or the active
-    vertices' edges; returns the edges inspected, or None where counting
-    them would cost a pass (the caller counts when stats are wanted)."""
-    if not codes.uf:
-        return MB.finish(graph, variant, P, H, fa, fb, st, active, lmax)
-    if active is None:
-        K.finish_coo(P, H, graph.src, graph.dst, codes.fin, codes.fopt, codes.sopt, fa, fb)
-        return graph.m
-    K.finish_csr(P, H, graph.indptr, graph.indices, active, codes.fin, codes.fopt, codes.sopt, fa, fb)
-    return None
+def sample_stats(s: State, lmax: int, work, stats) -> None:
+    """Cov, IC, L_max and the finish's share of the edges."""
+    g = s.graph
+    labels = labels_view(s.P, s.plan, g.id_dtype)
+    stats.lmax = lmax
+    stats.coverage = float(np.count_nonzero(labels == lmax)) / g.n
+    left = int(degree_sum(g.indptr, s.active))
+    crossing = int(inter_component_edges(labels, g.indptr, g.indices, s.active))
+    stats.inter_component = crossing / left if left else 0.0
+    stats.edge_inspections["finish"] = left
 
 
-def _sample(graph, variant, P, H, codes, fa, fb, params, seed) -> int:
-    """Run the sampling phase; returns the number of edges it inspected."""
-    indptr, indices = graph.indptr, graph.indices
-    fin, fopt, sopt = codes.fin, codes.fopt, codes.sopt
-    deg = np.diff(indptr)
-    if variant.sampling == "kout":
-        k = int(params.get("k", 2))
-        if k < 1:
-            raise ValueError(f"k-out sampling needs k >= 1; got {k}")
-        mode = K.KOUT_AFFOREST if params.get("kout", "afforest") == "afforest" else K.KOUT_PAPER
-        K.kout_sample(P, H, indptr, indices, k, mode, seed, fin, fopt, sopt, fa, fb)
-        return int(np.minimum(deg, k).sum())
-    if variant.sampling == "hb":
-        N = int(params.get("hb_n", 4))
-        if N < 1:
-            raise ValueError(f"HB sampling needs hb_n >= 1; got {N}")
-        K.hb_hook_first(P, indptr, indices, fin, fa, fb)
-        second = K.hb_union_roots(P, H, indptr, indices, N, fin, fopt, sopt, fa, fb)
-        return int(np.count_nonzero(deg)) + int(second)
-    if variant.sampling == "bfs":
-        src = _bfs.pick_source(indptr, int(params.get("bfs_sample", 1024)), seed)
-        level, parent, inspected = _bfs.bfs(indptr, indices, src, bfs_levels(params))
-        visited = np.flatnonzero(level >= 0)
-        mn = int(visited[0])
-        _bfs.relabel_visited(P, level, mn)
-        if fa.size:
-            tree = visited[visited != src]
-            fa[tree] = parent[tree]
-            fb[tree] = tree
-            if mn != src:
-                # The root's slot must stay free for a later link of the
-                # root; the source has no tree edge, so move mn's there.
-                fa[src], fb[src] = fa[mn], fb[mn]
-                fa[mn] = fb[mn] = -1
-        return int(inspected)
-    raise ValueError(f"unknown sampling {variant.sampling!r}")
+def finish(s: State, work):
+    """The finish over all edges (``work`` None) or the gathered work;
+    returns (edges inspected or None, rounds)."""
+    g, p = s.graph, s.plan
+    if p.family != UNION_FIND:
+        return finishes.finish(s, work)
+    if work is None:
+        UF.finish_coo(s.P, s.H, g.src, g.dst, p.fin, p.fopt, p.sopt, s.fa, s.fb)
+        return g.m, 0
+    UF.finish_csr(s.P, s.H, g.indptr, g.indices, work, p.fin, p.fopt, p.sopt, s.fa, s.fb)
+    return None, 0
 
 
-def hb_coverage(graph, sample: int = 1024, seed: int = 0, max_steps: int = 4096) -> float:
-    """A cheap lower bound on HB's coverage (the decision tree's HB Cov):
-    follow smallest-neighbour pointers (HB's first step) from sampled
-    vertices and count how many end at the most common end point."""
-    n = graph.n
-    if n == 0:
-        return 0.0
-    rng = np.random.default_rng(seed)
-    starts = rng.integers(0, n, size=min(sample, n))
-    ends = K.follow_first(graph.indptr, graph.indices, starts, max_steps)
-    ends = ends[ends >= 0]
-    if ends.size == 0:
-        return 0.0
-    _, counts = np.unique(ends, return_counts=True)
-    return float(counts.max()) / starts.size
+def finalize(s: State):
+    UF.compress_all(s.P, s.plan.fin)
+    return labels_view(s.P, s.plan, s.graph.id_dtype), s.fa, s.fb
+
+
+# -- gathering and labels -----------------------------------------------------
+
+@njit(parallel=True, cache=True)
+def gather_active(labels, lmax):
+    """Vertex gathering: the ids whose sampled label is not L_max."""
+    n = labels.size
+    nchunks = 64
+    size = (n + nchunks - 1) // nchunks
+    counts = np.zeros(nchunks + 1, np.int64)
+    for c in prange(nchunks):
+        cnt = 0
+        for v in range(c * size, min(n, (c + 1) * size)):
+            if labels[v] != lmax:
+                cnt += 1
+        counts[c + 1] = cnt
+    for c in range(nchunks):
+        counts[c + 1] += counts[c]
+    out = np.empty(counts[nchunks], labels.dtype)
+    for c in prange(nchunks):
+        o = counts[c]
+        for v in range(c * size, min(n, (c + 1) * size)):
+            if labels[v] != lmax:
+                out[o] = v
+                o += 1
+    return out
+
+
+@njit(parallel=True, cache=True)
+def inter_component_edges(labels, indptr, indices, active):
+    s = 0
+    for t in prange(active.size):
+        v = active[t]
+        for j in range(indptr[v], indptr[v + 1]):
+            if labels[indices[j]] != labels[v]:
+                s += 1
+    return s
+
+
+@njit(cache=True)
+def _compact(roots):
+    """Labels 0..k-1 numbered by each component's smallest vertex, which is
+    scipy's numbering; works for any choice of root."""
+    n = roots.size
+    first = np.full(n, -1, roots.dtype)
+    out = np.empty(n, roots.dtype)
+    k = 0
+    for v in range(n):
+        r = roots[v]
+        lab = first[r]
+        if lab < 0:
+            lab = k
+            first[r] = k
+            k += 1
+        out[v] = lab
+    return k, out
+
+
+@njit(parallel=True, cache=True)
+def min_representatives(roots):
+    """Replace each root by the smallest vertex of its component."""
+    n = roots.size
+    mins = np.full(n, n, roots.dtype)
+    for vi in prange(n):
+        v = np.int64(vi)
+        atomics.atomic_min(mins, roots[v], v)
+    out = np.empty(n, roots.dtype)
+    for vi in prange(n):
+        v = np.int64(vi)
+        out[v] = mins[roots[v]]
+    return out
+
+
+def compact(roots: np.ndarray):
+    """(k, labels 0..k-1 in scipy's order) from any root array."""
+    k, labels = _compact(roots)
+    return int(k), labels
+
+
+def count_roots(roots: np.ndarray) -> int:
+    return int(np.count_nonzero(roots == np.arange(roots.size, dtype=roots.dtype)))
+
+
+def collect_forest(fa: np.ndarray, fb: np.ndarray):
+    keep = fa >= 0
+    return fa[keep], fb[keep]

@@ -1,4 +1,5 @@
-"""Direction-optimizing BFS (Beamer et al.) for BFS sampling and BFS-CC."""
+"""Direction-optimizing BFS (Beamer et al.): one search for BFS sampling
+and BFS-CC."""
 from __future__ import annotations
 
 import numpy as np
@@ -69,54 +70,76 @@ def _frontier_of(level, depth):
 
 
 @njit(parallel=True, cache=True)
-def _frontier_edges(indptr, frontier):
+def degree_sum(indptr, verts):
+    """The edges of ``verts``: a frontier's, or the active vertices' after
+    sampling."""
     s = 0
-    for t in prange(frontier.size):
-        v = frontier[t]
+    for t in prange(verts.size):
+        v = verts[t]
         s += indptr[v + 1] - indptr[v]
     return s
 
 
-def bfs(indptr: np.ndarray, indices: np.ndarray, source: int, max_levels: int | None = None):
-    """Levels (-1 unreached) and BFS-tree parents (-1 at the source and
-    unreached) from ``source``, stopping after ``max_levels`` levels when
-    given; also the number of edges inspected."""
-    n = indptr.size - 1
-    level = np.full(n, -1, np.int32)
-    parent = np.full(n, -1, indices.dtype)
-    level[source] = 0
-    frontier = np.array([source], np.int64)
-    nxt = np.empty(n, np.int64)
-    counter = np.zeros(1, np.int64)
-    m2 = int(indptr[-1])
-    explored_edges = int(indptr[source + 1] - indptr[source])
-    inspected = 0
-    depth = 0
-    bottom_up = False
-    nf = 1
-    fe = explored_edges
-    limit = n if max_levels is None else max_levels
-    while nf > 0 and depth < limit:
-        depth += 1
-        if not bottom_up and fe > (m2 - explored_edges) / ALPHA:
-            bottom_up = True
-        elif bottom_up and nf < n / BETA:
-            bottom_up = False
-            frontier = _frontier_of(level, depth - 1)
-        if bottom_up:
-            nf, fe, scanned = _bottom_up(indptr, indices, level, parent, depth)
-            nf = int(nf)
-            fe = int(fe)
-            inspected += int(scanned)
-        else:
-            inspected += int(_frontier_edges(indptr, frontier))
-            counter[0] = 0
-            _top_down(indptr, indices, frontier, level, parent, depth, nxt, counter)
-            nf = int(counter[0])
-            frontier = nxt[:nf].copy()
-            fe = int(_frontier_edges(indptr, frontier))
-        explored_edges += fe
-    return level, parent, inspected
+class Search:
+    """Direction-optimizing BFS over one graph, run from one source or, for
+    BFS-CC, from each not-yet-visited vertex in turn.
+
+    ``level`` holds -1 for unvisited vertices; depths run on across the
+    searches, so ``level == depth`` always means the current search.
+    ``parent`` receives the BFS tree.  ``inspected`` and ``levels`` add up
+    over the searches.
+    """
+
+    def __init__(self, indptr, indices, level, parent):
+        self.indptr, self.indices = indptr, indices
+        self.level, self.parent = level, parent
+        self.n = indptr.size - 1
+        self.nxt = np.empty(self.n, np.int64)
+        self.counter = np.zeros(1, np.int64)
+        self.unexplored = int(indptr[-1])
+        self.depth = 0
+        self.inspected = 0
+        self.levels = 0
+
+    def run(self, source: int, max_levels: int | None = None) -> None:
+        """Visit the component of the unvisited ``source``, for at most
+        ``max_levels`` levels."""
+        indptr, indices, level, parent = self.indptr, self.indices, self.level, self.parent
+        n = self.n
+        self.depth += 1
+        level[source] = self.depth
+        frontier = np.array([source], np.int64)
+        nf = 1
+        fe = int(indptr[source + 1] - indptr[source])
+        self.unexplored -= fe
+        bottom_up = False
+        limit = n if max_levels is None else max_levels
+        done = 0
+        while nf > 0 and done < limit:
+            self.depth += 1
+            done += 1
+            depth = self.depth
+            # Beamer's switch, plus: never go bottom-up for a frontier that
+            # would switch straight back -- a bottom-up step scans all n
+            # vertices, which late, small components must not pay.
+            if not bottom_up and fe > self.unexplored / ALPHA and nf >= n / BETA:
+                bottom_up = True
+            elif bottom_up and nf < n / BETA:
+                bottom_up = False
+                frontier = _frontier_of(level, depth - 1)
+            if bottom_up:
+                nf, fe, scanned = _bottom_up(indptr, indices, level, parent, depth)
+                nf, fe = int(nf), int(fe)
+                self.inspected += int(scanned)
+            else:
+                self.inspected += fe
+                self.counter[0] = 0
+                _top_down(indptr, indices, frontier, level, parent, depth, self.nxt, self.counter)
+                nf = int(self.counter[0])
+                frontier = self.nxt[:nf].copy()
+                fe = int(degree_sum(indptr, frontier))
+            self.unexplored -= fe
+        self.levels += done
 
 
 @njit(cache=True)
@@ -142,69 +165,13 @@ def components(indptr: np.ndarray, indices: np.ndarray, P: np.ndarray):
     [0, 0, 2]
     """
     n = indptr.size - 1
-    # Depths run on across the searches, so ``level == depth`` always means
-    # the current search; isolated vertices (a BFS that visits only its
-    # source) get level 0 without a search.
+    # Isolated vertices (a BFS that visits only its source) get level 0
+    # without a search.
     level = np.full(n, -1, np.int32 if 2 * n + 2 <= np.iinfo(np.int32).max else np.int64)
-    deg = np.diff(indptr)
-    level[deg == 0] = 0
-    nxt = np.empty(n, np.int64)
-    counter = np.zeros(1, np.int64)
-    unexplored = int(indptr[-1])
-    inspected = 0
-    levels = 0
-    depth = 0
+    level[np.diff(indptr) == 0] = 0
+    search = Search(indptr, indices, level, P)
     s = _next_unvisited(level, 0)
     while s < n:
-        depth += 1
-        level[s] = depth
-        frontier = np.array([s], np.int64)
-        nf = 1
-        fe = int(deg[s])
-        unexplored -= fe
-        bottom_up = False
-        while nf > 0:
-            depth += 1
-            levels += 1
-            # Beamer's switch, plus: never go bottom-up for a frontier that
-            # would switch straight back -- a bottom-up step scans all n
-            # vertices, which late, small components must not pay.
-            if not bottom_up and fe > unexplored / ALPHA and nf >= n / BETA:
-                bottom_up = True
-            elif bottom_up and nf < n / BETA:
-                bottom_up = False
-                frontier = _frontier_of(level, depth - 1)
-            if bottom_up:
-                nf, fe, scanned = _bottom_up(indptr, indices, level, P, depth)
-                nf = int(nf)
-                fe = int(fe)
-                inspected += int(scanned)
-            else:
-                inspected += fe
-                counter[0] = 0
-                _top_down(indptr, indices, frontier, level, P, depth, nxt, counter)
-                nf = int(counter[0])
-                frontier = nxt[:nf].copy()
-                fe = int(_frontier_edges(indptr, frontier))
-            unexplored -= fe
+        search.run(s)
         s = _next_unvisited(level, s + 1)
-    return inspected, levels
-
-
-@njit(parallel=True, cache=True)
-def relabel_visited(P, level, mn):
-    """Point every visited vertex at the visited set's minimum id, keeping
-    parent <= child for the finishes that rely on it."""
-    for vi in prange(P.size):
-        v = np.int64(vi)
-        if level[v] >= 0:
-            P[v] = mn
-
-
-def pick_source(indptr: np.ndarray, sample: int, seed: int) -> int:
-    """The highest-degree vertex of a random sample (Slota et al.)."""
-    n = indptr.size - 1
-    rng = np.random.default_rng(seed)
-    cand = rng.integers(0, n, size=min(sample, n)) if n > sample else np.arange(n)
-    deg = indptr[cand + 1] - indptr[cand]
-    return int(cand[int(np.argmax(deg))])
+    return search.inspected, search.levels

@@ -13,28 +13,22 @@ Every finish works on the parent array ``P`` left by the sampling phase
 L_max) gathered into a list.  Vertex phases run over all vertices, or over
 ``verts`` (the batch's endpoints and their roots) for incremental batches.
 
-Skipping L_max's edges is safe for a root-based finish: L_max's tree is only
-ever extended through its root.  The others may move any vertex out of its
-tree (LT's Update, label propagation), which would cut a vertex of L_max off
-from the L_max edges that nobody inspects.  For them every endpoint labelled
-L_max is replaced by the L_max root itself: the finish runs on the graph
-with L_max's sampled component contracted to its root, whose other vertices
-keep pointing at the root until the final finds.  The other sampled
-components need nothing: all their vertices are active, so all their edges
-are in the list.
+Skipping L_max's edges, and contracting L_max for the finishes that are
+not root-based, is explained in :mod:`gconn.pipeline`.
 """
 from __future__ import annotations
 
 import numpy as np
 from numba import njit, prange
 
-from ..core.minbased import FULL_SHORTCUT, build, default_max_rounds, lt_codes
+from ..core.minbased import FULL_SHORTCUT, build
 from ..core.unionfind import FIND_NAIVE, UNION_ASYNC
-from ..design import FINISH_CODE, LT_FINISHES, Variant
+from ..design import HOOK_COMPRESS, LT_FINISHES, TRAVERSAL, Plan
 from ..errors import ConvergenceError
 from . import atomics
 from . import bfs as _bfs
-from .unionfind import CPU, degree_sum, same_set_any
+from .bfs import degree_sum
+from .primitives import CPU, same_set_any
 
 MB = build(CPU)
 shortcut = MB.shortcut
@@ -51,11 +45,6 @@ StergiouEdge = MB.StergiouEdge
 StergiouShortcut = MB.StergiouShortcut
 link = MB.link
 GatherEdges = MB.GatherEdges
-
-#: Finishes that keep a second n-array: SV's previous labels, LT's next
-#: parents, Stergiou's previous labels.
-AUX_FINISHES = frozenset(("sv", "stergiou") + LT_FINISHES)
-
 
 # -- vertex phases ---------------------------------------------------------
 # ``verts`` empty means every vertex of P.
@@ -265,43 +254,35 @@ def gather_edges(P, indptr, indices, active, offsets, lmax, contract):
 
 
 # -- drivers -----------------------------------------------------------------
-def finish(graph, variant: Variant, P, aux, fa, fb, stats, active=None, lmax=-1) -> int:
-    """Run a non-union-find finish on P (sampled labels); returns the edges
-    it inspected.  ``active`` is None without sampling (all edges, COO).
+def finish(s, work):
+    """Run a non-union-find finish on run state ``s`` (P holds the sampled
+    labels); ``work`` is None without sampling (all edges, COO), else the
+    gathered active vertices (ECL-CC, Afforest) or their edges.  Returns
+    (edges inspected, rounds).
 
     >>> import gconn
     >>> gconn.connected_components(([0, 2], [1, 3]), algorithm="none+lt-prf", backend="cpu")
     (2, array([0, 0, 1, 1], dtype=int32))
     """
-    f = variant.finish
-    if f == "bfs-cc":
-        inspected, stats.rounds = _bfs.components(graph.indptr, graph.indices, P)
-        return inspected
-    if f in ("ecl-cc", "afforest"):
-        code = FINISH_CODE[f]
-        if active is None:
-            link_coo(P, graph.src, graph.dst, code, fa, fb)
-            inspected = graph.m
+    g, p, P = s.graph, s.plan, s.P
+    if p.family == TRAVERSAL:
+        return _bfs.components(g.indptr, g.indices, P)
+    if p.family == HOOK_COMPRESS:
+        if work is None:
+            link_coo(P, g.src, g.dst, p.link, s.fa, s.fb)
+            inspected = g.m
         else:
-            link_csr(P, graph.indptr, graph.indices, active, code, fa, fb)
-            inspected = int(degree_sum(graph.indptr, active))
+            link_csr(P, g.indptr, g.indices, work, p.link, s.fa, s.fb)
+            inspected = int(degree_sum(g.indptr, work))
         # ECL-CC's / Afforest's own compression step, after all hooks.
         shortcut_pass(P, _no_verts(P), FULL_SHORTCUT)
-        return inspected
-    if active is None:
-        eu, ev = graph.src, graph.dst
-    else:
-        deg = graph.indptr[active + 1] - graph.indptr[active]
-        offsets = np.zeros(active.size + 1, np.int64)
-        np.cumsum(deg, out=offsets[1:])
-        eu, ev = gather_edges(P, graph.indptr, graph.indices, active, offsets, lmax,
-                              not variant.root_based)
-    max_rounds = _max_rounds(variant, graph.n)
-    stats.rounds, inspected = run_rounds(f, P, aux, eu, ev, _no_verts(P), fa, fb, max_rounds, variant.name)
-    return inspected
+        return inspected, 0
+    eu, ev = (g.src, g.dst) if work is None else work
+    rounds, inspected = run_rounds(p, P, s.H, eu, ev, _no_verts(P), s.fa, s.fb, p.max_rounds(g.n))
+    return inspected, rounds
 
 
-def run_rounds(f: str, P, aux, eu, ev, verts, fa, fb, max_rounds: int, name: str):
+def run_rounds(plan: Plan, P, aux, eu, ev, verts, fa, fb, max_rounds: int):
     """Rounds of a round-based finish over the edge list (eu, ev) until one
     changes nothing; returns (rounds, edge inspections).  ``aux`` is the
     n-array the finish keeps beside P; with a non-empty ``fa`` the hooks of
@@ -309,11 +290,14 @@ def run_rounds(f: str, P, aux, eu, ev, verts, fa, fb, max_rounds: int, name: str
 
     >>> P = np.arange(4, dtype=np.int32)
     >>> src, dst, none = np.array([0, 2], np.int32), np.array([1, 3], np.int32), P[:0]
-    >>> run_rounds("label-prop", P, None, src, dst, none, none, none, 10, "none+label-prop")
+    >>> from gconn.design import Variant
+    >>> plan = Plan.of(Variant.parse("none+label-prop"))
+    >>> run_rounds(plan, P, None, src, dst, none, none, none, 10)
     (2, 4)
     >>> P.tolist()
     [0, 0, 2, 2]
     """
+    f = plan.finish
     record = fa.size > 0
     m = eu.size
     if f == "sv":
@@ -340,7 +324,7 @@ def run_rounds(f: str, P, aux, eu, ev, verts, fa, fb, max_rounds: int, name: str
             if not hooked:
                 return r, r * m
     elif f in LT_FINISHES:
-        return _lt_rounds(f, P, aux, eu, ev, verts, fa, fb, max_rounds, name)
+        return _lt_rounds(plan, P, aux, eu, ev, verts, fa, fb, max_rounds)
     elif f == "stergiou":
         prev = aux
         copy_pass(prev, P, verts)
@@ -354,11 +338,11 @@ def run_rounds(f: str, P, aux, eu, ev, verts, fa, fb, max_rounds: int, name: str
                 return r, r * m
     else:
         raise ValueError(f"{f} is not a round-based finish")
-    raise _not_converged(name, max_rounds)
+    raise _not_converged(plan.name, max_rounds)
 
 
-def _lt_rounds(f, P, N, eu, ev, verts, fa, fb, max_rounds, name):
-    copt, uopt, sopt, alter = lt_codes(f)
+def _lt_rounds(plan, P, N, eu, ev, verts, fa, fb, max_rounds):
+    copt, uopt, sopt, alter = plan.lt
     record = fa.size > 0
     wu, wv = eu, ev
     # Altered edges are compacted every round; the forest needs their
@@ -380,16 +364,7 @@ def _lt_rounds(f, P, N, eu, ev, verts, fa, fb, max_rounds, name):
             changed += moved
         if not changed:
             return r, inspected
-    raise _not_converged(name, max_rounds)
-
-
-def _max_rounds(variant: Variant, n: int) -> int:
-    cap = variant.param_dict.get("max_rounds")
-    if cap is None:
-        return default_max_rounds(variant.finish, n)
-    if int(cap) < 1:
-        raise ValueError(f"max_rounds must be >= 1; got {cap!r}")
-    return int(cap)
+    raise _not_converged(plan.name, max_rounds)
 
 
 def _not_converged(name: str, max_rounds: int) -> ConvergenceError:
@@ -404,7 +379,7 @@ def _no_verts(P):
 
 
 # -- incremental batches -----------------------------------------------------
-def insert_batch(variant: Variant, P, aux, src, dst) -> None:
+def insert_batch(plan: Plan, P, aux, src, dst) -> None:
     """Insert a batch with a root-based non-union-find finish.
 
     ECL-CC / Afforest hook each edge once and compress the batch's
@@ -415,22 +390,21 @@ def insert_batch(variant: Variant, P, aux, src, dst) -> None:
     such a batch can change.
 
     >>> P = np.arange(4, dtype=np.int32)
-    >>> insert_batch(Variant.parse("none+sv"), P, np.empty_like(P), P[3:], P[1:2])
+    >>> from gconn.design import Variant
+    >>> insert_batch(Plan.of(Variant.parse("none+sv")), P, np.empty_like(P), P[3:], P[1:2])
     >>> P.tolist()
     [0, 1, 2, 1]
     """
-    f = variant.finish
-    if f in ("ecl-cc", "afforest"):
-        link_coo(P, src, dst, FINISH_CODE[f], _no_verts(P), _no_verts(P))
+    if plan.family == HOOK_COMPRESS:
+        link_coo(P, src, dst, plan.link, _no_verts(P), _no_verts(P))
         shortcut_endpoints(P, src, dst)
         return
     shortcut_endpoints(P, src, dst)
     verts = np.unique(np.concatenate([src, dst, P[src], P[dst]]))
-    run_rounds(f, P, aux, src, dst, verts, _no_verts(P), _no_verts(P),
-               _max_rounds(variant, P.size), variant.name)
+    run_rounds(plan, P, aux, src, dst, verts, _no_verts(P), _no_verts(P), plan.max_rounds(P.size))
 
 
-def mixed_batch(variant: Variant, P, aux, kinds, src, dst, query) -> np.ndarray:
+def mixed_batch(plan: Plan, P, aux, kinds, src, dst, query) -> np.ndarray:
     """A mixed batch; ``query(src, dst)`` answers queries.  ECL-CC and
     Afforest run inserts and queries concurrently; the round-synchronous SV
     and LT have no per-edge insert to interleave with, so their batch runs
@@ -440,16 +414,17 @@ def mixed_batch(variant: Variant, P, aux, kinds, src, dst, query) -> np.ndarray:
     >>> P = np.arange(4, dtype=np.int32)
     >>> kinds, src, dst = np.array([0, 1], np.int8), np.array([3, 1], np.int32), np.array([1, 3], np.int32)
     >>> ask = lambda s, d: P[s] == P[d]
-    >>> mixed_batch(Variant.parse("none+lt-prf"), P, np.empty_like(P), kinds, src, dst, ask).tolist()
+    >>> from gconn.design import Variant
+    >>> mixed_batch(Plan.of(Variant.parse("none+lt-prf")), P, np.empty_like(P), kinds, src, dst, ask).tolist()
     [False, True]
     """
-    if variant.finish in ("ecl-cc", "afforest"):
+    if plan.family == HOOK_COMPRESS:
         out = np.zeros(kinds.size, np.bool_)
-        mixed_link_batch(P, kinds, src, dst, FINISH_CODE[variant.finish], out)
+        mixed_link_batch(P, kinds, src, dst, plan.link, out)
         return out
     ins = kinds == 0
     if ins.any():
-        insert_batch(variant, P, aux, src[ins], dst[ins])
+        insert_batch(plan, P, aux, src[ins], dst[ins])
     out = np.zeros(kinds.size, np.bool_)
     q = ~ins
     if q.any():

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..design import Variant
-from . import unionfind as K
+from ..design import UNION_FIND, Plan, Variant
 from . import finishes as MB
-from .backend import Codes, labels_view, new_state
+from . import unionfind as K
+from .backend import labels_view, new_arrays
 
 
 class IncrementalState:
@@ -19,9 +19,9 @@ class IncrementalState:
 
     def __init__(self, variant: Variant, id_dtype=np.int32):
         self.variant = variant
-        self.codes = Codes(variant)
+        self.plan = Plan.of(variant)
         self.id_dtype = np.dtype(id_dtype)
-        self.P, self.H = new_state(0, self.id_dtype, self.codes)
+        self.P, self.H = new_arrays(0, self.id_dtype, self.plan)
 
     @property
     def capacity(self) -> int:
@@ -31,7 +31,7 @@ class IncrementalState:
         if n <= self.P.size:
             return
         cap = max(n, 2 * self.P.size, 1024)
-        P, H = new_state(cap, self.id_dtype, self.codes)
+        P, H = new_arrays(cap, self.id_dtype, self.plan)
         P[: self.P.size] = self.P
         if self.H.size > 1:
             H[: self.H.size] = self.H
@@ -43,26 +43,26 @@ class IncrementalState:
         self.P[: roots.size] = roots
 
     def insert(self, src: np.ndarray, dst: np.ndarray) -> None:
-        c = self.codes
-        if not c.uf:
-            MB.insert_batch(self.variant, self.P, self.H, src, dst)
+        c = self.plan
+        if c.family != UNION_FIND:
+            MB.insert_batch(c, self.P, self.H, src, dst)
             return
         K.insert_batch(self.P, self.H, src, dst, c.fin, c.fopt, c.sopt)
 
     def query(self, src: np.ndarray, dst: np.ndarray) -> np.ndarray:
         out = np.empty(src.size, np.bool_)
-        K.query_batch(self.P, src, dst, self.codes.fin, self.codes.fopt, out)
+        K.query_batch(self.P, src, dst, self.plan.fin, self.plan.fopt, out)
         return out
 
     def mixed(self, kinds: np.ndarray, src: np.ndarray, dst: np.ndarray) -> np.ndarray:
-        c = self.codes
-        if not c.uf:
-            return MB.mixed_batch(self.variant, self.P, self.H, kinds, src, dst, self.query)
+        c = self.plan
+        if c.family != UNION_FIND:
+            return MB.mixed_batch(c, self.P, self.H, kinds, src, dst, self.query)
         out = np.zeros(kinds.size, np.bool_)
         K.mixed_batch(self.P, self.H, kinds, src, dst, c.fin, c.fopt, c.sopt, out)
         return out
 
     def roots(self, n: int) -> np.ndarray:
         P = self.P[:n]
-        K.compress_all(P, self.codes.fin)
-        return np.array(labels_view(P, self.codes, self.id_dtype), copy=True)
+        K.compress_all(P, self.plan.fin)
+        return np.array(labels_view(P, self.plan, self.id_dtype), copy=True)

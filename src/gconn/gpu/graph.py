@@ -20,7 +20,7 @@ from ._compat import SIM, xp
 
 def _require_device(what: str):
     if SIM or xp is None:
-        from ..api import GPUUnavailableError
+        from ..errors import GPUUnavailableError
         from . import available
         raise GPUUnavailableError(f"{what} needs a CUDA GPU with CuPy: {available()[1]}")
 
