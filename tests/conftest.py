@@ -1,4 +1,5 @@
-"""Shared fixtures: the real-graph data directory and small graph families."""
+"""Shared fixtures: the real-graph data directory and small graph families.
+The oracles live in ``oracles.py``."""
 from __future__ import annotations
 
 import os
@@ -6,7 +7,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from scipy.sparse.csgraph import connected_components as scipy_cc
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -37,11 +37,6 @@ def manifest_row(name: str):
     """The MANIFEST row of the graph whose file name starts with ``name``
     (``usroads.mtx`` matches ``usroads.mtx.gz``), or None."""
     return next((r for r in manifest() if Path(r["file"]).name.startswith(name)), None)
-
-
-def reference(graph):
-    """scipy's (k, labels) for a gconn Graph."""
-    return scipy_cc(graph.to_scipy(), directed=False)
 
 
 def small_graphs():
@@ -80,37 +75,3 @@ def small_graphs():
 def graphs():
     import gconn
     return [(name, gconn.Graph.from_edges(s, d, n)) for name, s, d, n in small_graphs()]
-
-
-def same_partition(a, b) -> bool:
-    """Two label arrays describe the same partition."""
-    a = np.asarray(a)
-    b = np.asarray(b)
-    if a.shape != b.shape:
-        return False
-    if a.size == 0:
-        return True
-    pairs = np.unique(np.stack([a, b]), axis=1)
-    return len(np.unique(pairs[0])) == pairs.shape[1] == len(np.unique(pairs[1]))
-
-
-def check_forest(graph, src, dst, k):
-    """A valid spanning forest: input edges, n-k of them, same partition."""
-    import scipy.sparse as sp
-    src = np.asarray(src)
-    dst = np.asarray(dst)
-    n = graph.n
-    assert src.size == dst.size == n - k
-    if src.size:
-        a = np.minimum(src, dst).astype(np.int64)
-        b = np.maximum(src, dst).astype(np.int64)
-        key = a * n + b
-        ekey = graph.src.astype(np.int64) * n + graph.dst.astype(np.int64)
-        assert np.isin(key, ekey).all(), "forest edge not in the graph"
-        assert np.unique(key).size == key.size, "forest edge repeated"
-    A = sp.coo_matrix((np.ones(src.size), (src, dst)), shape=(n, n))
-    kf, lf = scipy_cc(A, directed=False)
-    # n-k edges spanning exactly k components means no cycle.
-    assert kf == k
-    k0, l0 = reference(graph)
-    assert same_partition(lf, l0)

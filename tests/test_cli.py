@@ -12,6 +12,7 @@ import pytest
 from scipy.sparse.csgraph import connected_components as scipy_cc
 
 import gconn
+import gconn.tooling
 from gconn import cli
 
 SPEC = "er:n=300,d=3"  # a few components of varied sizes
@@ -195,7 +196,7 @@ def test_usage_errors_exit_2(capsys, argv):
 
 
 def test_gpu_backend_without_gpu(capsys):
-    if gconn.bench.common.gpu_status()[0]:
+    if gconn.tooling.gpu_status()[0]:
         pytest.skip("a GPU is present")
     code, _, err = run(capsys, "cc", "--generate", "path:5", "--backend", "gpu")
     assert code == 1 and err.startswith("gconn: error: ") and len(err.strip().splitlines()) == 1

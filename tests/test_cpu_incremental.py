@@ -4,35 +4,9 @@ import pytest
 
 import gconn
 from gconn import design
+from oracles import replay_incremental, stream
 
 UF_INC = [v.name for v in design.iter_variants("incremental") if v.finish in design.UNION_FINDS]
-
-
-class SeqUF:
-    def __init__(self):
-        self.p = []
-
-    def _grow(self, x):
-        while len(self.p) <= x:
-            self.p.append(len(self.p))
-
-    def find(self, x):
-        self._grow(x)
-        while self.p[x] != x:
-            self.p[x] = self.p[self.p[x]]
-            x = self.p[x]
-        return x
-
-    def union(self, a, b):
-        a, b = self.find(a), self.find(b)
-        if a != b:
-            self.p[max(a, b)] = min(a, b)
-
-
-def stream(rng, n, batches, size):
-    for _ in range(batches):
-        kinds = (rng.random(size) < 0.4).astype(np.int8)
-        yield kinds, rng.integers(0, n, size), rng.integers(0, n, size)
 
 
 @pytest.mark.parametrize("name", UF_INC)
@@ -40,30 +14,7 @@ def test_phased_and_sequential_equal_sequential_union_find(name):
     rng = np.random.default_rng(hash(name) % 2**32)
     for mode in ("phased", "sequential"):
         ic = gconn.IncrementalConnectivity(algorithm=name, backend="cpu", mode=mode)
-        ref = SeqUF()
-        for kinds, s, d in stream(rng, 400, 6, 150):
-            got = ic.process(kinds, s, d)
-            expect = []
-            if mode == "phased":
-                for k, a, b in zip(kinds, s, d):
-                    if k == 0:
-                        ref.union(a, b)
-                for k, a, b in zip(kinds, s, d):
-                    if k == 1:
-                        expect.append(ref.find(a) == ref.find(b))
-            else:
-                for k, a, b in zip(kinds, s, d):
-                    if k == 0:
-                        ref.union(a, b)
-                    else:
-                        expect.append(ref.find(a) == ref.find(b))
-            assert got.tolist() == expect, mode
-        labels = ic.labels()
-        ref_roots = np.array([ref.find(x) for x in range(ic.n)])
-        _, ref_labels = np.unique(ref_roots, return_inverse=True)
-        from conftest import same_partition
-        assert same_partition(labels, ref_labels)
-        assert ic.n_components == len(np.unique(ref_roots))
+        replay_incremental(ic, stream(rng, 400, 6, 150), mode)
 
 
 @pytest.mark.parametrize("name", ["none+union-async+find-halve", "none+union-rem-cas+find-split+splice",
@@ -71,17 +22,8 @@ def test_phased_and_sequential_equal_sequential_union_find(name):
 def test_concurrent_mode_is_bounded_by_before_and_after(name):
     rng = np.random.default_rng(5)
     ic = gconn.IncrementalConnectivity(algorithm=name, backend="cpu", mode="concurrent")
-    ref = SeqUF()
-    for kinds, s, d in stream(rng, 300, 8, 200):
-        before = [ref.find(a) == ref.find(b) for a, b in zip(s, d)]
-        for k, a, b in zip(kinds, s, d):
-            if k == 0:
-                ref.union(a, b)
-        after = [ref.find(a) == ref.find(b) for a, b in zip(s, d)]
-        got = ic.process(kinds, s, d)
-        q = np.flatnonzero(kinds == 1)
-        for ans, i in zip(got, q):
-            assert (not before[i] or ans) and (after[i] or not ans)
+    replay_incremental(ic, stream(rng, 300, 8, 200), "concurrent",
+                       exact=design.Variant.parse(name, "incremental").phase_separated)
 
 
 def test_growth_insert_connected_labels():

@@ -5,7 +5,7 @@ import pytest
 import gconn
 from gconn import design
 
-from conftest import check_forest, reference, same_partition
+from oracles import check_forest, reference, same_partition
 
 UF_CC = [v.name for v in design.iter_variants("cc") if v.finish in design.UNION_FINDS]
 UF_FOREST = [v.name for v in design.iter_variants("forest") if v.finish in design.UNION_FINDS]

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 import gconn
 from gconn import design
 
-from conftest import check_forest, reference
+from oracles import check_forest, reference
 
 VARIANTS = [v.name for v in design.iter_variants("cc") if v.finish in design.UNION_FINDS]
 FOREST = [v.name for v in design.iter_variants("forest") if v.finish in design.UNION_FINDS]

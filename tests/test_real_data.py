@@ -5,7 +5,8 @@ import pytest
 import gconn
 from gconn import design
 
-from conftest import DATA, manifest, manifest_row, reference
+from conftest import DATA, manifest, manifest_row
+from oracles import reference
 
 ROWS = manifest()
 

@@ -85,7 +85,7 @@ def _nonneg_float(text: str) -> float:
 
 
 def _show(args) -> bool:
-    from .bench.common import progress_enabled
+    from .tooling import progress_enabled
     return progress_enabled(args.quiet)
 
 
@@ -125,7 +125,7 @@ def _input_source(args, parser) -> tuple[str, str]:
 
 def _load_input(source: tuple[str, str], args):
     """The graph and its load timings."""
-    from .bench.common import generate, load_file
+    from .tooling import generate, load_file
     kind, name = source
     if kind == "file":
         return load_file(name, show=_show(args), format=args.format)
@@ -150,7 +150,7 @@ def _input_line(name: str, times: dict) -> str:
 
 def _timed_calls(fn, warmup: int, repeat: int, show: bool, what: str):
     """``fn()`` warmup + repeat times; the wall times and results of the timed ones."""
-    from .bench.common import progress
+    from .tooling import progress
     walls, results = [], []
     with progress(show and warmup + repeat > 1, total=warmup + repeat, desc=what, unit="run") as bar:
         for i in range(warmup + repeat):
@@ -202,7 +202,7 @@ def _write_labels(labels: np.ndarray, path: str) -> None:
 
 def cmd_cc(args, parser) -> int:
     from . import api
-    from .bench.common import resolve_backend
+    from .tooling import resolve_backend
     source = _input_source(args, parser)
     _check_algorithm(args.algorithm, "cc")
     if args.output:
@@ -253,7 +253,7 @@ def cmd_cc(args, parser) -> int:
 
 def _compare_scipy(g, labels, median, repeat) -> dict:
     from scipy.sparse.csgraph import connected_components
-    from .bench.harness import same_partition
+    from .tooling import same_partition
     A = g.to_scipy()
     walls = []
     for _ in range(repeat):
@@ -277,7 +277,7 @@ def _backend_note(backend: str, algorithm: str) -> str:
 
 def cmd_forest(args, parser) -> int:
     from . import api
-    from .bench.common import resolve_backend
+    from .tooling import resolve_backend
     from .graph import Graph
     source = _input_source(args, parser)
     _check_algorithm(args.algorithm, "forest")
@@ -349,7 +349,7 @@ def stream_ops(g, query_ratio: float, seed: int):
 
 def cmd_stream(args, parser) -> int:
     from . import api
-    from .bench.common import progress, resolve_backend
+    from .tooling import progress, resolve_backend
     source = _input_source(args, parser)
     _check_algorithm(args.algorithm, "incremental")
     backend = resolve_backend(args.backend)
@@ -411,7 +411,7 @@ def _rate(x: float) -> str:
 # -- gconn generate ----------------------------------------------------------------------
 
 def cmd_generate(args, parser) -> int:
-    from .bench.common import generate
+    from .tooling import generate
     from .io import save
     _check_graph_path(args.output)
     g, times = generate(args.spec, show=_show(args))
@@ -456,7 +456,7 @@ def cmd_info(args, parser) -> int:
     import numba
     import scipy
     from . import __version__
-    from .bench.common import gpu_status
+    from .tooling import gpu_status
     from .design import PROBLEMS, variants
     found, why = gpu_status()
     device = gpu_device() if found else None
@@ -493,7 +493,7 @@ def cmd_variants(args, parser) -> int:
 # -- gconn demo ----------------------------------------------------------------------
 
 def cmd_demo(args, parser) -> int:
-    from .bench.common import gpu_status
+    from .tooling import gpu_status
     found, why = gpu_status()
     where = "a CUDA GPU" if found else f"the CPU ({why})"
     print(f"gconn demo: connected components of a generated R-MAT graph ({EXAMPLE_SPEC}) on {where},"
@@ -516,7 +516,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The ``gconn`` argument parser (for ``--help`` and the docs)."""
     from . import __version__
     from .bench.harness import add_arguments as bench_arguments
-    from .bench.harness import non_negative_int, positive_int
+    from .tooling import non_negative_int, positive_int
     from .generators import spec_help
     common = _common(top=False)
     parser = argparse.ArgumentParser(

@@ -21,3 +21,9 @@ class ConvergenceError(RuntimeError):
 
 class GPUUnavailableError(RuntimeError):
     """backend='gpu' was asked for but no usable CUDA GPU was found."""
+
+
+def not_converged(name: str, max_rounds: int) -> ConvergenceError:
+    """The error of a finish that hit its round cap."""
+    return ConvergenceError(f"{name} did not converge within max_rounds={max_rounds} rounds; "
+                            "pass a larger max_rounds")

@@ -13,15 +13,11 @@ from typing import Any
 
 import numpy as np
 
-INT32_MAX = np.iinfo(np.int32).max
+from .ids import INT32_MAX, id_dtype as _id_dtype
 
 
 def _is_cupy(x) -> bool:
     return type(x).__module__.split(".")[0] in ("cupy", "cupyx")
-
-
-def _id_dtype(n: int):
-    return np.int32 if n <= INT32_MAX else np.int64
 
 
 class Graph:
@@ -103,7 +99,7 @@ class Graph:
                 src, dst = arr[:, 0], arr[:, 1]
         if _is_cupy(src) or _is_cupy(dst):
             from .gpu.graph import device_graph_from_edges
-            return device_graph_from_edges(src, dst, n)
+            return cls(*device_graph_from_edges(src, dst, n), device="gpu")
         src = _as_id_array(src, "src")
         dst = _as_id_array(dst, "dst")
         if src.shape[0] != dst.shape[0]:
@@ -185,8 +181,8 @@ class Graph:
         """A copy of this graph with its arrays on the GPU (CuPy)."""
         if self.device == "gpu":
             return self
-        from .gpu.graph import device_graph_from_host
-        return device_graph_from_host(self)
+        from .gpu.graph import device_csr_coo
+        return Graph(*device_csr_coo(self), nodes=self.nodes, device="gpu")
 
     def to_scipy(self):
         """The symmetric adjacency as a scipy.sparse.csr_matrix."""
@@ -220,7 +216,7 @@ def as_graph(obj: Any, n: int | None = None) -> Graph:
     if mod == "scipy" or (mod == "cupyx" and hasattr(obj, "tocoo")):
         if mod == "cupyx":
             from .gpu.graph import device_graph_from_sparse
-            return device_graph_from_sparse(obj)
+            return Graph(*device_graph_from_sparse(obj), device="gpu")
         return Graph.from_scipy(obj)
     if mod == "networkx":
         return Graph.from_networkx(obj)

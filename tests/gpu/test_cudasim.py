@@ -18,8 +18,8 @@ import os
 import numpy as np
 import pytest
 
-from conftest import check_forest, reference, same_partition
-from gpucases import check_incremental, host, stream, uf_variants
+from oracles import check_forest, host, reference, same_partition, stream
+from gpucases import check_incremental, uf_variants
 
 SIM = os.environ.get("NUMBA_ENABLE_CUDASIM", "0").strip() not in ("", "0")
 pytestmark = [pytest.mark.cudasim,

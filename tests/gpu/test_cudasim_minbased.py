@@ -16,8 +16,8 @@ import os
 import numpy as np
 import pytest
 
-from conftest import check_forest, reference
-from gpucases import check_incremental, host, mb_variants, stream
+from oracles import check_forest, host, reference, stream
+from gpucases import check_incremental, mb_variants
 
 SIM = os.environ.get("NUMBA_ENABLE_CUDASIM", "0").strip() not in ("", "0")
 pytestmark = [pytest.mark.cudasim,

@@ -16,8 +16,9 @@ import gconn
 from gconn import generators as gen
 from gconn.graph import Graph
 
-from conftest import DATA, check_forest, manifest, reference, small_graphs
-from gpucases import check_incremental, host, mb_variants, stream, uf_variants
+from conftest import DATA, manifest, small_graphs
+from oracles import check_forest, host, reference, stream
+from gpucases import check_incremental, mb_variants, uf_variants
 
 try:
     from gconn import gpu

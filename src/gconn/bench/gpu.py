@@ -110,8 +110,9 @@ def launch_overhead(log, launches: int = 2000) -> None:
     per view made; the numbers behind :func:`gconn.gpu._compat.view`."""
     import cupy as cp
 
-    from gconn.gpu import _compat, unionfind as K
-    kern = K.get("root_min", (), K.dtypes_key("int32", "int32", "int32"))
+    from gconn.gpu import _compat, ops  # noqa: F401  (ops registers root_min)
+    from gconn.gpu.launch import dtypes_key, get
+    kern = get("root_min", (), dtypes_key("int32", "int32", "int32"))
     roots = cp.zeros(1024, cp.int32)
     mins = cp.full(1024, 1024, cp.int32)
     kinds = [("gconn view", _compat.view), ("numba as_cuda_array", lambda a: _compat.cuda.as_cuda_array(a, sync=False)),
@@ -147,7 +148,7 @@ def bench_graph(key: str, quick: bool, repeat: int, warmup: int, log) -> list:
     import cupy as cp
 
     import gconn
-    from gconn import design, gpu
+    from gconn import design, gpu, pipeline
     from gconn.graph import Graph
 
     desc, edges, ref = GRAPHS[key]
@@ -160,16 +161,16 @@ def bench_graph(key: str, quick: bool, repeat: int, warmup: int, log) -> list:
     auto = design.choose(dg, "cc", backend="gpu", hb_coverage=gpu.hb_coverage)
     rows = []
     for name in [auto.name] + [v for v in VARIANTS if v != auto.name]:
-        v = design.Variant.parse(name)
-        ms = _median_ms(lambda: gpu.static_run(dg, v, forest=False, stats=None, seed=0), repeat, warmup)
+        plan = design.Plan.of(design.Variant.parse(name))
+        ms = _median_ms(lambda: pipeline.run(dg, plan, gpu), repeat, warmup)
         rows.append(dict(graph=desc, n=dg.n, m=dg.m, variant=name, auto=name == auto.name, compute_ms=ms,
                          e2e_ms=None, ref_ms=ref))
         log(f"  {name:45s} {ms:8.3f} ms")
     best = min(rows, key=lambda r: r["compute_ms"])
     for r in {id(rows[0]): rows[0], id(best): best}.values():
         r["e2e_ms"] = _e2e_ms(hg, r["variant"], 3)
-    bv = design.Variant.parse(best["variant"])
-    host = _host_ms(lambda: gpu.static_run(dg, bv, forest=False, stats=None, seed=0), repeat)
+    best_plan = design.Plan.of(design.Variant.parse(best["variant"]))
+    host = _host_ms(lambda: pipeline.run(dg, best_plan, gpu), repeat)
     log(f"  host time of {best['variant']} (no waiting): {host:.3f} ms")
     _, _, st = gconn.connected_components(dg, algorithm=best["variant"], return_stats=True)
     log("  phases (synchronized, ms): " + ", ".join(f"{p}={t * 1e3:.3f}" for p, t in st.phase_times.items())
@@ -182,7 +183,7 @@ def bench_graph(key: str, quick: bool, repeat: int, warmup: int, log) -> list:
 def bench_incremental(quick: bool, repeat: int, warmup: int, log) -> list:
     import cupy as cp
 
-    from gconn import design, gpu
+    from gconn import design, gpu, pipeline
     from gconn.graph import Graph
 
     s, d, n = GRAPHS["kron"][1](quick)

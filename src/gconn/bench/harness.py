@@ -28,7 +28,7 @@ import numpy as np
 
 from .. import design
 from ..graph import Graph
-from .common import graph_source, progress, progress_enabled, resolve_backend
+from ..tooling import graph_source, non_negative_int, positive_int, progress, progress_enabled, resolve_backend, same_partition
 from .suites import SUITES, Suite
 
 #: ``--variants fastest``: the paper's strongest points (Sec. 4) and one
@@ -103,24 +103,6 @@ def expand_variants(spec: str) -> list[str]:
     if not out:
         raise ValueError("--variants names no variant; use names, 'auto', 'fastest' or 'all'")
     return out
-
-
-def same_partition(a: np.ndarray, b: np.ndarray) -> bool:
-    """Whether two label arrays split the vertices the same way, whatever
-    the numbering.
-
-    >>> same_partition(np.array([0, 0, 1]), np.array([5, 5, 2]))
-    True
-    """
-    if a.shape != b.shape:
-        return False
-    if a.size == 0:
-        return True
-    a = a.astype(np.int64)
-    b = b.astype(np.int64)
-    # A bijection between the labels: as many distinct pairs as labels on each side.
-    pairs = np.unique(a * (int(b.max()) + 1) + b).size
-    return pairs == np.unique(a).size == np.unique(b).size
 
 
 def _largest(labels: np.ndarray) -> int:
@@ -389,22 +371,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"run NetworkX only up to this many edges (default {NX_MAX_EDGES:,})")
 
 
-def positive_int(text: str) -> int:
-    """argparse type: an integer >= 1."""
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
-
-
-def non_negative_int(text: str) -> int:
-    """argparse type: an integer >= 0."""
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be at least 0, got {value}")
-    return value
-
-
 def run_from_args(args: argparse.Namespace, argv_for_record=None) -> int:
     """Run the benchmark the parsed options describe and write the reports."""
     suite: Suite | None = SUITES[args.suite] if args.suite else None
@@ -487,5 +453,7 @@ def _speedup_notes(rows) -> list[str]:
 
 def main(argv=None) -> int:
     """``python -m gconn.bench``: the same as ``gconn bench``."""
-    from ..cli import main as cli_main
-    return cli_main(["bench", *(sys.argv[1:] if argv is None else argv)])
+    parser = argparse.ArgumentParser(prog="python -m gconn.bench", description="gconn's benchmark harness")
+    add_arguments(parser)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    return run_from_args(parser.parse_args(argv), argv)

@@ -27,5 +27,3 @@ class Primitives:
     atomic_add: Callable
     #: fence(): make this thread's earlier writes visible before later ones
     fence: Callable
-    #: a short name for error messages and caches
-    target: str

@@ -24,11 +24,11 @@ from numba import njit, prange
 from ..core.minbased import FULL_SHORTCUT, build
 from ..core.unionfind import FIND_NAIVE, UNION_ASYNC
 from ..design import HOOK_COMPRESS, LT_FINISHES, TRAVERSAL, Plan
-from ..errors import ConvergenceError
+from ..errors import not_converged
 from . import atomics
 from . import bfs as _bfs
 from .bfs import degree_sum
-from .primitives import CPU, same_set_any
+from .primitives import CPU, record_edge, same_set_any
 
 MB = build(CPU)
 shortcut = MB.shortcut
@@ -208,26 +208,20 @@ def stergiou_round(cur, prev, eu, ev):
 def link_coo(P, src, dst, method, fa, fb):
     """ECL-CC's / Afforest's hooking over an edge list (the linked root
     records the edge when fa is non-empty)."""
-    record = fa.size > 0
     for i in prange(src.size):
         r = link(P, src[i], dst[i], method)
-        if record and r >= 0:
-            fa[r] = src[i]
-            fb[r] = dst[i]
+        record_edge(fa, fb, r, src[i], dst[i])
 
 
 @njit(parallel=True, cache=True)
 def link_csr(P, indptr, indices, active, method, fa, fb):
     """ECL-CC's / Afforest's hooking over the edges of the active vertices."""
-    record = fa.size > 0
     for t in prange(active.size):
         v = active[t]
         for j in range(indptr[v], indptr[v + 1]):
             w = indices[j]
             r = link(P, v, w, method)
-            if record and r >= 0:
-                fa[r] = v
-                fb[r] = w
+            record_edge(fa, fb, r, v, w)
 
 
 @njit(parallel=True, cache=True)
@@ -338,7 +332,7 @@ def run_rounds(plan: Plan, P, aux, eu, ev, verts, fa, fb, max_rounds: int):
                 return r, r * m
     else:
         raise ValueError(f"{f} is not a round-based finish")
-    raise _not_converged(plan.name, max_rounds)
+    raise not_converged(plan.name, max_rounds)
 
 
 def _lt_rounds(plan, P, N, eu, ev, verts, fa, fb, max_rounds):
@@ -364,12 +358,7 @@ def _lt_rounds(plan, P, N, eu, ev, verts, fa, fb, max_rounds):
             changed += moved
         if not changed:
             return r, inspected
-    raise _not_converged(plan.name, max_rounds)
-
-
-def _not_converged(name: str, max_rounds: int) -> ConvergenceError:
-    return ConvergenceError(f"{name} did not converge within max_rounds={max_rounds} rounds; "
-                            "pass a larger max_rounds")
+    raise not_converged(plan.name, max_rounds)
 
 
 def _no_verts(P):

@@ -23,10 +23,6 @@ class IncrementalState:
         self.id_dtype = np.dtype(id_dtype)
         self.P, self.H = new_arrays(0, self.id_dtype, self.plan)
 
-    @property
-    def capacity(self) -> int:
-        return self.P.size
-
     def reserve(self, n: int) -> None:
         if n <= self.P.size:
             return

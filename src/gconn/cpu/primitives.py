@@ -25,7 +25,7 @@ from . import atomics
 
 CPU = Primitives(jit=njit, load=atomics.load, store=atomics.store, cas=atomics.cas,
                  atomic_min=atomics.atomic_min, atomic_add=atomics.atomic_add,
-                 fence=atomics.fence, target="cpu")
+                 fence=atomics.fence)
 UF = build(CPU)
 union_any = UF.union_any
 find_any = UF.find_any

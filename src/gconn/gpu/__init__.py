@@ -1,8 +1,9 @@
-"""The GPU backend (numba-cuda kernels, CuPy arrays).  Same interface as
+"""The GPU backend (numba-cuda kernels, CuPy arrays): the steps of
+:mod:`gconn.pipeline` and the operations the API needs.  Same interface as
 :mod:`gconn.cpu`.
 
 Importing this package never fails: :func:`available` says whether the
-backend can run and why not.  The rest of the interface (``static_run``,
+backend can run and why not.  The rest of the interface (the pipeline steps,
 ``IncrementalState``, ``compact``...) loads on first use.
 
 >>> from gconn import gpu
@@ -16,12 +17,14 @@ import os
 
 NAME = "gpu"
 
-__all__ = ["NAME", "available", "IncrementalState", "static_run", "hb_coverage", "to_backend", "compact",
-           "min_representatives", "count_roots", "collect_forest", "sync", "asarray", "concatenate",
-           "validate_device_ids"]
+_STEPS = ("scope", "init", "sample", "compress", "lmax", "gather", "sample_stats", "finish", "finalize", "sync")
+
+__all__ = ["NAME", "available", "IncrementalState", "hb_coverage", "to_backend", "compact",
+           "min_representatives", "count_roots", "collect_forest", "asarray", "concatenate",
+           "validate_device_ids", *_STEPS]
 
 _LAZY = {
-    "static_run": ("backend", "run"), "hb_coverage": ("backend", "hb_coverage"), "sync": ("backend", "sync"),
+    **{step: ("backend", step) for step in _STEPS}, "hb_coverage": ("sampling", "hb_coverage"),
     "IncrementalState": ("incremental", "IncrementalState"),
     "to_backend": ("ops", "to_backend"), "compact": ("ops", "compact"),
     "min_representatives": ("ops", "min_representatives"), "count_roots": ("ops", "count_roots"),

@@ -2,13 +2,12 @@
 
     python -m gconn.gpu.compile_check [--jobs N] [--quick]
 
-Compiles each kernel kind of :mod:`gconn.gpu.unionfind` for every
+Compiles each kernel of the registry (:mod:`gconn.gpu.launch`) for every
 specialization the backend can ask for: the union kernels for every
 union-find (finish, find, splice) combination of ``gconn.variants``, the
-others for UnionJTB records or not, each for int32 and int64 vertex ids
-(int32 ids also with int64 offsets for the CSR kernels); and each kernel
-of :mod:`gconn.gpu.finishes` for every rule code it is specialized on
-(``minbased.keys``), for the same ids.  Prints the count and exits
+JTB-aware ones for UnionJTB records or not, the others for each key they
+declare, each for int32 and int64 vertex ids (int32 ids also with int64
+offsets for the kernels that read CSR offsets).  Prints the count and exits
 non-zero on any failure.
 
 numba-cuda asks the current device for its compute capability when it
@@ -42,58 +41,59 @@ def _pretend_device():
     dispatcher.get_current_device = lambda: _Device()
 
 
-def jobs(quick: bool = False) -> list:
-    """Every (module, kind, key, dtypes) to compile.  The union kernels get
-    every union-find combination for the id pairs of ID_PAIRS, and one
-    combination per finish for MIXED_PAIR (the offset width is independent
-    of the codes); ``quick`` keeps one combination per finish throughout.
-    The min-based kernels get every key; MIXED_PAIR only where they read
-    offsets."""
-    from ..design import iter_variants
-    from . import unionfind as K
-    from . import finishes as MB
-    from .backend import Codes
+def _load_kernels():
+    """Import every module that registers kernels."""
+    from . import bfs, finishes, ops, sampling, unionfind  # noqa: F401
+    from .launch import REGISTRY
+    return REGISTRY
 
+
+def jobs(quick: bool = False) -> list:
+    """Every (kind, key, dtypes) to compile.  Kernels specialized on union
+    codes get every union-find combination for the id pairs of ID_PAIRS,
+    and one combination per finish for MIXED_PAIR (the offset width is
+    independent of the codes); ``quick`` keeps one combination per finish
+    throughout.  The others get each of their keys; MIXED_PAIR only where
+    they read offsets."""
+    from ..design import Plan, iter_variants
+    from .launch import dtypes_key
+
+    registry = _load_kernels()
     every, per_finish = {}, {}
     for v in iter_variants("cc"):
         if v.is_union_find:
-            c = Codes(v, "int32")
-            every.setdefault(c.union_key, c.jtb)
-            per_finish.setdefault(c.fin, (c.union_key, c.jtb))
+            p = Plan.of(v)
+            every.setdefault((p.fin, p.fopt, p.sopt), p.jtb)
+            per_finish.setdefault(p.fin, ((p.fin, p.fopt, p.sopt), p.jtb))
     out = []
     for ids, ptr in ID_PAIRS + (MIXED_PAIR,):
         mixed = (ids, ptr) == MIXED_PAIR
         combos = per_finish.values() if quick or mixed else every.items()
-        for kind in K.FACTORIES:
-            if mixed and kind in K.NO_OFFSETS:
+        for kind, spec in registry.items():
+            if mixed and not spec.offsets:
                 continue
-            if kind in K.UNION_KINDS:
-                keys = [(key, jtb) for key, jtb in combos]
-            elif kind in K.JTB_KINDS:
+            if spec.keys == "union":
+                keys = list(combos)
+            elif spec.keys == "jtb":
                 keys = [((False,), False), ((True,), True)]
             else:
-                keys = [((), False)]
+                keys = [(key, False) for key in spec.keys]
             for key, jtb in keys:
-                out.append(("kernels", kind, key, K.dtypes_key(ids, ptr, "int64" if jtb else ids)))
-        for kind in MB.FACTORIES:
-            if mixed and kind not in MB.CSR_KINDS:
-                continue
-            for key in MB.keys(kind):
-                out.append(("minbased", kind, key, (ids, ptr if kind in MB.CSR_KINDS else ids)))
+                out.append((kind, key, dtypes_key(ids, ptr, "int64" if jtb else ids)))
     return out
 
 
 def _compile(job):
     from numba import cuda
 
-    from . import unionfind as K
-    from . import finishes as MB
-    module, kind, key, dtypes = job
-    mod = K if module == "kernels" else MB
-    if module == "kernels" and kind in K.NO_OFFSETS:
+    from .launch import signature
+    registry = _load_kernels()
+    kind, key, dtypes = job
+    spec = registry[kind]
+    if not spec.offsets:
         dtypes = (dtypes[0], dtypes[0], dtypes[2])
     try:
-        ptx, _ = cuda.compile_ptx(mod.FACTORIES[kind](*key), mod.signature(kind, dtypes), cc=CC)
+        ptx, _ = cuda.compile_ptx(spec.factory(*key), signature(kind, dtypes), cc=CC)
         return job, None if ".entry" in ptx else "no kernel entry in the PTX"
     except Exception:
         return job, traceback.format_exc(limit=3)
@@ -121,8 +121,8 @@ def main(argv=None) -> int:
         _init()
         results = [_compile(j) for j in todo]
     failed = [(j, err) for j, err in results if err]
-    for (module, kind, key, dts), err in failed:
-        print(f"FAILED {module}.{kind} {key} {dts}:\n{err}", file=sys.stderr)
+    for (kind, key, dts), err in failed:
+        print(f"FAILED {kind} {key} {dts}:\n{err}", file=sys.stderr)
     print(f"compiled {len(results) - len(failed)} of {len(results)} kernels for sm_{CC[0]}{CC[1]} "
           f"in {time.perf_counter() - t0:.1f} s")
     return 1 if failed else 0

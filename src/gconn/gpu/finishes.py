@@ -12,37 +12,43 @@ inspection counts); the kernels of a round OR a device flag that the host
 reads once at the round's end.  Liu-Tarjan's Alter also compacts the edge
 list on the host side (an ``xp`` boolean mask) each round.
 
-BFS-CC repeats the level-synchronous BFS of BFS sampling (the kernels of
-:mod:`gconn.gpu.unionfind`) from the smallest unvisited id, writing the BFS
-forest into P; the next source is found by scanning a window of the
-visited levels after the last source, so finding all sources costs O(n)
-reads in all rather than O(n) per component.
+BFS-CC runs the BFS of BFS sampling (:class:`gconn.gpu.bfs.Search`) from
+the smallest unvisited id, writing the BFS forest into P; the next source
+is found by scanning a window of the visited levels after the last source,
+so finding all sources costs O(n) reads in all rather than O(n) per
+component.
 
->>> from gconn.gpu import finishes as minbased
->>> "lt_connect" in minbased.FACTORIES
+>>> from gconn.gpu import finishes
+>>> from gconn.gpu.launch import REGISTRY
+>>> "lt_connect" in REGISTRY
 True
 """
 from __future__ import annotations
 
 import numpy as np
-from numba import types
 
-from ..core.minbased import FULL_SHORTCUT, build, lt_codes
+from ..core.minbased import AFFOREST, ECL_CC, FULL_SHORTCUT, build
 from ..core.unionfind import FIND_NAIVE, UNION_ASYNC
-from ..cpu.finishes import AUX_FINISHES, _max_rounds, _not_converged
-from ..design import FINISH_CODE, LT_FINISHES
-from . import unionfind as K
+from ..design import HOOK_COMPRESS, LT_FINISHES, TRAVERSAL, Plan, Variant
+from ..errors import not_converged
 from ._compat import cuda, view, xp
-from .primitives import GPU, UF, cas
+from .bfs import Search
+from .launch import Launcher, kernel
+from .primitives import GPU, UF, cas, record_edge
+from .unionfind import lazy_init as _lazy_init
 
 MB = build(GPU)
 
-__all__ = ["AUX_FINISHES", "finish", "insert_batch", "mixed_batch"]
+
+def plan_lt(finish: str) -> tuple:
+    """Liu-Tarjan's rule codes of ``finish`` (the kernels' keys)."""
+    return Plan.of(Variant("none", finish)).lt
 
 
 # -- vertex phases: every vertex (``every``) or ``verts[:cnt]`` --------------
 
 
+@kernel("copy", lambda t: (t.id, t.id, t.id, t.I64, t.I64), offsets=False)
 def make_copy():
     def mb_copy(dst, src, verts, cnt, every):
         for t in range(cuda.grid(1), cnt, cuda.gridsize(1)):
@@ -52,6 +58,7 @@ def make_copy():
     return mb_copy
 
 
+@kernel("shortcut", lambda t: (t.id, t.id, t.I64, t.I64, t.i64), keys=[(0,), (FULL_SHORTCUT,)], offsets=False)
 def make_shortcut(sopt):
     shortcut = MB.shortcut
 
@@ -64,6 +71,8 @@ def make_shortcut(sopt):
     return mb_shortcut
 
 
+@kernel("lt_update", lambda t: (t.id, t.id, t.id, t.I64, t.I64, t.i64),
+        keys=sorted({(plan_lt(f)[1],) for f in LT_FINISHES}), offsets=False)
 def make_lt_update(uopt):
     lt_update = MB.lt_update
 
@@ -76,6 +85,7 @@ def make_lt_update(uopt):
     return lt_update_pass
 
 
+@kernel("stergiou_shortcut", lambda t: (t.id, t.id, t.id, t.I64, t.I64, t.i64), offsets=False)
 def make_stergiou_shortcut():
     stergiou_shortcut = MB.StergiouShortcut
 
@@ -88,13 +98,14 @@ def make_stergiou_shortcut():
     return stergiou_shortcut_pass
 
 
+@kernel("endpoints", lambda t: (t.id, t.id, t.id, t.I64, t.I64), offsets=False)
 def make_endpoints():
     """A batch's endpoints: the -1 sentinel of unseen vertices becomes the
     vertex itself (racing initializers agree), and with ``full`` every
     endpoint is pointed at its root (threads sharing an endpoint both store
     one of its ancestors, so the race is harmless)."""
     full_shortcut = MB.FullShortcut
-    lazy_init = K.lazy_init
+    lazy_init = _lazy_init
 
     def mb_endpoints(P, src, dst, m, full):
         for i in range(cuda.grid(1), m, cuda.gridsize(1)):
@@ -110,6 +121,7 @@ def make_endpoints():
 # -- edge phases: one thread per edge of (eu, ev)[:m] -------------------------
 
 
+@kernel("sv_round", lambda t: (t.id, t.id, t.id, t.id, t.I64, t.I64, t.i64), offsets=False)
 def make_sv_round():
     sv_hook = MB.SVHook
 
@@ -127,6 +139,7 @@ def make_sv_round():
     return sv_round
 
 
+@kernel("sv_winners", lambda t: (t.id, t.id, t.id, t.id, t.I64, t.id, t.id), offsets=False)
 def make_sv_winners():
     """Forest mode: the first edge whose replayed hook equals the root's
     final parent claims the root's slot."""
@@ -141,6 +154,7 @@ def make_sv_winners():
     return sv_winners
 
 
+@kernel("sv_classic_round", lambda t: (t.id, t.id, t.id, t.I64, t.I64, t.i64), offsets=False)
 def make_sv_classic_round():
     hook = MB.SVClassicHook
 
@@ -152,6 +166,8 @@ def make_sv_classic_round():
     return sv_classic_round
 
 
+@kernel("lt_connect", lambda t: (t.id, t.id, t.id, t.id, t.I64),
+        keys=sorted({(plan_lt(f)[0],) for f in LT_FINISHES}), offsets=False)
 def make_lt_connect(copt):
     lt_connect = MB.lt_connect
 
@@ -162,6 +178,8 @@ def make_lt_connect(copt):
     return lt_connect_pass
 
 
+@kernel("lt_winners", lambda t: (t.id, t.id, t.id, t.id, t.i64, t.I64, t.I64, t.id, t.id, t.id, t.id),
+        keys=sorted({(plan_lt(f)[0],) for f in LT_FINISHES}), offsets=False)
 def make_lt_winners(copt):
     """Forest mode, before the update phase: the first edge whose message is
     a root's minimum claims the root's slot with its input edge (``eid``
@@ -179,6 +197,7 @@ def make_lt_winners(copt):
     return lt_winners
 
 
+@kernel("alter", lambda t: (t.id, t.id, t.id, t.id, t.id, t.I64, t.i64), offsets=False)
 def make_alter():
     """Alter: edge i becomes (P[u], P[v]) in (nu, nv); the flag notes any
     edge that moved.  The host drops the edges whose ends became equal."""
@@ -195,6 +214,7 @@ def make_alter():
     return alter_edges
 
 
+@kernel("lp_round", lambda t: (t.id, t.id, t.id, t.I64, t.i64), offsets=False)
 def make_lp_round():
     edge = MB.LabelPropEdge
 
@@ -206,6 +226,7 @@ def make_lp_round():
     return lp_round
 
 
+@kernel("stergiou_round", lambda t: (t.id, t.id, t.id, t.id, t.I64), offsets=False)
 def make_stergiou_round():
     edge = MB.StergiouEdge
 
@@ -216,6 +237,8 @@ def make_stergiou_round():
     return stergiou_round
 
 
+@kernel("link", lambda t: (t.id, t.id, t.id, t.I64, t.I64, t.id, t.id),
+        keys=[(ECL_CC,), (AFFOREST,)], offsets=False)
 def make_link(method):
     """ECL-CC's / Afforest's hooking over an edge list; with ``record`` the
     linked root records the edge (each root is linked at most once)."""
@@ -224,19 +247,19 @@ def make_link(method):
     def link_edges(P, src, dst, m, record, fa, fb):
         for i in range(cuda.grid(1), m, cuda.gridsize(1)):
             r = link(P, src[i], dst[i], method)
-            if record and r >= 0:
-                fa[r] = src[i]
-                fb[r] = dst[i]
+            record_edge(record, fa, fb, r, src[i], dst[i])
 
     return link_edges
 
 
+@kernel("mixed_link", lambda t: (t.id, t.i8, t.id, t.id, t.I64, t.b),
+        keys=[(ECL_CC,), (AFFOREST,)], offsets=False)
 def make_mixed_link(method):
     """Inserts (kind 0) and queries (kind 1) of one incremental batch,
     concurrently: the hooks are lock-free and root-based, so a query's root
     check is linearizable as for UnionAsync."""
     link, same_set_any = MB.link, UF.same_set_any
-    lazy_init = K.lazy_init
+    lazy_init = _lazy_init
 
     def mixed_link(P, kinds, src, dst, m, out):
         for i in range(cuda.grid(1), m, cuda.gridsize(1)):
@@ -252,6 +275,7 @@ def make_mixed_link(method):
     return mixed_link
 
 
+@kernel("gather_edges", lambda t: (t.id, t.ptr, t.id, t.i64, t.I64, t.i64, t.I64, t.I64, t.id, t.id))
 def make_gather_edges():
     """The CSR edges (v, w) of the active vertices as a list at ``offsets``;
     with ``contract`` an endpoint labelled lmax becomes lmax itself."""
@@ -267,169 +291,58 @@ def make_gather_edges():
 # -- the registry --------------------------------------------------------------
 
 #: kind -> factory(*key); keys are the rule codes the factory closes over
-FACTORIES = {
-    "copy": make_copy,
-    "shortcut": make_shortcut,
-    "lt_update": make_lt_update,
-    "stergiou_shortcut": make_stergiou_shortcut,
-    "endpoints": make_endpoints,
-    "sv_round": make_sv_round,
-    "sv_winners": make_sv_winners,
-    "sv_classic_round": make_sv_classic_round,
-    "lt_connect": make_lt_connect,
-    "lt_winners": make_lt_winners,
-    "alter": make_alter,
-    "lp_round": make_lp_round,
-    "stergiou_round": make_stergiou_round,
-    "link": make_link,
-    "mixed_link": make_mixed_link,
-    "gather_edges": make_gather_edges,
-}
-
-
-def keys(kind: str) -> list:
-    """Every key the backend can ask ``kind`` for (the compile check's list)."""
-    if kind == "shortcut":
-        return [(0,), (FULL_SHORTCUT,)]
-    if kind == "lt_update":
-        return sorted({(lt_codes(f)[1],) for f in LT_FINISHES})
-    if kind in ("lt_connect", "lt_winners"):
-        return sorted({(lt_codes(f)[0],) for f in LT_FINISHES})
-    if kind in ("link", "mixed_link"):
-        return [(FINISH_CODE["ecl-cc"],), (FINISH_CODE["afforest"],)]
-    return [()]
-
-
-#: kinds that read the CSR offsets (the others ignore the offset dtype)
-CSR_KINDS = ("gather_edges",)
-
-
-def signature(kind: str, dtypes: tuple):
-    """Argument types of ``kind`` for ``dtypes = (ids, offsets)``; parents
-    and labels have the id dtype."""
-    idt, ptr = (K._arr(d) for d in dtypes)
-    i64, I64 = K._arr(np.int64), K.I64
-    vert = (idt, I64, I64)              # verts, cnt, every
-    edges = (idt, idt, I64)             # eu, ev, m
-    sigs = {
-        "copy": (idt, idt) + vert,
-        "shortcut": (idt,) + vert + (i64,),
-        "lt_update": (idt, idt) + vert + (i64,),
-        "stergiou_shortcut": (idt, idt) + vert + (i64,),
-        "endpoints": (idt,) + edges + (I64,),
-        "sv_round": (idt, idt) + edges + (I64, i64),
-        "sv_winners": (idt, idt) + edges + (idt, idt),
-        "sv_classic_round": (idt,) + edges + (I64, i64),
-        "lt_connect": (idt, idt) + edges,
-        "lt_winners": (idt, idt, idt, idt, i64, I64, I64, idt, idt, idt, idt),
-        "alter": (idt, idt, idt, idt, idt, I64, i64),
-        "lp_round": (idt,) + edges + (i64,),
-        "stergiou_round": (idt, idt) + edges,
-        "link": (idt,) + edges + (I64, idt, idt),
-        "mixed_link": (idt, K._arr(np.int8), idt, idt, I64, K._arr(np.bool_)),
-        "gather_edges": (idt, ptr, idt, i64, I64, i64, I64, I64, idt, idt),
-    }
-    return types.void(*sigs[kind])
-
-
-_CACHE: dict = {}
-
-
-def get(kind: str, key: tuple, dtypes: tuple):
-    """The kernel ``kind`` specialized to ``key`` for ``dtypes = (ids,
-    offsets)``, compiled on first use."""
-    if kind not in CSR_KINDS:
-        dtypes = (dtypes[0], dtypes[0])
-    return K.compiled(_CACHE, FACTORIES, signature, kind, key, dtypes)
-
-
-class _Launcher:
-    """Launches for one id dtype, with the round's "changed" flag."""
-
-    def __init__(self, id_dtype, ptr_dtype=None):
-        self.idt = np.dtype(id_dtype)
-        self.dtypes = (self.idt.name, np.dtype(ptr_dtype or id_dtype).name)
-        self.flag = xp.zeros(1, np.int64)
-        self.flagv = view(self.flag)
-        self.none = view(xp.full(1, -1, self.idt))
-        #: the forest arrays of a run that records nothing
-        self.empty = xp.empty(0, self.idt)
-
-    def __call__(self, kind, key, nthreads, *args):
-        K.launch(get(kind, key, self.dtypes), nthreads, *args, persistent=True)
-
-    def clear(self):
-        self.flag.fill(0)
-
-    def changed(self) -> bool:
-        return bool(int(self.flag[0]))
-
-
 # -- static drivers ------------------------------------------------------------
 
 
-def finish(graph, variant, P, aux, fa, fb, stats, lmax=None) -> int:
-    """Run a non-union-find finish on the device array P (sampled labels,
-    compressed; ``arange`` without sampling); returns the edges it
-    inspected.  ``lmax`` is None without sampling (all edges, COO);
-    otherwise the CSR edges of the vertices not labelled lmax are gathered
-    into a list, contracting L_max for finishes that are not root-based
-    (see :mod:`gconn.cpu.finishes` for why)."""
-    go = _Launcher(graph.id_dtype, graph.indptr.dtype)
-    f = variant.finish
-    record = fa.size > 0
-    if f == "bfs-cc":
-        inspected, rounds = bfs_components(graph, P, go)
-        if stats is not None:
-            stats.rounds = rounds
-        return inspected
-    if lmax is None:
-        eu, ev = graph.src, graph.dst
-    else:
-        eu, ev = _gather(graph, P, lmax, not variant.root_based, go)
+def finish(s, work):
+    """Run a non-union-find finish on run state ``s`` (P holds the sampled
+    labels, compressed; ``arange`` without sampling); ``work`` is None
+    without sampling (all edges, COO), else the gathered edge list.
+    Returns (edges inspected, rounds)."""
+    g, p = s.graph, s.plan
+    go = Launcher(g.id_dtype, g.indptr.dtype)
+    P = s.P
+    if p.family == TRAVERSAL:
+        return bfs_components(g, P)
+    eu, ev = (g.src, g.dst) if work is None else work
     m = int(eu.size)
-    if f in ("ecl-cc", "afforest"):
-        fav, fbv = (view(fa), view(fb)) if record else (go.none, go.none)
-        go("link", (FINISH_CODE[f],), m, view(P), _v(eu, go), _v(ev, go), m, int(record), fav, fbv)
+    if p.family == HOOK_COMPRESS:
+        go("link", (p.link,), m, view(P), go.v(eu), go.v(ev), m, s.record, go.v(s.fa), go.v(s.fb))
         # ECL-CC's / Afforest's own compression step, after all hooks.
-        go("shortcut", (FULL_SHORTCUT,), graph.n, view(P), go.none, graph.n, 1, go.flagv)
-        return m
-    rounds, inspected = run_rounds(f, P, aux, eu, ev, None, fa, fb, _max_rounds(variant, graph.n),
-                                   variant.name, go)
-    if stats is not None:
-        stats.rounds = rounds
-    return inspected
+        go("shortcut", (FULL_SHORTCUT,), g.n, view(P), go.none, g.n, 1, go.flagv)
+        return m, 0
+    rounds, inspected = run_rounds(p, P, s.H, eu, ev, None, s.fa, s.fb, p.max_rounds(g.n), go)
+    return inspected, rounds
 
 
-def _v(a, go):
-    """A kernel view, or the placeholder for an empty array (no pointer)."""
-    return view(a) if a.size else go.none
-
-
-def _gather(graph, P, lmax, contract, go):
-    """The CSR edges of the vertices whose label is not lmax, as a list."""
+def gather_edges(s, lmax: int):
+    """The CSR edges of the vertices whose label is not ``lmax``, as a
+    list, contracting L_max where the plan asks (:mod:`gconn.pipeline`)."""
+    g, P = s.graph, s.P
+    go = Launcher(g.id_dtype, g.indptr.dtype)
     active = xp.flatnonzero(P != lmax).astype(np.int64)
-    deg = (graph.indptr[active + 1] - graph.indptr[active]).astype(np.int64)
+    deg = (g.indptr[active + 1] - g.indptr[active]).astype(np.int64)
     offsets = xp.zeros(active.size + 1, np.int64)
     xp.cumsum(deg, out=offsets[1:])
     total = int(offsets[-1])
     eu, ev = xp.empty(total, go.idt), xp.empty(total, go.idt)
     if total:
-        go("gather_edges", (), int(active.size), view(P), view(graph.indptr), view(graph.indices),
-           view(active), int(active.size), view(offsets), int(lmax), int(contract), view(eu), view(ev))
+        go("gather_edges", (), int(active.size), view(P), view(g.indptr), view(g.indices), view(active),
+           int(active.size), view(offsets), int(lmax), int(s.plan.contract), view(eu), view(ev))
     return eu, ev
 
 
-def run_rounds(f, P, aux, eu, ev, verts, fa, fb, max_rounds, name, go):
+def run_rounds(plan, P, aux, eu, ev, verts, fa, fb, max_rounds, go):
     """Rounds of a round-based finish over the edge list (eu, ev) until one
     changes nothing, as :func:`gconn.cpu.finishes.run_rounds`; returns
     (rounds, edge inspections).  ``verts`` None means every vertex."""
+    f = plan.finish
     record = fa.size > 0
     m = int(eu.size)
     every = verts is None
     cnt = int(P.size if every else verts.size)
-    Pv, euv, evv = view(P), _v(eu, go), _v(ev, go)
-    vv = go.none if every else _v(verts, go)
+    Pv, euv, evv = view(P), go.v(eu), go.v(ev)
+    vv = go.none if every else go.v(verts)
     vert = (vv, cnt, int(every))
     flag = go.flagv
     if f == "sv":
@@ -459,7 +372,7 @@ def run_rounds(f, P, aux, eu, ev, verts, fa, fb, max_rounds, name, go):
             if not hooked:
                 return r, r * m
     elif f in LT_FINISHES:
-        return _lt_rounds(f, P, aux, eu, ev, vert, fa, fb, max_rounds, name, go)
+        return _lt_rounds(plan, P, aux, eu, ev, vert, fa, fb, max_rounds, go)
     elif f == "stergiou":
         prevv = view(aux)
         go("copy", (), cnt, prevv, Pv, *vert)
@@ -477,11 +390,11 @@ def run_rounds(f, P, aux, eu, ev, verts, fa, fb, max_rounds, name, go):
                 return r, r * m
     else:
         raise ValueError(f"{f} is not a round-based finish")
-    raise _not_converged(name, max_rounds)
+    raise not_converged(plan.name, max_rounds)
 
 
-def _lt_rounds(f, P, N, eu, ev, vert, fa, fb, max_rounds, name, go):
-    copt, uopt, sopt, alter = lt_codes(f)
+def _lt_rounds(plan, P, N, eu, ev, vert, fa, fb, max_rounds, go):
+    copt, uopt, sopt, alter = plan.lt
     record = fa.size > 0
     Pv, Nv = view(P), view(N)
     cnt = vert[1]
@@ -492,11 +405,11 @@ def _lt_rounds(f, P, N, eu, ev, vert, fa, fb, max_rounds, name, go):
     has_eid = record and alter
     eid = xp.arange(eu.size, dtype=np.int64) if has_eid else xp.zeros(1, np.int64)
     fav, fbv = (view(fa), view(fb)) if record else (go.none, go.none)
-    euv, evv = _v(eu, go), _v(ev, go)
+    euv, evv = go.v(eu), go.v(ev)
     inspected = 0
     for r in range(1, max_rounds + 1):
         m = int(wu.size)
-        wuv, wvv = _v(wu, go), _v(wv, go)
+        wuv, wvv = go.v(wu), go.v(wv)
         go.clear()
         go("copy", (), cnt, Nv, Pv, *vert)
         go("lt_connect", (copt,), m, Pv, Nv, wuv, wvv, m)
@@ -509,72 +422,28 @@ def _lt_rounds(f, P, N, eu, ev, vert, fa, fb, max_rounds, name, go):
         if alter:
             inspected += m
             nu, nv = xp.empty_like(wu), xp.empty_like(wv)
-            go("alter", (), m, Pv, wuv, wvv, _v(nu, go), _v(nv, go), m, flag)
+            go("alter", (), m, Pv, wuv, wvv, go.v(nu), go.v(nv), m, flag)
             keep = nu != nv
             wu, wv = nu[keep], nv[keep]
             if has_eid:
                 eid = eid[keep]
         if not go.changed():
             return r, inspected
-    raise _not_converged(name, max_rounds)
+    raise not_converged(plan.name, max_rounds)
 
 
-def bfs_components(graph, P, go):
+def bfs_components(graph, P):
     """BFS-CC: a direction-optimizing BFS from each not-yet-visited vertex
     in id order (as :func:`gconn.cpu.bfs.components`), writing the BFS
     forest into P (``arange``: each source, its component's minimum, stays
     a root).  Returns (edges inspected, BFS levels over all searches)."""
-    from .backend import BFS_ALPHA, BFS_BETA
-    n = graph.n
-    indptr = graph.indptr
-    dts = K.dtypes_key(graph.id_dtype, indptr.dtype, graph.id_dtype)
-    ipv, ixv = view(indptr), view(graph.indices)
-    deg = indptr[1:] - indptr[:-1]
-    # Depths run on across the searches, so ``level == depth`` always means
-    # the current search; isolated vertices get level 0 without a search.
-    level = xp.full(n, -1, np.int32)
-    level[deg == 0] = 0
-    frontier, nxt = xp.empty(max(n, 1), go.idt), xp.empty(max(n, 1), go.idt)
-    counters = xp.zeros(3, np.int64)
-    levelv, Pv, cv = view(level), view(P), view(counters)
-    fv, nv = view(frontier), view(nxt)
-    unexplored = int(indptr[-1])
-    inspected = levels = depth = 0
+    # Isolated vertices get level 0 without a search.
+    level = xp.full(graph.n, -1, np.int32)
+    level[graph.indptr[1:] == graph.indptr[:-1]] = 0
+    search = Search(graph, level, P)
     for s in _sources(level):
-        depth += 1
-        level[s] = depth
-        frontier[0] = s
-        nf = 1
-        fe = int(indptr[s + 1] - indptr[s])
-        unexplored -= fe
-        bottom_up = False
-        while nf > 0:
-            depth += 1
-            levels += 1
-            # Beamer's switch, plus: never go bottom-up for a frontier that
-            # would switch straight back (a bottom-up step scans all n).
-            if not bottom_up and fe > unexplored / BFS_ALPHA and nf >= n / BFS_BETA:
-                bottom_up = True
-            elif bottom_up and nf < n / BFS_BETA:
-                bottom_up = False
-                counters[:] = 0
-                K.launch(K.get("bfs_collect", (), dts), n, levelv, n, depth - 1, fv, cv, persistent=True)
-                nf = int(counters[0])
-            counters[:] = 0
-            if bottom_up:
-                K.launch(K.get("bfs_bottom_up", (), dts), n, ipv, ixv, n, levelv, Pv, depth, cv)
-            else:
-                K.launch(K.get("bfs_top_down", (), dts), nf * K.WARP, ipv, ixv, fv, nf, levelv, Pv,
-                         depth, nv, cv, persistent=True)
-                frontier, nxt, fv, nv = nxt, frontier, nv, fv
-            nf, fe, scanned = (int(x) for x in counters.tolist())
-            if not bottom_up:
-                # the top-down kernel counts the edges it scanned; the
-                # switch needs the new frontier's
-                fe = int(deg[frontier[:nf]].sum())
-            inspected += scanned
-            unexplored -= fe
-    return inspected, levels
+        search.run(s)
+    return search.inspected, search.levels
 
 
 #: unvisited flags read back per window when looking for the next source
@@ -601,41 +470,39 @@ def _sources(level):
 # -- incremental batches -------------------------------------------------------
 
 
-def insert_batch(variant, P, aux, src, dst) -> None:
+def insert_batch(plan, P, aux, src, dst) -> None:
     """Insert a batch with a root-based non-union-find finish, as
     :func:`gconn.cpu.finishes.insert_batch`; unseen endpoints (the -1
     sentinel) are initialized first."""
-    go = _Launcher(P.dtype)
-    f = variant.finish
+    go = Launcher(P.dtype)
     m = int(src.size)
     if m == 0:
         return
     Pv, sv, dv = view(P), view(src), view(dst)
-    if f in ("ecl-cc", "afforest"):
+    if plan.family == HOOK_COMPRESS:
         go("endpoints", (), m, Pv, sv, dv, m, 0)
-        go("link", (FINISH_CODE[f],), m, Pv, sv, dv, m, 0, go.none, go.none)
+        go("link", (plan.link,), m, Pv, sv, dv, m, 0, go.none, go.none)
         go("endpoints", (), m, Pv, sv, dv, m, 1)
         return
     go("endpoints", (), m, Pv, sv, dv, m, 1)
     verts = xp.unique(xp.concatenate([src, dst, P[src], P[dst]])).astype(P.dtype)
-    run_rounds(f, P, aux, src, dst, verts, go.empty, go.empty,
-               _max_rounds(variant, P.size), variant.name, go)
+    run_rounds(plan, P, aux, src, dst, verts, go.empty, go.empty, plan.max_rounds(P.size), go)
 
 
-def mixed_batch(variant, P, aux, kinds, src, dst, query):
+def mixed_batch(plan, P, aux, kinds, src, dst, query):
     """A mixed batch, as :func:`gconn.cpu.finishes.mixed_batch`: ECL-CC and
     Afforest run inserts and queries concurrently; SV and LT run the inserts
     to convergence first, then ``query(src, dst)`` answers the queries."""
     out = xp.zeros(kinds.size, np.bool_)
-    if variant.finish in ("ecl-cc", "afforest"):
+    if plan.family == HOOK_COMPRESS:
         m = int(kinds.size)
         if m:
-            go = _Launcher(P.dtype)
-            go("mixed_link", (FINISH_CODE[variant.finish],), m, view(P), view(kinds), view(src), view(dst),
+            go = Launcher(P.dtype)
+            go("mixed_link", (plan.link,), m, view(P), view(kinds), view(src), view(dst),
                m, view(out))
         return out
     ins = kinds == 0
-    insert_batch(variant, P, aux, xp.ascontiguousarray(src[ins]), xp.ascontiguousarray(dst[ins]))
+    insert_batch(plan, P, aux, xp.ascontiguousarray(src[ins]), xp.ascontiguousarray(dst[ins]))
     q = xp.flatnonzero(~ins)
     if q.size:
         out[q] = query(xp.ascontiguousarray(src[q]), xp.ascontiguousarray(dst[q]))

@@ -1,11 +1,13 @@
-"""Graphs on the GPU: copies of host graphs, and graphs built on the device
-from CuPy edge arrays or CuPy sparse matrices (no host round trip: CuPy's
-sort and unique do the canonicalization).
+"""Graph arrays on the GPU: copies of host graphs, and graphs built on the
+device from CuPy edge arrays or CuPy sparse matrices (no host round trip:
+CuPy's sort and unique do the canonicalization).  Each function returns
+the arrays ``(n, indptr, indices, src, dst)`` of a :class:`gconn.Graph`,
+which wraps them (this module does not import it: imports run one way).
 
 >>> import cupy as cp  # doctest: +SKIP
->>> g = device_graph_from_edges(cp.array([0, 1, 1]), cp.array([1, 0, 2]), None)  # doctest: +SKIP
->>> g.m, g.device  # doctest: +SKIP
-(2, 'gpu')
+>>> n, indptr, indices, src, dst = device_graph_from_edges(cp.array([0, 1, 1]), cp.array([1, 0, 2]))  # doctest: +SKIP
+>>> int(src.size)  # doctest: +SKIP
+2
 """
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ import numbers
 
 import numpy as np
 
-from ..graph import INT32_MAX, Graph, _id_dtype
+from ..ids import id_dtype, offset_dtype
 from . import memory
 from ._compat import SIM, xp
 
@@ -25,7 +27,7 @@ def _require_device(what: str):
         raise GPUUnavailableError(f"{what} needs a CUDA GPU with CuPy: {available()[1]}")
 
 
-def device_graph_from_host(graph: Graph) -> Graph:
+def device_csr_coo(graph):
     """Copy a host graph's CSR to the GPU and derive its COO there: the copy
     is bound by the host link, so this halves the bytes that cross it."""
     _require_device("moving a graph to the GPU")
@@ -35,7 +37,7 @@ def device_graph_from_host(graph: Graph) -> Graph:
     with memory.guard(f"copying a graph with n={graph.n}, m={graph.m} to the GPU"):
         indptr, indices = xp.asarray(graph.indptr), xp.asarray(graph.indices)
         src, dst = coo_from_csr(indptr, indices)
-    return Graph(graph.n, indptr, indices, src, dst, nodes=graph.nodes, device="gpu")
+    return graph.n, indptr, indices, src, dst
 
 
 #: CSR slots per step of :func:`coo_from_csr` (bounds its scratch memory)
@@ -73,7 +75,7 @@ def _check_n(n):
             raise ValueError(f"n must be non-negative; got {n}")
 
 
-def device_graph_from_edges(src, dst, n=None) -> Graph:
+def device_graph_from_edges(src, dst, n=None):
     """Build a graph on the GPU from CuPy ``src``/``dst`` id arrays: drop self
     loops, put each edge as (min, max), deduplicate, symmetric sorted CSR."""
     _require_device("building a graph from CuPy arrays")
@@ -97,7 +99,7 @@ def device_graph_from_edges(src, dst, n=None) -> Graph:
         elif hi >= n:
             raise ValueError(f"vertex id {hi} is out of range for n={n}")
     n = int(n or 0)
-    dt = _id_dtype(n)
+    dt = id_dtype(n)
     # keys (u, v) sort and deduplicate; 16 bytes per input edge at the peak
     memory.check(40 * int(src.size) + 8 * n, f"building a graph with n={n} from {src.size} edges")
     with memory.guard(f"building a graph with n={n} from {src.size} edges"):
@@ -115,7 +117,7 @@ def device_graph_from_edges(src, dst, n=None) -> Graph:
             new[1:] = (u[1:] != u[:-1]) | (v[1:] != v[:-1])
             u, v = u[new], v[new]
         m = int(u.size)
-        ptr_dt = np.int32 if 2 * m <= INT32_MAX else np.int64
+        ptr_dt = offset_dtype(m)
         rows = xp.concatenate([u, v])
         cols = xp.concatenate([v, u])
         if n <= 3037000499:
@@ -125,10 +127,10 @@ def device_graph_from_edges(src, dst, n=None) -> Graph:
             order = xp.lexsort(xp.stack([cols, rows]))
             rows, cols = rows[order], cols[order]
         indptr = xp.searchsorted(rows, xp.arange(n + 1, dtype=np.int64)).astype(ptr_dt)
-        return Graph(n, indptr, cols.astype(dt), u.astype(dt), v.astype(dt), device="gpu")
+        return n, indptr, cols.astype(dt), u.astype(dt), v.astype(dt)
 
 
-def device_graph_from_sparse(A) -> Graph:
+def device_graph_from_sparse(A):
     """From a cupyx.scipy.sparse matrix; stored entries are edges, direction
     ignored (weak connectivity), as in scipy.sparse.csgraph."""
     if A.ndim != 2 or A.shape[0] != A.shape[1]:

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..design import Variant
-from . import unionfind as K
-from . import memory
+from ..design import UNION_FIND, Plan, Variant
 from . import finishes as MB
+from . import memory
 from ._compat import view, xp
-from .backend import Codes, _dummy
+from .launch import dtypes_key, dummy, get, launch
+from .unionfind import OP_MIXED, OP_QUERY, OP_UNION
 
 
 class IncrementalState:
@@ -28,35 +28,33 @@ class IncrementalState:
 
     def __init__(self, variant: Variant, id_dtype=np.int32):
         self.variant = variant
+        self.plan = Plan.of(variant)
         self.id_dtype = np.dtype(id_dtype)
-        self.codes = Codes(variant, self.id_dtype)
-        self.P = xp.full(0, -1, self.codes.p_dtype)
+        self.p_dtype = np.dtype(np.int64) if self.plan.jtb else self.id_dtype
+        self.dtypes = dtypes_key(self.id_dtype, self.id_dtype, self.p_dtype)
+        self.P = xp.full(0, -1, self.p_dtype)
         self.H = self._aux(0)
         self._views()
 
     def _aux(self, n):
-        fill = {"hooks": -1, "locks": 0, "labels": 0}.get(self.codes.aux)
-        return xp.full(n if fill is not None else 1, 0 if fill is None else fill, self.codes.p_dtype)
+        fill = {"hooks": -1, "locks": 0, "labels": 0}.get(self.plan.aux)
+        return xp.full(n if fill is not None else 1, 0 if fill is None else fill, self.p_dtype)
 
     def _views(self):
         # no views of empty arrays (their device pointer is null)
         self._Pv = view(self.P) if self.P.size else None
         self._Hv = view(self.H)
 
-    @property
-    def capacity(self) -> int:
-        return int(self.P.size)
-
     def reserve(self, n: int) -> None:
         if n <= self.P.size:
             return
         cap = max(n, 2 * self.P.size, 1024)
-        memory.check(cap * self.P.itemsize * (2 if self.codes.aux else 1), f"growing to {cap} vertices")
+        memory.check(cap * self.P.itemsize * (2 if self.plan.aux else 1), f"growing to {cap} vertices")
         with memory.guard(f"growing to {cap} vertices"):
-            P = xp.full(cap, -1, self.codes.p_dtype)
+            P = xp.full(cap, -1, self.p_dtype)
             P[: self.P.size] = self.P
             H = self._aux(cap)
-            if self.codes.aux:
+            if self.plan.aux:
                 H[: self.H.size] = self.H
         self.P, self.H = P, H
         self._views()
@@ -70,20 +68,21 @@ class IncrementalState:
         m = int(src.size)
         if m == 0:
             return
-        K.launch(self.codes.kernel("coo_ops"), m, self._Pv, self._Hv, view(src), view(dst),
-                 view(kinds) if kinds is not None else _dummy(np.int8), m, mode, 1, 0,
-                 _dummy(self.id_dtype), _dummy(self.id_dtype),
-                 view(out) if out is not None else _dummy(np.bool_), persistent=True)
+        p = self.plan
+        launch(get("coo_ops", (p.fin, p.fopt, p.sopt), self.dtypes), m, self._Pv, self._Hv, view(src), view(dst),
+               view(kinds) if kinds is not None else dummy(np.int8), m, mode, 1, 0,
+               dummy(self.id_dtype), dummy(self.id_dtype),
+               view(out) if out is not None else dummy(np.bool_), persistent=True)
 
     def insert(self, src, dst) -> None:
-        if not self.codes.uf:
-            MB.insert_batch(self.variant, self.P, self.H, src, dst)
+        if self.plan.family != UNION_FIND:
+            MB.insert_batch(self.plan, self.P, self.H, src, dst)
             return
-        self._ops(src, dst, K.OP_UNION)
+        self._ops(src, dst, OP_UNION)
 
     def query(self, src, dst):
         out = xp.empty(src.size, np.bool_)
-        self._ops(src, dst, K.OP_QUERY, out=out)
+        self._ops(src, dst, OP_QUERY, out=out)
         return out
 
     def mixed(self, kinds, src, dst):
@@ -91,8 +90,8 @@ class IncrementalState:
         ``out[i]`` answers op i where it is a query.  Rem's algorithms with
         SpliceAtomic need a barrier between the two, so they get two phases;
         the min-based finishes are dispatched to :mod:`gconn.gpu.finishes`."""
-        if not self.codes.uf:
-            return MB.mixed_batch(self.variant, self.P, self.H, xp.ascontiguousarray(kinds, dtype=np.int8),
+        if self.plan.family != UNION_FIND:
+            return MB.mixed_batch(self.plan, self.P, self.H, xp.ascontiguousarray(kinds, dtype=np.int8),
                                   src, dst, self.query)
         out = xp.zeros(kinds.size, np.bool_)
         kinds = xp.ascontiguousarray(kinds, dtype=np.int8)
@@ -102,7 +101,7 @@ class IncrementalState:
             q = xp.flatnonzero(~ins)
             out[q] = self.query(xp.ascontiguousarray(src[q]), xp.ascontiguousarray(dst[q]))
             return out
-        self._ops(src, dst, K.OP_MIXED, kinds=kinds, out=out)
+        self._ops(src, dst, OP_MIXED, kinds=kinds, out=out)
         return out
 
     def roots(self, n: int):
@@ -110,5 +109,5 @@ class IncrementalState:
         if n == 0:
             return xp.zeros(0, self.id_dtype)
         out = xp.empty(n, self.id_dtype)
-        K.launch(self.codes.kernel("compress"), n, self._Pv, n, view(out), 1, persistent=True)
+        launch(get("compress", (self.plan.jtb,), self.dtypes), n, self._Pv, n, view(out), 1, persistent=True)
         return out

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import unionfind as K
 from . import memory
-from ._compat import SIM, view, xp
+from ._compat import SIM, cuda, view, xp
+from .launch import dtypes_key, get, kernel, launch
+from .primitives import atomic_min, load
 
 
 def to_backend(graph):
@@ -26,11 +27,26 @@ def to_backend(graph):
     return graph.to_device()
 
 
+@kernel("root_min", lambda t: (t.id, t.I64, t.id), offsets=False)
+def make_root_min():
+    """mins[r] = the smallest vertex whose root is r, for any root choice.
+    Reading first skips the atomic for all but a few vertices of a large
+    component (blocks run roughly in id order)."""
+
+    def root_min(roots, n, mins):
+        for v in range(cuda.grid(1), n, cuda.gridsize(1)):
+            r = roots[v]
+            if v < load(mins, r):
+                atomic_min(mins, r, v)
+
+    return root_min
+
+
 def _root_mins(roots):
     n = roots.size
     mins = xp.full(n, n, roots.dtype)
-    dts = K.dtypes_key(roots.dtype, roots.dtype, roots.dtype)
-    K.launch(K.get("root_min", (), dts), n, view(roots), n, view(mins), persistent=True)
+    dts = dtypes_key(roots.dtype, roots.dtype, roots.dtype)
+    launch(get("root_min", (), dts), n, view(roots), n, view(mins), persistent=True)
     return mins[roots]
 
 

@@ -13,6 +13,8 @@ True
 """
 from __future__ import annotations
 
+import numpy as np
+
 from ..core.primitives import Primitives
 from ..core.unionfind import build
 from ._compat import SIM, cuda
@@ -72,7 +74,40 @@ def fence():
 
 
 GPU = Primitives(jit=device, load=load, store=store, cas=cas, atomic_min=atomic_min,
-                 atomic_add=atomic_add, fence=fence, target="cudasim" if SIM else "cuda")
+                 atomic_add=atomic_add, fence=fence)
 
 #: UnionAsync .. UnionJTB and the finds, compiled as CUDA device functions.
 UF = build(GPU)
+
+U64 = np.uint64
+
+
+@device
+def mix32(x):
+    # A 32-bit integer hash (lowbias32 constants) on uint64 values below 2**32,
+    # so the products never overflow (NumPy scalars in the simulator too).
+    h = x & U64(0xFFFFFFFF)
+    h ^= h >> U64(16)
+    h = (h * U64(0x7FEB352D)) & U64(0xFFFFFFFF)
+    h ^= h >> U64(15)
+    h = (h * U64(0x846CA68B)) & U64(0xFFFFFFFF)
+    h ^= h >> U64(16)
+    return h
+
+
+@device
+def rand64(a, b):
+    """A reproducible random uint64 for the pair of non-negative ints (a, b):
+    stateless, so each (vertex, draw) gets its own number."""
+    ua = U64(a)
+    x1 = mix32((ua & U64(0xFFFFFFFF)) ^ mix32(U64(b) & U64(0xFFFFFFFF)))
+    x2 = mix32(x1 ^ (ua >> U64(32)) ^ U64(0x5BD1E995))
+    return (x1 << U64(32)) | x2
+
+
+@device
+def record_edge(record, fa, fb, r, u, v):
+    """Spanning forest: the link of root r (-1: none) used edge (u, v)."""
+    if record and r >= 0:
+        fa[r] = u
+        fb[r] = v

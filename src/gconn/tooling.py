@@ -1,9 +1,11 @@
 """Helpers shared by the benchmark harness and the ``gconn`` command:
-choosing the backend, getting a graph from a file or a generator spec, and
-progress bars on stderr.
+choosing the backend, getting a graph from a file or a generator spec,
+progress bars on stderr, argparse types and partition equality.  Neither
+``cli`` nor ``bench`` is imported here, so imports run one way.
 """
 from __future__ import annotations
 
+import argparse
 import contextlib
 import os
 import sys
@@ -11,8 +13,10 @@ import threading
 import time
 from pathlib import Path
 
-from ..errors import GPUUnavailableError
-from ..graph import Graph
+import numpy as np
+
+from .errors import GPUUnavailableError
+from .graph import Graph
 
 
 def resolve_backend(backend: str) -> str:
@@ -29,7 +33,7 @@ def resolve_backend(backend: str) -> str:
         raise ValueError(f"unknown backend {backend!r}; one of auto, cpu, gpu")
     if backend == "cpu":
         return "cpu"
-    from .. import gpu
+    from . import gpu
     if backend == "auto":
         return "gpu" if gpu.available(simulator_ok=False)[0] else "cpu"
     ok, why = gpu.available(simulator_ok=True)
@@ -40,7 +44,7 @@ def resolve_backend(backend: str) -> str:
 
 def gpu_status() -> tuple[bool, str]:
     """(found, why not) for a real CUDA GPU."""
-    from .. import gpu
+    from . import gpu
     return gpu.available(simulator_ok=False)
 
 
@@ -108,7 +112,7 @@ def human_size(nbytes: int) -> str:
 
 def load_file(path, *, show: bool = False, format: str | None = None) -> tuple[Graph, dict]:
     """``gconn.load(path, format=format)`` and its timing: ``(graph, {"load": s})``."""
-    from .. import io
+    from . import io
     path = Path(path)
     if not path.exists():
         raise FileNotFoundError(f"{path}: no such file")
@@ -128,7 +132,7 @@ def generate(spec: str, *, show: bool = False) -> tuple[Graph, dict]:
     >>> g.n, g.m
     (10, 9)
     """
-    from .. import generators
+    from . import generators
     with busy(f"generating {spec}", show):
         t0 = time.perf_counter()
         src, dst, n = generators.edges_from_spec(spec)
@@ -146,8 +150,8 @@ def graph_source(source: str, *, show: bool = False) -> tuple[Graph, dict]:
     """
     if os.path.exists(source):
         return load_file(source, show=show)
-    from .. import generators
-    from ..io import FORMATS
+    from . import generators
+    from .io import FORMATS
     name = source.lower().removesuffix(".gz")
     if os.sep in source or any(name.endswith(ext) for exts in FORMATS.values() for ext in exts):
         raise FileNotFoundError(f"{source}: no such file")
@@ -157,3 +161,37 @@ def graph_source(source: str, *, show: bool = False) -> tuple[Graph, dict]:
         first = str(e).splitlines()[0]
         raise ValueError(f"{source!r} is neither an existing file nor a generator spec ({first})") from None
     return generate(source, show=show)
+
+
+def same_partition(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two label arrays split the vertices the same way, whatever
+    the numbering.
+
+    >>> same_partition(np.array([0, 0, 1]), np.array([5, 5, 2]))
+    True
+    """
+    if a.shape != b.shape:
+        return False
+    if a.size == 0:
+        return True
+    a = a.astype(np.int64)
+    b = b.astype(np.int64)
+    # A bijection between the labels: as many distinct pairs as labels on each side.
+    pairs = np.unique(a * (int(b.max()) + 1) + b).size
+    return pairs == np.unique(a).size == np.unique(b).size
+
+
+def positive_int(text: str) -> int:
+    """argparse type: an integer >= 1."""
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def non_negative_int(text: str) -> int:
+    """argparse type: an integer >= 0."""
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be at least 0, got {value}")
+    return value

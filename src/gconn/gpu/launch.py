@@ -1,0 +1,183 @@
+"""Compiling and launching the GPU kernels.
+
+Every kernel is made by a factory that closes over device functions of
+:mod:`gconn.core` and over the variant's integer codes as constants, so NVVM
+folds the dispatch on the codes away and specializes each variant -- what
+C++ templates do in GConn.  A factory declares its kernel's argument types
+next to it with :func:`kernel`; kernels compile on first use with that
+signature and are cached by ``(kind, key, dtypes)``.  The compile-only check
+(:mod:`gconn.gpu.compile_check`) walks the same registry.
+
+``dtypes`` is always ``(ids, offsets, parents)``: parents are int64 for
+UnionJTB's records and the id type otherwise.
+
+>>> from gconn.gpu import launch
+>>> launch.dtypes_key("int32", "int64", "int32")
+('int32', 'int64', 'int32')
+"""
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+from numba import from_dtype, types
+
+from ._compat import SIM, cuda, view, xp
+
+# Launch geometry.  The simulator runs one Python thread per CUDA thread, so
+# it gets small blocks, few persistent blocks and tiny chunks (which also
+# makes tiny graphs exercise every load-balancing path).
+BLOCK = 32 if SIM else 256
+WARP = 32
+#: edges per warp work unit of the load-balanced finish
+CHUNK = 4 if SIM else 256
+#: vertices sampled for L_max (one block) and for HB's coverage estimate
+SAMPLE = 64 if SIM else 1024
+FULL_MASK = 0xFFFFFFFF
+
+I64 = types.int64
+
+
+def _arr(dt):
+    return types.Array(from_dtype(np.dtype(dt)), 1, "C")
+
+
+class ArgTypes:
+    """The array types a signature is written in: ``id``, ``ptr`` (CSR
+    offsets), ``P`` (parents), ``i64``, ``lvl`` (int32 BFS levels), ``i8``
+    and ``b`` (bool); ``I64`` is the int64 scalar."""
+
+    I64 = I64
+    i64 = _arr(np.int64)
+    lvl = _arr(np.int32)
+    i8 = _arr(np.int8)
+    b = _arr(np.bool_)
+
+    def __init__(self, dtypes: tuple):
+        self.id, self.ptr, self.P = (_arr(d) for d in dtypes)
+
+
+@dataclass(frozen=True)
+class Spec:
+    kind: str
+    factory: Callable
+    #: ArgTypes -> the argument types
+    args: Callable
+    #: what the factory is specialized on: "union" (finish, find, splice
+    #: codes), "jtb" (UnionJTB records or not) or a list of keys
+    keys: object
+    #: whether the kernel reads CSR offsets (else its dtypes ignore them)
+    offsets: bool
+
+
+REGISTRY: dict = {}
+
+
+def kernel(kind: str, args: Callable, keys=((),), offsets: bool = True):
+    """Register a factory as kernel ``kind`` with its argument types."""
+    def register(factory):
+        REGISTRY[kind] = Spec(kind, factory, args, keys, offsets)
+        return factory
+    return register
+
+
+def signature(kind: str, dtypes: tuple):
+    return types.void(*REGISTRY[kind].args(ArgTypes(dtypes)))
+
+
+def dtypes_key(id_dtype, ptr_dtype, p_dtype) -> tuple:
+    return tuple(np.dtype(d).name for d in (id_dtype, ptr_dtype, p_dtype))
+
+
+_CACHE: dict = {}
+
+
+def get(kind: str, key: tuple, dtypes: tuple):
+    """The kernel ``kind`` specialized to ``key`` (codes, a jtb flag or ())
+    for ``dtypes``, compiled on first use."""
+    spec = REGISTRY[kind]
+    if not spec.offsets:
+        dtypes = (dtypes[0], dtypes[0], dtypes[2])
+    ck = (kind, key, dtypes)
+    kern = _CACHE.get(ck)
+    if kern is None:
+        pyfunc = spec.factory(*key)
+        kern = cuda.jit(pyfunc) if SIM else cuda.jit(signature(kind, dtypes))(pyfunc)
+        _CACHE[ck] = kern
+    return kern
+
+
+_SMS: list = []
+
+
+def _sm_count() -> int:
+    if not _SMS:
+        _SMS.append(1 if SIM else cuda.get_current_device().MULTIPROCESSOR_COUNT)
+    return _SMS[0]
+
+
+_CONFIGS: dict = {}
+
+
+def launch(kern, nthreads: int, *args, persistent: bool = False, block: int = BLOCK) -> None:
+    """Launch ``kern`` with enough blocks of ``block`` threads for
+    ``nthreads`` (capped at a few waves for the grid-stride kernels when
+    ``persistent``); nothing when there is no work.  Launch configurations
+    are kept: making one costs as much as a small kernel, and numba's
+    low-occupancy warning is noise for the one-block kernels (L_max)."""
+    if nthreads <= 0:
+        return
+    grid = (nthreads + block - 1) // block
+    if persistent:
+        grid = min(grid, (2 if SIM else 8) * _sm_count())
+    if SIM:                     # the simulator's configuration is the kernel itself
+        kern[grid, block](*args)
+        return
+    cfg = _CONFIGS.get((kern, grid, block))
+    if cfg is None:
+        if len(_CONFIGS) > 4096:
+            _CONFIGS.clear()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            cfg = _CONFIGS[(kern, grid, block)] = kern[grid, block]
+    cfg(*args)
+
+
+_DUMMIES: dict = {}
+
+
+def dummy(dtype):
+    """A length-1 placeholder for an array argument a launch does not use."""
+    d = _DUMMIES.get(np.dtype(dtype).name)
+    if d is None:
+        d = _DUMMIES[np.dtype(dtype).name] = view(xp.zeros(1, dtype))
+    return d
+
+
+class Launcher:
+    """Launches of grid-stride kernels for one ``dtypes``, with a device
+    flag that a round's kernels OR and the host reads once per round."""
+
+    def __init__(self, id_dtype, ptr_dtype=None, p_dtype=None):
+        self.idt = np.dtype(id_dtype)
+        self.dtypes = dtypes_key(id_dtype, ptr_dtype or id_dtype, p_dtype or id_dtype)
+        self.flag = xp.zeros(1, np.int64)
+        self.flagv = view(self.flag)
+        self.none = view(xp.full(1, -1, self.idt))
+        #: the forest arrays of a run that records nothing
+        self.empty = xp.empty(0, self.idt)
+
+    def __call__(self, kind, key, nthreads, *args, persistent=True, block=BLOCK):
+        launch(get(kind, key, self.dtypes), nthreads, *args, persistent=persistent, block=block)
+
+    def v(self, a):
+        """A kernel view, or the placeholder for an empty array (no pointer)."""
+        return view(a) if a.size else self.none
+
+    def clear(self):
+        self.flag.fill(0)
+
+    def changed(self) -> bool:
+        return bool(int(self.flag[0]))
