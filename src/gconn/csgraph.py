@@ -180,21 +180,24 @@ def _from_dense_mask(edges, xp) -> Adjacency:
 
 # -- components ------------------------------------------------------------------
 
-def weak_components(adj: Adjacency):
-    """Components of the undirected graph, numbered by smallest vertex (as
-    SciPy numbers them), through gconn's connectivity algorithms."""
-    from . import api
+def graph_of(adj: Adjacency):
+    """The undirected :class:`gconn.Graph` of ``adj`` (on the GPU for CuPy)."""
     from .graph import Graph
-    if adj.n == 0:
-        return 0, _empty_labels(adj)
     if adj.on_gpu:
         import cupy
         slots = cupy.arange(adj.indices.size, dtype=adj.indptr.dtype)
         rows = (cupy.searchsorted(adj.indptr, slots, side="right") - 1).astype(adj.indices.dtype)
-        g = Graph.from_edges(rows, adj.indices, adj.n)
-    else:
-        g = Graph.from_csr(adj.indptr, adj.indices, adj.n)
-    k, labels = api.connected_components(g, backend="gpu" if adj.on_gpu else "auto")
+        return Graph.from_edges(rows, adj.indices, adj.n)
+    return Graph.from_csr(adj.indptr, adj.indices, adj.n)
+
+
+def weak_components(adj: Adjacency):
+    """Components of the undirected graph, numbered by smallest vertex (as
+    SciPy numbers them), through gconn's connectivity algorithms."""
+    from . import api
+    if adj.n == 0:
+        return 0, _empty_labels(adj)
+    k, labels = api.connected_components(graph_of(adj), backend="gpu" if adj.on_gpu else "auto")
     return k, labels.astype(np.int32, copy=False)
 
 

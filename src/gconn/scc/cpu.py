@@ -91,3 +91,12 @@ def tarjan(indptr, indices, n: int):
         indptr, indices = indptr.astype(dt), indices.astype(dt)
     k, labels = _tarjan(indptr, indices, int(n))
     return int(k), labels
+
+
+@njit(cache=True)
+def smallest_members(labels, k):
+    """The smallest vertex of each of the ``k`` components."""
+    first = np.full(k, labels.size, labels.dtype)
+    for v in range(labels.size - 1, -1, -1):
+        first[labels[v]] = v
+    return first
