@@ -92,8 +92,8 @@ def connected_components(graph=None, directed=True, connection="weak", return_la
     >>> import gconn
     >>> gconn.connected_components(([0, 2], [1, 3]), backend="cpu")
     (2, array([0, 0, 1, 1], dtype=int32))
-    >>> gconn.connected_components(([0, 1, 2], [1, 0, 1]), connection="strong", backend="cpu")
-    (2, array([1, 1, 0], dtype=int32))
+    >>> gconn.connected_components(([0, 1, 2], [1, 2, 1]), connection="strong", backend="cpu")
+    (2, array([1, 0, 0], dtype=int32))
     """
     if (graph is None) == (csgraph is None):
         raise TypeError("connected_components() takes the graph once, as graph (first argument) or csgraph=")

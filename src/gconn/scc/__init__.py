@@ -15,8 +15,8 @@ an undirected networkx graph carry no directions: they are an error, never
 quietly the weak components.
 
 >>> from gconn.scc import strong_components
->>> strong_components(([0, 1, 2], [1, 0, 1]), backend="cpu")
-(2, array([1, 1, 0], dtype=int32))
+>>> strong_components(([0, 1, 2], [1, 2, 1]), backend="cpu")   # 0 -> 1 <-> 2
+(2, array([1, 0, 0], dtype=int32))
 """
 from __future__ import annotations
 
