@@ -174,7 +174,7 @@ def _from_dense_mask(edges, xp) -> Adjacency:
     rows, cols = xp.nonzero(edges)
     ptr_dtype = np.int32 if edges.size <= INT32_MAX else np.int64
     indptr = xp.zeros(n + 1, ptr_dtype)
-    xp.cumsum(xp.bincount(rows, minlength=n), out=indptr[1:])
+    indptr[1:] = xp.cumsum(xp.bincount(rows, minlength=n))
     return Adjacency(n, indptr, cols.astype(_id_dtype(n)), xp is not np)
 
 

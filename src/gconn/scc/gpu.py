@@ -37,48 +37,50 @@ _THREADS = 32 if SIM else 256
 #: blocks of the grid-stride launches
 _MAX_BLOCKS = 2 if SIM else 4096
 
-_KERNELS: dict = {}
+# Kernel bodies; :func:`_kernels` compiles them on first use (importing this
+# module compiles nothing), tests/gpu/test_compile_scc.py to PTX without a GPU.
+
+def _propagate(src, dst, vin, vout, changed):
+    # push the largest reaching id forwards, the largest reached id backwards
+    start = cuda.grid(1)
+    stride = cuda.gridsize(1)
+    for i in range(start, src.size, stride):
+        u = src[i]
+        v = dst[i]
+        a = vin[u]
+        if a > vin[v]:
+            cuda.atomic.max(vin, v, a)
+            changed[0] = 1
+        b = vout[v]
+        if b > vout[u]:
+            cuda.atomic.max(vout, u, b)
+            changed[0] = 1
+
+
+def _degrees(src, dst, indeg, outdeg):
+    start = cuda.grid(1)
+    stride = cuda.gridsize(1)
+    for i in range(start, src.size, stride):
+        cuda.atomic.add(outdeg, src[i], 1)
+        cuda.atomic.add(indeg, dst[i], 1)
+
+
+def _smallest_member(rep, first):
+    start = cuda.grid(1)
+    stride = cuda.gridsize(1)
+    for v in range(start, rep.size, stride):
+        cuda.atomic.min(first, rep[v], v)
+
+
+#: each kernel with its argument types (all arrays int32, 1-D, contiguous)
+KERNELS = {"propagate": (_propagate, 5), "degrees": (_degrees, 4), "smallest_member": (_smallest_member, 2)}
+_COMPILED: dict = {}
 
 
 def _kernels():
-    """Compile on first use (importing this module compiles nothing)."""
-    if _KERNELS:
-        return _KERNELS
-
-    @cuda.jit
-    def propagate(src, dst, vin, vout, changed):
-        # push the largest reaching id forwards, the largest reached id backwards
-        start = cuda.grid(1)
-        stride = cuda.gridsize(1)
-        for i in range(start, src.size, stride):
-            u = src[i]
-            v = dst[i]
-            a = vin[u]
-            if a > vin[v]:
-                cuda.atomic.max(vin, v, a)
-                changed[0] = 1
-            b = vout[v]
-            if b > vout[u]:
-                cuda.atomic.max(vout, u, b)
-                changed[0] = 1
-
-    @cuda.jit
-    def degrees(src, dst, indeg, outdeg):
-        start = cuda.grid(1)
-        stride = cuda.gridsize(1)
-        for i in range(start, src.size, stride):
-            cuda.atomic.add(outdeg, src[i], 1)
-            cuda.atomic.add(indeg, dst[i], 1)
-
-    @cuda.jit
-    def smallest_member(rep, first):
-        start = cuda.grid(1)
-        stride = cuda.gridsize(1)
-        for v in range(start, rep.size, stride):
-            cuda.atomic.min(first, rep[v], v)
-
-    _KERNELS.update(propagate=propagate, degrees=degrees, smallest_member=smallest_member)
-    return _KERNELS
+    if not _COMPILED:
+        _COMPILED.update({name: cuda.jit(fn) for name, (fn, _) in KERNELS.items()})
+    return _COMPILED
 
 
 def _launch(kernel, size: int, *args) -> None:
