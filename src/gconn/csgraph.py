@@ -197,8 +197,17 @@ def weak_components(adj: Adjacency):
     from . import api
     if adj.n == 0:
         return 0, _empty_labels(adj)
-    k, labels = api.connected_components(graph_of(adj), backend="gpu" if adj.on_gpu else "auto")
-    return k, labels.astype(np.int32, copy=False)
+    if adj.on_gpu:
+        k, labels = api.connected_components(graph_of(adj), backend="gpu")
+        return k, labels.astype(np.int32, copy=False)
+    # Union-find over the arcs as they are: building the symmetric,
+    # deduplicated CSR a gconn.Graph holds would cost more than the
+    # components (measured: BENCHMARKS.md, "SciPy drop-in").
+    rows = np.repeat(np.arange(adj.n, dtype=adj.indices.dtype), np.diff(adj.indptr))
+    ic = api.IncrementalConnectivity(adj.n, backend="auto")
+    ic.insert(rows, adj.indices)
+    labels = ic.labels().astype(np.int32, copy=False)
+    return int(labels.max()) + 1, labels
 
 
 def strong_components(adj: Adjacency):

@@ -21,16 +21,16 @@ from numba import njit
 
 @njit(cache=True)
 def _tarjan(indptr, indices, n):
-    # order[v]: discovery number, -1 before; low[v]: smallest discovery
-    # number reachable through v's subtree and one back edge.
-    order = np.full(n, -1, np.int64)
-    low = np.empty(n, np.int64)
-    labels = np.full(n, -1, np.int32)
-    # next edge of v to look at; it counts down from indptr[v + 1]
-    cursor = np.empty(n, np.int64)
-    path = np.empty(n, np.int64)      # the DFS path
-    pending = np.empty(n, np.int64)   # Tarjan's stack: visited, no component yet
-    depth = 0
+    dt = indptr.dtype
+    # order[v]: discovery number, -1 before, n once v has its component (so
+    # that a finished vertex never lowers low[]); low[v]: the smallest
+    # discovery number reachable through v's subtree and one back arc
+    order = np.full(n, -1, dt)
+    low = np.empty(n, dt)
+    labels = np.empty(n, np.int32)
+    cursor = np.empty(n, dt)       # v's next arc to look at, counting down
+    path = np.empty(n, dt)         # the DFS path
+    pending = np.empty(n, dt)      # Tarjan's stack: visited, no component yet
     top = 0
     discovered = 0
     k = 0
@@ -48,35 +48,45 @@ def _tarjan(indptr, indices, n):
         while depth > 0:
             v = path[depth - 1]
             e = cursor[v]
-            if e > indptr[v]:
+            first = indptr[v]
+            lv = low[v]
+            while e > first:
                 e -= 1
-                cursor[v] = e
                 w = indices[e]
-                if order[w] < 0:
-                    order[w] = discovered
-                    low[w] = discovered
-                    discovered += 1
-                    cursor[w] = indptr[w + 1]
-                    path[depth] = w
-                    depth += 1
-                    pending[top] = w
-                    top += 1
-                elif labels[w] < 0 and order[w] < low[v]:
-                    low[v] = order[w]
+                ow = order[w]
+                if ow < 0:
+                    break
+                if ow < lv:
+                    lv = ow
+            else:
+                e = -1
+            low[v] = lv
+            if e >= 0:
+                # descend into w
+                cursor[v] = e
+                order[w] = discovered
+                low[w] = discovered
+                discovered += 1
+                cursor[w] = indptr[w + 1]
+                path[depth] = w
+                depth += 1
+                pending[top] = w
+                top += 1
                 continue
             depth -= 1
-            if low[v] == order[v]:
+            if lv == order[v]:
                 while True:
                     top -= 1
                     w = pending[top]
                     labels[w] = k
+                    order[w] = n
                     if w == v:
                         break
                 k += 1
             if depth > 0:
                 u = path[depth - 1]
-                if low[v] < low[u]:
-                    low[u] = low[v]
+                if lv < low[u]:
+                    low[u] = lv
     return k, labels
 
 
