@@ -212,6 +212,7 @@ def test_signature_is_scipys():
     A = np.array([[0, 1, 0], [0, 0, 0], [0, 0, 0]])
     same_result(cc(A, True, "strong", False), scipy_cc(A, True, "strong", False))
     same_result(cc(csgraph=A), scipy_cc(csgraph=A))
+    assert gconn.csgraph.connected_components is cc
 
 
 def test_empty_and_one_vertex():

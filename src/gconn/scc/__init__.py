@@ -83,7 +83,7 @@ def _from_arcs(src, dst, n):
     n = _check_ids(src, dst, n)
     if n > INT32_MAX:
         raise ValueError(f"strongly connected components take up to {INT32_MAX} vertices; got {n}")
-    A = sp.coo_matrix((np.ones(src.size, np.int8), (src, dst)), shape=(n, n)).tocsr()
+    A = sp.coo_matrix((np.ones(src.size, bool), (src, dst)), shape=(n, n)).tocsr()
     return Adjacency(n, A.indptr, A.indices, False)
 
 
