@@ -41,8 +41,9 @@ def digraphs():
     out.append(("dag", 10, np.array([0, 0, 1, 2, 3, 5]), np.array([1, 2, 3, 3, 4, 6])))
     # two cycles joined one way, a self loop, an isolated vertex, a duplicate arc
     out.append(("two-cycles", 9, np.array([0, 1, 2, 3, 4, 5, 2, 7, 0]), np.array([1, 2, 0, 4, 5, 3, 3, 7, 1])))
-    # the coloring needs several rounds: the largest id sits on a one-way arc
-    out.append(("rounds", 8, np.array([7, 0, 1, 2, 3, 4, 5]), np.array([0, 1, 0, 3, 2, 5, 4])))
+    # three coloring rounds, nothing to trim: cycle {8, 9} -> {0, 1} -> {2, 3} settles
+    # {8, 9} first (9 is the largest id), then {2, 3}, then {0, 1}
+    out.append(("rounds", 10, np.array([8, 9, 8, 0, 1, 1, 2, 3]), np.array([9, 8, 0, 1, 0, 2, 3, 2])))
     return out
 
 
@@ -58,6 +59,18 @@ def test_gpu_strong_components_match_scipy(name, n, src, dst):
     k, reps = gpu.strong_components(A.indptr, A.indices, n, compact=False)
     smallest = np.array([np.flatnonzero(l0 == l0[v])[0] for v in range(n)])
     assert k == k0 and np.array_equal(np.asarray(reps), smallest)
+
+
+def test_rounds_case_takes_three_rounds(monkeypatch):
+    """The "rounds" digraph exercises the arc filtering between rounds."""
+    from gconn.scc import gpu
+    trims = []
+    real = gpu._trim
+    monkeypatch.setattr(gpu, "_trim", lambda *a: trims.append(1) or real(*a))
+    name, n, src, dst = digraphs()[-1]
+    A = sp.csr_matrix((np.ones(len(src)), (src, dst)), shape=(n, n))
+    assert gpu.strong_components(A.indptr, A.indices, n)[0] == 7
+    assert len(trims) == 4     # a trim before each of the 3 rounds, and the last finds all settled
 
 
 def test_api_backend_gpu_reaches_the_gpu_path():
