@@ -28,8 +28,8 @@ def test_matches_scipy_on_random_graph():
 
 
 def test_from_m_by_2_and_tuple_and_list():
-    e = np.array([[0, 1], [1, 2]])
-    assert Graph.from_edges(e) == gconn.as_graph((e[:, 0], e[:, 1])) == gconn.as_graph([[0, 1], [1, 2]])
+    e = np.array([[0, 1], [1, 2], [2, 4]])
+    assert Graph.from_edges(e) == gconn.as_graph((e[:, 0], e[:, 1])) == gconn.as_graph(e.tolist())
 
 
 def test_from_scipy_directed_means_weak():

@@ -17,10 +17,10 @@ __all__ = ["Graph", "as_graph", "connected_components", "spanning_forest", "Incr
 
 
 def __getattr__(name):
-    # io and generators import lazily: `import gconn` stays fast.
+    # io, generators and csgraph import lazily: `import gconn` stays fast.
     import importlib
     if name in ("load", "save"):
         return getattr(importlib.import_module(".io", __name__), name)
-    if name == "generators":
-        return importlib.import_module(".generators", __name__)
+    if name in ("generators", "csgraph"):
+        return importlib.import_module(f".{name}", __name__)
     raise AttributeError(f"module 'gconn' has no attribute {name!r}")

@@ -65,8 +65,8 @@ def _out(arr, like_device: bool):
     return arr
 
 
-def connected_components(graph, *, algorithm="auto", backend="auto", return_labels=True,
-                         compact=True, return_stats=False, seed=0, **params):
+def connected_components(graph=None, directed=True, connection="weak", return_labels=True, *, csgraph=None,
+                         algorithm="auto", backend="auto", compact=True, return_stats=False, seed=0, **params):
     """Connected components, scipy-compatible.
 
     Returns ``(n_components, labels)`` with labels 0..k-1 numbered like
@@ -74,10 +74,31 @@ def connected_components(graph, *, algorithm="auto", backend="auto", return_labe
     each label is instead the smallest vertex id of the component (no
     relabelling pass).  ``return_stats=True`` appends a :class:`Stats`.
 
+    ``directed``, ``connection`` and ``return_labels`` (also positional) and
+    ``csgraph=`` (another name for ``graph``) mean what they mean in SciPy:
+    ``connection='strong'`` with ``directed=True`` gives the strongly
+    connected components of directed input (see :mod:`gconn.scc`; the
+    labels are SciPy's on the CPU), anything else the components of the
+    undirected graph.  For SciPy's input rules exactly (dense arrays,
+    explicit zeros, masked arrays) use :mod:`gconn.csgraph`.
+
     >>> import gconn
     >>> gconn.connected_components(([0, 2], [1, 3]), backend="cpu")
     (2, array([0, 0, 1, 1], dtype=int32))
+    >>> gconn.connected_components(([0, 1, 2], [1, 2, 1]), connection="strong", backend="cpu")
+    (2, array([1, 0, 0], dtype=int32))
     """
+    if (graph is None) == (csgraph is None):
+        raise TypeError("connected_components() takes the graph once, as graph (first argument) or csgraph=")
+    graph = csgraph if graph is None else graph
+    from .csgraph import strong_requested
+    if strong_requested(directed, connection):
+        if params or algorithm not in ("auto", None):
+            raise TypeError("algorithm= and variant options apply to undirected components; strong "
+                            "components have one method per backend (see gconn.scc)")
+        from .scc import strong_components
+        return strong_components(graph, backend=backend, compact=compact, return_labels=return_labels,
+                                 return_stats=return_stats)
     g_in, be, g, plan, stats = _setup(graph, backend, algorithm, "cc", params, return_stats)
     roots, _, _ = pipeline.run(g, plan, be, forest=False, stats=stats, seed=seed)
     with _phase(stats, "labels", be):

@@ -9,6 +9,7 @@ int64 only when 2m needs it.
 from __future__ import annotations
 
 import numbers
+import os
 from typing import Any
 
 import numpy as np
@@ -207,11 +208,21 @@ class Graph:
 def as_graph(obj: Any, n: int | None = None) -> Graph:
     """Coerce any supported input to a Graph (see :class:`Graph`).
 
+    Beyond the Graph constructors' inputs: a file path (loaded as
+    :func:`gconn.load` loads it) and a square N x N array, an adjacency
+    matrix read as SciPy's csgraph reads it.  A 2 x 2 array, which could be
+    an edge list too, is an error that asks which it is.
+
     >>> as_graph(([0, 1], [1, 2])).n
     3
+    >>> as_graph(np.array([[0, 1, 0], [0, 0, 0], [0, 0, 0]])).m
+    1
     """
     if isinstance(obj, Graph):
         return obj
+    if isinstance(obj, (str, os.PathLike)):
+        from .io import load
+        return load(obj, n=n)
     mod = type(obj).__module__.split(".")[0]
     if mod == "scipy" or (mod == "cupyx" and hasattr(obj, "tocoo")):
         if mod == "cupyx":
@@ -223,11 +234,37 @@ def as_graph(obj: Any, n: int | None = None) -> Graph:
     if isinstance(obj, tuple) and len(obj) == 2:
         return Graph.from_edges(obj[0], obj[1], n)
     if isinstance(obj, (np.ndarray, list)) or _is_cupy(obj):
+        if _is_square(obj):
+            # (m, 2) arrays are edge lists; any other square array can only
+            # be an adjacency matrix, read as scipy.sparse.csgraph reads it
+            from .csgraph import adjacency, graph_of
+            g = graph_of(adjacency(obj))
+            if n is not None and n != g.n:
+                raise ValueError(f"n={n} does not match the {g.n} x {g.n} adjacency matrix")
+            return g
         return Graph.from_edges(obj, None, n)
     raise TypeError(
         f"cannot build a graph from {type(obj).__name__}; pass a gconn.Graph, (src, dst) arrays, "
-        "an (m, 2) array, a scipy.sparse matrix or a networkx graph"
+        "an (m, 2) array, a square adjacency matrix, a scipy.sparse matrix, a networkx graph "
+        "or a file path"
     )
+
+
+AMBIGUOUS_2X2 = (
+    "a 2 x 2 array could be 2 edges or the adjacency matrix of 2 vertices; say which: "
+    "gconn.Graph.from_edges(a) or (a[:, 0], a[:, 1]) for edges, scipy.sparse.csr_array(a) "
+    "or gconn.csgraph.connected_components(a) for an adjacency matrix")
+
+
+def _is_square(obj) -> bool:
+    """Whether an array(-like) is square (an adjacency matrix), failing
+    for 2 x 2, which reads as an edge list as well."""
+    shape = tuple(obj.shape) if hasattr(obj, "shape") else np.shape(obj)
+    if len(shape) != 2 or shape[0] != shape[1]:
+        return False
+    if shape[0] == 2:
+        raise ValueError(AMBIGUOUS_2X2)
+    return True
 
 
 def _as_id_array(x, what: str, allow_2d: bool = False) -> np.ndarray:
