@@ -20,30 +20,16 @@ import _nx_gconn
 import gconn
 from gconn.nx_backend import BackendInterface, ConvertedGraph
 
+from conftest import NX_BACKENDS_EP as BACKENDS_EP, NX_INFO_EP as INFO_EP
+
 REPO = Path(__file__).resolve().parents[1]
-BACKENDS_EP = "gconn.nx_backend:BackendInterface"
-INFO_EP = "_nx_gconn:get_info"
 UNDIRECTED = ("connected_components", "number_connected_components", "is_connected",
               "node_connected_component")
 DIRECTED = ("weakly_connected_components", "number_weakly_connected_components", "is_weakly_connected")
 CLASSES = (nx.Graph, nx.DiGraph, nx.MultiGraph, nx.MultiDiGraph)
 
 
-@pytest.fixture(autouse=True)
-def gconn_backend(monkeypatch):
-    """Make the ``gconn`` backend known to NetworkX as its entry points do
-    once gconn is installed (the test run may use a source checkout)."""
-    from networkx.utils import backends as nxb
-    if "gconn" not in nxb.backends:
-        monkeypatch.setitem(nxb.backends, "gconn",
-                            EntryPoint(name="gconn", value=BACKENDS_EP, group="networkx.backends"))
-        monkeypatch.setitem(nxb.backend_info, "gconn", _nx_gconn.get_info())
-        monkeypatch.setattr(nx.config, "backends", nx.utils.Config(
-            gconn=nx.utils.Config(**_nx_gconn.get_info()["default_config"]), **nx.config.backends))
-        monkeypatch.setattr(nxb._dispatchable, "__call__", nxb._dispatchable._call_if_any_backends_installed)
-    monkeypatch.setattr(nx.config.backends.gconn, "backend", "cpu")
-    # NetworkX notes each use of a cached conversion; that is what these tests do.
-    monkeypatch.setattr(nx.config, "warnings_to_ignore", nx.config.warnings_to_ignore | {"cache"})
+pytestmark = pytest.mark.usefixtures("nx_gconn")
 
 
 # -- registration ------------------------------------------------------------
@@ -114,7 +100,7 @@ def _same_outcome(fn, G, *args):
         assert got == expected and type(got) is type(expected), (fn, got, expected)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(graphs())
 def test_matches_networkx(G):
     for fn in UNDIRECTED[:-1] + DIRECTED + ("is_forest", "is_tree"):
