@@ -125,8 +125,10 @@ def test_matches_networkx_on_int_nodes(G):
     [2**70 + i for i in range(50)],           # beyond int64
     [np.int64(i) for i in range(50)],         # not Python ints: kept as given
     [True, False] + list(range(2, 50)),      # bools: equal to 1 and 0 but kept
-], ids=["range", "reversed", "shifted", "spread", "huge", "numpy", "bools"])
-def test_integer_labels(nodes):
+    [f"v{i}" for i in range(50)],              # found by hash
+    ["v", -1, -2] + list(range(47)),          # hash(-1) == hash(-2): dict lookup
+], ids=["range", "reversed", "shifted", "spread", "huge", "numpy", "bools", "str", "hash-clash"])
+def test_label_kinds(nodes):
     rng = np.random.default_rng(7)
     G = nx.Graph()
     G.add_nodes_from(nodes)

@@ -154,7 +154,9 @@ def _node_positions(nodes: list, dt):
     ``count`` labels to their positions in ``nodes``.
 
     Python-int labels in a narrow range (0..n-1 above all) use an array
-    lookup table; any other hashable goes through a dict.
+    lookup table.  Other labels are found by their hash when no two nodes
+    share one (a label equal to a node has the node's hash), with NumPy
+    doing the search; a dict is the fallback.
     """
     n = len(nodes)
     if n and set(map(type, nodes)) == {int}:
@@ -172,11 +174,24 @@ def _node_positions(nodes: list, dt):
                     return table[np.fromiter(values, np.int64, count) - lo]
                 return ints, from_table
     labels = np.fromiter(nodes, object, n)
-    index = {v: i for i, v in enumerate(nodes)}
+    hashes = np.fromiter(map(hash, nodes), np.int64, n)
+    by_hash = np.argsort(hashes).astype(dt)
+    sorted_hashes = hashes[by_hash]
 
     def from_dict(values, count):
+        index = {v: i for i, v in enumerate(nodes)}
         return np.fromiter(map(index.__getitem__, values), dt, count)
-    return labels, from_dict
+
+    if n > 1 and (sorted_hashes[1:] == sorted_hashes[:-1]).any():
+        return labels, from_dict
+
+    def from_hash(values, count):
+        wanted = np.fromiter(map(hash, values), np.int64, count)
+        at = np.minimum(np.searchsorted(sorted_hashes, wanted), max(n - 1, 0))
+        if count and not (sorted_hashes[at] == wanted).all():
+            raise KeyError("a neighbour that is not a node of the graph")
+        return by_hash[at]
+    return labels, from_hash
 
 
 def _options() -> tuple[str, str]:
