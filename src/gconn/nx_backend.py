@@ -279,7 +279,8 @@ class BackendInterface:
 
     @staticmethod
     def should_run(name, args, kwargs) -> bool:
-        """Always: with the graph converted once and cached, gconn is not slower."""
+        """Always: listing gconn in ``backend_priority`` asks for it, and the
+        conversion is paid once per graph (NetworkX caches it)."""
         return True
 
     # -- undirected -----------------------------------------------------------
