@@ -282,11 +282,18 @@ def test_convert_rejects_non_graphs():
         BackendInterface.convert_from_nx({1: [2]}, name="connected_components", graph_name="G")
 
 
-def test_graph_views_convert():
-    G = nx.path_graph(6)
-    view = G.subgraph([0, 1, 3, 4])
-    assert list(nx.connected_components(view, backend="gconn")) == [{0, 1}, {3, 4}]
-    assert ConvertedGraph.from_networkx(view.to_directed()).number_of_edges() == 4
+@pytest.mark.parametrize("cls", CLASSES)
+def test_graph_views(cls):
+    G = cls([(0, 1), (1, 2), (2, 0), (3, 4), (4, 5), (0, 1), (5, 5)])
+    views = [G.subgraph([0, 1, 3, 4, 5]), G.edge_subgraph(list(G.edges)[:3]),
+             nx.restricted_view(G, [2], list(G.edges)[-2:])]
+    if not G.is_directed():
+        views.append(G.to_directed(as_view=True))
+    for view in views:
+        for fn in ("connected_components", "weakly_connected_components", "number_connected_components",
+                   "is_forest", "is_tree"):
+            _same_outcome(fn, view)
+        assert ConvertedGraph.from_networkx(view).number_of_edges() == view.number_of_edges()
 
 
 # -- configuration --------------------------------------------------------------

@@ -75,6 +75,12 @@ class ConvertedGraph:
         [0, 1]
         """
         adj = G._adj
+        multigraph = G.is_multigraph()
+        if not isinstance(adj, dict):
+            # A graph view filters as it iterates, and its len() may count
+            # what the filter drops: take what iteration gives.
+            adj = {u: {v: list(keys) if multigraph else None for v, keys in nbrs.items()}
+                   for u, nbrs in adj.items()}
         n = len(adj)
         dt = np.int32 if n < _INT32_LIMIT else np.int64
         labels, positions = _node_positions(list(adj), dt)
@@ -83,7 +89,7 @@ class ConvertedGraph:
         dst = positions(chain.from_iterable(adj.values()), total)
         src = np.repeat(np.arange(n, dtype=dt), degrees)
         keys = None
-        if G.is_multigraph():
+        if multigraph:
             keys = np.fromiter(map(len, chain.from_iterable(nbrs.values() for nbrs in adj.values())),
                                np.int64, total)
         if not G.is_directed():
@@ -93,7 +99,7 @@ class ConvertedGraph:
             keys = keys[once] if keys is not None else None
         if keys is not None:
             src, dst = np.repeat(src, keys), np.repeat(dst, keys)
-        return cls(labels, src, dst, directed=G.is_directed(), multigraph=G.is_multigraph(),
+        return cls(labels, src, dst, directed=G.is_directed(), multigraph=multigraph,
                    graph=dict(G.graph) if keep_graph_attrs else None)
 
     def to_networkx(self):
