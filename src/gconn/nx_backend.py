@@ -71,8 +71,10 @@ class ConvertedGraph:
     def from_networkx(cls, G, *, keep_graph_attrs: bool = False) -> "ConvertedGraph":
         """Convert a NetworkX graph of any of the four classes (or a view).
 
-        >>> ConvertedGraph.from_networkx(__import__("networkx").path_graph(3)).src.tolist()
-        [0, 1]
+        >>> import networkx as nx
+        >>> H = ConvertedGraph.from_networkx(nx.path_graph(["a", "b", "c"]))
+        >>> H.labels.tolist(), H.src.tolist(), H.dst.tolist()
+        (['a', 'b', 'c'], [0, 1], [1, 2])
         """
         adj = G._adj
         multigraph = G.is_multigraph()
