@@ -246,14 +246,14 @@ def _sets(members: list, ends: list):
         start = end
 
 
-def _check_connected_to_something(G: ConvertedGraph) -> None:
-    if len(G) == 0:
-        raise nx.NetworkXPointlessConcept("Connectivity is undefined for the null graph.")
+# NetworkX's messages for the null graph.
+_UNDEFINED = "Connectivity is undefined for the null graph."
+_NO_NODES = "G has no nodes."
 
 
-def _check_has_nodes(G: ConvertedGraph) -> None:
+def _not_null(G: ConvertedGraph, message: str) -> None:
     if len(G) == 0:
-        raise nx.NetworkXPointlessConcept("G has no nodes.")
+        raise nx.NetworkXPointlessConcept(message)
 
 
 class BackendInterface:
@@ -305,7 +305,7 @@ class BackendInterface:
     @staticmethod
     def is_connected(G) -> bool:
         _require(G, directed=False)
-        _check_connected_to_something(G)
+        _not_null(G, _UNDEFINED)
         return _count(G) == 1
 
     @staticmethod
@@ -329,17 +329,17 @@ class BackendInterface:
     @staticmethod
     def is_weakly_connected(G) -> bool:
         _require(G, directed=True)
-        _check_connected_to_something(G)
+        _not_null(G, _UNDEFINED)
         return _count(G) == 1
 
     # -- either: a spanning forest has n - k edges ----------------------------
     @staticmethod
     def is_forest(G) -> bool:
-        _check_has_nodes(G)
+        _not_null(G, _NO_NODES)
         n, m = len(G), G.number_of_edges()
         return m < n and m == n - _count(G)
 
     @staticmethod
     def is_tree(G) -> bool:
-        _check_has_nodes(G)
+        _not_null(G, _NO_NODES)
         return G.number_of_edges() == len(G) - 1 and _count(G) == 1
