@@ -121,13 +121,14 @@ def test_matches_networkx_on_int_nodes(G):
     list(range(50)),                          # 0..n-1 in order
     list(range(49, -1, -1)),                  # 0..n-1 reversed
     list(range(1000, 1050)),                  # shifted
+    list(range(-25, 25)),                     # negative
     [i * 10**6 for i in range(50)],           # spread out: dict lookup
     [2**70 + i for i in range(50)],           # beyond int64
     [np.int64(i) for i in range(50)],         # not Python ints: kept as given
     [True, False] + list(range(2, 50)),      # bools: equal to 1 and 0 but kept
     [f"v{i}" for i in range(50)],              # found by hash
     ["v", -1, -2] + list(range(47)),          # hash(-1) == hash(-2): dict lookup
-], ids=["range", "reversed", "shifted", "spread", "huge", "numpy", "bools", "str", "hash-clash"])
+], ids=["range", "reversed", "shifted", "negative", "spread", "huge", "numpy", "bools", "str", "hash-clash"])
 def test_label_kinds(nodes):
     rng = np.random.default_rng(7)
     G = nx.Graph()
