@@ -75,3 +75,32 @@ def small_graphs():
 def graphs():
     import gconn
     return [(name, gconn.Graph.from_edges(s, d, n)) for name, s, d, n in small_graphs()]
+
+
+# -- the NetworkX backend (tests/test_networkx_backend.py, tests/gpu) ------------
+NX_BACKENDS_EP = "gconn.nx_backend:BackendInterface"
+NX_INFO_EP = "_nx_gconn:get_info"
+
+
+@pytest.fixture
+def nx_gconn(monkeypatch):
+    """NetworkX with the ``gconn`` backend known to it, as the entry points make
+    it once gconn is installed (a test run may use a source checkout), and
+    set to gconn's CPU backend."""
+    from importlib.metadata import EntryPoint
+
+    import networkx as nx
+    from networkx.utils import backends as nxb
+
+    import _nx_gconn
+    if "gconn" not in nxb.backends:
+        monkeypatch.setitem(nxb.backends, "gconn",
+                            EntryPoint(name="gconn", value=NX_BACKENDS_EP, group="networkx.backends"))
+        monkeypatch.setitem(nxb.backend_info, "gconn", _nx_gconn.get_info())
+        monkeypatch.setattr(nx.config, "backends", nx.utils.Config(
+            gconn=nx.utils.Config(**_nx_gconn.get_info()["default_config"]), **nx.config.backends))
+        monkeypatch.setattr(nxb._dispatchable, "__call__", nxb._dispatchable._call_if_any_backends_installed)
+    monkeypatch.setattr(nx.config.backends.gconn, "backend", "cpu")
+    # NetworkX notes each use of a cached conversion; the tests do that on purpose.
+    monkeypatch.setattr(nx.config, "warnings_to_ignore", nx.config.warnings_to_ignore | {"cache"})
+    return nx

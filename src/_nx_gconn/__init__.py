@@ -1,0 +1,39 @@
+"""NetworkX backend metadata for gconn, kept apart from the ``gconn`` package.
+
+NetworkX calls :func:`get_info` (the ``networkx.backend_info`` entry point)
+on every ``import networkx``.  Importing anything under ``gconn`` would
+import numpy and gconn's API with it, so this module lives outside the
+package and imports nothing.
+
+>>> info = get_info()
+>>> info["backend_name"], info["default_config"]["backend"]
+('gconn', 'cpu')
+"""
+
+_DOCS = ("Runs on gconn's connectivity kernels (CPU by default; set "
+         "``nx.config.backends.gconn.backend = 'auto'`` to let gconn pick a GPU).")
+
+_FUNCTIONS = (
+    "connected_components",
+    "number_connected_components",
+    "is_connected",
+    "node_connected_component",
+    "weakly_connected_components",
+    "number_weakly_connected_components",
+    "is_weakly_connected",
+    "is_forest",
+    "is_tree",
+)
+
+
+def get_info():
+    """The ``networkx.backend_info`` dictionary for the ``gconn`` backend."""
+    return {
+        "backend_name": "gconn",
+        "project": "gconn",
+        "package": "gconn",
+        "short_summary": "Graph connectivity on CPUs and NVIDIA GPUs.",
+        "functions": {name: {"additional_docs": _DOCS} for name in _FUNCTIONS},
+        # `backend` and `algorithm` are passed to gconn.connected_components.
+        "default_config": {"backend": "cpu", "algorithm": "auto"},
+    }
