@@ -59,14 +59,14 @@ import dask.dataframe as dd
 import pandas as pd
 from dask import delayed
 
-from .api import BACKENDS
-from .api import connected_components as _gconn_cc
-from .api import spanning_forest as _gconn_forest
-from .graph import Graph
+from . import Graph
+from . import connected_components as _gconn_cc
+from . import spanning_forest as _gconn_forest
 
 __all__ = ["connected_components", "spanning_forest", "IncrementalForest"]
 
 OUTPUTS = ("auto", "array", "dataframe")
+BACKENDS = ("auto", "cpu", "gpu")
 
 # A task runs gconn on its ids directly while the id range is at most this
 # many times its edge count (plus a little), and relabels them first beyond
