@@ -198,6 +198,10 @@ def test_files(client, tmp_path):
     k, labels = gd.connected_components(files, backend="cpu")
     s, d = np.r_[s0 * 0, s1, s2, s3, s4], np.r_[s0, d1, d2, d3, d4]
     assert_labels(k, labels, s, d, n)
+    # Gzipped CSV: the header test reads the decompressed first line.
+    pd.DataFrame({"u": s2, "v": d2}).to_csv(tmp_path / "g.csv.gz", index=False, header=False)
+    k, labels = gd.connected_components([tmp_path / "g.csv.gz"], n=n, backend="cpu")
+    assert_labels(k, labels, s2, d2, n)
 
 
 def test_incremental(client):

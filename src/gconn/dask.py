@@ -104,17 +104,19 @@ class _Labels(NamedTuple):
 # -- validation -------------------------------------------------------------
 
 def _check_ids(arr: np.ndarray, what: str) -> np.ndarray:
-    """int64 ids from an array of any integer dtype, or a clear error."""
+    """Signed integer ids (int32 stays int32) from an array of any integer
+    dtype, or a clear error."""
     if arr.dtype.kind == "f":
         raise TypeError(f"{what} has float dtype {arr.dtype}; vertex ids must be integers")
     if arr.dtype.kind not in "iu":
         raise TypeError(f"{what} has dtype {arr.dtype}; vertex ids must be integers")
     if arr.size == 0:
         return _EMPTY
-    if arr.dtype == np.uint64 and arr.max() > _INT64_MAX:
-        i = int(np.argmax(arr > _INT64_MAX))
-        raise ValueError(f"{what}: vertex id {int(arr[i])} (row {i}) is beyond 2^63 - 1")
-    arr = arr.astype(np.int64, copy=False)
+    if arr.dtype.kind == "u":
+        if arr.dtype == np.uint64 and arr.max() > _INT64_MAX:
+            i = int(np.argmax(arr > _INT64_MAX))
+            raise ValueError(f"{what}: vertex id {int(arr[i])} (row {i}) is beyond 2^63 - 1")
+        return arr.astype(np.int64)
     if arr.min() < 0:
         i = int(np.argmax(arr < 0))
         raise ValueError(f"{what}: negative vertex id {int(arr[i])} (row {i}); ids must be >= 0")
@@ -230,8 +232,10 @@ def _arrow_ids(table, name, what: str) -> np.ndarray:
 
 
 def _read_csv(path: str):
+    import gzip
+
     import pyarrow.csv as pcsv
-    with open(path, "rb") as f:
+    with (gzip.open if path.lower().endswith(".gz") else open)(path, "rb") as f:
         first = f.readline().decode("utf-8-sig", "replace").strip()
     # A first row of integers is data, anything else a header.
     fields = [x.strip() for x in first.split(",")]
@@ -384,15 +388,15 @@ def _leaves(edges, source, target, backend: str) -> list:
                     "(Parquet, CSV, .npy, or any format gconn.load reads)")
 
 
-def _tree(leaves: list, fan_in: int, backend: str) -> tuple:
-    """(root, every node) of a fan-in reduction over delayed forests."""
+def _tree(leaves: list, fan_in: int, backend: str) -> list:
+    """Every node of a fan-in reduction over delayed forests, the root last."""
     nodes = list(leaves)
     level = list(leaves)
     while len(level) > 1:
         level = [delayed(_merge, pure=False)(backend, *level[i:i + fan_in])
                  for i in range(0, len(level), fan_in)]
         nodes.extend(level)
-    return level[0], nodes
+    return nodes
 
 
 def _get_client(client):
@@ -407,22 +411,29 @@ def _get_client(client):
         return None
 
 
-def _run(client, nodes: list, root):
-    """Compute ``root``; with a client, a Future of it, otherwise its value.
+def _run(client, nodes: list):
+    """Compute the last of ``nodes``; with a client, a Future of it,
+    otherwise its value.
 
-    Every node of the reduction is computed as a future held until the root
+    Every node of the reduction is computed as a future held until the last
     is done, so the scheduler can recompute whatever a lost worker held
     (released intermediates of a futures tree could not be).
     """
     if client is None:
-        return dask.compute(root)[0]
-    futures = client.compute(nodes + [root])
+        return dask.compute(nodes[-1])[0]
+    futures = client.compute(nodes)
     out = futures[-1]
     from distributed import wait
     wait(out)
     if out.status == "error":
         out.result()
     return out
+
+
+def _label_run(client, forest, n, output: str, backend: str):
+    """The root's labels (a Future, or the value without a client)."""
+    ref = delayed(forest) if client is not None else forest
+    return _run(client, [delayed(_label, pure=False)(ref, n, output, backend)])
 
 
 def _local(client, fn, *args):
@@ -481,8 +492,7 @@ def _partition_forest(edges, source, target, fan_in, backend, client):
     leaves = _leaves(edges, source, target, backend)
     if not leaves:
         raise ValueError("the edges are empty: no partitions or files")
-    root, nodes = _tree(leaves, fan_in, backend)
-    return _run(client, nodes, root)
+    return _run(client, _tree(leaves, fan_in, backend))
 
 
 # -- public -----------------------------------------------------------------
@@ -520,9 +530,7 @@ def connected_components(edges, *, source=None, target=None, n=None, output="aut
     _check_output(output, n)
     client = _get_client(client)
     forest = _partition_forest(edges, source, target, fan_in, backend, client)
-    lab = _run(client, [], delayed(_label, pure=False)(
-        delayed(forest) if client is not None else forest, n, output, backend))
-    return _labels_out(client, lab, output, chunk_size)
+    return _labels_out(client, _label_run(client, forest, n, output, backend), output, chunk_size)
 
 
 def spanning_forest(edges, *, source=None, target=None, fan_in=4, backend="auto",
@@ -578,17 +586,14 @@ class IncrementalForest:
             raise ValueError("the batch is empty: no partitions or files")
         if self._forest is not None:
             leaves.insert(0, delayed(self._forest) if self._client is not None else self._forest)
-        root, nodes = _tree(leaves, self._fan_in, self._backend)
-        self._forest = _run(self._client, nodes, root)
+        self._forest = _run(self._client, _tree(leaves, self._fan_in, self._backend))
         self._labels = None
 
     def _current_labels(self):
         if self._forest is None:
             raise _no_edges()
         if self._labels is None:
-            forest = delayed(self._forest) if self._client is not None else self._forest
-            self._labels = _run(self._client, [], delayed(_label, pure=False)(
-                forest, None, "auto", self._backend))
+            self._labels = _label_run(self._client, self._forest, None, "auto", self._backend)
         return self._labels
 
     @property
@@ -601,9 +606,7 @@ class IncrementalForest:
         _check_output(output, None)
         lab = self._current_labels()
         if output != "auto":
-            forest = delayed(self._forest) if self._client is not None else self._forest
-            lab = _run(self._client, [], delayed(_label, pure=False)(
-                forest, None, output, self._backend))
+            lab = _label_run(self._client, self._forest, None, output, self._backend)
         return _labels_out(self._client, lab, output, self._chunk_size)
 
     def connected(self, u, v) -> np.ndarray:
