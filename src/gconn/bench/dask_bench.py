@@ -3,12 +3,12 @@ one process that reads every file and calls gconn.connected_components.
 
 The graph is an R-MAT edge sample (:func:`gconn.generators.rmat_edges`,
 duplicates and self loops kept, as a producer would write them) split into
-Parquet files.  The single process runs in a fresh subprocess (its peak RSS
-is its own); the Dask runs share one cluster, whose workers report their
-peak RSS at the end.  Both do one warm-up run, then ``--repeats`` timed
-runs of the same work, so a peak over all runs is the peak of one.  Times
-are wall clock from the first file read to labels in memory (on the
-cluster, for Dask), for n = 2^scale vertices.
+Parquet files.  Each single-process run is a fresh subprocess (one warm-up
+run, then one timed; its peak RSS is its own); the Dask runs share one
+cluster (one warm-up run), whose workers report their peak RSS at the end.
+Single and Dask runs alternate, so that both see the same load on a shared
+machine.  Times are wall clock from the first file read to labels in
+memory (on the cluster, for Dask), for n = 2^scale vertices.
 
 CPU (the default): ``--workers`` worker processes with one thread and one
 numba thread each.  ``--cuda``: dask-cuda's LocalCUDACluster, one worker
@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import statistics
 import subprocess
@@ -109,40 +110,46 @@ def _cluster(workers: int, cuda: bool, gpus: str | None):
                         dashboard_address=None, env={"NUMBA_NUM_THREADS": "1"})
 
 
-def dask_runs(paths, n: int, repeats: int, workers: int, backend: str, fan_in: int,
-              cuda: bool = False, gpus: str | None = None) -> dict:
-    """One warm-up and ``repeats`` timed runs of gconn.dask.connected_components
-    on a fresh local cluster; the labels of the last run are checked against
-    one process's.  The client's peak includes the labels it fetched.
+def compare(paths, n: int, repeats: int, workers: int, backend: str, fan_in: int,
+            cuda: bool = False, gpus: str | None = None) -> dict:
+    """Timed runs of gconn.dask.connected_components on a fresh local cluster
+    (after one warm-up), each right after a run of :func:`single_process`
+    in a fresh subprocess, so that both see the same load on a shared
+    machine; the Dask labels are checked against one process's.  The
+    client's peak includes the labels it fetched for the check.
 
     >>> import tempfile
-    >>> r = dask_runs(write_parquet(tempfile.mkdtemp(), 8, 4, 2), 256, 1, 1, "cpu", 2)
-    >>> r["n"], len(r["seconds"]), len(r["worker_peak_mib"])
-    (256, 1, 1)
+    >>> r = compare(write_parquet(tempfile.mkdtemp(), 8, 4, 2), 256, 1, 1, "cpu", 2)
+    >>> r["n"], len(r["dask_seconds"]), len(r["single_seconds"]), len(r["worker_peak_mib"])
+    (256, 1, 1, 1)
     """
     from distributed import Client
 
     import gconn
     import gconn.dask as gd
+    out = {"dask_seconds": [], "single_seconds": [], "single_peak_mib": 0.0, "load": []}
     with _cluster(workers, cuda, gpus) as cluster, Client(cluster) as client:
         client.wait_for_workers(1)
-        times = []
-        for i in range(repeats + 1):
+        gd.connected_components(paths, n=n, backend=backend, fan_in=fan_in)
+        for _ in range(repeats):
+            single = _single_subprocess(paths, backend, n, 1)
+            out["single_seconds"] += single["seconds"]
+            out["single_peak_mib"] = max(out["single_peak_mib"], single["peak_mib"])
             t0 = time.perf_counter()
             k, labels = gd.connected_components(paths, n=n, backend=backend, fan_in=fan_in)
-            if i:
-                times.append(time.perf_counter() - t0)
+            out["dask_seconds"].append(time.perf_counter() - t0)
+            out["load"].append(os.getloadavg()[0])
         got = labels.compute()
-        peaks = client.run(peak_rss_mib)
-    client_peak = peak_rss_mib()
+        out["worker_peak_mib"] = sorted(client.run(peak_rss_mib).values())
+    out["client_peak_mib"] = peak_rss_mib()
     import pyarrow.parquet as pq
     src = np.concatenate([pq.read_table(p).column("src").to_numpy() for p in paths])
     dst = np.concatenate([pq.read_table(p).column("dst").to_numpy() for p in paths])
     k0, want = gconn.connected_components(gconn.Graph.from_edges(src, dst, n=n), backend=backend)
     if k != k0 or not np.array_equal(got, want):
         raise AssertionError(f"gconn.dask disagrees with one process: k={k} vs {k0}")
-    return {"seconds": times, "k": int(k), "n": int(got.size),
-            "worker_peak_mib": sorted(peaks.values()), "client_peak_mib": client_peak}
+    out.update(k=int(k), n=int(got.size))
+    return out
 
 
 def main(argv=None) -> int:
@@ -165,19 +172,19 @@ def main(argv=None) -> int:
     print(f"R-MAT scale {args.scale}, {m:,} edge samples in {len(paths)} Parquet files, "
           f"backend {backend}", flush=True)
     n = 1 << args.scale
-    single = _single_subprocess(paths, backend, n, args.repeats)
-    dsk = dask_runs(paths, n, args.repeats, args.workers, backend, args.fan_in, args.cuda, args.gpus)
-    t1 = statistics.median(single["seconds"])
-    td = statistics.median(dsk["seconds"])
-    print(f"components: {dsk['k']:,} of n={dsk['n']:,} (same labels as one process)")
-    print(f"one process: median {t1:.2f} s of {[round(x, 2) for x in single['seconds']]}, "
-          f"peak RSS {single['peak_mib']:.0f} MiB")
+    r = compare(paths, n, args.repeats, args.workers, backend, args.fan_in, args.cuda, args.gpus)
+    t1 = statistics.median(r["single_seconds"])
+    td = statistics.median(r["dask_seconds"])
+    print(f"components: {r['k']:,} of n={r['n']:,} (same labels as one process)")
+    print(f"one process: median {t1:.2f} s of {[round(x, 2) for x in r['single_seconds']]}, "
+          f"peak RSS {r['single_peak_mib']:.0f} MiB")
     where = "GPU" if args.cuda else f"{args.workers} workers"
     print(f"gconn.dask ({where}, fan-in {args.fan_in}): median {td:.2f} s of "
-          f"{[round(s, 2) for s in dsk['seconds']]}, peak RSS per worker "
-          f"{[round(x) for x in dsk['worker_peak_mib']]} MiB, client+scheduler "
-          f"{dsk['client_peak_mib']:.0f} MiB")
-    print(f"ratio (one process / gconn.dask): {t1 / td:.2f}x")
+          f"{[round(x, 2) for x in r['dask_seconds']]}, peak RSS per worker "
+          f"{[round(x) for x in r['worker_peak_mib']]} MiB, client+scheduler "
+          f"{r['client_peak_mib']:.0f} MiB")
+    print(f"ratio (one process / gconn.dask): {t1 / td:.2f}x; 1-min load average after each "
+          f"Dask run: {[round(x, 1) for x in r['load']]}")
     return 0
 
 
