@@ -86,8 +86,8 @@ _GCONN_LOCK = threading.Lock()
 
 
 class _Forest(NamedTuple):
-    """A spanning forest in original ids, the vertices seen only in self
-    loops (sorted), and a lower bound on the vertex count."""
+    """A spanning forest in original ids (int32 or int64), the vertices seen
+    only in self loops (sorted int64), and a lower bound on the vertex count."""
     src: np.ndarray
     dst: np.ndarray
     lone: np.ndarray
@@ -184,7 +184,7 @@ def _unseen(lone: np.ndarray, src: np.ndarray, dst: np.ndarray) -> np.ndarray:
 
 
 def _forest(src: np.ndarray, dst: np.ndarray, lone: np.ndarray, n_lo: int, backend: str) -> _Forest:
-    """Spanning forest of int64 edges (ids >= 0), in the same ids."""
+    """Spanning forest of signed integer edges (ids >= 0), in the same ids."""
     loops = src == dst
     if loops.any():
         lone = np.union1d(lone, src[loops])
@@ -196,9 +196,9 @@ def _forest(src: np.ndarray, dst: np.ndarray, lone: np.ndarray, n_lo: int, backe
     hi = int(max(src.max(), dst.max()))
     n_lo = max(n_lo, hi + 1)
     if hi < _DENSE_FACTOR * src.size + _DENSE_SLACK:
+        # In gconn's id dtype: int32 while the ids fit halves what moves.
         with _GCONN_LOCK:
             fs, fd = _gconn_forest((src, dst), backend=backend)
-        fs, fd = fs.astype(np.int64), fd.astype(np.int64)
     else:
         m = src.size
         verts, local = np.unique(np.concatenate([src, dst]), return_inverse=True)
@@ -267,7 +267,7 @@ def _file_forest(path: str, source, target, backend: str) -> _Forest:
     from .io import load
     g = load(path)
     # gconn's files declare n: vertices up to it exist even without edges.
-    return _forest(g.src.astype(np.int64), g.dst.astype(np.int64), _EMPTY, g.n, backend)
+    return _forest(g.src, g.dst, _EMPTY, g.n, backend)
 
 
 def _merge(backend: str, *children: _Forest) -> _Forest:
@@ -334,7 +334,7 @@ def _label_frame(lab: _Labels, a: int, b: int) -> pd.DataFrame:
 
 
 def _forest_frame(f: _Forest, a: int, b: int) -> pd.DataFrame:
-    return pd.DataFrame({"source": f.src[a:b], "target": f.dst[a:b]})
+    return pd.DataFrame({"source": f.src[a:b].astype(np.int64), "target": f.dst[a:b].astype(np.int64)})
 
 
 def _query(lab: _Labels, u: np.ndarray, v: np.ndarray) -> np.ndarray:
