@@ -558,7 +558,11 @@ class IncrementalForest:
     :meth:`add` merges a batch (any input of :func:`connected_components`)
     into the current spanning forest, by the same tree reduction with the
     current forest as one more leaf; queries are answered from labels of
-    the forest, computed once per batch.  The forest stays on the cluster.
+    the forest, computed once per batch.  The forest stays on the cluster;
+    the scheduler keeps the chain of batches that produced it (their task
+    specifications: file names, or the data itself for in-memory inputs
+    such as ``da.from_array``), so a forest lost with its worker is
+    recomputed, not wrong.
 
     >>> import dask.array as da, numpy as np
     >>> import gconn.dask
