@@ -509,7 +509,9 @@ def connected_components(edges, *, source=None, target=None, n=None, output="aut
     ``labels`` numbers components 0..k-1 like scipy.  With ``output=
     "array"`` it is a dask.array over the vertices 0..n-1 (``n`` defaults to
     the largest id + 1); with ``"dataframe"`` a dask.dataframe with columns
-    ``vertex, label`` over the ids that appear in the edges, sorted;
+    ``vertex, label`` over the ids that appear in the edges, sorted (files
+    that gconn.load reads lose their self loops, and with them any vertex
+    seen only in one);
     ``"auto"`` gives the array unless the ids are sparse (beyond 2^20 and
     more than 4 times the distinct count).  ``fan_in`` forests merge in each
     task of the reduction; ``backend`` is gconn's (``"auto"``: a worker's
