@@ -5,7 +5,7 @@ import numpy as np
 
 from . import design
 from .design import Variant
-from .graph import INT32_MAX, Graph, _as_id_array, _is_cupy, as_graph
+from .graph import INT32_MAX, Graph, _as_id_array, _is_cupy, as_graph, relabel_option
 from .stats import Stats
 
 _PARAMS = {
@@ -56,13 +56,24 @@ def _variant(algorithm, problem: str, graph: Graph | None, be, params: dict) -> 
     return v.with_params(**params)
 
 
-def _setup(graph, backend, algorithm, problem: str, params: dict):
+def _setup(graph, backend, algorithm, problem: str, params: dict, relabel=False):
     """Input graph, backend module, graph on that backend, variant, Stats."""
-    g_in = as_graph(graph)
+    g_in = as_graph(graph, relabel=relabel)
     be = _backend_module(backend, g_in)
     g = be.to_backend(g_in)
     v = _variant(algorithm, problem, g, be, params)
-    return g_in, be, g, v, Stats(variant=v.name, backend=be.NAME, n=g.n, m=g.m)
+    return g_in, be, g, v, Stats(variant=v.name, backend=be.NAME, n=g.n, m=g.m,
+                                 relabelled=relabel is not False and g_in.nodes is not None)
+
+
+def _original_ids(g_in: Graph):
+    """The input id of each vertex of a graph built with ``relabel=``."""
+    if g_in.nodes is not None:
+        return g_in.nodes
+    if g_in.on_gpu:
+        import cupy
+        return cupy.arange(g_in.n, dtype=cupy.int64)
+    return np.arange(g_in.n, dtype=np.int64)
 
 
 def _out(arr, like_device: bool):
@@ -73,7 +84,7 @@ def _out(arr, like_device: bool):
 
 
 def connected_components(graph, *, algorithm="auto", backend="auto", return_labels=True,
-                         compact=True, return_stats=False, seed=0, **params):
+                         compact=True, return_stats=False, seed=0, relabel=False, **params):
     """Connected components, scipy-compatible.
 
     Returns ``(n_components, labels)`` with labels 0..k-1 numbered like
@@ -81,11 +92,25 @@ def connected_components(graph, *, algorithm="auto", backend="auto", return_labe
     each label is instead the smallest vertex id of the component (no
     relabelling pass).  ``return_stats=True`` appends a :class:`Stats`.
 
+    ``relabel`` (edge-array input only): ``True`` counts only the ids that
+    occur, so sparse ids such as ``3000000000`` cost nothing; ``"auto"``
+    does so when they are sparse (see :mod:`gconn.relabel`).  The result
+    is then ``(n_components, labels, ids)``: ``labels[i]`` is the
+    component of input id ``ids[i]``, ``ids`` sorted ascending (int64,
+    every id 0..n-1 when "auto" kept the ids as they are); with
+    ``compact=False`` labels are smallest input ids.  ``Stats.relabelled``
+    says whether ids were relabelled.
+
     >>> import gconn
     >>> gconn.connected_components(([0, 2], [1, 3]), backend="cpu")
     (2, array([0, 0, 1, 1], dtype=int32))
+    >>> k, labels, ids = gconn.connected_components(([7, 3000000000], [9, 5]), backend="cpu",
+    ...                                             relabel=True)
+    >>> k, labels.tolist(), ids.tolist()
+    (2, [0, 1, 1, 0], [5, 7, 9, 3000000000])
     """
-    g_in, be, g, v, stats = _setup(graph, backend, algorithm, "cc", params)
+    relabel = relabel_option(relabel)
+    g_in, be, g, v, stats = _setup(graph, backend, algorithm, "cc", params, relabel)
     roots, _, _ = be.static_run(g, v, forest=False, stats=stats, seed=seed)
     with stats.phase("labels", sync=be.sync):
         if compact or not return_labels:
@@ -95,27 +120,38 @@ def connected_components(graph, *, algorithm="auto", backend="auto", return_labe
             k = be.count_roots(roots)
     labels = _out(labels, g_in.on_gpu)
     result = (int(k), labels) if return_labels else (int(k),)
+    if relabel is not False and return_labels:
+        ids = _original_ids(g_in)
+        if not compact and g_in.nodes is not None:
+            labels = ids[labels]
+        result = (int(k), labels, ids)
     if return_stats:
         result = result + (stats,)
     return result if len(result) > 1 else result[0]
 
 
-def spanning_forest(graph, *, algorithm="auto", backend="auto", return_stats=False, seed=0, **params):
+def spanning_forest(graph, *, algorithm="auto", backend="auto", return_stats=False, seed=0, relabel=False,
+                    **params):
     """A spanning forest: ``(src, dst)`` arrays of n - k edges of the input
     that form a tree on every component.
 
     Any root-based variant works (``gconn.variants("forest")``).
+    ``relabel`` is as in :func:`connected_components`; the edges are
+    returned in input ids either way.
 
     >>> import gconn
     >>> src, dst = gconn.spanning_forest(([0, 1, 0], [1, 2, 2]), backend="cpu")
     >>> len(src)
     2
     """
-    g_in, be, g, v, stats = _setup(graph, backend, algorithm, "forest", params)
+    relabel = relabel_option(relabel)
+    g_in, be, g, v, stats = _setup(graph, backend, algorithm, "forest", params, relabel)
     _, fa, fb = be.static_run(g, v, forest=True, stats=stats, seed=seed)
     with stats.phase("collect", sync=be.sync):
         src, dst = be.collect_forest(fa, fb)
     src, dst = _out(src, g_in.on_gpu), _out(dst, g_in.on_gpu)
+    if relabel is not False and g_in.nodes is not None:
+        src, dst = g_in.nodes[src], g_in.nodes[dst]
     return (src, dst, stats) if return_stats else (src, dst)
 
 
@@ -243,8 +279,10 @@ class IncrementalConnectivity:
     def _empty_bool(self):
         return self._be.asarray(np.zeros(0, np.bool_))
 
-    def _grow(self, n: int) -> None:
+    def _grow(self, n: int, origin=None) -> None:
         if n > self._n:
+            if self._be.NAME == "cpu":
+                _check_growth(self._state, n, origin)
             if n > INT32_MAX and self._state.id_dtype == np.int32:
                 raise ValueError(
                     f"vertex id {n - 1} needs 64-bit ids; create IncrementalConnectivity(n={n}) "
@@ -263,7 +301,8 @@ class IncrementalConnectivity:
             if s.size and min(int(s.min()), int(d.min())) < 0:
                 raise ValueError("negative vertex id in the batch; ids must be >= 0")
         if s.size:
-            self._grow(int(max(s.max(), d.max())) + 1)
+            hi = int(max(s.max(), d.max()))
+            self._grow(hi + 1, lambda: _position_of(hi, s, d))
         dt = self._state.id_dtype
         return self._be.asarray(s, dt), self._be.asarray(d, dt)
 
@@ -293,3 +332,31 @@ class IncrementalConnectivity:
         if k.size != n_src:
             raise ValueError(f"kinds has {k.size} entries but the batch has {n_src} edges")
         return k, src, dst
+
+
+def _position_of(value: int, src, dst) -> str:
+    """'src[i]' or 'dst[i]': where ``value`` first occurs (for messages)."""
+    for name, arr in (("src", src), ("dst", dst)):
+        hits = np.flatnonzero(np.asarray(arr) == value)
+        if hits.size:
+            return f"{name}[{int(hits[0])}]"
+    return "the batch"
+
+
+def _check_growth(state, n: int, locate) -> None:
+    """Host memory for growing incremental state to ``n`` vertices, checked
+    only when the state must reallocate: the new parent and auxiliary
+    arrays beside the old ones while copying, or labels() afterwards."""
+    from .errors import VertexRangeError
+    from .memory import check_vertices
+    parents = getattr(state, "P", None)
+    size = int(getattr(parents, "size", 0))
+    if n <= size:
+        return
+    try:
+        check_vertices(max(n, 2 * size), f"n={n}", per_vertex=4 * getattr(parents, "itemsize", 8))
+    except VertexRangeError as e:
+        if locate is None:
+            raise
+        raise e.at(locate(), n - 1, "IncrementalConnectivity uses ids as they are; map sparse ids to "
+                                    "0..k-1 before inserting them") from None

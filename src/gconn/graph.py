@@ -83,14 +83,30 @@ class Graph:
 
     # -- constructors -----------------------------------------------------
     @classmethod
-    def from_edges(cls, src, dst=None, n: int | None = None) -> "Graph":
+    def from_edges(cls, src, dst=None, n: int | None = None, *, relabel=False) -> "Graph":
         """From ``(src, dst)`` id arrays or one ``(m, 2)`` array.
 
-        ``n`` defaults to the largest id + 1; ids must lie in [0, n).
+        ``n`` defaults to the largest id + 1; ids must lie in [0, n).  An id
+        range too large for the available memory raises
+        :class:`gconn.VertexRangeError` before anything is allocated.
+
+        ``relabel=True`` makes the graph's vertices the distinct ids that
+        occur, numbered 0..k-1 in increasing order; ``graph.nodes`` holds
+        the original ids (int64, sorted), so vertex ``i`` is id
+        ``graph.nodes[i]``.  ``relabel="auto"`` does so only when the ids
+        are sparse (see :mod:`gconn.relabel`); ``graph.nodes`` is None when
+        it did not.  ``n`` cannot be combined with relabelling.
 
         >>> Graph.from_edges(np.array([[0, 1], [1, 2]])).m
         2
+        >>> g = Graph.from_edges([5, 3000000000], [7, 5], relabel=True)
+        >>> g.n, g.nodes.tolist()
+        (3, [5, 7, 3000000000])
         """
+        relabel = relabel_option(relabel)
+        if relabel is not False and n is not None:
+            raise ValueError("n cannot be combined with relabel: a relabelled graph has one vertex per "
+                             "distinct id that occurs")
         if dst is None:
             if _is_cupy(src):
                 if src.ndim != 2 or src.shape[1] != 2:
@@ -103,11 +119,22 @@ class Graph:
                 src, dst = arr[:, 0], arr[:, 1]
         if _is_cupy(src) or _is_cupy(dst):
             from .gpu.graph import device_graph_from_edges
+            if relabel is not False:
+                return _device_relabelled(src, dst, relabel, device_graph_from_edges)
             return device_graph_from_edges(src, dst, n)
         src = _as_id_array(src, "src")
         dst = _as_id_array(dst, "dst")
         if src.shape[0] != dst.shape[0]:
             raise ValueError(f"src and dst have different lengths ({src.shape[0]} and {dst.shape[0]})")
+        if relabel is True or (relabel == "auto" and src.size):
+            from . import relabel as R
+            hi = _id_range(src, dst) if src.size else -1
+            how = R.decide(src, dst, hi) if relabel == "auto" else True
+            if how is not None:
+                s, d, ids = R.dense_ids(src, dst, how)
+                g = cls._build(s, d, ids.size)
+                g.nodes = ids
+                return g
         n = _check_ids(src, dst, n)
         return cls._build(src, dst, n)
 
@@ -122,8 +149,10 @@ class Graph:
         """
         if A.ndim != 2 or A.shape[0] != A.shape[1]:
             raise ValueError(f"the adjacency matrix must be square; got shape {A.shape}")
-        coo = A.tocoo()
         n = int(A.shape[0])
+        from .memory import check_vertices
+        check_vertices(n, f"the matrix's shape {A.shape}")
+        coo = A.tocoo()
         dt = _id_dtype(n)
         return cls._build(coo.row.astype(dt, copy=False), coo.col.astype(dt, copy=False), n)
 
@@ -208,12 +237,18 @@ class Graph:
         return {k: v.item() for k, v in zip(keys, values)}
 
 
-def as_graph(obj: Any, n: int | None = None) -> Graph:
+def as_graph(obj: Any, n: int | None = None, *, relabel=False) -> Graph:
     """Coerce any supported input to a Graph (see :class:`Graph`).
+
+    ``relabel`` (edge arrays only) is :meth:`Graph.from_edges`'s.
 
     >>> as_graph(([0, 1], [1, 2])).n
     3
     """
+    edges = isinstance(obj, (tuple, np.ndarray, list)) or _is_cupy(obj)
+    if relabel is not False and not edges:
+        raise TypeError(f"relabel applies to edge arrays, not to a {type(obj).__name__}; build the graph "
+                        "with gconn.Graph.from_edges(..., relabel=True) or gconn.load(..., relabel=True)")
     if isinstance(obj, Graph):
         return obj
     mod = type(obj).__module__.split(".")[0]
@@ -225,13 +260,22 @@ def as_graph(obj: Any, n: int | None = None) -> Graph:
     if mod == "networkx":
         return Graph.from_networkx(obj)
     if isinstance(obj, tuple) and len(obj) == 2:
-        return Graph.from_edges(obj[0], obj[1], n)
+        return Graph.from_edges(obj[0], obj[1], n, relabel=relabel)
     if isinstance(obj, (np.ndarray, list)) or _is_cupy(obj):
-        return Graph.from_edges(obj, None, n)
+        return Graph.from_edges(obj, None, n, relabel=relabel)
     raise TypeError(
         f"cannot build a graph from {type(obj).__name__}; pass a gconn.Graph, (src, dst) arrays, "
         "an (m, 2) array, a scipy.sparse matrix or a networkx graph"
     )
+
+
+def relabel_option(value):
+    """``relabel=`` checked: False, True or "auto"."""
+    if value is False or value is True or value == "auto":
+        return value
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    raise ValueError(f"relabel must be False, True or 'auto'; got {value!r}")
 
 
 def _as_id_array(x, what: str, allow_2d: bool = False) -> np.ndarray:
@@ -256,26 +300,59 @@ def _as_id_array(x, what: str, allow_2d: bool = False) -> np.ndarray:
     return arr
 
 
-def _check_ids(src: np.ndarray, dst: np.ndarray, n: int | None) -> int:
-    if n is not None:
-        if not isinstance(n, numbers.Integral) or isinstance(n, bool):
-            raise TypeError(f"n must be an integer, not {type(n).__name__}")
-        if n < 0:
-            raise ValueError(f"n must be non-negative; got {n}")
-    if src.size == 0:
-        return 0 if n is None else int(n)
+def _id_range(src: np.ndarray, dst: np.ndarray) -> int:
+    """The largest id of non-empty id arrays, after checking none is negative."""
     lo = min(int(src.min()), int(dst.min()))
     if lo < 0:
         where = "src" if int(src.min()) < 0 else "dst"
         arr = src if where == "src" else dst
         i = int(np.argmax(arr < 0))
         raise ValueError(f"negative vertex id {int(arr[i])} ({where}[{i}]); ids must be >= 0")
-    hi = max(int(src.max()), int(dst.max()))
+    return max(int(src.max()), int(dst.max()))
+
+
+def _check_ids(src: np.ndarray, dst: np.ndarray, n: int | None) -> int:
+    from .memory import check_vertices
+    if n is not None:
+        if not isinstance(n, numbers.Integral) or isinstance(n, bool):
+            raise TypeError(f"n must be an integer, not {type(n).__name__}")
+        if n < 0:
+            raise ValueError(f"n must be non-negative; got {n}")
+    if src.size == 0:
+        if n is not None:
+            check_vertices(int(n), f"n={n}")
+        return 0 if n is None else int(n)
+    hi = _id_range(src, dst)
     if n is None:
+        where = "src" if int(src.max()) == hi else "dst"
+        arr = src if where == "src" else dst
+        i = int(np.argmax(arr == hi))
+        check_vertices(hi + 1, f"{where}[{i}]", hi)
         return hi + 1
     if hi >= n:
         where = "src" if int(src.max()) >= n else "dst"
         arr = src if where == "src" else dst
         i = int(np.argmax(arr >= n))
         raise ValueError(f"vertex id {int(arr[i])} ({where}[{i}]) is out of range for n={n}")
+    check_vertices(int(n), f"n={n}")
     return int(n)
+
+
+def _device_relabelled(src, dst, relabel, build) -> Graph:
+    """``Graph.from_edges`` with relabelling, for CuPy arrays."""
+    from . import relabel as R
+    if src.ndim != 1 or dst.ndim != 1 or src.shape != dst.shape:
+        raise ValueError(f"src and dst must be 1-D arrays of one length; got {src.shape} and {dst.shape}")
+    if src.size == 0:
+        return build(src, dst, None)
+    span = max(int(src.max()), int(dst.max())) + 1
+    if relabel == "auto" and span < R.AUTO_MIN_RANGE:
+        return build(src, dst, None)
+    s, d, ids = R.dense_ids(src, dst)
+    if relabel == "auto" and span <= R.AUTO_RATIO * ids.size:
+        return build(src, dst, None)
+    if int(ids[0]) < 0:
+        raise ValueError(f"negative vertex id {int(ids[0])}; ids must be >= 0")
+    g = build(s, d, int(ids.size))
+    g.nodes = ids
+    return g

@@ -12,7 +12,7 @@ import numbers
 import os
 from pathlib import Path
 
-from ..graph import Graph, as_graph
+from ..graph import Graph, as_graph, relabel_option
 from . import arrays, edgelist, gcb, metis, mtx
 from ._files import atomic_write
 
@@ -78,7 +78,7 @@ def _format_of(path: Path, ext: str, gz: bool) -> str:
     return fmt
 
 
-def load(path, *, format: str | None = None, n: int | None = None) -> Graph:
+def load(path, *, format: str | None = None, n: int | None = None, relabel=False) -> Graph:
     """Read a graph file.
 
     Formats (``format=`` name: extensions): ``mtx``: .mtx, Matrix Market
@@ -90,6 +90,16 @@ def load(path, *, format: str | None = None, n: int | None = None) -> Graph:
 
     ``n``, when given, is the vertex count: ids must be below it, and
     vertices beyond the file's largest id (or declared size) are isolated.
+    A vertex count too large for the available memory raises
+    :class:`gconn.VertexRangeError` naming the line (or header) it came
+    from, before it is allocated.
+
+    ``relabel=True`` makes the graph's vertices the ids that occur in the
+    edges, numbered 0..k-1 in increasing order, with the ids in
+    ``graph.nodes`` (0-based: a Matrix Market or METIS index i is id
+    i - 1); isolated vertices a header declares are dropped.
+    ``relabel="auto"`` does so when the ids are sparse and the file
+    declares no vertex count (edge lists without gconn's header, .npy).
 
     >>> import gconn.io, tempfile, os
     >>> path = os.path.join(tempfile.mkdtemp(), "tiny.el")
@@ -105,13 +115,17 @@ def load(path, *, format: str | None = None, n: int | None = None) -> Graph:
         if n < 0:
             raise ValueError(f"n must be non-negative; got {n}")
         n = int(n)
+    relabel = relabel_option(relabel)
+    if relabel is True and n is not None:
+        raise ValueError("n cannot be combined with relabel=True: a relabelled graph has one vertex per "
+                         "distinct id that occurs")
     if format is None:
         fmt = _format_of(path, *_split_name(path))
     elif format in FORMATS:
         fmt = format
     else:
         raise ValueError(f"unknown format {format!r}; expected one of {', '.join(map(repr, FORMATS))}")
-    return _READERS[fmt](path, n)
+    return _READERS[fmt](path, n, relabel)
 
 
 def save(graph, path) -> None:

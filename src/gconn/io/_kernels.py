@@ -250,3 +250,124 @@ def format_adjacency(indptr, indices, v0, v1, out):
         out[p] = _NL
         p += 1
     return p
+
+
+# Value kinds of a Matrix Market entry, for check_entries.
+VALUE_INTEGER = 0
+VALUE_REAL = 1
+
+_PLUS = 43
+_DOT = 46
+
+
+@njit(cache=True, inline="always")
+def _token_end(buf, i, end):
+    while i < end and not _is_blank(buf[i]):
+        i += 1
+    return i
+
+
+@njit(cache=True, inline="always")
+def _digits(buf, i, end):
+    """Index after the run of digits at ``i``."""
+    while i < end and _ZERO <= buf[i] <= _ZERO + 9:
+        i += 1
+    return i
+
+
+@njit(cache=True, inline="always")
+def _lower(c):
+    return c + 32 if 65 <= c <= 90 else c
+
+
+@njit(cache=True)
+def _is_word(buf, i, end, word):
+    if end - i != len(word):
+        return False
+    for j in range(end - i):
+        if _lower(buf[i + j]) != word[j]:
+            return False
+    return True
+
+
+_INF = np.frombuffer(b"inf", np.uint8)
+_INFINITY = np.frombuffer(b"infinity", np.uint8)
+_NAN = np.frombuffer(b"nan", np.uint8)
+
+
+@njit(cache=True)
+def _is_number(buf, i, end, kind):
+    """Whether buf[i:end] is an integer (kind 0: [+-]digits) or a real
+    ([+-] digits [. digits] [e [+-] digits], or inf / nan)."""
+    if i < end and (buf[i] == _PLUS or buf[i] == _MINUS):
+        i += 1
+    if kind == VALUE_INTEGER:
+        return i < end and _digits(buf, i, end) == end
+    if _is_word(buf, i, end, _INF) or _is_word(buf, i, end, _INFINITY) or _is_word(buf, i, end, _NAN):
+        return True
+    j = _digits(buf, i, end)
+    mantissa = j - i
+    if j < end and buf[j] == _DOT:
+        k = _digits(buf, j + 1, end)
+        mantissa += k - j - 1
+        j = k
+    if mantissa == 0:
+        return False
+    if j < end and (buf[j] == 101 or buf[j] == 69):  # e or E
+        j += 1
+        if j < end and (buf[j] == _PLUS or buf[j] == _MINUS):
+            j += 1
+        k = _digits(buf, j, end)
+        if k == j:
+            return False
+        j = k
+    return j == end
+
+
+@njit(cache=True)
+def check_entries(buf, pos, line, nidx, nvals, kind):
+    """Check every data line of ``buf[pos:]`` (Matrix Market entries) has
+    exactly ``nidx`` unsigned integer indices then ``nvals`` numbers of
+    ``kind``, separated by blanks; '%' lines and blank lines are skipped.
+
+    Returns (status, line, line start, line end): OK, or BAD_FIELD for a
+    malformed index or value, TOO_FEW / TOO_MANY for a wrong field count.
+    """
+    size = buf.size
+    while pos < size:
+        end = line_end(buf, pos)
+        i = pos
+        while i < end and _is_blank(buf[i]):
+            i += 1
+        if i < end and buf[i] != _PERCENT:
+            for f in range(nidx + nvals):
+                while i < end and _is_blank(buf[i]):
+                    i += 1
+                if i == end:
+                    return TOO_FEW, line, pos, end
+                stop = _token_end(buf, i, end)
+                # A negative index is well-formed but out of range: the
+                # range check reports it as such.
+                j = i + 1 if f < nidx and buf[i] == _MINUS else i
+                ok = j < stop and _digits(buf, j, stop) == stop if f < nidx else _is_number(buf, i, stop, kind)
+                if not ok:
+                    return BAD_FIELD, line, pos, end
+                i = stop
+            while i < end and _is_blank(buf[i]):
+                i += 1
+            if i < end:
+                return TOO_MANY, line, pos, end
+        pos = end + 1
+        line += 1
+    return OK, line, pos, pos
+
+
+@njit(cache=True)
+def line_start(buf, line):
+    """Byte offset where 1-based line ``line`` begins (``buf.size`` if none)."""
+    pos = 0
+    for _ in range(line - 1):
+        pos = line_end(buf, pos) + 1
+        if pos >= buf.size:
+            return buf.size
+    return pos
