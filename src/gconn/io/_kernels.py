@@ -100,7 +100,8 @@ def _parse_int(buf, i, end, commas):
 def parse_pairs(buf, pos, line, base, limit, nfields, expect, src, dst):
     """Read one (u, v) record per data line of ``buf[pos:]`` into src/dst.
 
-    Lines are split on spaces, tabs and commas; lines whose first non-blank
+    Lines are split on spaces, tabs and a comma (an empty field between
+    two commas is an error); lines whose first non-blank
     byte is '#' or '%' and blank lines are skipped.  The first two fields
     are the ids (``base`` is subtracted); ``nfields`` fields must be present,
     later ones are ignored.  ``limit >= 0`` bounds the ids after the base is
@@ -121,8 +122,14 @@ def parse_pairs(buf, pos, line, base, limit, nfields, expect, src, dst):
             if k == expect:
                 return k, TOO_MANY, line, pos, end, 0
             for f in range(nfields):
+                # One comma may end a field; two, or one before the first
+                # field, leave a field empty ('1,,2' is not '1 2').
+                commas = 0
                 while i < end and _is_sep(buf[i], True):
+                    commas += buf[i] == _COMMA
                     i += 1
+                if commas > (f > 0):
+                    return k, BAD_FIELD, line, pos, end, 0
                 if i == end:
                     return k, TOO_FEW, line, pos, end, 0
                 if f < 2:
