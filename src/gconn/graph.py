@@ -94,8 +94,8 @@ class Graph:
         occur, numbered 0..k-1 in increasing order; ``graph.nodes`` holds
         the original ids (int64, sorted), so vertex ``i`` is id
         ``graph.nodes[i]``.  ``relabel="auto"`` does so only when the ids
-        are sparse (see :mod:`gconn.relabel`); ``graph.nodes`` is None when
-        it did not.  ``n`` cannot be combined with relabelling.
+        are sparse (see :mod:`gconn.relabel`) and ``n`` is not given;
+        ``graph.nodes`` is None when it did not.
 
         >>> Graph.from_edges(np.array([[0, 1], [1, 2]])).m
         2
@@ -104,9 +104,11 @@ class Graph:
         (3, [5, 7, 3000000000])
         """
         relabel = relabel_option(relabel)
-        if relabel is not False and n is not None:
-            raise ValueError("n cannot be combined with relabel: a relabelled graph has one vertex per "
-                             "distinct id that occurs")
+        if n is not None and relabel == "auto":
+            relabel = False  # a given n keeps every vertex, isolated ones too
+        if relabel is True and n is not None:
+            raise ValueError("n cannot be combined with relabel=True: a relabelled graph has one vertex "
+                             "per distinct id that occurs")
         if dst is None:
             if _is_cupy(src):
                 if src.ndim != 2 or src.shape[1] != 2:
