@@ -380,3 +380,17 @@ def test_cli_stdin(tmp_path):
     res, _ = gconn_cmd("cc", "-", "-b", "cpu", cwd=tmp_path, stdin="0 1\n1.5 2\n")
     assert res.returncode == 1
     assert res.stderr.strip() == "gconn: error: stdin, line 2: expected two integer vertex ids, got '1.5 2'"
+
+
+@pytest.mark.parametrize("where", [0, 1234, 4999])
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_mtx_strict_pass_finds_one_bad_line_among_many(tmp_path, where, newline):
+    # The pass runs in 64 pieces; a bad line must be found in any of them.
+    rng = np.random.default_rng(where)
+    entries = [f"{a} {b}" for a, b in rng.integers(1, 101, (5000, 2))]
+    header = "%%MatrixMarket matrix coordinate pattern general\n100 100 5000\n"
+    good = header + newline.join(entries)  # no newline after the last entry
+    assert gconn.load(write(tmp_path, "g.mtx", good)).n == 100
+    entries[where] = "7 7.0"
+    with pytest.raises(ValueError, match=rf"^g\.mtx, line {where + 3}: expected an entry 'row col'"):
+        gconn.load(write(tmp_path, "g.mtx", header + newline.join(entries)))

@@ -9,7 +9,7 @@ path the same code (no second, slower parser that could disagree).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 # Parser status codes.
 OK = 0
@@ -331,6 +331,38 @@ def _is_number(buf, i, end, kind):
     return j == end
 
 
+@njit(cache=True, inline="always")
+def _entry_status(buf, pos, end, nidx, nvals, kind):
+    """OK, BAD_FIELD, TOO_FEW or TOO_MANY for the line buf[pos:end]."""
+    i = pos
+    while i < end and _is_blank(buf[i]):
+        i += 1
+    if i == end or buf[i] == _PERCENT:
+        return OK
+    for f in range(nidx + nvals):
+        while i < end and _is_blank(buf[i]):
+            i += 1
+        if i == end:
+            return TOO_FEW
+        if f < nidx:
+            # A negative index is well-formed but out of range: the range
+            # check reports it as such.
+            if buf[i] == _MINUS:
+                i += 1
+            j = _digits(buf, i, end)
+            if j == i or (j < end and not _is_blank(buf[j])):
+                return BAD_FIELD
+            i = j
+        else:
+            stop = _token_end(buf, i, end)
+            if not _is_number(buf, i, stop, kind):
+                return BAD_FIELD
+            i = stop
+    while i < end and _is_blank(buf[i]):
+        i += 1
+    return TOO_MANY if i < end else OK
+
+
 @njit(cache=True)
 def check_entries(buf, pos, line, nidx, nvals, kind):
     """Check every data line of ``buf[pos:]`` (Matrix Market entries) has
@@ -343,30 +375,37 @@ def check_entries(buf, pos, line, nidx, nvals, kind):
     size = buf.size
     while pos < size:
         end = line_end(buf, pos)
-        i = pos
-        while i < end and _is_blank(buf[i]):
-            i += 1
-        if i < end and buf[i] != _PERCENT:
-            for f in range(nidx + nvals):
-                while i < end and _is_blank(buf[i]):
-                    i += 1
-                if i == end:
-                    return TOO_FEW, line, pos, end
-                stop = _token_end(buf, i, end)
-                # A negative index is well-formed but out of range: the
-                # range check reports it as such.
-                j = i + 1 if f < nidx and buf[i] == _MINUS else i
-                ok = j < stop and _digits(buf, j, stop) == stop if f < nidx else _is_number(buf, i, stop, kind)
-                if not ok:
-                    return BAD_FIELD, line, pos, end
-                i = stop
-            while i < end and _is_blank(buf[i]):
-                i += 1
-            if i < end:
-                return TOO_MANY, line, pos, end
+        status = _entry_status(buf, pos, end, nidx, nvals, kind)
+        if status != OK:
+            return status, line, pos, end
         pos = end + 1
         line += 1
     return OK, line, pos, pos
+
+
+@njit(parallel=True, cache=True)
+def entries_ok(buf, pos, nidx, nvals, kind, chunks):
+    """:func:`check_entries` without the line numbers, over ``chunks``
+    pieces of ``buf[pos:]`` in parallel: True when every line is well-formed.
+    (A line belongs to the piece it starts in.)"""
+    size = buf.size
+    starts = np.empty(chunks + 1, np.int64)
+    for c in range(chunks + 1):
+        p = pos + (size - pos) * c // chunks
+        # Move to the start of the next line, unless already at one.
+        if c > 0 and p < size and buf[p - 1] != _NL:
+            p = min(line_end(buf, p) + 1, size)
+        starts[c] = p
+    bad = 0
+    for c in prange(chunks):
+        p = starts[c]
+        while p < starts[c + 1]:
+            end = line_end(buf, p)
+            if _entry_status(buf, p, end, nidx, nvals, kind) != OK:
+                bad += 1
+                break
+            p = end + 1
+    return bad == 0
 
 
 @njit(cache=True)

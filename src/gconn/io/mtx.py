@@ -114,9 +114,10 @@ def _check_syntax(path: Path, header: _Header) -> None:
     nidx = 2 if header.format == "coordinate" else 0
     if nidx == 0 and nvals == 0:
         raise ValueError(f"{path.name}, line 1: a dense 'array' file cannot have the 'pattern' field")
-    status, line, start, end = K.check_entries(buf, body, header.size_line + 1, nidx, nvals, kind)
-    if status == K.OK:
+    if K.entries_ok(buf, body, nidx, nvals, kind, 64):
         return
+    # The serial pass finds the first bad line and its number.
+    status, line, start, end = K.check_entries(buf, body, header.size_line + 1, nidx, nvals, kind)
     if nidx:
         value = {"pattern": "", "integer": " and an integer value", "real": " and a real value",
                  "complex": " and a real and an imaginary part"}[header.field]
