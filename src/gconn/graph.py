@@ -342,11 +342,19 @@ def _check_ids(src: np.ndarray, dst: np.ndarray, n: int | None) -> int:
 
 def _device_relabelled(src, dst, relabel, build) -> Graph:
     """``Graph.from_edges`` with relabelling, for CuPy arrays."""
+    import cupy
     from . import relabel as R
+    src, dst = cupy.asarray(src), cupy.asarray(dst)
     if src.ndim != 1 or dst.ndim != 1 or src.shape != dst.shape:
         raise ValueError(f"src and dst must be 1-D arrays of one length; got {src.shape} and {dst.shape}")
+    for name, arr in (("src", src), ("dst", dst)):
+        if arr.dtype.kind not in "iu":
+            raise TypeError(f"{name} has dtype {arr.dtype}; vertex ids must be integers")
     if src.size == 0:
-        return build(src, dst, None)
+        g = build(src, dst, None)
+        if relabel is True:
+            g.nodes = src.astype("int64")
+        return g
     span = max(int(src.max()), int(dst.max())) + 1
     if relabel == "auto" and span < R.AUTO_MIN_RANGE:
         return build(src, dst, None)
