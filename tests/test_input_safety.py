@@ -230,6 +230,10 @@ def test_relabel_auto():
                                                       return_stats=True)
     assert ids.tolist() == [0, 1, 2, big] and k == 2 and stats.relabelled
     assert stats.as_dict()["relabelled"] is True
+    g = Graph.from_edges([0, big], [1, 2], relabel="auto")  # reported for a built graph too
+    assert gconn.connected_components(g, backend="cpu", return_stats=True)[2].relabelled
+    import networkx as nx
+    assert not gconn.connected_components(nx.path_graph(3), backend="cpu", return_stats=True)[2].relabelled
     # Dense enough (range <= 4 x distinct) is kept, even past the floor.
     n = relabel.AUTO_MIN_RANGE
     src = np.arange(0, n, 2)

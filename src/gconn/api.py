@@ -62,8 +62,9 @@ def _setup(graph, backend, algorithm, problem: str, params: dict, relabel=False)
     be = _backend_module(backend, g_in)
     g = be.to_backend(g_in)
     v = _variant(algorithm, problem, g, be, params)
+    # nodes is an id array after relabelling (a list holds networkx labels)
     return g_in, be, g, v, Stats(variant=v.name, backend=be.NAME, n=g.n, m=g.m,
-                                 relabelled=relabel is not False and g_in.nodes is not None)
+                                 relabelled=g_in.nodes is not None and not isinstance(g_in.nodes, list))
 
 
 def _original_ids(g_in: Graph):
