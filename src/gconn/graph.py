@@ -314,6 +314,7 @@ def _id_range(src: np.ndarray, dst: np.ndarray) -> int:
 
 
 def _check_ids(src: np.ndarray, dst: np.ndarray, n: int | None) -> int:
+    from .errors import VertexRangeError
     from .memory import check_vertices
     if n is not None:
         if not isinstance(n, numbers.Integral) or isinstance(n, bool):
@@ -326,10 +327,13 @@ def _check_ids(src: np.ndarray, dst: np.ndarray, n: int | None) -> int:
         return 0 if n is None else int(n)
     hi = _id_range(src, dst)
     if n is None:
-        where = "src" if int(src.max()) == hi else "dst"
-        arr = src if where == "src" else dst
-        i = int(np.argmax(arr == hi))
-        check_vertices(hi + 1, f"{where}[{i}]", hi)
+        try:
+            check_vertices(hi + 1, "edges", hi)
+        except VertexRangeError as e:
+            # Only now find where the largest id is: a pass over the edges.
+            where = "src" if int(src.max()) == hi else "dst"
+            i = int(np.argmax((src if where == "src" else dst) == hi))
+            raise e.at(f"{where}[{i}]", hi) from None
         return hi + 1
     if hi >= n:
         where = "src" if int(src.max()) >= n else "dst"

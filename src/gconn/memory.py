@@ -27,6 +27,11 @@ from .errors import VertexRangeError
 #: 64-bit ids the parent and label arrays of the run double, to about 36 B).
 BYTES_PER_VERTEX = {4: 28, 8: 36}
 
+#: Requests up to this size are not checked: reading the limits costs
+#: ~50 us, more than building a small graph, and a process that cannot get
+#: 64 MiB more is failing anyway.
+SMALL = 64 << 20
+
 _SUFFIXES = {"": 1, "k": 10**3, "m": 10**6, "g": 10**9, "t": 10**12}
 
 
@@ -128,6 +133,8 @@ def check_vertices(n: int, origin: str, vertex_id: int | None = None, per_vertex
     VertexRangeError n=1152921504606846976
     """
     needed = n * per_vertex if per_vertex is not None else vertex_bytes(n)
+    if needed <= SMALL:
+        return
     avail = available_bytes()
     if avail is not None and needed > avail:
         raise VertexRangeError(origin, vertex_id=vertex_id, n=n, needed=needed, available=avail, hint=hint)
