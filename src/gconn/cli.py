@@ -289,23 +289,29 @@ def _write_labels(labels: np.ndarray, ids, path: str, style: str, one_based: boo
         write_pairs(f, vertex, labels.astype(np.int64, copy=False), 0, sep)
 
 
+def _plain_relabelled(path: str):
+    raise ValueError(f"{path}: the ids are relabelled, so plain labels (one per line, the i-th for "
+                     "vertex i) cannot say which vertex each is; use --labels-format pairs or --no-relabel")
+
+
 def cmd_cc(args, parser) -> int:
     from . import api
     from .bench.common import resolve_backend
     source = _input_source(args, parser)
     _check_algorithm(args.algorithm, "cc")
+    relabel = {None: "auto", True: True, False: False}[args.relabel]
+    plain = args.output and args.labels_format == "plain"
     if args.output:
         if Path(args.output).suffix.lower() not in LABEL_SUFFIXES:
             raise ValueError(f"{args.output}: labels are written as {', '.join(LABEL_SUFFIXES)}")
         _check_output_folder(args.output)
+        if plain and relabel is True:
+            _plain_relabelled(args.output)
     backend = resolve_backend(args.backend)
-    relabel = {None: "auto", True: True, False: False}[args.relabel]
     g, load_times = _load_input(source, args, relabel=relabel if source[0] == "file" else False)
     relabelled = g.nodes is not None
-    if relabelled and args.output and args.labels_format == "plain":
-        raise ValueError(f"{args.output}: the ids were relabelled, so plain labels (one per line, the "
-                         "i-th for vertex i) cannot say which vertex each is; use --labels-format pairs "
-                         "or --no-relabel")
+    if plain and relabelled:
+        _plain_relabelled(args.output)
     name = "stdin" if source == ("file", "-") else source[1]
 
     def call():
