@@ -1,8 +1,11 @@
 """Matrix Market: coordinate (or dense array) adjacency matrices, 1-based.
 
 The header is read here, the entries by fast_matrix_market (multithreaded
-C++).  When it rejects the file, the entries are re-scanned with gconn's own
-parser to name the line and what is wrong with it in gconn's words.
+C++).  fast_matrix_market reads some malformed entries leniently (a pattern
+entry '3 1.5' as '3 1', extra fields), so a syntax pass over the bytes
+checks every entry first.  When fast_matrix_market rejects the file, the
+entries are re-scanned with gconn's own parser to name the line and what is
+wrong with it in gconn's words.
 """
 from __future__ import annotations
 
