@@ -282,6 +282,25 @@ def test_load_relabel(tmp_path):
         gconn.load(el, n=5, relabel=True)
 
 
+@pytest.mark.parametrize("name", ["g.el", "g.csv.gz", "g.npy", "g.npz"])
+def test_save_relabelled_keeps_the_ids(tmp_path, name):
+    g = Graph.from_edges([0, 3_000_000_000, 7], [3_000_000_000, 7, 0], relabel=True)
+    gconn.save(g, tmp_path / name)
+    back = gconn.load(tmp_path / name, relabel=True)
+    assert back.nodes.tolist() == [0, 7, 3_000_000_000] and back == g
+
+
+@pytest.mark.parametrize("name", ["g.mtx", "g.graph", "g.gcb"])
+def test_save_relabelled_refuses_dense_formats(tmp_path, name):
+    g = Graph.from_edges([0], [3_000_000_000], relabel=True)
+    with pytest.raises(ValueError, match="the graph is relabelled"):
+        gconn.save(g, tmp_path / name)
+    assert not (tmp_path / name).exists()
+    g.nodes = None
+    gconn.save(g, tmp_path / name)
+    assert gconn.load(tmp_path / name).m == 1
+
+
 # -- strict syntax ----------------------------------------------------------------------
 
 MTX = "%%MatrixMarket matrix coordinate {field} general\n3 3 2\n1 2{value}\n{entry}\n"

@@ -12,6 +12,8 @@ import numbers
 import os
 from pathlib import Path
 
+import numpy as np
+
 from ..graph import Graph, as_graph, relabel_option
 from . import arrays, edgelist, gcb, metis, mtx
 from ._files import atomic_write
@@ -135,6 +137,10 @@ def save(graph, path) -> None:
     vertices after the largest id (pass ``n`` to load).  The file appears
     complete or not at all: a temporary file is renamed over it.
 
+    A relabelled graph (``graph.nodes`` holds its ids) is written in its
+    original ids, which only the edge-list, .npy and .npz formats can hold;
+    the others raise ValueError rather than drop the ids.
+
     >>> import gconn.io, tempfile, os
     >>> from gconn.graph import Graph
     >>> g = Graph.from_edges([0, 1], [1, 2], n=4)
@@ -147,8 +153,31 @@ def save(graph, path) -> None:
     path = _as_path(path)
     ext, gz = _split_name(path)
     fmt = _format_of(path, ext, gz)
+    relabelled = isinstance(graph.nodes, np.ndarray)
+    if relabelled and fmt not in _ID_FORMATS:
+        raise ValueError(f"{path.name}: the graph is relabelled (graph.nodes holds its original ids), "
+                         f"which {fmt} cannot store; save it as {', '.join(_ID_FORMATS)}, or set "
+                         "graph.nodes = None to write it in dense ids")
     with atomic_write(path, compress=gz) as f:
-        if fmt == "edgelist":
+        if relabelled:
+            _write_original_ids(graph, f, fmt, _SEPARATORS.get(ext, " "))
+        elif fmt == "edgelist":
             edgelist.write(graph, f, _SEPARATORS.get(ext, " "))
         else:
             _WRITERS[fmt](graph, f)
+
+
+#: Formats that can hold arbitrary vertex ids (the others number vertices 0..n-1 or 1..n).
+_ID_FORMATS = ("edgelist", "npy", "npz")
+
+
+def _write_original_ids(graph: Graph, f, fmt: str, sep: str) -> None:
+    # No vertex count is written: relabelled vertices all have edges, and
+    # a count would make loading allocate up to the largest id.
+    src, dst = graph.nodes[graph.src], graph.nodes[graph.dst]
+    if fmt == "edgelist":
+        edgelist.write_pairs(f, src, dst, 0, sep)
+    elif fmt == "npy":
+        np.save(f, np.column_stack([src, dst]))
+    else:
+        np.savez(f, src=src, dst=dst)
