@@ -3,6 +3,7 @@ memory before allocating, relabelling of sparse ids, strict file syntax."""
 from __future__ import annotations
 
 import gzip
+import json
 import os
 import subprocess
 import sys
@@ -394,7 +395,6 @@ def test_cli_sparse_ids_subprocess(tmp_path, big):
 def test_cli_stdin(tmp_path):
     res, _ = gconn_cmd("cc", "-", "-b", "cpu", "--json", cwd=tmp_path, stdin="0 1\n2 3\n4 5\n5 6\n")
     assert res.returncode == 0, res.stderr
-    import json
     out = json.loads(res.stdout)
     assert out["input"] == "stdin" and out["n"] == 7 and out["components"] == 3
     mtx = "%%MatrixMarket matrix coordinate pattern general\n4 4 1\n1 2\n"
