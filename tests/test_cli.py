@@ -65,8 +65,11 @@ def test_cc_json_repeat_compare_and_outputs(capsys, graph, tmp_path):
         assert res["components"] == k and res["matches_scipy"] is True
         assert len(res["times_s"]) == 2 and res["variant"] == "kout+union-async+find-halve"
         assert set(res["phases_s"]) >= {"sample", "finish"}
-        saved = np.load(out_path) if name.endswith(".npy") else np.loadtxt(out_path, dtype=np.int64)
-        assert np.array_equal(saved, ref)
+        # One (vertex, label) row per vertex, after a header line in text.
+        delimiter = "," if name.endswith(".csv") else None
+        saved = np.load(out_path) if name.endswith(".npy") else \
+            np.loadtxt(out_path, dtype=np.int64, delimiter=delimiter, skiprows=1)
+        assert np.array_equal(saved, np.column_stack([np.arange(graph.n), ref]))
 
 
 def test_forest_writes_edges(capsys, graph, tmp_path):
@@ -239,3 +242,61 @@ def test_subprocess(tmp_path):
     assert res.returncode == 0, res.stderr
     assert Path(tmp_path, "bench-out", "results.md").exists()
     assert res.stdout.rstrip().splitlines()[-1].startswith("| path:20 |")
+
+
+# -- section 4 of issue 10: parameters, --n, label files, demo on a missing GPU --------------
+
+@pytest.mark.parametrize("param, message", [
+    ("k=x", "k takes a positive integer, got 'x'"),
+    ("k=0", "k takes a positive integer, got 0"),
+    ("max_rounds=1.5", "max_rounds takes a positive integer, got '1.5'"),
+    ("kout=bad", "kout takes one of afforest, paper, got 'bad'"),
+])
+def test_param_types_are_named(capsys, param, message):
+    code, _, err = run(capsys, "cc", "--generate", "path:5", "-p", param)
+    assert code == 2 and message in err and "invalid literal" not in err
+
+
+def test_n_adds_isolated_vertices(capsys, tmp_path):
+    path = tmp_path / "g.el"
+    path.write_text("0 1\n1 2\n")
+    code, out, err = run(capsys, "cc", str(path), "--n", "10", "--json", "-b", "cpu")
+    assert code == 0, err
+    res = json.loads(out)
+    assert res["n"] == 10 and res["components"] == 8
+    code, _, err = run(capsys, "cc", str(path), "--n", "2", "-b", "cpu")
+    assert code == 1 and "vertex id 2 is out of range for n=2" in err
+    code, _, err = run(capsys, "cc", str(path), "--n", "10", "--relabel")
+    assert code == 2 and "--relabel and --n cannot be combined" in err
+    code, _, err = run(capsys, "cc", "--generate", "path:3", "--n", "10")
+    assert code == 2 and "--n applies to FILE input only" in err
+
+
+def test_label_files_carry_vertex_ids(capsys, tmp_path):
+    mtx = tmp_path / "g.mtx"
+    mtx.write_text("%%MatrixMarket matrix coordinate pattern general\n4 4 1\n4 2\n")
+    out_path = tmp_path / "labels.txt"
+    code, out, err = run(capsys, "cc", str(mtx), "-o", str(out_path), "-b", "cpu")
+    assert code == 0, err
+    lines = out_path.read_text().splitlines()
+    assert lines[0] == "# vertex label (vertex ids 1-based, as in the input file)"
+    assert lines[1:] == ["1 0", "2 1", "3 2", "4 1"]
+    assert "vertex ids 1-based" in fields(out)["wrote"]
+    csv = tmp_path / "labels.csv"
+    code, out, err = run(capsys, "cc", str(mtx), "-o", str(csv), "-b", "cpu", "--relabel")
+    assert code == 0, err
+    assert csv.read_text().splitlines() == ["vertex,label", "2,0", "4,0"]
+    npy = tmp_path / "labels.npy"
+    code, _, err = run(capsys, "cc", str(mtx), "-o", str(npy), "-b", "cpu", "--labels-format", "plain")
+    assert code == 0 and np.load(npy).tolist() == [0, 1, 2, 1], err
+    code, _, err = run(capsys, "cc", str(mtx), "-o", str(npy), "-b", "cpu", "--labels-format", "plain",
+                       "--relabel")
+    assert code == 1 and "plain labels" in err and "cannot say which vertex" in err
+
+
+def test_demo_gpu_without_gpu_says_nothing_about_the_cpu(capsys, monkeypatch):
+    from gconn import gpu
+    monkeypatch.setattr(gpu, "available", lambda simulator_ok=False: (False, "no CUDA device (test)"))
+    code, out, err = run(capsys, "demo", "-b", "gpu")
+    assert code == 1 and out == ""
+    assert err.strip() == "gconn: error: --backend gpu is not usable here: no CUDA device (test)"

@@ -288,7 +288,8 @@ def test_mtx_missing_value(tmp_path):
 @pytest.mark.parametrize("name", ["g.mtx", "g.mtx.gz"])
 def test_mtx_bad_value_counts_comment_and_blank_lines(tmp_path, name):
     text = MTX.format(field="real", symmetry="general") + "% more\n\n3 3 2\n2 1 1\n3 1 x\n"
-    raises(ValueError, write(tmp_path, name, text), f"{name}, line 7: invalid floating-point value")
+    raises(ValueError, write(tmp_path, name, text), f"{name}, line 7: expected an entry 'row col value' "
+           "with integer indices and a real value, got '3 1 x'")
 
 
 def test_mtx_short_dense_array(tmp_path):

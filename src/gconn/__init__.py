@@ -6,14 +6,14 @@
 """
 from .api import IncrementalConnectivity, connected_components, spanning_forest
 from .design import Variant, variants
-from .errors import ConvergenceError, GPUUnavailableError
+from .errors import ConvergenceError, GPUUnavailableError, VertexRangeError
 from .graph import Graph, as_graph
 
 __version__ = "0.1.0"
 
 __all__ = ["Graph", "as_graph", "connected_components", "spanning_forest", "IncrementalConnectivity",
            "Variant", "variants", "load", "save", "generators", "GPUUnavailableError", "ConvergenceError",
-           "__version__"]
+           "VertexRangeError", "__version__"]
 
 
 def __getattr__(name):

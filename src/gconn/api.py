@@ -8,7 +8,7 @@ import numpy as np
 from . import design, pipeline
 from .design import Plan, Variant
 from .errors import GPUUnavailableError
-from .graph import INT32_MAX, Graph, _as_id_array, _is_cupy, as_graph
+from .graph import INT32_MAX, Graph, _as_id_array, _is_cupy, as_graph, relabel_option
 from .stats import Stats
 
 BACKENDS = ("auto", "cpu", "gpu")
@@ -43,19 +43,33 @@ def _variant(algorithm, problem: str, graph: Graph | None, be, params: dict) -> 
     return v.with_params(**params)
 
 
-def _setup(graph, backend, algorithm, problem: str, params: dict, return_stats: bool):
+def _setup(graph, backend, algorithm, problem: str, params: dict, return_stats: bool, relabel=False):
     """Input graph, backend module, graph on that backend, plan, Stats (None
     unless asked for: collecting them reads values back from the device)."""
-    g_in = as_graph(graph)
+    g_in = as_graph(graph, relabel=relabel)
     be = _backend_module(backend, g_in)
     g = be.to_backend(g_in)
     plan = Plan.of(_variant(algorithm, problem, g, be, params))
-    stats = Stats(variant=plan.name, backend=be.NAME, n=g.n, m=g.m) if return_stats else None
+    stats = None
+    if return_stats:
+        # nodes is an id array after relabelling (a list holds networkx labels)
+        stats = Stats(variant=plan.name, backend=be.NAME, n=g.n, m=g.m,
+                      relabelled=g_in.nodes is not None and not isinstance(g_in.nodes, list))
     return g_in, be, g, plan, stats
 
 
 def _phase(stats, name, be):
     return stats.phase(name, sync=be.sync) if stats is not None else nullcontext()
+
+
+def _original_ids(g_in: Graph):
+    """The input id of each vertex of a graph built with ``relabel=``."""
+    if g_in.nodes is not None:
+        return g_in.nodes
+    if g_in.on_gpu:
+        import cupy
+        return cupy.arange(g_in.n, dtype=cupy.int64)
+    return np.arange(g_in.n, dtype=np.int64)
 
 
 def _out(arr, like_device: bool):
@@ -66,7 +80,8 @@ def _out(arr, like_device: bool):
 
 
 def connected_components(graph=None, directed=True, connection="weak", return_labels=True, *, csgraph=None,
-                         algorithm="auto", backend="auto", compact=True, return_stats=False, seed=0, **params):
+                         algorithm="auto", backend="auto", compact=True, return_stats=False, seed=0, relabel=False,
+                         **params):
     """Connected components, scipy-compatible.
 
     Returns ``(n_components, labels)`` with labels 0..k-1 numbered like
@@ -82,24 +97,38 @@ def connected_components(graph=None, directed=True, connection="weak", return_la
     undirected graph.  For SciPy's input rules exactly (dense arrays,
     explicit zeros, masked arrays) use :mod:`gconn.csgraph`.
 
+    ``relabel`` (edge-array input only): ``True`` counts only the ids that
+    occur, so sparse ids such as ``3000000000`` cost nothing; ``"auto"``
+    does so when they are sparse (see :mod:`gconn.relabel`).  The result
+    is then ``(n_components, labels, ids)``: ``labels[i]`` is the
+    component of input id ``ids[i]``, ``ids`` sorted ascending (int64,
+    every id 0..n-1 when "auto" kept the ids as they are); with
+    ``compact=False`` labels are smallest input ids.  ``Stats.relabelled``
+    says whether ids were relabelled.
+
     >>> import gconn
     >>> gconn.connected_components(([0, 2], [1, 3]), backend="cpu")
     (2, array([0, 0, 1, 1], dtype=int32))
     >>> gconn.connected_components(([0, 1, 2], [1, 2, 1]), connection="strong", backend="cpu")
     (2, array([1, 0, 0], dtype=int32))
+    >>> k, labels, ids = gconn.connected_components(([7, 3000000000], [9, 5]), backend="cpu",
+    ...                                             relabel=True)
+    >>> k, labels.tolist(), ids.tolist()
+    (2, [0, 1, 1, 0], [5, 7, 9, 3000000000])
     """
     if (graph is None) == (csgraph is None):
         raise TypeError("connected_components() takes the graph once, as graph (first argument) or csgraph=")
     graph = csgraph if graph is None else graph
     from .csgraph import strong_requested
     if strong_requested(directed, connection):
-        if params or algorithm not in ("auto", None):
-            raise TypeError("algorithm= and variant options apply to undirected components; strong "
+        if params or algorithm not in ("auto", None) or relabel is not False:
+            raise TypeError("algorithm=, relabel= and variant options apply to undirected components; strong "
                             "components have one method per backend (see gconn.scc)")
         from .scc import strong_components
         return strong_components(graph, backend=backend, compact=compact, return_labels=return_labels,
                                  return_stats=return_stats)
-    g_in, be, g, plan, stats = _setup(graph, backend, algorithm, "cc", params, return_stats)
+    relabel = relabel_option(relabel)
+    g_in, be, g, plan, stats = _setup(graph, backend, algorithm, "cc", params, return_stats, relabel)
     roots, _, _ = pipeline.run(g, plan, be, forest=False, stats=stats, seed=seed)
     with _phase(stats, "labels", be):
         if compact or not return_labels:
@@ -109,27 +138,38 @@ def connected_components(graph=None, directed=True, connection="weak", return_la
             k = be.count_roots(roots)
     labels = _out(labels, g_in.on_gpu)
     result = (int(k), labels) if return_labels else (int(k),)
+    if relabel is not False and return_labels:
+        ids = _original_ids(g_in)
+        if not compact and g_in.nodes is not None:
+            labels = ids[labels]
+        result = (int(k), labels, ids)
     if return_stats:
         result = result + (stats,)
     return result if len(result) > 1 else result[0]
 
 
-def spanning_forest(graph, *, algorithm="auto", backend="auto", return_stats=False, seed=0, **params):
+def spanning_forest(graph, *, algorithm="auto", backend="auto", return_stats=False, seed=0, relabel=False,
+                    **params):
     """A spanning forest: ``(src, dst)`` arrays of n - k edges of the input
     that form a tree on every component.
 
     Any root-based variant works (``gconn.variants("forest")``).
+    ``relabel`` is as in :func:`connected_components`; the edges are
+    returned in input ids either way.
 
     >>> import gconn
     >>> src, dst = gconn.spanning_forest(([0, 1, 0], [1, 2, 2]), backend="cpu")
     >>> len(src)
     2
     """
-    g_in, be, g, plan, stats = _setup(graph, backend, algorithm, "forest", params, return_stats)
+    relabel = relabel_option(relabel)
+    g_in, be, g, plan, stats = _setup(graph, backend, algorithm, "forest", params, return_stats, relabel)
     _, fa, fb = pipeline.run(g, plan, be, forest=True, stats=stats, seed=seed)
     with _phase(stats, "collect", be):
         src, dst = be.collect_forest(fa, fb)
     src, dst = _out(src, g_in.on_gpu), _out(dst, g_in.on_gpu)
+    if relabel is not False and g_in.nodes is not None:
+        src, dst = g_in.nodes[src], g_in.nodes[dst]
     return (src, dst, stats) if return_stats else (src, dst)
 
 
@@ -257,8 +297,10 @@ class IncrementalConnectivity:
     def _empty_bool(self):
         return self._be.asarray(np.zeros(0, np.bool_))
 
-    def _grow(self, n: int) -> None:
+    def _grow(self, n: int, origin=None) -> None:
         if n > self._n:
+            if self._be.NAME == "cpu":
+                _check_growth(self._state, n, origin)
             if n > INT32_MAX and self._state.id_dtype == np.int32:
                 raise ValueError(
                     f"vertex id {n - 1} needs 64-bit ids; create IncrementalConnectivity(n={n}) "
@@ -277,7 +319,8 @@ class IncrementalConnectivity:
             if s.size and min(int(s.min()), int(d.min())) < 0:
                 raise ValueError("negative vertex id in the batch; ids must be >= 0")
         if s.size:
-            self._grow(int(max(s.max(), d.max())) + 1)
+            hi = int(max(s.max(), d.max()))
+            self._grow(hi + 1, lambda: _position_of(hi, s, d))
         dt = self._state.id_dtype
         return self._be.asarray(s, dt), self._be.asarray(d, dt)
 
@@ -307,3 +350,31 @@ class IncrementalConnectivity:
         if k.size != n_src:
             raise ValueError(f"kinds has {k.size} entries but the batch has {n_src} edges")
         return k, src, dst
+
+
+def _position_of(value: int, src, dst) -> str:
+    """'src[i]' or 'dst[i]': where ``value`` first occurs (for messages)."""
+    for name, arr in (("src", src), ("dst", dst)):
+        hits = np.flatnonzero(np.asarray(arr) == value)
+        if hits.size:
+            return f"{name}[{int(hits[0])}]"
+    return "the batch"
+
+
+def _check_growth(state, n: int, locate) -> None:
+    """Host memory for growing incremental state to ``n`` vertices, checked
+    only when the state must reallocate: the new parent and auxiliary
+    arrays beside the old ones while copying, or labels() afterwards."""
+    from .errors import VertexRangeError
+    from .memory import check_vertices
+    parents = getattr(state, "P", None)
+    size = int(getattr(parents, "size", 0))
+    if n <= size:
+        return
+    try:
+        check_vertices(max(n, 2 * size), f"n={n}", per_vertex=4 * getattr(parents, "itemsize", 8))
+    except VertexRangeError as e:
+        if locate is None:
+            raise
+        raise e.at(locate(), n - 1, "IncrementalConnectivity uses ids as they are; map sparse ids to "
+                                    "0..k-1 before inserting them") from None

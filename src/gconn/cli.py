@@ -2,6 +2,7 @@
 
     gconn demo                                   # a built-in example, GPU if there is one
     gconn cc graph.mtx -o labels.npy             # connected components
+    gconn cc - < edges.el                        # ... of an edge list on stdin
     gconn cc --generate rmat:scale=16 --compare  # ... timed against scipy
     gconn forest graph.el -o forest.el           # a spanning forest
     gconn stream --generate er:n=100000,d=8 --batch-size 100000 --query-ratio 0.5
@@ -52,11 +53,15 @@ def _source() -> argparse.ArgumentParser:
     g = p.add_argument_group("input (one of)")
     g.add_argument("file", nargs="?", metavar="FILE",
                    help="a graph file: .mtx, .el/.txt/.csv/.tsv/.edges, .graph (METIS), .npy, .npz, "
-                        ".gcb; text formats may be gzipped")
+                        ".gcb; text formats may be gzipped; '-' reads standard input (an edge list "
+                        "unless --format says otherwise)")
     g.add_argument("--generate", metavar="SPEC", help="a generated graph, e.g. rmat:scale=16 or grid:1024")
     g.add_argument("--example", action="store_true", help=f"the built-in example graph ({EXAMPLE_SPEC})")
     g.add_argument("--format", help="the file's format when its name does not say "
                                     "(mtx, edgelist, metis, npy, npz, gcb)")
+    g.add_argument("--n", type=_vertex_count, metavar="N",
+                   help="the vertex count of a FILE: ids must be below N, and vertices past the "
+                        "largest id (or the declared size) are isolated")
     return p
 
 
@@ -70,11 +75,39 @@ def _algo(problem: str) -> argparse.ArgumentParser:
     return p
 
 
+#: The type each known variant option takes: int, or the allowed words.
+#: Keys not listed here go to the API as text, which names the valid ones.
+PARAM_TYPES = {"k": int, "hb_n": int, "bfs_sample": int, "bfs_levels": int, "max_rounds": int,
+               "kout": ("afforest", "paper")}
+
+
 def _param(text: str) -> tuple:
     key, sep, value = text.partition("=")
+    key, value = key.strip(), value.strip()
     if not sep or not key:
         raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
-    return key.strip(), int(value) if value.strip().lstrip("-").isdigit() else value.strip()
+    kind = PARAM_TYPES.get(key)
+    if kind is int:
+        try:
+            number = int(value)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{key} takes a positive integer, got {value!r}") from None
+        if number < 1:
+            raise argparse.ArgumentTypeError(f"{key} takes a positive integer, got {number}")
+        return key, number
+    if kind is not None and value not in kind:
+        raise argparse.ArgumentTypeError(f"{key} takes one of {', '.join(kind)}, got {value!r}")
+    return key, int(value) if value.lstrip("-").isdigit() else value
+
+
+def _vertex_count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a vertex count (an integer >= 0), got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a vertex count (an integer >= 0), got {value}")
+    return value
 
 
 def _nonneg_float(text: str) -> float:
@@ -120,16 +153,52 @@ def _input_source(args, parser) -> tuple[str, str]:
         parser.error("give exactly one input: FILE, --generate SPEC or --example")
     if args.format and not args.file:
         parser.error("--format applies to FILE input only")
+    if args.n is not None and not args.file:
+        parser.error("--n applies to FILE input only")
+    if getattr(args, "relabel", None) and not args.file:
+        parser.error("--relabel applies to FILE input only")
+    if getattr(args, "relabel", None) and args.n is not None:
+        parser.error("--relabel and --n cannot be combined: a relabelled graph has one vertex per "
+                     "id that occurs")
     return ("file", args.file) if args.file else ("spec", chosen[0])
 
 
-def _load_input(source: tuple[str, str], args):
+def _load_input(source: tuple[str, str], args, relabel=False):
     """The graph and its load timings."""
     from .tooling import generate, load_file
     kind, name = source
     if kind == "file":
-        return load_file(name, show=_show(args), format=args.format)
+        if name == "-":
+            return _load_stdin(args, relabel)
+        return load_file(name, show=_show(args), format=args.format, n=args.n, relabel=relabel)
     return generate(name, show=_show(args))
+
+
+def _load_stdin(args, relabel):
+    """Read standard input into a temporary file and load that: the readers
+    take a path, and gzip is recognised by content."""
+    import shutil
+    import tempfile
+    from .tooling import load_file
+    fmt = args.format or "edgelist"
+    t0 = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="gconn-") as folder:
+        path = Path(folder) / "stdin"
+        with open(path, "wb") as f:
+            shutil.copyfileobj(sys.stdin.buffer, f, 1 << 20)
+        read = time.perf_counter() - t0
+        g, times = load_file(path, show=_show(args), format=fmt, n=args.n, relabel=relabel)
+    return g, {"read stdin": read, **times}
+
+
+def _one_based(source: tuple[str, str], args) -> bool:
+    """Whether the input numbers vertices from 1 (Matrix Market, METIS)."""
+    if source[0] != "file":
+        return False
+    if args.format:
+        return args.format in ("mtx", "metis")
+    name = source[1].lower().removesuffix(".gz")
+    return name.endswith((".mtx", ".graph"))
 
 
 def _fmt_s(seconds: float) -> str:
@@ -188,16 +257,41 @@ def _host(a):
 
 # -- gconn cc ----------------------------------------------------------------------
 
-def _write_labels(labels: np.ndarray, path: str) -> None:
+def _write_labels(labels: np.ndarray, ids, path: str, style: str, one_based: bool) -> None:
+    """Write component labels.  ``pairs``: one 'vertex label' row per
+    vertex (an (n, 2) array in .npy; a '# vertex label' comment or a
+    'vertex,label' header row in text), vertices in the input's own ids;
+    ``plain``: the labels alone, the i-th for vertex i."""
     suffix = Path(path).suffix.lower()
-    if suffix == ".npy":
-        with open(path, "wb") as f:
-            np.save(f, labels)
-    else:
+    if style == "plain":
+        if suffix == ".npy":
+            with open(path, "wb") as f:
+                np.save(f, labels)
+            return
         with open(path, "w") as f:
             if labels.size:
                 f.write("\n".join(map(str, labels.tolist())))
                 f.write("\n")
+        return
+    vertex = np.arange(labels.size, dtype=np.int64) if ids is None else np.asarray(ids, np.int64)
+    if one_based:
+        vertex = vertex + 1
+    if suffix == ".npy":
+        with open(path, "wb") as f:
+            np.save(f, np.column_stack([vertex, labels.astype(np.int64, copy=False)]))
+        return
+    from .io.edgelist import write_pairs
+    sep = "," if suffix == ".csv" else " "
+    base = "1-based, as in the input file" if one_based else "0-based, as in the input"
+    header = "vertex,label\n" if suffix == ".csv" else f"# vertex label (vertex ids {base})\n"
+    with open(path, "wb") as f:
+        f.write(header.encode())
+        write_pairs(f, vertex, labels.astype(np.int64, copy=False), 0, sep)
+
+
+def _plain_relabelled(path: str):
+    raise ValueError(f"{path}: the ids are relabelled, so plain labels (one per line, the i-th for "
+                     "vertex i) cannot say which vertex each is; use --labels-format pairs or --no-relabel")
 
 
 def cmd_cc(args, parser) -> int:
@@ -205,13 +299,20 @@ def cmd_cc(args, parser) -> int:
     from .tooling import resolve_backend
     source = _input_source(args, parser)
     _check_algorithm(args.algorithm, "cc")
+    relabel = {None: "auto", True: True, False: False}[args.relabel]
+    plain = args.output and args.labels_format == "plain"
     if args.output:
         if Path(args.output).suffix.lower() not in LABEL_SUFFIXES:
             raise ValueError(f"{args.output}: labels are written as {', '.join(LABEL_SUFFIXES)}")
         _check_output_folder(args.output)
+        if plain and relabel is True:
+            _plain_relabelled(args.output)
     backend = resolve_backend(args.backend)
-    g, load_times = _load_input(source, args)
-    name = source[1]
+    g, load_times = _load_input(source, args, relabel=relabel if source[0] == "file" else False)
+    relabelled = g.nodes is not None
+    if plain and relabelled:
+        _plain_relabelled(args.output)
+    name = "stdin" if source == ("file", "-") else source[1]
 
     def call():
         return api.connected_components(g, algorithm=args.algorithm, backend=backend, return_stats=True,
@@ -223,20 +324,28 @@ def cmd_cc(args, parser) -> int:
     largest = int(np.bincount(labels).max()) if labels.size else 0
     phases = _phase_medians([r[2] for r in results])
     out = {"input": name, "n": g.n, "m": g.m, "components": int(k), "largest": largest,
+           "relabelled": relabelled, "relabel": {True: "yes", False: "no"}.get(relabel, "auto"),
            "variant": stats.variant, "backend": stats.backend, "input_times_s": load_times,
            "warmup": args.warmup, "times_s": walls, "median_s": statistics.median(walls),
            "min_s": min(walls), "phases_s": phases}
     if args.compare:
         out.update(_compare_scipy(g, labels, out["median_s"], args.repeat))
+    one_based = _one_based(source, args)
     if args.output:
-        _write_labels(labels, args.output)
+        _write_labels(labels, g.nodes, args.output, args.labels_format, one_based)
         out["output"] = args.output
+        out["labels_format"] = args.labels_format
+        out["vertex_ids"] = "1-based" if one_based else "0-based"
     if args.json:
         print(json.dumps(out))
     else:
         share = f" ({100.0 * largest / g.n:.1f}% of the vertices)" if g.n else ""
-        fields = [("input", _input_line(name, load_times)), ("n", f"{g.n:,}"), ("m", f"{g.m:,}"),
-                  ("components", f"{int(k):,}"), ("largest", f"{largest:,}{share}"),
+        fields = [("input", _input_line(name, load_times)), ("n", f"{g.n:,}"), ("m", f"{g.m:,}")]
+        if relabelled:
+            how = "--relabel" if relabel is True else "automatically: the ids are sparse; --no-relabel keeps them"
+            fields.append(("ids", f"relabelled ({how}): {g.n:,} distinct ids, largest "
+                                  f"{int(g.nodes[-1]) + one_based if g.n else 0}"))
+        fields += [("components", f"{int(k):,}"), ("largest", f"{largest:,}{share}"),
                   ("variant", f"{stats.variant} ({_backend_note(stats.backend, args.algorithm)})")]
         fields += _timing_fields(walls, phases, args.warmup)
         if args.compare:
@@ -246,7 +355,9 @@ def cmd_cc(args, parser) -> int:
                        ("check", "ok: same components as scipy" if out["matches_scipy"] else
                         "MISMATCH: the components differ from scipy's")]
         if args.output:
-            fields.append(("wrote", f"labels of {g.n:,} vertices to {args.output}"))
+            what = "labels" if args.labels_format == "plain" else \
+                f"(vertex, label) rows, vertex ids {'1' if one_based else '0'}-based as in the input,"
+            fields.append(("wrote", f"{what} of {g.n:,} vertices to {args.output}"))
         _print_fields(fields)
     return 0 if out.get("matches_scipy", True) else 1
 
@@ -493,9 +604,13 @@ def cmd_variants(args, parser) -> int:
 # -- gconn demo ----------------------------------------------------------------------
 
 def cmd_demo(args, parser) -> int:
-    from .tooling import gpu_status
-    found, why = gpu_status()
-    where = "a CUDA GPU" if found else f"the CPU ({why})"
+    from .tooling import gpu_status, resolve_backend
+    if args.backend == "auto":
+        found, why = gpu_status()
+        where = "a CUDA GPU" if found else f"the CPU ({why})"
+    else:
+        # Fails here, before the banner, when -b gpu has no GPU to run on.
+        where = "a CUDA GPU" if resolve_backend(args.backend) == "gpu" else "the CPU"
     print(f"gconn demo: connected components of a generated R-MAT graph ({EXAMPLE_SPEC}) on {where},"
           " checked against scipy")
     cc = build_parser().parse_args(["cc", "--example", "--compare", "--repeat", "3", "--backend", args.backend])
@@ -545,7 +660,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = add("cc", cmd_cc, "connected components: counts, sizes and time per phase",
             [inputs, _algo("cc"), options, timing])
-    p.add_argument("-o", "--output", metavar="LABELS", help="write the labels (.npy, or .txt/.csv, one per line)")
+    p.add_argument("-o", "--output", metavar="LABELS",
+                   help="write the labels (.npy, .txt or .csv): a (vertex, label) row per vertex, vertex "
+                        "ids as in the input (1-based for .mtx and METIS)")
+    p.add_argument("--labels-format", choices=("pairs", "plain"), default="pairs",
+                   help="pairs (default): vertex and label per row; plain: the labels alone, the i-th for "
+                        "vertex i (0-based), as gconn wrote before")
+    p.add_argument("--relabel", action=argparse.BooleanOptionalAction, default=None,
+                   help="number only the vertex ids that occur (sparse ids such as 3000000000 then cost "
+                        "nothing); default: automatically when a file's ids are sparse and it declares "
+                        "no vertex count")
     p.add_argument("--compare", action="store_true", help="also time scipy and check the result against it")
 
     p = add("forest", cmd_forest, "a spanning forest (n - k edges of the input)",

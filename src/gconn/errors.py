@@ -19,6 +19,50 @@ class ConvergenceError(RuntimeError):
     """
 
 
+class VertexRangeError(ValueError):
+    """A vertex id (or ``n``) asks for more memory than the machine has.
+
+    Raised before anything sized by the vertex count is allocated.  It
+    names where the id came from (an argument and index, or a file and
+    line); ``vertex_id``, ``n``, ``needed`` and ``available`` (bytes) hold
+    the numbers.  Sparse ids usually mean ``relabel=True`` is wanted.
+
+    >>> import gconn
+    >>> try:
+    ...     gconn.Graph.from_edges([0], [2**50])
+    ... except gconn.VertexRangeError as e:
+    ...     print(e.vertex_id, e.n == 2**50 + 1)
+    1125899906842624 True
+    """
+
+    def __init__(self, origin: str, *, vertex_id: int | None, n: int, needed: int, available: int,
+                 hint: str | None = None):
+        self.origin = origin
+        self.hint = hint
+        self.vertex_id = vertex_id
+        self.n = n
+        self.needed = needed
+        self.available = available
+        super().__init__(self._text())
+
+    def _text(self) -> str:
+        if self.vertex_id is None:
+            what = f"{self.origin} needs {self.n:,} vertices"
+            hint = "pass a smaller n"
+        else:
+            what = f"{self.origin}: vertex id {self.vertex_id} needs {self.n:,} vertices (ids 0..{self.n - 1})"
+            hint = ("if most ids below it are unused, pass relabel=True (gconn cc --relabel) to number "
+                    "only the ids that occur")
+        return (f"{what}, about {human_bytes(self.needed)} of memory, but {human_bytes(self.available)} "
+                f"is available; {self.hint or hint}")
+
+    def at(self, origin: str, vertex_id: int | None = None, hint: str | None = None) -> "VertexRangeError":
+        """The same error with the place it came from replaced (a reader
+        turns an array index into a file and line)."""
+        return VertexRangeError(origin, vertex_id=vertex_id, n=self.n, needed=self.needed,
+                                available=self.available, hint=hint)
+
+
 class GPUUnavailableError(RuntimeError):
     """backend='gpu' was asked for but no usable CUDA GPU was found."""
 
@@ -27,3 +71,13 @@ def not_converged(name: str, max_rounds: int) -> ConvergenceError:
     """The error of a finish that hit its round cap."""
     return ConvergenceError(f"{name} did not converge within max_rounds={max_rounds} rounds; "
                             "pass a larger max_rounds")
+
+
+def human_bytes(nbytes: float) -> str:
+    """'1.5 GB' style, decimal units."""
+    size = float(nbytes)
+    for unit in ("B", "kB", "MB", "GB"):
+        if size < 1000:
+            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
+        size /= 1000
+    return f"{size:.1f} TB"

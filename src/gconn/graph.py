@@ -80,14 +80,32 @@ class Graph:
 
     # -- constructors -----------------------------------------------------
     @classmethod
-    def from_edges(cls, src, dst=None, n: int | None = None) -> "Graph":
+    def from_edges(cls, src, dst=None, n: int | None = None, *, relabel=False) -> "Graph":
         """From ``(src, dst)`` id arrays or one ``(m, 2)`` array.
 
-        ``n`` defaults to the largest id + 1; ids must lie in [0, n).
+        ``n`` defaults to the largest id + 1; ids must lie in [0, n).  An id
+        range too large for the available memory raises
+        :class:`gconn.VertexRangeError` before anything is allocated.
+
+        ``relabel=True`` makes the graph's vertices the distinct ids that
+        occur, numbered 0..k-1 in increasing order; ``graph.nodes`` holds
+        the original ids (int64, sorted), so vertex ``i`` is id
+        ``graph.nodes[i]``.  ``relabel="auto"`` does so only when the ids
+        are sparse (see :mod:`gconn.relabel`) and ``n`` is not given;
+        ``graph.nodes`` is None when it did not.
 
         >>> Graph.from_edges(np.array([[0, 1], [1, 2]])).m
         2
+        >>> g = Graph.from_edges([5, 3000000000], [7, 5], relabel=True)
+        >>> g.n, g.nodes.tolist()
+        (3, [5, 7, 3000000000])
         """
+        relabel = relabel_option(relabel)
+        if n is not None and relabel == "auto":
+            relabel = False  # a given n keeps every vertex, isolated ones too
+        if relabel is True and n is not None:
+            raise ValueError("n cannot be combined with relabel=True: a relabelled graph has one vertex "
+                             "per distinct id that occurs")
         if dst is None:
             if _is_cupy(src):
                 if src.ndim != 2 or src.shape[1] != 2:
@@ -100,11 +118,23 @@ class Graph:
                 src, dst = arr[:, 0], arr[:, 1]
         if _is_cupy(src) or _is_cupy(dst):
             from .gpu.graph import device_graph_from_edges
+            if relabel is not False:
+                return _device_relabelled(src, dst, relabel,
+                                          lambda s, d, n: cls(*device_graph_from_edges(s, d, n), device="gpu"))
             return cls(*device_graph_from_edges(src, dst, n), device="gpu")
         src = _as_id_array(src, "src")
         dst = _as_id_array(dst, "dst")
         if src.shape[0] != dst.shape[0]:
             raise ValueError(f"src and dst have different lengths ({src.shape[0]} and {dst.shape[0]})")
+        if relabel is True or (relabel == "auto" and src.size):
+            from . import relabel as R
+            hi = _id_range(src, dst) if src.size else -1
+            how = R.decide(src, dst, hi) if relabel == "auto" else True
+            if how is not None:
+                s, d, ids = R.dense_ids(src, dst, how)
+                g = cls._build(s, d, ids.size)
+                g.nodes = ids
+                return g
         n = _check_ids(src, dst, n)
         return cls._build(src, dst, n)
 
@@ -119,8 +149,10 @@ class Graph:
         """
         if A.ndim != 2 or A.shape[0] != A.shape[1]:
             raise ValueError(f"the adjacency matrix must be square; got shape {A.shape}")
-        coo = A.tocoo()
         n = int(A.shape[0])
+        from .memory import check_vertices
+        check_vertices(n, f"the matrix's shape {A.shape}")
+        coo = A.tocoo()
         dt = _id_dtype(n)
         return cls._build(coo.row.astype(dt, copy=False), coo.col.astype(dt, copy=False), n)
 
@@ -205,7 +237,7 @@ class Graph:
         return {k: v.item() for k, v in zip(keys, values)}
 
 
-def as_graph(obj: Any, n: int | None = None) -> Graph:
+def as_graph(obj: Any, n: int | None = None, *, relabel=False) -> Graph:
     """Coerce any supported input to a Graph (see :class:`Graph`).
 
     Beyond the Graph constructors' inputs: a file path (loaded as
@@ -213,11 +245,17 @@ def as_graph(obj: Any, n: int | None = None) -> Graph:
     matrix read as SciPy's csgraph reads it.  A 2 x 2 array, which could be
     an edge list too, is an error that asks which it is.
 
+    ``relabel`` (edge arrays only) is :meth:`Graph.from_edges`'s.
+
     >>> as_graph(([0, 1], [1, 2])).n
     3
     >>> as_graph(np.array([[0, 1, 0], [0, 0, 0], [0, 0, 0]])).m
     1
     """
+    edges = isinstance(obj, (tuple, np.ndarray, list)) or _is_cupy(obj)
+    if relabel is not False and not edges:
+        raise TypeError(f"relabel applies to edge arrays, not to a {type(obj).__name__}; build the graph "
+                        "with gconn.Graph.from_edges(..., relabel=True) or gconn.load(..., relabel=True)")
     if isinstance(obj, Graph):
         return obj
     if isinstance(obj, (str, os.PathLike)):
@@ -232,7 +270,7 @@ def as_graph(obj: Any, n: int | None = None) -> Graph:
     if mod == "networkx":
         return Graph.from_networkx(obj)
     if isinstance(obj, tuple) and len(obj) == 2:
-        return Graph.from_edges(obj[0], obj[1], n)
+        return Graph.from_edges(obj[0], obj[1], n, relabel=relabel)
     if isinstance(obj, (np.ndarray, list)) or _is_cupy(obj):
         if _is_square(obj):
             # (m, 2) arrays are edge lists; any other square array can only
@@ -242,7 +280,7 @@ def as_graph(obj: Any, n: int | None = None) -> Graph:
             if n is not None and n != g.n:
                 raise ValueError(f"n={n} does not match the {g.n} x {g.n} adjacency matrix")
             return g
-        return Graph.from_edges(obj, None, n)
+        return Graph.from_edges(obj, None, n, relabel=relabel)
     raise TypeError(
         f"cannot build a graph from {type(obj).__name__}; pass a gconn.Graph, (src, dst) arrays, "
         "an (m, 2) array, a square adjacency matrix, a scipy.sparse matrix, a networkx graph "
@@ -267,6 +305,15 @@ def _is_square(obj) -> bool:
     return True
 
 
+def relabel_option(value):
+    """``relabel=`` checked: False, True or "auto"."""
+    if value is False or value is True or value == "auto":
+        return value
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    raise ValueError(f"relabel must be False, True or 'auto'; got {value!r}")
+
+
 def _as_id_array(x, what: str, allow_2d: bool = False) -> np.ndarray:
     arr = np.asarray(x)
     if arr.dtype == object:
@@ -289,26 +336,71 @@ def _as_id_array(x, what: str, allow_2d: bool = False) -> np.ndarray:
     return arr
 
 
-def _check_ids(src: np.ndarray, dst: np.ndarray, n: int | None) -> int:
-    if n is not None:
-        if not isinstance(n, numbers.Integral) or isinstance(n, bool):
-            raise TypeError(f"n must be an integer, not {type(n).__name__}")
-        if n < 0:
-            raise ValueError(f"n must be non-negative; got {n}")
-    if src.size == 0:
-        return 0 if n is None else int(n)
+def _id_range(src: np.ndarray, dst: np.ndarray) -> int:
+    """The largest id of non-empty id arrays, after checking none is negative."""
     lo = min(int(src.min()), int(dst.min()))
     if lo < 0:
         where = "src" if int(src.min()) < 0 else "dst"
         arr = src if where == "src" else dst
         i = int(np.argmax(arr < 0))
         raise ValueError(f"negative vertex id {int(arr[i])} ({where}[{i}]); ids must be >= 0")
-    hi = max(int(src.max()), int(dst.max()))
+    return max(int(src.max()), int(dst.max()))
+
+
+def _check_ids(src: np.ndarray, dst: np.ndarray, n: int | None) -> int:
+    from .errors import VertexRangeError
+    from .memory import check_vertices
+    if n is not None:
+        if not isinstance(n, numbers.Integral) or isinstance(n, bool):
+            raise TypeError(f"n must be an integer, not {type(n).__name__}")
+        if n < 0:
+            raise ValueError(f"n must be non-negative; got {n}")
+    if src.size == 0:
+        if n is not None:
+            check_vertices(int(n), f"n={n}")
+        return 0 if n is None else int(n)
+    hi = _id_range(src, dst)
     if n is None:
+        try:
+            check_vertices(hi + 1, "edges", hi)
+        except VertexRangeError as e:
+            # Only now find where the largest id is: a pass over the edges.
+            where = "src" if int(src.max()) == hi else "dst"
+            i = int(np.argmax((src if where == "src" else dst) == hi))
+            raise e.at(f"{where}[{i}]", hi) from None
         return hi + 1
     if hi >= n:
         where = "src" if int(src.max()) >= n else "dst"
         arr = src if where == "src" else dst
         i = int(np.argmax(arr >= n))
         raise ValueError(f"vertex id {int(arr[i])} ({where}[{i}]) is out of range for n={n}")
+    check_vertices(int(n), f"n={n}")
     return int(n)
+
+
+def _device_relabelled(src, dst, relabel, build) -> Graph:
+    """``Graph.from_edges`` with relabelling, for CuPy arrays."""
+    import cupy
+    from . import relabel as R
+    src, dst = cupy.asarray(src), cupy.asarray(dst)
+    if src.ndim != 1 or dst.ndim != 1 or src.shape != dst.shape:
+        raise ValueError(f"src and dst must be 1-D arrays of one length; got {src.shape} and {dst.shape}")
+    for name, arr in (("src", src), ("dst", dst)):
+        if arr.dtype.kind not in "iu":
+            raise TypeError(f"{name} has dtype {arr.dtype}; vertex ids must be integers")
+    if src.size == 0:
+        g = build(src, dst, None)
+        if relabel is True:
+            g.nodes = src.astype("int64")
+        return g
+    span = max(int(src.max()), int(dst.max())) + 1
+    if relabel == "auto" and span < R.AUTO_MIN_RANGE:
+        return build(src, dst, None)
+    s, d, ids = R.dense_ids(src, dst)
+    if relabel == "auto" and span <= R.AUTO_RATIO * ids.size:
+        return build(src, dst, None)
+    if int(ids[0]) < 0:
+        raise ValueError(f"negative vertex id {int(ids[0])}; ids must be >= 0")
+    g = build(s, d, int(ids.size))
+    g.nodes = ids
+    return g

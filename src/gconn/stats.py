@@ -41,6 +41,9 @@ class Stats:
     rounds: int = 0
     #: the device-resident compute time in seconds where a backend measures it
     device_time: float | None = None
+    #: the input ids were mapped to 0..n-1 (``relabel=True``, or ``"auto"``
+    #: that found them sparse); the graph's ``nodes`` holds them
+    relabelled: bool = False
 
     @contextmanager
     def phase(self, name: str, sync=None):
@@ -64,5 +67,5 @@ class Stats:
             "variant": self.variant, "backend": self.backend, "n": self.n, "m": self.m,
             "phase_times": dict(self.phase_times), "edge_inspections": dict(self.edge_inspections),
             "coverage": self.coverage, "inter_component": self.inter_component, "lmax": self.lmax,
-            "rounds": self.rounds, "device_time": self.device_time,
+            "rounds": self.rounds, "device_time": self.device_time, "relabelled": self.relabelled,
         }

@@ -110,8 +110,10 @@ def human_size(nbytes: int) -> str:
     raise AssertionError("unreachable")
 
 
-def load_file(path, *, show: bool = False, format: str | None = None) -> tuple[Graph, dict]:
-    """``gconn.load(path, format=format)`` and its timing: ``(graph, {"load": s})``."""
+def load_file(path, *, show: bool = False, format: str | None = None, n: int | None = None,
+              relabel=False) -> tuple[Graph, dict]:
+    """``gconn.load(path, format=format, n=n, relabel=relabel)`` and its
+    timing: ``(graph, {"load": s})``."""
     from . import io
     path = Path(path)
     if not path.exists():
@@ -121,7 +123,7 @@ def load_file(path, *, show: bool = False, format: str | None = None) -> tuple[G
     desc = f"loading {path.name} ({human_size(path.stat().st_size)})"
     t0 = time.perf_counter()
     with busy(desc, show):
-        g = io.load(path, format=format)
+        g = io.load(path, format=format, n=n, relabel=relabel)
     return g, {"load": time.perf_counter() - t0}
 
 

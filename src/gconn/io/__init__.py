@@ -12,7 +12,9 @@ import numbers
 import os
 from pathlib import Path
 
-from ..graph import Graph, as_graph
+import numpy as np
+
+from ..graph import Graph, as_graph, relabel_option
 from . import arrays, edgelist, gcb, metis, mtx
 from ._files import atomic_write
 
@@ -78,7 +80,7 @@ def _format_of(path: Path, ext: str, gz: bool) -> str:
     return fmt
 
 
-def load(path, *, format: str | None = None, n: int | None = None) -> Graph:
+def load(path, *, format: str | None = None, n: int | None = None, relabel=False) -> Graph:
     """Read a graph file.
 
     Formats (``format=`` name: extensions): ``mtx``: .mtx, Matrix Market
@@ -90,6 +92,16 @@ def load(path, *, format: str | None = None, n: int | None = None) -> Graph:
 
     ``n``, when given, is the vertex count: ids must be below it, and
     vertices beyond the file's largest id (or declared size) are isolated.
+    A vertex count too large for the available memory raises
+    :class:`gconn.VertexRangeError` naming the line (or header) it came
+    from, before it is allocated.
+
+    ``relabel=True`` makes the graph's vertices the ids that occur in the
+    edges, numbered 0..k-1 in increasing order, with the ids in
+    ``graph.nodes`` (0-based: a Matrix Market or METIS index i is id
+    i - 1); isolated vertices a header declares are dropped.
+    ``relabel="auto"`` does so when the ids are sparse and the file
+    declares no vertex count (edge lists without gconn's header, .npy).
 
     >>> import gconn.io, tempfile, os
     >>> path = os.path.join(tempfile.mkdtemp(), "tiny.el")
@@ -105,13 +117,17 @@ def load(path, *, format: str | None = None, n: int | None = None) -> Graph:
         if n < 0:
             raise ValueError(f"n must be non-negative; got {n}")
         n = int(n)
+    relabel = relabel_option(relabel)
+    if relabel is True and n is not None:
+        raise ValueError("n cannot be combined with relabel=True: a relabelled graph has one vertex per "
+                         "distinct id that occurs")
     if format is None:
         fmt = _format_of(path, *_split_name(path))
     elif format in FORMATS:
         fmt = format
     else:
         raise ValueError(f"unknown format {format!r}; expected one of {', '.join(map(repr, FORMATS))}")
-    return _READERS[fmt](path, n)
+    return _READERS[fmt](path, n, relabel)
 
 
 def save(graph, path) -> None:
@@ -120,6 +136,10 @@ def save(graph, path) -> None:
     ``.gcb`` is the fastest to load back.  ``.npy`` cannot record isolated
     vertices after the largest id (pass ``n`` to load).  The file appears
     complete or not at all: a temporary file is renamed over it.
+
+    A relabelled graph (``graph.nodes`` holds its ids) is written in its
+    original ids, which only the edge-list, .npy and .npz formats can hold;
+    the others raise ValueError rather than drop the ids.
 
     >>> import gconn.io, tempfile, os
     >>> from gconn.graph import Graph
@@ -133,8 +153,31 @@ def save(graph, path) -> None:
     path = _as_path(path)
     ext, gz = _split_name(path)
     fmt = _format_of(path, ext, gz)
+    relabelled = isinstance(graph.nodes, np.ndarray)
+    if relabelled and fmt not in _ID_FORMATS:
+        raise ValueError(f"{path.name}: the graph is relabelled (graph.nodes holds its original ids), "
+                         f"which {fmt} cannot store; save it as {', '.join(_ID_FORMATS)}, or set "
+                         "graph.nodes = None to write it in dense ids")
     with atomic_write(path, compress=gz) as f:
-        if fmt == "edgelist":
+        if relabelled:
+            _write_original_ids(graph, f, fmt, _SEPARATORS.get(ext, " "))
+        elif fmt == "edgelist":
             edgelist.write(graph, f, _SEPARATORS.get(ext, " "))
         else:
             _WRITERS[fmt](graph, f)
+
+
+#: Formats that can hold arbitrary vertex ids (the others number vertices 0..n-1 or 1..n).
+_ID_FORMATS = ("edgelist", "npy", "npz")
+
+
+def _write_original_ids(graph: Graph, f, fmt: str, sep: str) -> None:
+    # No vertex count is written: relabelled vertices all have edges, and
+    # a count would make loading allocate up to the largest id.
+    src, dst = graph.nodes[graph.src], graph.nodes[graph.dst]
+    if fmt == "edgelist":
+        edgelist.write_pairs(f, src, dst, 0, sep)
+    elif fmt == "npy":
+        np.save(f, np.column_stack([src, dst]))
+    else:
+        np.savez(f, src=src, dst=dst)

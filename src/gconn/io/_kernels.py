@@ -9,7 +9,7 @@ path the same code (no second, slower parser that could disagree).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 # Parser status codes.
 OK = 0
@@ -100,7 +100,8 @@ def _parse_int(buf, i, end, commas):
 def parse_pairs(buf, pos, line, base, limit, nfields, expect, src, dst):
     """Read one (u, v) record per data line of ``buf[pos:]`` into src/dst.
 
-    Lines are split on spaces, tabs and commas; lines whose first non-blank
+    Lines are split on spaces, tabs and a comma (an empty field between
+    two commas is an error); lines whose first non-blank
     byte is '#' or '%' and blank lines are skipped.  The first two fields
     are the ids (``base`` is subtracted); ``nfields`` fields must be present,
     later ones are ignored.  ``limit >= 0`` bounds the ids after the base is
@@ -121,8 +122,14 @@ def parse_pairs(buf, pos, line, base, limit, nfields, expect, src, dst):
             if k == expect:
                 return k, TOO_MANY, line, pos, end, 0
             for f in range(nfields):
+                # One comma may end a field; two, or one before the first
+                # field, leave a field empty ('1,,2' is not '1 2').
+                commas = 0
                 while i < end and _is_sep(buf[i], True):
+                    commas += buf[i] == _COMMA
                     i += 1
+                if commas > (f > 0):
+                    return k, BAD_FIELD, line, pos, end, 0
                 if i == end:
                     return k, TOO_FEW, line, pos, end, 0
                 if f < 2:
@@ -250,3 +257,163 @@ def format_adjacency(indptr, indices, v0, v1, out):
         out[p] = _NL
         p += 1
     return p
+
+
+# Value kinds of a Matrix Market entry, for check_entries.
+VALUE_INTEGER = 0
+VALUE_REAL = 1
+
+_PLUS = 43
+_DOT = 46
+
+
+@njit(cache=True, inline="always")
+def _token_end(buf, i, end):
+    while i < end and not _is_blank(buf[i]):
+        i += 1
+    return i
+
+
+@njit(cache=True, inline="always")
+def _digits(buf, i, end):
+    """Index after the run of digits at ``i``."""
+    while i < end and _ZERO <= buf[i] <= _ZERO + 9:
+        i += 1
+    return i
+
+
+@njit(cache=True, inline="always")
+def _lower(c):
+    return c + 32 if 65 <= c <= 90 else c
+
+
+@njit(cache=True)
+def _is_word(buf, i, end, word):
+    if end - i != len(word):
+        return False
+    for j in range(end - i):
+        if _lower(buf[i + j]) != word[j]:
+            return False
+    return True
+
+
+_INF = np.frombuffer(b"inf", np.uint8)
+_INFINITY = np.frombuffer(b"infinity", np.uint8)
+_NAN = np.frombuffer(b"nan", np.uint8)
+
+
+@njit(cache=True)
+def _is_number(buf, i, end, kind):
+    """Whether buf[i:end] is an integer (kind 0: [+-]digits) or a real
+    ([+-] digits [. digits] [e [+-] digits], or inf / nan)."""
+    if i < end and (buf[i] == _PLUS or buf[i] == _MINUS):
+        i += 1
+    if kind == VALUE_INTEGER:
+        return i < end and _digits(buf, i, end) == end
+    if _is_word(buf, i, end, _INF) or _is_word(buf, i, end, _INFINITY) or _is_word(buf, i, end, _NAN):
+        return True
+    j = _digits(buf, i, end)
+    mantissa = j - i
+    if j < end and buf[j] == _DOT:
+        k = _digits(buf, j + 1, end)
+        mantissa += k - j - 1
+        j = k
+    if mantissa == 0:
+        return False
+    if j < end and (buf[j] == 101 or buf[j] == 69):  # e or E
+        j += 1
+        if j < end and (buf[j] == _PLUS or buf[j] == _MINUS):
+            j += 1
+        k = _digits(buf, j, end)
+        if k == j:
+            return False
+        j = k
+    return j == end
+
+
+@njit(cache=True, inline="always")
+def _entry_status(buf, pos, end, nidx, nvals, kind):
+    """OK, BAD_FIELD, TOO_FEW or TOO_MANY for the line buf[pos:end]."""
+    i = pos
+    while i < end and _is_blank(buf[i]):
+        i += 1
+    if i == end or buf[i] == _PERCENT:
+        return OK
+    for f in range(nidx + nvals):
+        while i < end and _is_blank(buf[i]):
+            i += 1
+        if i == end:
+            return TOO_FEW
+        if f < nidx:
+            # A negative index is well-formed but out of range: the range
+            # check reports it as such.
+            if buf[i] == _MINUS:
+                i += 1
+            j = _digits(buf, i, end)
+            if j == i or (j < end and not _is_blank(buf[j])):
+                return BAD_FIELD
+            i = j
+        else:
+            stop = _token_end(buf, i, end)
+            if not _is_number(buf, i, stop, kind):
+                return BAD_FIELD
+            i = stop
+    while i < end and _is_blank(buf[i]):
+        i += 1
+    return TOO_MANY if i < end else OK
+
+
+@njit(cache=True)
+def check_entries(buf, pos, line, nidx, nvals, kind):
+    """Check every data line of ``buf[pos:]`` (Matrix Market entries) has
+    exactly ``nidx`` unsigned integer indices then ``nvals`` numbers of
+    ``kind``, separated by blanks; '%' lines and blank lines are skipped.
+
+    Returns (status, line, line start, line end): OK, or BAD_FIELD for a
+    malformed index or value, TOO_FEW / TOO_MANY for a wrong field count.
+    """
+    size = buf.size
+    while pos < size:
+        end = line_end(buf, pos)
+        status = _entry_status(buf, pos, end, nidx, nvals, kind)
+        if status != OK:
+            return status, line, pos, end
+        pos = end + 1
+        line += 1
+    return OK, line, pos, pos
+
+
+@njit(parallel=True, cache=True)
+def entries_ok(buf, pos, nidx, nvals, kind, chunks):
+    """:func:`check_entries` without the line numbers, over ``chunks``
+    pieces of ``buf[pos:]`` in parallel: True when every line is well-formed.
+    (A line belongs to the piece it starts in.)"""
+    size = buf.size
+    starts = np.empty(chunks + 1, np.int64)
+    for c in range(chunks + 1):
+        p = pos + (size - pos) * c // chunks
+        # Move to the start of the next line, unless already at one.
+        if c > 0 and p < size and buf[p - 1] != _NL:
+            p = min(line_end(buf, p) + 1, size)
+        starts[c] = p
+    bad = 0
+    for c in prange(chunks):
+        p = starts[c]
+        while p < starts[c + 1]:
+            end = line_end(buf, p)
+            if _entry_status(buf, p, end, nidx, nvals, kind) != OK:
+                bad += 1
+                break
+            p = end + 1
+    return bad == 0
+
+
+@njit(cache=True)
+def line_start(buf, line):
+    """Byte offset where 1-based line ``line`` begins (``buf.size`` if none)."""
+    pos = 0
+    for _ in range(line - 1):
+        pos = line_end(buf, pos) + 1
+        if pos >= buf.size:
+            return buf.size
+    return pos

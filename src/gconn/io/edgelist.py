@@ -12,19 +12,21 @@ from pathlib import Path
 
 import numpy as np
 
+from ..errors import VertexRangeError
 from ..graph import Graph
 from . import _kernels as K
 from ._files import quote, read_bytes
+from .arrays import RELABEL_HINT
 
 _HEADER = re.compile(rb"#[ \t]*gconn edge list:[^\n]*?\bn=(\d+)")
 _CHUNK = 1 << 20
 
 
-def read(path: Path, n: int | None) -> Graph:
+def read(path: Path, n: int | None, relabel=False) -> Graph:
     buf = read_bytes(path)
     header = _HEADER.match(bytes(buf[:200]))
     declared = int(header.group(1)) if header else None
-    limit = n if n is not None else declared
+    limit = n if n is not None else (None if relabel is True else declared)
     cap = K.count_lines(buf)
     src = np.empty(cap, np.int64)
     dst = np.empty(cap, np.int64)
@@ -42,7 +44,18 @@ def read(path: Path, n: int | None) -> Graph:
             source = "given" if n is not None else "declared on line 1"
             raise ValueError(f"{where}: vertex id {value} is out of range for n={limit} ({source})")
         raise ValueError(f"{where}: expected two integer vertex ids, got {quote(buf[start:end])}")
-    return Graph.from_edges(src[:k], dst[:k], limit)
+    if limit is not None:
+        relabel = False  # a declared or given n keeps every vertex, isolated ones too
+    try:
+        return Graph.from_edges(src[:k], dst[:k], limit, relabel=relabel)
+    except VertexRangeError as e:
+        if e.vertex_id is None:
+            if n is not None:
+                raise
+            raise e.at(f"{path.name}, line 1: the header's n={declared}", None, RELABEL_HINT) from None
+        # Parse again with the offending id just out of range to find its line.
+        _, _, line, _, _, _ = K.parse_pairs(buf, pos, 1, 0, e.vertex_id, 2, -1, src, dst)
+        raise e.at(f"{path.name}, line {line}", e.vertex_id) from None
 
 
 def write(graph: Graph, f, sep: str) -> None:

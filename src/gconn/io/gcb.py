@@ -16,6 +16,8 @@ from pathlib import Path
 import numpy as np
 
 from ..graph import INT32_MAX, Graph
+from ..memory import check_vertices
+from .arrays import RELABEL_HINT
 
 # PNG-style: a high-bit byte and CR LF / ^Z / LF expose text-mode or 7-bit
 # mangling of the file, not only a wrong file type.
@@ -29,7 +31,7 @@ def _dtype(size: int) -> np.dtype:
     return np.dtype(f"<i{size}")
 
 
-def read(path: Path, n: int | None) -> Graph:
+def read(path: Path, n: int | None, relabel=False) -> Graph:
     name = path.name
     with open(path, "rb") as f:
         head = f.read(HEADER_SIZE)
@@ -51,6 +53,10 @@ def read(path: Path, n: int | None) -> Graph:
         if actual != expected:
             raise ValueError(f"{name}: truncated or corrupt .gcb file: the header (n={n_file}, "
                              f"m={m}) needs {expected} bytes, the file has {actual}")
+        if relabel is not True:
+            if n is not None and n > n_file:
+                check_vertices(n, f"n={n}")
+            check_vertices(n_file, f"{name}: the n={n_file} stored in the file", None, hint=RELABEL_HINT)
         ids = _dtype(id_size)
         indptr = np.fromfile(f, _dtype(ptr_size), n_file + 1)
         indices = np.fromfile(f, ids, 2 * m)
@@ -62,6 +68,8 @@ def read(path: Path, n: int | None) -> Graph:
     # '<' arrays are native on little-endian hosts: these are no-op views there.
     native = [a.astype(a.dtype.newbyteorder("="), copy=False) for a in (indptr, indices, src, dst)]
     graph = Graph(n_file, *native)
+    if relabel is True:
+        return Graph.from_edges(graph.src, graph.dst, relabel=True)
     if n is None or n == n_file:
         return graph
     if n < n_file:

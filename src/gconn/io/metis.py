@@ -12,8 +12,10 @@ from pathlib import Path
 import numpy as np
 
 from ..graph import Graph
+from ..memory import check_vertices
 from . import _kernels as K
 from ._files import quote, read_bytes
+from .arrays import RELABEL_HINT
 
 _CHUNK = 1 << 20
 
@@ -40,12 +42,16 @@ def _read_header(path: Path, buf: np.ndarray):
     return n, m, fmt, ncon, line, end + 1
 
 
-def read(path: Path, n: int | None) -> Graph:
+def read(path: Path, n: int | None, relabel=False) -> Graph:
     name = path.name
     buf = read_bytes(path)
     n_file, m, fmt, ncon, hline, body = _read_header(path, buf)
     if n is not None and n < n_file:
         raise ValueError(f"{name}: n={n} is smaller than the {n_file} vertices declared on line {hline}")
+    if relabel is not True:
+        if n is not None and n > n_file:
+            check_vertices(n, f"n={n}")
+        check_vertices(n_file, f"{name}, line {hline}: n={n_file}", None, hint=RELABEL_HINT)
     skip = (fmt[0] == "1") + (ncon if fmt[1] == "1" else 0)
     edge_weights = fmt[2] == "1"
     # Each neighbour takes at least two bytes, which bounds the entries even
@@ -79,6 +85,8 @@ def read(path: Path, n: int | None) -> Graph:
     if k != 2 * m:
         raise ValueError(f"{name}, line {hline}: the header declares m={m} edges, but the vertex "
                          f"lines list {k} neighbour entries (expected 2m={2 * m}, each edge twice)")
+    if relabel is True:
+        return Graph.from_edges(src[:k], dst[:k], relabel=True)
     return Graph.from_edges(src[:k], dst[:k], n_file if n is None else n)
 
 

@@ -1,8 +1,11 @@
 """Matrix Market: coordinate (or dense array) adjacency matrices, 1-based.
 
 The header is read here, the entries by fast_matrix_market (multithreaded
-C++).  When it rejects the file, the entries are re-scanned with gconn's own
-parser to name the line and what is wrong with it in gconn's words.
+C++).  fast_matrix_market reads some malformed entries leniently (a pattern
+entry '3 1.5' as '3 1', extra fields), so a syntax pass over the bytes
+checks every entry first.  When fast_matrix_market rejects the file, the
+entries are re-scanned with gconn's own parser to name the line and what is
+wrong with it in gconn's words.
 """
 from __future__ import annotations
 
@@ -13,8 +16,10 @@ import fast_matrix_market as fmm
 import numpy as np
 
 from ..graph import Graph
+from ..memory import check_vertices
 from . import _kernels as K
 from ._files import GZIP_ERRORS, gzip_error, is_gzip, open_binary, quote, read_bytes
+from .arrays import RELABEL_HINT
 from .edgelist import write_pairs
 
 _FORMATS = ("coordinate", "array")
@@ -26,6 +31,7 @@ _ENTRY = {2: "'row col'", 3: "'row col value'", 4: "'row col real imag'"}
 @dataclass
 class _Header:
     format: str
+    field: str      # pattern, integer, real or complex
     fields: int     # fields per coordinate entry line
     rows: int
     cols: int
@@ -63,11 +69,11 @@ def _read_header(path: Path, f) -> _Header:
             raise ValueError(f"{name}, line {lineno}: the matrix is {rows} x {cols}; "
                              "an adjacency matrix must be square")
         nnz = int(sizes[2]) if want == 3 else rows * cols
-        return _Header(fmt, _FIELDS[field], rows, cols, nnz, lineno)
+        return _Header(fmt, field, _FIELDS[field], rows, cols, nnz, lineno)
     raise ValueError(f"{name}, line {lineno}: file ends before the Matrix Market size line")
 
 
-def read(path: Path, n: int | None) -> Graph:
+def read(path: Path, n: int | None, relabel=False) -> Graph:
     gz = is_gzip(path)
     try:
         with open_binary(path, gz) as f:
@@ -77,6 +83,12 @@ def read(path: Path, n: int | None) -> Graph:
     if n is not None and n < header.rows:
         raise ValueError(f"{path.name}: n={n} is smaller than the {header.rows} vertices "
                          f"declared on line {header.size_line}")
+    if relabel is not True:
+        if n is not None and n > header.rows:
+            check_vertices(n, f"n={n}")
+        check_vertices(header.rows, f"{path.name}, line {header.size_line}: the {header.rows} x "
+                       f"{header.cols} matrix", None, hint=RELABEL_HINT)
+    _check_syntax(path, header)
     # fast_matrix_market picks gzip by the '.gz' name; hand it a stream
     # whenever the name and the content might disagree.
     try:
@@ -90,7 +102,32 @@ def read(path: Path, n: int | None) -> Graph:
     if header.format == "array":
         keep = data != 0
         row, col = row[keep], col[keep]
+    if relabel is True:
+        return Graph.from_edges(row, col, relabel=True)
     return Graph.from_edges(row, col, header.rows if n is None else n)
+
+
+def _check_syntax(path: Path, header: _Header) -> None:
+    """Reject what fast_matrix_market would read leniently: a pattern entry
+    '3 1.5' (read as '3 1'), extra fields, a real value in an integer file."""
+    buf = read_bytes(path)
+    body = K.line_start(buf, header.size_line + 1)
+    kind = K.VALUE_INTEGER if header.field == "integer" else K.VALUE_REAL
+    nvals = {"pattern": 0, "integer": 1, "real": 1, "complex": 2}[header.field]
+    nidx = 2 if header.format == "coordinate" else 0
+    if nidx == 0 and nvals == 0:
+        raise ValueError(f"{path.name}, line 1: a dense 'array' file cannot have the 'pattern' field")
+    if K.entries_ok(buf, body, nidx, nvals, kind, 64):
+        return
+    # The serial pass finds the first bad line and its number.
+    status, line, start, end = K.check_entries(buf, body, header.size_line + 1, nidx, nvals, kind)
+    if nidx:
+        value = {"pattern": "", "integer": " and an integer value", "real": " and a real value",
+                 "complex": " and a real and an imaginary part"}[header.field]
+        expected = f"an entry {_ENTRY[header.fields]} with integer indices{value}"
+    else:
+        expected = f"one {header.field} value per line" if nvals == 1 else "one 'real imag' pair per line"
+    raise ValueError(f"{path.name}, line {line}: expected {expected}, got {quote(buf[start:end])}")
 
 
 def _describe_error(path: Path, header: _Header, error: Exception) -> ValueError:

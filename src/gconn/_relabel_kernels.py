@@ -1,0 +1,70 @@
+"""numba kernel of :mod:`gconn.relabel`: an open-addressing hash table from
+vertex id to dense index, grown as distinct ids arrive."""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+_EMPTY = -1
+# Fibonacci hashing: multiply by 2^64 / golden ratio, keep the top bits.
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+
+
+@njit(cache=True, inline="always")
+def _slot(x, shift):
+    return np.int64((np.uint64(x) * _GOLDEN) >> np.uint64(shift))
+
+
+@njit(cache=True)
+def _grow(keys, vals, bits):
+    new_keys = np.full(keys.size * 2, _EMPTY, np.int64)
+    new_vals = np.empty(keys.size * 2, np.int64)
+    mask = new_keys.size - 1
+    shift = 64 - (bits + 1)
+    for j in range(keys.size):
+        x = keys[j]
+        if x != _EMPTY:
+            h = _slot(x, shift)
+            while new_keys[h] != _EMPTY:
+                h = (h + 1) & mask
+            new_keys[h] = x
+            new_vals[h] = vals[j]
+    return new_keys, new_vals
+
+
+@njit(cache=True)
+def first_seen(src, dst, out_src, out_dst):
+    """Number the distinct ids of src then dst in order of first
+    appearance: ``out_*[i]`` gets the number of ``*[i]``; returns the ids
+    in that order.  Ids must be >= 0 (-1 marks an empty slot)."""
+    bits = 16
+    keys = np.full(1 << bits, _EMPTY, np.int64)
+    vals = np.empty(1 << bits, np.int64)
+    order = np.empty(16, np.int64)
+    k = 0
+    for part in range(2):
+        arr = src if part == 0 else dst
+        out = out_src if part == 0 else out_dst
+        for i in range(arr.size):
+            x = arr[i]
+            mask = keys.size - 1
+            h = _slot(x, 64 - bits)
+            while keys[h] != _EMPTY and keys[h] != x:
+                h = (h + 1) & mask
+            if keys[h] == x:
+                out[i] = vals[h]
+                continue
+            keys[h] = x
+            vals[h] = k
+            out[i] = k
+            if k == order.size:
+                bigger = np.empty(order.size * 2, np.int64)
+                bigger[:k] = order
+                order = bigger
+            order[k] = x
+            k += 1
+            # Keep the load at most 1/2 so probe runs stay short.
+            if 2 * k > keys.size:
+                keys, vals = _grow(keys, vals, bits)
+                bits += 1
+    return order[:k].copy()
