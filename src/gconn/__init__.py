@@ -7,7 +7,8 @@
 from .api import IncrementalConnectivity, connected_components, spanning_forest
 from .design import Variant, variants
 from .errors import ConvergenceError, GPUUnavailableError, VertexRangeError
-from .graph import Graph, as_graph
+from .graph import Graph
+from .inputs import as_graph
 
 __version__ = "0.1.0"
 

@@ -8,7 +8,9 @@ import numpy as np
 from . import design, pipeline
 from .design import Plan, Variant
 from .errors import GPUUnavailableError
-from .graph import INT32_MAX, Graph, _as_id_array, _is_cupy, as_graph, relabel_option
+from .adjacency import strong_requested
+from .graph import INT32_MAX, Graph, _as_id_array, _is_cupy, relabel_option
+from .inputs import as_graph
 from .stats import Stats
 
 BACKENDS = ("auto", "cpu", "gpu")
@@ -119,7 +121,6 @@ def connected_components(graph=None, directed=True, connection="weak", return_la
     if (graph is None) == (csgraph is None):
         raise TypeError("connected_components() takes the graph once, as graph (first argument) or csgraph=")
     graph = csgraph if graph is None else graph
-    from .csgraph import strong_requested
     if strong_requested(directed, connection):
         if params or algorithm not in ("auto", None) or relabel is not False:
             raise TypeError("algorithm=, relabel= and variant options apply to undirected components; strong "

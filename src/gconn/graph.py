@@ -9,7 +9,6 @@ int64 only when 2m needs it.
 from __future__ import annotations
 
 import numbers
-import os
 from typing import Any
 
 import numpy as np
@@ -237,20 +236,14 @@ class Graph:
         return {k: v.item() for k, v in zip(keys, values)}
 
 
-def as_graph(obj: Any, n: int | None = None, *, relabel=False) -> Graph:
-    """Coerce any supported input to a Graph (see :class:`Graph`).
-
-    Beyond the Graph constructors' inputs: a file path (loaded as
-    :func:`gconn.load` loads it) and a square N x N array, an adjacency
-    matrix read as SciPy's csgraph reads it.  A 2 x 2 array, which could be
-    an edge list too, is an error that asks which it is.
-
+def coerce(obj: Any, n: int | None = None, *, relabel=False) -> Graph:
+    """A Graph from an object in memory: a Graph, a scipy.sparse or
+    cupyx matrix, a networkx graph, ``(src, dst)`` arrays or an ``(m, 2)``
+    array (:func:`gconn.as_graph` adds files and adjacency matrices).
     ``relabel`` (edge arrays only) is :meth:`Graph.from_edges`'s.
 
-    >>> as_graph(([0, 1], [1, 2])).n
+    >>> coerce(([0, 1], [1, 2])).n
     3
-    >>> as_graph(np.array([[0, 1, 0], [0, 0, 0], [0, 0, 0]])).m
-    1
     """
     edges = isinstance(obj, (tuple, np.ndarray, list)) or _is_cupy(obj)
     if relabel is not False and not edges:
@@ -258,9 +251,6 @@ def as_graph(obj: Any, n: int | None = None, *, relabel=False) -> Graph:
                         "with gconn.Graph.from_edges(..., relabel=True) or gconn.load(..., relabel=True)")
     if isinstance(obj, Graph):
         return obj
-    if isinstance(obj, (str, os.PathLike)):
-        from .io import load
-        return load(obj, n=n)
     mod = type(obj).__module__.split(".")[0]
     if mod == "scipy" or (mod == "cupyx" and hasattr(obj, "tocoo")):
         if mod == "cupyx":
@@ -272,14 +262,6 @@ def as_graph(obj: Any, n: int | None = None, *, relabel=False) -> Graph:
     if isinstance(obj, tuple) and len(obj) == 2:
         return Graph.from_edges(obj[0], obj[1], n, relabel=relabel)
     if isinstance(obj, (np.ndarray, list)) or _is_cupy(obj):
-        if _is_square(obj):
-            # (m, 2) arrays are edge lists; any other square array can only
-            # be an adjacency matrix, read as scipy.sparse.csgraph reads it
-            from .csgraph import adjacency, graph_of
-            g = graph_of(adjacency(obj))
-            if n is not None and n != g.n:
-                raise ValueError(f"n={n} does not match the {g.n} x {g.n} adjacency matrix")
-            return g
         return Graph.from_edges(obj, None, n, relabel=relabel)
     raise TypeError(
         f"cannot build a graph from {type(obj).__name__}; pass a gconn.Graph, (src, dst) arrays, "

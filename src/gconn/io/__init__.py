@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..graph import Graph, as_graph, relabel_option
+from ..graph import Graph, coerce, relabel_option
 from . import arrays, edgelist, gcb, metis, mtx
 from ._files import atomic_write
 
@@ -149,7 +149,7 @@ def save(graph, path) -> None:
     >>> gconn.io.load(path) == g
     True
     """
-    graph = as_graph(graph).to_host()
+    graph = coerce(graph).to_host()
     path = _as_path(path)
     ext, gz = _split_name(path)
     fmt = _format_of(path, ext, gz)

@@ -25,7 +25,10 @@ import time
 
 import numpy as np
 
+from ..adjacency import Adjacency, adjacency
+from ..errors import GPUUnavailableError
 from ..graph import INT32_MAX, Graph, _as_id_array, _check_ids, _is_cupy, _is_square
+from ..stats import Stats
 
 __all__ = ["strong_components", "directed_adjacency"]
 
@@ -36,8 +39,7 @@ _NO_DIRECTION = (
 
 
 def directed_adjacency(obj):
-    """The directed graph ``obj`` describes, as a :class:`gconn.csgraph.Adjacency`."""
-    from ..csgraph import adjacency
+    """The directed graph ``obj`` describes, as a :class:`gconn.adjacency.Adjacency`."""
     if isinstance(obj, Graph):
         raise ValueError(_NO_DIRECTION.format(what="a gconn.Graph (always undirected)"))
     if isinstance(obj, (str, os.PathLike)):
@@ -64,7 +66,6 @@ def directed_adjacency(obj):
 def _from_arcs(src, dst, n):
     """Arcs src[i] -> dst[i] as the CSR SciPy would build from
     ``coo_matrix((1, (src, dst)))`` (duplicates merged, columns sorted)."""
-    from ..csgraph import Adjacency
     if _is_cupy(src) or _is_cupy(dst):
         import cupy
         import cupyx.scipy.sparse as csp
@@ -94,9 +95,6 @@ def strong_components(graph, *, backend="auto", compact=True, return_labels=True
     (the GPU for input already there, else the CPU, which keeps SciPy's
     numbering).  ``compact=False`` labels each vertex by its component's
     smallest vertex instead.  ``return_stats`` appends a :class:`gconn.stats.Stats`."""
-    from ..api import GPUUnavailableError
-    from ..csgraph import Adjacency
-    from ..stats import Stats
     adj = directed_adjacency(graph)
     if backend not in ("auto", "cpu", "gpu"):
         raise ValueError(f"unknown backend {backend!r}; one of auto, cpu, gpu")
