@@ -6,10 +6,11 @@ from contextlib import nullcontext
 import numpy as np
 
 from . import design, pipeline
+from .adjacency import strong_requested
 from .design import Plan, Variant
 from .errors import GPUUnavailableError
-from .adjacency import strong_requested
 from .graph import INT32_MAX, Graph, _as_id_array, _is_cupy, relabel_option
+from .ids import check_pair, id_range
 from .inputs import as_graph
 from .stats import Stats
 
@@ -315,10 +316,9 @@ class IncrementalConnectivity:
         else:
             s = _as_id_array(src, "src")
             d = _as_id_array(dst, "dst")
-            if s.shape != d.shape:
-                raise ValueError(f"src and dst have different lengths ({s.shape[0]} and {d.shape[0]})")
-            if s.size and min(int(s.min()), int(d.min())) < 0:
-                raise ValueError("negative vertex id in the batch; ids must be >= 0")
+            check_pair(s, d)
+            if s.size:
+                id_range(s, d)
         if s.size:
             hi = int(max(s.max(), d.max()))
             self._grow(hi + 1, lambda: _position_of(hi, s, d))

@@ -8,12 +8,11 @@ int64 only when 2m needs it.
 """
 from __future__ import annotations
 
-import numbers
 from typing import Any
 
 import numpy as np
 
-from .ids import INT32_MAX, id_dtype as _id_dtype
+from .ids import INT32_MAX, check_n, check_pair, id_range, id_dtype as _id_dtype
 
 
 def _is_cupy(x) -> bool:
@@ -127,7 +126,7 @@ class Graph:
             raise ValueError(f"src and dst have different lengths ({src.shape[0]} and {dst.shape[0]})")
         if relabel is True or (relabel == "auto" and src.size):
             from . import relabel as R
-            hi = _id_range(src, dst) if src.size else -1
+            hi = id_range(src, dst) if src.size else -1
             how = R.decide(src, dst, hi) if relabel == "auto" else True
             if how is not None:
                 s, d, ids = R.dense_ids(src, dst, how)
@@ -318,30 +317,15 @@ def _as_id_array(x, what: str, allow_2d: bool = False) -> np.ndarray:
     return arr
 
 
-def _id_range(src: np.ndarray, dst: np.ndarray) -> int:
-    """The largest id of non-empty id arrays, after checking none is negative."""
-    lo = min(int(src.min()), int(dst.min()))
-    if lo < 0:
-        where = "src" if int(src.min()) < 0 else "dst"
-        arr = src if where == "src" else dst
-        i = int(np.argmax(arr < 0))
-        raise ValueError(f"negative vertex id {int(arr[i])} ({where}[{i}]); ids must be >= 0")
-    return max(int(src.max()), int(dst.max()))
-
-
 def _check_ids(src: np.ndarray, dst: np.ndarray, n: int | None) -> int:
     from .errors import VertexRangeError
     from .memory import check_vertices
-    if n is not None:
-        if not isinstance(n, numbers.Integral) or isinstance(n, bool):
-            raise TypeError(f"n must be an integer, not {type(n).__name__}")
-        if n < 0:
-            raise ValueError(f"n must be non-negative; got {n}")
+    check_n(n)
     if src.size == 0:
         if n is not None:
             check_vertices(int(n), f"n={n}")
         return 0 if n is None else int(n)
-    hi = _id_range(src, dst)
+    hi = id_range(src, dst)
     if n is None:
         try:
             check_vertices(hi + 1, "edges", hi)
@@ -365,11 +349,7 @@ def _device_relabelled(src, dst, relabel, build) -> Graph:
     import cupy
     from . import relabel as R
     src, dst = cupy.asarray(src), cupy.asarray(dst)
-    if src.ndim != 1 or dst.ndim != 1 or src.shape != dst.shape:
-        raise ValueError(f"src and dst must be 1-D arrays of one length; got {src.shape} and {dst.shape}")
-    for name, arr in (("src", src), ("dst", dst)):
-        if arr.dtype.kind not in "iu":
-            raise TypeError(f"{name} has dtype {arr.dtype}; vertex ids must be integers")
+    check_pair(src, dst)
     if src.size == 0:
         g = build(src, dst, None)
         if relabel is True:

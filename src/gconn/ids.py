@@ -1,9 +1,15 @@
-"""Vertex id widths, shared by the graph, the readers and both backends.
+"""Vertex ids: their widths, and the checks every entry point makes on id
+arrays (NumPy or CuPy alike), shared by the graph, the readers, the API and
+both backends.
 
 >>> id_dtype(2**31 - 1).__name__, id_dtype(2**31).__name__
 ('int32', 'int64')
+>>> id_range(np.array([0, 5]), np.array([1, 2]))
+5
 """
 from __future__ import annotations
+
+import numbers
 
 import numpy as np
 
@@ -18,3 +24,35 @@ def id_dtype(n: int):
 def offset_dtype(m: int):
     """int32 CSR offsets unless the 2m slots of m undirected edges need int64."""
     return np.int32 if 2 * m <= INT32_MAX else np.int64
+
+
+def check_n(n) -> None:
+    """``n`` is None or a non-negative integer."""
+    if n is not None:
+        if not isinstance(n, numbers.Integral) or isinstance(n, bool):
+            raise TypeError(f"n must be an integer, not {type(n).__name__}")
+        if n < 0:
+            raise ValueError(f"n must be non-negative; got {n}")
+
+
+def check_pair(src, dst) -> None:
+    """``src`` and ``dst`` are 1-D integer arrays of one length."""
+    for a, what in ((src, "src"), (dst, "dst")):
+        if a.ndim != 1:
+            raise ValueError(f"{what} must be a 1-D array of vertex ids; got shape {tuple(a.shape)}")
+        if a.dtype.kind not in "iu":
+            raise TypeError(f"{what} has dtype {a.dtype}; vertex ids must be integers")
+    if src.shape != dst.shape:
+        raise ValueError(f"src and dst have different lengths ({src.shape[0]} and {dst.shape[0]})")
+
+
+def id_range(src, dst) -> int:
+    """The largest id of non-empty id arrays, after checking that none is
+    negative (the error names the first negative id and where it is)."""
+    lo = min(int(src.min()), int(dst.min()))
+    if lo < 0:
+        where = "src" if int(src.min()) < 0 else "dst"
+        arr = src if where == "src" else dst
+        i = int((arr < 0).argmax())
+        raise ValueError(f"negative vertex id {int(arr[i])} ({where}[{i}]); ids must be >= 0")
+    return max(int(src.max()), int(dst.max()))

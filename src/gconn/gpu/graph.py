@@ -11,11 +11,9 @@ which wraps them (this module does not import it: imports run one way).
 """
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 
-from ..ids import id_dtype, offset_dtype
+from ..ids import check_n, check_pair, id_dtype, id_range, offset_dtype
 from . import memory
 from ._compat import SIM, xp
 
@@ -67,33 +65,16 @@ def coo_from_csr(indptr, indices):
     return xp.concatenate(srcs), xp.concatenate(dsts)
 
 
-def _check_n(n):
-    if n is not None:
-        if not isinstance(n, numbers.Integral) or isinstance(n, bool):
-            raise TypeError(f"n must be an integer, not {type(n).__name__}")
-        if n < 0:
-            raise ValueError(f"n must be non-negative; got {n}")
-
-
 def device_graph_from_edges(src, dst, n=None):
     """Build a graph on the GPU from CuPy ``src``/``dst`` id arrays: drop self
     loops, put each edge as (min, max), deduplicate, symmetric sorted CSR."""
     _require_device("building a graph from CuPy arrays")
     src = xp.asarray(src)
     dst = xp.asarray(dst)
-    for a, what in ((src, "src"), (dst, "dst")):
-        if a.ndim != 1:
-            raise ValueError(f"{what} must be a 1-D array of vertex ids; got shape {a.shape}")
-        if a.dtype.kind not in "iu":
-            raise TypeError(f"{what} has dtype {a.dtype}; vertex ids must be integers")
-    if src.shape != dst.shape:
-        raise ValueError(f"src and dst have different lengths ({src.shape[0]} and {dst.shape[0]})")
-    _check_n(n)
+    check_pair(src, dst)
+    check_n(n)
     if src.size:
-        lo = min(int(src.min()), int(dst.min()))
-        if lo < 0:
-            raise ValueError(f"negative vertex id {lo}; ids must be >= 0")
-        hi = max(int(src.max()), int(dst.max()))
+        hi = id_range(src, dst)
         if n is None:
             n = hi + 1
         elif hi >= n:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..ids import check_pair, id_range
 from . import memory
 from ._compat import SIM, cuda, view, xp
 from .launch import dtypes_key, get, kernel, launch
@@ -98,12 +99,7 @@ def validate_device_ids(src, dst):
     for a, what in ((src, "src"), (dst, "dst")):
         if not isinstance(a, xp.ndarray):
             raise TypeError(f"{what} must be a CuPy array when the other one is")
-        if a.ndim != 1:
-            raise ValueError(f"{what} must be a 1-D array of vertex ids; got shape {a.shape}")
-        if a.dtype.kind not in "iu":
-            raise TypeError(f"{what} has dtype {a.dtype}; vertex ids must be integers")
-    if src.shape != dst.shape:
-        raise ValueError(f"src and dst have different lengths ({src.shape[0]} and {dst.shape[0]})")
-    if src.size and min(int(src.min()), int(dst.min())) < 0:
-        raise ValueError("negative vertex id in the batch; ids must be >= 0")
+    check_pair(src, dst)
+    if src.size:
+        id_range(src, dst)
     return src, dst
