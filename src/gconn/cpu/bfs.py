@@ -5,13 +5,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from ..core.bfs import next_direction
 from . import atomics
-
-#: Beamer's switching parameters: go bottom-up when the frontier's edges
-#: exceed the unexplored edges / ALPHA; back to top-down when the frontier
-#: shrinks below n / BETA.
-ALPHA = 15
-BETA = 18
 
 
 @njit(parallel=True, cache=True)
@@ -119,13 +114,9 @@ class Search:
             self.depth += 1
             done += 1
             depth = self.depth
-            # Beamer's switch, plus: never go bottom-up for a frontier that
-            # would switch straight back -- a bottom-up step scans all n
-            # vertices, which late, small components must not pay.
-            if not bottom_up and fe > self.unexplored / ALPHA and nf >= n / BETA:
-                bottom_up = True
-            elif bottom_up and nf < n / BETA:
-                bottom_up = False
+            was_bottom_up = bottom_up
+            bottom_up = next_direction(bottom_up, nf, fe, self.unexplored, n)
+            if was_bottom_up and not bottom_up:
                 frontier = _frontier_of(level, depth - 1)
             if bottom_up:
                 nf, fe, scanned = _bottom_up(indptr, indices, level, parent, depth)

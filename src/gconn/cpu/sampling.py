@@ -11,7 +11,10 @@ import numpy as np
 from numba import njit, prange
 
 from .bfs import Search
-from .primitives import parent_of, record_edge, set_parent, union_any
+from ..core.sampling import build
+from .primitives import CPU, parent_of, record_edge, set_parent, union_any
+
+_follow = build(CPU).follow_first
 
 KOUT_PAPER = 0      # first edge + k-1 uniformly random edges (paper Alg. k-out)
 KOUT_AFFOREST = 1   # the first k edges (Afforest)
@@ -84,15 +87,7 @@ def follow_first(indptr, indices, starts, max_steps):
     neighbour while it is smaller; -1 when the walk is longer than max_steps."""
     out = np.empty(starts.size, np.int64)
     for t in range(starts.size):
-        v = starts[t]
-        steps = 0
-        while steps < max_steps and indptr[v + 1] > indptr[v]:
-            w = indices[indptr[v]]
-            if w >= v:
-                break
-            v = w
-            steps += 1
-        out[t] = v if steps < max_steps else -1
+        out[t] = _follow(indptr, indices, np.int64(starts[t]), max_steps)
     return out
 
 

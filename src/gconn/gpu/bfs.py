@@ -11,14 +11,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core.bfs import next_direction
 from ._compat import cuda, view, xp
 from .launch import WARP, dtypes_key, get, kernel, launch
 from .primitives import atomic_add, cas, load
-
-#: Beamer's switch: bottom-up when the frontier's edges exceed the
-#: unexplored edges / ALPHA, top-down again below n / BETA
-ALPHA = 15
-BETA = 18
 
 
 @kernel("bfs_top_down", lambda t: (t.ptr, t.id, t.id, t.I64, t.lvl, t.id, t.I64, t.id, t.i64))
@@ -140,12 +136,9 @@ class Search:
             self.depth += 1
             done += 1
             depth = self.depth
-            # Beamer's switch, plus: never go bottom-up for a frontier that
-            # would switch straight back (a bottom-up step scans all n).
-            if not bottom_up and fe > self.unexplored / ALPHA and nf >= n / BETA:
-                bottom_up = True
-            elif bottom_up and nf < n / BETA:
-                bottom_up = False
+            was_bottom_up = bottom_up
+            bottom_up = next_direction(bottom_up, nf, fe, self.unexplored, n)
+            if was_bottom_up and not bottom_up:
                 counters.fill(0)
                 launch(get("bfs_collect", (), dts), n, self.levelv, n, depth - 1, fv, cv, persistent=True)
                 nf = int(counters[0])

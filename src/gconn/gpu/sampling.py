@@ -14,8 +14,11 @@ import numpy as np
 from ._compat import WARP_INTRINSICS, cuda, view, xp
 from .bfs import Search
 from .launch import FULL_MASK, SAMPLE, dtypes_key, get, kernel, launch
-from .primitives import U64, UF, rand64, record_edge
+from ..core.sampling import build
+from .primitives import GPU, U64, UF, rand64, record_edge
 from .unionfind import block_mode, jtb_fin
+
+follow_first = build(GPU).follow_first
 
 KOUT_PAPER = 0      # first edge + k-1 random edges (paper Alg. k-out)
 KOUT_AFFOREST = 1   # the first k edges (Afforest)
@@ -117,15 +120,7 @@ def make_hb_follow():
         vals = cuda.shared.array(SAMPLE, np.int64)
         best = cuda.shared.array(1, np.int64)
         t = cuda.threadIdx.x
-        v = np.int64(rand64(t, seed) % U64(n))
-        steps = 0
-        while steps < max_steps and indptr[v + 1] > indptr[v]:
-            w = indices[indptr[v]]
-            if w >= v:
-                break
-            v = w
-            steps += 1
-        vals[t] = v if steps < max_steps else -1
+        vals[t] = follow_first(indptr, indices, np.int64(rand64(t, seed) % U64(n)), max_steps)
         if t == 0:
             best[0] = 0
         cuda.syncthreads()
