@@ -167,12 +167,13 @@ def dense_names(src, dst):
                             f"({type(bad[0]).__name__}) among {', '.join(sorted(t.__name__ for t in kinds))}")
     try:
         import pandas as pd
+    except ImportError:
+        names, codes = np.unique(both, return_inverse=True)
+    else:
         # A hash-based factorisation: several times faster than np.unique's
         # sort of Python strings.
         codes, names = pd.factorize(both, sort=True)
         names = np.asarray(names)
-    except ImportError:
-        names, codes = np.unique(both, return_inverse=True)
     dt = np.int32 if names.size <= np.iinfo(np.int32).max else np.int64
     codes = codes.astype(dt, copy=False)
     return codes[:len(src)], codes[len(src):], names

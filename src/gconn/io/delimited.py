@@ -6,7 +6,6 @@ become one delimiter; pyarrow then reads only the two edge columns.
 """
 from __future__ import annotations
 
-import io
 import re
 from pathlib import Path
 
@@ -21,23 +20,22 @@ def read_columns(buf: np.ndarray, path: Path, delimiter: str, names, cols, first
     """The two edge columns (``cols``, positions) of the data lines in
     ``buf`` (the bytes after any header) as NumPy arrays: int64, or str
     objects when ``named``."""
-    try:
-        import pyarrow as pa
-        from pyarrow import csv
-    except ImportError:
-        raise ImportError(f"{path.name}: reading this file (names as ids, named columns or ';' delimiters) "
-                          "needs pyarrow: pip install 'gconn[tables]'") from None
-    data = bytes(buf)
-    if _COMMENTS.search(data):
-        data = _COMMENTS.sub(b"", data)
+    import pyarrow as pa
+    from pyarrow import csv
+    # pyarrow has no comment lines and no runs of spaces as one delimiter:
+    # the bytes are rewritten only when the file needs it (a regex over
+    # every line costs more than pyarrow's parse).
+    data = buf
+    if (buf == ord("#")).any() or (buf == ord("%")).any():
+        data = _COMMENTS.sub(b"", bytes(data))
     if delimiter == " ":
-        data = _SPACES.sub(b"\t", _EDGES.sub(b"", data))
+        data = _SPACES.sub(b"\t", _EDGES.sub(b"", bytes(data)))
         delimiter = "\t"
     width = max(cols) + 1
     column_names = list(names) if names is not None else None
     if column_names is None:
         # Without a header the width is the first line's; pyarrow insists on it.
-        first = data.split(b"\n", 1)[0].rstrip(b"\r")
+        first = bytes(data[:_first_end(data)]).rstrip(b"\r")
         count = first.count(delimiter.encode()) + 1 if first else width
         column_names = [f"f{i}" for i in range(max(count, width))]
     elif len(set(column_names)) != len(column_names):
@@ -47,7 +45,7 @@ def read_columns(buf: np.ndarray, path: Path, delimiter: str, names, cols, first
     kind = pa.string() if named else pa.int64()
     try:
         table = csv.read_csv(
-            io.BytesIO(data),
+            pa.BufferReader(pa.py_buffer(data)),
             read_options=csv.ReadOptions(column_names=column_names),
             parse_options=csv.ParseOptions(delimiter=delimiter),
             convert_options=csv.ConvertOptions(include_columns=chosen,
@@ -69,6 +67,14 @@ def read_columns(buf: np.ndarray, path: Path, delimiter: str, names, cols, first
                              f"{int(values[row])}; ids must be >= 0")
         out.append(values)
     return out[0], out[1]
+
+
+def _first_end(data) -> int:
+    if isinstance(data, bytes):
+        end = data.find(b"\n")
+        return len(data) if end < 0 else end
+    newlines = np.flatnonzero(data[:1 << 16] == 10)
+    return int(newlines[0]) if newlines.size else min(data.size, 1 << 16)
 
 
 def _short(error: Exception) -> str:

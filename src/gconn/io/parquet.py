@@ -6,11 +6,8 @@ from pathlib import Path
 
 
 def read(path: Path, n, relabel=False, source=None, target=None):
-    try:
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-    except ImportError:
-        raise ImportError(f"{path.name}: reading Parquet needs pyarrow: pip install 'gconn[tables]'") from None
+    import pyarrow as pa
+    import pyarrow.parquet as pq
     from ..tables import edge_columns, graph_from_pair
     try:
         schema = pq.read_schema(path)
