@@ -298,3 +298,43 @@ def test_partitions_read_as_one_graph(tmp_path):
     (tmp_path / "names.csv").write_text("a,b\nx,y\n")
     with pytest.raises(TypeError, match="mix integer ids and names"):
         gconn.load([parts[0], tmp_path / "names.csv"])
+
+
+# -- outputs --------------------------------------------------------------
+
+@pytest.mark.parametrize("kind", ["pandas", "polars"])
+def test_labels_as_a_table(kind):
+    src, dst = _edges(13)
+    k, table = gconn.connected_components((src, dst), backend="cpu", output=kind)
+    if kind == "polars":
+        table = table.to_pandas()
+    assert list(table.columns) == ["vertex", "component"]
+    assert table["vertex"].tolist() == list(range(int(max(src.max(), dst.max())) + 1))
+    _check((k, table["component"].to_numpy()), src, dst)
+    names = pd.DataFrame({"a": [f"v{i}" for i in src], "b": [f"v{i}" for i in dst]})
+    k, table = gconn.connected_components(names, backend="cpu", output=kind)
+    if kind == "polars":
+        table = table.to_pandas()
+    _check_named((k, table["component"].to_numpy(), table["vertex"].to_numpy()), src, dst)
+
+
+def test_output_option_is_checked():
+    with pytest.raises(ValueError, match="output must be one of"):
+        gconn.connected_components(([0], [1]), backend="cpu", output="excel")
+    with pytest.raises(ValueError, match="return_labels=False"):
+        gconn.connected_components(([0], [1]), None, "weak", False, backend="cpu", output="pandas")
+
+
+@pytest.mark.parametrize("suffix", [".parquet", ".csv"])
+def test_cli_writes_named_labels(tmp_path, suffix, capsys):
+    from gconn.cli import main
+    src, dst = _edges(14, 60, 40)
+    path = tmp_path / "names.csv"
+    path.write_text("from,to\n" + "".join(f"v{a},v{b}\n" for a, b in zip(src, dst)))
+    out = tmp_path / f"labels{suffix}"
+    assert main(["cc", str(path), "-o", str(out), "-b", "cpu", "-q", "--warmup", "0", "--json"]) == 0
+    table = pq.read_table(out).to_pandas() if suffix == ".parquet" else pd.read_csv(out)
+    assert list(table.columns) == ["vertex", "label"]
+    _check_named((table["label"].nunique(), table["label"].to_numpy(), table["vertex"].to_numpy()), src, dst)
+    assert main(["cc", str(path), "-o", str(tmp_path / "l.npy"), "-b", "cpu", "-q", "--warmup", "0"]) != 0
+    assert ".npy cannot store" in capsys.readouterr().err

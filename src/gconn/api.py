@@ -12,7 +12,7 @@ from .errors import GPUUnavailableError
 from .graph import INT32_MAX, Graph, _as_id_array, _is_cupy, relabel_option
 from .ids import check_pair, id_range
 from .inputs import as_graph
-from .tables import has_names
+from .tables import has_names, labels_table, output_option
 from .stats import Stats
 
 BACKENDS = ("auto", "cpu", "gpu")
@@ -48,11 +48,11 @@ def _variant(algorithm, problem: str, graph: Graph | None, be, params: dict) -> 
 
 
 def _setup(graph, backend, algorithm, problem: str, params: dict, return_stats: bool, relabel=False,
-           columns=(None, None)):
+           columns=(None, None), names_ok=False):
     """Input graph, backend module, graph on that backend, plan, Stats (None
     unless asked for: collecting them reads values back from the device)."""
     g_in = as_graph(graph, relabel=relabel, source=columns[0], target=columns[1])
-    if relabel is False and has_names(g_in) and not isinstance(graph, Graph):
+    if relabel is False and not names_ok and has_names(g_in) and not isinstance(graph, Graph):
         raise ValueError("the vertex ids are names, not integers: pass relabel=True to get the names back "
                          "with the labels, as (n_components, labels, names)")
     be = _backend_module(backend, g_in)
@@ -89,7 +89,7 @@ def _out(arr, like_device: bool):
 
 def connected_components(graph=None, directed=True, connection="weak", return_labels=True, *, csgraph=None,
                          algorithm="auto", backend="auto", compact=True, return_stats=False, seed=0, relabel=False,
-                         source=None, target=None, **params):
+                         source=None, target=None, output="array", **params):
     """Connected components, scipy-compatible.
 
     Returns ``(n_components, labels)`` with labels 0..k-1 numbered like
@@ -119,6 +119,11 @@ def connected_components(graph=None, directed=True, connection="weak", return_la
     ``source=``/``target=`` name the edge columns of a table or edge file
     (pandas, polars, pyarrow, cuDF, CSV, Parquet; default: the first two).
 
+    ``output="pandas"`` or ``"polars"`` returns ``(n_components, table)``
+    instead: one row per vertex, columns ``vertex`` (its input id or name)
+    and ``component`` (its label, as above); names need no ``relabel``
+    then, since the table carries them.
+
     >>> import gconn
     >>> gconn.connected_components(([0, 2], [1, 3]), backend="cpu")
     (2, array([0, 0, 1, 1], dtype=int32))
@@ -133,20 +138,25 @@ def connected_components(graph=None, directed=True, connection="weak", return_la
     >>> k, labels, names = gconn.connected_components(edges, backend="cpu", relabel=True)
     >>> k, labels.tolist(), names.tolist()
     (2, [0, 0, 1, 1, 1], ['p', 'q', 'x', 'y', 'z'])
+    >>> k, table = gconn.connected_components(edges, backend="cpu", output="pandas")
+    >>> table.to_dict("list")
+    {'vertex': ['p', 'q', 'x', 'y', 'z'], 'component': [0, 0, 1, 1, 1]}
     """
     if (graph is None) == (csgraph is None):
         raise TypeError("connected_components() takes the graph once, as graph (first argument) or csgraph=")
     graph = csgraph if graph is None else graph
     if strong_requested(directed, connection):
-        if params or algorithm not in ("auto", None) or relabel is not False:
-            raise TypeError("algorithm=, relabel= and variant options apply to undirected components; strong "
-                            "components have one method per backend (see gconn.scc)")
+        if params or algorithm not in ("auto", None) or relabel is not False or output != "array" \
+                or source is not None or target is not None:
+            raise TypeError("algorithm=, relabel=, source=, target=, output= and variant options apply to "
+                            "undirected components; strong components have one method per backend (see gconn.scc)")
         from .scc import strong_components
         return strong_components(graph, backend=backend, compact=compact, return_labels=return_labels,
                                  return_stats=return_stats)
     relabel = relabel_option(relabel)
+    table = output_option(output, return_labels)
     g_in, be, g, plan, stats = _setup(graph, backend, algorithm, "cc", params, return_stats, relabel,
-                                      (source, target))
+                                      (source, target), names_ok=table)
     roots, _, _ = pipeline.run(g, plan, be, forest=False, stats=stats, seed=seed)
     with _phase(stats, "labels", be):
         if compact or not return_labels:
@@ -161,6 +171,11 @@ def connected_components(graph=None, directed=True, connection="weak", return_la
         if not compact and g_in.nodes is not None:
             labels = ids[labels]
         result = (int(k), labels, ids)
+    if table:
+        ids = _original_ids(g_in)
+        if not compact and g_in.nodes is not None and relabel is False:
+            labels = ids[labels]
+        result = (int(k), labels_table(output, ids, labels))
     if return_stats:
         result = result + (stats,)
     return result if len(result) > 1 else result[0]

@@ -44,7 +44,9 @@ def is_table(obj) -> bool:
 def is_tensor(obj) -> bool:
     """A DLPack or CUDA-array-interface object that NumPy and CuPy do not
     already take as they are."""
-    if isinstance(obj, np.ndarray) or _module(obj) in ("cupy", "cupyx") or is_table(obj):
+    # pandas/polars/pyarrow columns go through np.asarray, which also
+    # takes their strings; DLPack carries numbers only.
+    if isinstance(obj, np.ndarray) or _module(obj) in ("cupy", "cupyx", "pandas", "polars", "pyarrow"):
         return False
     return hasattr(obj, "__cuda_array_interface__") or hasattr(obj, "__dlpack__")
 
@@ -207,3 +209,31 @@ def graph_from_pair(src, dst, n=None, relabel=False):
 def has_names(graph) -> bool:
     """Whether a graph's vertices are names (``graph.nodes`` a str/object array)."""
     return isinstance(graph.nodes, np.ndarray) and graph.nodes.dtype.kind in "OSU"
+
+
+#: ``output=`` values: labels as an array, or as a table of these libraries.
+OUTPUTS = ("array", "pandas", "polars")
+
+
+def output_option(output, return_labels: bool = True) -> bool:
+    """``output=`` checked; True when a table was asked for."""
+    if output not in OUTPUTS:
+        raise ValueError(f"output must be one of {', '.join(map(repr, OUTPUTS))}; got {output!r}")
+    if output != "array" and not return_labels:
+        raise ValueError(f"output={output!r} is a table of labels, but return_labels=False")
+    return output != "array"
+
+
+def labels_table(kind: str, vertices, labels):
+    """A ``(vertex, component)`` table (pandas or polars) of host or device arrays.
+
+    >>> labels_table("pandas", np.array(["a", "b"]), np.array([0, 0])).shape
+    (2, 2)
+    """
+    vertices = vertices.get() if _module(vertices) == "cupy" else np.asarray(vertices)
+    labels = labels.get() if _module(labels) == "cupy" else np.asarray(labels)
+    if kind == "pandas":
+        import pandas as pd
+        return pd.DataFrame({"vertex": vertices, "component": labels})
+    import polars as pl
+    return pl.DataFrame({"vertex": vertices, "component": labels})
