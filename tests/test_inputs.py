@@ -246,6 +246,14 @@ def test_csv_errors_name_file_line_column(tmp_path):
         gconn.load(tmp_path / "x.npy", header=True)
 
 
+@pytest.mark.parametrize("text", ["a;b\n", "a,b\n", "# only a comment\n", ""])
+def test_csv_without_edges_is_an_empty_graph(tmp_path, text):
+    (tmp_path / "e.csv").write_text(text)
+    assert gconn.load(tmp_path / "e.csv").n == 0
+    if text.startswith("a"):
+        assert gconn.load(tmp_path / "e.csv", source="b", target="a").n == 0
+
+
 def test_headerless_integer_files_are_unchanged(tmp_path):
     src, dst = _edges(10)
     path = tmp_path / "plain.el"

@@ -78,7 +78,7 @@ def edge_columns(table, source, target):
     columns reported by column name."""
     mod = _module(table)
     names = [str(c) for c in table.columns] if mod != "pyarrow" else list(table.column_names)
-    if mod != "pyarrow" and len(set(names)) != len(names):
+    if len(set(names)) != len(names):
         raise ValueError(f"the table has duplicate column names: {names}")
     if source is None and target is None and len(names) < 2:
         raise ValueError(f"an edge table needs two columns (source and target); it has {names}")

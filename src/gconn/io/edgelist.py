@@ -112,7 +112,10 @@ def read(path: Path, n: int | None, relabel=False, source=None, target=None, hea
     if named or cols != (0, 1) or delimiter == ";":
         from .delimited import read_columns
         from ..tables import graph_from_pair
-        src, dst = read_columns(buf[pos:], path, delimiter, names, cols, first_line, named)
+        if _first_line(buf, pos, first_line) is None:  # a header and no edges
+            src = dst = np.zeros(0, np.int64)
+        else:
+            src, dst = read_columns(buf[pos:], path, delimiter, names, cols, first_line, named)
         if limit is not None:
             relabel = False
         try:
