@@ -161,19 +161,20 @@ def dense_names(src, dst):
     ([1, 2], [0, 1], ['a', 'b', 'c'])
     """
     both = np.concatenate([np.asarray(src), np.asarray(dst)])
-    if both.dtype.kind == "O":
-        kinds = {type(x) for x in both[:1000]}
-        bad = [x for x in both if not isinstance(x, (str, bytes))][:1]
-        if bad:
-            raise TypeError(f"vertex names must all be str or bytes; found {bad[0]!r} "
-                            f"({type(bad[0]).__name__}) among {', '.join(sorted(t.__name__ for t in kinds))}")
     try:
         import pandas as pd
     except ImportError:
+        pd = None
+    if both.dtype.kind == "O" and (pd is None or pd.api.types.infer_dtype(both, skipna=False)
+                                   not in ("string", "bytes")):
+        bad = next((x for x in both if not isinstance(x, (str, bytes))), None)
+        if bad is not None:
+            raise TypeError(f"vertex names must all be str or bytes; found {bad!r} ({type(bad).__name__})")
+    if pd is None:
         names, codes = np.unique(both, return_inverse=True)
     else:
-        # A hash-based factorisation: several times faster than np.unique's
-        # sort of Python strings.
+        # A hash-based factorisation: much faster than np.unique's sort of
+        # Python strings (2M names: 0.87 s vs 12.8 s, BENCHMARKS.md).
         codes, names = pd.factorize(both, sort=True)
         names = np.asarray(names)
     dt = np.int32 if names.size <= np.iinfo(np.int32).max else np.int64

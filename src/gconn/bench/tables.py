@@ -76,6 +76,8 @@ def main(argv=None) -> None:
     ap.add_argument("--ids", type=int, default=2_000_000)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--path", default="/tmp/gconn_bench_edges.csv")
+    ap.add_argument("--names-edges", type=int, default=1_000_000,
+                    help="edges of the second file, whose ids are names 'user<id>'")
     args = ap.parse_args(argv)
     write_csv(args.path, args.edges, args.ids)
     size = Path(args.path).stat().st_size
@@ -94,6 +96,25 @@ def main(argv=None) -> None:
     }
     for name, fn in whole.items():
         print(f"load   {name:16s} {_median(fn, args.repeat):7.2f} s")
+    _names(args)
+
+
+def _names(args) -> None:
+    """Names as ids: the whole load, and the two ways to number the names."""
+    import pandas as pd
+
+    import gconn
+    rng = np.random.default_rng(1)
+    m, n = args.names_edges, max(args.names_edges // 10, 1)
+    path = args.path.replace(".csv", "_names.csv")
+    with open(path, "w") as f:
+        f.write("from,to\n")
+        f.writelines(f"user{a},user{b}\n" for a, b in zip(rng.integers(0, n, m), rng.integers(0, n, m)))
+    both = np.array([f"user{i}" for i in rng.integers(0, n, 2 * m)], object)
+    print(f"{path}: {m:,} edges between {n:,} names")
+    print(f"names  gconn.load        {_median(lambda: gconn.load(path), args.repeat):7.2f} s")
+    print(f"names  pd.factorize      {_median(lambda: pd.factorize(both, sort=True), args.repeat):7.2f} s")
+    print(f"names  np.unique         {_median(lambda: np.unique(both, return_inverse=True), args.repeat):7.2f} s")
 
 
 if __name__ == "__main__":
