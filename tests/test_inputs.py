@@ -346,3 +346,30 @@ def test_cli_writes_named_labels(tmp_path, suffix, capsys):
     _check_named((table["label"].nunique(), table["label"].to_numpy(), table["vertex"].to_numpy()), src, dst)
     assert main(["cc", str(path), "-o", str(tmp_path / "l.npy"), "-b", "cpu", "-q", "--warmup", "0"]) != 0
     assert ".npy cannot store" in capsys.readouterr().err
+
+
+# -- any delimiter, header and comment layout reads the same edges --------
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+
+@settings(max_examples=25, deadline=None)
+@given(edges=st.lists(st.tuples(st.integers(0, 40), st.integers(0, 40)), min_size=1, max_size=30),
+       sep=st.sampled_from([",", "\t", ";", " ", "   "]), header=st.booleans(),
+       comments=st.lists(st.integers(0, 30), max_size=3), names=st.booleans())
+def test_csv_layouts_read_the_same_edges(tmp_path_factory, edges, sep, header, comments, names):
+    src = np.array([a for a, _ in edges])
+    dst = np.array([b for _, b in edges])
+    fmt = (lambda v: f"v{v}") if names else str
+    lines = [f"{fmt(a)}{sep}{fmt(b)}" for a, b in edges]
+    for i in sorted(comments, reverse=True):
+        lines.insert(min(i, len(lines)), "# note" if i % 2 else "% note")
+    if header:
+        lines.insert(0, f"from{sep}to")
+    path = tmp_path_factory.mktemp("csv") / "e.csv"
+    path.write_text("\n".join(lines) + "\n")
+    if names:
+        g, ids = gconn.load(path, return_names=True, header=None if header else False)
+        _check_named(gconn.connected_components(g, backend="cpu") + (ids,), src, dst)
+    else:
+        _check(gconn.connected_components(str(path), backend="cpu"), src, dst)
