@@ -303,6 +303,17 @@ def test_partitions_read_as_one_graph(tmp_path):
     assert g.m == Graph.from_edges(np.concatenate([src[np.array_split(np.arange(src.size), 3)[0]], src[:5]]),
                                    np.concatenate([dst[np.array_split(np.arange(src.size), 3)[0]],
                                                    dst[:5]])).m
+    named = []
+    for i, cut in enumerate(np.array_split(np.arange(src.size), 2)):
+        p = tmp_path / f"named{i}.{'csv' if i else 'parquet'}"
+        a, b = [f"v{x}" for x in src[cut]], [f"v{x}" for x in dst[cut]]
+        if i:
+            p.write_text("u,v\n" + "".join(f"{x},{y}\n" for x, y in zip(a, b)))
+        else:
+            pq.write_table(pa.table({"u": a, "v": b}), p)
+        named.append(p)
+    g, names = gconn.load(named, return_names=True)
+    _check_named(gconn.connected_components(g, backend="cpu") + (names,), src, dst)
     (tmp_path / "names.csv").write_text("a,b\nx,y\n")
     with pytest.raises(TypeError, match="mix integer ids and names"):
         gconn.load([parts[0], tmp_path / "names.csv"])
