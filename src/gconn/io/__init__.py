@@ -1,4 +1,4 @@
-"""Load and save graphs: Matrix Market, edge lists, METIS, NumPy, gconn's .gcb.
+"""Load and save graphs: Matrix Market, edge lists (CSV/TSV), METIS, NumPy, Parquet, gconn's .gcb.
 
 The format comes from the file name (a trailing ``.gz`` is set aside first)
 or from ``format=``.  Text formats may be gzip-compressed; when reading,
