@@ -12,6 +12,7 @@ from .errors import GPUUnavailableError
 from .graph import INT32_MAX, Graph, _as_id_array, _is_cupy, relabel_option
 from .ids import check_pair, id_range
 from .inputs import as_graph
+from .tables import has_names, labels_table, output_option
 from .stats import Stats
 
 BACKENDS = ("auto", "cpu", "gpu")
@@ -46,10 +47,14 @@ def _variant(algorithm, problem: str, graph: Graph | None, be, params: dict) -> 
     return v.with_params(**params)
 
 
-def _setup(graph, backend, algorithm, problem: str, params: dict, return_stats: bool, relabel=False):
+def _setup(graph, backend, algorithm, problem: str, params: dict, return_stats: bool, relabel=False,
+           columns=(None, None), names_ok=False):
     """Input graph, backend module, graph on that backend, plan, Stats (None
     unless asked for: collecting them reads values back from the device)."""
-    g_in = as_graph(graph, relabel=relabel)
+    g_in = as_graph(graph, relabel=relabel, source=columns[0], target=columns[1])
+    if relabel is False and not names_ok and has_names(g_in) and not isinstance(graph, Graph):
+        raise ValueError("the vertex ids are names, not integers: pass relabel=True to get the names back "
+                         "with the labels, as (n_components, labels, names)")
     be = _backend_module(backend, g_in)
     g = be.to_backend(g_in)
     plan = Plan.of(_variant(algorithm, problem, g, be, params))
@@ -84,7 +89,7 @@ def _out(arr, like_device: bool):
 
 def connected_components(graph=None, directed=True, connection="weak", return_labels=True, *, csgraph=None,
                          algorithm="auto", backend="auto", compact=True, return_stats=False, seed=0, relabel=False,
-                         **params):
+                         source=None, target=None, output="array", **params):
     """Connected components, scipy-compatible.
 
     Returns ``(n_components, labels)`` with labels 0..k-1 numbered like
@@ -107,7 +112,17 @@ def connected_components(graph=None, directed=True, connection="weak", return_la
     component of input id ``ids[i]``, ``ids`` sorted ascending (int64,
     every id 0..n-1 when "auto" kept the ids as they are); with
     ``compact=False`` labels are smallest input ids.  ``Stats.relabelled``
-    says whether ids were relabelled.
+    says whether ids were relabelled.  Ids that are not integers (names)
+    need ``relabel=True``; ``ids`` then holds the names (see
+    :mod:`gconn.tables`).
+
+    ``source=``/``target=`` name the edge columns of a table or edge file
+    (pandas, polars, pyarrow, cuDF, CSV, Parquet; default: the first two).
+
+    ``output="pandas"`` or ``"polars"`` returns ``(n_components, table)``
+    instead: one row per vertex, columns ``vertex`` (its input id or name)
+    and ``component`` (its label, as above); names need no ``relabel``
+    then, since the table carries them.
 
     >>> import gconn
     >>> gconn.connected_components(([0, 2], [1, 3]), backend="cpu")
@@ -118,19 +133,30 @@ def connected_components(graph=None, directed=True, connection="weak", return_la
     ...                                             relabel=True)
     >>> k, labels.tolist(), ids.tolist()
     (2, [0, 1, 1, 0], [5, 7, 9, 3000000000])
+    >>> import pandas as pd
+    >>> edges = pd.DataFrame({"a": ["x", "y", "p"], "b": ["y", "z", "q"]})
+    >>> k, labels, names = gconn.connected_components(edges, backend="cpu", relabel=True)
+    >>> k, labels.tolist(), names.tolist()
+    (2, [0, 0, 1, 1, 1], ['p', 'q', 'x', 'y', 'z'])
+    >>> k, table = gconn.connected_components(edges, backend="cpu", output="pandas")
+    >>> table.to_dict("list")
+    {'vertex': ['p', 'q', 'x', 'y', 'z'], 'component': [0, 0, 1, 1, 1]}
     """
     if (graph is None) == (csgraph is None):
         raise TypeError("connected_components() takes the graph once, as graph (first argument) or csgraph=")
     graph = csgraph if graph is None else graph
     if strong_requested(directed, connection):
-        if params or algorithm not in ("auto", None) or relabel is not False:
-            raise TypeError("algorithm=, relabel= and variant options apply to undirected components; strong "
-                            "components have one method per backend (see gconn.scc)")
+        if params or algorithm not in ("auto", None) or relabel is not False or output != "array" \
+                or source is not None or target is not None:
+            raise TypeError("algorithm=, relabel=, source=, target=, output= and variant options apply to "
+                            "undirected components; strong components have one method per backend (see gconn.scc)")
         from .scc import strong_components
         return strong_components(graph, backend=backend, compact=compact, return_labels=return_labels,
                                  return_stats=return_stats)
     relabel = relabel_option(relabel)
-    g_in, be, g, plan, stats = _setup(graph, backend, algorithm, "cc", params, return_stats, relabel)
+    table = output_option(output, return_labels)
+    g_in, be, g, plan, stats = _setup(graph, backend, algorithm, "cc", params, return_stats, relabel,
+                                      (source, target), names_ok=table)
     roots, _, _ = pipeline.run(g, plan, be, forest=False, stats=stats, seed=seed)
     with _phase(stats, "labels", be):
         if compact or not return_labels:
@@ -145,19 +171,25 @@ def connected_components(graph=None, directed=True, connection="weak", return_la
         if not compact and g_in.nodes is not None:
             labels = ids[labels]
         result = (int(k), labels, ids)
+    if table:
+        ids = _original_ids(g_in)
+        if not compact and g_in.nodes is not None and relabel is False:
+            labels = ids[labels]
+        result = (int(k), labels_table(output, ids, labels))
     if return_stats:
         result = result + (stats,)
     return result if len(result) > 1 else result[0]
 
 
 def spanning_forest(graph, *, algorithm="auto", backend="auto", return_stats=False, seed=0, relabel=False,
-                    **params):
+                    source=None, target=None, **params):
     """A spanning forest: ``(src, dst)`` arrays of n - k edges of the input
     that form a tree on every component.
 
     Any root-based variant works (``gconn.variants("forest")``).
-    ``relabel`` is as in :func:`connected_components`; the edges are
-    returned in input ids either way.
+    ``relabel``, ``source`` and ``target`` are as in
+    :func:`connected_components`; the edges are returned in input ids (or
+    names) either way.
 
     >>> import gconn
     >>> src, dst = gconn.spanning_forest(([0, 1, 0], [1, 2, 2]), backend="cpu")
@@ -165,7 +197,8 @@ def spanning_forest(graph, *, algorithm="auto", backend="auto", return_stats=Fal
     2
     """
     relabel = relabel_option(relabel)
-    g_in, be, g, plan, stats = _setup(graph, backend, algorithm, "forest", params, return_stats, relabel)
+    g_in, be, g, plan, stats = _setup(graph, backend, algorithm, "forest", params, return_stats, relabel,
+                                      (source, target))
     _, fa, fb = pipeline.run(g, plan, be, forest=True, stats=stats, seed=seed)
     with _phase(stats, "collect", be):
         src, dst = be.collect_forest(fa, fb)

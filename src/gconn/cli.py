@@ -32,7 +32,7 @@ import numpy as np
 EXAMPLE_SPEC = "rmat:scale=18,ef=16"
 
 #: ``-o`` suffixes for component labels.
-LABEL_SUFFIXES = (".npy", ".txt", ".csv")
+LABEL_SUFFIXES = (".npy", ".txt", ".csv", ".parquet")
 
 
 # -- shared pieces ---------------------------------------------------------------
@@ -263,6 +263,10 @@ def _write_labels(labels: np.ndarray, ids, path: str, style: str, one_based: boo
     'vertex,label' header row in text), vertices in the input's own ids;
     ``plain``: the labels alone, the i-th for vertex i."""
     suffix = Path(path).suffix.lower()
+    named = ids is not None and np.asarray(ids).dtype.kind in "OSU"
+    if suffix == ".parquet" or named:
+        _write_label_table(labels, ids, path, suffix, style, one_based)
+        return
     if style == "plain":
         if suffix == ".npy":
             with open(path, "wb") as f:
@@ -287,6 +291,28 @@ def _write_labels(labels: np.ndarray, ids, path: str, style: str, one_based: boo
     with open(path, "wb") as f:
         f.write(header.encode())
         write_pairs(f, vertex, labels.astype(np.int64, copy=False), 0, sep)
+
+
+def _write_label_table(labels: np.ndarray, ids, path: str, suffix: str, style: str, one_based: bool) -> None:
+    """Labels through pyarrow: Parquet (columns vertex, label; label alone
+    for ``plain``), and text files whose vertices are names."""
+    import pyarrow as pa
+    if suffix == ".npy":
+        raise ValueError(f"{path}: the vertices are names, which .npy cannot store; use .parquet or .csv")
+    columns = {"label": labels.astype(np.int64, copy=False)}
+    if style == "pairs":
+        vertex = np.arange(labels.size, dtype=np.int64) if ids is None else np.asarray(ids)
+        if vertex.dtype.kind in "iu" and one_based:
+            vertex = vertex + 1
+        columns = {"vertex": vertex, **columns}
+    table = pa.table(columns)
+    if suffix == ".parquet":
+        import pyarrow.parquet as pq
+        pq.write_table(table, path)
+    else:
+        from pyarrow import csv
+        csv.write_csv(table, path, csv.WriteOptions(delimiter="," if suffix == ".csv" else " ",
+                                                    quoting_style="needed"))
 
 
 def _plain_relabelled(path: str):
@@ -341,7 +367,9 @@ def cmd_cc(args, parser) -> int:
     else:
         share = f" ({100.0 * largest / g.n:.1f}% of the vertices)" if g.n else ""
         fields = [("input", _input_line(name, load_times)), ("n", f"{g.n:,}"), ("m", f"{g.m:,}")]
-        if relabelled:
+        if relabelled and g.nodes.dtype.kind in "OSU":
+            fields.append(("ids", f"names: {g.n:,} distinct, numbered in sorted order"))
+        elif relabelled:
             how = "--relabel" if relabel is True else "automatically: the ids are sparse; --no-relabel keeps them"
             fields.append(("ids", f"relabelled ({how}): {g.n:,} distinct ids, largest "
                                   f"{int(g.nodes[-1]) + one_based if g.n else 0}"))
@@ -661,8 +689,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("cc", cmd_cc, "connected components: counts, sizes and time per phase",
             [inputs, _algo("cc"), options, timing])
     p.add_argument("-o", "--output", metavar="LABELS",
-                   help="write the labels (.npy, .txt or .csv): a (vertex, label) row per vertex, vertex "
-                        "ids as in the input (1-based for .mtx and METIS)")
+                   help="write the labels (.npy, .txt, .csv or .parquet): a (vertex, label) row per vertex, "
+                        "vertex ids (or names) as in the input (1-based for .mtx and METIS)")
     p.add_argument("--labels-format", choices=("pairs", "plain"), default="pairs",
                    help="pairs (default): vertex and label per row; plain: the labels alone, the i-th for "
                         "vertex i (0-based), as gconn wrote before")

@@ -1,4 +1,4 @@
-"""Load and save graphs: Matrix Market, edge lists, METIS, NumPy, gconn's .gcb.
+"""Load and save graphs: Matrix Market, edge lists (CSV/TSV), METIS, NumPy, Parquet, gconn's .gcb.
 
 The format comes from the file name (a trailing ``.gz`` is set aside first)
 or from ``format=``.  Text formats may be gzip-compressed; when reading,
@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from ..graph import Graph, coerce, relabel_option
-from . import arrays, edgelist, gcb, metis, mtx
+from . import arrays, edgelist, gcb, metis, mtx, parquet
 from ._files import atomic_write
 
 __all__ = ["load", "save", "FORMATS"]
@@ -28,6 +28,7 @@ FORMATS = {
     "npy": (".npy",),
     "npz": (".npz",),
     "gcb": (".gcb",),
+    "parquet": (".parquet", ".pq"),
 }
 _TEXT = ("mtx", "edgelist", "metis")
 _EXTENSIONS = {ext: fmt for fmt, exts in FORMATS.items() for ext in exts}
@@ -38,6 +39,7 @@ _READERS = {
     "npy": arrays.read_npy,
     "npz": arrays.read_npz,
     "gcb": gcb.read,
+    "parquet": parquet.read,
 }
 _WRITERS = {
     "mtx": mtx.write,
@@ -45,6 +47,7 @@ _WRITERS = {
     "npy": arrays.write_npy,
     "npz": arrays.write_npz,
     "gcb": gcb.write,
+    "parquet": parquet.write,
 }
 # Edge-list writers pick the separator their extension promises.
 _SEPARATORS = {".tsv": "\t", ".csv": ","}
@@ -80,15 +83,26 @@ def _format_of(path: Path, ext: str, gz: bool) -> str:
     return fmt
 
 
-def load(path, *, format: str | None = None, n: int | None = None, relabel=False) -> Graph:
-    """Read a graph file.
+def load(path, *, format: str | None = None, n: int | None = None, relabel=False, source=None, target=None,
+         header=None, return_names=False):
+    """Read a graph file, or a list of files (partitions of one graph's edges).
 
     Formats (``format=`` name: extensions): ``mtx``: .mtx, Matrix Market
     coordinate or array, 1-based; ``edgelist``: .txt .el .tsv .csv .edges,
-    'u v [ignored fields]' lines, 0-based, '#'/'%' comments; ``metis``:
-    .graph; ``npy``: an (m, 2) edge array; ``npz``: src+dst or
-    indptr+indices, optional n; ``gcb``: gconn's binary.  Text formats may
-    be gzipped.
+    'u v [ignored fields]' lines, 0-based, '#'/'%' comments, an optional
+    header line, the delimiter detected (see :mod:`gconn.io.edgelist`);
+    ``metis``: .graph; ``npy``: an (m, 2) edge array; ``npz``: src+dst or
+    indptr+indices, optional n; ``gcb``: gconn's binary; ``parquet``:
+    .parquet .pq, an edge table.  Text formats may be gzipped.
+
+    Edge lists and Parquet: ``source=``/``target=`` name the edge columns
+    (default: the first two); ``header`` (edge lists) says whether the
+    first line names the columns (None: when its edge fields are not
+    integers).  Ids that are not integers are names: the graph's vertices
+    are the distinct names in sorted order, kept in ``graph.nodes``.
+    ``return_names=True`` returns ``(graph, names)``: ``names[i]`` is the
+    input id of vertex ``i`` (``graph.nodes``, or ``arange(n)`` when ids
+    were used as they are).
 
     ``n``, when given, is the vertex count: ids must be below it, and
     vertices beyond the file's largest id (or declared size) are isolated.
@@ -109,8 +123,46 @@ def load(path, *, format: str | None = None, n: int | None = None, relabel=False
     ...     _ = f.write("# a path\\n0 1\\n1 2\\n")
     >>> gconn.io.load(path, n=5)
     Graph(n=5, m=2)
+    >>> with open(path, "w") as f:
+    ...     _ = f.write("from,to\\nann,bob\\n")
+    >>> g, names = gconn.io.load(path, return_names=True)
+    >>> g.n, names.tolist()
+    (2, ['ann', 'bob'])
     """
-    path = _as_path(path)
+    if isinstance(path, (list, tuple)):
+        g = _load_parts(path, format, n, relabel, source, target, header)
+    else:
+        g = _load_one(_as_path(path), format, n, relabel, source, target, header)
+    if return_names:
+        return g, (g.nodes if g.nodes is not None else np.arange(g.n, dtype=np.int64))
+    return g
+
+
+def _load_parts(paths, format, n, relabel, source, target, header) -> Graph:
+    """Partitions read one by one, then their edges (in input ids) as one graph."""
+    from ..tables import graph_from_pair
+    if not paths:
+        raise ValueError("an empty list of files")
+    srcs, dsts, sizes = [], [], []
+    for p in paths:
+        part = _load_one(_as_path(p), format, None, "auto" if relabel is False else relabel,
+                         source, target, header)
+        ids = part.nodes
+        srcs.append(ids[part.src] if ids is not None else part.src.astype(np.int64))
+        dsts.append(ids[part.dst] if ids is not None else part.dst.astype(np.int64))
+        sizes.append(part.n if ids is None else 0)
+    kinds = {a.dtype.kind in "OSU" for a in srcs if a.size}
+    if len(kinds) > 1:
+        raise TypeError(f"the files {[str(p) for p in paths]} mix integer ids and names")
+    src, dst = np.concatenate(srcs), np.concatenate(dsts)
+    if n is None and relabel is False and kinds != {True} and max(sizes) > 0:
+        # Isolated vertices a part declares beyond its largest id survive.
+        hi = max(int(src.max()), int(dst.max())) + 1 if src.size else 0
+        n = max(max(sizes), hi)
+    return graph_from_pair(src, dst, n, relabel)
+
+
+def _load_one(path: Path, format, n, relabel, source, target, header) -> Graph:
     if n is not None:
         if not isinstance(n, numbers.Integral) or isinstance(n, bool):
             raise TypeError(f"n must be an integer, not {type(n).__name__}")
@@ -127,6 +179,15 @@ def load(path, *, format: str | None = None, n: int | None = None, relabel=False
         fmt = format
     else:
         raise ValueError(f"unknown format {format!r}; expected one of {', '.join(map(repr, FORMATS))}")
+    if fmt == "edgelist":
+        return edgelist.read(path, n, relabel, source, target, header)
+    if header is not None:
+        raise ValueError(f"{path.name}: header= applies to edge lists (CSV/TSV), not to {fmt}")
+    if fmt == "parquet":
+        return parquet.read(path, n, relabel, source, target)
+    if source is not None or target is not None:
+        raise ValueError(f"{path.name}: source=/target= name the columns of an edge list or Parquet table, "
+                         f"not of {fmt}")
     return _READERS[fmt](path, n, relabel)
 
 
@@ -153,7 +214,10 @@ def save(graph, path) -> None:
     path = _as_path(path)
     ext, gz = _split_name(path)
     fmt = _format_of(path, ext, gz)
-    relabelled = isinstance(graph.nodes, np.ndarray)
+    relabelled = isinstance(graph.nodes, np.ndarray) and fmt != "parquet"
+    if relabelled and graph.nodes.dtype.kind in "OSU":
+        raise ValueError(f"{path.name}: the graph's vertices are names (graph.nodes), which only .parquet "
+                         "stores; save it as .parquet")
     if relabelled and fmt not in _ID_FORMATS:
         raise ValueError(f"{path.name}: the graph is relabelled (graph.nodes holds its original ids), "
                          f"which {fmt} cannot store; save it as {', '.join(_ID_FORMATS)}, or set "

@@ -1,0 +1,121 @@
+"""CSV with a header: gconn's numba parser vs pyarrow's CSV reader vs
+pandas.read_csv, on one generated file (``python -m gconn.bench.tables``).
+
+Each reader's time is the median of ``--repeat`` runs after a warm-up; the
+parse alone (bytes to two id arrays) and the whole ``gconn.load`` (to a
+Graph) are timed.
+
+>>> from gconn.bench.tables import write_csv
+>>> import tempfile, os
+>>> path = os.path.join(tempfile.mkdtemp(), "e.csv")
+>>> write_csv(path, 5, 10, seed=1)
+>>> open(path).readline()
+'source,target\\n'
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from pathlib import Path
+
+import numpy as np
+
+
+def write_csv(path, edges: int, n: int, seed: int = 0) -> None:
+    """A 'source,target' CSV of ``edges`` random edges over ``n`` ids."""
+    from ..io.edgelist import write_pairs
+    rng = np.random.default_rng(seed)
+    with open(path, "wb") as f:
+        f.write(b"source,target\n")
+        write_pairs(f, rng.integers(0, n, edges), rng.integers(0, n, edges), 0, ",")
+
+
+def _median(fn, repeat: int) -> float:
+    fn()
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def readers(path):
+    """name -> a function reading ``path``'s two id columns into arrays."""
+    import pandas as pd
+
+    from ..io import _kernels as K
+    from ..io._files import read_bytes
+    from ..io.delimited import read_columns
+    path = Path(path)
+
+    def numba():
+        buf = read_bytes(path)
+        cap = K.count_lines(buf)
+        src, dst = np.empty(cap, np.int64), np.empty(cap, np.int64)
+        pos = int(np.argmax(buf == 10)) + 1
+        k = K.parse_pairs(buf, pos, 2, 0, -1, 2, -1, src, dst)[0]
+        return src[:k], dst[:k]
+
+    def arrow():
+        buf = read_bytes(path)
+        pos = int(np.argmax(buf == 10)) + 1
+        return read_columns(buf[pos:], path, ",", ["source", "target"], (0, 1), 2, False)
+
+    def pandas():
+        df = pd.read_csv(path, usecols=[0, 1])
+        return df.iloc[:, 0].to_numpy(), df.iloc[:, 1].to_numpy()
+
+    return {"numba parser": numba, "pyarrow.csv": arrow, "pandas.read_csv": pandas}
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--edges", type=int, default=10_000_000)
+    ap.add_argument("--ids", type=int, default=2_000_000)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--path", default="/tmp/gconn_bench_edges.csv")
+    ap.add_argument("--names-edges", type=int, default=1_000_000,
+                    help="edges of the second file, whose ids are names 'user<id>'")
+    args = ap.parse_args(argv)
+    write_csv(args.path, args.edges, args.ids)
+    size = Path(args.path).stat().st_size
+    print(f"{args.path}: {args.edges:,} edges, {size / 1e6:.0f} MB, median of {args.repeat} after a warm-up")
+    fns = readers(args.path)
+    ref = fns["numba parser"]()
+    for name, fn in fns.items():
+        s, d = fn()
+        assert np.array_equal(s, ref[0]) and np.array_equal(d, ref[1]), name
+        print(f"parse  {name:16s} {_median(fn, args.repeat):7.2f} s")
+    import gconn
+    import pandas as pd
+    whole = {
+        "gconn.load": lambda: gconn.load(args.path),
+        "pandas + as_graph": lambda: gconn.as_graph(pd.read_csv(args.path, usecols=[0, 1])),
+    }
+    for name, fn in whole.items():
+        print(f"load   {name:16s} {_median(fn, args.repeat):7.2f} s")
+    _names(args)
+
+
+def _names(args) -> None:
+    """Names as ids: the whole load, and the two ways to number the names."""
+    import pandas as pd
+
+    import gconn
+    rng = np.random.default_rng(1)
+    m, n = args.names_edges, max(args.names_edges // 10, 1)
+    path = args.path.replace(".csv", "_names.csv")
+    with open(path, "w") as f:
+        f.write("from,to\n")
+        f.writelines(f"user{a},user{b}\n" for a, b in zip(rng.integers(0, n, m), rng.integers(0, n, m)))
+    both = np.array([f"user{i}" for i in rng.integers(0, n, 2 * m)], object)
+    print(f"{path}: {m:,} edges between {n:,} names")
+    print(f"names  gconn.load        {_median(lambda: gconn.load(path), args.repeat):7.2f} s")
+    print(f"names  pd.factorize      {_median(lambda: pd.factorize(both, sort=True), args.repeat):7.2f} s")
+    print(f"names  np.unique         {_median(lambda: np.unique(both, return_inverse=True), args.repeat):7.2f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,240 @@
+"""Edge tables, tensors and named vertices: what :func:`gconn.as_graph`
+reads besides arrays, matrices and files.
+
+* **Tables** (pandas, polars, pyarrow, cuDF -- recognised by module name,
+  never imported here unless the object comes from them): the edge
+  columns are ``source=`` and ``target=``, by default the first two.
+  Integer columns without nulls reach NumPy without a copy; a cuDF table
+  stays on the GPU (CuPy).
+* **Tensors**: any object with ``__cuda_array_interface__`` (CuPy, Numba
+  device arrays, PyTorch CUDA tensors) or ``__dlpack__`` (PyTorch, JAX,
+  ...).  A device tensor becomes a CuPy array without leaving the GPU; a
+  host tensor a NumPy array through ``np.from_dlpack``, without a copy.
+* **Names**: vertex ids that are not integers (strings, bytes) are
+  mapped to ``0..k-1`` in the sorted order of the distinct names;
+  ``graph.nodes`` holds the names (a NumPy array), so vertex ``i`` is
+  ``graph.nodes[i]``.
+
+>>> import pandas as pd
+>>> s, d, cols = edge_columns(pd.DataFrame({"a": [0, 1], "b": [1, 2]}), None, None)
+>>> s.tolist(), d.tolist(), cols
+([0, 1], [1, 2], ('a', 'b'))
+"""
+from __future__ import annotations
+
+import numpy as np
+
+_TABLE_MODULES = ("pandas", "polars", "pyarrow", "cudf")
+_INT64_MAX = int(np.iinfo(np.int64).max)
+
+
+def _module(obj) -> str:
+    return type(obj).__module__.split(".")[0]
+
+
+def is_table(obj) -> bool:
+    """Whether ``obj`` is a pandas/polars/cuDF DataFrame or a pyarrow Table."""
+    mod = _module(obj)
+    if mod not in _TABLE_MODULES:
+        return False
+    name = type(obj).__name__
+    return name == "DataFrame" or (mod == "pyarrow" and name in ("Table", "RecordBatch"))
+
+
+def is_tensor(obj) -> bool:
+    """A DLPack or CUDA-array-interface object that NumPy and CuPy do not
+    already take as they are."""
+    # pandas/polars/pyarrow columns go through np.asarray, which also
+    # takes their strings; DLPack carries numbers only.
+    if isinstance(obj, np.ndarray) or _module(obj) in ("cupy", "cupyx", "pandas", "polars", "pyarrow"):
+        return False
+    return hasattr(obj, "__cuda_array_interface__") or hasattr(obj, "__dlpack__")
+
+
+_KDLCPU = 1  # DLPack's device type of host memory (kDLCPU)
+
+
+def from_tensor(obj, what: str):
+    """A tensor as a NumPy (host) or CuPy (device) array, without a copy."""
+    if hasattr(obj, "__cuda_array_interface__"):
+        import cupy
+        return cupy.asarray(obj)
+    try:
+        device = obj.__dlpack_device__()[0]
+    except (AttributeError, TypeError):
+        device = _KDLCPU  # an exporter without __dlpack_device__ predates devices: host memory
+    try:
+        if int(device) == _KDLCPU:
+            return np.from_dlpack(obj)
+        import cupy
+        return cupy.from_dlpack(obj)
+    except (BufferError, TypeError, RuntimeError) as e:
+        raise TypeError(f"{what}: cannot read the {type(obj).__name__} through DLPack ({e})") from None
+
+
+def edge_columns(table, source, target):
+    """``(src, dst, (source, target))``: the two edge columns of a table as
+    arrays (NumPy; CuPy for cuDF), with nulls, floats and other non-id
+    columns reported by column name."""
+    mod = _module(table)
+    names = [str(c) for c in table.columns] if mod != "pyarrow" else list(table.column_names)
+    if len(set(names)) != len(names):
+        raise ValueError(f"the table has duplicate column names: {names}")
+    if source is None and target is None and len(names) < 2:
+        raise ValueError(f"an edge table needs two columns (source and target); it has {names}")
+    chosen = []
+    for given, default, option in ((source, 0, "source"), (target, 1, "target")):
+        if given is None:
+            given = names[default]
+        elif str(given) not in names:
+            raise ValueError(f"{option}={given!r}: the table has no such column; its columns: {names}")
+        chosen.append(str(given))
+    cols = tuple(_column(table, mod, names, c) for c in chosen)
+    return cols[0], cols[1], tuple(chosen)
+
+
+def _column(table, mod: str, names: list, name: str):
+    where = f"column {name!r}"
+    if mod == "pandas":
+        col = table.iloc[:, names.index(name)]
+        nulls = int(col.isna().sum())
+        values = None if nulls else col.to_numpy()
+    elif mod == "polars":
+        col = table.get_column(name)
+        nulls = col.null_count()
+        values = None if nulls else col.to_numpy()
+    elif mod == "pyarrow":
+        col = table.column(name)
+        nulls = col.null_count
+        if not nulls:
+            import pyarrow as pa
+            if pa.types.is_dictionary(col.type):
+                col = col.cast(col.type.value_type)
+            values = col.to_numpy()
+    else:  # cudf
+        col = table[name]
+        nulls = int(col.null_count)
+        values = None if nulls else (col.values if col.dtype.kind in "iuf" else col.to_numpy())
+    if nulls:
+        raise ValueError(f"{where} of the table has {nulls} null vertex id(s); drop or fill them first")
+    return check_column(values, where)
+
+
+def check_column(values, where: str):
+    """A column's values checked as vertex ids: integers (>= 0, <= 2^63 - 1)
+    or names (str/bytes/object); floats and booleans are errors."""
+    kind = values.dtype.kind
+    if kind in "OSU":
+        return values
+    if kind == "f":
+        raise TypeError(f"{where} has float dtype {values.dtype}; vertex ids must be integers or names "
+                        "(cast the column, e.g. .astype('int64'), if its values are whole numbers)")
+    if kind not in "iu":
+        raise TypeError(f"{where} has dtype {values.dtype}; vertex ids must be integers or names")
+    if values.size:
+        if kind == "u" and values.dtype.itemsize == 8 and int(values.max()) > _INT64_MAX:
+            i = int((values > _INT64_MAX).argmax())
+            raise ValueError(f"{where}, row {i}: vertex id {int(values[i])} is beyond 2^63 - 1")
+        if kind == "i" and int(values.min()) < 0:
+            i = int((values < 0).argmax())
+            raise ValueError(f"{where}, row {i}: negative vertex id {int(values[i])}; ids must be >= 0")
+    return values
+
+
+def is_named(values) -> bool:
+    """Whether an id array holds names rather than integers."""
+    kind = getattr(values, "dtype", np.dtype(np.int64)).kind
+    if kind in "SU":
+        return True
+    if kind != "O" or values.size == 0:
+        return False
+    first = values.flat[0]
+    return not isinstance(first, (int, np.integer))
+
+
+def dense_names(src, dst):
+    """``(src', dst', names)``: ``names`` the sorted distinct names of
+    ``src`` and ``dst`` (a NumPy array), ``src'``/``dst'`` their positions.
+
+    >>> s, d, names = dense_names(np.array(["b", "c"]), np.array(["a", "b"]))
+    >>> s.tolist(), d.tolist(), names.tolist()
+    ([1, 2], [0, 1], ['a', 'b', 'c'])
+    """
+    both = np.concatenate([np.asarray(src), np.asarray(dst)])
+    try:
+        import pandas as pd
+    except ImportError:
+        pd = None
+    if both.dtype.kind == "O" and (pd is None or pd.api.types.infer_dtype(both, skipna=False)
+                                   not in ("string", "bytes")):
+        bad = next((x for x in both if not isinstance(x, (str, bytes))), None)
+        if bad is not None:
+            raise TypeError(f"vertex names must all be str or bytes; found {bad!r} ({type(bad).__name__})")
+    if pd is None:
+        names, codes = np.unique(both, return_inverse=True)
+    else:
+        # A hash-based factorisation: much faster than np.unique's sort of
+        # Python strings (2M names: 0.87 s vs 12.8 s, BENCHMARKS.md).
+        codes, names = pd.factorize(both, sort=True)
+        names = np.asarray(names)
+    dt = np.int32 if names.size <= np.iinfo(np.int32).max else np.int64
+    codes = codes.astype(dt, copy=False)
+    return codes[:len(src)], codes[len(src):], names
+
+
+def graph_from_pair(src, dst, n=None, relabel=False):
+    """A Graph from id arrays that may hold names (see :func:`dense_names`)
+    instead of integers; integer ids go to :meth:`Graph.from_edges`.
+
+    >>> g = graph_from_pair(np.array(["x", "y"]), np.array(["y", "z"]))
+    >>> g.n, g.nodes.tolist()
+    (3, ['x', 'y', 'z'])
+    """
+    from .graph import Graph
+    named = is_named(src), is_named(dst)
+    if not any(named):
+        return Graph.from_edges(src, dst, n, relabel=relabel)
+    if not all(named) and np.asarray(src if not named[0] else dst).size:
+        raise TypeError("src and dst must both hold names or both integer ids; got "
+                        f"{'names' if named[0] else 'integers'} and {'names' if named[1] else 'integers'}")
+    if n is not None:
+        raise ValueError("n cannot be given with named vertices: the graph has one vertex per distinct name")
+    if len(src) != len(dst):
+        raise ValueError(f"src and dst have different lengths ({len(src)} and {len(dst)})")
+    s, d, names = dense_names(src, dst)
+    g = Graph.from_edges(s, d, names.size)
+    g.nodes = names
+    return g
+
+
+def has_names(graph) -> bool:
+    """Whether a graph's vertices are names (``graph.nodes`` a str/object array)."""
+    return isinstance(graph.nodes, np.ndarray) and graph.nodes.dtype.kind in "OSU"
+
+
+#: ``output=`` values: labels as an array, or as a table of these libraries.
+OUTPUTS = ("array", "pandas", "polars")
+
+
+def output_option(output, return_labels: bool = True) -> bool:
+    """``output=`` checked; True when a table was asked for."""
+    if output not in OUTPUTS:
+        raise ValueError(f"output must be one of {', '.join(map(repr, OUTPUTS))}; got {output!r}")
+    if output != "array" and not return_labels:
+        raise ValueError(f"output={output!r} is a table of labels, but return_labels=False")
+    return output != "array"
+
+
+def labels_table(kind: str, vertices, labels):
+    """A ``(vertex, component)`` table (pandas or polars) of host or device arrays.
+
+    >>> labels_table("pandas", np.array(["a", "b"]), np.array([0, 0])).shape
+    (2, 2)
+    """
+    vertices = vertices.get() if _module(vertices) == "cupy" else np.asarray(vertices)
+    labels = labels.get() if _module(labels) == "cupy" else np.asarray(labels)
+    if kind == "pandas":
+        import pandas as pd
+        return pd.DataFrame({"vertex": vertices, "component": labels})
+    import polars as pl
+    return pl.DataFrame({"vertex": vertices, "component": labels})

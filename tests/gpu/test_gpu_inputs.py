@@ -1,0 +1,81 @@
+"""Device tensors and cuDF tables as input: they stay on the GPU."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from scipy.sparse.csgraph import connected_components as scipy_cc
+
+import gconn
+
+try:
+    from gconn import gpu
+    _OK, _WHY = gpu.available(simulator_ok=False)
+except Exception as e:  # pragma: no cover - reported as the skip reason
+    _OK, _WHY = False, str(e)
+
+pytestmark = [pytest.mark.gpu, pytest.mark.skipif(not _OK, reason=f"no usable GPU: {_WHY}")]
+
+
+def _edges():
+    rng = np.random.default_rng(3)
+    return rng.integers(0, 500, 400), rng.integers(0, 500, 400)
+
+
+def _scipy_k(src, dst):
+    n = int(max(src.max(), dst.max())) + 1
+    return scipy_cc(sp.coo_matrix((np.ones(src.size), (src, dst)), shape=(n, n)), directed=False)[0]
+
+
+class CAIOnly:
+    """A device array seen only through __cuda_array_interface__."""
+
+    def __init__(self, a):
+        self._a = a
+        self.__cuda_array_interface__ = a.__cuda_array_interface__
+
+
+class DLPackOnly:
+    """A device array seen only through DLPack."""
+
+    def __init__(self, a):
+        self._a = a
+
+    def __dlpack__(self, **kwargs):
+        return self._a.__dlpack__(**kwargs)
+
+    def __dlpack_device__(self):
+        return self._a.__dlpack_device__()
+
+
+@pytest.mark.parametrize("wrap", [CAIOnly, DLPackOnly])
+def test_device_tensors_stay_on_the_gpu(wrap):
+    import cupy
+    src, dst = _edges()
+    s, d = cupy.asarray(src), cupy.asarray(dst)
+    g = gconn.as_graph((wrap(s), wrap(d)))
+    assert g.on_gpu
+    k, labels = gconn.connected_components((wrap(s), wrap(d)), backend="gpu")
+    assert isinstance(labels, cupy.ndarray) and k == _scipy_k(src, dst)
+    from gconn.tables import from_tensor
+    view = from_tensor(wrap(s), "t")
+    assert view.data.ptr == s.data.ptr  # no copy
+    k2, _ = gconn.connected_components(wrap(cupy.stack([s, d], axis=1)), backend="gpu")
+    assert k2 == k
+
+
+def test_torch_cuda_tensors():
+    torch = pytest.importorskip("torch")
+    src, dst = _edges()
+    k, labels = gconn.connected_components((torch.from_numpy(src).cuda(), torch.from_numpy(dst).cuda()),
+                                           backend="gpu")
+    assert k == _scipy_k(src, dst)
+
+
+def test_cudf_table():
+    cudf = pytest.importorskip("cudf")
+    import cupy
+    src, dst = _edges()
+    df = cudf.DataFrame({"w": np.ones(src.size), "a": src, "b": dst})
+    k, labels = gconn.connected_components(df, source="a", target="b", backend="gpu")
+    assert isinstance(labels, cupy.ndarray) and k == _scipy_k(src, dst)

@@ -1,0 +1,386 @@
+"""Tables, tensors, CSV/Parquet files and named vertices as input, checked
+against scipy's components of the same edges."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from scipy.sparse.csgraph import connected_components as scipy_cc
+
+import gconn
+from gconn.graph import Graph
+from oracles import check_forest, same_partition
+
+pd = pytest.importorskip("pandas")
+pl = pytest.importorskip("polars")
+pa = pytest.importorskip("pyarrow")
+pq = pytest.importorskip("pyarrow.parquet")
+
+
+def _edges(seed=0, n=60, m=70):
+    rng = np.random.default_rng(seed)
+    return rng.integers(0, n, m), rng.integers(0, n, m)
+
+
+def _scipy(src, dst, n=None):
+    n = int(max(src.max(), dst.max())) + 1 if n is None else n
+    return scipy_cc(sp.coo_matrix((np.ones(src.size), (src, dst)), shape=(n, n)), directed=False)
+
+
+def _check(result, src, dst, n=None):
+    k, labels = result
+    k0, l0 = _scipy(src, dst, n)
+    assert k == k0 and same_partition(labels, l0)
+
+
+def _check_named(result, src, dst):
+    """Names are 'v<id>'; the labels must match scipy's for the ids that occur."""
+    k, labels, names = result
+    ids = np.array([int(x[1:]) for x in names])
+    assert list(names) == sorted(names)
+    k0, l0 = _scipy(src, dst)
+    occurring = np.unique(np.concatenate([src, dst]))
+    assert np.array_equal(np.sort(ids), occurring)
+    assert k == np.unique(l0[occurring]).size and same_partition(labels, l0[ids])
+
+
+# -- tables ---------------------------------------------------------------
+
+def _tables(src, dst):
+    cols = {"weight": np.ones(src.size), "u": src, "v": dst}
+    return {"pandas": pd.DataFrame(cols), "polars": pl.DataFrame(cols), "pyarrow": pa.table(cols)}
+
+
+@pytest.mark.parametrize("kind", ["pandas", "polars", "pyarrow"])
+def test_table_columns_by_name(kind):
+    src, dst = _edges(1)
+    table = _tables(src, dst)[kind]
+    _check(gconn.connected_components(table, backend="cpu", source="u", target="v"), src, dst)
+    fs, fd = gconn.spanning_forest(table, backend="cpu", source="u", target="v")
+    g = Graph.from_edges(src, dst)
+    check_forest(g, fs, fd, _scipy(src, dst)[0])
+
+
+@pytest.mark.parametrize("kind", ["pandas", "polars", "pyarrow"])
+def test_table_first_two_columns_by_default(kind):
+    src, dst = _edges(2)
+    table = _tables(src, dst)[kind]
+    if kind == "pandas":
+        table = table[["u", "v", "weight"]]
+    else:
+        table = table.select(["u", "v", "weight"])
+    _check(gconn.connected_components(table, backend="cpu"), src, dst)
+
+
+def test_integer_columns_are_not_copied():
+    src, dst = _edges(3)
+    df = pd.DataFrame({"u": src.astype(np.int64), "v": dst.astype(np.int64)})
+    from gconn.tables import edge_columns
+    s, d, _ = edge_columns(df, None, None)
+    assert np.shares_memory(s, df["u"].to_numpy())
+    t = pa.table({"u": src, "v": dst})
+    s, _, _ = edge_columns(t, "u", "v")
+    assert not s.flags.writeable  # a view of Arrow's buffer, not a copy
+
+
+@pytest.mark.parametrize("kind", ["pandas", "polars", "pyarrow"])
+def test_unknown_column_names_it_and_the_columns(kind):
+    table = _tables(*_edges(4))[kind]
+    with pytest.raises(ValueError, match=r"target='nope'.*\['weight', 'u', 'v'\]"):
+        gconn.as_graph(table, source="u", target="nope")
+
+
+def test_source_target_rejected_for_arrays():
+    with pytest.raises(TypeError, match="source= and target="):
+        gconn.as_graph(([0], [1]), source="a")
+
+
+@pytest.mark.parametrize("kind", ["pandas", "polars", "pyarrow"])
+def test_empty_table_is_an_empty_graph(kind):
+    table = {"pandas": pd.DataFrame({"a": np.zeros(0, np.int64), "b": np.zeros(0, np.int64)}),
+             "polars": pl.DataFrame({"a": [], "b": []}, schema={"a": pl.Int64, "b": pl.Int64}),
+             "pyarrow": pa.table({"a": pa.array([], pa.int64()), "b": pa.array([], pa.int64())})}[kind]
+    assert gconn.as_graph(table).n == 0
+    with pytest.raises(ValueError, match="two columns"):
+        gconn.as_graph(pd.DataFrame({"a": [1]}))
+
+
+@pytest.mark.parametrize("kind", ["pandas", "polars", "pyarrow"])
+def test_bad_ids_in_tables(kind):
+    def make(a, b):
+        if kind == "pandas":
+            return pd.DataFrame({"a": a, "b": b})
+        if kind == "polars":
+            return pl.DataFrame({"a": a, "b": b}, strict=False)
+        return pa.table({"a": a, "b": b})
+    with pytest.raises(ValueError, match=r"column 'b'.*1 null"):
+        gconn.as_graph(make([0, 1], [1, None]))
+    with pytest.raises(TypeError, match=r"column 'a' has float dtype"):
+        gconn.as_graph(make([0.0, 1.5], [1, 2]))
+    with pytest.raises(ValueError, match=r"column 'a', row 1: negative vertex id -3"):
+        gconn.as_graph(make([0, -3], [1, 2]))
+    big = np.array([1, 2**63 + 5], np.uint64)
+    with pytest.raises(ValueError, match=r"column 'b', row 1: vertex id 9223372036854775813 is beyond"):
+        gconn.as_graph(make(np.array([0, 1], np.uint64), big))
+
+
+def test_named_table_and_compact_false():
+    src, dst = _edges(5)
+    names_s = np.array([f"v{i}" for i in src], object)
+    names_d = np.array([f"v{i}" for i in dst], object)
+    for table in (pd.DataFrame({"a": names_s, "b": names_d}), pl.DataFrame({"a": names_s, "b": names_d}),
+                  pa.table({"a": names_s, "b": names_d})):
+        _check_named(gconn.connected_components(table, backend="cpu", relabel=True), src, dst)
+    k, labels, names = gconn.connected_components(pd.DataFrame({"a": names_s, "b": names_d}),
+                                                  backend="cpu", relabel=True, compact=False)
+    # compact=False: each vertex's label is the smallest name of its component
+    for lab, name in zip(labels, names):
+        assert lab <= name
+    fs, fd = gconn.spanning_forest(pd.DataFrame({"a": names_s, "b": names_d}), backend="cpu", relabel=True)
+    assert set(fs) | set(fd) <= set(names) and len(fs) == len(names) - k
+
+
+def test_names_need_relabel_in_the_api():
+    with pytest.raises(ValueError, match="relabel=True"):
+        gconn.connected_components((np.array(["a"]), np.array(["b"])), backend="cpu")
+    with pytest.raises(TypeError, match="both hold names or both integer"):
+        gconn.as_graph((np.array(["a", "b"]), np.array([1, 2])))
+    with pytest.raises(TypeError, match="str or bytes"):
+        gconn.as_graph((np.array(["a", 3.5], object), np.array(["b", "c"], object)))
+
+
+def test_named_edge_arrays():
+    g = gconn.as_graph(np.array([["b", "a"], ["c", "a"]]))
+    assert g.nodes.tolist() == ["a", "b", "c"] and g.m == 2
+    g = gconn.as_graph((["x", "y"], ["y", "x"]))
+    assert g.n == 2 and g.m == 1
+
+
+# -- tensors --------------------------------------------------------------
+
+class DLPackOnly:
+    """A host tensor seen only through the DLPack protocol."""
+
+    def __init__(self, array):
+        self._a = np.ascontiguousarray(array)
+
+    def __dlpack__(self, **kwargs):
+        return self._a.__dlpack__(**kwargs)
+
+    def __dlpack_device__(self):
+        return self._a.__dlpack_device__()
+
+
+def test_dlpack_pair_and_matrix():
+    src, dst = _edges(6)
+    _check(gconn.connected_components((DLPackOnly(src), DLPackOnly(dst)), backend="cpu"), src, dst)
+    _check(gconn.connected_components(DLPackOnly(np.column_stack([src, dst])), backend="cpu"), src, dst)
+
+
+def test_dlpack_host_tensor_is_not_copied():
+    from gconn.tables import from_tensor
+    a = np.arange(10, dtype=np.int64)
+    assert np.shares_memory(from_tensor(DLPackOnly(a), "t"), a)
+
+
+def test_dlpack_float_tensor_is_rejected():
+    with pytest.raises(TypeError, match="float"):
+        gconn.as_graph((DLPackOnly(np.array([0.0, 1.0])), DLPackOnly(np.array([1.0, 2.0]))))
+
+
+def test_torch_tensors():
+    torch = pytest.importorskip("torch")
+    src, dst = _edges(7)
+    _check(gconn.connected_components((torch.from_numpy(src), torch.from_numpy(dst)), backend="cpu"), src, dst)
+
+
+# -- files ----------------------------------------------------------------
+
+@pytest.mark.parametrize("sep,ext", [(",", "csv"), ("\t", "tsv"), (";", "csv"), ("  ", "txt")])
+def test_csv_with_header_and_comments(tmp_path, sep, ext):
+    src, dst = _edges(8)
+    lines = ["# exported by a tool", f"node_1{sep}node_2{sep}weight"]
+    lines += [f"{a}{sep}{b}{sep}1.5" for a, b in zip(src, dst)]
+    lines.insert(10, "% a comment in the middle")
+    path = tmp_path / f"e.{ext}"
+    path.write_text("\n".join(lines) + "\n")
+    _check(gconn.connected_components(str(path), backend="cpu"), src, dst)
+    # columns by name: weight is not an id
+    _check(gconn.connected_components(str(path), backend="cpu", source="node_2", target="node_1"), dst, src)
+    with pytest.raises(ValueError, match=r"e\.\w+, line 2: target='x' is not a column.*'node_1', 'node_2'"):
+        gconn.load(path, source="node_1", target="x")
+
+
+def test_csv_named_vertices_and_return_names(tmp_path):
+    src, dst = _edges(9)
+    path = tmp_path / "names.csv"
+    path.write_text("from,to\n" + "".join(f"v{a},v{b}\n" for a, b in zip(src, dst)))
+    g, names = gconn.load(path, return_names=True)
+    assert g.nodes is names
+    _check_named(gconn.connected_components(g, backend="cpu") + (names,), src, dst)
+    _check_named(gconn.connected_components(str(path), backend="cpu", relabel=True), src, dst)
+    # Without a header, a first line of names needs header=False.
+    path.write_text("".join(f"v{a},v{b}\n" for a, b in zip(src, dst)))
+    assert gconn.load(path, header=False).m == Graph.from_edges(src, dst).m
+    assert gconn.load(path).m < Graph.from_edges(src, dst).m
+
+
+def test_csv_errors_name_file_line_column(tmp_path):
+    path = tmp_path / "bad.csv"
+    cases = [("a,b\n0,1\n1,x\n", r"bad\.csv, line 3: expected two integer"),
+             ("a,b\n0,1\n2,-1\n", r"bad\.csv, line 3: negative vertex id -1"),
+             ("a,b\n0,1\n0,1.5\n", r"bad\.csv, line 3: expected two integer"),
+             ("a,b\n0,1\n0,9223372036854775808\n", r"bad\.csv, line 3: vertex id too large"),
+             ("a;b\n0;1\n1;\n", r"bad\.csv: column 'b', data row 2: missing vertex id"),
+             ("a;b\n0;1\n1;2.5\n", r"bad\.csv .*invalid value '2\.5'"),
+             ("a;b\n0;1\n-1;2\n", r"bad\.csv: column 'a', data row 2: negative vertex id -1"),
+             ("a\n0\n", r"bad\.csv, line 1: expected a header of two or more columns or two vertex ids, got 'a'")]
+    for text, pattern in cases:
+        path.write_text(text)
+        with pytest.raises(ValueError, match=pattern):
+            gconn.load(path)
+    path.write_text("a b\nx y\n")
+    with pytest.raises(ValueError, match="header columns, but header=False"):
+        gconn.load(path, header=False, source="a")
+    with pytest.raises(ValueError, match="header= applies to edge lists"):
+        gconn.load(tmp_path / "x.npy", header=True)
+
+
+@pytest.mark.parametrize("text", ["a;b\n", "a,b\n", "# only a comment\n", ""])
+def test_csv_without_edges_is_an_empty_graph(tmp_path, text):
+    (tmp_path / "e.csv").write_text(text)
+    assert gconn.load(tmp_path / "e.csv").n == 0
+    if text.startswith("a"):
+        assert gconn.load(tmp_path / "e.csv", source="b", target="a").n == 0
+
+
+def test_headerless_integer_files_are_unchanged(tmp_path):
+    src, dst = _edges(10)
+    path = tmp_path / "plain.el"
+    path.write_text("".join(f"{a} {b}\n" for a, b in zip(src, dst)))
+    _check(gconn.connected_components(str(path), backend="cpu"), src, dst)
+
+
+def test_parquet(tmp_path):
+    src, dst = _edges(11)
+    path = tmp_path / "e.parquet"
+    pq.write_table(pa.table({"w": np.ones(src.size), "s": src, "t": dst}), path)
+    _check(gconn.connected_components(str(path), backend="cpu", source="s", target="t"), src, dst)
+    with pytest.raises(TypeError, match=r"e\.parquet: column 'w' has float dtype"):
+        gconn.load(path)
+    with pytest.raises(ValueError, match=r"e\.parquet: source='q' is not a column.*\['w', 's', 't'\]"):
+        gconn.load(path, source="q")
+    pq.write_table(pa.table({"s": pa.array([0, None]), "t": pa.array([1, 2])}), path)
+    with pytest.raises(ValueError, match=r"e\.parquet: column 's'.*null"):
+        gconn.load(path)
+    (tmp_path / "junk.parquet").write_bytes(b"not parquet")
+    with pytest.raises(ValueError, match="junk.parquet: not a readable Parquet"):
+        gconn.load(tmp_path / "junk.parquet")
+
+
+def test_parquet_round_trip_keeps_isolated_vertices_and_names(tmp_path):
+    g = Graph.from_edges([0, 1], [1, 2], n=6)
+    gconn.save(g, tmp_path / "g.parquet")
+    assert gconn.load(tmp_path / "g.parquet") == g
+    named = gconn.as_graph((["x", "y"], ["y", "z"]))
+    gconn.save(named, tmp_path / "n.parquet")
+    back = gconn.load(tmp_path / "n.parquet")
+    assert back.nodes.tolist() == ["x", "y", "z"] and back == named
+    with pytest.raises(ValueError, match="names.*parquet"):
+        gconn.save(named, tmp_path / "n.csv")
+
+
+def test_partitions_read_as_one_graph(tmp_path):
+    src, dst = _edges(12)
+    parts = []
+    for i, cut in enumerate(np.array_split(np.arange(src.size), 3)):
+        p = tmp_path / f"part{i}.csv"
+        p.write_text("u,v\n" + "".join(f"{a},{b}\n" for a, b in zip(src[cut], dst[cut])))
+        parts.append(str(p))
+    _check(gconn.connected_components(parts, backend="cpu"), src, dst)
+    pq.write_table(pa.table({"u": src[:5], "v": dst[:5]}), tmp_path / "p.parquet")
+    g = gconn.load([parts[0], tmp_path / "p.parquet"])
+    assert g.m == Graph.from_edges(np.concatenate([src[np.array_split(np.arange(src.size), 3)[0]], src[:5]]),
+                                   np.concatenate([dst[np.array_split(np.arange(src.size), 3)[0]],
+                                                   dst[:5]])).m
+    named = []
+    for i, cut in enumerate(np.array_split(np.arange(src.size), 2)):
+        p = tmp_path / f"named{i}.{'csv' if i else 'parquet'}"
+        a, b = [f"v{x}" for x in src[cut]], [f"v{x}" for x in dst[cut]]
+        if i:
+            p.write_text("u,v\n" + "".join(f"{x},{y}\n" for x, y in zip(a, b)))
+        else:
+            pq.write_table(pa.table({"u": a, "v": b}), p)
+        named.append(p)
+    g, names = gconn.load(named, return_names=True)
+    _check_named(gconn.connected_components(g, backend="cpu") + (names,), src, dst)
+    (tmp_path / "names.csv").write_text("a,b\nx,y\n")
+    with pytest.raises(TypeError, match="mix integer ids and names"):
+        gconn.load([parts[0], tmp_path / "names.csv"])
+
+
+# -- outputs --------------------------------------------------------------
+
+@pytest.mark.parametrize("kind", ["pandas", "polars"])
+def test_labels_as_a_table(kind):
+    src, dst = _edges(13)
+    k, table = gconn.connected_components((src, dst), backend="cpu", output=kind)
+    if kind == "polars":
+        table = table.to_pandas()
+    assert list(table.columns) == ["vertex", "component"]
+    assert table["vertex"].tolist() == list(range(int(max(src.max(), dst.max())) + 1))
+    _check((k, table["component"].to_numpy()), src, dst)
+    names = pd.DataFrame({"a": [f"v{i}" for i in src], "b": [f"v{i}" for i in dst]})
+    k, table = gconn.connected_components(names, backend="cpu", output=kind)
+    if kind == "polars":
+        table = table.to_pandas()
+    _check_named((k, table["component"].to_numpy(), table["vertex"].to_numpy()), src, dst)
+
+
+def test_output_option_is_checked():
+    with pytest.raises(ValueError, match="output must be one of"):
+        gconn.connected_components(([0], [1]), backend="cpu", output="excel")
+    with pytest.raises(ValueError, match="return_labels=False"):
+        gconn.connected_components(([0], [1]), None, "weak", False, backend="cpu", output="pandas")
+
+
+@pytest.mark.parametrize("suffix", [".parquet", ".csv"])
+def test_cli_writes_named_labels(tmp_path, suffix, capsys):
+    from gconn.cli import main
+    src, dst = _edges(14, 60, 40)
+    path = tmp_path / "names.csv"
+    path.write_text("from,to\n" + "".join(f"v{a},v{b}\n" for a, b in zip(src, dst)))
+    out = tmp_path / f"labels{suffix}"
+    assert main(["cc", str(path), "-o", str(out), "-b", "cpu", "-q", "--warmup", "0", "--json"]) == 0
+    table = pq.read_table(out).to_pandas() if suffix == ".parquet" else pd.read_csv(out)
+    assert list(table.columns) == ["vertex", "label"]
+    _check_named((table["label"].nunique(), table["label"].to_numpy(), table["vertex"].to_numpy()), src, dst)
+    assert main(["cc", str(path), "-o", str(tmp_path / "l.npy"), "-b", "cpu", "-q", "--warmup", "0"]) != 0
+    assert ".npy cannot store" in capsys.readouterr().err
+
+
+# -- any delimiter, header and comment layout reads the same edges --------
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+
+@settings(max_examples=25, deadline=None)
+@given(edges=st.lists(st.tuples(st.integers(0, 40), st.integers(0, 40)), min_size=1, max_size=30),
+       sep=st.sampled_from([",", "\t", ";", " ", "   "]), header=st.booleans(),
+       comments=st.lists(st.integers(0, 30), max_size=3), names=st.booleans())
+def test_csv_layouts_read_the_same_edges(tmp_path_factory, edges, sep, header, comments, names):
+    src = np.array([a for a, _ in edges])
+    dst = np.array([b for _, b in edges])
+    fmt = (lambda v: f"v{v}") if names else str
+    lines = [f"{fmt(a)}{sep}{fmt(b)}" for a, b in edges]
+    for i in sorted(comments, reverse=True):
+        lines.insert(min(i, len(lines)), "# note" if i % 2 else "% note")
+    if header:
+        lines.insert(0, f"from{sep}to")
+    path = tmp_path_factory.mktemp("csv") / "e.csv"
+    path.write_text("\n".join(lines) + "\n")
+    if names:
+        g, ids = gconn.load(path, return_names=True, header=None if header else False)
+        _check_named(gconn.connected_components(g, backend="cpu") + (ids,), src, dst)
+    else:
+        _check(gconn.connected_components(str(path), backend="cpu"), src, dst)
