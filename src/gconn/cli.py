@@ -124,12 +124,41 @@ def _input_source(args, parser) -> tuple[str, str]:
 
 
 def _load_input(source: tuple[str, str], args):
-    """The graph and its load timings."""
-    from .tooling import generate, load_file
+    """The graph and its load timings; compiling a kernel on the way (a
+    reader's or a generator's, first run only) is timed on its own."""
+    from .tooling import generate, load_file, watch_compiles
     kind, name = source
-    if kind == "file":
-        return load_file(name, show=_show(args), format=args.format)
-    return generate(name, show=_show(args))
+    with watch_compiles(notice=not args.quiet) as watch:
+        if kind == "file":
+            g, times = load_file(name, show=_show(args), format=args.format)
+        else:
+            g, times = generate(name, show=_show(args))
+    if watch.count:
+        times["of which compiling kernels"] = watch.seconds
+    return g, times
+
+
+def _prepare(problem: str, args, backend: str, g=None, **kw) -> dict:
+    """Load the kernels of the run ahead of it (``g`` None: graph
+    construction's), timed apart from the input and the run."""
+    from .tooling import prepare_kernels, resolve_algorithm
+    if g is None:
+        return prepare_kernels("build", backend, notice=not args.quiet)
+    algorithm = resolve_algorithm(g, problem, backend, args.algorithm)
+    return prepare_kernels(problem, backend, algorithm, dict(getattr(args, "param", [])),
+                           id_dtype=g.id_dtype, notice=not args.quiet, **kw)
+
+
+def _kernels_field(*parts) -> tuple:
+    seconds = sum(p["kernels"] for p in parts)
+    compiled = sum(p["compiled"] for p in parts)
+    how = (f"compiled {compiled} (once; later runs load them from the cache)" if compiled
+           else "loaded from numba's cache")
+    return ("kernels", f"{_fmt_s(seconds)} ({how})")
+
+
+def _kernels_json(*parts) -> dict:
+    return {"kernels_s": sum(p["kernels"] for p in parts), "kernels_compiled": sum(p["compiled"] for p in parts)}
 
 
 def _fmt_s(seconds: float) -> str:
@@ -171,8 +200,6 @@ def _phase_medians(stats_list) -> dict:
 def _timing_fields(walls, phases, warmup) -> list:
     med = statistics.median(walls)
     how = f"median of {len(walls)}, min {_fmt_s(min(walls))}" if len(walls) > 1 else "1 run"
-    if warmup == 0:
-        how += "; no warm-up, so it includes loading compiled kernels"
     fields = [("time", f"{_fmt_s(med)} ({how})")]
     for p, t in phases.items():
         fields.append((f"  {p}", _fmt_s(t)))
@@ -210,7 +237,9 @@ def cmd_cc(args, parser) -> int:
             raise ValueError(f"{args.output}: labels are written as {', '.join(LABEL_SUFFIXES)}")
         _check_output_folder(args.output)
     backend = resolve_backend(args.backend)
+    kernels = [_prepare("cc", args, backend)]
     g, load_times = _load_input(source, args)
+    kernels.append(_prepare("cc", args, backend, g))
     name = source[1]
 
     def call():
@@ -225,7 +254,7 @@ def cmd_cc(args, parser) -> int:
     out = {"input": name, "n": g.n, "m": g.m, "components": int(k), "largest": largest,
            "variant": stats.variant, "backend": stats.backend, "input_times_s": load_times,
            "warmup": args.warmup, "times_s": walls, "median_s": statistics.median(walls),
-           "min_s": min(walls), "phases_s": phases}
+           "min_s": min(walls), "phases_s": phases, **_kernels_json(*kernels)}
     if args.compare:
         out.update(_compare_scipy(g, labels, out["median_s"], args.repeat))
     if args.output:
@@ -237,7 +266,8 @@ def cmd_cc(args, parser) -> int:
         share = f" ({100.0 * largest / g.n:.1f}% of the vertices)" if g.n else ""
         fields = [("input", _input_line(name, load_times)), ("n", f"{g.n:,}"), ("m", f"{g.m:,}"),
                   ("components", f"{int(k):,}"), ("largest", f"{largest:,}{share}"),
-                  ("variant", f"{stats.variant} ({_backend_note(stats.backend, args.algorithm)})")]
+                  ("variant", f"{stats.variant} ({_backend_note(stats.backend, args.algorithm)})"),
+                  _kernels_field(*kernels)]
         fields += _timing_fields(walls, phases, args.warmup)
         if args.compare:
             fields += [("scipy", f"{_fmt_s(out['scipy_median_s'])} "
@@ -284,7 +314,9 @@ def cmd_forest(args, parser) -> int:
     if args.output:
         _check_graph_path(args.output)
     backend = resolve_backend(args.backend)
+    kernels = [_prepare("forest", args, backend)]
     g, load_times = _load_input(source, args)
+    kernels.append(_prepare("forest", args, backend, g))
     name = source[1]
 
     def call():
@@ -298,7 +330,8 @@ def cmd_forest(args, parser) -> int:
     out = {"input": name, "n": g.n, "m": g.m, "forest_edges": int(src.size),
            "components": g.n - int(src.size), "variant": stats.variant, "backend": stats.backend,
            "input_times_s": load_times, "warmup": args.warmup, "times_s": walls,
-           "median_s": statistics.median(walls), "min_s": min(walls), "phases_s": phases}
+           "median_s": statistics.median(walls), "min_s": min(walls), "phases_s": phases,
+           **_kernels_json(*kernels)}
     if args.output:
         from .io import save
         # As a graph on the same n, every format gconn writes is available.
@@ -309,7 +342,8 @@ def cmd_forest(args, parser) -> int:
     else:
         fields = [("input", _input_line(name, load_times)), ("n", f"{g.n:,}"), ("m", f"{g.m:,}"),
                   ("forest", f"{src.size:,} edges (n - k, k = {g.n - src.size:,} components)"),
-                  ("variant", f"{stats.variant} ({_backend_note(stats.backend, args.algorithm)})")]
+                  ("variant", f"{stats.variant} ({_backend_note(stats.backend, args.algorithm)})"),
+                  _kernels_field(*kernels)]
         fields += _timing_fields(walls, phases, args.warmup)
         if args.output:
             fields.append(("wrote", f"{src.size:,} edges to {args.output}"))
@@ -353,15 +387,16 @@ def cmd_stream(args, parser) -> int:
     source = _input_source(args, parser)
     _check_algorithm(args.algorithm, "incremental")
     backend = resolve_backend(args.backend)
+    kernels = [_prepare("incremental", args, backend)]
     g, load_times = _load_input(source, args)
     name = source[1]
     kinds, src, dst = stream_ops(g, args.query_ratio, args.seed)
     total = kinds.size
     n_batches = -(-total // args.batch_size)
-    # Load the compiled kernels on a throwaway instance so the first batch
-    # is not charged for it.
-    api.IncrementalConnectivity(2, algorithm=args.algorithm, backend=backend, mode=args.mode) \
-        .process(np.array([0, 1], np.int8), np.array([0, 0], g.id_dtype), np.array([1, 1], g.id_dtype))
+    # The batches' kernels and the static check's, so neither the first
+    # batch nor the check is charged for loading them.
+    kernels.append(_prepare("incremental", args, backend, g, mode=args.mode))
+    kernels.append(_prepare("cc", argparse.Namespace(algorithm="auto", quiet=args.quiet), backend, g))
     ic = api.IncrementalConnectivity(g.n, algorithm=args.algorithm, backend=backend, mode=args.mode)
     elapsed = 0.0
     answers = 0
@@ -384,7 +419,8 @@ def cmd_stream(args, parser) -> int:
     out = {"input": name, "n": g.n, "m": g.m, "inserts": g.m, "queries": q, "batches": n_batches,
            "batch_size": args.batch_size, "mode": args.mode, "variant": ic.variant.name, "backend": backend,
            "input_times_s": load_times, "time_s": elapsed, "edges_per_s": rate(g.m), "ops_per_s": rate(total),
-           "queries_true": answers, "components": k_stream, "static_components": int(k_static), "ok": ok}
+           "queries_true": answers, "components": k_stream, "static_components": int(k_static), "ok": ok,
+           **_kernels_json(*kernels)}
     if args.json:
         print(json.dumps(out))
     else:
@@ -393,6 +429,7 @@ def cmd_stream(args, parser) -> int:
             ("operations", f"{g.m:,} inserts + {q:,} queries (ratio {args.query_ratio:g}, seed {args.seed})"),
             ("batches", f"{n_batches:,} of up to {args.batch_size:,} operations, {args.mode} mode"),
             ("variant", f"{ic.variant.name} ({_backend_note(backend, args.algorithm)})"),
+            _kernels_field(*kernels),
             ("time", f"{_fmt_s(elapsed)} in process()"),
             ("throughput", f"{_rate(rate(g.m))} edges/s, {_rate(rate(total))} ops/s"),
             ("queries", f"{answers:,} of {q:,} answered connected"),
@@ -539,9 +576,9 @@ def build_parser() -> argparse.ArgumentParser:
     timing = argparse.ArgumentParser(add_help=False)
     timing.add_argument("--repeat", type=positive_int, default=1, metavar="R",
                         help="timed runs; the median and min are reported (default 1)")
-    timing.add_argument("--warmup", type=non_negative_int, default=1, metavar="W",
-                        help="untimed runs first (default 1: the first call in a process loads the "
-                             "compiled kernels; 0 saves a pass on a huge graph)")
+    timing.add_argument("--warmup", type=non_negative_int, default=0, metavar="W",
+                        help="untimed runs first (default 0: the kernels are loaded on a tiny graph "
+                             "before the input, and timed apart as 'kernels')")
 
     p = add("cc", cmd_cc, "connected components: counts, sizes and time per phase",
             [inputs, _algo("cc"), options, timing])
