@@ -1,5 +1,6 @@
 """The ``gconn`` command.
 
+    gconn warmup                                 # compile the kernels once, after installing
     gconn demo                                   # a built-in example, GPU if there is one
     gconn cc graph.mtx -o labels.npy             # connected components
     gconn cc --generate rmat:scale=16 --compare  # ... timed against scipy
@@ -540,6 +541,17 @@ def cmd_demo(args, parser) -> int:
     return cmd_cc(cc, cc.command_parser)
 
 
+# -- gconn warmup ---------------------------------------------------------------------
+
+def cmd_warmup(args, parser) -> int:
+    from .tooling import warmup
+    result = warmup(show=not args.quiet)
+    done = (f"compiled {result['compiled']} kernels into numba's cache" if result["compiled"]
+            else "every kernel was already in numba's cache")
+    print(f"gconn warmup: {done} in {_fmt_s(result['seconds'])}; later runs load them from the cache")
+    return 0
+
+
 # -- gconn bench ----------------------------------------------------------------------
 
 def cmd_bench(args, parser) -> int:
@@ -617,6 +629,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("demo", cmd_demo, f"run connected components on a built-in example ({EXAMPLE_SPEC}), "
                               "on the GPU if there is one, checked against scipy")
     p.add_argument("-b", "--backend", default="auto", choices=("auto", "cpu", "gpu"))
+
+    add("warmup", cmd_warmup, "compile the CPU kernels of the common commands once, into numba's cache "
+                              "(run it after installing; otherwise the first run of each compiles them)")
 
     p = add("bench", cmd_bench, "benchmark variants x graphs against scipy and NetworkX")
     bench_arguments(p)

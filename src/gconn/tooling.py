@@ -225,6 +225,49 @@ def prepare_kernels(problem: str, backend: str, algorithm: str = "auto", params=
     return {"kernels": time.perf_counter() - t0, "compiled": watch.count, "compile_s": watch.seconds}
 
 
+#: What ``gconn warmup`` compiles: the CPU kernels of the README's commands
+#: and of every automatic choice (problem, algorithm, incremental mode).
+WARMUP_RUNS = (
+    ("cc", "none+union-async+find-halve", None), ("cc", "kout+union-async+find-halve", None),
+    ("cc", "hb+union-async+find-halve", None), ("forest", "none+union-async+find-halve", None),
+    ("forest", "kout+union-async+find-halve", None), ("forest", "hb+union-async+find-halve", None),
+    ("incremental", "auto", "phased"), ("incremental", "auto", "sequential"),
+    ("incremental", "auto", "concurrent"),
+)
+
+
+def warmup(show: bool = True) -> dict:
+    """Compile (or load) the CPU kernels the README's commands use: graph
+    construction, the readers and writers, the generators of the examples,
+    and every automatic choice for cc, forest and incremental.  Returns
+    ``{"seconds": s, "compiled": count}``.
+
+    >>> warmup(show=False)["compiled"] >= 0
+    True
+    """
+    import tempfile
+    from . import generators, io
+    t0 = time.perf_counter()
+    compiled = 0
+    with progress(show, total=len(WARMUP_RUNS) + 2, desc="kernels", unit="step") as bar:
+        with watch_compiles(notice=show) as watch:
+            for spec in ("rmat:scale=5,ef=4", "ba:n=40,m=2"):
+                Graph.from_edges(*generators.edges_from_spec(spec)[:2])
+            bar.update()
+            with tempfile.TemporaryDirectory() as tmp:
+                g = Graph.from_edges([0, 1, 3], [1, 2, 4])
+                for ext in (".mtx", ".el", ".graph", ".npy", ".gcb"):
+                    io.save(g, os.path.join(tmp, "g" + ext))
+                    io.load(os.path.join(tmp, "g" + ext))
+            bar.update()
+        compiled += watch.count
+        for problem, algorithm, mode in WARMUP_RUNS:
+            r = prepare_kernels(problem, "cpu", algorithm, mode=mode or "phased", notice=show)
+            compiled += r["compiled"]
+            bar.update()
+    return {"seconds": time.perf_counter() - t0, "compiled": compiled}
+
+
 def human_size(nbytes: int) -> str:
     """'1.5 GB' style sizes.
 
