@@ -153,7 +153,7 @@ def _prepare(problem: str, args, backend: str, g=None, **kw) -> dict:
 def _kernels_field(*parts) -> tuple:
     seconds = sum(p["kernels"] for p in parts)
     compiled = sum(p["compiled"] for p in parts)
-    how = (f"compiled {compiled} (once; later runs load them from the cache)" if compiled
+    how = (f"compiled {compiled} once; later runs load them from numba's cache" if compiled
            else "loaded from numba's cache")
     return ("kernels", f"{_fmt_s(seconds)} ({how})")
 
@@ -198,7 +198,7 @@ def _phase_medians(stats_list) -> dict:
     return {p: statistics.median(s.phase_times.get(p, 0.0) for s in stats_list) for p in names}
 
 
-def _timing_fields(walls, phases, warmup) -> list:
+def _timing_fields(walls, phases) -> list:
     med = statistics.median(walls)
     how = f"median of {len(walls)}, min {_fmt_s(min(walls))}" if len(walls) > 1 else "1 run"
     fields = [("time", f"{_fmt_s(med)} ({how})")]
@@ -269,7 +269,7 @@ def cmd_cc(args, parser) -> int:
                   ("components", f"{int(k):,}"), ("largest", f"{largest:,}{share}"),
                   ("variant", f"{stats.variant} ({_backend_note(stats.backend, args.algorithm)})"),
                   _kernels_field(*kernels)]
-        fields += _timing_fields(walls, phases, args.warmup)
+        fields += _timing_fields(walls, phases)
         if args.compare:
             fields += [("scipy", f"{_fmt_s(out['scipy_median_s'])} "
                                  f"(scipy.sparse.csgraph.connected_components, median of {args.repeat})"),
@@ -345,7 +345,7 @@ def cmd_forest(args, parser) -> int:
                   ("forest", f"{src.size:,} edges (n - k, k = {g.n - src.size:,} components)"),
                   ("variant", f"{stats.variant} ({_backend_note(stats.backend, args.algorithm)})"),
                   _kernels_field(*kernels)]
-        fields += _timing_fields(walls, phases, args.warmup)
+        fields += _timing_fields(walls, phases)
         if args.output:
             fields.append(("wrote", f"{src.size:,} edges to {args.output}"))
         _print_fields(fields)
