@@ -545,7 +545,7 @@ def cmd_demo(args, parser) -> int:
 
 def cmd_warmup(args, parser) -> int:
     from .tooling import warmup
-    result = warmup(show=not args.quiet)
+    result = warmup(show=_show(args), notice=not args.quiet)
     done = (f"compiled {result['compiled']} kernels into numba's cache" if result["compiled"]
             else "every kernel was already in numba's cache")
     print(f"gconn warmup: {done} in {_fmt_s(result['seconds'])}; later runs load them from the cache")

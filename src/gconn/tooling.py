@@ -236,13 +236,14 @@ WARMUP_RUNS = (
 )
 
 
-def warmup(show: bool = True) -> dict:
+def warmup(show: bool = True, notice: bool = True) -> dict:
     """Compile (or load) the CPU kernels the README's commands use: graph
     construction, the readers and writers, the generators of the examples,
-    and every automatic choice for cc, forest and incremental.  Returns
-    ``{"seconds": s, "compiled": count}``.
+    and every automatic choice for cc, forest and incremental.  ``show``: a
+    progress bar; ``notice``: :data:`COMPILE_NOTICE` at the first
+    compilation.  Returns ``{"seconds": s, "compiled": count}``.
 
-    >>> warmup(show=False)["compiled"] >= 0
+    >>> warmup(show=False, notice=False)["compiled"] >= 0
     True
     """
     import tempfile
@@ -250,7 +251,7 @@ def warmup(show: bool = True) -> dict:
     t0 = time.perf_counter()
     compiled = 0
     with progress(show, total=len(WARMUP_RUNS) + 2, desc="kernels", unit="step") as bar:
-        with watch_compiles(notice=show) as watch:
+        with watch_compiles(notice=notice) as watch:
             for spec in ("rmat:scale=5,ef=4", "ba:n=40,m=2"):
                 Graph.from_edges(*generators.edges_from_spec(spec)[:2])
             bar.update()
@@ -262,7 +263,7 @@ def warmup(show: bool = True) -> dict:
             bar.update()
         compiled += watch.count
         for problem, algorithm, mode in WARMUP_RUNS:
-            r = prepare_kernels(problem, "cpu", algorithm, mode=mode or "phased", notice=show)
+            r = prepare_kernels(problem, "cpu", algorithm, mode=mode or "phased", notice=notice)
             compiled += r["compiled"]
             bar.update()
     return {"seconds": time.perf_counter() - t0, "compiled": compiled}
