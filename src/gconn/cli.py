@@ -546,9 +546,11 @@ def cmd_demo(args, parser) -> int:
 def cmd_warmup(args, parser) -> int:
     from .tooling import warmup
     result = warmup(show=_show(args), notice=not args.quiet)
-    done = (f"compiled {result['compiled']} kernels into numba's cache" if result["compiled"]
-            else "every kernel was already in numba's cache")
-    print(f"gconn warmup: {done} in {_fmt_s(result['seconds'])}; later runs load them from the cache")
+    if result["compiled"]:
+        print(f"gconn warmup: compiled {result['compiled']} kernels into numba's cache in "
+              f"{_fmt_s(result['seconds'])}; later runs load them from there")
+    else:
+        print(f"gconn warmup: every kernel was already in numba's cache (checked in {_fmt_s(result['seconds'])})")
     return 0
 
 
