@@ -243,3 +243,32 @@ def test_subprocess(tmp_path):
     assert res.returncode == 0, res.stderr
     assert Path(tmp_path, "bench-out", "results.md").exists()
     assert res.stdout.rstrip().splitlines()[-1].startswith("| path:20 |")
+
+
+def test_kernels_are_timed_apart_from_the_input(capsys):
+    code, out, err = run(capsys, "cc", "--generate", "path:30")
+    assert code == 0
+    f = fields(out)
+    assert f["kernels"].endswith(("(loaded from numba's cache)", "later runs load them from numba's cache)"))
+    assert f["input"].startswith("path:30 (generate")
+    code, out, err = run(capsys, "stream", "--generate", "path:30", "--batch-size", "7", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["kernels_s"] > 0 and data["kernels_compiled"] >= 0
+
+
+def test_compile_notice_once_per_process(capsys, monkeypatch):
+    from numba import njit
+    from gconn import tooling
+    monkeypatch.setattr(tooling, "_COMPILE_NOTICE_SHOWN", False)
+
+    def twice(x):
+        return 2 * x
+
+    with tooling.watch_compiles() as watch:
+        assert njit(twice)(3) == 6        # a compilation: the notice
+        assert njit(twice)(4) == 8        # another: counted, no second notice
+    assert watch.count == 2 and watch.seconds > 0
+    assert capsys.readouterr().err == tooling.COMPILE_NOTICE + "\n"
+    with tooling.watch_compiles() as watch:
+        assert njit(cache=False)(twice)(5) == 10
+    assert watch.count == 1 and capsys.readouterr().err == ""
