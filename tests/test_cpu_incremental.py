@@ -26,6 +26,18 @@ def test_concurrent_mode_is_bounded_by_before_and_after(name):
                        exact=design.Variant.parse(name, "incremental").phase_separated)
 
 
+@pytest.mark.parametrize("mode", ["phased", "sequential", "concurrent"])
+def test_batches_on_both_sides_of_the_serial_threshold(mode):
+    # Batches below SERIAL_BELOW run the one-thread kernels, larger ones the
+    # parallel kernels; both must give the sequential union-find's answers.
+    from gconn.cpu.unionfind import SERIAL_BELOW
+    rng = np.random.default_rng(17)
+    sizes = [SERIAL_BELOW - 1, SERIAL_BELOW, 3 * SERIAL_BELOW, 1]
+    batches = [b for size in sizes for b in stream(rng, 4 * SERIAL_BELOW, 1, size, queries=0.5)]
+    ic = gconn.IncrementalConnectivity(algorithm="none+union-async+find-halve", backend="cpu", mode=mode)
+    replay_incremental(ic, batches, mode, exact=mode != "concurrent")
+
+
 def test_growth_insert_connected_labels():
     ic = gconn.IncrementalConnectivity(3, backend="cpu")
     assert ic.n == 3 and ic.n_components == 3

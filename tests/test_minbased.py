@@ -185,6 +185,7 @@ def test_convergence_error_with_a_tiny_round_cap(name):
     assert k == 2
 
 
+@pytest.mark.slow  # compiles every min-based kernel again for 64-bit ids (~30 s cold)
 def test_64_bit_ids():
     rng = np.random.default_rng(4)
     n = 500

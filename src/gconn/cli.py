@@ -1,5 +1,6 @@
 """The ``gconn`` command.
 
+    gconn warmup                                 # compile the kernels once, after installing
     gconn demo                                   # a built-in example, GPU if there is one
     gconn cc graph.mtx -o labels.npy             # connected components
     gconn cc - < edges.el                        # ... of an edge list on stdin
@@ -164,14 +165,43 @@ def _input_source(args, parser) -> tuple[str, str]:
 
 
 def _load_input(source: tuple[str, str], args, relabel=False):
-    """The graph and its load timings."""
-    from .tooling import generate, load_file
+    """The graph and its load timings; compiling a kernel on the way (a
+    reader's or a generator's, first run only) is timed on its own."""
+    from .tooling import generate, load_file, watch_compiles
     kind, name = source
-    if kind == "file":
-        if name == "-":
-            return _load_stdin(args, relabel)
-        return load_file(name, show=_show(args), format=args.format, n=args.n, relabel=relabel)
-    return generate(name, show=_show(args))
+    with watch_compiles(notice=not args.quiet) as watch:
+        if kind == "file" and name == "-":
+            g, times = _load_stdin(args, relabel)
+        elif kind == "file":
+            g, times = load_file(name, show=_show(args), format=args.format, n=args.n, relabel=relabel)
+        else:
+            g, times = generate(name, show=_show(args))
+    if watch.count:
+        times["of which compiling kernels"] = watch.seconds
+    return g, times
+
+
+def _prepare(problem: str, args, backend: str, g=None, **kw) -> dict:
+    """Load the kernels of the run ahead of it (``g`` None: graph
+    construction's), timed apart from the input and the run."""
+    from .tooling import prepare_kernels, resolve_algorithm
+    if g is None:
+        return prepare_kernels("build", backend, notice=not args.quiet)
+    algorithm = resolve_algorithm(g, problem, backend, args.algorithm)
+    return prepare_kernels(problem, backend, algorithm, dict(getattr(args, "param", [])),
+                           id_dtype=g.id_dtype, notice=not args.quiet, **kw)
+
+
+def _kernels_field(*parts) -> tuple:
+    seconds = sum(p["kernels"] for p in parts)
+    compiled = sum(p["compiled"] for p in parts)
+    how = (f"compiled {compiled} once; later runs load them from numba's cache" if compiled
+           else "loaded from numba's cache")
+    return ("kernels", f"{_fmt_s(seconds)} ({how})")
+
+
+def _kernels_json(*parts) -> dict:
+    return {"kernels_s": sum(p["kernels"] for p in parts), "kernels_compiled": sum(p["compiled"] for p in parts)}
 
 
 def _load_stdin(args, relabel):
@@ -237,11 +267,9 @@ def _phase_medians(stats_list) -> dict:
     return {p: statistics.median(s.phase_times.get(p, 0.0) for s in stats_list) for p in names}
 
 
-def _timing_fields(walls, phases, warmup) -> list:
+def _timing_fields(walls, phases) -> list:
     med = statistics.median(walls)
     how = f"median of {len(walls)}, min {_fmt_s(min(walls))}" if len(walls) > 1 else "1 run"
-    if warmup == 0:
-        how += "; no warm-up, so it includes loading compiled kernels"
     fields = [("time", f"{_fmt_s(med)} ({how})")]
     for p, t in phases.items():
         fields.append((f"  {p}", _fmt_s(t)))
@@ -334,7 +362,9 @@ def cmd_cc(args, parser) -> int:
         if plain and relabel is True:
             _plain_relabelled(args.output)
     backend = resolve_backend(args.backend)
+    kernels = [_prepare("cc", args, backend)]
     g, load_times = _load_input(source, args, relabel=relabel if source[0] == "file" else False)
+    kernels.append(_prepare("cc", args, backend, g))
     relabelled = g.nodes is not None
     if plain and relabelled:
         _plain_relabelled(args.output)
@@ -353,7 +383,7 @@ def cmd_cc(args, parser) -> int:
            "relabelled": relabelled, "relabel": {True: "yes", False: "no"}.get(relabel, "auto"),
            "variant": stats.variant, "backend": stats.backend, "input_times_s": load_times,
            "warmup": args.warmup, "times_s": walls, "median_s": statistics.median(walls),
-           "min_s": min(walls), "phases_s": phases}
+           "min_s": min(walls), "phases_s": phases, **_kernels_json(*kernels)}
     if args.compare:
         out.update(_compare_scipy(g, labels, out["median_s"], args.repeat))
     one_based = _one_based(source, args)
@@ -374,8 +404,9 @@ def cmd_cc(args, parser) -> int:
             fields.append(("ids", f"relabelled ({how}): {g.n:,} distinct ids, largest "
                                   f"{int(g.nodes[-1]) + one_based if g.n else 0}"))
         fields += [("components", f"{int(k):,}"), ("largest", f"{largest:,}{share}"),
-                  ("variant", f"{stats.variant} ({_backend_note(stats.backend, args.algorithm)})")]
-        fields += _timing_fields(walls, phases, args.warmup)
+                  ("variant", f"{stats.variant} ({_backend_note(stats.backend, args.algorithm)})"),
+                  _kernels_field(*kernels)]
+        fields += _timing_fields(walls, phases)
         if args.compare:
             fields += [("scipy", f"{_fmt_s(out['scipy_median_s'])} "
                                  f"(scipy.sparse.csgraph.connected_components, median of {args.repeat})"),
@@ -423,7 +454,9 @@ def cmd_forest(args, parser) -> int:
     if args.output:
         _check_graph_path(args.output)
     backend = resolve_backend(args.backend)
+    kernels = [_prepare("forest", args, backend)]
     g, load_times = _load_input(source, args)
+    kernels.append(_prepare("forest", args, backend, g))
     name = source[1]
 
     def call():
@@ -437,7 +470,8 @@ def cmd_forest(args, parser) -> int:
     out = {"input": name, "n": g.n, "m": g.m, "forest_edges": int(src.size),
            "components": g.n - int(src.size), "variant": stats.variant, "backend": stats.backend,
            "input_times_s": load_times, "warmup": args.warmup, "times_s": walls,
-           "median_s": statistics.median(walls), "min_s": min(walls), "phases_s": phases}
+           "median_s": statistics.median(walls), "min_s": min(walls), "phases_s": phases,
+           **_kernels_json(*kernels)}
     if args.output:
         from .io import save
         # As a graph on the same n, every format gconn writes is available.
@@ -448,8 +482,9 @@ def cmd_forest(args, parser) -> int:
     else:
         fields = [("input", _input_line(name, load_times)), ("n", f"{g.n:,}"), ("m", f"{g.m:,}"),
                   ("forest", f"{src.size:,} edges (n - k, k = {g.n - src.size:,} components)"),
-                  ("variant", f"{stats.variant} ({_backend_note(stats.backend, args.algorithm)})")]
-        fields += _timing_fields(walls, phases, args.warmup)
+                  ("variant", f"{stats.variant} ({_backend_note(stats.backend, args.algorithm)})"),
+                  _kernels_field(*kernels)]
+        fields += _timing_fields(walls, phases)
         if args.output:
             fields.append(("wrote", f"{src.size:,} edges to {args.output}"))
         _print_fields(fields)
@@ -492,15 +527,16 @@ def cmd_stream(args, parser) -> int:
     source = _input_source(args, parser)
     _check_algorithm(args.algorithm, "incremental")
     backend = resolve_backend(args.backend)
+    kernels = [_prepare("incremental", args, backend)]
     g, load_times = _load_input(source, args)
     name = source[1]
     kinds, src, dst = stream_ops(g, args.query_ratio, args.seed)
     total = kinds.size
     n_batches = -(-total // args.batch_size)
-    # Load the compiled kernels on a throwaway instance so the first batch
-    # is not charged for it.
-    api.IncrementalConnectivity(2, algorithm=args.algorithm, backend=backend, mode=args.mode) \
-        .process(np.array([0, 1], np.int8), np.array([0, 0], g.id_dtype), np.array([1, 1], g.id_dtype))
+    # The batches' kernels and the static check's, so neither the first
+    # batch nor the check is charged for loading them.
+    kernels.append(_prepare("incremental", args, backend, g, mode=args.mode))
+    kernels.append(_prepare("cc", argparse.Namespace(algorithm="auto", quiet=args.quiet), backend, g))
     ic = api.IncrementalConnectivity(g.n, algorithm=args.algorithm, backend=backend, mode=args.mode)
     elapsed = 0.0
     answers = 0
@@ -523,7 +559,8 @@ def cmd_stream(args, parser) -> int:
     out = {"input": name, "n": g.n, "m": g.m, "inserts": g.m, "queries": q, "batches": n_batches,
            "batch_size": args.batch_size, "mode": args.mode, "variant": ic.variant.name, "backend": backend,
            "input_times_s": load_times, "time_s": elapsed, "edges_per_s": rate(g.m), "ops_per_s": rate(total),
-           "queries_true": answers, "components": k_stream, "static_components": int(k_static), "ok": ok}
+           "queries_true": answers, "components": k_stream, "static_components": int(k_static), "ok": ok,
+           **_kernels_json(*kernels)}
     if args.json:
         print(json.dumps(out))
     else:
@@ -532,6 +569,7 @@ def cmd_stream(args, parser) -> int:
             ("operations", f"{g.m:,} inserts + {q:,} queries (ratio {args.query_ratio:g}, seed {args.seed})"),
             ("batches", f"{n_batches:,} of up to {args.batch_size:,} operations, {args.mode} mode"),
             ("variant", f"{ic.variant.name} ({_backend_note(backend, args.algorithm)})"),
+            _kernels_field(*kernels),
             ("time", f"{_fmt_s(elapsed)} in process()"),
             ("throughput", f"{_rate(rate(g.m))} edges/s, {_rate(rate(total))} ops/s"),
             ("queries", f"{answers:,} of {q:,} answered connected"),
@@ -646,6 +684,19 @@ def cmd_demo(args, parser) -> int:
     return cmd_cc(cc, cc.command_parser)
 
 
+# -- gconn warmup ---------------------------------------------------------------------
+
+def cmd_warmup(args, parser) -> int:
+    from .tooling import warmup
+    result = warmup(show=_show(args), notice=not args.quiet)
+    if result["compiled"]:
+        print(f"gconn warmup: compiled {result['compiled']} kernels into numba's cache in "
+              f"{_fmt_s(result['seconds'])}; later runs load them from there")
+    else:
+        print(f"gconn warmup: every kernel was already in numba's cache (checked in {_fmt_s(result['seconds'])})")
+    return 0
+
+
 # -- gconn bench ----------------------------------------------------------------------
 
 def cmd_bench(args, parser) -> int:
@@ -682,9 +733,9 @@ def build_parser() -> argparse.ArgumentParser:
     timing = argparse.ArgumentParser(add_help=False)
     timing.add_argument("--repeat", type=positive_int, default=1, metavar="R",
                         help="timed runs; the median and min are reported (default 1)")
-    timing.add_argument("--warmup", type=non_negative_int, default=1, metavar="W",
-                        help="untimed runs first (default 1: the first call in a process loads the "
-                             "compiled kernels; 0 saves a pass on a huge graph)")
+    timing.add_argument("--warmup", type=non_negative_int, default=0, metavar="W",
+                        help="untimed runs first (default 0: the kernels are loaded on a tiny graph "
+                             "before the input, and timed apart as 'kernels')")
 
     p = add("cc", cmd_cc, "connected components: counts, sizes and time per phase",
             [inputs, _algo("cc"), options, timing])
@@ -732,6 +783,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("demo", cmd_demo, f"run connected components on a built-in example ({EXAMPLE_SPEC}), "
                               "on the GPU if there is one, checked against scipy")
     p.add_argument("-b", "--backend", default="auto", choices=("auto", "cpu", "gpu"))
+
+    add("warmup", cmd_warmup, "compile the CPU kernels of the common commands once, into numba's cache "
+                              "(run it after installing; otherwise the first run of each compiles them)")
 
     p = add("bench", cmd_bench, "benchmark variants x graphs against scipy and NetworkX")
     bench_arguments(p)

@@ -96,6 +96,179 @@ def busy(desc: str, enabled: bool, delay: float = 0.5):
         thread.join()
 
 
+#: What the user sees on stderr when numba compiles (cache misses only).
+COMPILE_NOTICE = "gconn: compiling kernels (once; later runs load them from numba's cache)..."
+
+
+class _CompileWatch:
+    """Counts numba compilations (cache misses; loads from the cache do not
+    count) and their seconds, and prints COMPILE_NOTICE at the first one."""
+
+    def __init__(self, notice: bool):
+        self.notice = notice
+        self.count = 0
+        self.seconds = 0.0
+        self._depth = 0
+        self._t0 = 0.0
+
+    def on_start(self, event):
+        # Compiling a kernel may compile the functions it calls: count the
+        # outermost compilation only.
+        self._depth += 1
+        if self._depth > 1:
+            return
+        if self.count == 0 and self.notice and not _COMPILE_NOTICE_SHOWN:
+            _show_compile_notice()
+        self.count += 1
+        self._t0 = time.perf_counter()
+
+    def on_end(self, event):
+        self._depth -= 1
+        if self._depth == 0:
+            self.seconds += time.perf_counter() - self._t0
+
+
+_COMPILE_NOTICE_SHOWN = False
+
+
+def _show_compile_notice() -> None:
+    global _COMPILE_NOTICE_SHOWN
+    _COMPILE_NOTICE_SHOWN = True
+    print(COMPILE_NOTICE, file=sys.stderr, flush=True)
+
+
+@contextlib.contextmanager
+def watch_compiles(notice: bool = True):
+    """Within the block, numba compilations are counted (``.count``,
+    ``.seconds``) and, with ``notice``, the first one prints
+    :data:`COMPILE_NOTICE` on stderr (once per process).
+
+    >>> with watch_compiles(notice=False) as w:
+    ...     pass
+    >>> w.count
+    0
+    """
+    from numba.core import event
+    watch = _CompileWatch(notice)
+    listener = _listener(watch)
+    event.register("numba:compile", listener)
+    try:
+        yield watch
+    finally:
+        event.unregister("numba:compile", listener)
+
+
+def _listener(watch):
+    from numba.core import event
+
+    class Listener(event.Listener):
+        def on_start(self, ev):
+            watch.on_start(ev)
+
+        def on_end(self, ev):
+            watch.on_end(ev)
+
+    return Listener()
+
+
+def resolve_algorithm(graph, problem: str, backend: str, algorithm: str = "auto") -> str:
+    """The variant name ``algorithm`` means for ``graph``: the automatic
+    choice when 'auto'.
+
+    >>> resolve_algorithm(Graph.from_edges([0], [1]), "cc", "cpu")
+    'none+union-async+find-halve'
+    """
+    if algorithm != "auto":
+        return algorithm
+    from . import design
+    from .cpu.sampling import hb_coverage
+    # The host graph's estimate, also for the GPU: the graph is not on the
+    # device yet (and the estimate is the same sampled quantity).
+    return design.choose(graph, problem, backend=backend, hb_coverage=hb_coverage).name
+
+
+def prepare_kernels(problem: str, backend: str, algorithm: str = "auto", params=None, *,
+                    id_dtype=np.int32, mode: str = "phased", notice: bool = True) -> dict:
+    """Load (or, on a cache miss, compile) the kernels that a run will use by
+    running it on a tiny graph, so that neither a file's load time nor the
+    first timed run is charged for them.  ``problem``: 'build' (graph
+    construction only), 'cc', 'forest' or 'incremental'.  Returns
+    ``{"kernels": seconds, "compiled": count, "compile_s": seconds}``.
+
+    Kernels of paths a tiny graph does not take (e.g. bottom-up BFS steps)
+    still load at their first use; an 'auto' algorithm is resolved on the
+    tiny graph, so pass the real graph's choice (:func:`resolve_algorithm`).
+
+    >>> prepare_kernels("cc", "cpu", notice=False)["kernels"] >= 0
+    True
+    """
+    from . import api
+    params = dict(params or {})
+    t0 = time.perf_counter()
+    with watch_compiles(notice) as watch:
+        src = np.array([0, 1, 2, 3, 4, 4, 4, 5, 5, 6], id_dtype)
+        dst = np.array([1, 2, 3, 4, 5, 6, 7, 6, 7, 7], id_dtype)
+        g = Graph.from_edges(src, dst)
+        if problem == "incremental":
+            from .cpu.unionfind import SERIAL_BELOW
+            ic = api.IncrementalConnectivity(g.n, algorithm=algorithm, backend=backend, mode=mode)
+            for size in (3, SERIAL_BELOW):  # the one-thread and the parallel batch kernels
+                kinds = np.arange(size, dtype=np.int8) % 2
+                ic.process(kinds, np.resize(src, size), np.resize(dst, size))
+            ic.labels()
+        elif problem == "forest":
+            api.spanning_forest(g, algorithm=algorithm, backend=backend, return_stats=True, **params)
+        elif problem == "cc":
+            api.connected_components(g, algorithm=algorithm, backend=backend, return_stats=True, **params)
+        elif problem != "build":
+            raise ValueError(f"unknown problem {problem!r}")
+    return {"kernels": time.perf_counter() - t0, "compiled": watch.count, "compile_s": watch.seconds}
+
+
+#: What ``gconn warmup`` compiles: the CPU kernels of the README's commands
+#: and of every automatic choice (problem, algorithm, incremental mode).
+WARMUP_RUNS = (
+    ("cc", "none+union-async+find-halve", None), ("cc", "kout+union-async+find-halve", None),
+    ("cc", "hb+union-async+find-halve", None), ("forest", "none+union-async+find-halve", None),
+    ("forest", "kout+union-async+find-halve", None), ("forest", "hb+union-async+find-halve", None),
+    ("incremental", "auto", "phased"), ("incremental", "auto", "sequential"),
+    ("incremental", "auto", "concurrent"),
+)
+
+
+def warmup(show: bool = True, notice: bool = True) -> dict:
+    """Compile (or load) the CPU kernels the README's commands use: graph
+    construction, the readers and writers, the generators of the examples,
+    and every automatic choice for cc, forest and incremental.  ``show``: a
+    progress bar; ``notice``: :data:`COMPILE_NOTICE` at the first
+    compilation.  Returns ``{"seconds": s, "compiled": count}``.
+
+    >>> warmup(show=False, notice=False)["compiled"] >= 0
+    True
+    """
+    import tempfile
+    from . import generators, io
+    t0 = time.perf_counter()
+    compiled = 0
+    with progress(show, total=len(WARMUP_RUNS) + 2, desc="kernels", unit="step") as bar:
+        with watch_compiles(notice=notice) as watch:
+            for spec in ("rmat:scale=5,ef=4", "ba:n=40,m=2"):
+                Graph.from_edges(*generators.edges_from_spec(spec)[:2])
+            bar.update()
+            with tempfile.TemporaryDirectory() as tmp:
+                g = Graph.from_edges([0, 1, 3], [1, 2, 4])
+                for ext in (".mtx", ".el", ".graph", ".npy", ".gcb"):
+                    io.save(g, os.path.join(tmp, "g" + ext))
+                    io.load(os.path.join(tmp, "g" + ext))
+            bar.update()
+        compiled += watch.count
+        for problem, algorithm, mode in WARMUP_RUNS:
+            r = prepare_kernels(problem, "cpu", algorithm, mode=mode or "phased", notice=notice)
+            compiled += r["compiled"]
+            bar.update()
+    return {"seconds": time.perf_counter() - t0, "compiled": compiled}
+
+
 def human_size(nbytes: int) -> str:
     """'1.5 GB' style sizes.
 

@@ -19,7 +19,6 @@ from numba import njit, prange
 
 from ..design import HOOK_COMPRESS, UNION_FIND, Plan
 from . import atomics
-from . import finishes
 from . import sampling
 from . import unionfind as UF
 from .bfs import degree_sum
@@ -110,6 +109,7 @@ def gather(s: State, lmax: int):
     s.active = active = gather_active(labels_view(s.P, p, g.id_dtype), lmax)
     if p.family in (UNION_FIND, HOOK_COMPRESS):
         return active
+    from . import finishes  # only the variants that are not union-find pay its import
     deg = g.indptr[active + 1] - g.indptr[active]
     offsets = np.zeros(active.size + 1, np.int64)
     np.cumsum(deg, out=offsets[1:])
@@ -133,6 +133,7 @@ def finish(s: State, work):
     returns (edges inspected or None, rounds)."""
     g, p = s.graph, s.plan
     if p.family != UNION_FIND:
+        from . import finishes
         return finishes.finish(s, work)
     if work is None:
         UF.finish_coo(s.P, s.H, g.src, g.dst, p.fin, p.fopt, p.sopt, s.fa, s.fb)

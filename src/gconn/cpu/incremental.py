@@ -9,7 +9,6 @@ from __future__ import annotations
 import numpy as np
 
 from ..design import UNION_FIND, Plan, Variant
-from . import finishes as MB
 from . import unionfind as K
 from .backend import labels_view, new_arrays
 
@@ -41,21 +40,26 @@ class IncrementalState:
     def insert(self, src: np.ndarray, dst: np.ndarray) -> None:
         c = self.plan
         if c.family != UNION_FIND:
-            MB.insert_batch(c, self.P, self.H, src, dst)
+            from .finishes import insert_batch  # imported by the variants that use it
+            insert_batch(c, self.P, self.H, src, dst)
             return
-        K.insert_batch(self.P, self.H, src, dst, c.fin, c.fopt, c.sopt)
+        kernel = K.insert_serial if src.size < K.SERIAL_BELOW else K.insert_batch
+        kernel(self.P, self.H, src, dst, c.fin, c.fopt, c.sopt)
 
     def query(self, src: np.ndarray, dst: np.ndarray) -> np.ndarray:
         out = np.empty(src.size, np.bool_)
-        K.query_batch(self.P, src, dst, self.plan.fin, self.plan.fopt, out)
+        kernel = K.query_serial if src.size < K.SERIAL_BELOW else K.query_batch
+        kernel(self.P, src, dst, self.plan.fin, self.plan.fopt, out)
         return out
 
     def mixed(self, kinds: np.ndarray, src: np.ndarray, dst: np.ndarray) -> np.ndarray:
         c = self.plan
         if c.family != UNION_FIND:
-            return MB.mixed_batch(c, self.P, self.H, kinds, src, dst, self.query)
+            from .finishes import mixed_batch
+            return mixed_batch(c, self.P, self.H, kinds, src, dst, self.query)
         out = np.zeros(kinds.size, np.bool_)
-        K.mixed_batch(self.P, self.H, kinds, src, dst, c.fin, c.fopt, c.sopt, out)
+        kernel = K.mixed_serial if kinds.size < K.SERIAL_BELOW else K.mixed_batch
+        kernel(self.P, self.H, kinds, src, dst, c.fin, c.fopt, c.sopt, out)
         return out
 
     def roots(self, n: int) -> np.ndarray:

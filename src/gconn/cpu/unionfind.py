@@ -79,3 +79,32 @@ def query_batch(P, src, dst, fin, fopt, out):
         out[i] = same_set_any(P, src[i], dst[i], fin, fopt)
 
 
+# One-thread twins of the batch kernels for batches below SERIAL_BELOW ops:
+# a parallel launch costs ~3 us on a quiet machine and, when other processes
+# keep the cores busy, waits for descheduled workers (50 us mean per call,
+# ms at worst).  A serial loop over a few hundred unions takes less than that
+# (BENCHMARKS.md, "Startup and small batches").
+
+#: Batches with fewer operations than this run on the calling thread.
+SERIAL_BELOW = 1000
+
+
+@njit(cache=True)
+def mixed_serial(P, H, kinds, src, dst, fin, fopt, sopt, out):
+    for i in range(kinds.size):
+        if kinds[i] == 0:
+            union_any(P, H, src[i], dst[i], fin, fopt, sopt)
+        else:
+            out[i] = same_set_any(P, src[i], dst[i], fin, fopt)
+
+
+@njit(cache=True)
+def insert_serial(P, H, src, dst, fin, fopt, sopt):
+    for i in range(src.size):
+        union_any(P, H, src[i], dst[i], fin, fopt, sopt)
+
+
+@njit(cache=True)
+def query_serial(P, src, dst, fin, fopt, out):
+    for i in range(src.size):
+        out[i] = same_set_any(P, src[i], dst[i], fin, fopt)

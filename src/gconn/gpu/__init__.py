@@ -14,6 +14,7 @@ True
 from __future__ import annotations
 
 import os
+import sys
 
 NAME = "gpu"
 
@@ -35,9 +36,20 @@ _LAZY = {
 _AVAILABLE: dict = {}
 
 
+#: Device nodes of an NVIDIA driver (Linux; /dev/dxg: WSL2).  Without any of
+#: them no CUDA GPU can be opened, and the probe skips importing CuPy and
+#: numba-cuda, which takes about a second.
+DEVICE_NODES = ("/dev/nvidiactl", "/dev/nvidia0", "/dev/dxg")
+
+
 def _probe():
     if os.environ.get("NUMBA_ENABLE_CUDASIM", "0").strip() not in ("", "0"):
         return "sim", "the CUDA simulator (NUMBA_ENABLE_CUDASIM=1)"
+    import importlib.util
+    if importlib.util.find_spec("cupy") is None:
+        return None, "CuPy is not installed; install gconn[gpu]"
+    if sys.platform.startswith("linux") and not any(os.path.exists(p) for p in DEVICE_NODES):
+        return None, f"no NVIDIA driver device ({', '.join(DEVICE_NODES)} are missing)"
     try:
         import cupy
     except ImportError as e:

@@ -114,13 +114,24 @@ def main(argv=None) -> int:
         return 2
     todo = jobs(args.quick)
     t0 = time.perf_counter()
+    results = []
+
+    def report(done):
+        # CI shows this while it waits: a line per tenth of the kernels.
+        results.extend(done)
+        if len(results) % max(1, len(todo) // 10) == 0 or len(results) == len(todo):
+            print(f"compile_check: {len(results)} of {len(todo)} kernels, {time.perf_counter() - t0:.0f} s",
+                  file=sys.stderr, flush=True)
+
     if args.jobs > 1:
         import multiprocessing as mp
         with mp.get_context("fork").Pool(args.jobs, initializer=_init) as pool:
-            results = pool.map(_compile, todo, chunksize=1)
+            for result in pool.imap_unordered(_compile, todo, chunksize=1):
+                report([result])
     else:
         _init()
-        results = [_compile(j) for j in todo]
+        for j in todo:
+            report([_compile(j)])
     failed = [(j, err) for j, err in results if err]
     for (kind, key, dts), err in failed:
         print(f"FAILED {kind} {key} {dts}:\n{err}", file=sys.stderr)
