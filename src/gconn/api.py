@@ -38,7 +38,7 @@ def _backend_module(backend: str, graph: Graph | None = None):
 
 
 def _variant(algorithm, problem: str, graph: Graph | None, be, params: dict) -> Variant:
-    Plan.of(Variant("none", "union-async", "find-halve").with_params(**params))  # unknown options first
+    design.check_param_names(params)  # before the automatic choice does any work
     if algorithm is None or (isinstance(algorithm, str) and algorithm == "auto"):
         v = design.choose(graph, problem, backend=be.NAME, hb_coverage=be.hb_coverage) \
             if graph is not None else Variant.parse(design.default_name(problem), problem)

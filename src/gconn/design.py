@@ -361,6 +361,27 @@ def default_max_rounds(finish: str, n: int) -> int:
     return n + 2
 
 
+def check_param_names(params: dict) -> None:
+    """Raise TypeError naming any option a variant does not take.
+
+    >>> check_param_names({"k": 3})
+    """
+    unknown = sorted(set(params) - set(PARAMS))
+    if unknown:
+        valid = "; ".join(f"{k}: {d} (default {dv!r})" for k, (dv, d) in PARAMS.items())
+        raise TypeError(f"unknown option(s) {', '.join(unknown)}; valid options: {valid}")
+
+
+def lt_codes(finish: str) -> tuple:
+    """A Liu-Tarjan finish's (connect, update, shortcut, alter) rule codes.
+
+    >>> lt_codes("lt-prf")
+    (1, 1, 1, False)
+    """
+    c, u, s, a = LT_RULES[finish]
+    return LT_CONNECT_CODE[c], LT_UPDATE_CODE[u], LT_SHORTCUT_CODE[s], a
+
+
 def _int_param(params: dict, name: str, low: int, what: str) -> int:
     value = params.get(name, PARAMS[name][0])
     try:
@@ -416,10 +437,7 @@ class Plan:
     @classmethod
     def of(cls, v: Variant) -> "Plan":
         params = v.param_dict
-        unknown = sorted(set(params) - set(PARAMS))
-        if unknown:
-            valid = "; ".join(f"{k}: {d} (default {dv!r})" for k, (dv, d) in PARAMS.items())
-            raise TypeError(f"unknown option(s) {', '.join(unknown)}; valid options: {valid}")
+        check_param_names(params)
         uf = v.is_union_find
         if uf:
             family = UNION_FIND
@@ -444,10 +462,7 @@ class Plan:
         cap = params.get("max_rounds")
         if cap is not None:
             cap = _int_param(params, "max_rounds", 1, "an iterative finish")
-        lt = None
-        if v.finish in LT_RULES:
-            c, u, s, a = LT_RULES[v.finish]
-            lt = (LT_CONNECT_CODE[c], LT_UPDATE_CODE[u], LT_SHORTCUT_CODE[s], a)
+        lt = lt_codes(v.finish) if v.finish in LT_RULES else None
         return cls(
             variant=v, family=family, fin=fin,
             fopt=FIND_CODE[v.find] if uf else FIND_CODE["find-halve"],

@@ -5,19 +5,26 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..core.bfs import next_direction
+from ..core.bfs import LevelSearch
 from . import atomics
 
 
 @njit(parallel=True, cache=True)
 def _top_down(indptr, indices, frontier, level, parent, depth, nxt, counter):
+    """One top-down level; returns the edges scanned and the new frontier's
+    edges (the claimed vertices' degrees)."""
+    scanned = 0
+    found_deg = 0
     for t in prange(frontier.size):
         v = frontier[t]
+        scanned += indptr[v + 1] - indptr[v]
         for j in range(indptr[v], indptr[v + 1]):
             w = indices[j]
             if atomics.load(level, w) < 0 and atomics.cas(level, w, -1, depth) == -1:
                 parent[w] = v
                 nxt[atomics.atomic_add(counter, 0, 1)] = w
+                found_deg += indptr[w + 1] - indptr[w]
+    return scanned, found_deg
 
 
 @njit(parallel=True, cache=True)
@@ -75,62 +82,37 @@ def degree_sum(indptr, verts):
     return s
 
 
-class Search:
-    """Direction-optimizing BFS over one graph, run from one source or, for
-    BFS-CC, from each not-yet-visited vertex in turn.
-
-    ``level`` holds -1 for unvisited vertices; depths run on across the
-    searches, so ``level == depth`` always means the current search.
-    ``parent`` receives the BFS tree.  ``inspected`` and ``levels`` add up
-    over the searches.
-    """
+class Search(LevelSearch):
+    """The CPU steps of :class:`gconn.core.bfs.LevelSearch`: ``level`` holds
+    -1 for unvisited vertices, ``parent`` receives the BFS tree."""
 
     def __init__(self, indptr, indices, level, parent):
+        super().__init__(indptr.size - 1, int(indptr[-1]))
         self.indptr, self.indices = indptr, indices
         self.level, self.parent = level, parent
-        self.n = indptr.size - 1
         self.nxt = np.empty(self.n, np.int64)
         self.counter = np.zeros(1, np.int64)
-        self.unexplored = int(indptr[-1])
-        self.depth = 0
-        self.inspected = 0
-        self.levels = 0
+        self.frontier = self.nxt[:0]
 
-    def run(self, source: int, max_levels: int | None = None) -> None:
-        """Visit the component of the unvisited ``source``, for at most
-        ``max_levels`` levels."""
-        indptr, indices, level, parent = self.indptr, self.indices, self.level, self.parent
-        n = self.n
-        self.depth += 1
-        level[source] = self.depth
-        frontier = np.array([source], np.int64)
-        nf = 1
-        fe = int(indptr[source + 1] - indptr[source])
-        self.unexplored -= fe
-        bottom_up = False
-        limit = n if max_levels is None else max_levels
-        done = 0
-        while nf > 0 and done < limit:
-            self.depth += 1
-            done += 1
-            depth = self.depth
-            was_bottom_up = bottom_up
-            bottom_up = next_direction(bottom_up, nf, fe, self.unexplored, n)
-            if was_bottom_up and not bottom_up:
-                frontier = _frontier_of(level, depth - 1)
-            if bottom_up:
-                nf, fe, scanned = _bottom_up(indptr, indices, level, parent, depth)
-                nf, fe = int(nf), int(fe)
-                self.inspected += int(scanned)
-            else:
-                self.inspected += fe
-                self.counter[0] = 0
-                _top_down(indptr, indices, frontier, level, parent, depth, self.nxt, self.counter)
-                nf = int(self.counter[0])
-                frontier = self.nxt[:nf].copy()
-                fe = int(degree_sum(indptr, frontier))
-            self.unexplored -= fe
-        self.levels += done
+    def begin(self, source: int, depth: int) -> int:
+        self.level[source] = depth
+        self.frontier = np.array([source], np.int64)
+        return int(self.indptr[source + 1] - self.indptr[source])
+
+    def top_down(self, depth: int, nf: int):
+        self.counter[0] = 0
+        scanned, fe = _top_down(self.indptr, self.indices, self.frontier, self.level, self.parent, depth,
+                                self.nxt, self.counter)
+        nf = int(self.counter[0])
+        self.frontier = self.nxt[:nf].copy()
+        return nf, int(fe), int(scanned)
+
+    def bottom_up(self, depth: int):
+        nf, fe, scanned = _bottom_up(self.indptr, self.indices, self.level, self.parent, depth)
+        return int(nf), int(fe), int(scanned)
+
+    def queue(self, depth: int) -> None:
+        self.frontier = _frontier_of(self.level, depth)
 
 
 @njit(cache=True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.bfs import next_direction
+from ..core.bfs import LevelSearch
 from ._compat import cuda, view, xp
 from .launch import WARP, dtypes_key, get, kernel, launch
 from .primitives import atomic_add, cas, load
@@ -93,64 +93,46 @@ def make_bfs_collect():
     return bfs_collect
 
 
-class Search:
-    """Direction-optimizing BFS over one device graph, run from one source
-    or, for BFS-CC, from each not-yet-visited vertex in turn (as
-    :class:`gconn.cpu.bfs.Search`).
-
-    ``level`` (int32, -1 unvisited) and ``parent`` are device arrays;
-    depths run on across the searches, so ``level == depth`` always means
-    the current search.  ``inspected`` and ``levels`` add up over searches.
-    """
+class Search(LevelSearch):
+    """The GPU steps of :class:`gconn.core.bfs.LevelSearch`: ``level``
+    (int32, -1 unvisited) and ``parent`` are device arrays; each level reads
+    its three counters back."""
 
     def __init__(self, graph, level, parent):
+        super().__init__(graph.n, int(graph.indptr[-1]))
         n = graph.n
-        self.n = n
         self.dts = dtypes_key(graph.id_dtype, graph.indptr.dtype, graph.id_dtype)
         self.indptr = graph.indptr
         self.ipv, self.ixv = view(graph.indptr), view(graph.indices)
         self.level, self.levelv, self.parentv = level, view(level), view(parent)
         self.frontier, self.nxt = xp.empty(max(n, 1), graph.id_dtype), xp.empty(max(n, 1), graph.id_dtype)
+        self.fv, self.nv = view(self.frontier), view(self.nxt)
         self.counters = xp.zeros(3, np.int64)
         self.cv = view(self.counters)
-        self.unexplored = int(graph.indptr[-1])
-        self.depth = 0
-        self.inspected = 0
-        self.levels = 0
 
-    def run(self, source: int, max_levels: int | None = None) -> None:
-        """Visit the component of the unvisited ``source``, for at most
-        ``max_levels`` levels."""
-        n, dts, cv, counters = self.n, self.dts, self.cv, self.counters
-        self.depth += 1
-        self.level[source] = self.depth
+    def begin(self, source: int, depth: int) -> int:
+        self.level[source] = depth
         self.frontier[0] = source
-        fv, nv = view(self.frontier), view(self.nxt)
-        nf = 1
-        fe = int(self.indptr[source + 1] - self.indptr[source])
-        self.unexplored -= fe
-        bottom_up = False
-        limit = n if max_levels is None else max_levels
-        done = 0
-        while nf > 0 and done < limit:
-            self.depth += 1
-            done += 1
-            depth = self.depth
-            was_bottom_up = bottom_up
-            bottom_up = next_direction(bottom_up, nf, fe, self.unexplored, n)
-            if was_bottom_up and not bottom_up:
-                counters.fill(0)
-                launch(get("bfs_collect", (), dts), n, self.levelv, n, depth - 1, fv, cv, persistent=True)
-                nf = int(counters[0])
-            counters.fill(0)
-            if bottom_up:
-                launch(get("bfs_bottom_up", (), dts), n, self.ipv, self.ixv, n, self.levelv, self.parentv,
-                       depth, cv)
-            else:
-                launch(get("bfs_top_down", (), dts), nf * WARP, self.ipv, self.ixv, fv, nf, self.levelv,
-                       self.parentv, depth, nv, cv, persistent=True)
-                self.frontier, self.nxt, fv, nv = self.nxt, self.frontier, nv, fv
-            nf, fe, scanned = (int(x) for x in counters.tolist())
-            self.inspected += scanned
-            self.unexplored -= fe
-        self.levels += done
+        return int(self.indptr[source + 1] - self.indptr[source])
+
+    def _read(self):
+        nf, fe, scanned = (int(x) for x in self.counters.tolist())
+        return nf, fe, scanned
+
+    def top_down(self, depth: int, nf: int):
+        self.counters.fill(0)
+        launch(get("bfs_top_down", (), self.dts), nf * WARP, self.ipv, self.ixv, self.fv, nf, self.levelv,
+               self.parentv, depth, self.nv, self.cv, persistent=True)
+        self.frontier, self.nxt, self.fv, self.nv = self.nxt, self.frontier, self.nv, self.fv
+        return self._read()
+
+    def bottom_up(self, depth: int):
+        self.counters.fill(0)
+        launch(get("bfs_bottom_up", (), self.dts), self.n, self.ipv, self.ixv, self.n, self.levelv,
+               self.parentv, depth, self.cv)
+        return self._read()
+
+    def queue(self, depth: int) -> None:
+        self.counters.fill(0)
+        launch(get("bfs_collect", (), self.dts), self.n, self.levelv, self.n, depth, self.fv, self.cv,
+               persistent=True)

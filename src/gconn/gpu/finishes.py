@@ -29,7 +29,7 @@ import numpy as np
 
 from ..core.minbased import AFFOREST, ECL_CC, FULL_SHORTCUT, build
 from ..core.unionfind import FIND_NAIVE, UNION_ASYNC
-from ..design import HOOK_COMPRESS, LT_FINISHES, TRAVERSAL, Plan, Variant
+from ..design import HOOK_COMPRESS, LT_FINISHES, TRAVERSAL, lt_codes
 from ..errors import not_converged
 from ._compat import cuda, view, xp
 from .bfs import Search
@@ -38,11 +38,6 @@ from .primitives import GPU, UF, cas, record_edge
 from .unionfind import lazy_init as _lazy_init
 
 MB = build(GPU)
-
-
-def plan_lt(finish: str) -> tuple:
-    """Liu-Tarjan's rule codes of ``finish`` (the kernels' keys)."""
-    return Plan.of(Variant("none", finish)).lt
 
 
 # -- vertex phases: every vertex (``every``) or ``verts[:cnt]`` --------------
@@ -72,7 +67,7 @@ def make_shortcut(sopt):
 
 
 @kernel("lt_update", lambda t: (t.id, t.id, t.id, t.I64, t.I64, t.i64),
-        keys=sorted({(plan_lt(f)[1],) for f in LT_FINISHES}), offsets=False)
+        keys=sorted({(lt_codes(f)[1],) for f in LT_FINISHES}), offsets=False)
 def make_lt_update(uopt):
     lt_update = MB.lt_update
 
@@ -167,7 +162,7 @@ def make_sv_classic_round():
 
 
 @kernel("lt_connect", lambda t: (t.id, t.id, t.id, t.id, t.I64),
-        keys=sorted({(plan_lt(f)[0],) for f in LT_FINISHES}), offsets=False)
+        keys=sorted({(lt_codes(f)[0],) for f in LT_FINISHES}), offsets=False)
 def make_lt_connect(copt):
     lt_connect = MB.lt_connect
 
@@ -179,7 +174,7 @@ def make_lt_connect(copt):
 
 
 @kernel("lt_winners", lambda t: (t.id, t.id, t.id, t.id, t.i64, t.I64, t.I64, t.id, t.id, t.id, t.id),
-        keys=sorted({(plan_lt(f)[0],) for f in LT_FINISHES}), offsets=False)
+        keys=sorted({(lt_codes(f)[0],) for f in LT_FINISHES}), offsets=False)
 def make_lt_winners(copt):
     """Forest mode, before the update phase: the first edge whose message is
     a root's minimum claims the root's slot with its input edge (``eid``
