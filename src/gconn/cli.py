@@ -78,16 +78,13 @@ def _algo(problem: str) -> argparse.ArgumentParser:
 
 #: The type each known variant option takes: int, or the allowed words.
 #: Keys not listed here go to the API as text, which names the valid ones.
-PARAM_TYPES = {"k": int, "hb_n": int, "bfs_sample": int, "bfs_levels": int, "max_rounds": int,
-               "kout": ("afforest", "paper")}
-
-
 def _param(text: str) -> tuple:
     key, sep, value = text.partition("=")
     key, value = key.strip(), value.strip()
     if not sep or not key:
         raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
-    kind = PARAM_TYPES.get(key)
+    from .design import PARAM_CHOICES, PARAMS
+    kind = PARAM_CHOICES.get(key, int) if key in PARAMS else None
     if kind is int:
         try:
             number = int(value)

@@ -332,6 +332,9 @@ PARAMS = {
                          "default: see gconn.design.default_max_rounds"),
 }
 
+#: The options that take one of a few names; every other option takes an integer.
+PARAM_CHOICES = {"kout": ("afforest", "paper")}
+
 #: Finishes that keep a second n-array beside the parents: SV's previous
 #: labels, LT's next parents, Stergiou's previous labels.
 _LABEL_AUX = frozenset(("sv", "stergiou") + LT_FINISHES)
@@ -457,7 +460,7 @@ class Plan:
         else:
             aux = None
         kout = params.get("kout", PARAMS["kout"][0])
-        if kout not in ("afforest", "paper"):
+        if kout not in PARAM_CHOICES["kout"]:
             raise ValueError(f"kout must be 'afforest' or 'paper'; got {kout!r}")
         cap = params.get("max_rounds")
         if cap is not None:
