@@ -128,9 +128,12 @@ def test_forest_and_stream_columns(capsys, parquet_file, csv_file, tmp_path):
     assert code == 1 and "target='too'" in err and "['a', 'from', 'to']" in err
 
 
-def test_stdin_columns(capsys, monkeypatch):
+def test_stdin_columns(capsys, monkeypatch, parquet_file):
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(TABLE.replace(",", "\t").encode())))
     s = summary(capsys, "cc", "-", "--source", "to", "--target", "from")
+    assert (s["n"], s["m"], s["components"]) == (7, 3, 4)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(parquet_file.read_bytes())))
+    s = summary(capsys, "cc", "-", "--format", "parquet", "--source", "to", "--target", "from")
     assert (s["n"], s["m"], s["components"]) == (7, 3, 4)
 
 

@@ -59,7 +59,7 @@ def _source() -> argparse.ArgumentParser:
     g.add_argument("--generate", metavar="SPEC", help="a generated graph, e.g. rmat:scale=16 or grid:1024")
     g.add_argument("--example", action="store_true", help=f"the built-in example graph ({EXAMPLE_SPEC})")
     g.add_argument("--format", help="the file's format when its name does not say "
-                                    "(mtx, edgelist, metis, npy, npz, gcb)")
+                                    "(mtx, edgelist, metis, npy, npz, gcb, parquet)")
     g.add_argument("--n", type=_vertex_count, metavar="N",
                    help="the vertex count of a FILE: ids must be below N, and vertices past the "
                         "largest id (or the declared size) are isolated")
