@@ -95,7 +95,7 @@ def connected_components(graph=None, directed=True, connection="weak", return_la
     Returns ``(n_components, labels)`` with labels 0..k-1 numbered like
     ``scipy.sparse.csgraph.connected_components``; with ``compact=False``
     each label is instead the smallest vertex id of the component (no
-    relabelling pass).  ``return_stats=True`` appends a :class:`Stats`.
+    relabelling pass).  ``return_stats=True`` appends a :class:`~gconn.stats.Stats`.
 
     ``directed``, ``connection`` and ``return_labels`` (also positional) and
     ``csgraph=`` (another name for ``graph``) mean what they mean in SciPy:

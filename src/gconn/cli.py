@@ -59,10 +59,17 @@ def _source() -> argparse.ArgumentParser:
     g.add_argument("--generate", metavar="SPEC", help="a generated graph, e.g. rmat:scale=16 or grid:1024")
     g.add_argument("--example", action="store_true", help=f"the built-in example graph ({EXAMPLE_SPEC})")
     g.add_argument("--format", help="the file's format when its name does not say "
-                                    "(mtx, edgelist, metis, npy, npz, gcb)")
+                                    "(mtx, edgelist, metis, npy, npz, gcb, parquet)")
     g.add_argument("--n", type=_vertex_count, metavar="N",
                    help="the vertex count of a FILE: ids must be below N, and vertices past the "
                         "largest id (or the declared size) are isolated")
+    g.add_argument("--source", metavar="COLUMN",
+                   help="the source column of a CSV/TSV edge list (named in its header) or a Parquet "
+                        "table (default: the first column)")
+    g.add_argument("--target", metavar="COLUMN", help="the target column, as --source (default: the second)")
+    g.add_argument("--header", action=argparse.BooleanOptionalAction, default=None,
+                   help="whether an edge list's first line names its columns (default: detected, a "
+                        "header when its first two fields are not integers)")
     return p
 
 
@@ -153,6 +160,10 @@ def _input_source(args, parser) -> tuple[str, str]:
         parser.error("--format applies to FILE input only")
     if args.n is not None and not args.file:
         parser.error("--n applies to FILE input only")
+    for option, value in (("--source", args.source), ("--target", args.target),
+                          ("--header/--no-header", args.header)):
+        if value is not None and not args.file:
+            parser.error(f"{option} applies to FILE input only")
     if getattr(args, "relabel", None) and not args.file:
         parser.error("--relabel applies to FILE input only")
     if getattr(args, "relabel", None) and args.n is not None:
@@ -170,7 +181,8 @@ def _load_input(source: tuple[str, str], args, relabel=False):
         if kind == "file" and name == "-":
             g, times = _load_stdin(args, relabel)
         elif kind == "file":
-            g, times = load_file(name, show=_show(args), format=args.format, n=args.n, relabel=relabel)
+            g, times = load_file(name, show=_show(args), format=args.format, n=args.n, relabel=relabel,
+                                 **_columns(args))
         else:
             g, times = generate(name, show=_show(args))
     if watch.count:
@@ -201,6 +213,13 @@ def _kernels_json(*parts) -> dict:
     return {"kernels_s": sum(p["kernels"] for p in parts), "kernels_compiled": sum(p["compiled"] for p in parts)}
 
 
+def _columns(args) -> dict:
+    """The edge-column options for ``gconn.load``: only those given, so a
+    format without columns still loads when they are left out."""
+    given = {"source": args.source, "target": args.target, "header": args.header}
+    return {k: v for k, v in given.items() if v is not None}
+
+
 def _load_stdin(args, relabel):
     """Read standard input into a temporary file and load that: the readers
     take a path, and gzip is recognised by content."""
@@ -214,7 +233,8 @@ def _load_stdin(args, relabel):
         with open(path, "wb") as f:
             shutil.copyfileobj(sys.stdin.buffer, f, 1 << 20)
         read = time.perf_counter() - t0
-        g, times = load_file(path, show=_show(args), format=fmt, n=args.n, relabel=relabel)
+        g, times = load_file(path, show=_show(args), format=fmt, n=args.n, relabel=relabel,
+                             **_columns(args))
     return g, {"read stdin": read, **times}
 
 

@@ -625,6 +625,8 @@ class GeneratorSpec:
         return text + (f"[,{','.join(optional)}]" if optional else "")
 
 
+#: Each generator by its spec name (``rmat``, ``kron``, ...), as
+#: :func:`from_spec` parses and :func:`spec_help` lists them.
 SPECS: dict[str, GeneratorSpec] = {s.name: s for s in (
     GeneratorSpec("rmat", rmat, rmat_edges,
                   "R-MAT: 2^scale vertices, ef*2^scale edge samples, skewed degrees",

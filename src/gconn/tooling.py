@@ -284,9 +284,10 @@ def human_size(nbytes: int) -> str:
 
 
 def load_file(path, *, show: bool = False, format: str | None = None, n: int | None = None,
-              relabel=False) -> tuple[Graph, dict]:
-    """``gconn.load(path, format=format, n=n, relabel=relabel)`` and its
-    timing: ``(graph, {"load": s})``."""
+              relabel=False, **columns) -> tuple[Graph, dict]:
+    """``gconn.load(path, format=format, n=n, relabel=relabel, **columns)``
+    and its timing: ``(graph, {"load": s})``; ``columns``: ``source``,
+    ``target``, ``header``."""
     from . import io
     path = Path(path)
     if not path.exists():
@@ -296,7 +297,7 @@ def load_file(path, *, show: bool = False, format: str | None = None, n: int | N
     desc = f"loading {path.name} ({human_size(path.stat().st_size)})"
     t0 = time.perf_counter()
     with busy(desc, show):
-        g = io.load(path, format=format, n=n, relabel=relabel)
+        g = io.load(path, format=format, n=n, relabel=relabel, **columns)
     return g, {"load": time.perf_counter() - t0}
 
 

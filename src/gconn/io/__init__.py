@@ -3,7 +3,7 @@
 The format comes from the file name (a trailing ``.gz`` is set aside first)
 or from ``format=``.  Text formats may be gzip-compressed; when reading,
 compression is recognised by content, when writing, by the ``.gz`` suffix.
-Errors in a file are ``ValueError``s naming the file and, for text formats,
+An error in a file raises ``ValueError`` naming the file and, for text formats,
 the 1-based line (comment lines count).
 """
 from __future__ import annotations

@@ -1,0 +1,145 @@
+"""``gconn cc/forest/stream --source/--target/--header``: which columns of a
+CSV/TSV or Parquet file are the edges, and whether a CSV has a header row."""
+from __future__ import annotations
+
+import io
+import json
+import sys
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+import gconn
+from gconn import cli
+
+# Column 'a' holds words, so only from/to are edges: {1,2,3}, {5,6}.
+TABLE = "a,from,to\nx,1,2\ny,2,3\nz,5,6\n"
+
+
+def run(capsys, *argv):
+    code = cli.main([*map(str, argv), "--quiet", "-b", "cpu"])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def summary(capsys, *argv) -> dict:
+    code, out, err = run(capsys, *argv, "--json")
+    assert code == 0, err
+    return json.loads(out)
+
+
+@pytest.fixture
+def csv_file(tmp_path):
+    path = tmp_path / "edges.csv"
+    path.write_text(TABLE)
+    return path
+
+
+@pytest.fixture
+def parquet_file(tmp_path):
+    path = tmp_path / "edges.parquet"
+    pq.write_table(pa.table({"a": ["x", "y", "z"], "from": [1, 2, 5], "to": [2, 3, 6]}), path)
+    return path
+
+
+def read_labels(path) -> dict:
+    table = pq.read_table(path) if str(path).endswith(".parquet") else None
+    if table is None:
+        rows = [line.split(",") for line in path.read_text().splitlines()[1:]]
+        return {int(v): int(c) for v, c in rows}
+    return dict(zip(table["vertex"].to_pylist(), table["label"].to_pylist()))
+
+
+@pytest.mark.parametrize("name", ["csv_file", "parquet_file"])
+def test_cc_named_columns(capsys, request, tmp_path, name):
+    path = request.getfixturevalue(name)
+    out = tmp_path / "labels.csv"
+    s = summary(capsys, "cc", path, "--source", "from", "--target", "to", "-o", out)
+    assert (s["m"], s["components"]) == (3, 4)  # vertices 0..6, of which 0 and 4 are isolated
+    labels = read_labels(out)
+    assert labels[1] == labels[2] == labels[3] and labels[5] == labels[6]
+    assert len({labels[0], labels[1], labels[4], labels[5]}) == 4
+    # By default the first two columns are the edges: 'a' and 'from'; in CSV
+    # text both are names, in Parquet a string and an integer column.
+    if name == "csv_file":
+        s = summary(capsys, "cc", path)
+        assert (s["n"], s["components"]) == (6, 3)
+    else:
+        code, _, err = run(capsys, "cc", path)
+        assert code == 1 and "edges.parquet: src and dst must both hold names or both integer ids" in err
+
+
+def test_target_alone_keeps_the_first_column_as_source(capsys, csv_file):
+    s = summary(capsys, "cc", csv_file, "--target", "to")  # edges a -> to: x-2, y-3, z-6
+    assert (s["n"], s["m"], s["components"]) == (6, 3, 3)
+
+
+@pytest.mark.parametrize("name", ["csv_file", "parquet_file"])
+@pytest.mark.parametrize("option", ["--source", "--target"])
+def test_missing_column_lists_the_columns(capsys, request, name, option):
+    path = request.getfixturevalue(name)
+    code, out, err = run(capsys, "cc", path, option, "form")
+    assert code == 1 and not out
+    assert f"{option[2:]}='form' is not a column" in err
+    assert "['a', 'from', 'to']" in err and path.name in err
+
+
+def test_header_options(capsys, tmp_path):
+    names = tmp_path / "names.csv"
+    names.write_text("p,q\nann,bob\ncat,dan\n")
+    # Detected: 'p,q' is a header, so two edges; --no-header makes it a third.
+    assert summary(capsys, "cc", names)["m"] == 2
+    assert summary(capsys, "cc", names, "--header")["m"] == 2
+    s = summary(capsys, "cc", names, "--no-header")
+    assert (s["n"], s["m"], s["components"]) == (6, 3, 3)
+    ints = tmp_path / "ints.el"
+    ints.write_text("1 2\n2 3\n3 4\n")
+    # Detected: integers, so no header; --header names the columns '1' and '2'.
+    assert summary(capsys, "cc", ints)["m"] == 3
+    assert summary(capsys, "cc", ints, "--header")["m"] == 2
+    assert summary(capsys, "cc", ints, "--header", "--source", "2", "--target", "1")["m"] == 2
+
+
+def test_conflicting_and_misplaced_options(capsys, csv_file, tmp_path):
+    code, _, err = run(capsys, "cc", csv_file, "--no-header", "--source", "from")
+    assert code == 1 and "header=False" in err
+    for option in (["--source", "from"], ["--target", "to"], ["--header"], ["--no-header"]):
+        code, _, err = run(capsys, "cc", "--generate", "path:4", *option)
+        assert code == 2 and f"{option[0].replace('no-', '')}" in err and "applies to FILE input only" in err
+    mtx = tmp_path / "g.mtx"
+    gconn.save(gconn.Graph.from_edges([0], [1]), mtx)
+    code, _, err = run(capsys, "cc", mtx, "--source", "from")
+    assert code == 1 and "g.mtx: source=/target= name the columns" in err
+    code, _, err = run(capsys, "cc", mtx, "--header")
+    assert code == 1 and "g.mtx: header= applies to edge lists" in err
+
+
+def test_forest_and_stream_columns(capsys, parquet_file, csv_file, tmp_path):
+    out = tmp_path / "forest.el"
+    s = summary(capsys, "forest", parquet_file, "--source", "from", "--target", "to", "-o", out)
+    assert (s["n"], s["forest_edges"], s["components"]) == (7, 3, 4)
+    forest = gconn.load(out, n=7)
+    edges = set(zip(forest.src.tolist(), forest.dst.tolist()))
+    assert (5, 6) in edges and len(edges & {(1, 2), (2, 3)}) >= 1 and len(edges) == 3
+    s = summary(capsys, "stream", csv_file, "--source", "from", "--target", "to", "--batch-size", "2")
+    assert s["ok"] and (s["inserts"], s["components"]) == (3, 4)
+    code, _, err = run(capsys, "stream", csv_file, "--target", "too", "--batch-size", "2")
+    assert code == 1 and "target='too'" in err and "['a', 'from', 'to']" in err
+
+
+def test_stdin_columns(capsys, monkeypatch, parquet_file):
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(TABLE.replace(",", "\t").encode())))
+    s = summary(capsys, "cc", "-", "--source", "to", "--target", "from")
+    assert (s["n"], s["m"], s["components"]) == (7, 3, 4)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(parquet_file.read_bytes())))
+    s = summary(capsys, "cc", "-", "--format", "parquet", "--source", "to", "--target", "from")
+    assert (s["n"], s["m"], s["components"]) == (7, 3, 4)
+
+
+def test_help_lists_the_options(capsys):
+    code, out, _ = run(capsys, "cc", "--help")
+    assert code == 0
+    for option in ("--source COLUMN", "--target COLUMN", "--header, --no-header"):
+        assert option in out
+    assert "first column" in out and "detected" in out
