@@ -50,7 +50,10 @@ class State:
         n, idt = graph.n, graph.id_dtype
         self.graph, self.plan = graph, plan
         p_dtype = np.dtype(np.int64) if plan.jtb else np.dtype(idt)
-        self.dtypes = dtypes_key(idt, graph.indptr.dtype, p_dtype)
+        key = ("gpu_dtypes", plan.jtb)
+        self.dtypes = graph._cache.get(key)
+        if self.dtypes is None:     # dtype names cost microseconds each
+            self.dtypes = graph._cache[key] = dtypes_key(idt, graph.indptr.dtype, p_dtype)
         self.P = xp.arange(n, dtype=p_dtype)
         self.Pv = view(self.P)
         self.H = xp.full(n, -1 if plan.aux == "hooks" else 0, p_dtype) if plan.aux else None
