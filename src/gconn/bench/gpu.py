@@ -280,6 +280,13 @@ def bench_incremental_curves(size: int, repeat: int, warmup: int, log, variants=
     src, dst = _shuffled(dg)
     m = dg.m
     out = dict(m=m, batch=[], mixed=[])
+    rng = np.random.default_rng(6)
+    mixes = []
+    for share in shares:
+        kinds = xp.asarray((rng.random(m) >= share).astype(np.int8))
+        q = xp.asarray(rng.integers(0, dg.n, m).astype(dg.id_dtype))
+        mixes.append((share, kinds, xp.ascontiguousarray(xp.where(kinds == 1, q, src)),
+                      xp.ascontiguousarray(xp.where(kinds == 1, xp.roll(q, 1), dst))))
     for name in variants:
         v = design.Variant.parse(name, "incremental")
         for b in batches:
@@ -297,13 +304,7 @@ def bench_incremental_curves(size: int, repeat: int, warmup: int, log, variants=
             log(f"  {name:40s} batch {b:>10d} x{count:<4d} {b * count / (ms / 1e3):.3e} edges/s")
             if b == m:
                 break
-        rng = np.random.default_rng(6)
-        for share in shares:
-            kinds = xp.asarray((rng.random(m) >= share).astype(np.int8))
-            q = xp.asarray(rng.integers(0, dg.n, m).astype(dg.id_dtype))
-            qs = xp.where(kinds == 1, q, src)
-            qd = xp.where(kinds == 1, xp.roll(q, 1), dst)
-            qs, qd = xp.ascontiguousarray(qs), xp.ascontiguousarray(qd)
+        for share, kinds, qs, qd in mixes:
             states = []
 
             def fresh():
