@@ -95,11 +95,11 @@ def test_auto_choice_follows_the_decision_tree():
     assert design.choose(path, backend="gpu").name == "none+union-async+find-halve"
     from types import SimpleNamespace
     big = SimpleNamespace(n=1 << 22, m=design.AUTO_GPU_SAMPLING_EDGES)
-    for cov in (0.99, 0.1):
+    for cov, sampling in ((0.99, "hb"), (0.1, "kout")):
         assert design.choose(big, backend="gpu", hb_coverage=lambda g: cov).name \
-            == "hb+union-rem-cas+find-halve+splice"
+            == f"{sampling}+union-rem-cas+find-halve+splice"
         v = design.choose(big, "forest", backend="gpu", hb_coverage=lambda g: cov)
-        assert v.name == "hb+union-rem-cas+find-split+split-one"
+        assert v.name == f"{sampling}+union-rem-cas+find-split+split-one"
         design.check(v, "forest")
     # a large mesh-like graph (average degree 6) skips sampling on the GPU
     mesh = SimpleNamespace(n=1 << 24, m=3 << 24)

@@ -581,17 +581,19 @@ def choose(graph, problem: str = "cc", backend: str = "cpu", hb_coverage=None) -
       which beat UnionAsync there by 30-60% (H100, 0.5M-16M edges:
       BENCHMARKS.md).
     * On the GPU, also no sampling below average degree
-      ``AUTO_GPU_MIN_DEGREE`` (the 4096^2 triangle mesh, degree 6: 1.9 ms
-      without sampling, 2.8 with HB); from 2^24 edges up HB sampling with
-      UnionRemCAS, FindHalve and SpliceAtomic, which was within 5% of the
-      best of 20 variants on Kronecker, Barabasi-Albert and Erdos-Renyi
-      (64M edges; HB also where the coverage estimate below says k-out;
-      spanning forests take FindSplit and SplitAtomicOne, as fast there).
+      ``AUTO_GPU_MIN_DEGREE`` (the 4096^2 triangle mesh, degree 6: 1.65 ms
+      without sampling, 2.2-6.6 ms with it).
     * Otherwise estimate a lower bound on HB's coverage from HB's first,
       contention-free step (each vertex hooks to its smallest neighbour) on a
       sample of vertices; if it is high, HB sampling, else k-out.
     * The finish is UnionAsync (UnionRemCAS performs the same in the paper)
-      with FindHalve on both backends.  The paper recommends ECL-CC after
+      with FindHalve on the CPU; on the GPU UnionRemCAS with FindHalve and
+      SpliceAtomic, the fastest or within 12% of the fastest of 20
+      variants on the 64M-edge Kronecker (k-out), Barabasi-Albert (HB) and
+      Erdos-Renyi (k-out) graphs, where UnionAsync after k-out was 20%
+      slower on Kronecker (H100, BENCHMARKS.md); spanning forests take
+      FindSplit and SplitAtomicOne (SpliceAtomic moves non-roots between
+      trees).  The paper recommends ECL-CC after
       HB; our GPU ECL-CC finish measured 1.5-2x slower than UnionAsync
       after HB on the H100 (BENCHMARKS.md), so it is not chosen.  FindHalve
       beat FindCompress on the GPU by 20-40% without sampling (grid, mesh,
@@ -607,15 +609,15 @@ def choose(graph, problem: str = "cc", backend: str = "cpu", hb_coverage=None) -
     avg_degree = 2.0 * m / n
     if avg_degree < AUTO_MIN_DEGREE:
         return Variant("none", "union-async", find)
-    if backend == "gpu":
-        if m < AUTO_GPU_SAMPLING_EDGES or avg_degree < AUTO_GPU_MIN_DEGREE:
-            return Variant("none", "union-rem-cas", "find-split", "split-one")
-        if problem == "forest":     # SpliceAtomic moves non-roots between trees
-            return Variant("hb", "union-rem-cas", "find-split", "split-one")
-        return Variant("hb", "union-rem-cas", "find-halve", "splice")
+    if backend == "gpu" and (m < AUTO_GPU_SAMPLING_EDGES or avg_degree < AUTO_GPU_MIN_DEGREE):
+        return Variant("none", "union-rem-cas", "find-split", "split-one")
     # hb_coverage(graph) is the backend's cheap lower bound on HB's Cov.
     cov = hb_coverage(graph) if hb_coverage is not None else 0.0
     sampling = "hb" if cov >= AUTO_HB_COVERAGE else "kout"
+    if backend == "gpu":
+        if problem == "forest":
+            return Variant(sampling, "union-rem-cas", "find-split", "split-one")
+        return Variant(sampling, "union-rem-cas", "find-halve", "splice")
     return Variant(sampling, "union-async", find)
 
 
