@@ -95,5 +95,13 @@ def test_auto_choice_follows_the_decision_tree():
     assert design.choose(path, backend="gpu").name == "none+union-async+find-halve"
     from types import SimpleNamespace
     big = SimpleNamespace(n=1 << 22, m=design.AUTO_GPU_SAMPLING_EDGES)
-    assert design.choose(big, backend="gpu", hb_coverage=lambda g: 0.99).name == "hb+union-async+find-halve"
-    assert design.choose(big, backend="gpu", hb_coverage=lambda g: 0.1).name == "kout+union-async+find-halve"
+    for cov, sampling in ((0.99, "hb"), (0.1, "kout")):
+        assert design.choose(big, backend="gpu", hb_coverage=lambda g: cov).name \
+            == f"{sampling}+union-rem-cas+find-halve+splice"
+        v = design.choose(big, "forest", backend="gpu", hb_coverage=lambda g: cov)
+        assert v.name == f"{sampling}+union-rem-cas+find-split+split-one"
+        design.check(v, "forest")
+    # a large mesh-like graph (average degree 6) skips sampling on the GPU
+    mesh = SimpleNamespace(n=1 << 24, m=3 << 24)
+    assert design.choose(mesh, backend="gpu").name == "none+union-rem-cas+find-split+split-one"
+    assert design.choose(mesh, backend="cpu", hb_coverage=lambda g: 0.1).sampling == "kout"

@@ -240,20 +240,26 @@ class Variant:
 
 
 def _canonical(part: str) -> str:
-    p = part.strip()
-    for canon, paper in PAPER_NAMES.items():
-        if p == paper or p.lower() == paper.lower():
-            return canon
-    aliases = {"k-out": "kout", "kout-sampling": "kout", "hook-based": "hb", "async": "union-async",
-               "rem-cas": "union-rem-cas", "rem-lock": "union-rem-lock", "jtb": "union-jtb",
-               "hooks": "union-hooks", "early": "union-early", "naive": "find-naive",
-               "split": "find-split", "halve": "find-halve", "compress": "find-compress",
-               "two-try-split": "find-two-try-split", "spliceatomic": "splice",
-               "splitatomicone": "split-one", "halveatomicone": "halve-one", "findsimple": "find-naive",
-               "lp": "label-prop", "label-propagation": "label-prop", "shiloach-vishkin": "sv",
-               "gpu-cc": "sv-classic", "soman": "sv-classic", "ecl": "ecl-cc", "bfscc": "bfs-cc",
-               **{f[3:]: f for f in LT_FINISHES}}
-    return aliases.get(p.lower(), p.lower())
+    p = part.strip().lower()
+    if not _CANONICAL:
+        aliases = {"k-out": "kout", "kout-sampling": "kout", "hook-based": "hb", "async": "union-async",
+                   "rem-cas": "union-rem-cas", "rem-lock": "union-rem-lock", "jtb": "union-jtb",
+                   "hooks": "union-hooks", "early": "union-early", "naive": "find-naive",
+                   "split": "find-split", "halve": "find-halve", "compress": "find-compress",
+                   "two-try-split": "find-two-try-split", "spliceatomic": "splice",
+                   "splitatomicone": "split-one", "halveatomicone": "halve-one", "findsimple": "find-naive",
+                   "lp": "label-prop", "label-propagation": "label-prop", "shiloach-vishkin": "sv",
+                   "gpu-cc": "sv-classic", "soman": "sv-classic", "ecl": "ecl-cc", "bfscc": "bfs-cc",
+                   **{f[3:]: f for f in LT_FINISHES}}
+        # the paper's names first: they win over an alias of the same spelling
+        _CANONICAL.update(aliases)
+        _CANONICAL.update({paper.lower(): canon for canon, paper in PAPER_NAMES.items()})
+    return _CANONICAL.get(p, p)
+
+
+#: lower-case spelling -> canonical part name (made on first use; a lookup
+#: per part, since every API call parses its variant name)
+_CANONICAL: dict = {}
 
 
 def check(v: Variant, problem: str = "cc") -> None:
@@ -574,11 +580,20 @@ def choose(graph, problem: str = "cc", backend: str = "cpu", hb_coverage=None) -
       they save, and then UnionRemCAS with FindSplit and SplitAtomicOne,
       which beat UnionAsync there by 30-60% (H100, 0.5M-16M edges:
       BENCHMARKS.md).
+    * On the GPU, also no sampling below average degree
+      ``AUTO_GPU_MIN_DEGREE`` (the 4096^2 triangle mesh, degree 6: 1.65 ms
+      without sampling, 2.2-6.6 ms with it).
     * Otherwise estimate a lower bound on HB's coverage from HB's first,
       contention-free step (each vertex hooks to its smallest neighbour) on a
       sample of vertices; if it is high, HB sampling, else k-out.
     * The finish is UnionAsync (UnionRemCAS performs the same in the paper)
-      with FindHalve on both backends.  The paper recommends ECL-CC after
+      with FindHalve on the CPU; on the GPU UnionRemCAS with FindHalve and
+      SpliceAtomic, the fastest or within 12% of the fastest of 20
+      variants on the 64M-edge Kronecker (k-out), Barabasi-Albert (HB) and
+      Erdos-Renyi (k-out) graphs, where UnionAsync after k-out was 20%
+      slower on Kronecker (H100, BENCHMARKS.md); spanning forests take
+      FindSplit and SplitAtomicOne (SpliceAtomic moves non-roots between
+      trees).  The paper recommends ECL-CC after
       HB; our GPU ECL-CC finish measured 1.5-2x slower than UnionAsync
       after HB on the H100 (BENCHMARKS.md), so it is not chosen.  FindHalve
       beat FindCompress on the GPU by 20-40% without sampling (grid, mesh,
@@ -594,11 +609,15 @@ def choose(graph, problem: str = "cc", backend: str = "cpu", hb_coverage=None) -
     avg_degree = 2.0 * m / n
     if avg_degree < AUTO_MIN_DEGREE:
         return Variant("none", "union-async", find)
-    if backend == "gpu" and m < AUTO_GPU_SAMPLING_EDGES:
+    if backend == "gpu" and (m < AUTO_GPU_SAMPLING_EDGES or avg_degree < AUTO_GPU_MIN_DEGREE):
         return Variant("none", "union-rem-cas", "find-split", "split-one")
     # hb_coverage(graph) is the backend's cheap lower bound on HB's Cov.
     cov = hb_coverage(graph) if hb_coverage is not None else 0.0
     sampling = "hb" if cov >= AUTO_HB_COVERAGE else "kout"
+    if backend == "gpu":
+        if problem == "forest":
+            return Variant(sampling, "union-rem-cas", "find-split", "split-one")
+        return Variant(sampling, "union-rem-cas", "find-halve", "splice")
     return Variant(sampling, "union-async", find)
 
 
@@ -610,3 +629,4 @@ AUTO_HB_COVERAGE = 0.9
 #: 15.7M edges, 0.62 ms without sampling vs 1.07 ms with; at 64M edges
 #: sampling wins by 1.5x).
 AUTO_GPU_SAMPLING_EDGES = 1 << 24
+AUTO_GPU_MIN_DEGREE = 8.0

@@ -1,22 +1,34 @@
-"""GPU benchmark: ``python -m gconn.bench.gpu [--quick] [--json PATH]``.
+"""GPU benchmark: the paper's evaluation (``gconn bench --gpu [OPTIONS]``,
+also ``python -m gconn.bench.gpu``).
 
-For each synthetic graph: the compute time of the automatic choice and of
-the fastest variants of the paper's design space (graph resident on the
-device, CUDA events around the static pipeline up to its roots, warm-up,
-median of repeats), and the end-to-end time of the automatic choice and
-of the fastest variant (host graph in, compact labels out).  Then the
-incremental throughput of one batch holding every Kronecker edge (each
-undirected edge counted once).  Prints a table last; the reference column
-is GConn's kernel time on an H100 as measured with the paper's code.
+Per graph (resident on the device, CUDA events around the static pipeline
+up to its roots, warm-up, median of repeats):
+
+* the static table, the paper's Table 3: sampling {none, k-out, HB, BFS} x
+  the finishes the paper finds fastest (Sec. 4.6: UnionAsync, UnionRemCAS,
+  ECL-CC), and the automatic choice with its distance from the best;
+* the sampling table, the paper's Table 4: each sampling's share of the run
+  (synchronized phase times), Cov (the share of vertices in L_max) and IC
+  (the share of the finish's edges that join different sampled trees);
+* end to end from the resident graph (``gconn.connected_components`` with
+  compact labels) next to compute only, and from a host graph;
+* incremental throughput of one batch holding every edge in random order
+  (each undirected edge counted once).
+
+Then incremental throughput on Kronecker against the batch size (10^3 to
+10^8 edges) and against the share of inserts in a mixed batch, as PNG
+plots (matplotlib, the ``plot`` extra).  ``--out DIR`` writes
+``gpu.json``, ``gpu.md`` and the plots.
 
 Graphs (edges generated on the host by :mod:`gconn.generators`, the graph
-built on the device with CuPy): Graph500 Kronecker scale 22 edge factor 16,
+built on the device): Graph500 Kronecker scale 22 edge factor 16,
 Barabasi-Albert 2^22 x 16, Erdos-Renyi 2^23 with average degree 16, a
 4096^2 road-like grid keeping 70% of its edges, a 4096^2 triangle mesh, a
-2^22-vertex path.  ``--quick`` shrinks every generated graph 64-fold (a
-smoke test).  Then two real graphs of the data folder (``$GCONN_DATA``,
-default ``../shared/data``) near the reference's "about 1M edges": wave
-(a METIS finite-element mesh, 1.06M edges) and soc-Slashdot0902 (0.5M).
+2^22-vertex path; two real graphs of the data folder (``$GCONN_DATA``):
+wave (a METIS finite-element mesh, 1.06M edges) and soc-Slashdot0902
+(0.5M).  ``--quick`` shrinks the generated graphs 64-fold; ``--tiny``
+makes them a few dozen edges for numba's CUDA simulator (CI's check that
+the harness runs; its times mean nothing).
 
 >>> from gconn.bench.gpu import GRAPHS
 >>> sorted(GRAPHS)[:2]
@@ -30,12 +42,19 @@ import statistics
 import sys
 import time
 
+import numpy as np
+
 from .. import generators as gen
+
+FULL, QUICK, TINY = 0, 1, 2
+
 
 def _real(file: str):
     """Edges of a real graph of the data folder (``$GCONN_DATA``); the same
-    graph with ``--quick``."""
-    def edges(quick):
+    graph with ``--quick``, none with ``--tiny``."""
+    def edges(size):
+        if size == TINY:
+            return None
         import gconn
         from .suites import data_dir
         path = data_dir() / file
@@ -46,43 +65,68 @@ def _real(file: str):
     return edges
 
 
-#: GConn's range for graphs of about 1M edges (the reference has no per-graph numbers)
-REF_1M = "0.13-0.25"
+def _sized(make, full, quick, tiny):
+    return lambda size: make((full, quick, tiny)[size])
 
-#: name -> (description, edges(quick) -> (src, dst, n), reference ms)
+
+#: name -> (description, edges(size) -> (src, dst, n) or None, best reference ms, GConn's incremental
+#: throughput in 1e9 edges/s).  The references are the best of the paper's code (12 variants) and
+#: ECL-CC on the same H100, compute only (issue 12).
 GRAPHS = {
-    "kron": ("Kronecker s22 ef16", lambda q: gen.kronecker_edges(16 if q else 22, 16, seed=1), 0.50),
-    "ba": ("Barabasi-Albert 4M x16", lambda q: gen.barabasi_albert_edges(1 << (16 if q else 22), 16, seed=2),
-           0.34),
-    "er": ("Erdos-Renyi 8M d16", lambda q: gen.erdos_renyi_edges(1 << (17 if q else 23), 16, seed=3), 0.65),
-    "grid": ("grid 4096^2 70%", lambda q: gen.grid_road_edges(512 if q else 4096, 0.7, seed=4), 2.30),
-    "mesh": ("mesh 4096^2", lambda q: gen.triangle_mesh_edges(512 if q else 4096), 0.96),
-    "path": ("path 4M", lambda q: gen.path_edges(1 << (16 if q else 22)), 0.50),
-    "wave": ("wave (METIS mesh)", _real("graphs/wave.graph.gz"), REF_1M),
-    "slashdot": ("soc-Slashdot0902", _real("graphs/soc-Slashdot0902.txt.gz"), REF_1M),
+    "kron": ("Kronecker s22 ef16",
+             _sized(lambda s: gen.kronecker_edges(s, 16 if s > 4 else 2, seed=1), 22, 16, 4), 0.507, 24.6),
+    "ba": ("Barabasi-Albert 4M x16",
+           _sized(lambda s: gen.barabasi_albert_edges(1 << s, 16 if s > 4 else 2, seed=2), 22, 16, 4), 0.346, 25.2),
+    "er": ("Erdos-Renyi 8M d16", _sized(lambda s: gen.erdos_renyi_edges(1 << s, 16 if s > 4 else 2, seed=3),
+                                        23, 17, 5), 0.694, 18.3),
+    "grid": ("grid 4096^2 70%", _sized(lambda s: gen.grid_road_edges(s, 0.7, seed=4), 4096, 512, 5), 1.798, None),
+    "mesh": ("mesh 4096^2", _sized(gen.triangle_mesh_edges, 4096, 512, 4), 0.974, 7.6),
+    "path": ("path 4M", _sized(gen.path_edges, 1 << 22, 1 << 16, 24), 0.395, None),
+    "wave": ("wave (METIS mesh)", _real("graphs/wave.graph.gz"), 0.140, 2.7),
+    "slashdot": ("soc-Slashdot0902", _real("graphs/soc-Slashdot0902.txt.gz"), 0.103, 2.7),
 }
 
-#: sampling x finish grid of the finishes the paper finds fastest (Sec. 4.6:
-#: always one of UnionAsync, UnionRemCAS, ECL-CC)
-VARIANTS = [f"{s}+{f}" for s in ("kout", "hb", "none")
-            for f in ("union-async+find-compress", "union-async+find-halve",
-                      "union-rem-cas+find-halve+splice", "union-rem-cas+find-split+split-one", "ecl-cc")]
+SAMPLINGS = ("none", "kout", "hb", "bfs")
+#: the finishes the paper finds fastest (Sec. 4.6: always one of UnionAsync, UnionRemCAS, ECL-CC)
+FINISHES = ("union-async+find-halve", "union-async+find-compress", "union-rem-cas+find-halve+splice",
+            "union-rem-cas+find-split+split-one", "ecl-cc")
 INCREMENTAL = ("none+union-async+find-halve", "none+union-async+find-compress",
                "none+union-rem-cas+find-halve+splice", "none+union-jtb+find-two-try-split")
+#: the finish of the sampling table's rows
+SAMPLING_FINISH = "union-async+find-halve"
+BATCHES = tuple(10 ** e for e in range(3, 9))
+INSERT_SHARES = (0.1, 0.25, 0.5, 0.75, 0.9)
 
 
-def _events():
-    import cupy as cp
-    return cp.cuda.Event(), cp.cuda.Event()
+def _sim() -> bool:
+    from gconn.gpu._compat import SIM
+    return SIM
+
+
+def _xp():
+    from gconn.gpu._compat import xp
+    return xp
+
+
+def _sync():
+    from gconn.gpu import sync
+    sync()
 
 
 def _median_ms(fn, repeat: int, warmup: int) -> float:
-    """Median device time of ``fn()`` over ``repeat`` runs, by CUDA events."""
-    import cupy as cp
+    """Median device time of ``fn()`` over ``repeat`` runs: CUDA events
+    (the wall clock in the simulator)."""
     for _ in range(warmup):
         fn()
-    e0, e1 = _events()
     times = []
+    if _sim():
+        for _ in range(repeat):
+            t0 = time.perf_counter()
+            fn()
+            times.append((time.perf_counter() - t0) * 1e3)
+        return statistics.median(times)
+    import cupy as cp
+    e0, e1 = cp.cuda.Event(), cp.cuda.Event()
     for _ in range(repeat):
         e0.record()
         fn()
@@ -92,179 +136,347 @@ def _median_ms(fn, repeat: int, warmup: int) -> float:
     return statistics.median(times)
 
 
-def _host_ms(fn, repeat: int) -> float:
-    """Median host time of ``fn()`` without waiting for the device: when it
-    is close to the device time, launches (Python) bound the run."""
+def _wall_ms(fn, repeat: int, warmup: int) -> float:
+    """Median wall time of ``fn()`` including waiting for the device."""
+    for _ in range(warmup):
+        fn()
     times = []
     for _ in range(repeat):
+        _sync()
         t0 = time.perf_counter()
         fn()
+        _sync()
         times.append((time.perf_counter() - t0) * 1e3)
-    import cupy as cp
-    cp.cuda.Device().synchronize()
     return statistics.median(times)
 
 
-def launch_overhead(log, launches: int = 2000) -> None:
-    """Host microseconds per launch of a small kernel by argument kind, and
-    per view made; the numbers behind :func:`gconn.gpu._compat.view`."""
-    import cupy as cp
-
-    from gconn.gpu import _compat, ops  # noqa: F401  (ops registers root_min)
-    from gconn.gpu.launch import dtypes_key, get
-    kern = get("root_min", (), dtypes_key("int32", "int32", "int32"))
-    roots = cp.zeros(1024, cp.int32)
-    mins = cp.full(1024, 1024, cp.int32)
-    kinds = [("gconn view", _compat.view), ("numba as_cuda_array", lambda a: _compat.cuda.as_cuda_array(a, sync=False)),
-             ("CuPy array", lambda a: a)]
-    for label, conv in kinds:
-        r, m = conv(roots), conv(mins)
-        cfg = kern[4, 256]
-        cfg(r, 1024, m)
-        cp.cuda.Device().synchronize()
-        t0 = time.perf_counter()
-        for _ in range(launches):
-            cfg(r, 1024, m)
-        cp.cuda.Device().synchronize()
-        per_launch = (time.perf_counter() - t0) / launches * 1e6
-        t0 = time.perf_counter()
-        for _ in range(launches):
-            conv(roots)
-        per_view = (time.perf_counter() - t0) / launches * 1e6
-        log(f"launch with {label:20s}: {per_launch:6.1f} us per launch, {per_view:6.1f} us per view")
+def launch_overhead(log, launches: int = 2000) -> dict:
+    """Host microseconds per launch of a small kernel: gconn's direct
+    driver launch and numba-cuda's dispatcher."""
+    from gconn.gpu import launch as L
+    from gconn.gpu import ops  # noqa: F401  (registers root_min)
+    from gconn.gpu._compat import view
+    xp = _xp()
+    kern = L.get("root_min", (), L.dtypes_key("int32", "int32", "int32"))
+    roots, mins = view(xp.zeros(1024, xp.int32)), view(xp.full(1024, 1024, xp.int32))
+    out = {}
+    direct = L.DIRECT
+    try:
+        for label, mode in (("numba dispatcher", False), ("direct", True)):
+            L.DIRECT = mode
+            L.launch(kern, 1024, roots, 1024, mins)
+            _sync()
+            t0 = time.perf_counter()
+            for _ in range(launches):
+                L.launch(kern, 1024, roots, 1024, mins)
+            out[label] = (time.perf_counter() - t0) / launches * 1e6
+            _sync()
+            log(f"launch through {label:17s}: {out[label]:6.1f} us host time per launch")
+    finally:
+        L.DIRECT = direct
+    return out
 
 
-def _e2e_ms(hg, name: str, repeat: int) -> float:
-    import gconn
+def _graphs(key: str, size: int):
+    """(host graph, device graph) or None where the graph has no such size."""
+    from gconn.graph import Graph
+    xp = _xp()
+    e = GRAPHS[key][1](size)
+    if e is None:
+        return None
+    s, d, n = e
+    dg = Graph.from_edges(xp.asarray(s), xp.asarray(d), n)
+    return dg.to_host(), dg
+
+
+def _incremental_batch(dg, name: str, src, dst, repeat: int, warmup: int) -> float:
+    """Median ms of inserting (src, dst) as one batch into a fresh structure."""
+    from gconn import design, gpu
+    v = design.Variant.parse(name, "incremental")
     times = []
-    for _ in range(repeat + 1):
-        t0 = time.perf_counter()
-        k, labels = gconn.connected_components(hg, algorithm=name, backend="gpu")
-        times.append((time.perf_counter() - t0) * 1e3)
-    return statistics.median(times[1:])
+    for i in range(warmup + repeat):
+        st = gpu.IncrementalState(v, dg.id_dtype)
+        st.reserve(dg.n)
+        ms = _median_ms(lambda: st.insert(src, dst), 1, 0)
+        if i >= warmup:
+            times.append(ms)
+    return statistics.median(times)
 
 
-def bench_graph(key: str, quick: bool, repeat: int, warmup: int, log) -> list:
-    import cupy as cp
+def _shuffled(dg, seed: int = 5):
+    """Every undirected edge once, in random order."""
+    xp = _xp()
+    perm = xp.asarray(np.random.default_rng(seed).permutation(dg.m))
+    return xp.ascontiguousarray(dg.src[perm]), xp.ascontiguousarray(dg.dst[perm])
 
+
+def bench_graph(key: str, size: int, repeat: int, warmup: int, log, finishes=FINISHES,
+                incremental=INCREMENTAL) -> dict | None:
     import gconn
     from gconn import design, gpu, pipeline
-    from gconn.graph import Graph
 
-    desc, edges, ref = GRAPHS[key]
+    desc, _, ref, inc_ref = GRAPHS[key]
     t0 = time.perf_counter()
-    s, d, n = edges(quick)
-    dg = Graph.from_edges(cp.asarray(s), cp.asarray(d), n)
-    del s, d
-    hg = dg.to_host()
+    built = _graphs(key, size)
+    if built is None:
+        log(f"{desc}: skipped at this size")
+        return None
+    hg, dg = built
     log(f"{desc}: n={dg.n} m={dg.m} built in {time.perf_counter() - t0:.1f} s")
-    auto = design.choose(dg, "cc", backend="gpu", hb_coverage=gpu.hb_coverage)
-    rows = []
-    for name in [auto.name] + [v for v in VARIANTS if v != auto.name]:
+    auto = design.choose(dg, "cc", backend="gpu", hb_coverage=gpu.hb_coverage).name
+    names = [f"{s}+{f}" for s in SAMPLINGS for f in finishes]
+    static = []
+    for name in dict.fromkeys([auto] + names):
         plan = design.Plan.of(design.Variant.parse(name))
         ms = _median_ms(lambda: pipeline.run(dg, plan, gpu), repeat, warmup)
-        rows.append(dict(graph=desc, n=dg.n, m=dg.m, variant=name, auto=name == auto.name, compute_ms=ms,
-                         e2e_ms=None, ref_ms=ref))
+        static.append(dict(variant=name, auto=name == auto, compute_ms=ms))
         log(f"  {name:45s} {ms:8.3f} ms")
-    best = min(rows, key=lambda r: r["compute_ms"])
-    for r in {id(rows[0]): rows[0], id(best): best}.values():
-        r["e2e_ms"] = _e2e_ms(hg, r["variant"], 3)
-    best_plan = design.Plan.of(design.Variant.parse(best["variant"]))
-    host = _host_ms(lambda: pipeline.run(dg, best_plan, gpu), repeat)
-    log(f"  host time of {best['variant']} (no waiting): {host:.3f} ms")
-    _, _, st = gconn.connected_components(dg, algorithm=best["variant"], return_stats=True)
-    log("  phases (synchronized, ms): " + ", ".join(f"{p}={t * 1e3:.3f}" for p, t in st.phase_times.items())
-        + f"; Cov={st.coverage}, IC={st.inter_component}")
-    dg = hg = None  # free the device graph before the next one
-    cp.get_default_memory_pool().free_all_blocks()
-    return rows
-
-
-def bench_incremental(quick: bool, repeat: int, warmup: int, log) -> list:
-    import cupy as cp
-
-    from gconn import design, gpu, pipeline
-    from gconn.graph import Graph
-
-    s, d, n = GRAPHS["kron"][1](quick)
-    dg = Graph.from_edges(cp.asarray(s), cp.asarray(d), n)
-    rows = []
-    for name in INCREMENTAL:
-        v = design.Variant.parse(name, "incremental")
-        states = []
-
-        def fresh():
-            st = gpu.IncrementalState(v, dg.id_dtype)
-            st.reserve(dg.n)
-            states.append(st)
-
-        def one_batch():
-            states[-1].insert(dg.src, dg.dst)
-
-        times = []
-        for i in range(warmup + repeat):
-            fresh()
-            cp.cuda.Device().synchronize()
-            ms = _median_ms(one_batch, 1, 0)
-            if i >= warmup:
-                times.append(ms)
-            states.clear()
-        ms = statistics.median(times)
-        rows.append(dict(graph="Kronecker batch", n=dg.n, m=dg.m, variant=name, compute_ms=ms,
-                         edges_per_s=dg.m / (ms / 1e3)))
+    best = min(static, key=lambda r: r["compute_ms"])
+    auto_ms = static[0]["compute_ms"]
+    row = dict(key=key, graph=desc, n=dg.n, m=dg.m, ref_ms=ref, auto=auto, auto_ms=auto_ms,
+               best=best["variant"], best_ms=best["compute_ms"], auto_over_best=auto_ms / best["compute_ms"],
+               static=static)
+    # end to end: compact labels from the resident graph, and from the host graph
+    row["e2e_device_ms"] = _wall_ms(lambda: gconn.connected_components(dg, algorithm=auto), repeat, warmup)
+    row["e2e_device_compute_ms"] = _median_ms(lambda: gconn.connected_components(dg, algorithm=auto), repeat,
+                                              warmup)
+    row["e2e_host_ms"] = _wall_ms(lambda: gconn.connected_components(hg, algorithm=auto, backend="gpu"), 3, 1)
+    log(f"  auto {auto}: compute {auto_ms:.3f} ms, end to end from the device graph {row['e2e_device_ms']:.3f} ms "
+        f"(device time {row['e2e_device_compute_ms']:.3f}), from the host graph {row['e2e_host_ms']:.1f} ms")
+    # the sampling table
+    row["sampling"] = []
+    for smp in SAMPLINGS[1:]:
+        name = f"{smp}+{SAMPLING_FINISH}"
+        # the first run with statistics compiles CuPy's counting kernels
+        for _ in range(2):
+            _, _, st = gconn.connected_components(dg, algorithm=name, return_stats=True)
+        total = sum(st.phase_times.get(p, 0.0) for p in ("sample", "lmax", "finish", "finalize"))
+        share = st.phase_times.get("sample", 0.0) / total if total else 0.0
+        row["sampling"].append(dict(variant=name, share=share, cov=st.coverage, ic=st.inter_component))
+        log(f"  {name:45s} sampling {100 * share:5.1f}% of the run, Cov {st.coverage:.3f}, "
+            f"IC {st.inter_component:.3f}")
+    # incremental: one batch of every edge in random order
+    src, dst = _shuffled(dg)
+    row["incremental_ref"] = inc_ref
+    row["incremental"] = []
+    for name in incremental:
+        ms = _incremental_batch(dg, name, src, dst, repeat, warmup)
+        row["incremental"].append(dict(variant=name, ms=ms, edges_per_s=dg.m / (ms / 1e3)))
         log(f"  incremental {name:40s} {ms:8.3f} ms  {dg.m / (ms / 1e3):.3e} edges/s")
-    return rows
+    hg = dg = None  # free the device graph before the next one
+    if not _sim():
+        _xp().get_default_memory_pool().free_all_blocks()
+    return row
 
 
-def table(rows: list, inc: list) -> str:
-    out = ["| graph | n | m | variant | compute ms | end-to-end ms | GConn ref ms |",
-           "|---|---:|---:|---|---:|---:|---:|"]
-    for r in rows:
-        name = r["variant"] + (" (auto)" if r["auto"] else "")
-        e2e = f"{r['e2e_ms']:.1f}" if r["e2e_ms"] is not None else ""
-        ref = r["ref_ms"] if isinstance(r["ref_ms"], str) else f"{r['ref_ms']:.2f}"
-        out.append(f"| {r['graph']} | {r['n']} | {r['m']} | {name} | {r['compute_ms']:.3f} | {e2e} | {ref} |")
-    out += ["", "| incremental, one batch of every Kronecker edge | m | compute ms | edges/s (ref 2.4e10) |",
-            "|---|---:|---:|---:|"]
-    for r in inc:
-        out.append(f"| {r['variant']} | {r['m']} | {r['compute_ms']:.3f} | {r['edges_per_s']:.3e} |")
+def bench_incremental_curves(size: int, repeat: int, warmup: int, log, variants=INCREMENTAL,
+                             batches=BATCHES, shares=INSERT_SHARES) -> dict:
+    """Kronecker: throughput against the batch size (up to 100 consecutive
+    batches of b edges of a random order, on one structure) and against the
+    share of inserts in one mixed batch of every edge (the rest queries of
+    random pairs)."""
+    from gconn import design, gpu
+    xp = _xp()
+    _, dg = _graphs("kron", size)
+    src, dst = _shuffled(dg)
+    m = dg.m
+    out = dict(m=m, batch=[], mixed=[])
+    rng = np.random.default_rng(6)
+    mixes = []
+    for share in shares:
+        kinds = xp.asarray((rng.random(m) >= share).astype(np.int8))
+        q = xp.asarray(rng.integers(0, dg.n, m).astype(dg.id_dtype))
+        mixes.append((share, kinds, xp.ascontiguousarray(xp.where(kinds == 1, q, src)),
+                      xp.ascontiguousarray(xp.where(kinds == 1, xp.roll(q, 1), dst))))
+    for name in variants:
+        v = design.Variant.parse(name, "incremental")
+        for b in batches:
+            b = min(b, m)
+            count = max(1, min(m // b, 100))
+
+            def run_batches():
+                st = gpu.IncrementalState(v, dg.id_dtype)
+                st.reserve(dg.n)
+                for i in range(count):
+                    st.insert(src[i * b:(i + 1) * b], dst[i * b:(i + 1) * b])
+
+            ms = _median_ms(run_batches, repeat, warmup)
+            out["batch"].append(dict(variant=name, batch=b, batches=count, edges_per_s=b * count / (ms / 1e3)))
+            log(f"  {name:40s} batch {b:>10d} x{count:<4d} {b * count / (ms / 1e3):.3e} edges/s")
+            if b == m:
+                break
+        for share, kinds, qs, qd in mixes:
+            states = []
+
+            def fresh():
+                st = gpu.IncrementalState(v, dg.id_dtype)
+                st.reserve(dg.n)
+                states.append(st)
+
+            times = []
+            for i in range(warmup + repeat):
+                fresh()
+                ms = _median_ms(lambda: states[-1].mixed(kinds, qs, qd), 1, 0)
+                if i >= warmup:
+                    times.append(ms)
+            ms = statistics.median(times)
+            out["mixed"].append(dict(variant=name, insert_share=share, ops_per_s=m / (ms / 1e3)))
+            log(f"  {name:40s} inserts {100 * share:3.0f}% {m / (ms / 1e3):.3e} ops/s")
+    return out
+
+
+def plots(curves: dict, out_dir) -> list:
+    """incremental_batch.png and incremental_ratio.png; [] without matplotlib."""
+    try:
+        from matplotlib.figure import Figure
+    except ImportError:
+        return []
+    written = []
+    for fname, rows, x, y, xlabel, ylabel, logx in (
+            ("incremental_batch.png", curves["batch"], "batch", "edges_per_s", "batch size (edges)",
+             "edges / s", True),
+            ("incremental_ratio.png", curves["mixed"], "insert_share", "ops_per_s", "share of inserts in the batch",
+             "operations / s", False)):
+        fig = Figure(figsize=(6.5, 4))
+        ax = fig.subplots()
+        for name in dict.fromkeys(r["variant"] for r in rows):
+            mine = [r for r in rows if r["variant"] == name]
+            ax.plot([r[x] for r in mine], [r[y] for r in mine], marker="o", label=name)
+        if logx:
+            ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel(ylabel)
+        ax.set_title(f"incremental, Kronecker ({curves['m']} edges)")
+        ax.legend(fontsize="small")
+        fig.savefig(out_dir / fname, dpi=110, bbox_inches="tight")
+        written.append(fname)
+    return written
+
+
+def _f(x, fmt=".3f") -> str:
+    return "" if x is None else format(x, fmt)
+
+
+def report(rows: list, curves: dict | None, launch_us: dict) -> str:
+    """The Markdown tables of a run (``rows`` from :func:`bench_graph`,
+    ``curves`` from :func:`bench_incremental_curves`).
+
+    >>> report([], None, {"direct": 7.6}).splitlines()[0]
+    'Host time per kernel launch: direct 7.6 us'
+    """
+    out = []
+    if launch_us:
+        out.append("Host time per kernel launch: " + ", ".join(f"{k} {v:.1f} us" for k, v in launch_us.items()))
+        out.append("")
+    names = list(dict.fromkeys(r["variant"] for row in rows for r in row["static"]))
+    out += ["Static compute ms (Table 3; graph resident, median):", "",
+            "| variant | " + " | ".join(row["key"] for row in rows) + " |",
+            "|---|" + "---:|" * len(rows)]
+    for name in names:
+        cells = []
+        for row in rows:
+            r = next((r for r in row["static"] if r["variant"] == name), None)
+            cells.append("" if r is None else (f"**{r['compute_ms']:.3f}**" if name == row["best"]
+                                               else f"{r['compute_ms']:.3f}"))
+        out.append(f"| {name} | " + " | ".join(cells) + " |")
+    out += ["", "Best, automatic choice and references (ms):", "",
+            "| graph | m | best variant | best | reference | best / ref | auto | auto / best | "
+            "end to end, device graph | its device time | end to end, host graph |",
+            "|---|---:|---|---:|---:|---:|---|---:|---:|---:|---:|"]
+    for row in rows:
+        out.append(f"| {row['graph']} | {row['m']} | {row['best']} | {row['best_ms']:.3f} | {row['ref_ms']:.3f} | "
+                   f"{row['best_ms'] / row['ref_ms']:.2f} | {row['auto']} ({row['auto_ms']:.3f}) | "
+                   f"{row['auto_over_best']:.2f} | {row['e2e_device_ms']:.3f} | {row['e2e_device_compute_ms']:.3f} | "
+                   f"{row['e2e_host_ms']:.1f} |")
+    out += ["", f"Sampling (Table 4; finish {SAMPLING_FINISH}; share of the synchronized run):", "",
+            "| graph | sampling | time share | Cov | IC |", "|---|---|---:|---:|---:|"]
+    for row in rows:
+        for r in row["sampling"]:
+            out.append(f"| {row['key']} | {r['variant'].split('+')[0]} | {100 * r['share']:.1f}% | "
+                       f"{r['cov']:.3f} | {r['ic']:.3f} |")
+    inc = list(dict.fromkeys(r["variant"] for row in rows for r in row["incremental"]))
+    out += ["", "Incremental, one batch of every edge in random order (1e9 edges/s):", "",
+            "| graph | " + " | ".join(inc) + " | GConn |", "|---|" + "---:|" * (len(inc) + 1)]
+    for row in rows:
+        rates = {r["variant"]: r["edges_per_s"] / 1e9 for r in row["incremental"]}
+        out.append(f"| {row['key']} | " + " | ".join(_f(rates.get(v), ".2f") for v in inc)
+                   + f" | {_f(row['incremental_ref'], '.1f')} |")
+    if curves:
+        out += ["", f"Incremental on Kronecker ({curves['m']} edges) against the batch size (1e9 edges/s):", "",
+                "| variant | " + " | ".join(str(b) for b in dict.fromkeys(r["batch"] for r in curves["batch"]))
+                + " |"]
+        bs = list(dict.fromkeys(r["batch"] for r in curves["batch"]))
+        out.append("|---|" + "---:|" * len(bs))
+        for name in dict.fromkeys(r["variant"] for r in curves["batch"]):
+            rates = {r["batch"]: r["edges_per_s"] / 1e9 for r in curves["batch"] if r["variant"] == name}
+            out.append(f"| {name} | " + " | ".join(_f(rates.get(b), ".2f") for b in bs) + " |")
+        shares = list(dict.fromkeys(r["insert_share"] for r in curves["mixed"]))
+        out += ["", "Against the share of inserts in one mixed batch of every edge (1e9 ops/s):", "",
+                "| variant | " + " | ".join(f"{100 * s:.0f}%" for s in shares) + " |",
+                "|---|" + "---:|" * len(shares)]
+        for name in dict.fromkeys(r["variant"] for r in curves["mixed"]):
+            rates = {r["insert_share"]: r["ops_per_s"] / 1e9 for r in curves["mixed"] if r["variant"] == name}
+            out.append(f"| {name} | " + " | ".join(_f(rates.get(s), ".2f") for s in shares) + " |")
     return "\n".join(out)
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m gconn.bench.gpu", description="GPU benchmark of gconn")
-    ap.add_argument("--quick", action="store_true", help="graphs 64x smaller (smoke test)")
+    ap = argparse.ArgumentParser(prog="gconn bench --gpu", description="the GPU evaluation of gconn (the paper's)")
+    size = ap.add_mutually_exclusive_group()
+    size.add_argument("--quick", action="store_true", help="generated graphs 64x smaller (a smoke test)")
+    size.add_argument("--tiny", action="store_true",
+                      help="generated graphs of a few dozen edges, for the CUDA simulator (times mean nothing)")
     ap.add_argument("--graphs", default=",".join(GRAPHS), help=f"comma list of {', '.join(GRAPHS)}")
+    ap.add_argument("--finishes", default=",".join(FINISHES), help="comma list of the static table's finishes")
+    ap.add_argument("--incremental", default=",".join(INCREMENTAL), help="comma list of incremental variants")
+    ap.add_argument("--no-curves", action="store_true", help="skip the incremental curves (batch size, inserts)")
     ap.add_argument("--repeat", type=int, default=10)
     ap.add_argument("--warmup", type=int, default=2)
+    ap.add_argument("--out", help="folder for gpu.json, gpu.md and the plots")
     ap.add_argument("--json", help="write all rows to this file")
     args = ap.parse_args(argv)
     from gconn import gpu
-    ok, why = gpu.available(simulator_ok=False)
+    ok, why = gpu.available(simulator_ok=args.tiny)
     if not ok:
         print(f"no GPU: {why}", file=sys.stderr)
         return 2
     print(f"device: {why}", flush=True)
+    size = TINY if args.tiny else QUICK if args.quick else FULL
 
     def log(msg):
         print(msg, flush=True)
 
-    launch_overhead(log)
+    launch_us = {} if _sim() else launch_overhead(log)
+    finishes = tuple(f for f in args.finishes.split(",") if f)
+    incremental = tuple(v for v in args.incremental.split(",") if v)
     rows = []
     for key in args.graphs.split(","):
-        rows += bench_graph(key.strip(), args.quick, args.repeat, args.warmup, log)
-    inc = bench_incremental(args.quick, args.repeat, args.warmup, log)
+        if key.strip() not in GRAPHS:
+            ap.error(f"unknown graph {key!r}; choose from {', '.join(GRAPHS)}")
+        row = bench_graph(key.strip(), size, args.repeat, args.warmup, log, finishes, incremental)
+        if row is not None:
+            rows.append(row)
+    curves = None
+    if not args.no_curves:
+        batches = BATCHES if size == FULL else (10, 100, 1000) if size == TINY else BATCHES[:4]
+        shares = INSERT_SHARES if size != TINY else (0.5,)
+        curves = bench_incremental_curves(size, args.repeat, args.warmup, log, incremental, batches, shares)
+    result = {"launch_us": launch_us, "graphs": rows, "curves": curves}
+    text = report(rows, curves, launch_us)
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"static": rows, "incremental": inc}, f, indent=1)
-    # the best few per graph and the automatic choice, last
-    shown = []
-    for g in dict.fromkeys(r["graph"] for r in rows):
-        mine = [r for r in rows if r["graph"] == g]
-        shown += [r for r in mine if r["auto"]]
-        shown += sorted((r for r in mine if not r["auto"]), key=lambda r: r["compute_ms"])[:3]
+            json.dump(result, f, indent=1)
+    if args.out:
+        from pathlib import Path
+        out = Path(args.out)
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "gpu.json").write_text(json.dumps(result, indent=1))
+        (out / "gpu.md").write_text(text + "\n")
+        written = ["gpu.json", "gpu.md"] + (plots(curves, out) if curves else [])
+        log(f"wrote {', '.join(str(out / w) for w in written)}")
     print()
-    print(table(shown, inc))
+    print(text)
     return 0
 
 

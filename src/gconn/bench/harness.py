@@ -367,12 +367,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--warmup", type=non_negative_int, metavar="W",
                         help="untimed runs first (default 1: the first call loads compiled kernels)")
     parser.add_argument("--out", metavar="DIR", help="output folder (default ./bench-out)")
+    parser.add_argument("--gpu", nargs=argparse.REMAINDER, metavar="OPTION",
+                        help="run the GPU evaluation instead (gconn.bench.gpu: the paper's tables and "
+                             "incremental plots); the rest of the line are its options (--help lists them)")
     parser.add_argument("--nx-max-edges", type=non_negative_int, default=NX_MAX_EDGES, metavar="M",
                         help=f"run NetworkX only up to this many edges (default {NX_MAX_EDGES:,})")
 
 
 def run_from_args(args: argparse.Namespace, argv_for_record=None) -> int:
     """Run the benchmark the parsed options describe and write the reports."""
+    if getattr(args, "gpu", None) is not None:
+        from .gpu import main as gpu_main
+        return gpu_main(args.gpu)
     suite: Suite | None = SUITES[args.suite] if args.suite else None
     settings = dict(DEFAULTS)
     if suite is not None:

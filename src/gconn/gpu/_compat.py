@@ -56,7 +56,7 @@ def _fast_view_class():
 
     class KernelArray:
         __cuda_memory__ = True
-        __slots__ = ("_numba_type_", "_strided_memory_view_shim", "owner")
+        __slots__ = ("_numba_type_", "_strided_memory_view_shim", "owner", "abi")
 
         def __init__(self, a):
             if a.ndim != 1 or not a.flags.c_contiguous:
@@ -66,6 +66,9 @@ def _fast_view_class():
                 t = array_types[a.dtype] = types.Array(from_dtype(a.dtype), 1, "C")
             self._numba_type_ = t
             self.owner = a      # keeps the memory alive while the view is
+            # numba's kernel ABI of a 1-D array: meminfo, parent, size,
+            # itemsize, data, shape, stride (gconn.gpu.launch's direct launch)
+            self.abi = (0, 0, a.size, a.itemsize, a.data.ptr, a.size, a.itemsize)
             layout = _StridedLayoutShim(strides_in_bytes=a.strides, is_contiguous_c=True,
                                         is_contiguous_f=True, is_contiguous_any=True)
             self._strided_memory_view_shim = _StridedMemoryViewShim(

@@ -1,7 +1,7 @@
 """The GPU backend's steps of the static pipeline (:mod:`gconn.pipeline`):
 run state, L_max, gathering, the finish dispatch, finalization.
 
-Launches per run, k-out: parents (CuPy arange), sampling, compression,
+Launches per run, k-out: parents, sampling, compression,
 L_max (one block, also zeroes the gather counters), gathering, the
 load-balanced finish (a grid-stride kernel reading the list lengths on the
 device), finalization.  None of them waits for the host; only the
@@ -50,9 +50,14 @@ class State:
         n, idt = graph.n, graph.id_dtype
         self.graph, self.plan = graph, plan
         p_dtype = np.dtype(np.int64) if plan.jtb else np.dtype(idt)
-        self.dtypes = dtypes_key(idt, graph.indptr.dtype, p_dtype)
-        self.P = xp.arange(n, dtype=p_dtype)
+        key = ("gpu_dtypes", plan.jtb)
+        self.dtypes = graph._cache.get(key)
+        if self.dtypes is None:     # dtype names cost microseconds each
+            self.dtypes = graph._cache[key] = dtypes_key(idt, graph.indptr.dtype, p_dtype)
+        self.P = xp.empty(n, dtype=p_dtype)
         self.Pv = view(self.P)
+        if plan.sampling != "hb" or graph.m == 0:    # HB's first step initializes P itself
+            launch(get("init_parents", (), self.dtypes), n, self.Pv, n, persistent=True)
         self.H = xp.full(n, -1 if plan.aux == "hooks" else 0, p_dtype) if plan.aux else None
         self.Hv = view(self.H) if plan.aux else dummy(p_dtype)
         if forest:

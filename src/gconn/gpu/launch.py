@@ -17,6 +17,8 @@ UnionJTB's records and the id type otherwise.
 """
 from __future__ import annotations
 
+import os
+import threading
 import warnings
 from dataclasses import dataclass
 from typing import Callable
@@ -36,6 +38,11 @@ CHUNK = 4 if SIM else 256
 #: vertices sampled for L_max (one block) and for HB's coverage estimate
 SAMPLE = 64 if SIM else 1024
 FULL_MASK = 0xFFFFFFFF
+#: blocks per SM of a grid-stride ("persistent") kernel: 16 x 256 threads,
+#: two H100 waves, so that blocks that finish early leave room for others
+#: (measured against 4, 8 and 32: 10-15% faster than 8 on Kronecker k-out,
+#: Erdos-Renyi, the mesh and the path)
+WAVES = 2 if SIM else 16
 
 I64 = types.int64
 
@@ -120,21 +127,110 @@ def _sm_count() -> int:
 
 _CONFIGS: dict = {}
 
+#: ``GCONN_GPU_LAUNCH=numba`` launches through numba's dispatcher instead of
+#: the direct driver call (for measuring one against the other).
+DIRECT = os.environ.get("GCONN_GPU_LAUNCH", "direct").strip().lower() != "numba"
+
+
+def _abi(a):
+    """The kernel parameters of array ``a`` (numba's ABI, one per field)."""
+    abi = getattr(a, "abi", None)
+    if abi is None:             # a numba DeviceNDArray (the empty-array view)
+        ptr = a.device_ctypes_pointer.value or 0
+        abi = (0, 0, a.size, a.dtype.itemsize, ptr, a.size, a.dtype.itemsize)
+    return abi
+
+
+class Direct:
+    """A compiled kernel launched by one ``cuLaunchKernel`` call.
+
+    numba-cuda's dispatcher converts every argument in Python on every
+    launch (35-150 us a launch on the H100's host, 8-11 us here; several
+    launches per run);
+    here the arguments become numba's kernel ABI straight from the views'
+    precomputed fields and go to the driver in one buffer, on CuPy's current
+    stream (so CuPy's stream capture records them).  Array arguments are
+    checked against the signature's types, as the dispatcher would."""
+
+    __slots__ = ("handle", "types", "buf", "ptrs", "params", "lock")
+
+    def __init__(self, kern):
+        (compiled,) = kern.overloads.values()
+        self.handle = compiled._codelibrary.get_cufunc().handle
+        self.types = tuple(t if isinstance(t, types.Array) else None for t in compiled.argument_types)
+        nparams = sum(1 if t is None else 7 for t in self.types)
+        # The driver copies the parameters during the call, so one buffer
+        # per kernel serves every launch (the lock: one thread at a time).
+        self.buf = np.zeros(nparams, np.int64)
+        self.ptrs = np.arange(nparams, dtype=np.uint64) * np.uint64(8) + np.uint64(self.buf.ctypes.data)
+        self.params = self.ptrs.ctypes.data
+        self.lock = threading.Lock()
+
+    def __call__(self, grid: int, block: int, args: tuple) -> None:
+        if len(args) != len(self.types):
+            raise TypeError(f"the kernel takes {len(self.types)} arguments, not {len(args)}")
+        vals = []
+        for a, t in zip(args, self.types):
+            if t is None:
+                vals.append(a)
+            else:
+                if a._numba_type_ is not t and a._numba_type_ != t:
+                    raise TypeError(f"kernel argument of type {a._numba_type_} where {t} is expected")
+                vals.extend(_abi(a))
+        stream = xp.cuda.get_current_stream().ptr
+        with self.lock:
+            self.buf[:] = vals
+            err = _driver.cuLaunchKernel(self.handle, grid, 1, 1, block, 1, 1, 0, stream, self.params, 0)[0]
+            if err == _INVALID_CONTEXT:
+                cuda.current_context()      # a thread that has not used the device yet
+                err = _driver.cuLaunchKernel(self.handle, grid, 1, 1, block, 1, 1, 0, stream, self.params, 0)[0]
+        if err != _SUCCESS:
+            raise RuntimeError(f"cuLaunchKernel failed: {err!r}")
+
+
+_DIRECT: dict = {}
+_driver = _SUCCESS = _INVALID_CONTEXT = None
+
+
+def _direct(kern):
+    """The :class:`Direct` launcher of ``kern``, or False where this
+    numba-cuda or driver binding does not offer what it needs (then numba's
+    dispatcher launches it)."""
+    global _driver, _SUCCESS, _INVALID_CONTEXT
+    d = _DIRECT.get(kern)
+    if d is None:
+        try:
+            from cuda.bindings import driver
+            _driver, _SUCCESS = driver, driver.CUresult.CUDA_SUCCESS
+            _INVALID_CONTEXT = driver.CUresult.CUDA_ERROR_INVALID_CONTEXT
+            d = Direct(kern)
+        except Exception:
+            d = False
+        _DIRECT[kern] = d
+    return d
+
 
 def launch(kern, nthreads: int, *args, persistent: bool = False, block: int = BLOCK) -> None:
     """Launch ``kern`` with enough blocks of ``block`` threads for
     ``nthreads`` (capped at a few waves for the grid-stride kernels when
-    ``persistent``); nothing when there is no work.  Launch configurations
-    are kept: making one costs as much as a small kernel, and numba's
-    low-occupancy warning is noise for the one-block kernels (L_max)."""
+    ``persistent``); nothing when there is no work.  On a GPU the launch
+    goes straight to the driver (:class:`Direct`); through numba's
+    dispatcher, launch configurations are kept (making one costs as much as
+    a small kernel) and numba's low-occupancy warning, noise for the
+    one-block kernels (L_max), is silenced."""
     if nthreads <= 0:
         return
     grid = (nthreads + block - 1) // block
     if persistent:
-        grid = min(grid, (2 if SIM else 8) * _sm_count())
+        grid = min(grid, WAVES * _sm_count())
     if SIM:                     # the simulator's configuration is the kernel itself
         kern[grid, block](*args)
         return
+    if DIRECT:
+        d = _direct(kern)
+        if d:
+            d(grid, block, args)
+            return
     cfg = _CONFIGS.get((kern, grid, block))
     if cfg is None:
         if len(_CONFIGS) > 4096:

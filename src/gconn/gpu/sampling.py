@@ -16,7 +16,7 @@ from .bfs import Search
 from .launch import FULL_MASK, SAMPLE, dtypes_key, get, kernel, launch
 from ..core.sampling import build
 from .primitives import GPU, U64, UF, rand64, record_edge
-from .unionfind import block_mode, jtb_fin
+from .unionfind import TABLE, block_mode, jtb_fin
 
 follow_first = build(GPU).follow_first
 
@@ -92,20 +92,23 @@ def make_sample_csr(fin, fopt, sopt):
 @kernel("hb_hook", lambda t: (t.P, t.ptr, t.id, t.I64, t.I64, t.id, t.id), keys="jtb")
 def make_hb_hook(jtb):
     """HB step 1: v points at its smallest neighbour w when w < v (the CSR
-    is sorted, so that is the first).  Each vertex writes only its own slot:
+    is sorted, so that is the first), else at itself: this is also the
+    parent array's initialization.  Each vertex writes only its own slot:
     no contention, no atomics."""
     fin = jtb_fin(jtb)
     set_parent = UF.set_parent
 
     def hb_hook(P, indptr, indices, n, record, fa, fb):
         for v in range(cuda.grid(1), n, cuda.gridsize(1)):
+            w = v
             if indptr[v + 1] > indptr[v]:
-                w = indices[indptr[v]]
-                if w < v:
-                    set_parent(P, v, w, fin)
-                    if record:
-                        fa[v] = v
-                        fb[v] = w
+                w = min(v, indices[indptr[v]])
+            P[v] = v
+            if w < v:
+                set_parent(P, v, w, fin)
+                if record:
+                    fa[v] = v
+                    fb[v] = w
 
     return hb_hook
 
@@ -119,12 +122,11 @@ def make_hb_follow():
     def hb_follow(indptr, indices, n, seed, max_steps, out):
         vals = cuda.shared.array(SAMPLE, np.int64)
         best = cuda.shared.array(1, np.int64)
+        keys = cuda.shared.array(TABLE, np.int64)
+        tally = cuda.shared.array(TABLE, np.int32)
         t = cuda.threadIdx.x
         vals[t] = follow_first(indptr, indices, np.int64(rand64(t, seed) % U64(n)), max_steps)
-        if t == 0:
-            best[0] = 0
-        cuda.syncthreads()
-        block_mode(vals, t, best)
+        block_mode(vals, t, best, keys, tally)
         if t == 0:
             out[0] = best[0] >> 20
 
@@ -214,8 +216,11 @@ def hb_coverage(graph) -> float:
     n = graph.n
     if n == 0:
         return 0.0
-    out = xp.zeros(1, np.int64)
-    dts = dtypes_key(graph.id_dtype, graph.indptr.dtype, graph.id_dtype)
-    launch(get("hb_follow", (), dts), SAMPLE, view(graph.indptr), view(graph.indices), n, 0, 4096, view(out),
-           block=SAMPLE)
-    return int(out[0]) / SAMPLE
+    cov = graph._cache.get("gpu_hb_coverage")
+    if cov is None:     # the same every call (seed 0); it reads back, so once per graph
+        out = xp.zeros(1, np.int64)
+        dts = dtypes_key(graph.id_dtype, graph.indptr.dtype, graph.id_dtype)
+        launch(get("hb_follow", (), dts), SAMPLE, view(graph.indptr), view(graph.indices), n, 0, 4096,
+               view(out), block=SAMPLE)
+        cov = graph._cache["gpu_hb_coverage"] = int(out[0]) / SAMPLE
+    return cov

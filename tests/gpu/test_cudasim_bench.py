@@ -1,0 +1,41 @@
+"""``gconn bench --gpu`` end to end in numba's CUDA simulator on tiny graphs
+(the harness runs and writes its tables and plots; times mean nothing).
+
+    NUMBA_ENABLE_CUDASIM=1 python -m pytest -m cudasim tests/gpu/test_cudasim_bench.py
+"""
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+SIM = os.environ.get("NUMBA_ENABLE_CUDASIM", "0").strip() not in ("", "0")
+pytestmark = [pytest.mark.cudasim,
+              pytest.mark.skipif(not SIM, reason="needs NUMBA_ENABLE_CUDASIM=1 (see the module docstring)")]
+
+
+def test_gpu_bench_writes_every_table(tmp_path, capsys):
+    from gconn.cli import main
+    rc = main(["bench", "--gpu", "--tiny", "--graphs", "path", "--finishes", "union-async+find-halve",
+               "--incremental", "none+union-rem-cas+find-halve+splice", "--repeat", "1", "--warmup", "0",
+               "--out", str(tmp_path)])
+    assert rc == 0
+    result = json.loads((tmp_path / "gpu.json").read_text())
+    (row,) = result["graphs"]
+    # the static grid: every sampling with the finish, plus the automatic choice
+    variants = {r["variant"] for r in row["static"]}
+    assert {f"{s}+union-async+find-halve" for s in ("none", "kout", "hb", "bfs")} <= variants
+    assert row["auto"] in variants and row["auto_over_best"] >= 1.0
+    assert [r["variant"].split("+")[0] for r in row["sampling"]] == ["kout", "hb", "bfs"]
+    # a path is one component: every sampling that covers it has Cov 1
+    assert all(0.0 <= r["cov"] <= 1.0 and 0.0 <= r["ic"] <= 1.0 for r in row["sampling"])
+    assert row["incremental"][0]["edges_per_s"] > 0
+    assert {r["batch"] for r in result["curves"]["batch"]} == {10, result["curves"]["m"]}
+    assert [r["insert_share"] for r in result["curves"]["mixed"]] == [0.5]
+    text = (tmp_path / "gpu.md").read_text()
+    for heading in ("Static compute ms", "Sampling (Table 4", "Incremental on Kronecker"):
+        assert heading in text
+    pytest.importorskip("matplotlib")
+    assert (tmp_path / "incremental_batch.png").stat().st_size > 0
+    assert (tmp_path / "incremental_ratio.png").stat().st_size > 0
