@@ -62,11 +62,15 @@ def run_chunk_sizes(stream, src, dst, n, sizes, variant="none+union-async+find-h
 
 
 def run_unknown_n(stream, src, dst, n, cuts):
-    st = stream.stream_union(chunked(src, dst, cuts), chunk_edges=max(cuts))
-    roots, _, _, n_out = st.result()
-    assert n_out == int(max(src.max(), dst.max())) + 1
-    check_labels(src, dst, n_out, roots)
-    assert st.cap >= n_out
+    """Chunks in random order, then by growing largest id (the parent
+    array grows again and again, chunks in flight are unioned again)."""
+    by_id = np.argsort(np.maximum(src, dst), kind="stable")
+    for s, d in ((src, dst), (src[by_id], dst[by_id])):
+        st = stream.stream_union(chunked(s, d, cuts), chunk_edges=max(cuts))
+        roots, _, _, n_out = st.result()
+        assert n_out == int(max(src.max(), dst.max())) + 1
+        check_labels(src, dst, n_out, roots)
+        assert st.cap >= n_out
 
 
 def quarter_of_graph(src, dst, n) -> int:

@@ -109,8 +109,8 @@ def budget(device_memory=None) -> int:
 def make_stream_union(fin, fopt, sopt):
     """Unions of one chunk, laid out like ``coo_ops`` (each warp walks its
     own contiguous segment), skipping edges with an id outside 0..cap-1.
-    ``seen`` gets the chunk's largest id (``seen[0]``, from -1) and its
-    smallest if negative (``seen[1]``, from 0): one atomic per block."""
+    ``seen`` (zeroed before) gets the chunk's largest id + 1 and its
+    smallest id if negative: one atomic per block."""
     union_any = UF.union_any
 
     def stream_union(P, H, src, dst, m, cap, record, fa, fb, seen):
@@ -141,7 +141,7 @@ def make_stream_union(fin, fopt, sopt):
         cuda.atomic.min(acc, 1, lo)
         cuda.syncthreads()
         if cuda.threadIdx.x == 0:
-            cuda.atomic.max(seen, 0, acc[0])
+            cuda.atomic.max(seen, 0, acc[0] + 1)
             cuda.atomic.min(seen, 1, acc[1])
 
     return stream_union
@@ -359,8 +359,7 @@ class Streamer:
         size = self._slot[s][4]
         self._cap_of[s] = self.cap
         ds, dd = self._dev[s]
-        self._seen[2 * s] = -1
-        self._seen[2 * s + 1] = 0
+        self._pipe.clear_seen(s)
         launch(self._kern, size, self._Pv, self._Hv, view(ds[:size]), view(dd[:size]), size, self.cap,
                int(self.forest), self._fav, self._fbv, view(self._seen[2 * s:2 * s + 2]), persistent=True)
         self._pipe.after_union(s)
@@ -425,6 +424,12 @@ class Streamer:
         hs, hd = self._cast(hs), self._cast(hd)
         self._slot[s] = (self.chunks, offset, hs, hd, int(hs.size))
         self._pipe.copy_in(s, hs, hd)
+        if self.chunks == 0 and self.n is None:
+            # one wait at the start sizes the parent array from the first
+            # chunk, so that most graphs never grow or union a chunk twice
+            ds, dd = self._dev[s]
+            k = hs.size
+            self._grow(int(max(ds[:k].max(), dd[:k].max())) + 1)
         self._union(s)
         self.chunks += 1
         self.edges += int(hs.size)
@@ -489,14 +494,30 @@ class _SimPipe:
         ds[:hs.size] = hs
         dd[:hd.size] = hd
 
+    def clear_seen(self, s) -> None:
+        self.st._seen[2 * s:2 * s + 2] = 0
+
     def after_union(self, s) -> None:
         pass
 
     def seen(self, s):
-        return int(self.st._seen[2 * s]), int(self.st._seen[2 * s + 1])
+        return int(self.st._seen[2 * s]) - 1, int(self.st._seen[2 * s + 1])
 
     def sync(self) -> None:
         pass
+
+
+_POOLS: dict = {}
+
+
+def _copy_pool(threads: int):
+    """The threads that fill staging buffers, kept for every later run."""
+    if threads <= 1:
+        return None
+    pool = _POOLS.get(threads)
+    if pool is None:
+        pool = _POOLS[threads] = ThreadPoolExecutor(threads, thread_name_prefix="gconn-stage")
+    return pool
 
 
 class _CudaPipe:
@@ -528,7 +549,7 @@ class _CudaPipe:
             self._stage_mem = [xp.cuda.alloc_pinned_memory(2 * c) for _ in range(BUFFERS)]
             self.staged = [(np.frombuffer(m, st.idt, st.chunk_edges, 0),
                             np.frombuffer(m, st.idt, st.chunk_edges, c)) for m in self._stage_mem]
-            self.pool = ThreadPoolExecutor(self.st.copy_threads) if self.st.copy_threads > 1 else None
+            self.pool = _copy_pool(self.st.copy_threads)
 
     def _register(self, edges) -> bool:
         """Pin the user's arrays in place; False (then staging) where the
@@ -558,9 +579,6 @@ class _CudaPipe:
     def end(self) -> None:
         if self.registered:
             self._unregister()
-        if self.pool is not None:
-            self.pool.shutdown()
-            self.pool = None
 
     def _fill(self, out, a) -> None:
         """Host copy into a staging buffer, split over the copy threads."""
@@ -592,6 +610,9 @@ class _CudaPipe:
         self.copied[s].record(self.copy_stream)
         self.compute.wait_event(self.copied[s])
 
+    def clear_seen(self, s) -> None:
+        xp.cuda.runtime.memsetAsync(self.st._seen.data.ptr + 16 * s, 0, 16, self.compute.ptr)
+
     def after_union(self, s) -> None:
         rt = xp.cuda.runtime
         rt.memcpyAsync(self.seen_host.ctypes.data + 16 * s, self.st._seen.data.ptr + 16 * s, 16,
@@ -600,7 +621,7 @@ class _CudaPipe:
 
     def seen(self, s):
         self.unioned[s].synchronize()
-        return int(self.seen_host[2 * s]), int(self.seen_host[2 * s + 1])
+        return int(self.seen_host[2 * s]) - 1, int(self.seen_host[2 * s + 1])
 
     def sync(self) -> None:
         self.copy_stream.synchronize()
