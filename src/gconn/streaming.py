@@ -36,7 +36,9 @@ STREAM_VARIANT = "none+union-async+find-halve"
 
 
 def _int_array(a) -> bool:
-    return isinstance(a, np.ndarray) and a.ndim == 1 and a.dtype.kind in "iu"
+    # uint64 ids may not fit int64: the resident path says which one
+    return isinstance(a, np.ndarray) and a.ndim == 1 and (
+        a.dtype.kind == "i" or (a.dtype.kind == "u" and a.dtype.itemsize < 8))
 
 
 def raw_edges(obj):
@@ -44,7 +46,7 @@ def raw_edges(obj):
     if isinstance(obj, tuple) and len(obj) == 2 and all(_int_array(a) for a in obj):
         return obj
     if isinstance(obj, np.ndarray) and obj.ndim == 2 and obj.shape[1] == 2 and obj.shape[0] != 2 \
-            and obj.dtype.kind in "iu":
+            and _int_array(obj[:, 0]):
         return obj
     if isinstance(obj, (str, os.PathLike)) and os.fspath(obj).endswith((".gcb", ".npy")):
         return obj
@@ -108,4 +110,5 @@ def run(graph, be, algorithm, problem: str, params: dict, *, forest: bool, devic
         stats = Stats(variant=plan.name, backend=be.NAME, n=n, m=st.edges, streamed=True, chunks=st.chunks,
                       chunk_edges=st.chunk_edges)
         stats.phase_times["stream"] = st.seconds
+        stats.edge_inspections["finish"] = st.edges
     return plan, stats, roots, fa, fb

@@ -9,9 +9,9 @@ warm-up, median of repeats):
 * ``gconn.connected_components((src, dst), backend="gpu")`` end to end
   (the streamed path), next to the device-resident compute time of the
   same variant and of the automatic choice on a resident graph;
-* a chunk-size sweep of the stream, staging buffers filled by 1..8 threads
-  against ``cudaHostRegister`` of the user's arrays (registering included,
-  and alone);
+* a chunk-size sweep of the stream, staging buffers filled by 1..12
+  threads against ``cudaHostRegister`` of the user's arrays (registering
+  included, and alone) and the hybrid of both;
 * streaming with a device budget 4x smaller than the graph's arrays, as
   GB/s of edge data against the pinned bandwidth.
 
@@ -34,7 +34,7 @@ GRAPHS = {
     "kron": ("Kronecker s22 ef16", lambda q: gen.kronecker_edges(16 if q else 22, 16, seed=1)),
     "er": ("Erdos-Renyi 8M d16", lambda q: gen.erdos_renyi_edges(1 << (17 if q else 23), 16, seed=3)),
 }
-CHUNKS = (1 << 18, 1 << 20, 1 << 21, 1 << 22, 1 << 23, 1 << 24)
+CHUNKS = (1 << 20, 1 << 21, 1 << 22, 1 << 23, 1 << 24)
 
 
 def _wall_ms(fn, repeat: int, warmup: int = 1) -> float:
@@ -100,7 +100,8 @@ def bench_graph(key: str, quick: bool, repeat: int, log) -> dict:
     row["e2e_ms"] = _wall_ms(e2e, repeat)
     _, _, st = gconn.connected_components((src, dst), backend="gpu", return_stats=True)
     log(f"  gconn end to end ((src, dst) -> labels): {row['e2e_ms']:.2f} ms = {row['e2e_ms'] / pin:.2f}x the "
-        f"pinned copy (streamed={st.streamed}, {st.chunks} chunks of {st.chunk_edges}, {st.variant})")
+        f"pinned copy (streamed={st.streamed}, {st.chunks} chunks of {st.chunk_edges}, {st.variant}; "
+        + ", ".join(f"{p} {t * 1e3:.1f} ms" for p, t in st.phase_times.items()) + ")")
 
     def run(**kw):
         s = stream.stream_union((src, dst), **kw)
@@ -112,9 +113,11 @@ def bench_graph(key: str, quick: bool, repeat: int, log) -> dict:
         log(f"  chunk {c:>9}: stream+union {sweep[c]:.2f} ms ({gb / (sweep[c] / 1e3):.1f} GB/s)")
     row["sweep"] = sweep
     modes = {}
-    for threads in (1, 2, 4, 8):
+    for threads in (1, 4, 8, 12):
         modes[f"staging x{threads}"] = _wall_ms(lambda: run(transfer="staging", copy_threads=threads), repeat)
     modes["register"] = _wall_ms(lambda: run(transfer="register"), repeat)
+    for threads in (4, 8):
+        modes[f"hybrid x{threads}"] = _wall_ms(lambda: run(transfer="hybrid", copy_threads=threads), repeat)
 
     def register_only():
         for a in (src, dst):

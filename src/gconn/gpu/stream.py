@@ -10,12 +10,16 @@ that linked a root).  Device memory is O(n + BUFFERS * chunk), whatever m
 is, so graphs larger than the GPU are unioned without an out-of-memory
 error.
 
-Two ways to move host memory, measured on the H100 (BENCHMARKS.md, issue
-11): ``"staging"`` copies each chunk into a pinned staging buffer (the
-host copy split over a few threads, NumPy releases the GIL) and the copy
-engine reads from there; ``"register"`` pins the user's arrays in place
-(``cudaHostRegister``) and copies straight from them.  ``TRANSFER`` is the
-faster one.  Under the CUDA simulator there are no streams or pinned
+Three ways to move host memory, measured on the H100 (BENCHMARKS.md,
+issue 11): ``"staging"`` copies each chunk into a pinned staging buffer
+(the host copy split over a few threads, NumPy releases the GIL) and the
+copy engine reads from there; ``"register"`` pins the user's arrays in
+place (``cudaHostRegister``) and copies straight from them; ``"hybrid"``
+does both at once: a thread pins the arrays from the back while the front
+is staged, and chunks whose pages are pinned by the time they come up are
+copied straight (pinning and host copies are both about half as fast as
+the PCIe link, and they use different resources).  ``TRANSFER`` is the
+fastest.  Under the CUDA simulator there are no streams or pinned
 memory: chunks are plain NumPy copies and the same chunking, growth and
 validation logic runs.
 
@@ -35,8 +39,10 @@ chunk's buffer is about to be reused, so it costs no extra wait.
 """
 from __future__ import annotations
 
+import bisect
 import os
 import re
+import threading
 import time
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -57,9 +63,10 @@ BUFFERS = 3
 #: edges per chunk (H100 sweep: BENCHMARKS.md, issue 11)
 CHUNK_EDGES = 1 << 22
 #: threads copying a chunk into a pinned staging buffer
-COPY_THREADS = 4
-#: "staging" or "register" (see the module docstring)
-TRANSFER = "staging"
+COPY_THREADS = 8
+#: "staging", "register" or "hybrid" (see the module docstring)
+TRANSFER = "hybrid"
+TRANSFERS = ("staging", "register", "hybrid")
 #: first capacity of a parent array of unknown size (small in the
 #: simulator, so that tests grow it)
 FIRST_CAP = 16 if SIM else 1 << 16
@@ -261,8 +268,8 @@ class Streamer:
         if self.want_chunk < 1:
             raise ValueError(f"chunk_edges must be >= 1; got {chunk_edges}")
         self.transfer = TRANSFER if transfer is None else transfer
-        if self.transfer not in ("staging", "register"):
-            raise ValueError(f"transfer must be 'staging' or 'register'; got {self.transfer!r}")
+        if self.transfer not in TRANSFERS:
+            raise ValueError(f"transfer must be one of {', '.join(TRANSFERS)}; got {self.transfer!r}")
         self.copy_threads = copy_threads or COPY_THREADS
         self.cap = 0
         self.max_id = -1
@@ -423,7 +430,7 @@ class Streamer:
         self._settle(s)
         hs, hd = self._cast(hs), self._cast(hd)
         self._slot[s] = (self.chunks, offset, hs, hd, int(hs.size))
-        self._pipe.copy_in(s, hs, hd)
+        self._pipe.copy_in(s, offset, hs, hd)
         if self.chunks == 0 and self.n is None:
             # one wait at the start sizes the parent array from the first
             # chunk, so that most graphs never grow or union a chunk twice
@@ -489,7 +496,7 @@ class _SimPipe:
     def end(self) -> None:
         pass
 
-    def copy_in(self, s, hs, hd) -> None:
+    def copy_in(self, s, offset, hs, hd) -> None:
         ds, dd = self.st._dev[s]
         ds[:hs.size] = hs
         dd[:hd.size] = hd
@@ -505,6 +512,80 @@ class _SimPipe:
 
     def sync(self) -> None:
         pass
+
+
+def _register(ptr: int, nbytes: int) -> bool:
+    """cudaHostRegister, retried with the read-only flag (read-only
+    mappings such as np.load(mmap_mode="r") need it); False if refused."""
+    rt = xp.cuda.runtime
+    for flags in (0, 8):        # cudaHostRegisterDefault, cudaHostRegisterReadOnly
+        try:
+            rt.hostRegister(ptr, nbytes, flags)
+            return True
+        except rt.CUDARuntimeError:
+            continue
+    return False
+
+
+PAGE = 4096
+
+
+class _Pinner:
+    """Pins the user's (src, dst) arrays in a thread of its own, range by
+    range from the back, while the main thread stages chunks from the
+    front; a chunk is copied straight from the user's memory once every
+    range from the one holding its first byte onwards is pinned.  Ranges
+    are cut at page boundaries, so they never overlap."""
+
+    def __init__(self, edges, range_edges: int):
+        self.arrays = (edges.src, edges.dst)
+        self.item = edges.src.itemsize
+        count = -(-edges.m // range_edges)
+        self.bounds = []
+        for a in self.arrays:
+            base = a.ctypes.data
+            cuts = [(base + k * range_edges * self.item) // PAGE * PAGE for k in range(count)]
+            self.bounds.append(cuts + [-(-(base + a.nbytes) // PAGE) * PAGE])
+        #: ranges >= first are pinned; the main thread has staged up to range at
+        self.first = count
+        self.at = -1
+        self.done = []
+        self._stop = False
+        self.device = xp.cuda.Device().id
+        self.thread = threading.Thread(target=self._run, name="gconn-pin", daemon=True)
+        self.thread.start()
+
+    def _range(self, i: int, offset: int) -> int:
+        x = self.arrays[i].ctypes.data + offset * self.item
+        return bisect.bisect_right(self.bounds[i], x) - 1
+
+    def pinned(self, offset: int) -> bool:
+        return all(self.first <= self._range(i, offset) for i in (0, 1))
+
+    def reached(self, offset: int) -> None:
+        self.at = max(self._range(i, offset) for i in (0, 1))
+
+    def _run(self) -> None:
+        xp.cuda.Device(self.device).use()     # pin in the context the copies run in
+        for k in range(self.first - 1, -1, -1):
+            if self._stop or k <= self.at:
+                return
+            for b in self.bounds:
+                if b[k + 1] > b[k]:
+                    if not _register(b[k], b[k + 1] - b[k]):
+                        return
+                    self.done.append(b[k])
+            self.first = k
+
+    def stop(self) -> None:
+        self._stop = True
+        self.thread.join()
+
+    def unpin(self) -> None:
+        """After the copies are done (the caller synchronizes)."""
+        for ptr in self.done:
+            xp.cuda.runtime.hostUnregister(ptr)
+        self.done = []
 
 
 _POOLS: dict = {}
@@ -540,10 +621,13 @@ class _CudaPipe:
         self.staged = None
         self.pool = None
         self.registered = []
+        self.pinner = None
 
     def begin(self, edges) -> None:
         st = self.st
         self.direct = st.transfer == "register" and edges.contiguous and self._register(edges)
+        self.pinner = _Pinner(edges, max(st.chunk_edges, 1 << 18)) \
+            if st.transfer == "hybrid" and edges.contiguous and edges.m else None
         if not self.direct and self.staged is None:
             c = st.chunk_edges * st.idt.itemsize
             self._stage_mem = [xp.cuda.alloc_pinned_memory(2 * c) for _ in range(BUFFERS)]
@@ -554,20 +638,13 @@ class _CudaPipe:
     def _register(self, edges) -> bool:
         """Pin the user's arrays in place; False (then staging) where the
         driver refuses (read-only mappings may need the read-only flag)."""
-        rt = xp.cuda.runtime
         for a in (edges.src, edges.dst):
             if a.nbytes == 0:
                 continue
-            for flags in (0, 8):    # cudaHostRegisterDefault, cudaHostRegisterReadOnly
-                try:
-                    rt.hostRegister(a.ctypes.data, a.nbytes, flags)
-                    self.registered.append(a.ctypes.data)
-                    break
-                except rt.CUDARuntimeError:
-                    continue
-            else:
+            if not _register(a.ctypes.data, a.nbytes):
                 self._unregister()
                 return False
+            self.registered.append(a.ctypes.data)
         return True
 
     def _unregister(self) -> None:
@@ -579,6 +656,11 @@ class _CudaPipe:
     def end(self) -> None:
         if self.registered:
             self._unregister()
+        if self.pinner is not None:
+            self.pinner.stop()
+            self.sync()
+            self.pinner.unpin()
+            self.pinner = None
 
     def _fill(self, out, a) -> None:
         """Host copy into a staging buffer, split over the copy threads."""
@@ -590,16 +672,18 @@ class _CudaPipe:
         list(self.pool.map(lambda i: np.copyto(out[i:i + step], a[i:i + step], casting="unsafe"),
                            range(0, k, step)))
 
-    def copy_in(self, s, hs, hd) -> None:
+    def copy_in(self, s, offset, hs, hd) -> None:
         st = self.st
         rt = xp.cuda.runtime
         ds, dd = st._dev[s]
         k = hs.size
         nbytes = k * st.idt.itemsize
         self.copy_stream.wait_event(self.unioned[s])    # the buffer's last union is done
-        if self.direct:
+        if self.direct or (self.pinner is not None and self.pinner.pinned(offset)):
             srcs = (hs.ctypes.data, hd.ctypes.data)
         else:
+            if self.pinner is not None:
+                self.pinner.reached(offset)
             self.copied[s].synchronize()                # the staging buffer's last copy is done
             a, b = self.staged[s]
             self._fill(a[:k], hs)
