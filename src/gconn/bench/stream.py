@@ -73,7 +73,32 @@ def pinned_copy_ms(src, dst, repeat: int) -> float:
     return ms
 
 
-def bench_graph(key: str, quick: bool, repeat: int, log) -> dict:
+def _modes(run, src, dst, repeat: int, log) -> dict:
+    """Staging by 1..12 threads, registering, the hybrid (and registering alone)."""
+    import cupy as cp
+    modes = {}
+    for threads in (1, 4, 8, 12):
+        modes[f"staging x{threads}"] = _wall_ms(lambda: run(transfer="staging", copy_threads=threads), repeat)
+    modes["register"] = _wall_ms(lambda: run(transfer="register"), repeat)
+    for threads in (4, 8):
+        modes[f"hybrid x{threads}"] = _wall_ms(lambda: run(transfer="hybrid", copy_threads=threads), repeat)
+
+    def register_only():
+        for a in (src, dst):
+            cp.cuda.runtime.hostRegister(a.ctypes.data, a.nbytes, 0)
+        for a in (src, dst):
+            cp.cuda.runtime.hostUnregister(a.ctypes.data)
+
+    modes["hostRegister+unregister alone"] = _wall_ms(register_only, repeat)
+    for k, v in modes.items():
+        log(f"  {k:32s} {v:8.2f} ms")
+    return modes
+
+
+PARTS = ("sweep", "modes", "budget", "resident")
+
+
+def bench_graph(key: str, quick: bool, repeat: int, log, parts=PARTS) -> dict:
     import cupy as cp
 
     import gconn
@@ -108,45 +133,37 @@ def bench_graph(key: str, quick: bool, repeat: int, log) -> dict:
         s.result()
 
     sweep = {}
-    for c in CHUNKS:
+    for c in CHUNKS if "sweep" in parts else ():
         sweep[c] = _wall_ms(lambda: run(chunk_edges=c), repeat)
         log(f"  chunk {c:>9}: stream+union {sweep[c]:.2f} ms ({gb / (sweep[c] / 1e3):.1f} GB/s)")
     row["sweep"] = sweep
-    modes = {}
-    for threads in (1, 4, 8, 12):
-        modes[f"staging x{threads}"] = _wall_ms(lambda: run(transfer="staging", copy_threads=threads), repeat)
-    modes["register"] = _wall_ms(lambda: run(transfer="register"), repeat)
-    for threads in (4, 8):
-        modes[f"hybrid x{threads}"] = _wall_ms(lambda: run(transfer="hybrid", copy_threads=threads), repeat)
+    row["modes"] = _modes(run, src, dst, repeat, log) if "modes" in parts else {}
+    if "budget" in parts or "resident" in parts:
+        dg = Graph.from_edges(cp.asarray(src), cp.asarray(dst), n)
+        if "budget" in parts:
+            row["budget"] = _budget(run, dg, gb, pin, repeat, log)
+        if "resident" in parts:
+            for name in ("none+union-async+find-halve", design.choose(dg, "cc", "gpu", gpu.hb_coverage).name):
+                plan = design.Plan.of(design.Variant.parse(name))
+                row[f"resident {name}"] = ms = _median_ms(lambda: pipeline.run(dg, plan, gpu), repeat, 2)
+                log(f"  resident compute {name}: {ms:.3f} ms")
+        dg = None
+        cp.get_default_memory_pool().free_all_blocks()
+    return row
 
-    def register_only():
-        for a in (src, dst):
-            cp.cuda.runtime.hostRegister(a.ctypes.data, a.nbytes, 0)
-        for a in (src, dst):
-            cp.cuda.runtime.hostUnregister(a.ctypes.data)
 
-    modes["hostRegister+unregister alone"] = _wall_ms(register_only, repeat)
-    for k, v in modes.items():
-        log(f"  {k:32s} {v:8.2f} ms")
-    row["modes"] = modes
-
-    dg = Graph.from_edges(cp.asarray(src), cp.asarray(dst), n)
+def _budget(run, dg, gb, pin, repeat, log) -> dict:
+    """Streaming with a device budget 4x smaller than the graph's arrays."""
+    from gconn.gpu import stream
     resident = sum(a.nbytes for a in (dg.indptr, dg.indices, dg.src, dg.dst))
     limit = resident // 4
     s = stream.stream_union((src, dst), device_memory=limit)
     s.result()
     ms = _wall_ms(lambda: run(device_memory=limit), repeat)
-    row["budget"] = dict(limit=limit, resident=resident, ms=ms, chunks=s.chunks, chunk_edges=s.chunk_edges,
-                         gbs=gb / (ms / 1e3))
     log(f"  budget {limit / 2**20:.0f} MiB (graph arrays {resident / 2**20:.0f} MiB): {s.chunks} chunks of "
         f"{s.chunk_edges}, {ms:.2f} ms = {gb / (ms / 1e3):.1f} GB/s = {pin / ms:.0%} of pinned H2D")
-    for name in ("none+union-async+find-halve", design.choose(dg, "cc", "gpu", gpu.hb_coverage).name):
-        plan = design.Plan.of(design.Variant.parse(name))
-        row[f"resident {name}"] = _median_ms(lambda: pipeline.run(dg, plan, gpu), repeat, 2)
-        log(f"  resident compute {name}: {row[f'resident {name}']:.3f} ms")
-    dg = None
-    cp.get_default_memory_pool().free_all_blocks()
-    return row
+    return dict(limit=limit, resident=resident, ms=ms, chunks=s.chunks, chunk_edges=s.chunk_edges,
+                gbs=gb / (ms / 1e3))
 
 
 def main(argv=None) -> int:
@@ -154,6 +171,7 @@ def main(argv=None) -> int:
     ap.add_argument("--quick", action="store_true", help="graphs 64x smaller (smoke test)")
     ap.add_argument("--graphs", default=",".join(GRAPHS))
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--parts", default=",".join(PARTS), help=f"comma list of {', '.join(PARTS)}")
     args = ap.parse_args(argv)
     from gconn import gpu
     ok, why = gpu.available(simulator_ok=False)
@@ -162,7 +180,8 @@ def main(argv=None) -> int:
         return 2
     print(f"device: {why}", flush=True)
     for key in args.graphs.split(","):
-        bench_graph(key.strip(), args.quick, args.repeat, lambda msg: print(msg, flush=True))
+        bench_graph(key.strip(), args.quick, args.repeat, lambda msg: print(msg, flush=True),
+                    args.parts.split(","))
     return 0
 
 

@@ -65,7 +65,7 @@ CHUNK_EDGES = 1 << 22
 #: threads copying a chunk into a pinned staging buffer
 COPY_THREADS = 8
 #: "staging", "register" or "hybrid" (see the module docstring)
-TRANSFER = "hybrid"
+TRANSFER = "staging"
 TRANSFERS = ("staging", "register", "hybrid")
 #: first capacity of a parent array of unknown size (small in the
 #: simulator, so that tests grow it)
@@ -662,15 +662,17 @@ class _CudaPipe:
             self.pinner.unpin()
             self.pinner = None
 
-    def _fill(self, out, a) -> None:
-        """Host copy into a staging buffer, split over the copy threads."""
-        k = out.size
+    def _fill(self, pairs) -> None:
+        """Host copies into staging buffers, (out, a) each, split over the
+        copy threads (one hand-off for both arrays of a chunk)."""
+        k = pairs[0][0].size
         if self.pool is None or k < (1 << 16):
-            np.copyto(out, a, casting="unsafe")
+            for out, a in pairs:
+                np.copyto(out, a, casting="unsafe")
             return
-        step = -(-k // self.st.copy_threads)
-        list(self.pool.map(lambda i: np.copyto(out[i:i + step], a[i:i + step], casting="unsafe"),
-                           range(0, k, step)))
+        step = -(-len(pairs) * k // self.st.copy_threads)
+        parts = [(out[i:i + step], a[i:i + step]) for out, a in pairs for i in range(0, k, step)]
+        list(self.pool.map(lambda p: np.copyto(p[0], p[1], casting="unsafe"), parts))
 
     def copy_in(self, s, offset, hs, hd) -> None:
         st = self.st
@@ -686,8 +688,7 @@ class _CudaPipe:
                 self.pinner.reached(offset)
             self.copied[s].synchronize()                # the staging buffer's last copy is done
             a, b = self.staged[s]
-            self._fill(a[:k], hs)
-            self._fill(b[:k], hd)
+            self._fill(((a[:k], hs), (b[:k], hd)))
             srcs = (a.ctypes.data, b.ctypes.data)
         for dev, ptr in zip((ds, dd), srcs):
             rt.memcpyAsync(dev.data.ptr, ptr, nbytes, rt.memcpyHostToDevice, self.copy_stream.ptr)
