@@ -111,3 +111,16 @@ def test_hot_path_streams_host_arrays(edges):
     it = chunked(src, dst, [10])
     k2, labels2 = gconn.connected_components(it, backend="gpu")
     assert k2 == k and np.array_equal(labels2, labels)
+
+
+@pytest.mark.parametrize("threads,k", [(1, 10), (8, 1 << 16), (8, (1 << 16) + 3), (12, 100_003)])
+def test_staging_fill_covers_both_arrays(threads, k):
+    """The host copy into staging buffers, split over the copy threads
+    (plain NumPy, so the simulator checks what the GPU path runs)."""
+    from types import SimpleNamespace
+    rng = np.random.default_rng(k)
+    a, b = rng.integers(0, 1 << 30, k), rng.integers(0, 1 << 30, k)
+    out_a, out_b = np.zeros(k, np.int32), np.zeros(k, np.int32)
+    pipe = SimpleNamespace(pool=stream._copy_pool(threads), st=SimpleNamespace(copy_threads=threads))
+    stream._CudaPipe._fill(pipe, ((out_a, a), (out_b, b[::-1])))
+    assert np.array_equal(out_a, a) and np.array_equal(out_b, b[::-1])

@@ -17,9 +17,11 @@ copy engine reads from there; ``"register"`` pins the user's arrays in
 place (``cudaHostRegister``) and copies straight from them; ``"hybrid"``
 does both at once: a thread pins the arrays from the back while the front
 is staged, and chunks whose pages are pinned by the time they come up are
-copied straight (pinning and host copies are both about half as fast as
-the PCIe link, and they use different resources).  ``TRANSFER`` is the
-fastest.  Under the CUDA simulator there are no streams or pinned
+copied straight (pinning and host copies each run at a third to a half
+of the PCIe link's speed, and they use different resources).  On the H100
+staging with 8 threads and registering measured alike (37-44 ms for 64M
+edges), staging more steadily, so it is ``TRANSFER``; the hybrid is not
+measured yet.  Under the CUDA simulator there are no streams or pinned
 memory: chunks are plain NumPy copies and the same chunking, growth and
 validation logic runs.
 
