@@ -124,3 +124,9 @@ def test_staging_fill_covers_both_arrays(threads, k):
     pipe = SimpleNamespace(pool=stream._copy_pool(threads), st=SimpleNamespace(copy_threads=threads))
     stream._CudaPipe._fill(pipe, ((out_a, a), (out_b, b[::-1])))
     assert np.array_equal(out_a, a) and np.array_equal(out_b, b[::-1])
+
+
+def test_sparse_ids_fail_as_on_the_resident_path():
+    src = np.array([0, 2**40], np.int64)
+    with pytest.raises(gconn.VertexRangeError, match="relabel=True"):
+        gconn.connected_components((src, src[::-1].copy()), backend="gpu")

@@ -53,6 +53,7 @@ import numpy as np
 
 from ..design import UNION_FIND, Plan, Variant
 from ..ids import check_pair
+from ..memory import check_vertices
 from . import memory
 from . import unionfind  # noqa: F401  (registers the compress kernel)
 from ._compat import SIM, cuda, view, xp
@@ -329,6 +330,9 @@ class Streamer:
         if self.n is not None:
             cap = max(self.n, 1)
         else:
+            # the labels come back to the host: ids as sparse as 3000000000
+            # fail here as they do when a Graph is built
+            check_vertices(need, "the largest id of the streamed edges", vertex_id=need - 1, per_vertex=8)
             top = np.iinfo(self.idt).max + 1
             cap = min(max(_next_pow2(need), 2 * self.cap), top)
         per_vertex = self._vertex_bytes(self.idt)
