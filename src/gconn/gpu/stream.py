@@ -26,8 +26,10 @@ memory: chunks are plain NumPy copies and the same chunking, growth and
 validation logic runs.
 
 The vertex count may be unknown (an iterator of chunks, or arrays whose
-largest id nobody has computed): the kernel skips edges with an id beyond
-the parent array and reports each chunk's largest and smallest id; when a
+largest id nobody has computed): the parent array is sized from the
+first chunk's largest id (one wait, at the start), and from then on the
+kernel skips edges with an id beyond the parent array and reports each
+chunk's largest and smallest id; when a
 chunk's largest id did not fit, the parent array grows (to the next power
 of two, at least doubling, copying the old) and the chunk, still on the
 device, is unioned again.  Unions are idempotent, so rerunning is harmless,
