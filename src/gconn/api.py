@@ -5,7 +5,7 @@ from contextlib import nullcontext
 
 import numpy as np
 
-from . import design, pipeline
+from . import design, pipeline, streaming
 from .adjacency import strong_requested
 from .design import Plan, Variant
 from .errors import GPUUnavailableError
@@ -66,6 +66,21 @@ def _setup(graph, backend, algorithm, problem: str, params: dict, return_stats: 
     return g_in, be, g, plan, stats
 
 
+def _streamed(graph, backend, algorithm, problem, params, relabel, columns, table, device_memory, return_stats):
+    """The run streamed to the GPU (:mod:`gconn.streaming`) as (None for
+    the input graph, which is never built, backend, plan, stats, roots,
+    forest slots), or None.  Results come back as NumPy: the input is on
+    the host."""
+    if relabel is not False or columns != (None, None) or table or backend not in BACKENDS:
+        return None
+    be = _backend_module(backend)
+    run = streaming.run(graph, be, algorithm, problem, params, forest=problem == "forest",
+                        device_memory=device_memory, return_stats=return_stats)
+    if run is None:
+        return None
+    return (None, be) + run
+
+
 def _phase(stats, name, be):
     return stats.phase(name, sync=be.sync) if stats is not None else nullcontext()
 
@@ -89,7 +104,7 @@ def _out(arr, like_device: bool):
 
 def connected_components(graph=None, directed=True, connection="weak", return_labels=True, *, csgraph=None,
                          algorithm="auto", backend="auto", compact=True, return_stats=False, seed=0, relabel=False,
-                         source=None, target=None, output="array", **params):
+                         source=None, target=None, output="array", device_memory=None, **params):
     """Connected components, scipy-compatible.
 
     Returns ``(n_components, labels)`` with labels 0..k-1 numbered like
@@ -118,6 +133,11 @@ def connected_components(graph=None, directed=True, connection="weak", return_la
 
     ``source=``/``target=`` name the edge columns of a table or edge file
     (pandas, polars, pyarrow, cuDF, CSV, Parquet; default: the first two).
+
+    ``device_memory`` (bytes or e.g. ``"4GB"``; default: the environment
+    variable ``GCONN_DEVICE_MEMORY``, else all that is free) bounds what
+    the GPU backend may use: host edges whose graph would not fit are
+    streamed to the GPU in chunks (see :mod:`gconn.streaming`).
 
     ``output="pandas"`` or ``"polars"`` returns ``(n_components, table)``
     instead: one row per vertex, columns ``vertex`` (its input id or name)
@@ -155,16 +175,21 @@ def connected_components(graph=None, directed=True, connection="weak", return_la
                                  return_stats=return_stats)
     relabel = relabel_option(relabel)
     table = output_option(output, return_labels)
-    g_in, be, g, plan, stats = _setup(graph, backend, algorithm, "cc", params, return_stats, relabel,
-                                      (source, target), names_ok=table)
-    roots, _, _ = pipeline.run(g, plan, be, forest=False, stats=stats, seed=seed)
+    streamed = _streamed(graph, backend, algorithm, "cc", params, relabel, (source, target), table,
+                         device_memory, return_stats)
+    if streamed is None:
+        g_in, be, g, plan, stats = _setup(graph, backend, algorithm, "cc", params, return_stats, relabel,
+                                          (source, target), names_ok=table)
+        roots, _, _ = pipeline.run(g, plan, be, forest=False, stats=stats, seed=seed)
+    else:
+        g_in, be, plan, stats, roots = streamed[:5]
     with _phase(stats, "labels", be):
         if compact or not return_labels:
             k, labels = be.compact(roots)
         else:
             labels = roots if plan.variant.min_rooted else be.min_representatives(roots)
             k = be.count_roots(roots)
-    labels = _out(labels, g_in.on_gpu)
+    labels = _out(labels, g_in is not None and g_in.on_gpu)
     result = (int(k), labels) if return_labels else (int(k),)
     if relabel is not False and return_labels:
         ids = _original_ids(g_in)
@@ -182,12 +207,12 @@ def connected_components(graph=None, directed=True, connection="weak", return_la
 
 
 def spanning_forest(graph, *, algorithm="auto", backend="auto", return_stats=False, seed=0, relabel=False,
-                    source=None, target=None, **params):
+                    source=None, target=None, device_memory=None, **params):
     """A spanning forest: ``(src, dst)`` arrays of n - k edges of the input
     that form a tree on every component.
 
     Any root-based variant works (``gconn.variants("forest")``).
-    ``relabel``, ``source`` and ``target`` are as in
+    ``relabel``, ``source``, ``target`` and ``device_memory`` are as in
     :func:`connected_components`; the edges are returned in input ids (or
     names) either way.
 
@@ -197,13 +222,19 @@ def spanning_forest(graph, *, algorithm="auto", backend="auto", return_stats=Fal
     2
     """
     relabel = relabel_option(relabel)
-    g_in, be, g, plan, stats = _setup(graph, backend, algorithm, "forest", params, return_stats, relabel,
-                                      (source, target))
-    _, fa, fb = pipeline.run(g, plan, be, forest=True, stats=stats, seed=seed)
+    streamed = _streamed(graph, backend, algorithm, "forest", params, relabel, (source, target), False,
+                         device_memory, return_stats)
+    if streamed is None:
+        g_in, be, g, plan, stats = _setup(graph, backend, algorithm, "forest", params, return_stats, relabel,
+                                          (source, target))
+        _, fa, fb = pipeline.run(g, plan, be, forest=True, stats=stats, seed=seed)
+    else:
+        g_in, be, plan, stats, _, fa, fb = streamed
     with _phase(stats, "collect", be):
         src, dst = be.collect_forest(fa, fb)
-    src, dst = _out(src, g_in.on_gpu), _out(dst, g_in.on_gpu)
-    if relabel is not False and g_in.nodes is not None:
+    on_gpu = g_in is not None and g_in.on_gpu
+    src, dst = _out(src, on_gpu), _out(dst, on_gpu)
+    if relabel is not False and g_in is not None and g_in.nodes is not None:
         src, dst = g_in.nodes[src], g_in.nodes[dst]
     return (src, dst, stats) if return_stats else (src, dst)
 

@@ -44,6 +44,11 @@ class Stats:
     #: the input ids were mapped to 0..n-1 (``relabel=True``, or ``"auto"``
     #: that found them sparse); the graph's ``nodes`` holds them
     relabelled: bool = False
+    #: the edges were streamed to the GPU in ``chunks`` chunks of up to
+    #: ``chunk_edges`` edges (union-find over host edges, issue 11)
+    streamed: bool = False
+    chunks: int = 0
+    chunk_edges: int = 0
 
     @contextmanager
     def phase(self, name: str, sync=None):
@@ -68,4 +73,5 @@ class Stats:
             "phase_times": dict(self.phase_times), "edge_inspections": dict(self.edge_inspections),
             "coverage": self.coverage, "inter_component": self.inter_component, "lmax": self.lmax,
             "rounds": self.rounds, "device_time": self.device_time, "relabelled": self.relabelled,
+            "streamed": self.streamed, "chunks": self.chunks, "chunk_edges": self.chunk_edges,
         }

@@ -31,28 +31,55 @@ def _dtype(size: int) -> np.dtype:
     return np.dtype(f"<i{size}")
 
 
+def _header(f, name: str):
+    """(id size, offset size, n, m) of an open .gcb file, checked against its size."""
+    head = f.read(HEADER_SIZE)
+    if head[:len(MAGIC)] != MAGIC:
+        raise ValueError(f"{name}: not a gconn .gcb file (bad magic bytes {head[:8]!r})")
+    if len(head) < HEADER_SIZE:
+        raise ValueError(f"{name}: truncated .gcb file: {len(head)} bytes, shorter than "
+                         f"the {HEADER_SIZE}-byte header")
+    _, version, id_size, ptr_size, n_file, m = _FIELDS.unpack_from(head)
+    if version != VERSION:
+        raise ValueError(f"{name}: .gcb version {version} is not supported (this gconn "
+                         f"reads version {VERSION})")
+    if id_size not in (4, 8) or ptr_size not in (4, 8) or (n_file > INT32_MAX and id_size == 4) \
+            or (2 * m > INT32_MAX and ptr_size == 4):
+        raise ValueError(f"{name}: corrupt .gcb header (n={n_file}, m={m}, id size {id_size}, "
+                         f"offset size {ptr_size})")
+    expected = HEADER_SIZE + (n_file + 1) * ptr_size + 4 * m * id_size
+    actual = os.fstat(f.fileno()).st_size
+    if actual != expected:
+        raise ValueError(f"{name}: truncated or corrupt .gcb file: the header (n={n_file}, "
+                         f"m={m}) needs {expected} bytes, the file has {actual}")
+    return id_size, ptr_size, n_file, m
+
+
+def edge_arrays(path):
+    """(src, dst, n) of a .gcb file, memory-mapped: the edges are read
+    only when used (streamed to the GPU by :mod:`gconn.gpu.stream`).
+
+    >>> import gconn, tempfile, os
+    >>> path = os.path.join(tempfile.mkdtemp(), "g.gcb")
+    >>> gconn.save(gconn.Graph.from_edges([0, 2], [1, 3]), path)
+    >>> src, dst, n = edge_arrays(path)
+    >>> src.tolist(), dst.tolist(), n
+    ([0, 2], [1, 3], 4)
+    """
+    path = Path(path)
+    with open(path, "rb") as f:
+        id_size, ptr_size, n, m = _header(f, path.name)
+    ids = _dtype(id_size)
+    start = HEADER_SIZE + (n + 1) * ptr_size + 2 * m * id_size
+    src = np.memmap(path, ids, "r", start, (m,)) if m else np.zeros(0, ids)
+    dst = np.memmap(path, ids, "r", start + m * id_size, (m,)) if m else np.zeros(0, ids)
+    return src, dst, int(n)
+
+
 def read(path: Path, n: int | None, relabel=False) -> Graph:
     name = path.name
     with open(path, "rb") as f:
-        head = f.read(HEADER_SIZE)
-        if head[:len(MAGIC)] != MAGIC:
-            raise ValueError(f"{name}: not a gconn .gcb file (bad magic bytes {head[:8]!r})")
-        if len(head) < HEADER_SIZE:
-            raise ValueError(f"{name}: truncated .gcb file: {len(head)} bytes, shorter than "
-                             f"the {HEADER_SIZE}-byte header")
-        _, version, id_size, ptr_size, n_file, m = _FIELDS.unpack_from(head)
-        if version != VERSION:
-            raise ValueError(f"{name}: .gcb version {version} is not supported (this gconn "
-                             f"reads version {VERSION})")
-        if id_size not in (4, 8) or ptr_size not in (4, 8) or (n_file > INT32_MAX and id_size == 4) \
-                or (2 * m > INT32_MAX and ptr_size == 4):
-            raise ValueError(f"{name}: corrupt .gcb header (n={n_file}, m={m}, id size {id_size}, "
-                             f"offset size {ptr_size})")
-        expected = HEADER_SIZE + (n_file + 1) * ptr_size + 4 * m * id_size
-        actual = os.fstat(f.fileno()).st_size
-        if actual != expected:
-            raise ValueError(f"{name}: truncated or corrupt .gcb file: the header (n={n_file}, "
-                             f"m={m}) needs {expected} bytes, the file has {actual}")
+        id_size, ptr_size, n_file, m = _header(f, name)
         if relabel is not True:
             if n is not None and n > n_file:
                 check_vertices(n, f"n={n}")

@@ -1,0 +1,189 @@
+"""GPU from host arrays, chunked and overlapped (issue 11):
+``python -m gconn.bench.stream [--quick] [--graphs kron,er] [--repeat 5]``.
+
+For each 64M-edge graph, from host NumPy int32 arrays (wall clock,
+warm-up, median of repeats):
+
+* the yardstick: a plain copy of the same arrays from pinned host memory
+  to the device (and its bandwidth);
+* ``gconn.connected_components((src, dst), backend="gpu")`` end to end
+  (the streamed path), next to the device-resident compute time of the
+  same variant and of the automatic choice on a resident graph;
+* a chunk-size sweep of the stream, staging buffers filled by 1..12
+  threads against ``cudaHostRegister`` of the user's arrays (registering
+  included, and alone) and the hybrid of both;
+* streaming with a device budget 4x smaller than the graph's arrays, as
+  GB/s of edge data against the pinned bandwidth.
+
+>>> from gconn.bench.stream import GRAPHS
+>>> sorted(GRAPHS)
+['er', 'kron']
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+
+import numpy as np
+
+from .. import generators as gen
+
+GRAPHS = {
+    "kron": ("Kronecker s22 ef16", lambda q: gen.kronecker_edges(16 if q else 22, 16, seed=1)),
+    "er": ("Erdos-Renyi 8M d16", lambda q: gen.erdos_renyi_edges(1 << (17 if q else 23), 16, seed=3)),
+}
+CHUNKS = (1 << 20, 1 << 21, 1 << 22, 1 << 23, 1 << 24)
+
+
+def _wall_ms(fn, repeat: int, warmup: int = 1) -> float:
+    import cupy as cp
+    for _ in range(warmup):
+        fn()
+    cp.cuda.Device().synchronize()
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        cp.cuda.Device().synchronize()
+        times.append((time.perf_counter() - t0) * 1e3)
+    return statistics.median(times)
+
+
+def pinned_copy_ms(src, dst, repeat: int) -> float:
+    """The yardstick: both arrays, already in pinned memory, copied to the device."""
+    import cupy as cp
+    bufs = []
+    for a in (src, dst):
+        mem = cp.cuda.alloc_pinned_memory(a.nbytes)
+        h = np.frombuffer(mem, a.dtype, a.size)
+        h[:] = a
+        bufs.append((mem, h, cp.empty(a.size, a.dtype)))
+    stream = cp.cuda.Stream(non_blocking=True)
+
+    def copy():
+        for _, h, d in bufs:
+            cp.cuda.runtime.memcpyAsync(d.data.ptr, h.ctypes.data, h.nbytes, cp.cuda.runtime.memcpyHostToDevice,
+                                        stream.ptr)
+        stream.synchronize()
+
+    ms = _wall_ms(copy, repeat, warmup=2)
+    del bufs
+    return ms
+
+
+def _modes(run, src, dst, repeat: int, log) -> dict:
+    """Staging by 1..12 threads, registering, the hybrid (and registering alone)."""
+    import cupy as cp
+    modes = {}
+    for threads in (1, 4, 8, 12):
+        modes[f"staging x{threads}"] = _wall_ms(lambda: run(transfer="staging", copy_threads=threads), repeat)
+    modes["register"] = _wall_ms(lambda: run(transfer="register"), repeat)
+    for threads in (4, 8):
+        modes[f"hybrid x{threads}"] = _wall_ms(lambda: run(transfer="hybrid", copy_threads=threads), repeat)
+
+    def register_only():
+        for a in (src, dst):
+            cp.cuda.runtime.hostRegister(a.ctypes.data, a.nbytes, 0)
+        for a in (src, dst):
+            cp.cuda.runtime.hostUnregister(a.ctypes.data)
+
+    modes["hostRegister+unregister alone"] = _wall_ms(register_only, repeat)
+    for k, v in modes.items():
+        log(f"  {k:32s} {v:8.2f} ms")
+    return modes
+
+
+PARTS = ("sweep", "modes", "budget", "resident")
+
+
+def bench_graph(key: str, quick: bool, repeat: int, log, parts=PARTS) -> dict:
+    import cupy as cp
+
+    import gconn
+    from gconn import design, gpu, pipeline
+    from gconn.graph import Graph
+    from gconn.gpu import stream
+
+    from .gpu import _median_ms
+
+    desc, edges = GRAPHS[key]
+    src, dst, n = edges(quick)
+    src, dst = src.astype(np.int32, copy=False), dst.astype(np.int32, copy=False)
+    m = src.size
+    gb = (src.nbytes + dst.nbytes) / 1e9
+    log(f"{desc}: n={n} m={m}, {gb:.3f} GB of int32 edges")
+    row = dict(graph=desc, n=n, m=m)
+    pin = row["pinned_ms"] = pinned_copy_ms(src, dst, repeat)
+    row["pinned_gbs"] = gb / (pin / 1e3)
+    log(f"  pinned H2D copy of src+dst: {pin:.2f} ms = {row['pinned_gbs']:.1f} GB/s")
+
+    def e2e():
+        gconn.connected_components((src, dst), backend="gpu")
+
+    row["e2e_ms"] = _wall_ms(e2e, repeat)
+    _, _, st = gconn.connected_components((src, dst), backend="gpu", return_stats=True)
+    log(f"  gconn end to end ((src, dst) -> labels): {row['e2e_ms']:.2f} ms = {row['e2e_ms'] / pin:.2f}x the "
+        f"pinned copy (streamed={st.streamed}, {st.chunks} chunks of {st.chunk_edges}, {st.variant}; "
+        + ", ".join(f"{p} {t * 1e3:.1f} ms" for p, t in st.phase_times.items()) + ")")
+
+    def run(**kw):
+        s = stream.stream_union((src, dst), **kw)
+        s.result()
+
+    sweep = {}
+    for c in CHUNKS if "sweep" in parts else ():
+        sweep[c] = _wall_ms(lambda: run(chunk_edges=c), repeat)
+        log(f"  chunk {c:>9}: stream+union {sweep[c]:.2f} ms ({gb / (sweep[c] / 1e3):.1f} GB/s)")
+    row["sweep"] = sweep
+    row["modes"] = _modes(run, src, dst, repeat, log) if "modes" in parts else {}
+    if "budget" in parts or "resident" in parts:
+        dg = Graph.from_edges(cp.asarray(src), cp.asarray(dst), n)
+        if "budget" in parts:
+            row["budget"] = _budget(run, dg, gb, pin, repeat, log)
+        if "resident" in parts:
+            for name in ("none+union-async+find-halve", design.choose(dg, "cc", "gpu", gpu.hb_coverage).name):
+                plan = design.Plan.of(design.Variant.parse(name))
+                row[f"resident {name}"] = ms = _median_ms(lambda: pipeline.run(dg, plan, gpu), repeat, 2)
+                log(f"  resident compute {name}: {ms:.3f} ms")
+        dg = None
+        cp.get_default_memory_pool().free_all_blocks()
+    return row
+
+
+def _budget(run, dg, gb, pin, repeat, log) -> dict:
+    """Streaming with a device budget 4x smaller than the graph's arrays."""
+    from gconn.gpu import stream
+    resident = sum(a.nbytes for a in (dg.indptr, dg.indices, dg.src, dg.dst))
+    limit = resident // 4
+    s = stream.stream_union((src, dst), device_memory=limit)
+    s.result()
+    ms = _wall_ms(lambda: run(device_memory=limit), repeat)
+    log(f"  budget {limit / 2**20:.0f} MiB (graph arrays {resident / 2**20:.0f} MiB): {s.chunks} chunks of "
+        f"{s.chunk_edges}, {ms:.2f} ms = {gb / (ms / 1e3):.1f} GB/s = {pin / ms:.0%} of pinned H2D")
+    return dict(limit=limit, resident=resident, ms=ms, chunks=s.chunks, chunk_edges=s.chunk_edges,
+                gbs=gb / (ms / 1e3))
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m gconn.bench.stream", description=__doc__.split("\n")[0])
+    ap.add_argument("--quick", action="store_true", help="graphs 64x smaller (smoke test)")
+    ap.add_argument("--graphs", default=",".join(GRAPHS))
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--parts", default=",".join(PARTS), help=f"comma list of {', '.join(PARTS)}")
+    args = ap.parse_args(argv)
+    from gconn import gpu
+    ok, why = gpu.available(simulator_ok=False)
+    if not ok:
+        print(f"no GPU: {why}", file=sys.stderr)
+        return 2
+    print(f"device: {why}", flush=True)
+    for key in args.graphs.split(","):
+        bench_graph(key.strip(), args.quick, args.repeat, lambda msg: print(msg, flush=True),
+                    args.parts.split(","))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

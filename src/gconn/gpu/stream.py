@@ -1,0 +1,739 @@
+"""Union-find over host edges streamed to the GPU in chunks (issue 11).
+
+The edges never sit on the device as a whole: chunk ``i + 1`` is copied
+host-to-device on a copy stream while chunk ``i`` is unioned on the
+compute stream, through ``BUFFERS`` device buffers that take turns.  A
+chunk's unions are an incremental batch (paper Sec. 3.6) run by
+``stream_union``, which calls the same UnionAsync/UnionRemCAS/... bodies as
+the static finish and records the spanning forest the same way (the edge
+that linked a root).  Device memory is O(n + BUFFERS * chunk), whatever m
+is, so graphs larger than the GPU are unioned without an out-of-memory
+error.
+
+Three ways to move host memory, measured on the H100 (BENCHMARKS.md,
+issue 11): ``"staging"`` copies each chunk into a pinned staging buffer
+(the host copy split over a few threads, NumPy releases the GIL) and the
+copy engine reads from there; ``"register"`` pins the user's arrays in
+place (``cudaHostRegister``) and copies straight from them; ``"hybrid"``
+does both at once: a thread pins the arrays from the back while the front
+is staged, and chunks whose pages are pinned by the time they come up are
+copied straight (pinning and host copies each run at a third to a half
+of the PCIe link's speed, and they use different resources).  On the H100
+staging with 8 threads and registering measured alike (37-44 ms for 64M
+edges), staging more steadily, so it is ``TRANSFER``; the hybrid is not
+measured yet.  Under the CUDA simulator there are no streams or pinned
+memory: chunks are plain NumPy copies and the same chunking, growth and
+validation logic runs.
+
+The vertex count may be unknown (an iterator of chunks, or arrays whose
+largest id nobody has computed): the parent array is sized from the
+first chunk's largest id (one wait, at the start), and from then on the
+kernel skips edges with an id beyond the parent array and reports each
+chunk's largest and smallest id; when a
+chunk's largest id did not fit, the parent array grows (to the next power
+of two, at least doubling, copying the old) and the chunk, still on the
+device, is unioned again.  Unions are idempotent, so rerunning is harmless,
+as are duplicate edges and self loops.  The report is read when the
+chunk's buffer is about to be reused, so it costs no extra wait.
+
+>>> import numpy as np
+>>> from gconn.gpu import stream
+>>> stream.parse_bytes("1.5 GB"), stream.parse_bytes("64MiB"), stream.parse_bytes(4096)
+(1500000000, 67108864, 4096)
+"""
+from __future__ import annotations
+
+import bisect
+import os
+import re
+import threading
+import time
+from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+from ..design import UNION_FIND, Plan, Variant
+from ..ids import check_pair
+from ..memory import check_vertices
+from . import memory
+from . import unionfind  # noqa: F401  (registers the compress kernel)
+from ._compat import SIM, cuda, view, xp
+from .launch import WARP, dtypes_key, dummy, get, kernel, launch
+from .primitives import UF, record_edge
+
+#: device buffers (and pinned staging buffers) that take turns: one being
+#: unioned, one in flight, one being filled on the host
+BUFFERS = 3
+#: edges per chunk (H100 sweep: BENCHMARKS.md, issue 11)
+CHUNK_EDGES = 1 << 22
+#: threads copying a chunk into a pinned staging buffer
+COPY_THREADS = 8
+#: "staging", "register" or "hybrid" (see the module docstring)
+TRANSFER = "staging"
+TRANSFERS = ("staging", "register", "hybrid")
+#: first capacity of a parent array of unknown size (small in the
+#: simulator, so that tests grow it)
+FIRST_CAP = 16 if SIM else 1 << 16
+#: the environment variable of the device memory budget
+ENV = "GCONN_DEVICE_MEMORY"
+
+_UNITS = {"": 1, "b": 1, "k": 10**3, "kb": 10**3, "m": 10**6, "mb": 10**6, "g": 10**9, "gb": 10**9,
+          "t": 10**12, "tb": 10**12, "kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40}
+
+
+def _size(nbytes: int) -> str:
+    return f"{nbytes} bytes" if nbytes < 2**20 else memory.gib(nbytes)
+
+
+def parse_bytes(value, what: str = "device_memory") -> int:
+    """Bytes from an int or a string such as ``"4GB"``, ``"512 MiB"``."""
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        nbytes = int(value)
+    elif isinstance(value, str):
+        hit = re.fullmatch(r"\s*([0-9]*\.?[0-9]+)\s*([a-zA-Z]*)\s*", value)
+        if hit is None or hit.group(2).lower() not in _UNITS:
+            raise ValueError(f"{what}={value!r} is not a size; use bytes or e.g. '4GB', '512MiB'")
+        nbytes = int(float(hit.group(1)) * _UNITS[hit.group(2).lower()])
+    else:
+        raise TypeError(f"{what} must be a number of bytes or a string such as '4GB'; got {value!r}")
+    if nbytes <= 0:
+        raise ValueError(f"{what}={value!r} must be positive")
+    return nbytes
+
+
+def budget(device_memory=None) -> int:
+    """The device memory gconn may use: the argument, else the environment
+    variable ``GCONN_DEVICE_MEMORY``, never more than what is free."""
+    free = memory.free_bytes()
+    if device_memory is None:
+        env = os.environ.get(ENV, "").strip()
+        if not env:
+            return free
+        return min(free, parse_bytes(env, ENV))
+    return min(free, parse_bytes(device_memory))
+
+
+# -- the kernel ---------------------------------------------------------------
+
+@kernel("stream_union",
+        lambda t: (t.P, t.P, t.id, t.id, t.I64, t.I64, t.I64, t.id, t.id, t.i64), keys="union", offsets=False)
+def make_stream_union(fin, fopt, sopt):
+    """Unions of one chunk, laid out like ``coo_ops`` (each warp walks its
+    own contiguous segment), skipping edges with an id outside 0..cap-1.
+    ``seen`` (zeroed before) gets the chunk's largest id + 1 and its
+    smallest id if negative: one atomic per block."""
+    union_any = UF.union_any
+
+    def stream_union(P, H, src, dst, m, cap, record, fa, fb, seen):
+        acc = cuda.shared.array(2, np.int64)
+        if cuda.threadIdx.x == 0:
+            acc[0] = -1
+            acc[1] = 0
+        cuda.syncthreads()
+        tid = cuda.grid(1)
+        nwarps = cuda.gridsize(1) // WARP
+        chunks = (m + WARP - 1) // WARP
+        per = (chunks + nwarps - 1) // nwarps
+        first = (tid // WARP) * per
+        hi = np.int64(-1)
+        lo = np.int64(0)
+        for c in range(first, min(first + per, chunks)):
+            i = c * WARP + tid % WARP
+            if i >= m:
+                break
+            u = src[i]
+            v = dst[i]
+            hi = max(hi, max(u, v))
+            lo = min(lo, min(u, v))
+            if u >= 0 and v >= 0 and u < cap and v < cap:
+                r = union_any(P, H, u, v, fin, fopt, sopt)
+                record_edge(record, fa, fb, r, u, v)
+        cuda.atomic.max(acc, 0, hi)
+        cuda.atomic.min(acc, 1, lo)
+        cuda.syncthreads()
+        if cuda.threadIdx.x == 0:
+            cuda.atomic.max(seen, 0, acc[0] + 1)
+            cuda.atomic.min(seen, 1, acc[1])
+
+    return stream_union
+
+
+# -- host edges as chunks -----------------------------------------------------
+
+def _id_dtype(a, where: str) -> np.dtype:
+    if a.dtype.kind == "b" or a.dtype.kind not in "iu":
+        raise TypeError(f"{where} has dtype {a.dtype}; vertex ids must be integers")
+    # int32 and int64 go over as they are; other integer types become int64
+    return a.dtype if a.dtype in (np.dtype(np.int32), np.dtype(np.int64)) else np.dtype(np.int64)
+
+
+class HostEdges:
+    """Host edges to stream: ``(src, dst)`` arrays (NumPy, memory-mapped
+    included), an ``(m, 2)`` array, a ``.gcb`` or ``.npy`` path (memory
+    mapped), or an iterable of ``(src_chunk, dst_chunk)``.
+
+    >>> e = HostEdges((np.arange(5), np.arange(1, 6)))
+    >>> e.m, [(s, a.tolist()) for s, a, _ in e.chunks(2)]
+    (5, [(0, [0, 1]), (2, [2, 3]), (4, [4])])
+    """
+
+    def __init__(self, source):
+        self.src = self.dst = self._iter = None
+        self.n = None
+        if isinstance(source, (str, os.PathLike)):
+            source = _mapped(source)
+            if isinstance(source, tuple) and len(source) == 3:
+                self.n = source[2]
+                source = source[:2]
+        if isinstance(source, np.ndarray) and source.ndim == 2 and source.shape[1] == 2:
+            source = (source[:, 0], source[:, 1])
+        if isinstance(source, tuple) and len(source) == 2 and all(isinstance(a, np.ndarray) for a in source):
+            src, dst = source
+            check_pair(src, dst)
+            self.src, self.dst = src, dst
+            self.dtype = np.result_type(_id_dtype(src, "src"), _id_dtype(dst, "dst"))
+            self.m = int(src.size)
+        elif isinstance(source, Iterable) and not isinstance(source, (tuple, list, np.ndarray)):
+            self._iter = iter(source)
+            self.dtype = None
+            self.m = None
+        else:
+            raise TypeError("stream edges from (src, dst) NumPy arrays, an (m, 2) array, a .gcb or .npy "
+                            f"path, or an iterable of (src, dst) chunks; got {type(source).__name__}")
+
+    @property
+    def contiguous(self) -> bool:
+        """Whether both id arrays are contiguous and can be copied as they are."""
+        return self.src is not None and all(
+            a.flags.c_contiguous and a.dtype == self.dtype for a in (self.src, self.dst))
+
+    def chunks(self, size: int):
+        """``(offset, src, dst)`` host pieces of at most ``size`` edges."""
+        if self.src is not None:
+            for a in range(0, self.m, size):
+                yield a, self.src[a:a + size], self.dst[a:a + size]
+            return
+        offset = 0
+        for i, piece in enumerate(self._iter):
+            if not (isinstance(piece, (tuple, list)) and len(piece) == 2):
+                raise TypeError(f"chunk {i} of the edge iterable is a {type(piece).__name__}, "
+                                "not a (src, dst) pair")
+            s, d = np.asarray(piece[0]), np.asarray(piece[1])
+            try:
+                check_pair(s, d)
+            except (TypeError, ValueError) as e:
+                raise type(e)(f"chunk {i} of the edge iterable (edges from {offset}): {e}") from None
+            dt = np.result_type(_id_dtype(s, f"chunk {i} src"), _id_dtype(d, f"chunk {i} dst"))
+            self.dtype = dt if self.dtype is None else np.result_type(self.dtype, dt)
+            for a in range(0, s.size, size):
+                yield offset + a, s[a:a + size], d[a:a + size]
+            offset += s.size
+
+
+def _mapped(path):
+    """The edge arrays of a ``.gcb`` (src, dst, n) or an ``.npy`` (m, 2)
+    file, memory-mapped: nothing is read before it is streamed."""
+    name = os.fspath(path)
+    if name.endswith(".gcb"):
+        from ..io.gcb import edge_arrays
+        return edge_arrays(name)
+    if name.endswith(".npy"):
+        arr = np.load(name, mmap_mode="r")
+        if arr.ndim != 2 or arr.shape[1] != 2:
+            raise ValueError(f"{name}: an edge .npy holds an (m, 2) array; got shape {arr.shape}")
+        return arr
+    raise ValueError(f"{name}: only .gcb and .npy files are streamed from a path")
+
+
+# -- the streamer ---------------------------------------------------------------
+
+def _next_pow2(x: int) -> int:
+    return 1 << max(int(x) - 1, 0).bit_length()
+
+
+class Streamer:
+    """Incremental union-find over streamed chunks: :meth:`feed` host
+    edges, then :meth:`result`.  ``n`` (optional) fixes the vertex count
+    (ids must be below it); ``limit`` is the device memory budget in bytes.
+
+    >>> from gconn.design import Variant, Plan
+    >>> s = Streamer(Plan.of(Variant.parse("none+union-async+find-halve")), limit=1 << 20)  # doctest: +SKIP
+    >>> s.feed(HostEdges((np.array([0, 2]), np.array([1, 3])))); s.result()[3]  # doctest: +SKIP
+    4
+    """
+
+    def __init__(self, plan: Plan, *, n: int | None = None, forest: bool = False, chunk_edges: int | None = None,
+                 limit: int | None = None, transfer: str | None = None, copy_threads: int | None = None):
+        if plan.family != UNION_FIND or plan.sampling != "none":
+            raise ValueError(f"streaming runs a union-find variant without sampling, not {plan.name}")
+        self.plan, self.n, self.forest = plan, n, forest
+        self.limit = memory.free_bytes() if limit is None else int(limit)
+        self.want_chunk = int(chunk_edges or CHUNK_EDGES)
+        if self.want_chunk < 1:
+            raise ValueError(f"chunk_edges must be >= 1; got {chunk_edges}")
+        self.transfer = TRANSFER if transfer is None else transfer
+        if self.transfer not in TRANSFERS:
+            raise ValueError(f"transfer must be one of {', '.join(TRANSFERS)}; got {self.transfer!r}")
+        self.copy_threads = copy_threads or COPY_THREADS
+        self.cap = 0
+        self.max_id = -1
+        self.chunks = 0
+        self.edges = 0
+        self.chunk_edges = 0
+        self.seconds = 0.0
+        self._ready = False
+
+    # per-vertex bytes of the union-find arrays (parents, aux, forest slots)
+    def _vertex_bytes(self, idt) -> int:
+        pb = 8 if self.plan.jtb else idt.itemsize
+        return pb * (2 if self.plan.aux else 1) + (2 * idt.itemsize if self.forest else 0)
+
+    def _setup(self, dtype) -> None:
+        """Buffers for ids of ``dtype``: the chunk size that fits the budget
+        beside the parent array, then the device and staging buffers."""
+        self.idt = np.dtype(dtype)
+        self.p_dtype = np.dtype(np.int64) if self.plan.jtb else self.idt
+        self.dtypes = dtypes_key(self.idt, self.idt, self.p_dtype)
+        per_vertex = self._vertex_bytes(self.idt)
+        if self.n is not None:
+            vertex_part = self.n * per_vertex
+            if vertex_part > self.limit:
+                raise MemoryError(
+                    f"union-find over n={self.n} vertices needs {_size(vertex_part)} of GPU memory "
+                    f"(O(n)), more than the device memory budget of {_size(self.limit)}")
+            spare = self.limit - vertex_part
+        else:
+            spare = self.limit // 4   # the rest is kept for a parent array of unknown size
+        per_edge = 2 * self.idt.itemsize * BUFFERS
+        self.chunk_edges = int(min(self.want_chunk, spare // per_edge))
+        if self.chunk_edges < 1:
+            raise MemoryError(f"the device memory budget of {_size(self.limit)} leaves no room for "
+                              f"edge buffers beside the union-find arrays (n={self.n})")
+        kern = get("stream_union", (self.plan.fin, self.plan.fopt, self.plan.sopt), self.dtypes)
+        self._kern = kern
+        self.P = xp.empty(0, self.p_dtype)
+        self.H = xp.empty(0, self.p_dtype)
+        self.fa = self.fb = xp.empty(0, self.idt)
+        self._grow(self.n if self.n is not None else FIRST_CAP)
+        c = self.chunk_edges
+        self._dev = [(xp.empty(c, self.idt), xp.empty(c, self.idt)) for _ in range(BUFFERS)]
+        self._seen = xp.zeros(2 * BUFFERS, np.int64)
+        self._slot = [None] * BUFFERS       # (chunk, offset, host src, host dst, size) per slot
+        self._cap_of = [0] * BUFFERS        # the capacity each slot's chunk was unioned with
+        self._pipe = _SimPipe(self) if SIM else _CudaPipe(self)
+        self._ready = True
+
+    def _grow(self, need: int) -> None:
+        """Parent (and aux, forest) arrays for ids below ``need``: at least
+        doubling, to a power of two where the budget allows."""
+        if need <= self.cap:
+            return
+        if self.n is not None:
+            cap = max(self.n, 1)
+        else:
+            # the labels come back to the host: ids as sparse as 3000000000
+            # fail here as they do when a Graph is built
+            check_vertices(need, "the largest id of the streamed edges", vertex_id=need - 1, per_vertex=8)
+            top = np.iinfo(self.idt).max + 1
+            cap = min(max(_next_pow2(need), 2 * self.cap), top)
+        per_vertex = self._vertex_bytes(self.idt)
+        buffers = BUFFERS * 2 * self.idt.itemsize * self.chunk_edges
+        if cap * per_vertex + buffers > self.limit:
+            cap = need
+        if cap * per_vertex + buffers > self.limit:
+            raise MemoryError(
+                f"union-find over the ids seen so far (n={need}) needs {_size(cap * per_vertex)} "
+                f"of GPU memory (O(n)) beside {_size(buffers)} of edge buffers, more than the "
+                f"device memory budget of {_size(self.limit)}")
+        self._pipe_sync()
+        old = self.cap
+        with memory.guard(f"growing the parent array to {cap} vertices"):
+            P = xp.arange(cap, dtype=self.p_dtype)
+            P[:old] = self.P[:old]
+            if self.plan.aux:
+                H = xp.full(cap, -1 if self.plan.aux == "hooks" else 0, self.p_dtype)
+                H[:old] = self.H[:old]
+            else:
+                H = xp.zeros(1, self.p_dtype)
+            if self.forest:
+                fa, fb = xp.full(cap, -1, self.idt), xp.full(cap, -1, self.idt)
+                fa[:old], fb[:old] = self.fa[:old], self.fb[:old]
+            else:
+                fa = fb = xp.empty(0, self.idt)
+        self.P, self.H, self.fa, self.fb, self.cap = P, H, fa, fb, cap
+        self._Pv, self._Hv = view(P), view(H)
+        self._fav, self._fbv = (view(fa), view(fb)) if self.forest else (dummy(self.idt), dummy(self.idt))
+
+    def _pipe_sync(self) -> None:
+        if self._ready:
+            self._pipe.sync()
+
+    def _union(self, s: int) -> None:
+        """Union the chunk in slot ``s`` (on the compute stream)."""
+        size = self._slot[s][4]
+        self._cap_of[s] = self.cap
+        ds, dd = self._dev[s]
+        self._pipe.clear_seen(s)
+        launch(self._kern, size, self._Pv, self._Hv, view(ds[:size]), view(dd[:size]), size, self.cap,
+               int(self.forest), self._fav, self._fbv, view(self._seen[2 * s:2 * s + 2]), persistent=True)
+        self._pipe.after_union(s)
+
+    def _settle(self, s: int) -> None:
+        """Check the chunk in slot ``s`` once its unions are done: negative
+        ids or ids >= n are errors; an id beyond the parent array grows it
+        and unions the chunk again."""
+        if self._slot[s] is None:
+            return
+        hi, lo = self._pipe.seen(s)
+        index, offset, hs, hd, size = self._slot[s]
+        bad = None
+        if lo < 0:
+            bad = lambda a: a < 0                                      # noqa: E731
+            why = "negative vertex id {v} ({w}[{i}]); ids must be >= 0"
+        elif self.n is not None and hi >= self.n:
+            bad = lambda a: a >= self.n                                # noqa: E731
+            why = "vertex id {v} ({w}[{i}]) is out of range for n=" + str(self.n)
+        if bad is not None:
+            self._slot = [None] * BUFFERS
+            for w, a in (("src", hs), ("dst", hd)):
+                hits = np.flatnonzero(bad(np.asarray(a)))
+                if hits.size:
+                    i = int(hits[0])
+                    raise ValueError(f"chunk {index} (edges {offset}.."
+                                     f"{offset + size - 1}): " + why.format(v=int(a[i]), w=w, i=offset + i))
+        self.max_id = max(self.max_id, hi)
+        if hi >= self._cap_of[s]:       # edges were skipped: union them now
+            self._grow(hi + 1)
+            self._union(s)
+        self._slot[s] = None
+
+    def feed(self, edges: HostEdges) -> None:
+        """Union every edge of ``edges`` (chunk by chunk, overlapped)."""
+        t0 = time.perf_counter()
+        pieces = edges.chunks(self.want_chunk)
+        if not self._ready:
+            if self.n is None and edges.n is not None:
+                self.n = edges.n
+            if edges.dtype is None:     # an iterable: its first chunk says
+                first = next(pieces, None)
+                if first is None:
+                    return
+                pieces = _chain([first], pieces)
+            self._setup(edges.dtype)
+        self._pipe.begin(edges)
+        try:
+            for offset, hs, hd in pieces:
+                # pieces are cut before the budget has set the chunk size
+                for a in range(0, hs.size, self.chunk_edges):
+                    self._put(offset + a, hs[a:a + self.chunk_edges], hd[a:a + self.chunk_edges])
+            for k in range(BUFFERS):
+                self._settle((self.chunks + k) % BUFFERS)
+        finally:
+            self._pipe.end()
+        self.seconds += time.perf_counter() - t0
+
+    def _put(self, offset: int, hs, hd) -> None:
+        s = self.chunks % BUFFERS
+        self._settle(s)
+        hs, hd = self._cast(hs), self._cast(hd)
+        self._slot[s] = (self.chunks, offset, hs, hd, int(hs.size))
+        self._pipe.copy_in(s, offset, hs, hd)
+        if self.chunks == 0 and self.n is None:
+            # one wait at the start sizes the parent array from the first
+            # chunk, so that most graphs never grow or union a chunk twice
+            ds, dd = self._dev[s]
+            k = hs.size
+            self._grow(int(max(ds[:k].max(), dd[:k].max())) + 1)
+        self._union(s)
+        self.chunks += 1
+        self.edges += int(hs.size)
+
+    def _cast(self, a):
+        """A later chunk of an iterable whose ids are wider than the first's."""
+        if a.dtype == self.idt:
+            return a
+        if a.size and (int(a.max()) > np.iinfo(self.idt).max):
+            raise ValueError(f"vertex id {int(a.max())} does not fit the {self.idt} ids of the first chunk; "
+                             "pass int64 chunks from the start")
+        return a.astype(self.idt)
+
+    def result(self):
+        """(roots, forest_src, forest_dst, n): each vertex's root (0..n-1)
+        and the forest slots, on the device."""
+        n = self.n if self.n is not None else self.max_id + 1
+        if not self._ready:
+            idt = np.int64 if n > np.iinfo(np.int32).max else np.int32
+            empty = xp.empty(0, idt)
+            return xp.arange(n, dtype=idt), empty, empty, n
+        self._pipe.sync()
+        seen = self.max_id + 1
+        jtb = self.plan.jtb
+        comp = get("compress", (jtb,), self.dtypes)
+        if jtb:
+            roots = xp.empty(seen, self.idt)
+            launch(comp, seen, self._Pv, seen, view(roots) if seen else dummy(self.idt), 1, persistent=True)
+        else:
+            roots = self.P[:seen]
+            launch(comp, seen, self._Pv, seen, dummy(self.idt), 0, persistent=True)
+        fa, fb = self.fa[:seen], self.fb[:seen]
+        out = np.dtype(np.int32) if n <= np.iinfo(np.int32).max else np.dtype(np.int64)
+        if seen < n or roots.dtype != out:
+            full = xp.arange(n, dtype=out)
+            full[:seen] = roots
+            roots = full
+        if self.forest and fa.dtype != out:
+            fa, fb = fa.astype(out), fb.astype(out)
+        return roots, fa, fb, n
+
+
+def _chain(*parts):
+    for p in parts:
+        yield from p
+
+
+class _SimPipe:
+    """The simulator's transfers: plain copies, nothing asynchronous."""
+
+    def __init__(self, st: Streamer):
+        self.st = st
+
+    def begin(self, edges) -> None:
+        pass
+
+    def end(self) -> None:
+        pass
+
+    def copy_in(self, s, offset, hs, hd) -> None:
+        ds, dd = self.st._dev[s]
+        ds[:hs.size] = hs
+        dd[:hd.size] = hd
+
+    def clear_seen(self, s) -> None:
+        self.st._seen[2 * s:2 * s + 2] = 0
+
+    def after_union(self, s) -> None:
+        pass
+
+    def seen(self, s):
+        return int(self.st._seen[2 * s]) - 1, int(self.st._seen[2 * s + 1])
+
+    def sync(self) -> None:
+        pass
+
+
+def _register(ptr: int, nbytes: int) -> bool:
+    """cudaHostRegister, retried with the read-only flag (read-only
+    mappings such as np.load(mmap_mode="r") need it); False if refused."""
+    rt = xp.cuda.runtime
+    for flags in (0, 8):        # cudaHostRegisterDefault, cudaHostRegisterReadOnly
+        try:
+            rt.hostRegister(ptr, nbytes, flags)
+            return True
+        except rt.CUDARuntimeError:
+            continue
+    return False
+
+
+PAGE = 4096
+
+
+class _Pinner:
+    """Pins the user's (src, dst) arrays in a thread of its own, range by
+    range from the back, while the main thread stages chunks from the
+    front; a chunk is copied straight from the user's memory once every
+    range from the one holding its first byte onwards is pinned.  Ranges
+    are cut at page boundaries, so they never overlap."""
+
+    def __init__(self, edges, range_edges: int):
+        self.arrays = (edges.src, edges.dst)
+        self.item = edges.src.itemsize
+        count = -(-edges.m // range_edges)
+        self.bounds = []
+        for a in self.arrays:
+            base = a.ctypes.data
+            cuts = [(base + k * range_edges * self.item) // PAGE * PAGE for k in range(count)]
+            self.bounds.append(cuts + [-(-(base + a.nbytes) // PAGE) * PAGE])
+        #: ranges >= first are pinned; the main thread has staged up to range at
+        self.first = count
+        self.at = -1
+        self.done = []
+        self._stop = False
+        self.device = xp.cuda.Device().id
+        self.thread = threading.Thread(target=self._run, name="gconn-pin", daemon=True)
+        self.thread.start()
+
+    def _range(self, i: int, offset: int) -> int:
+        x = self.arrays[i].ctypes.data + offset * self.item
+        return bisect.bisect_right(self.bounds[i], x) - 1
+
+    def pinned(self, offset: int) -> bool:
+        return all(self.first <= self._range(i, offset) for i in (0, 1))
+
+    def reached(self, offset: int) -> None:
+        self.at = max(self._range(i, offset) for i in (0, 1))
+
+    def _run(self) -> None:
+        xp.cuda.Device(self.device).use()     # pin in the context the copies run in
+        for k in range(self.first - 1, -1, -1):
+            if self._stop or k <= self.at:
+                return
+            for b in self.bounds:
+                if b[k + 1] > b[k]:
+                    if not _register(b[k], b[k + 1] - b[k]):
+                        return
+                    self.done.append(b[k])
+            self.first = k
+
+    def stop(self) -> None:
+        self._stop = True
+        self.thread.join()
+
+    def unpin(self) -> None:
+        """After the copies are done (the caller synchronizes)."""
+        for ptr in self.done:
+            xp.cuda.runtime.hostUnregister(ptr)
+        self.done = []
+
+
+_POOLS: dict = {}
+
+
+def _copy_pool(threads: int):
+    """The threads that fill staging buffers, kept for every later run."""
+    if threads <= 1:
+        return None
+    pool = _POOLS.get(threads)
+    if pool is None:
+        pool = _POOLS[threads] = ThreadPoolExecutor(threads, thread_name_prefix="gconn-stage")
+    return pool
+
+
+class _CudaPipe:
+    """Copies on a non-blocking copy stream, unions on the default stream:
+    the copy of a chunk waits for the union that last used its buffer, the
+    union waits for its copy (CUDA events, no host wait); the host waits
+    only before refilling a staging buffer and before reading a slot's
+    ``seen`` (copied into pinned memory after the union)."""
+
+    def __init__(self, st: Streamer):
+        self.st = st
+        cp = xp
+        self.copy_stream = cp.cuda.Stream(non_blocking=True)
+        self.compute = cp.cuda.Stream.null
+        ev = lambda: cp.cuda.Event(disable_timing=True)   # noqa: E731
+        self.copied = [ev() for _ in range(BUFFERS)]
+        self.unioned = [ev() for _ in range(BUFFERS)]
+        self._seen_mem = cp.cuda.alloc_pinned_memory(16 * BUFFERS)
+        self.seen_host = np.frombuffer(self._seen_mem, np.int64, 2 * BUFFERS)
+        self.staged = None
+        self.pool = None
+        self.registered = []
+        self.pinner = None
+
+    def begin(self, edges) -> None:
+        st = self.st
+        self.direct = st.transfer == "register" and edges.contiguous and self._register(edges)
+        self.pinner = _Pinner(edges, max(st.chunk_edges, 1 << 18)) \
+            if st.transfer == "hybrid" and edges.contiguous and edges.m else None
+        if not self.direct and self.staged is None:
+            c = st.chunk_edges * st.idt.itemsize
+            self._stage_mem = [xp.cuda.alloc_pinned_memory(2 * c) for _ in range(BUFFERS)]
+            self.staged = [(np.frombuffer(m, st.idt, st.chunk_edges, 0),
+                            np.frombuffer(m, st.idt, st.chunk_edges, c)) for m in self._stage_mem]
+            self.pool = _copy_pool(self.st.copy_threads)
+
+    def _register(self, edges) -> bool:
+        """Pin the user's arrays in place; False (then staging) where the
+        driver refuses (read-only mappings may need the read-only flag)."""
+        for a in (edges.src, edges.dst):
+            if a.nbytes == 0:
+                continue
+            if not _register(a.ctypes.data, a.nbytes):
+                self._unregister()
+                return False
+            self.registered.append(a.ctypes.data)
+        return True
+
+    def _unregister(self) -> None:
+        self.sync()
+        for ptr in self.registered:
+            xp.cuda.runtime.hostUnregister(ptr)
+        self.registered = []
+
+    def end(self) -> None:
+        if self.registered:
+            self._unregister()
+        if self.pinner is not None:
+            self.pinner.stop()
+            self.sync()
+            self.pinner.unpin()
+            self.pinner = None
+
+    def _fill(self, pairs) -> None:
+        """Host copies into staging buffers, (out, a) each, split over the
+        copy threads (one hand-off for both arrays of a chunk)."""
+        k = pairs[0][0].size
+        if self.pool is None or k < (1 << 16):
+            for out, a in pairs:
+                np.copyto(out, a, casting="unsafe")
+            return
+        step = -(-len(pairs) * k // self.st.copy_threads)
+        parts = [(out[i:i + step], a[i:i + step]) for out, a in pairs for i in range(0, k, step)]
+        list(self.pool.map(lambda p: np.copyto(p[0], p[1], casting="unsafe"), parts))
+
+    def copy_in(self, s, offset, hs, hd) -> None:
+        st = self.st
+        rt = xp.cuda.runtime
+        ds, dd = st._dev[s]
+        k = hs.size
+        nbytes = k * st.idt.itemsize
+        self.copy_stream.wait_event(self.unioned[s])    # the buffer's last union is done
+        if self.direct or (self.pinner is not None and self.pinner.pinned(offset)):
+            srcs = (hs.ctypes.data, hd.ctypes.data)
+        else:
+            if self.pinner is not None:
+                self.pinner.reached(offset)
+            self.copied[s].synchronize()                # the staging buffer's last copy is done
+            a, b = self.staged[s]
+            self._fill(((a[:k], hs), (b[:k], hd)))
+            srcs = (a.ctypes.data, b.ctypes.data)
+        for dev, ptr in zip((ds, dd), srcs):
+            rt.memcpyAsync(dev.data.ptr, ptr, nbytes, rt.memcpyHostToDevice, self.copy_stream.ptr)
+        self.copied[s].record(self.copy_stream)
+        self.compute.wait_event(self.copied[s])
+
+    def clear_seen(self, s) -> None:
+        xp.cuda.runtime.memsetAsync(self.st._seen.data.ptr + 16 * s, 0, 16, self.compute.ptr)
+
+    def after_union(self, s) -> None:
+        rt = xp.cuda.runtime
+        rt.memcpyAsync(self.seen_host.ctypes.data + 16 * s, self.st._seen.data.ptr + 16 * s, 16,
+                       rt.memcpyDeviceToHost, self.compute.ptr)
+        self.unioned[s].record(self.compute)
+
+    def seen(self, s):
+        self.unioned[s].synchronize()
+        return int(self.seen_host[2 * s]) - 1, int(self.seen_host[2 * s + 1])
+
+    def sync(self) -> None:
+        self.copy_stream.synchronize()
+        cuda.synchronize()
+
+
+def stream_union(edges, variant="none+union-async+find-halve", *, n=None, forest=False, chunk_edges=None,
+                 device_memory=None, transfer=None, copy_threads=None):
+    """Union-find over host ``edges`` (see :class:`HostEdges`) streamed to
+    the GPU; returns the :class:`Streamer` after :meth:`Streamer.result`
+    is ready (``st.result()`` -> roots, forest slots, n).
+
+    >>> import numpy as np
+    >>> st = stream_union((np.array([0, 2]), np.array([1, 3])), chunk_edges=1)  # doctest: +SKIP
+    >>> st.result()[3], st.chunks  # doctest: +SKIP
+    (4, 2)
+    """
+    v = variant if isinstance(variant, Variant) else Variant.parse(variant, "forest" if forest else "cc")
+    st = Streamer(Plan.of(v), n=n, forest=forest, chunk_edges=chunk_edges,
+                  limit=budget(device_memory), transfer=transfer, copy_threads=copy_threads)
+    st.feed(edges if isinstance(edges, HostEdges) else HostEdges(edges))
+    return st

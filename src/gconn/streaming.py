@@ -1,0 +1,114 @@
+"""Whether a GPU run streams host edges through :mod:`gconn.gpu.stream`
+instead of building a resident graph (issue 11): the one decision the API
+asks for, before any Graph is built.
+
+* Raw host edges -- ``(src, dst)`` NumPy integer arrays (memory-mapped
+  ones included), an ``(m, 2)`` array, a ``.gcb``/``.npy`` path, an
+  iterator of ``(src, dst)`` chunks -- stream whenever the variant is
+  union-find without sampling, the automatic choice included: those need
+  only the edge list, and copying it in overlapped chunks is never slower
+  than copying it whole first.
+* Any host input whose resident arrays would not fit the device memory
+  budget (``device_memory=`` or ``GCONN_DEVICE_MEMORY``, never more than
+  what is free) streams with a union-find variant: the requested finish
+  when it is one, else :data:`STREAM_VARIANT`.  ``Stats.streamed`` says so.
+
+>>> import numpy as np
+>>> raw_edges((np.array([0, 1]), np.array([1, 2]))) is not None
+True
+>>> raw_edges(([0, 1], [1, 2])) is None    # lists are built as a Graph
+True
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import numpy as np
+
+from . import design
+from .design import Plan, Variant
+from .graph import Graph
+from .stats import Stats
+
+#: the variant of an automatic choice that streams
+STREAM_VARIANT = "none+union-async+find-halve"
+
+
+def _int_array(a) -> bool:
+    # uint64 ids may not fit int64: the resident path says which one
+    return isinstance(a, np.ndarray) and a.ndim == 1 and (
+        a.dtype.kind == "i" or (a.dtype.kind == "u" and a.dtype.itemsize < 8))
+
+
+def raw_edges(obj):
+    """``obj`` as a stream source when it is raw host edges, else None."""
+    if isinstance(obj, tuple) and len(obj) == 2 and all(_int_array(a) for a in obj):
+        return obj
+    if isinstance(obj, np.ndarray) and obj.ndim == 2 and obj.shape[1] == 2 and obj.shape[0] != 2 \
+            and _int_array(obj[:, 0]):
+        return obj
+    if isinstance(obj, (str, os.PathLike)) and os.fspath(obj).endswith((".gcb", ".npy")):
+        return obj
+    if isinstance(obj, Iterator):
+        return obj
+    return None
+
+
+def _resident_bytes(obj, plan: Plan, forest: bool) -> int:
+    """Device bytes of a resident run: the graph's arrays (COO and CSR)
+    and what the plan allocates beside them."""
+    if isinstance(obj, Graph):
+        n, m, ib = obj.n, obj.m, obj.id_dtype.itemsize
+        return sum(a.nbytes for a in (obj.indptr, obj.indices, obj.src, obj.dst)) + \
+            plan.device_bytes(n, m, ib, obj.indptr.dtype.itemsize, forest, 1)
+    if isinstance(obj, (str, os.PathLike)):
+        size = os.path.getsize(obj)
+        return 2 * size + plan.device_bytes(0, size // 8, 4, 8, forest, 1)
+    if isinstance(obj, tuple):
+        m, ib = obj[0].size, max(obj[0].itemsize, 4)
+    else:
+        m, ib = obj.shape[0], max(obj.itemsize, 4)
+    # n <= 2m; indptr, indices (2m), src, dst
+    return 2 * m * 8 + 4 * m * ib + plan.device_bytes(2 * m, m, ib, 8, forest, 1)
+
+
+def _stream_variant(v: Variant, problem: str) -> Variant:
+    if v.is_union_find and (problem == "cc" or v.root_based):
+        return Variant("none", v.finish, v.find, v.splice)
+    return Variant.parse(STREAM_VARIANT, problem)
+
+
+def run(graph, be, algorithm, problem: str, params: dict, *, forest: bool, device_memory, return_stats: bool):
+    """Stream ``graph`` on the GPU backend ``be`` when it should (see the
+    module docstring): ``(plan, stats, roots, forest_src, forest_dst)`` on
+    the device, or None to take the resident path."""
+    if be.NAME != "gpu":
+        return None
+    src = raw_edges(graph)
+    if src is None and not (isinstance(graph, Graph) and not graph.on_gpu):
+        return None
+    from .gpu import stream
+    design.check_param_names(params)
+    auto = algorithm is None or (isinstance(algorithm, str) and algorithm == "auto")
+    asked = Variant.parse(STREAM_VARIANT if auto else algorithm, problem)
+    limit = stream.budget(device_memory)
+    if src is not None and asked.sampling == "none" and asked.is_union_find:
+        v = asked.with_params(**params)
+    elif isinstance(graph, Iterator) or _resident_bytes(graph, Plan.of(asked), forest) > limit:
+        v = _stream_variant(asked, problem)     # sampling options do not apply to it
+    else:
+        return None
+    if isinstance(graph, Graph):
+        src = (graph.src, graph.dst)
+    plan = Plan.of(v)
+    st = stream.Streamer(plan, n=graph.n if isinstance(graph, Graph) else None, forest=forest, limit=limit)
+    st.feed(stream.HostEdges(src))
+    roots, fa, fb, n = st.result()
+    stats = None
+    if return_stats:
+        stats = Stats(variant=plan.name, backend=be.NAME, n=n, m=st.edges, streamed=True, chunks=st.chunks,
+                      chunk_edges=st.chunk_edges)
+        stats.phase_times["stream"] = st.seconds
+        stats.edge_inspections["finish"] = st.edges
+    return plan, stats, roots, fa, fb

@@ -1,0 +1,108 @@
+"""Checks of the streamed union-find (gconn.gpu.stream), shared by the
+simulator tests and the real-GPU tests: the same cases at two sizes."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import gconn
+from gconn.graph import Graph
+from oracles import check_forest, host, reference, same_partition
+
+
+def components_graph(rng, n: int, m: int, parts: int = 4):
+    """``parts`` random components over shuffled ids, edges shuffled so any
+    chunking cuts through every component; a few duplicates and self loops."""
+    label = rng.integers(0, parts, n)
+    src, dst = [], []
+    for c in range(parts):
+        members = np.flatnonzero(label == c)
+        if members.size < 2:
+            continue
+        chain = rng.permutation(members)
+        src.append(chain[:-1])      # a path keeps the component connected
+        dst.append(chain[1:])
+        extra = m // parts
+        src.append(rng.choice(members, extra))
+        dst.append(rng.choice(members, extra))
+    src, dst = np.concatenate(src), np.concatenate(dst)
+    order = rng.permutation(src.size)
+    src, dst = src[order], dst[order]
+    src = np.r_[src, src[:3], 5]
+    dst = np.r_[dst, dst[:3], 5]
+    return src.astype(np.int32), dst.astype(np.int32), n
+
+
+def check_labels(src, dst, n, roots):
+    g = Graph.from_edges(src, dst, n)
+    k0, l0 = reference(g)
+    r = host(roots)
+    assert r.size == n
+    assert same_partition(r, l0)
+
+
+def chunked(src, dst, sizes):
+    """An iterator of (src, dst) chunks of the given sizes, cycled."""
+    a = 0
+    i = 0
+    while a < src.size:
+        b = a + sizes[i % len(sizes)]
+        yield src[a:b], dst[a:b]
+        a = b
+        i += 1
+
+
+def run_chunk_sizes(stream, src, dst, n, sizes, variant="none+union-async+find-halve"):
+    for c in sizes:
+        st = stream.stream_union((src, dst), variant, chunk_edges=c)
+        roots, _, _, n_out = st.result()
+        assert n_out == int(max(src.max(), dst.max())) + 1
+        check_labels(src, dst, n_out, roots)
+        assert st.chunks == -(-src.size // c)
+
+
+def run_unknown_n(stream, src, dst, n, cuts):
+    """Chunks in random order, then by growing largest id (the parent
+    array grows again and again, chunks in flight are unioned again)."""
+    by_id = np.argsort(np.maximum(src, dst), kind="stable")
+    for s, d in ((src, dst), (src[by_id], dst[by_id])):
+        st = stream.stream_union(chunked(s, d, cuts), chunk_edges=max(cuts))
+        roots, _, _, n_out = st.result()
+        assert n_out == int(max(src.max(), dst.max())) + 1
+        check_labels(src, dst, n_out, roots)
+        assert st.cap >= n_out
+
+
+def quarter_of_graph(src, dst, n) -> int:
+    """A device budget 4x smaller than the graph's arrays."""
+    g = Graph.from_edges(src, dst, n)
+    return sum(a.nbytes for a in (g.indptr, g.indices, g.src, g.dst)) // 4
+
+
+def run_budget(src, dst, n, limit, variant):
+    """The arrays do not fit ``limit``: the run streams, with SciPy's partition."""
+    g = Graph.from_edges(src, dst, n)
+    k0, l0 = reference(g)
+    k, labels, stats = gconn.connected_components((src, dst), backend="gpu", algorithm=variant,
+                                                  device_memory=limit, return_stats=True)
+    assert stats.streamed and stats.chunks > 1 and stats.chunk_edges < src.size
+    assert k == k0 and np.array_equal(host(labels), l0)
+    return stats
+
+
+def run_forest(src, dst, n, **kw):
+    g = Graph.from_edges(src, dst, n)
+    k0, _ = reference(g)
+    fs, fd, stats = gconn.spanning_forest((src, dst), backend="gpu", return_stats=True, **kw)
+    assert stats.streamed
+    check_forest(g, fs, fd, k0)
+
+
+def run_bad_ids(stream, src, dst, chunk):
+    bad = src.copy()
+    at = src.size - 2
+    bad[at] = -7
+    with pytest.raises(ValueError, match=rf"chunk {at // chunk} .*negative vertex id -7 \(src\[{at}\]\)"):
+        stream.stream_union((bad, dst), chunk_edges=chunk)
+    with pytest.raises(ValueError, match=r"out of range for n=3"):
+        stream.stream_union((src, dst), n=3, chunk_edges=chunk)

@@ -1,0 +1,132 @@
+"""Streamed union-find (gconn.gpu.stream) in numba's CUDA simulator.
+
+    NUMBA_ENABLE_CUDASIM=1 python -m pytest -m cudasim tests/gpu/test_cudasim_stream.py
+
+There are no streams or pinned buffers in the simulator: the chunks are
+plain copies, and the chunking, the growth of the parent array, the
+validation and the budget decision run as on a GPU (the pinned path is
+tested by test_gpu_stream.py on a real GPU).
+"""
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+from streamcases import (check_labels, chunked, components_graph, quarter_of_graph, run_bad_ids, run_budget,
+                         run_chunk_sizes, run_forest, run_unknown_n)
+
+SIM = os.environ.get("NUMBA_ENABLE_CUDASIM", "0").strip() not in ("", "0")
+pytestmark = [pytest.mark.cudasim,
+              pytest.mark.skipif(not SIM, reason="needs NUMBA_ENABLE_CUDASIM=1 (see the module docstring)")]
+
+if SIM:
+    import gconn
+    from gconn.gpu import stream
+
+
+@pytest.fixture(scope="module")
+def edges():
+    return components_graph(np.random.default_rng(3), 40, 48)
+
+
+@pytest.fixture(scope="module")
+def dense():
+    """m >> n, so that a budget 4x smaller than the graph still holds O(n)."""
+    return components_graph(np.random.default_rng(4), 40, 400)
+
+
+def test_chunks_cut_through_components(edges):
+    """Chunk sizes 1, a few and m: SciPy's partition each time."""
+    src, dst, n = edges
+    run_chunk_sizes(stream, src, dst, n, [1, 7, src.size])
+
+
+@pytest.mark.parametrize("variant", ["none+union-rem-cas+find-split+split-one", "none+union-hooks+find-compress",
+                                     "none+union-rem-lock+find-halve", "none+union-jtb+find-two-try-split"])
+def test_union_find_variants(edges, variant):
+    src, dst, n = edges
+    run_chunk_sizes(stream, src, dst, n, [9], variant)
+
+
+def test_unknown_n_grows_the_parent_array(edges):
+    """An iterator of uneven chunks and ids far beyond the first capacity."""
+    src, dst, n = edges
+    big_src, big_dst = src * 50, dst * 50      # ids up to ~2000: several doublings from 16
+    run_unknown_n(stream, big_src, big_dst, n * 50, [5, 1, 13])
+
+
+def test_memory_budget_four_times_over(dense):
+    """The graph's arrays need 4x the budget: streamed, SciPy's partition,
+    with a sampling variant asked for (streamed with its finish)."""
+    src, dst, n = dense
+    limit = quarter_of_graph(src, dst, n)
+    stats = run_budget(src, dst, n, limit, "kout+union-async+find-halve")
+    assert stats.variant == "none+union-async+find-halve"
+
+
+def test_budget_from_the_environment(dense, monkeypatch):
+    src, dst, n = dense
+    monkeypatch.setenv("GCONN_DEVICE_MEMORY", str(quarter_of_graph(src, dst, n)))
+    _, _, stats = gconn.connected_components((src, dst), backend="gpu", algorithm="hb+ecl-cc", return_stats=True)
+    assert stats.streamed and stats.chunks > 1
+
+
+def test_vertices_beyond_the_budget(edges):
+    src, dst, n = edges
+    with pytest.raises(MemoryError, match=r"n=\d+.*budget of"):
+        stream.stream_union((src * 1000, dst * 1000), device_memory=4096)
+
+
+def test_spanning_forest_from_the_stream(dense):
+    src, dst, n = dense
+    run_forest(src, dst, n, device_memory=quarter_of_graph(src, dst, n))
+
+
+def test_bad_ids_name_chunk_and_offset(edges):
+    src, dst, _ = edges
+    run_bad_ids(stream, src, dst, 8)
+
+
+def test_files_are_memory_mapped(edges, tmp_path):
+    src, dst, n = edges
+    g = gconn.Graph.from_edges(src, dst, n + 3)
+    gconn.save(g, tmp_path / "g.gcb")
+    st = stream.stream_union(str(tmp_path / "g.gcb"), chunk_edges=11)
+    roots, _, _, n_out = st.result()
+    assert n_out == n + 3           # the file's n, isolated vertices included
+    check_labels(src, dst, n + 3, roots)
+    np.save(tmp_path / "e.npy", np.stack([src, dst], axis=1))
+    k, labels = gconn.connected_components(str(tmp_path / "e.npy"), backend="gpu")
+    check_labels(src, dst, labels.size, labels)
+
+
+def test_hot_path_streams_host_arrays(edges):
+    """(src, dst) NumPy arrays and the automatic choice: streamed, one chunk."""
+    src, dst, n = edges
+    k, labels, stats = gconn.connected_components((src, dst), backend="gpu", return_stats=True)
+    assert stats.streamed and stats.chunks == 1
+    check_labels(src, dst, n, labels)
+    it = chunked(src, dst, [10])
+    k2, labels2 = gconn.connected_components(it, backend="gpu")
+    assert k2 == k and np.array_equal(labels2, labels)
+
+
+@pytest.mark.parametrize("threads,k", [(1, 10), (8, 1 << 16), (8, (1 << 16) + 3), (12, 100_003)])
+def test_staging_fill_covers_both_arrays(threads, k):
+    """The host copy into staging buffers, split over the copy threads
+    (plain NumPy, so the simulator checks what the GPU path runs)."""
+    from types import SimpleNamespace
+    rng = np.random.default_rng(k)
+    a, b = rng.integers(0, 1 << 30, k), rng.integers(0, 1 << 30, k)
+    out_a, out_b = np.zeros(k, np.int32), np.zeros(k, np.int32)
+    pipe = SimpleNamespace(pool=stream._copy_pool(threads), st=SimpleNamespace(copy_threads=threads))
+    stream._CudaPipe._fill(pipe, ((out_a, a), (out_b, b[::-1])))
+    assert np.array_equal(out_a, a) and np.array_equal(out_b, b[::-1])
+
+
+def test_sparse_ids_fail_as_on_the_resident_path():
+    src = np.array([0, 2**40], np.int64)
+    with pytest.raises(gconn.VertexRangeError, match="relabel=True"):
+        gconn.connected_components((src, src[::-1].copy()), backend="gpu")

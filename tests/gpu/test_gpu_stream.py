@@ -1,0 +1,99 @@
+"""Streamed union-find on a real GPU: the pinned staging and registered
+(hostRegister) paths, copy threads, chunk sizes, memory-mapped files, the
+device memory budget, against SciPy.
+
+    python -m pytest -m gpu tests/gpu/test_gpu_stream.py
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import gconn
+
+from oracles import host
+from streamcases import (check_labels, chunked, components_graph, quarter_of_graph, run_bad_ids, run_budget,
+                         run_chunk_sizes, run_forest, run_unknown_n)
+
+try:
+    from gconn import gpu
+    _OK, _WHY = gpu.available(simulator_ok=False)
+except Exception as e:  # pragma: no cover - reported as the skip reason
+    _OK, _WHY = False, str(e)
+
+pytestmark = [pytest.mark.gpu, pytest.mark.skipif(not _OK, reason=f"no usable GPU: {_WHY}")]
+
+if _OK:
+    from gconn.gpu import stream
+
+
+@pytest.fixture(scope="module")
+def edges():
+    return components_graph(np.random.default_rng(5), 200_000, 1_000_000, parts=7)
+
+
+@pytest.mark.parametrize("transfer,threads", [("staging", 1), ("staging", 4), ("register", 1), ("hybrid", 8)])
+def test_pinned_paths(edges, transfer, threads):
+    """Each way of moving host memory, with chunks that cut through every
+    component (for "hybrid": chunk boundaries inside pages, pinned ranges
+    of 2^18 edges, some chunks staged and some copied straight)."""
+    src, dst, n = edges
+    for c in (1 << 12, 300_007, src.size):
+        st = stream.stream_union((src, dst), chunk_edges=c, transfer=transfer, copy_threads=threads)
+        roots, _, _, n_out = st.result()
+        check_labels(src, dst, n_out, roots)
+        assert st.chunks == -(-src.size // c)
+
+
+def test_chunk_size_one():
+    src, dst, n = components_graph(np.random.default_rng(6), 300, 600)
+    run_chunk_sizes(stream, src, dst, n, [1, src.size])
+
+
+def test_unknown_n_and_int64(edges):
+    src, dst, n = edges
+    run_unknown_n(stream, src, dst, n, [100_000, 7, 250_001])
+    run_unknown_n(stream, src.astype(np.int64) * 3, dst.astype(np.int64) * 3, 3 * n, [333_333])
+
+
+def test_strided_columns_and_memmaps(edges, tmp_path):
+    """An (m, 2) array (strided columns: staged) and memory-mapped files
+    (read-only mappings: registered with the read-only flag, or staged)."""
+    src, dst, n = edges
+    pairs = np.stack([src, dst], axis=1)
+    k, labels = gconn.connected_components(pairs, backend="gpu")
+    check_labels(src, dst, labels.size, labels)
+    np.save(tmp_path / "e.npy", pairs)
+    gconn.save(gconn.Graph.from_edges(src, dst, n), tmp_path / "g.gcb")
+    for transfer in ("staging", "register", "hybrid"):
+        for path in ("e.npy", "g.gcb"):
+            st = stream.stream_union(str(tmp_path / path), chunk_edges=1 << 16, transfer=transfer)
+            roots, _, _, n_out = st.result()
+            check_labels(src, dst, n_out, roots)
+
+
+def test_budget_four_times_over(edges):
+    src, dst, n = edges
+    stats = run_budget(src, dst, n, quarter_of_graph(src, dst, n), "hb+union-async+find-halve")
+    assert stats.chunks >= 4
+
+
+def test_forest_and_iterator(edges):
+    src, dst, n = edges
+    run_forest(src, dst, n, device_memory=quarter_of_graph(src, dst, n))
+    k, labels = gconn.connected_components(chunked(src, dst, [123_457]), backend="gpu")
+    check_labels(src, dst, labels.size, labels)
+    assert isinstance(labels, np.ndarray)
+
+
+def test_bad_ids(edges):
+    src, dst, _ = edges
+    run_bad_ids(stream, src, dst, 1 << 16)
+
+
+def test_matches_the_resident_path(edges):
+    src, dst, n = edges
+    k, labels, stats = gconn.connected_components((src, dst), backend="gpu", return_stats=True)
+    g = gconn.Graph.from_edges(src, dst)
+    k2, labels2 = gconn.connected_components(g, backend="gpu")
+    assert stats.streamed and k == k2 and np.array_equal(host(labels), host(labels2))
