@@ -5,7 +5,7 @@ from contextlib import nullcontext
 
 import numpy as np
 
-from . import design, pipeline
+from . import aot, design, pipeline
 from .adjacency import strong_requested
 from .design import Plan, Variant
 from .errors import GPUUnavailableError
@@ -155,6 +155,10 @@ def connected_components(graph=None, directed=True, connection="weak", return_la
                                  return_stats=return_stats)
     relabel = relabel_option(relabel)
     table = output_option(output, return_labels)
+    if not (params or return_stats or relabel is not False or table or source is not None or target is not None):
+        fast = aot.connected_components(graph, backend, algorithm, compact, return_labels)
+        if fast is not None:
+            return fast
     g_in, be, g, plan, stats = _setup(graph, backend, algorithm, "cc", params, return_stats, relabel,
                                       (source, target), names_ok=table)
     roots, _, _ = pipeline.run(g, plan, be, forest=False, stats=stats, seed=seed)
@@ -197,6 +201,10 @@ def spanning_forest(graph, *, algorithm="auto", backend="auto", return_stats=Fal
     2
     """
     relabel = relabel_option(relabel)
+    if not (params or return_stats or relabel is not False or source is not None or target is not None):
+        fast = aot.spanning_forest(graph, backend, algorithm)
+        if fast is not None:
+            return fast
     g_in, be, g, plan, stats = _setup(graph, backend, algorithm, "forest", params, return_stats, relabel,
                                       (source, target))
     _, fa, fb = pipeline.run(g, plan, be, forest=True, stats=stats, seed=seed)
