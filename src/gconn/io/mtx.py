@@ -12,7 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-import fast_matrix_market as fmm
 import numpy as np
 
 from ..graph import Graph
@@ -97,6 +96,7 @@ def read_coo(path: Path, n: int | None, relabel=False):
         check_vertices(header.rows, f"{path.name}, line {header.size_line}: the {header.rows} x "
                        f"{header.cols} matrix", None, hint=RELABEL_HINT)
     _check_syntax(path, header)
+    import fast_matrix_market as fmm  # here: gconn's build (setup.py) imports the readers without it
     # fast_matrix_market picks gzip by the '.gz' name; hand it a stream
     # whenever the name and the content might disagree.
     try:
