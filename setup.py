@@ -6,20 +6,9 @@ import os
 import sys
 
 from setuptools import setup
-from setuptools.command.build_ext import build_ext
+from setuptools.command import build_ext
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "src"))
-
-
-class optional_build_ext(build_ext):
-    # setuptools tolerates a failing optional extension only for compiler
-    # errors; pycc's LLVM step can fail in other ways.
-    def build_extension(self, ext):
-        try:
-            super().build_extension(ext)
-        except Exception as e:  # noqa: BLE001
-            print(f"gconn: the compiled kernels were not built ({type(e).__name__}: {e}); "
-                  "gconn works without them, loading numba on every run", file=sys.stderr)
 
 
 def extensions():
@@ -33,4 +22,20 @@ def extensions():
     return [ext]
 
 
-setup(ext_modules=extensions(), cmdclass={"build_ext": optional_build_ext})
+EXTENSIONS = extensions()
+
+
+# Derived only now: pycc's distutils_extension() replaces setuptools'
+# build_ext by its own, which compiles the kernels before linking.
+class optional_build_ext(build_ext.build_ext):
+    # setuptools tolerates a failing optional extension only for compiler
+    # errors; pycc's LLVM step can fail in other ways.
+    def build_extension(self, ext):
+        try:
+            super().build_extension(ext)
+        except Exception as e:  # noqa: BLE001
+            print(f"gconn: the compiled kernels were not built ({type(e).__name__}: {e}); "
+                  "gconn works without them, loading numba on every run", file=sys.stderr)
+
+
+setup(ext_modules=EXTENSIONS, cmdclass={"build_ext": optional_build_ext})

@@ -27,15 +27,15 @@ from .core.primitives import Primitives
 from .core.unionfind import build
 from .cpu.backend import _compact
 from .cpu.primitives import record_edge
+from .aot import VARIANT
 from .design import Plan, Variant
 from .io import _kernels as K
 
-#: The union rule of the compiled module.  Serially, on 1M random edges
+# The union rule (aot.VARIANT).  Serially, on 1M random edges
 #: (n = 250k), Rem's UnionRemCAS with HalveAtomicOne took 0.09 s against
 #: UnionAsync + FindHalve's 0.22 s (same process, loaded 2-core machine);
 #: BENCHMARKS.md, "Startup and small batches".
-VARIANT = Variant.parse("none+union-rem-cas+find-naive+halve-one")
-_PLAN = Plan.of(VARIANT)
+_PLAN = Plan.of(Variant.parse(VARIANT))
 _FIND, _SPLICE = _PLAN.fopt, _PLAN.sopt
 
 

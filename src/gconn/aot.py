@@ -27,6 +27,9 @@ import numpy as np
 from .graph import _as_id_array, _check_ids, _is_cupy
 from .ids import INT32_MAX, check_pair, id_range
 
+#: The variant of the compiled module (built by :mod:`gconn._aot_build`).
+VARIANT = "none+union-rem-cas+find-naive+halve-one"
+
 #: Largest input (edges) given to the compiled serial union-find while numba
 #: is not loaded: loading numba and its kernels costs ~1 s, and the serial
 #: union-find runs at ~40-60 ns per edge here; measured on the 2-core
