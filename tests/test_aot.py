@@ -171,14 +171,15 @@ def test_cli_and_parser_errors_without_numba(compiled, tmp_path):
     (tmp_path / "range.el").write_text("# gconn edge list: n=4 m=2\n0 1\n2 9\n")
     out = fresh_python("""
 import contextlib, io, json, sys
-from gconn import aot, cli
+from gconn import cli
+from gconn.io.edges import read_edges
 buf = io.StringIO()
 with contextlib.redirect_stdout(buf):
     code = cli.main(["cc", "g.mtx", "--json", "-b", "cpu"])
 errors = {}
 for name in ("bad.mtx", "bad.el", "range.el"):
     try:
-        aot.read(name, None, None, "auto")
+        read_edges(name, None, None, "auto")
     except ValueError as e:
         errors[name] = str(e)
 print(json.dumps({"code": code, "cc": json.loads(buf.getvalue()), "errors": errors,

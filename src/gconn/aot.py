@@ -30,14 +30,14 @@ from .ids import INT32_MAX, check_pair, id_range
 #: The variant of the compiled module (built by :mod:`gconn._aot_build`).
 VARIANT = "none+union-rem-cas+find-naive+halve-one"
 
-#: Largest input (edges) given to the compiled serial union-find while numba
-#: is not loaded: loading numba and its kernels costs ~1 s, and the serial
-#: union-find runs at ~40-60 ns per edge here; measured on the 2-core
-#: development machine (BENCHMARKS.md, "Startup and small batches").
+#: Largest input (edges) given to the compiled serial union-find once numba
+#: is loaded.  On the 2-core development machine the JIT pipeline (graph
+#: build, sampling, parallel finish) never caught up with it: 5x slower at
+#: 1M random edges, 2x at 4M and at 16M, the largest measured
+#: (BENCHMARKS.md, "Startup and small batches"); with many cores it will.
+WARM_MAX_EDGES = 1 << 24
+#: ... while numba is not loaded, which adds ~1 s to the JIT pipeline.
 COLD_MAX_EDGES = 1 << 25
-#: ... and once numba is loaded, where its parallel pipeline (graph build
-#: included) overtakes the serial loop.
-WARM_MAX_EDGES = 1 << 17
 
 _MODULE: list = []
 
@@ -167,22 +167,3 @@ def spanning_forest(graph, backend, algorithm):
     if e is None or not chosen(e.src.size) or not host_cpu(backend):
         return None
     return forest_of(e)
-
-
-def read(path, format, n, relabel) -> Edges | None:
-    """The checked edges of a Matrix Market file or an integer edge list,
-    read with the compiled parsers (None for other files and for files
-    that relabelling would change)."""
-    from pathlib import Path
-    from .io import _EXTENSIONS, _split_name, edgelist, mtx
-    path = Path(path)
-    ext, _ = _split_name(path)
-    fmt = format or _EXTENSIONS.get(ext)
-    if fmt not in ("mtx", "edgelist") or not path.is_file():
-        return None
-    if fmt == "mtx":
-        if relabel is True:
-            return None
-        row, col, rows = mtx.read_coo(path, n, relabel)
-        return raw(row, col, rows if n is None else n)
-    return edgelist.read(path, n, relabel, build=lambda s, d, limit, relabel: raw(s, d, limit, relabel))

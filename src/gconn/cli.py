@@ -432,7 +432,8 @@ def _cc_compiled(args, source, relabel) -> int | None:
             or not aot.numba_free()):
         return None
     t0 = time.perf_counter()
-    edges = aot.read(source[1], args.format, args.n, relabel)
+    from .io.edges import read_edges
+    edges = read_edges(source[1], args.format, args.n, relabel)
     load_times = {"load": time.perf_counter() - t0}
     if edges is None or not aot.chosen(edges.src.size):
         return None
