@@ -14,10 +14,11 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "src
 def extensions():
     try:
         from gconn._aot_build import make_cc
-    except Exception as e:  # noqa: BLE001 -- numba missing or broken: install without it
-        print(f"gconn: not building the compiled kernels ({type(e).__name__}: {e})", file=sys.stderr)
+        ext = make_cc().distutils_extension()
+    except Exception as e:  # noqa: BLE001 -- no C compiler, numba missing or broken: install without it
+        print(f"gconn: not building the compiled kernels ({type(e).__name__}: {e}); gconn works without "
+              "them, loading numba on every run", file=sys.stderr)
         return []
-    ext = make_cc().distutils_extension()
     ext.optional = True
     return [ext]
 
