@@ -19,9 +19,16 @@ the JIT backends use, none rewritten here:
 from __future__ import annotations
 
 import os
+import warnings
 
 from numba import njit
-from numba.pycc import CC
+from numba.core.errors import NumbaPendingDeprecationWarning
+
+with warnings.catch_warnings():
+    # pycc is "pending deprecation" with no replacement yet; if it goes,
+    # setup.py installs without gconn._aot and numba's JIT does the work.
+    warnings.simplefilter("ignore", NumbaPendingDeprecationWarning)
+    from numba.pycc import CC
 
 from .core.primitives import Primitives
 from .core.unionfind import build
