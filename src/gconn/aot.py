@@ -150,10 +150,10 @@ def host_cpu(backend: str) -> bool:
 def connected_components(graph, backend, algorithm, compact, return_labels):
     """The API's answer for a plain call, or None when the call needs more
     than the compiled module offers (or a larger input, see :func:`chosen`)."""
-    if algorithm not in ("auto", None) or module() is None:
+    if algorithm not in ("auto", None) or module() is None or not host_cpu(backend):
         return None
     e = edges(graph)
-    if e is None or not chosen(e.src.size) or not host_cpu(backend):
+    if e is None or not chosen(e.src.size):
         return None
     k, labels = components_of(e, compact or not return_labels)
     return (k, labels) if return_labels else k
@@ -161,9 +161,9 @@ def connected_components(graph, backend, algorithm, compact, return_labels):
 
 def spanning_forest(graph, backend, algorithm):
     """:func:`connected_components`'s counterpart for spanning forests."""
-    if algorithm not in ("auto", None) or module() is None:
+    if algorithm not in ("auto", None) or module() is None or not host_cpu(backend):
         return None
     e = edges(graph)
-    if e is None or not chosen(e.src.size) or not host_cpu(backend):
+    if e is None or not chosen(e.src.size):
         return None
     return forest_of(e)
