@@ -35,6 +35,19 @@ def compiled():
     return mod
 
 
+# What gconn._aot is compiled from (src/gconn/_aot_build.py).
+BUILT_FROM = ["_aot_build.py", "aot.py", "design.py", "core/unionfind.py", "core/primitives.py",
+              "cpu/primitives.py", "cpu/backend.py", "io/_kernels.py", "io/_parsers.py"]
+
+
+def test_compiled_module_is_not_stale(compiled):
+    built = os.path.getmtime(compiled.__file__)
+    package = Path(gconn.__file__).parent
+    newer = [name for name in BUILT_FROM if os.path.getmtime(package / name) > built]
+    assert not newer, (f"gconn._aot is older than {newer}: rebuild it (`pip install -e .`, or "
+                       "`PYTHONPATH=src python -m gconn._aot_build` in a development checkout)")
+
+
 def scipy_labels(src, dst, n):
     A = sp.coo_matrix((np.ones(len(src)), (src, dst)), shape=(n, n))
     return scipy_cc(A, directed=False)
