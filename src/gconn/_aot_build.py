@@ -5,7 +5,7 @@ What goes in (serial: pycc has no ``parallel=True``), all from the bodies
 the JIT backends use, none rewritten here:
 
 * union-find over raw edge arrays: ``core.unionfind``'s UnionRemCAS with
-  HalveAtomicOne (:data:`VARIANT`), built with plain-memory primitives
+  HalveAtomicOne (``gconn.aot.VARIANT``), built with plain-memory primitives
   (:data:`SERIAL`, the one-thread target), then compression and
   ``cpu.backend._compact`` (SciPy's numbering); the spanning-forest
   variant records each link with ``cpu.primitives.record_edge``;
@@ -30,18 +30,18 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore", NumbaPendingDeprecationWarning)
     from numba.pycc import CC
 
+from .aot import VARIANT
 from .core.primitives import Primitives
 from .core.unionfind import build
 from .cpu.backend import _compact
 from .cpu.primitives import record_edge
-from .aot import VARIANT
 from .design import Plan, Variant
 from .io import _kernels as K
 
-# The union rule (aot.VARIANT).  Serially, on 1M random edges
-#: (n = 250k), Rem's UnionRemCAS with HalveAtomicOne took 0.09 s against
-#: UnionAsync + FindHalve's 0.22 s (same process, loaded 2-core machine);
-#: BENCHMARKS.md, "Startup and small batches".
+# The union rule (aot.VARIANT).  Serially, on 1M random edges (n = 250k),
+# Rem's UnionRemCAS with HalveAtomicOne took 0.09 s against UnionAsync +
+# FindHalve's 0.22 s (same process, loaded 2-core machine; BENCHMARKS.md,
+# "Startup and small batches").
 _PLAN = Plan.of(Variant.parse(VARIANT))
 _FIND, _SPLICE = _PLAN.fopt, _PLAN.sopt
 
