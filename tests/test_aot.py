@@ -120,6 +120,20 @@ def test_api_answers_as_the_jit_backend(compiled, graph):
     assert fa.dtype == ja.dtype and fa.size == ja.size
 
 
+@pytest.mark.parametrize("name, text", [
+    ("g.mtx", "%%MatrixMarket matrix coordinate pattern symmetric\n8 8 3\n2 1\n3 2\n6 5\n"),
+    ("g.el", "# gconn edge list: n=9 m=3\n0 1\n1 2\n5 4\n"),
+    ("h.el", "0 1\n1 2\n7 4\n2 1\n3 3\n")])
+def test_files_answer_as_the_jit_backend(compiled, tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(text)
+    got = gconn.connected_components(str(path))
+    want = gconn.connected_components(path, algorithm="none+union-async+find-halve")
+    assert got[0] == want[0] and got[1].dtype == want[1].dtype
+    np.testing.assert_array_equal(got[1], want[1])
+    assert gconn.spanning_forest(path)[0].size == gconn.spanning_forest(path, algorithm="hb+union-async")[0].size
+
+
 def test_bad_ids_raise_as_before(compiled):
     with pytest.raises(ValueError, match=r"negative vertex id -1 \(dst\[1\]\)"):
         gconn.connected_components(([0, 1], [2, -1]))
@@ -169,12 +183,15 @@ after_import = sorted(m for m in ("numba", "scipy") if m in sys.modules)
 edges = np.load("edges.npy")
 k, labels = gconn.connected_components((edges[:, 0], edges[:, 1]))
 fa, fb = gconn.spanning_forest(edges)
-print(json.dumps({"after_import": after_import, "k": k, "labels": labels.tolist(), "forest": fa.size,
+np.savetxt("edges.el", edges, fmt="%d")
+k_file, labels_file = gconn.connected_components("edges.el")
+same = k_file == k and labels_file.tolist() == labels.tolist()
+print(json.dumps({"after_import": after_import, "k": k, "labels": labels.tolist(), "forest": fa.size, "file": same,
                   "loaded": sorted(m for m in ("numba", "scipy") if m in sys.modules)}))
 """, tmp_path)
     k, ref = scipy_labels(src, dst, int(max(src.max(), dst.max())) + 1)
     assert out["after_import"] == [] and out["loaded"] == []
-    assert out["k"] == k and out["labels"] == ref.tolist() and out["forest"] == ref.size - k
+    assert out["k"] == k and out["labels"] == ref.tolist() and out["forest"] == ref.size - k and out["file"]
 
 
 def test_cli_and_parser_errors_without_numba(compiled, tmp_path):

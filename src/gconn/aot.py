@@ -7,7 +7,7 @@ at install time, what a plain call needs: serial union-find over the raw
 edges (see :mod:`gconn._aot_build`) and the text parsers.
 
 :func:`connected_components` and :func:`spanning_forest` here answer the
-API's (and ``gconn cc FILE``'s) plain calls on host edge arrays -- the
+API's (and ``gconn cc FILE``'s) plain calls on host edge arrays and files -- the
 automatic variant, no statistics, no relabelling -- when :func:`chosen`
 says so, and return None for everything else.  The labels are SciPy's,
 exactly as the JIT backends give them.
@@ -19,6 +19,7 @@ True
 """
 from __future__ import annotations
 
+import os
 import sys
 from typing import NamedTuple
 
@@ -73,9 +74,12 @@ class Edges(NamedTuple):
     n: int
 
 
-def edges(graph) -> Edges | None:
-    """The checked id arrays of ``(src, dst)`` or an ``(m, 2)`` NumPy array
-    or list (None for any other input); bad ids raise as the graph would."""
+def edges(graph, read=None) -> Edges | None:
+    """The checked id arrays of ``(src, dst)``, an ``(m, 2)`` NumPy array or
+    list, or a file path when ``read(path)`` reads one (None for any other
+    input); bad ids raise as the graph would."""
+    if isinstance(graph, (str, os.PathLike)):
+        return read(graph) if read is not None else None
     if isinstance(graph, tuple) and len(graph) == 2:
         if not all(isinstance(a, (np.ndarray, list, range)) and not _is_cupy(a) for a in graph):
             return None
@@ -147,23 +151,24 @@ def host_cpu(backend: str) -> bool:
     return not gpu.available(simulator_ok=False)[0]
 
 
-def connected_components(graph, backend, algorithm, compact, return_labels):
+def connected_components(graph, backend, algorithm, compact, return_labels, read=None):
     """The API's answer for a plain call, or None when the call needs more
-    than the compiled module offers (or a larger input, see :func:`chosen`)."""
+    than the compiled module offers (or a larger input, see :func:`chosen`).
+    ``read`` is :func:`edges`'."""
     if algorithm not in ("auto", None) or module() is None or not host_cpu(backend):
         return None
-    e = edges(graph)
+    e = edges(graph, read)
     if e is None or not chosen(e.src.size):
         return None
     k, labels = components_of(e, compact or not return_labels)
     return (k, labels) if return_labels else k
 
 
-def spanning_forest(graph, backend, algorithm):
+def spanning_forest(graph, backend, algorithm, read=None):
     """:func:`connected_components`'s counterpart for spanning forests."""
     if algorithm not in ("auto", None) or module() is None or not host_cpu(backend):
         return None
-    e = edges(graph)
+    e = edges(graph, read)
     if e is None or not chosen(e.src.size):
         return None
     return forest_of(e)

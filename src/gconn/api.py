@@ -66,6 +66,12 @@ def _setup(graph, backend, algorithm, problem: str, params: dict, return_stats: 
     return g_in, be, g, plan, stats
 
 
+def _read_edges(path):
+    """A file's edges as ``gconn.load(path)`` reads them, for :mod:`gconn.aot`."""
+    from .io.edges import read_edges
+    return read_edges(path, None, None, False)
+
+
 def _phase(stats, name, be):
     return stats.phase(name, sync=be.sync) if stats is not None else nullcontext()
 
@@ -156,7 +162,7 @@ def connected_components(graph=None, directed=True, connection="weak", return_la
     relabel = relabel_option(relabel)
     table = output_option(output, return_labels)
     if not (params or return_stats or relabel is not False or table or source is not None or target is not None):
-        fast = aot.connected_components(graph, backend, algorithm, compact, return_labels)
+        fast = aot.connected_components(graph, backend, algorithm, compact, return_labels, _read_edges)
         if fast is not None:
             return fast
     g_in, be, g, plan, stats = _setup(graph, backend, algorithm, "cc", params, return_stats, relabel,
@@ -202,7 +208,7 @@ def spanning_forest(graph, *, algorithm="auto", backend="auto", return_stats=Fal
     """
     relabel = relabel_option(relabel)
     if not (params or return_stats or relabel is not False or source is not None or target is not None):
-        fast = aot.spanning_forest(graph, backend, algorithm)
+        fast = aot.spanning_forest(graph, backend, algorithm, _read_edges)
         if fast is not None:
             return fast
     g_in, be, g, plan, stats = _setup(graph, backend, algorithm, "forest", params, return_stats, relabel,
