@@ -5,7 +5,7 @@ from contextlib import nullcontext
 
 import numpy as np
 
-from . import design, pipeline, streaming
+from . import aot, design, pipeline, streaming
 from .adjacency import strong_requested
 from .design import Plan, Variant
 from .errors import GPUUnavailableError
@@ -79,6 +79,12 @@ def _streamed(graph, backend, algorithm, problem, params, relabel, columns, tabl
     if run is None:
         return None
     return (None, be) + run
+
+
+def _read_edges(path):
+    """A file's edges as ``gconn.load(path)`` reads them, for :mod:`gconn.aot`."""
+    from .io.edges import read_edges
+    return read_edges(path, None, None, False)
 
 
 def _phase(stats, name, be):
@@ -175,6 +181,10 @@ def connected_components(graph=None, directed=True, connection="weak", return_la
                                  return_stats=return_stats)
     relabel = relabel_option(relabel)
     table = output_option(output, return_labels)
+    if not (params or return_stats or relabel is not False or table or source is not None or target is not None):
+        fast = aot.connected_components(graph, backend, algorithm, compact, return_labels, _read_edges)
+        if fast is not None:
+            return fast
     streamed = _streamed(graph, backend, algorithm, "cc", params, relabel, (source, target), table,
                          device_memory, return_stats)
     if streamed is None:
@@ -222,6 +232,10 @@ def spanning_forest(graph, *, algorithm="auto", backend="auto", return_stats=Fal
     2
     """
     relabel = relabel_option(relabel)
+    if not (params or return_stats or relabel is not False or source is not None or target is not None):
+        fast = aot.spanning_forest(graph, backend, algorithm, _read_edges)
+        if fast is not None:
+            return fast
     streamed = _streamed(graph, backend, algorithm, "forest", params, relabel, (source, target), False,
                          device_memory, return_stats)
     if streamed is None:

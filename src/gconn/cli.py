@@ -379,6 +379,10 @@ def cmd_cc(args, parser) -> int:
         if plain and relabel is True:
             _plain_relabelled(args.output)
     backend = resolve_backend(args.backend)
+    if backend == "cpu" and source[0] == "file" and source[1] != "-":
+        code = _cc_compiled(args, source, relabel)
+        if code is not None:
+            return code
     kernels = [_prepare("cc", args, backend)]
     g, load_times = _load_input(source, args, relabel=relabel if source[0] == "file" else False)
     kernels.append(_prepare("cc", args, backend, g))
@@ -436,6 +440,53 @@ def cmd_cc(args, parser) -> int:
             fields.append(("wrote", f"{what} of {g.n:,} vertices to {args.output}"))
         _print_fields(fields)
     return 0 if out.get("matches_scipy", True) else 1
+
+
+def _cc_compiled(args, source, relabel) -> int | None:
+    """``gconn cc FILE`` on gconn's ahead-of-time compiled kernels, without
+    loading numba (see :mod:`gconn.aot`), for the plain runs they cover;
+    None for the others.  n and m are the file's: its edges as read, before
+    duplicates and self loops are dropped."""
+    from . import aot
+    if (args.algorithm != "auto" or args.param or args.compare or aot.module() is None
+            or not aot.numba_free()):
+        return None
+    t0 = time.perf_counter()
+    from .io.edges import read_edges
+    edges = read_edges(source[1], args.format, args.n, relabel)
+    load_times = {"load": time.perf_counter() - t0}
+    if edges is None or not aot.chosen(edges.src.size):
+        return None
+    walls, results = _timed_calls(lambda: aot.components_of(edges), args.warmup, args.repeat, _show(args), "cc")
+    k, labels = results[-1]
+    n, m = edges.n, int(edges.src.size)
+    largest = int(np.bincount(labels).max()) if labels.size else 0
+    note = "automatic choice, compiled ahead of time, serial: numba not loaded"
+    out = {"input": source[1], "n": n, "m": m, "m_counts": "edges as read", "components": k, "largest": largest,
+           "relabelled": False, "relabel": {True: "yes", False: "no"}.get(relabel, "auto"),
+           "variant": aot.VARIANT, "backend": "cpu", "input_times_s": load_times, "warmup": args.warmup,
+           "times_s": walls, "median_s": statistics.median(walls), "min_s": min(walls), "phases_s": {},
+           "kernels_s": 0.0, "kernels_compiled": 0}
+    one_based = _one_based(source, args)
+    if args.output:
+        _write_labels(labels, None, args.output, args.labels_format, one_based)
+        out.update(output=args.output, labels_format=args.labels_format,
+                   vertex_ids="1-based" if one_based else "0-based")
+    if args.json:
+        print(json.dumps(out))
+        return 0
+    share = f" ({100.0 * largest / n:.1f}% of the vertices)" if n else ""
+    fields = [("input", _input_line(source[1], load_times)), ("n", f"{n:,}"),
+              ("m", f"{m:,} (edges as read: duplicates and self loops not removed)"),
+              ("components", f"{k:,}"), ("largest", f"{largest:,}{share}"),
+              ("variant", f"{aot.VARIANT} ({note})"), ("kernels", "none to load (compiled at install time)")]
+    fields += _timing_fields(walls, {"union-find, labels": statistics.median(walls)})
+    if args.output:
+        what = "labels" if args.labels_format == "plain" else \
+            f"(vertex, label) rows, vertex ids {'1' if one_based else '0'}-based as in the input,"
+        fields.append(("wrote", f"{what} of {n:,} vertices to {args.output}"))
+    _print_fields(fields)
+    return 0
 
 
 def _compare_scipy(g, labels, median, repeat) -> dict:
@@ -723,12 +774,25 @@ def cmd_bench(args, parser) -> int:
 
 # -- the parser -----------------------------------------------------------------------
 
+_SPECS_EPILOG = "generator specs:"
+
+
+class _SpecsHelp(argparse.RawDescriptionHelpFormatter):
+    """Lists the generator specs in ``gconn generate -h`` only: the
+    generators import numba, which other commands may not need."""
+
+    def add_text(self, text):
+        if text is _SPECS_EPILOG:
+            from .generators import spec_help
+            text = f"{text}\n{spec_help()}"
+        super().add_text(text)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The ``gconn`` argument parser (for ``--help`` and the docs)."""
     from . import __version__
     from .bench.harness import add_arguments as bench_arguments
     from .tooling import non_negative_int, positive_int
-    from .generators import spec_help
     common = _common(top=False)
     parser = argparse.ArgumentParser(
         prog="gconn", parents=[_common(top=True)],
@@ -783,8 +847,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="shuffles the edges and draws the queries (default 0)")
 
     p = add("generate", cmd_generate, "generate a graph and write it to a file")
-    p.formatter_class = argparse.RawDescriptionHelpFormatter
-    p.epilog = "generator specs:\n" + spec_help()
+    p.formatter_class = _SpecsHelp
+    p.epilog = _SPECS_EPILOG
     p.add_argument("spec", metavar="SPEC", help="e.g. rmat:scale=20,ef=16, kron:22, ba:n=1000000,m=16, "
                                                "er:n=1000000,d=16, grid:4096,keep=0.7, mesh:1024, path:1000")
     p.add_argument("-o", "--output", required=True, metavar="FILE",

@@ -14,7 +14,6 @@ import numpy as np
 
 from .adjacency import adjacency, graph_of
 from .graph import Graph, _is_cupy, _is_square, coerce
-from .io import load
 from .tables import edge_columns, from_tensor, graph_from_pair, is_named, is_table, is_tensor
 
 
@@ -50,6 +49,7 @@ def as_graph(obj: Any, n: int | None = None, *, relabel=False, source=None, targ
     (2, ['x', 'y'])
     """
     if isinstance(obj, (str, os.PathLike)) or _is_paths(obj):
+        from .io import load  # the readers (and fast_matrix_market) load with the first file
         return load(obj, n=n, relabel=relabel, source=source, target=target)
     if is_table(obj):
         src, dst, _ = edge_columns(obj, source, target)

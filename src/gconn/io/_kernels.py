@@ -11,15 +11,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-# Parser status codes.
-OK = 0
-BAD_FIELD = 1      # a field that must be a non-negative integer is not one
-TOO_FEW = 2        # fewer fields on the line than required
-NEGATIVE = 3       # a vertex id with a minus sign
-OVERFLOW = 4       # an integer beyond int64
-OUT_OF_RANGE = 5   # an id outside [base, base + limit)
-TOO_MANY = 6       # more records than the file declares
-ODD_PAIRS = 7      # METIS with edge weights: a neighbour without its weight
+from ._parsers import (BAD_FIELD, NEGATIVE, ODD_PAIRS, OK, OUT_OF_RANGE, OVERFLOW, TOO_FEW, TOO_MANY,  # noqa: F401
+                       VALUE_INTEGER, VALUE_REAL)
 
 _NL = 10
 _CR = 13
@@ -258,10 +251,6 @@ def format_adjacency(indptr, indices, v0, v1, out):
         p += 1
     return p
 
-
-# Value kinds of a Matrix Market entry, for check_entries.
-VALUE_INTEGER = 0
-VALUE_REAL = 1
 
 _PLUS = 43
 _DOT = 46

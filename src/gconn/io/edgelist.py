@@ -29,7 +29,7 @@ import numpy as np
 
 from ..errors import VertexRangeError
 from ..graph import Graph
-from . import _kernels as K
+from ._parsers import K
 from ._files import quote, read_bytes
 from .arrays import RELABEL_HINT
 
@@ -101,7 +101,10 @@ def _sniff(buf, pos, header, source, target, path):
     return delimiter, fields, tuple(cols), end + 1, line + 1, named
 
 
-def read(path: Path, n: int | None, relabel=False, source=None, target=None, header=None) -> Graph:
+def read(path: Path, n: int | None, relabel=False, source=None, target=None, header=None, build=None):
+    """The graph of an edge-list file.  ``build(src, dst, n, relabel)``, when
+    given, replaces ``Graph.from_edges`` on the ids of the integer parser,
+    and files that need pyarrow's reader then give None."""
     buf = read_bytes(path)
     gconn_header = _HEADER.match(bytes(buf[:200]))
     declared = int(gconn_header.group(1)) if gconn_header else None
@@ -110,6 +113,8 @@ def read(path: Path, n: int | None, relabel=False, source=None, target=None, hea
     pos = 3 if bytes(buf[:3]) == b"\xef\xbb\xbf" else 0
     delimiter, names, cols, pos, first_line, named = _sniff(buf, pos, header, source, target, path)
     if named or cols != (0, 1) or delimiter == ";":
+        if build is not None:
+            return None
         from .delimited import read_columns
         from ..tables import graph_from_pair
         if _first_line(buf, pos, first_line) is None:  # a header and no edges
@@ -140,7 +145,7 @@ def read(path: Path, n: int | None, relabel=False, source=None, target=None, hea
     if limit is not None:
         relabel = False  # a declared or given n keeps every vertex, isolated ones too
     try:
-        return Graph.from_edges(src[:k], dst[:k], limit, relabel=relabel)
+        return (build or Graph.from_edges)(src[:k], dst[:k], limit, relabel=relabel)
     except VertexRangeError as e:
         if e.vertex_id is None:
             if n is not None:

@@ -13,7 +13,7 @@ import numpy as np
 
 from ..graph import Graph
 from ..memory import check_vertices
-from . import _kernels as K
+from ._parsers import K
 from ._files import quote, read_bytes
 from .arrays import RELABEL_HINT
 

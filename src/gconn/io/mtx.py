@@ -12,12 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-import fast_matrix_market as fmm
 import numpy as np
 
 from ..graph import Graph
 from ..memory import check_vertices
-from . import _kernels as K
+from ._parsers import K
 from ._files import GZIP_ERRORS, gzip_error, is_gzip, open_binary, quote, read_bytes
 from .arrays import RELABEL_HINT
 from .edgelist import write_pairs
@@ -74,6 +73,14 @@ def _read_header(path: Path, f) -> _Header:
 
 
 def read(path: Path, n: int | None, relabel=False) -> Graph:
+    row, col, rows = read_coo(path, n, relabel)
+    if relabel is True:
+        return Graph.from_edges(row, col, relabel=True)
+    return Graph.from_edges(row, col, rows if n is None else n)
+
+
+def read_coo(path: Path, n: int | None, relabel=False):
+    """(row, col, declared rows): the entries' 0-based ids, checked."""
     gz = is_gzip(path)
     try:
         with open_binary(path, gz) as f:
@@ -89,6 +96,7 @@ def read(path: Path, n: int | None, relabel=False) -> Graph:
         check_vertices(header.rows, f"{path.name}, line {header.size_line}: the {header.rows} x "
                        f"{header.cols} matrix", None, hint=RELABEL_HINT)
     _check_syntax(path, header)
+    import fast_matrix_market as fmm  # here: gconn's build (setup.py) imports the readers without it
     # fast_matrix_market picks gzip by the '.gz' name; hand it a stream
     # whenever the name and the content might disagree.
     try:
@@ -102,9 +110,7 @@ def read(path: Path, n: int | None, relabel=False) -> Graph:
     if header.format == "array":
         keep = data != 0
         row, col = row[keep], col[keep]
-    if relabel is True:
-        return Graph.from_edges(row, col, relabel=True)
-    return Graph.from_edges(row, col, header.rows if n is None else n)
+    return row, col, header.rows
 
 
 def _check_syntax(path: Path, header: _Header) -> None:

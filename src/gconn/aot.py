@@ -1,0 +1,174 @@
+"""One-off runs without numba: :mod:`gconn._aot` and when to use it.
+
+numba costs every new process about a second before its first kernel runs
+(import, CPU target initialisation, loading each cached kernel), more than
+SciPy's whole one-off run on a 1M-edge file.  ``gconn._aot`` holds, compiled
+at install time, what a plain call needs: serial union-find over the raw
+edges (see :mod:`gconn._aot_build`) and the text parsers.
+
+:func:`connected_components` and :func:`spanning_forest` here answer the
+API's (and ``gconn cc FILE``'s) plain calls on host edge arrays and files -- the
+automatic variant, no statistics, no relabelling -- when :func:`chosen`
+says so, and return None for everything else.  The labels are SciPy's,
+exactly as the JIT backends give them.
+
+>>> edges(([0, 2], [1, 3])).n
+4
+>>> module() is None or components_of(edges(([0, 2], [1, 3])))[1].tolist() == [0, 0, 1, 1]
+True
+"""
+from __future__ import annotations
+
+import os
+import sys
+from typing import NamedTuple
+
+import numpy as np
+
+from .graph import _as_id_array, _check_ids, _is_cupy
+from .ids import INT32_MAX, check_pair, id_range
+
+#: The variant of the compiled module (built by :mod:`gconn._aot_build`).
+VARIANT = "none+union-rem-cas+find-naive+halve-one"
+
+#: Largest input (edges) given to the compiled serial union-find once numba
+#: is loaded.  On the 2-core development machine the JIT pipeline (graph
+#: build, sampling, parallel finish) never caught up with it: 5x slower at
+#: 1M random edges, 2x at 4M and at 16M, the largest measured
+#: (BENCHMARKS.md, "Startup and small batches"); with many cores it will.
+WARM_MAX_EDGES = 1 << 24
+#: ... while numba is not loaded, which adds ~1 s to the JIT pipeline.
+COLD_MAX_EDGES = 1 << 25
+
+_MODULE: list = []
+
+
+def module():
+    """:mod:`gconn._aot`, or None where it was not built (numba's JIT then
+    does everything; ``PYTHONPATH=src python -m gconn._aot_build`` builds it
+    in a development checkout)."""
+    if not _MODULE:
+        try:
+            from . import _aot
+        except ImportError:
+            _aot = None
+        _MODULE.append(_aot)
+    return _MODULE[0]
+
+
+def numba_free() -> bool:
+    """Whether this process has not imported numba (yet)."""
+    return "numba" not in sys.modules
+
+
+def chosen(m: int) -> bool:
+    """Whether an input of ``m`` edges runs on the compiled module."""
+    if module() is None:
+        return False
+    return m <= (COLD_MAX_EDGES if numba_free() else WARM_MAX_EDGES)
+
+
+class Edges(NamedTuple):
+    src: np.ndarray
+    dst: np.ndarray
+    n: int
+
+
+def edges(graph, read=None) -> Edges | None:
+    """The checked id arrays of ``(src, dst)``, an ``(m, 2)`` NumPy array or
+    list, or a file path when ``read(path)`` reads one (None for any other
+    input); bad ids raise as the graph would."""
+    if isinstance(graph, (str, os.PathLike)):
+        return read(graph) if read is not None else None
+    if isinstance(graph, tuple) and len(graph) == 2:
+        if not all(isinstance(a, (np.ndarray, list, range)) and not _is_cupy(a) for a in graph):
+            return None
+        src, dst = (np.asarray(a) for a in graph)
+        if src.dtype.kind not in "iuf" or dst.dtype.kind not in "iuf":
+            return None  # names, objects: the general path words the errors
+        src, dst = _as_id_array(src, "src"), _as_id_array(dst, "dst")
+    elif isinstance(graph, (np.ndarray, list)) and not _is_cupy(graph):
+        arr = np.asarray(graph)
+        if arr.ndim != 2 or arr.shape[1] != 2 or arr.shape[0] == 2 or arr.dtype.kind not in "iu":
+            return None  # adjacency matrices, 2 x 2 (ambiguous), names
+        src, dst = arr[:, 0], arr[:, 1]
+    else:
+        return None
+    check_pair(src, dst)
+    return raw(src, dst, None)
+
+
+def raw(src, dst, n, relabel=False) -> Edges | None:
+    """The edges as they are, after the checks ``Graph.from_edges`` makes
+    (None where it would relabel them)."""
+    if relabel is True:
+        return None
+    if relabel == "auto" and n is None and src.size:
+        from . import relabel as R
+        if R.decide(src, dst, id_range(src, dst)) is not None:
+            return None
+    return Edges(src, dst, _check_ids(src, dst, n))
+
+
+def _typed(e: Edges):
+    """(suffix, src, dst, parent array) for the module's signatures."""
+    vdt = np.int32 if e.n <= INT32_MAX else np.int64
+    if e.src.dtype == np.int32 and e.dst.dtype == np.int32 and vdt == np.int32:
+        return "i4i4", e.src, e.dst, np.empty(e.n, vdt)
+    src = e.src.astype(np.int64, copy=False)
+    dst = e.dst.astype(np.int64, copy=False)
+    return ("i8i4" if vdt == np.int32 else "i8i8"), src, dst, np.empty(e.n, vdt)
+
+
+def components_of(e: Edges, compact: bool = True):
+    """(k, labels) of checked edges: SciPy's labels, or with ``compact=False``
+    each component's smallest vertex."""
+    kind, src, dst, P = _typed(e)
+    if compact:
+        k, labels = getattr(module(), f"components_{kind}")(src, dst, P)
+        return int(k), labels
+    getattr(module(), f"roots_{kind}")(src, dst, P)
+    return int(np.count_nonzero(P == np.arange(P.size, dtype=P.dtype))), P
+
+
+def forest_of(e: Edges):
+    """(src, dst) of a spanning forest of checked edges."""
+    kind, src, dst, P = _typed(e)
+    fa = np.full(P.size, -1, P.dtype)
+    fb = np.full(P.size, -1, P.dtype)
+    getattr(module(), f"forest_{kind}")(src, dst, P, fa, fb)
+    keep = fa >= 0
+    return fa[keep], fb[keep]
+
+
+def host_cpu(backend: str) -> bool:
+    """Whether ``backend`` runs on this CPU (for 'auto': no usable GPU)."""
+    if backend == "cpu":
+        return True
+    if backend != "auto":
+        return False
+    from . import gpu
+    return not gpu.available(simulator_ok=False)[0]
+
+
+def connected_components(graph, backend, algorithm, compact, return_labels, read=None):
+    """The API's answer for a plain call, or None when the call needs more
+    than the compiled module offers (or a larger input, see :func:`chosen`).
+    ``read`` is :func:`edges`'."""
+    if algorithm not in ("auto", None) or module() is None or not host_cpu(backend):
+        return None
+    e = edges(graph, read)
+    if e is None or not chosen(e.src.size):
+        return None
+    k, labels = components_of(e, compact or not return_labels)
+    return (k, labels) if return_labels else k
+
+
+def spanning_forest(graph, backend, algorithm, read=None):
+    """:func:`connected_components`'s counterpart for spanning forests."""
+    if algorithm not in ("auto", None) or module() is None or not host_cpu(backend):
+        return None
+    e = edges(graph, read)
+    if e is None or not chosen(e.src.size):
+        return None
+    return forest_of(e)

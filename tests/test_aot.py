@@ -1,0 +1,231 @@
+"""gconn._aot, the ahead-of-time compiled kernels of one-off runs, and the
+dispatch that uses them without importing numba (gconn.aot).
+
+pip builds gconn._aot, so these tests fail (they do not skip) where it is
+missing; in a development checkout, build it with
+``PYTHONPATH=src python -m gconn._aot_build``.
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import given, settings, strategies as st
+from scipy.sparse.csgraph import connected_components as scipy_cc
+
+import gconn
+from gconn import aot
+from gconn.io import _kernels
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+
+
+@pytest.fixture(scope="module")
+def compiled():
+    mod = aot.module()
+    if mod is None:
+        pytest.fail("gconn._aot is not built: `pip install -e .` builds it; in a development checkout run "
+                    "`PYTHONPATH=src python -m gconn._aot_build`")
+    return mod
+
+
+# What gconn._aot is compiled from (src/gconn/_aot_build.py).
+BUILT_FROM = ["_aot_build.py", "aot.py", "design.py", "core/unionfind.py", "core/primitives.py",
+              "cpu/primitives.py", "cpu/backend.py", "io/_kernels.py", "io/_parsers.py"]
+
+
+def test_compiled_module_is_not_stale(compiled):
+    # a few seconds' slack: installing a wheel writes its files one by one
+    built = os.path.getmtime(compiled.__file__) + 5
+    package = Path(gconn.__file__).parent
+    newer = [name for name in BUILT_FROM if os.path.getmtime(package / name) > built]
+    assert not newer, (f"gconn._aot is older than {newer}: rebuild it (`pip install -e .`, or "
+                       "`PYTHONPATH=src python -m gconn._aot_build` in a development checkout)")
+
+
+def scipy_labels(src, dst, n):
+    A = sp.coo_matrix((np.ones(len(src)), (src, dst)), shape=(n, n))
+    return scipy_cc(A, directed=False)
+
+
+def random_edges(seed, n, m, dtype):
+    rng = np.random.default_rng(seed)
+    return rng.integers(0, n, m).astype(dtype), rng.integers(0, n, m).astype(dtype)
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64, np.uint16])
+@pytest.mark.parametrize("n, m", [(1, 1), (50, 20), (1000, 600), (1000, 5000), (20000, 30000)])
+def test_components_are_scipys(compiled, dtype, n, m):
+    # sparse ones leave isolated vertices below the largest id
+    src, dst = random_edges(n * m, n, m, dtype)
+    e = aot.raw(src, dst, None)
+    k, labels = aot.components_of(e)
+    k_ref, ref = scipy_labels(src, dst, e.n)
+    assert k == k_ref and labels.dtype == np.int32
+    np.testing.assert_array_equal(labels, ref)
+    k_min, mins = aot.components_of(e, compact=False)
+    smallest = np.full(k, e.n)
+    np.minimum.at(smallest, ref, np.arange(e.n))
+    assert k_min == k
+    np.testing.assert_array_equal(mins, smallest[ref])
+
+
+@pytest.mark.parametrize("kind", ["i4i4", "i8i4", "i8i8"])
+def test_every_signature(compiled, kind):
+    edt = np.int32 if kind[:2] == "i4" else np.int64
+    vdt = np.int32 if kind[2:] == "i4" else np.int64
+    src, dst = random_edges(7, 3000, 2500, edt)
+    k, labels = getattr(compiled, f"components_{kind}")(src, dst, np.empty(3000, vdt))
+    k_ref, ref = scipy_labels(src, dst, 3000)
+    assert k == k_ref and labels.dtype == vdt
+    np.testing.assert_array_equal(labels, ref)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 40), st.integers(0, 40)), max_size=80))
+def test_forest_spans_every_component(compiled, pairs):
+    src = np.array([p[0] for p in pairs], np.int64)
+    dst = np.array([p[1] for p in pairs], np.int64)
+    e = aot.raw(src, dst, None)
+    fa, fb = aot.forest_of(e)
+    k, _ = scipy_labels(src, dst, e.n)
+    assert fa.size == e.n - k and fa.dtype == np.int32
+    # n - k edges of the input that leave k components form a forest
+    assert scipy_labels(fa, fb, e.n)[0] == k
+    edges = set(zip(src.tolist(), dst.tolist()))
+    assert all((a, b) in edges for a, b in zip(fa.tolist(), fb.tolist()))
+
+
+@pytest.mark.parametrize("graph", [([], []), (np.zeros(0, np.int64), np.zeros(0, np.int64)), ([3], [3]),
+                                   np.array([[0, 5], [1, 2], [7, 7]]), ([0, 1, 9], [1, 2, 4])])
+def test_api_answers_as_the_jit_backend(compiled, graph):
+    jit = "none+union-async+find-halve"
+    for kw in ({}, {"compact": False}, {"return_labels": False}):
+        got = gconn.connected_components(graph, **kw)
+        want = gconn.connected_components(graph, algorithm=jit, **kw)
+        assert type(got) is type(want)
+        if isinstance(want, tuple):
+            assert got[0] == want[0] and got[1].dtype == want[1].dtype
+            np.testing.assert_array_equal(got[1], want[1])
+        else:
+            assert got == want
+    fa, fb = gconn.spanning_forest(graph)
+    ja, _ = gconn.spanning_forest(graph, algorithm=jit)
+    assert fa.dtype == ja.dtype and fa.size == ja.size
+
+
+@pytest.mark.parametrize("name, text", [
+    ("g.mtx", "%%MatrixMarket matrix coordinate pattern symmetric\n8 8 3\n2 1\n3 2\n6 5\n"),
+    ("g.el", "# gconn edge list: n=9 m=3\n0 1\n1 2\n5 4\n"),
+    ("h.el", "0 1\n1 2\n7 4\n2 1\n3 3\n")])
+def test_files_answer_as_the_jit_backend(compiled, tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(text)
+    got = gconn.connected_components(str(path))
+    want = gconn.connected_components(path, algorithm="none+union-async+find-halve")
+    assert got[0] == want[0] and got[1].dtype == want[1].dtype
+    np.testing.assert_array_equal(got[1], want[1])
+    assert gconn.spanning_forest(path)[0].size == gconn.spanning_forest(path, algorithm="hb+union-async")[0].size
+
+
+def test_bad_ids_raise_as_before(compiled):
+    with pytest.raises(ValueError, match=r"negative vertex id -1 \(dst\[1\]\)"):
+        gconn.connected_components(([0, 1], [2, -1]))
+    with pytest.raises(TypeError, match="src has float dtype"):
+        gconn.connected_components(([0.5], [1]))
+    with pytest.raises(ValueError, match="different lengths"):
+        gconn.connected_components(([0, 1], [1]))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(["1 2", "3\t4", "5,6", "% c", "# c", "", "  7 8 9", "1.5 2", "1 x", "-3 4",
+                                 "1,,2", "99999999999999999999 1", "2", "1 2 3.5", "1 2 1e3"]), max_size=12),
+       st.sampled_from([-1, 5, 100]))
+def test_compiled_parsers_are_the_jit_parsers(compiled, lines, limit):
+    buf = np.frombuffer("\n".join(lines).encode(), np.uint8)
+    for base in (0, 1):
+        outs = []
+        for mod in (compiled, _kernels):
+            src, dst = np.zeros(20, np.int64), np.zeros(20, np.int64)
+            outs.append((mod.parse_pairs(buf, 0, 1, base, limit, 2, -1, src, dst), src.tolist(), dst.tolist()))
+        assert outs[0] == outs[1]
+    for nvals, kind in ((0, 0), (1, 0), (1, 1)):
+        assert compiled.check_entries(buf, 0, 1, 2, nvals, kind) == _kernels.check_entries(buf, 0, 1, 2, nvals, kind)
+        assert compiled.entries_ok(buf, 0, 2, nvals, kind, 8) == _kernels.entries_ok(buf, 0, 2, nvals, kind, 8)
+    assert compiled.count_lines(buf) == _kernels.count_lines(buf)
+    assert compiled.line_start(buf, 3) == _kernels.line_start(buf, 3)
+
+
+def fresh_python(code: str, cwd):
+    """Run ``code`` in a new interpreter (gconn from this checkout); it
+    prints one JSON object."""
+    env = dict(os.environ, PYTHONPATH=str(SRC))
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=cwd, env=env,
+                         timeout=120)
+    assert res.returncode == 0, res.stderr
+    return json.loads(res.stdout.strip().splitlines()[-1])
+
+
+def test_a_small_call_never_imports_numba(compiled, tmp_path):
+    src, dst = random_edges(1, 500, 1000, np.int64)
+    np.save(tmp_path / "edges.npy", np.column_stack([src, dst]))
+    out = fresh_python("""
+import json, sys
+import numpy as np
+import gconn
+after_import = sorted(m for m in ("numba", "scipy") if m in sys.modules)
+edges = np.load("edges.npy")
+k, labels = gconn.connected_components((edges[:, 0], edges[:, 1]))
+fa, fb = gconn.spanning_forest(edges)
+np.savetxt("edges.el", edges, fmt="%d")
+k_file, labels_file = gconn.connected_components("edges.el")
+same = k_file == k and labels_file.tolist() == labels.tolist()
+print(json.dumps({"after_import": after_import, "k": k, "labels": labels.tolist(), "forest": fa.size, "file": same,
+                  "loaded": sorted(m for m in ("numba", "scipy") if m in sys.modules)}))
+""", tmp_path)
+    k, ref = scipy_labels(src, dst, int(max(src.max(), dst.max())) + 1)
+    assert out["after_import"] == [] and out["loaded"] == []
+    assert out["k"] == k and out["labels"] == ref.tolist() and out["forest"] == ref.size - k and out["file"]
+
+
+def test_cli_and_parser_errors_without_numba(compiled, tmp_path):
+    mtx = "%%MatrixMarket matrix coordinate pattern symmetric\n% c\n6 6 3\n2 1\n3 2\n6 5\n"
+    (tmp_path / "g.mtx").write_text(mtx)
+    (tmp_path / "bad.mtx").write_text(mtx.replace("6 5", "6 5.5"))
+    (tmp_path / "bad.el").write_text("0 1\n1.5 2\n")
+    (tmp_path / "range.el").write_text("# gconn edge list: n=4 m=2\n0 1\n2 9\n")
+    out = fresh_python("""
+import contextlib, io, json, sys
+from gconn import cli
+from gconn.io.edges import read_edges
+buf = io.StringIO()
+with contextlib.redirect_stdout(buf):
+    code = cli.main(["cc", "g.mtx", "--json", "-b", "cpu"])
+errors = {}
+for name in ("bad.mtx", "bad.el", "range.el"):
+    try:
+        read_edges(name, None, None, "auto")
+    except ValueError as e:
+        errors[name] = str(e)
+print(json.dumps({"code": code, "cc": json.loads(buf.getvalue()), "errors": errors,
+                  "numba": "numba" in sys.modules}))
+""", tmp_path)
+    assert out["code"] == 0 and not out["numba"]
+    cc = out["cc"]
+    assert cc["variant"] == aot.VARIANT and cc["n"] == 6 and cc["m"] == 3 and cc["components"] == 3
+    assert out["errors"] == {
+        "bad.mtx": "bad.mtx, line 6: expected an entry 'row col' with integer indices, got '6 5.5'",
+        "bad.el": "bad.el, line 2: expected two integer vertex ids, got '1.5 2'",
+        "range.el": "range.el, line 3: vertex id 9 is out of range for n=4 (declared on line 1)"}
+
+
+def test_import_gconn_loads_neither_numba_nor_scipy(tmp_path):
+    out = fresh_python("import json, sys, gconn; "
+                       "print(json.dumps(sorted(m for m in ('numba', 'scipy') if m in sys.modules)))", tmp_path)
+    assert out == []
