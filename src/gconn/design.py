@@ -491,6 +491,27 @@ class Plan:
         return self.variant.finish
 
     @property
+    def needs(self) -> str:
+        """The form of the graph this variant reads (:data:`gconn.graph.FORMS`):
+        ``"adjacency"`` for sampling (k-out, HB and BFS walk neighbour lists;
+        HB reads each row's smallest neighbour first) and for BFS-CC;
+        ``"edges"``, the input's edge list as it is, for every other
+        finish.  None asks for ``"canonical"``: no rule here depends on
+        sorted or duplicate-free lists.  Union-find, ECL-CC and Afforest
+        link the roots of an edge's ends, so a self loop or a duplicate finds
+        them equal and links nothing; SV, Liu-Tarjan, Stergiou and label
+        propagation compare the two ends' labels, symmetrically in the ends,
+        and an edge with equal labels changes nothing.  A duplicate only
+        costs the round-based finishes an inspection per round.
+
+        >>> Plan.of(Variant.parse("none+lt-prf")).needs, Plan.of(Variant.parse("hb+union-async")).needs
+        ('edges', 'adjacency')
+        """
+        if self.sampling != "none" or self.family == TRAVERSAL:
+            return "adjacency"
+        return "edges"
+
+    @property
     def contract(self) -> bool:
         """Whether the gathered edges contract L_max to its root: a finish
         that is not root-based may move any vertex out of its tree, which
