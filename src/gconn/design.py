@@ -588,6 +588,12 @@ def default_name(problem: str = "cc") -> str:
 def choose(graph, problem: str = "cc", backend: str = "cpu", hb_coverage=None) -> Variant:
     """The automatic choice, following the paper's decision tree (Sec. 4.6).
 
+    * Sampling reads the graph's adjacency.  When the graph does not have it
+      yet (a graph built from edge arrays or a matrix keeps its edges as
+      given; see :mod:`gconn.graph`), no sampling: building it is a
+      counting sort over 2m entries, which costs more than the whole
+      union-find finish over the m input edges it would save (CPU, 2 cores:
+      BENCHMARKS.md, "End to end from arrays, lazy graph").
     * Low average degree (road networks, meshes, paths): sampling inspects
       most edges anyway and only adds a pass, so no sampling.
     * On the GPU, also no sampling below ``AUTO_GPU_SAMPLING_EDGES`` edges,
@@ -608,15 +614,18 @@ def choose(graph, problem: str = "cc", backend: str = "cpu", hb_coverage=None) -
     if problem == "incremental":
         return Variant.parse(default_name("incremental"), problem)
     n = graph.n
-    m = graph.m
+    m = graph.m_input
     find = "find-halve"
     if n == 0 or m == 0:
         return Variant("none", "union-async", find)
     avg_degree = 2.0 * m / n
     if avg_degree < AUTO_MIN_DEGREE:
         return Variant("none", "union-async", find)
-    if backend == "gpu" and m < AUTO_GPU_SAMPLING_EDGES:
+    adjacency = graph.has_form("adjacency")
+    if backend == "gpu" and (m < AUTO_GPU_SAMPLING_EDGES or not adjacency):
         return Variant("none", "union-rem-cas", "find-split", "split-one")
+    if not adjacency:
+        return Variant("none", "union-async", find)
     # hb_coverage(graph) is the backend's cheap lower bound on HB's Cov.
     cov = hb_coverage(graph) if hb_coverage is not None else 0.0
     sampling = "hb" if cov >= AUTO_HB_COVERAGE else "kout"

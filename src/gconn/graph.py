@@ -92,7 +92,8 @@ class Graph:
 
     # -- the forms ----------------------------------------------------------
     def has_form(self, name: str) -> bool:
-        """Whether ``form(name)`` is there without building anything.
+        """Whether ``form(name)`` is there without building anything (a
+        device graph counts the forms of the host graph it copies from).
 
         >>> g = Graph.from_edges([0], [1])
         >>> [g.has_form(f) for f in FORMS]
@@ -100,7 +101,9 @@ class Graph:
         """
         _check_form(name)
         f = self._forms
-        return "canonical" in f or name in f or (name == "edges" and "input-csr" in f)
+        if "canonical" in f or name in f or (name == "edges" and "input-csr" in f):
+            return True
+        return self._origin is not None and self._origin.has_form(name)
 
     def form(self, name: str):
         """The arrays of form ``name`` (one of :data:`FORMS`), built on first use."""

@@ -153,10 +153,10 @@ def counting_adjacency(src, dst, n: int):
 
 
 def device_adjacency(graph):
-    """The adjacency form of a device graph: the host's canonical CSR when
-    the host has it, else a counting sort of the device edges."""
+    """The adjacency form of a device graph: the host's copied when the
+    host has it, else a counting sort of the device edges."""
     host = graph._origin
-    if host is not None and host.has_form("canonical"):
+    if host is not None and host.has_form("adjacency"):
         indptr, indices = host.adjacency()
         memory.check(indptr.nbytes + indices.nbytes, _what(graph))
         with memory.guard(f"copying {_what(graph)} to the GPU"):
