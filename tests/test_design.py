@@ -85,6 +85,9 @@ def test_auto_choice_follows_the_decision_tree():
     import numpy as np
     rng = np.random.default_rng(0)
     dense = gconn.Graph.from_edges(rng.integers(0, 500, 10000), rng.integers(0, 500, 10000))
+    # edges as given: building the adjacency costs more than sampling saves
+    assert design.choose(dense, hb_coverage=lambda g: 0.99).sampling == "none"
+    dense.adjacency()
     assert design.choose(dense, hb_coverage=lambda g: 0.99).sampling == "hb"
     assert design.choose(dense, hb_coverage=lambda g: 0.2).sampling == "kout"
     # On the GPU, graphs below AUTO_GPU_SAMPLING_EDGES skip sampling; the
@@ -94,6 +97,6 @@ def test_auto_choice_follows_the_decision_tree():
     design.check(small, "forest")
     assert design.choose(path, backend="gpu").name == "none+union-async+find-halve"
     from types import SimpleNamespace
-    big = SimpleNamespace(n=1 << 22, m=design.AUTO_GPU_SAMPLING_EDGES)
+    big = SimpleNamespace(n=1 << 22, m_input=design.AUTO_GPU_SAMPLING_EDGES, has_form=lambda f: True)
     assert design.choose(big, backend="gpu", hb_coverage=lambda g: 0.99).name == "hb+union-async+find-halve"
     assert design.choose(big, backend="gpu", hb_coverage=lambda g: 0.1).name == "kout+union-async+find-halve"

@@ -8,6 +8,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from .atomics import prefetch
+
 
 @njit(cache=True)
 def _upper_counts(src, dst, n):
@@ -135,22 +137,22 @@ def rows_of(ptr: np.ndarray, id_dtype) -> np.ndarray:
 
 # -- the forms a variant asks for (gconn.graph): bounds and adjacency ----------
 
+#: Edges ahead whose random accesses the counting sort prefetches.
+PREFETCH_AHEAD = 16
+
+
 @njit(parallel=True, cache=True)
 def _bounds(src, dst, nchunks):
     m = src.size
     size = (m + nchunks - 1) // nchunks
-    lo = np.empty(nchunks, np.int64)
-    hi = np.empty(nchunks, np.int64)
-    for c in prange(nchunks):
-        a = np.int64(np.iinfo(np.int64).max)
-        b = np.int64(np.iinfo(np.int64).min)
-        for i in range(c * size, min(m, (c + 1) * size)):
-            x = np.int64(src[i])
-            y = np.int64(dst[i])
-            a = min(a, min(x, y))
-            b = max(b, max(x, y))
-        lo[c] = a
-        hi[c] = b
+    lo = np.full(2 * nchunks, src[0], np.int64)
+    hi = np.full(2 * nchunks, src[0], np.int64)
+    for t in prange(2 * nchunks):
+        b = (t >> 1) * size
+        if b < m:
+            part = src[b:min(m, b + size)] if t & 1 == 0 else dst[b:min(m, b + size)]
+            lo[t] = part.min()
+            hi[t] = part.max()
     return lo.min(), hi.max()
 
 
@@ -178,7 +180,12 @@ def _adj_count(src, dst, hist):
     for c in prange(nchunks):
         h = hist[c]
         h[:] = 0
-        for i in range(c * size, min(m, (c + 1) * size)):
+        hi = min(m, (c + 1) * size)
+        for i in range(c * size, hi):
+            j = i + PREFETCH_AHEAD
+            if j < hi:
+                prefetch(h, src[j])
+                prefetch(h, dst[j])
             u = src[i]
             v = dst[i]
             if u != v:
@@ -217,7 +224,17 @@ def _adj_scatter(src, dst, hist, indices):
     size = (m + nchunks - 1) // nchunks
     for c in prange(nchunks):
         h = hist[c]
-        for i in range(c * size, min(m, (c + 1) * size)):
+        hi = min(m, (c + 1) * size)
+        for i in range(c * size, hi):
+            # the cursors two steps ahead, then the slots they point at
+            j = i + 2 * PREFETCH_AHEAD
+            if j < hi:
+                prefetch(h, src[j])
+                prefetch(h, dst[j])
+            j = i + PREFETCH_AHEAD
+            if j < hi:
+                prefetch(indices, h[src[j]])
+                prefetch(indices, h[dst[j]])
             u = src[i]
             v = dst[i]
             if u != v:
