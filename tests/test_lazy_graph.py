@@ -95,6 +95,8 @@ def test_id_bounds():
     assert id_bounds(s, d) == (2, 11)
     big = np.arange(300000, dtype=np.int32)
     assert id_bounds(big, big[::-1].copy()) == (0, 299999)
+    assert id_bounds(big.astype(np.uint32), big[::-1].astype(np.int64) + 7) == (0, 300006)
+    assert id_bounds(big[::3], big[1::3]) == (0, 299998)
     with pytest.raises(ValueError, match=r"negative vertex id -1 \(dst\[1\]\)"):
         Graph.from_edges([0, 1], [2, -1])
     with pytest.raises(ValueError, match=r"out of range for n=3"):

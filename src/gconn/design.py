@@ -598,7 +598,7 @@ def choose(graph, problem: str = "cc", backend: str = "cpu", hb_coverage=None) -
       most edges anyway and only adds a pass, so no sampling.
     * On the GPU, also no sampling below ``AUTO_GPU_SAMPLING_EDGES`` edges,
       where the sampled pipeline's extra kernels and L_max cost more than
-      they save, and then UnionRemCAS with FindSplit and SplitAtomicOne,
+      they save, or without an adjacency, and then UnionRemCAS with FindSplit and SplitAtomicOne,
       which beat UnionAsync there by 30-60% (H100, 0.5M-16M edges:
       BENCHMARKS.md).
     * Otherwise estimate a lower bound on HB's coverage from HB's first,

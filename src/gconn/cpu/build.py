@@ -149,10 +149,14 @@ def _bounds(src, dst, nchunks):
     hi = np.full(2 * nchunks, src[0], np.int64)
     for t in prange(2 * nchunks):
         b = (t >> 1) * size
-        if b < m:
-            part = src[b:min(m, b + size)] if t & 1 == 0 else dst[b:min(m, b + size)]
-            lo[t] = part.min()
-            hi[t] = part.max()
+        e = min(m, b + size)
+        # the two arrays may differ in dtype: one branch each, no unification
+        if b < m and t & 1 == 0:
+            lo[t] = src[b:e].min()
+            hi[t] = src[b:e].max()
+        elif b < m:
+            lo[t] = dst[b:e].min()
+            hi[t] = dst[b:e].max()
     return lo.min(), hi.max()
 
 
