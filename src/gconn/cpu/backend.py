@@ -197,7 +197,10 @@ def inter_component_edges(labels, indptr, indices, active):
 @njit(cache=True)
 def _compact(roots):
     """Labels 0..k-1 numbered by each component's smallest vertex, which is
-    scipy's numbering; works for any choice of root."""
+    scipy's numbering; works for any choice of root.  One serial pass: a
+    parallel version (minimum per root, ranks of the minima, a gather)
+    took 10x longer on 2 cores shared with other work, 48 ms against 4.8
+    for 2^20 vertices."""
     n = roots.size
     first = np.full(n, -1, roots.dtype)
     out = np.empty(n, roots.dtype)
@@ -220,7 +223,11 @@ def min_representatives(roots):
     mins = np.full(n, n, roots.dtype)
     for vi in prange(n):
         v = np.int64(vi)
-        atomics.atomic_min(mins, roots[v], v)
+        # Reading first skips the atomic for all but a few vertices of a
+        # large component: each thread walks its vertices in id order.
+        r = roots[v]
+        if v < atomics.load(mins, r):
+            atomics.atomic_min(mins, r, v)
     out = np.empty(n, roots.dtype)
     for vi in prange(n):
         v = np.int64(vi)
