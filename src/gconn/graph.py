@@ -149,6 +149,8 @@ class Graph:
         c = self._forms.get("canonical")
         if c is None:
             c = self._forms["canonical"] = self._build_canonical()
+            # it serves as the adjacency from now on; the input stays
+            self._forms.pop("adjacency", None)
         return c
 
     def _build_edges(self):
