@@ -85,6 +85,9 @@ def test_auto_choice_follows_the_decision_tree():
     import numpy as np
     rng = np.random.default_rng(0)
     dense = gconn.Graph.from_edges(rng.integers(0, 500, 10000), rng.integers(0, 500, 10000))
+    # edges as given: building the adjacency costs more than sampling saves
+    assert design.choose(dense, hb_coverage=lambda g: 0.99).sampling == "none"
+    dense.adjacency()
     assert design.choose(dense, hb_coverage=lambda g: 0.99).sampling == "hb"
     assert design.choose(dense, hb_coverage=lambda g: 0.2).sampling == "kout"
     # On the GPU, graphs below AUTO_GPU_SAMPLING_EDGES skip sampling; the
@@ -94,7 +97,7 @@ def test_auto_choice_follows_the_decision_tree():
     design.check(small, "forest")
     assert design.choose(path, backend="gpu").name == "none+union-async+find-halve"
     from types import SimpleNamespace
-    big = SimpleNamespace(n=1 << 22, m=design.AUTO_GPU_SAMPLING_EDGES)
+    big = SimpleNamespace(n=1 << 22, m_input=design.AUTO_GPU_SAMPLING_EDGES, has_form=lambda f: True)
     for cov, sampling in ((0.99, "hb"), (0.1, "kout")):
         assert design.choose(big, backend="gpu", hb_coverage=lambda g: cov).name \
             == f"{sampling}+union-rem-cas+find-halve+splice"
@@ -102,6 +105,10 @@ def test_auto_choice_follows_the_decision_tree():
         assert v.name == f"{sampling}+union-rem-cas+find-split+split-one"
         design.check(v, "forest")
     # a large mesh-like graph (average degree 6) skips sampling on the GPU
-    mesh = SimpleNamespace(n=1 << 24, m=3 << 24)
+    mesh = SimpleNamespace(n=1 << 24, m_input=3 << 24, has_form=lambda f: True)
     assert design.choose(mesh, backend="gpu").name == "none+union-rem-cas+find-split+split-one"
     assert design.choose(mesh, backend="cpu", hb_coverage=lambda g: 0.1).sampling == "kout"
+    # without an adjacency yet, building one costs more than sampling saves
+    raw = SimpleNamespace(n=1 << 22, m_input=design.AUTO_GPU_SAMPLING_EDGES, has_form=lambda f: False)
+    assert design.choose(raw, backend="gpu", hb_coverage=lambda g: 0.99).name == "none+union-rem-cas+find-split+split-one"
+    assert design.choose(raw, backend="cpu", hb_coverage=lambda g: 0.99).name == "none+union-async+find-halve"

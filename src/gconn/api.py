@@ -61,7 +61,7 @@ def _setup(graph, backend, algorithm, problem: str, params: dict, return_stats: 
     stats = None
     if return_stats:
         # nodes is an id array after relabelling (a list holds networkx labels)
-        stats = Stats(variant=plan.name, backend=be.NAME, n=g.n, m=g.m,
+        stats = Stats(variant=plan.name, backend=be.NAME, n=g.n, m=g.m_input,
                       relabelled=g_in.nodes is not None and not isinstance(g_in.nodes, list))
     return g_in, be, g, plan, stats
 

@@ -497,6 +497,27 @@ class Plan:
         return self.variant.finish
 
     @property
+    def needs(self) -> str:
+        """The form of the graph this variant reads (:data:`gconn.graph.FORMS`):
+        ``"adjacency"`` for sampling (k-out, HB and BFS walk neighbour lists;
+        HB reads each row's smallest neighbour first) and for BFS-CC;
+        ``"edges"``, the input's edge list as it is, for every other
+        finish.  None asks for ``"canonical"``: no rule here depends on
+        sorted or duplicate-free lists.  Union-find, ECL-CC and Afforest
+        link the roots of an edge's ends, so a self loop or a duplicate finds
+        them equal and links nothing; SV, Liu-Tarjan, Stergiou and label
+        propagation compare the two ends' labels, symmetrically in the ends,
+        and an edge with equal labels changes nothing.  A duplicate only
+        costs the round-based finishes an inspection per round.
+
+        >>> Plan.of(Variant.parse("none+lt-prf")).needs, Plan.of(Variant.parse("hb+union-async")).needs
+        ('edges', 'adjacency')
+        """
+        if self.sampling != "none" or self.family == TRAVERSAL:
+            return "adjacency"
+        return "edges"
+
+    @property
     def contract(self) -> bool:
         """Whether the gathered edges contract L_max to its root: a finish
         that is not root-based may move any vertex out of its tree, which
@@ -573,11 +594,17 @@ def default_name(problem: str = "cc") -> str:
 def choose(graph, problem: str = "cc", backend: str = "cpu", hb_coverage=None) -> Variant:
     """The automatic choice, following the paper's decision tree (Sec. 4.6).
 
+    * Sampling reads the graph's adjacency.  When the graph does not have it
+      yet (a graph built from edge arrays or a matrix keeps its edges as
+      given; see :mod:`gconn.graph`), no sampling: building it is a
+      counting sort over 2m entries, which costs more than the whole
+      union-find finish over the m input edges it would save (CPU, 2 cores:
+      BENCHMARKS.md, "End to end from arrays, lazy graph").
     * Low average degree (road networks, meshes, paths): sampling inspects
       most edges anyway and only adds a pass, so no sampling.
     * On the GPU, also no sampling below ``AUTO_GPU_SAMPLING_EDGES`` edges,
       where the sampled pipeline's extra kernels and L_max cost more than
-      they save, and then UnionRemCAS with FindSplit and SplitAtomicOne,
+      they save, or without an adjacency, and then UnionRemCAS with FindSplit and SplitAtomicOne,
       which beat UnionAsync there by 30-60% (H100, 0.5M-16M edges:
       BENCHMARKS.md).
     * On the GPU, also no sampling below average degree
@@ -602,15 +629,18 @@ def choose(graph, problem: str = "cc", backend: str = "cpu", hb_coverage=None) -
     if problem == "incremental":
         return Variant.parse(default_name("incremental"), problem)
     n = graph.n
-    m = graph.m
+    m = graph.m_input
     find = "find-halve"
     if n == 0 or m == 0:
         return Variant("none", "union-async", find)
     avg_degree = 2.0 * m / n
     if avg_degree < AUTO_MIN_DEGREE:
         return Variant("none", "union-async", find)
-    if backend == "gpu" and (m < AUTO_GPU_SAMPLING_EDGES or avg_degree < AUTO_GPU_MIN_DEGREE):
+    adjacency = graph.has_form("adjacency")
+    if backend == "gpu" and (m < AUTO_GPU_SAMPLING_EDGES or avg_degree < AUTO_GPU_MIN_DEGREE or not adjacency):
         return Variant("none", "union-rem-cas", "find-split", "split-one")
+    if not adjacency:
+        return Variant("none", "union-async", find)
     # hb_coverage(graph) is the backend's cheap lower bound on HB's Cov.
     cov = hb_coverage(graph) if hb_coverage is not None else 0.0
     sampling = "hb" if cov >= AUTO_HB_COVERAGE else "kout"

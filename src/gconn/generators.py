@@ -22,10 +22,9 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 import numpy as np
-from llvmlite import ir
-from numba import njit, prange, types
-from numba.extending import intrinsic
+from numba import njit, prange
 
+from .cpu.atomics import prefetch
 from .graph import Graph, _id_dtype
 
 __all__ = [
@@ -63,22 +62,6 @@ def _below(r, bound):
     """A uniform int in [0, bound) from 64 random bits (53 used)."""
     # The float product can round up to bound itself when bound is large.
     return min(np.int64(np.float64(r >> _U(11)) * _TWO_POW_MINUS_53 * bound), bound - 1)
-
-
-@intrinsic
-def _prefetch(typingctx, arr, i):
-    """Hint the CPU to fetch ``arr[i]`` into cache (numba has no API for it)."""
-    def codegen(context, builder, sig, args):
-        ary = context.make_array(sig.args[0])(context, builder, args[0])
-        byte_ptr = ir.IntType(8).as_pointer()
-        ptr = builder.bitcast(builder.gep(ary.data, [args[1]]), byte_ptr)
-        i32 = ir.IntType(32)
-        fn = builder.module.declare_intrinsic(
-            "llvm.prefetch", fnty=ir.FunctionType(ir.VoidType(), [byte_ptr, i32, i32, i32]))
-        # (read, keep in all cache levels, data cache)
-        builder.call(fn, [ptr, i32(0), i32(3), i32(1)])
-        return context.get_dummy_value()
-    return types.none(arr, i), codegen
 
 
 def _rng(seed) -> np.random.Generator:
@@ -281,7 +264,7 @@ def _ba_kernel(n, m, key, retry_key, src, dst):
                 ahead_first = seed_edges + (ahead - seed_edges) // m * m
                 p = _ba_position(key, ahead, 2 * ahead_first)
                 if p & 1:
-                    _prefetch(dst, p >> 1)
+                    prefetch(dst, p >> 1)
             p = _ba_position(key, e, ends)
             while True:
                 h = p >> 1

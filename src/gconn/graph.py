@@ -1,10 +1,27 @@
-"""``gconn.Graph``: an undirected simple graph in CSR and COO form.
+"""``gconn.Graph``: an undirected graph and the forms its edges take.
 
-The CSR is symmetric (each edge in both directions) with sorted neighbour
-lists, as the CSR-based samplers and finishes need; the COO holds each
-undirected edge once as (u, v) with u < v, as the edge-centric finishes and
-incremental batches need.  Ids are int32 unless n needs int64; offsets are
-int64 only when 2m needs it.
+A graph keeps its input and builds the other forms on first use (cached),
+so a run pays only for the form its variant needs (``Plan.needs``):
+
+* ``"edges"`` -- :meth:`Graph.edges`: ``(src, dst)``, the input's edges as
+  given: either orientation, duplicates and self loops included.  What
+  union-find and the other edge-centric finishes read: none of them is
+  disturbed by a duplicate or a loop.
+* ``"adjacency"`` -- :meth:`Graph.adjacency`: ``(indptr, indices)``, a
+  symmetric CSR made by one counting sort by source: each edge in both
+  rows, duplicates kept, self loops dropped, each row's smallest neighbour
+  first and the rest unsorted.  What k-out, HB and BFS sampling and BFS-CC
+  read.
+* ``"canonical"`` -- :meth:`Graph.canonical`: ``(indptr, indices, src,
+  dst)``, the simple graph: a symmetric CSR with sorted, duplicate-free
+  rows, and the COO with each edge once as (u, v), u < v.  ``g.indptr``,
+  ``g.indices``, ``g.src``, ``g.dst``, ``g.m``, ``g.degrees()``,
+  ``to_scipy()`` and equality read it.
+
+Once the canonical form is built it serves every form (it has the fewest
+edges).  ``g.m_input`` counts the input's edges without building anything.
+Ids are int32 unless n needs int64; offsets are int64 only when the slots
+need it.
 """
 from __future__ import annotations
 
@@ -13,6 +30,9 @@ from typing import Any
 import numpy as np
 
 from .ids import INT32_MAX, check_n, check_pair, id_range, id_dtype as _id_dtype
+
+#: The forms of a graph's edges, weakest first (see the module docstring).
+FORMS = ("edges", "adjacency", "canonical")
 
 
 def _is_cupy(x) -> bool:
@@ -25,36 +45,180 @@ class Graph:
     Build it from ``(src, dst)`` arrays, an ``(m, 2)`` array, any
     scipy.sparse matrix (a directed matrix means weak connectivity), a
     networkx graph, or CuPy arrays / a CuPy sparse matrix (then the graph
-    lives on the GPU).  Self loops and duplicate edges are dropped.
+    lives on the GPU).  The graph is the simple one: self loops and
+    duplicate edges do not count (``m``), though the input's edges are kept
+    as they are for the variants that do not mind them (see
+    :mod:`gconn.graph`).
 
-    >>> g = Graph.from_edges([0, 1, 3], [1, 2, 4])
-    >>> g.n, g.m
-    (5, 3)
+    >>> g = Graph.from_edges([0, 1, 3, 1], [1, 2, 4, 0])
+    >>> g.n, g.m_input, g.has_form("canonical")
+    (5, 4, False)
+    >>> g.m
+    3
     >>> g.indptr.tolist(), g.indices.tolist()
     ([0, 1, 3, 4, 5, 6], [1, 0, 2, 1, 4, 3])
     """
 
-    __slots__ = ("n", "indptr", "indices", "src", "dst", "nodes", "device", "_cache")
+    __slots__ = ("n", "nodes", "device", "_cache", "_forms", "_m_input", "_ids", "_origin")
 
     def __init__(self, n, indptr, indices, src, dst, nodes=None, device="cpu"):
+        """A graph from its canonical arrays (see :meth:`canonical`)."""
+        self._init(n, device, nodes, int(src.shape[0]), indices.dtype)
+        self._forms["canonical"] = (indptr, indices, src, dst)
+
+    def _init(self, n, device, nodes, m_input, ids):
         self.n = int(n)
-        self.indptr = indptr
-        self.indices = indices
-        self.src = src
-        self.dst = dst
         self.nodes = nodes
         self.device = device
         self._cache = {}
+        self._forms = {}
+        self._m_input = int(m_input)
+        self._ids = np.dtype(ids)
+        self._origin = None
+
+    @classmethod
+    def _of(cls, n, device="cpu", nodes=None, *, edges=None, input_csr=None) -> "Graph":
+        """A lazy graph over checked edges ``(src, dst)`` or the directed
+        CSR ``(indptr, indices)`` of a matrix, ids already of the graph's
+        id dtype."""
+        g = cls.__new__(cls)
+        if edges is not None:
+            g._init(n, device, nodes, edges[0].shape[0], edges[0].dtype)
+            g._forms["edges"] = edges
+        else:
+            g._init(n, device, nodes, int(input_csr[0][-1]), input_csr[1].dtype)
+            g._forms["input-csr"] = input_csr
+        return g
+
+    # -- the forms ----------------------------------------------------------
+    def has_form(self, name: str) -> bool:
+        """Whether ``form(name)`` is there without building anything (a
+        device graph counts the forms of the host graph it copies from).
+
+        >>> g = Graph.from_edges([0], [1])
+        >>> [g.has_form(f) for f in FORMS]
+        [True, False, False]
+        """
+        _check_form(name)
+        f = self._forms
+        if "canonical" in f or name in f or (name == "edges" and "input-csr" in f):
+            return True
+        return self._origin is not None and self._origin.has_form(name)
+
+    def form(self, name: str):
+        """The arrays of form ``name`` (one of :data:`FORMS`), built on first use."""
+        _check_form(name)
+        return getattr(self, name)()
+
+    def edges(self):
+        """``(src, dst)``: every edge of the input in either orientation,
+        duplicates and self loops included (the canonical COO once that is
+        built).
+
+        >>> [a.tolist() for a in Graph.from_edges([1, 2, 2], [0, 2, 1]).edges()]
+        [[1, 2, 2], [0, 2, 1]]
+        """
+        f = self._forms
+        if "canonical" in f:
+            return f["canonical"][2:]
+        e = f.get("edges")
+        if e is None:
+            e = f["edges"] = self._build_edges()
+        return e
+
+    def adjacency(self):
+        """``(indptr, indices)``: a symmetric CSR with each edge in both rows,
+        duplicates kept, self loops dropped, each row's smallest neighbour
+        first and the others in no order (the canonical CSR once that is
+        built).  One counting sort by source builds it.
+
+        >>> [a.tolist() for a in Graph.from_edges([1, 2, 2], [0, 2, 1]).adjacency()]
+        [[0, 1, 3, 4], [1, 0, 2, 1]]
+        """
+        f = self._forms
+        if "canonical" in f:
+            return f["canonical"][:2]
+        a = f.get("adjacency")
+        if a is None:
+            a = f["adjacency"] = self._build_adjacency()
+        return a
+
+    def canonical(self):
+        """``(indptr, indices, src, dst)``: the simple graph as a symmetric
+        CSR with sorted rows and as a COO with each edge once, u < v."""
+        c = self._forms.get("canonical")
+        if c is None:
+            c = self._forms["canonical"] = self._build_canonical()
+            # it serves as the adjacency from now on; the input stays
+            self._forms.pop("adjacency", None)
+        return c
+
+    def _build_edges(self):
+        if self._origin is not None:
+            from .gpu.graph import device_edges
+            return device_edges(self._origin)
+        indptr, indices = self._forms["input-csr"]
+        from .cpu.build import rows_of
+        return rows_of(indptr, self._ids), indices
+
+    def _build_adjacency(self):
+        if self.on_gpu:
+            from .gpu.graph import device_adjacency
+            return device_adjacency(self)
+        from .cpu.build import adjacency_csr
+        src, dst = self.edges()
+        return adjacency_csr(src, dst, self.n)
+
+    def _build_canonical(self):
+        if self.on_gpu:
+            from .gpu.graph import device_canonical
+            return device_canonical(self)
+        from .cpu.build import rows_of, symmetric_csr, upper_csr
+        src, dst = self.edges()
+        dt = self._ids
+        uptr, ucol = upper_csr(src, dst, self.n, dt)
+        m = ucol.size
+        indptr, indices = symmetric_csr(uptr, ucol, np.int32 if 2 * m <= INT32_MAX else np.int64)
+        return indptr, indices, rows_of(uptr, dt), ucol
+
+    @property
+    def indptr(self):
+        """Offsets of the canonical CSR."""
+        return self.canonical()[0]
+
+    @property
+    def indices(self):
+        """Neighbours of the canonical CSR (sorted within each row)."""
+        return self.canonical()[1]
+
+    @property
+    def src(self):
+        """Smaller ends of the canonical COO (each edge once, src < dst)."""
+        return self.canonical()[2]
+
+    @property
+    def dst(self):
+        """Larger ends of the canonical COO."""
+        return self.canonical()[3]
 
     # -- sizes ------------------------------------------------------------
     @property
     def m(self) -> int:
-        """Number of undirected edges (each counted once)."""
+        """Number of undirected edges of the simple graph (each counted
+        once; builds the canonical form)."""
         return int(self.src.shape[0])
 
     @property
+    def m_input(self) -> int:
+        """Number of edges of the input as given (duplicates, self loops and
+        both orientations of an edge each count), known without building
+        anything; ``m`` once the canonical form is built."""
+        c = self._forms.get("canonical")
+        return int(c[2].shape[0]) if c is not None else self._m_input
+
+    @property
     def id_dtype(self):
-        return self.indices.dtype
+        return self._ids
 
     @property
     def on_gpu(self) -> bool:
@@ -115,11 +279,9 @@ class Graph:
                     raise ValueError(f"an edge array must have shape (m, 2); got {arr.shape}")
                 src, dst = arr[:, 0], arr[:, 1]
         if _is_cupy(src) or _is_cupy(dst):
-            from .gpu.graph import device_graph_from_edges
             if relabel is not False:
-                return _device_relabelled(src, dst, relabel,
-                                          lambda s, d, n: cls(*device_graph_from_edges(s, d, n), device="gpu"))
-            return cls(*device_graph_from_edges(src, dst, n), device="gpu")
+                return _device_relabelled(src, dst, relabel, cls._on_device)
+            return cls._on_device(src, dst, n)
         src = _as_id_array(src, "src")
         dst = _as_id_array(dst, "dst")
         if src.shape[0] != dst.shape[0]:
@@ -130,16 +292,22 @@ class Graph:
             how = R.decide(src, dst, hi) if relabel == "auto" else True
             if how is not None:
                 s, d, ids = R.dense_ids(src, dst, how)
-                g = cls._build(s, d, ids.size)
-                g.nodes = ids
-                return g
+                return cls._lazy(s, d, ids.size, ids)
         n = _check_ids(src, dst, n)
-        return cls._build(src, dst, n)
+        return cls._lazy(src, dst, n)
+
+    @classmethod
+    def _on_device(cls, src, dst, n=None) -> "Graph":
+        from .gpu.graph import device_edge_list
+        n, s, d = device_edge_list(src, dst, n)
+        return cls._of(n, "gpu", edges=(s, d))
 
     @classmethod
     def from_scipy(cls, A) -> "Graph":
         """From any scipy.sparse matrix or array; stored entries are edges
         (explicit zeros too, as in scipy.sparse.csgraph), direction ignored.
+        A CSR or CSC matrix is kept as it is (its rows are edge lists), a
+        COO one as its edge list, others are converted to CSR.
 
         >>> import scipy.sparse as sp
         >>> Graph.from_scipy(sp.csr_matrix(np.eye(3))).m
@@ -150,9 +318,14 @@ class Graph:
         n = int(A.shape[0])
         from .memory import check_vertices
         check_vertices(n, f"the matrix's shape {A.shape}")
-        coo = A.tocoo()
         dt = _id_dtype(n)
-        return cls._build(coo.row.astype(dt, copy=False), coo.col.astype(dt, copy=False), n)
+        if A.format == "coo":
+            return cls._of(n, edges=(np.ascontiguousarray(A.row, dt), np.ascontiguousarray(A.col, dt)))
+        if A.format not in ("csr", "csc"):
+            A = A.tocsr()
+        # a CSC matrix's columns are a CSR of its transpose: the same graph
+        nnz = int(A.indptr[-1])
+        return cls._of(n, input_csr=(A.indptr, np.ascontiguousarray(A.indices[:nnz], dt)))
 
     @classmethod
     def from_networkx(cls, G) -> "Graph":
@@ -174,9 +347,7 @@ class Graph:
         for i, (a, b) in enumerate(G.edges()):
             src[i] = index[a]
             dst[i] = index[b]
-        g = cls._build(src, dst, n)
-        g.nodes = nodes
-        return g
+        return cls._lazy(src, dst, n, nodes)
 
     @classmethod
     def from_csr(cls, indptr, indices, n: int | None = None) -> "Graph":
@@ -189,31 +360,36 @@ class Graph:
         return cls.from_edges(rows, indices, n)
 
     @classmethod
-    def _build(cls, src: np.ndarray, dst: np.ndarray, n: int) -> "Graph":
-        from .cpu.build import rows_of, symmetric_csr, upper_csr
+    def _lazy(cls, src: np.ndarray, dst: np.ndarray, n: int, nodes=None) -> "Graph":
+        """A graph over checked host edges: they are cast to the id dtype
+        (no copy when they have it) and nothing else is built."""
         dt = _id_dtype(n)
-        src = np.ascontiguousarray(src, dtype=dt)
-        dst = np.ascontiguousarray(dst, dtype=dt)
-        uptr, ucol = upper_csr(src, dst, n, dt)
-        m = ucol.size
-        ptr_dt = np.int32 if 2 * m <= INT32_MAX else np.int64
-        indptr, indices = symmetric_csr(uptr, ucol, ptr_dt)
-        return cls(n, indptr, indices, rows_of(uptr, dt), ucol)
+        return cls._of(n, nodes=nodes, edges=(np.ascontiguousarray(src, dtype=dt),
+                                              np.ascontiguousarray(dst, dtype=dt)))
 
     # -- conversions ------------------------------------------------------
     def to_host(self) -> "Graph":
+        """This graph with host arrays: the forms built on the GPU, copied."""
         if self.device == "cpu":
             return self
-        g = Graph(self.n, self.indptr.get(), self.indices.get(), self.src.get(), self.dst.get(),
-                  self.nodes, "cpu")
+        if self._origin is not None:
+            return self._origin
+        g = Graph.__new__(Graph)
+        g._init(self.n, "cpu", self.nodes, self._m_input, self._ids)
+        g._forms = {k: tuple(a.get() for a in v) for k, v in self._forms.items()}
         return g
 
     def to_device(self) -> "Graph":
-        """A copy of this graph with its arrays on the GPU (CuPy)."""
+        """This graph on the GPU (CuPy arrays).  Nothing is copied yet: each
+        form is copied (or built on the device) when a run first asks for it."""
         if self.device == "gpu":
             return self
-        from .gpu.graph import device_csr_coo
-        return Graph(*device_csr_coo(self), nodes=self.nodes, device="gpu")
+        from .gpu.graph import require_device
+        require_device("moving a graph to the GPU")
+        g = Graph.__new__(Graph)
+        g._init(self.n, "gpu", self.nodes, self.m_input, self._ids)
+        g._origin = self
+        return g
 
     def to_scipy(self):
         """The symmetric adjacency as a scipy.sparse.csr_matrix."""
@@ -235,6 +411,11 @@ class Graph:
         return {k: v.item() for k, v in zip(keys, values)}
 
 
+def _check_form(name: str) -> None:
+    if name not in FORMS:
+        raise ValueError(f"unknown graph form {name!r}; one of {', '.join(FORMS)}")
+
+
 def coerce(obj: Any, n: int | None = None, *, relabel=False) -> Graph:
     """A Graph from an object in memory: a Graph, a scipy.sparse or
     cupyx matrix, a networkx graph, ``(src, dst)`` arrays or an ``(m, 2)``
@@ -253,8 +434,9 @@ def coerce(obj: Any, n: int | None = None, *, relabel=False) -> Graph:
     mod = type(obj).__module__.split(".")[0]
     if mod == "scipy" or (mod == "cupyx" and hasattr(obj, "tocoo")):
         if mod == "cupyx":
-            from .gpu.graph import device_graph_from_sparse
-            return Graph(*device_graph_from_sparse(obj), device="gpu")
+            from .gpu.graph import device_sparse_edges
+            n, s, d = device_sparse_edges(obj)
+            return Graph._of(n, "gpu", edges=(s, d))
         return Graph.from_scipy(obj)
     if mod == "networkx":
         return Graph.from_networkx(obj)
@@ -325,7 +507,10 @@ def _check_ids(src: np.ndarray, dst: np.ndarray, n: int | None) -> int:
         if n is not None:
             check_vertices(int(n), f"n={n}")
         return 0 if n is None else int(n)
-    hi = id_range(src, dst)
+    from .cpu.build import id_bounds
+    lo, hi = id_bounds(src, dst)
+    if lo < 0:
+        id_range(src, dst)  # names the first negative id
     if n is None:
         try:
             check_vertices(hi + 1, "edges", hi)

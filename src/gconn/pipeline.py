@@ -61,7 +61,7 @@ def run(graph, plan: Plan, backend, *, forest: bool = False, stats: Stats | None
     with backend.scope(graph, plan, forest, stats):
         state = backend.init(graph, plan, forest)
         work = None
-        if plan.sampling != "none" and graph.m > 0:
+        if plan.sampling != "none" and graph.m_input > 0:
             with phase("sample"):
                 sampled = backend.sample(state, seed, count)
                 backend.compress(state)

@@ -25,6 +25,10 @@ class Stats:
     variant: str = ""
     backend: str = ""
     n: int = 0
+    #: edges of the graph's edge list (``Graph.m_input``): the input's as
+    #: given (duplicates, self loops and both orientations count), or the
+    #: simple graph's when its canonical form was built; counting the simple
+    #: graph's edges would build that form, which a run does not need
     m: int = 0
     #: seconds per phase, in execution order ("sample", "lmax", "finish", "finalize", ...)
     phase_times: dict = field(default_factory=dict)

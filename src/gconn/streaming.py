@@ -59,9 +59,10 @@ def _resident_bytes(obj, plan: Plan, forest: bool) -> int:
     """Device bytes of a resident run: the graph's arrays (COO and CSR)
     and what the plan allocates beside them."""
     if isinstance(obj, Graph):
-        n, m, ib = obj.n, obj.m, obj.id_dtype.itemsize
-        return sum(a.nbytes for a in (obj.indptr, obj.indices, obj.src, obj.dst)) + \
-            plan.device_bytes(n, m, ib, obj.indptr.dtype.itemsize, forest, 1)
+        n, m, ib = obj.n, obj.m_input, obj.id_dtype.itemsize
+        # only the form the plan reads goes to the device (gconn.graph's forms)
+        arrays = 2 * m * ib if plan.needs == "edges" else (n + 1) * 8 + 2 * m * ib
+        return arrays + plan.device_bytes(n, m, ib, 8, forest, 1)
     if isinstance(obj, (str, os.PathLike)):
         size = os.path.getsize(obj)
         return 2 * size + plan.device_bytes(0, size // 8, 4, 8, forest, 1)
@@ -100,7 +101,7 @@ def run(graph, be, algorithm, problem: str, params: dict, *, forest: bool, devic
     else:
         return None
     if isinstance(graph, Graph):
-        src = (graph.src, graph.dst)
+        src = graph.edges()
     plan = Plan.of(v)
     st = stream.Streamer(plan, n=graph.n if isinstance(graph, Graph) else None, forest=forest, limit=limit)
     st.feed(stream.HostEdges(src))

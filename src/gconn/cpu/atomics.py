@@ -7,6 +7,7 @@ LLVM may legally hoist it out of a retry loop (a CAS counter hung that way).
 """
 from __future__ import annotations
 
+from llvmlite import ir
 from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
@@ -102,3 +103,20 @@ def fence(typingctx):
         return context.get_dummy_value()
 
     return types.void(), codegen
+
+
+@intrinsic
+def prefetch(typingctx, arr, i):
+    """Hint the CPU to fetch ``arr[i]`` into cache (numba has no API for it).
+    A hint never faults, so ``i`` needs no bounds check."""
+    def codegen(context, builder, sig, args):
+        ary = context.make_array(sig.args[0])(context, builder, args[0])
+        byte_ptr = ir.IntType(8).as_pointer()
+        ptr = builder.bitcast(builder.gep(ary.data, [args[1]]), byte_ptr)
+        i32 = ir.IntType(32)
+        fn = builder.module.declare_intrinsic(
+            "llvm.prefetch", fnty=ir.FunctionType(ir.VoidType(), [byte_ptr, i32, i32, i32]))
+        # (read, keep in all cache levels, data cache)
+        builder.call(fn, [ptr, i32(0), i32(3), i32(1)])
+        return context.get_dummy_value()
+    return types.none(arr, i), codegen

@@ -260,18 +260,18 @@ def finish(s, work):
     """
     g, p, P = s.graph, s.plan, s.P
     if p.family == TRAVERSAL:
-        return _bfs.components(g.indptr, g.indices, P)
+        return _bfs.components(s.indptr, s.indices, P)
     if p.family == HOOK_COMPRESS:
         if work is None:
-            link_coo(P, g.src, g.dst, p.link, s.fa, s.fb)
-            inspected = g.m
+            link_coo(P, s.src, s.dst, p.link, s.fa, s.fb)
+            inspected = int(s.src.size)
         else:
-            link_csr(P, g.indptr, g.indices, work, p.link, s.fa, s.fb)
-            inspected = int(degree_sum(g.indptr, work))
+            link_csr(P, s.indptr, s.indices, work, p.link, s.fa, s.fb)
+            inspected = int(degree_sum(s.indptr, work))
         # ECL-CC's / Afforest's own compression step, after all hooks.
         shortcut_pass(P, _no_verts(P), FULL_SHORTCUT)
         return inspected, 0
-    eu, ev = (g.src, g.dst) if work is None else work
+    eu, ev = (s.src, s.dst) if work is None else work
     rounds, inspected = run_rounds(p, P, s.H, eu, ev, _no_verts(P), s.fa, s.fb, p.max_rounds(g.n))
     return inspected, rounds
 

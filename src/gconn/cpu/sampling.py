@@ -12,7 +12,9 @@ from numba import njit, prange
 
 from .bfs import Search
 from ..core.sampling import build
+from ..core.unionfind import UNION_ASYNC
 from .primitives import CPU, parent_of, record_edge, set_parent, union_any
+from .unionfind import UnionAsync
 
 _follow = build(CPU).follow_first
 
@@ -45,7 +47,10 @@ def kout_sample(P, H, indptr, indices, k, mode, seed, fin, fopt, sopt, fa, fb):
                 r = _mix(np.uint64(v) * np.uint64(0x100000001B3) + np.uint64(i) + np.uint64(seed) * np.uint64(0x9E37))
                 j = s + 1 + np.int64(r % np.uint64(d - 1))
             w = indices[j]
-            r = union_any(P, H, v, w, fin, fopt, sopt)
+            if fin == UNION_ASYNC:
+                r = UnionAsync(P, v, w, fopt)
+            else:
+                r = union_any(P, H, v, w, fin, fopt, sopt)
             record_edge(fa, fb, r, v, w)
 
 
@@ -76,7 +81,10 @@ def hb_union_roots(P, H, indptr, indices, N, fin, fopt, sopt, fa, fb):
         inspected += e - indptr[v]
         for j in range(indptr[v], e):
             w = indices[j]
-            r = union_any(P, H, v, w, fin, fopt, sopt)
+            if fin == UNION_ASYNC:
+                r = UnionAsync(P, v, w, fopt)
+            else:
+                r = union_any(P, H, v, w, fin, fopt, sopt)
             record_edge(fa, fb, r, v, w)
     return inspected
 
@@ -113,8 +121,8 @@ def pick_source(indptr: np.ndarray, sample: int, seed: int) -> int:
 def sample(s, seed: int) -> int:
     """Run the plan's sampling on run state ``s``; returns the edges it
     inspected."""
-    g, p = s.graph, s.plan
-    indptr, indices = g.indptr, g.indices
+    p = s.plan
+    indptr, indices = s.indptr, s.indices
     deg = np.diff(indptr)
     if p.sampling == "kout":
         mode = KOUT_PAPER if p.kout_paper else KOUT_AFFOREST
@@ -134,10 +142,10 @@ def bfs_sample(s, seed: int) -> int:
     vertex of a random sample, for at most ``bfs_levels`` levels; the
     visited set is pointed at its minimum id.  Returns the edges inspected."""
     g, p, fa, fb = s.graph, s.plan, s.fa, s.fb
-    src = pick_source(g.indptr, p.bfs_sample, seed)
+    src = pick_source(s.indptr, p.bfs_sample, seed)
     level = np.full(g.n, -1, np.int32)
-    parent = np.full(g.n, -1, g.indices.dtype)
-    search = Search(g.indptr, g.indices, level, parent)
+    parent = np.full(g.n, -1, s.indices.dtype)
+    search = Search(s.indptr, s.indices, level, parent)
     search.run(src, p.bfs_levels)
     visited = np.flatnonzero(level >= 0)
     mn = int(visited[0])
@@ -168,7 +176,7 @@ def hb_coverage(graph, sample: int = 1024, seed: int = 0, max_steps: int = 4096)
         return 0.0
     rng = np.random.default_rng(seed)
     starts = rng.integers(0, n, size=min(sample, n))
-    ends = follow_first(graph.indptr, graph.indices, starts, max_steps)
+    ends = follow_first(*graph.adjacency(), starts, max_steps)
     ends = ends[ends >= 0]
     if ends.size == 0:
         return 0.0

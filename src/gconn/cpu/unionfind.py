@@ -7,8 +7,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..core.unionfind import FIND_NAIVE
-from .primitives import find_any, parent_of, record_edge, same_set_any, set_parent, union_any
+from ..core.unionfind import FIND_NAIVE, UNION_ASYNC
+from .atomics import prefetch
+from .primitives import UF, find_any, parent_of, record_edge, same_set_any, set_parent, union_any
+
+# UnionAsync, the automatic choice, is called in the loops themselves: behind
+# union_any's dispatch, a call per edge that LLVM does not inline, its unions
+# ran 3.7x slower (one core, R-MAT edges; BENCHMARKS.md "End to end from
+# arrays, lazy graph").
+UnionAsync = UF.UnionAsync
 
 
 @njit(parallel=True, cache=True)
@@ -42,18 +49,44 @@ def finish_csr(P, H, indptr, indices, active, fin, fopt, sopt, fa, fb):
         v = active[t]
         for j in range(indptr[v], indptr[v + 1]):
             w = indices[j]
-            r = union_any(P, H, v, w, fin, fopt, sopt)
+            if fin == UNION_ASYNC:
+                r = UnionAsync(P, v, w, fopt)
+            else:
+                r = union_any(P, H, v, w, fin, fopt, sopt)
             record_edge(fa, fb, r, v, w)
+
+
+#: Edges ahead of the current one whose parents :func:`finish_coo`
+#: prefetches (measured on R-MAT edges in input order, one core: 8-64 all
+#: cut the time 3x; the first find's load is a cache miss otherwise).
+PREFETCH_AHEAD = 16
+
+#: Chunks of the edge list per parallel loop: each thread walks whole
+#: chunks, so its prefetches stay within what it will read.
+EDGE_CHUNKS = 256
 
 
 @njit(parallel=True, cache=True)
 def finish_coo(P, H, src, dst, fin, fopt, sopt, fa, fb):
-    """The edge-centric finish without sampling: each undirected edge once."""
-    for i in prange(src.size):
-        u = src[i]
-        v = dst[i]
-        r = union_any(P, H, u, v, fin, fopt, sopt)
-        record_edge(fa, fb, r, u, v)
+    """The edge-centric finish without sampling over an edge list in any
+    order and orientation (the input's, duplicates and self loops
+    included, or the canonical COO)."""
+    m = src.size
+    size = (m + EDGE_CHUNKS - 1) // EDGE_CHUNKS
+    for c in prange(EDGE_CHUNKS):
+        hi = min(m, (c + 1) * size)
+        for i in range(c * size, hi):
+            j = i + PREFETCH_AHEAD
+            if j < hi:
+                prefetch(P, src[j])
+                prefetch(P, dst[j])
+            u = src[i]
+            v = dst[i]
+            if fin == UNION_ASYNC:
+                r = UnionAsync(P, u, v, fopt)
+            else:
+                r = union_any(P, H, u, v, fin, fopt, sopt)
+            record_edge(fa, fb, r, u, v)
 
 
 @njit(parallel=True, cache=True)

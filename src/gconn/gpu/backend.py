@@ -24,6 +24,7 @@ from ..design import UNION_FIND, Plan
 from . import finishes
 from . import memory
 from . import sampling
+from ..ids import offset_dtype
 from ._compat import SIM, cuda, view, xp
 from .launch import CHUNK, REGISTRY, SAMPLE, dtypes_key, dummy, get, launch
 from .unionfind import OP_UNION
@@ -33,30 +34,51 @@ from .unionfind import OP_UNION
 SMALL_MAX = 2 if SIM else 16
 
 
-def graph_views(graph):
-    """Kernel views of the graph's arrays, made once per graph."""
-    v = graph._cache.get("gpu_views")
+def graph_views(graph, form: str):
+    """The arrays of ``form`` ("edges" or "adjacency", copied to the device
+    or built there on first use) and their kernel views, made once per
+    graph."""
+    key = ("gpu_views", form)
+    v = graph._cache.get(key)
     if v is None:
-        v = graph._cache["gpu_views"] = tuple(view(a) for a in (graph.indptr, graph.indices, graph.src, graph.dst))
+        arrays = graph.form(form)
+        v = graph._cache[key] = (arrays, tuple(view(a) for a in arrays))
     return v
 
 
+_DTYPES: dict = {}
+
+
 class State:
-    """One run: the graph and its views, the plan, the parent array ``P``,
-    the plan's auxiliary array ``H`` and the forest slots, with the kernel
-    views of each (placeholders where an array is not used)."""
+    """One run: the graph, the plan, the form of the graph the plan needs
+    (``src``/``dst``: the edge list, or ``indptr``/``indices``: the
+    adjacency; the other pair None), the parent array ``P``, the plan's
+    auxiliary array ``H`` and the forest slots, with the kernel views of
+    each (placeholders where an array is not used)."""
 
     def __init__(self, graph, plan: Plan, forest: bool):
         n, idt = graph.n, graph.id_dtype
         self.graph, self.plan = graph, plan
+        self.n, self.id_dtype = n, idt
+        self.src = self.dst = self.indptr = self.indices = None
+        self.ptr_dtype = np.dtype(offset_dtype(graph.m_input))
+        self.ipv, self.ixv = dummy(self.ptr_dtype), dummy(idt)
+        self.srcv = self.dstv = dummy(idt)
+        if plan.needs == "adjacency":
+            (self.indptr, self.indices), (self.ipv, self.ixv) = graph_views(graph, "adjacency")
+            self.ptr_dtype = self.indptr.dtype
+        if plan.needs == "edges" or graph.m_input == 0:
+            # without edges the pipeline skips sampling: the finish reads
+            # the (empty) edge list
+            (self.src, self.dst), (self.srcv, self.dstv) = graph_views(graph, "edges")
         p_dtype = np.dtype(np.int64) if plan.jtb else np.dtype(idt)
-        key = ("gpu_dtypes", plan.jtb)
-        self.dtypes = graph._cache.get(key)
+        key = (idt, self.ptr_dtype, p_dtype)
+        self.dtypes = _DTYPES.get(key)
         if self.dtypes is None:     # dtype names cost microseconds each
-            self.dtypes = graph._cache[key] = dtypes_key(idt, graph.indptr.dtype, p_dtype)
+            self.dtypes = _DTYPES[key] = dtypes_key(*key)
         self.P = xp.empty(n, dtype=p_dtype)
         self.Pv = view(self.P)
-        if plan.sampling != "hb" or graph.m == 0:    # HB's first step initializes P itself
+        if plan.sampling != "hb" or graph.m_input == 0:    # HB's first step initializes P itself
             launch(get("init_parents", (), self.dtypes), n, self.Pv, n, persistent=True)
         self.H = xp.full(n, -1 if plan.aux == "hooks" else 0, p_dtype) if plan.aux else None
         self.Hv = view(self.H) if plan.aux else dummy(p_dtype)
@@ -67,7 +89,6 @@ class State:
             self.fa = self.fb = xp.empty(0, idt)
             self.fav = self.fbv = dummy(idt)
         self.record = int(forest)
-        self.ipv, self.ixv, self.srcv, self.dstv = graph_views(graph)
 
     def kernel(self, kind: str):
         """The kernel ``kind`` specialized as its registration asks: on the
@@ -104,7 +125,8 @@ class DeviceTimer:
 
 def estimate_bytes(graph, plan: Plan, forest: bool) -> int:
     """Device memory a static run allocates beyond the graph."""
-    return plan.device_bytes(graph.n, graph.m, graph.id_dtype.itemsize, graph.indptr.dtype.itemsize, forest,
+    m = graph.m_input
+    return plan.device_bytes(graph.n, m, graph.id_dtype.itemsize, np.dtype(offset_dtype(m)).itemsize, forest,
                              1 / CHUNK + 1 / (SMALL_MAX + 1))
 
 
@@ -112,7 +134,7 @@ def estimate_bytes(graph, plan: Plan, forest: bool) -> int:
 def scope(graph, plan: Plan, forest: bool, stats):
     """Check the device memory a run needs before it starts, turn an
     out-of-memory error into one that says what ran, and time the device."""
-    what = f"{plan.name} on a graph with n={graph.n}, m={graph.m}"
+    what = f"{plan.name} on a graph with n={graph.n} and {graph.m_input} input edges"
     memory.check(estimate_bytes(graph, plan, forest), what)
     with memory.guard(what):
         timer = DeviceTimer() if stats is not None else None
@@ -139,28 +161,29 @@ def compress(s: State) -> None:
     launch(s.kernel("compress"), n, s.Pv, n, dummy(s.graph.id_dtype), 0, persistent=True)
 
 
-def _scratch(graph):
+def _scratch(s: State):
     """Buffers of the sampled pipeline, kept with the graph and reused by
     every run on it (allocating them and making their views costs more than
     a small kernel): L_max and its count (written by the L_max kernel), the
     gather counters (zeroed by it), the small-vertex list and the warp units
     (vertex, first edge).  Returns the L_max array and the views."""
+    graph = s.graph
     key = ("gpu_scratch", SMALL_MAX)
-    s = graph._cache.get(key)
-    if s is None:
-        n, m = graph.n, graph.m
-        cap = 2 * m // CHUNK + 2 * m // (SMALL_MAX + 1) + 1
+    scratch = graph._cache.get(key)
+    if scratch is None:
+        n, slots = graph.n, int(s.indices.size)
+        cap = slots // CHUNK + slots // (SMALL_MAX + 1) + 1
         lm = xp.zeros(2, np.int64)
         arrays = (lm, xp.zeros(2, np.int64), xp.empty(n, graph.id_dtype), xp.empty(cap, graph.id_dtype),
-                  xp.empty(cap, graph.indptr.dtype))
-        s = graph._cache[key] = (lm,) + tuple(view(a) for a in arrays)
-    return s
+                  xp.empty(cap, s.ptr_dtype))
+        scratch = graph._cache[key] = (lm,) + tuple(view(a) for a in arrays)
+    return scratch
 
 
 def lmax(s: State, seed: int):
     """L_max from one block's sample, left on the device; returns the
     scratch buffers (L_max first)."""
-    scratch = _scratch(s.graph)
+    scratch = _scratch(s)
     _, lmv, countsv, _, _, _ = scratch
     launch(s.kernel("lmax"), SAMPLE, s.Pv, s.graph.n, seed, lmv, countsv, block=SAMPLE)
     return scratch
@@ -200,7 +223,7 @@ def finish(s: State, work):
     if s.plan.family != UNION_FIND:
         return finishes.finish(s, work)
     if work is None:
-        m = g.m
+        m = int(s.src.size)
         launch(s.kernel("coo_ops"), m, s.Pv, s.Hv, s.srcv, s.dstv, dummy(np.int8), m, OP_UNION, 0, s.record,
                s.fav, s.fbv, dummy(np.bool_), persistent=True)
         return m, 0

@@ -94,7 +94,9 @@ def make_bfs_collect():
 
 
 class Search(LevelSearch):
-    """The GPU steps of :class:`gconn.core.bfs.LevelSearch`: ``level``
+    """The GPU steps of :class:`gconn.core.bfs.LevelSearch` over ``graph``
+    (anything with ``n``, ``id_dtype`` and an adjacency ``indptr``/``indices``,
+    such as a run state): ``level``
     (int32, -1 unvisited) and ``parent`` are device arrays; each level reads
     its three counters back."""
 

@@ -295,11 +295,11 @@ def finish(s, work):
     without sampling (all edges, COO), else the gathered edge list.
     Returns (edges inspected, rounds)."""
     g, p = s.graph, s.plan
-    go = Launcher(g.id_dtype, g.indptr.dtype)
+    go = Launcher(g.id_dtype, s.ptr_dtype)
     P = s.P
     if p.family == TRAVERSAL:
-        return bfs_components(g, P)
-    eu, ev = (g.src, g.dst) if work is None else work
+        return bfs_components(s, P)
+    eu, ev = (s.src, s.dst) if work is None else work
     m = int(eu.size)
     if p.family == HOOK_COMPRESS:
         go("link", (p.link,), m, view(P), go.v(eu), go.v(ev), m, s.record, go.v(s.fa), go.v(s.fb))
@@ -314,15 +314,15 @@ def gather_edges(s, lmax: int):
     """The CSR edges of the vertices whose label is not ``lmax``, as a
     list, contracting L_max where the plan asks (:mod:`gconn.pipeline`)."""
     g, P = s.graph, s.P
-    go = Launcher(g.id_dtype, g.indptr.dtype)
+    go = Launcher(g.id_dtype, s.ptr_dtype)
     active = xp.flatnonzero(P != lmax).astype(np.int64)
-    deg = (g.indptr[active + 1] - g.indptr[active]).astype(np.int64)
+    deg = (s.indptr[active + 1] - s.indptr[active]).astype(np.int64)
     offsets = xp.zeros(active.size + 1, np.int64)
     xp.cumsum(deg, out=offsets[1:])
     total = int(offsets[-1])
     eu, ev = xp.empty(total, go.idt), xp.empty(total, go.idt)
     if total:
-        go("gather_edges", (), int(active.size), view(P), view(g.indptr), view(g.indices), view(active),
+        go("gather_edges", (), int(active.size), view(P), view(s.indptr), view(s.indices), view(active),
            int(active.size), view(offsets), int(lmax), int(s.plan.contract), view(eu), view(ev))
     return eu, ev
 
@@ -428,7 +428,9 @@ def _lt_rounds(plan, P, N, eu, ev, vert, fa, fb, max_rounds, go):
 
 
 def bfs_components(graph, P):
-    """BFS-CC: a direction-optimizing BFS from each not-yet-visited vertex
+    """BFS-CC on ``graph`` (anything with ``n``, ``id_dtype`` and an
+    adjacency ``indptr``/``indices``, such as a run state): a
+    direction-optimizing BFS from each not-yet-visited vertex
     in id order (as :func:`gconn.cpu.bfs.components`), writing the BFS
     forest into P (``arange``: each source, its component's minimum, stays
     a root).  Returns (edges inspected, BFS levels over all searches)."""

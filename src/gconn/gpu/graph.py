@@ -1,13 +1,22 @@
-"""Graph arrays on the GPU: copies of host graphs, and graphs built on the
-device from CuPy edge arrays or CuPy sparse matrices (no host round trip:
-CuPy's sort and unique do the canonicalization).  Each function returns
-the arrays ``(n, indptr, indices, src, dst)`` of a :class:`gconn.Graph`,
-which wraps them (this module does not import it: imports run one way).
+"""Graph forms on the GPU (see :mod:`gconn.graph`): a device graph copies
+or builds each form when a run first asks for it, and only that one.
+
+* ``"edges"``: CuPy edge arrays as given (checked and cast), or the host
+  graph's edge list copied over.
+* ``"adjacency"``: one counting sort by source on the device (degrees by
+  atomic adds, a scan, a scatter by atomic cursors, each row's smallest
+  neighbour swapped to its front); the host's canonical CSR copied instead
+  when the host already has it.
+* ``"canonical"``: CuPy's sort and unique over the device edges, or the
+  host's canonical CSR copied with its COO derived on the device.
+
+Each function returns the arrays of one form; :class:`gconn.Graph` wraps
+them (this module does not import it: imports run one way).
 
 >>> import cupy as cp  # doctest: +SKIP
->>> n, indptr, indices, src, dst = device_graph_from_edges(cp.array([0, 1, 1]), cp.array([1, 0, 2]))  # doctest: +SKIP
->>> int(src.size)  # doctest: +SKIP
-2
+>>> n, src, dst = device_edge_list(cp.array([0, 1, 1]), cp.array([1, 0, 2]))  # doctest: +SKIP
+>>> n, int(src.size)  # doctest: +SKIP
+(3, 3)
 """
 from __future__ import annotations
 
@@ -15,27 +24,177 @@ import numpy as np
 
 from ..ids import check_n, check_pair, id_dtype, id_range, offset_dtype
 from . import memory
-from ._compat import SIM, xp
+from ._compat import SIM, cuda, view, xp
+from .launch import dtypes_key, get, kernel, launch
 
 
-def _require_device(what: str):
+def require_device(what: str):
+    """Raise GPUUnavailableError unless CuPy and a real GPU are there."""
     if SIM or xp is None:
         from ..errors import GPUUnavailableError
         from . import available
         raise GPUUnavailableError(f"{what} needs a CUDA GPU with CuPy: {available()[1]}")
 
 
+def _what(graph) -> str:
+    return f"a graph with n={graph.n} and {graph.m_input} input edges"
+
+
+# -- edges ---------------------------------------------------------------------
+
+def device_edge_list(src, dst, n=None):
+    """Check CuPy ``src``/``dst`` id arrays; returns (n, src, dst) with ids
+    of the graph's id dtype (no copy when they have it)."""
+    require_device("building a graph from CuPy arrays")
+    src = xp.asarray(src)
+    dst = xp.asarray(dst)
+    check_pair(src, dst)
+    check_n(n)
+    if src.size:
+        hi = id_range(src, dst)
+        if n is None:
+            n = hi + 1
+        elif hi >= n:
+            raise ValueError(f"vertex id {hi} is out of range for n={n}")
+    n = int(n or 0)
+    dt = id_dtype(n)
+    return n, xp.ascontiguousarray(src, dtype=dt), xp.ascontiguousarray(dst, dtype=dt)
+
+
+def device_sparse_edges(A):
+    """(n, row, col) of a cupyx.scipy.sparse matrix; stored entries are
+    edges, direction ignored (weak connectivity), as in scipy.sparse.csgraph."""
+    if A.ndim != 2 or A.shape[0] != A.shape[1]:
+        raise ValueError(f"the adjacency matrix must be square; got shape {A.shape}")
+    coo = A.tocoo()
+    return device_edge_list(coo.row, coo.col, int(A.shape[0]))
+
+
+def device_edges(host):
+    """The edge list of a host graph, copied to the GPU."""
+    src, dst = host.edges()
+    memory.check(src.nbytes + dst.nbytes, _what(host))
+    with memory.guard(f"copying {_what(host)} to the GPU"):
+        return xp.asarray(src), xp.asarray(dst)
+
+
+# -- adjacency: a counting sort by source ---------------------------------------
+
+@kernel("adj_count", lambda t: (t.id, t.id, t.I64, t.ptr))
+def make_adj_count():
+    """deg[u] and deg[v] += 1 for every edge (u, v), u != v."""
+
+    def adj_count(src, dst, m, deg):
+        for i in range(cuda.grid(1), m, cuda.gridsize(1)):
+            u = src[i]
+            v = dst[i]
+            if u != v:
+                cuda.atomic.add(deg, u, 1)
+                cuda.atomic.add(deg, v, 1)
+
+    return adj_count
+
+
+@kernel("adj_scatter", lambda t: (t.id, t.id, t.I64, t.ptr, t.id))
+def make_adj_scatter():
+    """Each edge (u, v), u != v, into row u and row v at their cursors."""
+
+    def adj_scatter(src, dst, m, cursor, indices):
+        for i in range(cuda.grid(1), m, cuda.gridsize(1)):
+            u = src[i]
+            v = dst[i]
+            if u != v:
+                indices[cuda.atomic.add(cursor, u, 1)] = v
+                indices[cuda.atomic.add(cursor, v, 1)] = u
+
+    return adj_scatter
+
+
+@kernel("adj_min_first", lambda t: (t.ptr, t.id, t.I64))
+def make_adj_min_first():
+    """Swap each row's smallest neighbour to its front (HB reads it there)."""
+
+    def adj_min_first(indptr, indices, n):
+        for v in range(cuda.grid(1), n, cuda.gridsize(1)):
+            b = indptr[v]
+            e = indptr[v + 1]
+            j = b
+            for k in range(b + 1, e):
+                if indices[k] < indices[j]:
+                    j = k
+            if j != b:
+                w = indices[j]
+                indices[j] = indices[b]
+                indices[b] = w
+
+    return adj_min_first
+
+
+def counting_adjacency(src, dst, n: int):
+    """``(indptr, indices)`` of the symmetric adjacency of the ``xp`` edge
+    list (src, dst) by a counting sort by source: the form
+    :meth:`gconn.Graph.adjacency` describes (duplicates kept, self loops
+    dropped, smallest neighbour first, rows otherwise unsorted)."""
+    m = int(src.size)
+    ptr_dt = np.dtype(offset_dtype(m))
+    dts = dtypes_key(src.dtype, ptr_dt, src.dtype)
+    deg = xp.zeros(n, ptr_dt)
+    launch(get("adj_count", (), dts), m, view(src), view(dst), m, view(deg), persistent=True)
+    indptr = xp.zeros(n + 1, ptr_dt)
+    if n:
+        indptr[1:] = xp.cumsum(deg, dtype=ptr_dt)
+    cursor = indptr[:-1].copy()
+    indices = xp.empty(int(indptr[-1]), src.dtype)
+    if indices.size:
+        launch(get("adj_scatter", (), dts), m, view(src), view(dst), m, view(cursor), view(indices),
+               persistent=True)
+        launch(get("adj_min_first", (), dts), n, view(indptr), view(indices), n, persistent=True)
+    return indptr, indices
+
+
+def device_adjacency(graph):
+    """The adjacency form of a device graph: the host's copied when the
+    host has it, else a counting sort of the device edges."""
+    host = graph._origin
+    if host is not None and host.has_form("adjacency"):
+        indptr, indices = host.adjacency()
+        memory.check(indptr.nbytes + indices.nbytes, _what(graph))
+        with memory.guard(f"copying {_what(graph)} to the GPU"):
+            return xp.asarray(indptr), xp.asarray(indices)
+    src, dst = graph.edges()
+    m = int(src.size)
+    # degrees, offsets and cursors, and 2m ids
+    memory.check(3 * (graph.n + 1) * 8 + 2 * m * src.dtype.itemsize, _what(graph))
+    with memory.guard(f"building the adjacency of {_what(graph)}"):
+        return counting_adjacency(src, dst, graph.n)
+
+
+# -- canonical: sorted, deduplicated -------------------------------------------
+
+def device_canonical(graph):
+    """The canonical form of a device graph: the host's copied (its COO
+    derived on the device, which halves the bytes that cross the link) or
+    built from the device edges."""
+    host = graph._origin
+    if host is not None and host.has_form("canonical"):
+        return device_csr_coo(host)
+    src, dst = graph.edges()
+    return canonical_from_edges(src, dst, graph.n)
+
+
 def device_csr_coo(graph):
-    """Copy a host graph's CSR to the GPU and derive its COO there: the copy
-    is bound by the host link, so this halves the bytes that cross it."""
-    _require_device("moving a graph to the GPU")
-    nbytes = sum(a.nbytes for a in (graph.indptr, graph.indices, graph.src, graph.dst))
-    nbytes += 9 * min(COO_CHUNK, graph.indices.size)
+    """Copy a host graph's canonical CSR to the GPU and derive its COO there:
+    the copy is bound by the host link, so this halves the bytes that cross
+    it.  Returns (indptr, indices, src, dst)."""
+    require_device("moving a graph to the GPU")
+    host_ptr, host_idx = graph.indptr, graph.indices
+    nbytes = host_ptr.nbytes + 2 * host_idx.nbytes
+    nbytes += 9 * min(COO_CHUNK, host_idx.size)
     memory.check(nbytes, f"a graph with n={graph.n}, m={graph.m}")
     with memory.guard(f"copying a graph with n={graph.n}, m={graph.m} to the GPU"):
-        indptr, indices = xp.asarray(graph.indptr), xp.asarray(graph.indices)
+        indptr, indices = xp.asarray(host_ptr), xp.asarray(host_idx)
         src, dst = coo_from_csr(indptr, indices)
-    return graph.n, indptr, indices, src, dst
+    return indptr, indices, src, dst
 
 
 #: CSR slots per step of :func:`coo_from_csr` (bounds its scratch memory)
@@ -45,7 +204,7 @@ COO_CHUNK = 1 << 24
 def coo_from_csr(indptr, indices):
     """Each undirected edge once as (src < dst), in CSR order (sorted by
     src, then dst), from a symmetric CSR with sorted neighbour lists: the
-    COO every Graph carries.  Runs on ``xp`` arrays.
+    canonical COO.  Runs on ``xp`` arrays.
 
     >>> coo_from_csr(xp.asarray([0, 1, 3, 4]), xp.asarray([1, 0, 2, 1]))  # doctest: +SKIP
     (array([0, 1]), array([1, 2]))
@@ -65,24 +224,13 @@ def coo_from_csr(indptr, indices):
     return xp.concatenate(srcs), xp.concatenate(dsts)
 
 
-def device_graph_from_edges(src, dst, n=None):
-    """Build a graph on the GPU from CuPy ``src``/``dst`` id arrays: drop self
-    loops, put each edge as (min, max), deduplicate, symmetric sorted CSR."""
-    _require_device("building a graph from CuPy arrays")
-    src = xp.asarray(src)
-    dst = xp.asarray(dst)
-    check_pair(src, dst)
-    check_n(n)
-    if src.size:
-        hi = id_range(src, dst)
-        if n is None:
-            n = hi + 1
-        elif hi >= n:
-            raise ValueError(f"vertex id {hi} is out of range for n={n}")
-    n = int(n or 0)
-    dt = id_dtype(n)
+def canonical_from_edges(src, dst, n: int):
+    """(indptr, indices, src, dst) of the simple graph of a device edge
+    list: drop self loops, put each edge as (min, max), deduplicate,
+    symmetric sorted CSR."""
     # keys (u, v) sort and deduplicate; 16 bytes per input edge at the peak
     memory.check(40 * int(src.size) + 8 * n, f"building a graph with n={n} from {src.size} edges")
+    dt = id_dtype(n)
     with memory.guard(f"building a graph with n={n} from {src.size} edges"):
         u = xp.minimum(src, dst).astype(np.int64)
         v = xp.maximum(src, dst).astype(np.int64)
@@ -108,13 +256,4 @@ def device_graph_from_edges(src, dst, n=None):
             order = xp.lexsort(xp.stack([cols, rows]))
             rows, cols = rows[order], cols[order]
         indptr = xp.searchsorted(rows, xp.arange(n + 1, dtype=np.int64)).astype(ptr_dt)
-        return n, indptr, cols.astype(dt), u.astype(dt), v.astype(dt)
-
-
-def device_graph_from_sparse(A):
-    """From a cupyx.scipy.sparse matrix; stored entries are edges, direction
-    ignored (weak connectivity), as in scipy.sparse.csgraph."""
-    if A.ndim != 2 or A.shape[0] != A.shape[1]:
-        raise ValueError(f"the adjacency matrix must be square; got shape {A.shape}")
-    coo = A.tocoo()
-    return device_graph_from_edges(coo.row, coo.col, int(A.shape[0]))
+        return indptr, cols.astype(dt), u.astype(dt), v.astype(dt)

@@ -153,7 +153,7 @@ def sample(s, seed: int, count: bool) -> int:
     inspected when ``count`` (counting reads back), else 0."""
     g, p = s.graph, s.plan
     n = g.n
-    deg = g.indptr[1:] - g.indptr[:-1] if count else None
+    deg = s.indptr[1:] - s.indptr[:-1] if count else None
     if p.sampling == "kout":
         mode = KOUT_PAPER if p.kout_paper else KOUT_AFFOREST
         er = int(EDGE_REORGANIZATION and WARP_INTRINSICS and p.k == 2 and mode == KOUT_AFFOREST)
@@ -183,10 +183,10 @@ def bfs_sample(s, seed: int) -> int:
     n, idt = g.n, g.id_dtype
     cand = xp.random.RandomState(seed).randint(0, n, size=min(p.bfs_sample, n)) if n > p.bfs_sample \
         else xp.arange(n)
-    source = int(cand[int(xp.argmax(g.indptr[cand + 1] - g.indptr[cand]))])
+    source = int(cand[int(xp.argmax(s.indptr[cand + 1] - s.indptr[cand]))])
     level = xp.full(n, -1, np.int32)
     parent = xp.full(n, -1, idt)
-    search = Search(g, level, parent)
+    search = Search(s, level, parent)
     search.run(source, p.bfs_levels)
     visited = level >= 0
     mn = int(xp.argmax(visited))
@@ -219,8 +219,9 @@ def hb_coverage(graph) -> float:
     cov = graph._cache.get("gpu_hb_coverage")
     if cov is None:     # the same every call (seed 0); it reads back, so once per graph
         out = xp.zeros(1, np.int64)
-        dts = dtypes_key(graph.id_dtype, graph.indptr.dtype, graph.id_dtype)
-        launch(get("hb_follow", (), dts), SAMPLE, view(graph.indptr), view(graph.indices), n, 0, 4096,
-               view(out), block=SAMPLE)
+        indptr, indices = graph.adjacency()
+        dts = dtypes_key(graph.id_dtype, indptr.dtype, graph.id_dtype)
+        launch(get("hb_follow", (), dts), SAMPLE, view(indptr), view(indices), n, 0, 4096, view(out),
+               block=SAMPLE)
         cov = graph._cache["gpu_hb_coverage"] = int(out[0]) / SAMPLE
     return cov

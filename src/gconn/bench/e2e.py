@@ -1,0 +1,128 @@
+"""End to end from the user's data (issue 11): edge arrays or a SciPy matrix
+in, labels out, against SciPy's whole path, next to compute only.
+
+    python -m gconn.bench.e2e --graphs rmat:scale=20,ef=16 grid_road:side=2048 --repeat 5
+
+Per graph, in one process and one after the other (median of ``--repeat``
+wall times after one warm-up call each):
+
+* ``scipy arrays``: SciPy's whole path from ``(src, dst)``: a COO matrix,
+  ``tocsr()``, ``connected_components(directed=False)``;
+* ``gconn arrays``: ``connected_components(Graph.from_edges(src, dst, n))``
+  (what ``connected_components((src, dst))`` does, with the generator's n);
+* ``gconn forest``: ``spanning_forest`` from the same arrays;
+* ``scipy CSR`` and ``gconn CSR``: both from the same prebuilt CSR matrix;
+* ``gconn compute``: a prebuilt graph that already holds the form the
+  automatic choice reads (its input edges), and ``gconn canonical``: one
+  whose canonical form is built (compute only, as ``gconn bench`` times it).
+
+``--threads`` sets numba's thread count (default: all).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+
+import numpy as np
+
+from .harness import _cpu_snapshot, _other_cpu_share
+from .inputs import median_time
+
+
+def edges_of(source: str):
+    """``(src, dst, n)`` of a generator spec or a graph file (its input
+    edges as the reader left them)."""
+    if os.path.exists(source):
+        from .. import load
+        g = load(source)
+        src, dst = g.edges()
+        return src, dst, g.n
+    from ..generators import edges_from_spec
+    return edges_from_spec(source)
+
+
+def measure(source: str, repeat: int) -> dict:
+    """Milliseconds of each path on one graph (see the module docstring),
+    with the variant the automatic choice took and whether every gconn
+    result has SciPy's component count.
+
+    >>> r = measure("path:100", 1)
+    >>> r["same"], r["auto"]
+    (True, 'none+union-async+find-halve')
+    """
+    import scipy.sparse as sp
+    from scipy.sparse.csgraph import connected_components as scipy_cc
+
+    import gconn
+    from ..graph import Graph
+
+    src, dst, n = edges_of(source)
+    ones = np.ones(src.size, np.int8)
+
+    def scipy_arrays():
+        return scipy_cc(sp.coo_matrix((ones, (src, dst)), shape=(n, n)).tocsr(), directed=False)
+
+    A = sp.coo_matrix((ones, (src, dst)), shape=(n, n)).tocsr()
+    k0 = scipy_arrays()[0]
+    lazy = Graph.from_edges(src, dst, n)
+    _, _, st = gconn.connected_components(lazy, backend="cpu", return_stats=True)
+    canonical = Graph.from_edges(src, dst, n)
+    canonical.canonical()
+    ks = [gconn.connected_components(x, backend="cpu")[0] for x in (A, lazy, canonical)]
+    forest = gconn.spanning_forest(Graph.from_edges(src, dst, n), backend="cpu")[0].size
+    paths = {
+        "scipy arrays": scipy_arrays,
+        "gconn arrays": lambda: gconn.connected_components(Graph.from_edges(src, dst, n), backend="cpu"),
+        "gconn forest": lambda: gconn.spanning_forest(Graph.from_edges(src, dst, n), backend="cpu"),
+        "scipy CSR": lambda: scipy_cc(A, directed=False),
+        "gconn CSR": lambda: gconn.connected_components(A, backend="cpu"),
+        "gconn compute": lambda: gconn.connected_components(lazy, backend="cpu"),
+        "gconn canonical": lambda: gconn.connected_components(canonical, backend="cpu"),
+    }
+    out = {"graph": source, "n": n, "input_edges": int(src.size), "auto": st.variant,
+           "same": all(k == k0 for k in ks) and forest == n - k0}
+    for name, fn in paths.items():
+        out[name] = 1e3 * median_time(fn, repeat)
+    return out
+
+
+def table(rows) -> str:
+    """The Markdown table of :func:`measure`'s rows."""
+    cols = ["scipy arrays", "gconn arrays", "gconn forest", "scipy CSR", "gconn CSR", "gconn compute",
+            "gconn canonical"]
+    lines = ["| graph | n | input edges | auto | " + " | ".join(f"{c} ms" for c in cols)
+             + " | arrays vs scipy | CSR vs scipy |",
+             "|---|--:|--:|---|" + "--:|" * (len(cols) + 2)]
+    for r in rows:
+        cells = " | ".join(f"{r[c]:.1f}" for c in cols)
+        lines.append(f"| {r['graph']} | {r['n']:,} | {r['input_edges']:,} | {r['auto']} | {cells} | "
+                     f"{r['scipy arrays'] / r['gconn arrays']:.1f}x | {r['scipy CSR'] / r['gconn CSR']:.1f}x |")
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    """Print the table; see the module docstring for the options."""
+    p = argparse.ArgumentParser(prog="python -m gconn.bench.e2e", description=__doc__.splitlines()[0])
+    p.add_argument("--graphs", nargs="+", default=["rmat:scale=20,ef=16"],
+                   help="generator specs and/or graph files")
+    p.add_argument("--repeat", type=int, default=5)
+    p.add_argument("--threads", type=int, help="numba threads (default: all)")
+    args = p.parse_args(argv)
+    if args.threads:
+        import numba
+        numba.set_num_threads(args.threads)
+    before = _cpu_snapshot()
+    rows = []
+    for g in args.graphs:
+        rows.append(measure(g, args.repeat))
+        if not rows[-1]["same"]:
+            print(f"{g}: a gconn result differs from SciPy's component count")
+    other = _other_cpu_share(before, _cpu_snapshot())
+    if other is not None:
+        print(f"other processes used {100 * other:.0f}% of the {os.cpu_count()} CPUs during the run")
+    print(table(rows))
+    return 0 if all(r["same"] for r in rows) else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,68 @@
+"""The lazy graph's GPU side in numba's CUDA simulator: the device counting
+sort that builds the adjacency, and runs that read only the form their plan
+needs.  Runs in its own process:
+
+    NUMBA_ENABLE_CUDASIM=1 python -m pytest -m cudasim tests/gpu/test_cudasim_lazy.py
+"""
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+SIM = os.environ.get("NUMBA_ENABLE_CUDASIM", "0").strip() not in ("", "0")
+pytestmark = [pytest.mark.cudasim,
+              pytest.mark.skipif(not SIM, reason="needs NUMBA_ENABLE_CUDASIM=1 (see the module docstring)")]
+
+if SIM:
+    import gconn
+    from gconn.graph import FORMS, Graph
+
+
+def messy(seed: int):
+    """Under 40 edges: duplicates both ways, self loops, isolated vertices."""
+    rng = np.random.default_rng(seed)
+    s = rng.integers(0, 14, 18)
+    d = rng.integers(0, 14, 18)
+    s = np.r_[s, d[:6], [4, 4]].astype(np.int32)
+    d = np.r_[d, s[:6], [4, 9]].astype(np.int32)
+    return s, d, 17
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_counting_adjacency_matches_the_canonical_rows(seed):
+    from gconn.gpu.graph import counting_adjacency
+    s, d, n = messy(seed)
+    indptr, indices = counting_adjacency(s, d, n)
+    keep = s != d
+    assert int(indptr[-1]) == 2 * int(keep.sum())
+    c = Graph.from_edges(s, d, n).canonical()
+    for v in range(n):
+        row = indices[indptr[v]:indptr[v + 1]]
+        assert np.array_equal(np.unique(row), c[1][c[0][v]:c[0][v + 1]]), v
+        if row.size:
+            assert row[0] == row.min()
+    key = np.sort(np.repeat(np.arange(n), np.diff(indptr)) * n + indices)
+    assert np.array_equal(key, np.sort(np.r_[s[keep] * n + d[keep], d[keep] * n + s[keep]]))
+
+
+def test_counting_adjacency_without_edges():
+    from gconn.gpu.graph import counting_adjacency
+    e = np.zeros(0, np.int32)
+    indptr, indices = counting_adjacency(e, e, 3)
+    assert indptr.tolist() == [0, 0, 0, 0] and indices.size == 0
+
+
+@pytest.mark.parametrize("name", ["none+union-async", "none+union-rem-cas+find-split+split-one", "kout+union-async",
+                                  "hb+ecl-cc", "none+lt-prf", "bfs+sv", "none+bfs-cc"])
+def test_runs_read_only_their_form(name):
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components as scipy_cc
+    s, d, n = messy(2)
+    k0, l0 = scipy_cc(coo_matrix((np.ones(s.size), (s, d)), shape=(n, n)), directed=False)
+    g = Graph.from_edges(s, d, n)
+    k, labels = gconn.connected_components(g, algorithm=name, backend="gpu")
+    assert k == k0 and np.array_equal(np.asarray(labels), l0)
+    needs = gconn.design.Plan.of(gconn.design.Variant.parse(name)).needs
+    assert [g.has_form(f) for f in FORMS] == [True, needs == "adjacency", False]
