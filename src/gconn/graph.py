@@ -25,6 +25,7 @@ need it.
 """
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import numpy as np
@@ -507,8 +508,12 @@ def _check_ids(src: np.ndarray, dst: np.ndarray, n: int | None) -> int:
         if n is not None:
             check_vertices(int(n), f"n={n}")
         return 0 if n is None else int(n)
-    from .cpu.build import id_bounds
-    lo, hi = id_bounds(src, dst)
+    if "numba" in sys.modules:
+        from .cpu.build import id_bounds   # one parallel pass instead of four
+        lo, hi = id_bounds(src, dst)
+    else:   # the compiled one-off path (gconn.aot) must not load numba for this
+        lo = min(int(src.min()), int(dst.min()))
+        hi = max(int(src.max()), int(dst.max()))
     if lo < 0:
         id_range(src, dst)  # names the first negative id
     if n is None:
