@@ -32,11 +32,10 @@ def edges():
     return components_graph(np.random.default_rng(5), 200_000, 1_000_000, parts=7)
 
 
-@pytest.mark.parametrize("transfer,threads", [("staging", 1), ("staging", 4), ("register", 1), ("hybrid", 8)])
+@pytest.mark.parametrize("transfer,threads", [("staging", 1), ("staging", 4), ("register", 1)])
 def test_pinned_paths(edges, transfer, threads):
     """Each way of moving host memory, with chunks that cut through every
-    component (for "hybrid": chunk boundaries inside pages, pinned ranges
-    of 2^18 edges, some chunks staged and some copied straight)."""
+    component."""
     src, dst, n = edges
     for c in (1 << 12, 300_007, src.size):
         st = stream.stream_union((src, dst), chunk_edges=c, transfer=transfer, copy_threads=threads)
@@ -65,7 +64,7 @@ def test_strided_columns_and_memmaps(edges, tmp_path):
     check_labels(src, dst, labels.size, labels)
     np.save(tmp_path / "e.npy", pairs)
     gconn.save(gconn.Graph.from_edges(src, dst, n), tmp_path / "g.gcb")
-    for transfer in ("staging", "register", "hybrid"):
+    for transfer in ("staging", "register"):
         for path in ("e.npy", "g.gcb"):
             st = stream.stream_union(str(tmp_path / path), chunk_edges=1 << 16, transfer=transfer)
             roots, _, _, n_out = st.result()

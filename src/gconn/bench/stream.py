@@ -11,7 +11,7 @@ warm-up, median of repeats):
   same variant and of the automatic choice on a resident graph;
 * a chunk-size sweep of the stream, staging buffers filled by 1..12
   threads against ``cudaHostRegister`` of the user's arrays (registering
-  included, and alone) and the hybrid of both;
+  included, and alone);
 * streaming with a device budget 4x smaller than the graph's arrays, as
   GB/s of edge data against the pinned bandwidth.
 
@@ -74,14 +74,12 @@ def pinned_copy_ms(src, dst, repeat: int) -> float:
 
 
 def _modes(run, src, dst, repeat: int, log) -> dict:
-    """Staging by 1..12 threads, registering, the hybrid (and registering alone)."""
+    """Staging by 1..12 threads, registering (and registering alone)."""
     import cupy as cp
     modes = {}
     for threads in (1, 4, 8, 12):
         modes[f"staging x{threads}"] = _wall_ms(lambda: run(transfer="staging", copy_threads=threads), repeat)
     modes["register"] = _wall_ms(lambda: run(transfer="register"), repeat)
-    for threads in (4, 8):
-        modes[f"hybrid x{threads}"] = _wall_ms(lambda: run(transfer="hybrid", copy_threads=threads), repeat)
 
     def register_only():
         for a in (src, dst):

@@ -10,18 +10,13 @@ that linked a root).  Device memory is O(n + BUFFERS * chunk), whatever m
 is, so graphs larger than the GPU are unioned without an out-of-memory
 error.
 
-Three ways to move host memory, measured on the H100 (BENCHMARKS.md,
+Two ways to move host memory, measured on the H100 (BENCHMARKS.md,
 issue 11): ``"staging"`` copies each chunk into a pinned staging buffer
 (the host copy split over a few threads, NumPy releases the GIL) and the
 copy engine reads from there; ``"register"`` pins the user's arrays in
-place (``cudaHostRegister``) and copies straight from them; ``"hybrid"``
-does both at once: a thread pins the arrays from the back while the front
-is staged, and chunks whose pages are pinned by the time they come up are
-copied straight (pinning and host copies each run at a third to a half
-of the PCIe link's speed, and they use different resources).  On the H100
+place (``cudaHostRegister``) and copies straight from them.  On the H100
 staging with 8 threads and registering measured alike (37-44 ms for 64M
-edges), staging more steadily, so it is ``TRANSFER``; the hybrid is not
-measured yet.  Under the CUDA simulator there are no streams or pinned
+edges), staging more steadily, so it is ``TRANSFER``.  Under the CUDA simulator there are no streams or pinned
 memory: chunks are plain NumPy copies and the same chunking, growth and
 validation logic runs.
 
@@ -43,10 +38,8 @@ chunk's buffer is about to be reused, so it costs no extra wait.
 """
 from __future__ import annotations
 
-import bisect
 import os
 import re
-import threading
 import time
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -69,9 +62,9 @@ BUFFERS = 3
 CHUNK_EDGES = 1 << 22
 #: threads copying a chunk into a pinned staging buffer
 COPY_THREADS = 8
-#: "staging", "register" or "hybrid" (see the module docstring)
+#: "staging" or "register" (see the module docstring)
 TRANSFER = "staging"
-TRANSFERS = ("staging", "register", "hybrid")
+TRANSFERS = ("staging", "register")
 #: first capacity of a parent array of unknown size (small in the
 #: simulator, so that tests grow it)
 FIRST_CAP = 16 if SIM else 1 << 16
@@ -535,67 +528,6 @@ def _register(ptr: int, nbytes: int) -> bool:
     return False
 
 
-PAGE = 4096
-
-
-class _Pinner:
-    """Pins the user's (src, dst) arrays in a thread of its own, range by
-    range from the back, while the main thread stages chunks from the
-    front; a chunk is copied straight from the user's memory once every
-    range from the one holding its first byte onwards is pinned.  Ranges
-    are cut at page boundaries, so they never overlap."""
-
-    def __init__(self, edges, range_edges: int):
-        self.arrays = (edges.src, edges.dst)
-        self.item = edges.src.itemsize
-        count = -(-edges.m // range_edges)
-        self.bounds = []
-        for a in self.arrays:
-            base = a.ctypes.data
-            cuts = [(base + k * range_edges * self.item) // PAGE * PAGE for k in range(count)]
-            self.bounds.append(cuts + [-(-(base + a.nbytes) // PAGE) * PAGE])
-        #: ranges >= first are pinned; the main thread has staged up to range at
-        self.first = count
-        self.at = -1
-        self.done = []
-        self._stop = False
-        self.device = xp.cuda.Device().id
-        self.thread = threading.Thread(target=self._run, name="gconn-pin", daemon=True)
-        self.thread.start()
-
-    def _range(self, i: int, offset: int) -> int:
-        x = self.arrays[i].ctypes.data + offset * self.item
-        return bisect.bisect_right(self.bounds[i], x) - 1
-
-    def pinned(self, offset: int) -> bool:
-        return all(self.first <= self._range(i, offset) for i in (0, 1))
-
-    def reached(self, offset: int) -> None:
-        self.at = max(self._range(i, offset) for i in (0, 1))
-
-    def _run(self) -> None:
-        xp.cuda.Device(self.device).use()     # pin in the context the copies run in
-        for k in range(self.first - 1, -1, -1):
-            if self._stop or k <= self.at:
-                return
-            for b in self.bounds:
-                if b[k + 1] > b[k]:
-                    if not _register(b[k], b[k + 1] - b[k]):
-                        return
-                    self.done.append(b[k])
-            self.first = k
-
-    def stop(self) -> None:
-        self._stop = True
-        self.thread.join()
-
-    def unpin(self) -> None:
-        """After the copies are done (the caller synchronizes)."""
-        for ptr in self.done:
-            xp.cuda.runtime.hostUnregister(ptr)
-        self.done = []
-
-
 _POOLS: dict = {}
 
 
@@ -629,13 +561,10 @@ class _CudaPipe:
         self.staged = None
         self.pool = None
         self.registered = []
-        self.pinner = None
 
     def begin(self, edges) -> None:
         st = self.st
         self.direct = st.transfer == "register" and edges.contiguous and self._register(edges)
-        self.pinner = _Pinner(edges, max(st.chunk_edges, 1 << 18)) \
-            if st.transfer == "hybrid" and edges.contiguous and edges.m else None
         if not self.direct and self.staged is None:
             c = st.chunk_edges * st.idt.itemsize
             self._stage_mem = [xp.cuda.alloc_pinned_memory(2 * c) for _ in range(BUFFERS)]
@@ -664,11 +593,6 @@ class _CudaPipe:
     def end(self) -> None:
         if self.registered:
             self._unregister()
-        if self.pinner is not None:
-            self.pinner.stop()
-            self.sync()
-            self.pinner.unpin()
-            self.pinner = None
 
     def _fill(self, pairs) -> None:
         """Host copies into staging buffers, (out, a) each, split over the
@@ -689,11 +613,9 @@ class _CudaPipe:
         k = hs.size
         nbytes = k * st.idt.itemsize
         self.copy_stream.wait_event(self.unioned[s])    # the buffer's last union is done
-        if self.direct or (self.pinner is not None and self.pinner.pinned(offset)):
+        if self.direct:
             srcs = (hs.ctypes.data, hd.ctypes.data)
         else:
-            if self.pinner is not None:
-                self.pinner.reached(offset)
             self.copied[s].synchronize()                # the staging buffer's last copy is done
             a, b = self.staged[s]
             self._fill(((a[:k], hs), (b[:k], hd)))
