@@ -1,6 +1,7 @@
 """Public entry points: static connectivity, spanning forest, incremental."""
 from __future__ import annotations
 
+import os
 from contextlib import nullcontext
 
 import numpy as np
@@ -64,6 +65,12 @@ def _setup(graph, backend, algorithm, problem: str, params: dict, return_stats: 
         stats = Stats(variant=plan.name, backend=be.NAME, n=g.n, m=g.m,
                       relabelled=g_in.nodes is not None and not isinstance(g_in.nodes, list))
     return g_in, be, g, plan, stats
+
+
+def _streams(graph, backend: str, table: bool) -> bool:
+    """Whether a call may stream its input: one file, on the CPU, labels
+    as arrays (see :mod:`gconn.streamed`, which decides the rest)."""
+    return isinstance(graph, (str, os.PathLike)) and not table and _backend_module(backend).NAME == "cpu"
 
 
 def _phase(stats, name, be):
@@ -155,6 +162,12 @@ def connected_components(graph=None, directed=True, connection="weak", return_la
                                  return_stats=return_stats)
     relabel = relabel_option(relabel)
     table = output_option(output, return_labels)
+    if _streams(graph, backend, table):
+        from . import streamed
+        result = streamed.connected_components(graph, algorithm, params, relabel, source, target, compact,
+                                               return_labels, return_stats)
+        if result is not None:
+            return result
     g_in, be, g, plan, stats = _setup(graph, backend, algorithm, "cc", params, return_stats, relabel,
                                       (source, target), names_ok=table)
     roots, _, _ = pipeline.run(g, plan, be, forest=False, stats=stats, seed=seed)
@@ -197,6 +210,11 @@ def spanning_forest(graph, *, algorithm="auto", backend="auto", return_stats=Fal
     2
     """
     relabel = relabel_option(relabel)
+    if _streams(graph, backend, False):
+        from . import streamed
+        result = streamed.spanning_forest(graph, algorithm, params, relabel, source, target, return_stats)
+        if result is not None:
+            return result
     g_in, be, g, plan, stats = _setup(graph, backend, algorithm, "forest", params, return_stats, relabel,
                                       (source, target))
     _, fa, fb = pipeline.run(g, plan, be, forest=True, stats=stats, seed=seed)

@@ -31,28 +31,51 @@ def _dtype(size: int) -> np.dtype:
     return np.dtype(f"<i{size}")
 
 
+def _header(f, name: str):
+    """(n, m, id size, offset size) from an open .gcb file, checked
+    against the file's size."""
+    head = f.read(HEADER_SIZE)
+    if head[:len(MAGIC)] != MAGIC:
+        raise ValueError(f"{name}: not a gconn .gcb file (bad magic bytes {head[:8]!r})")
+    if len(head) < HEADER_SIZE:
+        raise ValueError(f"{name}: truncated .gcb file: {len(head)} bytes, shorter than "
+                         f"the {HEADER_SIZE}-byte header")
+    _, version, id_size, ptr_size, n_file, m = _FIELDS.unpack_from(head)
+    if version != VERSION:
+        raise ValueError(f"{name}: .gcb version {version} is not supported (this gconn "
+                         f"reads version {VERSION})")
+    if id_size not in (4, 8) or ptr_size not in (4, 8) or (n_file > INT32_MAX and id_size == 4) \
+            or (2 * m > INT32_MAX and ptr_size == 4):
+        raise ValueError(f"{name}: corrupt .gcb header (n={n_file}, m={m}, id size {id_size}, "
+                         f"offset size {ptr_size})")
+    expected = HEADER_SIZE + (n_file + 1) * ptr_size + 4 * m * id_size
+    actual = os.fstat(f.fileno()).st_size
+    if actual != expected:
+        raise ValueError(f"{name}: truncated or corrupt .gcb file: the header (n={n_file}, "
+                         f"m={m}) needs {expected} bytes, the file has {actual}")
+    return n_file, m, id_size, ptr_size
+
+
+def layout(path: Path):
+    """(n, m, id dtype, byte offset of src, byte offset of dst): where the
+    edge arrays of a .gcb file lie, for reading them in place.
+
+    >>> import gconn, tempfile, os
+    >>> path = os.path.join(tempfile.mkdtemp(), "g.gcb")
+    >>> gconn.save(gconn.Graph.from_edges([0, 1], [1, 2]), path)
+    >>> layout(Path(path))[:3]
+    (3, 2, dtype('int32'))
+    """
+    with open(path, "rb") as f:
+        n, m, id_size, ptr_size = _header(f, path.name)
+    src_at = HEADER_SIZE + (n + 1) * ptr_size + 2 * m * id_size
+    return n, m, _dtype(id_size), src_at, src_at + m * id_size
+
+
 def read(path: Path, n: int | None, relabel=False) -> Graph:
     name = path.name
     with open(path, "rb") as f:
-        head = f.read(HEADER_SIZE)
-        if head[:len(MAGIC)] != MAGIC:
-            raise ValueError(f"{name}: not a gconn .gcb file (bad magic bytes {head[:8]!r})")
-        if len(head) < HEADER_SIZE:
-            raise ValueError(f"{name}: truncated .gcb file: {len(head)} bytes, shorter than "
-                             f"the {HEADER_SIZE}-byte header")
-        _, version, id_size, ptr_size, n_file, m = _FIELDS.unpack_from(head)
-        if version != VERSION:
-            raise ValueError(f"{name}: .gcb version {version} is not supported (this gconn "
-                             f"reads version {VERSION})")
-        if id_size not in (4, 8) or ptr_size not in (4, 8) or (n_file > INT32_MAX and id_size == 4) \
-                or (2 * m > INT32_MAX and ptr_size == 4):
-            raise ValueError(f"{name}: corrupt .gcb header (n={n_file}, m={m}, id size {id_size}, "
-                             f"offset size {ptr_size})")
-        expected = HEADER_SIZE + (n_file + 1) * ptr_size + 4 * m * id_size
-        actual = os.fstat(f.fileno()).st_size
-        if actual != expected:
-            raise ValueError(f"{name}: truncated or corrupt .gcb file: the header (n={n_file}, "
-                             f"m={m}) needs {expected} bytes, the file has {actual}")
+        n_file, m, id_size, ptr_size = _header(f, name)
         if relabel is not True:
             if n is not None and n > n_file:
                 check_vertices(n, f"n={n}")
