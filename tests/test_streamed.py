@@ -103,12 +103,13 @@ def test_ids_grow_across_chunks(tmp_path, small_blocks):
     assert k == k_ref and np.array_equal(labels, ref)
 
 
-def test_id_width_switches_to_int64(tmp_path):
+def test_id_width_switches_to_int64(tmp_path, small_blocks):
     path = tmp_path / "wide.el"
-    path.write_text("0 1\n2 3\n4 3000000000\n5 6\n")
-    widths = [(s.dtype, d.dtype) for s, d in edge_chunks(path, chunk_edges=2)]
-    assert widths == [(np.int32, np.int32), (np.int64, np.int64)]
-    assert [d.tolist() for _, d in edge_chunks(path, chunk_edges=2)] == [[1, 3], [3000000000, 6]]
+    path.write_text("".join(f"{i} {i + 1}\n" for i in range(30)) + "4 3000000000\n5 6\n")
+    chunks = list(edge_chunks(path, chunk_edges=10))
+    widths = [s.dtype for s, _ in chunks]
+    assert widths[0] == np.int32 and widths[-1] == np.int64 and widths == sorted(widths, key=lambda t: t.itemsize)
+    assert chunks[-1][1].tolist() == [3000000000, 6] and chunks[0][1].tolist() == list(range(1, 11))
 
 
 @pytest.mark.parametrize("line,message", [

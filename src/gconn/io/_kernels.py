@@ -151,6 +151,68 @@ def parse_pairs(buf, pos, line, base, limit, nfields, expect, src, dst):
     return k, OK, line, pos, pos, 0
 
 
+#: parse_block's status when its scratch arrays are too small (it returns the size needed).
+NEED_SPACE = -1
+
+
+@njit(cache=True)
+def _piece_starts(buf, pos, pieces):
+    """``pieces`` + 1 offsets cutting ``buf[pos:]`` at line starts."""
+    size = buf.size
+    starts = np.empty(pieces + 1, np.int64)
+    for c in range(pieces + 1):
+        p = pos + (size - pos) * c // pieces
+        if c > 0 and p < size and buf[p - 1] != _NL:
+            p = min(line_end(buf, p) + 1, size)
+        starts[c] = max(p, starts[c - 1]) if c > 0 else p
+    return starts
+
+
+@njit(parallel=True, cache=True)
+def parse_block(buf, pos, line, limit, pieces, src, dst):
+    """:func:`parse_pairs` (ids in the first two fields, base 0, no record
+    cap) over ``pieces`` pieces of ``buf[pos:]`` in parallel, the records
+    compacted into ``src``/``dst`` in file order.
+
+    Returns (records, status, line, line start, line end, value) as
+    parse_pairs does for the first piece that fails, or for success with
+    ``line`` one past the last line; status NEED_SPACE (and the size in
+    ``records``) when ``src``/``dst`` are too small for the worst case.
+    Line numbers are counted by the pieces as they parse: only the ones
+    before a failing piece are summed.
+    """
+    starts = _piece_starts(buf, pos, pieces)
+    # A record takes at least 4 bytes ('0 1' and its newline; 3 for a
+    # piece's last line), so each piece gets room for bytes // 4 + 1:
+    # no pass to count lines first.
+    room = np.zeros(pieces + 1, np.int64)
+    for c in range(pieces):
+        room[c + 1] = room[c] + (starts[c + 1] - starts[c]) // 4 + 1
+    if room[pieces] > src.size:
+        return room[pieces], NEED_SPACE, line, pos, pos, 0
+    result = np.zeros((pieces, 6), np.int64)
+    for c in prange(pieces):
+        k, status, ln, start, end, value = parse_pairs(
+            buf[:starts[c + 1]], starts[c], 0, 0, limit, 2, -1, src[room[c]:], dst[room[c]:])
+        result[c, 0] = k
+        result[c, 1] = status
+        result[c, 2] = ln
+        result[c, 3] = start
+        result[c, 4] = end
+        result[c, 5] = value
+    total = 0
+    for c in range(pieces):
+        if result[c, 1] != OK:
+            return total, result[c, 1], line + result[c, 2], result[c, 3], result[c, 4], result[c, 5]
+        line += result[c, 2]
+        if room[c] != total:
+            for j in range(result[c, 0]):
+                src[total + j] = src[room[c] + j]
+                dst[total + j] = dst[room[c] + j]
+        total += result[c, 0]
+    return total, OK, line, buf.size, buf.size, 0
+
+
 @njit(cache=True)
 def parse_metis(buf, pos, line, n, skip, edge_weights, src, dst):
     """Read METIS vertex lines from ``buf[pos:]``: line i lists vertex i's

@@ -19,8 +19,8 @@ memory.
 * ``.npy`` (an (m, 2) edge array) is memory-mapped and copied column by
   column, one chunk at a time.
 
-Ids are int32 while they fit and int64 from the chunk on that holds a
-larger one.  Files whose ids are names, whose edge columns are chosen by
+Ids are int32 while they fit and int64 from the block of text (or the
+chunk) on that holds a larger one.  Files whose ids are names, whose edge columns are chosen by
 name (``source=``/``target=`` other than the first two columns) or that are
 separated by semicolons are read whole by :func:`gconn.load`.
 """
@@ -161,11 +161,14 @@ def _edgelist(path: Path, chunk_edges: int, header, source, target):
 
 def _parse_text(path: Path, gz: bool, skip: int, line: int, chunk_edges: int, declared):
     """Parse the data lines from byte ``skip`` (line ``line``) on, one block
-    at a time, into chunks; ids are int32 until one needs int64."""
+    at a time (in parallel pieces), into chunks; ids are int32 until one
+    needs int64."""
+    import numba
+    pieces = 4 * numba.get_num_threads()
     dtype = np.int32
     limit = declared if declared is not None and declared <= _INT32_LIMIT else _INT32_LIMIT
-    origin = "declared on line 1"
     src, dst, fill = np.empty(chunk_edges, dtype), np.empty(chunk_edges, dtype), 0
+    block_src = block_dst = np.empty(0, dtype)
     buf = bytearray(BLOCK_BYTES)
     held = 0
     try:
@@ -181,25 +184,34 @@ def _parse_text(path: Path, gz: bool, skip: int, line: int, chunk_edges: int, de
                     held = used
                     continue
                 data = np.frombuffer(buf, np.uint8)[:cut]
-                pos = 0
                 while True:
-                    k, status, next_line, start, end, value = K.parse_pairs(
-                        data, pos, line, 0, limit, 2, chunk_edges - fill, src[fill:], dst[fill:])
-                    fill += k
-                    if status == K.OK:
-                        line = next_line
-                        break
-                    pos, line = start, next_line
-                    if status == K.TOO_MANY:
-                        yield src, dst
-                        src, dst, fill = np.empty(chunk_edges, dtype), np.empty(chunk_edges, dtype), 0
+                    k, status, next_line, start, end, value = K.parse_block(
+                        data, 0, line, limit, pieces, block_src, block_dst)
+                    if status == K.NEED_SPACE:
+                        block_src, block_dst = np.empty(k, dtype), np.empty(k, dtype)
                     elif status == K.OUT_OF_RANGE and limit == _INT32_LIMIT and dtype == np.int32 \
                             and (declared is None or value < declared):
+                        # An id beyond int32: this block and all after it in int64.
                         dtype = np.int64
                         limit = declared if declared is not None else -1
                         src, dst = src.astype(dtype), dst.astype(dtype)
+                        block_src, block_dst = block_src.astype(dtype), block_dst.astype(dtype)
+                    elif status != K.OK:
+                        raise parse_error(path, status, next_line, data[start:end], value, declared,
+                                          "declared on line 1")
                     else:
-                        raise parse_error(path, status, line, data[start:end], value, declared, origin)
+                        break
+                line = next_line
+                i = 0
+                while i < k:
+                    take = min(chunk_edges - fill, k - i)
+                    src[fill:fill + take] = block_src[i:i + take]
+                    dst[fill:fill + take] = block_dst[i:i + take]
+                    fill += take
+                    i += take
+                    if fill == chunk_edges:
+                        yield src, dst
+                        src, dst, fill = np.empty(chunk_edges, dtype), np.empty(chunk_edges, dtype), 0
                 if at_end:
                     break
                 # The cut-off last line moves to the front of the buffer.

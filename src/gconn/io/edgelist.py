@@ -155,11 +155,14 @@ def _column(raw: bytes, status: int, value: int) -> int:
     while i < len(raw) and raw[i] in b" \t\r":
         i += 1
     for f in range(2):
-        commas = 0
+        commas = []
         while i < len(raw) and raw[i] in _SEPARATORS:
-            commas += raw[i] == ord(",")
+            if raw[i] == ord(","):
+                commas.append(i)
             i += 1
-        if commas > (f > 0) or i == len(raw):
+        if len(commas) > (f > 0):  # an empty field: where it would begin
+            return commas[f > 0] + 1
+        if i == len(raw):
             return i + 1
         j = i
         while j < len(raw) and raw[j] not in _SEPARATORS:
