@@ -31,6 +31,7 @@ _PERCENT = 37
 _MINUS = 45
 _ZERO = 48
 _INT64_MAX = np.iinfo(np.int64).max
+_SAFE = _INT64_MAX // 10  # below it, value * 10 + digit cannot overflow
 
 
 @njit(cache=True, inline="always")
@@ -78,15 +79,20 @@ def _parse_int(buf, i, end, commas):
     start = i
     value = 0
     status = OK
-    while i < end and not _is_sep(buf[i], commas):
-        d = buf[i] - _ZERO
-        if d < 0 or d > 9:
+    while i < end:
+        # Digits first: they are most of the bytes, and the separator and
+        # overflow tests cost more than the digit itself.
+        d = np.int64(buf[i]) - _ZERO
+        if 0 <= d <= 9:
+            if status == OK:
+                if value < _SAFE or value <= (_INT64_MAX - d) // 10:
+                    value = value * 10 + d
+                else:
+                    status = OVERFLOW
+        elif _is_sep(buf[i], commas):
+            break
+        else:
             status = BAD_FIELD
-        elif status == OK:
-            if value > (_INT64_MAX - d) // 10:
-                status = OVERFLOW
-            else:
-                value = value * 10 + d
         i += 1
     if i == start:
         status = BAD_FIELD
