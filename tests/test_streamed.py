@@ -258,3 +258,20 @@ def test_cli_cc_streams_a_file(tmp_path, capsys):
     assert main(["cc", str(path), "--json", "-q", "--compare"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert not result.get("streamed") and result["matches_scipy"]
+
+
+@pytest.mark.parametrize("algorithm", ["none+union-rem-cas+find-naive+split-one", "union-jtb", "union-hooks"])
+def test_other_union_find_variants_stream(tmp_path, monkeypatch, algorithm):
+    src, dst, n = components_graph(11)
+    path = write_text(tmp_path / "g.el", src, dst)
+    calls = []
+    real = streamed.stream
+    monkeypatch.setattr(streamed, "stream", lambda *a, **kw: calls.append(1) or real(*a, **kw))
+    k_ref, ref = scipy_labels(src, dst, n)
+    k, labels = gconn.connected_components(path, backend="cpu", algorithm=algorithm)
+    assert calls and k == k_ref and labels.tolist() == ref.tolist()
+    k, mins = gconn.connected_components(path, backend="cpu", algorithm=algorithm, compact=False)
+    first = {}
+    assert mins.tolist() == [first.setdefault(lab, v) for v, lab in enumerate(ref.tolist())]
+    fs, fd = gconn.spanning_forest(path, backend="cpu", algorithm=algorithm)
+    check_forest(gconn.Graph.from_edges(src, dst, n), fs, fd, k_ref)
