@@ -464,8 +464,9 @@ def _cc_streamed(args, path: str, relabel):
     if args.json:
         print(json.dumps(out))
         return 0
-    fields = [("input", f"{path} (streamed: parsed and united in chunks of {DEFAULT_CHUNK_EDGES:,} edges)"),
-              ("n", f"{n:,}"), ("m", f"{run.m:,} edges read (duplicates and self loops as in the file)")]
+    fields = [("input", f"{path} (streamed: parsed and united in chunks of {DEFAULT_CHUNK_EDGES:,} edges; "
+                        "m counts the edges read, duplicates and self loops as in the file)"),
+              ("n", f"{n:,}"), ("m", f"{run.m:,}")]
     if ids is not None:
         fields.append(("ids", f"relabelled (automatically: the ids are sparse; --no-relabel keeps them): "
                               f"{n:,} distinct ids, largest {int(ids[-1]) if n else 0}"))

@@ -81,7 +81,7 @@ class Run:
         if stats is not None:
             stats.n, stats.m = self.n if self.ids is None else self.ids.size, self.m
             stats.relabelled = self.ids is not None
-            stats.phase_times.update({"read": parse, "union": unite, "finalize": time.perf_counter() - t0})
+            stats.phase_times.update({"read": parse, "finish": unite, "finalize": time.perf_counter() - t0})
 
     def components(self, compact: bool):
         """(k, labels): labels numbered as SciPy numbers them (``compact``)

@@ -43,10 +43,9 @@ def main(argv=None) -> int:
     ...     _ = f.write("# c\\n0 1\\n2 3\\n")
     >>> out = io.StringIO()
     >>> with contextlib.redirect_stdout(out):
-    ...     main([path])
-    0
-    >>> json.loads(out.getvalue())["components"]
-    2
+    ...     code = main([path])
+    >>> code, json.loads(out.getvalue())["components"]
+    (0, 2)
     """
     parser = argparse.ArgumentParser(prog="python -m gconn.bench.files", description=__doc__.splitlines()[0])
     parser.add_argument("path", help="a space-separated edge list")

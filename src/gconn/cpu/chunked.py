@@ -120,7 +120,11 @@ class ChunkedUnion:
             self.fa, self.fb = self.fa.astype(np.int64), self.fb.astype(np.int64)
         if n > s.P.size:
             cap = max(n, 2 * s.P.size, 1024)
-            per_vertex = s.P.itemsize + s.H.itemsize * (s.H.size > 1) + 2 * self.fa.itemsize * self.forest_slots
+            # Checked against the run's peak: these arrays, the old ones while
+            # copying, and the roots and labels the run ends with.
+            ids = s.id_dtype.itemsize
+            per_vertex = s.P.itemsize + s.H.itemsize * (s.H.size > 1) + 2 * ids * self.forest_slots \
+                + (self.looped is not None) + 3 * ids
             check_vertices(cap + s.P.size, f"vertex id {n - 1}", n - 1, per_vertex=per_vertex)
             s.reserve(cap)
             if self.forest_slots:
