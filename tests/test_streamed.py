@@ -103,6 +103,15 @@ def test_ids_grow_across_chunks(tmp_path, small_blocks):
     assert k == k_ref and np.array_equal(labels, ref)
 
 
+@pytest.mark.parametrize("text", ["", "0 1\n2 3\n", "# only a comment\n", "0 1\n2 3\n4 5"])
+def test_files_ending_at_a_block_boundary_or_empty(tmp_path, monkeypatch, text):
+    monkeypatch.setattr(C, "BLOCK_BYTES", 8)  # "0 1\n2 3\n" fills one block exactly
+    path = tmp_path / "e.el"
+    path.write_text(text)
+    pairs = [(int(a), int(b)) for s, d in edge_chunks(path) for a, b in zip(s, d)]
+    assert pairs == [(0, 1), (2, 3), (4, 5)][:text.count(" ") if "#" not in text else 0]
+
+
 def test_id_width_switches_to_int64(tmp_path, small_blocks):
     path = tmp_path / "wide.el"
     path.write_text("".join(f"{i} {i + 1}\n" for i in range(30)) + "4 3000000000\n5 6\n")
@@ -275,3 +284,32 @@ def test_other_union_find_variants_stream(tmp_path, monkeypatch, algorithm):
     assert mins.tolist() == [first.setdefault(lab, v) for v, lab in enumerate(ref.tolist())]
     fs, fd = gconn.spanning_forest(path, backend="cpu", algorithm=algorithm)
     check_forest(gconn.Graph.from_edges(src, dst, n), fs, fd, k_ref)
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+
+@settings(max_examples=30, deadline=None)
+@given(edges=st.lists(st.tuples(st.integers(0, 60), st.integers(0, 60)), max_size=40),
+       chunk=st.integers(1, 45), block=st.integers(8, 120), sep=st.sampled_from([" ", "\t", ",", "  "]),
+       newline=st.sampled_from(["\n", "\r\n"]), comments=st.lists(st.integers(0, 40), max_size=3))
+def test_any_chunking_reads_the_file_s_edges(tmp_path_factory, edges, chunk, block, sep, newline, comments):
+    lines = [f"{a}{sep}{b}" for a, b in edges]
+    for i in sorted(comments, reverse=True):
+        lines.insert(min(i, len(lines)), "# note")
+    path = tmp_path_factory.mktemp("chunks") / "e.el"
+    path.write_bytes(newline.join(lines).encode())  # the last line without a newline
+    saved = C.BLOCK_BYTES
+    C.BLOCK_BYTES = block
+    try:
+        parts = list(edge_chunks(path, chunk_edges=chunk))
+        run = streamed.stream(path, PLAN, chunk_edges=chunk)
+    finally:
+        C.BLOCK_BYTES = saved
+    assert all(0 < s.size <= chunk for s, _ in parts) and all(s.size == chunk for s, _ in parts[:-1])
+    got = [(int(a), int(b)) for s, d in parts for a, b in zip(s, d)]
+    assert got == edges
+    n = 1 + max((max(e) for e in edges), default=-1)
+    k_ref, ref = scipy_labels([a for a, _ in edges], [b for _, b in edges], n)
+    k, labels = run.components(compact=True)
+    assert (k, labels.tolist()) == (k_ref, ref.tolist())

@@ -179,7 +179,7 @@ def _parse_text(path: Path, gz: bool, skip: int, line: int, chunk_edges: int, de
                 used = _fill(f, buf, held)
                 at_end = used < len(buf)
                 cut = used if at_end else buf.rfind(b"\n", 0, used) + 1
-                if cut == 0:  # one line longer than the buffer: read more of it
+                if cut == 0 and not at_end:  # one line longer than the buffer: read more of it
                     buf.extend(bytes(len(buf)))
                     held = used
                     continue
