@@ -102,6 +102,20 @@ def _parse_int(buf, i, end, commas):
     return status, value, i
 
 
+@njit(cache=True, inline="always")
+def _digits_value(buf, i, size):
+    """(index after the run of digits at ``i``, its value); at most 18
+    digits are meant, which cannot overflow int64 (the caller checks)."""
+    value = 0
+    while i < size:
+        d = np.int64(buf[i]) - _ZERO
+        if d < 0 or d > 9:
+            break
+        value = value * 10 + d
+        i += 1
+    return i, value
+
+
 @njit(cache=True)
 def parse_pairs(buf, pos, line, base, limit, nfields, expect, src, dst):
     """Read one (u, v) record per data line of ``buf[pos:]`` into src/dst.
@@ -120,6 +134,24 @@ def parse_pairs(buf, pos, line, base, limit, nfields, expect, src, dst):
     size = buf.size
     k = 0
     while pos < size:
+        if nfields == 2 and k != expect:
+            # Most lines are 'u<sep>v\n': read them in one pass; any other
+            # line (and any id out of range) takes the general path below,
+            # which accepts the same lines with the same values.
+            i, u = _digits_value(buf, pos, size)
+            if i < size and (buf[i] == _SPACE or buf[i] == _TAB or buf[i] == _COMMA) and 0 < i - pos <= 18:
+                j, v = _digits_value(buf, i + 1, size)
+                if 0 < j - i - 1 <= 18:
+                    if j < size and buf[j] == _CR:
+                        j += 1
+                    if (j == size or buf[j] == _NL) and u >= base and v >= base \
+                            and (limit < 0 or (u - base < limit and v - base < limit)):
+                        src[k] = u - base
+                        dst[k] = v - base
+                        k += 1
+                        pos = j + 1
+                        line += 1
+                        continue
         end = line_end(buf, pos)
         i = pos
         while i < end and _is_blank(buf[i]):
