@@ -434,6 +434,12 @@ def _cc_streamed(args, path: str, relabel):
     plan = streamed.plan_of(args.algorithm, "cc", dict(args.param))
     if plan is None or isinstance(streamable(path, format=args.format), str):
         return None
+    # Parallel parsing and union alternate with serial reading: OpenMP workers
+    # that spin between them took the cores from the reader (2 shared cores,
+    # 1.1 GB edge list: 3.4-4.1 s spinning, 2.3-2.4 s passive; BENCHMARKS.md).
+    # Set before the first parallel kernel starts the runtime; a user's own
+    # setting wins.
+    os.environ.setdefault("OMP_WAIT_POLICY", "passive")
     with watch_compiles(notice=not args.quiet) as watch:
         t0 = time.perf_counter()
         streamed.warm(plan)
