@@ -432,7 +432,8 @@ def _cc_streamed(args, path: str, relabel):
     from .stats import Stats
     from .tooling import watch_compiles
     plan = streamed.plan_of(args.algorithm, "cc", dict(args.param))
-    if plan is None or isinstance(streamable(path, format=args.format), str):
+    # A missing file or a folder: the loading path says so as it always has.
+    if plan is None or not Path(path).is_file() or isinstance(streamable(path, format=args.format), str):
         return None
     # Parallel parsing and union alternate with serial reading: OpenMP workers
     # that spin between them took the cores from the reader (2 shared cores,
