@@ -73,7 +73,10 @@ def edge_chunks(path, chunk_edges: int | None = None, *, format: str | None = No
 
     Each chunk is two 1-D integer NumPy arrays of one length (int32, or
     int64 once an id needs it), every id >= 0, in file order, duplicates
-    and self loops as they are.  Formats: edge lists (.el .txt .tsv .csv
+    and self loops as they are; a new pair of arrays each time (``.gcb``:
+    read-only views of the file).  The vertex count is not known ahead:
+    it is the largest id + 1, or ``.n`` of the returned object when the
+    file declares one.  Formats: edge lists (.el .txt .tsv .csv
     .edges, gzipped or not; '#'/'%' comments; an optional header, see
     :mod:`gconn.io.edgelist`), ``.gcb`` and ``.npy``; ``format=``,
     ``header=``, ``source=`` and ``target=`` are :func:`gconn.load`'s.
