@@ -134,17 +134,27 @@ def warm(plan: Plan) -> None:
             Run(streamable(path), plan, forest, "auto", None).components(compact=True)
 
 
+def _served(path, algorithm, problem: str, params: dict, relabel, source, target, return_stats: bool):
+    """(run, stats) of a call the streamed path serves, else None."""
+    plan = plan_of(algorithm, problem, params)
+    if plan is None or relabel is True:
+        return None
+    stats = Stats(variant=plan.name, backend="cpu") if return_stats else None
+    # A forest's edges are input ids either way: only components look for sparse ids.
+    forest = problem == "forest"
+    run = stream(path, plan, forest=forest, relabel=False if forest else relabel, source=source, target=target,
+                 stats=stats)
+    return None if run is None else (run, stats)
+
+
 def connected_components(path, algorithm, params: dict, relabel, source, target, compact: bool,
                          return_labels: bool, return_stats: bool):
     """:func:`gconn.connected_components` of a file, streamed; None when the
     call is not one the streamed path serves."""
-    plan = plan_of(algorithm, "cc", params)
-    if plan is None or relabel is True:
+    served = _served(path, algorithm, "cc", params, relabel, source, target, return_stats)
+    if served is None:
         return None
-    stats = Stats(variant=plan.name, backend="cpu") if return_stats else None
-    run = stream(path, plan, relabel=relabel, source=source, target=target, stats=stats)
-    if run is None:
-        return None
+    run, stats = served
     k, labels = run.components(compact)
     result = (k, labels) if return_labels else (k,)
     if relabel == "auto" and return_labels:
@@ -157,12 +167,9 @@ def connected_components(path, algorithm, params: dict, relabel, source, target,
 def spanning_forest(path, algorithm, params: dict, relabel, source, target, return_stats: bool):
     """:func:`gconn.spanning_forest` of a file, streamed (edges in input ids); None
     when the call is not one the streamed path serves."""
-    plan = plan_of(algorithm, "forest", params)
-    if plan is None or relabel is True:
+    served = _served(path, algorithm, "forest", params, relabel, source, target, return_stats)
+    if served is None:
         return None
-    stats = Stats(variant=plan.name, backend="cpu") if return_stats else None
-    run = stream(path, plan, forest=True, source=source, target=target, stats=stats)
-    if run is None:
-        return None
+    run, stats = served
     src, dst = run.union.forest()
     return (src, dst, stats) if return_stats else (src, dst)

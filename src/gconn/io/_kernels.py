@@ -488,14 +488,7 @@ def entries_ok(buf, pos, nidx, nvals, kind, chunks):
     """:func:`check_entries` without the line numbers, over ``chunks``
     pieces of ``buf[pos:]`` in parallel: True when every line is well-formed.
     (A line belongs to the piece it starts in.)"""
-    size = buf.size
-    starts = np.empty(chunks + 1, np.int64)
-    for c in range(chunks + 1):
-        p = pos + (size - pos) * c // chunks
-        # Move to the start of the next line, unless already at one.
-        if c > 0 and p < size and buf[p - 1] != _NL:
-            p = min(line_end(buf, p) + 1, size)
-        starts[c] = p
+    starts = _piece_starts(buf, pos, chunks)
     bad = 0
     for c in prange(chunks):
         p = starts[c]
