@@ -39,7 +39,7 @@ _ASYNC = FINISH_CODE["union-async"]
 _HALVE = FIND_CODE["find-halve"]
 
 
-@njit(parallel=True, cache=True)
+@njit(parallel=True, cache=True, nogil=True)
 def unite_default(P, H, src, dst, fa, fb):
     """:func:`gconn.cpu.unionfind.finish_coo` for UnionAsync + FindHalve."""
     for i in prange(src.size):

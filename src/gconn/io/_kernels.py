@@ -206,7 +206,7 @@ def _piece_starts(buf, pos, pieces):
     return starts
 
 
-@njit(parallel=True, cache=True)
+@njit(parallel=True, cache=True, nogil=True)
 def parse_block(buf, pos, line, limit, pieces, src, dst):
     """:func:`parse_pairs` (ids in the first two fields, base 0, no record
     cap) over ``pieces`` pieces of ``buf[pos:]`` in parallel, the records
@@ -217,7 +217,8 @@ def parse_block(buf, pos, line, limit, pieces, src, dst):
     ``line`` one past the last line; status NEED_SPACE (and the size in
     ``records``) when ``src``/``dst`` are too small for the worst case.
     Line numbers are counted by the pieces as they parse: only the ones
-    before a failing piece are summed.
+    before a failing piece are summed.  The GIL is released, so a thread
+    can read (inflate) the next block meanwhile.
     """
     starts = _piece_starts(buf, pos, pieces)
     # A record takes at least 4 bytes ('0 1' and its newline; 3 for a

@@ -120,6 +120,34 @@ def streamable(path, chunk_edges: int = DEFAULT_CHUNK_EDGES, format=None, header
 
 # -- edge lists ----------------------------------------------------------------------
 
+class _ReadAhead:
+    """A file read one block ahead by a thread: gzip inflates the next
+    block while the caller parses this one (zlib and the numba parser both
+    release the GIL)."""
+
+    def __init__(self, f, size: int):
+        from concurrent.futures import ThreadPoolExecutor
+        self.f, self.size = f, size
+        self.pool = ThreadPoolExecutor(1)
+        self.pending = self.pool.submit(f.read, size)
+        self.rest = memoryview(b"")
+
+    def readinto(self, view) -> int:
+        if not self.rest:
+            data = self.pending.result()
+            if not data:
+                return 0
+            self.pending = self.pool.submit(self.f.read, self.size)
+            self.rest = memoryview(data)
+        n = min(len(view), len(self.rest))
+        view[:n] = self.rest[:n]
+        self.rest = self.rest[n:]
+        return n
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=True)  # the read under way ends first
+
+
 def _fill(f, buf: bytearray, start: int) -> int:
     """Read into ``buf[start:]`` until it is full or the file ends; bytes held."""
     view = memoryview(buf)
@@ -166,6 +194,22 @@ def _parse_text(path: Path, gz: bool, skip: int, line: int, chunk_edges: int, de
     """Parse the data lines from byte ``skip`` (line ``line``) on, one block
     at a time (in parallel pieces), into chunks; ids are int32 until one
     needs int64."""
+    try:
+        with open_binary(path, gz) as raw:
+            if skip:
+                raw.seek(skip)
+            f = _ReadAhead(raw, BLOCK_BYTES) if gz else raw
+            try:
+                yield from _blocks(path, f, line, chunk_edges, declared)
+            finally:
+                if gz:
+                    f.close()
+    except GZIP_ERRORS as e:
+        raise gzip_error(path, e) from None
+
+
+def _blocks(path: Path, f, line: int, chunk_edges: int, declared):
+    """The chunks of the blocks of whole lines read from ``f``."""
     import numba
     pieces = 4 * numba.get_num_threads()
     dtype = np.int32
@@ -174,54 +218,48 @@ def _parse_text(path: Path, gz: bool, skip: int, line: int, chunk_edges: int, de
     block_src = block_dst = np.empty(0, dtype)
     buf = bytearray(BLOCK_BYTES)
     held = 0
-    try:
-        with open_binary(path, gz) as f:
-            if skip:
-                f.seek(skip)
-            while True:
-                used = _fill(f, buf, held)
-                at_end = used < len(buf)
-                cut = used if at_end else buf.rfind(b"\n", 0, used) + 1
-                if cut == 0 and not at_end:  # one line longer than the buffer: read more of it
-                    buf.extend(bytes(len(buf)))
-                    held = used
-                    continue
-                data = np.frombuffer(buf, np.uint8)[:cut]
-                while True:
-                    k, status, next_line, start, end, value = K.parse_block(
-                        data, 0, line, limit, pieces, block_src, block_dst)
-                    if status == K.NEED_SPACE:
-                        block_src, block_dst = np.empty(k, dtype), np.empty(k, dtype)
-                    elif status == K.OUT_OF_RANGE and limit == _INT32_LIMIT and dtype == np.int32 \
-                            and (declared is None or value < declared):
-                        # An id beyond int32: this block and all after it in int64.
-                        dtype = np.int64
-                        limit = declared if declared is not None else -1
-                        src, dst = src.astype(dtype), dst.astype(dtype)
-                        block_src, block_dst = block_src.astype(dtype), block_dst.astype(dtype)
-                    elif status != K.OK:
-                        raise parse_error(path, status, next_line, data[start:end], value, declared,
-                                          "declared on line 1")
-                    else:
-                        break
-                line = next_line
-                i = 0
-                while i < k:
-                    take = min(chunk_edges - fill, k - i)
-                    src[fill:fill + take] = block_src[i:i + take]
-                    dst[fill:fill + take] = block_dst[i:i + take]
-                    fill += take
-                    i += take
-                    if fill == chunk_edges:
-                        yield src, dst
-                        src, dst, fill = np.empty(chunk_edges, dtype), np.empty(chunk_edges, dtype), 0
-                if at_end:
-                    break
-                # The cut-off last line moves to the front of the buffer.
-                held = used - cut
-                buf[:held] = buf[cut:used]
-    except GZIP_ERRORS as e:
-        raise gzip_error(path, e) from None
+    while True:
+        used = _fill(f, buf, held)
+        at_end = used < len(buf)
+        cut = used if at_end else buf.rfind(b"\n", 0, used) + 1
+        if cut == 0 and not at_end:  # one line longer than the buffer: read more of it
+            buf.extend(bytes(len(buf)))
+            held = used
+            continue
+        data = np.frombuffer(buf, np.uint8)[:cut]
+        while True:
+            k, status, next_line, start, end, value = K.parse_block(
+                data, 0, line, limit, pieces, block_src, block_dst)
+            if status == K.NEED_SPACE:
+                block_src, block_dst = np.empty(k, dtype), np.empty(k, dtype)
+            elif status == K.OUT_OF_RANGE and limit == _INT32_LIMIT and dtype == np.int32 \
+                    and (declared is None or value < declared):
+                # An id beyond int32: this block and all after it in int64.
+                dtype = np.int64
+                limit = declared if declared is not None else -1
+                src, dst = src.astype(dtype), dst.astype(dtype)
+                block_src, block_dst = block_src.astype(dtype), block_dst.astype(dtype)
+            elif status != K.OK:
+                raise parse_error(path, status, next_line, data[start:end], value, declared,
+                                  "declared on line 1")
+            else:
+                break
+        line = next_line
+        i = 0
+        while i < k:
+            take = min(chunk_edges - fill, k - i)
+            src[fill:fill + take] = block_src[i:i + take]
+            dst[fill:fill + take] = block_dst[i:i + take]
+            fill += take
+            i += take
+            if fill == chunk_edges:
+                yield src, dst
+                src, dst, fill = np.empty(chunk_edges, dtype), np.empty(chunk_edges, dtype), 0
+        if at_end:
+            break
+        # The cut-off last line moves to the front of the buffer.
+        held = used - cut
+        buf[:held] = buf[cut:used]
     if fill:
         yield src[:fill], dst[:fill]
 
