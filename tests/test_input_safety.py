@@ -352,10 +352,11 @@ def test_mtx_dense_array_is_strict(tmp_path):
         gconn.load(write(tmp_path, "a.mtx", bad))
 
 
-@pytest.mark.parametrize("line", ["1,,2", ",1,2", "1.5 2", "1 2.5", "1 x", "0x1 2"])
-def test_edge_list_rejects(tmp_path, line):
+@pytest.mark.parametrize("line, column", [("1,,2", 3), (",1,2", 1), ("1.5 2", 1), ("1 2.5", 3), ("1 x", 3),
+                                          ("0x1 2", 1)])
+def test_edge_list_rejects(tmp_path, line, column):
     path = write(tmp_path, "g.csv", f"0,1\n{line}\n")
-    with pytest.raises(ValueError, match=r"^g\.csv, line 2: expected two integer vertex ids"):
+    with pytest.raises(ValueError, match=rf"^g\.csv, line 2, column {column}: expected two integer vertex ids"):
         gconn.load(path)
 
 
@@ -402,7 +403,7 @@ def test_cli_stdin(tmp_path):
     assert res.returncode == 0 and json.loads(res.stdout)["components"] == 3, res.stderr
     res, _ = gconn_cmd("cc", "-", "-b", "cpu", cwd=tmp_path, stdin="0 1\n1.5 2\n")
     assert res.returncode == 1
-    assert res.stderr.strip() == "gconn: error: stdin, line 2: expected two integer vertex ids, got '1.5 2'"
+    assert res.stderr.strip() == "gconn: error: stdin, line 2, column 1: expected two integer vertex ids, got '1.5 2'"
 
 
 @pytest.mark.parametrize("where", [0, 1234, 4999])

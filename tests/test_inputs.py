@@ -227,10 +227,10 @@ def test_csv_named_vertices_and_return_names(tmp_path):
 
 def test_csv_errors_name_file_line_column(tmp_path):
     path = tmp_path / "bad.csv"
-    cases = [("a,b\n0,1\n1,x\n", r"bad\.csv, line 3: expected two integer"),
-             ("a,b\n0,1\n2,-1\n", r"bad\.csv, line 3: negative vertex id -1"),
-             ("a,b\n0,1\n0,1.5\n", r"bad\.csv, line 3: expected two integer"),
-             ("a,b\n0,1\n0,9223372036854775808\n", r"bad\.csv, line 3: vertex id too large"),
+    cases = [("a,b\n0,1\n1,x\n", r"bad\.csv, line 3, column 3: expected two integer"),
+             ("a,b\n0,1\n2,-1\n", r"bad\.csv, line 3, column 3: negative vertex id -1"),
+             ("a,b\n0,1\n0,1.5\n", r"bad\.csv, line 3, column 3: expected two integer"),
+             ("a,b\n0,1\n0,9223372036854775808\n", r"bad\.csv, line 3, column 3: vertex id too large"),
              ("a;b\n0;1\n1;\n", r"bad\.csv: column 'b', data row 2: missing vertex id"),
              ("a;b\n0;1\n1;2.5\n", r"bad\.csv .*invalid value '2\.5'"),
              ("a;b\n0;1\n-1;2\n", r"bad\.csv: column 'a', data row 2: negative vertex id -1"),

@@ -196,28 +196,28 @@ def test_gconn_edge_list_header_sets_n(tmp_path):
     assert load(path).n == 7
     assert load(path, n=9).n == 9
     raises(ValueError, write(tmp_path, "h.el", "# gconn edge list: n=3 m=1\n0 3\n"),
-           "h.el, line 2: vertex id 3 is out of range for n=3 (declared on line 1)")
+           "h.el, line 2, column 3: vertex id 3 is out of range for n=3 (declared on line 1)")
 
 
-@pytest.mark.parametrize("line, message", [
-    ("a b", "expected two integer vertex ids, got 'a b'"),
-    ("5", "expected two integer vertex ids, got '5'"),
-    ("1.5 2", "expected two integer vertex ids, got '1.5 2'"),
-    ("1 2e3", "expected two integer vertex ids, got '1 2e3'"),
-    ("1\t-", "expected two integer vertex ids, got '1\\t-'"),
-    ("-3 4", "negative vertex id -3; ids must be >= 0"),
-    ("4 -1", "negative vertex id -1"),
-    ("99999999999999999999 1", "vertex id too large (beyond int64)"),
+@pytest.mark.parametrize("line, column, message", [
+    ("a b", 1, "expected two integer vertex ids, got 'a b'"),
+    ("5", 2, "expected two integer vertex ids, got '5'"),
+    ("1.5 2", 1, "expected two integer vertex ids, got '1.5 2'"),
+    ("1 2e3", 3, "expected two integer vertex ids, got '1 2e3'"),
+    ("1\t-", 3, "expected two integer vertex ids, got '1\\t-'"),
+    ("-3 4", 1, "negative vertex id -3; ids must be >= 0"),
+    ("4 -1", 3, "negative vertex id -1"),
+    ("99999999999999999999 1", 1, "vertex id too large (beyond int64)"),
 ])
 @pytest.mark.parametrize("name", ["email.el", "email.el.gz"])
-def test_edge_list_errors_name_file_and_line(tmp_path, name, line, message):
+def test_edge_list_errors_name_file_and_line(tmp_path, name, line, column, message):
     path = write(tmp_path, name, "# header\n0 1\n\n% note\n" + line + "\n2 3\n")
-    raises(ValueError, path, f"{name}, line 5: {message}")
+    raises(ValueError, path, f"{name}, line 5, column {column}: {message}")
 
 
 def test_csv_error(tmp_path):
     raises(ValueError, write(tmp_path, "g.csv", "0,1\n1,x\n"),
-           "g.csv, line 2: expected two integer vertex ids, got '1,x'")
+           "g.csv, line 2, column 3: expected two integer vertex ids, got '1,x'")
 
 
 def test_edge_list_error_text_is_shortened(tmp_path):
@@ -227,7 +227,7 @@ def test_edge_list_error_text_is_shortened(tmp_path):
 
 def test_edge_list_id_beyond_given_n(tmp_path):
     raises(ValueError, lambda: load(write(tmp_path, "g.el", "0 1\n# c\n1 5\n"), n=3),
-           "g.el, line 3: vertex id 5 is out of range for n=3 (given)")
+           "g.el, line 3, column 3: vertex id 5 is out of range for n=3 (given)")
 
 
 # -- Matrix Market --------------------------------------------------------------
@@ -499,4 +499,4 @@ def test_error_messages_are_one_line_with_the_file_name(tmp_path):
     for name, text in [("a.el", "0 1\nx\n"), ("b.mtx", "%%MatrixMarket matrix coordinate pattern general\n2 2 1\n3 1\n"),
                        ("c.graph", "2 1\n3\n\n")]:
         message = raises(ValueError, write(tmp_path, name, text), name)
-        assert re.match(rf"{re.escape(name)}, line \d+: ", message)
+        assert re.match(rf"{re.escape(name)}, line \d+(, column \d+)?: ", message)

@@ -70,6 +70,22 @@ def chosen(m: int) -> bool:
     return m <= (COLD_MAX_EDGES if numba_free() else WARM_MAX_EDGES)
 
 
+#: Largest file read whole for the compiled path: larger ones go to the
+#: streamed path (:mod:`gconn.streamed`), which parses and unites them in
+#: O(n + chunk) memory instead of reading every edge first.  64 MB is a few
+#: million edges of text, well inside :data:`WARM_MAX_EDGES`' range.
+MAX_FILE_BYTES = 64 << 20
+
+
+def small_file(path) -> bool:
+    """Whether a path is a file small enough to read whole (others, and
+    paths that are not files, take the general path, which words errors)."""
+    try:
+        return os.path.isfile(path) and os.path.getsize(path) <= MAX_FILE_BYTES
+    except OSError:
+        return False
+
+
 class Edges(NamedTuple):
     src: np.ndarray
     dst: np.ndarray
@@ -81,7 +97,7 @@ def edges(graph, read=None) -> Edges | None:
     list, or a file path when ``read(path)`` reads one (None for any other
     input); bad ids raise as the graph would."""
     if isinstance(graph, (str, os.PathLike)):
-        return read(graph) if read is not None else None
+        return read(graph) if read is not None and small_file(graph) else None
     if isinstance(graph, tuple) and len(graph) == 2:
         if not all(isinstance(a, (np.ndarray, list, range)) and not _is_cupy(a) for a in graph):
             return None

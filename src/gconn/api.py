@@ -1,6 +1,7 @@
 """Public entry points: static connectivity, spanning forest, incremental."""
 from __future__ import annotations
 
+import os
 from contextlib import nullcontext
 
 import numpy as np
@@ -85,6 +86,12 @@ def _read_edges(path):
     """A file's edges as ``gconn.load(path)`` reads them, for :mod:`gconn.aot`."""
     from .io.edges import read_edges
     return read_edges(path, None, None, False)
+
+
+def _streams(graph, backend: str, table: bool) -> bool:
+    """Whether a call may stream its input: one file, on the CPU, labels
+    as arrays (see :mod:`gconn.streamed`, which decides the rest)."""
+    return isinstance(graph, (str, os.PathLike)) and not table and _backend_module(backend).NAME == "cpu"
 
 
 def _phase(stats, name, be):
@@ -185,14 +192,20 @@ def connected_components(graph=None, directed=True, connection="weak", return_la
         fast = aot.connected_components(graph, backend, algorithm, compact, return_labels, _read_edges)
         if fast is not None:
             return fast
-    streamed = _streamed(graph, backend, algorithm, "cc", params, relabel, (source, target), table,
+    if _streams(graph, backend, table):
+        from . import streamed
+        result = streamed.connected_components(graph, algorithm, params, relabel, source, target, compact,
+                                               return_labels, return_stats)
+        if result is not None:
+            return result
+    sent = _streamed(graph, backend, algorithm, "cc", params, relabel, (source, target), table,
                          device_memory, return_stats)
-    if streamed is None:
+    if sent is None:
         g_in, be, g, plan, stats = _setup(graph, backend, algorithm, "cc", params, return_stats, relabel,
                                           (source, target), names_ok=table)
         roots, _, _ = pipeline.run(g, plan, be, forest=False, stats=stats, seed=seed)
     else:
-        g_in, be, plan, stats, roots = streamed[:5]
+        g_in, be, plan, stats, roots = sent[:5]
     with _phase(stats, "labels", be):
         if compact or not return_labels:
             k, labels = be.compact(roots)
@@ -236,14 +249,19 @@ def spanning_forest(graph, *, algorithm="auto", backend="auto", return_stats=Fal
         fast = aot.spanning_forest(graph, backend, algorithm, _read_edges)
         if fast is not None:
             return fast
-    streamed = _streamed(graph, backend, algorithm, "forest", params, relabel, (source, target), False,
+    if _streams(graph, backend, False):
+        from . import streamed
+        result = streamed.spanning_forest(graph, algorithm, params, relabel, source, target, return_stats)
+        if result is not None:
+            return result
+    sent = _streamed(graph, backend, algorithm, "forest", params, relabel, (source, target), False,
                          device_memory, return_stats)
-    if streamed is None:
+    if sent is None:
         g_in, be, g, plan, stats = _setup(graph, backend, algorithm, "forest", params, return_stats, relabel,
                                           (source, target))
         _, fa, fb = pipeline.run(g, plan, be, forest=True, stats=stats, seed=seed)
     else:
-        g_in, be, plan, stats, _, fa, fb = streamed
+        g_in, be, plan, stats, _, fa, fb = sent
     with _phase(stats, "collect", be):
         src, dst = be.collect_forest(fa, fb)
     on_gpu = g_in is not None and g_in.on_gpu

@@ -383,6 +383,11 @@ def cmd_cc(args, parser) -> int:
         code = _cc_compiled(args, source, relabel)
         if code is not None:
             return code
+    if source[0] == "file" and source[1] != "-" and backend == "cpu" and not args.compare and args.n is None \
+            and relabel is not True:
+        done = _cc_streamed(args, source[1], relabel)
+        if done is not None:
+            return done
     kernels = [_prepare("cc", args, backend)]
     g, load_times = _load_input(source, args, relabel=relabel if source[0] == "file" else False)
     kernels.append(_prepare("cc", args, backend, g))
@@ -449,7 +454,7 @@ def _cc_compiled(args, source, relabel) -> int | None:
     duplicates and self loops are dropped."""
     from . import aot
     if (args.algorithm != "auto" or args.param or args.compare or aot.module() is None
-            or not aot.numba_free()):
+            or not aot.numba_free() or not aot.small_file(source[1])):
         return None
     t0 = time.perf_counter()
     from .io.edges import read_edges
@@ -485,6 +490,68 @@ def _cc_compiled(args, source, relabel) -> int | None:
         what = "labels" if args.labels_format == "plain" else \
             f"(vertex, label) rows, vertex ids {'1' if one_based else '0'}-based as in the input,"
         fields.append(("wrote", f"{what} of {n:,} vertices to {args.output}"))
+def _cc_streamed(args, path: str, relabel):
+    """``gconn cc FILE`` without loading the graph: the file is parsed and
+    united chunk by chunk (:mod:`gconn.streamed`), each timed run reading it
+    again.  None when the variant or the file needs the graph loaded."""
+    from . import streamed
+    from .io.chunks import DEFAULT_CHUNK_EDGES, streamable
+    from .stats import Stats
+    from .tooling import watch_compiles
+    plan = streamed.plan_of(args.algorithm, "cc", dict(args.param))
+    # A missing file or a folder: the loading path says so as it always has.
+    if plan is None or not Path(path).is_file() or isinstance(streamable(path, format=args.format), str):
+        return None
+    # Parallel parsing and union alternate with serial reading: OpenMP workers
+    # that spin between them took the cores from the reader (2 shared cores,
+    # 1.1 GB edge list: 3.4-4.1 s spinning, 2.3-2.4 s passive; BENCHMARKS.md).
+    # Set before the first parallel kernel starts the runtime; a user's own
+    # setting wins.
+    os.environ.setdefault("OMP_WAIT_POLICY", "passive")
+    with watch_compiles(notice=not args.quiet) as watch:
+        t0 = time.perf_counter()
+        streamed.warm(plan)
+        kernels = {"kernels": time.perf_counter() - t0, "compiled": watch.count}
+
+    def call():
+        stats = Stats(variant=plan.name, backend="cpu")
+        run = streamed.stream(path, plan, relabel=relabel, format=args.format, stats=stats)
+        return None if run is None else (run, *run.components(compact=True), stats)
+
+    walls, results = _timed_calls(call, args.warmup, args.repeat, _show(args), "cc")
+    if results[-1] is None:  # ids too large for memory: loading names the line, or relabels
+        return None
+    run, k, labels, stats = results[-1]
+    n, ids = labels.size, run.ids
+    largest = int(np.bincount(labels).max()) if n else 0
+    phases = _phase_medians([r[3] for r in results])
+    out = {"input": path, "n": n, "m": run.m, "components": k, "largest": largest, "relabelled": ids is not None,
+           "relabel": {False: "no"}.get(relabel, "auto"), "variant": plan.name, "backend": "cpu",
+           "streamed": True, "chunk_edges": DEFAULT_CHUNK_EDGES, "input_times_s": {}, "warmup": args.warmup,
+           "times_s": walls, "median_s": statistics.median(walls), "min_s": min(walls), "phases_s": phases,
+           "kernels_s": kernels["kernels"], "kernels_compiled": kernels["compiled"]}
+    if args.output:
+        if ids is not None and args.labels_format == "plain":
+            _plain_relabelled(args.output)
+        _write_labels(labels, ids, args.output, args.labels_format, False)
+        out.update(output=args.output, labels_format=args.labels_format, vertex_ids="0-based")
+    if args.json:
+        print(json.dumps(out))
+        return 0
+    fields = [("input", f"{path} (streamed: parsed and united in chunks of {DEFAULT_CHUNK_EDGES:,} edges; "
+                        "m counts the edges read, duplicates and self loops as in the file)"),
+              ("n", f"{n:,}"), ("m", f"{run.m:,}")]
+    if ids is not None:
+        fields.append(("ids", f"relabelled (automatically: the ids are sparse; --no-relabel keeps them): "
+                              f"{n:,} distinct ids, largest {int(ids[-1]) if n else 0}"))
+    share = f" ({100.0 * largest / n:.1f}% of the vertices)" if n else ""
+    fields += [("components", f"{k:,}"), ("largest", f"{largest:,}{share}"),
+               ("variant", f"{plan.name} ({_backend_note('cpu', args.algorithm)})"),
+               _kernels_field(kernels)]
+    fields += _timing_fields(walls, phases)
+    if args.output:
+        fields.append(("wrote", f"{'labels' if args.labels_format == 'plain' else '(vertex, label) rows'} "
+                                f"of {n:,} vertices to {args.output}"))
     _print_fields(fields)
     return 0
 

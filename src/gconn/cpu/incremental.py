@@ -32,6 +32,12 @@ class IncrementalState:
             H[: self.H.size] = self.H
         self.P, self.H = P, H
 
+    def widen(self) -> None:
+        """Switch to 64-bit ids (an id beyond int32 arrived); not for UnionJTB,
+        whose records hold 32-bit parents."""
+        self.id_dtype = np.dtype(np.int64)
+        self.P, self.H = self.P.astype(np.int64), self.H.astype(np.int64)
+
     def seed(self, roots: np.ndarray) -> None:
         """Start from a static result: each vertex points at its root."""
         self.reserve(roots.size)

@@ -18,7 +18,7 @@ from ..graph import Graph, coerce, relabel_option
 from . import arrays, edgelist, gcb, metis, mtx, parquet
 from ._files import atomic_write
 
-__all__ = ["load", "save", "FORMATS"]
+__all__ = ["load", "save", "edge_chunks", "FORMATS"]
 
 #: format name -> file extensions it is recognised by.
 FORMATS = {
@@ -81,6 +81,20 @@ def _format_of(path: Path, ext: str, gz: bool) -> str:
         raise ValueError(f"{path.name}: gzip applies to the text formats only ({', '.join(_TEXT)}), "
                          f"not {fmt}")
     return fmt
+
+
+def edge_chunks(path, chunk_edges=None, **options):
+    """The edges of a file in chunks: see :func:`gconn.io.chunks.edge_chunks`.
+
+    >>> import gconn.io, tempfile, os
+    >>> path = os.path.join(tempfile.mkdtemp(), "g.el")
+    >>> with open(path, "w") as f:
+    ...     _ = f.write("0 1\\n2 3\\n")
+    >>> [s.tolist() for s, _ in gconn.io.edge_chunks(path, chunk_edges=1)]
+    [[0], [2]]
+    """
+    from .chunks import edge_chunks as chunked
+    return chunked(path, chunk_edges, **options)
 
 
 def load(path, *, format: str | None = None, n: int | None = None, relabel=False, source=None, target=None,

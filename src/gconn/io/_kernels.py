@@ -24,6 +24,7 @@ _PERCENT = 37
 _MINUS = 45
 _ZERO = 48
 _INT64_MAX = np.iinfo(np.int64).max
+_SAFE = _INT64_MAX // 10  # below it, value * 10 + digit cannot overflow
 
 
 @njit(cache=True, inline="always")
@@ -71,15 +72,20 @@ def _parse_int(buf, i, end, commas):
     start = i
     value = 0
     status = OK
-    while i < end and not _is_sep(buf[i], commas):
-        d = buf[i] - _ZERO
-        if d < 0 or d > 9:
+    while i < end:
+        # Digits first: they are most of the bytes, and the separator and
+        # overflow tests cost more than the digit itself.
+        d = np.int64(buf[i]) - _ZERO
+        if 0 <= d <= 9:
+            if status == OK:
+                if value < _SAFE or value <= (_INT64_MAX - d) // 10:
+                    value = value * 10 + d
+                else:
+                    status = OVERFLOW
+        elif _is_sep(buf[i], commas):
+            break
+        else:
             status = BAD_FIELD
-        elif status == OK:
-            if value > (_INT64_MAX - d) // 10:
-                status = OVERFLOW
-            else:
-                value = value * 10 + d
         i += 1
     if i == start:
         status = BAD_FIELD
@@ -87,6 +93,20 @@ def _parse_int(buf, i, end, commas):
         status = NEGATIVE
         value = -value
     return status, value, i
+
+
+@njit(cache=True, inline="always")
+def _digits_value(buf, i, size):
+    """(index after the run of digits at ``i``, its value); at most 18
+    digits are meant, which cannot overflow int64 (the caller checks)."""
+    value = 0
+    while i < size:
+        d = np.int64(buf[i]) - _ZERO
+        if d < 0 or d > 9:
+            break
+        value = value * 10 + d
+        i += 1
+    return i, value
 
 
 @njit(cache=True)
@@ -107,6 +127,24 @@ def parse_pairs(buf, pos, line, base, limit, nfields, expect, src, dst):
     size = buf.size
     k = 0
     while pos < size:
+        if nfields == 2 and k != expect:
+            # Most lines are 'u<sep>v\n': read them in one pass; any other
+            # line (and any id out of range) takes the general path below,
+            # which accepts the same lines with the same values.
+            i, u = _digits_value(buf, pos, size)
+            if i < size and (buf[i] == _SPACE or buf[i] == _TAB or buf[i] == _COMMA) and 0 < i - pos <= 18:
+                j, v = _digits_value(buf, i + 1, size)
+                if 0 < j - i - 1 <= 18:
+                    if j < size and buf[j] == _CR:
+                        j += 1
+                    if (j == size or buf[j] == _NL) and u >= base and v >= base \
+                            and (limit < 0 or (u - base < limit and v - base < limit)):
+                        src[k] = u - base
+                        dst[k] = v - base
+                        k += 1
+                        pos = j + 1
+                        line += 1
+                        continue
         end = line_end(buf, pos)
         i = pos
         while i < end and _is_blank(buf[i]):
@@ -142,6 +180,69 @@ def parse_pairs(buf, pos, line, base, limit, nfields, expect, src, dst):
         pos = end + 1
         line += 1
     return k, OK, line, pos, pos, 0
+
+
+#: parse_block's status when its scratch arrays are too small (it returns the size needed).
+NEED_SPACE = -1
+
+
+@njit(cache=True)
+def _piece_starts(buf, pos, pieces):
+    """``pieces`` + 1 offsets cutting ``buf[pos:]`` at line starts."""
+    size = buf.size
+    starts = np.empty(pieces + 1, np.int64)
+    for c in range(pieces + 1):
+        p = pos + (size - pos) * c // pieces
+        if c > 0 and p < size and buf[p - 1] != _NL:
+            p = min(line_end(buf, p) + 1, size)
+        starts[c] = max(p, starts[c - 1]) if c > 0 else p
+    return starts
+
+
+@njit(parallel=True, cache=True, nogil=True)
+def parse_block(buf, pos, line, limit, pieces, src, dst):
+    """:func:`parse_pairs` (ids in the first two fields, base 0, no record
+    cap) over ``pieces`` pieces of ``buf[pos:]`` in parallel, the records
+    compacted into ``src``/``dst`` in file order.
+
+    Returns (records, status, line, line start, line end, value) as
+    parse_pairs does for the first piece that fails, or for success with
+    ``line`` one past the last line; status NEED_SPACE (and the size in
+    ``records``) when ``src``/``dst`` are too small for the worst case.
+    Line numbers are counted by the pieces as they parse: only the ones
+    before a failing piece are summed.  The GIL is released, so a thread
+    can read (inflate) the next block meanwhile.
+    """
+    starts = _piece_starts(buf, pos, pieces)
+    # A record takes at least 4 bytes ('0 1' and its newline; 3 for a
+    # piece's last line), so each piece gets room for bytes // 4 + 1:
+    # no pass to count lines first.
+    room = np.zeros(pieces + 1, np.int64)
+    for c in range(pieces):
+        room[c + 1] = room[c] + (starts[c + 1] - starts[c]) // 4 + 1
+    if room[pieces] > src.size:
+        return room[pieces], NEED_SPACE, line, pos, pos, 0
+    result = np.zeros((pieces, 6), np.int64)
+    for c in prange(pieces):
+        k, status, ln, start, end, value = parse_pairs(
+            buf[:starts[c + 1]], starts[c], 0, 0, limit, 2, -1, src[room[c]:], dst[room[c]:])
+        result[c, 0] = k
+        result[c, 1] = status
+        result[c, 2] = ln
+        result[c, 3] = start
+        result[c, 4] = end
+        result[c, 5] = value
+    total = 0
+    for c in range(pieces):
+        if result[c, 1] != OK:
+            return total, result[c, 1], line + result[c, 2], result[c, 3], result[c, 4], result[c, 5]
+        line += result[c, 2]
+        if room[c] != total:
+            for j in range(result[c, 0]):
+                src[total + j] = src[room[c] + j]
+                dst[total + j] = dst[room[c] + j]
+        total += result[c, 0]
+    return total, OK, line, buf.size, buf.size, 0
 
 
 @njit(cache=True)
@@ -377,14 +478,7 @@ def entries_ok(buf, pos, nidx, nvals, kind, chunks):
     """:func:`check_entries` without the line numbers, over ``chunks``
     pieces of ``buf[pos:]`` in parallel: True when every line is well-formed.
     (A line belongs to the piece it starts in.)"""
-    size = buf.size
-    starts = np.empty(chunks + 1, np.int64)
-    for c in range(chunks + 1):
-        p = pos + (size - pos) * c // chunks
-        # Move to the start of the next line, unless already at one.
-        if c > 0 and p < size and buf[p - 1] != _NL:
-            p = min(line_end(buf, p) + 1, size)
-        starts[c] = p
+    starts = _piece_starts(buf, pos, chunks)
     bad = 0
     for c in prange(chunks):
         p = starts[c]

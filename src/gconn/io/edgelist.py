@@ -133,15 +133,8 @@ def read(path: Path, n: int | None, relabel=False, source=None, target=None, hea
     k, status, line, start, end, value = K.parse_pairs(
         buf, pos, first_line, 0, -1 if limit is None else limit, 2, -1, src, dst)
     if status != K.OK:
-        where = f"{path.name}, line {line}"
-        if status == K.NEGATIVE:
-            raise ValueError(f"{where}: negative vertex id {value}; ids must be >= 0")
-        if status == K.OVERFLOW:
-            raise ValueError(f"{where}: vertex id too large (beyond int64) in {quote(buf[start:end])}")
-        if status == K.OUT_OF_RANGE:
-            source = "given" if n is not None else "declared on line 1"
-            raise ValueError(f"{where}: vertex id {value} is out of range for n={limit} ({source})")
-        raise ValueError(f"{where}: expected two integer vertex ids, got {quote(buf[start:end])}")
+        raise parse_error(path, status, line, buf[start:end], value, limit,
+                          "given" if n is not None else "declared on line 1")
     if limit is not None:
         relabel = False  # a declared or given n keeps every vertex, isolated ones too
     try:
@@ -154,6 +147,50 @@ def read(path: Path, n: int | None, relabel=False, source=None, target=None, hea
         # Parse again with the offending id just out of range to find its line.
         _, _, line, _, _, _ = K.parse_pairs(buf, pos, first_line, 0, e.vertex_id, 2, -1, src, dst)
         raise e.at(f"{path.name}, line {line}", e.vertex_id) from None
+
+
+_SEPARATORS = b" \t\r,"
+_INT64_MAX = np.iinfo(np.int64).max
+
+
+def _column(raw: bytes, status: int, value: int) -> int:
+    """1-based column of the field :func:`K.parse_pairs` stopped at on the
+    line ``raw`` (the same walk, in Python: only errors take it)."""
+    i = 0
+    while i < len(raw) and raw[i] in b" \t\r":
+        i += 1
+    for f in range(2):
+        commas = []
+        while i < len(raw) and raw[i] in _SEPARATORS:
+            if raw[i] == ord(","):
+                commas.append(i)
+            i += 1
+        if len(commas) > (f > 0):  # an empty field: where it would begin
+            return commas[f > 0] + 1
+        if i == len(raw):
+            return i + 1
+        j = i
+        while j < len(raw) and raw[j] not in _SEPARATORS:
+            j += 1
+        token = raw[i:j]
+        if not re.fullmatch(rb"\d+", token) or int(token) > _INT64_MAX or \
+                (status == K.OUT_OF_RANGE and int(token) == value):
+            return i + 1
+        i = j
+    return 1
+
+
+def parse_error(path: Path, status: int, line: int, raw, value: int, limit, limit_origin: str) -> ValueError:
+    """The error for a bad data line of an edge list: file, line, column and what is wrong."""
+    raw = bytes(raw)
+    where = f"{path.name}, line {line}, column {_column(raw, status, value)}"
+    if status == K.NEGATIVE:
+        return ValueError(f"{where}: negative vertex id {value}; ids must be >= 0")
+    if status == K.OVERFLOW:
+        return ValueError(f"{where}: vertex id too large (beyond int64) in {quote(raw)}")
+    if status == K.OUT_OF_RANGE:
+        return ValueError(f"{where}: vertex id {value} is out of range for n={limit} ({limit_origin})")
+    return ValueError(f"{where}: expected two integer vertex ids, got {quote(raw)}")
 
 
 def write(graph: Graph, f, sep: str) -> None:

@@ -55,6 +55,22 @@ def _header(f, name: str):
     return id_size, ptr_size, n_file, m
 
 
+def layout(path: Path):
+    """(n, m, id dtype, byte offset of src, byte offset of dst): where the
+    edge arrays of a .gcb file lie, for reading them in place.
+
+    >>> import gconn, tempfile, os
+    >>> path = os.path.join(tempfile.mkdtemp(), "g.gcb")
+    >>> gconn.save(gconn.Graph.from_edges([0, 1], [1, 2]), path)
+    >>> layout(Path(path))[:3]
+    (3, 2, dtype('int32'))
+    """
+    with open(path, "rb") as f:
+        id_size, ptr_size, n, m = _header(f, path.name)
+    src_at = HEADER_SIZE + (n + 1) * ptr_size + 2 * m * id_size
+    return n, m, _dtype(id_size), src_at, src_at + m * id_size
+
+
 def edge_arrays(path):
     """(src, dst, n) of a .gcb file, memory-mapped: the edges are read
     only when used (streamed to the GPU by :mod:`gconn.gpu.stream`).
@@ -66,13 +82,9 @@ def edge_arrays(path):
     >>> src.tolist(), dst.tolist(), n
     ([0, 2], [1, 3], 4)
     """
-    path = Path(path)
-    with open(path, "rb") as f:
-        id_size, ptr_size, n, m = _header(f, path.name)
-    ids = _dtype(id_size)
-    start = HEADER_SIZE + (n + 1) * ptr_size + 2 * m * id_size
-    src = np.memmap(path, ids, "r", start, (m,)) if m else np.zeros(0, ids)
-    dst = np.memmap(path, ids, "r", start + m * id_size, (m,)) if m else np.zeros(0, ids)
+    n, m, ids, src_at, dst_at = layout(Path(path))
+    src = np.memmap(path, ids, "r", src_at, (m,)) if m else np.zeros(0, ids)
+    dst = np.memmap(path, ids, "r", dst_at, (m,)) if m else np.zeros(0, ids)
     return src, dst, int(n)
 
 

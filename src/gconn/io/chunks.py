@@ -1,0 +1,326 @@
+"""Edges in chunks: a graph file read piece by piece, in bounded memory.
+
+:func:`edge_chunks` is the producer side of the streamed path: it yields
+``(src, dst)`` NumPy arrays of at most ``chunk_edges`` edges each while it
+reads, so a consumer (union-find over growing parent arrays, on the CPU or
+a GPU) never holds more than one chunk of a file that may be larger than
+memory.
+
+* Edge lists (SNAP, plain, CSV/TSV with or without a header, gzipped or
+  not) are read in blocks of bytes cut at a line end and parsed by the
+  numba parser :func:`gconn.io._kernels.parse_pairs`, the one
+  :func:`gconn.load` uses: a bad token stops the read with an error naming
+  the file, line and column, wherever in the file it is.  (pyarrow's
+  streaming CSV reader measured slower on this data and knows neither
+  comment lines nor runs of spaces: BENCHMARKS.md, "Files, streamed".)
+* ``.gcb`` is memory-mapped: its chunks are views of the file's ``src``
+  and ``dst`` sections, and the pages of a chunk already consumed are
+  given back to the OS, so the resident set stays one chunk.
+* ``.npy`` (an (m, 2) edge array) is memory-mapped and copied column by
+  column, one chunk at a time.
+
+Ids are int32 while they fit and int64 from the block of text (or the
+chunk) on that holds a larger one.  Files whose ids are names, whose edge columns are chosen by
+name (``source=``/``target=`` other than the first two columns) or that are
+separated by semicolons are read whole by :func:`gconn.load`.
+"""
+from __future__ import annotations
+
+import mmap
+import os
+from pathlib import Path
+
+import numpy as np
+
+from . import _kernels as K
+from ._files import GZIP_ERRORS, gzip_error, is_gzip, open_binary
+from .edgelist import _HEADER, _first_line, _sniff, parse_error
+
+__all__ = ["edge_chunks", "EdgeChunks", "DEFAULT_CHUNK_EDGES", "streamable"]
+
+#: Edges per chunk by default: 32 MB of int32 pairs, large enough that a
+#: parallel union over a chunk amortises its launch, small next to memory.
+DEFAULT_CHUNK_EDGES = 1 << 22
+#: Bytes read from a text file at a time (at most; a line is never split).
+BLOCK_BYTES = 1 << 24
+_INT32_LIMIT = int(np.iinfo(np.int32).max) + 1
+_STREAMED = ("edgelist", "gcb", "npy")
+
+
+class EdgeChunks:
+    """The chunks of one file (see :func:`edge_chunks`): iterable, any number
+    of times, each pass reading the file again.
+
+    ``n`` is the vertex count the file declares (gconn's edge-list header,
+    the ``.gcb`` header), or None: then it is the largest id + 1.
+    """
+
+    def __init__(self, path: Path, fmt: str, chunk_edges: int, n: int | None, reader):
+        self.path, self.format, self.chunk_edges, self.n = path, fmt, chunk_edges, n
+        self._reader = reader
+
+    def __iter__(self):
+        return self._reader()
+
+    def __repr__(self) -> str:
+        return f"EdgeChunks({str(self.path)!r}, format={self.format!r}, chunk_edges={self.chunk_edges})"
+
+
+def edge_chunks(path, chunk_edges: int | None = None, *, format: str | None = None, header=None,
+                source=None, target=None) -> EdgeChunks:
+    """The edges of a graph file as ``(src, dst)`` chunks of at most
+    ``chunk_edges`` edges (default :data:`DEFAULT_CHUNK_EDGES`).
+
+    Each chunk is two 1-D integer NumPy arrays of one length (int32, or
+    int64 once an id needs it), every id >= 0, in file order, duplicates
+    and self loops as they are; a new pair of arrays each time (``.gcb``:
+    read-only views of the file).  The vertex count is not known ahead:
+    it is the largest id + 1, or ``.n`` of the returned object when the
+    file declares one.  Formats: edge lists (.el .txt .tsv .csv
+    .edges, gzipped or not; '#'/'%' comments; an optional header, see
+    :mod:`gconn.io.edgelist`), ``.gcb`` and ``.npy``; ``format=``,
+    ``header=``, ``source=`` and ``target=`` are :func:`gconn.load`'s.
+    Errors in the file raise ``ValueError`` naming the file, line and
+    column when the reading reaches them.
+
+    >>> import gconn.io, tempfile, os
+    >>> path = os.path.join(tempfile.mkdtemp(), "g.csv")
+    >>> with open(path, "w") as f:
+    ...     _ = f.write("from,to\\n0,1\\n# a comment\\n1,2\\n5,4\\n")
+    >>> [(s.tolist(), d.tolist()) for s, d in gconn.io.edge_chunks(path, chunk_edges=2)]
+    [([0, 1], [1, 2]), ([5], [4])]
+    """
+    if chunk_edges is None:
+        chunk_edges = DEFAULT_CHUNK_EDGES
+    if isinstance(chunk_edges, bool) or not isinstance(chunk_edges, (int, np.integer)) or chunk_edges < 1:
+        raise ValueError(f"chunk_edges must be a positive integer; got {chunk_edges!r}")
+    chunks = streamable(path, int(chunk_edges), format, header, source, target)
+    if isinstance(chunks, str):
+        raise ValueError(chunks)
+    return chunks
+
+
+def streamable(path, chunk_edges: int = DEFAULT_CHUNK_EDGES, format=None, header=None, source=None,
+               target=None):
+    """:class:`EdgeChunks` for ``path``, or a sentence saying why its edges
+    cannot be streamed (the file is still readable by :func:`gconn.load`)."""
+    from . import _as_path, _format_of, _split_name
+    path = _as_path(path)
+    fmt = format if format is not None else _format_of(path, *_split_name(path))
+    if fmt not in _STREAMED:
+        return f"{path.name}: {fmt} files are read whole, not in chunks (streamed: {', '.join(_STREAMED)})"
+    if fmt != "edgelist" and (header is not None or source is not None or target is not None):
+        raise ValueError(f"{path.name}: header=, source= and target= apply to edge lists, not to {fmt}")
+    if fmt == "gcb":
+        return _gcb(path, chunk_edges)
+    if fmt == "npy":
+        return _npy(path, chunk_edges)
+    return _edgelist(path, chunk_edges, header, source, target)
+
+
+# -- edge lists ----------------------------------------------------------------------
+
+class _ReadAhead:
+    """A file read one block ahead by a thread: gzip inflates the next
+    block while the caller parses this one (zlib and the numba parser both
+    release the GIL)."""
+
+    def __init__(self, f, size: int):
+        from concurrent.futures import ThreadPoolExecutor
+        self.f, self.size = f, size
+        self.pool = ThreadPoolExecutor(1)
+        self.pending = self.pool.submit(f.read, size)
+        self.rest = memoryview(b"")
+
+    def readinto(self, view) -> int:
+        if not self.rest:
+            data = self.pending.result()
+            if not data:
+                return 0
+            self.pending = self.pool.submit(self.f.read, self.size)
+            self.rest = memoryview(data)
+        n = min(len(view), len(self.rest))
+        view[:n] = self.rest[:n]
+        self.rest = self.rest[n:]
+        return n
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=True)  # the read under way ends first
+
+
+def _fill(f, buf: bytearray, start: int) -> int:
+    """Read into ``buf[start:]`` until it is full or the file ends; bytes held."""
+    view = memoryview(buf)
+    end = start
+    while end < len(buf):
+        got = f.readinto(view[end:])
+        if not got:
+            break
+        end += got
+    return end
+
+
+def _edgelist(path: Path, chunk_edges: int, header, source, target):
+    gz = is_gzip(path)
+    head = bytearray(1 << 16)
+    try:
+        with open_binary(path, gz) as f:
+            used = _fill(f, head, 0)
+            # A header or comments longer than the first read: look further.
+            while used == len(head) and _first_line(np.frombuffer(head, np.uint8)[:used], 0, 1) is None:
+                head.extend(bytes(len(head)))
+                used = _fill(f, head, used)
+    except GZIP_ERRORS as e:
+        raise gzip_error(path, e) from None
+    first = np.frombuffer(head, np.uint8)[:used]
+    gconn_header = _HEADER.match(bytes(first[:200]))
+    declared = int(gconn_header.group(1)) if gconn_header else None
+    bom = 3 if bytes(first[:3]) == b"\xef\xbb\xbf" else 0
+    if used == len(head):
+        # Sniff whole lines only: the last one read may be cut short.
+        first = first[:bytes(first).rfind(b"\n") + 1]
+    delimiter, _, cols, pos, line, named = _sniff(first, bom, header, source, target, path)
+    if named:
+        return f"{path.name}: the vertex ids are names, not integers"
+    if cols != (0, 1) or delimiter == ";":
+        return f"{path.name}: the edge columns are not the first two, or are separated by semicolons"
+
+    def read():
+        yield from _parse_text(path, gz, pos, line, chunk_edges, declared)
+    return EdgeChunks(path, "edgelist", chunk_edges, declared, read)
+
+
+def _parse_text(path: Path, gz: bool, skip: int, line: int, chunk_edges: int, declared):
+    """Parse the data lines from byte ``skip`` (line ``line``) on, one block
+    at a time (in parallel pieces), into chunks; ids are int32 until one
+    needs int64."""
+    try:
+        with open_binary(path, gz) as raw:
+            if skip:
+                raw.seek(skip)
+            f = _ReadAhead(raw, BLOCK_BYTES) if gz else raw
+            try:
+                yield from _blocks(path, f, line, chunk_edges, declared)
+            finally:
+                if gz:
+                    f.close()
+    except GZIP_ERRORS as e:
+        raise gzip_error(path, e) from None
+
+
+def _blocks(path: Path, f, line: int, chunk_edges: int, declared):
+    """The chunks of the blocks of whole lines read from ``f``."""
+    import numba
+    pieces = 4 * numba.get_num_threads()
+    dtype = np.int32
+    limit = declared if declared is not None and declared <= _INT32_LIMIT else _INT32_LIMIT
+    src, dst, fill = np.empty(chunk_edges, dtype), np.empty(chunk_edges, dtype), 0
+    block_src = block_dst = np.empty(0, dtype)
+    buf = bytearray(BLOCK_BYTES)
+    held = 0
+    while True:
+        used = _fill(f, buf, held)
+        at_end = used < len(buf)
+        cut = used if at_end else buf.rfind(b"\n", 0, used) + 1
+        if cut == 0 and not at_end:  # one line longer than the buffer: read more of it
+            buf.extend(bytes(len(buf)))
+            held = used
+            continue
+        data = np.frombuffer(buf, np.uint8)[:cut]
+        while True:
+            k, status, next_line, start, end, value = K.parse_block(
+                data, 0, line, limit, pieces, block_src, block_dst)
+            if status == K.NEED_SPACE:
+                block_src, block_dst = np.empty(k, dtype), np.empty(k, dtype)
+            elif status == K.OUT_OF_RANGE and limit == _INT32_LIMIT and dtype == np.int32 \
+                    and (declared is None or value < declared):
+                # An id beyond int32: this block and all after it in int64.
+                dtype = np.int64
+                limit = declared if declared is not None else -1
+                src, dst = src.astype(dtype), dst.astype(dtype)
+                block_src, block_dst = block_src.astype(dtype), block_dst.astype(dtype)
+            elif status != K.OK:
+                raise parse_error(path, status, next_line, data[start:end], value, declared,
+                                  "declared on line 1")
+            else:
+                break
+        line = next_line
+        i = 0
+        while i < k:
+            take = min(chunk_edges - fill, k - i)
+            src[fill:fill + take] = block_src[i:i + take]
+            dst[fill:fill + take] = block_dst[i:i + take]
+            fill += take
+            i += take
+            if fill == chunk_edges:
+                yield src, dst
+                src, dst, fill = np.empty(chunk_edges, dtype), np.empty(chunk_edges, dtype), 0
+        if at_end:
+            break
+        # The cut-off last line moves to the front of the buffer.
+        held = used - cut
+        buf[:held] = buf[cut:used]
+    if fill:
+        yield src[:fill], dst[:fill]
+
+
+# -- binary formats ----------------------------------------------------------------------
+
+def _mapped(path: Path, offset: int, dtype, count: int, chunk_edges: int):
+    """Chunks of the ``count`` items of ``dtype`` at byte ``offset``: views
+    of a read-only map whose consumed pages are dropped from memory."""
+    if count == 0:
+        return
+    with open(path, "rb") as f:
+        mm = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+    advise = getattr(mm, "madvise", None)
+    if advise is not None and hasattr(mmap, "MADV_SEQUENTIAL"):
+        advise(mmap.MADV_SEQUENTIAL)
+    arr = np.frombuffer(mm, dtype, count, offset)
+    page = mmap.PAGESIZE
+    for i in range(0, count, chunk_edges):
+        j = min(i + chunk_edges, count)
+        yield arr[i:j]
+        if advise is not None and hasattr(mmap, "MADV_DONTNEED"):
+            # The chunk was consumed: its pages leave the resident set (a
+            # view kept by the consumer still reads, from the file).
+            lo = (offset + i * arr.itemsize) // page * page
+            hi = (offset + j * arr.itemsize) // page * page
+            if hi > lo:
+                advise(mmap.MADV_DONTNEED, lo, hi - lo)
+
+
+def _gcb(path: Path, chunk_edges: int):
+    from .gcb import layout
+    n, m, ids, src_at, dst_at = layout(path)
+
+    def read():
+        for s, d in zip(_mapped(path, src_at, ids, m, chunk_edges), _mapped(path, dst_at, ids, m, chunk_edges)):
+            lo, hi = min(int(s.min()), int(d.min())), max(int(s.max()), int(d.max()))
+            if lo < 0 or hi >= n:
+                raise ValueError(f"{path.name}: corrupt .gcb file: vertex id {lo if lo < 0 else hi} is "
+                                 f"outside 0..{n - 1}")
+            yield s, d
+    return EdgeChunks(path, "gcb", chunk_edges, n, read)
+
+
+def _npy(path: Path, chunk_edges: int):
+    try:
+        arr = np.load(path, mmap_mode="r", allow_pickle=False)
+    except ValueError as e:
+        raise ValueError(f"{path.name}: not a readable .npy file ({e})") from None
+    if arr.ndim != 2 or arr.shape[1] != 2 or arr.dtype.kind not in "iu":
+        raise ValueError(f"{path.name}: expected an (m, 2) integer array of edges, "
+                         f"got shape {arr.shape} of {arr.dtype}")
+
+    def read():
+        edges = np.load(path, mmap_mode="r", allow_pickle=False)
+        for i in range(0, edges.shape[0], chunk_edges):
+            block = edges[i:i + chunk_edges]
+            s, d = np.ascontiguousarray(block[:, 0]), np.ascontiguousarray(block[:, 1])
+            lo = min(int(s.min()), int(d.min()))
+            if lo < 0:
+                row = i + int(np.flatnonzero((s < 0) | (d < 0))[0])
+                raise ValueError(f"{path.name}: row {row}: negative vertex id {lo}; ids must be >= 0")
+            yield s, d
+    return EdgeChunks(path, "npy", chunk_edges, None, read)
