@@ -221,8 +221,8 @@ print(json.dumps({"code": code, "cc": json.loads(buf.getvalue()), "errors": erro
     assert cc["variant"] == aot.VARIANT and cc["n"] == 6 and cc["m"] == 3 and cc["components"] == 3
     assert out["errors"] == {
         "bad.mtx": "bad.mtx, line 6: expected an entry 'row col' with integer indices, got '6 5.5'",
-        "bad.el": "bad.el, line 2: expected two integer vertex ids, got '1.5 2'",
-        "range.el": "range.el, line 3: vertex id 9 is out of range for n=4 (declared on line 1)"}
+        "bad.el": "bad.el, line 2, column 1: expected two integer vertex ids, got '1.5 2'",
+        "range.el": "range.el, line 3, column 3: vertex id 9 is out of range for n=4 (declared on line 1)"}
 
 
 def test_import_gconn_loads_neither_numba_nor_scipy(tmp_path):

@@ -379,12 +379,14 @@ def cmd_cc(args, parser) -> int:
         if plain and relabel is True:
             _plain_relabelled(args.output)
     backend = resolve_backend(args.backend)
-    if backend == "cpu" and source[0] == "file" and source[1] != "-":
+    # --source/--target/--header are read by the loading path only
+    columns = args.source is not None or args.target is not None or args.header is not None
+    if backend == "cpu" and source[0] == "file" and source[1] != "-" and not columns:
         code = _cc_compiled(args, source, relabel)
         if code is not None:
             return code
     if source[0] == "file" and source[1] != "-" and backend == "cpu" and not args.compare and args.n is None \
-            and relabel is not True:
+            and relabel is not True and not columns:
         done = _cc_streamed(args, source[1], relabel)
         if done is not None:
             return done
