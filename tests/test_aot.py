@@ -37,7 +37,7 @@ def compiled():
 
 # What gconn._aot is compiled from (src/gconn/_aot_build.py).
 BUILT_FROM = ["_aot_build.py", "aot.py", "design.py", "core/unionfind.py", "core/primitives.py",
-              "cpu/primitives.py", "cpu/backend.py", "io/_kernels.py", "io/_parsers.py"]
+              "cpu/primitives.py", "cpu/backend.py", "io/_kernels.py", "io/_parsers.py", "io/_codes.py"]
 
 
 def test_compiled_module_is_not_stale(compiled):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ._parsers import (BAD_FIELD, NEGATIVE, ODD_PAIRS, OK, OUT_OF_RANGE, OVERFLOW, TOO_FEW, TOO_MANY,  # noqa: F401
+from ._codes import (BAD_FIELD, NEGATIVE, ODD_PAIRS, OK, OUT_OF_RANGE, OVERFLOW, TOO_FEW, TOO_MANY,  # noqa: F401
                        VALUE_INTEGER, VALUE_REAL)
 
 _NL = 10
