@@ -8,7 +8,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from ..core.sampling import build as sampling_bodies
 from .atomics import prefetch
+from .primitives import CPU
 
 
 @njit(cache=True)
@@ -248,23 +250,16 @@ def _adj_scatter(src, dst, hist, indices):
                 h[v] += 1
 
 
+_min_first_row = sampling_bodies(CPU).min_first_row
+
+
 @njit(parallel=True, cache=True)
 def min_first(indptr, indices):
     """Swap each row's smallest neighbour to the front: HB's first step
     and its coverage estimate read it there."""
     n = indptr.size - 1
-    for vi in prange(n):
-        v = np.int64(vi)
-        b = indptr[v]
-        e = indptr[v + 1]
-        j = b
-        for k in range(b + 1, e):
-            if indices[k] < indices[j]:
-                j = k
-        if j != b:
-            w = indices[j]
-            indices[j] = indices[b]
-            indices[b] = w
+    for v in prange(n):
+        _min_first_row(indptr, indices, np.int64(v))
 
 
 def adjacency_csr(src: np.ndarray, dst: np.ndarray, n: int, nchunks: int | None = None):

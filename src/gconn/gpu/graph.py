@@ -26,6 +26,8 @@ from ..ids import check_n, check_pair, id_dtype, id_range, offset_dtype
 from . import memory
 from ._compat import SIM, cuda, view, xp
 from .launch import dtypes_key, get, kernel, launch
+from ..core.sampling import build as sampling_bodies
+from .primitives import GPU
 
 
 def require_device(what: str):
@@ -110,22 +112,16 @@ def make_adj_scatter():
     return adj_scatter
 
 
+_min_first_row = sampling_bodies(GPU).min_first_row
+
+
 @kernel("adj_min_first", lambda t: (t.ptr, t.id, t.I64))
 def make_adj_min_first():
     """Swap each row's smallest neighbour to its front (HB reads it there)."""
 
     def adj_min_first(indptr, indices, n):
         for v in range(cuda.grid(1), n, cuda.gridsize(1)):
-            b = indptr[v]
-            e = indptr[v + 1]
-            j = b
-            for k in range(b + 1, e):
-                if indices[k] < indices[j]:
-                    j = k
-            if j != b:
-                w = indices[j]
-                indices[j] = indices[b]
-                indices[b] = w
+            _min_first_row(indptr, indices, v)
 
     return adj_min_first
 
