@@ -3,16 +3,16 @@
 A graph keeps its input and builds the other forms on first use (cached),
 so a run pays only for the form its variant needs (``Plan.needs``):
 
-* ``"edges"`` -- :meth:`Graph.edges`: ``(src, dst)``, the input's edges as
+* ``"edges"`` -- :meth:`~gconn.Graph.edges`: ``(src, dst)``, the input's edges as
   given: either orientation, duplicates and self loops included.  What
   union-find and the other edge-centric finishes read: none of them is
   disturbed by a duplicate or a loop.
-* ``"adjacency"`` -- :meth:`Graph.adjacency`: ``(indptr, indices)``, a
+* ``"adjacency"`` -- :meth:`~gconn.Graph.adjacency`: ``(indptr, indices)``, a
   symmetric CSR made by one counting sort by source: each edge in both
   rows, duplicates kept, self loops dropped, each row's smallest neighbour
   first and the rest unsorted.  What k-out, HB and BFS sampling and BFS-CC
   read.
-* ``"canonical"`` -- :meth:`Graph.canonical`: ``(indptr, indices, src,
+* ``"canonical"`` -- :meth:`~gconn.Graph.canonical`: ``(indptr, indices, src,
   dst)``, the simple graph: a symmetric CSR with sorted, duplicate-free
   rows, and the COO with each edge once as (u, v), u < v.  ``g.indptr``,
   ``g.indices``, ``g.src``, ``g.dst``, ``g.m``, ``g.degrees()``,
@@ -107,7 +107,7 @@ class Graph:
         return self._origin is not None and self._origin.has_form(name)
 
     def form(self, name: str):
-        """The arrays of form ``name`` (one of :data:`FORMS`), built on first use."""
+        """The arrays of form ``name`` (one of :data:`~gconn.graph.FORMS`), built on first use."""
         _check_form(name)
         return getattr(self, name)()
 

@@ -1,4 +1,4 @@
-"""Whether a GPU run streams host edges through :mod:`gconn.gpu.stream`
+"""Whether a GPU run streams host edges through ``gconn.gpu.stream``
 instead of building a resident graph (issue 11): the one decision the API
 asks for, before any Graph is built.
 
