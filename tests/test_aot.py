@@ -207,6 +207,9 @@ from gconn.io.edges import read_edges
 buf = io.StringIO()
 with contextlib.redirect_stdout(buf):
     code = cli.main(["cc", "g.mtx", "--json", "-b", "cpu"])
+text = io.StringIO()
+with contextlib.redirect_stdout(text):
+    text_code = cli.main(["cc", "g.mtx", "-b", "cpu"])
 errors = {}
 for name in ("bad.mtx", "bad.el", "range.el"):
     try:
@@ -214,9 +217,13 @@ for name in ("bad.mtx", "bad.el", "range.el"):
     except ValueError as e:
         errors[name] = str(e)
 print(json.dumps({"code": code, "cc": json.loads(buf.getvalue()), "errors": errors,
+                  "text_code": text_code, "text": text.getvalue(),
                   "numba": "numba" in sys.modules}))
 """, tmp_path)
     assert out["code"] == 0 and not out["numba"]
+    # the printed summary too (not only --json) comes from the compiled path
+    rows = dict(line.split(None, 1) for line in out["text"].splitlines() if not line.startswith(" "))
+    assert out["text_code"] == 0 and "compiled ahead of time" in rows["variant"] and rows["components"] == "3"
     cc = out["cc"]
     assert cc["variant"] == aot.VARIANT and cc["n"] == 6 and cc["m"] == 3 and cc["components"] == 3
     assert out["errors"] == {

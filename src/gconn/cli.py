@@ -492,6 +492,10 @@ def _cc_compiled(args, source, relabel) -> int | None:
         what = "labels" if args.labels_format == "plain" else \
             f"(vertex, label) rows, vertex ids {'1' if one_based else '0'}-based as in the input,"
         fields.append(("wrote", f"{what} of {n:,} vertices to {args.output}"))
+    _print_fields(fields)
+    return 0
+
+
 def _cc_streamed(args, path: str, relabel):
     """``gconn cc FILE`` without loading the graph: the file is parsed and
     united chunk by chunk (:mod:`gconn.streamed`), each timed run reading it
