@@ -238,8 +238,8 @@ WARMUP_RUNS = (
 
 def warmup(show: bool = True, notice: bool = True) -> dict:
     """Compile (or load) the CPU kernels the README's commands use: graph
-    construction, the readers and writers, the generators of the examples,
-    and every automatic choice for cc, forest and incremental.  ``show``: a
+    construction, the readers and writers, a file streamed in chunks, the
+    generators of the examples, and every automatic choice for cc, forest and incremental.  ``show``: a
     progress bar; ``notice``: :data:`COMPILE_NOTICE` at the first
     compilation.  Returns ``{"seconds": s, "compiled": count}``.
 
@@ -247,7 +247,7 @@ def warmup(show: bool = True, notice: bool = True) -> dict:
     True
     """
     import tempfile
-    from . import generators, io
+    from . import generators, io, streamed
     t0 = time.perf_counter()
     compiled = 0
     with progress(show, total=len(WARMUP_RUNS) + 2, desc="kernels", unit="step") as bar:
@@ -260,6 +260,8 @@ def warmup(show: bool = True, notice: bool = True) -> dict:
                 for ext in (".mtx", ".el", ".graph", ".npy", ".gcb"):
                     io.save(g, os.path.join(tmp, "g" + ext))
                     io.load(os.path.join(tmp, "g" + ext))
+            # a file streamed in chunks (gconn cc on a large edge list)
+            streamed.warm(streamed.plan_of("auto", "cc", {}))
             bar.update()
         compiled += watch.count
         for problem, algorithm, mode in WARMUP_RUNS:
