@@ -22,32 +22,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..design import FIND_CODE, FINISH_CODE, UNION_FIND, Plan
+from ..design import UNION_FIND, Plan
 from ..ids import INT32_MAX, check_pair
 from ..memory import check_vertices
 from . import unionfind as UF
 from .backend import collect_forest, labels_view
 from .incremental import IncrementalState
-from .primitives import record_edge, union_any
-
-# The default variant's codes as module constants: numba freezes them into
-# unite_default, so LLVM inlines UnionAsync + FindHalve alone.  With the codes
-# as runtime arguments (unionfind.finish_coo), the same unions took 8x the CPU
-# time (13.8M R-MAT edges, one thread: 2.4 s against 0.29 s; BENCHMARKS.md,
-# "Files, streamed").
-_ASYNC = FINISH_CODE["union-async"]
-_HALVE = FIND_CODE["find-halve"]
-
-
-@njit(parallel=True, cache=True, nogil=True)
-def unite_default(P, H, src, dst, fa, fb):
-    """:func:`gconn.cpu.unionfind.finish_coo` for UnionAsync + FindHalve."""
-    for i in prange(src.size):
-        u = src[i]
-        v = dst[i]
-        r = union_any(P, H, u, v, _ASYNC, _HALVE, 0)
-        record_edge(fa, fb, r, u, v)
-
 
 @njit(parallel=True, cache=True)
 def id_bounds(src, dst):
@@ -100,9 +80,7 @@ class ChunkedUnion:
         if self.looped is not None and loops:
             self.looped[src[src == dst]] = True
         c, s = self.plan, self.state
-        if c.fin == _ASYNC and c.fopt == _HALVE:
-            unite_default(s.P, s.H, src, dst, self.fa, self.fb)
-        elif not self.forest_slots and src.size < UF.SERIAL_BELOW:
+        if not self.forest_slots and src.size < UF.SERIAL_BELOW:
             UF.insert_serial(s.P, s.H, src, dst, c.fin, c.fopt, c.sopt)
         else:
             UF.finish_coo(s.P, s.H, src, dst, c.fin, c.fopt, c.sopt, self.fa, self.fb)

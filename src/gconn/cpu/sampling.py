@@ -12,9 +12,8 @@ from numba import njit, prange
 
 from .bfs import Search
 from ..core.sampling import build
-from ..core.unionfind import UNION_ASYNC
-from .primitives import CPU, parent_of, record_edge, set_parent, union_any
-from .unionfind import UnionAsync
+from .primitives import CPU, parent_of, record_edge, set_parent
+from .unionfind import unite
 
 _follow = build(CPU).follow_first
 
@@ -47,10 +46,7 @@ def kout_sample(P, H, indptr, indices, k, mode, seed, fin, fopt, sopt, fa, fb):
                 r = _mix(np.uint64(v) * np.uint64(0x100000001B3) + np.uint64(i) + np.uint64(seed) * np.uint64(0x9E37))
                 j = s + 1 + np.int64(r % np.uint64(d - 1))
             w = indices[j]
-            if fin == UNION_ASYNC:
-                r = UnionAsync(P, v, w, fopt)
-            else:
-                r = union_any(P, H, v, w, fin, fopt, sopt)
+            r = unite(P, H, v, w, fin, fopt, sopt)
             record_edge(fa, fb, r, v, w)
 
 
@@ -81,10 +77,7 @@ def hb_union_roots(P, H, indptr, indices, N, fin, fopt, sopt, fa, fb):
         inspected += e - indptr[v]
         for j in range(indptr[v], e):
             w = indices[j]
-            if fin == UNION_ASYNC:
-                r = UnionAsync(P, v, w, fopt)
-            else:
-                r = union_any(P, H, v, w, fin, fopt, sopt)
+            r = unite(P, H, v, w, fin, fopt, sopt)
             record_edge(fa, fb, r, v, w)
     return inspected
 
