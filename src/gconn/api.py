@@ -111,7 +111,8 @@ def _original_ids(g_in: Graph):
 def _out(arr, like_device: bool):
     """Results follow the input: CuPy for a graph on the GPU, NumPy otherwise."""
     if _is_cupy(arr) and not like_device:
-        return arr.get()
+        from .gpu.staging import fetch
+        return fetch(arr)
     return arr
 
 
@@ -208,7 +209,7 @@ def connected_components(graph=None, directed=True, connection="weak", return_la
         g_in, be, plan, stats, roots = sent[:5]
     with _phase(stats, "labels", be):
         if compact or not return_labels:
-            k, labels = be.compact(roots)
+            k, labels = be.compact(roots, min_rooted=plan.variant.min_rooted)
         else:
             labels = roots if plan.variant.min_rooted else be.min_representatives(roots)
             k = be.count_roots(roots)
@@ -335,7 +336,7 @@ class IncrementalConnectivity:
         """Current labels of vertices 0..n-1 (scipy numbering when compact)."""
         roots = self._state.roots(self._n)
         if compact:
-            labels = self._be.compact(roots)[1]
+            labels = self._be.compact(roots, min_rooted=self.variant.min_rooted)[1]
         else:
             labels = roots if self.variant.min_rooted else self._be.min_representatives(roots)
         return _out(labels, self._device_io)

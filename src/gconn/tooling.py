@@ -239,7 +239,7 @@ WARMUP_RUNS = (
 def warmup(show: bool = True, notice: bool = True) -> dict:
     """Compile (or load) the CPU kernels the README's commands use: graph
     construction, the readers and writers, a file streamed in chunks, the
-    generators of the examples, and every automatic choice for cc, forest and incremental.  ``show``: a
+    host copies of GPU transfers, the generators of the examples, and every automatic choice for cc, forest and incremental.  ``show``: a
     progress bar; ``notice``: :data:`COMPILE_NOTICE` at the first
     compilation.  Returns ``{"seconds": s, "compiled": count}``.
 
@@ -248,6 +248,7 @@ def warmup(show: bool = True, notice: bool = True) -> dict:
     """
     import tempfile
     from . import generators, io, streamed
+    from .gpu import staging
     t0 = time.perf_counter()
     compiled = 0
     with progress(show, total=len(WARMUP_RUNS) + 2, desc="kernels", unit="step") as bar:
@@ -262,6 +263,8 @@ def warmup(show: bool = True, notice: bool = True) -> dict:
                     io.load(os.path.join(tmp, "g" + ext))
             # a file streamed in chunks (gconn cc on a large edge list)
             streamed.warm(streamed.plan_of("auto", "cc", {}))
+            # the host side of the GPU's transfers (CPU kernels: no GPU needed)
+            staging.warm()
             bar.update()
         compiled += watch.count
         for problem, algorithm, mode in WARMUP_RUNS:

@@ -113,17 +113,23 @@ def test_hot_path_streams_host_arrays(edges):
     assert k2 == k and np.array_equal(labels2, labels)
 
 
-@pytest.mark.parametrize("threads,k", [(1, 10), (8, 1 << 16), (8, (1 << 16) + 3), (12, 100_003)])
-def test_staging_fill_covers_both_arrays(threads, k):
-    """The host copy into staging buffers, split over the copy threads
-    (plain NumPy, so the simulator checks what the GPU path runs)."""
-    from types import SimpleNamespace
+@pytest.mark.parametrize("threads,k", [(1, 10), (2, 1 << 16), (2, (1 << 16) + 3), (2, 300_007)])
+def test_staging_copies_and_bounds(threads, k):
+    """The parallel host copy into staging buffers: every element, cast,
+    from strided columns, with the ids' bounds read on the way."""
+    import numba
+
+    from gconn.gpu.staging import stage
     rng = np.random.default_rng(k)
-    a, b = rng.integers(0, 1 << 30, k), rng.integers(0, 1 << 30, k)
-    out_a, out_b = np.zeros(k, np.int32), np.zeros(k, np.int32)
-    pipe = SimpleNamespace(pool=stream._copy_pool(threads), st=SimpleNamespace(copy_threads=threads))
-    stream._CudaPipe._fill(pipe, ((out_a, a), (out_b, b[::-1])))
-    assert np.array_equal(out_a, a) and np.array_equal(out_b, b[::-1])
+    a = rng.integers(-5, 1 << 30, k)
+    pairs = np.stack([a, a[::-1]], axis=1)
+    out_a, out_b = np.zeros(k + 3, np.int32), np.zeros(k, np.int64)
+    with stream._threads(threads):
+        assert numba.get_num_threads() == min(threads, numba.config.NUMBA_NUM_THREADS)
+        assert stage(out_a, a) == (int(a.min()), int(a.max()))
+        assert stage(out_b, pairs[:, 1]) == (int(a.min()), int(a.max()))
+    assert np.array_equal(out_a[:k], a) and not out_a[k:].any() and np.array_equal(out_b, a[::-1])
+    assert stage(out_b, a[:0]) == (0, -1)
 
 
 def test_sparse_ids_fail_as_on_the_resident_path():

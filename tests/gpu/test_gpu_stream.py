@@ -1,6 +1,6 @@
-"""Streamed union-find on a real GPU: the pinned staging and registered
-(hostRegister) paths, copy threads, chunk sizes, memory-mapped files, the
-device memory budget, against SciPy.
+"""Streamed union-find on a real GPU: pinned staging with few and many
+copy threads, chunk sizes, memory-mapped files, the device memory budget,
+against SciPy.
 
     python -m pytest -m gpu tests/gpu/test_gpu_stream.py
 """
@@ -32,13 +32,13 @@ def edges():
     return components_graph(np.random.default_rng(5), 200_000, 1_000_000, parts=7)
 
 
-@pytest.mark.parametrize("transfer,threads", [("staging", 1), ("staging", 4), ("register", 1)])
-def test_pinned_paths(edges, transfer, threads):
-    """Each way of moving host memory, with chunks that cut through every
-    component."""
+@pytest.mark.parametrize("threads", [1, 4, None])
+def test_pinned_staging(edges, threads):
+    """Staged copies filled by one, four and all threads, with chunks that
+    cut through every component."""
     src, dst, n = edges
     for c in (1 << 12, 300_007, src.size):
-        st = stream.stream_union((src, dst), chunk_edges=c, transfer=transfer, copy_threads=threads)
+        st = stream.stream_union((src, dst), chunk_edges=c, copy_threads=threads)
         roots, _, _, n_out = st.result()
         check_labels(src, dst, n_out, roots)
         assert st.chunks == -(-src.size // c)
@@ -56,19 +56,18 @@ def test_unknown_n_and_int64(edges):
 
 
 def test_strided_columns_and_memmaps(edges, tmp_path):
-    """An (m, 2) array (strided columns: staged) and memory-mapped files
-    (read-only mappings: registered with the read-only flag, or staged)."""
+    """An (m, 2) array (strided columns) and memory-mapped files (read-only
+    mappings), staged as they are."""
     src, dst, n = edges
     pairs = np.stack([src, dst], axis=1)
     k, labels = gconn.connected_components(pairs, backend="gpu")
     check_labels(src, dst, labels.size, labels)
     np.save(tmp_path / "e.npy", pairs)
     gconn.save(gconn.Graph.from_edges(src, dst, n), tmp_path / "g.gcb")
-    for transfer in ("staging", "register"):
-        for path in ("e.npy", "g.gcb"):
-            st = stream.stream_union(str(tmp_path / path), chunk_edges=1 << 16, transfer=transfer)
-            roots, _, _, n_out = st.result()
-            check_labels(src, dst, n_out, roots)
+    for path in ("e.npy", "g.gcb"):
+        st = stream.stream_union(str(tmp_path / path), chunk_edges=1 << 16)
+        roots, _, _, n_out = st.result()
+        check_labels(src, dst, n_out, roots)
 
 
 def test_budget_four_times_over(edges):
@@ -96,3 +95,17 @@ def test_matches_the_resident_path(edges):
     g = gconn.Graph.from_edges(src, dst)
     k2, labels2 = gconn.connected_components(g, backend="gpu")
     assert stats.streamed and k == k2 and np.array_equal(host(labels), host(labels2))
+
+
+@pytest.mark.parametrize("size,piece", [(10, 1 << 26), (1 << 16, 1 << 26), (1_000_003, 1 << 12), (1 << 20, 1 << 22)])
+def test_fetch_in_pieces(size, piece, monkeypatch):
+    """Results come back through two pinned pieces taking turns: every
+    element, odd sizes, one piece and many."""
+    import cupy as cp
+
+    from gconn.gpu import staging
+    monkeypatch.setattr(staging, "FETCH_PIECE", piece)
+    dev = cp.arange(size, dtype=cp.int32) * 3 - 7
+    out = staging.fetch(dev)
+    assert isinstance(out, np.ndarray) and np.array_equal(out, dev.get())
+    assert np.array_equal(staging.fetch(dev[::2]), dev[::2].get())

@@ -9,9 +9,9 @@ warm-up, median of repeats):
 * ``gconn.connected_components((src, dst), backend="gpu")`` end to end
   (the streamed path), next to the device-resident compute time of the
   same variant and of the automatic choice on a resident graph;
-* a chunk-size sweep of the stream, staging buffers filled by 1..12
-  threads against ``cudaHostRegister`` of the user's arrays (registering
-  included, and alone);
+* a chunk-size sweep of the stream, staging buffers filled by 1..all
+  threads, against the driver's pageable copy and ``cudaHostRegister`` of
+  the user's arrays (each alone);
 * streaming with a device budget 4x smaller than the graph's arrays, as
   GB/s of edge data against the pinned bandwidth.
 
@@ -74,12 +74,21 @@ def pinned_copy_ms(src, dst, repeat: int) -> float:
 
 
 def _modes(run, src, dst, repeat: int, log) -> dict:
-    """Staging by 1..12 threads, registering (and registering alone)."""
+    """Staging filled by 1..all threads, against the two other ways host
+    memory reaches the device: the driver's pageable copy, and pinning the
+    arrays in place (``cudaHostRegister``, alone: before any copy)."""
     import cupy as cp
+    import numba
     modes = {}
-    for threads in (1, 4, 8, 12):
-        modes[f"staging x{threads}"] = _wall_ms(lambda: run(transfer="staging", copy_threads=threads), repeat)
-    modes["register"] = _wall_ms(lambda: run(transfer="register"), repeat)
+    for threads in (1, 4, 8, numba.config.NUMBA_NUM_THREADS):
+        modes[f"staging, {threads} threads"] = _wall_ms(lambda: run(copy_threads=threads), repeat)
+    dev = [cp.empty(a.size, a.dtype) for a in (src, dst)]
+
+    def pageable():
+        for d, a in zip(dev, (src, dst)):
+            d.set(a)
+
+    modes["driver's pageable copy alone"] = _wall_ms(pageable, repeat)
 
     def register_only():
         for a in (src, dst):
@@ -129,6 +138,7 @@ def bench_graph(key: str, quick: bool, repeat: int, log, parts=PARTS) -> dict:
     def run(**kw):
         s = stream.stream_union((src, dst), **kw)
         s.result()
+        return s
 
     sweep = {}
     for c in CHUNKS if "sweep" in parts else ():
@@ -136,27 +146,24 @@ def bench_graph(key: str, quick: bool, repeat: int, log, parts=PARTS) -> dict:
         log(f"  chunk {c:>9}: stream+union {sweep[c]:.2f} ms ({gb / (sweep[c] / 1e3):.1f} GB/s)")
     row["sweep"] = sweep
     row["modes"] = _modes(run, src, dst, repeat, log) if "modes" in parts else {}
-    if "budget" in parts or "resident" in parts:
+    if "budget" in parts:
+        row["budget"] = _budget(run, src.nbytes + dst.nbytes, gb, pin, repeat, log)
+    if "resident" in parts:
         dg = Graph.from_edges(cp.asarray(src), cp.asarray(dst), n)
-        if "budget" in parts:
-            row["budget"] = _budget(run, dg, gb, pin, repeat, log)
-        if "resident" in parts:
-            for name in ("none+union-async+find-halve", design.choose(dg, "cc", "gpu", gpu.hb_coverage).name):
-                plan = design.Plan.of(design.Variant.parse(name))
-                row[f"resident {name}"] = ms = _median_ms(lambda: pipeline.run(dg, plan, gpu), repeat, 2)
-                log(f"  resident compute {name}: {ms:.3f} ms")
+        for name in ("none+union-async+find-halve", design.choose(dg, "cc", "gpu", gpu.hb_coverage).name):
+            plan = design.Plan.of(design.Variant.parse(name))
+            row[f"resident {name}"] = ms = _median_ms(lambda: pipeline.run(dg, plan, gpu), repeat, 2)
+            log(f"  resident compute {name}: {ms:.3f} ms")
         dg = None
         cp.get_default_memory_pool().free_all_blocks()
     return row
 
 
-def _budget(run, dg, gb, pin, repeat, log) -> dict:
-    """Streaming with a device budget 4x smaller than the graph's arrays."""
-    from gconn.gpu import stream
-    resident = sum(a.nbytes for a in (dg.indptr, dg.indices, dg.src, dg.dst))
+def _budget(run, resident, gb, pin, repeat, log) -> dict:
+    """Streaming with a device budget 4x smaller than the graph's edge
+    arrays (``resident`` bytes)."""
     limit = resident // 4
-    s = stream.stream_union((src, dst), device_memory=limit)
-    s.result()
+    s = run(device_memory=limit)
     ms = _wall_ms(lambda: run(device_memory=limit), repeat)
     log(f"  budget {limit / 2**20:.0f} MiB (graph arrays {resident / 2**20:.0f} MiB): {s.chunks} chunks of "
         f"{s.chunk_edges}, {ms:.2f} ms = {gb / (ms / 1e3):.1f} GB/s = {pin / ms:.0%} of pinned H2D")

@@ -235,8 +235,10 @@ def min_representatives(roots):
     return out
 
 
-def compact(roots: np.ndarray):
-    """(k, labels 0..k-1 in scipy's order) from any root array."""
+def compact(roots: np.ndarray, min_rooted: bool = False):
+    """(k, labels 0..k-1 in scipy's order) from any root array.
+    ``min_rooted`` (every root is its tree's smallest id) changes nothing
+    here: the one serial pass needs no minima either way."""
     k, labels = _compact(roots)
     return int(k), labels
 

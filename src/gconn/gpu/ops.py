@@ -2,7 +2,10 @@
 
 Compaction numbers components 0..k-1 by their smallest vertex, which is
 scipy's numbering, for any choice of root: a per-root minimum by atomic
-min, a flag on each component's smallest vertex, an exclusive scan.
+min, a flag on each component's smallest vertex, an exclusive scan.  When
+every root is already its tree's smallest vertex (``min_rooted``, true of
+all but UnionJTB and sv-classic), the flags are the roots themselves and
+the minimum pass is skipped.
 
 >>> import numpy as np
 >>> k, labels = compact(asarray(np.array([0, 0, 2, 0])))  # doctest: +SKIP
@@ -16,7 +19,7 @@ import numpy as np
 from ..ids import check_pair, id_range
 from . import memory
 from ._compat import SIM, cuda, view, xp
-from .launch import dtypes_key, get, kernel, launch
+from .launch import dtypes_key, dummy, get, kernel, launch
 from .primitives import atomic_min, load
 
 
@@ -51,46 +54,57 @@ def _root_mins(roots):
     return mins[roots]
 
 
-@kernel("compact_first", lambda t: (t.id, t.I64, t.id, t.id), offsets=False)
-def make_compact_first():
+@kernel("compact_first", lambda t: (t.id, t.I64, t.id, t.id), keys=((False,), (True,)), offsets=False)
+def make_compact_first(min_rooted):
     """first[v] = 1 where v is the smallest vertex of its component (mins
-    from root_min), else 0."""
+    from root_min; for min-rooted roots, v is its own root), else 0."""
 
     def compact_first(roots, n, mins, first):
         for v in range(cuda.grid(1), n, cuda.gridsize(1)):
-            first[v] = 1 if mins[roots[v]] == v else 0
+            if min_rooted:
+                first[v] = 1 if roots[v] == v else 0
+            else:
+                first[v] = 1 if mins[roots[v]] == v else 0
 
     return compact_first
 
 
-@kernel("compact_labels", lambda t: (t.id, t.I64, t.id, t.id, t.id), offsets=False)
-def make_compact_labels():
+@kernel("compact_labels", lambda t: (t.id, t.I64, t.id, t.id, t.id), keys=((False,), (True,)), offsets=False)
+def make_compact_labels(min_rooted):
     """labels[v] = the rank of v's component minimum among the minima."""
 
     def compact_labels(roots, n, mins, rank, labels):
         for v in range(cuda.grid(1), n, cuda.gridsize(1)):
-            labels[v] = rank[mins[roots[v]]] - 1
+            if min_rooted:
+                labels[v] = rank[roots[v]] - 1
+            else:
+                labels[v] = rank[mins[roots[v]]] - 1
 
     return compact_labels
 
 
-def compact(roots):
+def compact(roots, min_rooted: bool = False):
     """(k, labels 0..k-1 in scipy's order) from any root array: three
-    kernels and one scan (each CuPy operation costs about 10 us of host
-    time, which on a 1M-edge graph is the size of the whole computation)."""
+    kernels and one scan, two and one for ``min_rooted`` roots (each CuPy
+    operation costs about 10 us of host time, which on a 1M-edge graph is
+    the size of the whole computation)."""
     n = roots.size
     if n == 0:
         return 0, roots.copy()
     with memory.guard(f"compacting {n} labels"):
         dts = dtypes_key(roots.dtype, roots.dtype, roots.dtype)
-        mins = xp.full(n, n, roots.dtype)
         rank = xp.empty(n, roots.dtype)
         labels = xp.empty(n, roots.dtype)
-        rv, mv, kv = view(roots), view(mins), view(rank)
-        launch(get("root_min", (), dts), n, rv, n, mv, persistent=True)
-        launch(get("compact_first", (), dts), n, rv, n, mv, kv, persistent=True)
+        rv, kv = view(roots), view(rank)
+        if min_rooted:
+            mv = dummy(roots.dtype)
+        else:
+            mins = xp.full(n, n, roots.dtype)
+            mv = view(mins)
+            launch(get("root_min", (), dts), n, rv, n, mv, persistent=True)
+        launch(get("compact_first", (min_rooted,), dts), n, rv, n, mv, kv, persistent=True)
         xp.cumsum(rank, out=rank)
-        launch(get("compact_labels", (), dts), n, rv, n, mv, kv, view(labels), persistent=True)
+        launch(get("compact_labels", (min_rooted,), dts), n, rv, n, mv, kv, view(labels), persistent=True)
         return int(rank[-1]), labels
 
 

@@ -3,33 +3,28 @@
 The edges never sit on the device as a whole: chunk ``i + 1`` is copied
 host-to-device on a copy stream while chunk ``i`` is unioned on the
 compute stream, through ``BUFFERS`` device buffers that take turns.  A
-chunk's unions are an incremental batch (paper Sec. 3.6) run by
-``stream_union``, which calls the same UnionAsync/UnionRemCAS/... bodies as
-the static finish and records the spanning forest the same way (the edge
-that linked a root).  Device memory is O(n + BUFFERS * chunk), whatever m
-is, so graphs larger than the GPU are unioned without an out-of-memory
-error.
+chunk's unions are an incremental batch (paper Sec. 3.6) run by the same
+``coo_ops`` kernel as the static COO finish and the incremental inserts,
+which records the spanning forest the same way (the edge that linked a
+root).  Device memory is O(n + BUFFERS * chunk), whatever m is, so graphs
+larger than the GPU are unioned without an out-of-memory error.
 
-Two ways to move host memory, measured on the H100 (BENCHMARKS.md,
-issue 11): ``"staging"`` copies each chunk into a pinned staging buffer
-(the host copy split over a few threads, NumPy releases the GIL) and the
-copy engine reads from there; ``"register"`` pins the user's arrays in
-place (``cudaHostRegister``) and copies straight from them.  On the H100
-staging with 8 threads and registering measured alike (37-44 ms for 64M
-edges), staging more steadily, so it is ``TRANSFER``.  Under the CUDA simulator there are no streams or pinned
-memory: chunks are plain NumPy copies and the same chunking, growth and
+Host memory reaches the copy engine through pinned staging buffers, filled
+by :func:`gconn.gpu.staging.stage` on all cores; the fill also reads each
+chunk's smallest and largest id, so the ids are checked, and the parent
+array sized, on the host before the chunk's unions are launched, with no
+read-back from the device.  (Pinning the user's arrays in place with
+``cudaHostRegister`` measured 3x slower on the H100: 14-16 ms to pin
+0.54 GB and 9.5 ms to unpin, against 10.5 ms for the whole staged copy.)
+Under the CUDA simulator there are no streams or pinned memory: chunks are
+copied into the simulator's arrays and the same chunking, growth and
 validation logic runs.
 
 The vertex count may be unknown (an iterator of chunks, or arrays whose
-largest id nobody has computed): the parent array is sized from the
-first chunk's largest id (one wait, at the start), and from then on the
-kernel skips edges with an id beyond the parent array and reports each
-chunk's largest and smallest id; when a
-chunk's largest id did not fit, the parent array grows (to the next power
-of two, at least doubling, copying the old) and the chunk, still on the
-device, is unioned again.  Unions are idempotent, so rerunning is harmless,
-as are duplicate edges and self loops.  The report is read when the
-chunk's buffer is about to be reused, so it costs no extra wait.
+largest id nobody has computed): the parent array is sized from the first
+chunk's largest id and grows (to the next power of two, at least
+doubling, copying the old) when a later chunk holds a larger one.
+Duplicate edges and self loops are harmless to union-find.
 
 >>> import numpy as np
 >>> from gconn.gpu import stream
@@ -42,7 +37,8 @@ import os
 import re
 import time
 from collections.abc import Iterable
-from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from threading import Lock
 
 import numpy as np
 
@@ -50,21 +46,17 @@ from ..design import UNION_FIND, Plan, Variant
 from ..ids import check_pair
 from ..memory import check_vertices
 from . import memory
-from . import unionfind  # noqa: F401  (registers the compress kernel)
 from ._compat import SIM, cuda, view, xp
-from .launch import WARP, dtypes_key, dummy, get, kernel, launch
-from .primitives import UF, record_edge
+from .launch import dtypes_key, dummy, get, launch
+from .staging import stage
+from .unionfind import OP_UNION
 
 #: device buffers (and pinned staging buffers) that take turns: one being
 #: unioned, one in flight, one being filled on the host
 BUFFERS = 3
-#: edges per chunk (H100 sweep: BENCHMARKS.md, issue 11)
+#: edges per chunk (H100 sweeps: BENCHMARKS.md, issue 11; 2^21-2^22 with
+#: three buffers staged in 10.3-10.7 ms, 2^20 in 11.1, 2^23 in 12.8)
 CHUNK_EDGES = 1 << 22
-#: threads copying a chunk into a pinned staging buffer
-COPY_THREADS = 8
-#: "staging" or "register" (see the module docstring)
-TRANSFER = "staging"
-TRANSFERS = ("staging", "register")
 #: first capacity of a parent array of unknown size (small in the
 #: simulator, so that tests grow it)
 FIRST_CAP = 16 if SIM else 1 << 16
@@ -105,51 +97,6 @@ def budget(device_memory=None) -> int:
             return free
         return min(free, parse_bytes(env, ENV))
     return min(free, parse_bytes(device_memory))
-
-
-# -- the kernel ---------------------------------------------------------------
-
-@kernel("stream_union",
-        lambda t: (t.P, t.P, t.id, t.id, t.I64, t.I64, t.I64, t.id, t.id, t.i64), keys="union", offsets=False)
-def make_stream_union(fin, fopt, sopt):
-    """Unions of one chunk, laid out like ``coo_ops`` (each warp walks its
-    own contiguous segment), skipping edges with an id outside 0..cap-1.
-    ``seen`` (zeroed before) gets the chunk's largest id + 1 and its
-    smallest id if negative: one atomic per block."""
-    union_any = UF.union_any
-
-    def stream_union(P, H, src, dst, m, cap, record, fa, fb, seen):
-        acc = cuda.shared.array(2, np.int64)
-        if cuda.threadIdx.x == 0:
-            acc[0] = -1
-            acc[1] = 0
-        cuda.syncthreads()
-        tid = cuda.grid(1)
-        nwarps = cuda.gridsize(1) // WARP
-        chunks = (m + WARP - 1) // WARP
-        per = (chunks + nwarps - 1) // nwarps
-        first = (tid // WARP) * per
-        hi = np.int64(-1)
-        lo = np.int64(0)
-        for c in range(first, min(first + per, chunks)):
-            i = c * WARP + tid % WARP
-            if i >= m:
-                break
-            u = src[i]
-            v = dst[i]
-            hi = max(hi, max(u, v))
-            lo = min(lo, min(u, v))
-            if u >= 0 and v >= 0 and u < cap and v < cap:
-                r = union_any(P, H, u, v, fin, fopt, sopt)
-                record_edge(record, fa, fb, r, u, v)
-        cuda.atomic.max(acc, 0, hi)
-        cuda.atomic.min(acc, 1, lo)
-        cuda.syncthreads()
-        if cuda.threadIdx.x == 0:
-            cuda.atomic.max(seen, 0, acc[0] + 1)
-            cuda.atomic.min(seen, 1, acc[1])
-
-    return stream_union
 
 
 # -- host edges as chunks -----------------------------------------------------
@@ -248,7 +195,9 @@ def _next_pow2(x: int) -> int:
 class Streamer:
     """Incremental union-find over streamed chunks: :meth:`feed` host
     edges, then :meth:`result`.  ``n`` (optional) fixes the vertex count
-    (ids must be below it); ``limit`` is the device memory budget in bytes.
+    (ids must be below it); ``limit`` is the device memory budget in bytes;
+    ``copy_threads`` caps the threads that fill the staging buffers
+    (default: numba's, every core).
 
     >>> from gconn.design import Variant, Plan
     >>> s = Streamer(Plan.of(Variant.parse("none+union-async+find-halve")), limit=1 << 20)  # doctest: +SKIP
@@ -257,7 +206,7 @@ class Streamer:
     """
 
     def __init__(self, plan: Plan, *, n: int | None = None, forest: bool = False, chunk_edges: int | None = None,
-                 limit: int | None = None, transfer: str | None = None, copy_threads: int | None = None):
+                 limit: int | None = None, copy_threads: int | None = None):
         if plan.family != UNION_FIND or plan.sampling != "none":
             raise ValueError(f"streaming runs a union-find variant without sampling, not {plan.name}")
         self.plan, self.n, self.forest = plan, n, forest
@@ -265,10 +214,9 @@ class Streamer:
         self.want_chunk = int(chunk_edges or CHUNK_EDGES)
         if self.want_chunk < 1:
             raise ValueError(f"chunk_edges must be >= 1; got {chunk_edges}")
-        self.transfer = TRANSFER if transfer is None else transfer
-        if self.transfer not in TRANSFERS:
-            raise ValueError(f"transfer must be one of {', '.join(TRANSFERS)}; got {self.transfer!r}")
-        self.copy_threads = copy_threads or COPY_THREADS
+        if copy_threads is not None and copy_threads < 1:
+            raise ValueError(f"copy_threads must be >= 1; got {copy_threads}")
+        self.copy_threads = copy_threads
         self.cap = 0
         self.max_id = -1
         self.chunks = 0
@@ -303,19 +251,15 @@ class Streamer:
         if self.chunk_edges < 1:
             raise MemoryError(f"the device memory budget of {_size(self.limit)} leaves no room for "
                               f"edge buffers beside the union-find arrays (n={self.n})")
-        kern = get("stream_union", (self.plan.fin, self.plan.fopt, self.plan.sopt), self.dtypes)
-        self._kern = kern
+        self._kern = get("coo_ops", (self.plan.fin, self.plan.fopt, self.plan.sopt), self.dtypes)
         self.P = xp.empty(0, self.p_dtype)
         self.H = xp.empty(0, self.p_dtype)
         self.fa = self.fb = xp.empty(0, self.idt)
-        self._grow(self.n if self.n is not None else FIRST_CAP)
         c = self.chunk_edges
         self._dev = [(xp.empty(c, self.idt), xp.empty(c, self.idt)) for _ in range(BUFFERS)]
-        self._seen = xp.zeros(2 * BUFFERS, np.int64)
-        self._slot = [None] * BUFFERS       # (chunk, offset, host src, host dst, size) per slot
-        self._cap_of = [0] * BUFFERS        # the capacity each slot's chunk was unioned with
         self._pipe = _SimPipe(self) if SIM else _CudaPipe(self)
         self._ready = True
+        self._grow(self.n if self.n is not None else FIRST_CAP)
 
     def _grow(self, need: int) -> None:
         """Parent (and aux, forest) arrays for ids below ``need``: at least
@@ -339,7 +283,7 @@ class Streamer:
                 f"union-find over the ids seen so far (n={need}) needs {_size(cap * per_vertex)} "
                 f"of GPU memory (O(n)) beside {_size(buffers)} of edge buffers, more than the "
                 f"device memory budget of {_size(self.limit)}")
-        self._pipe_sync()
+        self._pipe.sync()     # unions in flight write the old arrays
         old = self.cap
         with memory.guard(f"growing the parent array to {cap} vertices"):
             P = xp.arange(cap, dtype=self.p_dtype)
@@ -358,48 +302,24 @@ class Streamer:
         self._Pv, self._Hv = view(P), view(H)
         self._fav, self._fbv = (view(fa), view(fb)) if self.forest else (dummy(self.idt), dummy(self.idt))
 
-    def _pipe_sync(self) -> None:
-        if self._ready:
-            self._pipe.sync()
-
-    def _union(self, s: int) -> None:
-        """Union the chunk in slot ``s`` (on the compute stream)."""
-        size = self._slot[s][4]
-        self._cap_of[s] = self.cap
-        ds, dd = self._dev[s]
-        self._pipe.clear_seen(s)
-        launch(self._kern, size, self._Pv, self._Hv, view(ds[:size]), view(dd[:size]), size, self.cap,
-               int(self.forest), self._fav, self._fbv, view(self._seen[2 * s:2 * s + 2]), persistent=True)
-        self._pipe.after_union(s)
-
-    def _settle(self, s: int) -> None:
-        """Check the chunk in slot ``s`` once its unions are done: negative
-        ids or ids >= n are errors; an id beyond the parent array grows it
-        and unions the chunk again."""
-        if self._slot[s] is None:
-            return
-        hi, lo = self._pipe.seen(s)
-        index, offset, hs, hd, size = self._slot[s]
-        bad = None
+    def _check(self, index: int, offset: int, hs, hd, lo: int, hi: int) -> None:
+        """Negative ids, and ids >= n, are errors naming the chunk and the
+        first offending edge (found only once the bounds say there is one)."""
         if lo < 0:
             bad = lambda a: a < 0                                      # noqa: E731
             why = "negative vertex id {v} ({w}[{i}]); ids must be >= 0"
         elif self.n is not None and hi >= self.n:
             bad = lambda a: a >= self.n                                # noqa: E731
             why = "vertex id {v} ({w}[{i}]) is out of range for n=" + str(self.n)
-        if bad is not None:
-            self._slot = [None] * BUFFERS
-            for w, a in (("src", hs), ("dst", hd)):
-                hits = np.flatnonzero(bad(np.asarray(a)))
-                if hits.size:
-                    i = int(hits[0])
-                    raise ValueError(f"chunk {index} (edges {offset}.."
-                                     f"{offset + size - 1}): " + why.format(v=int(a[i]), w=w, i=offset + i))
-        self.max_id = max(self.max_id, hi)
-        if hi >= self._cap_of[s]:       # edges were skipped: union them now
-            self._grow(hi + 1)
-            self._union(s)
-        self._slot[s] = None
+        else:
+            return
+        self._pipe.sync()
+        for w, a in (("src", hs), ("dst", hd)):
+            hits = np.flatnonzero(bad(np.asarray(a)))
+            if hits.size:
+                i = int(hits[0])
+                raise ValueError(f"chunk {index} (edges {offset}..{offset + hs.size - 1}): "
+                                 + why.format(v=int(a[i]), w=w, i=offset + i))
 
     def feed(self, edges: HostEdges) -> None:
         """Union every edge of ``edges`` (chunk by chunk, overlapped)."""
@@ -414,42 +334,39 @@ class Streamer:
                     return
                 pieces = _chain([first], pieces)
             self._setup(edges.dtype)
-        self._pipe.begin(edges)
         try:
-            for offset, hs, hd in pieces:
-                # pieces are cut before the budget has set the chunk size
-                for a in range(0, hs.size, self.chunk_edges):
-                    self._put(offset + a, hs[a:a + self.chunk_edges], hd[a:a + self.chunk_edges])
-            for k in range(BUFFERS):
-                self._settle((self.chunks + k) % BUFFERS)
+            with self._pipe.threads():
+                for offset, hs, hd in pieces:
+                    # pieces are cut before the budget has set the chunk size
+                    for a in range(0, hs.size, self.chunk_edges):
+                        self._put(offset + a, hs[a:a + self.chunk_edges], hd[a:a + self.chunk_edges])
         finally:
-            self._pipe.end()
+            self._pipe.sync()
         self.seconds += time.perf_counter() - t0
 
     def _put(self, offset: int, hs, hd) -> None:
         s = self.chunks % BUFFERS
-        self._settle(s)
         hs, hd = self._cast(hs), self._cast(hd)
-        self._slot[s] = (self.chunks, offset, hs, hd, int(hs.size))
-        self._pipe.copy_in(s, offset, hs, hd)
-        if self.chunks == 0 and self.n is None:
-            # one wait at the start sizes the parent array from the first
-            # chunk, so that most graphs never grow or union a chunk twice
-            ds, dd = self._dev[s]
-            k = hs.size
-            self._grow(int(max(ds[:k].max(), dd[:k].max())) + 1)
-        self._union(s)
+        lo, hi = self._pipe.copy_in(s, hs, hd)
+        self._check(self.chunks, offset, hs, hd, lo, hi)
+        self.max_id = max(self.max_id, hi)
+        self._grow(hi + 1)
+        k = int(hs.size)
+        ds, dd = self._dev[s]
+        launch(self._kern, k, self._Pv, self._Hv, view(ds[:k]), view(dd[:k]), dummy(np.int8), k, OP_UNION, 0,
+               int(self.forest), self._fav, self._fbv, dummy(np.bool_), persistent=True)
+        self._pipe.after_union(s)
         self.chunks += 1
-        self.edges += int(hs.size)
+        self.edges += k
 
     def _cast(self, a):
         """A later chunk of an iterable whose ids are wider than the first's."""
-        if a.dtype == self.idt:
+        if a.dtype == self.idt or np.can_cast(a.dtype, self.idt, "safe"):
             return a
         if a.size and (int(a.max()) > np.iinfo(self.idt).max):
             raise ValueError(f"vertex id {int(a.max())} does not fit the {self.idt} ids of the first chunk; "
                              "pass int64 chunks from the start")
-        return a.astype(self.idt)
+        return a
 
     def result(self):
         """(roots, forest_src, forest_dst, n): each vertex's root (0..n-1)
@@ -491,62 +408,76 @@ class _SimPipe:
     def __init__(self, st: Streamer):
         self.st = st
 
-    def begin(self, edges) -> None:
-        pass
+    def threads(self):
+        return _threads(self.st.copy_threads)
 
-    def end(self) -> None:
-        pass
-
-    def copy_in(self, s, offset, hs, hd) -> None:
+    def copy_in(self, s, hs, hd):
         ds, dd = self.st._dev[s]
-        ds[:hs.size] = hs
-        dd[:hd.size] = hd
-
-    def clear_seen(self, s) -> None:
-        self.st._seen[2 * s:2 * s + 2] = 0
+        lo1, hi1 = stage(ds, hs)
+        lo2, hi2 = stage(dd, hd)
+        return min(lo1, lo2), max(hi1, hi2)
 
     def after_union(self, s) -> None:
         pass
-
-    def seen(self, s):
-        return int(self.st._seen[2 * s]) - 1, int(self.st._seen[2 * s + 1])
 
     def sync(self) -> None:
         pass
 
 
-def _register(ptr: int, nbytes: int) -> bool:
-    """cudaHostRegister, retried with the read-only flag (read-only
-    mappings such as np.load(mmap_mode="r") need it); False if refused."""
-    rt = xp.cuda.runtime
-    for flags in (0, 8):        # cudaHostRegisterDefault, cudaHostRegisterReadOnly
+@contextmanager
+def _threads(k: int | None):
+    """At most ``k`` numba threads for the staging fills (None: numba's)."""
+    if k is None:
+        yield
+        return
+    import numba
+    before = numba.get_num_threads()
+    numba.set_num_threads(min(k, numba.config.NUMBA_NUM_THREADS))
+    try:
+        yield
+    finally:
+        numba.set_num_threads(before)
+
+
+_PINNED: list = []
+_PINNED_LOCK = Lock()
+
+
+def _pinned(nbytes: int) -> list:
+    """``BUFFERS`` pinned staging buffers of at least ``nbytes``, kept for
+    later runs: allocating them (cudaHostAlloc, 96 MB) took 36-52 ms of
+    every 20-60 ms run on the H100.  A run that finds them in use (another
+    thread's) gets its own."""
+    with _PINNED_LOCK:
+        if _PINNED and _PINNED[0][0] >= nbytes:
+            size, mems = _PINNED.pop()
+            return _Lease(mems, size)
+    mems = [xp.cuda.alloc_pinned_memory(nbytes) for _ in range(BUFFERS)]
+    return _Lease(mems, nbytes)
+
+
+class _Lease(list):
+    """Staging buffers that go back to the cache when the run lets go of
+    them (a run that allocated larger ones replaces the cached set)."""
+
+    def __init__(self, mems, size):
+        super().__init__(mems)
+        self.size = size
+
+    def __del__(self):
         try:
-            rt.hostRegister(ptr, nbytes, flags)
-            return True
-        except rt.CUDARuntimeError:
-            continue
-    return False
-
-
-_POOLS: dict = {}
-
-
-def _copy_pool(threads: int):
-    """The threads that fill staging buffers, kept for every later run."""
-    if threads <= 1:
-        return None
-    pool = _POOLS.get(threads)
-    if pool is None:
-        pool = _POOLS[threads] = ThreadPoolExecutor(threads, thread_name_prefix="gconn-stage")
-    return pool
+            with _PINNED_LOCK:
+                if not _PINNED or _PINNED[0][0] < self.size:
+                    _PINNED[:] = [(self.size, list(self))]
+        except Exception:   # interpreter shutdown: nothing to keep
+            pass
 
 
 class _CudaPipe:
     """Copies on a non-blocking copy stream, unions on the default stream:
     the copy of a chunk waits for the union that last used its buffer, the
     union waits for its copy (CUDA events, no host wait); the host waits
-    only before refilling a staging buffer and before reading a slot's
-    ``seen`` (copied into pinned memory after the union)."""
+    only before refilling a staging buffer, for the copy that last read it."""
 
     def __init__(self, st: Streamer):
         self.st = st
@@ -556,87 +487,33 @@ class _CudaPipe:
         ev = lambda: cp.cuda.Event(disable_timing=True)   # noqa: E731
         self.copied = [ev() for _ in range(BUFFERS)]
         self.unioned = [ev() for _ in range(BUFFERS)]
-        self._seen_mem = cp.cuda.alloc_pinned_memory(16 * BUFFERS)
-        self.seen_host = np.frombuffer(self._seen_mem, np.int64, 2 * BUFFERS)
-        self.staged = None
-        self.pool = None
-        self.registered = []
+        c = st.chunk_edges * st.idt.itemsize
+        self._stage_mem = _pinned(2 * c)
+        self.staged = [(np.frombuffer(m, st.idt, st.chunk_edges, 0),
+                        np.frombuffer(m, st.idt, st.chunk_edges, c)) for m in self._stage_mem]
 
-    def begin(self, edges) -> None:
-        st = self.st
-        self.direct = st.transfer == "register" and edges.contiguous and self._register(edges)
-        if not self.direct and self.staged is None:
-            c = st.chunk_edges * st.idt.itemsize
-            self._stage_mem = [xp.cuda.alloc_pinned_memory(2 * c) for _ in range(BUFFERS)]
-            self.staged = [(np.frombuffer(m, st.idt, st.chunk_edges, 0),
-                            np.frombuffer(m, st.idt, st.chunk_edges, c)) for m in self._stage_mem]
-            self.pool = _copy_pool(self.st.copy_threads)
+    def threads(self):
+        return _threads(self.st.copy_threads)
 
-    def _register(self, edges) -> bool:
-        """Pin the user's arrays in place; False (then staging) where the
-        driver refuses (read-only mappings may need the read-only flag)."""
-        for a in (edges.src, edges.dst):
-            if a.nbytes == 0:
-                continue
-            if not _register(a.ctypes.data, a.nbytes):
-                self._unregister()
-                return False
-            self.registered.append(a.ctypes.data)
-        return True
-
-    def _unregister(self) -> None:
-        self.sync()
-        for ptr in self.registered:
-            xp.cuda.runtime.hostUnregister(ptr)
-        self.registered = []
-
-    def end(self) -> None:
-        if self.registered:
-            self._unregister()
-
-    def _fill(self, pairs) -> None:
-        """Host copies into staging buffers, (out, a) each, split over the
-        copy threads (one hand-off for both arrays of a chunk)."""
-        k = pairs[0][0].size
-        if self.pool is None or k < (1 << 16):
-            for out, a in pairs:
-                np.copyto(out, a, casting="unsafe")
-            return
-        step = -(-len(pairs) * k // self.st.copy_threads)
-        parts = [(out[i:i + step], a[i:i + step]) for out, a in pairs for i in range(0, k, step)]
-        list(self.pool.map(lambda p: np.copyto(p[0], p[1], casting="unsafe"), parts))
-
-    def copy_in(self, s, offset, hs, hd) -> None:
-        st = self.st
+    def copy_in(self, s, hs, hd):
+        """Stage the chunk into slot ``s`` and start its copy; the ids' bounds."""
         rt = xp.cuda.runtime
-        ds, dd = st._dev[s]
+        ds, dd = self.st._dev[s]
         k = hs.size
-        nbytes = k * st.idt.itemsize
         self.copy_stream.wait_event(self.unioned[s])    # the buffer's last union is done
-        if self.direct:
-            srcs = (hs.ctypes.data, hd.ctypes.data)
-        else:
-            self.copied[s].synchronize()                # the staging buffer's last copy is done
-            a, b = self.staged[s]
-            self._fill(((a[:k], hs), (b[:k], hd)))
-            srcs = (a.ctypes.data, b.ctypes.data)
-        for dev, ptr in zip((ds, dd), srcs):
-            rt.memcpyAsync(dev.data.ptr, ptr, nbytes, rt.memcpyHostToDevice, self.copy_stream.ptr)
+        self.copied[s].synchronize()                    # the staging buffer's last copy is done
+        a, b = self.staged[s]
+        lo1, hi1 = stage(a, hs)
+        lo2, hi2 = stage(b, hd)
+        nbytes = k * self.st.idt.itemsize
+        for dev, host in ((ds, a), (dd, b)):
+            rt.memcpyAsync(dev.data.ptr, host.ctypes.data, nbytes, rt.memcpyHostToDevice, self.copy_stream.ptr)
         self.copied[s].record(self.copy_stream)
         self.compute.wait_event(self.copied[s])
-
-    def clear_seen(self, s) -> None:
-        xp.cuda.runtime.memsetAsync(self.st._seen.data.ptr + 16 * s, 0, 16, self.compute.ptr)
+        return min(lo1, lo2), max(hi1, hi2)
 
     def after_union(self, s) -> None:
-        rt = xp.cuda.runtime
-        rt.memcpyAsync(self.seen_host.ctypes.data + 16 * s, self.st._seen.data.ptr + 16 * s, 16,
-                       rt.memcpyDeviceToHost, self.compute.ptr)
         self.unioned[s].record(self.compute)
-
-    def seen(self, s):
-        self.unioned[s].synchronize()
-        return int(self.seen_host[2 * s]) - 1, int(self.seen_host[2 * s + 1])
 
     def sync(self) -> None:
         self.copy_stream.synchronize()
@@ -644,7 +521,7 @@ class _CudaPipe:
 
 
 def stream_union(edges, variant="none+union-async+find-halve", *, n=None, forest=False, chunk_edges=None,
-                 device_memory=None, transfer=None, copy_threads=None):
+                 device_memory=None, copy_threads=None):
     """Union-find over host ``edges`` (see :class:`HostEdges`) streamed to
     the GPU; returns the :class:`Streamer` after :meth:`Streamer.result`
     is ready (``st.result()`` -> roots, forest slots, n).
@@ -656,6 +533,6 @@ def stream_union(edges, variant="none+union-async+find-halve", *, n=None, forest
     """
     v = variant if isinstance(variant, Variant) else Variant.parse(variant, "forest" if forest else "cc")
     st = Streamer(Plan.of(v), n=n, forest=forest, chunk_edges=chunk_edges,
-                  limit=budget(device_memory), transfer=transfer, copy_threads=copy_threads)
+                  limit=budget(device_memory), copy_threads=copy_threads)
     st.feed(edges if isinstance(edges, HostEdges) else HostEdges(edges))
     return st

@@ -1,0 +1,108 @@
+"""Host side of the transfers between the user's (pageable) host memory and
+the GPU: parallel copies through pinned buffers (issue 11).
+
+The copy engine reads only pinned memory, so pageable memory reaches the
+device through a pinned staging buffer either way; the driver's own
+staging (``cudaMemcpy`` from pageable memory) moved 8.9 GB/s on the H100,
+and filling our buffers from a pool of Python threads 11-30 GB/s (the
+threads contend for the GIL between NumPy copies).  A numba ``prange``
+copy over all cores fills them at 79 GB/s, so a pipeline of such fills and
+asynchronous copies reaches 1.05-1.1x the time of a copy that starts from
+pinned memory (BENCHMARKS.md, issue 11).  These are CPU kernels: ``gconn
+warmup`` compiles them without a GPU.
+
+>>> import numpy as np
+>>> out = np.empty(5, np.int32)
+>>> stage(out, np.array([4, 0, 9, 2, 7], np.int64)), out.tolist()
+((0, 9), [4, 0, 9, 2, 7])
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+#: elements per parallel block of a copy (below this, one thread copies)
+BLOCK = 1 << 16
+
+
+@njit(parallel=True, nogil=True, cache=True)
+def _copy_bounds(out, a):
+    """out[:] = a (cast to out's type) by blocks in parallel; the smallest
+    and largest value of ``a``, read on the way (the ids' checks and the
+    parent array's size come from them, with no pass of their own).  Each
+    block is copied whole, then scanned while it is still in the cache: one
+    loop doing both ran at a quarter of the speed (2.3 against 10.5 GB/s a
+    thread, measured with int32 ids)."""
+    n = a.size
+    blocks = (n + BLOCK - 1) // BLOCK
+    lo = np.empty(blocks, np.int64)
+    hi = np.empty(blocks, np.int64)
+    for b in prange(blocks):
+        s = b * BLOCK
+        e = min(s + BLOCK, n)
+        piece = a[s:e]
+        out[s:e] = piece
+        lo[b] = piece.min()
+        hi[b] = piece.max()
+    return lo.min(), hi.max()
+
+
+def stage(out: np.ndarray, a: np.ndarray) -> tuple[int, int]:
+    """Copy ``a`` into ``out[:a.size]`` (cast) on all cores; returns
+    ``(smallest, largest)`` of ``a``, ``(0, -1)`` when it is empty.
+
+    ``a`` must be an integer array whose values fit ``out``'s type (the
+    caller checks the type, and the range from the returned bounds)."""
+    if a.size == 0:
+        return 0, -1
+    lo, hi = _copy_bounds(out[:a.size], a)
+    return int(lo), int(hi)
+
+
+#: bytes per piece of a fetch (two pinned buffers take turns)
+FETCH_PIECE = 1 << 26
+
+
+def fetch(dev) -> np.ndarray:
+    """A device array back in (pageable) host memory, in pieces: each
+    piece device-to-pinned by DMA while the one before is copied out on all
+    cores, instead of the driver's single-threaded pageable path (the
+    labels of a 4M-vertex graph took 1.4-1.7 ms that way).  Host memory
+    beside the result stays two pieces, whatever the size."""
+    import cupy as cp
+    shape = dev.shape
+    dev = cp.ascontiguousarray(dev).reshape(-1)
+    out = np.empty(dev.size, dev.dtype)
+    if dev.size < BLOCK:
+        dev.get(out=out)
+        return out.reshape(shape)
+    rt = cp.cuda.runtime
+    step = max(FETCH_PIECE // dev.itemsize, 1)
+    mems = [cp.cuda.alloc_pinned_memory(min(step, dev.size) * dev.itemsize) for _ in range(2)]
+    bufs = [np.frombuffer(m, dev.dtype, min(step, dev.size)) for m in mems]
+    stream = cp.cuda.get_current_stream()
+    done = [cp.cuda.Event(disable_timing=True) for _ in range(2)]
+    starts = list(range(0, dev.size, step))
+
+    def start(j):
+        a = starts[j]
+        k = min(step, dev.size - a)
+        rt.memcpyAsync(bufs[j % 2].ctypes.data, dev.data.ptr + a * dev.itemsize, k * dev.itemsize,
+                       rt.memcpyDeviceToHost, stream.ptr)
+        done[j % 2].record(stream)
+
+    start(0)
+    for j, a in enumerate(starts):
+        if j + 1 < len(starts):
+            start(j + 1)
+        done[j % 2].synchronize()
+        k = min(step, dev.size - a)
+        _copy_bounds(out[a:a + k], bufs[j % 2][:k])
+    return out.reshape(shape)
+
+
+def warm() -> None:
+    """Compile (or load) the copies for the id types that are staged."""
+    for dt in (np.int32, np.int64):
+        stage(np.empty(2, dt), np.arange(2, dtype=dt))
+    stage(np.empty(2, np.int64), np.arange(4, dtype=np.int64)[::2])   # a strided column
