@@ -72,11 +72,11 @@ def _streamed(graph, backend, algorithm, problem, params, relabel, columns, tabl
     the input graph, which is never built, backend, plan, stats, roots,
     forest slots), or None.  Results come back as NumPy: the input is on
     the host."""
-    if relabel is not False or columns != (None, None) or table or backend not in BACKENDS:
+    if relabel is not False or table or backend not in BACKENDS:
         return None
     be = _backend_module(backend)
     run = streaming.run(graph, be, algorithm, problem, params, forest=problem == "forest",
-                        device_memory=device_memory, return_stats=return_stats)
+                        device_memory=device_memory, return_stats=return_stats, columns=columns)
     if run is None:
         return None
     return (None, be) + run

@@ -8,6 +8,12 @@ asks for, before any Graph is built.
   union-find without sampling, the automatic choice included: those need
   only the edge list, and copying it in overlapped chunks is never slower
   than copying it whole first.
+* A text edge list that :func:`gconn.io.chunks.streamable` accepts
+  (integer ids; ``source=``/``target=`` columns included) streams under
+  the same condition: it is parsed chunk by chunk on the host while the
+  GPU copies and unites the chunks before, so host memory stays
+  O(n + chunk), not O(m).  Any other file, or a variant that needs the
+  graph, is loaded whole.
 * Any host input whose resident arrays would not fit the device memory
   budget (``device_memory=`` or ``GCONN_DEVICE_MEMORY``, never more than
   what is free) streams with a union-find variant: the requested finish
@@ -55,6 +61,16 @@ def raw_edges(obj):
     return None
 
 
+def _edge_list(path, columns):
+    """The chunks of a text edge list that streams (``path`` an existing
+    file, ``columns`` its ``(source, target)``), else None."""
+    from .io import chunks
+    if not os.path.isfile(path):    # the loading path says what is missing
+        return None
+    edges = chunks.streamable(path, chunks.DEFAULT_CHUNK_EDGES, None, None, *columns)
+    return None if isinstance(edges, str) or edges.format != "edgelist" else edges
+
+
 def _resident_bytes(obj, plan: Plan, forest: bool) -> int:
     """Device bytes of a resident run: the graph's arrays (COO and CSR)
     and what the plan allocates beside them."""
@@ -80,21 +96,30 @@ def _stream_variant(v: Variant, problem: str) -> Variant:
     return Variant.parse(STREAM_VARIANT, problem)
 
 
-def run(graph, be, algorithm, problem: str, params: dict, *, forest: bool, device_memory, return_stats: bool):
+def run(graph, be, algorithm, problem: str, params: dict, *, forest: bool, device_memory, return_stats: bool,
+        columns=(None, None)):
     """Stream ``graph`` on the GPU backend ``be`` when it should (see the
     module docstring): ``(plan, stats, roots, forest_src, forest_dst)`` on
-    the device, or None to take the resident path."""
+    the device, or None to take the resident path.  ``columns`` are a text
+    edge list's ``(source, target)``."""
     if be.NAME != "gpu":
         return None
     src = raw_edges(graph)
-    if src is None and not (isinstance(graph, Graph) and not graph.on_gpu):
+    text = src is None and isinstance(graph, (str, os.PathLike))
+    if src is None and not text and not (isinstance(graph, Graph) and not graph.on_gpu) \
+            or columns != (None, None) and not text:
         return None
     from .gpu import stream
     design.check_param_names(params)
     auto = algorithm is None or (isinstance(algorithm, str) and algorithm == "auto")
     asked = Variant.parse(STREAM_VARIANT if auto else algorithm, problem)
+    edges_only = asked.sampling == "none" and asked.is_union_find
+    if text:
+        src = _edge_list(graph, columns) if edges_only else None
+        if src is None:
+            return None
     limit = stream.budget(device_memory)
-    if src is not None and asked.sampling == "none" and asked.is_union_find:
+    if src is not None and edges_only:
         v = asked.with_params(**params)
     elif isinstance(graph, Iterator) or _resident_bytes(graph, Plan.of(asked), forest) > limit:
         v = _stream_variant(asked, problem)     # sampling options do not apply to it
@@ -103,7 +128,9 @@ def run(graph, be, algorithm, problem: str, params: dict, *, forest: bool, devic
     if isinstance(graph, Graph):
         src = graph.edges()
     plan = Plan.of(v)
-    st = stream.Streamer(plan, n=graph.n if isinstance(graph, Graph) else None, forest=forest, limit=limit)
+    # a file's declared vertex count (EdgeChunks.n) keeps its isolated vertices
+    n = graph.n if isinstance(graph, Graph) else getattr(src, "n", None)
+    st = stream.Streamer(plan, n=n, forest=forest, limit=limit)
     st.feed(stream.HostEdges(src))
     roots, fa, fb, n = st.result()
     stats = None

@@ -106,3 +106,75 @@ def run_bad_ids(stream, src, dst, chunk):
         stream.stream_union((bad, dst), chunk_edges=chunk)
     with pytest.raises(ValueError, match=r"out of range for n=3"):
         stream.stream_union((src, dst), n=3, chunk_edges=chunk)
+
+
+# -- text edge lists, parsed in chunks and streamed (gconn.streaming) --------
+
+def write_edge_list(path, src, dst, *, sep=" ", head=None):
+    """``src``/``dst`` as a text edge list, gzipped for a ``.gz`` path;
+    ``head`` a first line (gconn's ``n=`` header, or column names)."""
+    np.savetxt(path, np.stack([src, dst], axis=1), fmt="%d", delimiter=sep,
+               header=head or "", comments="")
+
+
+def run_text_chunks(src, dst, n, folder, monkeypatch, sizes):
+    """An edge list declaring 3 more vertices than occur, parsed in chunks
+    of each size (chunks cut through the components): streamed, the
+    declared n honoured, SciPy's components."""
+    from gconn.io import chunks
+    path = folder / "g.el"
+    n_file = n + 3
+    write_edge_list(path, src, dst, head=f"# gconn edge list: n={n_file} m={src.size}")
+    g = Graph.from_edges(src, dst, n_file)
+    k0, l0 = reference(g)
+    for c in sizes:
+        monkeypatch.setattr(chunks, "DEFAULT_CHUNK_EDGES", c)
+        k, labels, stats = gconn.connected_components(str(path), backend="gpu", return_stats=True)
+        assert isinstance(labels, np.ndarray)
+        assert stats.streamed and stats.n == n_file and stats.m == src.size
+        assert stats.chunks == -(-src.size // c)
+        assert k == k0 and np.array_equal(labels, l0)
+
+
+def run_text_formats(src, dst, n, folder):
+    """A gzipped edge list (n from the largest id) and a CSV with a header
+    and source=/target=, for components and a spanning forest."""
+    gz = folder / "g.el.gz"
+    write_edge_list(gz, src, dst)
+    csv = folder / "g.csv"
+    write_edge_list(csv, src, dst, sep=",", head="from,to")
+    n_seen = int(max(src.max(), dst.max())) + 1
+    g = Graph.from_edges(src, dst, n_seen)
+    k0, l0 = reference(g)
+    for path, kw in ((gz, {}), (csv, {"source": "from", "target": "to"})):
+        k, labels, stats = gconn.connected_components(str(path), backend="gpu", return_stats=True, **kw)
+        assert stats.streamed and stats.n == n_seen
+        assert k == k0 and np.array_equal(labels, l0)
+        fs, fd, stats = gconn.spanning_forest(str(path), backend="gpu", return_stats=True, **kw)
+        assert stats.streamed and isinstance(fs, np.ndarray)
+        check_forest(g, fs, fd, k0)
+
+
+def run_text_errors_and_fallbacks(folder):
+    """Bad tokens name file, line and column; names as ids, and a variant
+    that needs the graph, are loaded whole and still right."""
+    bad = folder / "bad.el"
+    bad.write_text("0 1\n1 2\n2 x3\n")
+    with pytest.raises(ValueError, match=r"bad\.el, line 3, column 3"):
+        gconn.connected_components(str(bad), backend="gpu")
+    beyond = folder / "beyond.el"
+    beyond.write_text("# gconn edge list: n=4 m=2\n0 1\n2 4\n")
+    with pytest.raises(ValueError, match=r"beyond\.el, line 3, column 3: vertex id 4 is out of range for n=4"):
+        gconn.spanning_forest(str(beyond), backend="gpu")
+    names = folder / "names.el"
+    names.write_text("from to\na b\nc d\nb e\n")
+    k, labels, ids, stats = gconn.connected_components(str(names), backend="gpu", relabel=True,
+                                                       return_stats=True)
+    assert not stats.streamed
+    assert k == 2 and list(ids) == list("abcde") and same_partition(host(labels), [0, 0, 1, 1, 0])
+    ints = folder / "ints.el"
+    ints.write_text("0 1\n3 2\n1 4\n")
+    k, labels, stats = gconn.connected_components(str(ints), backend="gpu", algorithm="kout+union-async+find-halve",
+                                                  return_stats=True)
+    assert not stats.streamed
+    assert k == 2 and same_partition(host(labels), [0, 0, 1, 1, 0])

@@ -13,7 +13,8 @@ import gconn
 
 from oracles import host
 from streamcases import (check_labels, chunked, components_graph, quarter_of_graph, run_bad_ids, run_budget,
-                         run_chunk_sizes, run_forest, run_unknown_n)
+                         run_chunk_sizes, run_forest, run_text_chunks, run_text_errors_and_fallbacks,
+                         run_text_formats, run_unknown_n)
 
 try:
     from gconn import gpu
@@ -109,3 +110,12 @@ def test_fetch_in_pieces(size, piece, monkeypatch):
     out = staging.fetch(dev)
     assert isinstance(out, np.ndarray) and np.array_equal(out, dev.get())
     assert np.array_equal(staging.fetch(dev[::2]), dev[::2].get())
+
+
+def test_text_edge_lists_streamed(edges, tmp_path, monkeypatch):
+    """A text edge list parsed in chunks and streamed: chunk sizes, gzip,
+    CSV columns, a spanning forest, errors and fallbacks."""
+    src, dst, n = edges
+    run_text_chunks(src, dst, n, tmp_path, monkeypatch, [99_991, src.size])
+    run_text_formats(src, dst, n, tmp_path)
+    run_text_errors_and_fallbacks(tmp_path)
