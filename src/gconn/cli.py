@@ -390,6 +390,11 @@ def cmd_cc(args, parser) -> int:
         done = _cc_streamed(args, source[1], relabel)
         if done is not None:
             return done
+    if source[0] == "file" and source[1] != "-" and backend == "gpu" and not args.compare and args.n is None \
+            and relabel is not True and not columns:
+        done = _gpu_streamed(args, source[1], "cc", relabel)
+        if done is not None:
+            return done
     kernels = [_prepare("cc", args, backend)]
     g, load_times = _load_input(source, args, relabel=relabel if source[0] == "file" else False)
     kernels.append(_prepare("cc", args, backend, g))
@@ -562,6 +567,68 @@ def _cc_streamed(args, path: str, relabel):
     return 0
 
 
+def _gpu_streamed(args, path: str, problem: str, relabel):
+    """``gconn cc|forest --backend gpu FILE`` without loading the graph: the
+    API streams the file to the GPU (:mod:`gconn.streaming`).  None when
+    the file or the variant needs the graph loaded, or (``relabel``
+    "auto") the ids may be sparse enough for loading to relabel them."""
+    from . import api, streaming
+    from .errors import VertexRangeError
+    from .graph import Graph
+    from .relabel import AUTO_MIN_RANGE, AUTO_RATIO
+    params = dict(args.param)
+    if args.format is not None or not streaming.file_streams(path, args.algorithm, problem, params):
+        return None
+    run = api.connected_components if problem == "cc" else api.spanning_forest
+    try:
+        walls, results = _timed_calls(lambda: run(path, algorithm=args.algorithm, backend="gpu", return_stats=True,
+                                                  **params), args.warmup, args.repeat, _show(args), problem)
+    except VertexRangeError:  # ids too large for memory: loading names the line, or relabels
+        return None
+    *result, stats = results[-1]
+    n, phases = stats.n, _phase_medians([r[-1] for r in results])
+    out = {"input": path, "n": n, "m": stats.m, "variant": stats.variant, "backend": "gpu", "streamed": True,
+           "chunk_edges": stats.chunk_edges, "input_times_s": {}, "warmup": args.warmup, "times_s": walls,
+           "median_s": statistics.median(walls), "min_s": min(walls), "phases_s": phases}
+    fields = [("input", f"{path} (streamed to the GPU in chunks of up to {stats.chunk_edges:,} edges; "
+                        "m counts the edges read, duplicates and self loops as in the file)"),
+              ("n", f"{n:,}"), ("m", f"{stats.m:,}")]
+    if problem == "cc":
+        k, labels = result
+        sizes = np.bincount(labels, minlength=1)
+        # Loading relabels sparse ids under "auto": keep only runs where it
+        # cannot (the vertices in components of 2 or more are a lower bound
+        # on the ids that occur).
+        if relabel == "auto" and n >= AUTO_MIN_RANGE and n > AUTO_RATIO * int(sizes[sizes > 1].sum()):
+            return None
+        largest = int(sizes.max())
+        out.update(components=k, largest=largest, relabelled=False, relabel={False: "no"}.get(relabel, "auto"))
+        share = f" ({100.0 * largest / n:.1f}% of the vertices)" if n else ""
+        fields += [("components", f"{k:,}"), ("largest", f"{largest:,}{share}")]
+        if args.output:
+            _write_labels(labels, None, args.output, args.labels_format, False)
+            out.update(output=args.output, labels_format=args.labels_format, vertex_ids="0-based")
+            wrote = f"{'labels' if args.labels_format == 'plain' else '(vertex, label) rows'} of {n:,} vertices"
+    else:
+        src, dst = result
+        out.update(forest_edges=int(src.size), components=n - int(src.size))
+        fields.append(("forest", f"{src.size:,} edges (n - k, k = {n - src.size:,} components)"))
+        if args.output:
+            from .io import save
+            save(Graph.from_edges(src, dst, n), args.output)
+            out["output"] = args.output
+            wrote = f"{src.size:,} edges"
+    if args.json:
+        print(json.dumps(out))
+        return 0
+    fields.append(("variant", f"{stats.variant} ({_backend_note('gpu', args.algorithm)})"))
+    fields += _timing_fields(walls, phases)
+    if args.output:
+        fields.append(("wrote", f"{wrote} to {args.output}"))
+    _print_fields(fields)
+    return 0
+
+
 def _compare_scipy(g, labels, median, repeat) -> dict:
     from scipy.sparse.csgraph import connected_components
     from .tooling import same_partition
@@ -595,6 +662,10 @@ def cmd_forest(args, parser) -> int:
     if args.output:
         _check_graph_path(args.output)
     backend = resolve_backend(args.backend)
+    if source[0] == "file" and source[1] != "-" and backend == "gpu" and args.n is None and not _columns(args):
+        done = _gpu_streamed(args, source[1], "forest", False)
+        if done is not None:
+            return done
     kernels = [_prepare("forest", args, backend)]
     g, load_times = _load_input(source, args)
     kernels.append(_prepare("forest", args, backend, g))

@@ -71,6 +71,24 @@ def _edge_list(path, columns):
     return None if isinstance(edges, str) or edges.format != "edgelist" else edges
 
 
+def file_streams(path, algorithm, problem: str, params: dict) -> bool:
+    """Whether a GPU run over the file ``path`` streams it whatever the
+    device memory: a ``.gcb``/``.npy`` file or a text edge list that
+    streams, and a union-find variant without sampling.
+
+    >>> file_streams("g.gcb", "auto", "cc", {})
+    True
+    >>> file_streams("g.gcb", "kout+union-async+find-halve", "cc", {})
+    False
+    """
+    design.check_param_names(params)
+    auto = algorithm is None or (isinstance(algorithm, str) and algorithm == "auto")
+    asked = Variant.parse(STREAM_VARIANT if auto else algorithm, problem)
+    if asked.sampling != "none" or not asked.is_union_find:
+        return False
+    return raw_edges(path) is not None or _edge_list(path, (None, None)) is not None
+
+
 def _resident_bytes(obj, plan: Plan, forest: bool) -> int:
     """Device bytes of a resident run: the graph's arrays (COO and CSR)
     and what the plan allocates beside them."""

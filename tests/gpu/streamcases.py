@@ -178,3 +178,28 @@ def run_text_errors_and_fallbacks(folder):
                                                   return_stats=True)
     assert not stats.streamed
     assert k == 2 and same_partition(host(labels), [0, 0, 1, 1, 0])
+
+
+def run_text_cli(src, dst, n, folder, capsys):
+    """``gconn cc|forest --backend gpu FILE``: streamed, SciPy's components,
+    a spanning forest written; a variant with sampling loads the file."""
+    import json
+    from gconn import cli
+    path = folder / "g.el"
+    write_edge_list(path, src, dst)
+    g = Graph.from_edges(src, dst, int(max(src.max(), dst.max())) + 1)
+    k0, l0 = reference(g)
+
+    def summary(*argv):
+        assert cli.main([*map(str, argv), "--quiet", "--json", "-b", "gpu"]) == 0
+        return json.loads(capsys.readouterr().out)
+
+    out = summary("cc", path, "-o", folder / "labels.txt", "--labels-format", "plain")
+    assert out["streamed"] and out["components"] == k0 and out["n"] == g.n and out["m"] == src.size
+    assert np.array_equal(np.loadtxt(folder / "labels.txt", dtype=np.int64), l0)
+    out = summary("forest", path, "-o", folder / "forest.el")
+    assert out["streamed"] and out["components"] == k0
+    f = gconn.load(str(folder / "forest.el"))
+    check_forest(g, f.src, f.dst, k0)
+    out = summary("cc", path, "--algorithm", "kout+union-async+find-halve")
+    assert "streamed" not in out and out["components"] == k0

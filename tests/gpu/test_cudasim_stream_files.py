@@ -10,7 +10,8 @@ import os
 import numpy as np
 import pytest
 
-from streamcases import components_graph, run_text_chunks, run_text_errors_and_fallbacks, run_text_formats
+from streamcases import (components_graph, run_text_chunks, run_text_cli, run_text_errors_and_fallbacks,
+                         run_text_formats)
 
 SIM = os.environ.get("NUMBA_ENABLE_CUDASIM", "0").strip() not in ("", "0")
 pytestmark = [pytest.mark.cudasim,
@@ -33,3 +34,7 @@ def test_gzip_and_csv_columns(edges, tmp_path):
 
 def test_errors_and_fallbacks(tmp_path):
     run_text_errors_and_fallbacks(tmp_path)
+
+
+def test_cli(edges, tmp_path, capsys):
+    run_text_cli(*edges, tmp_path, capsys)

@@ -13,7 +13,7 @@ import gconn
 
 from oracles import host
 from streamcases import (check_labels, chunked, components_graph, quarter_of_graph, run_bad_ids, run_budget,
-                         run_chunk_sizes, run_forest, run_text_chunks, run_text_errors_and_fallbacks,
+                         run_chunk_sizes, run_forest, run_text_chunks, run_text_cli, run_text_errors_and_fallbacks,
                          run_text_formats, run_unknown_n)
 
 try:
@@ -119,3 +119,7 @@ def test_text_edge_lists_streamed(edges, tmp_path, monkeypatch):
     run_text_chunks(src, dst, n, tmp_path, monkeypatch, [99_991, src.size])
     run_text_formats(src, dst, n, tmp_path)
     run_text_errors_and_fallbacks(tmp_path)
+
+
+def test_text_edge_list_cli(edges, tmp_path, capsys):
+    run_text_cli(*edges, tmp_path, capsys)
