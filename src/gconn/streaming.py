@@ -8,7 +8,7 @@ asks for, before any Graph is built.
   union-find without sampling, the automatic choice included: those need
   only the edge list, and copying it in overlapped chunks is never slower
   than copying it whole first.
-* A text edge list that :func:`gconn.io.chunks.streamable` accepts
+* A text edge list that ``gconn.io.chunks.streamable`` accepts
   (integer ids; ``source=``/``target=`` columns included) streams under
   the same condition: it is parsed chunk by chunk on the host while the
   GPU copies and unites the chunks before, so host memory stays
