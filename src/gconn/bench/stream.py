@@ -102,7 +102,7 @@ def _modes(run, src, dst, repeat: int, log) -> dict:
     return modes
 
 
-PARTS = ("sweep", "modes", "budget", "resident")
+PARTS = ("sweep", "modes", "budget", "resident", "matrix")
 
 
 def bench_graph(key: str, quick: bool, repeat: int, log, parts=PARTS) -> dict:
@@ -148,6 +148,8 @@ def bench_graph(key: str, quick: bool, repeat: int, log, parts=PARTS) -> dict:
     row["modes"] = _modes(run, src, dst, repeat, log) if "modes" in parts else {}
     if "budget" in parts:
         row["budget"] = _budget(run, src.nbytes + dst.nbytes, gb, pin, repeat, log)
+    if "matrix" in parts:
+        row["matrix"] = _matrix(src, dst, n, repeat, log)
     if "resident" in parts:
         dg = Graph.from_edges(cp.asarray(src), cp.asarray(dst), n)
         for name in ("none+union-async+find-halve", design.choose(dg, "cc", "gpu", gpu.hb_coverage).name):
@@ -169,6 +171,26 @@ def _budget(run, resident, gb, pin, repeat, log) -> dict:
         f"{s.chunk_edges}, {ms:.2f} ms = {gb / (ms / 1e3):.1f} GB/s = {pin / ms:.0%} of pinned H2D")
     return dict(limit=limit, resident=resident, ms=ms, chunks=s.chunks, chunk_edges=s.chunk_edges,
                 gbs=gb / (ms / 1e3))
+
+
+def _matrix(src, dst, n, repeat, log) -> dict:
+    """From a SciPy CSR of the edges: gconn end to end against the pinned
+    copy of its indptr and indices (the issue's yardstick) and against
+    SciPy's own connected_components on the same matrix."""
+    import scipy.sparse as sp
+    from scipy.sparse.csgraph import connected_components as scipy_cc
+
+    import gconn
+    A = sp.csr_matrix((np.ones(src.size, np.int8), (src, dst)), shape=(n, n))
+    pin = pinned_copy_ms(A.indptr, A.indices, repeat)
+    ours = _wall_ms(lambda: gconn.connected_components(A, backend="gpu"), repeat)
+    theirs = _wall_ms(lambda: scipy_cc(A, directed=False), 1, 0)
+    k, labels = gconn.connected_components(A, backend="gpu")
+    k0, want = scipy_cc(A, directed=False)
+    assert k == k0 and np.array_equal(labels, want)
+    log(f"  SciPy CSR ({A.nnz} entries): pinned copy of indptr+indices {pin:.2f} ms; gconn end to end "
+        f"{ours:.2f} ms = {ours / pin:.2f}x; SciPy's connected_components {theirs:.0f} ms ({theirs / ours:.0f}x gconn)")
+    return dict(nnz=int(A.nnz), pinned_ms=pin, e2e_ms=ours, scipy_ms=theirs)
 
 
 def main(argv=None) -> int:

@@ -26,6 +26,7 @@ from ..ids import check_n, check_pair, id_dtype, id_range, offset_dtype
 from . import memory
 from ._compat import SIM, cuda, view, xp
 from .launch import dtypes_key, get, kernel, launch
+from .staging import put
 from ..core.sampling import build as sampling_bodies
 from .primitives import GPU
 
@@ -77,7 +78,29 @@ def device_edges(host):
     src, dst = host.edges()
     memory.check(src.nbytes + dst.nbytes, _what(host))
     with memory.guard(f"copying {_what(host)} to the GPU"):
-        return xp.asarray(src), xp.asarray(dst)
+        return put(src), put(dst)
+
+
+def device_edges_of_csr(indptr, indices, n: int):
+    """The edge list of a matrix's CSR held on the host: the CSR crosses as
+    it is (n + 1 offsets and m ids, where the edge list is 2m ids) and each
+    entry's row is found on the device."""
+    m = int(indices.size)
+    memory.check(indptr.nbytes + 2 * indices.nbytes + 8 * min(COO_CHUNK, m),
+                 f"a graph with n={n} and {m} input edges")
+    with memory.guard(f"copying a graph with n={n} and {m} input edges to the GPU"):
+        dptr, dst = put(indptr), put(indices)
+        src = xp.empty(m, dst.dtype)
+        for lo in range(0, m, COO_CHUNK):
+            hi = min(lo + COO_CHUNK, m)
+            src[lo:hi] = _rows(dptr, lo, hi)
+        return src, dst
+
+
+def _rows(indptr, lo: int, hi: int):
+    """The row of each CSR slot lo..hi-1 (a binary search per slot)."""
+    slots = xp.arange(lo, hi, dtype=indptr.dtype)
+    return xp.searchsorted(indptr, slots, side="right") - 1
 
 
 # -- adjacency: a counting sort by source ---------------------------------------
@@ -156,7 +179,7 @@ def device_adjacency(graph):
         indptr, indices = host.adjacency()
         memory.check(indptr.nbytes + indices.nbytes, _what(graph))
         with memory.guard(f"copying {_what(graph)} to the GPU"):
-            return xp.asarray(indptr), xp.asarray(indices)
+            return put(indptr), put(indices)
     src, dst = graph.edges()
     m = int(src.size)
     # degrees, offsets and cursors, and 2m ids
@@ -188,7 +211,7 @@ def device_csr_coo(graph):
     nbytes += 9 * min(COO_CHUNK, host_idx.size)
     memory.check(nbytes, f"a graph with n={graph.n}, m={graph.m}")
     with memory.guard(f"copying a graph with n={graph.n}, m={graph.m} to the GPU"):
-        indptr, indices = xp.asarray(host_ptr), xp.asarray(host_idx)
+        indptr, indices = put(host_ptr), put(host_idx)
         src, dst = coo_from_csr(indptr, indices)
     return indptr, indices, src, dst
 
@@ -207,9 +230,9 @@ def coo_from_csr(indptr, indices):
     """
     srcs, dsts = [], []
     for lo in range(0, int(indices.size), COO_CHUNK):
-        slots = xp.arange(lo, min(lo + COO_CHUNK, int(indices.size)), dtype=indptr.dtype)
-        rows = (xp.searchsorted(indptr, slots, side="right") - 1).astype(indices.dtype)
-        cols = indices[lo:lo + slots.size]
+        hi = min(lo + COO_CHUNK, int(indices.size))
+        rows = _rows(indptr, lo, hi).astype(indices.dtype)
+        cols = indices[lo:hi]
         upper = cols > rows
         srcs.append(rows[upper])
         dsts.append(cols[upper])

@@ -20,6 +20,7 @@ from ..ids import check_pair, id_range
 from . import memory
 from ._compat import SIM, cuda, view, xp
 from .launch import dtypes_key, dummy, get, kernel, launch
+from .staging import put
 from .primitives import atomic_min, load
 
 
@@ -126,9 +127,10 @@ def collect_forest(fa, fb):
 
 
 def asarray(x, dtype=None):
-    """``x`` as a contiguous device array (host arrays are copied over)."""
+    """``x`` as a contiguous device array (host arrays are copied over,
+    through :func:`gconn.gpu.staging.put`)."""
     if not SIM and not isinstance(x, xp.ndarray):
-        x = np.asarray(x)
+        x = put(np.asarray(x))
     return xp.ascontiguousarray(xp.asarray(x), dtype=dtype)
 
 
