@@ -130,3 +130,15 @@ def test_staging_buffers_are_kept_between_runs(monkeypatch):
     st = stream.stream_union((src, dst))
     assert allocs == [] and st._pipe.staged is None and stream._PINNED
     check_labels(src, dst, src.size, st.result()[0])
+
+
+def test_on_a_stream_of_the_callers(edges):
+    """Under ``with cupy.cuda.Stream()`` the unions wait for their copies on
+    that stream (the compute stream is CuPy's current one, not the null
+    stream), and the parent array, of unknown size, grows on it."""
+    import cupy as cp
+    src, dst, n = edges
+    with cp.cuda.Stream(non_blocking=True):
+        st = stream.stream_union((src, dst), chunk_edges=1 << 14)
+        roots = st.result()[0]
+        check_labels(src, dst, st.result()[3], roots)

@@ -47,7 +47,7 @@ from ..design import UNION_FIND, Plan, Variant
 from ..ids import check_pair
 from ..memory import check_vertices
 from . import memory
-from ._compat import SIM, cuda, view, xp
+from ._compat import SIM, view, xp
 from .launch import dtypes_key, dummy, get, launch
 from .staging import stage
 from .unionfind import OP_UNION
@@ -284,7 +284,9 @@ class Streamer:
                 f"union-find over the ids seen so far (n={need}) needs {_size(cap * per_vertex)} "
                 f"of GPU memory (O(n)) beside {_size(buffers)} of edge buffers, more than the "
                 f"device memory budget of {_size(self.limit)}")
-        self._pipe.sync()     # unions in flight write the old arrays
+        # no wait for the unions in flight: the new arrays are filled on the
+        # stream that runs them, after them, and CuPy's pool hands the old
+        # arrays' memory only to later work on that stream
         old = self.cap
         with memory.guard(f"growing the parent array to {cap} vertices"):
             P = xp.arange(cap, dtype=self.p_dtype)
@@ -466,7 +468,7 @@ def _give_back_pinned(size: int, mems: list) -> None:
 
 
 class _CudaPipe:
-    """Copies on a non-blocking copy stream, unions on the default stream:
+    """Copies on a non-blocking copy stream, unions on CuPy's current stream:
     the copy of a chunk waits for the union that last used its buffer, the
     union waits for its copy (CUDA events, no host wait); the host waits
     only before refilling a staging buffer, for the copy that last read it."""
@@ -477,7 +479,8 @@ class _CudaPipe:
         self.st = weakref.proxy(st)
         cp = xp
         self.copy_stream = cp.cuda.Stream(non_blocking=True)
-        self.compute = cp.cuda.Stream.null
+        # the stream the unions are launched on (CuPy's current one)
+        self.compute = cp.cuda.get_current_stream()
         ev = lambda: cp.cuda.Event(disable_timing=True)   # noqa: E731
         self.copied = [ev() for _ in range(BUFFERS)]
         self.unioned = [ev() for _ in range(BUFFERS)]
@@ -523,7 +526,7 @@ class _CudaPipe:
 
     def sync(self) -> None:
         self.copy_stream.synchronize()
-        cuda.synchronize()
+        self.compute.synchronize()
 
 
 def stream_union(edges, variant="none+union-async+find-halve", *, n=None, forest=False, chunk_edges=None,
