@@ -84,59 +84,9 @@ def make_compact_labels(min_rooted):
     return compact_labels
 
 
-#: threads of the one-block compaction, and the largest n it takes: below
-#: this a run's labels are launch-bound, and one launch replaces three
-#: kernels and a CuPy scan
-SMALL_BLOCK = 32 if SIM else 1024
-SMALL_N = 1 << 18
-
-
-@kernel("compact_small", lambda t: (t.id, t.I64, t.id, t.i64), offsets=False)
-def make_compact_small():
-    """Compaction of min-rooted roots by one block: each thread counts the
-    roots of its run of vertices, a scan over the threads (in shared
-    memory) gives each run's first label, the roots take their labels in
-    order, then every other vertex its root's; ``k[0]`` = the count."""
-
-    def compact_small(roots, n, labels, k):
-        counts = cuda.shared.array(SMALL_BLOCK, np.int64)
-        t = cuda.threadIdx.x
-        per = (n + SMALL_BLOCK - 1) // SMALL_BLOCK
-        lo = min(t * per, n)
-        hi = min(lo + per, n)
-        c = 0
-        for v in range(lo, hi):
-            if roots[v] == v:
-                c += 1
-        counts[t] = c
-        cuda.syncthreads()
-        d = 1
-        while d < SMALL_BLOCK:
-            x = counts[t - d] if t >= d else 0
-            cuda.syncthreads()
-            counts[t] += x
-            cuda.syncthreads()
-            d *= 2
-        r = counts[t] - c
-        for v in range(lo, hi):
-            if roots[v] == v:
-                labels[v] = r
-                r += 1
-        cuda.syncthreads()      # every root's label is written before any is read
-        for v in range(lo, hi):
-            rv = roots[v]
-            if rv != v:
-                labels[v] = labels[rv]
-        if t == SMALL_BLOCK - 1:
-            k[0] = counts[t]
-
-    return compact_small
-
-
 def compact(roots, min_rooted: bool = False):
     """(k, labels 0..k-1 in scipy's order) from any root array: three
-    kernels and one scan, two and one for ``min_rooted`` roots, one kernel
-    for min-rooted roots of at most :data:`SMALL_N` vertices (each CuPy
+    kernels and one scan, two and one for ``min_rooted`` roots (each CuPy
     operation costs about 10 us of host time, which on a 1M-edge graph is
     the size of the whole computation)."""
     n = roots.size
@@ -144,13 +94,8 @@ def compact(roots, min_rooted: bool = False):
         return 0, roots.copy()
     with memory.guard(f"compacting {n} labels"):
         dts = dtypes_key(roots.dtype, roots.dtype, roots.dtype)
-        labels = xp.empty(n, roots.dtype)
-        if min_rooted and n <= SMALL_N:
-            k = xp.empty(1, np.int64)
-            launch(get("compact_small", (), dts), SMALL_BLOCK, view(roots), n, view(labels), view(k),
-                   block=SMALL_BLOCK)
-            return int(k[0]), labels
         rank = xp.empty(n, roots.dtype)
+        labels = xp.empty(n, roots.dtype)
         rv, kv = view(roots), view(rank)
         if min_rooted:
             mv = dummy(roots.dtype)
