@@ -8,8 +8,8 @@ asks for, before any Graph is built.
   union-find without sampling, the automatic choice included: those need
   only the edge list, and copying it in overlapped chunks is never slower
   than copying it whole first.
-* Any host input whose resident arrays would not fit the device memory
-  budget (``device_memory=`` or ``GCONN_DEVICE_MEMORY``, never more than
+* Any host input (a ``Graph``, a SciPy sparse matrix) whose resident
+  arrays would not fit the device memory budget (``device_memory=`` or ``GCONN_DEVICE_MEMORY``, never more than
   what is free) streams with a union-find variant: the requested finish
   when it is one, else :data:`STREAM_VARIANT`.  ``Stats.streamed`` says so.
 
@@ -55,6 +55,10 @@ def raw_edges(obj):
     return None
 
 
+def _host_matrix(obj) -> bool:
+    return type(obj).__module__.startswith("scipy.sparse") and hasattr(obj, "tocsr")
+
+
 def _resident_bytes(obj, plan: Plan, forest: bool) -> int:
     """Device bytes of a resident run: the graph's arrays (COO and CSR)
     and what the plan allocates beside them."""
@@ -86,6 +90,9 @@ def run(graph, be, algorithm, problem: str, params: dict, *, forest: bool, devic
     the device, or None to take the resident path."""
     if be.NAME != "gpu":
         return None
+    if _host_matrix(graph):
+        # as a lazy Graph (its CSR kept as it is): streamed when it does not fit
+        graph = Graph.from_scipy(graph)
     src = raw_edges(graph)
     if src is None and not (isinstance(graph, Graph) and not graph.on_gpu):
         return None

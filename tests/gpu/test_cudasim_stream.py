@@ -66,6 +66,21 @@ def test_memory_budget_four_times_over(dense):
     assert stats.variant == "none+union-async+find-halve"
 
 
+def test_scipy_matrix_over_budget_streams(dense):
+    """A SciPy matrix whose graph does not fit the budget is streamed (its
+    CSR rows expanded on the host), with SciPy's labels; one that fits is not."""
+    import scipy.sparse as sp
+    from scipy.sparse.csgraph import connected_components as scipy_cc
+    src, dst, n = dense
+    A = sp.csr_matrix((np.ones(src.size), (src, dst)), shape=(n, n))
+    k0, want = scipy_cc(A, directed=False)
+    limit = quarter_of_graph(src, dst, n)
+    k, labels, stats = gconn.connected_components(A, backend="gpu", device_memory=limit, return_stats=True)
+    assert stats.streamed and stats.chunks > 1 and k == k0 and np.array_equal(labels, want)
+    k, labels, stats = gconn.connected_components(A, backend="gpu", return_stats=True)
+    assert not stats.streamed and k == k0 and np.array_equal(labels, want)
+
+
 def test_budget_from_the_environment(dense, monkeypatch):
     src, dst, n = dense
     monkeypatch.setenv("GCONN_DEVICE_MEMORY", str(quarter_of_graph(src, dst, n)))
