@@ -151,3 +151,19 @@ def test_sparse_ids_fail_as_on_the_resident_path():
     src = np.array([0, 2**40], np.int64)
     with pytest.raises(gconn.VertexRangeError, match="relabel=True"):
         gconn.connected_components((src, src[::-1].copy()), backend="gpu")
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64])
+def test_device_id_bounds(dtype):
+    """The one-kernel id check of device edges: the largest id, and the
+    first negative id named as the host check names it."""
+    from gconn.gpu.graph import device_id_range
+    rng = np.random.default_rng(1)
+    src = rng.integers(0, 1000, 777).astype(dtype)
+    dst = rng.integers(0, 5000, 777).astype(dtype)
+    assert device_id_range(src, dst) == max(src.max(), dst.max())
+    assert device_id_range(src, dst.astype(np.uint16)) == max(src.max(), dst.max())   # mixed: the host check
+    bad = dst.copy()
+    bad[500] = -3
+    with pytest.raises(ValueError, match=r"negative vertex id -3 \(dst\[500\]\)"):
+        device_id_range(src, bad)

@@ -54,7 +54,7 @@ def device_edge_list(src, dst, n=None):
     check_pair(src, dst)
     check_n(n)
     if src.size:
-        hi = id_range(src, dst)
+        hi = device_id_range(src, dst)
         if n is None:
             n = hi + 1
         elif hi >= n:
@@ -101,6 +101,53 @@ def _rows(indptr, lo: int, hi: int):
     """The row of each CSR slot lo..hi-1 (a binary search per slot)."""
     slots = xp.arange(lo, hi, dtype=indptr.dtype)
     return xp.searchsorted(indptr, slots, side="right") - 1
+
+
+@kernel("id_bounds", lambda t: (t.id, t.id, t.I64, t.i64), offsets=False)
+def make_id_bounds():
+    """bounds[0] = min(bounds[0], every id), bounds[1] = max(bounds[1],
+    every id) of ``src`` and ``dst``: per block in shared memory, then one
+    atomic pair per block."""
+
+    def id_bounds(src, dst, m, bounds):
+        acc = cuda.shared.array(2, np.int64)
+        if cuda.threadIdx.x == 0:
+            acc[0] = bounds[0]
+            acc[1] = bounds[1]
+        cuda.syncthreads()
+        lo = acc[0]
+        hi = acc[1]
+        for i in range(cuda.grid(1), m, cuda.gridsize(1)):
+            u = np.int64(src[i])
+            v = np.int64(dst[i])
+            lo = min(lo, min(u, v))
+            hi = max(hi, max(u, v))
+        cuda.atomic.min(acc, 0, lo)
+        cuda.atomic.max(acc, 1, hi)
+        cuda.syncthreads()
+        if cuda.threadIdx.x == 0:
+            cuda.atomic.min(bounds, 0, acc[0])
+            cuda.atomic.max(bounds, 1, acc[1])
+
+    return id_bounds
+
+
+def device_id_range(src, dst) -> int:
+    """The largest id of non-empty device id arrays after checking that none
+    is negative, as :func:`gconn.ids.id_range` does, in one kernel and one
+    read-back where that takes four reductions and four (int32 or int64
+    arrays of one type; others go through ``id_range``)."""
+    if src.dtype != dst.dtype or src.dtype not in (np.dtype(np.int32), np.dtype(np.int64)):
+        return id_range(src, dst)
+    src, dst = xp.ascontiguousarray(src), xp.ascontiguousarray(dst)
+    bounds = xp.array([np.iinfo(np.int64).max, -1], np.int64)
+    m = int(src.size)
+    launch(get("id_bounds", (), dtypes_key(src.dtype, src.dtype, src.dtype)), m, view(src), view(dst), m,
+           view(bounds), persistent=True)
+    lo, hi = (int(x) for x in (bounds if SIM else bounds.get()))
+    if lo < 0:
+        return id_range(src, dst)       # raises, naming the first negative id and where
+    return hi
 
 
 # -- adjacency: a counting sort by source ---------------------------------------

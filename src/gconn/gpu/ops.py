@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..ids import check_pair, id_range
+from ..ids import check_pair
 from . import memory
 from ._compat import SIM, cuda, view, xp
 from .launch import dtypes_key, dummy, get, kernel, launch
+from .graph import device_id_range
 from .staging import put
 from .primitives import atomic_min, load
 
@@ -147,5 +148,5 @@ def validate_device_ids(src, dst):
             raise TypeError(f"{what} must be a CuPy array when the other one is")
     check_pair(src, dst)
     if src.size:
-        id_range(src, dst)
+        device_id_range(src, dst)
     return src, dst
