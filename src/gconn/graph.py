@@ -155,9 +155,12 @@ class Graph:
         return c
 
     def _build_edges(self):
-        if self._origin is not None:
-            from .gpu.graph import device_edges
-            return device_edges(self._origin)
+        o = self._origin
+        if o is not None:
+            from .gpu.graph import device_edges, device_edges_of_csr
+            if "input-csr" in o._forms and not ("edges" in o._forms or "canonical" in o._forms):
+                return device_edges_of_csr(*o._forms["input-csr"], self.n)
+            return device_edges(o)
         indptr, indices = self._forms["input-csr"]
         from .cpu.build import rows_of
         return rows_of(indptr, self._ids), indices

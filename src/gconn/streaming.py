@@ -14,8 +14,8 @@ asks for, before any Graph is built.
   GPU copies and unites the chunks before, so host memory stays
   O(n + chunk), not O(m).  Any other file, or a variant that needs the
   graph, is loaded whole.
-* Any host input whose resident arrays would not fit the device memory
-  budget (``device_memory=`` or ``GCONN_DEVICE_MEMORY``, never more than
+* Any host input (a ``Graph``, a SciPy sparse matrix) whose resident
+  arrays would not fit the device memory budget (``device_memory=`` or ``GCONN_DEVICE_MEMORY``, never more than
   what is free) streams with a union-find variant: the requested finish
   when it is one, else :data:`STREAM_VARIANT`.  ``Stats.streamed`` says so.
 
@@ -89,6 +89,10 @@ def file_streams(path, algorithm, problem: str, params: dict) -> bool:
     return raw_edges(path) is not None or _edge_list(path, (None, None)) is not None
 
 
+def _host_matrix(obj) -> bool:
+    return type(obj).__module__.startswith("scipy.sparse") and hasattr(obj, "tocsr")
+
+
 def _resident_bytes(obj, plan: Plan, forest: bool) -> int:
     """Device bytes of a resident run: the graph's arrays (COO and CSR)
     and what the plan allocates beside them."""
@@ -122,6 +126,9 @@ def run(graph, be, algorithm, problem: str, params: dict, *, forest: bool, devic
     edge list's ``(source, target)``."""
     if be.NAME != "gpu":
         return None
+    if _host_matrix(graph):
+        # as a lazy Graph (its CSR kept as it is): streamed when it does not fit
+        graph = Graph.from_scipy(graph)
     src = raw_edges(graph)
     text = src is None and isinstance(graph, (str, os.PathLike))
     if src is None and not text and not (isinstance(graph, Graph) and not graph.on_gpu) \

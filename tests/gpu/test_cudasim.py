@@ -178,3 +178,22 @@ def test_coo_from_csr(graphs, monkeypatch):
             src, dst = gg.coo_from_csr(g.indptr, g.indices)
             assert src.dtype == g.src.dtype and dst.dtype == g.dst.dtype
             assert np.array_equal(src, g.src) and np.array_equal(dst, g.dst)
+
+
+@pytest.mark.parametrize("n,parts", [(1, 1), (7, 3), (100, 1), (333, 40), (1000, 997)])
+def test_compaction_of_any_roots(n, parts):
+    """Labels in SciPy's order for roots that are the minima (the pass
+    that finds minima skipped) and roots that are not, against the CPU's
+    compaction."""
+    from gconn import cpu
+    from gconn.gpu import ops
+    part = np.random.default_rng(n + parts).integers(0, parts, n)
+    lowest = np.full(parts, n)
+    np.minimum.at(lowest, part, np.arange(n))
+    highest = np.full(parts, -1)
+    np.maximum.at(highest, part, np.arange(n))
+    for roots, min_rooted in ((lowest[part], True), (highest[part], False)):
+        roots = roots.astype(np.int32)
+        want_k, want = cpu.compact(roots)
+        k, labels = ops.compact(roots, min_rooted=min_rooted)
+        assert k == want_k and np.array_equal(host(labels), want)

@@ -66,6 +66,21 @@ def test_memory_budget_four_times_over(dense):
     assert stats.variant == "none+union-async+find-halve"
 
 
+def test_scipy_matrix_over_budget_streams(dense):
+    """A SciPy matrix whose graph does not fit the budget is streamed (its
+    CSR rows expanded on the host), with SciPy's labels; one that fits is not."""
+    import scipy.sparse as sp
+    from scipy.sparse.csgraph import connected_components as scipy_cc
+    src, dst, n = dense
+    A = sp.csr_matrix((np.ones(src.size), (src, dst)), shape=(n, n))
+    k0, want = scipy_cc(A, directed=False)
+    limit = quarter_of_graph(src, dst, n)
+    k, labels, stats = gconn.connected_components(A, backend="gpu", device_memory=limit, return_stats=True)
+    assert stats.streamed and stats.chunks > 1 and k == k0 and np.array_equal(labels, want)
+    k, labels, stats = gconn.connected_components(A, backend="gpu", return_stats=True)
+    assert not stats.streamed and k == k0 and np.array_equal(labels, want)
+
+
 def test_budget_from_the_environment(dense, monkeypatch):
     src, dst, n = dense
     monkeypatch.setenv("GCONN_DEVICE_MEMORY", str(quarter_of_graph(src, dst, n)))
@@ -136,3 +151,19 @@ def test_sparse_ids_fail_as_on_the_resident_path():
     src = np.array([0, 2**40], np.int64)
     with pytest.raises(gconn.VertexRangeError, match="relabel=True"):
         gconn.connected_components((src, src[::-1].copy()), backend="gpu")
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64])
+def test_device_id_bounds(dtype):
+    """The one-kernel id check of device edges: the largest id, and the
+    first negative id named as the host check names it."""
+    from gconn.gpu.graph import device_id_range
+    rng = np.random.default_rng(1)
+    src = rng.integers(0, 1000, 777).astype(dtype)
+    dst = rng.integers(0, 5000, 777).astype(dtype)
+    assert device_id_range(src, dst) == max(src.max(), dst.max())
+    assert device_id_range(src, dst.astype(np.uint16)) == max(src.max(), dst.max())   # mixed: the host check
+    bad = dst.copy()
+    bad[500] = -3
+    with pytest.raises(ValueError, match=r"negative vertex id -3 \(dst\[500\]\)"):
+        device_id_range(src, bad)

@@ -79,3 +79,22 @@ def test_cudf_table():
     df = cudf.DataFrame({"w": np.ones(src.size), "a": src, "b": dst})
     k, labels = gconn.connected_components(df, source="a", target="b", backend="gpu")
     assert isinstance(labels, cupy.ndarray) and k == _scipy_k(src, dst)
+
+
+@pytest.mark.parametrize("fmt", ["csr", "csc", "coo"])
+def test_host_matrices_and_graphs_cross_in_pieces(fmt):
+    """Host inputs large enough for the pinned pieces of gconn.gpu.staging:
+    a SciPy matrix (directed, unsorted rows, duplicates; a CSR crosses as
+    CSR and its rows are found on the device) and a host Graph, against
+    SciPy."""
+    rng = np.random.default_rng(11)
+    n, m = 300_000, 900_000
+    A = sp.coo_matrix((np.ones(m), (rng.integers(0, n, m), rng.integers(0, n, m))), shape=(n, n)).asformat(fmt)
+    k0, want = scipy_cc(A, directed=False)
+    k, labels, stats = gconn.connected_components(A, backend="gpu", return_stats=True)
+    assert isinstance(labels, np.ndarray) and k == k0 and np.array_equal(labels, want)
+    g = gconn.Graph.from_scipy(A)
+    k2, labels2 = gconn.connected_components(g, backend="gpu")
+    assert k2 == k0 and np.array_equal(labels2, want)
+    src, dst = gconn.spanning_forest(A, backend="gpu")
+    assert src.size == n - k0

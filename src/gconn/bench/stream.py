@@ -13,7 +13,11 @@ warm-up, median of repeats):
   threads, against the driver's pageable copy and ``cudaHostRegister`` of
   the user's arrays (each alone);
 * streaming with a device budget 4x smaller than the graph's arrays, as
-  GB/s of edge data against the pinned bandwidth.
+  GB/s of edge data against the pinned bandwidth;
+* from a SciPy CSR of the same edges, against the pinned copy of its
+  indptr and indices and against SciPy;
+* with ``--big 10e9``, only a graph larger than the GPU's memory, held in
+  host RAM (:func:`bench_big`).
 
 >>> from gconn.bench.stream import GRAPHS
 >>> sorted(GRAPHS)
@@ -102,7 +106,7 @@ def _modes(run, src, dst, repeat: int, log) -> dict:
     return modes
 
 
-PARTS = ("sweep", "modes", "budget", "resident")
+PARTS = ("sweep", "modes", "budget", "resident", "matrix")
 
 
 def bench_graph(key: str, quick: bool, repeat: int, log, parts=PARTS) -> dict:
@@ -148,6 +152,8 @@ def bench_graph(key: str, quick: bool, repeat: int, log, parts=PARTS) -> dict:
     row["modes"] = _modes(run, src, dst, repeat, log) if "modes" in parts else {}
     if "budget" in parts:
         row["budget"] = _budget(run, src.nbytes + dst.nbytes, gb, pin, repeat, log)
+    if "matrix" in parts:
+        row["matrix"] = _matrix(src, dst, n, repeat, log)
     if "resident" in parts:
         dg = Graph.from_edges(cp.asarray(src), cp.asarray(dst), n)
         for name in ("none+union-async+find-halve", design.choose(dg, "cc", "gpu", gpu.hb_coverage).name):
@@ -171,12 +177,81 @@ def _budget(run, resident, gb, pin, repeat, log) -> dict:
                 gbs=gb / (ms / 1e3))
 
 
+def _matrix(src, dst, n, repeat, log) -> dict:
+    """From a SciPy CSR of the edges: gconn end to end against the pinned
+    copy of its indptr and indices (the issue's yardstick) and against
+    SciPy's own connected_components on the same matrix."""
+    import scipy.sparse as sp
+    from scipy.sparse.csgraph import connected_components as scipy_cc
+
+    import gconn
+    A = sp.csr_matrix((np.ones(src.size, np.int8), (src, dst)), shape=(n, n))
+    pin = pinned_copy_ms(A.indptr, A.indices, repeat)
+    ours = _wall_ms(lambda: gconn.connected_components(A, backend="gpu"), repeat)
+    theirs = _wall_ms(lambda: scipy_cc(A, directed=False), 1, 0)
+    k, labels = gconn.connected_components(A, backend="gpu")
+    k0, want = scipy_cc(A, directed=False)
+    assert k == k0 and np.array_equal(labels, want)
+    log(f"  SciPy CSR ({A.nnz} entries): pinned copy of indptr+indices {pin:.2f} ms; gconn end to end "
+        f"{ours:.2f} ms = {ours / pin:.2f}x; SciPy's connected_components {theirs:.0f} ms ({theirs / ours:.0f}x gconn)")
+    return dict(nnz=int(A.nnz), pinned_ms=pin, e2e_ms=ours, scipy_ms=theirs)
+
+
+def bench_big(random_edges: int, log) -> dict:
+    """A graph larger than the GPU's memory from host RAM: n = 2^30
+    vertices in 1,024 blocks of 2^20, each a path plus ``random_edges /
+    1024`` random edges inside it, so the components are exactly the
+    blocks (every label is checked).  Generated on the GPU in 32 pieces
+    and copied to host arrays; then two runs of
+    ``connected_components((src, dst), backend="gpu")``.  10e9 random
+    edges make 88.6 GB of int32 edges (the H100 machine has 125 GiB)."""
+    import cupy as cp
+
+    import gconn
+    n, block, pieces = 1 << 30, 1 << 20, 32
+    m = random_edges + (n - n // block)
+    log(f"big: n={n} m={m} = {8 * m / 1e9:.1f} GB of int32 edges on the host; GPU memory "
+        f"{cp.cuda.runtime.memGetInfo()[1] / 2**30:.1f} GiB")
+    t0 = time.perf_counter()
+    src, dst = np.empty(m, np.int32), np.empty(m, np.int32)
+    pos, per = 0, n // pieces
+    for j in range(pieces):
+        v = cp.arange(j * per, (j + 1) * per, dtype=cp.int32)
+        v = v[(v + 1) % block != 0]
+        k = random_edges // pieces + (random_edges % pieces if j == pieces - 1 else 0)
+        base = cp.random.randint(0, n // block, k, dtype=cp.int32) * block
+        parts = ((v, v + 1), (base + cp.random.randint(0, block, k, dtype=cp.int32),
+                              base + cp.random.randint(0, block, k, dtype=cp.int32)))
+        for a, b in parts:
+            a.get(out=src[pos:pos + a.size])
+            b.get(out=dst[pos:pos + b.size])
+            pos += a.size
+        del v, base, parts
+        cp.get_default_memory_pool().free_all_blocks()
+    log(f"  generated in {time.perf_counter() - t0:.1f} s")
+    runs = []
+    for r in range(2):
+        t0 = time.perf_counter()
+        k, labels, st = gconn.connected_components((src, dst), backend="gpu", return_stats=True)
+        runs.append(time.perf_counter() - t0)
+        log(f"  run {r}: k={k} in {runs[-1]:.2f} s = {8 * m / 1e9 / runs[-1]:.1f} GB/s of edges; {st.chunks} "
+            "chunks; " + ", ".join(f"{p} {t:.2f} s" for p, t in st.phase_times.items()))
+    ok = k == n // block and bool((labels.reshape(n // block, block)
+                                   == np.arange(n // block, dtype=labels.dtype)[:, None]).all())
+    log(f"  every label is its block: {ok}")
+    if not ok:
+        raise AssertionError("the big graph's labels are not its blocks")
+    return dict(n=n, m=m, seconds=runs)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m gconn.bench.stream", description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true", help="graphs 64x smaller (smoke test)")
     ap.add_argument("--graphs", default=",".join(GRAPHS))
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--parts", default=",".join(PARTS), help=f"comma list of {', '.join(PARTS)}")
+    ap.add_argument("--big", type=float, metavar="EDGES",
+                    help="only the graph larger than GPU memory, with this many random edges (e.g. 10e9)")
     args = ap.parse_args(argv)
     from gconn import gpu
     ok, why = gpu.available(simulator_ok=False)
@@ -184,6 +259,9 @@ def main(argv=None) -> int:
         print(f"no GPU: {why}", file=sys.stderr)
         return 2
     print(f"device: {why}", flush=True)
+    if args.big:
+        bench_big(int(args.big), lambda msg: print(msg, flush=True))
+        return 0
     for key in args.graphs.split(","):
         bench_graph(key.strip(), args.quick, args.repeat, lambda msg: print(msg, flush=True),
                     args.parts.split(","))

@@ -26,6 +26,7 @@ from ..ids import check_n, check_pair, id_dtype, id_range, offset_dtype
 from . import memory
 from ._compat import SIM, cuda, view, xp
 from .launch import dtypes_key, get, kernel, launch
+from .staging import put
 from ..core.sampling import build as sampling_bodies
 from .primitives import GPU
 
@@ -53,7 +54,7 @@ def device_edge_list(src, dst, n=None):
     check_pair(src, dst)
     check_n(n)
     if src.size:
-        hi = id_range(src, dst)
+        hi = device_id_range(src, dst)
         if n is None:
             n = hi + 1
         elif hi >= n:
@@ -77,7 +78,76 @@ def device_edges(host):
     src, dst = host.edges()
     memory.check(src.nbytes + dst.nbytes, _what(host))
     with memory.guard(f"copying {_what(host)} to the GPU"):
-        return xp.asarray(src), xp.asarray(dst)
+        return put(src), put(dst)
+
+
+def device_edges_of_csr(indptr, indices, n: int):
+    """The edge list of a matrix's CSR held on the host: the CSR crosses as
+    it is (n + 1 offsets and m ids, where the edge list is 2m ids) and each
+    entry's row is found on the device."""
+    m = int(indices.size)
+    memory.check(indptr.nbytes + 2 * indices.nbytes + 8 * min(COO_CHUNK, m),
+                 f"a graph with n={n} and {m} input edges")
+    with memory.guard(f"copying a graph with n={n} and {m} input edges to the GPU"):
+        dptr, dst = put(indptr), put(indices)
+        src = xp.empty(m, dst.dtype)
+        for lo in range(0, m, COO_CHUNK):
+            hi = min(lo + COO_CHUNK, m)
+            src[lo:hi] = _rows(dptr, lo, hi)
+        return src, dst
+
+
+def _rows(indptr, lo: int, hi: int):
+    """The row of each CSR slot lo..hi-1 (a binary search per slot)."""
+    slots = xp.arange(lo, hi, dtype=indptr.dtype)
+    return xp.searchsorted(indptr, slots, side="right") - 1
+
+
+@kernel("id_bounds", lambda t: (t.id, t.id, t.I64, t.i64), offsets=False)
+def make_id_bounds():
+    """bounds[0] = min(bounds[0], every id), bounds[1] = max(bounds[1],
+    every id) of ``src`` and ``dst``: per block in shared memory, then one
+    atomic pair per block."""
+
+    def id_bounds(src, dst, m, bounds):
+        acc = cuda.shared.array(2, np.int64)
+        if cuda.threadIdx.x == 0:
+            acc[0] = bounds[0]
+            acc[1] = bounds[1]
+        cuda.syncthreads()
+        lo = acc[0]
+        hi = acc[1]
+        for i in range(cuda.grid(1), m, cuda.gridsize(1)):
+            u = np.int64(src[i])
+            v = np.int64(dst[i])
+            lo = min(lo, min(u, v))
+            hi = max(hi, max(u, v))
+        cuda.atomic.min(acc, 0, lo)
+        cuda.atomic.max(acc, 1, hi)
+        cuda.syncthreads()
+        if cuda.threadIdx.x == 0:
+            cuda.atomic.min(bounds, 0, acc[0])
+            cuda.atomic.max(bounds, 1, acc[1])
+
+    return id_bounds
+
+
+def device_id_range(src, dst) -> int:
+    """The largest id of non-empty device id arrays after checking that none
+    is negative, as :func:`gconn.ids.id_range` does, in one kernel and one
+    read-back where that takes four reductions and four (int32 or int64
+    arrays of one type; others go through ``id_range``)."""
+    if src.dtype != dst.dtype or src.dtype not in (np.dtype(np.int32), np.dtype(np.int64)):
+        return id_range(src, dst)
+    src, dst = xp.ascontiguousarray(src), xp.ascontiguousarray(dst)
+    bounds = xp.array([np.iinfo(np.int64).max, -1], np.int64)
+    m = int(src.size)
+    launch(get("id_bounds", (), dtypes_key(src.dtype, src.dtype, src.dtype)), m, view(src), view(dst), m,
+           view(bounds), persistent=True)
+    lo, hi = (int(x) for x in (bounds if SIM else bounds.get()))
+    if lo < 0:
+        return id_range(src, dst)       # raises, naming the first negative id and where
+    return hi
 
 
 # -- adjacency: a counting sort by source ---------------------------------------
@@ -156,7 +226,7 @@ def device_adjacency(graph):
         indptr, indices = host.adjacency()
         memory.check(indptr.nbytes + indices.nbytes, _what(graph))
         with memory.guard(f"copying {_what(graph)} to the GPU"):
-            return xp.asarray(indptr), xp.asarray(indices)
+            return put(indptr), put(indices)
     src, dst = graph.edges()
     m = int(src.size)
     # degrees, offsets and cursors, and 2m ids
@@ -188,7 +258,7 @@ def device_csr_coo(graph):
     nbytes += 9 * min(COO_CHUNK, host_idx.size)
     memory.check(nbytes, f"a graph with n={graph.n}, m={graph.m}")
     with memory.guard(f"copying a graph with n={graph.n}, m={graph.m} to the GPU"):
-        indptr, indices = xp.asarray(host_ptr), xp.asarray(host_idx)
+        indptr, indices = put(host_ptr), put(host_idx)
         src, dst = coo_from_csr(indptr, indices)
     return indptr, indices, src, dst
 
@@ -207,9 +277,9 @@ def coo_from_csr(indptr, indices):
     """
     srcs, dsts = [], []
     for lo in range(0, int(indices.size), COO_CHUNK):
-        slots = xp.arange(lo, min(lo + COO_CHUNK, int(indices.size)), dtype=indptr.dtype)
-        rows = (xp.searchsorted(indptr, slots, side="right") - 1).astype(indices.dtype)
-        cols = indices[lo:lo + slots.size]
+        hi = min(lo + COO_CHUNK, int(indices.size))
+        rows = _rows(indptr, lo, hi).astype(indices.dtype)
+        cols = indices[lo:hi]
         upper = cols > rows
         srcs.append(rows[upper])
         dsts.append(cols[upper])

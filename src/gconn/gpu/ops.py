@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..ids import check_pair, id_range
+from ..ids import check_pair
 from . import memory
 from ._compat import SIM, cuda, view, xp
 from .launch import dtypes_key, dummy, get, kernel, launch
+from .graph import device_id_range
+from .staging import put
 from .primitives import atomic_min, load
 
 
@@ -126,9 +128,10 @@ def collect_forest(fa, fb):
 
 
 def asarray(x, dtype=None):
-    """``x`` as a contiguous device array (host arrays are copied over)."""
+    """``x`` as a contiguous device array (host arrays are copied over,
+    through :func:`gconn.gpu.staging.put`)."""
     if not SIM and not isinstance(x, xp.ndarray):
-        x = np.asarray(x)
+        x = put(np.asarray(x))
     return xp.ascontiguousarray(xp.asarray(x), dtype=dtype)
 
 
@@ -145,5 +148,5 @@ def validate_device_ids(src, dst):
             raise TypeError(f"{what} must be a CuPy array when the other one is")
     check_pair(src, dst)
     if src.size:
-        id_range(src, dst)
+        device_id_range(src, dst)
     return src, dst

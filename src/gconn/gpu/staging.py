@@ -1,5 +1,7 @@
 """Host side of the transfers between the user's (pageable) host memory and
-the GPU: parallel copies through pinned buffers (issue 11).
+the GPU: parallel copies through pinned buffers (issue 11), for the
+streamed chunks (:func:`stage`), whole arrays (:func:`put`) and results
+(:func:`fetch`).
 
 The copy engine reads only pinned memory, so pageable memory reaches the
 device through a pinned staging buffer either way; the driver's own
@@ -59,8 +61,61 @@ def stage(out: np.ndarray, a: np.ndarray) -> tuple[int, int]:
     return int(lo), int(hi)
 
 
-#: bytes per piece of a fetch (two pinned buffers take turns)
-FETCH_PIECE = 1 << 26
+@njit(parallel=True, nogil=True, cache=True)
+def _copy(out, a):
+    """out[:] = a by blocks in parallel (the pieces of put and fetch)."""
+    n = a.size
+    for b in prange((n + BLOCK - 1) // BLOCK):
+        s = b * BLOCK
+        e = min(s + BLOCK, n)
+        out[s:e] = a[s:e]
+
+
+#: bytes per piece of :func:`put` and :func:`fetch` (two pinned pieces take turns)
+PIECE_BYTES = 1 << 25
+
+
+def _pieces(size: int, itemsize: int):
+    """Two pinned buffers of one piece each, their events, the pieces' starts."""
+    import cupy as cp
+    step = max(PIECE_BYTES // itemsize, 1)
+    k = min(step, size)
+    mems = [cp.cuda.alloc_pinned_memory(k * itemsize) for _ in range(2)]
+    done = [cp.cuda.Event(disable_timing=True) for _ in range(2)]
+    return step, mems, done, list(range(0, size, step))
+
+
+def put(a: np.ndarray):
+    """A host array on the device (CuPy), in pieces: each piece copied into
+    a pinned buffer on all cores, then by DMA while the next one is filled,
+    instead of the driver's pageable copy (6.6-8.9 GB/s on the H100, where
+    this pipeline ran at 1.05-1.1x the time of a copy from pinned memory).
+    Returns once the copy is done, so the pinned buffers can be reused.
+
+    >>> import numpy as np
+    >>> put(np.arange(3)).tolist()  # doctest: +SKIP
+    [0, 1, 2]
+    """
+    import cupy as cp
+    a = np.ascontiguousarray(a)
+    if a.size < BLOCK:
+        return cp.asarray(a)
+    dev = cp.empty(a.shape, a.dtype)
+    flat, dflat = a.reshape(-1), dev.reshape(-1)
+    step, mems, done, starts = _pieces(flat.size, a.itemsize)
+    bufs = [np.frombuffer(m, a.dtype, min(step, flat.size)) for m in mems]
+    rt = cp.cuda.runtime
+    stream = cp.cuda.get_current_stream()
+    for j, s in enumerate(starts):
+        k = min(step, flat.size - s)
+        done[j % 2].synchronize()           # the DMA that last read this buffer is over
+        _copy(bufs[j % 2][:k], flat[s:s + k])
+        rt.memcpyAsync(dflat.data.ptr + s * a.itemsize, bufs[j % 2].ctypes.data, k * a.itemsize,
+                       rt.memcpyHostToDevice, stream.ptr)
+        done[j % 2].record(stream)
+    for e in done:
+        e.synchronize()
+    return dev
 
 
 def fetch(dev) -> np.ndarray:
@@ -76,13 +131,10 @@ def fetch(dev) -> np.ndarray:
     if dev.size < BLOCK:
         dev.get(out=out)
         return out.reshape(shape)
-    rt = cp.cuda.runtime
-    step = max(FETCH_PIECE // dev.itemsize, 1)
-    mems = [cp.cuda.alloc_pinned_memory(min(step, dev.size) * dev.itemsize) for _ in range(2)]
+    step, mems, done, starts = _pieces(dev.size, dev.itemsize)
     bufs = [np.frombuffer(m, dev.dtype, min(step, dev.size)) for m in mems]
+    rt = cp.cuda.runtime
     stream = cp.cuda.get_current_stream()
-    done = [cp.cuda.Event(disable_timing=True) for _ in range(2)]
-    starts = list(range(0, dev.size, step))
 
     def start(j):
         a = starts[j]
@@ -97,7 +149,7 @@ def fetch(dev) -> np.ndarray:
             start(j + 1)
         done[j % 2].synchronize()
         k = min(step, dev.size - a)
-        _copy_bounds(out[a:a + k], bufs[j % 2][:k])
+        _copy(out[a:a + k], bufs[j % 2][:k])
     return out.reshape(shape)
 
 
@@ -105,4 +157,5 @@ def warm() -> None:
     """Compile (or load) the copies for the id types that are staged."""
     for dt in (np.int32, np.int64):
         stage(np.empty(2, dt), np.arange(2, dtype=dt))
+        _copy(np.empty(2, dt), np.arange(2, dtype=dt))
     stage(np.empty(2, np.int64), np.arange(4, dtype=np.int64)[::2])   # a strided column

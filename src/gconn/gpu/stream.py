@@ -36,6 +36,7 @@ from __future__ import annotations
 import os
 import re
 import time
+import weakref
 from collections.abc import Iterable
 from contextlib import contextmanager
 from threading import Lock
@@ -46,7 +47,7 @@ from ..design import UNION_FIND, Plan, Variant
 from ..ids import check_pair
 from ..memory import check_vertices
 from . import memory
-from ._compat import SIM, cuda, view, xp
+from ._compat import SIM, view, xp
 from .launch import dtypes_key, dummy, get, launch
 from .staging import stage
 from .unionfind import OP_UNION
@@ -283,7 +284,9 @@ class Streamer:
                 f"union-find over the ids seen so far (n={need}) needs {_size(cap * per_vertex)} "
                 f"of GPU memory (O(n)) beside {_size(buffers)} of edge buffers, more than the "
                 f"device memory budget of {_size(self.limit)}")
-        self._pipe.sync()     # unions in flight write the old arrays
+        # no wait for the unions in flight: the new arrays are filled on the
+        # stream that runs them, after them, and CuPy's pool hands the old
+        # arrays' memory only to later work on that stream
         old = self.cap
         with memory.guard(f"growing the parent array to {cap} vertices"):
             P = xp.arange(cap, dtype=self.p_dtype)
@@ -335,7 +338,7 @@ class Streamer:
                 pieces = _chain([first], pieces)
             self._setup(edges.dtype)
         try:
-            with self._pipe.threads():
+            with self._pipe.open():
                 for offset, hs, hd in pieces:
                     # pieces are cut before the budget has set the chunk size
                     for a in range(0, hs.size, self.chunk_edges):
@@ -406,9 +409,11 @@ class _SimPipe:
     """The simulator's transfers: plain copies, nothing asynchronous."""
 
     def __init__(self, st: Streamer):
-        self.st = st
+        # a proxy: a cycle with the Streamer would keep its device buffers
+        # until the garbage collector ran
+        self.st = weakref.proxy(st)
 
-    def threads(self):
+    def open(self):
         return _threads(self.st.copy_threads)
 
     def copy_in(self, s, hs, hd):
@@ -439,61 +444,65 @@ def _threads(k: int | None):
         numba.set_num_threads(before)
 
 
+#: the pinned staging buffers kept between runs: [(bytes each, buffers)]
 _PINNED: list = []
 _PINNED_LOCK = Lock()
 
 
-def _pinned(nbytes: int) -> list:
-    """``BUFFERS`` pinned staging buffers of at least ``nbytes``, kept for
-    later runs: allocating them (cudaHostAlloc, 96 MB) took 36-52 ms of
-    every 20-60 ms run on the H100.  A run that finds them in use (another
-    thread's) gets its own."""
+def _take_pinned(nbytes: int) -> tuple[int, list]:
+    """``BUFFERS`` pinned staging buffers of at least ``nbytes``: the kept
+    ones, else new ones (allocating them, cudaHostAlloc of 96 MB, took
+    36-52 ms of every 57-108 ms run on the H100).  A run in another thread
+    that finds them taken gets its own."""
     with _PINNED_LOCK:
         if _PINNED and _PINNED[0][0] >= nbytes:
-            size, mems = _PINNED.pop()
-            return _Lease(mems, size)
-    mems = [xp.cuda.alloc_pinned_memory(nbytes) for _ in range(BUFFERS)]
-    return _Lease(mems, nbytes)
+            return _PINNED.pop()
+    return nbytes, [xp.cuda.alloc_pinned_memory(nbytes) for _ in range(BUFFERS)]
 
 
-class _Lease(list):
-    """Staging buffers that go back to the cache when the run lets go of
-    them (a run that allocated larger ones replaces the cached set)."""
-
-    def __init__(self, mems, size):
-        super().__init__(mems)
-        self.size = size
-
-    def __del__(self):
-        try:
-            with _PINNED_LOCK:
-                if not _PINNED or _PINNED[0][0] < self.size:
-                    _PINNED[:] = [(self.size, list(self))]
-        except Exception:   # interpreter shutdown: nothing to keep
-            pass
+def _give_back_pinned(size: int, mems: list) -> None:
+    """Keep the larger of these buffers and the kept ones."""
+    with _PINNED_LOCK:
+        if not _PINNED or _PINNED[0][0] < size:
+            _PINNED[:] = [(size, mems)]
 
 
 class _CudaPipe:
-    """Copies on a non-blocking copy stream, unions on the default stream:
+    """Copies on a non-blocking copy stream, unions on CuPy's current stream:
     the copy of a chunk waits for the union that last used its buffer, the
     union waits for its copy (CUDA events, no host wait); the host waits
     only before refilling a staging buffer, for the copy that last read it."""
 
     def __init__(self, st: Streamer):
-        self.st = st
+        # a proxy: a cycle with the Streamer would keep its device buffers
+        # until the garbage collector ran
+        self.st = weakref.proxy(st)
         cp = xp
         self.copy_stream = cp.cuda.Stream(non_blocking=True)
-        self.compute = cp.cuda.Stream.null
+        # the stream the unions are launched on (CuPy's current one)
+        self.compute = cp.cuda.get_current_stream()
         ev = lambda: cp.cuda.Event(disable_timing=True)   # noqa: E731
         self.copied = [ev() for _ in range(BUFFERS)]
         self.unioned = [ev() for _ in range(BUFFERS)]
-        c = st.chunk_edges * st.idt.itemsize
-        self._stage_mem = _pinned(2 * c)
-        self.staged = [(np.frombuffer(m, st.idt, st.chunk_edges, 0),
-                        np.frombuffer(m, st.idt, st.chunk_edges, c)) for m in self._stage_mem]
+        self.staged = None
 
-    def threads(self):
-        return _threads(self.st.copy_threads)
+    @contextmanager
+    def open(self):
+        """One feed: at most ``copy_threads`` threads fill the staging
+        buffers, which are taken from the kept ones and given back once the
+        last copy out of them is done."""
+        st = self.st
+        c = st.chunk_edges * st.idt.itemsize
+        size, mems = _take_pinned(2 * c)
+        self.staged = [(np.frombuffer(m, st.idt, st.chunk_edges, 0),
+                        np.frombuffer(m, st.idt, st.chunk_edges, c)) for m in mems]
+        try:
+            with _threads(st.copy_threads):
+                yield
+        finally:
+            self.sync()
+            self.staged = None
+            _give_back_pinned(size, mems)
 
     def copy_in(self, s, hs, hd):
         """Stage the chunk into slot ``s`` and start its copy; the ids' bounds."""
@@ -517,7 +526,7 @@ class _CudaPipe:
 
     def sync(self) -> None:
         self.copy_stream.synchronize()
-        cuda.synchronize()
+        self.compute.synchronize()
 
 
 def stream_union(edges, variant="none+union-async+find-halve", *, n=None, forest=False, chunk_edges=None,
