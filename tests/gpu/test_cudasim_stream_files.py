@@ -38,3 +38,36 @@ def test_errors_and_fallbacks(tmp_path):
 
 def test_cli(edges, tmp_path, capsys):
     run_text_cli(*edges, tmp_path, capsys)
+
+
+def test_ids_outgrowing_int32_after_the_first_chunk(tmp_path, monkeypatch):
+    """A file whose ids pass int32 in a later block is not streamed with the
+    first chunk's int32 ids: it falls back to loading, which names the
+    problem (sparse ids need relabel=True) as it does for any such file."""
+    import gconn
+    from gconn.io import chunks
+    monkeypatch.setattr(chunks, "BLOCK_BYTES", 16)
+    monkeypatch.setattr(chunks, "DEFAULT_CHUNK_EDGES", 2)
+    from gconn import streaming
+    returned = []
+    run = streaming.run
+    monkeypatch.setattr(streaming, "run", lambda *a, **k: returned.append(run(*a, **k)) or returned[-1])
+    path = tmp_path / "wide.el"
+    path.write_text("0 1\n1 2\n2 3\n3 4\n4 5\n5 3000000000\n")
+    with pytest.raises(gconn.VertexRangeError, match="relabel=True"):
+        gconn.connected_components(str(path), backend="gpu")
+    assert returned == [None]       # the stream gave up (WiderIds) and the file was loaded
+    k, labels, ids = gconn.connected_components(str(path), backend="gpu", relabel=True)
+    assert k == 1 and ids.tolist()[-1] == 3000000000
+
+
+def test_declared_n_beyond_int32_gives_int64_ids(monkeypatch):
+    """A declared vertex count past the int32 range makes the streamer's ids
+    int64 even when the first chunk is int32 (shown with the limit lowered)."""
+    from gconn.design import Plan, Variant
+    from gconn.gpu import stream
+    monkeypatch.setattr(stream, "INT32_MAX", 100)
+    st = stream.Streamer(Plan.of(Variant.parse("none+union-async+find-halve")), n=150, limit=1 << 24)
+    st.feed(stream.HostEdges((np.array([0, 120], np.int32), np.array([149, 7], np.int32))))
+    roots, _, _, n = st.result()
+    assert st.idt == np.int64 and n == 150 and roots[0] == roots[149] and roots[7] == roots[120] != roots[0]

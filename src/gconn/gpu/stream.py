@@ -44,7 +44,7 @@ from threading import Lock
 import numpy as np
 
 from ..design import UNION_FIND, Plan, Variant
-from ..ids import check_pair
+from ..ids import INT32_MAX, check_pair
 from ..memory import check_vertices
 from . import memory
 from ._compat import SIM, view, xp
@@ -189,6 +189,11 @@ def _mapped(path):
 
 # -- the streamer ---------------------------------------------------------------
 
+class WiderIds(ValueError):
+    """A chunk after the first holds ids wider than the first's type (the
+    id type, and the device arrays, are chosen from the first chunk)."""
+
+
 def _next_pow2(x: int) -> int:
     return 1 << max(int(x) - 1, 0).bit_length()
 
@@ -234,7 +239,8 @@ class Streamer:
     def _setup(self, dtype) -> None:
         """Buffers for ids of ``dtype``: the chunk size that fits the budget
         beside the parent array, then the device and staging buffers."""
-        self.idt = np.dtype(dtype)
+        # a declared vertex count beyond int32 needs int64 ids whatever the first chunk holds
+        self.idt = np.dtype(np.int64) if self.n is not None and self.n > INT32_MAX + 1 else np.dtype(dtype)
         self.p_dtype = np.dtype(np.int64) if self.plan.jtb else self.idt
         self.dtypes = dtypes_key(self.idt, self.idt, self.p_dtype)
         per_vertex = self._vertex_bytes(self.idt)
@@ -367,8 +373,8 @@ class Streamer:
         if a.dtype == self.idt or np.can_cast(a.dtype, self.idt, "safe"):
             return a
         if a.size and (int(a.max()) > np.iinfo(self.idt).max):
-            raise ValueError(f"vertex id {int(a.max())} does not fit the {self.idt} ids of the first chunk; "
-                             "pass int64 chunks from the start")
+            raise WiderIds(f"vertex id {int(a.max())} does not fit the {self.idt} ids of the first chunk; "
+                           "pass int64 chunks from the start")
         return a
 
     def result(self):
