@@ -81,12 +81,21 @@ def file_streams(path, algorithm, problem: str, params: dict) -> bool:
     >>> file_streams("g.gcb", "kout+union-async+find-halve", "cc", {})
     False
     """
-    design.check_param_names(params)
-    auto = algorithm is None or (isinstance(algorithm, str) and algorithm == "auto")
-    asked = Variant.parse(STREAM_VARIANT if auto else algorithm, problem)
-    if asked.sampling != "none" or not asked.is_union_find:
+    if not _edges_only(_asked(algorithm, problem, params)):
         return False
     return raw_edges(path) is not None or _edge_list(path, (None, None)) is not None
+
+
+def _asked(algorithm, problem: str, params: dict) -> Variant:
+    """The variant asked for; the automatic choice is :data:`STREAM_VARIANT`."""
+    design.check_param_names(params)
+    auto = algorithm is None or (isinstance(algorithm, str) and algorithm == "auto")
+    return Variant.parse(STREAM_VARIANT if auto else algorithm, problem)
+
+
+def _edges_only(v: Variant) -> bool:
+    """Whether ``v`` reads only the edge list (union-find without sampling)."""
+    return v.sampling == "none" and v.is_union_find
 
 
 def _host_matrix(obj) -> bool:
@@ -135,10 +144,8 @@ def run(graph, be, algorithm, problem: str, params: dict, *, forest: bool, devic
             or columns != (None, None) and not text:
         return None
     from .gpu import stream
-    design.check_param_names(params)
-    auto = algorithm is None or (isinstance(algorithm, str) and algorithm == "auto")
-    asked = Variant.parse(STREAM_VARIANT if auto else algorithm, problem)
-    edges_only = asked.sampling == "none" and asked.is_union_find
+    asked = _asked(algorithm, problem, params)
+    edges_only = _edges_only(asked)
     if text:
         src = _edge_list(graph, columns) if edges_only else None
         if src is None:
