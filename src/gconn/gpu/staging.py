@@ -75,14 +75,16 @@ def _copy(out, a):
 PIECE_BYTES = 1 << 25
 
 
-def _pieces(size: int, itemsize: int):
-    """Two pinned buffers of one piece each, their events, the pieces' starts."""
+def _pieces(size: int, dtype):
+    """Two pinned buffers of one piece each (NumPy views; the views keep the
+    memory), their events, the piece length and the pieces' starts."""
     import cupy as cp
-    step = max(PIECE_BYTES // itemsize, 1)
+    dtype = np.dtype(dtype)
+    step = max(PIECE_BYTES // dtype.itemsize, 1)
     k = min(step, size)
-    mems = [cp.cuda.alloc_pinned_memory(k * itemsize) for _ in range(2)]
+    bufs = [np.frombuffer(cp.cuda.alloc_pinned_memory(k * dtype.itemsize), dtype, k) for _ in range(2)]
     done = [cp.cuda.Event(disable_timing=True) for _ in range(2)]
-    return step, mems, done, list(range(0, size, step))
+    return bufs, done, step, list(range(0, size, step))
 
 
 def put(a: np.ndarray):
@@ -102,8 +104,7 @@ def put(a: np.ndarray):
         return cp.asarray(a)
     dev = cp.empty(a.shape, a.dtype)
     flat, dflat = a.reshape(-1), dev.reshape(-1)
-    step, mems, done, starts = _pieces(flat.size, a.itemsize)
-    bufs = [np.frombuffer(m, a.dtype, min(step, flat.size)) for m in mems]
+    bufs, done, step, starts = _pieces(flat.size, a.dtype)
     rt = cp.cuda.runtime
     stream = cp.cuda.get_current_stream()
     for j, s in enumerate(starts):
@@ -131,8 +132,7 @@ def fetch(dev) -> np.ndarray:
     if dev.size < BLOCK:
         dev.get(out=out)
         return out.reshape(shape)
-    step, mems, done, starts = _pieces(dev.size, dev.itemsize)
-    bufs = [np.frombuffer(m, dev.dtype, min(step, dev.size)) for m in mems]
+    bufs, done, step, starts = _pieces(dev.size, dev.dtype)
     rt = cp.cuda.runtime
     stream = cp.cuda.get_current_stream()
 
