@@ -90,25 +90,22 @@ def test_auto_choice_follows_the_decision_tree():
     dense.adjacency()
     assert design.choose(dense, hb_coverage=lambda g: 0.99).sampling == "hb"
     assert design.choose(dense, hb_coverage=lambda g: 0.2).sampling == "kout"
-    # On the GPU, graphs below AUTO_GPU_SAMPLING_EDGES skip sampling; the
-    # choice must also be valid for a spanning forest.
-    small = design.choose(dense, "forest", backend="gpu", hb_coverage=lambda g: 0.99)
-    assert small.name == "none+union-rem-cas+find-split+split-one"
-    design.check(small, "forest")
-    assert design.choose(path, backend="gpu").name == "none+union-async+find-halve"
+    # On the GPU, a graph with its adjacency gets HB at any size, whatever the
+    # coverage estimate; the choice must also be valid for a spanning forest.
     from types import SimpleNamespace
-    big = SimpleNamespace(n=1 << 22, m_input=design.AUTO_GPU_SAMPLING_EDGES, has_form=lambda f: True)
-    for cov, sampling in ((0.99, "hb"), (0.1, "kout")):
-        assert design.choose(big, backend="gpu", hb_coverage=lambda g: cov).name \
-            == f"{sampling}+union-rem-cas+find-halve+splice"
-        v = design.choose(big, "forest", backend="gpu", hb_coverage=lambda g: cov)
-        assert v.name == f"{sampling}+union-rem-cas+find-split+split-one"
-        design.check(v, "forest")
+    for graph in (dense, SimpleNamespace(n=1 << 22, m_input=1 << 26, has_form=lambda f: True)):
+        for cov in (0.99, 0.1):
+            assert design.choose(graph, backend="gpu", hb_coverage=lambda g: cov).name \
+                == "hb+union-rem-cas+find-halve+splice"
+            v = design.choose(graph, "forest", backend="gpu", hb_coverage=lambda g: cov)
+            assert v.name == "hb+union-rem-cas+find-split+split-one"
+            design.check(v, "forest")
+    assert design.choose(path, backend="gpu").name == "none+union-async+find-halve"
     # a large mesh-like graph (average degree 6) skips sampling on the GPU
     mesh = SimpleNamespace(n=1 << 24, m_input=3 << 24, has_form=lambda f: True)
     assert design.choose(mesh, backend="gpu").name == "none+union-rem-cas+find-split+split-one"
     assert design.choose(mesh, backend="cpu", hb_coverage=lambda g: 0.1).sampling == "kout"
     # without an adjacency yet, building one costs more than sampling saves
-    raw = SimpleNamespace(n=1 << 22, m_input=design.AUTO_GPU_SAMPLING_EDGES, has_form=lambda f: False)
+    raw = SimpleNamespace(n=1 << 22, m_input=1 << 26, has_form=lambda f: False)
     assert design.choose(raw, backend="gpu", hb_coverage=lambda g: 0.99).name == "none+union-rem-cas+find-split+split-one"
     assert design.choose(raw, backend="cpu", hb_coverage=lambda g: 0.99).name == "none+union-async+find-halve"

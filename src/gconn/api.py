@@ -108,6 +108,15 @@ def _original_ids(g_in: Graph):
     return np.arange(g_in.n, dtype=np.int64)
 
 
+def _labels(be, roots, plan: Plan, numbered: bool):
+    """(k, labels): numbered 0..k-1 in scipy's order, or each component's
+    smallest id; k may be left on the device (``int(k)`` reads it)."""
+    if numbered:
+        return be.compact(roots, min_rooted=plan.variant.min_rooted)
+    labels = roots if plan.variant.min_rooted else be.min_representatives(roots)
+    return be.count_roots(roots), labels
+
+
 def _out(arr, like_device: bool):
     """Results follow the input: CuPy for a graph on the GPU, NumPy otherwise."""
     if _is_cupy(arr) and not like_device:
@@ -201,18 +210,21 @@ def connected_components(graph=None, directed=True, connection="weak", return_la
             return result
     sent = _streamed(graph, backend, algorithm, "cc", params, relabel, (source, target), table,
                          device_memory, return_stats)
+    numbered = compact or not return_labels
     if sent is None:
         g_in, be, g, plan, stats = _setup(graph, backend, algorithm, "cc", params, return_stats, relabel,
                                           (source, target), names_ok=table)
-        roots, _, _ = pipeline.run(g, plan, be, forest=False, stats=stats, seed=seed)
+        roots = None
+        if stats is None:
+            k, labels = be.replayed(g, ("cc", plan.variant, numbered, seed), lambda: _labels(
+                be, pipeline.run(g, plan, be, seed=seed)[0], plan, numbered))
+        else:
+            roots, _, _ = pipeline.run(g, plan, be, forest=False, stats=stats, seed=seed)
     else:
         g_in, be, plan, stats, roots = sent[:5]
-    with _phase(stats, "labels", be):
-        if compact or not return_labels:
-            k, labels = be.compact(roots, min_rooted=plan.variant.min_rooted)
-        else:
-            labels = roots if plan.variant.min_rooted else be.min_representatives(roots)
-            k = be.count_roots(roots)
+    if roots is not None:
+        with _phase(stats, "labels", be):
+            k, labels = _labels(be, roots, plan, numbered)
     labels = _out(labels, g_in is not None and g_in.on_gpu)
     result = (int(k), labels) if return_labels else (int(k),)
     if relabel is not False and return_labels:
@@ -260,7 +272,11 @@ def spanning_forest(graph, *, algorithm="auto", backend="auto", return_stats=Fal
     if sent is None:
         g_in, be, g, plan, stats = _setup(graph, backend, algorithm, "forest", params, return_stats, relabel,
                                           (source, target))
-        _, fa, fb = pipeline.run(g, plan, be, forest=True, stats=stats, seed=seed)
+        if stats is None:
+            fa, fb = be.replayed(g, ("forest", plan.variant, seed),
+                                 lambda: pipeline.run(g, plan, be, forest=True, seed=seed)[1:])
+        else:
+            _, fa, fb = pipeline.run(g, plan, be, forest=True, stats=stats, seed=seed)
     else:
         g_in, be, plan, stats, _, fa, fb = sent
     with _phase(stats, "collect", be):

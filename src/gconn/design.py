@@ -140,6 +140,11 @@ ROOT_BASED_LT = tuple(f for f, r in LT_RULES.items() if r[1] == "root-update")
 _ROOT_BASED = set(UNION_FINDS) | {"ecl-cc", "afforest", "sv"} | set(ROOT_BASED_LT)
 
 
+#: parsed names and plans, by (name, problem) and by variant (both immutable)
+_PARSED: dict = {}
+_PLANS: dict = {}
+
+
 @dataclass(frozen=True)
 class Variant:
     """One point of the design space.
@@ -212,6 +217,9 @@ class Variant:
             return name
         if not isinstance(name, str):
             raise TypeError(f"a variant name must be a string, not {type(name).__name__}")
+        v = _PARSED.get((name, problem))
+        if v is not None:       # a repeated call on a small graph: parsing costs what a kernel does
+            return v
         parts = [_canonical(p) for p in name.strip().split("+") if p.strip()]
         if not parts:
             raise ValueError(f"empty variant name; try one of e.g. {default_name(problem)!r}")
@@ -236,6 +244,8 @@ class Variant:
             splice = "split-one"
         v = cls(sampling, finish, find, splice)
         check(v, problem)
+        if len(_PARSED) < 4096:
+            _PARSED[(name, problem)] = v
         return v
 
 
@@ -445,6 +455,15 @@ class Plan:
 
     @classmethod
     def of(cls, v: Variant) -> "Plan":
+        plan = _PLANS.get(v)
+        if plan is None:
+            plan = cls._of(v)
+            if len(_PLANS) < 4096:
+                _PLANS[v] = plan
+        return plan
+
+    @classmethod
+    def _of(cls, v: Variant) -> "Plan":
         params = v.param_dict
         check_param_names(params)
         uf = v.is_union_find
@@ -602,15 +621,19 @@ def choose(graph, problem: str = "cc", backend: str = "cpu", hb_coverage=None) -
       BENCHMARKS.md, "End to end from arrays, lazy graph").
     * Low average degree (road networks, meshes, paths): sampling inspects
       most edges anyway and only adds a pass, so no sampling.
-    * On the GPU, also no sampling below ``AUTO_GPU_SAMPLING_EDGES`` edges,
-      where the sampled pipeline's extra kernels and L_max cost more than
-      they save, or without an adjacency, and then UnionRemCAS with FindSplit and SplitAtomicOne,
-      which beat UnionAsync there by 30-60% (H100, 0.5M-16M edges:
-      BENCHMARKS.md).
+    * On the GPU, no sampling without an adjacency (building one on the
+      device costs 2-35 ms on 64M edges, more than a whole run), and then
+      UnionRemCAS with FindSplit and SplitAtomicOne, which beat UnionAsync
+      there by 30-60% (H100, 0.5M-16M edges: BENCHMARKS.md).
     * On the GPU, also no sampling below average degree
-      ``AUTO_GPU_MIN_DEGREE`` (the 4096^2 triangle mesh, degree 6: 1.65 ms
-      without sampling, 2.2-6.6 ms with it).
-    * Otherwise estimate a lower bound on HB's coverage from HB's first,
+      ``AUTO_GPU_MIN_DEGREE`` (the 4096^2 triangle mesh, degree 6: 1.5-1.65 ms
+      without sampling, 2.0-6.6 ms with it).
+    * Otherwise, on the GPU, HB: with an adjacency it beat no sampling at
+      every size measured (0.13M-67M edges, launched or replayed from a CUDA
+      graph), and beat k-out by 30-45% on Kronecker and Erdos-Renyi graphs of
+      4M-16M edges even where its coverage is low; at 64M edges the two are
+      within 2-16% (H100, BENCHMARKS.md, "CUDA graphs").
+    * On the CPU, estimate a lower bound on HB's coverage from HB's first,
       contention-free step (each vertex hooks to its smallest neighbour) on a
       sample of vertices; if it is high, HB sampling, else k-out.
     * The finish is UnionAsync (UnionRemCAS performs the same in the paper)
@@ -637,17 +660,17 @@ def choose(graph, problem: str = "cc", backend: str = "cpu", hb_coverage=None) -
     if avg_degree < AUTO_MIN_DEGREE:
         return Variant("none", "union-async", find)
     adjacency = graph.has_form("adjacency")
-    if backend == "gpu" and (m < AUTO_GPU_SAMPLING_EDGES or avg_degree < AUTO_GPU_MIN_DEGREE or not adjacency):
-        return Variant("none", "union-rem-cas", "find-split", "split-one")
+    if backend == "gpu":
+        if avg_degree < AUTO_GPU_MIN_DEGREE or not adjacency:
+            return Variant("none", "union-rem-cas", "find-split", "split-one")
+        if problem == "forest":
+            return Variant("hb", "union-rem-cas", "find-split", "split-one")
+        return Variant("hb", "union-rem-cas", "find-halve", "splice")
     if not adjacency:
         return Variant("none", "union-async", find)
     # hb_coverage(graph) is the backend's cheap lower bound on HB's Cov.
     cov = hb_coverage(graph) if hb_coverage is not None else 0.0
     sampling = "hb" if cov >= AUTO_HB_COVERAGE else "kout"
-    if backend == "gpu":
-        if problem == "forest":
-            return Variant(sampling, "union-rem-cas", "find-split", "split-one")
-        return Variant(sampling, "union-rem-cas", "find-halve", "splice")
     return Variant(sampling, "union-async", find)
 
 
@@ -655,8 +678,4 @@ def choose(graph, problem: str = "cc", backend: str = "cpu", hb_coverage=None) -
 #: lose with sampling; meshes around 6 are borderline; social graphs win.
 AUTO_MIN_DEGREE = 5.0
 AUTO_HB_COVERAGE = 0.9
-#: Sampling pays on the GPU from about 2^24 edges (H100: Kronecker s20,
-#: 15.7M edges, 0.62 ms without sampling vs 1.07 ms with; at 64M edges
-#: sampling wins by 1.5x).
-AUTO_GPU_SAMPLING_EDGES = 1 << 24
 AUTO_GPU_MIN_DEGREE = 8.0

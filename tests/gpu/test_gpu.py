@@ -259,8 +259,8 @@ def test_auto_picks_the_gpu_and_fills_stats(graphs):
     _, g, _, k0, _ = graphs[0]
     k, _, st = gconn.connected_components(g, return_stats=True)
     assert st.backend == "gpu" and k == k0 and st.device_time > 0
-    # a small graph gets no sampling on the GPU (design.AUTO_GPU_SAMPLING_EDGES);
-    # the sampled pipeline's stats need a sampling variant
+    # the sampled pipeline's stats need a sampling variant (a graph built
+    # from edges gets none from the automatic choice)
     k, _, st = gconn.connected_components(g, algorithm="kout+union-async", return_stats=True)
     assert st.backend == "gpu" and k == k0
     assert st.device_time > 0 and {"sample", "lmax", "finish", "finalize"} <= set(st.phase_times)

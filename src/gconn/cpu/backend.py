@@ -247,6 +247,12 @@ def count_roots(roots: np.ndarray) -> int:
     return int(np.count_nonzero(roots == np.arange(roots.size, dtype=roots.dtype)))
 
 
+def replayed(graph, key, fn) -> tuple:
+    """``fn()``'s outputs: the CPU launches nothing, so there is nothing to
+    capture and replay (:mod:`gconn.gpu.replay`)."""
+    return tuple(fn())
+
+
 def collect_forest(fa: np.ndarray, fb: np.ndarray):
     keep = fa >= 0
     return fa[keep], fb[keep]

@@ -89,7 +89,8 @@ def compact(roots, min_rooted: bool = False):
     """(k, labels 0..k-1 in scipy's order) from any root array: three
     kernels and one scan, two and one for ``min_rooted`` roots (each CuPy
     operation costs about 10 us of host time, which on a 1M-edge graph is
-    the size of the whole computation)."""
+    the size of the whole computation).  k stays on the device (a 0-d
+    array; ``int(k)`` reads it), so that a captured run can end here."""
     n = roots.size
     if n == 0:
         return 0, roots.copy()
@@ -107,7 +108,7 @@ def compact(roots, min_rooted: bool = False):
         launch(get("compact_first", (min_rooted,), dts), n, rv, n, mv, kv, persistent=True)
         xp.cumsum(rank, out=rank)
         launch(get("compact_labels", (min_rooted,), dts), n, rv, n, mv, kv, view(labels), persistent=True)
-        return int(rank[-1]), labels
+        return rank[-1], labels
 
 
 def min_representatives(roots):
@@ -117,8 +118,9 @@ def min_representatives(roots):
     return _root_mins(roots)
 
 
-def count_roots(roots) -> int:
-    return int(xp.count_nonzero(roots == xp.arange(roots.size, dtype=roots.dtype)))
+def count_roots(roots):
+    """The number of roots, left on the device (0-d; ``int()`` reads it)."""
+    return xp.count_nonzero(roots == xp.arange(roots.size, dtype=roots.dtype))
 
 
 def collect_forest(fa, fb):

@@ -1,0 +1,187 @@
+"""CUDA graphs: a static run on a resident graph, captured once and replayed.
+
+On a graph of about a million edges the pipeline's kernels take 40-150 us
+together, while launching them from Python (parent initialization, the
+finish, finalization, compaction: five to eight launches, plus the arrays
+each run allocates) costs the host about as much again, and the device
+waits for it.  So the second call of a run with the same key on the same
+graph is captured as a CUDA graph (``cuStreamBeginCapture`` in relaxed
+mode on a private stream), and every later call replays it with one
+``cuGraphLaunch`` on the caller's current stream.
+
+* The first call runs as usual: it compiles the kernels and builds what the
+  graph caches (kernel views, an adjacency, scratch buffers), none of which
+  may happen inside a capture.
+* Every array allocated while capturing is kept with the capture (CuPy's
+  allocator is swapped for one that records them), so a replay never writes
+  memory that CuPy has handed to someone else.
+* A replay hands back fresh copies of the run's output arrays, and reads
+  0-d outputs (a component count) as ints, before the next replay may
+  reuse the kept arrays: callers never share results.
+* What cannot be captured -- a run that reads a value back to decide what
+  to launch next (BFS sampling, the rounds of SV or label propagation) --
+  fails the capture on its first read-back; it is then run as usual, every
+  call.
+* A replay holds the capture's lock; a second thread arriving meanwhile
+  runs the pipeline as usual rather than wait.
+* At most :data:`KEEP` captures are kept per graph, the least recently used
+  dropped first (each holds its run's arrays: a few bytes per vertex).
+
+The replay reads the graph's arrays where they are, so it computes what a
+fresh run would.  ``GCONN_GPU_LAUNCH=numba`` (numba's dispatcher, which
+launches on the legacy stream) and the simulator never capture.
+
+>>> from gconn.gpu import replay
+>>> replay.KEEP
+4
+"""
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+
+from ._compat import SIM, xp
+from . import launch as _launch
+
+#: captured runs kept per graph
+KEEP = 4
+
+_SEEN = "seen"
+_CACHE_KEY = "gpu_replays"
+_STREAM: list = []
+_DRIVER: list = []
+
+
+def _driver():
+    if not _DRIVER:
+        from cuda.bindings import driver
+        _DRIVER.append(driver)
+    return _DRIVER[0]
+
+
+def _check(result, what: str):
+    drv = _driver()
+    if result[0] != drv.CUresult.CUDA_SUCCESS:
+        raise RuntimeError(f"{what} failed: {result[0]!r}")
+    return result[1] if len(result) > 1 else None
+
+
+def _stream():
+    """The stream captures are recorded on (never the legacy stream, on
+    which capture is not allowed); replays run on the caller's stream."""
+    if not _STREAM:
+        _STREAM.append(xp.cuda.Stream(non_blocking=True))
+    return _STREAM[0]
+
+
+class Captured:
+    """A captured run: its executable CUDA graph, the device arrays it
+    returns (written by every replay) and every array it allocated."""
+
+    __slots__ = ("graph", "exec", "outputs", "kept", "lock", "__weakref__")
+
+    def __init__(self, graph, exec_, outputs, kept):
+        self.graph, self.exec, self.outputs, self.kept = graph, exec_, outputs, kept
+        self.lock = threading.Lock()
+
+    def launch(self) -> None:
+        """Replay the run on the current stream (asynchronously)."""
+        _check(_driver().cuGraphLaunch(self.exec, xp.cuda.get_current_stream().ptr), "cuGraphLaunch")
+
+    def __del__(self):
+        try:
+            drv = _driver()
+            drv.cuGraphExecDestroy(self.exec)
+            drv.cuGraphDestroy(self.graph)
+        except Exception:       # interpreter shutdown: the driver is gone already
+            pass
+
+
+def capture(fn) -> Captured:
+    """Record the device work of ``fn()`` (which must launch on the current
+    stream and return a tuple of device arrays) as a CUDA graph, without
+    running it.  Raises whatever ``fn`` raises, or RuntimeError when the
+    driver refuses the capture (``fn`` read a value back, say)."""
+    drv = _driver()
+    stream = _stream()
+    pool = xp.get_default_memory_pool()
+    kept = []
+
+    def keep(nbytes):
+        p = pool.malloc(nbytes)
+        kept.append(p)
+        return p
+
+    relaxed = drv.CUstreamCaptureMode.CU_STREAM_CAPTURE_MODE_RELAXED
+    with stream, xp.cuda.using_allocator(keep):
+        _check(drv.cuStreamBeginCapture(stream.ptr, relaxed), "cuStreamBeginCapture")
+        try:
+            outputs = tuple(fn())
+        except BaseException:
+            err, g = drv.cuStreamEndCapture(stream.ptr)   # leave capture mode; drop what was recorded
+            if err == drv.CUresult.CUDA_SUCCESS:
+                drv.cuGraphDestroy(g)
+            raise
+        g = _check(drv.cuStreamEndCapture(stream.ptr), "cuStreamEndCapture")
+    try:
+        for a in outputs:
+            if not isinstance(a, xp.ndarray):
+                raise TypeError(f"a captured run returns device arrays, not {type(a).__name__}")
+        exec_ = _check(drv.cuGraphInstantiate(g, 0), "cuGraphInstantiate")
+    except BaseException:
+        drv.cuGraphDestroy(g)
+        raise
+    return Captured(g, exec_, outputs, kept)
+
+
+def _host(outputs) -> tuple:
+    """0-d outputs as ints, the others as they are."""
+    return tuple(int(a) if getattr(a, "ndim", 0) == 0 else a for a in outputs)
+
+
+def replayed(graph, key, fn) -> tuple:
+    """``fn()``'s outputs (a tuple of device arrays; 0-d ones come back as
+    ints), replayed from a capture kept with ``graph`` under ``key`` where
+    there is one (see the module's text); ``key`` None runs ``fn`` as usual.
+    ``key`` must name everything that decides what ``fn`` launches."""
+    if key is None or SIM or not _launch.DIRECT:
+        return _host(fn())
+    runs = graph._cache.get(_CACHE_KEY)
+    if runs is None:
+        runs = graph._cache[_CACHE_KEY] = OrderedDict()
+    c = runs.get(key)
+    if c is None:
+        runs[key] = _SEEN
+        return _host(fn())
+    if c is False:
+        return _host(fn())
+    if c is _SEEN:
+        try:
+            c = capture(fn)
+        except Exception:
+            runs[key] = False
+            return _host(fn())
+        runs[key] = c
+        held = [k for k, v in runs.items() if isinstance(v, Captured)]
+        for k in held[:-KEEP]:
+            del runs[k]
+    runs.move_to_end(key)
+    if not c.lock.acquire(blocking=False):
+        return _host(fn())
+    try:
+        c.launch()
+        out = tuple(a if a.ndim == 0 else a.copy() for a in c.outputs)
+        if all(a.ndim for a in out):
+            xp.cuda.get_current_stream().synchronize()
+        # the 0-d reads wait for the stream, copies included, before the lock goes
+        return _host(out)
+    finally:
+        c.lock.release()
+
+
+def captured(graph) -> dict:
+    """The state of ``graph``'s runs: key -> "captured", "seen" (ran once)
+    or "not capturable"."""
+    runs = graph._cache.get(_CACHE_KEY) or {}
+    return {k: "captured" if isinstance(v, Captured) else "not capturable" if v is False else "seen"
+            for k, v in runs.items()}

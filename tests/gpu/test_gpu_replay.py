@@ -1,0 +1,134 @@
+"""Static runs on a resident graph captured as CUDA graphs and replayed
+(:mod:`gconn.gpu.replay`), on a real GPU, against SciPy.
+
+    python -m pytest -m gpu tests/gpu/test_gpu_replay.py
+"""
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pytest
+
+import gconn
+from gconn.graph import Graph
+
+from oracles import check_forest, host, reference
+from streamcases import components_graph
+
+try:
+    from gconn import gpu
+    _OK, _WHY = gpu.available(simulator_ok=False)
+except Exception as e:  # pragma: no cover - reported as the skip reason
+    _OK, _WHY = False, str(e)
+
+pytestmark = [pytest.mark.gpu, pytest.mark.skipif(not _OK, reason=f"no usable GPU: {_WHY}")]
+
+if _OK:
+    import cupy as cp
+    from gconn.gpu import replay
+
+CAPTURED = ["auto", "none+union-rem-cas+find-split+split-one", "kout+union-async+find-halve",
+            "hb+union-rem-cas+find-halve+splice", "none+union-jtb+find-two-try-split", "none+ecl-cc"]
+
+
+@pytest.fixture(scope="module")
+def graph():
+    src, dst, n = components_graph(np.random.default_rng(11), 60_000, 300_000, parts=9)
+    return Graph.from_edges(cp.asarray(src), cp.asarray(dst), n)
+
+
+def _smallest_ids(labels):
+    first = {}
+    for v, c in enumerate(labels.tolist()):
+        first.setdefault(c, v)
+    return np.array([first[c] for c in labels.tolist()])
+
+
+@pytest.mark.parametrize("compact", [True, False])
+@pytest.mark.parametrize("algorithm", CAPTURED)
+def test_replays_match_scipy(graph, algorithm, compact):
+    """Every call agrees with SciPy: the first run, the capture and the
+    replays; results are the caller's own (mutating one leaves the next
+    intact)."""
+    k0, l0 = reference(graph)
+    want = l0 if compact else _smallest_ids(l0)
+    results = []
+    for _ in range(5):
+        k, labels = gconn.connected_components(graph, algorithm=algorithm, compact=compact)
+        assert isinstance(k, int) and k == k0
+        assert isinstance(labels, cp.ndarray)
+        np.testing.assert_array_equal(host(labels), want)
+        results.append(labels)
+    results[-1][:] = -1
+    np.testing.assert_array_equal(host(results[-2]), want)
+    assert len({r.data.ptr for r in results}) == len(results)
+    states = replay.captured(graph)
+    assert "captured" in states.values()
+
+
+@pytest.mark.parametrize("algorithm", ["bfs+union-async+find-halve", "none+sv", "none+lt-prf"])
+def test_runs_that_read_back_are_not_captured(graph, algorithm):
+    """BFS sampling and the rounds finishes read values back: their capture
+    fails, and every call runs as usual."""
+    k0, l0 = reference(graph)
+    for _ in range(4):
+        k, labels = gconn.connected_components(graph, algorithm=algorithm)
+        assert k == k0
+        np.testing.assert_array_equal(host(labels), l0)
+    states = {key[1].name: v for key, v in replay.captured(graph).items()}
+    assert states[gconn.design.Variant.parse(algorithm).name] == "not capturable"
+
+
+@pytest.mark.parametrize("algorithm", ["auto", "kout+union-rem-cas+find-split+split-one"])
+def test_forest_replays(graph, algorithm):
+    k0, _ = reference(graph)
+    for _ in range(4):
+        src, dst = gconn.spanning_forest(graph, algorithm=algorithm)
+        check_forest(graph, src, dst, k0)
+
+
+def test_threads_on_their_own_streams(graph):
+    """Threads replaying the same capture, each on its own stream, all get
+    SciPy's labels (a busy capture makes a thread run as usual)."""
+    k0, l0 = reference(graph)
+    gconn.connected_components(graph)
+    errors = []
+
+    def work():
+        try:
+            with cp.cuda.Stream(non_blocking=True):
+                for _ in range(15):
+                    k, labels = gconn.connected_components(graph)
+                    if k != k0 or not np.array_equal(host(labels), l0):
+                        errors.append("wrong labels")
+        except Exception as e:      # reported below
+            errors.append(repr(e))
+
+    threads = [threading.Thread(target=work) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+
+
+def test_stats_runs_are_not_captured_and_captures_are_bounded():
+    src, dst, n = components_graph(np.random.default_rng(3), 5_000, 20_000, parts=3)
+    g = Graph.from_edges(cp.asarray(src), cp.asarray(dst), n)
+    k0, l0 = reference(g)
+    for _ in range(3):
+        k, labels, st = gconn.connected_components(g, return_stats=True)
+        assert k == k0
+    assert replay.captured(g) == {}
+    names = ["none+union-async+find-halve", "none+union-async+find-compress", "none+union-rem-cas+find-halve+splice",
+             "none+union-rem-cas+find-split+split-one", "none+union-rem-lock+find-split+splice",
+             "kout+union-async+find-halve"]
+    for name in names:
+        for _ in range(3):
+            k, labels = gconn.connected_components(g, algorithm=name)
+            assert k == k0
+            np.testing.assert_array_equal(host(labels), l0)
+    states = list(replay.captured(g).values())
+    assert states.count("captured") == replay.KEEP
+    assert states.count("seen") == 0
