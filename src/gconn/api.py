@@ -108,6 +108,12 @@ def _original_ids(g_in: Graph):
     return np.arange(g_in.n, dtype=np.int64)
 
 
+def _edges_only(g, plan: Plan) -> bool:
+    """Whether a run reads nothing of ``g`` but its edge list (see
+    :func:`gconn.gpu.replay.replayed`)."""
+    return plan.needs == "edges" and g.m_input > 0
+
+
 def _labels(be, roots, plan: Plan, numbered: bool):
     """(k, labels): numbered 0..k-1 in scipy's order, or each component's
     smallest id; k may be left on the device (``int(k)`` reads it)."""
@@ -217,7 +223,7 @@ def connected_components(graph=None, directed=True, connection="weak", return_la
         roots = None
         if stats is None:
             k, labels = be.replayed(g, ("cc", plan.variant, numbered, seed), lambda: _labels(
-                be, pipeline.run(g, plan, be, seed=seed)[0], plan, numbered))
+                be, pipeline.run(g, plan, be, seed=seed)[0], plan, numbered), edges_only=_edges_only(g, plan))
         else:
             roots, _, _ = pipeline.run(g, plan, be, forest=False, stats=stats, seed=seed)
     else:
@@ -274,7 +280,8 @@ def spanning_forest(graph, *, algorithm="auto", backend="auto", return_stats=Fal
                                           (source, target))
         if stats is None:
             fa, fb = be.replayed(g, ("forest", plan.variant, seed),
-                                 lambda: pipeline.run(g, plan, be, forest=True, seed=seed)[1:])
+                                 lambda: pipeline.run(g, plan, be, forest=True, seed=seed)[1:],
+                                 edges_only=_edges_only(g, plan))
         else:
             _, fa, fb = pipeline.run(g, plan, be, forest=True, stats=stats, seed=seed)
     else:

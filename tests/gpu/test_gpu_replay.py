@@ -130,5 +130,53 @@ def test_stats_runs_are_not_captured_and_captures_are_bounded():
             assert k == k0
             np.testing.assert_array_equal(host(labels), l0)
     states = list(replay.captured(g).values())
-    assert states.count("captured") == replay.KEEP
+    # five runs without sampling kept under the edges' addresses (KEEP of
+    # them at most), one k-out run with the graph
+    assert states.count("captured") == replay.KEEP + 1
     assert states.count("seen") == 0
+
+
+def _by_edges(src):
+    return [v for k, v in replay._BY_EDGES.items() if src.data.ptr in k]
+
+
+def test_edge_arrays_passed_again_replay_what_they_hold_now():
+    """(src, dst) CuPy arrays passed again replay the capture kept under their
+    addresses, and see what the arrays hold at the call: rewriting them in
+    place between calls changes the answer as it should."""
+    s, d, n = components_graph(np.random.default_rng(21), 40_000, 200_000, parts=5)
+    cs, cd = cp.asarray(s), cp.asarray(d)
+    want = reference(Graph.from_edges(s, d, n))
+    for _ in range(4):
+        k, labels = gconn.connected_components((cs, cd))
+        assert k == want[0]
+        np.testing.assert_array_equal(host(labels), want[1])
+    assert any(isinstance(v, replay.Captured) for v in _by_edges(cs))
+    # the same ids, other pairs: the same n and m, another partition
+    d2 = np.random.default_rng(1).permutation(d)
+    cd[:] = cp.asarray(d2)
+    want2 = reference(Graph.from_edges(s, d2, n))
+    assert want2[0] != want[0]
+    for _ in range(3):
+        k, labels = gconn.connected_components((cs, cd))
+        assert k == want2[0]
+        np.testing.assert_array_equal(host(labels), want2[1])
+    src, dst = gconn.spanning_forest((cs, cd))
+    src, dst = gconn.spanning_forest((cs, cd))
+    src, dst = gconn.spanning_forest((cs, cd))
+    check_forest(Graph.from_edges(s, d2, n), src, dst, want2[0])
+
+
+def test_int64_edges_converted_every_call():
+    """int64 arrays with small ids become int32 copies every call (fresh
+    addresses or reused ones): every answer is right."""
+    s, d, n = components_graph(np.random.default_rng(8), 30_000, 90_000, parts=4)
+    cs, cd = cp.asarray(s, dtype=cp.int64), cp.asarray(d, dtype=cp.int64)
+    want = reference(Graph.from_edges(s, d, n))
+    for _ in range(5):
+        k, labels = gconn.connected_components((cs, cd))
+        assert k == want[0]
+        np.testing.assert_array_equal(host(labels), want[1])
+        k, labels = gconn.connected_components(Graph.from_edges(cs[::-1].copy(), cd[::-1].copy()))
+        assert k == want[0]
+        np.testing.assert_array_equal(host(labels), want[1])

@@ -247,7 +247,7 @@ def count_roots(roots: np.ndarray) -> int:
     return int(np.count_nonzero(roots == np.arange(roots.size, dtype=roots.dtype)))
 
 
-def replayed(graph, key, fn) -> tuple:
+def replayed(graph, key, fn, edges_only: bool = False) -> tuple:
     """``fn()``'s outputs: the CPU launches nothing, so there is nothing to
     capture and replay (:mod:`gconn.gpu.replay`)."""
     return tuple(fn())

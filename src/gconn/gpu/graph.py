@@ -132,6 +132,17 @@ def make_id_bounds():
     return id_bounds
 
 
+_START: list = []
+
+
+def _bounds_start():
+    """(int64 max, -1) on the device, copied from a kept array (a copy from
+    host memory would wait for the host)."""
+    if not _START:
+        _START.append(xp.array([np.iinfo(np.int64).max, -1], np.int64))
+    return _START[0].copy()
+
+
 def device_id_range(src, dst) -> int:
     """The largest id of non-empty device id arrays after checking that none
     is negative, as :func:`gconn.ids.id_range` does, in one kernel and one
@@ -140,7 +151,7 @@ def device_id_range(src, dst) -> int:
     if src.dtype != dst.dtype or src.dtype not in (np.dtype(np.int32), np.dtype(np.int64)):
         return id_range(src, dst)
     src, dst = xp.ascontiguousarray(src), xp.ascontiguousarray(dst)
-    bounds = xp.array([np.iinfo(np.int64).max, -1], np.int64)
+    bounds = _bounds_start()
     m = int(src.size)
     launch(get("id_bounds", (), dtypes_key(src.dtype, src.dtype, src.dtype)), m, view(src), view(dst), m,
            view(bounds), persistent=True)

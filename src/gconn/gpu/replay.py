@@ -24,8 +24,19 @@ mode on a private stream), and every later call replays it with one
   call.
 * A replay holds the capture's lock; a second thread arriving meanwhile
   runs the pipeline as usual rather than wait.
-* At most :data:`KEEP` captures are kept per graph, the least recently used
-  dropped first (each holds its run's arrays: a few bytes per vertex).
+* A run that reads only the graph's edge list (no sampling) is kept under
+  the list's device addresses, length, n and id width rather than with the
+  Graph object: ``connected_components((src, dst))`` called again on the
+  same CuPy arrays builds a new Graph every call, yet replays.  The
+  captured kernels read the edges at those addresses, which are the arrays
+  of the current call whenever the key matches -- even after the caller
+  rewrote them in place, or freed them and CuPy handed the memory to new
+  arrays -- and nothing else a capture holds depends on their contents.
+  Runs that read an adjacency are kept with the Graph, whose adjacency is
+  built once from its edges.
+* At most ``KEEP`` captures are kept per graph, and ``KEEP`` under
+  edge addresses, the least recently used dropped first (each holds its
+  run's arrays: a few bytes per vertex).
 
 The replay reads the graph's arrays where they are, so it computes what a
 fresh run would.  ``GCONN_GPU_LAUNCH=numba`` (numba's dispatcher, which
@@ -48,6 +59,10 @@ KEEP = 4
 
 _SEEN = "seen"
 _CACHE_KEY = "gpu_replays"
+#: runs that read only an edge list, by the list's addresses (see above)
+_BY_EDGES: OrderedDict = OrderedDict()
+#: runs seen once or found not capturable, kept under edge addresses
+_MARKS = 256
 _STREAM: list = []
 _DRIVER: list = []
 
@@ -139,19 +154,44 @@ def _host(outputs) -> tuple:
     return tuple(int(a) if getattr(a, "ndim", 0) == 0 else a for a in outputs)
 
 
-def replayed(graph, key, fn) -> tuple:
-    """``fn()``'s outputs (a tuple of device arrays; 0-d ones come back as
-    ints), replayed from a capture kept with ``graph`` under ``key`` where
-    there is one (see the module's text); ``key`` None runs ``fn`` as usual.
-    ``key`` must name everything that decides what ``fn`` launches."""
-    if key is None or SIM or not _launch.DIRECT:
-        return _host(fn())
+def _edges_key(graph) -> tuple:
+    src, dst = graph.form("edges")
+    return (src.data.ptr, dst.data.ptr, int(src.size), graph.n, src.dtype.itemsize)
+
+
+def _store(graph, key, edges_only: bool):
+    """The dict a run's capture is kept in, and its key there."""
+    if edges_only:
+        return _BY_EDGES, key + _edges_key(graph)
     runs = graph._cache.get(_CACHE_KEY)
     if runs is None:
         runs = graph._cache[_CACHE_KEY] = OrderedDict()
+    return runs, key
+
+
+def _bound(runs) -> None:
+    held = [k for k, v in runs.items() if isinstance(v, Captured)]
+    for k in held[:-KEEP]:
+        del runs[k]
+    marks = [k for k, v in runs.items() if not isinstance(v, Captured)]
+    for k in marks[:-_MARKS]:
+        del runs[k]
+
+
+def replayed(graph, key, fn, edges_only: bool = False) -> tuple:
+    """``fn()``'s outputs (a tuple of device arrays; 0-d ones come back as
+    ints), replayed from a capture of ``fn`` on ``graph`` kept under ``key``
+    where there is one (see the module's text); ``key`` None runs ``fn`` as
+    usual.  ``key`` must name everything that decides what ``fn`` launches
+    besides the graph; ``edges_only``: ``fn`` reads nothing of the graph
+    but its edge list, n and id type."""
+    if key is None or SIM or not _launch.DIRECT:
+        return _host(fn())
+    runs, key = _store(graph, key, edges_only)
     c = runs.get(key)
     if c is None:
         runs[key] = _SEEN
+        _bound(runs)
         return _host(fn())
     if c is False:
         return _host(fn())
@@ -162,10 +202,8 @@ def replayed(graph, key, fn) -> tuple:
             runs[key] = False
             return _host(fn())
         runs[key] = c
-        held = [k for k, v in runs.items() if isinstance(v, Captured)]
-        for k in held[:-KEEP]:
-            del runs[k]
     runs.move_to_end(key)
+    _bound(runs)
     if not c.lock.acquire(blocking=False):
         return _host(fn())
     try:
@@ -181,7 +219,11 @@ def replayed(graph, key, fn) -> tuple:
 
 def captured(graph) -> dict:
     """The state of ``graph``'s runs: key -> "captured", "seen" (ran once)
-    or "not capturable"."""
-    runs = graph._cache.get(_CACHE_KEY) or {}
+    or "not capturable", those kept under its edge list's addresses
+    included."""
+    runs = dict(graph._cache.get(_CACHE_KEY) or {})
+    if graph.has_form("edges"):
+        tail = _edges_key(graph)
+        runs.update((k[:-len(tail)], v) for k, v in _BY_EDGES.items() if k[-len(tail):] == tail)
     return {k: "captured" if isinstance(v, Captured) else "not capturable" if v is False else "seen"
             for k, v in runs.items()}
