@@ -88,18 +88,20 @@ def test_forest_replays(graph, algorithm):
         check_forest(graph, src, dst, k0)
 
 
-def test_threads_on_their_own_streams(graph):
+@pytest.mark.parametrize("algorithm", ["none+union-rem-cas+find-split+split-one", "hb+union-rem-cas+find-halve+splice"])
+def test_threads_on_their_own_streams(graph, algorithm):
     """Threads replaying the same capture, each on its own stream, all get
-    SciPy's labels (a busy capture makes a thread run as usual)."""
+    SciPy's labels (a busy capture makes a thread run as usual, sharing
+    nothing with the replays)."""
     k0, l0 = reference(graph)
-    gconn.connected_components(graph)
+    gconn.connected_components(graph, algorithm=algorithm)
     errors = []
 
     def work():
         try:
             with cp.cuda.Stream(non_blocking=True):
                 for _ in range(15):
-                    k, labels = gconn.connected_components(graph)
+                    k, labels = gconn.connected_components(graph, algorithm=algorithm)
                     if k != k0 or not np.array_equal(host(labels), l0):
                         errors.append("wrong labels")
         except Exception as e:      # reported below

@@ -23,6 +23,7 @@ import numpy as np
 from ..design import UNION_FIND, Plan
 from . import finishes
 from . import memory
+from . import replay
 from . import sampling
 from ..ids import offset_dtype
 from ._compat import SIM, cuda, view, xp
@@ -163,20 +164,29 @@ def compress(s: State) -> None:
 
 def _scratch(s: State):
     """Buffers of the sampled pipeline, kept with the graph and reused by
-    every run on it (allocating them and making their views costs more than
-    a small kernel): L_max and its count (written by the L_max kernel), the
+    every run on it on the same stream (allocating them and making their
+    views costs more than a small kernel; runs on other streams would race
+    on them); a run being captured gets its own (:mod:`gconn.gpu.replay`):
+    L_max and its count (written by the L_max kernel), the
     gather counters (zeroed by it), the small-vertex list and the warp units
     (vertex, first edge).  Returns the L_max array and the views."""
     graph = s.graph
-    key = ("gpu_scratch", SMALL_MAX)
-    scratch = graph._cache.get(key)
+    own = replay.capturing()
+    key = ("gpu_scratch", SMALL_MAX, 0 if SIM else xp.cuda.get_current_stream().ptr)
+    scratch = None if own else graph._cache.get(key)
     if scratch is None:
         n, slots = graph.n, int(s.indices.size)
         cap = slots // CHUNK + slots // (SMALL_MAX + 1) + 1
         lm = xp.zeros(2, np.int64)
         arrays = (lm, xp.zeros(2, np.int64), xp.empty(n, graph.id_dtype), xp.empty(cap, graph.id_dtype),
                   xp.empty(cap, s.ptr_dtype))
-        scratch = graph._cache[key] = (lm,) + tuple(view(a) for a in arrays)
+        scratch = (lm,) + tuple(view(a) for a in arrays)
+        if not own:
+            # one per stream (runs on one stream are ordered), a few streams at most
+            held = [k for k in graph._cache if isinstance(k, tuple) and k[0] == "gpu_scratch"]
+            for k in held[:-3]:
+                del graph._cache[k]
+            graph._cache[key] = scratch
     return scratch
 
 

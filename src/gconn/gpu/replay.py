@@ -23,7 +23,10 @@ mode on a private stream), and every later call replays it with one
   fails the capture on its first read-back; it is then run as usual, every
   call.
 * A replay holds the capture's lock; a second thread arriving meanwhile
-  runs the pipeline as usual rather than wait.
+  runs the pipeline as usual rather than wait, and so does one arriving
+  while another records a capture.  Buffers a run shares through the
+  graph's cache (the sampled pipeline's scratch) are kept per stream, and
+  a capture gets its own.
 * A run that reads only the graph's edge list (no sampling) is kept under
   the list's device addresses, length, n and id width rather than with the
   Graph object: ``connected_components((src, dst))`` called again on the
@@ -65,6 +68,17 @@ _BY_EDGES: OrderedDict = OrderedDict()
 _MARKS = 256
 _STREAM: list = []
 _DRIVER: list = []
+#: one capture at a time (they share the capture stream); a thread that
+#: finds one under way runs its call as usual
+_CAPTURING = threading.Lock()
+_TLS = threading.local()
+
+
+def capturing() -> bool:
+    """Whether this thread is recording a capture: buffers a run would share
+    through the graph's cache are then its own (kept by the capture), so
+    that replays never share them with other runs."""
+    return getattr(_TLS, "on", False)
 
 
 def _driver():
@@ -128,8 +142,9 @@ def capture(fn) -> Captured:
         return p
 
     relaxed = drv.CUstreamCaptureMode.CU_STREAM_CAPTURE_MODE_RELAXED
-    with stream, xp.cuda.using_allocator(keep):
+    with _CAPTURING, stream, xp.cuda.using_allocator(keep):
         _check(drv.cuStreamBeginCapture(stream.ptr, relaxed), "cuStreamBeginCapture")
+        _TLS.on = True
         try:
             outputs = tuple(fn())
         except BaseException:
@@ -137,6 +152,8 @@ def capture(fn) -> Captured:
             if err == drv.CUresult.CUDA_SUCCESS:
                 drv.cuGraphDestroy(g)
             raise
+        finally:
+            _TLS.on = False
         g = _check(drv.cuStreamEndCapture(stream.ptr), "cuStreamEndCapture")
     try:
         for a in outputs:
@@ -196,6 +213,8 @@ def replayed(graph, key, fn, edges_only: bool = False) -> tuple:
     if c is False:
         return _host(fn())
     if c is _SEEN:
+        if _CAPTURING.locked():     # another thread is capturing
+            return _host(fn())
         try:
             c = capture(fn)
         except Exception:
