@@ -94,8 +94,18 @@ def signature(kind: str, dtypes: tuple):
     return types.void(*REGISTRY[kind].args(ArgTypes(dtypes)))
 
 
+_KEYS: dict = {}
+
+
 def dtypes_key(id_dtype, ptr_dtype, p_dtype) -> tuple:
-    return tuple(np.dtype(d).name for d in (id_dtype, ptr_dtype, p_dtype))
+    # kept: a dtype's name costs numpy several microseconds, on every call
+    k = (id_dtype, ptr_dtype, p_dtype)
+    key = _KEYS.get(k)
+    if key is None:
+        key = tuple(np.dtype(d).name for d in k)
+        if len(_KEYS) < 256:
+            _KEYS[k] = key
+    return key
 
 
 _CACHE: dict = {}
