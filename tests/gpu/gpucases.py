@@ -1,6 +1,8 @@
 """Checks shared by the simulator and real-GPU tests of the GPU backend."""
 from __future__ import annotations
 
+import pytest
+
 import gconn
 from gconn import design
 from oracles import replay_incremental
@@ -23,3 +25,17 @@ def check_incremental(name: str, batches, mode: str) -> None:
     ``mode`` and check them with the sequential union-find oracle."""
     ic = gconn.IncrementalConnectivity(algorithm=name, backend="gpu", mode=mode)
     replay_incremental(ic, batches, mode, exact=design.Variant.parse(name, "incremental").phase_separated)
+
+
+def _usable():
+    try:
+        from gconn import gpu
+        return gpu.available(simulator_ok=False)
+    except Exception as e:  # pragma: no cover - reported as the skip reason
+        return False, str(e)
+
+
+#: whether the real-GPU tests can run here, and why not
+GPU_OK, GPU_WHY = _usable()
+#: the marks of a real-GPU test module
+ON_GPU = [pytest.mark.gpu, pytest.mark.skipif(not GPU_OK, reason=f"no usable GPU: {GPU_WHY}")]

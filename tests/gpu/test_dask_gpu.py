@@ -19,13 +19,10 @@ import gconn  # noqa: E402
 import gconn.dask as gd  # noqa: E402
 from oracles import check_forest  # noqa: E402
 
-try:
-    from gconn import gpu
-    _OK, _WHY = gpu.available(simulator_ok=False)
-except Exception as e:  # pragma: no cover - reported as the skip reason
-    _OK, _WHY = False, str(e)
+from gconn import gpu
+from gpucases import GPU_OK as _OK, ON_GPU
 
-pytestmark = [pytest.mark.gpu, pytest.mark.skipif(not _OK, reason=f"no usable GPU: {_WHY}")]
+pytestmark = ON_GPU
 
 
 @pytest.fixture(scope="module")

@@ -20,13 +20,10 @@ from conftest import DATA, manifest, small_graphs
 from oracles import check_forest, host, reference, stream
 from gpucases import check_incremental, mb_variants, uf_variants
 
-try:
-    from gconn import gpu
-    _OK, _WHY = gpu.available(simulator_ok=False)
-except Exception as e:  # pragma: no cover - reported as the skip reason
-    _OK, _WHY = False, str(e)
+from gconn import gpu
+from gpucases import GPU_OK as _OK, ON_GPU
 
-pytestmark = [pytest.mark.gpu, pytest.mark.skipif(not _OK, reason=f"no usable GPU: {_WHY}")]
+pytestmark = ON_GPU
 
 
 def _same_coo(g, dg):

@@ -12,13 +12,9 @@ from scipy.sparse.csgraph import connected_components as scipy_cc
 
 from oracles import same_partition
 
-try:
-    from gconn import gpu
-    _OK, _WHY = gpu.available(simulator_ok=False)
-except Exception as e:  # pragma: no cover - reported as the skip reason
-    _OK, _WHY = False, str(e)
+from gpucases import GPU_OK as _OK, ON_GPU
 
-pytestmark = [pytest.mark.gpu, pytest.mark.skipif(not _OK, reason=f"no usable GPU: {_WHY}")]
+pytestmark = ON_GPU
 
 
 def random_digraph(n, m, seed):

@@ -16,13 +16,9 @@ from streamcases import (check_labels, chunked, components_graph, quarter_of_gra
                          run_chunk_sizes, run_forest, run_text_chunks, run_text_cli, run_text_errors_and_fallbacks,
                          run_text_formats, run_unknown_n)
 
-try:
-    from gconn import gpu
-    _OK, _WHY = gpu.available(simulator_ok=False)
-except Exception as e:  # pragma: no cover - reported as the skip reason
-    _OK, _WHY = False, str(e)
+from gpucases import GPU_OK as _OK, ON_GPU
 
-pytestmark = [pytest.mark.gpu, pytest.mark.skipif(not _OK, reason=f"no usable GPU: {_WHY}")]
+pytestmark = ON_GPU
 
 if _OK:
     from gconn.gpu import stream

@@ -8,14 +8,9 @@ import networkx as nx
 import numpy as np
 import pytest
 
-try:
-    from gconn import gpu
-    _OK, _WHY = gpu.available(simulator_ok=False)
-except Exception as e:  # pragma: no cover - reported as the skip reason
-    _OK, _WHY = False, str(e)
+from gpucases import GPU_OK as _OK, ON_GPU
 
-pytestmark = [pytest.mark.gpu, pytest.mark.skipif(not _OK, reason=f"no usable GPU: {_WHY}"),
-              pytest.mark.usefixtures("nx_gconn")]
+pytestmark = ON_GPU + [pytest.mark.usefixtures("nx_gconn")]
 
 
 def _random_graph(cls, n, m, seed):
