@@ -71,6 +71,8 @@ _DRIVER: list = []
 #: one capture at a time (they share the capture stream); a thread that
 #: finds one under way runs its call as usual
 _CAPTURING = threading.Lock()
+#: held while the stores are read or changed (threads share them)
+_STATE = threading.Lock()
 _TLS = threading.local()
 
 
@@ -195,6 +197,14 @@ def _bound(runs) -> None:
         del runs[k]
 
 
+def _put(runs, key, value) -> None:
+    """Set, mark most recently used and bound a store, under ``_STATE``."""
+    with _STATE:
+        runs[key] = value
+        runs.move_to_end(key)
+        _bound(runs)
+
+
 def replayed(graph, key, fn, edges_only: bool = False) -> tuple:
     """``fn()``'s outputs (a tuple of device arrays; 0-d ones come back as
     ints), replayed from a capture of ``fn`` on ``graph`` kept under ``key``
@@ -204,11 +214,11 @@ def replayed(graph, key, fn, edges_only: bool = False) -> tuple:
     but its edge list, n and id type."""
     if key is None or SIM or not _launch.DIRECT:
         return _host(fn())
-    runs, key = _store(graph, key, edges_only)
-    c = runs.get(key)
+    with _STATE:
+        runs, key = _store(graph, key, edges_only)
+        c = runs.get(key)
     if c is None:
-        runs[key] = _SEEN
-        _bound(runs)
+        _put(runs, key, _SEEN)
         return _host(fn())
     if c is False:
         return _host(fn())
@@ -218,11 +228,9 @@ def replayed(graph, key, fn, edges_only: bool = False) -> tuple:
         try:
             c = capture(fn)
         except Exception:
-            runs[key] = False
+            _put(runs, key, False)
             return _host(fn())
-        runs[key] = c
-    runs.move_to_end(key)
-    _bound(runs)
+    _put(runs, key, c)
     if not c.lock.acquire(blocking=False):
         return _host(fn())
     try:
@@ -240,9 +248,10 @@ def captured(graph) -> dict:
     """The state of ``graph``'s runs: key -> "captured", "seen" (ran once)
     or "not capturable", those kept under its edge list's addresses
     included."""
-    runs = dict(graph._cache.get(_CACHE_KEY) or {})
-    if graph.has_form("edges"):
-        tail = _edges_key(graph)
-        runs.update((k[:-len(tail)], v) for k, v in _BY_EDGES.items() if k[-len(tail):] == tail)
+    with _STATE:
+        runs = dict(graph._cache.get(_CACHE_KEY) or {})
+        if graph.has_form("edges"):
+            tail = _edges_key(graph)
+            runs.update((k[:-len(tail)], v) for k, v in _BY_EDGES.items() if k[-len(tail):] == tail)
     return {k: "captured" if isinstance(v, Captured) else "not capturable" if v is False else "seen"
             for k, v in runs.items()}
