@@ -41,7 +41,8 @@ def _backend_module(backend: str, graph: Graph | None = None):
 def _variant(algorithm, problem: str, graph: Graph | None, be, params: dict) -> Variant:
     design.check_param_names(params)  # before the automatic choice does any work
     if algorithm is None or (isinstance(algorithm, str) and algorithm == "auto"):
-        v = design.choose(graph, problem, backend=be.NAME, hb_coverage=be.hb_coverage) \
+        # only the CPU estimates HB's coverage (design.choose)
+        v = design.choose(graph, problem, backend=be.NAME, hb_coverage=getattr(be, "hb_coverage", None)) \
             if graph is not None else Variant.parse(design.default_name(problem), problem)
     else:
         v = Variant.parse(algorithm, problem)

@@ -240,7 +240,7 @@ def bench_graph(key: str, size: int, repeat: int, warmup: int, log, finishes=FIN
         return None
     hg, dg = built
     log(f"{desc}: n={dg.n} m={dg.m} built in {time.perf_counter() - t0:.1f} s")
-    auto = design.choose(dg, "cc", backend="gpu", hb_coverage=gpu.hb_coverage).name
+    auto = design.choose(dg, "cc", backend="gpu").name
     names = [f"{s}+{f}" for s in SAMPLINGS for f in finishes]
     static = []
     for name in dict.fromkeys([auto] + names):
@@ -253,7 +253,7 @@ def bench_graph(key: str, size: int, repeat: int, warmup: int, log, finishes=FIN
     best = min(static, key=lambda r: r["run_ms"])
     auto_ms = static[0]["run_ms"]
     # the sampled rows built the adjacency, which changes the automatic choice
-    auto_adj = design.choose(dg, "cc", backend="gpu", hb_coverage=gpu.hb_coverage).name
+    auto_adj = design.choose(dg, "cc", backend="gpu").name
     adj_ms = next((r["run_ms"] for r in static if r["variant"] == auto_adj), None)
     if adj_ms is None:
         plan = design.Plan.of(design.Variant.parse(auto_adj))

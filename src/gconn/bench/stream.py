@@ -156,7 +156,7 @@ def bench_graph(key: str, quick: bool, repeat: int, log, parts=PARTS) -> dict:
         row["matrix"] = _matrix(src, dst, n, repeat, log)
     if "resident" in parts:
         dg = Graph.from_edges(cp.asarray(src), cp.asarray(dst), n)
-        for name in ("none+union-async+find-halve", design.choose(dg, "cc", "gpu", gpu.hb_coverage).name):
+        for name in ("none+union-async+find-halve", design.choose(dg, "cc", "gpu").name):
             plan = design.Plan.of(design.Variant.parse(name))
             row[f"resident {name}"] = ms = _median_ms(lambda: pipeline.run(dg, plan, gpu), repeat, 2)
             log(f"  resident compute {name}: {ms:.3f} ms")

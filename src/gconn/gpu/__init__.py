@@ -20,12 +20,12 @@ NAME = "gpu"
 
 _STEPS = ("scope", "init", "sample", "compress", "lmax", "gather", "sample_stats", "finish", "finalize", "sync")
 
-__all__ = ["NAME", "available", "IncrementalState", "hb_coverage", "to_backend", "compact",
+__all__ = ["NAME", "available", "IncrementalState", "to_backend", "compact",
            "min_representatives", "count_roots", "collect_forest", "replayed", "asarray", "concatenate",
            "validate_device_ids", *_STEPS]
 
 _LAZY = {
-    **{step: ("backend", step) for step in _STEPS}, "hb_coverage": ("sampling", "hb_coverage"),
+    **{step: ("backend", step) for step in _STEPS},
     "IncrementalState": ("incremental", "IncrementalState"),
     "to_backend": ("ops", "to_backend"), "compact": ("ops", "compact"),
     "min_representatives": ("ops", "min_representatives"), "count_roots": ("ops", "count_roots"),

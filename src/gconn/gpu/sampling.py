@@ -1,6 +1,7 @@
 """Sampling on the GPU (paper Sec. 3.3): k-out with CSR coalescing and edge
-reorganization, HB's two steps, BFS sampling, and the automatic choice's
-estimate of HB's coverage.
+reorganization, HB's two steps and BFS sampling.  (The automatic choice
+estimates HB's coverage only on the CPU: on the GPU it takes HB whenever it
+samples, see :func:`gconn.design.choose`.)
 
 >>> from gconn.gpu import sampling
 >>> from gconn.gpu.launch import REGISTRY
@@ -13,12 +14,9 @@ import numpy as np
 
 from ._compat import WARP_INTRINSICS, cuda, view, xp
 from .bfs import Search
-from .launch import FULL_MASK, SAMPLE, dtypes_key, get, kernel, launch
-from ..core.sampling import build
+from .launch import FULL_MASK, kernel, launch
 from .primitives import GPU, U64, UF, rand64, record_edge
-from .unionfind import TABLE, block_mode, jtb_fin
-
-follow_first = build(GPU).follow_first
+from .unionfind import jtb_fin
 
 KOUT_PAPER = 0      # first edge + k-1 random edges (paper Alg. k-out)
 KOUT_AFFOREST = 1   # the first k edges (Afforest)
@@ -113,26 +111,6 @@ def make_hb_hook(jtb):
     return hb_hook
 
 
-@kernel("hb_follow", lambda t: (t.ptr, t.id, t.I64, t.I64, t.I64, t.i64))
-def make_hb_follow():
-    """HB coverage estimate (the decision tree's Cov): SAMPLE random starts
-    follow smallest-neighbour pointers (HB's first step) while they lead to
-    a smaller id; out[0] = how many end at the most common end."""
-
-    def hb_follow(indptr, indices, n, seed, max_steps, out):
-        vals = cuda.shared.array(SAMPLE, np.int64)
-        best = cuda.shared.array(1, np.int64)
-        keys = cuda.shared.array(TABLE, np.int64)
-        tally = cuda.shared.array(TABLE, np.int32)
-        t = cuda.threadIdx.x
-        vals[t] = follow_first(indptr, indices, np.int64(rand64(t, seed) % U64(n)), max_steps)
-        block_mode(vals, t, best, keys, tally)
-        if t == 0:
-            out[0] = best[0] >> 20
-
-    return hb_follow
-
-
 @kernel("bfs_relabel", lambda t: (t.P, t.lvl, t.I64, t.I64), keys="jtb", offsets=False)
 def make_bfs_relabel(jtb):
     """Point every visited vertex at the visited set's minimum id, which
@@ -202,26 +180,3 @@ def bfs_sample(s, seed: int) -> int:
             s.fa[source], s.fb[source] = s.fa[mn], s.fb[mn]
             s.fa[mn] = s.fb[mn] = -1
     return search.inspected
-
-
-def hb_coverage(graph) -> float:
-    """A cheap lower bound on HB's coverage (the decision tree's Cov): one
-    block follows smallest-neighbour pointers from SAMPLE random vertices
-    and counts those that end at the most common end.
-
-    >>> import gconn
-    >>> hb_coverage(gconn.Graph.from_edges([0, 0], [1, 2]).to_device())  # doctest: +SKIP
-    1.0
-    """
-    n = graph.n
-    if n == 0:
-        return 0.0
-    cov = graph._cache.get("gpu_hb_coverage")
-    if cov is None:     # the same every call (seed 0); it reads back, so once per graph
-        out = xp.zeros(1, np.int64)
-        indptr, indices = graph.adjacency()
-        dts = dtypes_key(graph.id_dtype, indptr.dtype, graph.id_dtype)
-        launch(get("hb_follow", (), dts), SAMPLE, view(indptr), view(indices), n, 0, 4096, view(out),
-               block=SAMPLE)
-        cov = graph._cache["gpu_hb_coverage"] = int(out[0]) / SAMPLE
-    return cov
