@@ -239,6 +239,8 @@ def bench_graph(key: str, size: int, repeat: int, warmup: int, log, finishes=FIN
         log(f"{desc}: skipped at this size")
         return None
     hg, dg = built
+    # dg.m builds the canonical form, and with it the adjacency the sampled
+    # rows read: the graph is then as one loaded from a file or a matrix
     log(f"{desc}: n={dg.n} m={dg.m} built in {time.perf_counter() - t0:.1f} s")
     auto = design.choose(dg, "cc", backend="gpu").name
     names = [f"{s}+{f}" for s in SAMPLINGS for f in finishes]
@@ -252,19 +254,9 @@ def bench_graph(key: str, size: int, repeat: int, warmup: int, log, finishes=FIN
         log(f"  {name:45s} {ms:8.3f} ms launched, {_f(rep) or '-':>8s} ms replayed")
     best = min(static, key=lambda r: r["run_ms"])
     auto_ms = static[0]["run_ms"]
-    # the sampled rows built the adjacency, which changes the automatic choice
-    auto_adj = design.choose(dg, "cc", backend="gpu").name
-    adj_ms = next((r["run_ms"] for r in static if r["variant"] == auto_adj), None)
-    if adj_ms is None:
-        plan = design.Plan.of(design.Variant.parse(auto_adj))
-        ms = _median_ms(lambda: pipeline.run(dg, plan, gpu), repeat, warmup)
-        rep = _replayed_ms(dg, plan, repeat, warmup)
-        adj_ms = ms if rep is None else rep
     row = dict(key=key, graph=desc, n=dg.n, m=dg.m, ref_ms=ref, auto=auto, auto_ms=auto_ms,
                best=best["variant"], best_ms=best["run_ms"], auto_over_best=auto_ms / best["run_ms"],
-               auto_adjacency=auto_adj, auto_adjacency_ms=adj_ms, auto_adjacency_over_best=adj_ms / best["run_ms"],
                static=static)
-    log(f"  auto with the adjacency built: {auto_adj} {adj_ms:.3f} ms ({adj_ms / best['run_ms']:.2f} x best)")
     # end to end: compact labels from the resident graph (the first two calls
     # run and capture, the timed ones replay), and from the host graph
     warm = max(warmup, 2)
@@ -416,21 +408,16 @@ def report(rows: list, curves: dict | None, launch_us: dict) -> str:
             cell = f"{r['compute_ms']:.3f} / {_f(r.get('replayed_ms')) or '-'}"
             cells.append(f"**{cell}**" if name == row["best"] else cell)
         out.append(f"| {name} | " + " | ".join(cells) + " |")
-    out += ["", "Best (as later calls run: replayed where captured), automatic choice (on the graph as built from "
-            "its edges, and once the sampled rows have built its adjacency) and references (ms); end to end is "
-            "the automatic choice on the graph as built:", "",
+    out += ["", "Best (as later calls run: replayed where captured), automatic choice and references (ms); the "
+            "graphs have their canonical form and adjacency, as a graph loaded from a file or a matrix has:", "",
             "| graph | m | best variant | best | reference | best / ref | auto | auto / best | "
-            "auto, adjacency built | its / best | end to end, device graph | its device time | "
-            "end to end, host graph |",
-            "|---|---:|---|---:|---:|---:|---|---:|---|---:|---:|---:|---:|"]
+            "end to end, device graph | its device time | end to end, host graph |",
+            "|---|---:|---|---:|---:|---:|---|---:|---:|---:|---:|"]
     for row in rows:
-        adj = row.get("auto_adjacency")
-        adj_cells = (f"{adj} ({row['auto_adjacency_ms']:.3f}) | {row['auto_adjacency_over_best']:.2f}"
-                     if adj else " | ")
         out.append(f"| {row['graph']} | {row['m']} | {row['best']} | {row['best_ms']:.3f} | {row['ref_ms']:.3f} | "
                    f"{row['best_ms'] / row['ref_ms']:.2f} | {row['auto']} ({row['auto_ms']:.3f}) | "
-                   f"{row['auto_over_best']:.2f} | {adj_cells} | {row['e2e_device_ms']:.3f} | "
-                   f"{row['e2e_device_compute_ms']:.3f} | {row['e2e_host_ms']:.1f} |")
+                   f"{row['auto_over_best']:.2f} | {row['e2e_device_ms']:.3f} | {row['e2e_device_compute_ms']:.3f} | "
+                   f"{row['e2e_host_ms']:.1f} |")
     out += ["", f"Sampling (Table 4; finish {SAMPLING_FINISH}; share of the synchronized run):", "",
             "| graph | sampling | time share | Cov | IC |", "|---|---|---:|---:|---:|"]
     for row in rows:
