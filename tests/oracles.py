@@ -17,6 +17,15 @@ def reference(graph):
     return scipy_cc(graph.to_scipy(), directed=False)
 
 
+def component_minima(labels) -> np.ndarray:
+    """Each vertex's component's smallest vertex, from labels 0..k-1 (what
+    ``compact=False`` returns)."""
+    labels = host(labels)
+    mins = np.full(int(labels.max()) + 1 if labels.size else 0, labels.size)
+    np.minimum.at(mins, labels, np.arange(labels.size))
+    return mins[labels]
+
+
 def same_partition(a, b) -> bool:
     """Two label arrays describe the same partition."""
     a = host(a)
