@@ -139,10 +139,10 @@ def test_int64_ids(graphs):
 @pytest.mark.parametrize("name", ["none+union-async+find-halve", "none+union-hooks+find-compress",
                                   "none+union-early+find-naive", "none+union-rem-cas+find-split+splice",
                                   "none+union-rem-lock+find-halve+split-one", "none+union-jtb+find-two-try-split"])
-def test_incremental_lazy_init_and_growth(name):
+def test_incremental_growth(name):
     rng = np.random.default_rng(3)
     # ids jump past the first capacity (1024) twice: doubling copies, and
-    # untouched vertices (the -1 sentinel) must read as singletons
+    # untouched vertices must read as singletons
     batches = stream(rng, 40, 2, 12) + stream(rng, 1500, 1, 12) + stream(rng, 2600, 1, 10)
     for mode in ("phased", "sequential", "concurrent"):
         check_incremental(name, batches, mode)

@@ -234,7 +234,7 @@ def finish(s: State, work):
         return finishes.finish(s, work)
     if work is None:
         m = int(s.src.size)
-        launch(s.kernel("coo_ops"), m, s.Pv, s.Hv, s.srcv, s.dstv, dummy(np.int8), m, OP_UNION, 0, s.record,
+        launch(s.kernel("coo_ops"), m, s.Pv, s.Hv, s.srcv, s.dstv, dummy(np.int8), m, OP_UNION, s.record,
                s.fav, s.fbv, dummy(np.bool_), persistent=True)
         return m, 0
     smallv, uvv, usv, countsv = work

@@ -35,7 +35,6 @@ from ._compat import cuda, view, xp
 from .bfs import Search
 from .launch import Launcher, kernel
 from .primitives import GPU, UF, cas, record_edge
-from .unionfind import lazy_init as _lazy_init
 
 MB = build(GPU)
 
@@ -93,22 +92,16 @@ def make_stergiou_shortcut():
     return stergiou_shortcut_pass
 
 
-@kernel("endpoints", lambda t: (t.id, t.id, t.id, t.I64, t.I64), offsets=False)
+@kernel("endpoints", lambda t: (t.id, t.id, t.id, t.I64), offsets=False)
 def make_endpoints():
-    """A batch's endpoints: the -1 sentinel of unseen vertices becomes the
-    vertex itself (racing initializers agree), and with ``full`` every
-    endpoint is pointed at its root (threads sharing an endpoint both store
-    one of its ancestors, so the race is harmless)."""
+    """A batch's endpoints, each pointed at its root (threads sharing an
+    endpoint both store one of its ancestors, so the race is harmless)."""
     full_shortcut = MB.FullShortcut
-    lazy_init = _lazy_init
 
-    def mb_endpoints(P, src, dst, m, full):
+    def mb_endpoints(P, src, dst, m):
         for i in range(cuda.grid(1), m, cuda.gridsize(1)):
-            lazy_init(P, src[i])
-            lazy_init(P, dst[i])
-            if full:
-                full_shortcut(P, src[i])
-                full_shortcut(P, dst[i])
+            full_shortcut(P, src[i])
+            full_shortcut(P, dst[i])
 
     return mb_endpoints
 
@@ -254,14 +247,11 @@ def make_mixed_link(method):
     concurrently: the hooks are lock-free and root-based, so a query's root
     check is linearizable as for UnionAsync."""
     link, same_set_any = MB.link, UF.same_set_any
-    lazy_init = _lazy_init
 
     def mixed_link(P, kinds, src, dst, m, out):
         for i in range(cuda.grid(1), m, cuda.gridsize(1)):
             u = src[i]
             v = dst[i]
-            lazy_init(P, u)
-            lazy_init(P, v)
             if kinds[i] == 0:
                 link(P, u, v, method)
             else:
@@ -469,19 +459,17 @@ def _sources(level):
 
 def insert_batch(plan, P, aux, src, dst) -> None:
     """Insert a batch with a root-based non-union-find finish, as
-    :func:`gconn.cpu.finishes.insert_batch`; unseen endpoints (the -1
-    sentinel) are initialized first."""
+    :func:`gconn.cpu.finishes.insert_batch`."""
     go = Launcher(P.dtype)
     m = int(src.size)
     if m == 0:
         return
     Pv, sv, dv = view(P), view(src), view(dst)
     if plan.family == HOOK_COMPRESS:
-        go("endpoints", (), m, Pv, sv, dv, m, 0)
         go("link", (plan.link,), m, Pv, sv, dv, m, 0, go.none, go.none)
-        go("endpoints", (), m, Pv, sv, dv, m, 1)
+        go("endpoints", (), m, Pv, sv, dv, m)
         return
-    go("endpoints", (), m, Pv, sv, dv, m, 1)
+    go("endpoints", (), m, Pv, sv, dv, m)
     verts = xp.unique(xp.concatenate([src, dst, P[src], P[dst]])).astype(P.dtype)
     run_rounds(plan, P, aux, src, dst, verts, go.empty, go.empty, plan.max_rounds(P.size), go)
 

@@ -1,10 +1,10 @@
 """Incremental connectivity on the GPU (paper Sec. 3.6): batches in COO.
 
-New capacity is filled with the sentinel -1 ("not yet seen") instead of
-``arange``: a batch's operation first initializes its endpoints with one
-CAS (``-1 -> x``), so growing by doubling costs a fill and a copy, never a
-pass that initializes vertices no batch has touched.  ``roots()`` turns
-untouched vertices into singletons.
+Capacity doubles; new vertices start as singletons (one pass writing
+``P[v] = v``, as a fill would cost), so every parent a batch reads, cached
+or not, is a vertex (:mod:`gconn.core.unionfind` peeks at parents through
+the SM's L1; a "not yet seen" sentinel read stale there would be followed
+as an id).
 """
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ class IncrementalState:
         self.id_dtype = np.dtype(id_dtype)
         self.p_dtype = np.dtype(np.int64) if self.plan.jtb else self.id_dtype
         self.dtypes = dtypes_key(self.id_dtype, self.id_dtype, self.p_dtype)
-        self.P = xp.full(0, -1, self.p_dtype)
+        self.P = xp.empty(0, self.p_dtype)
         self.H = self._aux(0)
         self._views()
 
@@ -51,7 +51,8 @@ class IncrementalState:
         cap = max(n, 2 * self.P.size, 1024)
         memory.check(cap * self.P.itemsize * (2 if self.plan.aux else 1), f"growing to {cap} vertices")
         with memory.guard(f"growing to {cap} vertices"):
-            P = xp.full(cap, -1, self.p_dtype)
+            P = xp.empty(cap, self.p_dtype)
+            launch(get("init_parents", (), self.dtypes), cap, view(P), cap, persistent=True)
             P[: self.P.size] = self.P
             H = self._aux(cap)
             if self.plan.aux:
@@ -70,7 +71,7 @@ class IncrementalState:
             return
         p = self.plan
         launch(get("coo_ops", (p.fin, p.fopt, p.sopt), self.dtypes), m, self._Pv, self._Hv, view(src), view(dst),
-               view(kinds) if kinds is not None else dummy(np.int8), m, mode, 1, 0,
+               view(kinds) if kinds is not None else dummy(np.int8), m, mode, 0,
                dummy(self.id_dtype), dummy(self.id_dtype),
                view(out) if out is not None else dummy(np.bool_), persistent=True)
 

@@ -362,7 +362,7 @@ class Streamer:
         self._grow(hi + 1)
         k = int(hs.size)
         ds, dd = self._dev[s]
-        launch(self._kern, k, self._Pv, self._Hv, view(ds[:k]), view(dd[:k]), dummy(np.int8), k, OP_UNION, 0,
+        launch(self._kern, k, self._Pv, self._Hv, view(ds[:k]), view(dd[:k]), dummy(np.int8), k, OP_UNION,
                int(self.forest), self._fav, self._fbv, dummy(np.bool_), persistent=True)
         self._pipe.after_union(s)
         self.chunks += 1

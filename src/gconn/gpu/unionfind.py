@@ -19,7 +19,7 @@ import numpy as np
 from ..core.unionfind import FIND_HALVE, FIND_TWO_TRY, UNION_ASYNC, UNION_JTB
 from ._compat import WARP_INTRINSICS, cuda
 from .launch import CHUNK, FULL_MASK, SAMPLE, WARP, kernel
-from .primitives import U64, UF, atomic_add, cas, device, load, rand64, record_edge
+from .primitives import U64, UF, atomic_add, device, rand64, record_edge
 
 OP_UNION = 0        # coo_ops modes: every op a union (static finish, inserts),
 OP_QUERY = 1        # every op a query,
@@ -29,14 +29,6 @@ OP_MIXED = 2        # kinds[i] says (0 union, 1 query)
 def jtb_fin(jtb):
     """The finish code a kernel specialized only on UnionJTB records uses."""
     return UNION_JTB if jtb else UNION_ASYNC
-
-
-@device
-def lazy_init(P, x):
-    # Vertices first seen in an incremental batch hold the sentinel -1 until
-    # an operation touches them; racing initializers agree on the value.
-    if load(P, x) == -1:
-        cas(P, x, -1, x)
 
 
 @kernel("finish_csr",
@@ -71,12 +63,11 @@ def make_finish_csr(fin, fopt, sopt):
 
 
 @kernel("coo_ops",
-        lambda t: (t.P, t.P, t.id, t.id, t.i8, t.I64, t.I64, t.I64, t.I64, t.id, t.id, t.b), keys="union", offsets=False)
+        lambda t: (t.P, t.P, t.id, t.id, t.i8, t.I64, t.I64, t.I64, t.id, t.id, t.b), keys="union", offsets=False)
 def make_coo_ops(fin, fopt, sopt):
     """Operations over COO pairs, one thread per pair: the edge-centric
     finish without sampling (each undirected edge once, src < dst),
-    incremental inserts, queries and mixed batches.  ``lazy`` initializes
-    endpoints that hold the -1 sentinel first.
+    incremental inserts, queries and mixed batches.
 
     Each warp owns a contiguous segment of the pairs and walks it in
     32-pair chunks (coalesced).  Sorted input links nearly in order within a
@@ -86,7 +77,7 @@ def make_coo_ops(fin, fopt, sopt):
     a 4M-vertex path)."""
     union_any, same_set_any = UF.union_any, UF.same_set_any
 
-    def coo_ops(P, H, src, dst, kinds, m, mode, lazy, record, fa, fb, out):
+    def coo_ops(P, H, src, dst, kinds, m, mode, record, fa, fb, out):
         tid = cuda.grid(1)
         nwarps = cuda.gridsize(1) // WARP
         chunks = (m + WARP - 1) // WARP
@@ -98,9 +89,6 @@ def make_coo_ops(fin, fopt, sopt):
                 break
             u = src[i]
             v = dst[i]
-            if lazy:
-                lazy_init(P, u)
-                lazy_init(P, v)
             op = mode
             if mode == OP_MIXED:
                 op = kinds[i]
@@ -131,22 +119,17 @@ def make_compress(jtb):
     sampling, finalization, incremental roots()).  All threads jump pointers
     at once (path halving; two-try splitting on JTB records), which is
     parallel list ranking: a 4M-vertex chain takes O(log n) rounds, where
-    walking naively to the root would be quadratic.  A -1 sentinel (never
-    touched by an incremental batch) becomes a singleton.  ``write_out``
-    also writes the roots to ``out`` (UnionJTB: the parent field)."""
+    walking naively to the root would be quadratic.  ``write_out`` also
+    writes the roots to ``out`` (UnionJTB: the parent field)."""
     fin = jtb_fin(jtb)
     fopt = FIND_TWO_TRY if jtb else FIND_HALVE
     find_any, set_parent, parent_of = UF.find_any, UF.set_parent, UF.parent_of
 
     def compress(P, n, out, write_out):
         for v in range(cuda.grid(1), n, cuda.gridsize(1)):
-            if load(P, v) == -1:
-                P[v] = v
-                r = v
-            else:
-                r = find_any(P, v, fin, fopt)
-                if parent_of(P, v, fin) != r:
-                    set_parent(P, v, r, fin)
+            r = find_any(P, v, fin, fopt)
+            if parent_of(P, v, fin) != r:
+                set_parent(P, v, r, fin)
             if write_out:
                 out[v] = r
 
