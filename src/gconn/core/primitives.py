@@ -27,3 +27,7 @@ class Primitives:
     atomic_add: Callable
     #: fence(): make this thread's earlier writes visible before later ones
     fence: Callable
+    #: peek(a, i): a cheaper read of a[i] that may return an older value than
+    #: ``load`` would, never one older than the kernel's start (GPU: cached in
+    #: the SM's L1, which is not coherent across SMs); None: ``load``
+    peek: Callable | None = None

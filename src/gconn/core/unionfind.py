@@ -34,6 +34,9 @@ SPLIT_ONE = SPLICE_CODE["split-one"]
 HALVE_ONE = SPLICE_CODE["halve-one"]
 SPLICE_ATOMIC = SPLICE_CODE["splice"]
 
+#: steps a find takes on peeked parents before reading them coherently
+PEEK_STEPS = 16
+
 #: UnionJTB record layout
 JTB_MASK = 0xFFFFFFFF
 JTB_SHIFT = 32
@@ -41,110 +44,186 @@ JTB_SHIFT = 32
 
 def build(pr) -> SimpleNamespace:
     jit, load, store, cas, fence = pr.jit, pr.load, pr.store, pr.cas, pr.fence
+    peek = pr.peek or load
 
-    # -- finds (Alg. "Find Algorithms") --------------------------------------
+    # -- finds (Alg. "Find Algorithms") and splices (Alg. "Splice Algorithms")
+    # Each is made twice: reading parents with ``load`` (coherent) and with
+    # ``peek`` (on the GPU an L1-cached read, which may be stale within a
+    # kernel).  A stale parent is still an ancestor -- parents only ever move
+    # up a tree -- so a find on peeked parents ends at a vertex that was a
+    # root and is an ancestor now, and every step still moves to a smaller
+    # id: it terminates, and only a CAS on a root can tell a stale root from
+    # a real one.  The unions below therefore run their first pass on peeked
+    # parents and everything after a failed link on coherent ones (a stale
+    # root would otherwise fail its CAS until the cache line left the L1).
+    # A peeked find walks at most PEEK_STEPS steps, then goes on coherently:
+    # on a long chain stale parents hide the other threads' halving, and
+    # each walk would take the whole chain (measured on a 4M-vertex path:
+    # 26-50 ms against 0.4-0.6 ms).  The compressing finds after a link are
+    # peeked too: compression is best effort, and coherent ones there cost
+    # k-out on Kronecker 0.48 against 0.27 ms (BENCHMARKS.md).
     @jit
-    def FindNaive(P, u):
-        while True:
-            p = load(P, u)
-            if p == u:
-                return u
-            u = p
+    def _unused(P, u):
+        return u
+
+    def finds(ld, then):
+        limit = PEEK_STEPS if then is not None else 0
+        if then is None:
+            then = SimpleNamespace(FindNaive=_unused, FindSplit=_unused, FindHalve=_unused, FindCompress=_unused)
+        naive_then, split_then, halve_then, compress_then = (then.FindNaive, then.FindSplit, then.FindHalve,
+                                                             then.FindCompress)
+
+        @jit
+        def FindNaive(P, u):
+            steps = 0
+            while True:
+                p = ld(P, u)
+                if p == u:
+                    return u
+                u = p
+                steps += 1
+                if limit and steps == limit:
+                    return naive_then(P, u)
+
+        @jit
+        def FindSplit(P, u):
+            # Path splitting: every node on the path is pointed at its grandparent.
+            v = ld(P, u)
+            steps = 0
+            while True:
+                w = ld(P, v)
+                if v == w:
+                    return v
+                cas(P, u, v, w)
+                u = v
+                v = w
+                steps += 1
+                if limit and steps == limit:
+                    return split_then(P, u)
+
+        @jit
+        def FindHalve(P, u):
+            # Path halving: every other node is pointed at its grandparent.
+            # The CAS returns u's parent as it is now: v (then it is w) or
+            # whatever another thread put there, fresher than a peek.
+            steps = 0
+            while True:
+                v = ld(P, u)
+                w = ld(P, v)
+                if v == w:
+                    return v
+                seen = cas(P, u, v, w)
+                u = w if seen == v else seen
+                steps += 1
+                if limit and steps == limit:
+                    return halve_then(P, u)
+
+        @jit
+        def FindCompress(P, u):
+            r = u
+            steps = 0
+            while True:
+                p = ld(P, r)
+                if p == r:
+                    break
+                r = p
+                steps += 1
+                if limit and steps == limit:
+                    r = compress_then(P, r)
+                    break
+            # Parents only decrease towards the root, so "> r" bounds the rewrite
+            # to this path even while other threads compress it too.
+            while True:
+                j = ld(P, u)
+                if j <= r:
+                    break
+                store(P, u, r)
+                u = j
+            return r
+
+        @jit
+        def find(P, u, opt):
+            if opt == FIND_SPLIT:
+                return FindSplit(P, u)
+            if opt == FIND_HALVE:
+                return FindHalve(P, u)
+            if opt == FIND_COMPRESS:
+                return FindCompress(P, u)
+            return FindNaive(P, u)
+
+        @jit
+        def SplitAtomicOne(P, ru, rv):
+            v = ld(P, ru)
+            w = ld(P, v)
+            if v != w:
+                cas(P, ru, v, w)
+            return v
+
+        @jit
+        def HalveAtomicOne(P, ru, rv):
+            v = ld(P, ru)
+            w = ld(P, v)
+            if v != w:
+                cas(P, ru, v, w)
+            return w
+
+        @jit
+        def SpliceAtomic(P, ru, rv):
+            pu = ld(P, ru)
+            pv = ld(P, rv)
+            # Only ever lower a parent, keeping parent <= child.
+            if pv < pu:
+                cas(P, ru, pu, pv)
+            return pu
+
+        @jit
+        def splice(P, ru, rv, opt):
+            if opt == SPLICE_ATOMIC:
+                return SpliceAtomic(P, ru, rv)
+            if opt == HALVE_ONE:
+                return HalveAtomicOne(P, ru, rv)
+            return SplitAtomicOne(P, ru, rv)
+
+        return SimpleNamespace(FindNaive=FindNaive, FindSplit=FindSplit, FindHalve=FindHalve,
+                               FindCompress=FindCompress, find=find, SplitAtomicOne=SplitAtomicOne,
+                               HalveAtomicOne=HalveAtomicOne, SpliceAtomic=SpliceAtomic, splice=splice)
+
+    coherent = finds(load, None)
+    FindNaive, FindSplit, FindHalve, FindCompress = (coherent.FindNaive, coherent.FindSplit, coherent.FindHalve,
+                                                     coherent.FindCompress)
+    SplitAtomicOne, HalveAtomicOne, SpliceAtomic = (coherent.SplitAtomicOne, coherent.HalveAtomicOne,
+                                                    coherent.SpliceAtomic)
+    find, splice = coherent.find, coherent.splice
+    # where peek is load (the CPU), the peeked finds are the coherent ones
+    cached = finds(peek, coherent) if pr.peek is not None else coherent
+    find_peeked, splice_peeked = cached.find, cached.splice
 
     @jit
-    def FindSplit(P, u):
-        # Path splitting: every node on the path is pointed at its grandparent.
-        v = load(P, u)
-        while True:
-            w = load(P, v)
-            if v == w:
-                return v
-            cas(P, u, v, w)
-            u = v
-            v = w
+    def read(P, i, fresh):
+        """P[i], coherent once ``fresh`` (after a failed link), else peeked."""
+        if fresh:
+            return load(P, i)
+        return peek(P, i)
 
     @jit
-    def FindHalve(P, u):
-        # Path halving: every other node is pointed at its grandparent.
-        while True:
-            v = load(P, u)
-            w = load(P, v)
-            if v == w:
-                return v
-            cas(P, u, v, w)
-            u = load(P, u)
-
-    @jit
-    def FindCompress(P, u):
-        r = u
-        while True:
-            p = load(P, r)
-            if p == r:
-                break
-            r = p
-        # Parents only decrease towards the root, so "> r" bounds the rewrite
-        # to this path even while other threads compress it too.
-        while True:
-            j = load(P, u)
-            if j <= r:
-                break
-            store(P, u, r)
-            u = j
-        return r
-
-    @jit
-    def find(P, u, opt):
-        if opt == FIND_SPLIT:
-            return FindSplit(P, u)
-        if opt == FIND_HALVE:
-            return FindHalve(P, u)
-        if opt == FIND_COMPRESS:
-            return FindCompress(P, u)
-        return FindNaive(P, u)
-
-    # -- splice rules for Rem's algorithms (Alg. "Splice Algorithms") --------
-    @jit
-    def SplitAtomicOne(P, ru, rv):
-        v = load(P, ru)
-        w = load(P, v)
-        if v != w:
-            cas(P, ru, v, w)
-        return v
-
-    @jit
-    def HalveAtomicOne(P, ru, rv):
-        v = load(P, ru)
-        w = load(P, v)
-        if v != w:
-            cas(P, ru, v, w)
-        return w
-
-    @jit
-    def SpliceAtomic(P, ru, rv):
-        pu = load(P, ru)
-        pv = load(P, rv)
-        # Only ever lower a parent, keeping parent <= child.
-        if pv < pu:
-            cas(P, ru, pu, pv)
-        return pu
-
-    @jit
-    def splice(P, ru, rv, opt):
-        if opt == SPLICE_ATOMIC:
-            return SpliceAtomic(P, ru, rv)
-        if opt == HALVE_ONE:
-            return HalveAtomicOne(P, ru, rv)
-        return SplitAtomicOne(P, ru, rv)
+    def splice_read(P, ru, rv, opt, fresh):
+        if fresh:
+            return splice(P, ru, rv, opt)
+        return splice_peeked(P, ru, rv, opt)
 
     # -- unions --------------------------------------------------------------
+    # A peeked root may be stale, but a peeked non-root never is (a root only
+    # ever becomes a non-root), so "peek says root" is always checked by the
+    # CAS that links it; equal roots or parents, even read at different
+    # moments, are common ancestors, so the sets are already one.
     @jit
     def UnionAsync(P, u, v, fopt):
-        pu = find(P, u, fopt)
-        pv = find(P, v, fopt)
+        pu = find_peeked(P, u, fopt)
+        pv = find_peeked(P, v, fopt)
         while pu != pv:
             if pu < pv:
                 pu, pv = pv, pu
-            if load(P, pu) == pu and cas(P, pu, pu, pv) == pu:
+            if peek(P, pu) == pu and cas(P, pu, pu, pv) == pu:
                 return pu
             pu = find(P, pu, fopt)
             pv = find(P, pv, fopt)
@@ -154,12 +233,12 @@ def build(pr) -> SimpleNamespace:
     def UnionHooks(P, H, u, v, fopt):
         # The CAS goes to the hooks array, so the parent array only sees
         # uncontended writes.
-        pu = find(P, u, fopt)
-        pv = find(P, v, fopt)
+        pu = find_peeked(P, u, fopt)
+        pv = find_peeked(P, v, fopt)
         while pu != pv:
             if pu < pv:
                 pu, pv = pv, pu
-            if load(P, pu) == pu and cas(H, pu, -1, pv) == -1:
+            if peek(P, pu) == pu and cas(H, pu, -1, pv) == -1:
                 store(P, pu, pv)
                 fence()
                 return pu
@@ -172,20 +251,23 @@ def build(pr) -> SimpleNamespace:
         pu = u
         pv = v
         linked = -1
+        fresh = False
         while pu != pv:
             if pu < pv:
                 pu, pv = pv, pu
-            if load(P, pu) == pu and cas(P, pu, pu, pv) == pu:
-                linked = pu
-                break
-            z = load(P, pu)
-            w = load(P, z)
+            if read(P, pu, fresh) == pu:
+                if cas(P, pu, pu, pv) == pu:
+                    linked = pu
+                    break
+                fresh = True
+            z = read(P, pu, fresh)
+            w = read(P, z, fresh)
             if z != w:
                 cas(P, pu, z, w)
             pu = w
         if fopt != FIND_NAIVE:
-            find(P, u, fopt)
-            find(P, v, fopt)
+            find_peeked(P, u, fopt)
+            find_peeked(P, v, fopt)
         return linked
 
     @jit
@@ -193,9 +275,10 @@ def build(pr) -> SimpleNamespace:
         ru = u
         rv = v
         linked = -1
+        fresh = False
         while True:
-            pu = load(P, ru)
-            pv = load(P, rv)
+            pu = read(P, ru, fresh)
+            pv = read(P, rv, fresh)
             if pu == pv:
                 break
             if pu < pv:
@@ -205,24 +288,27 @@ def build(pr) -> SimpleNamespace:
                 if cas(P, ru, ru, pv) == ru:
                     linked = ru
                     break
+                fresh = True
             else:
-                ru = splice(P, ru, rv, sopt)
+                ru = splice_read(P, ru, rv, sopt, fresh)
         if linked >= 0 and fopt != FIND_NAIVE:
-            find(P, u, fopt)
-            find(P, v, fopt)
+            find_peeked(P, u, fopt)
+            find_peeked(P, v, fopt)
         return linked
 
     @jit
     def UnionRemLock(P, L, u, v, fopt, sopt):
         # A try-lock, never a spin: a thread that misses the lock re-reads and
         # retries, so no thread waits on another (safe with or without
-        # independent thread scheduling).
+        # independent thread scheduling).  Inside the lock every read is
+        # coherent.
         ru = u
         rv = v
         linked = -1
+        fresh = False
         while True:
-            pu = load(P, ru)
-            pv = load(P, rv)
+            pu = read(P, ru, fresh)
+            pv = read(P, rv, fresh)
             if pu == pv:
                 break
             if pu < pv:
@@ -238,11 +324,12 @@ def build(pr) -> SimpleNamespace:
                     cas(L, ru, 1, 0)
                     if linked >= 0:
                         break
+                fresh = True
             else:
-                ru = splice(P, ru, rv, sopt)
+                ru = splice_read(P, ru, rv, sopt, fresh)
         if linked >= 0 and fopt != FIND_NAIVE:
-            find(P, u, fopt)
-            find(P, v, fopt)
+            find_peeked(P, u, fopt)
+            find_peeked(P, v, fopt)
         return linked
 
     @jit
@@ -262,15 +349,24 @@ def build(pr) -> SimpleNamespace:
     @jit
     def SameSet(P, u, v, fopt):
         # Linearizable under concurrent unions (Jayanti-Tarjan): equal roots
-        # mean connected; a root that is still a root after the comparison
-        # means not connected at that moment.
+        # mean connected; two roots that are both still roots, read
+        # coherently after the finds, mean not connected at that moment.
+        # (Peeked roots were roots at some moment of this kernel, perhaps
+        # before the other's find; the coherent check of both makes the
+        # "not connected" moment one inside this query.)
+        fresh = False
         while True:
-            u = find(P, u, fopt)
-            v = find(P, v, fopt)
+            if fresh:
+                u = find(P, u, fopt)
+                v = find(P, v, fopt)
+            else:
+                u = find_peeked(P, u, fopt)
+                v = find_peeked(P, v, fopt)
             if u == v:
                 return True
-            if load(P, u) == u:
+            if load(P, u) == u and load(P, v) == v:
                 return False
+            fresh = True
 
     # -- UnionJTB: randomized linking by rank on packed records --------------
     @jit
@@ -373,9 +469,11 @@ def build(pr) -> SimpleNamespace:
     # branches fold away.
     @jit
     def parent_of(P, v, fin):
+        # peeked: read where no union can change the answer (after a
+        # compression) or where a stale one is harmless (HB's "still a root")
         if fin == UNION_JTB:
             return jtb_parent(load(P, v))
-        return load(P, v)
+        return peek(P, v)
 
     @jit
     def set_parent(P, v, p, fin):
@@ -388,9 +486,11 @@ def build(pr) -> SimpleNamespace:
 
     @jit
     def find_any(P, u, fin, fopt):
+        """For phases without concurrent unions (compression, L_max, roots):
+        peeked parents, which no union is changing."""
         if fin == UNION_JTB:
             return find_jtb(P, u, fopt)
-        return find(P, u, fopt)
+        return find_peeked(P, u, fopt)
 
     @jit
     def union_any(P, H, u, v, fin, fopt, sopt):
@@ -405,4 +505,4 @@ def build(pr) -> SimpleNamespace:
         return SameSet(P, u, v, fopt)
 
     return SimpleNamespace(**{k: v for k, v in locals().items() if callable(v) and k[0] != "_"
-                              and k not in ("jit", "load", "store", "cas", "fence")})
+                              and k not in ("jit", "load", "peek", "store", "cas", "fence", "finds")})
