@@ -90,15 +90,18 @@ def test_auto_choice_follows_the_decision_tree():
     dense.adjacency()
     assert design.choose(dense, hb_coverage=lambda g: 0.99).sampling == "hb"
     assert design.choose(dense, hb_coverage=lambda g: 0.2).sampling == "kout"
-    # On the GPU, a graph with its adjacency gets HB at any size, whatever the
-    # coverage estimate; the choice must also be valid for a spanning forest.
+    # On the GPU, a graph with its adjacency gets HB below 2^20 edges and
+    # k-out from there, whatever the coverage estimate; the choice must also
+    # be valid for a spanning forest.
     from types import SimpleNamespace
-    for graph in (dense, SimpleNamespace(n=1 << 22, m_input=1 << 26, has_form=lambda f: True)):
+    big = SimpleNamespace(n=1 << 22, m_input=1 << 26, has_form=lambda f: True)
+    at = SimpleNamespace(n=1 << 17, m_input=design.AUTO_GPU_KOUT_EDGES, has_form=lambda f: True)
+    for graph, sampling in ((dense, "hb"), (big, "kout"), (at, "kout")):
         for cov in (0.99, 0.1):
             assert design.choose(graph, backend="gpu", hb_coverage=lambda g: cov).name \
-                == "hb+union-rem-cas+find-halve+splice"
+                == f"{sampling}+union-rem-cas+find-halve+splice"
             v = design.choose(graph, "forest", backend="gpu", hb_coverage=lambda g: cov)
-            assert v.name == "hb+union-rem-cas+find-split+split-one"
+            assert v.name == f"{sampling}+union-rem-cas+find-split+split-one"
             design.check(v, "forest")
     assert design.choose(path, backend="gpu").name == "none+union-async+find-halve"
     # a large mesh-like graph (average degree 6) skips sampling on the GPU

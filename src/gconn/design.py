@@ -628,20 +628,21 @@ def choose(graph, problem: str = "cc", backend: str = "cpu", hb_coverage=None) -
     * On the GPU, also no sampling below average degree
       ``AUTO_GPU_MIN_DEGREE`` (the 4096^2 triangle mesh, degree 6: 1.5-1.65 ms
       without sampling, 2.0-6.6 ms with it).
-    * Otherwise, on the GPU, HB: with an adjacency it beat no sampling at
-      every size measured (0.13M-67M edges, launched or replayed from a CUDA
-      graph), and beat k-out by 30-45% on Kronecker and Erdos-Renyi graphs of
-      4M-16M edges even where its coverage is low; at 64M edges the two are
-      within 2-16% (H100, BENCHMARKS.md, "CUDA graphs").
+    * Otherwise, on the GPU, sampling: with an adjacency it beat no
+      sampling at every size measured (0.13M-67M edges).  Since the unions
+      read parents through the L1 (:mod:`gconn.core.unionfind`), k-out beats
+      HB from about a million edges (Kronecker 0.27 against 0.40 ms, wave
+      0.06 against 0.10, Erdos-Renyi 0.62 against 0.78, Barabasi-Albert
+      within 10%), and HB stays ahead below (soc-Slashdot0902, 0.5M edges:
+      0.029 against 0.043 ms; H100, BENCHMARKS.md, "Parents through the
+      L1"): k-out from ``AUTO_GPU_KOUT_EDGES`` input edges, HB below.
     * On the CPU, estimate a lower bound on HB's coverage from HB's first,
       contention-free step (each vertex hooks to its smallest neighbour) on a
       sample of vertices; if it is high, HB sampling, else k-out.
     * The finish is UnionAsync (UnionRemCAS performs the same in the paper)
       with FindHalve on the CPU; on the GPU UnionRemCAS with FindHalve and
-      SpliceAtomic, the fastest or within 12% of the fastest of 20
-      variants on the 64M-edge Kronecker (k-out), Barabasi-Albert (HB) and
-      Erdos-Renyi (k-out) graphs, where UnionAsync after k-out was 20%
-      slower on Kronecker (H100, BENCHMARKS.md); spanning forests take
+      SpliceAtomic, the fastest after k-out on Kronecker, Erdos-Renyi and
+      wave, and within 5% on Barabasi-Albert (H100, BENCHMARKS.md); spanning forests take
       FindSplit and SplitAtomicOne (SpliceAtomic moves non-roots between
       trees).  The paper recommends ECL-CC after
       HB; our GPU ECL-CC finish measured 1.5-2x slower than UnionAsync
@@ -663,9 +664,10 @@ def choose(graph, problem: str = "cc", backend: str = "cpu", hb_coverage=None) -
     if backend == "gpu":
         if avg_degree < AUTO_GPU_MIN_DEGREE or not adjacency:
             return Variant("none", "union-rem-cas", "find-split", "split-one")
+        sampling = "kout" if m >= AUTO_GPU_KOUT_EDGES else "hb"
         if problem == "forest":
-            return Variant("hb", "union-rem-cas", "find-split", "split-one")
-        return Variant("hb", "union-rem-cas", "find-halve", "splice")
+            return Variant(sampling, "union-rem-cas", "find-split", "split-one")
+        return Variant(sampling, "union-rem-cas", "find-halve", "splice")
     if not adjacency:
         return Variant("none", "union-async", find)
     # hb_coverage(graph) is the backend's cheap lower bound on HB's Cov.
@@ -679,3 +681,4 @@ def choose(graph, problem: str = "cc", backend: str = "cpu", hb_coverage=None) -
 AUTO_MIN_DEGREE = 5.0
 AUTO_HB_COVERAGE = 0.9
 AUTO_GPU_MIN_DEGREE = 8.0
+AUTO_GPU_KOUT_EDGES = 1 << 20

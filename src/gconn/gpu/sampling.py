@@ -1,7 +1,7 @@
 """Sampling on the GPU (paper Sec. 3.3): k-out with CSR coalescing and edge
 reorganization, HB's two steps and BFS sampling.  (The automatic choice
-estimates HB's coverage only on the CPU: on the GPU it takes HB whenever it
-samples, see :func:`gconn.design.choose`.)
+estimates HB's coverage only on the CPU: on the GPU it chooses by the
+number of edges, see :func:`gconn.design.choose`.)
 
 >>> from gconn.gpu import sampling
 >>> from gconn.gpu.launch import REGISTRY
