@@ -630,7 +630,7 @@ def choose(graph, problem: str = "cc", backend: str = "cpu", hb_coverage=None) -
       without sampling, 2.0-6.6 ms with it).
     * Otherwise, on the GPU, sampling: with an adjacency it beat no
       sampling at every size measured (0.13M-67M edges).  Since the unions
-      read parents through the L1 (:mod:`gconn.core.unionfind`), k-out beats
+      read parents through the L1 (``gconn.core.unionfind``), k-out beats
       HB from about a million edges (Kronecker 0.27 against 0.40 ms, wave
       0.06 against 0.10, Erdos-Renyi 0.62 against 0.78, Barabasi-Albert
       within 10%), and HB stays ahead below (soc-Slashdot0902, 0.5M edges:
