@@ -85,22 +85,16 @@ class StaleMemory:
                           atomic_add=atomic_add, fence=lambda: None, peek=peek)
 
 
-def _variants():
-    out = []
-    for name in ("none+union-async+find-naive", "none+union-async+find-split", "none+union-async+find-halve",
-                 "none+union-async+find-compress", "none+union-hooks+find-halve", "none+union-early+find-split",
-                 "none+union-rem-cas+find-halve+splice", "none+union-rem-cas+find-split+split-one",
-                 "none+union-rem-cas+find-naive+halve-one", "none+union-rem-lock+find-halve+split-one",
-                 "none+union-jtb+find-two-try-split"):
-        out.append(Variant.parse(name, "incremental"))
-    return out
-
-
-VARIANTS = _variants()
+VARIANTS = [Variant.parse(name, "incremental") for name in (
+    "none+union-async+find-naive", "none+union-async+find-split", "none+union-async+find-halve",
+    "none+union-async+find-compress", "none+union-hooks+find-halve", "none+union-early+find-split",
+    "none+union-rem-cas+find-halve+splice", "none+union-rem-cas+find-split+split-one",
+    "none+union-rem-cas+find-naive+halve-one", "none+union-rem-lock+find-halve+split-one",
+    "none+union-jtb+find-two-try-split")]
 
 
 def _codes(v: Variant):
-    return FINISH_CODE[v.finish], FIND_CODE[v.find], SPLICE_CODE.get(v.splice, 0) if v.splice else 0
+    return FINISH_CODE[v.finish], FIND_CODE[v.find], SPLICE_CODE[v.splice] if v.splice else 0
 
 
 def _state(v: Variant, n: int):

@@ -642,9 +642,9 @@ def choose(graph, problem: str = "cc", backend: str = "cpu", hb_coverage=None) -
     * The finish is UnionAsync (UnionRemCAS performs the same in the paper)
       with FindHalve on the CPU; on the GPU UnionRemCAS with FindHalve and
       SpliceAtomic, the fastest after k-out on Kronecker, Erdos-Renyi and
-      wave, and within 5% on Barabasi-Albert (H100, BENCHMARKS.md); spanning forests take
-      FindSplit and SplitAtomicOne (SpliceAtomic moves non-roots between
-      trees).  The paper recommends ECL-CC after
+      wave, and within 5% on Barabasi-Albert (H100, BENCHMARKS.md);
+      spanning forests take FindSplit and SplitAtomicOne (SpliceAtomic
+      moves non-roots between trees).  The paper recommends ECL-CC after
       HB; our GPU ECL-CC finish measured 1.5-2x slower than UnionAsync
       after HB on the H100 (BENCHMARKS.md), so it is not chosen.  FindHalve
       beat FindCompress on the GPU by 20-40% without sampling (grid, mesh,
