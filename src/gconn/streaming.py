@@ -14,6 +14,10 @@ asks for, before any Graph is built.
   GPU copies and unites the chunks before, so host memory stays
   O(n + chunk), not O(m).  Any other file, or a variant that needs the
   graph, is loaded whole.
+* A host ``Graph`` or SciPy sparse matrix streams when the automatic
+  choice for it is union-find without sampling (it has no adjacency
+  yet): a matrix's CSR as it is, only its column ids copied, each entry's
+  row found on the device.
 * Any host input (a ``Graph``, a SciPy sparse matrix) whose resident
   arrays would not fit the device memory budget (``device_memory=`` or ``GCONN_DEVICE_MEMORY``, never more than
   what is free) streams with a union-find variant: the requested finish
@@ -127,6 +131,17 @@ def _stream_variant(v: Variant, problem: str) -> Variant:
     return Variant.parse(STREAM_VARIANT, problem)
 
 
+def _graph_edges(graph: Graph):
+    """What of a host graph streams: a matrix's CSR as it is (the rows of
+    its entries are found on the device), else the edge list the graph
+    holds (each edge once where the canonical form is built)."""
+    from .gpu.stream import HostEdges
+    f = graph._forms
+    if "input-csr" in f and not ("edges" in f or "canonical" in f):
+        return HostEdges.of_csr(*f["input-csr"], graph.n)
+    return graph.edges()
+
+
 def run(graph, be, algorithm, problem: str, params: dict, *, forest: bool, device_memory, return_stats: bool,
         columns=(None, None)):
     """Stream ``graph`` on the GPU backend ``be`` when it should (see the
@@ -151,25 +166,35 @@ def run(graph, be, algorithm, problem: str, params: dict, *, forest: bool, devic
         if src is None:
             return None
     limit = stream.budget(device_memory)
-    if src is not None and edges_only:
+    chosen = False
+    if isinstance(graph, Graph) and algorithm in (None, "auto"):
+        # a host graph: the automatic choice it would get resident (no
+        # adjacency on it yet: union-find over its edges, which stream; a
+        # variant asked for by name runs resident, with its phases' Stats)
+        asked = design.choose(graph, problem, backend="gpu")
+        chosen = edges_only = _edges_only(asked)
+    if src is not None and edges_only or chosen:
         v = asked.with_params(**params)
     elif isinstance(graph, Iterator) or _resident_bytes(graph, Plan.of(asked), forest) > limit:
         v = _stream_variant(asked, problem)     # sampling options do not apply to it
     else:
         return None
     if isinstance(graph, Graph):
-        src = graph.edges()
+        src = _graph_edges(graph)
     plan = Plan.of(v)
     # a file's declared vertex count (EdgeChunks.n) keeps its isolated vertices
     n = graph.n if isinstance(graph, Graph) else getattr(src, "n", None)
     st = stream.Streamer(plan, n=n, forest=forest, limit=limit)
     try:
-        st.feed(stream.HostEdges(src))
+        st.feed(src if isinstance(src, stream.HostEdges) else stream.HostEdges(src))
     except stream.WiderIds:
         if not text:
             raise
         return None     # a file's ids outgrow int32 after its first chunk: it is loaded whole
     roots, fa, fb, n = st.result()
+    if isinstance(graph, Graph) and roots.dtype != graph.id_dtype:
+        # labels in the graph's id type, as the resident path gives them
+        roots, fa, fb = (a.astype(graph.id_dtype) for a in (roots, fa, fb))
     stats = None
     if return_stats:
         stats = Stats(variant=plan.name, backend=be.NAME, n=n, m=st.edges, streamed=True, chunks=st.chunks,

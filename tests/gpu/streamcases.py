@@ -73,6 +73,59 @@ def run_unknown_n(stream, src, dst, n, cuts):
         assert st.cap >= n_out
 
 
+def run_arrays_growing(stream, src, dst, chunk):
+    """Arrays (ids checked by the device) with no n, in order of growing
+    largest id: chunks meet a parent array too small for them, are unioned
+    again once it has grown, and the partition is SciPy's."""
+    by_id = np.argsort(np.maximum(src, dst), kind="stable")
+    s, d = src[by_id], dst[by_id]
+    st = stream.stream_union((s, d), chunk_edges=chunk)
+    roots, _, _, n_out = st.result()
+    assert n_out == int(max(src.max(), dst.max())) + 1 and st.cap >= n_out
+    check_labels(src, dst, n_out, roots)
+    assert st.again > 0 and st.edges == src.size
+    return st
+
+
+def csr_of(src, dst, n):
+    """A CSR with every edge (u, v) as an entry of row u (duplicates kept,
+    empty rows included)."""
+    order = np.argsort(src, kind="stable")
+    indptr = np.zeros(n + 1, np.int64)
+    np.cumsum(np.bincount(src, minlength=n), out=indptr[1:])
+    return indptr, dst[order].copy()
+
+
+def run_csr(stream, src, dst, n, sizes):
+    """A CSR streamed in chunks that cut through rows (only its column
+    ids cross; each entry's row is found on the device)."""
+    indptr, indices = csr_of(src, dst, n + 2)
+    for c in sizes:
+        st = stream.stream_union(stream.HostEdges.of_csr(indptr, indices, n + 2), chunk_edges=c)
+        roots, _, _, n_out = st.result()
+        assert n_out == n + 2 and st.chunks == -(-src.size // c)
+        check_labels(src, dst, n + 2, roots)
+
+
+def run_csr_errors(stream, src, dst, n, chunk):
+    """Column ids out of range and offsets that decrease: errors that say
+    which entry or row, found by the device."""
+    indptr, indices = csr_of(src, dst, n)
+    bad = indices.copy()
+    bad[-3] = -1
+    with pytest.raises(ValueError, match=rf"negative vertex id -1 \(indices\[{bad.size - 3}\]\)"):
+        stream.stream_union(stream.HostEdges.of_csr(indptr, bad, n), chunk_edges=chunk)
+    bad[-3] = n
+    with pytest.raises(ValueError, match=rf"vertex id {n} \(indices\[{bad.size - 3}\]\) is out of range"):
+        stream.stream_union(stream.HostEdges.of_csr(indptr, bad, n), chunk_edges=chunk)
+    ptr = indptr.copy()
+    ptr[n // 2] = ptr[n // 2 + 1] + 1
+    with pytest.raises(ValueError, match=r"indptr decreases .* at row"):
+        stream.stream_union(stream.HostEdges.of_csr(ptr, indices, n), chunk_edges=chunk)
+    with pytest.raises(ValueError, match=r"indptr runs from 0 to"):
+        stream.HostEdges.of_csr(indptr, indices[:-1], n)
+
+
 def quarter_of_graph(src, dst, n) -> int:
     """A device budget 4x smaller than the graph's arrays."""
     g = Graph.from_edges(src, dst, n)

@@ -14,8 +14,9 @@ import os
 import numpy as np
 import pytest
 
-from streamcases import (check_labels, chunked, components_graph, quarter_of_graph, run_bad_ids, run_budget,
-                         run_chunk_sizes, run_forest, run_unknown_n)
+from streamcases import (check_labels, chunked, components_graph, quarter_of_graph, run_arrays_growing,
+                         run_bad_ids, run_budget, run_chunk_sizes, run_csr, run_csr_errors, run_forest,
+                         run_unknown_n)
 
 SIM = os.environ.get("NUMBA_ENABLE_CUDASIM", "0").strip() not in ("", "0")
 pytestmark = [pytest.mark.cudasim,
@@ -66,9 +67,10 @@ def test_memory_budget_four_times_over(dense):
     assert stats.variant == "none+union-async+find-halve"
 
 
-def test_scipy_matrix_over_budget_streams(dense):
-    """A SciPy matrix whose graph does not fit the budget is streamed (its
-    CSR rows expanded on the host), with SciPy's labels; one that fits is not."""
+def test_scipy_matrix_streams(dense):
+    """A SciPy matrix streams its CSR, with SciPy's labels: under a budget
+    4x below its graph, and with the automatic choice whatever the budget;
+    a variant that samples, when it fits, is run on the resident graph."""
     import scipy.sparse as sp
     from scipy.sparse.csgraph import connected_components as scipy_cc
     src, dst, n = dense
@@ -78,7 +80,25 @@ def test_scipy_matrix_over_budget_streams(dense):
     k, labels, stats = gconn.connected_components(A, backend="gpu", device_memory=limit, return_stats=True)
     assert stats.streamed and stats.chunks > 1 and k == k0 and np.array_equal(labels, want)
     k, labels, stats = gconn.connected_components(A, backend="gpu", return_stats=True)
+    assert stats.streamed and k == k0 and np.array_equal(labels, want)
+    k, labels, stats = gconn.connected_components(A, backend="gpu", algorithm="kout+union-async+find-halve",
+                                                  return_stats=True)
     assert not stats.streamed and k == k0 and np.array_equal(labels, want)
+
+
+def test_arrays_checked_on_the_device_grow_the_parents(dense):
+    src, dst, _ = dense
+    run_arrays_growing(stream, src, dst, 7)
+
+
+def test_csr_streamed_in_chunks_that_cut_rows(edges):
+    src, dst, n = edges
+    run_csr(stream, src, dst, n, [1, 5, src.size])
+
+
+def test_csr_errors(dense):
+    src, dst, n = dense
+    run_csr_errors(stream, src, dst, n, 16)
 
 
 def test_budget_from_the_environment(dense, monkeypatch):

@@ -12,9 +12,10 @@ import pytest
 import gconn
 
 from oracles import host
-from streamcases import (check_labels, chunked, components_graph, quarter_of_graph, run_bad_ids, run_budget,
-                         run_chunk_sizes, run_forest, run_text_chunks, run_text_cli, run_text_errors_and_fallbacks,
-                         run_text_formats, run_unknown_n)
+from streamcases import (check_labels, chunked, components_graph, quarter_of_graph, run_arrays_growing,
+                         run_bad_ids, run_budget, run_chunk_sizes, run_csr, run_csr_errors, run_forest,
+                         run_text_chunks, run_text_cli, run_text_errors_and_fallbacks, run_text_formats,
+                         run_unknown_n)
 
 from gpucases import GPU_OK as _OK, ON_GPU
 
@@ -86,6 +87,28 @@ def test_bad_ids(edges):
     run_bad_ids(stream, src, dst, 1 << 16)
 
 
+def test_arrays_checked_on_the_device_grow_the_parents(edges):
+    """Sorted by growing id, chunks outrun the parent array (the host
+    learns the ids only from the bounds the unions send back) and are
+    unioned again."""
+    src, dst, _ = edges
+    run_arrays_growing(stream, src, dst, 1 << 16)
+
+
+def test_csr_streamed(edges):
+    """A CSR's column ids streamed, rows found on the device, chunks that
+    cut rows; errors found by the device; a SciPy matrix end to end."""
+    import scipy.sparse as sp
+    from scipy.sparse.csgraph import connected_components as scipy_cc
+    src, dst, n = edges
+    run_csr(stream, src, dst, n, [1 << 12, 300_007, src.size])
+    run_csr_errors(stream, src, dst, n, 1 << 16)
+    A = sp.csr_matrix((np.ones(src.size, np.int8), (src, dst)), shape=(n, n))
+    k0, want = scipy_cc(A, directed=False)
+    k, labels, stats = gconn.connected_components(A, backend="gpu", return_stats=True)
+    assert stats.streamed and k == k0 and np.array_equal(labels, want)
+
+
 def test_matches_the_resident_path(edges):
     src, dst, n = edges
     k, labels, stats = gconn.connected_components((src, dst), backend="gpu", return_stats=True)
@@ -102,6 +125,7 @@ def test_put_and_fetch_in_pieces(size, piece, monkeypatch):
 
     from gconn.gpu import staging
     monkeypatch.setattr(staging, "PIECE_BYTES", piece)
+    monkeypatch.setattr(staging, "FETCH_PIECE_BYTES", piece)
     dev = cp.arange(size, dtype=cp.int32) * 3 - 7
     out = staging.fetch(dev)
     assert isinstance(out, np.ndarray) and np.array_equal(out, dev.get())
@@ -113,9 +137,9 @@ def test_put_and_fetch_in_pieces(size, piece, monkeypatch):
 
 
 def test_staging_buffers_are_kept_between_runs(monkeypatch):
-    """A run gives its pinned staging buffers back when its feed ends and
-    the next run takes them: allocating them took most of a 64M-edge run
-    on the H100."""
+    """A run gives its pinned staging pieces (and the pinned slots of the
+    chunks' bounds) back when its feed ends and the next run takes them:
+    allocating them took most of a 64M-edge run on the H100."""
     import cupy as cp
     src = np.arange(100_000, dtype=np.int32)
     dst = (src + 1) % src.size
@@ -125,7 +149,7 @@ def test_staging_buffers_are_kept_between_runs(monkeypatch):
     real = cp.cuda.alloc_pinned_memory
     monkeypatch.setattr(cp.cuda, "alloc_pinned_memory", lambda nbytes: allocs.append(nbytes) or real(nbytes))
     st = stream.stream_union((src, dst))
-    assert allocs == [] and st._pipe.staged is None and stream._PINNED
+    assert allocs == [] and st._pipe.ring is None and stream._PINNED and stream._BOUNDS
     check_labels(src, dst, src.size, st.result()[0])
 
 

@@ -235,7 +235,7 @@ def finish(s: State, work):
     if work is None:
         m = int(s.src.size)
         launch(s.kernel("coo_ops"), m, s.Pv, s.Hv, s.srcv, s.dstv, dummy(np.int8), m, OP_UNION, s.record,
-               s.fav, s.fbv, dummy(np.bool_), persistent=True)
+               s.fav, s.fbv, dummy(np.bool_), g.n, dummy(np.int64), -1, persistent=True)
         return m, 0
     smallv, uvv, usv, countsv = work
     launch(s.kernel("finish_csr"), g.n, s.Pv, s.Hv, s.ipv, s.ixv, smallv, uvv, usv, countsv, s.record,

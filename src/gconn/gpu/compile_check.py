@@ -81,6 +81,11 @@ def jobs(quick: bool = False) -> list:
                 keys = [(key, False) for key in spec.keys]
             for key, jtb in keys:
                 out.append((kind, key, dtypes_key(ids, ptr, "int64" if jtb else ids)))
+        if not mixed:
+            # the streamed chunks' coo_ops (ids checked on the device): its
+            # extra code does not depend on the union codes
+            for key, jtb in per_finish.values():
+                out.append(("coo_ops", key + (True,), dtypes_key(ids, ptr, "int64" if jtb else ids)))
     return out
 
 

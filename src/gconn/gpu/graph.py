@@ -103,6 +103,46 @@ def _rows(indptr, lo: int, hi: int):
     return xp.searchsorted(indptr, slots, side="right") - 1
 
 
+@kernel("csr_rows", lambda t: (t.ptr, t.I64, t.I64, t.I64, t.I64, t.id))
+def make_csr_rows():
+    """``out[i]`` = the row of CSR slot ``e0 + i`` for i < k, the row
+    searched for in ``r0..r1`` only (the rows of the first and last slot).
+    Each warp walks its own run of slots 32 at a time, as ``coo_ops`` does,
+    and each thread searches from its previous row (doubling steps, then
+    halving): a row a few slots on is one or two reads away, where a binary
+    search over the whole range reads ~log2(n) offsets per slot.  Rows
+    stay in ``r0..r1`` whatever the offsets hold."""
+
+    def csr_rows(indptr, e0, k, r0, r1, out):
+        tid = cuda.grid(1)
+        nwarps = cuda.gridsize(1) // 32
+        chunks = (k + 31) // 32
+        per = (chunks + nwarps - 1) // nwarps
+        first = (tid // 32) * per
+        r = r0
+        for c in range(first, min(first + per, chunks)):
+            i = c * 32 + tid % 32
+            if i >= k:
+                break
+            e = e0 + i
+            step = 1
+            while r + step <= r1 and indptr[r + step] <= e:
+                r += step
+                step *= 2
+            while step > 1:
+                step //= 2
+                if r + step <= r1 and indptr[r + step] <= e:
+                    r += step
+            out[i] = r
+
+    return csr_rows
+
+
+def rows_kernel(dtypes: tuple):
+    """The ``csr_rows`` kernel for ``dtypes`` (ids, offsets, parents)."""
+    return get("csr_rows", (), dtypes)
+
+
 @kernel("id_bounds", lambda t: (t.id, t.id, t.I64, t.i64), offsets=False)
 def make_id_bounds():
     """bounds[0] = min(bounds[0], every id), bounds[1] = max(bounds[1],

@@ -73,7 +73,8 @@ class IncrementalState:
         launch(get("coo_ops", (p.fin, p.fopt, p.sopt), self.dtypes), m, self._Pv, self._Hv, view(src), view(dst),
                view(kinds) if kinds is not None else dummy(np.int8), m, mode, 0,
                dummy(self.id_dtype), dummy(self.id_dtype),
-               view(out) if out is not None else dummy(np.bool_), persistent=True)
+               view(out) if out is not None else dummy(np.bool_), int(self.P.size), dummy(np.int64), -1,
+               persistent=True)
 
     def insert(self, src, dst) -> None:
         if self.plan.family != UNION_FIND:

@@ -61,6 +61,20 @@ def stage(out: np.ndarray, a: np.ndarray) -> tuple[int, int]:
     return int(lo), int(hi)
 
 
+def copy_into(out: np.ndarray, a: np.ndarray) -> None:
+    """Copy ``a`` into ``out[:a.size]`` (cast) on all cores, reading
+    nothing else: the streamed chunks whose ids the device checks (a fill
+    with :func:`stage`'s bounds ran at 33-36 GB/s, this one at the host's
+    copy bandwidth; BENCHMARKS.md, issue 11).
+
+    >>> out = np.zeros(4, np.int32)
+    >>> copy_into(out, np.array([3, 1], np.int64)); out.tolist()
+    [3, 1, 0, 0]
+    """
+    if a.size:
+        _copy(out[:a.size], a)
+
+
 @njit(parallel=True, nogil=True, cache=True)
 def _copy(out, a):
     """out[:] = a by blocks in parallel (the pieces of put and fetch)."""
@@ -71,16 +85,19 @@ def _copy(out, a):
         out[s:e] = a[s:e]
 
 
-#: bytes per piece of :func:`put` and :func:`fetch` (two pinned pieces take turns)
+#: bytes per piece of :func:`put` and :func:`fetch` (two pinned pieces take
+#: turns).  H100: a 0.27 GB put took 5.8 ms with 32 MB pieces, 8.3 with 8 MB;
+#: fetching 4.2M labels 0.62 ms with 8 MB pieces, 0.75 with 32 MB.
 PIECE_BYTES = 1 << 25
+FETCH_PIECE_BYTES = 1 << 23
 
 
-def _pieces(size: int, dtype):
+def _pieces(size: int, dtype, piece_bytes: int = None):
     """Two pinned buffers of one piece each (NumPy views; the views keep the
     memory), their events, the piece length and the pieces' starts."""
     import cupy as cp
     dtype = np.dtype(dtype)
-    step = max(PIECE_BYTES // dtype.itemsize, 1)
+    step = max((piece_bytes or PIECE_BYTES) // dtype.itemsize, 1)
     k = min(step, size)
     bufs = [np.frombuffer(cp.cuda.alloc_pinned_memory(k * dtype.itemsize), dtype, k) for _ in range(2)]
     done = [cp.cuda.Event(disable_timing=True) for _ in range(2)]
@@ -132,7 +149,7 @@ def fetch(dev) -> np.ndarray:
     if dev.size < BLOCK:
         dev.get(out=out)
         return out.reshape(shape)
-    bufs, done, step, starts = _pieces(dev.size, dev.dtype)
+    bufs, done, step, starts = _pieces(dev.size, dev.dtype, FETCH_PIECE_BYTES)
     rt = cp.cuda.runtime
     stream = cp.cuda.get_current_stream()
 
@@ -158,4 +175,6 @@ def warm() -> None:
     for dt in (np.int32, np.int64):
         stage(np.empty(2, dt), np.arange(2, dtype=dt))
         _copy(np.empty(2, dt), np.arange(2, dtype=dt))
-    stage(np.empty(2, np.int64), np.arange(4, dtype=np.int64)[::2])   # a strided column
+    column = np.arange(4, dtype=np.int64)[::2]      # a strided column of an (m, 2) array
+    stage(np.empty(2, np.int64), column)
+    copy_into(np.empty(2, np.int64), column)

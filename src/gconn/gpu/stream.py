@@ -9,16 +9,19 @@ which records the spanning forest the same way (the edge that linked a
 root).  Device memory is O(n + BUFFERS * chunk), whatever m is, so graphs
 larger than the GPU are unioned without an out-of-memory error.
 
-Host memory reaches the copy engine through pinned staging buffers, filled
-by :func:`gconn.gpu.staging.stage` on all cores; the fill also reads each
-chunk's smallest and largest id, so the ids are checked, and the parent
-array sized, on the host before the chunk's unions are launched, with no
-read-back from the device.  (Pinning the user's arrays in place with
-``cudaHostRegister`` measured 3x slower on the H100: 14-16 ms to pin
-0.54 GB and 9.5 ms to unpin, against 10.5 ms for the whole staged copy.)
-Under the CUDA simulator there are no streams or pinned memory: chunks are
-copied into the simulator's arrays and the same chunking, growth and
-validation logic runs.
+Host memory reaches the copy engine through a ring of small pinned
+pieces, each filled on all cores (:func:`gconn.gpu.staging.copy_into`)
+and copied while the next is filled.  Where the edges can be read again
+(arrays, memory-mapped files, a matrix's CSR) the ids are checked on the
+device by the kernel that unions them (see :class:`Streamer`), so the host
+only copies; an iterable's chunks are checked on the host as they are
+staged.  (Pinning the user's arrays in place with ``cudaHostRegister``
+measured 3x slower on the H100: 14-16 ms to pin 0.54 GB and 9.5 ms to
+unpin, against 10.5 ms for the whole staged copy.)  A SciPy matrix's CSR
+streams its column ids only; each entry's row is found on the device
+from the offsets.  Under the CUDA simulator there are no streams or
+pinned memory: chunks are copied into the simulator's arrays and the same
+chunking, growth and validation logic runs.
 
 The vertex count may be unknown (an iterator of chunks, or arrays whose
 largest id nobody has computed): the parent array is sized from the first
@@ -48,16 +51,23 @@ from ..ids import INT32_MAX, check_pair
 from ..memory import check_vertices
 from . import memory
 from ._compat import SIM, view, xp
+from .graph import rows_kernel
 from .launch import dtypes_key, dummy, get, launch
-from .staging import stage
+from .staging import copy_into, stage
 from .unionfind import OP_UNION
 
-#: device buffers (and pinned staging buffers) that take turns: one being
-#: unioned, one in flight, one being filled on the host
+#: device buffers that take turns: one being unioned, one being copied
+#: into, one waiting
 BUFFERS = 3
 #: edges per chunk (H100 sweeps: BENCHMARKS.md, issue 11; 2^21-2^22 with
 #: three buffers staged in 10.3-10.7 ms, 2^20 in 11.1, 2^23 in 12.8)
 CHUNK_EDGES = 1 << 22
+#: pinned staging pieces that take turns, and the bytes of each: small, so
+#: that they stay in the host's cache from the fill to the copy (H100,
+#: Kronecker s22 from host arrays: 4 x 8 MB 1.18x the pinned copy, 3 x 16 MB
+#: 1.20-1.32x, 3 x 32 MB 1.31x, 4 x 4 MB 1.52x; BENCHMARKS.md, issue 11)
+RING = 4
+PIECE_BYTES = 1 << 23
 #: first capacity of a parent array of unknown size (small in the
 #: simulator, so that tests grow it)
 FIRST_CAP = 16 if SIM else 1 << 16
@@ -112,7 +122,8 @@ def _id_dtype(a, where: str) -> np.dtype:
 class HostEdges:
     """Host edges to stream: ``(src, dst)`` arrays (NumPy, memory-mapped
     included), an ``(m, 2)`` array, a ``.gcb`` or ``.npy`` path (memory
-    mapped), or an iterable of ``(src_chunk, dst_chunk)``.
+    mapped), or an iterable of ``(src, dst)`` chunks; or, from
+    :meth:`of_csr`, a matrix's CSR (each stored entry an edge).
 
     >>> e = HostEdges((np.arange(5), np.arange(1, 6)))
     >>> e.m, [(s, a.tolist()) for s, a, _ in e.chunks(2)]
@@ -120,7 +131,7 @@ class HostEdges:
     """
 
     def __init__(self, source):
-        self.src = self.dst = self._iter = None
+        self.src = self.dst = self._iter = self.indptr = None
         self.n = None
         if isinstance(source, (str, os.PathLike)):
             source = _mapped(source)
@@ -143,17 +154,42 @@ class HostEdges:
             raise TypeError("stream edges from (src, dst) NumPy arrays, an (m, 2) array, a .gcb or .npy "
                             f"path, or an iterable of (src, dst) chunks; got {type(source).__name__}")
 
+    @classmethod
+    def of_csr(cls, indptr: np.ndarray, indices: np.ndarray, n: int) -> "HostEdges":
+        """The entries of an n x n CSR as edges (row, column): only the
+        column ids are streamed; each entry's row is found on the device
+        from ``indptr``, which goes over whole (n + 1 offsets, where the
+        rows as ids would be one per entry).
+
+        >>> e = HostEdges.of_csr(np.array([0, 2, 3, 3]), np.array([1, 2, 0]), 3)
+        >>> e.m, [(o, s, d.tolist()) for o, s, d in e.chunks(2)]
+        (3, [(0, None, [1, 2]), (2, None, [0])])
+        """
+        e = cls.__new__(cls)
+        e.src = e._iter = None
+        e.n = int(n)
+        if indptr.ndim != 1 or indptr.size != e.n + 1:
+            raise ValueError(f"indptr has {indptr.size} offsets; an n x n CSR with n={n} has {e.n + 1}")
+        e.indptr = indptr
+        e.dst = indices
+        e.m = int(indices.size)
+        if int(indptr[0]) != 0 or int(indptr[-1]) != e.m:
+            raise ValueError(f"indptr runs from {int(indptr[0])} to {int(indptr[-1])}; a CSR's runs from 0 "
+                             f"to the number of entries, {e.m}")
+        e.dtype = _id_dtype(indices, "indices")
+        return e
+
     @property
-    def contiguous(self) -> bool:
-        """Whether both id arrays are contiguous and can be copied as they are."""
-        return self.src is not None and all(
-            a.flags.c_contiguous and a.dtype == self.dtype for a in (self.src, self.dst))
+    def rereadable(self) -> bool:
+        """Whether a chunk can be read again (arrays, not an iterable)."""
+        return self._iter is None
 
     def chunks(self, size: int):
-        """``(offset, src, dst)`` host pieces of at most ``size`` edges."""
-        if self.src is not None:
+        """``(offset, src, dst)`` host pieces of at most ``size`` edges
+        (``src`` None for a CSR: the rows are found on the device)."""
+        if self._iter is None:
             for a in range(0, self.m, size):
-                yield a, self.src[a:a + size], self.dst[a:a + size]
+                yield (a,) + self.piece(a, size)
             return
         offset = 0
         for i, piece in enumerate(self._iter):
@@ -170,6 +206,31 @@ class HostEdges:
             for a in range(0, s.size, size):
                 yield offset + a, s[a:a + size], d[a:a + size]
             offset += s.size
+
+    def piece(self, offset: int, size: int):
+        """``(src, dst)`` of the edges ``offset .. offset + size - 1`` of
+        arrays or a CSR (``src`` None)."""
+        src = None if self.src is None else self.src[offset:offset + size]
+        return src, self.dst[offset:offset + size]
+
+    def rows(self, offset: int, size: int) -> tuple[int, int]:
+        """The rows of a CSR's entries ``offset`` and ``offset + size - 1``
+        (kept within 0..n-1 whatever the offsets hold)."""
+        # needles of the offsets' type: others make NumPy cast all of indptr, every call
+        at = np.array([offset, offset + size - 1], self.indptr.dtype)
+        first, last = np.searchsorted(self.indptr, at, side="right") - 1
+        top = max(self.n - 1, 0)
+        return int(min(max(first, 0), top)), int(min(max(last, 0), top))
+
+    def offsets_error(self) -> str | None:
+        """Where a CSR's offsets decrease, as an error message (checked only
+        after the device found it)."""
+        bad = np.flatnonzero(np.diff(self.indptr) < 0)
+        if bad.size == 0:
+            return None
+        r = int(bad[0])
+        return (f"indptr decreases from {int(self.indptr[r])} to {int(self.indptr[r + 1])} at row {r}; "
+                "a CSR's offsets never decrease")
 
 
 def _mapped(path):
@@ -205,6 +266,17 @@ class Streamer:
     ``copy_threads`` caps the threads that fill the staging buffers
     (default: numba's, every core).
 
+    Ids are checked where the data can be read again (arrays, a CSR) by
+    the kernel that unions them: it skips edges with an id outside the
+    parent array and folds each chunk's smallest and largest id into two
+    slots, which come back by an asynchronous copy after each chunk.  The
+    host reads them (without waiting) to grow the parent array ahead of the
+    next chunks, and once the feed is done: then a negative id, or one
+    beyond ``n``, is an error naming the chunk and the edge, and a chunk
+    that met a parent array too small (ids larger than all before) is
+    unioned again.  An iterable's chunks are gone once copied, so their ids
+    are checked on the host as they are staged, before their unions.
+
     >>> from gconn.design import Variant, Plan
     >>> s = Streamer(Plan.of(Variant.parse("none+union-async+find-halve")), limit=1 << 20)  # doctest: +SKIP
     >>> s.feed(HostEdges((np.array([0, 2]), np.array([1, 3])))); s.result()[3]  # doctest: +SKIP
@@ -225,27 +297,32 @@ class Streamer:
         self.copy_threads = copy_threads
         self.cap = 0
         self.max_id = -1
+        #: chunks unioned (of the input; ``again`` counts those unioned twice)
         self.chunks = 0
+        self.again = 0
         self.edges = 0
         self.chunk_edges = 0
         self.seconds = 0.0
         self._ready = False
+        self._slot = 0
 
     # per-vertex bytes of the union-find arrays (parents, aux, forest slots)
     def _vertex_bytes(self, idt) -> int:
         pb = 8 if self.plan.jtb else idt.itemsize
         return pb * (2 if self.plan.aux else 1) + (2 * idt.itemsize if self.forest else 0)
 
-    def _setup(self, dtype) -> None:
-        """Buffers for ids of ``dtype``: the chunk size that fits the budget
-        beside the parent array, then the device and staging buffers."""
+    def _setup(self, edges: HostEdges) -> None:
+        """Buffers for ids of ``edges.dtype``: the chunk size that fits the
+        budget beside the parent array (and a CSR's offsets), then the
+        device and staging buffers."""
         # a declared vertex count beyond int32 needs int64 ids whatever the first chunk holds
-        self.idt = np.dtype(np.int64) if self.n is not None and self.n > INT32_MAX + 1 else np.dtype(dtype)
+        self.idt = np.dtype(np.int64) if self.n is not None and self.n > INT32_MAX + 1 else np.dtype(edges.dtype)
         self.p_dtype = np.dtype(np.int64) if self.plan.jtb else self.idt
-        self.dtypes = dtypes_key(self.idt, self.idt, self.p_dtype)
+        ptr = edges.indptr
+        self.dtypes = dtypes_key(self.idt, self.idt if ptr is None else ptr.dtype, self.p_dtype)
         per_vertex = self._vertex_bytes(self.idt)
         if self.n is not None:
-            vertex_part = self.n * per_vertex
+            vertex_part = self.n * per_vertex + (0 if ptr is None else ptr.nbytes)
             if vertex_part > self.limit:
                 raise MemoryError(
                     f"union-find over n={self.n} vertices needs {_size(vertex_part)} of GPU memory "
@@ -258,12 +335,15 @@ class Streamer:
         if self.chunk_edges < 1:
             raise MemoryError(f"the device memory budget of {_size(self.limit)} leaves no room for "
                               f"edge buffers beside the union-find arrays (n={self.n})")
-        self._kern = get("coo_ops", (self.plan.fin, self.plan.fopt, self.plan.sopt), self.dtypes)
+        # one kernel for both: chunks checked on the host skip no pair (ids in range)
+        self._kern = get("coo_ops", (self.plan.fin, self.plan.fopt, self.plan.sopt, True), self.dtypes)
         self.P = xp.empty(0, self.p_dtype)
         self.H = xp.empty(0, self.p_dtype)
         self.fa = self.fb = xp.empty(0, self.idt)
         c = self.chunk_edges
         self._dev = [(xp.empty(c, self.idt), xp.empty(c, self.idt)) for _ in range(BUFFERS)]
+        self._devv = [(view(a), view(b)) for a, b in self._dev]
+        self._none = (dummy(np.int8), dummy(np.bool_), dummy(np.int64))
         self._pipe = _SimPipe(self) if SIM else _CudaPipe(self)
         self._ready = True
         self._grow(self.n if self.n is not None else FIRST_CAP)
@@ -295,7 +375,8 @@ class Streamer:
         # arrays' memory only to later work on that stream
         old = self.cap
         with memory.guard(f"growing the parent array to {cap} vertices"):
-            P = xp.arange(cap, dtype=self.p_dtype)
+            P = xp.empty(cap, self.p_dtype)
+            launch(get("init_parents", (), self.dtypes), cap, view(P), cap, persistent=True)
             P[:old] = self.P[:old]
             if self.plan.aux:
                 H = xp.full(cap, -1 if self.plan.aux == "hooks" else 0, self.p_dtype)
@@ -323,12 +404,14 @@ class Streamer:
         else:
             return
         self._pipe.sync()
-        for w, a in (("src", hs), ("dst", hd)):
+        named = (("indices", hd),) if hs is None else (("src", hs), ("dst", hd))
+        for w, a in named:
             hits = np.flatnonzero(bad(np.asarray(a)))
             if hits.size:
                 i = int(hits[0])
-                raise ValueError(f"chunk {index} (edges {offset}..{offset + hs.size - 1}): "
+                raise ValueError(f"chunk {index} (edges {offset}..{offset + hd.size - 1}): "
                                  + why.format(v=int(a[i]), w=w, i=offset + i))
+        raise RuntimeError(f"chunk {index}: the device saw ids in {lo}..{hi}, which the host does not find")
 
     def feed(self, edges: HostEdges) -> None:
         """Union every edge of ``edges`` (chunk by chunk, overlapped)."""
@@ -342,31 +425,101 @@ class Streamer:
                 if first is None:
                     return
                 pieces = _chain([first], pieces)
-            self._setup(edges.dtype)
+            self._setup(edges)
+        if edges.rereadable:
+            pieces = edges.chunks(self.chunk_edges)
+        csr = None
+        if edges.indptr is not None:
+            if self.n != edges.n:
+                raise ValueError(f"a CSR of n={edges.n} fed to a stream of n={self.n}")
+            csr = _Csr(edges, self)
+        # chunks checked by the device: (bounds row, chunk, offset, size, capacity at its union)
+        rows: list = []
+        on_device = edges.rereadable
+        if on_device:
+            self._pipe.bounds(-(-edges.m // self.chunk_edges))
         try:
             with self._pipe.open():
                 for offset, hs, hd in pieces:
                     # pieces are cut before the budget has set the chunk size
-                    for a in range(0, hs.size, self.chunk_edges):
-                        self._put(offset + a, hs[a:a + self.chunk_edges], hd[a:a + self.chunk_edges])
+                    for a in range(0, hd.size, self.chunk_edges):
+                        e = self.chunk_edges
+                        src = None if hs is None else hs[a:a + e]
+                        # an unknown n is sized on the host from the first chunk
+                        host = not on_device or self.max_id < 0 and self.n is None
+                        row = None if host else len(rows)
+                        cap = self._put(offset + a, src, hd[a:a + e], row, csr)
+                        if row is not None:
+                            rows.append((row, self.chunks, offset + a, hd[a:a + e].size, cap))
+                        self.chunks += 1
         finally:
             self._pipe.sync()
+        self._verify(edges, rows, csr)
         self.seconds += time.perf_counter() - t0
 
-    def _put(self, offset: int, hs, hd) -> None:
-        s = self.chunks % BUFFERS
-        hs, hd = self._cast(hs), self._cast(hd)
-        lo, hi = self._pipe.copy_in(s, hs, hd)
-        self._check(self.chunks, offset, hs, hd, lo, hi)
-        self.max_id = max(self.max_id, hi)
-        self._grow(hi + 1)
-        k = int(hs.size)
+    def _verify(self, edges: HostEdges, rows: list, csr) -> None:
+        """The device's bounds of the chunks it checked: errors, the
+        largest id, and the chunks to union again with a larger parent
+        array."""
+        if csr is not None:
+            why = csr.check()
+            if why is not None:
+                raise ValueError(why)
+        if not edges.rereadable:
+            return
+        b = self._pipe.read_bounds(len(rows))
+        again = []
+        for row, index, offset, size, cap in rows:
+            lo, hi = int(b[row, 0]), int(b[row, 1])
+            if lo < 0 or self.n is not None and hi >= self.n:
+                self._check(index, offset, *edges.piece(offset, size), lo, hi)
+            self.max_id = max(self.max_id, hi)
+            if hi >= cap:
+                again.append((offset, size))
+        if again:
+            self._grow(self.max_id + 1)
+            try:
+                with self._pipe.open():
+                    for offset, size in again:
+                        self._put(offset, *edges.piece(offset, size), None, csr, checked=True)
+            finally:
+                self._pipe.sync()
+            self.again += len(again)
+
+    def _put(self, offset: int, hs, hd, row, csr, checked: bool = False) -> int:
+        """Stage, copy and union one chunk: its ids checked by the device
+        into bounds ``row``, or (``row`` None) on the host as it is staged,
+        unless they are known to be in range (``checked``).  Returns the
+        parent array's capacity its unions saw."""
+        s = self._slot % BUFFERS
+        self._slot += 1
+        hs = None if hs is None else self._cast(hs)
+        hd = self._cast(hd)
+        if row is None and not checked:
+            lo, hi = self._pipe.copy_in(s, hs, hd, bounds=True)
+            self._check(self.chunks, offset, hs, hd, lo, hi)
+            self.max_id = max(self.max_id, hi)
+            self._grow(hi + 1)
+        else:
+            self._pipe.copy_in(s, hs, hd, bounds=False)
+            if row is not None and self.n is None:
+                seen = self._pipe.seen()         # the largest id of the chunks unioned so far
+                if seen >= self.cap:
+                    self._grow(seen + 1)
+        k = int(hd.size)
         ds, dd = self._dev[s]
-        launch(self._kern, k, self._Pv, self._Hv, view(ds[:k]), view(dd[:k]), dummy(np.int8), k, OP_UNION,
-               int(self.forest), self._fav, self._fbv, dummy(np.bool_), persistent=True)
-        self._pipe.after_union(s)
-        self.chunks += 1
-        self.edges += k
+        if csr is not None:
+            csr.rows(offset, k, ds)
+        # views of whole buffers are made once (a view costs ~10 us)
+        dsv, ddv = self._devv[s] if k == self.chunk_edges else (view(ds[:k]), view(dd[:k]))
+        none = self._none
+        launch(self._kern, k, self._Pv, self._Hv, dsv, ddv, none[0], k, OP_UNION, int(self.forest), self._fav,
+               self._fbv, none[1], self.cap, self._pipe.bv if row is not None else none[2],
+               -1 if row is None else row, persistent=True)
+        self._pipe.after_union(s, row)
+        if not checked:
+            self.edges += k
+        return self.cap
 
     def _cast(self, a):
         """A later chunk of an iterable whose ids are wider than the first's."""
@@ -406,33 +559,86 @@ class Streamer:
         return roots, fa, fb, n
 
 
+class _Csr:
+    """A CSR being streamed: its offsets on the device, the rows of each
+    chunk's entries found there, and the check that the offsets never
+    decrease (on the device, read once the feed is done)."""
+
+    def __init__(self, edges: HostEdges, st: Streamer):
+        from .staging import put
+        self.edges = edges
+        ptr = edges.indptr
+        with memory.guard(f"copying the offsets of a CSR with n={edges.n} to the GPU"):
+            self.dptr = put(ptr) if not SIM else xp.array(ptr)
+        self.ptrv = view(self.dptr)
+        self.kern = rows_kernel(st.dtypes)
+        # stays on the device until check(): no wait here
+        self.decreasing = (self.dptr[1:] < self.dptr[:-1]).any() if ptr.size > 1 else None
+
+    def rows(self, offset: int, k: int, out) -> None:
+        r0, r1 = self.edges.rows(offset, k)
+        launch(self.kern, k, self.ptrv, offset, k, r0, r1, view(out[:k]), persistent=True)
+
+    def check(self) -> str | None:
+        if self.decreasing is not None and bool(self.decreasing):
+            return self.edges.offsets_error() or "indptr decreases; a CSR's offsets never decrease"
+        return None
+
+
 def _chain(*parts):
     for p in parts:
         yield from p
 
 
 class _SimPipe:
-    """The simulator's transfers: plain copies, nothing asynchronous."""
+    """The simulator's transfers: plain copies, nothing asynchronous; the
+    bounds the kernels fold are read where they are."""
 
     def __init__(self, st: Streamer):
         # a proxy: a cycle with the Streamer would keep its device buffers
         # until the garbage collector ran
         self.st = weakref.proxy(st)
+        self.b = self.bv = None
 
     def open(self):
         return _threads(self.st.copy_threads)
 
-    def copy_in(self, s, hs, hd):
+    def copy_in(self, s, hs, hd, bounds: bool):
         ds, dd = self.st._dev[s]
-        lo1, hi1 = stage(ds, hs)
-        lo2, hi2 = stage(dd, hd)
-        return min(lo1, lo2), max(hi1, hi2)
+        if not bounds:
+            if hs is not None:
+                copy_into(ds, hs)
+            copy_into(dd, hd)
+            return None
+        lo, hi = stage(dd, hd)
+        if hs is not None:
+            lo1, hi1 = stage(ds, hs)
+            lo, hi = min(lo, lo1), max(hi, hi1)
+        return lo, hi
 
-    def after_union(self, s) -> None:
+    def bounds(self, rows: int) -> None:
+        self.b = _empty_bounds(np, rows)
+        self.bv = self.b
+
+    def seen(self) -> int:
+        return int(self.b[1::2].max(initial=-1))
+
+    def read_bounds(self, rows: int):
+        return self.b[:2 * rows].reshape(rows, 2)
+
+    def after_union(self, s, row) -> None:
         pass
 
     def sync(self) -> None:
         pass
+
+
+def _empty_bounds(lib, rows: int):
+    """``rows`` (smallest, largest) pairs, flat and empty: (int64 max, -1)."""
+    b = lib.empty(2 * max(rows, 1), np.int64)
+    b[0::2] = np.iinfo(np.int64).max
+    b[1::2] = -1
+    return b
 
 
 @contextmanager
@@ -452,18 +658,20 @@ def _threads(k: int | None):
 
 #: the pinned staging buffers kept between runs: [(bytes each, buffers)]
 _PINNED: list = []
+#: the pinned memory of the chunks' bounds kept between runs: [(bytes, memory)]
+_BOUNDS: list = []
 _PINNED_LOCK = Lock()
 
 
 def _take_pinned(nbytes: int) -> tuple[int, list]:
-    """``BUFFERS`` pinned staging buffers of at least ``nbytes``: the kept
+    """``RING`` pinned staging pieces of at least ``nbytes``: the kept
     ones, else new ones (allocating them, cudaHostAlloc of 96 MB, took
     36-52 ms of every 57-108 ms run on the H100).  A run in another thread
     that finds them taken gets its own."""
     with _PINNED_LOCK:
         if _PINNED and _PINNED[0][0] >= nbytes:
             return _PINNED.pop()
-    return nbytes, [xp.cuda.alloc_pinned_memory(nbytes) for _ in range(BUFFERS)]
+    return nbytes, [xp.cuda.alloc_pinned_memory(nbytes) for _ in range(RING)]
 
 
 def _give_back_pinned(size: int, mems: list) -> None:
@@ -474,10 +682,21 @@ def _give_back_pinned(size: int, mems: list) -> None:
 
 
 class _CudaPipe:
-    """Copies on a non-blocking copy stream, unions on CuPy's current stream:
-    the copy of a chunk waits for the union that last used its buffer, the
-    union waits for its copy (CUDA events, no host wait); the host waits
-    only before refilling a staging buffer, for the copy that last read it."""
+    """Copies on a non-blocking copy stream, unions on CuPy's current stream.
+
+    Host memory goes over through a ring of ``RING`` small pinned pieces
+    (``PIECE_BYTES``), whatever the chunk size: each piece is filled on all
+    cores and its copy into the chunk's device buffer starts at once, while
+    the next piece is filled.  Pieces this small stay in the host's cache
+    between the fill and the copy engine's read; with a chunk's whole
+    arrays as staging (6 x 16 MB) the fills and the copies competed for
+    host memory and the stream ran at 1.5-1.9x the pinned copy, where the
+    fills alone keep up with it (BENCHMARKS.md, issue 11).  The copy of a
+    chunk waits for the union that last used its device buffer and the
+    union for its copy (CUDA events, no host wait); the host waits only
+    before refilling a piece, for the copy that last read it.  Each chunk's
+    bounds follow its union back to pinned host memory, which the host
+    reads without waiting (:meth:`seen`)."""
 
     def __init__(self, st: Streamer):
         # a proxy: a cycle with the Streamer would keep its device buffers
@@ -490,49 +709,110 @@ class _CudaPipe:
         ev = lambda: cp.cuda.Event(disable_timing=True)   # noqa: E731
         self.copied = [ev() for _ in range(BUFFERS)]
         self.unioned = [ev() for _ in range(BUFFERS)]
-        self.staged = None
+        self.freed = [ev() for _ in range(RING)]
+        self.ring = None
+        self.turn = 0
+        self.b = self.bv = self.host = None
+        self.arrived = 0
+        self.top = -1
 
     @contextmanager
     def open(self):
         """One feed: at most ``copy_threads`` threads fill the staging
-        buffers, which are taken from the kept ones and given back once the
+        pieces, which are taken from the kept ones and given back once the
         last copy out of them is done."""
         st = self.st
-        c = st.chunk_edges * st.idt.itemsize
-        size, mems = _take_pinned(2 * c)
-        self.staged = [(np.frombuffer(m, st.idt, st.chunk_edges, 0),
-                        np.frombuffer(m, st.idt, st.chunk_edges, c)) for m in mems]
+        isz = st.idt.itemsize
+        self.piece = max(min(PIECE_BYTES // isz, st.chunk_edges), 1)
+        size, mems = _take_pinned(self.piece * isz)
+        self.ring = [np.frombuffer(m, st.idt, self.piece) for m in mems]
         try:
             with _threads(st.copy_threads):
                 yield
         finally:
             self.sync()
-            self.staged = None
+            self.ring = None
             _give_back_pinned(size, mems)
 
-    def copy_in(self, s, hs, hd):
-        """Stage the chunk into slot ``s`` and start its copy; the ids' bounds."""
+    def copy_in(self, s, hs, hd, bounds: bool):
+        """Stage the chunk piece by piece into slot ``s``'s device buffers,
+        each piece's copy started as soon as it is filled; the ids' bounds
+        when asked for (else None)."""
         rt = xp.cuda.runtime
         ds, dd = self.st._dev[s]
-        k = hs.size
+        isz = self.st.idt.itemsize
+        k = hd.size
         self.copy_stream.wait_event(self.unioned[s])    # the buffer's last union is done
-        self.copied[s].synchronize()                    # the staging buffer's last copy is done
-        a, b = self.staged[s]
-        lo1, hi1 = stage(a, hs)
-        lo2, hi2 = stage(b, hd)
-        nbytes = k * self.st.idt.itemsize
-        for dev, host in ((ds, a), (dd, b)):
-            rt.memcpyAsync(dev.data.ptr, host.ctypes.data, nbytes, rt.memcpyHostToDevice, self.copy_stream.ptr)
+        out = None
+        pairs = ((dd, hd),) if hs is None else ((ds, hs), (dd, hd))
+        for dev, arr in pairs:
+            for a in range(0, k, self.piece):
+                j = self.turn % RING
+                self.turn += 1
+                self.freed[j].synchronize()             # the piece's last copy is done
+                part = arr[a:a + self.piece]
+                host = self.ring[j]
+                if bounds:
+                    lo, hi = stage(host, part)
+                    out = (lo, hi) if out is None else (min(out[0], lo), max(out[1], hi))
+                else:
+                    copy_into(host, part)
+                rt.memcpyAsync(dev.data.ptr + a * isz, host.ctypes.data, part.size * isz, rt.memcpyHostToDevice,
+                               self.copy_stream.ptr)
+                self.freed[j].record(self.copy_stream)
         self.copied[s].record(self.copy_stream)
         self.compute.wait_event(self.copied[s])
-        return min(lo1, lo2), max(hi1, hi2)
+        return out
 
-    def after_union(self, s) -> None:
+    def bounds(self, rows: int) -> None:
+        """Slots for ``rows`` chunks' bounds, on the device and pinned
+        (the pinned ones kept between runs, with the staging pieces)."""
+        self.b = _empty_bounds(xp, rows)
+        self.bv = view(self.b)
+        with _PINNED_LOCK:
+            kept = _BOUNDS.pop() if _BOUNDS and _BOUNDS[0][0] >= self.b.nbytes else None
+        if kept is None:
+            size = max(self.b.nbytes, 4096)
+            kept = (size, xp.cuda.alloc_pinned_memory(size))
+        self.kept = kept
+        self.host = np.frombuffer(kept[1], np.int64, self.b.size)
+        self.host[0::2] = np.iinfo(np.int64).max
+        self.host[1::2] = _NOT_BACK
+        self.arrived = 0
+        self.top = -1
+
+    def seen(self) -> int:
+        """The largest id of the chunks whose bounds are back (no wait:
+        each chunk's pair lands after the one before)."""
+        h = self.host
+        while 2 * self.arrived < h.size and h[2 * self.arrived + 1] != _NOT_BACK:
+            self.top = max(self.top, int(h[2 * self.arrived + 1]))
+            self.arrived += 1
+        return self.top
+
+    def read_bounds(self, rows: int):
+        self.sync()
+        out = self.host[:2 * rows].reshape(rows, 2).copy()
+        with _PINNED_LOCK:
+            if not _BOUNDS or _BOUNDS[0][0] < self.kept[0]:
+                _BOUNDS[:] = [self.kept]
+        self.host = self.kept = None
+        return out
+
+    def after_union(self, s, row) -> None:
+        if row is not None:
+            rt = xp.cuda.runtime
+            rt.memcpyAsync(self.host.ctypes.data + 16 * row, self.b.data.ptr + 16 * row, 16,
+                           rt.memcpyDeviceToHost, self.compute.ptr)
         self.unioned[s].record(self.compute)
 
     def sync(self) -> None:
         self.copy_stream.synchronize()
         self.compute.synchronize()
+
+
+#: a pinned bounds slot whose chunk's pair has not come back yet
+_NOT_BACK = np.iinfo(np.int64).min
 
 
 def stream_union(edges, variant="none+union-async+find-halve", *, n=None, forest=False, chunk_edges=None,

@@ -24,6 +24,8 @@ from .primitives import U64, UF, atomic_add, device, rand64, record_edge
 OP_UNION = 0        # coo_ops modes: every op a union (static finish, inserts),
 OP_QUERY = 1        # every op a query,
 OP_MIXED = 2        # kinds[i] says (0 union, 1 query)
+#: the largest int64: a ``cap`` that skips no pair, and an empty minimum
+I64_MAX = np.int64(np.iinfo(np.int64).max)
 
 
 def jtb_fin(jtb):
@@ -63,21 +65,41 @@ def make_finish_csr(fin, fopt, sopt):
 
 
 @kernel("coo_ops",
-        lambda t: (t.P, t.P, t.id, t.id, t.i8, t.I64, t.I64, t.I64, t.id, t.id, t.b), keys="union", offsets=False)
-def make_coo_ops(fin, fopt, sopt):
+        lambda t: (t.P, t.P, t.id, t.id, t.i8, t.I64, t.I64, t.I64, t.id, t.id, t.b, t.I64, t.i64, t.I64),
+        keys="union", offsets=False)
+def make_coo_ops(fin, fopt, sopt, track=False):
     """Operations over COO pairs, one thread per pair: the edge-centric
     finish without sampling (each undirected edge once, src < dst),
-    incremental inserts, queries and mixed batches.
+    incremental inserts, queries and mixed batches, and the chunks streamed
+    from the host (:mod:`gconn.gpu.stream`).
 
     Each warp owns a contiguous segment of the pairs and walks it in
     32-pair chunks (coalesced).  Sorted input links nearly in order within a
     segment; one thread per pair in id order would instead link a whole
     window of a path, (i, i+1) for ~10**5 consecutive i, before any find
     could compress it, and later finds walk that chain (measured: 226 ms for
-    a 4M-vertex path)."""
-    union_any, same_set_any = UF.union_any, UF.same_set_any
+    a 4M-vertex path).
 
-    def coo_ops(P, H, src, dst, kinds, m, mode, record, fa, fb, out):
+    With ``track`` (a compile-time constant: the static finish measured up
+    to 10% slower on the mesh with these checks compiled in), pairs with an
+    id outside ``0..cap-1`` are skipped, and the smallest and largest id of
+    the pairs are folded into ``bounds[2 row]`` and ``bounds[2 row + 1]``
+    (one pair of atomics per block; none when ``row`` is -1): a streamed
+    chunk's ids are checked on the device, in the pass that unions them,
+    instead of by a pass of the host over them (which held the staging
+    copies to 33-36 GB/s, BENCHMARKS.md)."""
+    union_any, same_set_any = UF.union_any, UF.same_set_any
+    warp = WARP_INTRINSICS
+
+    def coo_ops(P, H, src, dst, kinds, m, mode, record, fa, fb, out, cap, bounds, row):
+        acc = cuda.shared.array(2, np.int64)
+        if track:
+            if cuda.threadIdx.x == 0:
+                acc[0] = I64_MAX
+                acc[1] = -1
+            cuda.syncthreads()
+        lo = I64_MAX
+        hi = np.int64(-1)
         tid = cuda.grid(1)
         nwarps = cuda.gridsize(1) // WARP
         chunks = (m + WARP - 1) // WARP
@@ -89,6 +111,13 @@ def make_coo_ops(fin, fopt, sopt):
                 break
             u = src[i]
             v = dst[i]
+            if track:
+                a = min(u, v)
+                b = max(u, v)
+                lo = min(lo, np.int64(a))
+                hi = max(hi, np.int64(b))
+                if a < 0 or b >= cap:
+                    continue
             op = mode
             if mode == OP_MIXED:
                 op = kinds[i]
@@ -97,6 +126,18 @@ def make_coo_ops(fin, fopt, sopt):
                 record_edge(record, fa, fb, r, u, v)
             else:
                 out[i] = same_set_any(P, u, v, fin, fopt)
+        if track:
+            if warp:
+                for d in (16, 8, 4, 2, 1):
+                    lo = min(lo, cuda.shfl_down_sync(FULL_MASK, lo, d))
+                    hi = max(hi, cuda.shfl_down_sync(FULL_MASK, hi, d))
+            if not warp or tid % WARP == 0:
+                cuda.atomic.min(acc, 0, lo)
+                cuda.atomic.max(acc, 1, hi)
+            cuda.syncthreads()
+            if cuda.threadIdx.x == 0 and row >= 0:     # row -1: ids checked on the host
+                cuda.atomic.min(bounds, 2 * row, acc[0])
+                cuda.atomic.max(bounds, 2 * row + 1, acc[1])
 
     return coo_ops
 
