@@ -104,12 +104,67 @@ def _pieces(size: int, dtype, piece_bytes: int = None):
     return bufs, done, step, list(range(0, size, step))
 
 
+def fill(out: np.ndarray, a: np.ndarray, bounds: bool, acc=None):
+    """``out[:a.size] = a`` on all cores; with ``bounds``, ``a``'s
+    (smallest, largest) folded into ``acc`` (None: none yet) and returned,
+    else ``acc`` as it was.
+
+    >>> out = np.zeros(3, np.int32)
+    >>> fill(out, np.array([5, 2]), True, (3, 4)), fill(out, np.array([1]), False, (3, 4))
+    ((2, 5), (3, 4))
+    """
+    if not bounds:
+        copy_into(out, a)
+        return acc
+    lo, hi = stage(out, a)
+    return (lo, hi) if acc is None else (min(acc[0], lo), max(acc[1], hi))
+
+
+class Ring:
+    """Pinned pieces (NumPy views of pinned memory, of one length) that take
+    turns carrying host arrays to the device: each piece is filled on all
+    cores and its copy started at once, while the next piece is filled; the
+    host waits only before refilling a piece, for the copy that last read
+    it.  :func:`put` and the streamed chunks (:mod:`gconn.gpu.stream`) send
+    through one."""
+
+    def __init__(self, bufs: list):
+        import cupy as cp
+        self.bufs = bufs
+        self.piece = bufs[0].size
+        self.freed = [cp.cuda.Event(disable_timing=True) for _ in bufs]
+        self.turn = 0
+
+    def send(self, ptr: int, a: np.ndarray, stream, bounds: bool = False, acc=None):
+        """Copy ``a`` (cast to the pieces' type) to device memory at
+        ``ptr`` on ``stream``; returns ``fill``'s bounds (see :func:`fill`)."""
+        import cupy as cp
+        rt = cp.cuda.runtime
+        isz = self.bufs[0].itemsize
+        for s in range(0, a.size, self.piece):
+            j = self.turn % len(self.bufs)
+            self.turn += 1
+            self.freed[j].synchronize()             # the piece's last copy is done
+            part = a[s:s + self.piece]
+            acc = fill(self.bufs[j], part, bounds, acc)
+            rt.memcpyAsync(ptr + s * isz, self.bufs[j].ctypes.data, part.size * isz, rt.memcpyHostToDevice,
+                           stream.ptr)
+            self.freed[j].record(stream)
+        return acc
+
+    def wait(self) -> None:
+        """Until every copy out of the pieces is done."""
+        for e in self.freed:
+            e.synchronize()
+
+
 def put(a: np.ndarray):
     """A host array on the device (CuPy), in pieces: each piece copied into
-    a pinned buffer on all cores, then by DMA while the next one is filled,
-    instead of the driver's pageable copy (6.6-8.9 GB/s on the H100, where
-    this pipeline ran at 1.05-1.1x the time of a copy from pinned memory).
-    Returns once the copy is done, so the pinned buffers can be reused.
+    a pinned buffer on all cores, then by DMA while the next one is filled
+    (a :class:`Ring` of two), instead of the driver's pageable copy
+    (6.6-8.9 GB/s on the H100, where this pipeline ran at 1.05-1.1x the
+    time of a copy from pinned memory).  Returns once the copy is done, so
+    the pinned buffers can be reused.
 
     >>> import numpy as np
     >>> put(np.arange(3)).tolist()  # doctest: +SKIP
@@ -120,19 +175,9 @@ def put(a: np.ndarray):
     if a.size < BLOCK:
         return cp.asarray(a)
     dev = cp.empty(a.shape, a.dtype)
-    flat, dflat = a.reshape(-1), dev.reshape(-1)
-    bufs, done, step, starts = _pieces(flat.size, a.dtype)
-    rt = cp.cuda.runtime
-    stream = cp.cuda.get_current_stream()
-    for j, s in enumerate(starts):
-        k = min(step, flat.size - s)
-        done[j % 2].synchronize()           # the DMA that last read this buffer is over
-        _copy(bufs[j % 2][:k], flat[s:s + k])
-        rt.memcpyAsync(dflat.data.ptr + s * a.itemsize, bufs[j % 2].ctypes.data, k * a.itemsize,
-                       rt.memcpyHostToDevice, stream.ptr)
-        done[j % 2].record(stream)
-    for e in done:
-        e.synchronize()
+    ring = Ring(_pieces(a.size, a.dtype)[0])
+    ring.send(dev.data.ptr, a.reshape(-1), cp.cuda.get_current_stream())
+    ring.wait()
     return dev
 
 

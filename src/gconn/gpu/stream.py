@@ -53,7 +53,7 @@ from . import memory
 from ._compat import SIM, view, xp
 from .graph import rows_kernel
 from .launch import dtypes_key, dummy, get, launch
-from .staging import copy_into, stage
+from .staging import Ring, fill
 from .unionfind import OP_UNION
 
 #: device buffers that take turns: one being unioned, one being copied
@@ -433,7 +433,7 @@ class Streamer:
             if self.n != edges.n:
                 raise ValueError(f"a CSR of n={edges.n} fed to a stream of n={self.n}")
             csr = _Csr(edges, self)
-        # chunks checked by the device: (bounds row, chunk, offset, size, capacity at its union)
+        # chunks checked by the device, by bounds row: (chunk, offset, size, capacity at its union)
         rows: list = []
         on_device = edges.rereadable
         if on_device:
@@ -450,7 +450,7 @@ class Streamer:
                         row = None if host else len(rows)
                         cap = self._put(offset + a, src, hd[a:a + e], row, csr)
                         if row is not None:
-                            rows.append((row, self.chunks, offset + a, hd[a:a + e].size, cap))
+                            rows.append((self.chunks, offset + a, hd[a:a + e].size, cap))
                         self.chunks += 1
         finally:
             self._pipe.sync()
@@ -469,7 +469,7 @@ class Streamer:
             return
         b = self._pipe.read_bounds(len(rows))
         again = []
-        for row, index, offset, size, cap in rows:
+        for row, (index, offset, size, cap) in enumerate(rows):
             lo, hi = int(b[row, 0]), int(b[row, 1])
             if lo < 0 or self.n is not None and hi >= self.n:
                 self._check(index, offset, *edges.piece(offset, size), lo, hi)
@@ -604,17 +604,10 @@ class _SimPipe:
         return _threads(self.st.copy_threads)
 
     def copy_in(self, s, hs, hd, bounds: bool):
-        ds, dd = self.st._dev[s]
-        if not bounds:
-            if hs is not None:
-                copy_into(ds, hs)
-            copy_into(dd, hd)
-            return None
-        lo, hi = stage(dd, hd)
-        if hs is not None:
-            lo1, hi1 = stage(ds, hs)
-            lo, hi = min(lo, lo1), max(hi, hi1)
-        return lo, hi
+        acc = None
+        for dev, arr in _pairs(self.st._dev[s], hs, hd):
+            acc = fill(dev, arr, bounds, acc)
+        return acc
 
     def bounds(self, rows: int) -> None:
         self.b = _empty_bounds(np, rows)
@@ -631,6 +624,13 @@ class _SimPipe:
 
     def sync(self) -> None:
         pass
+
+
+def _pairs(dev: tuple, hs, hd) -> tuple:
+    """(device buffer, host ids) of a chunk: dst alone for a CSR (``hs``
+    None: its rows are found on the device)."""
+    ds, dd = dev
+    return ((dd, hd),) if hs is None else ((ds, hs), (dd, hd))
 
 
 def _empty_bounds(lib, rows: int):
@@ -709,9 +709,7 @@ class _CudaPipe:
         ev = lambda: cp.cuda.Event(disable_timing=True)   # noqa: E731
         self.copied = [ev() for _ in range(BUFFERS)]
         self.unioned = [ev() for _ in range(BUFFERS)]
-        self.freed = [ev() for _ in range(RING)]
         self.ring = None
-        self.turn = 0
         self.b = self.bv = self.host = None
         self.arrived = 0
         self.top = -1
@@ -723,9 +721,9 @@ class _CudaPipe:
         last copy out of them is done."""
         st = self.st
         isz = st.idt.itemsize
-        self.piece = max(min(PIECE_BYTES // isz, st.chunk_edges), 1)
-        size, mems = _take_pinned(self.piece * isz)
-        self.ring = [np.frombuffer(m, st.idt, self.piece) for m in mems]
+        piece = max(min(PIECE_BYTES // isz, st.chunk_edges), 1)
+        size, mems = _take_pinned(piece * isz)
+        self.ring = Ring([np.frombuffer(m, st.idt, piece) for m in mems])
         try:
             with _threads(st.copy_threads):
                 yield
@@ -738,31 +736,13 @@ class _CudaPipe:
         """Stage the chunk piece by piece into slot ``s``'s device buffers,
         each piece's copy started as soon as it is filled; the ids' bounds
         when asked for (else None)."""
-        rt = xp.cuda.runtime
-        ds, dd = self.st._dev[s]
-        isz = self.st.idt.itemsize
-        k = hd.size
         self.copy_stream.wait_event(self.unioned[s])    # the buffer's last union is done
-        out = None
-        pairs = ((dd, hd),) if hs is None else ((ds, hs), (dd, hd))
-        for dev, arr in pairs:
-            for a in range(0, k, self.piece):
-                j = self.turn % RING
-                self.turn += 1
-                self.freed[j].synchronize()             # the piece's last copy is done
-                part = arr[a:a + self.piece]
-                host = self.ring[j]
-                if bounds:
-                    lo, hi = stage(host, part)
-                    out = (lo, hi) if out is None else (min(out[0], lo), max(out[1], hi))
-                else:
-                    copy_into(host, part)
-                rt.memcpyAsync(dev.data.ptr + a * isz, host.ctypes.data, part.size * isz, rt.memcpyHostToDevice,
-                               self.copy_stream.ptr)
-                self.freed[j].record(self.copy_stream)
+        acc = None
+        for dev, arr in _pairs(self.st._dev[s], hs, hd):
+            acc = self.ring.send(dev.data.ptr, arr, self.copy_stream, bounds, acc)
         self.copied[s].record(self.copy_stream)
         self.compute.wait_event(self.copied[s])
-        return out
+        return acc
 
     def bounds(self, rows: int) -> None:
         """Slots for ``rows`` chunks' bounds, on the device and pinned
