@@ -161,7 +161,7 @@ class Ring:
 def put(a: np.ndarray):
     """A host array on the device (CuPy), in pieces: each piece copied into
     a pinned buffer on all cores, then by DMA while the next one is filled
-    (a :class:`Ring` of two), instead of the driver's pageable copy
+    (a ``Ring`` of two), instead of the driver's pageable copy
     (6.6-8.9 GB/s on the H100, where this pipeline ran at 1.05-1.1x the
     time of a copy from pinned memory).  Returns once the copy is done, so
     the pinned buffers can be reused.
