@@ -198,6 +198,45 @@ def test_large_incremental_single_batch(large):
             assert np.array_equal(host(ic.labels()), l0), name
 
 
+_HB_CHAIN = """
+import sys, time
+import gconn
+from gconn import generators as gen
+from gconn.gpu.backend import sync
+dg = gen.path(1 << 22).to_device()
+for name in sys.argv[1:]:
+    for i in range(4):
+        sync()
+        t = time.perf_counter()
+        k, labels = gconn.connected_components(dg, algorithm=name)
+        sync()
+        print(name, i, k, int(labels.max()), time.perf_counter() - t, flush=True)
+"""
+
+
+def test_hb_on_an_ordered_path_is_fast():
+    """HB's first step makes the path 0-1-...-n one chain of n vertices,
+    which the compression must flatten at once: path halving over a
+    grid-stride loop took from a few hundred ms to over 40 s there.  In a
+    child process, so that a hang fails this test instead of stalling the
+    suite; the first call compiles, the later ones must take well under a
+    second (about a millisecond on the H100)."""
+    import os
+    import subprocess
+    import sys
+    names = ("hb+union-rem-cas+find-halve+splice", "hb+union-async+find-halve", "hb+union-jtb+find-two-try-split")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    out = subprocess.run([sys.executable, "-c", _HB_CHAIN, *names], capture_output=True, text=True, timeout=240,
+                         env=env)
+    assert out.returncode == 0, out.stderr[-2000:]
+    rows = [line.split() for line in out.stdout.splitlines()]
+    assert [(r[0], r[1]) for r in rows] == [(n, str(i)) for n in names for i in range(4)]
+    for name, i, k, top, seconds in rows:
+        assert (k, top) == ("1", "0"), name
+        if i != "0":
+            assert float(seconds) < 0.5, (name, i, seconds)
+
+
 # -- device-resident input, ids, stats, limits ---------------------------------
 
 def test_device_input_stays_on_device():

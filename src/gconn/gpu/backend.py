@@ -157,9 +157,10 @@ def sample(s: State, seed: int, count: bool) -> int:
 def compress(s: State) -> None:
     # Full compression before L_max (paper Alg. 1): HB's first step alone
     # makes a path one 4M-long chain, far too long for the finds of
-    # L_max's one block (measured: 38 ms).
+    # L_max's one block (measured: 38 ms).  A thread per vertex, not
+    # persistent: see make_compress.
     n = s.graph.n
-    launch(s.kernel("compress"), n, s.Pv, n, dummy(s.graph.id_dtype), 0, persistent=True)
+    launch(s.kernel("compress"), n, s.Pv, n, dummy(s.graph.id_dtype), 0)
 
 
 def _scratch(s: State):
@@ -247,8 +248,8 @@ def finalize(s: State):
     n, idt = s.graph.n, s.graph.id_dtype
     if s.plan.jtb:
         roots = xp.empty(n, idt)
-        launch(s.kernel("compress"), n, s.Pv, n, view(roots), 1, persistent=True)
+        launch(s.kernel("compress"), n, s.Pv, n, view(roots), 1)
     else:
         roots = s.P
-        launch(s.kernel("compress"), n, s.Pv, n, dummy(idt), 0, persistent=True)
+        launch(s.kernel("compress"), n, s.Pv, n, dummy(idt), 0)
     return roots, s.fa, s.fb

@@ -111,5 +111,5 @@ class IncrementalState:
         if n == 0:
             return xp.zeros(0, self.id_dtype)
         out = xp.empty(n, self.id_dtype)
-        launch(get("compress", (self.plan.jtb,), self.dtypes), n, self._Pv, n, view(out), 1, persistent=True)
+        launch(get("compress", (self.plan.jtb,), self.dtypes), n, self._Pv, n, view(out), 1)
         return out

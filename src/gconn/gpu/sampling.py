@@ -15,7 +15,7 @@ import numpy as np
 from ._compat import WARP_INTRINSICS, cuda, view, xp
 from .bfs import Search
 from .launch import FULL_MASK, kernel, launch
-from .primitives import GPU, U64, UF, rand64, record_edge
+from .primitives import U64, UF, rand64, record_edge
 from .unionfind import jtb_fin
 
 KOUT_PAPER = 0      # first edge + k-1 random edges (paper Alg. k-out)

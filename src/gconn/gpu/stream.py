@@ -544,10 +544,10 @@ class Streamer:
         comp = get("compress", (jtb,), self.dtypes)
         if jtb:
             roots = xp.empty(seen, self.idt)
-            launch(comp, seen, self._Pv, seen, view(roots) if seen else dummy(self.idt), 1, persistent=True)
+            launch(comp, seen, self._Pv, seen, view(roots) if seen else dummy(self.idt), 1)
         else:
             roots = self.P[:seen]
-            launch(comp, seen, self._Pv, seen, dummy(self.idt), 0, persistent=True)
+            launch(comp, seen, self._Pv, seen, dummy(self.idt), 0)
         fa, fb = self.fa[:seen], self.fb[:seen]
         out = np.dtype(np.int32) if n <= np.iinfo(np.int32).max else np.dtype(np.int64)
         if seen < n or roots.dtype != out:
