@@ -103,7 +103,14 @@ def test_auto_choice_follows_the_decision_tree():
             v = design.choose(graph, "forest", backend="gpu", hb_coverage=lambda g: cov)
             assert v.name == f"{sampling}+union-rem-cas+find-split+split-one"
             design.check(v, "forest")
-    assert design.choose(path, backend="gpu").name == "none+union-async+find-halve"
+    # low degree on the GPU: UnionAsync only from AUTO_GPU_ASYNC_EDGES edges
+    # (a small path in id order makes it link one long chain at once)
+    assert path.m_input < design.AUTO_GPU_ASYNC_EDGES
+    assert design.choose(path, backend="gpu").name == "none+union-rem-cas+find-split+split-one"
+    assert design.choose(path, backend="cpu").name == "none+union-async+find-halve"
+    road = SimpleNamespace(n=1 << 24, m_input=design.AUTO_GPU_ASYNC_EDGES + 5, has_form=lambda f: True)
+    assert design.choose(road, backend="gpu").name == "none+union-async+find-halve"
+    assert design.choose(road, "forest", backend="gpu").name == "none+union-async+find-halve"
     # a large mesh-like graph (average degree 6) skips sampling on the GPU
     mesh = SimpleNamespace(n=1 << 24, m_input=3 << 24, has_form=lambda f: True)
     assert design.choose(mesh, backend="gpu").name == "none+union-rem-cas+find-split+split-one"

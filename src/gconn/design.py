@@ -624,7 +624,13 @@ def choose(graph, problem: str = "cc", backend: str = "cpu", hb_coverage=None) -
     * On the GPU, no sampling without an adjacency (building one on the
       device costs 2-35 ms on 64M edges, more than a whole run), and then
       UnionRemCAS with FindSplit and SplitAtomicOne, which beat UnionAsync
-      there by 30-60% (H100, 0.5M-16M edges: BENCHMARKS.md).
+      there by 30-60% (H100, 0.5M-16M edges: BENCHMARKS.md).  At low
+      average degree the same, except from ``AUTO_GPU_ASYNC_EDGES`` input
+      edges, where UnionAsync with FindHalve wins (the 4096^2 grid, 23M
+      edges: 1.09 against 1.47 ms).  Below that UnionAsync lost on every
+      road-like graph measured (porto_osm 0.077 against 0.061 ms,
+      luxembourg_osm 0.103 against 0.034) and took 36 ms on a 256K-vertex
+      path in id order, where every pair links at once into one chain.
     * On the GPU, also no sampling below average degree
       ``AUTO_GPU_MIN_DEGREE`` (the 4096^2 triangle mesh, degree 6: 1.5-1.65 ms
       without sampling, 2.0-6.6 ms with it).
@@ -658,17 +664,17 @@ def choose(graph, problem: str = "cc", backend: str = "cpu", hb_coverage=None) -
     if n == 0 or m == 0:
         return Variant("none", "union-async", find)
     avg_degree = 2.0 * m / n
-    if avg_degree < AUTO_MIN_DEGREE:
-        return Variant("none", "union-async", find)
     adjacency = graph.has_form("adjacency")
     if backend == "gpu":
+        if avg_degree < AUTO_MIN_DEGREE and m >= AUTO_GPU_ASYNC_EDGES:
+            return Variant("none", "union-async", find)
         if avg_degree < AUTO_GPU_MIN_DEGREE or not adjacency:
             return Variant("none", "union-rem-cas", "find-split", "split-one")
         sampling = "kout" if m >= AUTO_GPU_KOUT_EDGES else "hb"
         if problem == "forest":
             return Variant(sampling, "union-rem-cas", "find-split", "split-one")
         return Variant(sampling, "union-rem-cas", "find-halve", "splice")
-    if not adjacency:
+    if avg_degree < AUTO_MIN_DEGREE or not adjacency:
         return Variant("none", "union-async", find)
     # hb_coverage(graph) is the backend's cheap lower bound on HB's Cov.
     cov = hb_coverage(graph) if hb_coverage is not None else 0.0
@@ -682,3 +688,4 @@ AUTO_MIN_DEGREE = 5.0
 AUTO_HB_COVERAGE = 0.9
 AUTO_GPU_MIN_DEGREE = 8.0
 AUTO_GPU_KOUT_EDGES = 1 << 20
+AUTO_GPU_ASYNC_EDGES = 1 << 23
