@@ -124,6 +124,40 @@ def _labels(be, roots, plan: Plan, numbered: bool):
     return be.count_roots(roots), labels
 
 
+def _cupy_pair_again(graph, backend, algorithm, numbered: bool, seed):
+    """(k, labels) of a CuPy ``(src, dst)`` pair whose ids were checked
+    before, without checking them again first, or None (then the call
+    takes the usual path).  The run starts from the n the last check found
+    and checks the ids itself, in the union kernel; its result stands only
+    if they still fit that n (see :mod:`gconn.gpu.graph`).  A wrong n, a
+    negative id: the call starts over on the usual path, which checks the
+    ids first and names a bad one."""
+    if backend not in ("auto", "gpu") or algorithm not in ("auto", None) or not isinstance(graph, tuple) \
+            or len(graph) != 2 or not (_is_cupy(graph[0]) and _is_cupy(graph[1])):
+        return None
+    from .gpu import graph as device_graph
+    src, dst = graph
+    n = device_graph.seen_n(src, dst)
+    if n is None:
+        return None
+    be = _backend_module("gpu")
+    g = Graph._of(n, "gpu", edges=(src, dst))
+    plan = Plan.of(_variant(algorithm, "cc", g, be, {}))
+    if plan.needs != "edges":
+        return None
+
+    def run():
+        bounds = device_graph.track_ids(g)
+        k, labels = _labels(be, pipeline.run(g, plan, be, seed=seed)[0], plan, numbered)
+        return device_graph.if_ids_fit(k, bounds, n), labels
+
+    k, labels = be.replayed(g, ("cc", plan.variant, numbered, seed, "ids unchecked"), run, edges_only=True)
+    if k < 0:
+        device_graph.forget(src, dst)
+        return None
+    return k, labels
+
+
 def _out(arr, like_device: bool):
     """Results follow the input: CuPy for a graph on the GPU, NumPy otherwise."""
     if _is_cupy(arr) and not like_device:
@@ -209,6 +243,9 @@ def connected_components(graph=None, directed=True, connection="weak", return_la
         fast = aot.connected_components(graph, backend, algorithm, compact, return_labels, _read_edges)
         if fast is not None:
             return fast
+        again = _cupy_pair_again(graph, backend, algorithm, compact or not return_labels, seed)
+        if again is not None:
+            return again if return_labels else again[0]
     if _streams(graph, backend, table):
         from . import streamed
         result = streamed.connected_components(graph, algorithm, params, relabel, source, target, compact,

@@ -172,3 +172,47 @@ def test_int64_edges_converted_every_call():
         k, labels = gconn.connected_components(Graph.from_edges(cs[::-1].copy(), cd[::-1].copy()))
         assert k == want[0]
         np.testing.assert_array_equal(host(labels), want[1])
+
+
+def test_pair_passed_again_checks_its_ids_in_the_run(monkeypatch):
+    """A CuPy pair passed again skips the check before the run (the union
+    kernel checks its ids): no id_bounds pass after the first call.  When
+    the arrays change under it -- a larger id, a smaller largest id, a
+    negative id -- the answer is still SciPy's, or the first call's error."""
+    from gconn.gpu import graph as device_graph
+    s, d, n = components_graph(np.random.default_rng(31), 50_000, 250_000, parts=6)
+    cs, cd = cp.asarray(s), cp.asarray(d)
+    checks = []
+    real = device_graph.device_id_range
+    monkeypatch.setattr(device_graph, "device_id_range", lambda a, b: checks.append(1) or real(a, b))
+
+    def agree(s_, d_):
+        k0, l0 = reference(Graph.from_edges(s_, d_))
+        for _ in range(4):
+            k, labels = gconn.connected_components((cs, cd))
+            assert k == k0 and labels.size == l0.size
+            np.testing.assert_array_equal(host(labels), l0)
+
+    agree(s, d)
+    assert len(checks) == 1
+    assert device_graph.seen_n(cs, cd) == n
+    assert any(isinstance(v, replay.Captured) for k, v in replay._BY_EDGES.items()
+               if cs.data.ptr in k and "ids unchecked" in k)
+    # a larger id: the run skips it, sees it, and the call starts over checked
+    s2, d2 = s.copy(), d.copy()
+    d2[7] = n + 40
+    cd[:] = cp.asarray(d2)
+    agree(s2, d2)
+    assert len(checks) == 2 and device_graph.seen_n(cs, cd) == n + 41
+    # a smaller largest id: n would be too large
+    s3, d3 = s % (n // 2), d % (n // 2)
+    cs[:], cd[:] = cp.asarray(s3), cp.asarray(d3)
+    agree(s3, d3)
+    assert len(checks) == 3
+    # a negative id: the error of a first call
+    cs[123] = -5
+    with pytest.raises(ValueError, match="-5"):
+        gconn.connected_components((cs, cd))
+    assert device_graph.seen_n(cs, cd) is None
+    with pytest.raises(ValueError, match="-5"):
+        gconn.connected_components((cs, cd))

@@ -25,6 +25,7 @@ from . import finishes
 from . import memory
 from . import replay
 from . import sampling
+from .graph import TRACK_IDS
 from ..ids import offset_dtype
 from ._compat import SIM, cuda, view, xp
 from .launch import CHUNK, REGISTRY, SAMPLE, dtypes_key, dummy, get, launch
@@ -90,6 +91,11 @@ class State:
             self.fa = self.fb = xp.empty(0, idt)
             self.fav = self.fbv = dummy(idt)
         self.record = int(forest)
+        # ids not checked before the run (gconn.gpu.graph.track_ids): the
+        # finish's union kernel checks them; no other kernel may read them
+        self.track = graph._cache.get(TRACK_IDS)
+        if self.track is not None and (plan.family != UNION_FIND or plan.needs != "edges"):
+            raise RuntimeError(f"{plan.name} reads ids before the union kernel checks them")
 
     def kernel(self, kind: str):
         """The kernel ``kind`` specialized as its registration asks: on the
@@ -235,8 +241,12 @@ def finish(s: State, work):
         return finishes.finish(s, work)
     if work is None:
         m = int(s.src.size)
-        launch(s.kernel("coo_ops"), m, s.Pv, s.Hv, s.srcv, s.dstv, dummy(np.int8), m, OP_UNION, s.record,
-               s.fav, s.fbv, dummy(np.bool_), g.n, dummy(np.int64), -1, persistent=True)
+        p = s.plan
+        kern, bounds, row = s.kernel("coo_ops"), dummy(np.int64), -1
+        if s.track is not None:
+            kern, bounds, row = get("coo_ops", (p.fin, p.fopt, p.sopt, True), s.dtypes), view(s.track), 0
+        launch(kern, m, s.Pv, s.Hv, s.srcv, s.dstv, dummy(np.int8), m, OP_UNION, s.record,
+               s.fav, s.fbv, dummy(np.bool_), g.n, bounds, row, persistent=True)
         return m, 0
     smallv, uvv, usv, countsv = work
     launch(s.kernel("finish_csr"), g.n, s.Pv, s.Hv, s.ipv, s.ixv, smallv, uvv, usv, countsv, s.record,

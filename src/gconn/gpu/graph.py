@@ -20,6 +20,8 @@ them (this module does not import it: imports run one way).
 """
 from __future__ import annotations
 
+from collections import OrderedDict
+
 import numpy as np
 
 from ..ids import check_n, check_pair, id_dtype, id_range, offset_dtype
@@ -57,6 +59,7 @@ def device_edge_list(src, dst, n=None):
         hi = device_id_range(src, dst)
         if n is None:
             n = hi + 1
+            _remember(src, dst, n)
         elif hi >= n:
             raise ValueError(f"vertex id {hi} is out of range for n={n}")
     n = int(n or 0)
@@ -175,12 +178,76 @@ def make_id_bounds():
 _START: list = []
 
 
-def _bounds_start():
-    """(int64 max, -1) on the device, copied from a kept array (a copy from
-    host memory would wait for the host)."""
+def _start():
+    """The kept (int64 max, -1) on the device: a copy from host memory
+    would wait for the host, and cannot be captured."""
     if not _START:
         _START.append(xp.array([np.iinfo(np.int64).max, -1], np.int64))
-    return _START[0].copy()
+    return _START[0]
+
+
+def _bounds_start():
+    return _start().copy()
+
+
+# -- ids checked by the run itself ----------------------------------------------
+# A CuPy (src, dst) passed again costs a check of its ids before the run: a
+# kernel and a read-back, which on a graph of 0.5-1M edges took as long as
+# the replayed run.  So the n that the last check of the same arrays found
+# is kept, and a later run may start from it with its ids unchecked: the
+# finish's union kernel then skips ids outside 0..n-1 and records the
+# smallest and largest (coo_ops with ``track``), and its result stands only
+# if they show ids in 0..n-1 with n-1 among them (:func:`if_ids_fit`).
+
+#: (pointers, size, dtype) of checked CuPy id arrays -> the n found
+_SEEN_N: OrderedDict = OrderedDict()
+_SEEN_MAX = 64
+#: the graph's cache key of the bounds a run with unchecked ids fills
+TRACK_IDS = "gpu_track_ids"
+
+
+def _pair_key(src, dst) -> tuple:
+    return (src.data.ptr, dst.data.ptr, int(src.size), src.dtype.str)
+
+
+def _remember(src, dst, n: int) -> None:
+    if src.dtype == dst.dtype == id_dtype(n) and src.ndim == dst.ndim == 1 and src.flags.c_contiguous \
+            and dst.flags.c_contiguous:
+        _SEEN_N[_pair_key(src, dst)] = n
+        _SEEN_N.move_to_end(_pair_key(src, dst))
+        while len(_SEEN_N) > _SEEN_MAX:
+            _SEEN_N.popitem(last=False)
+
+
+def seen_n(src, dst):
+    """The n that the last check of these very CuPy arrays found (they may
+    have changed since), or None."""
+    if SIM or src.ndim != 1 or dst.ndim != 1 or src.size != dst.size or src.size == 0:
+        return None
+    n = _SEEN_N.get(_pair_key(src, dst))
+    if n is None or not (src.dtype == dst.dtype == id_dtype(n)):
+        return None
+    _start()            # made before any capture
+    return n
+
+
+def forget(src, dst) -> None:
+    _SEEN_N.pop(_pair_key(src, dst), None)
+
+
+def track_ids(graph):
+    """Make the next run on ``graph`` check its ids in the finish's union
+    kernel; returns the device pair (smallest, largest id) that it fills."""
+    bounds = _bounds_start()
+    graph._cache[TRACK_IDS] = bounds
+    return bounds
+
+
+def if_ids_fit(k, bounds, n: int):
+    """k where a run with unchecked ids saw ids in 0..n-1, n-1 among them
+    (then its n was right and no edge was skipped), else -1; on the device,
+    so that one read gives both answers."""
+    return xp.where((bounds[0] >= 0) & (bounds[1] == n - 1), k, -1)
 
 
 def device_id_range(src, dst) -> int:
