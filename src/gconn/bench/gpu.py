@@ -26,9 +26,10 @@ Graphs (edges generated on the host by :mod:`gconn.generators`, the graph
 built on the device): Graph500 Kronecker scale 22 edge factor 16,
 Barabasi-Albert 2^22 x 16, Erdos-Renyi 2^23 with average degree 16, a
 4096^2 road-like grid keeping 70% of its edges, a 4096^2 triangle mesh, a
-2^22-vertex path; two real graphs of the data folder (``$GCONN_DATA``):
-wave (a METIS finite-element mesh, 1.06M edges) and soc-Slashdot0902
-(0.5M).  ``--quick`` shrinks the generated graphs 64-fold; ``--tiny``
+2^22-vertex path, the grid with its ids shuffled; three real graphs of
+the data folder (``$GCONN_DATA``): wave (a METIS finite-element mesh,
+1.06M edges), soc-Slashdot0902 (0.5M) and porto_osm (a road network,
+0.37M).  ``--quick`` shrinks the generated graphs 64-fold; ``--tiny``
 makes them a few dozen edges for numba's CUDA simulator (CI's check that
 the harness runs; its times mean nothing).
 
@@ -71,6 +72,17 @@ def _sized(make, full, quick, tiny):
     return lambda size: make((full, quick, tiny)[size])
 
 
+def _ids_shuffled(edges, seed: int = 6):
+    """The same graph with its vertex ids permuted at random: neighbours
+    no longer have nearby ids (the locality a road network's file order
+    may not have)."""
+    def shuffled(size):
+        src, dst, n = edges(size)
+        perm = np.random.default_rng(seed).permutation(n).astype(src.dtype)
+        return perm[src], perm[dst], n
+    return shuffled
+
+
 #: name -> (description, edges(size) -> (src, dst, n) or None, best reference ms, GConn's incremental
 #: throughput in 1e9 edges/s).  The references are the best of the paper's code (12 variants) and
 #: ECL-CC on the same H100, compute only (issue 12).
@@ -82,10 +94,14 @@ GRAPHS = {
     "er": ("Erdos-Renyi 8M d16", _sized(lambda s: gen.erdos_renyi_edges(1 << s, 16 if s > 4 else 2, seed=3),
                                         23, 17, 5), 0.694, 18.3),
     "grid": ("grid 4096^2 70%", _sized(lambda s: gen.grid_road_edges(s, 0.7, seed=4), 4096, 512, 5), 1.798, None),
+    "grid-shuffled": ("grid 4096^2 70%, ids shuffled",
+                      _ids_shuffled(_sized(lambda s: gen.grid_road_edges(s, 0.7, seed=4), 4096, 512, 5)),
+                      2.094, None),
     "mesh": ("mesh 4096^2", _sized(gen.triangle_mesh_edges, 4096, 512, 4), 0.974, 7.6),
     "path": ("path 4M", _sized(gen.path_edges, 1 << 22, 1 << 16, 24), 0.395, None),
     "wave": ("wave (METIS mesh)", _real("graphs/wave.graph.gz"), 0.140, 2.7),
     "slashdot": ("soc-Slashdot0902", _real("graphs/soc-Slashdot0902.txt.gz"), 0.103, 2.7),
+    "porto": ("porto_osm", _real("graphs/porto_osm.el.gz"), 0.102, None),
 }
 
 SAMPLINGS = ("none", "kout", "hb", "bfs")
