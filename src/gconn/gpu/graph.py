@@ -213,10 +213,14 @@ def _pair_key(src, dst) -> tuple:
 def _remember(src, dst, n: int) -> None:
     if src.dtype == dst.dtype == id_dtype(n) and src.ndim == dst.ndim == 1 and src.flags.c_contiguous \
             and dst.flags.c_contiguous:
-        _SEEN_N[_pair_key(src, dst)] = n
-        _SEEN_N.move_to_end(_pair_key(src, dst))
+        key = _pair_key(src, dst)
+        _SEEN_N.pop(key, None)      # re-inserted last: the oldest go first
+        _SEEN_N[key] = n
         while len(_SEEN_N) > _SEEN_MAX:
-            _SEEN_N.popitem(last=False)
+            try:
+                _SEEN_N.popitem(last=False)
+            except KeyError:        # emptied by another thread meanwhile
+                break
 
 
 def seen_n(src, dst):
