@@ -143,7 +143,7 @@ def _cupy_pair_again(graph, backend, algorithm, numbered: bool, seed):
     be = _backend_module("gpu")
     g = Graph._of(n, "gpu", edges=(src, dst))
     plan = Plan.of(_variant(algorithm, "cc", g, be, {}))
-    if plan.needs != "edges":
+    if not _edges_only(g, plan):
         return None
 
     def run():

@@ -19,7 +19,7 @@ import numpy as np
 from ..core.unionfind import FIND_HALVE, PEEK_STEPS, UNION_ASYNC, UNION_JTB
 from ._compat import WARP_INTRINSICS, cuda
 from .launch import CHUNK, FULL_MASK, SAMPLE, WARP, kernel
-from .primitives import GPU, U64, UF, atomic_add, device, rand64, record_edge
+from .primitives import U64, UF, atomic_add, device, load, rand64, record_edge
 
 OP_UNION = 0        # coo_ops modes: every op a union (static finish, inserts),
 OP_QUERY = 1        # every op a query,
@@ -170,20 +170,15 @@ def make_compress(jtb):
     loop had not finished after 40 s.  ``write_out`` also writes the roots
     to ``out`` (UnionJTB: the parent field)."""
     fin = jtb_fin(jtb)
-    set_parent, jtb_parent = UF.set_parent, UF.jtb_parent
-    load, peek = GPU.load, GPU.peek
+    set_parent, parent_of = UF.set_parent, UF.parent_of
 
     def compress(P, n, out, write_out):
         for v in range(cuda.grid(1), n, cuda.gridsize(1)):
-            p = jtb_parent(load(P, v)) if jtb else peek(P, v)
+            p = parent_of(P, v, fin)
             steps = 0
             while True:
-                if jtb:
-                    g = jtb_parent(load(P, p))
-                elif steps < PEEK_STEPS:
-                    g = peek(P, p)
-                else:
-                    g = load(P, p)
+                # parent_of peeks (UnionJTB records: always coherent)
+                g = parent_of(P, p, fin) if jtb or steps < PEEK_STEPS else load(P, p)
                 steps += 1
                 if g == p:
                     break
