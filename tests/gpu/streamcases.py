@@ -87,6 +87,35 @@ def run_arrays_growing(stream, src, dst, chunk):
     return st
 
 
+def run_budget_resizes(stream, src, dst, monkeypatch):
+    """Arrays with no n under a budget that holds the parent array only
+    with small edge buffers: after the first chunk the buffers widen to
+    what the budget leaves beside the parent array; in order of growing id
+    the parent array then outgrows that, the buffers shrink back between
+    chunks (the chunks that met the small array are unioned again), and
+    widen again.  In random order, one widening.  SciPy's partition each
+    time."""
+    src, dst = src.astype(np.int64), dst.astype(np.int64)
+    n = int(max(src.max(), dst.max())) + 1
+    limit = 4 * n * 8                        # int64 parents: a quarter of the budget
+    floor = limit // 4 // (2 * 8 * stream.BUFFERS)
+    made_room = []
+    real = stream.Streamer._make_room
+    monkeypatch.setattr(stream.Streamer, "_make_room", lambda self, need: (made_room.append(need), real(self, need)))
+    by_id = np.argsort(np.maximum(src, dst), kind="stable")
+    for s, d, shrinks in ((src[by_id], dst[by_id], True), (src, dst, False)):
+        made_room.clear()
+        st = stream.stream_union((s, d), device_memory=limit)
+        roots, _, _, n_out = st.result()
+        assert n_out == n and st.cap >= n
+        check_labels(src, dst, n, roots)
+        assert st.edges == src.size
+        assert st.chunks < -(-src.size // floor), "the buffers never widened"
+        assert bool(made_room) == shrinks, made_room
+        if shrinks:
+            assert st.again > 0
+
+
 def csr_of(src, dst, n):
     """A CSR with every edge (u, v) as an entry of row u (duplicates kept,
     empty rows included)."""

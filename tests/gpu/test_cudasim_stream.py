@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from streamcases import (check_labels, chunked, components_graph, quarter_of_graph, run_arrays_growing,
-                         run_bad_ids, run_budget, run_chunk_sizes, run_csr, run_csr_errors, run_forest,
+                         run_bad_ids, run_budget, run_budget_resizes, run_chunk_sizes, run_csr, run_csr_errors, run_forest,
                          run_unknown_n)
 
 SIM = os.environ.get("NUMBA_ENABLE_CUDASIM", "0").strip() not in ("", "0")
@@ -89,6 +89,11 @@ def test_scipy_matrix_streams(dense):
 def test_arrays_checked_on_the_device_grow_the_parents(dense):
     src, dst, _ = dense
     run_arrays_growing(stream, src, dst, 7)
+
+
+def test_edge_buffers_widen_and_shrink_under_a_budget(monkeypatch):
+    src, dst, _ = components_graph(np.random.default_rng(8), 1000, 3000)
+    run_budget_resizes(stream, src, dst, monkeypatch)
 
 
 def test_csr_streamed_in_chunks_that_cut_rows(edges):

@@ -13,7 +13,7 @@ import gconn
 
 from oracles import host
 from streamcases import (check_labels, chunked, components_graph, quarter_of_graph, run_arrays_growing,
-                         run_bad_ids, run_budget, run_chunk_sizes, run_csr, run_csr_errors, run_forest,
+                         run_bad_ids, run_budget, run_budget_resizes, run_chunk_sizes, run_csr, run_csr_errors, run_forest,
                          run_text_chunks, run_text_cli, run_text_errors_and_fallbacks, run_text_formats,
                          run_unknown_n)
 
@@ -72,6 +72,11 @@ def test_budget_four_times_over(edges):
     src, dst, n = edges
     stats = run_budget(src, dst, n, quarter_of_graph(src, dst, n), "hb+union-async+find-halve")
     assert stats.chunks >= 4
+
+
+def test_edge_buffers_widen_and_shrink_under_a_budget(edges, monkeypatch):
+    src, dst, _ = edges
+    run_budget_resizes(stream, src, dst, monkeypatch)
 
 
 def test_forest_and_iterator(edges):

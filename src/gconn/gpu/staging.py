@@ -135,19 +135,23 @@ class Ring:
         self.freed = [cp.cuda.Event(disable_timing=True) for _ in bufs]
         self.turn = 0
 
-    def send(self, ptr: int, a: np.ndarray, stream, bounds: bool = False, acc=None):
-        """Copy ``a`` (cast to the pieces' type) to device memory at
-        ``ptr`` on ``stream``; returns ``fill``'s bounds (see :func:`fill`)."""
+    def send(self, ptr: int, a: np.ndarray, stream, bounds: bool = False, acc=None, raw: bool = False):
+        """Copy ``a`` (cast to the pieces' type; with ``raw``, in its own
+        type) to device memory at ``ptr`` on ``stream``; returns ``fill``'s
+        bounds (see :func:`fill`)."""
         import cupy as cp
         rt = cp.cuda.runtime
-        isz = self.bufs[0].itemsize
-        for s in range(0, a.size, self.piece):
-            j = self.turn % len(self.bufs)
+        bufs = self.bufs
+        if raw and a.dtype != bufs[0].dtype:
+            bufs = [np.frombuffer(b, a.dtype, b.nbytes // a.itemsize) for b in bufs]
+        isz, piece = bufs[0].itemsize, bufs[0].size
+        for s in range(0, a.size, piece):
+            j = self.turn % len(bufs)
             self.turn += 1
             self.freed[j].synchronize()             # the piece's last copy is done
-            part = a[s:s + self.piece]
-            acc = fill(self.bufs[j], part, bounds, acc)
-            rt.memcpyAsync(ptr + s * isz, self.bufs[j].ctypes.data, part.size * isz, rt.memcpyHostToDevice,
+            part = a[s:s + piece]
+            acc = fill(bufs[j], part, bounds, acc)
+            rt.memcpyAsync(ptr + s * isz, bufs[j].ctypes.data, part.size * isz, rt.memcpyHostToDevice,
                            stream.ptr)
             self.freed[j].record(stream)
         return acc

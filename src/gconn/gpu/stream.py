@@ -186,10 +186,14 @@ class HostEdges:
 
     def chunks(self, size: int):
         """``(offset, src, dst)`` host pieces of at most ``size`` edges
-        (``src`` None for a CSR: the rows are found on the device)."""
+        (``src`` None for a CSR: the rows are found on the device); for
+        arrays, ``size`` may be a function, asked before each piece."""
         if self._iter is None:
-            for a in range(0, self.m, size):
-                yield (a,) + self.piece(a, size)
+            a = 0
+            while a < self.m:
+                k = size() if callable(size) else size
+                yield (a,) + self.piece(a, k)
+                a += k
             return
         offset = 0
         for i, piece in enumerate(self._iter):
@@ -305,6 +309,9 @@ class Streamer:
         self.seconds = 0.0
         self._ready = False
         self._slot = 0
+        #: ids below this need a parent array the budget holds only with
+        #: smaller edge buffers (set by a chunk, acted on after it)
+        self._short_of = None
 
     # per-vertex bytes of the union-find arrays (parents, aux, forest slots)
     def _vertex_bytes(self, idt) -> int:
@@ -330,9 +337,10 @@ class Streamer:
             spare = self.limit - vertex_part
         else:
             spare = self.limit // 4   # the rest is kept for a parent array of unknown size
-        per_edge = 2 * self.idt.itemsize * BUFFERS
-        self.chunk_edges = int(min(self.want_chunk, spare // per_edge))
-        if self.chunk_edges < 1:
+        #: the smallest chunk: buffers shrink back to it, never below (the
+        #: bounds' rows are counted with it)
+        self._floor = int(min(self.want_chunk, spare // self._edge_bytes()))
+        if self._floor < 1:
             raise MemoryError(f"the device memory budget of {_size(self.limit)} leaves no room for "
                               f"edge buffers beside the union-find arrays (n={self.n})")
         # one kernel for both: chunks checked on the host skip no pair (ids in range)
@@ -340,13 +348,50 @@ class Streamer:
         self.P = xp.empty(0, self.p_dtype)
         self.H = xp.empty(0, self.p_dtype)
         self.fa = self.fb = xp.empty(0, self.idt)
-        c = self.chunk_edges
-        self._dev = [(xp.empty(c, self.idt), xp.empty(c, self.idt)) for _ in range(BUFFERS)]
-        self._devv = [(view(a), view(b)) for a, b in self._dev]
+        self._buffers(self._floor)
         self._none = (dummy(np.int8), dummy(np.bool_), dummy(np.int64))
         self._pipe = _SimPipe(self) if SIM else _CudaPipe(self)
         self._ready = True
         self._grow(self.n if self.n is not None else FIRST_CAP)
+
+    def _edge_bytes(self) -> int:
+        """Device bytes per edge of a chunk: src and dst in each buffer."""
+        return 2 * self.idt.itemsize * BUFFERS
+
+    def _buffers(self, c: int) -> None:
+        """The device buffers of chunks of ``c`` edges (none in use)."""
+        self.chunk_edges = int(c)
+        self._dev = [(xp.empty(c, self.idt), xp.empty(c, self.idt)) for _ in range(BUFFERS)]
+        # views of whole buffers are made once (a view costs ~10 us)
+        self._devv = [(view(a), view(b)) for a, b in self._dev]
+
+    def _widen(self, left: int) -> None:
+        """Edge buffers as large as the budget allows once the parent array
+        of an unknown n has its size from the first chunk: beside room for
+        the union-find arrays to double once, where the first chunk had a
+        quarter of the budget.  Under a budget
+        4x below the graph's arrays that quarter made 3x more chunks, and
+        each costs ~90 us of host time (BENCHMARKS.md, issue 11)."""
+        room = self.limit - 2 * self.cap * self._vertex_bytes(self.idt)
+        c = min(self.want_chunk, room // self._edge_bytes(), max(left, self._floor))
+        if c > self.chunk_edges + self.chunk_edges // 4:
+            self._pipe.sync()           # the buffers' copies and unions are done
+            self._buffers(c)
+
+    def _fits(self, need: int) -> bool:
+        """Whether the union-find arrays can grow to ids below ``need``
+        beside the edge buffers as they are."""
+        return need * self._vertex_bytes(self.idt) + self._edge_bytes() * self.chunk_edges <= self.limit
+
+    def _make_room(self, need: int) -> None:
+        """Between chunks (none in flight): shrink the edge buffers to the
+        first chunk's size, so that the union-find arrays can grow to ids
+        below ``need``, then widen them again as far as the budget allows."""
+        self._pipe.sync()
+        if self.chunk_edges > self._floor:
+            self._buffers(self._floor)
+        self._grow(need)
+        self._widen(self.want_chunk)
 
     def _grow(self, need: int) -> None:
         """Parent (and aux, forest) arrays for ids below ``need``: at least
@@ -362,7 +407,7 @@ class Streamer:
             top = np.iinfo(self.idt).max + 1
             cap = min(max(_next_pow2(need), 2 * self.cap), top)
         per_vertex = self._vertex_bytes(self.idt)
-        buffers = BUFFERS * 2 * self.idt.itemsize * self.chunk_edges
+        buffers = self._edge_bytes() * self.chunk_edges
         if cap * per_vertex + buffers > self.limit:
             cap = need
         if cap * per_vertex + buffers > self.limit:
@@ -427,7 +472,8 @@ class Streamer:
                 pieces = _chain([first], pieces)
             self._setup(edges)
         if edges.rereadable:
-            pieces = edges.chunks(self.chunk_edges)
+            # cut as they are read: the chunk size changes when the buffers do
+            pieces = edges.chunks(lambda: self.chunk_edges)
         csr = None
         if edges.indptr is not None:
             if self.n != edges.n:
@@ -437,13 +483,15 @@ class Streamer:
         rows: list = []
         on_device = edges.rereadable
         if on_device:
-            self._pipe.bounds(-(-edges.m // self.chunk_edges))
+            self._pipe.bounds(-(-edges.m // self._floor))
         try:
             with self._pipe.open():
+                if csr is not None:
+                    csr.send(self._pipe)
                 for offset, hs, hd in pieces:
-                    # pieces are cut before the budget has set the chunk size
-                    for a in range(0, hd.size, self.chunk_edges):
-                        e = self.chunk_edges
+                    # an iterable's pieces come as they were given
+                    e = self.chunk_edges
+                    for a in range(0, hd.size, e):
                         src = None if hs is None else hs[a:a + e]
                         # an unknown n is sized on the host from the first chunk
                         host = not on_device or self.max_id < 0 and self.n is None
@@ -452,6 +500,11 @@ class Streamer:
                         if row is not None:
                             rows.append((self.chunks, offset + a, hd[a:a + e].size, cap))
                         self.chunks += 1
+                        if self._short_of is not None:
+                            self._make_room(self._short_of)
+                            self._short_of = None
+                        elif host and on_device:
+                            self._widen(edges.m - (offset + a + e))
         finally:
             self._pipe.sync()
         self._verify(edges, rows, csr)
@@ -477,11 +530,16 @@ class Streamer:
             if hi >= cap:
                 again.append((offset, size))
         if again:
-            self._grow(self.max_id + 1)
+            if self._fits(self.max_id + 1):
+                self._grow(self.max_id + 1)
+            else:
+                self._make_room(self.max_id + 1)
             try:
                 with self._pipe.open():
                     for offset, size in again:
-                        self._put(offset, *edges.piece(offset, size), None, csr, checked=True)
+                        for a in range(offset, offset + size, self.chunk_edges):
+                            self._put(a, *edges.piece(a, min(self.chunk_edges, offset + size - a)), None, csr,
+                                      checked=True)
             finally:
                 self._pipe.sync()
             self.again += len(again)
@@ -505,12 +563,16 @@ class Streamer:
             if row is not None and self.n is None:
                 seen = self._pipe.seen()         # the largest id of the chunks unioned so far
                 if seen >= self.cap:
-                    self._grow(seen + 1)
+                    if self._fits(seen + 1):
+                        self._grow(seen + 1)
+                    else:
+                        # after this chunk (its buffer is in use): its ids
+                        # beyond the parent array are unioned again at the end
+                        self._short_of = seen + 1
         k = int(hd.size)
         ds, dd = self._dev[s]
         if csr is not None:
             csr.rows(offset, k, ds)
-        # views of whole buffers are made once (a view costs ~10 us)
         dsv, ddv = self._devv[s] if k == self.chunk_edges else (view(ds[:k]), view(dd[:k]))
         none = self._none
         launch(self._kern, k, self._Pv, self._Hv, dsv, ddv, none[0], k, OP_UNION, int(self.forest), self._fav,
@@ -565,19 +627,27 @@ class _Csr:
     decrease (on the device, read once the feed is done)."""
 
     def __init__(self, edges: HostEdges, st: Streamer):
-        from .staging import put
         self.edges = edges
         ptr = edges.indptr
         with memory.guard(f"copying the offsets of a CSR with n={edges.n} to the GPU"):
-            self.dptr = put(ptr) if not SIM else xp.array(ptr)
+            self.dptr = xp.empty(ptr.size, ptr.dtype)
         self.ptrv = view(self.dptr)
         self.kern = rows_kernel(st.dtypes)
-        # stays on the device until check(): no wait here
-        self.decreasing = (self.dptr[1:] < self.dptr[:-1]).any() if ptr.size > 1 else None
+        self.decreasing = None
+
+    def send(self, pipe) -> None:
+        """The offsets on the copy stream ahead of the first chunk's ids
+        (a blocking copy before the stream cost ER's 33 MB of offsets
+        ~2 ms, for a run of 16 ms)."""
+        pipe.send_whole(self.dptr, self.edges.indptr)
 
     def rows(self, offset: int, k: int, out) -> None:
         r0, r1 = self.edges.rows(offset, k)
         launch(self.kern, k, self.ptrv, offset, k, r0, r1, view(out[:k]), persistent=True)
+        if self.decreasing is None and self.dptr.size > 1:
+            # after the first chunk's copy, so after the offsets'; it stays
+            # on the device until check(): no wait here
+            self.decreasing = (self.dptr[1:] < self.dptr[:-1]).any()
 
     def check(self) -> str | None:
         if self.decreasing is not None and bool(self.decreasing):
@@ -608,6 +678,9 @@ class _SimPipe:
         for dev, arr in _pairs(self.st._dev[s], hs, hd):
             acc = fill(dev, arr, bounds, acc)
         return acc
+
+    def send_whole(self, dev, host) -> None:
+        dev[:] = host
 
     def bounds(self, rows: int) -> None:
         self.b = _empty_bounds(np, rows)
@@ -721,7 +794,8 @@ class _CudaPipe:
         last copy out of them is done."""
         st = self.st
         isz = st.idt.itemsize
-        piece = max(min(PIECE_BYTES // isz, st.chunk_edges), 1)
+        # not below 4 KiB: a CSR's offsets (int64 beside int32 ids) go through them too
+        piece = max(min(PIECE_BYTES // isz, st.chunk_edges), 4096 // isz)
         size, mems = _take_pinned(piece * isz)
         self.ring = Ring([np.frombuffer(m, st.idt, piece) for m in mems])
         try:
@@ -743,6 +817,11 @@ class _CudaPipe:
         self.copied[s].record(self.copy_stream)
         self.compute.wait_event(self.copied[s])
         return acc
+
+    def send_whole(self, dev, host) -> None:
+        """``host`` into the device array ``dev`` of its type, through the
+        staging pieces, on the copy stream."""
+        self.ring.send(dev.data.ptr, host, self.copy_stream, raw=True)
 
     def bounds(self, rows: int) -> None:
         """Slots for ``rows`` chunks' bounds, on the device and pinned
