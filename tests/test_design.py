@@ -112,10 +112,35 @@ def test_auto_choice_follows_the_decision_tree():
     assert design.choose(road, backend="gpu").name == "none+union-async+find-halve"
     assert design.choose(road, "forest", backend="gpu").name == "none+union-async+find-halve"
     # a large mesh-like graph (average degree 6) skips sampling on the GPU
-    mesh = SimpleNamespace(n=1 << 24, m_input=3 << 24, has_form=lambda f: True)
+    mesh = SimpleNamespace(n=1 << 24, m_input=3 << 24, has_form=lambda f: True, ids_local=lambda: True)
     assert design.choose(mesh, backend="gpu").name == "none+union-rem-cas+find-split+split-one"
     assert design.choose(mesh, backend="cpu", hb_coverage=lambda g: 0.1).sampling == "kout"
+    # ... unless its ids are scattered: then k-out
+    mesh.ids_local = lambda: False
+    assert design.choose(mesh, backend="gpu").name == "kout+union-rem-cas+find-halve+splice"
+    assert design.choose(mesh, "forest", backend="gpu").name == "kout+union-rem-cas+find-split+split-one"
     # without an adjacency yet, building one costs more than sampling saves
     raw = SimpleNamespace(n=1 << 22, m_input=1 << 26, has_form=lambda f: False)
     assert design.choose(raw, backend="gpu", hb_coverage=lambda g: 0.99).name == "none+union-rem-cas+find-split+split-one"
     assert design.choose(raw, backend="cpu", hb_coverage=lambda g: 0.99).name == "none+union-async+find-halve"
+
+
+def test_gpu_auto_choice_samples_large_graphs_with_scattered_ids(monkeypatch):
+    """Low-degree graphs with an adjacency: k-out on the GPU when their ids
+    are scattered (from AUTO_GPU_SCATTERED_EDGES edges, lowered here), no
+    sampling when neighbours have nearby ids, and never on a path."""
+    import numpy as np
+    from gconn import generators as gen
+    monkeypatch.setattr(design, "AUTO_GPU_SCATTERED_EDGES", 1000)
+    s, d, n = gen.grid_road_edges(128, keep=0.9, seed=1)
+    p = np.random.default_rng(2).permutation(n)
+    ordered, shuffled = gconn.Graph.from_edges(s, d, n), gconn.Graph.from_edges(p[s], p[d], n)
+    for g in (ordered, shuffled):
+        assert design.choose(g, backend="gpu").sampling == "none"      # no adjacency yet
+        g.adjacency()
+    assert design.choose(ordered, backend="gpu").name == "none+union-rem-cas+find-split+split-one"
+    assert design.choose(shuffled, backend="gpu").name == "kout+union-rem-cas+find-halve+splice"
+    assert design.choose(shuffled, backend="cpu").sampling == "none"
+    path = gconn.Graph.from_edges(p[:-1], p[1:], n)
+    path.adjacency()
+    assert not path.ids_local() and design.choose(path, backend="gpu").sampling == "none"

@@ -231,6 +231,36 @@ class Graph:
     def degrees(self):
         return self.indptr[1:] - self.indptr[:-1]
 
+    def ids_local(self, sample: int = 1024) -> bool:
+        """Whether neighbours have nearby ids, as in a grid or a road
+        network numbered along its geometry: of ``sample`` rows spread over
+        the adjacency, whether most rows' first neighbour lies within n / 64
+        of the row (about 3% of them do in a random numbering).  Read once,
+        on the device for a device graph, and kept.
+
+        >>> from gconn import generators as gen
+        >>> s, d, n = gen.grid_road_edges(128, keep=1.0)
+        >>> p = np.random.default_rng(0).permutation(n)
+        >>> Graph.from_edges(s, d, n).ids_local(), Graph.from_edges(p[s], p[d], n).ids_local()
+        (True, False)
+        """
+        hit = self._cache.get("ids_local")
+        if hit is None:
+            indptr, indices = self.adjacency()
+            n = self.n
+            if self.on_gpu:
+                from .gpu.graph import ids_local_counts
+                has, near = ids_local_counts(indptr, indices, n, sample)
+            else:
+                rows = np.arange(0, n, max(n // sample, 1), dtype=np.int64)
+                first = indptr[rows].astype(np.int64)
+                with_one = indptr[rows + 1] > first
+                rows, first = rows[with_one], first[with_one]
+                has = rows.size
+                near = int(np.count_nonzero(np.abs(indices[first].astype(np.int64) - rows) <= n // 64))
+            hit = self._cache["ids_local"] = 2 * near > has
+        return hit
+
     def __repr__(self) -> str:
         where = "" if self.device == "cpu" else f", device={self.device!r}"
         return f"Graph(n={self.n}, m={self.m}{where})"

@@ -54,6 +54,26 @@ def test_counting_adjacency_without_edges():
     assert indptr.tolist() == [0, 0, 0, 0] and indices.size == 0
 
 
+@pytest.mark.parametrize("dtype", [np.int32, np.int64])
+def test_ids_local_probe_on_the_device(dtype):
+    """The device's locality probe counts as the host's does: a grid in
+    row order is local, the same grid with shuffled ids and a shuffled
+    path are not."""
+    from gconn import generators as gen
+    from gconn.gpu.graph import ids_local_counts
+    s, d, n = gen.grid_road_edges(100, keep=0.9, seed=1)      # a row (100) within n / 64
+    p = np.random.default_rng(2).permutation(n)
+    for (a, b), local in (((s, d), True), ((p[s], p[d]), False), ((p[:-1], p[1:]), False)):
+        g = Graph.from_edges(a.astype(dtype), b.astype(dtype), n)
+        indptr, indices = g.adjacency()
+        rows = np.arange(0, n, max(n // 100, 1))
+        first = indptr[rows]
+        with_one = indptr[rows + 1] > first
+        near = np.abs(indices[first[with_one]].astype(np.int64) - rows[with_one]) <= n // 64
+        assert ids_local_counts(indptr, indices, n, 100) == (int(with_one.sum()), int(near.sum()))
+        assert g.ids_local() == local
+
+
 @pytest.mark.parametrize("name", ["none+union-async", "none+union-rem-cas+find-split+split-one", "kout+union-async",
                                   "hb+ecl-cc", "none+lt-prf", "bfs+sv", "none+bfs-cc"])
 def test_runs_read_only_their_form(name):
