@@ -177,7 +177,7 @@ def make_id_bounds():
 
 @kernel("ids_local", lambda t: (t.ptr, t.id, t.I64, t.I64, t.i64))
 def make_ids_local():
-    """counts[0] += rows r = i * step (i < sample) with a neighbour,
+    """counts[0] += the rows r = i * step below n with a neighbour,
     counts[1] += those whose first neighbour lies within n / 64 of r."""
 
     def ids_local(indptr, indices, n, step, counts):

@@ -369,9 +369,9 @@ class Streamer:
         """Edge buffers as large as the budget allows once the parent array
         of an unknown n has its size from the first chunk: beside room for
         the union-find arrays to double once, where the first chunk had a
-        quarter of the budget.  Under a budget
-        4x below the graph's arrays that quarter made 3x more chunks, and
-        each costs ~90 us of host time (BENCHMARKS.md, issue 11)."""
+        quarter of the budget.  Under a budget 4x below the graph's arrays
+        that quarter made 3x more chunks, and each costs ~90 us of host time
+        (BENCHMARKS.md, issue 11)."""
         room = self.limit - 2 * self.cap * self._vertex_bytes(self.idt)
         c = min(self.want_chunk, room // self._edge_bytes(), max(left, self._floor))
         if c > self.chunk_edges + self.chunk_edges // 4:
@@ -406,14 +406,13 @@ class Streamer:
             check_vertices(need, "the largest id of the streamed edges", vertex_id=need - 1, per_vertex=8)
             top = np.iinfo(self.idt).max + 1
             cap = min(max(_next_pow2(need), 2 * self.cap), top)
-        per_vertex = self._vertex_bytes(self.idt)
-        buffers = self._edge_bytes() * self.chunk_edges
-        if cap * per_vertex + buffers > self.limit:
+        if not self._fits(cap):
             cap = need
-        if cap * per_vertex + buffers > self.limit:
+        if not self._fits(cap):
             raise MemoryError(
-                f"union-find over the ids seen so far (n={need}) needs {_size(cap * per_vertex)} "
-                f"of GPU memory (O(n)) beside {_size(buffers)} of edge buffers, more than the "
+                f"union-find over the ids seen so far (n={need}) needs "
+                f"{_size(cap * self._vertex_bytes(self.idt))} of GPU memory (O(n)) beside "
+                f"{_size(self._edge_bytes() * self.chunk_edges)} of edge buffers, more than the "
                 f"device memory budget of {_size(self.limit)}")
         # no wait for the unions in flight: the new arrays are filled on the
         # stream that runs them, after them, and CuPy's pool hands the old
