@@ -119,6 +119,27 @@ def test_generate_round_trips(capsys, tmp_path):
     assert fields(out)["wrote"] == str(path)
 
 
+def test_cache_shows_and_clears_the_gpu_kernels(capsys, tmp_path, monkeypatch):
+    from gconn.gpu import kernel_cache
+    monkeypatch.setenv("GCONN_KERNEL_CACHE", str(tmp_path))
+    for k in ("a", "b"):
+        assert kernel_cache.save(k, "entry", b"x" * 1000)
+    code, out, _ = run(capsys, "cache")
+    assert code == 0 and out.strip() == f"GPU kernel cache: {tmp_path}, 2 kernels, 2.0 kB"
+    code, out, _ = run(capsys, "cache", "--clear")
+    assert code == 0 and "removed 2 files" in out and kernel_cache.files() == []
+    monkeypatch.setenv("GCONN_KERNEL_CACHE", "off")
+    code, out, _ = run(capsys, "cache")
+    assert code == 0 and "off" in out
+
+
+def test_warmup_of_the_gpu_without_one_says_why(capsys, monkeypatch):
+    if gconn.tooling.gpu_status()[0]:
+        pytest.skip("a GPU is usable here: tests/gpu covers the warmup of its kernels")
+    code, out, err = run(capsys, "warmup", "-b", "gpu")
+    assert code != 0 and "gpu is not usable here" in err and not out
+
+
 def test_info_and_variants(capsys):
     code, out, _ = run(capsys, "info")
     assert code == 0

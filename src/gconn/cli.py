@@ -9,6 +9,7 @@
     gconn stream --generate er:n=100000,d=8 --batch-size 100000 --query-ratio 0.5
     gconn generate kron:16 -o kron16.gcb
     gconn info                                   # versions, threads, GPU
+    gconn cache                                  # the compiled GPU kernels kept on disk
     gconn variants --problem forest              # valid variant names
     gconn bench --suite cpu-target               # gconn vs scipy, tables in ./bench-out
 
@@ -899,13 +900,48 @@ def cmd_demo(args, parser) -> int:
 # -- gconn warmup ---------------------------------------------------------------------
 
 def cmd_warmup(args, parser) -> int:
-    from .tooling import warmup
-    result = warmup(show=_show(args), notice=not args.quiet)
-    if result["compiled"]:
-        print(f"gconn warmup: compiled {result['compiled']} kernels into numba's cache in "
-              f"{_fmt_s(result['seconds'])}; later runs load them from there")
+    from .tooling import gpu_status, warmup, warmup_gpu
+    if args.backend != "gpu":
+        result = warmup(show=_show(args), notice=not args.quiet)
+        if result["compiled"]:
+            print(f"gconn warmup: compiled {result['compiled']} CPU kernels into numba's cache in "
+                  f"{_fmt_s(result['seconds'])}; later runs load them from there")
+        else:
+            print(f"gconn warmup: every CPU kernel was already in numba's cache "
+                  f"(checked in {_fmt_s(result['seconds'])})")
+    if args.backend == "cpu":
+        return 0
+    found, why = gpu_status()
+    if not found and args.backend == "auto":
+        print(f"gconn warmup: no GPU kernels ({why})")
+        return 0
+    result = warmup_gpu(show=_show(args))
+    where = result["directory"]
+    if where is None:
+        print(f"gconn warmup: compiled {result['compiled']} GPU kernels in {_fmt_s(result['seconds'])}, but "
+              "GCONN_KERNEL_CACHE=off keeps none for later processes")
+    elif result["compiled"]:
+        print(f"gconn warmup: compiled {result['compiled']} GPU kernels into {where} in "
+              f"{_fmt_s(result['seconds'])} ({result['loaded']} were there already)")
     else:
-        print(f"gconn warmup: every kernel was already in numba's cache (checked in {_fmt_s(result['seconds'])})")
+        print(f"gconn warmup: every GPU kernel was already in {where} ({result['loaded']} loaded in "
+              f"{_fmt_s(result['seconds'])})")
+    return 0
+
+
+def cmd_cache(args, parser) -> int:
+    from .gpu import kernel_cache
+    from .tooling import human_size
+    where = kernel_cache.directory()
+    if where is None:
+        print("GPU kernel cache: off (GCONN_KERNEL_CACHE)")
+        return 0
+    if args.clear:
+        print(f"GPU kernel cache: removed {kernel_cache.clear()} files from {where}")
+        return 0
+    found = kernel_cache.files()
+    size = sum(p.stat().st_size for p in found)
+    print(f"GPU kernel cache: {where}, {len(found)} kernels, {human_size(size)}")
     return 0
 
 
@@ -1009,8 +1045,15 @@ def build_parser() -> argparse.ArgumentParser:
                               "on the GPU if there is one, checked against scipy")
     p.add_argument("-b", "--backend", default="auto", choices=("auto", "cpu", "gpu"))
 
-    add("warmup", cmd_warmup, "compile the CPU kernels of the common commands once, into numba's cache "
-                              "(run it after installing; otherwise the first run of each compiles them)")
+    p = add("warmup", cmd_warmup, "compile the kernels of the common commands once, the CPU's into numba's "
+                                  "cache and the GPU's into gconn's (run it after installing; otherwise the "
+                                  "first run of each compiles them)")
+    p.add_argument("-b", "--backend", default="auto", choices=("auto", "cpu", "gpu"),
+                   help="auto (default): the CPU's, and the GPU's when one is usable")
+
+    p = add("cache", cmd_cache, "where the compiled GPU kernels are kept (GCONN_KERNEL_CACHE), how many, "
+                                "how large; --clear removes them")
+    p.add_argument("--clear", action="store_true", help="remove the cached kernels")
 
     p = add("bench", cmd_bench, "benchmark variants x graphs against scipy and NetworkX")
     bench_arguments(p)

@@ -78,11 +78,13 @@ def _fast_view_class():
 
 
 _FAST: list = []
+_DISPATCHER_TAKES_FAST: list = []
 
 
 def _fast_views_work(cls) -> bool:
-    """Launch a tiny kernel through the light view once: it relies on
-    numba-cuda internals, so another numba-cuda falls back to its own views."""
+    """Launch a tiny kernel through numba's dispatcher with the light view
+    once: it relies on numba-cuda internals, so another numba-cuda gets its
+    own arrays instead (:func:`for_dispatcher`)."""
     try:
         @cuda.jit("void(int32[::1])")
         def iota(a):
@@ -90,8 +92,11 @@ def _fast_views_work(cls) -> bool:
             if i < a.size:
                 a[i] = i
 
+        import warnings
         a = xp.zeros(4, xp.int32)
-        iota[1, 32](cls(a))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")     # one block: numba's low-occupancy warning
+            iota[1, 32](cls(a))
         return a.tolist() == [0, 1, 2, 3]
     except Exception:
         return False
@@ -105,8 +110,22 @@ def view(a):
     if SIM:
         return a
     if not _FAST:
-        cls = _fast_view_class()
-        _FAST.append(cls if cls is not None and _fast_views_work(cls) else None)
+        _FAST.append(_fast_view_class())
     if _FAST[0] is not None and a.size:
         return _FAST[0](a)
     return cuda.as_cuda_array(a, sync=False)
+
+
+def for_dispatcher(args: tuple) -> tuple:
+    """``args`` as numba's dispatcher takes them.  The direct launch reads
+    only a light view's own fields; the dispatcher reads numba-cuda
+    internals, so the first launch through it tries one (compiling a probe
+    kernel, about a second, which a process that launches directly never
+    pays), and where that fails the views become numba's arrays."""
+    if not _DISPATCHER_TAKES_FAST:
+        cls = _FAST[0] if _FAST else None
+        _DISPATCHER_TAKES_FAST.append(cls is None or _fast_views_work(cls))
+    if _DISPATCHER_TAKES_FAST[0]:
+        return args
+    cls = _FAST[0]
+    return tuple(cuda.as_cuda_array(a.owner, sync=False) if type(a) is cls else a for a in args)

@@ -5,7 +5,8 @@ Every kernel is made by a factory that closes over device functions of
 folds the dispatch on the codes away and specializes each variant -- what
 C++ templates do in GConn.  A factory declares its kernel's argument types
 next to it with :func:`kernel`; kernels compile on first use with that
-signature and are cached by ``(kind, key, dtypes)``.  The compile-only check
+signature and are cached by ``(kind, key, dtypes)``, in the process and on
+disk (:mod:`gconn.gpu.kernel_cache`).  The compile-only check
 (:mod:`gconn.gpu.compile_check`) walks the same registry.
 
 ``dtypes`` is always ``(ids, offsets, parents)``: parents are int64 for
@@ -26,7 +27,8 @@ from typing import Callable
 import numpy as np
 from numba import from_dtype, types
 
-from ._compat import SIM, cuda, view, xp
+from . import kernel_cache
+from ._compat import SIM, cuda, for_dispatcher, view, xp
 
 # Launch geometry.  The simulator runs one Python thread per CUDA thread, so
 # it gets small blocks, few persistent blocks and tiny chunks (which also
@@ -113,17 +115,51 @@ _CACHE: dict = {}
 
 def get(kind: str, key: tuple, dtypes: tuple):
     """The kernel ``kind`` specialized to ``key`` (codes, a jtb flag or ())
-    for ``dtypes``, compiled on first use."""
+    for ``dtypes``: from this process's cache, else from the disk cache
+    (:mod:`gconn.gpu.kernel_cache`), else compiled."""
     spec = REGISTRY[kind]
     if not spec.offsets:
         dtypes = (dtypes[0], dtypes[0], dtypes[2])
     ck = (kind, key, dtypes)
     kern = _CACHE.get(ck)
     if kern is None:
-        pyfunc = spec.factory(*key)
-        kern = cuda.jit(pyfunc) if SIM else cuda.jit(signature(kind, dtypes))(pyfunc)
-        _CACHE[ck] = kern
+        kern = _CACHE[ck] = _build(kind, key, dtypes)
     return kern
+
+
+def _build(kind: str, key: tuple, dtypes: tuple):
+    spec = REGISTRY[kind]
+    if SIM:
+        return cuda.jit(spec.factory(*key))
+    sig = signature(kind, dtypes)
+    stored = None
+    if DIRECT and _bindings():
+        cc = cuda.get_current_device().compute_capability
+        stored = kernel_cache.name(kind, key, dtypes, cc)
+        found = kernel_cache.load(stored)
+        if found is not None:
+            try:
+                d = Direct.from_image(*found, sig.args)
+            except Exception:   # a file that does not load (another driver): compile it again
+                d = None
+            if d is not None:
+                kernel_cache.COUNTS["loaded"] += 1
+                return d
+    kern = cuda.jit(sig)(spec.factory(*key))
+    kernel_cache.COUNTS["compiled"] += 1
+    if stored is not None:
+        _store(stored, kern)
+    return kern
+
+
+def _store(stored: str, kern) -> None:
+    (compiled,) = kern.overloads.values()
+    lib = compiled._codelibrary
+    if lib._setup_functions or lib._teardown_functions or lib._linking_files:
+        return                  # needs more than its image to run
+    image = getattr(lib.get_cubin(), "code", None)
+    if isinstance(image, (bytes, bytearray)) and lib._entry_name:
+        kernel_cache.save(stored, lib._entry_name, image)
 
 
 _SMS: list = []
@@ -162,12 +198,13 @@ class Direct:
     stream (so CuPy's stream capture records them).  Array arguments are
     checked against the signature's types, as the dispatcher would."""
 
-    __slots__ = ("handle", "types", "buf", "ptrs", "params", "lock")
+    __slots__ = ("handle", "types", "buf", "ptrs", "params", "lock", "function")
 
-    def __init__(self, kern):
-        (compiled,) = kern.overloads.values()
-        self.handle = compiled._codelibrary.get_cufunc().handle
-        self.types = tuple(t if isinstance(t, types.Array) else None for t in compiled.argument_types)
+    def __init__(self, function, argument_types):
+        #: numba's function object, which keeps its module loaded
+        self.function = function
+        self.handle = function.handle
+        self.types = tuple(t if isinstance(t, types.Array) else None for t in argument_types)
         nparams = sum(1 if t is None else 7 for t in self.types)
         # The driver copies the parameters during the call, so one buffer
         # per kernel serves every launch (the lock: one thread at a time).
@@ -197,23 +234,48 @@ class Direct:
         if err != _SUCCESS:
             raise RuntimeError(f"cuLaunchKernel failed: {err!r}")
 
+    @classmethod
+    def of(cls, kern) -> "Direct":
+        """The launcher of a kernel numba compiled."""
+        (compiled,) = kern.overloads.values()
+        return cls(compiled._codelibrary.get_cufunc(), compiled.argument_types)
+
+    @classmethod
+    def from_image(cls, entry: str, image: bytes, argument_types) -> "Direct":
+        """The launcher of kernel ``entry`` in a cubin ``image`` (from the
+        disk cache), loaded into numba's context of the current device."""
+        from numba.cuda.cudadrv.driver import ObjectCode
+        module = cuda.current_context().create_module_image(ObjectCode.from_cubin(image))
+        return cls(module.get_function(entry), argument_types)
+
 
 _DIRECT: dict = {}
 _driver = _SUCCESS = _INVALID_CONTEXT = None
+
+
+def _bindings() -> bool:
+    """Whether the driver binding :class:`Direct` calls is importable."""
+    global _driver, _SUCCESS, _INVALID_CONTEXT
+    if _driver is None:
+        try:
+            from cuda.bindings import driver
+        except Exception:
+            return False
+        _SUCCESS, _INVALID_CONTEXT = driver.CUresult.CUDA_SUCCESS, driver.CUresult.CUDA_ERROR_INVALID_CONTEXT
+        _driver = driver
+    return True
 
 
 def _direct(kern):
     """The :class:`Direct` launcher of ``kern``, or False where this
     numba-cuda or driver binding does not offer what it needs (then numba's
     dispatcher launches it)."""
-    global _driver, _SUCCESS, _INVALID_CONTEXT
+    if type(kern) is Direct:
+        return kern
     d = _DIRECT.get(kern)
     if d is None:
         try:
-            from cuda.bindings import driver
-            _driver, _SUCCESS = driver, driver.CUresult.CUDA_SUCCESS
-            _INVALID_CONTEXT = driver.CUresult.CUDA_ERROR_INVALID_CONTEXT
-            d = Direct(kern)
+            d = Direct.of(kern) if _bindings() else False
         except Exception:
             d = False
         _DIRECT[kern] = d
@@ -236,7 +298,7 @@ def launch(kern, nthreads: int, *args, persistent: bool = False, block: int = BL
     if SIM:                     # the simulator's configuration is the kernel itself
         kern[grid, block](*args)
         return
-    if DIRECT:
+    if DIRECT or type(kern) is Direct:
         d = _direct(kern)
         if d:
             d(grid, block, args)
@@ -248,7 +310,7 @@ def launch(kern, nthreads: int, *args, persistent: bool = False, block: int = BL
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             cfg = _CONFIGS[(kern, grid, block)] = kern[grid, block]
-    cfg(*args)
+    cfg(*for_dispatcher(args))
 
 
 _DUMMIES: dict = {}
