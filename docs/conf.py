@@ -35,6 +35,7 @@ nitpicky = True
 nitpick_ignore = [
     ("py:class", "numpy.ndarray"),
     ("py:class", "inspect.Parameter"),
+    ("py:class", "pathlib.Path"),
     ("py:func", "scipy.sparse.csgraph.connected_components"),
 ]
 
