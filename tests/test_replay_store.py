@@ -18,7 +18,7 @@ class FakeCaptured(replay.Captured):
     __slots__ = ()
 
     def launch(self):
-        self.outputs[1][:] += 0     # nothing to replay: the outputs hold what the capture made
+        pass                        # nothing to replay: the outputs hold what the capture made
 
 
 @pytest.fixture
@@ -29,7 +29,7 @@ def fake(monkeypatch):
     made = []
 
     def capture(fn):
-        out = tuple(fn())
+        out = replay._call(fn)
         c = FakeCaptured(None, None, out, [])
         made.append(c)
         return c
@@ -61,6 +61,29 @@ def test_run_capture_replay(fake, edges_only):
     assert outs[3][1] is not outs[4][1] and outs[4][1] is not fake[0].outputs[1]
     assert list(replay.captured(g).values()) == ["captured"]
     assert replay.replayed(g, None, _run(calls)) and len(calls) == 3     # no key: runs
+
+
+def test_deferred_outputs_are_made_after_every_call(fake):
+    """A run's Deferred output is made by every call -- the first, the
+    capture's replays, the runs that do not replay -- from the arrays the
+    run returned it with, and is never one of the capture's arrays."""
+    g, made = _graph(), []
+
+    def make(parents):
+        made.append(1)
+        return parents * 10
+
+    def fn():
+        parents = np.arange(5)
+        assert replay.deferring()
+        return np.array(2), replay.Deferred(make, parents)
+
+    outs = [replay.replayed(g, ("cc", "d"), fn) for _ in range(4)]
+    assert len(made) == 4 and len(fake) == 1
+    assert all(k == 2 and labels.tolist() == [0, 10, 20, 30, 40] for k, labels in outs)
+    assert outs[2][1] is not outs[3][1]
+    assert not replay.deferring()
+    assert replay.replayed(g, None, fn)[1].tolist() == [0, 10, 20, 30, 40] and len(made) == 5
 
 
 def test_failed_capture_runs_every_call(fake, monkeypatch):

@@ -180,11 +180,13 @@ def test_coo_from_csr(graphs, monkeypatch):
             assert np.array_equal(src, g.src) and np.array_equal(dst, g.dst)
 
 
-@pytest.mark.parametrize("n,parts", [(1, 1), (7, 3), (100, 1), (333, 40), (1000, 997)])
+@pytest.mark.parametrize("n,parts", [(1, 1), (7, 3), (64, 5), (65, 65), (100, 1), (333, 40), (1000, 997),
+                                     (2049, 2000), (4500, 7)])
 def test_compaction_of_any_roots(n, parts):
     """Labels in SciPy's order for roots that are the minima (the pass
     that finds minima skipped) and roots that are not, against the CPU's
-    compaction."""
+    compaction; sizes on and across the simulator's 64-vertex tiles, and
+    more tiles than the scanning block has threads."""
     from gconn import cpu
     from gconn.gpu import ops
     part = np.random.default_rng(n + parts).integers(0, parts, n)

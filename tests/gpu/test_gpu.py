@@ -315,3 +315,26 @@ def test_too_large_for_the_gpu_is_a_clear_memory_error():
         gconn.IncrementalConnectivity(n, backend="gpu")
     # the device is still fine afterwards
     assert gconn.connected_components(([0, 1], [1, 2]), backend="gpu")[0] == 1
+
+
+@pytest.mark.parametrize("n,parts", [(1, 1), (2047, 5), (2049, 2049), (100_000, 30_000),
+                                     (3_000_000, 1000), (3_000_000, 2_900_000)])
+@pytest.mark.parametrize("dtype", [np.int32, np.int64])
+def test_compaction_of_any_roots(n, parts, dtype):
+    """Labels in SciPy's order from roots that are the minima and roots
+    that are not, against the CPU's compaction: sizes on and across the
+    2048-vertex tiles, and more tiles than the scanning block has threads
+    (the warp-ballot path the simulator cannot run)."""
+    import cupy as cp
+    from gconn import cpu
+    from gconn.gpu import ops
+    part = np.random.default_rng(n + parts).integers(0, parts, n)
+    lowest = np.full(parts, n)
+    np.minimum.at(lowest, part, np.arange(n))
+    highest = np.full(parts, -1)
+    np.maximum.at(highest, part, np.arange(n))
+    for roots, min_rooted in ((lowest[part], True), (highest[part], False)):
+        roots = roots.astype(dtype)
+        want_k, want = cpu.compact(roots)
+        k, labels = ops.compact(cp.asarray(roots), min_rooted=min_rooted)
+        assert int(k) == want_k and np.array_equal(cp.asnumpy(labels), want)

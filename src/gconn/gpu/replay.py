@@ -17,7 +17,11 @@ mode on a private stream), and every later call replays it with one
   memory that CuPy has handed to someone else.
 * A replay hands back fresh copies of the run's output arrays, and reads
   0-d outputs (a component count) as ints, before the next replay may
-  reuse the kept arrays: callers never share results.
+  reuse the kept arrays: callers never share results.  An output the run
+  returns as a :class:`Deferred` is instead made after the replay, outside
+  the capture, by one kernel that writes a fresh array from arrays the
+  capture kept (the labels of a compaction: that kernel replaces a copy
+  of n labels).
 * What cannot be captured -- a run that reads a value back to decide what
   to launch next (BFS sampling, the rounds of SV or label propagation) --
   fails the capture on its first read-back; it is then run as usual, every
@@ -81,6 +85,34 @@ def capturing() -> bool:
     through the graph's cache are then its own (kept by the capture), so
     that replays never share them with other runs."""
     return getattr(_TLS, "on", False)
+
+
+class Deferred:
+    """An output of a run made by ``make(*args)`` (one launch into a fresh
+    array) after the run's other work: after a replay, outside its capture
+    (see the module's text).  Runs make one only where :func:`deferring`."""
+
+    __slots__ = ("make", "args")
+
+    def __init__(self, make, *args):
+        self.make, self.args = make, args
+
+    def __call__(self):
+        return self.make(*self.args)
+
+
+def deferring() -> bool:
+    """Whether this thread runs a function for :func:`replayed`, which
+    makes the :class:`Deferred` outputs it returns."""
+    return getattr(_TLS, "defer", False)
+
+
+def _call(fn) -> tuple:
+    _TLS.defer = True
+    try:
+        return tuple(fn())
+    finally:
+        _TLS.defer = False
 
 
 def _driver():
@@ -148,7 +180,7 @@ def capture(fn) -> Captured:
         _check(drv.cuStreamBeginCapture(stream.ptr, relaxed), "cuStreamBeginCapture")
         _TLS.on = True
         try:
-            outputs = tuple(fn())
+            outputs = _call(fn)
         except BaseException:
             err, g = drv.cuStreamEndCapture(stream.ptr)   # leave capture mode; drop what was recorded
             if err == drv.CUresult.CUDA_SUCCESS:
@@ -159,7 +191,7 @@ def capture(fn) -> Captured:
         g = _check(drv.cuStreamEndCapture(stream.ptr), "cuStreamEndCapture")
     try:
         for a in outputs:
-            if not isinstance(a, xp.ndarray):
+            if not isinstance(a, (xp.ndarray, Deferred)):
                 raise TypeError(f"a captured run returns device arrays, not {type(a).__name__}")
         exec_ = _check(drv.cuGraphInstantiate(g, 0), "cuGraphInstantiate")
     except BaseException:
@@ -169,8 +201,10 @@ def capture(fn) -> Captured:
 
 
 def _host(outputs) -> tuple:
-    """0-d outputs as ints, the others as they are."""
-    return tuple(int(a) if getattr(a, "ndim", 0) == 0 else a for a in outputs)
+    """Deferred outputs made, then 0-d outputs read as ints, the others as
+    they are."""
+    made = tuple(a() if isinstance(a, Deferred) else a for a in outputs)
+    return tuple(int(a) if getattr(a, "ndim", 0) == 0 else a for a in made)
 
 
 def _edges_key(graph) -> tuple:
@@ -213,29 +247,29 @@ def replayed(graph, key, fn, edges_only: bool = False) -> tuple:
     besides the graph; ``edges_only``: ``fn`` reads nothing of the graph
     but its edge list, n and id type."""
     if key is None or SIM or not _launch.DIRECT:
-        return _host(fn())
+        return _host(_call(fn))
     with _STATE:
         runs, key = _store(graph, key, edges_only)
         c = runs.get(key)
     if c is None:
         _put(runs, key, _SEEN)
-        return _host(fn())
+        return _host(_call(fn))
     if c is False:
-        return _host(fn())
+        return _host(_call(fn))
     if c is _SEEN:
         if _CAPTURING.locked():     # another thread is capturing
-            return _host(fn())
+            return _host(_call(fn))
         try:
             c = capture(fn)
         except Exception:
             _put(runs, key, False)
-            return _host(fn())
+            return _host(_call(fn))
     _put(runs, key, c)
     if not c.lock.acquire(blocking=False):
-        return _host(fn())
+        return _host(_call(fn))
     try:
         c.launch()
-        out = tuple(a if a.ndim == 0 else a.copy() for a in c.outputs)
+        out = tuple(a() if isinstance(a, Deferred) else a if a.ndim == 0 else a.copy() for a in c.outputs)
         if all(a.ndim for a in out):
             xp.cuda.get_current_stream().synchronize()
         # the 0-d reads wait for the stream, copies included, before the lock goes
