@@ -90,14 +90,15 @@ def make_compact_local(min_rooted):
         t = cuda.threadIdx.x
         base = cuda.blockIdx.x * TILE
         bits = 0
+        last = n - 1
         for j in range(COMPACT_ITEMS):
             v = base + j * BLOCK + t
-            if v < n:
-                if min_rooted:
-                    if roots[v] == v:
-                        bits |= 1 << j
-                elif mins[roots[v]] == v:
-                    bits |= 1 << j
+            # an unconditional (clamped) load, so that all are in flight at once
+            r = roots[min(v, last)]
+            if not min_rooted:
+                r = mins[r]
+            if r == v:
+                bits |= 1 << j
         if warp:
             lane = cuda.laneid
             w = t // WARP
@@ -190,20 +191,36 @@ def make_compact_tiles():
     return compact_tiles
 
 
+#: labels a thread of the last compaction kernel writes (loads first)
+LABEL_ITEMS = 1 if SIM else 4
+
+
 @kernel("compact_labels", lambda t: (t.id, t.I64, t.id, t.id, t.id, t.id), keys=((False,), (True,)),
         offsets=False)
 def make_compact_labels(min_rooted):
     """labels[v] = the rank of v's component minimum p among the minima:
     the minima of the tiles before p's (``scanned``, inclusive) plus
-    ``local[p]``."""
+    ``local[p]``.  A thread reads LABEL_ITEMS roots, then their minima's
+    ranks, then writes: the loads of one step are in flight together (the
+    stores may alias them, so loads after a store would wait for it)."""
+    items = LABEL_ITEMS
 
     def compact_labels(roots, n, mins, local, scanned, labels):
-        for v in range(cuda.grid(1), n, cuda.gridsize(1)):
-            p = roots[v]
-            if not min_rooted:
-                p = mins[p]
-            tile = p // TILE
-            labels[v] = local[p] + (scanned[tile - 1] if tile > 0 else 0)
+        base = cuda.blockIdx.x * (BLOCK * items) + cuda.threadIdx.x
+        last = n - 1
+        p = cuda.local.array(items, np.int64)
+        for j in range(items):
+            p[j] = roots[min(base + j * BLOCK, last)]
+        if not min_rooted:
+            for j in range(items):
+                p[j] = mins[p[j]]
+        for j in range(items):
+            tile = p[j] // TILE
+            p[j] = local[p[j]] + (scanned[tile - 1] if tile > 0 else 0)
+        for j in range(items):
+            v = base + j * BLOCK
+            if v < n:
+                labels[v] = p[j]
 
     return compact_labels
 
@@ -245,7 +262,7 @@ def _labels(kern, n, dtype, rv, mv, lv, sv):
     replay it runs outside the capture, instead of a copy of the labels."""
     with memory.guard(f"compacting {n} labels"):
         labels = xp.empty(n, dtype)
-    launch(kern, n, rv, n, mv, lv, sv, view(labels), persistent=True)
+    launch(kern, (n + LABEL_ITEMS - 1) // LABEL_ITEMS, rv, n, mv, lv, sv, view(labels))
     return labels
 
 
