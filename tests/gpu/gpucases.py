@@ -27,6 +27,19 @@ def check_incremental(name: str, batches, mode: str) -> None:
     replay_incremental(ic, batches, mode, exact=design.Variant.parse(name, "incremental").phase_separated)
 
 
+def compaction_cases(n: int, parts: int):
+    """Roots of ``n`` vertices in ``parts`` random parts, as (roots,
+    min_rooted) twice: each part's smallest vertex, then its largest (roots
+    that are not the minima)."""
+    import numpy as np
+    part = np.random.default_rng(n + parts).integers(0, parts, n)
+    lowest = np.full(parts, n)
+    np.minimum.at(lowest, part, np.arange(n))
+    highest = np.full(parts, -1)
+    np.maximum.at(highest, part, np.arange(n))
+    return (lowest[part], True), (highest[part], False)
+
+
 def _usable():
     try:
         from gconn import gpu

@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from oracles import check_forest, host, reference, same_partition, stream
-from gpucases import check_incremental, uf_variants
+from gpucases import check_incremental, compaction_cases, uf_variants
 
 SIM = os.environ.get("NUMBA_ENABLE_CUDASIM", "0").strip() not in ("", "0")
 pytestmark = [pytest.mark.cudasim,
@@ -189,12 +189,7 @@ def test_compaction_of_any_roots(n, parts):
     more tiles than the scanning block has threads."""
     from gconn import cpu
     from gconn.gpu import ops
-    part = np.random.default_rng(n + parts).integers(0, parts, n)
-    lowest = np.full(parts, n)
-    np.minimum.at(lowest, part, np.arange(n))
-    highest = np.full(parts, -1)
-    np.maximum.at(highest, part, np.arange(n))
-    for roots, min_rooted in ((lowest[part], True), (highest[part], False)):
+    for roots, min_rooted in compaction_cases(n, parts):
         roots = roots.astype(np.int32)
         want_k, want = cpu.compact(roots)
         k, labels = ops.compact(roots, min_rooted=min_rooted)

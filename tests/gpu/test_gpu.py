@@ -18,7 +18,7 @@ from gconn.graph import Graph
 
 from conftest import DATA, manifest, small_graphs
 from oracles import check_forest, host, reference, stream
-from gpucases import check_incremental, mb_variants, uf_variants
+from gpucases import check_incremental, compaction_cases, mb_variants, uf_variants
 
 from gconn import gpu
 from gpucases import GPU_OK as _OK, ON_GPU
@@ -328,12 +328,7 @@ def test_compaction_of_any_roots(n, parts, dtype):
     import cupy as cp
     from gconn import cpu
     from gconn.gpu import ops
-    part = np.random.default_rng(n + parts).integers(0, parts, n)
-    lowest = np.full(parts, n)
-    np.minimum.at(lowest, part, np.arange(n))
-    highest = np.full(parts, -1)
-    np.maximum.at(highest, part, np.arange(n))
-    for roots, min_rooted in ((lowest[part], True), (highest[part], False)):
+    for roots, min_rooted in compaction_cases(n, parts):
         roots = roots.astype(dtype)
         want_k, want = cpu.compact(roots)
         k, labels = ops.compact(cp.asarray(roots), min_rooted=min_rooted)
