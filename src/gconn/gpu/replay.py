@@ -207,6 +207,11 @@ def _host(outputs) -> tuple:
     return tuple(int(a) if getattr(a, "ndim", 0) == 0 else a for a in made)
 
 
+def _as_usual(fn) -> tuple:
+    """``fn()`` run as usual (not captured), its outputs made and read."""
+    return _host(_call(fn))
+
+
 def _edges_key(graph) -> tuple:
     src, dst = graph.form("edges")
     return (src.data.ptr, dst.data.ptr, int(src.size), graph.n, src.dtype.itemsize)
@@ -247,26 +252,26 @@ def replayed(graph, key, fn, edges_only: bool = False) -> tuple:
     besides the graph; ``edges_only``: ``fn`` reads nothing of the graph
     but its edge list, n and id type."""
     if key is None or SIM or not _launch.DIRECT:
-        return _host(_call(fn))
+        return _as_usual(fn)
     with _STATE:
         runs, key = _store(graph, key, edges_only)
         c = runs.get(key)
     if c is None:
         _put(runs, key, _SEEN)
-        return _host(_call(fn))
+        return _as_usual(fn)
     if c is False:
-        return _host(_call(fn))
+        return _as_usual(fn)
     if c is _SEEN:
         if _CAPTURING.locked():     # another thread is capturing
-            return _host(_call(fn))
+            return _as_usual(fn)
         try:
             c = capture(fn)
         except Exception:
             _put(runs, key, False)
-            return _host(_call(fn))
+            return _as_usual(fn)
     _put(runs, key, c)
     if not c.lock.acquire(blocking=False):
-        return _host(_call(fn))
+        return _as_usual(fn)
     try:
         c.launch()
         out = tuple(a() if isinstance(a, Deferred) else a if a.ndim == 0 else a.copy() for a in c.outputs)
