@@ -125,6 +125,24 @@ def test_auto_choice_follows_the_decision_tree():
     assert design.choose(raw, backend="cpu", hb_coverage=lambda g: 0.99).name == "none+union-async+find-halve"
 
 
+def test_gpu_auto_variants_are_what_choose_names():
+    """design.AUTO_GPU_VARIANTS (what gconn warmup compiles) is exactly the
+    set of GPU choices over graphs on both sides of every threshold."""
+    from itertools import product
+    from types import SimpleNamespace
+    sizes = (0, 1000, design.AUTO_GPU_KOUT_EDGES, design.AUTO_GPU_SCATTERED_EDGES, design.AUTO_GPU_ASYNC_EDGES,
+             1 << 26)
+    degrees = (1.0, design.AUTO_GPU_SCATTERED_DEGREE, 3.0, design.AUTO_MIN_DEGREE, 6.0,
+               design.AUTO_GPU_MIN_DEGREE, 16.0)
+    for problem in ("cc", "forest"):
+        named = set()
+        for m, deg, adjacency, local in product(sizes, degrees, (False, True), (False, True)):
+            n = max(int(2 * m / deg), 1)
+            g = SimpleNamespace(n=n, m_input=m, has_form=lambda f, a=adjacency: a, ids_local=lambda x=local: x)
+            named.add(design.choose(g, problem, backend="gpu").name)
+        assert named == set(design.AUTO_GPU_VARIANTS[problem])
+
+
 def test_gpu_auto_choice_samples_large_graphs_with_scattered_ids(monkeypatch):
     """Low-degree graphs with an adjacency: k-out on the GPU when their ids
     are scattered (from AUTO_GPU_SCATTERED_EDGES edges, lowered here), no

@@ -703,3 +703,12 @@ AUTO_GPU_KOUT_EDGES = 1 << 20
 AUTO_GPU_ASYNC_EDGES = 1 << 23
 AUTO_GPU_SCATTERED_EDGES = 1 << 22
 AUTO_GPU_SCATTERED_DEGREE = 2.5
+#: Every variant :func:`choose` can name on the GPU, by problem (what
+#: ``gconn warmup`` compiles into the GPU kernel cache; a test walks the
+#: rules above and finds exactly these).
+AUTO_GPU_VARIANTS = {
+    "cc": ("none+union-async+find-halve", "none+union-rem-cas+find-split+split-one",
+           "kout+union-rem-cas+find-halve+splice", "hb+union-rem-cas+find-halve+splice"),
+    "forest": ("none+union-async+find-halve", "none+union-rem-cas+find-split+split-one",
+               "kout+union-rem-cas+find-split+split-one", "hb+union-rem-cas+find-split+split-one"),
+}

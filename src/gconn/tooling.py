@@ -274,27 +274,16 @@ def warmup(show: bool = True, notice: bool = True) -> dict:
     return {"seconds": time.perf_counter() - t0, "compiled": compiled}
 
 
-#: What ``gconn warmup`` compiles for the GPU (into
-#: :mod:`gconn.gpu.kernel_cache`), besides host arrays and a file: every
-#: variant the automatic choice can name there (``design.choose``), for cc
-#: and for a forest, on a resident graph.
-GPU_WARMUP_VARIANTS = {
-    "cc": ("none+union-async+find-halve", "none+union-rem-cas+find-split+split-one",
-           "kout+union-rem-cas+find-halve+splice", "hb+union-rem-cas+find-halve+splice"),
-    "forest": ("none+union-async+find-halve", "none+union-rem-cas+find-split+split-one",
-               "kout+union-rem-cas+find-split+split-one", "hb+union-rem-cas+find-split+split-one"),
-}
-
-
 def warmup_gpu(show: bool = True) -> dict:
     """Compile (or load) the GPU kernels of the common calls into the disk
     cache of :mod:`gconn.gpu.kernel_cache`, so that later processes load
     them: host arrays (int32 and int64) and a text file for cc and a
-    forest, every automatic variant on a resident graph, and incremental
-    batches.  Returns ``{"seconds", "compiled", "loaded", "directory"}``;
+    forest, every automatic variant on a resident graph
+    (:data:`gconn.design.AUTO_GPU_VARIANTS`), and incremental batches.  Returns ``{"seconds", "compiled", "loaded", "directory"}``;
     raises :class:`gconn.GPUUnavailableError` without a GPU."""
     import tempfile
     from . import api, io
+    from .design import AUTO_GPU_VARIANTS
     from .gpu import kernel_cache
     resolve_backend("gpu")
     import cupy as cp
@@ -302,7 +291,7 @@ def warmup_gpu(show: bool = True) -> dict:
     t0 = time.perf_counter()
     src = np.array([0, 1, 2, 3, 4, 4, 4, 5, 5, 6, 8], np.int64)
     dst = np.array([1, 2, 3, 4, 5, 6, 7, 6, 7, 7, 9], np.int64)
-    steps = 2 + sum(len(v) for v in GPU_WARMUP_VARIANTS.values())
+    steps = 2 + sum(len(v) for v in AUTO_GPU_VARIANTS.values())
     with progress(show, total=steps, desc="GPU kernels", unit="step") as bar:
         for dt in (np.int32, np.int64):
             api.connected_components((src.astype(dt), dst.astype(dt)), backend="gpu")
@@ -313,7 +302,7 @@ def warmup_gpu(show: bool = True) -> dict:
             api.connected_components(path, backend="gpu")
         bar.update()
         g = Graph.from_edges(cp.asarray(src.astype(np.int32)), cp.asarray(dst.astype(np.int32)))
-        for problem, names in GPU_WARMUP_VARIANTS.items():
+        for problem, names in AUTO_GPU_VARIANTS.items():
             for name in names:
                 if problem == "cc":
                     api.connected_components(g, algorithm=name, backend="gpu")
