@@ -20,6 +20,9 @@ class FakeCaptured(replay.Captured):
     def launch(self):
         pass                        # nothing to replay: the outputs hold what the capture made
 
+    def wait(self):
+        pass
+
 
 @pytest.fixture
 def fake(monkeypatch):
@@ -30,7 +33,9 @@ def fake(monkeypatch):
 
     def capture(fn):
         out = replay._call(fn)
-        c = FakeCaptured(None, None, out, [])
+        # the "pinned copy" of a 0-d output: a view of what the capture made
+        scalars = tuple(a.reshape(1) if isinstance(a, np.ndarray) and a.ndim == 0 else None for a in out)
+        c = FakeCaptured(None, None, out, [], scalars)
         made.append(c)
         return c
 

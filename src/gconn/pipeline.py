@@ -20,7 +20,10 @@ seams between them:
 * ``finish(state, work)`` runs the finish over all edges (``work`` None:
   no sampling) or over the gathered work; returns (edges inspected or
   None when only a pass would count them, rounds).
-* ``finalize(state)`` -> (roots, forest_src, forest_dst).
+* ``finalize(state)`` -> (roots, forest_src, forest_dst); or, for
+  :func:`components`, ``number(state)`` -> (k, labels 0..k-1 in scipy's
+  order), which may skip the compression that finalize does (the GPU's
+  labels kernel finds each root itself).
 * ``sample_stats(state, lmax, work, stats)`` fills Cov, IC and L_max (only
   with ``return_stats``: it reads back).
 * ``scope(graph, plan, forest, stats)``: a context around the run (device
@@ -53,6 +56,24 @@ def run(graph, plan: Plan, backend, *, forest: bool = False, stats: Stats | None
     forest_src, forest_dst).  ``roots[v]`` is the root of v's tree (for
     min-rooted variants the smallest id of its component); forest arrays
     have one slot per vertex, -1 where no edge was recorded."""
+    return _run(graph, plan, backend, forest, stats, seed, backend.finalize)
+
+
+def components(graph, plan: Plan, backend, *, stats: Stats | None = None, seed: int = 0):
+    """Run ``plan`` on ``graph`` to (k, labels): labels 0..k-1 numbered as
+    scipy numbers them (k may be a 0-d device array; ``int(k)`` reads it).
+
+    >>> import gconn
+    >>> from gconn import cpu
+    >>> from gconn.design import Plan, Variant
+    >>> k, labels = components(gconn.Graph.from_edges([2, 3], [3, 4]), Plan.of(Variant.parse("union-async")), cpu)
+    >>> int(k), labels.tolist()
+    (3, [0, 1, 2, 2, 2])
+    """
+    return _run(graph, plan, backend, False, stats, seed, backend.number)
+
+
+def _run(graph, plan: Plan, backend, forest: bool, stats: Stats | None, seed: int, last):
     count = stats is not None
 
     def phase(name):
@@ -78,4 +99,4 @@ def run(graph, plan: Plan, backend, *, forest: bool = False, stats: Stats | None
                 stats.edge_inspections["finish"] = inspected
             stats.rounds = rounds
         with phase("finalize"):
-            return backend.finalize(state)
+            return last(state)

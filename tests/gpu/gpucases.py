@@ -28,16 +28,28 @@ def check_incremental(name: str, batches, mode: str) -> None:
 
 
 def compaction_cases(n: int, parts: int):
-    """Roots of ``n`` vertices in ``parts`` random parts, as (roots,
-    min_rooted) twice: each part's smallest vertex, then its largest (roots
-    that are not the minima)."""
+    """Parent arrays of ``n`` vertices in ``parts`` random parts, as
+    (parents, min_rooted, flat, roots), roots being each vertex's root:
+    flat ones rooted at each part's smallest vertex, then at its largest
+    (roots that are not the minima); then trees not yet compressed, rooted
+    at the smallest vertex: each member pointing at the member of half its
+    rank in the part (depth log2 of the part's size), and chains (each
+    member at the one before it)."""
     import numpy as np
     part = np.random.default_rng(n + parts).integers(0, parts, n)
     lowest = np.full(parts, n)
     np.minimum.at(lowest, part, np.arange(n))
     highest = np.full(parts, -1)
     np.maximum.at(highest, part, np.arange(n))
-    return (lowest[part], True), (highest[part], False)
+    order = np.argsort(part, kind="stable")
+    starts = np.searchsorted(part[order], part[order])
+    rank = np.arange(n) - starts
+    halved, chained = np.empty(n, np.int64), np.empty(n, np.int64)
+    halved[order] = order[starts + rank // 2]
+    chained[order] = order[starts + np.maximum(rank - 1, 0)]
+    flat = lowest[part]
+    return ((flat, True, True, flat), (highest[part], False, True, highest[part]),
+            (halved, True, False, flat), (chained, True, False, flat))
 
 
 def _usable():

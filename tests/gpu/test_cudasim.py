@@ -189,8 +189,7 @@ def test_compaction_of_any_roots(n, parts):
     more tiles than the scanning block has threads."""
     from gconn import cpu
     from gconn.gpu import ops
-    for roots, min_rooted in compaction_cases(n, parts):
-        roots = roots.astype(np.int32)
-        want_k, want = cpu.compact(roots)
-        k, labels = ops.compact(roots, min_rooted=min_rooted)
-        assert k == want_k and np.array_equal(host(labels), want)
+    for parents, min_rooted, flat, roots in compaction_cases(n, parts):
+        want_k, want = cpu.compact(roots.astype(np.int32))
+        k, labels = ops.compact(parents.astype(np.int32), min_rooted=min_rooted, flat=flat)
+        assert k == want_k and np.array_equal(host(labels), want), (min_rooted, flat)

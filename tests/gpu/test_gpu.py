@@ -317,6 +317,30 @@ def test_too_large_for_the_gpu_is_a_clear_memory_error():
     assert gconn.connected_components(([0, 1], [1, 2]), backend="gpu")[0] == 1
 
 
+def test_bound_launch_checks_its_arrays():
+    """A bound launch (the compaction's last kernel, made again after each
+    replay) takes only arrays of its signature's type, and launches what
+    the usual launch would."""
+    import cupy as cp
+    from gconn.gpu import launch as L, ops
+    roots = cp.asarray(np.array([0, 0, 2, 0, 2, 5], np.int32))
+    k, want = ops.compact(roots, min_rooted=True)
+    n = roots.size
+    local, sums = cp.empty(n, np.int32), cp.empty(1, np.int32)
+    dts = L.dtypes_key(np.int32, np.int32, np.int32)
+    rv, mv = ops.view(roots), L.dummy(np.int32)
+    L.launch(L.get("compact_local", (True,), dts), L.BLOCK, rv, n, mv, ops.view(local), ops.view(sums))
+    L.launch(L.get("compact_tiles", (), dts), ops.SCAN_BLOCK, ops.view(sums), 1, block=ops.SCAN_BLOCK)
+    last = L.bind(L.get("compact_labels", (True, False), dts), n, rv, n, mv, ops.view(local), ops.view(sums))
+    with pytest.raises(TypeError, match="int32"):
+        last(cp.empty(n, np.int64))
+    with pytest.raises(TypeError, match="takes 1 arrays"):
+        last()
+    labels = cp.empty(n, np.int32)
+    last(labels)
+    assert int(k) == 3 and host(labels).tolist() == host(want).tolist() == [0, 0, 1, 0, 1, 2]
+
+
 @pytest.mark.parametrize("n,parts", [(1, 1), (2047, 5), (2049, 2049), (100_000, 30_000),
                                      (3_000_000, 1000), (3_000_000, 2_900_000)])
 @pytest.mark.parametrize("dtype", [np.int32, np.int64])
@@ -328,8 +352,7 @@ def test_compaction_of_any_roots(n, parts, dtype):
     import cupy as cp
     from gconn import cpu
     from gconn.gpu import ops
-    for roots, min_rooted in compaction_cases(n, parts):
-        roots = roots.astype(dtype)
-        want_k, want = cpu.compact(roots)
-        k, labels = ops.compact(cp.asarray(roots), min_rooted=min_rooted)
-        assert int(k) == want_k and np.array_equal(cp.asnumpy(labels), want)
+    for parents, min_rooted, flat, roots in compaction_cases(n, parts):
+        want_k, want = cpu.compact(roots.astype(dtype))
+        k, labels = ops.compact(cp.asarray(parents.astype(dtype)), min_rooted=min_rooted, flat=flat)
+        assert int(k) == want_k and np.array_equal(cp.asnumpy(labels), want), (min_rooted, flat)

@@ -128,6 +128,30 @@ def test_stats_runs_are_not_captured_and_captures_are_bounded():
     assert states.count("seen") == 0
 
 
+def test_automatic_choice_follows_the_graphs_forms():
+    """A plain call's setup is kept with the graph per the forms it holds:
+    once an adjacency is built, the next call takes the sampled variant the
+    automatic choice then picks, and every call agrees with SciPy."""
+    from gconn import design
+    src, dst, n = components_graph(np.random.default_rng(5), 20_000, 100_000, parts=4)
+    g = Graph.from_edges(cp.asarray(src), cp.asarray(dst), n)
+    k0, l0 = reference(g)
+    before = design.choose(g, "cc", backend="gpu")
+    for _ in range(3):
+        k, labels = gconn.connected_components(g)
+        assert k == k0
+        np.testing.assert_array_equal(host(labels), l0)
+    g.adjacency()
+    after = design.choose(g, "cc", backend="gpu")
+    assert before.sampling == "none" and after.sampling != "none"
+    for _ in range(3):
+        k, labels = gconn.connected_components(g)
+        assert k == k0
+        np.testing.assert_array_equal(host(labels), l0)
+        assert gconn.connected_components(g, return_labels=False) == k0
+    assert any(key[1] == after and state == "captured" for key, state in replay.captured(g).items())
+
+
 def _by_edges(src):
     return [v for k, v in replay._BY_EDGES.items() if src.data.ptr in k]
 

@@ -156,6 +156,11 @@ def finalize(s: State):
     return labels_view(s.P, s.plan, s.graph.id_dtype), s.fa, s.fb
 
 
+def number(s: State):
+    """(k, labels 0..k-1) after the finish: finalize, then compact."""
+    return compact(finalize(s)[0], s.plan.variant.min_rooted)
+
+
 # -- gathering and labels -----------------------------------------------------
 
 @njit(parallel=True, cache=True)

@@ -18,7 +18,7 @@ import sys
 
 NAME = "gpu"
 
-_STEPS = ("scope", "init", "sample", "compress", "lmax", "gather", "sample_stats", "finish", "finalize", "sync")
+_STEPS = ("scope", "init", "sample", "compress", "lmax", "gather", "sample_stats", "finish", "finalize", "number", "sync")
 
 __all__ = ["NAME", "available", "IncrementalState", "to_backend", "compact",
            "min_representatives", "count_roots", "collect_forest", "replayed", "asarray", "concatenate",

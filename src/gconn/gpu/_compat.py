@@ -56,7 +56,7 @@ def _fast_view_class():
 
     class KernelArray:
         __cuda_memory__ = True
-        __slots__ = ("_numba_type_", "_strided_memory_view_shim", "owner", "abi")
+        __slots__ = ("_numba_type_", "owner", "abi")
 
         def __init__(self, a):
             if a.ndim != 1 or not a.flags.c_contiguous:
@@ -69,10 +69,16 @@ def _fast_view_class():
             # numba's kernel ABI of a 1-D array: meminfo, parent, size,
             # itemsize, data, shape, stride (gconn.gpu.launch's direct launch)
             self.abi = (0, 0, a.size, a.itemsize, a.data.ptr, a.size, a.itemsize)
+
+        @property
+        def _strided_memory_view_shim(self):
+            # made only where numba's dispatcher launches (the direct launch
+            # reads ``abi``): it costs more than the rest of the view
+            a = self.owner
             layout = _StridedLayoutShim(strides_in_bytes=a.strides, is_contiguous_c=True,
                                         is_contiguous_f=True, is_contiguous_any=True)
-            self._strided_memory_view_shim = _StridedMemoryViewShim(
-                ptr=a.data.ptr, shape=a.shape, dtype=a.dtype, size=a.size, _layout=layout)
+            return _StridedMemoryViewShim(ptr=a.data.ptr, shape=a.shape, dtype=a.dtype, size=a.size,
+                                          _layout=layout)
 
     return KernelArray
 

@@ -23,6 +23,7 @@ import numpy as np
 from ..design import UNION_FIND, Plan
 from . import finishes
 from . import memory
+from . import ops
 from . import replay
 from . import sampling
 from .graph import TRACK_IDS
@@ -263,3 +264,14 @@ def finalize(s: State):
         roots = s.P
         launch(s.kernel("compress"), n, s.Pv, n, dummy(idt), 0)
     return roots, s.fa, s.fb
+
+
+def number(s: State):
+    """(k, labels 0..k-1) after the finish.  For min-rooted variants the
+    compression is left out: the roots are already known (P[v] == v), and
+    the compaction's last kernel finds each vertex's root as it writes its
+    label (one pass over P instead of two).  UnionJTB and the variants
+    whose roots are not minima finalize first."""
+    if s.plan.variant.min_rooted and not s.plan.jtb:
+        return ops.compact(s.P, min_rooted=True, flat=False)
+    return ops.compact(finalize(s)[0], min_rooted=s.plan.variant.min_rooted)

@@ -313,6 +313,82 @@ def launch(kern, nthreads: int, *args, persistent: bool = False, block: int = BL
     cfg(*for_dispatcher(args))
 
 
+class Bound:
+    """A launch whose grid and leading arguments are fixed, made again with
+    new trailing arrays (CuPy arrays, of the signature's types): for the
+    last kernel of a replayed run, which writes a fresh array every call.
+    Its own parameter buffer holds the fixed arguments, so a launch writes
+    only the trailing arrays' pointers and sizes (the full conversion and
+    a view per array took most of the 24 us such a launch cost the H100's
+    host).  Where :class:`Direct` does not launch, it calls :func:`launch`."""
+
+    __slots__ = ("kern", "nthreads", "args", "block", "direct", "grid", "buf", "ptrs", "params", "tail", "lock")
+
+    def __init__(self, kern, nthreads: int, args: tuple, block: int):
+        self.kern, self.nthreads, self.args, self.block = kern, nthreads, args, block
+        self.direct = d = (DIRECT or type(kern) is Direct) and not SIM and _direct(kern)
+        if not d:
+            return
+        self.grid = (nthreads + block - 1) // block
+        head = []
+        for a, t in zip(args, d.types):
+            if t is None:
+                head.append(a)
+            else:
+                if a._numba_type_ != t:
+                    raise TypeError(f"kernel argument of type {a._numba_type_} where {t} is expected")
+                head.extend(_abi(a))
+        #: (index of the first of 7 ABI fields, dtype) of each trailing array
+        self.tail = []
+        at = len(head)
+        for t in d.types[len(args):]:
+            if t is None:
+                raise TypeError("only arrays may follow a bound launch's fixed arguments")
+            self.tail.append((at, np.dtype(str(t.dtype))))
+            at += 7
+        self.buf = np.zeros(at, np.int64)
+        self.buf[:len(head)] = head
+        self.ptrs = np.arange(at, dtype=np.uint64) * np.uint64(8) + np.uint64(self.buf.ctypes.data)
+        self.params = self.ptrs.ctypes.data
+        self.lock = threading.Lock()
+
+    def __call__(self, *tail) -> None:
+        d = self.direct
+        if not d:
+            launch(self.kern, self.nthreads, *self.args, *(view(a) for a in tail), block=self.block)
+            return
+        if self.nthreads <= 0:
+            return
+        if len(tail) != len(self.tail):
+            raise TypeError(f"the bound launch takes {len(self.tail)} arrays, not {len(tail)}")
+        buf = self.buf
+        stream = xp.cuda.get_current_stream().ptr
+        with self.lock:
+            for a, (at, dt) in zip(tail, self.tail):
+                if a.dtype != dt or a.ndim != 1 or not a.flags.c_contiguous:
+                    raise TypeError(f"a bound launch takes contiguous 1-D {dt} arrays, not {a.dtype}")
+                size, item = a.size, a.itemsize
+                buf[at + 2] = size
+                buf[at + 3] = item
+                buf[at + 4] = a.data.ptr
+                buf[at + 5] = size
+                buf[at + 6] = item
+            for _ in range(2):
+                err = _driver.cuLaunchKernel(d.handle, self.grid, 1, 1, self.block, 1, 1, 0, stream,
+                                             self.params, 0)[0]
+                if err != _INVALID_CONTEXT:
+                    break
+                cuda.current_context()      # a thread that has not used the device yet
+        if err != _SUCCESS:
+            raise RuntimeError(f"cuLaunchKernel failed: {err!r}")
+
+
+def bind(kern, nthreads: int, *args, block: int = BLOCK) -> Bound:
+    """``kern`` launched as :func:`launch` would for ``nthreads``, with
+    ``args`` first; call the result with the remaining (array) arguments."""
+    return Bound(kern, nthreads, args, block)
+
+
 _DUMMIES: dict = {}
 
 

@@ -19,10 +19,11 @@ import numpy as np
 from ..ids import check_pair
 from . import memory, replay
 from ._compat import SIM, WARP_INTRINSICS, cuda, view, xp
-from .launch import BLOCK, FULL_MASK, WARP, dtypes_key, dummy, get, kernel, launch
+from .launch import BLOCK, FULL_MASK, WARP, bind, dtypes_key, dummy, get, kernel, launch
 from .graph import device_id_range
 from .staging import put
-from .primitives import atomic_min, peek
+from ..core.unionfind import PEEK_STEPS
+from .primitives import atomic_min, load, peek
 
 
 def to_backend(graph):
@@ -195,14 +196,22 @@ def make_compact_tiles():
 LABEL_ITEMS = 1 if SIM else 4
 
 
-@kernel("compact_labels", lambda t: (t.id, t.I64, t.id, t.id, t.id, t.id), keys=((False,), (True,)),
-        offsets=False)
-def make_compact_labels(min_rooted):
+@kernel("compact_labels", lambda t: (t.id, t.I64, t.id, t.id, t.id, t.id),
+        keys=((False, False), (True, False), (True, True)), offsets=False)
+def make_compact_labels(min_rooted, find):
     """labels[v] = the rank of v's component minimum p among the minima:
     the minima of the tiles before p's (``scanned``, inclusive) plus
     ``local[p]``.  A thread reads LABEL_ITEMS roots, then their minima's
     ranks, then writes: the loads of one step are in flight together (the
-    stores may alias them, so loads after a store would wait for it)."""
+    stores may alias them, so loads after a store would wait for it).
+
+    ``find``: ``roots`` is a parent array whose trees may be deeper than
+    one (min-rooted, no unions running); each vertex's root is found and
+    its pointer set to it, as the compression (``compress``) does, so
+    that later threads jump further.  The finalize's compression is then
+    left out.  A thread's chases step together: one after the other, a
+    deep tree's chase held up the other items (measured on the 4096^2
+    grid, whose finish leaves long paths)."""
     items = LABEL_ITEMS
 
     def compact_labels(roots, n, mins, local, scanned, labels):
@@ -211,6 +220,23 @@ def make_compact_labels(min_rooted):
         p = cuda.local.array(items, np.int64)
         for j in range(items):
             p[j] = roots[min(base + j * BLOCK, last)]
+        if find:
+            # the items' chases step together, their loads in flight at once
+            todo = (1 << items) - 1
+            steps = 0
+            while todo:
+                for j in range(items):
+                    if (todo >> j) & 1:
+                        r = p[j]
+                        g = peek(roots, r) if steps < PEEK_STEPS else load(roots, r)
+                        if g == r:
+                            todo &= ~(1 << j)
+                        else:
+                            p[j] = g
+                            v = base + j * BLOCK
+                            if v < n:
+                                roots[v] = g
+                steps += 1
         if not min_rooted:
             for j in range(items):
                 p[j] = mins[p[j]]
@@ -225,7 +251,7 @@ def make_compact_labels(min_rooted):
     return compact_labels
 
 
-def compact(roots, min_rooted: bool = False):
+def compact(roots, min_rooted: bool = False, flat: bool = True):
     """(k, labels 0..k-1 in scipy's order) from any root array: three
     kernels (five when not ``min_rooted``), no CuPy scan: a block's flags
     are counted in the block, one block scans the tile sums, and each
@@ -234,8 +260,14 @@ def compact(roots, min_rooted: bool = False):
     1M-edge graph is the size of the whole computation).  k stays on the
     device (a 0-d array; ``int(k)`` reads it), so that a captured run can
     end here; for :func:`gconn.gpu.replay.replayed` the labels are a
-    :class:`~gconn.gpu.replay.Deferred`, made after the replay."""
+    :class:`~gconn.gpu.replay.Deferred`, made after the replay.
+
+    ``flat=False`` (only with ``min_rooted``): ``roots`` is a parent array
+    not yet compressed, whose roots are the v with roots[v] == v; the last
+    kernel finds each vertex's root (and compresses ``roots`` as it goes)."""
     n = roots.size
+    if not (flat or min_rooted):
+        raise ValueError("compact(flat=False) needs min-rooted trees: the minima pass reads flat roots")
     if n == 0:
         return 0, roots.copy()
     with memory.guard(f"compacting {n} labels"):
@@ -253,16 +285,18 @@ def compact(roots, min_rooted: bool = False):
         lv, sv = view(local), view(sums)
         launch(get("compact_local", (min_rooted,), dts), tiles * BLOCK, rv, n, mv, lv, sv)
         launch(get("compact_tiles", (), dts), SCAN_BLOCK, sv, tiles, block=SCAN_BLOCK)
-        args = (get("compact_labels", (min_rooted,), dts), n, roots.dtype, rv, mv, lv, sv)
-        return sums[-1], replay.Deferred(_labels, *args) if replay.deferring() else _labels(*args)
+        last = bind(get("compact_labels", (min_rooted, not flat), dts), (n + LABEL_ITEMS - 1) // LABEL_ITEMS,
+                    rv, n, mv, lv, sv)
+        return sums[-1], replay.Deferred(_labels, last, n, roots.dtype) if replay.deferring() \
+            else _labels(last, n, roots.dtype)
 
 
-def _labels(kern, n, dtype, rv, mv, lv, sv):
+def _labels(last, n, dtype):
     """The last step of :func:`compact`, into a fresh array: after a
     replay it runs outside the capture, instead of a copy of the labels."""
     with memory.guard(f"compacting {n} labels"):
         labels = xp.empty(n, dtype)
-    launch(kern, (n + LABEL_ITEMS - 1) // LABEL_ITEMS, rv, n, mv, lv, sv, view(labels))
+    last(labels)
     return labels
 
 
