@@ -75,67 +75,72 @@ def make_compact_local(min_rooted):
     minima precede minimum v in its tile, sums[tile] = the tile's minima.
     v is a minimum where mins[roots[v]] == v (roots[v] == v when min-rooted).
 
-    On a GPU every load is issued first (a bit per vertex), each warp
-    counts its flags with a ballot per item, and warp 0 scans the block's
-    counts with shuffles: two barriers per tile (one per item measured 82
-    us on a 16.7M-vertex mesh, at a quarter of DRAM bandwidth).  The
+    On a GPU each warp owns WARP * COMPACT_ITEMS consecutive vertices and
+    issues all its loads first; it ranks its flags with a ballot per item,
+    publishes its count, and after the block's one barrier adds the counts
+    of the warps before it (an earlier layout, items strided by the block,
+    needed a scan by warp 0 between two barriers: 60-65 us on the
+    16.7M-vertex mesh and grid, a third of DRAM bandwidth).  The
     simulator, which has no ballots, counts in shared memory per item."""
     warp = WARP_INTRINSICS
     warps = max(BLOCK // WARP, 1)
-    entries = warps * COMPACT_ITEMS if warp else BLOCK
-    per_lane = (entries + WARP - 1) // WARP
+    span = WARP * COMPACT_ITEMS
 
     def compact_local(roots, n, mins, local, sums):
-        counts = cuda.shared.array(entries, np.int64)
-        total = cuda.shared.array(1, np.int64)
         t = cuda.threadIdx.x
         base = cuda.blockIdx.x * TILE
-        bits = 0
         last = n - 1
-        for j in range(COMPACT_ITEMS):
-            v = base + j * BLOCK + t
-            # an unconditional (clamped) load, so that all are in flight at once
-            r = roots[min(v, last)]
-            if not min_rooted:
-                r = mins[r]
-            if r == v:
-                bits |= 1 << j
+        bits = 0
         if warp:
+            counts = cuda.shared.array(warps, np.int64)
             lane = cuda.laneid
             w = t // WARP
+            first = base + w * span + lane
+            if base + TILE <= n:
+                # a whole tile: loads at fixed offsets from one address (few registers)
+                for j in range(COMPACT_ITEMS):
+                    r = roots[first + j * WARP]
+                    if not min_rooted:
+                        r = mins[r]
+                    if r == first + j * WARP:
+                        bits |= 1 << j
+            else:
+                for j in range(COMPACT_ITEMS):
+                    v = first + j * WARP
+                    # an unconditional (clamped) load, so that all are in flight at once
+                    r = roots[min(v, last)]
+                    if not min_rooted:
+                        r = mins[r]
+                    if r == v:
+                        bits |= 1 << j
+            own = 0
             for j in range(COMPACT_ITEMS):
-                ballot = cuda.ballot_sync(FULL_MASK, (bits >> j) & 1 == 1)
-                if lane == 0:
-                    counts[j * warps + w] = cuda.popc(ballot)
+                own += cuda.popc(cuda.ballot_sync(FULL_MASK, (bits >> j) & 1 == 1))
+            if lane == 0:
+                counts[w] = own
             cuda.syncthreads()
-            if w == 0:
-                own = 0
-                for i in range(per_lane):
-                    e = lane * per_lane + i
-                    if e < entries:
-                        own += counts[e]
-                x = own
-                d = 1
-                while d < WARP:
-                    y = cuda.shfl_up_sync(FULL_MASK, x, d)
-                    if lane >= d:
-                        x += y
-                    d *= 2
-                run = x - own
-                for i in range(per_lane):
-                    e = lane * per_lane + i
-                    if e < entries:
-                        c = counts[e]
-                        counts[e] = run
-                        run += c
-                if lane == WARP - 1:
-                    total[0] = x
-            cuda.syncthreads()
+            run = 0
+            for i in range(w):
+                run += counts[i]
             for j in range(COMPACT_ITEMS):
                 ballot = cuda.ballot_sync(FULL_MASK, (bits >> j) & 1 == 1)
                 if (bits >> j) & 1 == 1:
-                    local[base + j * BLOCK + t] = counts[j * warps + w] + cuda.popc(ballot & cuda.lanemask_lt())
+                    local[first + j * WARP] = run + cuda.popc(ballot & cuda.lanemask_lt())
+                run += cuda.popc(ballot)
+            if t == 0:
+                total = 0
+                for i in range(warps):
+                    total += counts[i]
+                sums[cuda.blockIdx.x] = total
         else:
+            counts = cuda.shared.array(BLOCK, np.int64)
+            for j in range(COMPACT_ITEMS):
+                v = base + j * BLOCK + t
+                r = roots[min(v, last)]
+                if not min_rooted:
+                    r = mins[r]
+                if r == v:
+                    bits |= 1 << j
             running = 0
             for j in range(COMPACT_ITEMS):
                 counts[t] = (bits >> j) & 1
@@ -152,10 +157,7 @@ def make_compact_local(min_rooted):
                 running += step
                 cuda.syncthreads()
             if t == 0:
-                total[0] = running
-            cuda.syncthreads()
-        if t == 0:
-            sums[cuda.blockIdx.x] = total[0]
+                sums[cuda.blockIdx.x] = running
 
     return compact_local
 
@@ -218,8 +220,12 @@ def make_compact_labels(min_rooted, find):
         base = cuda.blockIdx.x * (BLOCK * items) + cuda.threadIdx.x
         last = n - 1
         p = cuda.local.array(items, np.int64)
-        for j in range(items):
-            p[j] = roots[min(base + j * BLOCK, last)]
+        if base - cuda.threadIdx.x + BLOCK * items <= n:
+            for j in range(items):      # a whole block: fixed offsets (few registers)
+                p[j] = roots[base + j * BLOCK]
+        else:
+            for j in range(items):
+                p[j] = roots[min(base + j * BLOCK, last)]
         if find:
             # the items' chases step together, their loads in flight at once
             todo = (1 << items) - 1
