@@ -153,8 +153,11 @@ def _resident_again(graph, backend, algorithm, numbered: bool, seed):
     hit = memo.get(key)
     if hit is None:
         _, be, g, plan, _ = _setup(graph, backend, algorithm, "cc", {}, False)
-        hit = memo[key] = (be, g, plan, _edges_only(g, plan))
-    be, g, plan, edges_only = hit
+        # not g (the graph itself): a cycle would leave the graph's device
+        # memory to the garbage collector
+        hit = memo[key] = (be, plan, _edges_only(g, plan))
+    be, plan, edges_only = hit
+    g = be.to_backend(graph)
     return be.replayed(g, ("cc", plan.variant, numbered, seed), lambda: _run_labels(be, g, plan, numbered, seed),
                        edges_only=edges_only)
 

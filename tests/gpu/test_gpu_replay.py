@@ -152,6 +152,26 @@ def test_automatic_choice_follows_the_graphs_forms():
     assert any(key[1] == after and state == "captured" for key, state in replay.captured(g).items())
 
 
+def test_a_dropped_graph_is_freed_at_once():
+    """Nothing gconn keeps with a graph refers back to it: dropping the
+    last reference frees its device memory at once, with the garbage
+    collector off (a cycle would wait for it)."""
+    import gc
+    pool = cp.get_default_memory_pool()
+    gc.disable()
+    try:
+        src, dst, n = components_graph(np.random.default_rng(9), 50_000, 400_000, parts=3)
+        g = Graph.from_edges(cp.asarray(src), cp.asarray(dst), n)
+        g.adjacency()
+        for _ in range(3):
+            gconn.connected_components(g)
+        held = pool.used_bytes()
+        del g
+        assert pool.used_bytes() <= held - 2 * 4 * src.size
+    finally:
+        gc.enable()
+
+
 def _by_edges(src):
     return [v for k, v in replay._BY_EDGES.items() if src.data.ptr in k]
 
