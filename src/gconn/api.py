@@ -143,7 +143,8 @@ def _resident_again(graph, backend, algorithm, numbered: bool, seed):
     if type(graph) is not Graph or backend not in ("auto", "gpu") or not graph.on_gpu:
         return None
     try:
-        key = (backend, algorithm, tuple(graph._forms))
+        origin = graph._origin     # a device graph counts its host graph's forms too
+        key = (backend, algorithm, tuple(graph._forms), () if origin is None else tuple(origin._forms))
         hash(key)
     except TypeError:
         return None

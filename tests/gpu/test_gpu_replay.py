@@ -150,6 +150,18 @@ def test_automatic_choice_follows_the_graphs_forms():
         np.testing.assert_array_equal(host(labels), l0)
         assert gconn.connected_components(g, return_labels=False) == k0
     assert any(key[1] == after and state == "captured" for key, state in replay.captured(g).items())
+    # a device graph copied from a host graph: the host graph's adjacency counts
+    h = Graph.from_edges(src, dst, n)
+    d = h.to_device()
+    for _ in range(2):
+        assert gconn.connected_components(d)[0] == k0
+    h.adjacency()
+    assert design.choose(d, "cc", backend="gpu") == after
+    for _ in range(3):
+        k, labels = gconn.connected_components(d)
+        assert k == k0
+        np.testing.assert_array_equal(host(labels), l0)
+    assert any(key[1] == after and state == "captured" for key, state in replay.captured(d).items())
 
 
 def test_a_dropped_graph_is_freed_at_once():
