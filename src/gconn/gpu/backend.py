@@ -31,6 +31,7 @@ from ..ids import offset_dtype
 from ._compat import SIM, cuda, view, xp
 from .launch import CHUNK, REGISTRY, SAMPLE, dtypes_key, dummy, get, launch
 from .unionfind import OP_UNION
+from .unionfind import compress as compress_all
 
 #: active vertices up to this degree get a thread in the finish, larger
 #: ones warp units of CHUNK edges
@@ -167,7 +168,7 @@ def compress(s: State) -> None:
     # L_max's one block (measured: 38 ms).  A thread per vertex, not
     # persistent: see make_compress.
     n = s.graph.n
-    launch(s.kernel("compress"), n, s.Pv, n, dummy(s.graph.id_dtype), 0)
+    compress_all(s.kernel("compress"), n, s.Pv, dummy(s.graph.id_dtype), 0)
 
 
 def _scratch(s: State):
@@ -259,10 +260,10 @@ def finalize(s: State):
     n, idt = s.graph.n, s.graph.id_dtype
     if s.plan.jtb:
         roots = xp.empty(n, idt)
-        launch(s.kernel("compress"), n, s.Pv, n, view(roots), 1)
+        compress_all(s.kernel("compress"), n, s.Pv, view(roots), 1)
     else:
         roots = s.P
-        launch(s.kernel("compress"), n, s.Pv, n, dummy(idt), 0)
+        compress_all(s.kernel("compress"), n, s.Pv, dummy(idt), 0)
     return roots, s.fa, s.fb
 
 

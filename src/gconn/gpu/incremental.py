@@ -15,7 +15,7 @@ from . import finishes as MB
 from . import memory
 from ._compat import view, xp
 from .launch import dtypes_key, dummy, get, launch
-from .unionfind import OP_MIXED, OP_QUERY, OP_UNION
+from .unionfind import OP_MIXED, OP_QUERY, OP_UNION, compress
 
 
 class IncrementalState:
@@ -111,5 +111,5 @@ class IncrementalState:
         if n == 0:
             return xp.zeros(0, self.id_dtype)
         out = xp.empty(n, self.id_dtype)
-        launch(get("compress", (self.plan.jtb,), self.dtypes), n, self._Pv, n, view(out), 1)
+        compress(get("compress", (self.plan.jtb,), self.dtypes), n, self._Pv, view(out), 1)
         return out

@@ -54,7 +54,7 @@ from ._compat import SIM, view, xp
 from .graph import rows_kernel
 from .launch import dtypes_key, dummy, get, launch
 from .staging import Ring, fill
-from .unionfind import OP_UNION
+from .unionfind import OP_UNION, compress
 
 #: device buffers that take turns: one being unioned, one being copied
 #: into, one waiting
@@ -605,10 +605,10 @@ class Streamer:
         comp = get("compress", (jtb,), self.dtypes)
         if jtb:
             roots = xp.empty(seen, self.idt)
-            launch(comp, seen, self._Pv, seen, view(roots) if seen else dummy(self.idt), 1)
+            compress(comp, seen, self._Pv, view(roots) if seen else dummy(self.idt), 1)
         else:
             roots = self.P[:seen]
-            launch(comp, seen, self._Pv, seen, dummy(self.idt), 0)
+            compress(comp, seen, self._Pv, dummy(self.idt), 0)
         fa, fb = self.fa[:seen], self.fb[:seen]
         out = np.dtype(np.int32) if n <= np.iinfo(np.int32).max else np.dtype(np.int64)
         if seen < n or roots.dtype != out:

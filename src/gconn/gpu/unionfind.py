@@ -17,8 +17,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.unionfind import FIND_HALVE, PEEK_STEPS, UNION_ASYNC, UNION_JTB
-from ._compat import WARP_INTRINSICS, cuda
-from .launch import CHUNK, FULL_MASK, SAMPLE, WARP, kernel
+from ._compat import SIM, WARP_INTRINSICS, cuda
+from .launch import CHUNK, FULL_MASK, SAMPLE, WARP, kernel, launch
 from .primitives import U64, UF, atomic_add, device, load, rand64, record_edge
 
 OP_UNION = 0        # coo_ops modes: every op a union (static finish, inserts),
@@ -154,40 +154,67 @@ def make_init_parents():
     return init_parents
 
 
+#: vertices a thread of ``compress`` owns (their chases step together)
+COMPRESS_ITEMS = 1 if SIM else 4
+
+
 @kernel("compress", lambda t: (t.P, t.I64, t.id, t.I64), keys="jtb", offsets=False)
 def make_compress(jtb):
     """Point every vertex at its root with no unions running (after
     sampling, finalization, incremental roots()): the paper's "fully
-    compress the components array".  Each thread owns one vertex and jumps
-    only its own pointer, ``P[v] = P[P[v]]``, until it reaches a root: no
-    atomics, and each store lets the threads that read ``v`` later jump
-    further.  Launch it with a thread per vertex, not persistent: blocks
-    then finish roughly in id order, so on a chain whose parents have
-    smaller ids (HB's first step on a path) a thread soon reaches vertices
-    that already point at the root.  The first PEEK_STEPS reads are peeked,
-    then coherent, as in the finds.  On the H100 (BENCHMARKS.md) a
-    4M-vertex chain takes 0.16 ms, where path halving over a grid-stride
-    loop had not finished after 40 s.  ``write_out`` also writes the roots
-    to ``out`` (UnionJTB: the parent field)."""
+    compress the components array".  Each thread owns COMPRESS_ITEMS
+    vertices a block apart and jumps only their own pointers, ``P[v] =
+    P[P[v]]``, until each reaches a root: no atomics, and each store lets
+    the threads that read ``v`` later jump further.  The items' chases step
+    together, so that their loads are in flight at once (one vertex a
+    thread: 101 us on the 4096^2 mesh, 161 on the 4096^2 grid; BENCHMARKS.md).
+    Launch it through :func:`compress`, not persistent: blocks then finish
+    roughly in id order, so on a chain whose parents have smaller ids (HB's
+    first step on a path) a thread soon reaches vertices that already point
+    at the root.  The first PEEK_STEPS reads are peeked, then coherent, as
+    in the finds.  On the H100 (BENCHMARKS.md) a 4M-vertex chain takes 0.16
+    ms, where path halving over a grid-stride loop had not finished after
+    40 s.  ``write_out`` also writes the roots to ``out`` (UnionJTB: the
+    parent field)."""
     fin = jtb_fin(jtb)
     set_parent, parent_of = UF.set_parent, UF.parent_of
+    items = COMPRESS_ITEMS
 
     def compress(P, n, out, write_out):
-        for v in range(cuda.grid(1), n, cuda.gridsize(1)):
-            p = parent_of(P, v, fin)
-            steps = 0
-            while True:
-                # parent_of peeks (UnionJTB records: always coherent)
-                g = parent_of(P, p, fin) if jtb or steps < PEEK_STEPS else load(P, p)
-                steps += 1
-                if g == p:
-                    break
-                p = g
-                set_parent(P, v, p, fin)
-            if write_out:
-                out[v] = p
+        base = cuda.blockIdx.x * (cuda.blockDim.x * items) + cuda.threadIdx.x
+        step = cuda.blockDim.x
+        p = cuda.local.array(items, np.int64)
+        todo = 0
+        for j in range(items):
+            v = base + j * step
+            if v < n:
+                p[j] = parent_of(P, v, fin)
+                todo |= 1 << j
+        steps = 0
+        while todo:
+            for j in range(items):
+                if (todo >> j) & 1:
+                    q = p[j]
+                    # parent_of peeks (UnionJTB records: always coherent)
+                    g = parent_of(P, q, fin) if jtb or steps < PEEK_STEPS else load(P, q)
+                    if g == q:
+                        todo &= ~(1 << j)
+                    else:
+                        p[j] = g
+                        set_parent(P, base + j * step, g, fin)
+            steps += 1
+        if write_out:
+            for j in range(items):
+                v = base + j * step
+                if v < n:
+                    out[v] = p[j]
 
     return compress
+
+
+def compress(kern, n: int, Pv, out, write_out: int) -> None:
+    """Launch a ``compress`` kernel over the first ``n`` vertices."""
+    launch(kern, (n + COMPRESS_ITEMS - 1) // COMPRESS_ITEMS, Pv, n, out, write_out)
 
 
 #: slots of block_mode's shared hash table (a power of two, twice SAMPLE)
