@@ -108,13 +108,23 @@ def test_auto_choice_follows_the_decision_tree():
     assert path.m_input < design.AUTO_GPU_ASYNC_EDGES
     assert design.choose(path, backend="gpu").name == "none+union-rem-cas+find-split+split-one"
     assert design.choose(path, backend="cpu").name == "none+union-async+find-halve"
-    road = SimpleNamespace(n=1 << 24, m_input=design.AUTO_GPU_ASYNC_EDGES + 5, has_form=lambda f: True)
+    road = SimpleNamespace(n=1 << 24, m_input=design.AUTO_GPU_ASYNC_EDGES + 5, has_form=lambda f: True,
+                           hb_roots=lambda: 0.2)
     assert design.choose(road, backend="gpu").name == "none+union-async+find-halve"
     assert design.choose(road, "forest", backend="gpu").name == "none+union-async+find-halve"
-    # a large mesh-like graph (average degree 6) skips sampling on the GPU
-    mesh = SimpleNamespace(n=1 << 24, m_input=3 << 24, has_form=lambda f: True, ids_local=lambda: True)
+    # a large graph of average degree 6 whose HB hooks leave many roots skips sampling on the GPU
+    mesh = SimpleNamespace(n=1 << 24, m_input=3 << 24, has_form=lambda f: True, ids_local=lambda: True,
+                           hb_roots=lambda: 0.2)
     assert design.choose(mesh, backend="gpu").name == "none+union-rem-cas+find-split+split-one"
     assert design.choose(mesh, backend="cpu", hb_coverage=lambda g: 0.1).sampling == "kout"
+    # ... a mesh whose HB hooks leave almost no roots (numbered along it) takes HB, and so does a path
+    mesh.hb_roots = lambda: 0.0
+    assert design.choose(mesh, backend="gpu").name == "hb+union-rem-cas+find-halve+splice"
+    assert design.choose(mesh, "forest", backend="gpu").name == "hb+union-rem-cas+find-split+split-one"
+    ordered = gconn.Graph.from_edges(range(999), range(1, 1000))
+    ordered.adjacency()
+    assert ordered.hb_roots() < 0.01 and design.choose(ordered, backend="gpu").sampling == "hb"
+    mesh.hb_roots = lambda: 0.2
     # ... unless its ids are scattered: then k-out
     mesh.ids_local = lambda: False
     assert design.choose(mesh, backend="gpu").name == "kout+union-rem-cas+find-halve+splice"
@@ -136,9 +146,11 @@ def test_gpu_auto_variants_are_what_choose_names():
                design.AUTO_GPU_MIN_DEGREE, 16.0)
     for problem in ("cc", "forest"):
         named = set()
-        for m, deg, adjacency, local in product(sizes, degrees, (False, True), (False, True)):
+        for m, deg, adjacency, local, roots in product(sizes, degrees, (False, True), (False, True),
+                                                       (design.AUTO_GPU_HB_ROOTS, 0.2)):
             n = max(int(2 * m / deg), 1)
-            g = SimpleNamespace(n=n, m_input=m, has_form=lambda f, a=adjacency: a, ids_local=lambda x=local: x)
+            g = SimpleNamespace(n=n, m_input=m, has_form=lambda f, a=adjacency: a, ids_local=lambda x=local: x,
+                                hb_roots=lambda r=roots: r)
             named.add(design.choose(g, problem, backend="gpu").name)
         assert named == set(design.AUTO_GPU_VARIANTS[problem])
 

@@ -644,6 +644,14 @@ def choose(graph, problem: str = "cc", backend: str = "cpu", hb_coverage=None) -
       against 3.31; in id order k-out loses 1.5x on the grids).  Not on
       paths (degree 2: 0.48 against 0.39 ms shuffled) nor on road graphs
       below a million edges, where no sampling won shuffled too.
+    * On the GPU, HB after all below average degree ``AUTO_GPU_MIN_DEGREE``
+      where HB's first step leaves few roots (:meth:`gconn.Graph.hb_roots`
+      at most ``AUTO_GPU_HB_ROOTS``): a mesh or a path numbered along it,
+      whose hooks to the smallest neighbour already form the components'
+      trees (H100, since the compression's chases step together: the
+      4096^2 mesh 0.90 against 1.10 ms, the 4M path 0.285 against 0.339).
+      Road networks and grids with edges missing leave 3-22% of their
+      vertices as roots there (porto_osm: HB 0.14 against 0.06 ms).
     * Otherwise, on the GPU, sampling: with an adjacency it beat no
       sampling at every size measured (0.13M-67M edges).  Since the unions
       read parents through the L1 (``gconn.core.unionfind``), k-out beats
@@ -676,13 +684,15 @@ def choose(graph, problem: str = "cc", backend: str = "cpu", hb_coverage=None) -
     avg_degree = 2.0 * m / n
     adjacency = graph.has_form("adjacency")
     if backend == "gpu":
+        low = avg_degree < AUTO_GPU_MIN_DEGREE
         scattered = (adjacency and m >= AUTO_GPU_SCATTERED_EDGES
-                     and AUTO_GPU_SCATTERED_DEGREE <= avg_degree < AUTO_GPU_MIN_DEGREE and not graph.ids_local())
-        if avg_degree < AUTO_MIN_DEGREE and m >= AUTO_GPU_ASYNC_EDGES and not scattered:
+                     and AUTO_GPU_SCATTERED_DEGREE <= avg_degree and low and not graph.ids_local())
+        chains = adjacency and low and not scattered and graph.hb_roots() <= AUTO_GPU_HB_ROOTS
+        if avg_degree < AUTO_MIN_DEGREE and m >= AUTO_GPU_ASYNC_EDGES and not (scattered or chains):
             return Variant("none", "union-async", find)
-        if (avg_degree < AUTO_GPU_MIN_DEGREE or not adjacency) and not scattered:
+        if (low or not adjacency) and not (scattered or chains):
             return Variant("none", "union-rem-cas", "find-split", "split-one")
-        sampling = "kout" if m >= AUTO_GPU_KOUT_EDGES or scattered else "hb"
+        sampling = "kout" if (m >= AUTO_GPU_KOUT_EDGES and not chains) or scattered else "hb"
         if problem == "forest":
             return Variant(sampling, "union-rem-cas", "find-split", "split-one")
         return Variant(sampling, "union-rem-cas", "find-halve", "splice")
@@ -703,6 +713,7 @@ AUTO_GPU_KOUT_EDGES = 1 << 20
 AUTO_GPU_ASYNC_EDGES = 1 << 23
 AUTO_GPU_SCATTERED_EDGES = 1 << 22
 AUTO_GPU_SCATTERED_DEGREE = 2.5
+AUTO_GPU_HB_ROOTS = 0.01
 #: Every variant :func:`choose` can name on the GPU, by problem (what
 #: ``gconn warmup`` compiles into the GPU kernel cache; a test walks the
 #: rules above and finds exactly these).

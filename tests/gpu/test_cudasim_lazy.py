@@ -56,22 +56,28 @@ def test_counting_adjacency_without_edges():
 
 @pytest.mark.parametrize("dtype", [np.int32, np.int64])
 def test_ids_local_probe_on_the_device(dtype):
-    """The device's locality probe counts as the host's does: a grid in
-    row order is local, the same grid with shuffled ids and a shuffled
-    path are not."""
+    """The device's row probe counts as the host's does: a grid in row
+    order is local, the same grid with shuffled ids and a shuffled path are
+    not; HB's first step leaves almost no roots on a path in id order and a
+    mesh, many on the others."""
     from gconn import generators as gen
     from gconn.gpu.graph import ids_local_counts
     s, d, n = gen.grid_road_edges(100, keep=0.9, seed=1)      # a row (100) within n / 64
     p = np.random.default_rng(2).permutation(n)
-    for (a, b), local in (((s, d), True), ((p[s], p[d]), False), ((p[:-1], p[1:]), False)):
-        g = Graph.from_edges(a.astype(dtype), b.astype(dtype), n)
+    ms, md, mn = gen.triangle_mesh_edges(100)
+    cases = (((s, d, n), True, False), ((p[s], p[d], n), False, False), ((p[:-1], p[1:], n), False, False),
+             ((np.arange(n - 1), np.arange(1, n), n), True, True), ((ms, md, mn), True, True))
+    for (a, b, k), local, chains in cases:
+        g = Graph.from_edges(a.astype(dtype), b.astype(dtype), k)
         indptr, indices = g.adjacency()
-        rows = np.arange(0, n, max(n // 100, 1))
+        rows = np.arange(0, k, max(k // 100, 1))
         first = indptr[rows]
         with_one = indptr[rows + 1] > first
-        near = np.abs(indices[first[with_one]].astype(np.int64) - rows[with_one]) <= n // 64
-        assert ids_local_counts(indptr, indices, n, 100) == (int(with_one.sum()), int(near.sum()))
-        assert g.ids_local() == local
+        smallest = indices[first[with_one]].astype(np.int64)
+        near = np.abs(smallest - rows[with_one]) <= k // 64
+        low = smallest > rows[with_one]
+        assert ids_local_counts(indptr, indices, k, 100) == (int(with_one.sum()), int(near.sum()), int(low.sum()))
+        assert g.ids_local() == local and (g.hb_roots() <= 0.01) == chains
 
 
 @pytest.mark.parametrize("name", ["none+union-async", "none+union-rem-cas+find-split+split-one", "kout+union-async",

@@ -317,6 +317,28 @@ def test_too_large_for_the_gpu_is_a_clear_memory_error():
     assert gconn.connected_components(([0, 1], [1, 2]), backend="gpu")[0] == 1
 
 
+def test_row_probe_on_the_device_and_hb_on_chains():
+    """A device graph's row probe agrees with its host graph's; a mesh and
+    a path numbered along them get HB from the automatic choice, with
+    SciPy's components; the same path with shuffled ids does not."""
+    import cupy as cp
+    from gconn import design
+    ms, md, mn = gen.triangle_mesh_edges(300)
+    ps, pd, pn = gen.path_edges(50_000)
+    p = np.random.default_rng(3).permutation(pn)
+    for (s, d, n), chains in (((ms, md, mn), True), ((ps, pd, pn), True), ((p[ps], p[pd], pn), False)):
+        h = Graph.from_edges(s, d, n)
+        g = Graph.from_edges(cp.asarray(s), cp.asarray(d), n)
+        h.adjacency()
+        g.adjacency()
+        assert g.hb_roots() == h.hb_roots() and g.ids_local() == h.ids_local()
+        assert (design.choose(g, backend="gpu").sampling == "hb") == chains
+        k0, l0 = reference(h)
+        k, labels = gconn.connected_components(g)
+        assert k == k0
+        np.testing.assert_array_equal(host(labels), l0)
+
+
 def test_bound_launch_checks_its_arrays():
     """A bound launch (the compaction's last kernel, made again after each
     replay) takes only arrays of its signature's type, and launches what

@@ -178,7 +178,8 @@ def make_id_bounds():
 @kernel("ids_local", lambda t: (t.ptr, t.id, t.I64, t.I64, t.i64))
 def make_ids_local():
     """counts[0] += the rows r = i * step below n with a neighbour,
-    counts[1] += those whose first neighbour lies within n / 64 of r."""
+    counts[1] += those whose first neighbour lies within n / 64 of r,
+    counts[2] += those whose first (smallest) neighbour is larger than r."""
 
     def ids_local(indptr, indices, n, step, counts):
         r = np.int64(cuda.grid(1)) * step
@@ -187,23 +188,27 @@ def make_ids_local():
         a = np.int64(indptr[r])
         if np.int64(indptr[r + 1]) > a:
             cuda.atomic.add(counts, 0, 1)
-            if abs(np.int64(indices[a]) - r) <= n // 64:
+            first = np.int64(indices[a])
+            if abs(first - r) <= n // 64:
                 cuda.atomic.add(counts, 1, 1)
+            if first > r:
+                cuda.atomic.add(counts, 2, 1)
 
     return ids_local
 
 
-def ids_local_counts(indptr, indices, n: int, sample: int) -> tuple[int, int]:
-    """(rows with a neighbour, rows whose first neighbour is near) of
-    ``sample`` rows spread over a device CSR: one kernel and one read-back
-    (CuPy's own operations compiled for seconds on a machine's first run)."""
-    counts = xp.zeros(2, np.int64)
+def ids_local_counts(indptr, indices, n: int, sample: int) -> tuple[int, int, int]:
+    """(rows with a neighbour, rows whose first neighbour is near, rows
+    whose smallest neighbour is larger) of ``sample`` rows spread over a
+    device CSR: one kernel and one read-back (CuPy's own operations
+    compiled for seconds on a machine's first run)."""
+    counts = xp.zeros(3, np.int64)
     step = max(n // sample, 1)
     rows = -(-n // step)
     launch(get("ids_local", (), dtypes_key(indices.dtype, indptr.dtype, indices.dtype)), rows, view(indptr),
            view(indices), n, step, view(counts))
-    has, near = (int(x) for x in (counts if SIM else counts.get()))
-    return has, near
+    has, near, low = (int(x) for x in (counts if SIM else counts.get()))
+    return has, near, low
 
 
 _START: list = []
