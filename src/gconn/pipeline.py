@@ -21,7 +21,7 @@ seams between them:
   no sampling) or over the gathered work; returns (edges inspected or
   None when only a pass would count them, rounds).
 * ``finalize(state)`` -> (roots, forest_src, forest_dst); or, for
-  :func:`components`, ``number(state)`` -> (k, labels 0..k-1 in scipy's
+  ``components()``, ``number(state)`` -> (k, labels 0..k-1 in scipy's
   order), which may skip the compression that finalize does (the GPU's
   labels kernel finds each root itself).
 * ``sample_stats(state, lmax, work, stats)`` fills Cov, IC and L_max (only
