@@ -187,6 +187,14 @@ def _abi(a):
     return abi
 
 
+def _param_buffer(n: int):
+    """(buffer of n int64 parameters, their addresses, the addresses' address):
+    what ``cuLaunchKernel`` takes as ``kernelParams``."""
+    buf = np.zeros(n, np.int64)
+    ptrs = np.arange(n, dtype=np.uint64) * np.uint64(8) + np.uint64(buf.ctypes.data)
+    return buf, ptrs, ptrs.ctypes.data
+
+
 class Direct:
     """A compiled kernel launched by one ``cuLaunchKernel`` call.
 
@@ -205,17 +213,22 @@ class Direct:
         self.function = function
         self.handle = function.handle
         self.types = tuple(t if isinstance(t, types.Array) else None for t in argument_types)
-        nparams = sum(1 if t is None else 7 for t in self.types)
         # The driver copies the parameters during the call, so one buffer
         # per kernel serves every launch (the lock: one thread at a time).
-        self.buf = np.zeros(nparams, np.int64)
-        self.ptrs = np.arange(nparams, dtype=np.uint64) * np.uint64(8) + np.uint64(self.buf.ctypes.data)
-        self.params = self.ptrs.ctypes.data
+        self.buf, self.ptrs, self.params = _param_buffer(sum(1 if t is None else 7 for t in self.types))
         self.lock = threading.Lock()
 
     def __call__(self, grid: int, block: int, args: tuple) -> None:
         if len(args) != len(self.types):
             raise TypeError(f"the kernel takes {len(self.types)} arguments, not {len(args)}")
+        vals = self.values(args)
+        with self.lock:
+            self.buf[:] = vals
+            self.send(grid, block, self.params)
+
+    def values(self, args: tuple) -> list:
+        """The leading ``args`` as kernel parameters (an array: its 7 ABI
+        fields), each array checked against the signature's type."""
         vals = []
         for a, t in zip(args, self.types):
             if t is None:
@@ -224,13 +237,16 @@ class Direct:
                 if a._numba_type_ is not t and a._numba_type_ != t:
                     raise TypeError(f"kernel argument of type {a._numba_type_} where {t} is expected")
                 vals.extend(_abi(a))
+        return vals
+
+    def send(self, grid: int, block: int, params: int) -> None:
+        """One ``cuLaunchKernel`` of the parameters at ``params`` on CuPy's
+        current stream (the caller holds the lock of their buffer)."""
         stream = xp.cuda.get_current_stream().ptr
-        with self.lock:
-            self.buf[:] = vals
-            err = _driver.cuLaunchKernel(self.handle, grid, 1, 1, block, 1, 1, 0, stream, self.params, 0)[0]
-            if err == _INVALID_CONTEXT:
-                cuda.current_context()      # a thread that has not used the device yet
-                err = _driver.cuLaunchKernel(self.handle, grid, 1, 1, block, 1, 1, 0, stream, self.params, 0)[0]
+        err = _driver.cuLaunchKernel(self.handle, grid, 1, 1, block, 1, 1, 0, stream, params, 0)[0]
+        if err == _INVALID_CONTEXT:
+            cuda.current_context()      # a thread that has not used the device yet
+            err = _driver.cuLaunchKernel(self.handle, grid, 1, 1, block, 1, 1, 0, stream, params, 0)[0]
         if err != _SUCCESS:
             raise RuntimeError(f"cuLaunchKernel failed: {err!r}")
 
@@ -330,14 +346,7 @@ class Bound:
         if not d:
             return
         self.grid = (nthreads + block - 1) // block
-        head = []
-        for a, t in zip(args, d.types):
-            if t is None:
-                head.append(a)
-            else:
-                if a._numba_type_ != t:
-                    raise TypeError(f"kernel argument of type {a._numba_type_} where {t} is expected")
-                head.extend(_abi(a))
+        head = d.values(args)
         #: (index of the first of 7 ABI fields, dtype) of each trailing array
         self.tail = []
         at = len(head)
@@ -346,10 +355,8 @@ class Bound:
                 raise TypeError("only arrays may follow a bound launch's fixed arguments")
             self.tail.append((at, np.dtype(str(t.dtype))))
             at += 7
-        self.buf = np.zeros(at, np.int64)
+        self.buf, self.ptrs, self.params = _param_buffer(at)
         self.buf[:len(head)] = head
-        self.ptrs = np.arange(at, dtype=np.uint64) * np.uint64(8) + np.uint64(self.buf.ctypes.data)
-        self.params = self.ptrs.ctypes.data
         self.lock = threading.Lock()
 
     def __call__(self, *tail) -> None:
@@ -362,7 +369,6 @@ class Bound:
         if len(tail) != len(self.tail):
             raise TypeError(f"the bound launch takes {len(self.tail)} arrays, not {len(tail)}")
         buf = self.buf
-        stream = xp.cuda.get_current_stream().ptr
         with self.lock:
             for a, (at, dt) in zip(tail, self.tail):
                 if a.dtype != dt or a.ndim != 1 or not a.flags.c_contiguous:
@@ -373,14 +379,7 @@ class Bound:
                 buf[at + 4] = a.data.ptr
                 buf[at + 5] = size
                 buf[at + 6] = item
-            for _ in range(2):
-                err = _driver.cuLaunchKernel(d.handle, self.grid, 1, 1, self.block, 1, 1, 0, stream,
-                                             self.params, 0)[0]
-                if err != _INVALID_CONTEXT:
-                    break
-                cuda.current_context()      # a thread that has not used the device yet
-        if err != _SUCCESS:
-            raise RuntimeError(f"cuLaunchKernel failed: {err!r}")
+            d.send(self.grid, self.block, self.params)
 
 
 def bind(kern, nthreads: int, *args, block: int = BLOCK) -> Bound:
