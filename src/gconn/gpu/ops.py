@@ -22,8 +22,8 @@ from ._compat import SIM, WARP_INTRINSICS, cuda, view, xp
 from .launch import BLOCK, FULL_MASK, WARP, bind, dtypes_key, dummy, get, kernel, launch
 from .graph import device_id_range
 from .staging import put
-from ..core.unionfind import PEEK_STEPS
-from .primitives import atomic_min, load, peek
+from .primitives import atomic_min, peek
+from .unionfind import roots_together
 
 
 def to_backend(graph):
@@ -90,29 +90,31 @@ def make_compact_local(min_rooted):
         t = cuda.threadIdx.x
         base = cuda.blockIdx.x * TILE
         last = n - 1
+        # a thread's items: a warp's consecutive span on a GPU, strided by the block in the simulator
+        first = base + (t // WARP) * span + cuda.laneid if warp else base + t
+        stride = WARP if warp else BLOCK
         bits = 0
+        if warp and base + TILE <= n:
+            # a whole tile: loads at fixed offsets from one address (few registers)
+            for j in range(COMPACT_ITEMS):
+                r = roots[first + j * WARP]
+                if not min_rooted:
+                    r = mins[r]
+                if r == first + j * WARP:
+                    bits |= 1 << j
+        else:
+            for j in range(COMPACT_ITEMS):
+                v = first + j * stride
+                # an unconditional (clamped) load, so that all are in flight at once
+                r = roots[min(v, last)]
+                if not min_rooted:
+                    r = mins[r]
+                if r == v:
+                    bits |= 1 << j
         if warp:
             counts = cuda.shared.array(warps, np.int64)
             lane = cuda.laneid
             w = t // WARP
-            first = base + w * span + lane
-            if base + TILE <= n:
-                # a whole tile: loads at fixed offsets from one address (few registers)
-                for j in range(COMPACT_ITEMS):
-                    r = roots[first + j * WARP]
-                    if not min_rooted:
-                        r = mins[r]
-                    if r == first + j * WARP:
-                        bits |= 1 << j
-            else:
-                for j in range(COMPACT_ITEMS):
-                    v = first + j * WARP
-                    # an unconditional (clamped) load, so that all are in flight at once
-                    r = roots[min(v, last)]
-                    if not min_rooted:
-                        r = mins[r]
-                    if r == v:
-                        bits |= 1 << j
             own = 0
             for j in range(COMPACT_ITEMS):
                 own += cuda.popc(cuda.ballot_sync(FULL_MASK, (bits >> j) & 1 == 1))
@@ -134,13 +136,6 @@ def make_compact_local(min_rooted):
                 sums[cuda.blockIdx.x] = total
         else:
             counts = cuda.shared.array(BLOCK, np.int64)
-            for j in range(COMPACT_ITEMS):
-                v = base + j * BLOCK + t
-                r = roots[min(v, last)]
-                if not min_rooted:
-                    r = mins[r]
-                if r == v:
-                    bits |= 1 << j
             running = 0
             for j in range(COMPACT_ITEMS):
                 counts[t] = (bits >> j) & 1
@@ -209,12 +204,11 @@ def make_compact_labels(min_rooted, find):
 
     ``find``: ``roots`` is a parent array whose trees may be deeper than
     one (min-rooted, no unions running); each vertex's root is found and
-    its pointer set to it, as the compression (``compress``) does, so
-    that later threads jump further.  The finalize's compression is then
-    left out.  A thread's chases step together: one after the other, a
-    deep tree's chase held up the other items (measured on the 4096^2
-    grid, whose finish leaves long paths)."""
+    its pointer set to it by the compression's chase
+    (:func:`gconn.gpu.unionfind.roots_together`, the items' chases stepping
+    together).  The finalize's compression is then left out."""
     items = LABEL_ITEMS
+    chase = roots_together(False, items)
 
     def compact_labels(roots, n, mins, local, scanned, labels):
         base = cuda.blockIdx.x * (BLOCK * items) + cuda.threadIdx.x
@@ -227,22 +221,11 @@ def make_compact_labels(min_rooted, find):
             for j in range(items):
                 p[j] = roots[min(base + j * BLOCK, last)]
         if find:
-            # the items' chases step together, their loads in flight at once
-            todo = (1 << items) - 1
-            steps = 0
-            while todo:
-                for j in range(items):
-                    if (todo >> j) & 1:
-                        r = p[j]
-                        g = peek(roots, r) if steps < PEEK_STEPS else load(roots, r)
-                        if g == r:
-                            todo &= ~(1 << j)
-                        else:
-                            p[j] = g
-                            v = base + j * BLOCK
-                            if v < n:
-                                roots[v] = g
-                steps += 1
+            todo = 0
+            for j in range(items):
+                if base + j * BLOCK < n:
+                    todo |= 1 << j
+            chase(roots, p, todo, base, BLOCK)
         if not min_rooted:
             for j in range(items):
                 p[j] = mins[p[j]]

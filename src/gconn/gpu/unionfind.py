@@ -154,6 +154,35 @@ def make_init_parents():
     return init_parents
 
 
+def roots_together(jtb: bool, items: int):
+    """A device function ``chase(P, p, todo, base, step)`` for phases with
+    no unions running: each ``p[j]`` whose bit is set in ``todo`` (the
+    parent of vertex ``base + j * step``) is followed to its root, the
+    items' chases stepping together so that their loads are in flight at
+    once, and the vertex is pointed at each ancestor found (so that threads
+    reading it later jump further).  The first PEEK_STEPS reads are peeked,
+    then coherent, as in the finds (UnionJTB records: always coherent)."""
+    fin = jtb_fin(jtb)
+    set_parent, parent_of = UF.set_parent, UF.parent_of
+
+    @device
+    def chase(P, p, todo, base, step):
+        steps = 0
+        while todo:
+            for j in range(items):
+                if (todo >> j) & 1:
+                    q = p[j]
+                    g = parent_of(P, q, fin) if jtb or steps < PEEK_STEPS else load(P, q)
+                    if g == q:
+                        todo &= ~(1 << j)
+                    else:
+                        p[j] = g
+                        set_parent(P, base + j * step, g, fin)
+            steps += 1
+
+    return chase
+
+
 #: vertices a thread of ``compress`` owns (their chases step together)
 COMPRESS_ITEMS = 1 if SIM else 4
 
@@ -176,9 +205,10 @@ def make_compress(jtb):
     ms, where path halving over a grid-stride loop had not finished after
     40 s.  ``write_out`` also writes the roots to ``out`` (UnionJTB: the
     parent field)."""
+    parent_of = UF.parent_of
     fin = jtb_fin(jtb)
-    set_parent, parent_of = UF.set_parent, UF.parent_of
     items = COMPRESS_ITEMS
+    chase = roots_together(jtb, items)
 
     def compress(P, n, out, write_out):
         base = cuda.blockIdx.x * (cuda.blockDim.x * items) + cuda.threadIdx.x
@@ -190,19 +220,7 @@ def make_compress(jtb):
             if v < n:
                 p[j] = parent_of(P, v, fin)
                 todo |= 1 << j
-        steps = 0
-        while todo:
-            for j in range(items):
-                if (todo >> j) & 1:
-                    q = p[j]
-                    # parent_of peeks (UnionJTB records: always coherent)
-                    g = parent_of(P, q, fin) if jtb or steps < PEEK_STEPS else load(P, q)
-                    if g == q:
-                        todo &= ~(1 << j)
-                    else:
-                        p[j] = g
-                        set_parent(P, base + j * step, g, fin)
-            steps += 1
+        chase(P, p, todo, base, step)
         if write_out:
             for j in range(items):
                 v = base + j * step
