@@ -127,13 +127,19 @@ def csr_of(src, dst, n):
 
 def run_csr(stream, src, dst, n, sizes):
     """A CSR streamed in chunks that cut through rows (only its column
-    ids cross; each entry's row is found on the device)."""
+    ids cross; each entry's row is found on the device): every entry's
+    row in one pass where the budget holds them, else each chunk's (a
+    budget with room for half of them)."""
     indptr, indices = csr_of(src, dst, n + 2)
+    isz = np.dtype(stream._id_dtype(indices, "indices")).itemsize
     for c in sizes:
-        st = stream.stream_union(stream.HostEdges.of_csr(indptr, indices, n + 2), chunk_edges=c)
-        roots, _, _, n_out = st.result()
-        assert n_out == n + 2 and st.chunks == -(-src.size // c)
-        check_labels(src, dst, n + 2, roots)
+        tight = (n + 2) * isz + indptr.nbytes + 2 * isz * stream.BUFFERS * c + indices.size * isz // 2
+        for budget, rows in ((None, "whole"), (tight, "chunks")):
+            st = stream.stream_union(stream.HostEdges.of_csr(indptr, indices, n + 2), chunk_edges=c,
+                                     device_memory=budget)
+            roots, _, _, n_out = st.result()
+            assert n_out == n + 2 and st.chunks == -(-src.size // c) and st.csr_rows == rows
+            check_labels(src, dst, n + 2, roots)
 
 
 def run_csr_errors(stream, src, dst, n, chunk):

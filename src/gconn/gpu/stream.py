@@ -306,6 +306,8 @@ class Streamer:
         self.again = 0
         self.edges = 0
         self.chunk_edges = 0
+        #: how a CSR's rows were found: "whole" (every entry's in one pass) or "chunks"
+        self.csr_rows = None
         self.seconds = 0.0
         self._ready = False
         self._slot = 0
@@ -478,6 +480,7 @@ class Streamer:
             if self.n != edges.n:
                 raise ValueError(f"a CSR of n={edges.n} fed to a stream of n={self.n}")
             csr = _Csr(edges, self)
+            self.csr_rows = "chunks" if csr.whole is None else "whole"
         # chunks checked by the device, by bounds row: (chunk, offset, size, capacity at its union)
         rows: list = []
         on_device = edges.rereadable
@@ -570,9 +573,9 @@ class Streamer:
                         self._short_of = seen + 1
         k = int(hd.size)
         ds, dd = self._dev[s]
-        if csr is not None:
-            csr.rows(offset, k, ds)
         dsv, ddv = self._devv[s] if k == self.chunk_edges else (view(ds[:k]), view(dd[:k]))
+        if csr is not None:
+            dsv = csr.rows(offset, k, dsv)
         none = self._none
         launch(self._kern, k, self._Pv, self._Hv, dsv, ddv, none[0], k, OP_UNION, int(self.forest), self._fav,
                self._fbv, none[1], self.cap, self._pipe.bv if row is not None else none[2],
@@ -621,9 +624,17 @@ class Streamer:
 
 
 class _Csr:
-    """A CSR being streamed: its offsets on the device, the rows of each
-    chunk's entries found there, and the check that the offsets never
-    decrease (on the device, read once the feed is done)."""
+    """A CSR being streamed: its offsets on the device, the rows of its
+    entries found there, and the check that the offsets never decrease (on
+    the device, read once the feed is done).
+
+    Where the budget holds one more id per entry, every entry's row is
+    found in one pass as soon as the offsets are over (``whole``), while
+    the first chunk's column ids are copied; each chunk's unions then read
+    their rows from it.  Otherwise each chunk's rows are found into its
+    source buffer before its unions: a launch and a search of the offsets
+    on the host per chunk (0.11-0.13 ms of the H100's host time a chunk of
+    4M entries, where the chunk's copy took 0.31 ms; BENCHMARKS.md)."""
 
     def __init__(self, edges: HostEdges, st: Streamer):
         self.edges = edges
@@ -633,19 +644,41 @@ class _Csr:
         self.ptrv = view(self.dptr)
         self.kern = rows_kernel(st.dtypes)
         self.decreasing = None
+        used = st.cap * st._vertex_bytes(st.idt) + st._edge_bytes() * st.chunk_edges + ptr.nbytes
+        self.whole = None
+        if edges.m and used + edges.m * st.idt.itemsize <= st.limit:
+            with memory.guard(f"finding the rows of a CSR's {edges.m} entries"):
+                self.whole = xp.empty(edges.m, st.idt)
 
     def send(self, pipe) -> None:
         """The offsets on the copy stream ahead of the first chunk's ids
         (a blocking copy before the stream cost ER's 33 MB of offsets
-        ~2 ms, for a run of 16 ms)."""
+        ~2 ms, for a run of 16 ms); then, on the compute stream once they
+        are over, every entry's row (``whole``) and the offsets' check."""
         pipe.send_whole(self.dptr, self.edges.indptr)
+        if self.whole is None:
+            return
+        pipe.compute_after_copies()
+        m = self.edges.m
+        launch(self.kern, m, self.ptrv, 0, m, 0, max(self.edges.n - 1, 0), view(self.whole), persistent=True)
+        self._check_order()
 
-    def rows(self, offset: int, k: int, out) -> None:
+    def rows(self, offset: int, k: int, outv):
+        """The device view of the rows of entries ``offset .. offset + k -
+        1``: a piece of ``whole``, else found into the chunk's source
+        buffer (``outv``, its view) on the compute stream."""
+        if self.whole is not None:
+            return view(self.whole[offset:offset + k])
         r0, r1 = self.edges.rows(offset, k)
-        launch(self.kern, k, self.ptrv, offset, k, r0, r1, view(out[:k]), persistent=True)
-        if self.decreasing is None and self.dptr.size > 1:
+        launch(self.kern, k, self.ptrv, offset, k, r0, r1, outv, persistent=True)
+        if self.decreasing is None:
             # after the first chunk's copy, so after the offsets'; it stays
             # on the device until check(): no wait here
+            self._check_order()
+        return outv
+
+    def _check_order(self) -> None:
+        if self.dptr.size > 1:
             self.decreasing = (self.dptr[1:] < self.dptr[:-1]).any()
 
     def check(self) -> str | None:
@@ -680,6 +713,9 @@ class _SimPipe:
 
     def send_whole(self, dev, host) -> None:
         dev[:] = host
+
+    def compute_after_copies(self) -> None:
+        pass
 
     def bounds(self, rows: int) -> None:
         self.b = _empty_bounds(np, rows)
@@ -823,6 +859,13 @@ class _CudaPipe:
         """``host`` into the device array ``dev`` of its type, through the
         staging pieces, on the copy stream."""
         self.ring.send(dev.data.ptr, host, self.copy_stream, raw=True)
+
+    def compute_after_copies(self) -> None:
+        """Work launched on the compute stream from here waits for the
+        copies started so far (a CUDA event, no host wait)."""
+        done = xp.cuda.Event(disable_timing=True)
+        done.record(self.copy_stream)
+        self.compute.wait_event(done)
 
     def bounds(self, rows: int) -> None:
         """Slots for ``rows`` chunks' bounds, on the device and pinned
