@@ -181,3 +181,22 @@ def test_text_edge_lists_streamed(edges, tmp_path, monkeypatch):
 
 def test_text_edge_list_cli(edges, tmp_path, capsys):
     run_text_cli(*edges, tmp_path, capsys)
+
+
+def test_cli_automatic_backend_of_files(tmp_path, capsys):
+    """``gconn cc`` without ``--backend``: a text edge list runs on the CPU
+    (its parse is the run either way), a ``.gcb`` file on the GPU; each with
+    SciPy's number of components."""
+    import json
+    from gconn import cli
+    from streamcases import write_edge_list
+    from oracles import reference
+    src, dst, n = components_graph(np.random.default_rng(9), 5000, 20_000, parts=3)
+    g = gconn.Graph.from_edges(src, dst, n)
+    k0, _ = reference(g)
+    write_edge_list(tmp_path / "g.el", src, dst)
+    gconn.save(g, str(tmp_path / "g.gcb"))
+    for name, argv, backend in (("g.el", [], "cpu"), ("g.el", ["-b", "gpu"], "gpu"), ("g.gcb", [], "gpu")):
+        assert cli.main(["cc", str(tmp_path / name), "--quiet", "--json", *argv]) == 0
+        out = json.loads(capsys.readouterr().out)
+        assert out["backend"] == backend and out["components"] == k0, (name, argv)
