@@ -373,7 +373,8 @@ def _text_edge_list(source, args) -> bool:
     backend unions the edges, and a GPU run adds its start (CuPy, the CUDA
     context, NVRTC) to it.  H100 machine, a 1.1 GB edge list, fresh
     processes: the CPU backend 3.1-3.6 s and 340 MB at peak, the GPU
-    backend 3.1-4.5 s and 750 MB (BENCHMARKS.md, issue 11)."""
+    backend 3.1-4.5 s and 740-750 MB (BENCHMARKS.md, issue 11).  The
+    GPU is not even looked for: that alone took the CPU run to 650 MB."""
     if source[0] != "file" or source[1] == "-":
         return False
     from .io import _as_path, _format_of, _split_name
@@ -398,9 +399,8 @@ def cmd_cc(args, parser) -> int:
         _check_output_folder(args.output)
         if plain and relabel is True:
             _plain_relabelled(args.output)
-    backend = resolve_backend(args.backend)
-    if args.backend == "auto" and backend == "gpu" and _text_edge_list(source, args):
-        backend = "cpu"
+    # decided before looking for a GPU, which starts CuPy and a CUDA context (~1 s, ~320 MB)
+    backend = "cpu" if args.backend == "auto" and _text_edge_list(source, args) else resolve_backend(args.backend)
     # --source/--target/--header are read by the loading path only
     columns = args.source is not None or args.target is not None or args.header is not None
     if backend == "cpu" and source[0] == "file" and source[1] != "-" and not columns:
