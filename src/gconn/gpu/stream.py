@@ -380,10 +380,10 @@ class Streamer:
             self._pipe.sync()           # the buffers' copies and unions are done
             self._buffers(c)
 
-    def _fits(self, need: int) -> bool:
+    def _fits(self, need: int, extra: int = 0) -> bool:
         """Whether the union-find arrays can grow to ids below ``need``
-        beside the edge buffers as they are."""
-        return need * self._vertex_bytes(self.idt) + self._edge_bytes() * self.chunk_edges <= self.limit
+        beside the edge buffers as they are (and ``extra`` bytes more)."""
+        return need * self._vertex_bytes(self.idt) + self._edge_bytes() * self.chunk_edges + extra <= self.limit
 
     def _make_room(self, need: int) -> None:
         """Between chunks (none in flight): shrink the edge buffers to the
@@ -644,9 +644,8 @@ class _Csr:
         self.ptrv = view(self.dptr)
         self.kern = rows_kernel(st.dtypes)
         self.decreasing = None
-        used = st.cap * st._vertex_bytes(st.idt) + st._edge_bytes() * st.chunk_edges + ptr.nbytes
         self.whole = None
-        if edges.m and used + edges.m * st.idt.itemsize <= st.limit:
+        if edges.m and st._fits(st.cap, ptr.nbytes + edges.m * st.idt.itemsize):
             with memory.guard(f"finding the rows of a CSR's {edges.m} entries"):
                 self.whole = xp.empty(edges.m, st.idt)
 
