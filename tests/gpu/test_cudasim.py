@@ -186,10 +186,14 @@ def test_compaction_of_any_roots(n, parts):
     """Labels in SciPy's order for roots that are the minima (the pass
     that finds minima skipped) and roots that are not, against the CPU's
     compaction; sizes on and across the simulator's 64-vertex tiles, and
-    more tiles than the scanning block has threads."""
+    more tiles than the scanning block has threads; parent arrays not yet
+    compressed come back compressed."""
     from gconn import cpu
     from gconn.gpu import ops
     for parents, min_rooted, flat, roots in compaction_cases(n, parts):
         want_k, want = cpu.compact(roots.astype(np.int32))
-        k, labels = ops.compact(parents.astype(np.int32), min_rooted=min_rooted, flat=flat)
+        P = parents.astype(np.int32)
+        k, labels = ops.compact(P, min_rooted=min_rooted, flat=flat)
         assert k == want_k and np.array_equal(host(labels), want), (min_rooted, flat)
+        if not flat:        # the first kernel also compresses the parents
+            assert np.array_equal(host(P), roots), min_rooted

@@ -351,9 +351,9 @@ def test_bound_launch_checks_its_arrays():
     local, sums = cp.empty(n, np.int32), cp.empty(1, np.int32)
     dts = L.dtypes_key(np.int32, np.int32, np.int32)
     rv, mv = ops.view(roots), L.dummy(np.int32)
-    L.launch(L.get("compact_local", (True,), dts), L.BLOCK, rv, n, mv, ops.view(local), ops.view(sums))
+    L.launch(L.get("compact_local", (True, False), dts), L.BLOCK, rv, n, mv, ops.view(local), ops.view(sums))
     L.launch(L.get("compact_tiles", (), dts), ops.SCAN_BLOCK, ops.view(sums), 1, block=ops.SCAN_BLOCK)
-    last = L.bind(L.get("compact_labels", (True, False), dts), n, rv, n, mv, ops.view(local), ops.view(sums))
+    last = L.bind(L.get("compact_labels", (True,), dts), n, rv, n, mv, ops.view(local), ops.view(sums))
     with pytest.raises(TypeError, match="int32"):
         last(cp.empty(n, np.int64))
     with pytest.raises(TypeError, match="takes 1 arrays"):
@@ -370,11 +370,15 @@ def test_compaction_of_any_roots(n, parts, dtype):
     """Labels in SciPy's order from roots that are the minima and roots
     that are not, against the CPU's compaction: sizes on and across the
     2048-vertex tiles, and more tiles than the scanning block has threads
-    (the warp-ballot path the simulator cannot run)."""
+    (the warp-ballot path the simulator cannot run); parent arrays not yet
+    compressed come back compressed."""
     import cupy as cp
     from gconn import cpu
     from gconn.gpu import ops
     for parents, min_rooted, flat, roots in compaction_cases(n, parts):
         want_k, want = cpu.compact(roots.astype(dtype))
-        k, labels = ops.compact(cp.asarray(parents.astype(dtype)), min_rooted=min_rooted, flat=flat)
+        P = cp.asarray(parents.astype(dtype))
+        k, labels = ops.compact(P, min_rooted=min_rooted, flat=flat)
         assert int(k) == want_k and np.array_equal(cp.asnumpy(labels), want), (min_rooted, flat)
+        if not flat:        # the first kernel also compresses the parents
+            assert np.array_equal(cp.asnumpy(P), roots), min_rooted

@@ -269,10 +269,10 @@ def finalize(s: State):
 
 def number(s: State):
     """(k, labels 0..k-1) after the finish.  For min-rooted variants the
-    compression is left out: the roots are already known (P[v] == v), and
-    the compaction's last kernel finds each vertex's root as it writes its
-    label (one pass over P instead of two).  UnionJTB and the variants
-    whose roots are not minima finalize first."""
+    compression is folded into the compaction: the roots are already known
+    (P[v] == v), so its first kernel flags them and then points every
+    vertex at its root.  UnionJTB and the variants whose roots are not
+    minima finalize first."""
     if s.plan.variant.min_rooted and not s.plan.jtb:
         return ops.compact(s.P, min_rooted=True, flat=False)
     return ops.compact(finalize(s)[0], min_rooted=s.plan.variant.min_rooted)

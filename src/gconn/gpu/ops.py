@@ -69,8 +69,9 @@ TILE = BLOCK * COMPACT_ITEMS
 SCAN_BLOCK = BLOCK if SIM else 1024
 
 
-@kernel("compact_local", lambda t: (t.id, t.I64, t.id, t.id, t.id), keys=((False,), (True,)), offsets=False)
-def make_compact_local(min_rooted):
+@kernel("compact_local", lambda t: (t.id, t.I64, t.id, t.id, t.id),
+        keys=((False, False), (True, False), (True, True)), offsets=False)
+def make_compact_local(min_rooted, find):
     """For each TILE vertices (a block): local[v] = how many component
     minima precede minimum v in its tile, sums[tile] = the tile's minima.
     v is a minimum where mins[roots[v]] == v (roots[v] == v when min-rooted).
@@ -81,10 +82,24 @@ def make_compact_local(min_rooted):
     of the warps before it (an earlier layout, items strided by the block,
     needed a scan by warp 0 between two barriers: 60-65 us on the
     16.7M-vertex mesh and grid, a third of DRAM bandwidth).  The
-    simulator, which has no ballots, counts in shared memory per item."""
+    simulator, which has no ballots, counts in shared memory per item.
+
+    ``find`` (min-rooted only): ``roots`` is a parent array whose trees may
+    be deeper than one, with no unions running.  The roots are known from
+    the loads (P[v] == v), so the flags need no compression; afterwards
+    each thread follows its other vertices to their roots and points them
+    there (:func:`gconn.gpu.unionfind.roots_together`, the items' chases
+    stepping together, in registers of the ids' width: 48 registers for
+    int32 ids against 56 in int64), so that this kernel is also the
+    finalize's compression and the labels read flat roots.  The labels
+    kernel finding the roots instead took 266 against 206 us on the 4096^2
+    grid, with the same total or more on 14 other cases (BENCHMARKS.md,
+    thirteenth session)."""
     warp = WARP_INTRINSICS
     warps = max(BLOCK // WARP, 1)
     span = WARP * COMPACT_ITEMS
+    items = COMPACT_ITEMS
+    chase = roots_together(False, items)
 
     def compact_local(roots, n, mins, local, sums):
         t = cuda.threadIdx.x
@@ -93,20 +108,23 @@ def make_compact_local(min_rooted):
         # a thread's items: a warp's consecutive span on a GPU, strided by the block in the simulator
         first = base + (t // WARP) * span + cuda.laneid if warp else base + t
         stride = WARP if warp else BLOCK
+        p = cuda.local.array(items, roots.dtype)
         bits = 0
         if warp and base + TILE <= n:
             # a whole tile: loads at fixed offsets from one address (few registers)
-            for j in range(COMPACT_ITEMS):
+            for j in range(items):
                 r = roots[first + j * WARP]
+                p[j] = r
                 if not min_rooted:
                     r = mins[r]
                 if r == first + j * WARP:
                     bits |= 1 << j
         else:
-            for j in range(COMPACT_ITEMS):
+            for j in range(items):
                 v = first + j * stride
                 # an unconditional (clamped) load, so that all are in flight at once
                 r = roots[min(v, last)]
+                p[j] = r
                 if not min_rooted:
                     r = mins[r]
                 if r == v:
@@ -153,6 +171,12 @@ def make_compact_local(min_rooted):
                 cuda.syncthreads()
             if t == 0:
                 sums[cuda.blockIdx.x] = running
+        if find:
+            todo = 0
+            for j in range(items):
+                if first + j * stride < n and (bits >> j) & 1 == 0:
+                    todo |= 1 << j
+            chase(roots, p, todo, first, stride)
 
     return compact_local
 
@@ -193,22 +217,14 @@ def make_compact_tiles():
 LABEL_ITEMS = 1 if SIM else 4
 
 
-@kernel("compact_labels", lambda t: (t.id, t.I64, t.id, t.id, t.id, t.id),
-        keys=((False, False), (True, False), (True, True)), offsets=False)
-def make_compact_labels(min_rooted, find):
+@kernel("compact_labels", lambda t: (t.id, t.I64, t.id, t.id, t.id, t.id), keys=((False,), (True,)), offsets=False)
+def make_compact_labels(min_rooted):
     """labels[v] = the rank of v's component minimum p among the minima:
     the minima of the tiles before p's (``scanned``, inclusive) plus
     ``local[p]``.  A thread reads LABEL_ITEMS roots, then their minima's
     ranks, then writes: the loads of one step are in flight together (the
-    stores may alias them, so loads after a store would wait for it).
-
-    ``find``: ``roots`` is a parent array whose trees may be deeper than
-    one (min-rooted, no unions running); each vertex's root is found and
-    its pointer set to it by the compression's chase
-    (:func:`gconn.gpu.unionfind.roots_together`, the items' chases stepping
-    together).  The finalize's compression is then left out."""
+    stores may alias them, so loads after a store would wait for it)."""
     items = LABEL_ITEMS
-    chase = roots_together(False, items)
 
     def compact_labels(roots, n, mins, local, scanned, labels):
         base = cuda.blockIdx.x * (BLOCK * items) + cuda.threadIdx.x
@@ -220,12 +236,6 @@ def make_compact_labels(min_rooted, find):
         else:
             for j in range(items):
                 p[j] = roots[min(base + j * BLOCK, last)]
-        if find:
-            todo = 0
-            for j in range(items):
-                if base + j * BLOCK < n:
-                    todo |= 1 << j
-            chase(roots, p, todo, base, BLOCK)
         if not min_rooted:
             for j in range(items):
                 p[j] = mins[p[j]]
@@ -252,8 +262,8 @@ def compact(roots, min_rooted: bool = False, flat: bool = True):
     :class:`~gconn.gpu.replay.Deferred`, made after the replay.
 
     ``flat=False`` (only with ``min_rooted``): ``roots`` is a parent array
-    not yet compressed, whose roots are the v with roots[v] == v; the last
-    kernel finds each vertex's root (and compresses ``roots`` as it goes)."""
+    not yet compressed, whose roots are the v with roots[v] == v; the first
+    kernel also compresses it, after reading the flags."""
     n = roots.size
     if not (flat or min_rooted):
         raise ValueError("compact(flat=False) needs min-rooted trees: the minima pass reads flat roots")
@@ -272,9 +282,9 @@ def compact(roots, min_rooted: bool = False, flat: bool = True):
             mv = view(mins)
             launch(get("root_min", (), dts), n, rv, n, mv, persistent=True)
         lv, sv = view(local), view(sums)
-        launch(get("compact_local", (min_rooted,), dts), tiles * BLOCK, rv, n, mv, lv, sv)
+        launch(get("compact_local", (min_rooted, not flat), dts), tiles * BLOCK, rv, n, mv, lv, sv)
         launch(get("compact_tiles", (), dts), SCAN_BLOCK, sv, tiles, block=SCAN_BLOCK)
-        last = bind(get("compact_labels", (min_rooted, not flat), dts), (n + LABEL_ITEMS - 1) // LABEL_ITEMS,
+        last = bind(get("compact_labels", (min_rooted,), dts), (n + LABEL_ITEMS - 1) // LABEL_ITEMS,
                     rv, n, mv, lv, sv)
         return sums[-1], replay.Deferred(_labels, last, n, roots.dtype) if replay.deferring() \
             else _labels(last, n, roots.dtype)
