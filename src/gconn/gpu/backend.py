@@ -31,7 +31,7 @@ from ..ids import offset_dtype
 from ._compat import SIM, cuda, view, xp
 from .launch import CHUNK, REGISTRY, SAMPLE, dtypes_key, dummy, get, launch
 from .unionfind import OP_UNION
-from .unionfind import compress as compress_all
+from .unionfind import compress as compress_all, flat_roots
 
 #: active vertices up to this degree get a thread in the finish, larger
 #: ones warp units of CHUNK edges
@@ -257,14 +257,7 @@ def finish(s: State, work):
 
 
 def finalize(s: State):
-    n, idt = s.graph.n, s.graph.id_dtype
-    if s.plan.jtb:
-        roots = xp.empty(n, idt)
-        compress_all(s.kernel("compress"), n, s.Pv, view(roots), 1)
-    else:
-        roots = s.P
-        compress_all(s.kernel("compress"), n, s.Pv, dummy(idt), 0)
-    return roots, s.fa, s.fb
+    return flat_roots(s.kernel("compress"), s.graph.n, s.P, s.Pv, s.plan.jtb, s.graph.id_dtype), s.fa, s.fb
 
 
 def number(s: State):

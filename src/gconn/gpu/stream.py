@@ -54,7 +54,7 @@ from ._compat import SIM, view, xp
 from .graph import rows_kernel
 from .launch import dtypes_key, dummy, get, launch
 from .staging import Ring, fill
-from .unionfind import OP_UNION, compress
+from .unionfind import OP_UNION, flat_roots
 
 #: device buffers that take turns: one being unioned, one being copied
 #: into, one waiting
@@ -605,13 +605,7 @@ class Streamer:
         self._pipe.sync()
         seen = self.max_id + 1
         jtb = self.plan.jtb
-        comp = get("compress", (jtb,), self.dtypes)
-        if jtb:
-            roots = xp.empty(seen, self.idt)
-            compress(comp, seen, self._Pv, view(roots) if seen else dummy(self.idt), 1)
-        else:
-            roots = self.P[:seen]
-            compress(comp, seen, self._Pv, dummy(self.idt), 0)
+        roots = flat_roots(get("compress", (jtb,), self.dtypes), seen, self.P, self._Pv, jtb, self.idt)
         fa, fb = self.fa[:seen], self.fb[:seen]
         out = np.dtype(np.int32) if n <= np.iinfo(np.int32).max else np.dtype(np.int64)
         if seen < n or roots.dtype != out:

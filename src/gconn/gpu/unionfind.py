@@ -17,8 +17,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.unionfind import FIND_HALVE, PEEK_STEPS, UNION_ASYNC, UNION_JTB
-from ._compat import SIM, WARP_INTRINSICS, cuda
-from .launch import CHUNK, FULL_MASK, SAMPLE, WARP, kernel, launch
+from ._compat import SIM, WARP_INTRINSICS, cuda, view, xp
+from .launch import CHUNK, FULL_MASK, SAMPLE, WARP, dummy, kernel, launch
 from .primitives import U64, UF, atomic_add, device, load, rand64, record_edge
 
 OP_UNION = 0        # coo_ops modes: every op a union (static finish, inserts),
@@ -233,6 +233,19 @@ def make_compress(jtb):
 def compress(kern, n: int, Pv, out, write_out: int) -> None:
     """Launch a ``compress`` kernel over the first ``n`` vertices."""
     launch(kern, (n + COMPRESS_ITEMS - 1) // COMPRESS_ITEMS, Pv, n, out, write_out)
+
+
+def flat_roots(kern, n: int, P, Pv, jtb: bool, id_dtype):
+    """Each of the first ``n`` vertices pointed at its root by ``kern`` (a
+    ``compress`` kernel, no unions running), and the roots: ``P[:n]``
+    itself, or for UnionJTB, whose parent words also hold a rank, a new
+    array of ``id_dtype``."""
+    if not jtb:
+        compress(kern, n, Pv, dummy(id_dtype), 0)
+        return P[:n]
+    roots = xp.empty(n, id_dtype)
+    compress(kern, n, Pv, view(roots) if n else dummy(id_dtype), 1)
+    return roots
 
 
 #: slots of block_mode's shared hash table (a power of two, twice SAMPLE)
