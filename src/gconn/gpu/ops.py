@@ -92,9 +92,9 @@ def make_compact_local(min_rooted, find):
     stepping together, in registers of the ids' width: 48 registers for
     int32 ids against 56 in int64), so that this kernel is also the
     finalize's compression and the labels read flat roots.  The labels
-    kernel finding the roots instead took 266 against 206 us on the 4096^2
-    grid, with the same total or more on 14 other cases (BENCHMARKS.md,
-    thirteenth session)."""
+    kernel finding the roots instead made the compaction 265 us against
+    203 on the 4096^2 grid, and as long or longer on the nine other graphs
+    measured (BENCHMARKS.md, thirteenth session)."""
     warp = WARP_INTRINSICS
     warps = max(BLOCK // WARP, 1)
     span = WARP * COMPACT_ITEMS
