@@ -377,10 +377,9 @@ def _text_edge_list(source, args) -> bool:
     GPU is not even looked for: that alone took the CPU run to 650 MB."""
     if source[0] != "file" or source[1] == "-":
         return False
-    from .io import _as_path, _format_of, _split_name
-    path = _as_path(source[1])
+    from .io import _as_path, _format_named
     try:
-        fmt = args.format or _format_of(path, *_split_name(path))
+        fmt = _format_named(_as_path(source[1]), args.format)
     except ValueError:
         return False            # the loading path names the problem
     return fmt == "edgelist"

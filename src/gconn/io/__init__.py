@@ -71,6 +71,12 @@ def _split_name(path: Path) -> tuple[str, bool]:
     return Path(name[:-3] if gz else name).suffix, gz
 
 
+def _format_named(path: Path, format=None) -> str:
+    """``format`` where given, else the one ``path``'s name says
+    (ValueError where it says none)."""
+    return format if format is not None else _format_of(path, *_split_name(path))
+
+
 def _format_of(path: Path, ext: str, gz: bool) -> str:
     fmt = _EXTENSIONS.get(ext)
     if fmt is None:
@@ -187,12 +193,9 @@ def _load_one(path: Path, format, n, relabel, source, target, header) -> Graph:
     if relabel is True and n is not None:
         raise ValueError("n cannot be combined with relabel=True: a relabelled graph has one vertex per "
                          "distinct id that occurs")
-    if format is None:
-        fmt = _format_of(path, *_split_name(path))
-    elif format in FORMATS:
-        fmt = format
-    else:
+    if format is not None and format not in FORMATS:
         raise ValueError(f"unknown format {format!r}; expected one of {', '.join(map(repr, FORMATS))}")
+    fmt = _format_named(path, format)
     if fmt == "edgelist":
         return edgelist.read(path, n, relabel, source, target, header)
     if header is not None:

@@ -104,9 +104,9 @@ def streamable(path, chunk_edges: int = DEFAULT_CHUNK_EDGES, format=None, header
                target=None):
     """:class:`EdgeChunks` for ``path``, or a sentence saying why its edges
     cannot be streamed (the file is still readable by :func:`gconn.load`)."""
-    from . import _as_path, _format_of, _split_name
+    from . import _as_path, _format_named
     path = _as_path(path)
-    fmt = format if format is not None else _format_of(path, *_split_name(path))
+    fmt = _format_named(path, format)
     if fmt not in _STREAMED:
         return f"{path.name}: {fmt} files are read whole, not in chunks (streamed: {', '.join(_STREAMED)})"
     if fmt != "edgelist" and (header is not None or source is not None or target is not None):
