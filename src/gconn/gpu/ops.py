@@ -90,15 +90,15 @@ def make_compact_local(min_rooted, find):
     each thread follows its other vertices to their roots and points them
     there (:func:`gconn.gpu.unionfind.roots_together`, the items' chases
     stepping together, in registers of the ids' width: 48 registers for
-    int32 ids against 56 in int64), so that this kernel is also the
+    int32 ids against 55 in int64), so that this kernel is also the
     finalize's compression and the labels read flat roots.  The labels
     kernel finding the roots instead made the compaction 265 us against
     203 on the 4096^2 grid, and as long or longer on the nine other graphs
     measured (BENCHMARKS.md, thirteenth session)."""
     warp = WARP_INTRINSICS
     warps = max(BLOCK // WARP, 1)
-    span = WARP * COMPACT_ITEMS
     items = COMPACT_ITEMS
+    span = WARP * items
     chase = roots_together(False, items)
 
     def compact_local(roots, n, mins, local, sums):
@@ -134,7 +134,7 @@ def make_compact_local(min_rooted, find):
             lane = cuda.laneid
             w = t // WARP
             own = 0
-            for j in range(COMPACT_ITEMS):
+            for j in range(items):
                 own += cuda.popc(cuda.ballot_sync(FULL_MASK, (bits >> j) & 1 == 1))
             if lane == 0:
                 counts[w] = own
@@ -142,7 +142,7 @@ def make_compact_local(min_rooted, find):
             run = 0
             for i in range(w):
                 run += counts[i]
-            for j in range(COMPACT_ITEMS):
+            for j in range(items):
                 ballot = cuda.ballot_sync(FULL_MASK, (bits >> j) & 1 == 1)
                 if (bits >> j) & 1 == 1:
                     local[first + j * WARP] = run + cuda.popc(ballot & cuda.lanemask_lt())
@@ -155,7 +155,7 @@ def make_compact_local(min_rooted, find):
         else:
             counts = cuda.shared.array(BLOCK, np.int64)
             running = 0
-            for j in range(COMPACT_ITEMS):
+            for j in range(items):
                 counts[t] = (bits >> j) & 1
                 cuda.syncthreads()
                 before = 0
