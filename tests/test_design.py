@@ -91,17 +91,23 @@ def test_auto_choice_follows_the_decision_tree():
     assert design.choose(dense, hb_coverage=lambda g: 0.99).sampling == "hb"
     assert design.choose(dense, hb_coverage=lambda g: 0.2).sampling == "kout"
     # On the GPU, a graph with its adjacency gets HB below 2^20 edges and
-    # k-out from there, whatever the coverage estimate; the choice must also
-    # be valid for a spanning forest.
+    # k-out from there, whatever the coverage estimate; k-out links without
+    # FindHalve's compression unless HB's hooks leave almost no roots (hubs
+    # numbered first); the choice must also be valid for a spanning forest.
     from types import SimpleNamespace
-    big = SimpleNamespace(n=1 << 22, m_input=1 << 26, has_form=lambda f: True)
-    at = SimpleNamespace(n=1 << 17, m_input=design.AUTO_GPU_KOUT_EDGES, has_form=lambda f: True)
-    for graph, sampling in ((dense, "hb"), (big, "kout"), (at, "kout")):
+    big = SimpleNamespace(n=1 << 22, m_input=1 << 26, has_form=lambda f: True, hb_roots=lambda: 0.2)
+    at = SimpleNamespace(n=1 << 17, m_input=design.AUTO_GPU_KOUT_EDGES, has_form=lambda f: True,
+                         hb_roots=lambda: 0.2)
+    hubs = SimpleNamespace(n=1 << 22, m_input=1 << 26, has_form=lambda f: True, hb_roots=lambda: 0.0)
+    for graph, cc, forest in ((dense, "hb+union-rem-cas+find-halve+splice", "hb+union-rem-cas+find-split+split-one"),
+                              (big, "kout+union-rem-cas+find-naive+splice", "kout+union-rem-cas+find-naive+split-one"),
+                              (at, "kout+union-rem-cas+find-naive+splice", "kout+union-rem-cas+find-naive+split-one"),
+                              (hubs, "kout+union-rem-cas+find-halve+splice",
+                               "kout+union-rem-cas+find-split+split-one")):
         for cov in (0.99, 0.1):
-            assert design.choose(graph, backend="gpu", hb_coverage=lambda g: cov).name \
-                == f"{sampling}+union-rem-cas+find-halve+splice"
+            assert design.choose(graph, backend="gpu", hb_coverage=lambda g: cov).name == cc
             v = design.choose(graph, "forest", backend="gpu", hb_coverage=lambda g: cov)
-            assert v.name == f"{sampling}+union-rem-cas+find-split+split-one"
+            assert v.name == forest
             design.check(v, "forest")
     # low degree on the GPU: UnionAsync only from AUTO_GPU_ASYNC_EDGES edges
     # (a small path in id order makes it link one long chain at once)
@@ -117,18 +123,21 @@ def test_auto_choice_follows_the_decision_tree():
                            hb_roots=lambda: 0.2)
     assert design.choose(mesh, backend="gpu").name == "none+union-rem-cas+find-split+split-one"
     assert design.choose(mesh, backend="cpu", hb_coverage=lambda g: 0.1).sampling == "kout"
-    # ... a mesh whose HB hooks leave almost no roots (numbered along it) takes HB, and so does a path
+    # ... a mesh whose HB hooks leave almost no roots (numbered along it) takes HB; a path numbered
+    # along it, no sampling and UnionRemCAS without FindHalve's compression
     mesh.hb_roots = lambda: 0.0
     assert design.choose(mesh, backend="gpu").name == "hb+union-rem-cas+find-halve+splice"
     assert design.choose(mesh, "forest", backend="gpu").name == "hb+union-rem-cas+find-split+split-one"
     ordered = gconn.Graph.from_edges(range(999), range(1, 1000))
     ordered.adjacency()
-    assert ordered.hb_roots() < 0.01 and design.choose(ordered, backend="gpu").sampling == "hb"
+    assert ordered.hb_roots() < 0.01
+    assert design.choose(ordered, backend="gpu").name == "none+union-rem-cas+find-naive+splice"
+    assert design.choose(ordered, "forest", backend="gpu").name == "none+union-rem-cas+find-naive+split-one"
     mesh.hb_roots = lambda: 0.2
     # ... unless its ids are scattered: then k-out
     mesh.ids_local = lambda: False
-    assert design.choose(mesh, backend="gpu").name == "kout+union-rem-cas+find-halve+splice"
-    assert design.choose(mesh, "forest", backend="gpu").name == "kout+union-rem-cas+find-split+split-one"
+    assert design.choose(mesh, backend="gpu").name == "kout+union-rem-cas+find-naive+splice"
+    assert design.choose(mesh, "forest", backend="gpu").name == "kout+union-rem-cas+find-naive+split-one"
     # without an adjacency yet, building one costs more than sampling saves
     raw = SimpleNamespace(n=1 << 22, m_input=1 << 26, has_form=lambda f: False)
     assert design.choose(raw, backend="gpu", hb_coverage=lambda g: 0.99).name == "none+union-rem-cas+find-split+split-one"
@@ -169,7 +178,7 @@ def test_gpu_auto_choice_samples_large_graphs_with_scattered_ids(monkeypatch):
         assert design.choose(g, backend="gpu").sampling == "none"      # no adjacency yet
         g.adjacency()
     assert design.choose(ordered, backend="gpu").name == "none+union-rem-cas+find-split+split-one"
-    assert design.choose(shuffled, backend="gpu").name == "kout+union-rem-cas+find-halve+splice"
+    assert design.choose(shuffled, backend="gpu").name == "kout+union-rem-cas+find-naive+splice"
     assert design.choose(shuffled, backend="cpu").sampling == "none"
     path = gconn.Graph.from_edges(p[:-1], p[1:], n)
     path.adjacency()

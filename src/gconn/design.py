@@ -646,10 +646,11 @@ def choose(graph, problem: str = "cc", backend: str = "cpu", hb_coverage=None) -
       below a million edges, where no sampling won shuffled too.
     * On the GPU, HB after all below average degree ``AUTO_GPU_MIN_DEGREE``
       where HB's first step leaves few roots (:meth:`gconn.Graph.hb_roots`
-      at most ``AUTO_GPU_HB_ROOTS``): a mesh or a path numbered along it,
-      whose hooks to the smallest neighbour already form the components'
-      trees (H100, since the compression's chases step together: the
-      4096^2 mesh 0.90 against 1.10 ms, the 4M path 0.285 against 0.339).
+      at most ``AUTO_GPU_HB_ROOTS``): a mesh numbered along it, whose
+      hooks to the smallest neighbour already form the components' trees
+      (H100, since the compression's chases step together: the 4096^2 mesh
+      0.90 against 1.10 ms).  A path numbered along it is the one
+      exception, below.
       Road networks and grids with edges missing leave 3-22% of their
       vertices as roots there (porto_osm: HB 0.14 against 0.06 ms).
     * Otherwise, on the GPU, sampling: with an adjacency it beat no
@@ -660,15 +661,29 @@ def choose(graph, problem: str = "cc", backend: str = "cpu", hb_coverage=None) -
       within 10%), and HB stays ahead below (soc-Slashdot0902, 0.5M edges:
       0.029 against 0.043 ms; H100, BENCHMARKS.md, "Parents through the
       L1"): k-out from ``AUTO_GPU_KOUT_EDGES`` input edges, HB below.
+    * On the GPU, a path numbered along it (HB's few roots, average degree
+      below ``AUTO_GPU_SCATTERED_DEGREE``): no sampling, and UnionRemCAS
+      with FindNaive (the 4M path 0.157 against HB's 0.285 ms, and against
+      0.339 with FindSplit; spanning forest 0.219 against 0.344).
     * On the CPU, estimate a lower bound on HB's coverage from HB's first,
       contention-free step (each vertex hooks to its smallest neighbour) on a
       sample of vertices; if it is high, HB sampling, else k-out.
     * The finish is UnionAsync (UnionRemCAS performs the same in the paper)
-      with FindHalve on the CPU; on the GPU UnionRemCAS with FindHalve and
-      SpliceAtomic, the fastest after k-out on Kronecker, Erdos-Renyi and
-      wave, and within 5% on Barabasi-Albert (H100, BENCHMARKS.md);
-      spanning forests take FindSplit and SplitAtomicOne (SpliceAtomic
-      moves non-roots between trees).  The paper recommends ECL-CC after
+      with FindHalve on the CPU.  On the GPU after k-out, UnionRemCAS with
+      FindNaive and SpliceAtomic: without the finds that compress both
+      paths after each link (k-out's few remaining unions do not repay
+      them; the finalize flattens the trees anyway) it beat FindHalve on
+      Kronecker (0.234 against 0.261 ms), Erdos-Renyi (0.590 against
+      0.618), wave (0.050 against 0.060), the 4096^2 grid with shuffled ids
+      (1.81 against 2.18) and Barabasi-Albert with shuffled ids (0.311
+      against 0.330).  Not where HB's first step leaves few roots (at most
+      ``AUTO_GPU_HB_ROOTS``), which on a dense graph means hubs numbered
+      first, their paths walked by every later link: Barabasi-Albert as
+      generated, FindHalve 0.243 against 0.269 (Kronecker unpermuted: a
+      tie).  HB keeps FindHalve (the mesh: a tie).  Spanning forests take
+      SplitAtomicOne (SpliceAtomic moves non-roots between trees), with
+      FindNaive or, where FindHalve is chosen above, FindSplit (H100,
+      BENCHMARKS.md, fourteenth session).  The paper recommends ECL-CC after
       HB; our GPU ECL-CC finish measured 1.5-2x slower than UnionAsync
       after HB on the H100 (BENCHMARKS.md), so it is not chosen.  FindHalve
       beat FindCompress on the GPU by 20-40% without sampling (grid, mesh,
@@ -688,11 +703,16 @@ def choose(graph, problem: str = "cc", backend: str = "cpu", hb_coverage=None) -
         scattered = (adjacency and m >= AUTO_GPU_SCATTERED_EDGES
                      and AUTO_GPU_SCATTERED_DEGREE <= avg_degree and low and not graph.ids_local())
         chains = adjacency and low and not scattered and graph.hb_roots() <= AUTO_GPU_HB_ROOTS
+        link = "split-one" if problem == "forest" else "splice"
+        if chains and avg_degree < AUTO_GPU_SCATTERED_DEGREE:
+            return Variant("none", "union-rem-cas", "find-naive", link)
         if avg_degree < AUTO_MIN_DEGREE and m >= AUTO_GPU_ASYNC_EDGES and not (scattered or chains):
             return Variant("none", "union-async", find)
         if (low or not adjacency) and not (scattered or chains):
             return Variant("none", "union-rem-cas", "find-split", "split-one")
         sampling = "kout" if (m >= AUTO_GPU_KOUT_EDGES and not chains) or scattered else "hb"
+        if sampling == "kout" and graph.hb_roots() > AUTO_GPU_HB_ROOTS:
+            return Variant(sampling, "union-rem-cas", "find-naive", link)
         if problem == "forest":
             return Variant(sampling, "union-rem-cas", "find-split", "split-one")
         return Variant(sampling, "union-rem-cas", "find-halve", "splice")
@@ -719,7 +739,9 @@ AUTO_GPU_HB_ROOTS = 0.01
 #: rules above and finds exactly these).
 AUTO_GPU_VARIANTS = {
     "cc": ("none+union-async+find-halve", "none+union-rem-cas+find-split+split-one",
+           "none+union-rem-cas+find-naive+splice", "kout+union-rem-cas+find-naive+splice",
            "kout+union-rem-cas+find-halve+splice", "hb+union-rem-cas+find-halve+splice"),
     "forest": ("none+union-async+find-halve", "none+union-rem-cas+find-split+split-one",
+               "none+union-rem-cas+find-naive+split-one", "kout+union-rem-cas+find-naive+split-one",
                "kout+union-rem-cas+find-split+split-one", "hb+union-rem-cas+find-split+split-one"),
 }

@@ -317,22 +317,25 @@ def test_too_large_for_the_gpu_is_a_clear_memory_error():
     assert gconn.connected_components(([0, 1], [1, 2]), backend="gpu")[0] == 1
 
 
-def test_row_probe_on_the_device_and_hb_on_chains():
-    """A device graph's row probe agrees with its host graph's; a mesh and
-    a path numbered along them get HB from the automatic choice, with
-    SciPy's components; the same path with shuffled ids does not."""
+def test_row_probe_on_the_device_and_the_choice_on_chains():
+    """A device graph's row probe agrees with its host graph's; a mesh
+    numbered along it gets HB from the automatic choice, a path numbered
+    along it UnionRemCAS with FindNaive, and the same path with shuffled ids
+    neither; all with SciPy's components."""
     import cupy as cp
     from gconn import design
     ms, md, mn = gen.triangle_mesh_edges(300)
     ps, pd, pn = gen.path_edges(50_000)
     p = np.random.default_rng(3).permutation(pn)
-    for (s, d, n), chains in (((ms, md, mn), True), ((ps, pd, pn), True), ((p[ps], p[pd], pn), False)):
+    for (s, d, n), chosen in (((ms, md, mn), "hb+union-rem-cas+find-halve+splice"),
+                              ((ps, pd, pn), "none+union-rem-cas+find-naive+splice"),
+                              ((p[ps], p[pd], pn), "none+union-rem-cas+find-split+split-one")):
         h = Graph.from_edges(s, d, n)
         g = Graph.from_edges(cp.asarray(s), cp.asarray(d), n)
         h.adjacency()
         g.adjacency()
         assert g.hb_roots() == h.hb_roots() and g.ids_local() == h.ids_local()
-        assert (design.choose(g, backend="gpu").sampling == "hb") == chains
+        assert design.choose(g, backend="gpu").name == chosen
         k0, l0 = reference(h)
         k, labels = gconn.connected_components(g)
         assert k == k0
