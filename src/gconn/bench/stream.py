@@ -43,17 +43,27 @@ GRAPHS = {
 CHUNKS = (1 << 20, 1 << 21, 1 << 22, 1 << 23, 1 << 24)
 
 
-def _wall_ms(fn, repeat: int, warmup: int = 1) -> float:
+def _once_ms(fn) -> float:
+    """One call of ``fn`` until the device is done, in ms."""
+    import cupy as cp
+    t0 = time.perf_counter()
+    fn()
+    cp.cuda.Device().synchronize()
+    return (time.perf_counter() - t0) * 1e3
+
+
+def _wall_ms(fn, repeat: int, warmup: int = 1, idle: float = 0.0) -> float:
+    """Median of ``repeat`` timed calls after ``warmup`` untimed ones; with
+    ``idle``, the process sleeps that many seconds before each timed call."""
     import cupy as cp
     for _ in range(warmup):
         fn()
     cp.cuda.Device().synchronize()
     times = []
     for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        cp.cuda.Device().synchronize()
-        times.append((time.perf_counter() - t0) * 1e3)
+        if idle:
+            time.sleep(idle)
+        times.append(_once_ms(fn))
     return statistics.median(times)
 
 
@@ -78,11 +88,6 @@ def _pinned_copier(*arrays):
     return copy
 
 
-def pinned_copy_ms(src, dst, repeat: int) -> float:
-    """The yardstick: both arrays, already in pinned memory, copied to the device."""
-    return _wall_ms(_pinned_copier(src, dst), repeat, warmup=2)
-
-
 def _paired_ms(yardstick, fn, repeat: int, warmup: int = 1) -> tuple[float, float, float]:
     """``yardstick`` and ``fn`` timed in turns, one of each a round:
     (median of the yardstick, median of ``fn``, median of the rounds'
@@ -97,11 +102,8 @@ def _paired_ms(yardstick, fn, repeat: int, warmup: int = 1) -> tuple[float, floa
     cp.cuda.Device().synchronize()
     ys, ts = [], []
     for _ in range(repeat):
-        for f, out in ((yardstick, ys), (fn, ts)):
-            t0 = time.perf_counter()
-            f()
-            cp.cuda.Device().synchronize()
-            out.append((time.perf_counter() - t0) * 1e3)
+        ys.append(_once_ms(yardstick))
+        ts.append(_once_ms(fn))
     return statistics.median(ys), statistics.median(ts), statistics.median(t / y for t, y in zip(ts, ys))
 
 
@@ -135,25 +137,11 @@ def _modes(run, src, dst, repeat: int, log) -> dict:
 
 
 PARTS = ("sweep", "modes", "budget", "resident", "matrix")
-#: seconds the process sleeps before each call of :func:`_after_idle_ms`
+#: seconds the process sleeps before each call timed "after idling": a
+#: program calls gconn between other work, and on the H100's virtual machine
+#: numba's threads then wake slowly (a parallel loop over 16 ints took 3.6 ms
+#: after 100 ms asleep, 10 us back to back; BENCHMARKS.md)
 IDLE = 0.1
-
-
-def _after_idle_ms(fn, repeat: int) -> float:
-    """``fn`` as a program calls it between other work: after ``IDLE``
-    seconds asleep, median of ``repeat``.  On the H100's virtual machine
-    numba's threads then wake slowly: a parallel loop over 16 ints took
-    3.6 ms after 100 ms asleep, 10 us back to back (BENCHMARKS.md)."""
-    import cupy as cp
-    times = []
-    for _ in range(repeat):
-        cp.cuda.Device().synchronize()
-        time.sleep(IDLE)
-        t0 = time.perf_counter()
-        fn()
-        cp.cuda.Device().synchronize()
-        times.append((time.perf_counter() - t0) * 1e3)
-    return statistics.median(times)
 
 
 def bench_graph(key: str, quick: bool, repeat: int, log, parts=PARTS) -> dict:
@@ -184,7 +172,7 @@ def bench_graph(key: str, quick: bool, repeat: int, log, parts=PARTS) -> dict:
     log(f"  gconn end to end ((src, dst) -> labels): {row['e2e_ms']:.2f} ms = {row['e2e_ratio']:.2f}x the "
         f"pinned copy, timed in turns with it (streamed={st.streamed}, {st.chunks} chunks of {st.chunk_edges}, "
         f"{st.variant}; " + ", ".join(f"{p} {t * 1e3:.1f} ms" for p, t in st.phase_times.items()) + ")")
-    row["e2e_after_idle_ms"] = idle = _after_idle_ms(e2e, repeat)
+    row["e2e_after_idle_ms"] = idle = _wall_ms(e2e, repeat, warmup=0, idle=IDLE)
     log(f"  the same call after the process idled {IDLE * 1e3:.0f} ms: {idle:.2f} ms = {idle / pin:.2f}x the pinned "
         "copy (numba's threads wake first)")
 
