@@ -157,17 +157,27 @@ def _median_ms(fn, repeat: int, warmup: int) -> float:
     return statistics.median(times)
 
 
-def _wall_ms(fn, repeat: int, warmup: int) -> float:
-    """Median wall time of ``fn()`` including waiting for the device."""
+def _once_ms(fn) -> float:
+    """Wall time of one call of ``fn()`` from an idle device until the
+    device is done, in ms."""
+    _sync()
+    t0 = time.perf_counter()
+    fn()
+    _sync()
+    return (time.perf_counter() - t0) * 1e3
+
+
+def _wall_ms(fn, repeat: int, warmup: int = 1, idle: float = 0.0) -> float:
+    """Median wall time of ``fn()`` including waiting for the device, over
+    ``repeat`` calls after ``warmup`` untimed ones; with ``idle``, the
+    process sleeps that many seconds before each timed call."""
     for _ in range(warmup):
         fn()
     times = []
     for _ in range(repeat):
-        _sync()
-        t0 = time.perf_counter()
-        fn()
-        _sync()
-        times.append((time.perf_counter() - t0) * 1e3)
+        if idle:
+            time.sleep(idle)
+        times.append(_once_ms(fn))
     return statistics.median(times)
 
 

@@ -35,36 +35,13 @@ import time
 import numpy as np
 
 from .. import generators as gen
+from .gpu import _median_ms, _once_ms, _wall_ms
 
 GRAPHS = {
     "kron": ("Kronecker s22 ef16", lambda q: gen.kronecker_edges(16 if q else 22, 16, seed=1)),
     "er": ("Erdos-Renyi 8M d16", lambda q: gen.erdos_renyi_edges(1 << (17 if q else 23), 16, seed=3)),
 }
 CHUNKS = (1 << 20, 1 << 21, 1 << 22, 1 << 23, 1 << 24)
-
-
-def _once_ms(fn) -> float:
-    """One call of ``fn`` until the device is done, in ms."""
-    import cupy as cp
-    t0 = time.perf_counter()
-    fn()
-    cp.cuda.Device().synchronize()
-    return (time.perf_counter() - t0) * 1e3
-
-
-def _wall_ms(fn, repeat: int, warmup: int = 1, idle: float = 0.0) -> float:
-    """Median of ``repeat`` timed calls after ``warmup`` untimed ones; with
-    ``idle``, the process sleeps that many seconds before each timed call."""
-    import cupy as cp
-    for _ in range(warmup):
-        fn()
-    cp.cuda.Device().synchronize()
-    times = []
-    for _ in range(repeat):
-        if idle:
-            time.sleep(idle)
-        times.append(_once_ms(fn))
-    return statistics.median(times)
 
 
 def _pinned_copier(*arrays):
@@ -95,11 +72,9 @@ def _paired_ms(yardstick, fn, repeat: int, warmup: int = 1) -> tuple[float, floa
     pinned copy took 9.8 and 13.7 ms a few seconds apart on the H100's
     machine), so a yardstick timed before a run can flatter or wrong it;
     in turns, both see the same host."""
-    import cupy as cp
     for _ in range(warmup):
         yardstick()
         fn()
-    cp.cuda.Device().synchronize()
     ys, ts = [], []
     for _ in range(repeat):
         ys.append(_once_ms(yardstick))
@@ -151,8 +126,6 @@ def bench_graph(key: str, quick: bool, repeat: int, log, parts=PARTS) -> dict:
     from gconn import design, gpu, pipeline
     from gconn.graph import Graph
     from gconn.gpu import stream
-
-    from .gpu import _median_ms
 
     desc, edges = GRAPHS[key]
     src, dst, n = edges(quick)
