@@ -52,6 +52,34 @@ def test_available_memory_and_override(monkeypatch):
         memory.available_bytes()
 
 
+def test_a_recent_reading_answers_only_far_from_the_limit(monkeypatch):
+    """check_vertices reuses a reading of the system's memory up to
+    REUSE_SECONDS old for requests below half of it; nearer the limit it
+    reads again, so a refusal always rests on a fresh reading."""
+    monkeypatch.delenv("GCONN_MEMORY_LIMIT", raising=False)
+    system = {"bytes": 8 << 30, "reads": 0}
+
+    def read():
+        system["reads"] += 1
+        return system["bytes"]
+
+    monkeypatch.setattr(memory, "_system_available", read)
+    monkeypatch.setattr(memory, "_READING", [])
+    per = memory.BYTES_PER_VERTEX[4]
+    small = (1 << 30) // per                 # 1 GiB: below half of 8 GiB
+    memory.check_vertices(small, "n")
+    memory.check_vertices(small, "n")
+    assert system["reads"] == 1
+    # the system's memory shrinks: a request near the old reading reads again and is refused
+    system["bytes"] = 2 << 30
+    with pytest.raises(gconn.VertexRangeError):
+        memory.check_vertices((5 << 30) // per, "n")
+    assert system["reads"] == 2
+    # a stale reading is not reused
+    monkeypatch.setattr(memory, "REUSE_SECONDS", 0.0)
+    memory.check_vertices(small, "n")
+    assert system["reads"] == 3
+
 @pytest.mark.parametrize("text, value", [("8G", 8 * 10**9), ("512M", 512 * 10**6), ("1.5GB", 1_500_000_000),
                                          ("2k", 2000), ("123", 123), ("1T", 10**12), ("3GiB", 3 * 10**9)])
 def test_parse_size(text, value):

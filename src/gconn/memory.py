@@ -8,7 +8,10 @@ A graph's per-vertex arrays are sized by its largest id, so one stray id
 The available memory is the smallest of /proc/meminfo's MemAvailable, the
 cgroup limit minus its usage (containers), and ``GCONN_MEMORY_LIMIT``
 (bytes, or with a k/M/G/T suffix) when set; elsewhere it falls back to
-``os.sysconf``.  When none of them is known, nothing is checked.
+``os.sysconf``.  When none of them is known, nothing is checked.  A check
+may answer from a reading of the system's figures up to ``REUSE_SECONDS``
+old when the request is below half of it; nearer the limit it reads them
+again, so a refusal always rests on a fresh reading.
 
 >>> human_bytes(3 * 10**9)
 '3.0 GB'
@@ -18,6 +21,8 @@ cgroup limit minus its usage (containers), and ``GCONN_MEMORY_LIMIT``
 from __future__ import annotations
 
 import os
+import time
+from threading import Lock
 
 from .errors import VertexRangeError, human_bytes
 
@@ -31,6 +36,15 @@ BYTES_PER_VERTEX = {4: 28, 8: 36}
 #: ~50 us, more than building a small graph, and a process that cannot get
 #: 64 MiB more is failing anyway.
 SMALL = 64 << 20
+
+#: Seconds a reading of the system's available memory may answer the checks
+#: of requests below half of it.  On the GPU machine's host, reading
+#: /proc/meminfo and the cgroup files took 90-190 us, twice in each streamed
+#: call from host arrays of 8-13 ms (BENCHMARKS.md, twentieth session).
+REUSE_SECONDS = 1.0
+#: the last reading: (time.monotonic() when taken, bytes or None)
+_READING: list = []
+_READING_LOCK = Lock()
 
 _SUFFIXES = {"": 1, "k": 10**3, "m": 10**6, "g": 10**9, "t": 10**12}
 
@@ -88,12 +102,32 @@ def _sysconf_available() -> int | None:
         return None
 
 
-def available_bytes() -> int | None:
-    """Memory this process may still allocate, or None when unknown."""
+def _system_available() -> int | None:
+    """The system's figure: the smaller of MemAvailable and the cgroup's
+    room, else sysconf's; None when none is known."""
     known = [x for x in (_meminfo_available(), _cgroup_available()) if x is not None]
     if not known:
-        fallback = _sysconf_available()
-        known = [fallback] if fallback is not None else []
+        return _sysconf_available()
+    return min(known)
+
+
+def available_bytes(max_age: float = 0.0) -> int | None:
+    """Memory this process may still allocate, or None when unknown.
+    ``max_age``: seconds an earlier reading of the system's figures may
+    serve (0: read them now).
+
+    >>> a = available_bytes(max_age=60.0)
+    >>> a is None or a > 0
+    True
+    """
+    now = time.monotonic()
+    with _READING_LOCK:
+        if max_age > 0 and _READING and now - _READING[0][0] <= max_age:
+            system = _READING[0][1]
+        else:
+            system = _system_available()
+            _READING[:] = [(now, system)]
+    known = [] if system is None else [system]
     override = os.environ.get("GCONN_MEMORY_LIMIT")
     if override:
         known.append(parse_size(override))
@@ -125,6 +159,8 @@ def check_vertices(n: int, origin: str, vertex_id: int | None = None, per_vertex
     needed = n * per_vertex if per_vertex is not None else vertex_bytes(n)
     if needed <= SMALL:
         return
-    avail = available_bytes()
+    avail = available_bytes(REUSE_SECONDS)
+    if avail is not None and needed > avail // 2:
+        avail = available_bytes()       # near the limit: a fresh reading decides
     if avail is not None and needed > avail:
         raise VertexRangeError(origin, vertex_id=vertex_id, n=n, needed=needed, available=avail, hint=hint)
