@@ -155,8 +155,14 @@ def run_csr_errors(stream, src, dst, n, chunk):
         stream.stream_union(stream.HostEdges.of_csr(indptr, bad, n), chunk_edges=chunk)
     ptr = indptr.copy()
     ptr[n // 2] = ptr[n // 2 + 1] + 1
-    with pytest.raises(ValueError, match=r"indptr decreases .* at row"):
-        stream.stream_union(stream.HostEdges.of_csr(ptr, indices, n), chunk_edges=chunk)
+    isz = np.dtype(stream._id_dtype(indices, "indices")).itemsize
+    # every entry's row in one pass, and each chunk's (a budget with room for half of them)
+    tight = n * isz + ptr.nbytes + 2 * isz * stream.BUFFERS * chunk + indices.size * isz // 2
+    assert stream.stream_union(stream.HostEdges.of_csr(indptr, indices, n), chunk_edges=chunk,
+                               device_memory=tight).csr_rows == "chunks"
+    for budget in (None, tight):
+        with pytest.raises(ValueError, match=r"indptr decreases .* at row"):
+            stream.stream_union(stream.HostEdges.of_csr(ptr, indices, n), chunk_edges=chunk, device_memory=budget)
     with pytest.raises(ValueError, match=r"indptr runs from 0 to"):
         stream.HostEdges.of_csr(indptr, indices[:-1], n)
 

@@ -146,6 +146,26 @@ def rows_kernel(dtypes: tuple):
     return get("csr_rows", (), dtypes)
 
 
+@kernel("csr_order", lambda t: (t.ptr, t.I64, t.i64, t.I64))
+def make_csr_order():
+    """``flags[at] = 1`` where the ``rows + 1`` offsets ever decrease.  A
+    kernel of its own instead of CuPy's comparison and ``any()``, which
+    cost 200 us of host time in a streamed CSR call of 8 ms on the GPU
+    machine (BENCHMARKS.md, twentieth session)."""
+
+    def csr_order(indptr, rows, flags, at):
+        for i in range(cuda.grid(1), rows, cuda.gridsize(1)):
+            if indptr[i + 1] < indptr[i]:
+                flags[at] = 1
+
+    return csr_order
+
+
+def order_kernel(dtypes: tuple):
+    """The ``csr_order`` kernel for ``dtypes`` (ids, offsets, parents)."""
+    return get("csr_order", (), dtypes)
+
+
 @kernel("id_bounds", lambda t: (t.id, t.id, t.I64, t.i64), offsets=False)
 def make_id_bounds():
     """bounds[0] = min(bounds[0], every id), bounds[1] = max(bounds[1],

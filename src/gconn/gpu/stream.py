@@ -51,7 +51,7 @@ from ..ids import INT32_MAX, check_pair
 from ..memory import check_vertices
 from . import memory
 from ._compat import SIM, view, xp
-from .graph import rows_kernel
+from .graph import order_kernel, rows_kernel
 from .launch import dtypes_key, dummy, get, launch
 from .staging import Ring, fill
 from .unionfind import OP_UNION, flat_roots
@@ -423,15 +423,18 @@ class Streamer:
         with memory.guard(f"growing the parent array to {cap} vertices"):
             P = xp.empty(cap, self.p_dtype)
             launch(get("init_parents", (), self.dtypes), cap, view(P), cap, persistent=True)
-            P[:old] = self.P[:old]
+            if old:
+                P[:old] = self.P[:old]
             if self.plan.aux:
                 H = xp.full(cap, -1 if self.plan.aux == "hooks" else 0, self.p_dtype)
-                H[:old] = self.H[:old]
+                if old:
+                    H[:old] = self.H[:old]
             else:
                 H = xp.zeros(1, self.p_dtype)
             if self.forest:
                 fa, fb = xp.full(cap, -1, self.idt), xp.full(cap, -1, self.idt)
-                fa[:old], fb[:old] = self.fa[:old], self.fb[:old]
+                if old:
+                    fa[:old], fb[:old] = self.fa[:old], self.fb[:old]
             else:
                 fa = fb = xp.empty(0, self.idt)
         self.P, self.H, self.fa, self.fb, self.cap = P, H, fa, fb, cap
@@ -475,17 +478,17 @@ class Streamer:
         if edges.rereadable:
             # cut as they are read: the chunk size changes when the buffers do
             pieces = edges.chunks(lambda: self.chunk_edges)
+        # chunks checked by the device, by bounds row: (chunk, offset, size, capacity at its union)
+        rows: list = []
+        on_device = edges.rereadable
+        if on_device:
+            self._pipe.bounds(-(-edges.m // self._floor))
         csr = None
         if edges.indptr is not None:
             if self.n != edges.n:
                 raise ValueError(f"a CSR of n={edges.n} fed to a stream of n={self.n}")
             csr = _Csr(edges, self)
             self.csr_rows = "chunks" if csr.whole is None else "whole"
-        # chunks checked by the device, by bounds row: (chunk, offset, size, capacity at its union)
-        rows: list = []
-        on_device = edges.rereadable
-        if on_device:
-            self._pipe.bounds(-(-edges.m // self._floor))
         try:
             with self._pipe.open():
                 if csr is not None:
@@ -620,7 +623,7 @@ class Streamer:
 class _Csr:
     """A CSR being streamed: its offsets on the device, the rows of its
     entries found there, and the check that the offsets never decrease (on
-    the device, read once the feed is done).
+    the device, into the bounds' flag pair, read once the feed is done).
 
     Where the budget holds one more id per entry, every entry's row is
     found in one pass as soon as the offsets are over (``whole``), while
@@ -637,7 +640,9 @@ class _Csr:
             self.dptr = xp.empty(ptr.size, ptr.dtype)
         self.ptrv = view(self.dptr)
         self.kern = rows_kernel(st.dtypes)
-        self.decreasing = None
+        self.order = order_kernel(st.dtypes)
+        self.pipe = st._pipe
+        self.ordered = False
         self.whole = None
         if edges.m and st._fits(st.cap, ptr.nbytes + edges.m * st.idt.itemsize):
             with memory.guard(f"finding the rows of a CSR's {edges.m} entries"):
@@ -664,18 +669,22 @@ class _Csr:
             return view(self.whole[offset:offset + k])
         r0, r1 = self.edges.rows(offset, k)
         launch(self.kern, k, self.ptrv, offset, k, r0, r1, outv, persistent=True)
-        if self.decreasing is None:
-            # after the first chunk's copy, so after the offsets'; it stays
-            # on the device until check(): no wait here
+        if not self.ordered:
+            # after the first chunk's copy, so after the offsets'; its flag
+            # comes back with the bounds: no wait here
             self._check_order()
         return outv
 
     def _check_order(self) -> None:
-        if self.dptr.size > 1:
-            self.decreasing = (self.dptr[1:] < self.dptr[:-1]).any()
+        self.ordered = True
+        rows = self.dptr.size - 1
+        if rows > 0:
+            pipe = self.pipe
+            launch(self.order, rows, self.ptrv, rows, pipe.bv, 2 * pipe.rows + 1, persistent=True)
+            pipe.back(pipe.rows)
 
     def check(self) -> str | None:
-        if self.decreasing is not None and bool(self.decreasing):
+        if self.ordered and self.pipe.flagged():
             return self.edges.offsets_error() or "indptr decreases; a CSR's offsets never decrease"
         return None
 
@@ -711,14 +720,21 @@ class _SimPipe:
         pass
 
     def bounds(self, rows: int) -> None:
-        self.b = _empty_bounds(np, rows)
+        self.rows = rows
+        self.b = _empty_bounds(np, rows + 1)
         self.bv = self.b
 
     def seen(self) -> int:
-        return int(self.b[1::2].max(initial=-1))
+        return int(self.b[1:2 * self.rows:2].max(initial=-1))
 
     def read_bounds(self, rows: int):
         return self.b[:2 * rows].reshape(rows, 2)
+
+    def back(self, row: int) -> None:
+        pass
+
+    def flagged(self) -> bool:
+        return bool(self.b[2 * self.rows + 1] > 0)
 
     def after_union(self, s, row) -> None:
         pass
@@ -734,9 +750,10 @@ def _pairs(dev: tuple, hs, hd) -> tuple:
     return ((dd, hd),) if hs is None else ((ds, hs), (dd, hd))
 
 
-def _empty_bounds(lib, rows: int):
-    """``rows`` (smallest, largest) pairs, flat and empty: (int64 max, -1)."""
-    b = lib.empty(2 * max(rows, 1), np.int64)
+def _empty_bounds(lib, rows: int, out=None):
+    """``rows`` (smallest, largest) pairs, flat and empty: (int64 max, -1)
+    (into ``out`` when given)."""
+    b = lib.empty(2 * max(rows, 1), np.int64) if out is None else out
     b[0::2] = np.iinfo(np.int64).max
     b[1::2] = -1
     return b
@@ -861,19 +878,28 @@ class _CudaPipe:
         self.compute.wait_event(done)
 
     def bounds(self, rows: int) -> None:
-        """Slots for ``rows`` chunks' bounds, on the device and pinned
-        (the pinned ones kept between runs, with the staging pieces)."""
-        self.b = _empty_bounds(xp, rows)
-        self.bv = view(self.b)
+        """Slots for ``rows`` chunks' bounds and a pair of flags after them
+        (a CSR's order check), on the device and pinned (the pinned ones
+        kept between runs, with the staging pieces).  The device's start
+        is copied from a pinned image of it: two CuPy fills cost ~100 us of
+        host time a run on the GPU machine."""
+        size = 2 * (rows + 1)
+        self.rows = rows
         with _PINNED_LOCK:
-            kept = _BOUNDS.pop() if _BOUNDS and _BOUNDS[0][0] >= self.b.nbytes else None
+            kept = _BOUNDS.pop() if _BOUNDS and _BOUNDS[0][0] >= 16 * size else None
         if kept is None:
-            size = max(self.b.nbytes, 4096)
-            kept = (size, xp.cuda.alloc_pinned_memory(size))
+            nbytes = max(16 * size, 4096)
+            kept = (nbytes, xp.cuda.alloc_pinned_memory(nbytes))
         self.kept = kept
-        self.host = np.frombuffer(kept[1], np.int64, self.b.size)
+        pinned = np.frombuffer(kept[1], np.int64, 2 * size)
+        self.host, start = pinned[:size], _empty_bounds(np, rows + 1, pinned[size:])
         self.host[0::2] = np.iinfo(np.int64).max
         self.host[1::2] = _NOT_BACK
+        self.b = xp.empty(size, np.int64)
+        rt = xp.cuda.runtime
+        # the image is rewritten only after the run's last wait (read_bounds)
+        rt.memcpyAsync(self.b.data.ptr, start.ctypes.data, 8 * size, rt.memcpyHostToDevice, self.compute.ptr)
+        self.bv = view(self.b)
         self.arrived = 0
         self.top = -1
 
@@ -881,7 +907,7 @@ class _CudaPipe:
         """The largest id of the chunks whose bounds are back (no wait:
         each chunk's pair lands after the one before)."""
         h = self.host
-        while 2 * self.arrived < h.size and h[2 * self.arrived + 1] != _NOT_BACK:
+        while self.arrived < self.rows and h[2 * self.arrived + 1] != _NOT_BACK:
             self.top = max(self.top, int(h[2 * self.arrived + 1]))
             self.arrived += 1
         return self.top
@@ -895,11 +921,21 @@ class _CudaPipe:
         self.host = self.kept = None
         return out
 
+    def back(self, row: int) -> None:
+        """Pair ``row`` back to pinned memory once the work launched so far
+        on the compute stream is done."""
+        rt = xp.cuda.runtime
+        rt.memcpyAsync(self.host.ctypes.data + 16 * row, self.b.data.ptr + 16 * row, 16,
+                       rt.memcpyDeviceToHost, self.compute.ptr)
+
+    def flagged(self) -> bool:
+        """Whether a kernel set the flag pair (waits for the streams)."""
+        self.sync()
+        return bool(self.host[2 * self.rows + 1] > 0)
+
     def after_union(self, s, row) -> None:
         if row is not None:
-            rt = xp.cuda.runtime
-            rt.memcpyAsync(self.host.ctypes.data + 16 * row, self.b.data.ptr + 16 * row, 16,
-                           rt.memcpyDeviceToHost, self.compute.ptr)
+            self.back(row)
         self.unioned[s].record(self.compute)
 
     def sync(self) -> None:
