@@ -40,7 +40,7 @@ SMALL = 64 << 20
 #: Seconds a reading of the system's available memory may answer the checks
 #: of requests below half of it.  On the GPU machine's host, reading
 #: /proc/meminfo and the cgroup files took 90-190 us, twice in each streamed
-#: call from host arrays of 8-13 ms (BENCHMARKS.md, twentieth session).
+#: call from host arrays of 8-13 ms (BENCHMARKS.md, nineteenth session).
 REUSE_SECONDS = 1.0
 #: the last reading: (time.monotonic() when taken, bytes or None)
 _READING: list = []

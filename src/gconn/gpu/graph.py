@@ -151,7 +151,7 @@ def make_csr_order():
     """``flags[at] = 1`` where the ``rows + 1`` offsets ever decrease.  A
     kernel of its own instead of CuPy's comparison and ``any()``, which
     cost 200 us of host time in a streamed CSR call of 8 ms on the GPU
-    machine (BENCHMARKS.md, twentieth session)."""
+    machine (BENCHMARKS.md, nineteenth session)."""
 
     def csr_order(indptr, rows, flags, at):
         for i in range(cuda.grid(1), rows, cuda.gridsize(1)):
