@@ -278,10 +278,13 @@ def warmup_gpu(show: bool = True) -> dict:
     """Compile (or load) the GPU kernels of the common calls into the disk
     cache of :mod:`gconn.gpu.kernel_cache`, so that later processes load
     them: host arrays (int32 and int64) and a text file for cc and a
-    forest, every automatic variant on a resident graph
+    forest, a SciPy CSR matrix for cc, every automatic variant on a resident graph
     (:data:`gconn.design.AUTO_GPU_VARIANTS`), and incremental batches.  Returns ``{"seconds", "compiled", "loaded", "directory"}``;
     raises :class:`gconn.GPUUnavailableError` without a GPU."""
     import tempfile
+
+    import scipy.sparse as sp
+
     from . import api, io
     from .design import AUTO_GPU_VARIANTS
     from .gpu import kernel_cache
@@ -296,6 +299,8 @@ def warmup_gpu(show: bool = True) -> dict:
         for dt in (np.int32, np.int64):
             api.connected_components((src.astype(dt), dst.astype(dt)), backend="gpu")
             api.spanning_forest((src.astype(dt), dst.astype(dt)), backend="gpu")
+        api.connected_components(sp.csr_matrix((np.ones(src.size, np.int8), (src, dst)), shape=(10, 10)),
+                                 backend="gpu")
         with tempfile.TemporaryDirectory() as tmp:
             path = os.path.join(tmp, "g.el")
             io.save(Graph.from_edges(src, dst), path)

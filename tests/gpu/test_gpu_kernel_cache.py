@@ -92,7 +92,7 @@ def test_off_writes_nothing(tmp_path):
 
 AFTER_WARMUP = r"""
 import json
-import numpy as np, cupy as cp
+import numpy as np, cupy as cp, scipy.sparse as sp
 import gconn
 from gconn.graph import Graph
 from gconn.gpu import kernel_cache
@@ -101,6 +101,8 @@ rng = np.random.default_rng(9)
 for n, m in ((3000, 2000), (3000, 30000)):        # sparse: no sampling; dense: HB or k-out
     s, d = rng.integers(0, n, m), rng.integers(0, n, m)
     gconn.connected_components((s, d), backend="gpu")
+    if m < n:       # a SciPy CSR of a sparse graph streams (its rows found on the device)
+        gconn.connected_components(sp.csr_matrix((np.ones(m, np.int8), (s, d)), shape=(n, n)), backend="gpu")
     gconn.spanning_forest((s.astype(np.int32), d.astype(np.int32)), backend="gpu")
     g = Graph.from_edges(cp.asarray(s, np.int32), cp.asarray(d, np.int32), n)
     if m > n:
