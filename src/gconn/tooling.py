@@ -299,7 +299,8 @@ def warmup_gpu(show: bool = True) -> dict:
         for dt in (np.int32, np.int64):
             api.connected_components((src.astype(dt), dst.astype(dt)), backend="gpu")
             api.spanning_forest((src.astype(dt), dst.astype(dt)), backend="gpu")
-        api.connected_components(sp.csr_matrix((np.ones(src.size, np.int8), (src, dst)), shape=(10, 10)),
+        n = int(max(src.max(), dst.max())) + 1
+        api.connected_components(sp.csr_matrix((np.ones(src.size, np.int8), (src, dst)), shape=(n, n)),
                                  backend="gpu")
         with tempfile.TemporaryDirectory() as tmp:
             path = os.path.join(tmp, "g.el")

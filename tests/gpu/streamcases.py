@@ -125,16 +125,23 @@ def csr_of(src, dst, n):
     return indptr, dst[order].copy()
 
 
+def rows_per_chunk_budget(stream, indptr, indices, chunk: int) -> int:
+    """A device budget for a streamed CSR with room for the parent array,
+    the offsets, the chunk buffers and half of its entries' rows: each
+    chunk then finds its own rows."""
+    isz = np.dtype(stream._id_dtype(indices, "indices")).itemsize
+    n = indptr.size - 1
+    return n * isz + indptr.nbytes + 2 * isz * stream.BUFFERS * chunk + indices.size * isz // 2
+
+
 def run_csr(stream, src, dst, n, sizes):
     """A CSR streamed in chunks that cut through rows (only its column
     ids cross; each entry's row is found on the device): every entry's
     row in one pass where the budget holds them, else each chunk's (a
     budget with room for half of them)."""
     indptr, indices = csr_of(src, dst, n + 2)
-    isz = np.dtype(stream._id_dtype(indices, "indices")).itemsize
     for c in sizes:
-        tight = (n + 2) * isz + indptr.nbytes + 2 * isz * stream.BUFFERS * c + indices.size * isz // 2
-        for budget, rows in ((None, "whole"), (tight, "chunks")):
+        for budget, rows in ((None, "whole"), (rows_per_chunk_budget(stream, indptr, indices, c), "chunks")):
             st = stream.stream_union(stream.HostEdges.of_csr(indptr, indices, n + 2), chunk_edges=c,
                                      device_memory=budget)
             roots, _, _, n_out = st.result()
@@ -155,9 +162,8 @@ def run_csr_errors(stream, src, dst, n, chunk):
         stream.stream_union(stream.HostEdges.of_csr(indptr, bad, n), chunk_edges=chunk)
     ptr = indptr.copy()
     ptr[n // 2] = ptr[n // 2 + 1] + 1
-    isz = np.dtype(stream._id_dtype(indices, "indices")).itemsize
-    # every entry's row in one pass, and each chunk's (a budget with room for half of them)
-    tight = n * isz + ptr.nbytes + 2 * isz * stream.BUFFERS * chunk + indices.size * isz // 2
+    # every entry's row in one pass, and each chunk's
+    tight = rows_per_chunk_budget(stream, ptr, indices, chunk)
     assert stream.stream_union(stream.HostEdges.of_csr(indptr, indices, n), chunk_edges=chunk,
                                device_memory=tight).csr_rows == "chunks"
     for budget in (None, tight):

@@ -750,10 +750,13 @@ def _pairs(dev: tuple, hs, hd) -> tuple:
     return ((dd, hd),) if hs is None else ((ds, hs), (dd, hd))
 
 
-def _empty_bounds(lib, rows: int, out=None):
-    """``rows`` (smallest, largest) pairs, flat and empty: (int64 max, -1)
-    (into ``out`` when given)."""
-    b = lib.empty(2 * max(rows, 1), np.int64) if out is None else out
+def _empty_bounds(lib, rows: int):
+    """``rows`` (smallest, largest) pairs, flat and empty (see :func:`_clear_bounds`)."""
+    return _clear_bounds(lib.empty(2 * max(rows, 1), np.int64))
+
+
+def _clear_bounds(b):
+    """Every (smallest, largest) pair of the flat ``b`` set to (int64 max, -1)."""
     b[0::2] = np.iinfo(np.int64).max
     b[1::2] = -1
     return b
@@ -892,7 +895,7 @@ class _CudaPipe:
             kept = (nbytes, xp.cuda.alloc_pinned_memory(nbytes))
         self.kept = kept
         pinned = np.frombuffer(kept[1], np.int64, 2 * size)
-        self.host, start = pinned[:size], _empty_bounds(np, rows + 1, pinned[size:])
+        self.host, start = pinned[:size], _clear_bounds(pinned[size:])
         self.host[0::2] = np.iinfo(np.int64).max
         self.host[1::2] = _NOT_BACK
         self.b = xp.empty(size, np.int64)
