@@ -71,7 +71,7 @@ def _setup(graph, backend, algorithm, problem: str, params: dict, return_stats: 
 def _streamed(graph, backend, algorithm, problem, params, relabel, columns, table, device_memory, return_stats):
     """The run streamed to the GPU (:mod:`gconn.streaming`) as (None for
     the input graph, which is never built, backend, plan, stats, roots,
-    forest slots), or None.  Results come back as NumPy: the input is on
+    forest slots, the labels' host landing), or None.  Results come back as NumPy: the input is on
     the host."""
     if relabel is not False or table or backend not in BACKENDS:
         return None
@@ -197,11 +197,13 @@ def _cupy_pair_again(graph, backend, algorithm, numbered: bool, seed):
     return k, labels
 
 
-def _out(arr, like_device: bool):
-    """Results follow the input: CuPy for a graph on the GPU, NumPy otherwise."""
+def _out(arr, like_device: bool, landing=None):
+    """Results follow the input: CuPy for a graph on the GPU, NumPy
+    otherwise (fetched into the host array ``landing`` where it fits, see
+    :func:`gconn.gpu.staging.fetch`)."""
     if _is_cupy(arr) and not like_device:
         from .gpu.staging import fetch
-        return fetch(arr)
+        return fetch(arr, landing)
     return arr
 
 
@@ -298,6 +300,7 @@ def connected_components(graph=None, directed=True, connection="weak", return_la
     sent = _streamed(graph, backend, algorithm, "cc", params, relabel, (source, target), table,
                          device_memory, return_stats)
     numbered = compact or not return_labels
+    landing = None
     if sent is None:
         g_in, be, g, plan, stats = _setup(graph, backend, algorithm, "cc", params, return_stats, relabel,
                                           (source, target), names_ok=table)
@@ -308,11 +311,11 @@ def connected_components(graph=None, directed=True, connection="weak", return_la
         else:
             roots, _, _ = pipeline.run(g, plan, be, forest=False, stats=stats, seed=seed)
     else:
-        g_in, be, plan, stats, roots = sent[:5]
+        g_in, be, plan, stats, roots, _, _, landing = sent
     if roots is not None:
         with _phase(stats, "labels", be):
             k, labels = _labels(be, roots, plan, numbered)
-    labels = _out(labels, g_in is not None and g_in.on_gpu)
+    labels = _out(labels, g_in is not None and g_in.on_gpu, landing)
     result = (int(k), labels) if return_labels else (int(k),)
     if relabel is not False and return_labels:
         ids = _original_ids(g_in)
@@ -366,7 +369,7 @@ def spanning_forest(graph, *, algorithm="auto", backend="auto", return_stats=Fal
         else:
             _, fa, fb = pipeline.run(g, plan, be, forest=True, stats=stats, seed=seed)
     else:
-        g_in, be, plan, stats, _, fa, fb = sent
+        g_in, be, plan, stats, _, fa, fb, _ = sent
     with _phase(stats, "collect", be):
         src, dst = be.collect_forest(fa, fb)
     on_gpu = g_in is not None and g_in.on_gpu

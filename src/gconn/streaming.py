@@ -146,7 +146,8 @@ def run(graph, be, algorithm, problem: str, params: dict, *, forest: bool, devic
         columns=(None, None)):
     """Stream ``graph`` on the GPU backend ``be`` when it should (see the
     module docstring): ``(plan, stats, roots, forest_src, forest_dst)`` on
-    the device, or None to take the resident path.  ``columns`` are a text
+    the device and the labels' host array (:func:`~gconn.gpu.staging.landing`,
+    or None), or None to take the resident path.  ``columns`` are a text
     edge list's ``(source, target)``."""
     if be.NAME != "gpu":
         return None
@@ -184,7 +185,7 @@ def run(graph, be, algorithm, problem: str, params: dict, *, forest: bool, devic
     plan = Plan.of(v)
     # a file's declared vertex count (EdgeChunks.n) keeps its isolated vertices
     n = graph.n if isinstance(graph, Graph) else getattr(src, "n", None)
-    st = stream.Streamer(plan, n=n, forest=forest, limit=limit)
+    st = stream.Streamer(plan, n=n, forest=forest, limit=limit, land=not forest)
     try:
         st.feed(src if isinstance(src, stream.HostEdges) else stream.HostEdges(src))
     except stream.WiderIds:
@@ -201,4 +202,4 @@ def run(graph, be, algorithm, problem: str, params: dict, *, forest: bool, devic
                       chunk_edges=st.chunk_edges)
         stats.phase_times["stream"] = st.seconds
         stats.edge_inspections["finish"] = st.edges
-    return plan, stats, roots, fa, fb
+    return plan, stats, roots, fa, fb, st.landing

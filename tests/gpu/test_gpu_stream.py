@@ -122,6 +122,41 @@ def test_matches_the_resident_path(edges):
     assert stats.streamed and k == k2 and np.array_equal(host(labels), host(labels2))
 
 
+def test_labels_land_in_a_host_array_made_while_streaming(monkeypatch):
+    """The labels come back into the host array the stream wrote while the
+    device finished: n's size where n is known, the parent array's
+    capacity (shrunk in place) where it is not; where a later chunk
+    outgrows it, into a new array.  Every result against SciPy."""
+    import scipy.sparse as sp
+    from scipy.sparse.csgraph import connected_components as scipy_cc
+    made = []
+    real = stream.landing
+    monkeypatch.setattr(stream, "landing", lambda size, dtype: made.append(real(size, dtype)) or made[-1])
+    monkeypatch.setattr(stream, "LAND_BYTES", 1)
+    monkeypatch.setattr(stream, "CHUNK_EDGES", 1000)
+    rng = np.random.default_rng(11)
+    src, dst = (rng.integers(0, 1500, 5000).astype(np.int32) for _ in range(2))
+
+    def want(s, d):
+        n = int(max(s.max(), d.max())) + 1
+        return scipy_cc(sp.coo_matrix((np.ones(s.size), (s, d)), shape=(n, n)), directed=False)
+
+    k, labels = gconn.connected_components((src, dst), backend="gpu")
+    k0, want_labels = want(src, dst)
+    assert k == k0 and np.array_equal(labels, want_labels)
+    assert len(made) == 1 and made[0].size == labels.size == 1500 and labels is made[0]
+    made.clear()
+    big, big_dst = np.append(src, np.int32(300_000)), np.append(dst, np.int32(7))  # the last chunk grows the parents
+    k, labels = gconn.connected_components((big, big_dst), backend="gpu")
+    k0, want_labels = want(big, big_dst)
+    assert k == k0 and np.array_equal(labels, want_labels) and len(made) == 1
+    made.clear()
+    A = sp.csr_matrix((np.ones(src.size, np.int8), (src, dst)), shape=(1600, 1600))
+    k0, want_labels = scipy_cc(A, directed=False)
+    k, labels = gconn.connected_components(A, backend="gpu")
+    assert k == k0 and np.array_equal(labels, want_labels) and len(made) == 1 and labels is made[0]
+
+
 @pytest.mark.parametrize("size,piece", [(10, 1 << 26), (1 << 16, 1 << 26), (1_000_003, 1 << 12), (1 << 20, 1 << 22)])
 def test_put_and_fetch_in_pieces(size, piece, monkeypatch):
     """Arrays go over and results come back through two pinned pieces

@@ -185,19 +185,61 @@ def put(a: np.ndarray):
     return dev
 
 
-def fetch(dev) -> np.ndarray:
+#: bytes of a host page, and of the regions the threads of :func:`landing` take
+PAGE = 4096
+REGION = 1 << 21
+
+
+@njit(parallel=True, nogil=True, cache=True)
+def _touch(b):
+    """Write one byte of each page of ``b``, a region per thread at a time."""
+    for r in prange((b.size + REGION - 1) // REGION):
+        for i in range(r * REGION, min(b.size, (r + 1) * REGION), PAGE):
+            b[i] = 0
+
+
+def landing(size: int, dtype) -> np.ndarray:
+    """An empty host array for a result still being computed, each page
+    already written on all cores, for :func:`fetch` to copy into.  A NumPy
+    array above glibc's mmap threshold (at most 32 MB) is a fresh mapping
+    whose pages the kernel maps and zeroes at their first write: copying
+    33.6 MB of labels out of pinned memory took 0.89-0.95 ms into such an
+    array against 0.29-0.39 ms into one already written (H200,
+    BENCHMARKS.md, issue 11).  So a caller makes it while the host would
+    otherwise wait for the device.
+
+    >>> a = landing(5, np.int32); a.shape, a.dtype.name
+    ((5,), 'int32')
+    """
+    a = np.empty(size, dtype)
+    _touch(a.view(np.uint8))
+    return a
+
+
+def fetch(dev, out: np.ndarray | None = None) -> np.ndarray:
     """A device array back in (pageable) host memory, in pieces: each
     piece device-to-pinned by DMA while the one before is copied out on all
     cores, instead of the driver's single-threaded pageable path (the
     labels of a 4M-vertex graph took 1.4-1.7 ms that way).  Host memory
-    beside the result stays two pieces, whatever the size."""
+    beside the result stays two pieces, whatever the size.
+
+    ``out``: a host array to fetch into where it fits (a :func:`landing`
+    made before the size was known): one-dimensional, owning its memory,
+    of ``dev``'s type and at least its size.  A larger one is shrunk in
+    place (``realloc`` keeps its pages); one that does not fit is left
+    alone, and the result is a new array."""
     import cupy as cp
     shape = dev.shape
     dev = cp.ascontiguousarray(dev).reshape(-1)
-    out = np.empty(dev.size, dev.dtype)
+    if out is not None and out.ndim == 1 and out.dtype == dev.dtype and out.flags.owndata \
+            and out.size >= dev.size:
+        if out.size > dev.size:
+            out.resize(dev.size, refcheck=False)
+    else:
+        out = np.empty(dev.size, dev.dtype)
     if dev.size < BLOCK:
         dev.get(out=out)
-        return out.reshape(shape)
+        return out if out.shape == shape else out.reshape(shape)
     bufs, done, step, starts = _pieces(dev.size, dev.dtype, FETCH_PIECE_BYTES)
     rt = cp.cuda.runtime
     stream = cp.cuda.get_current_stream()
@@ -216,7 +258,7 @@ def fetch(dev) -> np.ndarray:
         done[j % 2].synchronize()
         k = min(step, dev.size - a)
         _copy(out[a:a + k], bufs[j % 2][:k])
-    return out.reshape(shape)
+    return out if out.shape == shape else out.reshape(shape)
 
 
 def warm() -> None:
@@ -224,6 +266,7 @@ def warm() -> None:
     for dt in (np.int32, np.int64):
         stage(np.empty(2, dt), np.arange(2, dtype=dt))
         _copy(np.empty(2, dt), np.arange(2, dtype=dt))
+    _touch(np.empty(2, np.uint8))
     column = np.arange(4, dtype=np.int64)[::2]      # a strided column of an (m, 2) array
     stage(np.empty(2, np.int64), column)
     copy_into(np.empty(2, np.int64), column)
