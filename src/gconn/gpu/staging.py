@@ -85,23 +85,30 @@ def _copy(out, a):
         out[s:e] = a[s:e]
 
 
-#: bytes per piece of :func:`put` and :func:`fetch` (two pinned pieces take
-#: turns).  H100: a 0.27 GB put took 5.8 ms with 32 MB pieces, 8.3 with 8 MB;
-#: fetching 4.2M labels 0.62 ms with 8 MB pieces, 0.75 with 32 MB.
+#: bytes per piece of :func:`put` (two pinned pieces take turns) and of
+#: :func:`fetch`, and the pieces a fetch keeps in flight.  H100: a 0.27 GB put
+#: took 5.8 ms with 32 MB pieces, 8.3 with 8 MB.  Fetching 4.2M / 8.4M int32
+#: labels into written memory: 2 x 8 MB pieces 0.57-0.64 / 1.12-1.17 ms,
+#: 4 x 8 MB 0.61-0.65 / 0.87-0.88, 6 x 4 MB 0.53-0.55 / 0.82-0.85, 6 x 2 MB
+#: 0.58-0.69 / 1.18-1.47; the copy alone into pinned memory took 0.32 / 0.64.
 PIECE_BYTES = 1 << 25
-FETCH_PIECE_BYTES = 1 << 23
+FETCH_PIECE_BYTES = 1 << 22
+FETCH_SLOTS = 6
 
 
-def _pieces(size: int, dtype, piece_bytes: int = None):
-    """Two pinned buffers of one piece each (NumPy views; the views keep the
-    memory), their events, the piece length and the pieces' starts."""
+def _pieces(size: int, dtype, piece_bytes: int = None, slots: int = 2):
+    """``slots`` pinned buffers of one piece each (fewer where there are
+    fewer pieces; NumPy views, which keep the memory), their events, the
+    piece length and the pieces' starts."""
     import cupy as cp
     dtype = np.dtype(dtype)
     step = max((piece_bytes or PIECE_BYTES) // dtype.itemsize, 1)
     k = min(step, size)
-    bufs = [np.frombuffer(cp.cuda.alloc_pinned_memory(k * dtype.itemsize), dtype, k) for _ in range(2)]
-    done = [cp.cuda.Event(disable_timing=True) for _ in range(2)]
-    return bufs, done, step, list(range(0, size, step))
+    starts = list(range(0, size, step))
+    slots = min(slots, len(starts))
+    bufs = [np.frombuffer(cp.cuda.alloc_pinned_memory(k * dtype.itemsize), dtype, k) for _ in range(slots)]
+    done = [cp.cuda.Event(disable_timing=True) for _ in range(slots)]
+    return bufs, done, step, starts
 
 
 def fill(out: np.ndarray, a: np.ndarray, bounds: bool, acc=None):
@@ -217,11 +224,13 @@ def landing(size: int, dtype) -> np.ndarray:
 
 
 def fetch(dev, out: np.ndarray | None = None) -> np.ndarray:
-    """A device array back in (pageable) host memory, in pieces: each
-    piece device-to-pinned by DMA while the one before is copied out on all
-    cores, instead of the driver's single-threaded pageable path (the
-    labels of a 4M-vertex graph took 1.4-1.7 ms that way).  Host memory
-    beside the result stays two pieces, whatever the size.
+    """A device array back in (pageable) host memory, in pieces: the
+    copies of ``FETCH_SLOTS`` pieces device-to-pinned by DMA are queued at
+    once, and each piece is copied out on all cores as it arrives, its
+    buffer then taking a later piece; instead of the driver's
+    single-threaded pageable path (the labels of a 4M-vertex graph took
+    1.4-1.7 ms that way).  Host memory beside the result stays
+    ``FETCH_SLOTS`` pieces, whatever the size.
 
     ``out``: a host array to fetch into where it fits (a :func:`landing`
     made before the size was known): one-dimensional, owning its memory,
@@ -240,24 +249,26 @@ def fetch(dev, out: np.ndarray | None = None) -> np.ndarray:
     if dev.size < BLOCK:
         dev.get(out=out)
         return out if out.shape == shape else out.reshape(shape)
-    bufs, done, step, starts = _pieces(dev.size, dev.dtype, FETCH_PIECE_BYTES)
+    bufs, done, step, starts = _pieces(dev.size, dev.dtype, FETCH_PIECE_BYTES, FETCH_SLOTS)
+    slots = len(bufs)
     rt = cp.cuda.runtime
     stream = cp.cuda.get_current_stream()
 
     def start(j):
         a = starts[j]
         k = min(step, dev.size - a)
-        rt.memcpyAsync(bufs[j % 2].ctypes.data, dev.data.ptr + a * dev.itemsize, k * dev.itemsize,
+        rt.memcpyAsync(bufs[j % slots].ctypes.data, dev.data.ptr + a * dev.itemsize, k * dev.itemsize,
                        rt.memcpyDeviceToHost, stream.ptr)
-        done[j % 2].record(stream)
+        done[j % slots].record(stream)
 
-    start(0)
+    for j in range(slots):
+        start(j)
     for j, a in enumerate(starts):
-        if j + 1 < len(starts):
-            start(j + 1)
-        done[j % 2].synchronize()
+        done[j % slots].synchronize()
         k = min(step, dev.size - a)
-        _copy(out[a:a + k], bufs[j % 2][:k])
+        _copy(out[a:a + k], bufs[j % slots][:k])
+        if j + slots < len(starts):
+            start(j + slots)
     return out if out.shape == shape else out.reshape(shape)
 
 
