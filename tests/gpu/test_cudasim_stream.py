@@ -153,6 +153,32 @@ def test_hot_path_streams_host_arrays(edges):
     assert k2 == k and np.array_equal(labels2, labels)
 
 
+def test_the_labels_host_array_fits_them(edges, monkeypatch):
+    """The host array a streamed call's labels will come back into (made
+    while the device finishes): as large as the parent array where n is
+    unknown, n elements where it is known, none for a spanning forest.  (The fetch into it runs on a GPU: test_gpu_stream.)"""
+    import scipy.sparse as sp
+    src, dst, n = edges
+    made = []
+    real = stream.landing
+    monkeypatch.setattr(stream, "landing", lambda size, dtype: made.append(real(size, dtype)) or made[-1])
+    monkeypatch.setattr(stream, "LAND_BYTES", 1)
+    monkeypatch.setattr(stream, "CHUNK_EDGES", 5)
+    order = np.argsort(np.maximum(src, dst), kind="stable")   # the first chunk holds the smallest ids
+    k, labels = gconn.connected_components((src[order], dst[order]), backend="gpu")
+    assert len(made) == 1 and made[0].size >= labels.size and made[0].dtype == labels.dtype == np.int32
+    made.clear()
+    k, labels = gconn.connected_components(gconn.Graph.from_edges(src, dst, n=n + 3), backend="gpu")
+    assert len(made) == 1 and made[0].shape == labels.shape == (n + 3,) and made[0].dtype == labels.dtype
+    made.clear()
+    A = sp.csr_matrix((np.ones(src.size), (src, dst)), shape=(n + 5, n + 5))
+    k, labels = gconn.connected_components(A, backend="gpu")
+    assert len(made) == 1 and made[0].shape == labels.shape == (n + 5,) and made[0].dtype == labels.dtype
+    made.clear()
+    gconn.spanning_forest((src, dst), backend="gpu")
+    assert made == []
+
+
 @pytest.mark.parametrize("threads,k", [(1, 10), (2, 1 << 16), (2, (1 << 16) + 3), (2, 300_007)])
 def test_staging_copies_and_bounds(threads, k):
     """The parallel host copy into staging buffers: every element, cast,

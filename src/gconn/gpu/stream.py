@@ -303,7 +303,7 @@ class Streamer:
         self.copy_threads = copy_threads
         #: the host array the labels will come back into (``land``: see :meth:`_land`)
         self.landing = None
-        self._land_wanted = land and not SIM
+        self._land_wanted = land
         self.cap = 0
         self.max_id = -1
         #: chunks unioned (of the input; ``again`` counts those unioned twice)
