@@ -71,8 +71,8 @@ def _setup(graph, backend, algorithm, problem: str, params: dict, return_stats: 
 def _streamed(graph, backend, algorithm, problem, params, relabel, columns, table, device_memory, return_stats):
     """The run streamed to the GPU (:mod:`gconn.streaming`) as (None for
     the input graph, which is never built, backend, plan, stats, roots,
-    forest slots, the labels' host landing), or None.  Results come back as NumPy: the input is on
-    the host."""
+    forest slots, the labels' host array), or None.  Results come back as
+    NumPy: the input is on the host."""
     if relabel is not False or table or backend not in BACKENDS:
         return None
     be = _backend_module(backend)

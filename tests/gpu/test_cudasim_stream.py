@@ -156,7 +156,8 @@ def test_hot_path_streams_host_arrays(edges):
 def test_the_labels_host_array_fits_them(edges, monkeypatch):
     """The host array a streamed call's labels will come back into (made
     while the device finishes): as large as the parent array where n is
-    unknown, n elements where it is known, none for a spanning forest.  (The fetch into it runs on a GPU: test_gpu_stream.)"""
+    unknown, n elements where it is known, none for a spanning forest.
+    (The fetch into it runs on a GPU: test_gpu_stream.)"""
     import scipy.sparse as sp
     src, dst, n = edges
     made = []
