@@ -106,3 +106,22 @@ def test_input_arrays_are_not_modified():
     d = np.array([1, 2, 0], np.int32)
     Graph.from_edges(s, d)
     assert s.tolist() == [2, 1, 1] and d.tolist() == [1, 2, 0]
+
+
+def test_every_name_a_module_exports_exists():
+    """``from gconn.x import *`` works for each module with an ``__all__``
+    (gconn.adjacency's still named a function that had stayed in
+    gconn.csgraph when the module was split)."""
+    import importlib
+    import pathlib
+    root = pathlib.Path(gconn.__file__).parent
+    checked = 0
+    for path in sorted(root.rglob("*.py")):
+        if path.name == "__main__.py" or "__all__" not in path.read_text():
+            continue
+        parts = path.relative_to(root.parent).with_suffix("").parts
+        mod = importlib.import_module(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
+        missing = [name for name in getattr(mod, "__all__", ()) if not hasattr(mod, name)]
+        assert not missing, (mod.__name__, missing)
+        checked += 1
+    assert checked >= 10

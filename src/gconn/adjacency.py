@@ -16,7 +16,7 @@ import numpy as np
 
 from .graph import INT32_MAX, Graph, _id_dtype, _is_cupy
 
-__all__ = ["connected_components", "CSGraphTypeError"]
+__all__ = ["Adjacency", "CSGraphTypeError", "adjacency", "graph_of", "strong_requested"]
 
 #: pydata/sparse fill values that mean "no edge", as SciPy accepts them
 _PYDATA_FILL = [0, np.inf, np.nan]
