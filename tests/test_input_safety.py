@@ -80,6 +80,7 @@ def test_a_recent_reading_answers_only_far_from_the_limit(monkeypatch):
     memory.check_vertices(small, "n")
     assert system["reads"] == 3
 
+
 @pytest.mark.parametrize("text, value", [("8G", 8 * 10**9), ("512M", 512 * 10**6), ("1.5GB", 1_500_000_000),
                                          ("2k", 2000), ("123", 123), ("1T", 10**12), ("3GiB", 3 * 10**9)])
 def test_parse_size(text, value):

@@ -173,6 +173,18 @@ def run_csr_errors(stream, src, dst, n, chunk):
         stream.HostEdges.of_csr(indptr, indices[:-1], n)
 
 
+def spy_landings(stream, monkeypatch, chunk_edges: int) -> list:
+    """The host arrays streamed calls make for their labels (see
+    ``Streamer._land``), appended to the returned list as they are made,
+    for labels of any size, with chunks of ``chunk_edges``."""
+    made = []
+    real = stream.landing
+    monkeypatch.setattr(stream, "landing", lambda size, dtype: made.append(real(size, dtype)) or made[-1])
+    monkeypatch.setattr(stream, "LAND_BYTES", 1)
+    monkeypatch.setattr(stream, "CHUNK_EDGES", chunk_edges)
+    return made
+
+
 def quarter_of_graph(src, dst, n) -> int:
     """A device budget 4x smaller than the graph's arrays."""
     g = Graph.from_edges(src, dst, n)

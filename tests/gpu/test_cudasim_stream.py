@@ -16,7 +16,7 @@ import pytest
 
 from streamcases import (check_labels, chunked, components_graph, quarter_of_graph, run_arrays_growing,
                          run_bad_ids, run_budget, run_budget_resizes, run_chunk_sizes, run_csr, run_csr_errors, run_forest,
-                         run_unknown_n)
+                         run_unknown_n, spy_landings)
 
 SIM = os.environ.get("NUMBA_ENABLE_CUDASIM", "0").strip() not in ("", "0")
 pytestmark = [pytest.mark.cudasim,
@@ -160,11 +160,7 @@ def test_the_labels_host_array_fits_them(edges, monkeypatch):
     (The fetch into it runs on a GPU: test_gpu_stream.)"""
     import scipy.sparse as sp
     src, dst, n = edges
-    made = []
-    real = stream.landing
-    monkeypatch.setattr(stream, "landing", lambda size, dtype: made.append(real(size, dtype)) or made[-1])
-    monkeypatch.setattr(stream, "LAND_BYTES", 1)
-    monkeypatch.setattr(stream, "CHUNK_EDGES", 5)
+    made = spy_landings(stream, monkeypatch, 5)
     order = np.argsort(np.maximum(src, dst), kind="stable")   # the first chunk holds the smallest ids
     k, labels = gconn.connected_components((src[order], dst[order]), backend="gpu")
     assert len(made) == 1 and made[0].size >= labels.size and made[0].dtype == labels.dtype == np.int32

@@ -15,7 +15,7 @@ from oracles import host
 from streamcases import (check_labels, chunked, components_graph, quarter_of_graph, run_arrays_growing,
                          run_bad_ids, run_budget, run_budget_resizes, run_chunk_sizes, run_csr, run_csr_errors, run_forest,
                          run_text_chunks, run_text_cli, run_text_errors_and_fallbacks, run_text_formats,
-                         run_unknown_n)
+                         run_unknown_n, spy_landings)
 
 from gpucases import GPU_OK as _OK, ON_GPU
 
@@ -129,11 +129,7 @@ def test_labels_land_in_a_host_array_made_while_streaming(monkeypatch):
     outgrows it, into a new array.  Every result against SciPy."""
     import scipy.sparse as sp
     from scipy.sparse.csgraph import connected_components as scipy_cc
-    made = []
-    real = stream.landing
-    monkeypatch.setattr(stream, "landing", lambda size, dtype: made.append(real(size, dtype)) or made[-1])
-    monkeypatch.setattr(stream, "LAND_BYTES", 1)
-    monkeypatch.setattr(stream, "CHUNK_EDGES", 1000)
+    made = spy_landings(stream, monkeypatch, 1000)
     rng = np.random.default_rng(11)
     src, dst = (rng.integers(0, 1500, 5000).astype(np.int32) for _ in range(2))
 
