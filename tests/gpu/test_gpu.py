@@ -366,14 +366,30 @@ def test_bound_launch_checks_its_arrays():
     assert int(k) == 3 and host(labels).tolist() == host(want).tolist() == [0, 0, 1, 0, 1, 2]
 
 
+@pytest.mark.parametrize("tiles", [1, 31, 1025, 8191, 8192, 8193, 70_001])
+@pytest.mark.parametrize("dtype", [np.int32, np.int64])
+def test_the_tile_scan_is_an_inclusive_prefix_sum(tiles, dtype):
+    """compact_tiles alone against NumPy: fewer sums than threads, a
+    partial and a whole round of the warp path, and several rounds."""
+    import cupy as cp
+    from gconn.gpu import launch as L
+    from gconn.gpu import ops
+    sums = np.random.default_rng(tiles).integers(0, 2049, tiles).astype(dtype)
+    dev = cp.asarray(sums)
+    L.launch(L.get("compact_tiles", (), L.dtypes_key(dtype, dtype, dtype)), ops.SCAN_BLOCK, ops.view(dev), tiles,
+             block=ops.SCAN_BLOCK)
+    assert np.array_equal(cp.asnumpy(dev), np.cumsum(sums))
+
+
 @pytest.mark.parametrize("n,parts", [(1, 1), (2047, 5), (2049, 2049), (100_000, 30_000),
-                                     (3_000_000, 1000), (3_000_000, 2_900_000)])
+                                     (3_000_000, 1000), (3_000_000, 2_900_000), (17_000_000, 40_000)])
 @pytest.mark.parametrize("dtype", [np.int32, np.int64])
 def test_compaction_of_any_roots(n, parts, dtype):
     """Labels in SciPy's order from roots that are the minima and roots
     that are not, against the CPU's compaction: sizes on and across the
-    2048-vertex tiles, and more tiles than the scanning block has threads
-    (the warp-ballot path the simulator cannot run); parent arrays not yet
+    2048-vertex tiles, more tiles than the scanning block has threads
+    (the warp-ballot path the simulator cannot run), and more than one
+    round of the tile scan (17M vertices); parent arrays not yet
     compressed come back compressed."""
     import cupy as cp
     from gconn import cpu

@@ -65,8 +65,10 @@ def _root_mins(roots):
 #: few of them (2048-vertex tiles: 8192 sums on a 16.7M-vertex graph).
 COMPACT_ITEMS = 2 if SIM else 8
 TILE = BLOCK * COMPACT_ITEMS
-#: threads of the one block that scans the tile sums
+#: threads of the one block that scans the tile sums, and the sums each
+#: holds at a time on a GPU
 SCAN_BLOCK = BLOCK if SIM else 1024
+SCAN_ITEMS = 8
 
 
 @kernel("compact_local", lambda t: (t.id, t.I64, t.id, t.id, t.id),
@@ -81,8 +83,12 @@ def make_compact_local(min_rooted, find):
     publishes its count, and after the block's one barrier adds the counts
     of the warps before it (an earlier layout, items strided by the block,
     needed a scan by warp 0 between two barriers: 60-65 us on the
-    16.7M-vertex mesh and grid, a third of DRAM bandwidth).  The
-    simulator, which has no ballots, counts in shared memory per item.
+    16.7M-vertex mesh and grid, a third of DRAM bandwidth).  Each item's
+    ballot is taken once and kept for the ranks, and a warp with no
+    minima writes none (a resident call on the one-component 4096^2 mesh
+    added 100-126 us to its compute instead of 126-163; BENCHMARKS.md,
+    twenty-first session).  The simulator, which has no ballots, counts in
+    shared memory per item.
 
     ``find`` (min-rooted only): ``roots`` is a parent array whose trees may
     be deeper than one, with no unions running.  The roots are known from
@@ -134,19 +140,24 @@ def make_compact_local(min_rooted, find):
             lane = cuda.laneid
             w = t // WARP
             own = 0
+            ballots = cuda.local.array(items, np.uint32)
             for j in range(items):
-                own += cuda.popc(cuda.ballot_sync(FULL_MASK, (bits >> j) & 1 == 1))
+                ballot = cuda.ballot_sync(FULL_MASK, (bits >> j) & 1 == 1)
+                ballots[j] = ballot
+                own += cuda.popc(ballot)
             if lane == 0:
                 counts[w] = own
             cuda.syncthreads()
-            run = 0
-            for i in range(w):
-                run += counts[i]
-            for j in range(items):
-                ballot = cuda.ballot_sync(FULL_MASK, (bits >> j) & 1 == 1)
-                if (bits >> j) & 1 == 1:
-                    local[first + j * WARP] = run + cuda.popc(ballot & cuda.lanemask_lt())
-                run += cuda.popc(ballot)
+            if own:
+                run = 0
+                for i in range(w):
+                    run += counts[i]
+                below = cuda.lanemask_lt()
+                for j in range(items):
+                    ballot = ballots[j]
+                    if (bits >> j) & 1 == 1:
+                        local[first + j * WARP] = run + cuda.popc(ballot & below)
+                    run += cuda.popc(ballot)
             if t == 0:
                 total = 0
                 for i in range(warps):
@@ -183,13 +194,67 @@ def make_compact_local(min_rooted, find):
 
 @kernel("compact_tiles", lambda t: (t.id, t.I64), offsets=False)
 def make_compact_tiles():
-    """The inclusive scan of ``sums[:tiles]`` in place, by one block: each
-    thread sums a run of consecutive tiles, a scan in shared memory over the
-    runs, then each thread writes its run's prefixes."""
+    """The inclusive scan of ``sums[:tiles]`` in place, by one block.
+
+    On a GPU each thread holds SCAN_ITEMS consecutive sums in registers,
+    all loaded before any is used, and a round of SCAN_BLOCK * SCAN_ITEMS
+    sums is scanned with warp shuffles and one warp's scan of the warps'
+    totals.  Each thread summing a run in a loop, then writing it back in
+    a second one, left its loads one after another (the stores may alias
+    them): 70,000 sums took 93 us a launch against 63 now; at 8,192 (a
+    16.7M-vertex graph) both run as fast as they can be launched.  The
+    simulator, which has no shuffles, scans the runs in shared memory."""
+    warp = WARP_INTRINSICS
+    items = SCAN_ITEMS
+    warps = max(SCAN_BLOCK // WARP, 1)
 
     def compact_tiles(sums, tiles):
-        acc = cuda.shared.array(SCAN_BLOCK, np.int64)
         t = cuda.threadIdx.x
+        if warp:
+            totals = cuda.shared.array(warps, np.int64)
+            lane = cuda.laneid
+            w = t // WARP
+            held = cuda.local.array(items, np.int64)
+            carry = 0
+            for start in range(0, tiles, SCAN_BLOCK * items):
+                first = start + t * items
+                for j in range(items):
+                    i = first + j
+                    held[j] = sums[i] if i < tiles else 0
+                own = 0
+                for j in range(items):
+                    own += held[j]
+                x = own
+                d = 1
+                while d < WARP:
+                    y = cuda.shfl_up_sync(FULL_MASK, x, d)
+                    if lane >= d:
+                        x += y
+                    d *= 2
+                if lane == WARP - 1:
+                    totals[w] = x
+                cuda.syncthreads()
+                if w == 0:
+                    z = totals[lane] if lane < warps else 0
+                    d = 1
+                    while d < WARP:
+                        y = cuda.shfl_up_sync(FULL_MASK, z, d)
+                        if lane >= d:
+                            z += y
+                        d *= 2
+                    if lane < warps:
+                        totals[lane] = z
+                cuda.syncthreads()
+                run = carry + x - own + (totals[w - 1] if w > 0 else 0)
+                for j in range(items):
+                    run += held[j]
+                    i = first + j
+                    if i < tiles:
+                        sums[i] = run
+                carry += totals[warps - 1]
+                cuda.syncthreads()      # totals are rewritten by the next round
+            return
+        acc = cuda.shared.array(SCAN_BLOCK, np.int64)
         per = (tiles + SCAN_BLOCK - 1) // SCAN_BLOCK
         lo = min(t * per, tiles)
         hi = min(lo + per, tiles)
