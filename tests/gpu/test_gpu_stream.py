@@ -231,3 +231,14 @@ def test_cli_automatic_backend_of_files(tmp_path, capsys):
         assert cli.main(["cc", str(tmp_path / name), "--quiet", "--json", *argv]) == 0
         out = json.loads(capsys.readouterr().out)
         assert out["backend"] == backend and out["components"] == k0, (name, argv)
+
+
+def test_the_big_graph_bench_at_a_small_size():
+    """``python -m gconn.bench.stream --big`` (a graph larger than the GPU,
+    every label checked against its block), at 2^16 vertices: the harness's
+    own path, its yardstick and its check."""
+    from gconn.bench.stream import bench_big
+    lines = []
+    out = bench_big(100_000, lines.append, n=1 << 16, block=1 << 10)
+    assert out["m"] == 100_000 + (1 << 16) - 64 and len(out["seconds"]) == 2 and out["pinned_gbs"] > 0
+    assert "every label is its block: True" in lines[-1]
