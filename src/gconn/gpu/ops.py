@@ -192,6 +192,19 @@ def make_compact_local(min_rooted, find):
     return compact_local
 
 
+@cuda.jit(device=True)
+def warp_scan(x, lane):
+    """The inclusive sum of ``x`` over the warp's lanes up to ``lane``
+    (every lane taking part; warp shuffles, so not in the simulator)."""
+    d = 1
+    while d < WARP:
+        y = cuda.shfl_up_sync(FULL_MASK, x, d)
+        if lane >= d:
+            x += y
+        d *= 2
+    return x
+
+
 @kernel("compact_tiles", lambda t: (t.id, t.I64), offsets=False)
 def make_compact_tiles():
     """The inclusive scan of ``sums[:tiles]`` in place, by one block.
@@ -224,24 +237,12 @@ def make_compact_tiles():
                 own = 0
                 for j in range(items):
                     own += held[j]
-                x = own
-                d = 1
-                while d < WARP:
-                    y = cuda.shfl_up_sync(FULL_MASK, x, d)
-                    if lane >= d:
-                        x += y
-                    d *= 2
+                x = warp_scan(own, lane)
                 if lane == WARP - 1:
                     totals[w] = x
                 cuda.syncthreads()
                 if w == 0:
-                    z = totals[lane] if lane < warps else 0
-                    d = 1
-                    while d < WARP:
-                        y = cuda.shfl_up_sync(FULL_MASK, z, d)
-                        if lane >= d:
-                            z += y
-                        d *= 2
+                    z = warp_scan(totals[lane] if lane < warps else 0, lane)
                     if lane < warps:
                         totals[lane] = z
                 cuda.syncthreads()
