@@ -777,10 +777,11 @@ def _empty_bounds(lib, rows: int):
     return _clear_bounds(lib.empty(2 * max(rows, 1), np.int64))
 
 
-def _clear_bounds(b):
-    """Every (smallest, largest) pair of the flat ``b`` set to (int64 max, -1)."""
+def _clear_bounds(b, largest: int = -1):
+    """Every (smallest, largest) pair of the flat ``b`` set to (int64 max,
+    ``largest``)."""
     b[0::2] = np.iinfo(np.int64).max
-    b[1::2] = -1
+    b[1::2] = largest
     return b
 
 
@@ -917,9 +918,7 @@ class _CudaPipe:
             kept = (nbytes, xp.cuda.alloc_pinned_memory(nbytes))
         self.kept = kept
         pinned = np.frombuffer(kept[1], np.int64, 2 * size)
-        self.host, start = pinned[:size], _clear_bounds(pinned[size:])
-        self.host[0::2] = np.iinfo(np.int64).max
-        self.host[1::2] = _NOT_BACK
+        self.host, start = _clear_bounds(pinned[:size], _NOT_BACK), _clear_bounds(pinned[size:])
         self.b = xp.empty(size, np.int64)
         rt = xp.cuda.runtime
         # the image is rewritten only after the run's last wait (read_bounds)
