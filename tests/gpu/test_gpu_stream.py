@@ -79,6 +79,37 @@ def test_edge_buffers_widen_and_shrink_under_a_budget(edges, monkeypatch):
     run_budget_resizes(stream, src, dst, monkeypatch)
 
 
+def test_widening_waits_for_nothing_on_the_host(edges, monkeypatch):
+    """The buffers widen after the first chunk of an unknown n while that
+    chunk is copied and unioned: no stream synchronize inside ``_widen``
+    (the copies into the new buffers wait on the device), and the labels
+    are SciPy's."""
+    src, dst, n = edges
+    in_widen, waits, widths = [False], [], []
+    sync, widen = stream._CudaPipe.sync, stream.Streamer._widen
+
+    def counted_sync(self):
+        waits.append(in_widen[0])
+        return sync(self)
+
+    def marked_widen(self, left):
+        in_widen[0] = True
+        try:
+            return widen(self, left)
+        finally:
+            in_widen[0] = False
+            widths.append(self.chunk_edges)
+
+    monkeypatch.setattr(stream._CudaPipe, "sync", counted_sync)
+    monkeypatch.setattr(stream.Streamer, "_widen", marked_widen)
+    # the parent array takes a quarter of the budget
+    st = stream.stream_union((src, dst), device_memory=4 * n * src.itemsize)
+    roots, _, _, n_out = st.result()
+    check_labels(src, dst, n_out, roots)
+    assert widths and max(widths) > st._floor, (widths, st._floor)
+    assert waits and not any(waits), waits
+
+
 def test_forest_and_iterator(edges):
     src, dst, n = edges
     run_forest(src, dst, n, device_memory=quarter_of_graph(src, dst, n))

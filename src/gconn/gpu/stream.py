@@ -374,15 +374,20 @@ class Streamer:
 
     def _widen(self, left: int) -> None:
         """Edge buffers as large as the budget allows once the parent array
-        of an unknown n has its size from the first chunk: beside room for
-        the union-find arrays to double once, where the first chunk had a
-        quarter of the budget.  Under a budget 4x below the graph's arrays
-        that quarter made 3x more chunks, and each costs ~90 us of host time
-        (BENCHMARKS.md, issue 11)."""
-        room = self.limit - 2 * self.cap * self._vertex_bytes(self.idt)
+        of an unknown n has its size from the first chunk, where the first
+        chunk had a quarter of the budget.  Under a budget 4x below the
+        graph's arrays that quarter made 3x more chunks, and each costs ~90
+        us of host time.  They take what the union-find arrays leave: room
+        kept for those to double made 25 chunks of Erdos-Renyi 8M's 64M
+        edges instead of 17, and saved nothing where the ids grew later
+        (the buffers then shrink and widen again, :meth:`_make_room`).  The
+        host does not wait for the chunks in flight: the copies into the
+        new buffers wait on the device for the work launched so far, as
+        their memory may be the old buffers' (BENCHMARKS.md, issue 11)."""
+        room = self.limit - self.cap * self._vertex_bytes(self.idt)
         c = min(self.want_chunk, room // self._edge_bytes(), max(left, self._floor))
         if c > self.chunk_edges + self.chunk_edges // 4:
-            self._pipe.sync()           # the buffers' copies and unions are done
+            self._pipe.copies_after_compute()
             self._buffers(c)
 
     def _fits(self, need: int, extra: int = 0) -> bool:
@@ -741,6 +746,9 @@ class _SimPipe:
     def compute_after_copies(self) -> None:
         pass
 
+    def copies_after_compute(self) -> None:
+        pass
+
     def bounds(self, rows: int) -> None:
         self.rows = rows
         self.b = _empty_bounds(np, rows + 1)
@@ -902,6 +910,14 @@ class _CudaPipe:
         done = xp.cuda.Event(disable_timing=True)
         done.record(self.copy_stream)
         self.compute.wait_event(done)
+
+    def copies_after_compute(self) -> None:
+        """Copies started from here wait for the work launched so far on
+        the compute stream, and so for every use of memory freed before
+        (CuPy's pool hands it on at once, for work on the compute stream)."""
+        done = xp.cuda.Event(disable_timing=True)
+        done.record(self.compute)
+        self.copy_stream.wait_event(done)
 
     def bounds(self, rows: int) -> None:
         """Slots for ``rows`` chunks' bounds and a pair of flags after them
