@@ -906,18 +906,14 @@ class _CudaPipe:
 
     def compute_after_copies(self) -> None:
         """Work launched on the compute stream from here waits for the
-        copies started so far (a CUDA event, no host wait)."""
-        done = xp.cuda.Event(disable_timing=True)
-        done.record(self.copy_stream)
-        self.compute.wait_event(done)
+        copies started so far."""
+        _after(self.compute, self.copy_stream)
 
     def copies_after_compute(self) -> None:
         """Copies started from here wait for the work launched so far on
         the compute stream, and so for every use of memory freed before
         (CuPy's pool hands it on at once, for work on the compute stream)."""
-        done = xp.cuda.Event(disable_timing=True)
-        done.record(self.compute)
-        self.copy_stream.wait_event(done)
+        _after(self.copy_stream, self.compute)
 
     def bounds(self, rows: int) -> None:
         """Slots for ``rows`` chunks' bounds and a pair of flags after them
@@ -981,6 +977,14 @@ class _CudaPipe:
     def sync(self) -> None:
         self.copy_stream.synchronize()
         self.compute.synchronize()
+
+
+def _after(waiting, stream) -> None:
+    """Work queued on ``waiting`` from here runs after the work queued on
+    ``stream`` so far (a CUDA event, no host wait)."""
+    done = xp.cuda.Event(disable_timing=True)
+    done.record(stream)
+    waiting.wait_event(done)
 
 
 #: a pinned bounds slot whose chunk's pair has not come back yet
