@@ -381,7 +381,7 @@ def test_the_tile_scan_is_an_inclusive_prefix_sum(tiles, dtype):
     assert np.array_equal(cp.asnumpy(dev), np.cumsum(sums))
 
 
-@pytest.mark.parametrize("n,parts", [(1, 1), (2047, 5), (2049, 2049), (100_000, 30_000),
+@pytest.mark.parametrize("n,parts", [(1, 1), (2047, 5), (2049, 2049), (100_000, 30_000), (3_000_000, 1),
                                      (3_000_000, 1000), (3_000_000, 2_900_000), (17_000_000, 40_000)])
 @pytest.mark.parametrize("dtype", [np.int32, np.int64])
 def test_compaction_of_any_roots(n, parts, dtype):
