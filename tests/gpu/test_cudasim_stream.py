@@ -195,6 +195,36 @@ def test_staging_copies_and_bounds(threads, k):
     assert stage(out_b, a[:0]) == (0, -1)
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("k", [1, 10, 1 << 16, (1 << 16) + 3, 2 * (1 << 16) + 1, 300_007])
+def test_staging_plain_copies(threads, k, monkeypatch):
+    """copy_into: contiguous ids of the pieces' type go by one memcpy share
+    a thread (every element, whatever the split), others are cast by
+    blocks; nothing past ``a.size`` is written."""
+    from gconn.gpu import staging
+    shares = []
+    real = staging._copy_shares
+    monkeypatch.setattr(staging, "_copy_shares", lambda *a: shares.append(a[0].size) or real(*a))
+    rng = np.random.default_rng(k)
+    a = rng.integers(-2**31, 2**31 - 1, k).astype(np.int32)
+    readonly = a.copy()
+    readonly.flags.writeable = False
+    wide = rng.integers(-5, 1 << 30, (k, 2))
+    with stream._threads(threads):
+        for src in (a, readonly):
+            out = np.full(k + 5, 7, np.int32)
+            staging.copy_into(out, src)
+            assert np.array_equal(out[:k], a) and (out[k:] == 7).all()
+        assert shares == [k, k]
+        out = np.full(k + 1, 7, np.int64)
+        staging.copy_into(out, wide[:, 1])          # strided (but for one row): by blocks
+        assert np.array_equal(out[:k], wide[:, 1]) and out[k] == 7
+        out = np.full(k, 7, np.int32)
+        staging.copy_into(out, wide[:, 0].copy())   # int64 into int32 pieces: cast
+        assert np.array_equal(out, wide[:, 0])
+    assert shares == [k, k] + ([k] if k == 1 else [])
+
+
 def test_sparse_ids_fail_as_on_the_resident_path():
     src = np.array([0, 2**40], np.int64)
     with pytest.raises(gconn.VertexRangeError, match="relabel=True"):
