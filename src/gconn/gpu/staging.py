@@ -118,8 +118,8 @@ def _copy_shares(out, a, threads):
     (:func:`_copy`) on the H100's host, the fills of a call from Kronecker's
     host arrays took 9.4 against 10.1 ms, and a bare ring of fills and
     copies with the host busy between chunks as in a call 12.8 against 15.0
-    ms; calls alternating the two in one process were 0-9% faster in 10 of
-    12 medians (BENCHMARKS.md, twenty-fourth session)."""
+    ms; calls alternating the two in one process were 0-11% faster in 10
+    of 12 medians (BENCHMARKS.md, twenty-fourth session)."""
     n = a.size
     parts = max(min(threads, n // BLOCK), 1)
     step = (n + parts - 1) // parts
