@@ -1,9 +1,15 @@
 """CUDA primitives for :mod:`gconn.core` and the union-find bodies built with them.
 
 Coherent loads of arrays that other threads write (``load``) go through
-``ld.global.cg`` (cached in L2 only, which is coherent across SMs; NVVM
-treats the inline asm as a memory access and does not hoist it out of a
-retry loop).  ``peek`` is a plain load, cached in the SM's L1, which other
+``ld.global.cg`` (cached in L2 only, which is coherent across SMs).
+numba-cuda emits it as inline asm without side effects, which NVVM treats
+as a pure function of the address: a loop waiting on one fixed address
+compiles to one load before the loop, and two reads of one address to one
+(PTX for sm_90, BENCHMARKS.md, twenty-fifth session).  No kernel here
+spins on a fixed address; a re-read of the same address after a CAS, or
+inside UnionRemLock's lock, may still get the earlier read (an open
+hazard: the replacements measured so far cost the incremental kernels
+8-14%).  ``peek`` is a plain load, cached in the SM's L1, which other
 SMs' writes and every atomic leave stale until the line is evicted or the
 kernel ends: the union-find bodies use it where a stale parent is still a
 correct answer (:mod:`gconn.core.unionfind`).  The simulator has
