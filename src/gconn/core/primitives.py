@@ -15,7 +15,8 @@ from typing import Callable
 class Primitives:
     #: decorator compiling a helper for the target (njit / cuda.jit(device=True))
     jit: Callable
-    #: load(a, i): a read of a[i] that other threads may be writing
+    #: load(a, i): a read of a[i] that other threads may be writing; the
+    #: compiler may merge it with an earlier read of the same address
     load: Callable
     #: store(a, i, v): a write of a[i] that other threads may be reading
     store: Callable
@@ -25,9 +26,14 @@ class Primitives:
     atomic_min: Callable
     #: atomic_add(a, i, v) -> old value
     atomic_add: Callable
-    #: fence(): make this thread's earlier writes visible before later ones
+    #: fence(): order this thread's earlier reads and writes before its later ones
     fence: Callable
     #: peek(a, i): a cheaper read of a[i] that may return an older value than
     #: ``load`` would, never one older than the kernel's start (GPU: cached in
     #: the SM's L1, which is not coherent across SMs); None: ``load``
     peek: Callable | None = None
+    #: reread(a, i): a read of a[i] made where it stands, every time: never
+    #: merged with an earlier read nor moved above an earlier atomic or
+    #: fence (for re-reads that must see a newer value, as after taking a
+    #: lock); None: ``load``
+    reread: Callable | None = None

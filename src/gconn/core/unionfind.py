@@ -44,6 +44,7 @@ JTB_SHIFT = 32
 
 def build(pr) -> SimpleNamespace:
     jit, load, store, cas, fence = pr.jit, pr.load, pr.store, pr.cas, pr.fence
+    reread = pr.reread or load
     peek = pr.peek or load
 
     # -- finds (Alg. "Find Algorithms") and splices (Alg. "Splice Algorithms")
@@ -301,7 +302,7 @@ def build(pr) -> SimpleNamespace:
         # A try-lock, never a spin: a thread that misses the lock re-reads and
         # retries, so no thread waits on another (safe with or without
         # independent thread scheduling).  Inside the lock every read is
-        # coherent.
+        # re-read: the same addresses were read just before it.
         ru = u
         rv = v
         linked = -1
@@ -316,8 +317,12 @@ def build(pr) -> SimpleNamespace:
                 pu, pv = pv, pu
             if ru == pu:
                 if cas(L, ru, 0, 1) == 0:
-                    pv = load(P, rv)
-                    if load(P, ru) == ru and ru > pv:
+                    # the lock's CAS orders no other access (a relaxed
+                    # atomic on the GPU): the fence keeps the reads below
+                    # after it, as the one before the release keeps the write
+                    fence()
+                    pv = reread(P, rv)
+                    if reread(P, ru) == ru and ru > pv:
                         store(P, ru, pv)
                         linked = ru
                     fence()

@@ -3,13 +3,15 @@
 Coherent loads of arrays that other threads write (``load``) go through
 ``ld.global.cg`` (cached in L2 only, which is coherent across SMs).
 numba-cuda emits it as inline asm without side effects, which NVVM treats
-as a pure function of the address: a loop waiting on one fixed address
-compiles to one load before the loop, and two reads of one address to one
-(PTX for sm_90, BENCHMARKS.md, twenty-fifth session).  No kernel here
-spins on a fixed address; a re-read of the same address after a CAS, or
-inside UnionRemLock's lock, may still get the earlier read (an open
-hazard: the replacements measured so far cost the incremental kernels
-8-14%).  ``peek`` is a plain load, cached in the SM's L1, which other
+as a pure function of the address: two reads of one address may become
+one, and a loop waiting on one fixed address would spin on a register
+(PTX for sm_90, BENCHMARKS.md, twenty-fifth session).  The bodies use it
+where an earlier value of the same address is still a correct answer (a
+CAS checks it, or the next iteration reads again).  Where a re-read must
+see a newer value, as inside UnionRemLock's lock, they use ``reread``: an
+LLVM ``load volatile``, which NVVM emits as ``ld.volatile.global`` in
+program order.  ``reread`` everywhere cost JTB's incremental run 1.3x and
+ECL-CC 1.2x (twenty-sixth session), hence two loads.  ``peek`` is a plain load, cached in the SM's L1, which other
 SMs' writes and every atomic leave stale until the line is evicted or the
 kernel ends: the union-find bodies use it where a stale parent is still a
 correct answer (:mod:`gconn.core.unionfind`).  The simulator has
@@ -36,6 +38,8 @@ if SIM:
     def load(a, i):
         return a[i]
 
+    reread = load
+
     @device
     def atomic_min(a, i, v):
         old = a[i]
@@ -55,9 +59,40 @@ if SIM:
                 return old
             old = seen
 else:
+    from llvmlite import ir
+    from numba import types
+    from numba.cuda import cgutils
+    from numba.cuda.extending import intrinsic
+
     @device
     def load(a, i):
         return cuda.ldcg(a, i)
+
+    class _VolatileLoad(ir.LoadInstr):
+        # llvmlite's IR builder has no volatile flag on loads
+        def descr(self, buf):
+            [ptr] = self.operands
+            buf.append(f"load volatile {self.type}, {ptr.type} {ptr.get_reference()}, align {self.align}"
+                       f"{self._stringify_metadata(leading_comma=True)}\n")
+
+    @intrinsic
+    def reread(typingctx, a, i):
+        """``a[i]`` of a 1-D integer array as one volatile load."""
+        if not (isinstance(a, types.Array) and a.ndim == 1 and isinstance(a.dtype, types.Integer)
+                and isinstance(i, types.Integer)):
+            return None
+
+        def codegen(context, builder, sig, args):
+            aty, ity = sig.args
+            arr = context.make_array(aty)(context, builder, args[0])
+            idx = context.cast(builder, args[1], ity, types.intp)
+            ptr = cgutils.get_item_pointer(context, builder, aty, arr, [idx], wraparound=False)
+            ld = _VolatileLoad(builder.block, ptr, typ=context.get_value_type(aty.dtype))
+            ld.align = aty.dtype.bitwidth // 8
+            builder._insert(ld)
+            return ld
+
+        return a.dtype(a, i), codegen
 
     @device
     def atomic_min(a, i, v):
@@ -96,7 +131,7 @@ def fence():
 
 
 GPU = Primitives(jit=device, load=load, store=store, cas=cas, atomic_min=atomic_min,
-                 atomic_add=atomic_add, fence=fence, peek=peek)
+                 atomic_add=atomic_add, fence=fence, peek=peek, reread=reread)
 
 #: UnionAsync .. UnionJTB and the finds, compiled as CUDA device functions.
 UF = build(GPU)
