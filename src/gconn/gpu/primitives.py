@@ -11,10 +11,11 @@ CAS checks it, or the next iteration reads again).  Where a re-read must
 see a newer value, as inside UnionRemLock's lock, they use ``reread``: an
 LLVM ``load volatile``, which NVVM emits as ``ld.volatile.global`` in
 program order.  ``reread`` everywhere cost JTB's incremental run 1.3x and
-ECL-CC 1.2x (twenty-sixth session), hence two loads.  ``peek`` is a plain load, cached in the SM's L1, which other
-SMs' writes and every atomic leave stale until the line is evicted or the
-kernel ends: the union-find bodies use it where a stale parent is still a
-correct answer (:mod:`gconn.core.unionfind`).  The simulator has
+ECL-CC 1.2x (twenty-sixth session), hence two loads.  ``peek`` is a plain
+load, cached in the SM's L1, which other SMs' writes and every atomic
+leave stale until the line is evicted or the kernel ends: the union-find
+bodies use it where a stale parent is still a correct answer
+(:mod:`gconn.core.unionfind`).  The simulator has
 no cache hints and locks each kind of atomic with its own lock, so there
 ``atomic_min``/``atomic_add`` are CAS loops: then only CAS ever touches an
 array that a CAS also touches.
@@ -77,7 +78,7 @@ else:
 
     @intrinsic
     def reread(typingctx, a, i):
-        """``a[i]`` of a 1-D integer array as one volatile load."""
+        """``a[i]`` (``i >= 0``) of a 1-D integer array as one volatile load."""
         if not (isinstance(a, types.Array) and a.ndim == 1 and isinstance(a.dtype, types.Integer)
                 and isinstance(i, types.Integer)):
             return None
