@@ -33,7 +33,7 @@ class Primitives:
     #: the SM's L1, which is not coherent across SMs); None: ``load``
     peek: Callable | None = None
     #: reread(a, i): a read of a[i] made where it stands, every time: never
-    #: merged with an earlier read nor moved above an earlier atomic or
-    #: fence (for re-reads that must see a newer value, as after taking a
-    #: lock); None: ``load``
+    #: merged with an earlier read of the same address nor hoisted out of a
+    #: loop (for re-reads that must see a newer value; after an atomic, only
+    #: a fence orders it, as after taking a lock); None: ``load``
     reread: Callable | None = None

@@ -9,14 +9,15 @@ one, and a loop waiting on one fixed address would spin on a register
 where an earlier value of the same address is still a correct answer (a
 CAS checks it, or the next iteration reads again).  Where a re-read must
 see a newer value, as inside UnionRemLock's lock, they use ``reread``: an
-LLVM ``load volatile``, which NVVM emits as ``ld.volatile.global`` in
-program order.  ``reread`` everywhere cost JTB's incremental run 1.3x and
-ECL-CC 1.2x (twenty-sixth session), hence two loads.  ``peek`` is a plain
-load, cached in the SM's L1, which other SMs' writes and every atomic
-leave stale until the line is evicted or the kernel ends: the union-find
-bodies use it where a stale parent is still a correct answer
-(:mod:`gconn.core.unionfind`).  The simulator has
-no cache hints and locks each kind of atomic with its own lock, so there
+LLVM ``load volatile``, which NVVM emits as ``ld.volatile.global``, one
+per call, in order with other volatile accesses (not with atomics: a
+fence orders those).  ``reread`` everywhere cost JTB's incremental run
+1.3x and ECL-CC 1.2x (twenty-sixth session), hence two loads.  ``peek``
+is a plain load, cached in the SM's L1, which other SMs' writes and every
+atomic leave stale until the line is evicted or the kernel ends: the
+union-find bodies use it where a stale parent is still a correct answer
+(:mod:`gconn.core.unionfind`).  The simulator has no cache hints and
+locks each kind of atomic with its own lock, so there
 ``atomic_min``/``atomic_add`` are CAS loops: then only CAS ever touches an
 array that a CAS also touches.
 
