@@ -203,8 +203,8 @@ def test_staging_plain_copies(threads, k, monkeypatch):
     blocks; nothing past ``a.size`` is written."""
     from gconn.gpu import staging
     shares = []
-    real = staging._copy_shares
-    monkeypatch.setattr(staging, "_copy_shares", lambda *a: shares.append(a[0].size) or real(*a))
+    real = staging.copy_shares
+    monkeypatch.setattr(staging, "copy_shares", lambda *a: shares.append(a[0].size) or real(*a))
     rng = np.random.default_rng(k)
     a = rng.integers(-2**31, 2**31 - 1, k).astype(np.int32)
     readonly = a.copy()
@@ -245,3 +245,149 @@ def test_device_id_bounds(dtype):
     bad[500] = -3
     with pytest.raises(ValueError, match=r"negative vertex id -3 \(dst\[500\]\)"):
         device_id_range(src, bad)
+
+
+class FakeDriver:
+    """The driver calls of ``stream._pump`` as ctypes functions over host
+    memory: copies are ``memmove``s, and a launch reads its parameters
+    through the kernelParams pointers, as the driver does, and keeps the
+    chunk its source and destination arrays hold at that moment.
+    ``fail`` = (call name, n): the n-th call of that name returns 700."""
+
+    def __init__(self, fail=None):
+        import ctypes
+
+        from gconn.gpu import driver
+        self.log, self.launches, self.fail, self.count = [], [], fail, {}
+        self.fields = None
+
+        def wrap(name, fn):
+            def call(*args):
+                self.count[name] = self.count.get(name, 0) + 1
+                if self.fail and self.fail == (name, self.count[name]):
+                    return 700
+                self.log.append((name,) + args)
+                return fn(*args) or 0
+            widths = driver.SIGNATURES[name]
+            proto = ctypes.CFUNCTYPE(ctypes.c_int32, *[ctypes.c_uint64 if w == 64 else ctypes.c_uint32
+                                                        for w in widths])
+            return proto(call)
+
+        def launch(f, gx, gy, gz, bx, by, bz, shared, stream_, params, extra):
+            ptrs = ctypes.cast(params, ctypes.POINTER(ctypes.c_uint64))
+            value = lambda i: ctypes.c_int64.from_address(ptrs[i]).value      # noqa: E731
+            arrays = []
+            for side in (14, 21):               # src, dst: (meminfo, parent, size, itemsize, data, shape, stride)
+                size, data = value(side + 2), value(side + 4)
+                assert value(side + 5) == size
+                arrays.append(np.ctypeslib.as_array(ctypes.cast(data, ctypes.POINTER(ctypes.c_int32)),
+                                                    (size,)).copy() if size else np.empty(0, np.int32))
+            self.launches.append(dict(m=value(35), row=value(67), grid=gx, block=bx, src=arrays[0], dst=arrays[1]))
+
+        self.keep = [wrap("cuEventSynchronize", lambda e: None),
+                     wrap("cuEventRecord", lambda e, s: None),
+                     wrap("cuStreamWaitEvent", lambda s, e, f: None),
+                     wrap("cuMemcpyHtoDAsync_v2", lambda d, h, n, s: ctypes.memmove(d, h, n) and None),
+                     wrap("cuMemcpyDtoHAsync_v2", lambda h, d, n, s: ctypes.memmove(h, d, n) and None),
+                     wrap("cuLaunchKernel", launch)]
+        self.fns = np.array([ctypes.cast(f, ctypes.c_void_p).value for f in self.keep], np.int64)
+
+
+def pump_case(m, chunk, piece, ring=3, *, cap=1 << 40, watch=False, devb=None, whole=None, src=True, fail=None):
+    """A feed of m edges through ``stream._pump`` with a fake driver:
+    (driver, control array, src, dst, device bounds, host bounds)."""
+    drv = FakeDriver(fail)
+    rng = np.random.default_rng(m * 7 + chunk)
+    s, d = (rng.integers(0, 1 << 30, m).astype(np.int32) for _ in range(2))
+    pieces = np.full((ring, piece + 2), -1, np.int32)       # rows longer than a piece, as a kept block may be
+    bufs = [(np.zeros(chunk, np.int32), np.zeros(chunk, np.int32)) for _ in range(stream.BUFFERS)]
+    dbuf = np.array([(a.ctypes.data, b.ctypes.data) for a, b in bufs], np.int64)
+    params = np.zeros((stream.BUFFERS, 68), np.int64)
+    for row, (a, b) in zip(params, bufs):
+        row[14 + 4], row[21 + 4] = a.ctypes.data, b.ctypes.data
+    ptrs = (np.arange(params.size, dtype=np.int64) * 8 + params.ctypes.data).reshape(params.shape)
+    at = np.array([35, 16, 19, 18, 23, 26, 67], np.int64)
+    rows = -(-m // chunk)
+    devb = np.zeros(2 * rows, np.int64) if devb is None else devb
+    hostb = np.full(2 * rows, stream._NOT_BACK, np.int64)
+    events = np.arange(1000, 1000 + ring + 2 * stream.BUFFERS, dtype=np.int64)
+    c = np.zeros(stream._CONTROL, np.int64)
+    c[stream._M], c[stream._CHUNK], c[stream._ROWS], c[stream._CAP], c[stream._WATCH] = m, chunk, rows, cap, watch
+    c[stream._PIECE], c[stream._PIECES], c[stream._ISZ], c[stream._SHARES] = piece, pieces.ctypes.data, 4, 2
+    c[stream._SRC], c[stream._WHOLE] = src, 0 if whole is None else whole.ctypes.data
+    c[stream._COPY], c[stream._COMPUTE], c[stream._KERNEL], c[stream._GRIDS], c[stream._BLOCK] = 11, 12, 13, 5, 4
+    c[stream._PTRS], c[stream._HOSTB], c[stream._DEVB], c[stream._LIMIT] = (ptrs.ctypes.data, hostb.ctypes.data,
+                                                                           devb.ctypes.data, 1 << 20)
+    stream._pump(drv.fns, s if src else s[:0], d, pieces, events, dbuf, params, at, hostb, c)
+    return drv, c, s, d, hostb
+
+
+@pytest.mark.parametrize("m,chunk,piece", [(1, 1, 1), (10, 4, 3), (37, 8, 8), (1000, 96, 17), (64, 64, 1000)])
+def test_pump_sends_every_chunk_through_the_ring(m, chunk, piece):
+    """The native feed: each chunk's ids reach its device buffers whole
+    before its launch (through every piece of the ring, each refilled only
+    after a wait on its event and copied right after its fill), the launch
+    sees the chunk's size and bounds row and a grid for it, and each
+    chunk's bounds come back to the host after its launch."""
+    from gconn.gpu.stream import BUFFERS
+    drv, c, s, d, hostb = pump_case(m, chunk, piece)
+    assert c[stream._A] == m and c[stream._ERR] == 0 and c[stream._SLOT] == -(-m // chunk)
+    got = drv.launches
+    assert [g["row"] for g in got] == list(range(len(got))) and len(got) == -(-m // chunk)
+    assert np.array_equal(np.concatenate([g["src"] for g in got]), s)
+    assert np.array_equal(np.concatenate([g["dst"] for g in got]), d)
+    for g in got:
+        assert g["m"] == g["src"].size and g["block"] == 4 and g["grid"] == min(-(-g["m"] // 4), 5)
+    ring_events = set(range(1000, 1003))
+    waited = set()
+    for i, (name, *args) in enumerate(drv.log):
+        if name == "cuEventSynchronize":
+            waited.add(args[0])
+        if name == "cuMemcpyHtoDAsync_v2":
+            j = (args[1] - c[stream._PIECES]) // ((piece + 2) * 4)
+            assert 1000 + j in waited and args[3] == 11           # its piece was waited for, on the copy stream
+            waited.discard(1000 + j)
+            assert drv.log[i + 1][:3] == ("cuEventRecord", 1000 + j, 11)
+    assert waited <= ring_events
+    # per chunk: wait for the buffer's last union, copies, copied -> compute, launch, bounds back, unioned
+    marks = [(name, args[0]) for name, *args in drv.log if name != "cuEventSynchronize"
+             and not (name == "cuEventRecord" and args[0] < 1003) and name != "cuMemcpyHtoDAsync_v2"]
+    for k in range(len(got)):
+        b = k % BUFFERS
+        assert marks[6 * k:6 * k + 6] == [("cuStreamWaitEvent", 11), ("cuEventRecord", 1003 + b),
+                                          ("cuStreamWaitEvent", 12), ("cuLaunchKernel", 13),
+                                          ("cuMemcpyDtoHAsync_v2", hostb.ctypes.data + 16 * k),
+                                          ("cuEventRecord", 1003 + BUFFERS + b)]
+
+
+def test_pump_stops_where_the_parent_array_must_grow():
+    """With n unknown, the pump reads the bounds back so far before each
+    chunk and stops, for the host to grow the parent array, at the first
+    chunk after one that held an id beyond it; with n known it does not
+    look."""
+    m, chunk = 40, 4
+    devb = np.zeros(2 * 10, np.int64)
+    devb[1::2] = 50
+    devb[2 * 3 + 1] = 120               # chunk 3's largest id
+    drv, c, *_ = pump_case(m, chunk, 4, cap=100, watch=True, devb=devb)
+    assert c[stream._A] == 4 * chunk and len(drv.launches) == 4
+    assert c[stream._ARRIVED] == 4 and c[stream._TOP] == 120
+    drv, c, *_ = pump_case(m, chunk, 4, cap=100, watch=False, devb=devb)
+    assert c[stream._A] == m
+
+
+def test_pump_csr_rows_and_failed_calls():
+    """A CSR (no source ids staged) takes each chunk's rows from the rows
+    found whole; a failed driver call stops the pump at its chunk with the
+    error and the call's name."""
+    from gconn.gpu import driver
+    m, chunk = 30, 8
+    whole = np.arange(m, dtype=np.int32) * 5
+    drv, c, s, d, _ = pump_case(m, chunk, 3, whole=whole, src=False)
+    assert np.array_equal(np.concatenate([g["src"] for g in drv.launches]), whole)
+    assert np.array_equal(np.concatenate([g["dst"] for g in drv.launches]), d)
+    copies = [name for name, *_ in drv.log].count("cuMemcpyHtoDAsync_v2")
+    assert copies == sum(-(-min(chunk, m - o) // 3) for o in range(0, m, chunk))     # the column ids only
+    drv, c, *_ = pump_case(m, chunk, 3, fail=("cuLaunchKernel", 2))
+    assert c[stream._ERR] == 700 and driver.NAMES[c[stream._CALL]] == "cuLaunchKernel"
+    assert c[stream._A] == chunk and c[stream._ROW] == 1 and len(drv.launches) == 1

@@ -145,6 +145,37 @@ def test_csr_streamed(edges):
     assert stats.streamed and k == k0 and np.array_equal(labels, want)
 
 
+@pytest.mark.parametrize("known_n", [False, True])
+def test_native_feed_takes_the_chunks_after_the_first(edges, known_n, monkeypatch):
+    """The chunks go through the native feed (``stream._pump``), more
+    than ``PUMP_CHUNKS`` of them, ids growing past the parent array
+    included, from arrays and from a CSR; the labels are SciPy's and the
+    same as with every chunk through the host's loop."""
+    import scipy.sparse as sp
+    src, dst, n = edges
+    starts = []
+    real = stream._pump
+    monkeypatch.setattr(stream, "_pump", lambda *a: starts.append(int(a[-1][stream._A])) or real(*a))
+    order = np.argsort(np.maximum(src, dst), kind="stable")         # ids that grow chunk by chunk
+    csr = sp.csr_matrix((np.ones(src.size, np.int8), (src, dst)), shape=(n, n))
+    cases = [(src, dst), (src[order], dst[order]), stream.HostEdges.of_csr(csr.indptr, csr.indices, n)]
+    for edges_ in cases:
+        for pump in (True, False):
+            monkeypatch.setattr(stream, "PUMP", pump)
+            starts.clear()
+            chunk = 1 << 12
+            st = stream.stream_union(edges_, chunk_edges=chunk, n=n if known_n else None)
+            roots, _, _, n_out = st.result()
+            check_labels(src, dst, n_out, roots)
+            if pump:
+                first = starts[0] if starts else None
+                assert first == (0 if known_n or isinstance(edges_, stream.HostEdges) else chunk), starts
+                assert len(starts) > src.size // chunk // stream.PUMP_CHUNKS, starts
+                pumped = roots
+            else:
+                assert starts == [] and np.array_equal(host(roots), host(pumped))
+
+
 def test_matches_the_resident_path(edges):
     src, dst, n = edges
     k, labels, stats = gconn.connected_components((src, dst), backend="gpu", return_stats=True)

@@ -171,6 +171,11 @@ def _sm_count() -> int:
     return _SMS[0]
 
 
+def persistent_grid() -> int:
+    """The most blocks a grid-stride ("persistent") kernel is launched with."""
+    return WAVES * _sm_count()
+
+
 _CONFIGS: dict = {}
 
 #: ``GCONN_GPU_LAUNCH=numba`` launches through numba's dispatcher instead of
@@ -239,6 +244,12 @@ class Direct:
                 vals.extend(_abi(a))
         return vals
 
+    def field(self, index: int) -> int:
+        """Where argument ``index`` starts in the parameter buffer (an
+        array's 7 ABI fields: meminfo, parent, size, itemsize, data, shape,
+        stride)."""
+        return sum(1 if t is None else 7 for t in self.types[:index])
+
     def send(self, grid: int, block: int, params: int) -> None:
         """One ``cuLaunchKernel`` of the parameters at ``params`` on CuPy's
         current stream (the caller holds the lock of their buffer)."""
@@ -282,7 +293,7 @@ def _bindings() -> bool:
     return True
 
 
-def _direct(kern):
+def direct(kern):
     """The :class:`Direct` launcher of ``kern``, or False where this
     numba-cuda or driver binding does not offer what it needs (then numba's
     dispatcher launches it)."""
@@ -310,12 +321,12 @@ def launch(kern, nthreads: int, *args, persistent: bool = False, block: int = BL
         return
     grid = (nthreads + block - 1) // block
     if persistent:
-        grid = min(grid, WAVES * _sm_count())
+        grid = min(grid, persistent_grid())
     if SIM:                     # the simulator's configuration is the kernel itself
         kern[grid, block](*args)
         return
     if DIRECT or type(kern) is Direct:
-        d = _direct(kern)
+        d = direct(kern)
         if d:
             d(grid, block, args)
             return
@@ -342,7 +353,7 @@ class Bound:
 
     def __init__(self, kern, nthreads: int, args: tuple, block: int):
         self.kern, self.nthreads, self.args, self.block = kern, nthreads, args, block
-        self.direct = d = (DIRECT or type(kern) is Direct) and not SIM and _direct(kern)
+        self.direct = d = (DIRECT or type(kern) is Direct) and not SIM and direct(kern)
         if not d:
             return
         self.grid = (nthreads + block - 1) // block

@@ -27,7 +27,7 @@ from numba.extending import intrinsic
 
 #: elements per parallel block of a copy (below this, one thread copies)
 BLOCK = 1 << 16
-#: the shares of :func:`_copy_shares`: numba's largest thread count (a
+#: the shares of :func:`copy_shares`: numba's largest thread count (a
 #: fixed number: asking numba for its current one cost 8 us of host time a
 #: piece; with fewer threads set, each takes several shares)
 SHARES = config.NUMBA_NUM_THREADS
@@ -82,10 +82,10 @@ def copy_into(out: np.ndarray, a: np.ndarray) -> None:
 
 
 def _copy_any(out: np.ndarray, a: np.ndarray) -> None:
-    """out[:] = a on all cores: by :func:`_copy_shares` where both are
+    """out[:] = a on all cores: by :func:`copy_shares` where both are
     contiguous and of one type, else cast by blocks (:func:`_copy`)."""
     if out.dtype == a.dtype and out.flags.c_contiguous and a.flags.c_contiguous:
-        _copy_shares(out, a, SHARES)
+        copy_shares(out, a, SHARES)
     else:
         _copy(out, a)
 
@@ -112,7 +112,7 @@ def _memcpy(typingctx, out, a, start, count):
 
 
 @njit(parallel=True, nogil=True, cache=True)
-def _copy_shares(out, a, threads):
+def copy_shares(out, a, threads):
     """out[:] = a (contiguous, one type): one share per thread, each a
     single ``memcpy``.  Against numba's copy by 2^16-item blocks
     (:func:`_copy`) on the H100's host, the fills of a call from Kronecker's
@@ -133,7 +133,7 @@ def _copy_shares(out, a, threads):
 @njit(parallel=True, nogil=True, cache=True)
 def _copy(out, a):
     """out[:] = a by blocks in parallel, cast to out's type: what
-    :func:`_copy_shares` does not take (other types, strided columns)."""
+    :func:`copy_shares` does not take (other types, strided columns)."""
     n = a.size
     for b in prange((n + BLOCK - 1) // BLOCK):
         s = b * BLOCK
@@ -333,7 +333,7 @@ def warm() -> None:
     for dt in (np.int32, np.int64):
         stage(np.empty(2, dt), np.arange(2, dtype=dt))
         _copy(np.empty(2, dt), np.arange(2, dtype=dt))
-        _copy_shares(np.empty(2, dt), np.arange(2, dtype=dt), 1)
+        copy_shares(np.empty(2, dt), np.arange(2, dtype=dt), 1)
     _touch(np.empty(2, np.uint8))
     column = np.arange(4, dtype=np.int64)[::2]      # a strided column of an (m, 2) array
     stage(np.empty(2, np.int64), column)

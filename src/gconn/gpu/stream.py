@@ -11,7 +11,10 @@ larger than the GPU are unioned without an out-of-memory error.
 
 Host memory reaches the copy engine through a ring of small pinned
 pieces, each filled on all cores (:func:`gconn.gpu.staging.copy_into`)
-and copied while the next is filled.  Where the edges can be read again
+and copied while the next is filled.  Once the parent array has a size,
+the chunks' fills, copies, events and union launches are made by one
+compiled loop (:func:`_pump`, calling the driver through
+:mod:`gconn.gpu.driver`), with no Python between them.  Where the edges can be read again
 (arrays, memory-mapped files, a matrix's CSR) the ids are checked on the
 device by the kernel that unions them (see :class:`Streamer`), so the host
 only copies; an iterable's chunks are checked on the host as they are
@@ -45,15 +48,18 @@ from contextlib import contextmanager
 from threading import Lock
 
 import numpy as np
+from numba import njit
 
 from ..design import UNION_FIND, Plan, Variant
 from ..ids import INT32_MAX, check_pair
 from ..memory import check_vertices
 from . import memory
 from ._compat import SIM, view, xp
+from .driver import LAUNCH, NAMES, RECORD, SYNC, TO_DEVICE, TO_HOST, WAIT, addresses, call_copy, call_launch, \
+    call_record, call_sync, call_wait, handle
 from .graph import order_kernel, rows_kernel
-from .launch import dtypes_key, dummy, get, launch
-from .staging import Ring, fill, landing
+from .launch import BLOCK, direct, dtypes_key, dummy, get, launch, persistent_grid
+from .staging import SHARES, Ring, copy_shares, fill, landing
 from .unionfind import OP_UNION, flat_roots
 
 #: device buffers that take turns: one being unioned, one being copied
@@ -485,9 +491,6 @@ class Streamer:
                     return
                 pieces = _chain([first], pieces)
             self._setup(edges)
-        if edges.rereadable:
-            # cut as they are read: the chunk size changes when the buffers do
-            pieces = edges.chunks(lambda: self.chunk_edges)
         # chunks checked by the device, by bounds row: (chunk, offset, size, capacity at its union)
         rows: list = []
         on_device = edges.rereadable
@@ -503,29 +506,54 @@ class Streamer:
             with self._pipe.open():
                 if csr is not None:
                     csr.send(self._pipe)
-                for offset, hs, hd in pieces:
-                    # an iterable's pieces come as they were given
-                    e = self.chunk_edges
-                    for a in range(0, hd.size, e):
-                        src = None if hs is None else hs[a:a + e]
-                        # an unknown n is sized on the host from the first chunk
-                        host = not on_device or self.max_id < 0 and self.n is None
-                        row = None if host else len(rows)
-                        cap = self._put(offset + a, src, hd[a:a + e], row, csr)
-                        if row is not None:
-                            rows.append((self.chunks, offset + a, hd[a:a + e].size, cap))
-                        self.chunks += 1
-                        if self._short_of is not None:
-                            self._make_room(self._short_of)
-                            self._short_of = None
-                        elif host and on_device:
-                            self._widen(edges.m - (offset + a + e))
+                if on_device:
+                    pumps = self._pipe.pumps(edges, csr)
+                    a = 0
+                    while a < edges.m:
+                        # the chunks after the first (an unknown n is sized from it) in native code, up to
+                        # one whose ids need a larger parent array: that one, and one after PUMP_CHUNKS,
+                        # here; so are all where it cannot run
+                        if pumps and self._short_of is None and (self.n is not None or self.max_id >= 0):
+                            a = self._pipe.pump(edges, a, rows, csr)
+                            if a >= edges.m:
+                                break
+                        # cut as they are read: the chunk size changes when the buffers do
+                        hs, hd = edges.piece(a, self.chunk_edges)
+                        self._chunk(edges, a, hs, hd, rows, csr)
+                        a += hd.size
+                else:
+                    for offset, hs, hd in pieces:
+                        # an iterable's pieces come as they were given
+                        e = self.chunk_edges
+                        for a in range(0, hd.size, e):
+                            self._chunk(edges, offset + a, None if hs is None else hs[a:a + e], hd[a:a + e], rows,
+                                        csr)
                 if self._land_wanted:
                     self._land()
         finally:
             self._pipe.sync()
         self._verify(edges, rows, csr)
         self.seconds += time.perf_counter() - t0
+
+    def _chunk(self, edges: HostEdges, offset: int, hs, hd, rows: list, csr) -> None:
+        """One chunk of :meth:`feed` through :meth:`_put`, checked by the
+        device (and recorded in ``rows``) where the edges can be read again
+        and the parent array has a size; then room for ids it found too
+        large, or wider edge buffers once the first chunk sized the parent
+        array."""
+        on_device = edges.rereadable
+        # an unknown n is sized on the host from the first chunk
+        host = not on_device or self.max_id < 0 and self.n is None
+        row = None if host else len(rows)
+        cap = self._put(offset, hs, hd, row, csr)
+        if row is not None:
+            rows.append((self.chunks, offset, hd.size, cap))
+        self.chunks += 1
+        if self._short_of is not None:
+            self._make_room(self._short_of)
+            self._short_of = None
+        elif host and on_device:
+            self._widen(edges.m - (offset + hd.size))
 
     def _land(self) -> None:
         """The labels' host array, its pages written while the device
@@ -772,6 +800,9 @@ class _SimPipe:
     def sync(self) -> None:
         pass
 
+    def pumps(self, edges, csr) -> bool:
+        return False
+
 
 def _pairs(dev: tuple, hs, hd) -> tuple:
     """(device buffer, host ids) of a chunk: dst alone for a CSR (``hs``
@@ -815,22 +846,24 @@ _BOUNDS: list = []
 _PINNED_LOCK = Lock()
 
 
-def _take_pinned(nbytes: int) -> tuple[int, list]:
-    """``RING`` pinned staging pieces of at least ``nbytes``: the kept
-    ones, else new ones (allocating them, cudaHostAlloc of 96 MB, took
-    36-52 ms of every 57-108 ms run on the H100).  A run in another thread
-    that finds them taken gets its own."""
+def _take_pinned(nbytes: int) -> tuple[int, object]:
+    """Pinned memory for ``RING`` staging pieces of at least ``nbytes``
+    each, in one block (the native feed, :func:`_pump`, finds a piece by
+    its index): the kept block, else a new one (allocating it,
+    cudaHostAlloc of 96 MB, took 36-52 ms of every 57-108 ms run on the
+    H100).  A run in another thread that finds it taken gets its own.
+    Returns (bytes a piece, the memory)."""
     with _PINNED_LOCK:
         if _PINNED and _PINNED[0][0] >= nbytes:
             return _PINNED.pop()
-    return nbytes, [xp.cuda.alloc_pinned_memory(nbytes) for _ in range(RING)]
+    return nbytes, xp.cuda.alloc_pinned_memory(RING * nbytes)
 
 
-def _give_back_pinned(size: int, mems: list) -> None:
-    """Keep the larger of these buffers and the kept ones."""
+def _give_back_pinned(size: int, mem) -> None:
+    """Keep the larger of this block and the kept one."""
     with _PINNED_LOCK:
         if not _PINNED or _PINNED[0][0] < size:
-            _PINNED[:] = [(size, mems)]
+            _PINNED[:] = [(size, mem)]
 
 
 class _CudaPipe:
@@ -877,15 +910,16 @@ class _CudaPipe:
         # (5.6 MB pieces under a 128 MiB budget ran 20% slower per chunk than
         # 8 MB ones), and not below 4 KiB: a CSR's offsets go through them too
         piece = max(min(PIECE_BYTES // isz, max(st.chunk_edges, st.want_chunk)), 4096 // isz)
-        size, mems = _take_pinned(piece * isz)
-        self.ring = Ring([np.frombuffer(m, st.idt, piece) for m in mems])
+        size, mem = _take_pinned(piece * isz)
+        self.block = np.frombuffer(mem, st.idt, RING * (size // isz)).reshape(RING, size // isz)
+        self.ring = Ring([row[:piece] for row in self.block])
         try:
             with _threads(st.copy_threads):
                 yield
         finally:
             self.sync()
-            self.ring = None
-            _give_back_pinned(size, mems)
+            self.ring = self.block = None
+            _give_back_pinned(size, mem)
 
     def copy_in(self, s, hs, hd, bounds: bool):
         """Stage the chunk piece by piece into slot ``s``'s device buffers,
@@ -978,6 +1012,55 @@ class _CudaPipe:
         self.copy_stream.synchronize()
         self.compute.synchronize()
 
+    def pumps(self, edges: HostEdges, csr) -> bool:
+        """Whether :meth:`pump` can take this feed's checked chunks: arrays
+        (or a CSR whose rows are found whole) of the ids' type, contiguous,
+        and a driver to call (the kernel launched directly)."""
+        st = self.st
+        sides = (edges.dst,) if edges.src is None else (edges.src, edges.dst)
+        return (PUMP and edges.rereadable and (csr is None or csr.whole is not None)
+                and all(a.dtype == st.idt and a.flags.c_contiguous for a in sides)
+                and addresses() is not None and bool(direct(st._kern)))
+
+    def pump(self, edges: HostEdges, a: int, rows: list, csr) -> int:
+        """Checked chunks from edge ``a`` by :func:`_pump`, at most
+        ``PUMP_CHUNKS``, each recorded as ``Streamer.feed`` records one;
+        returns the edge it stopped at."""
+        st = self.st
+        d = direct(st._kern)
+        none = st._none
+        k = st.chunk_edges
+        params = np.array([d.values((st._Pv, st._Hv, ds, dd, none[0], k, OP_UNION, int(st.forest), st._fav,
+                                     st._fbv, none[1], st.cap, self.bv, 0)) for ds, dd in st._devv], np.int64)
+        at = np.array([d.field(5), d.field(2) + 2, d.field(2) + 5, d.field(2) + 4, d.field(3) + 2, d.field(3) + 5,
+                       d.field(13)], np.int64)
+        # kernelParams: per buffer, the address of each of its parameters
+        ptrs = (np.arange(params.size, dtype=np.int64) * 8 + params.ctypes.data).reshape(params.shape)
+        events = np.array([e.ptr for e in self.ring.freed + self.copied + self.unioned], np.int64)
+        dbuf = np.array([(ds.data.ptr, dd.data.ptr) for ds, dd in st._dev], np.int64)
+        c = np.zeros(_CONTROL, np.int64)
+        c[_A], c[_M], c[_CHUNK], c[_ROW], c[_ROWS] = a, edges.m, k, len(rows), self.rows
+        c[_ARRIVED], c[_TOP], c[_CAP], c[_WATCH] = self.arrived, self.top, st.cap, st.n is None
+        c[_TURN], c[_SLOT], c[_PIECE], c[_PIECES] = self.ring.turn, st._slot, self.ring.piece, self.block.ctypes.data
+        c[_ISZ], c[_SHARES], c[_SRC] = st.idt.itemsize, SHARES, edges.src is not None
+        c[_WHOLE] = 0 if csr is None else csr.whole.data.ptr
+        c[_COPY], c[_COMPUTE], c[_KERNEL] = self.copy_stream.ptr, self.compute.ptr, handle(d.handle)
+        c[_GRIDS], c[_BLOCK], c[_PTRS] = persistent_grid(), BLOCK, ptrs.ctypes.data
+        c[_HOSTB], c[_DEVB], c[_LIMIT] = self.host.ctypes.data, self.b.data.ptr, PUMP_CHUNKS
+        src = edges.dst[:0] if edges.src is None else edges.src
+        _pump(addresses(), src, edges.dst, self.block, events, dbuf, params, at, self.host, c)
+        for o in range(a, int(c[_A]), k):
+            rows.append((st.chunks, o, min(k, edges.m - o), st.cap))
+            st.chunks += 1
+            st.edges += min(k, edges.m - o)
+        self.ring.turn, st._slot = int(c[_TURN]), int(c[_SLOT])
+        self.arrived, self.top = int(c[_ARRIVED]), int(c[_TOP])
+        if c[_ERR]:
+            self.sync()
+            raise RuntimeError(f"{NAMES[int(c[_CALL])]} failed with CUDA error {int(c[_ERR])} in the streamed "
+                               f"feed (edges from {int(c[_A])})")
+        return int(c[_A])
+
 
 def _after(waiting, stream) -> None:
     """Work queued on ``waiting`` from here runs after the work queued on
@@ -989,6 +1072,127 @@ def _after(waiting, stream) -> None:
 
 #: a pinned bounds slot whose chunk's pair has not come back yet
 _NOT_BACK = np.iinfo(np.int64).min
+
+
+# -- the feed's loop without Python ------------------------------------------------
+
+#: whether :meth:`_CudaPipe.pump` runs the chunks it can take (False: every
+#: chunk through :meth:`Streamer._put`, for measuring one against the other)
+PUMP = True
+#: chunks a pump runs before it returns to the host (which then takes one
+#: chunk itself, so that a Ctrl-C is seen within about this many)
+PUMP_CHUNKS = 64
+
+# the slots of a pump's control array (int64): its state in and out, the
+# handles and addresses it works with
+(_A, _M, _CHUNK, _ROW, _ROWS, _ARRIVED, _TOP, _CAP, _WATCH, _TURN, _SLOT, _PIECE, _PIECES, _ISZ, _SHARES, _SRC,
+ _WHOLE, _COPY, _COMPUTE, _KERNEL, _GRIDS, _BLOCK, _PTRS, _HOSTB, _DEVB, _LIMIT, _ERR, _CALL) = range(28)
+_CONTROL = 28
+# the kernel parameters a pump writes for each chunk, as indices into ``at``
+_AT_M, _AT_SRC_SIZE, _AT_SRC_SHAPE, _AT_SRC_DATA, _AT_DST_SIZE, _AT_DST_SHAPE, _AT_ROW = range(7)
+
+
+@njit(nogil=True, cache=True)
+def _stage(fns, a, o, k, base, pieces, events, c):
+    """Edges ``a[o:o + k]`` into device memory at ``base``, piece by piece
+    through the pinned ring, on the copy stream: (0, 0), else the CUDA
+    error and the call that failed."""
+    ring, stride = pieces.shape[0], pieces.shape[1] * c[_ISZ]
+    isz, piece = c[_ISZ], c[_PIECE]
+    p = 0
+    while p < k:
+        j = c[_TURN] % ring
+        c[_TURN] += 1
+        err = call_sync(fns[SYNC], (events[j],))          # the piece's last copy is done
+        if err != 0:
+            return err, SYNC
+        cnt = min(piece, k - p)
+        copy_shares(pieces[j, :cnt], a[o + p:o + p + cnt], c[_SHARES])
+        err = call_copy(fns[TO_DEVICE], (base + p * isz, c[_PIECES] + j * stride, cnt * isz, c[_COPY]))
+        if err != 0:
+            return err, TO_DEVICE
+        err = call_record(fns[RECORD], (events[j], c[_COPY]))
+        if err != 0:
+            return err, RECORD
+        p += cnt
+    return 0, 0
+
+
+@njit(nogil=True, cache=True)
+def _pump(fns, src, dst, pieces, events, dbuf, params, at, hostb, c):
+    """Chunks of the feed, each as :meth:`Streamer._put` makes a checked
+    chunk (its copies, its union with the bounds into row ``c[_ROW]``, the
+    bounds back, the events between the streams), from edge ``c[_A]``
+    until ``c[_M]``, ``c[_LIMIT]`` chunks, or, with ``c[_WATCH]`` (n not
+    known), until a chunk's bounds back show an id beyond the parent
+    array, whose growth the host makes.  Driver calls only: the host's
+    Python between a call's pieces and chunks was about 2 ms of a 14 ms
+    call from Kronecker's host arrays (BENCHMARKS.md, issue 11).
+
+    ``events``: the ring's pieces' events, then ``copied`` and ``unioned``
+    per device buffer; ``dbuf[s]``: buffer s's (src, dst) device
+    addresses; ``params[s]``: the kernel's parameters for buffer s, whose
+    fields at ``at`` a chunk rewrites.  Stops at the first failed call,
+    with the error in ``c[_ERR]`` and the call in ``c[_CALL]``."""
+    ring = pieces.shape[0]
+    buffers = dbuf.shape[0]
+    fields = params.shape[1]
+    done = 0
+    while c[_A] < c[_M] and done < c[_LIMIT]:
+        if c[_WATCH] != 0:
+            while c[_ARRIVED] < c[_ROWS] and hostb[2 * c[_ARRIVED] + 1] != _NOT_BACK:
+                c[_TOP] = max(c[_TOP], hostb[2 * c[_ARRIVED] + 1])
+                c[_ARRIVED] += 1
+            if c[_TOP] >= c[_CAP]:
+                return
+        o = c[_A]
+        k = min(c[_CHUNK], c[_M] - o)
+        s = c[_SLOT] % buffers
+        copied, unioned = events[ring + s], events[ring + buffers + s]
+        err, where = call_wait(fns[WAIT], (c[_COPY], unioned, 0)), WAIT   # the buffer's last union is done
+        if err == 0 and c[_SRC] != 0:
+            err, where = _stage(fns, src, o, k, dbuf[s, 0], pieces, events, c)
+        if err == 0:
+            err, where = _stage(fns, dst, o, k, dbuf[s, 1], pieces, events, c)
+        if err == 0:
+            err, where = call_record(fns[RECORD], (copied, c[_COPY])), RECORD
+        if err == 0:
+            err, where = call_wait(fns[WAIT], (c[_COMPUTE], copied, 0)), WAIT
+        if err == 0:
+            par = params[s]
+            par[at[_AT_M]] = k
+            par[at[_AT_SRC_SIZE]] = k
+            par[at[_AT_SRC_SHAPE]] = k
+            par[at[_AT_DST_SIZE]] = k
+            par[at[_AT_DST_SHAPE]] = k
+            par[at[_AT_ROW]] = c[_ROW]
+            if c[_WHOLE] != 0:          # a CSR's rows, found for every entry before the feed
+                par[at[_AT_SRC_DATA]] = c[_WHOLE] + o * c[_ISZ]
+            grid = min((k + c[_BLOCK] - 1) // c[_BLOCK], c[_GRIDS])
+            err, where = call_launch(fns[LAUNCH], (c[_KERNEL], grid, 1, 1, c[_BLOCK], 1, 1, 0, c[_COMPUTE],
+                                                   c[_PTRS] + s * fields * 8, 0)), LAUNCH
+        if err == 0:
+            err, where = call_copy(fns[TO_HOST], (c[_HOSTB] + 16 * c[_ROW], c[_DEVB] + 16 * c[_ROW], 16,
+                                                  c[_COMPUTE])), TO_HOST
+        if err == 0:
+            err, where = call_record(fns[RECORD], (unioned, c[_COMPUTE])), RECORD
+        if err != 0:
+            c[_ERR] = err
+            c[_CALL] = where
+            return
+        c[_ROW] += 1
+        c[_SLOT] += 1
+        c[_A] = o + k
+        done += 1
+
+
+def warm() -> None:
+    """Compile (or load) the native feed (:func:`_pump`) for the id types
+    that are streamed: it runs no chunk, and needs no GPU."""
+    for dt in (np.int32, np.int64):
+        ids = np.zeros(0, dt)
+        z = lambda *shape: np.zeros(shape, np.int64)            # noqa: E731
+        _pump(z(len(NAMES)), ids, ids, np.zeros((1, 1), dt), z(1), z(1, 2), z(1, 1), z(7), z(2), z(_CONTROL))
 
 
 def stream_union(edges, variant="none+union-async+find-halve", *, n=None, forest=False, chunk_edges=None,
