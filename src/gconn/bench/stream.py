@@ -135,7 +135,7 @@ def bench_graph(key: str, quick: bool, repeat: int, log, parts=PARTS) -> dict:
     log(f"{desc}: n={n} m={m}, {gb:.3f} GB of int32 edges")
     row = dict(graph=desc, n=n, m=m)
     def e2e():
-        gconn.connected_components((src, dst), backend="gpu")
+        return gconn.connected_components((src, dst), backend="gpu")
 
     pin, row["e2e_ms"], row["e2e_ratio"] = _paired_ms(_pinned_copier(src, dst), e2e, repeat)
     row["pinned_ms"] = pin
