@@ -248,7 +248,7 @@ def warmup(show: bool = True, notice: bool = True) -> dict:
     """
     import tempfile
     from . import generators, io, streamed
-    from .gpu import staging, stream
+    from .gpu import feed, staging
     t0 = time.perf_counter()
     compiled = 0
     with progress(show, total=len(WARMUP_RUNS) + 2, desc="kernels", unit="step") as bar:
@@ -265,7 +265,7 @@ def warmup(show: bool = True, notice: bool = True) -> dict:
             streamed.warm(streamed.plan_of("auto", "cc", {}))
             # the host side of the GPU's transfers (CPU kernels: no GPU needed)
             staging.warm()
-            stream.warm()
+            feed.warm()
             bar.update()
         compiled += watch.count
         for problem, algorithm, mode in WARMUP_RUNS:

@@ -24,7 +24,7 @@ pytestmark = [pytest.mark.cudasim,
 
 if SIM:
     import gconn
-    from gconn.gpu import stream
+    from gconn.gpu import feed, stream
 
 
 @pytest.fixture(scope="module")
@@ -248,7 +248,7 @@ def test_device_id_bounds(dtype):
 
 
 class FakeDriver:
-    """The driver calls of ``stream._pump`` as ctypes functions over host
+    """The driver calls of ``feed._pump`` as ctypes functions over host
     memory: copies are ``memmove``s, and a launch reads its parameters
     through the kernelParams pointers, as the driver does, and keeps the
     chunk its source and destination arrays hold at that moment.
@@ -294,7 +294,7 @@ class FakeDriver:
 
 
 def pump_case(m, chunk, piece, ring=3, *, cap=1 << 40, watch=False, devb=None, whole=None, src=True, fail=None):
-    """A feed of m edges through ``stream._pump`` with a fake driver:
+    """A feed of m edges through ``feed._pump`` with a fake driver:
     (driver, control array, src, dst, device bounds, host bounds)."""
     drv = FakeDriver(fail)
     rng = np.random.default_rng(m * 7 + chunk)
@@ -309,16 +309,16 @@ def pump_case(m, chunk, piece, ring=3, *, cap=1 << 40, watch=False, devb=None, w
     at = np.array([35, 16, 19, 18, 23, 26, 67], np.int64)
     rows = -(-m // chunk)
     devb = np.zeros(2 * rows, np.int64) if devb is None else devb
-    hostb = np.full(2 * rows, stream._NOT_BACK, np.int64)
+    hostb = np.full(2 * rows, feed._NOT_BACK, np.int64)
     events = np.arange(1000, 1000 + ring + 2 * stream.BUFFERS, dtype=np.int64)
-    c = np.zeros(stream._CONTROL, np.int64)
-    c[stream._M], c[stream._CHUNK], c[stream._ROWS], c[stream._CAP], c[stream._WATCH] = m, chunk, rows, cap, watch
-    c[stream._PIECE], c[stream._PIECES], c[stream._ISZ], c[stream._SHARES] = piece, pieces.ctypes.data, 4, 2
-    c[stream._SRC], c[stream._WHOLE] = src, 0 if whole is None else whole.ctypes.data
-    c[stream._COPY], c[stream._COMPUTE], c[stream._KERNEL], c[stream._GRIDS], c[stream._BLOCK] = 11, 12, 13, 5, 4
-    c[stream._PTRS], c[stream._HOSTB], c[stream._DEVB], c[stream._LIMIT] = (ptrs.ctypes.data, hostb.ctypes.data,
+    c = np.zeros(feed._CONTROL, np.int64)
+    c[feed._M], c[feed._CHUNK], c[feed._ROWS], c[feed._CAP], c[feed._WATCH] = m, chunk, rows, cap, watch
+    c[feed._PIECE], c[feed._PIECES], c[feed._ISZ], c[feed._SHARES] = piece, pieces.ctypes.data, 4, 2
+    c[feed._SRC], c[feed._WHOLE] = src, 0 if whole is None else whole.ctypes.data
+    c[feed._COPY], c[feed._COMPUTE], c[feed._KERNEL], c[feed._GRIDS], c[feed._BLOCK] = 11, 12, 13, 5, 4
+    c[feed._PTRS], c[feed._HOSTB], c[feed._DEVB], c[feed._LIMIT] = (ptrs.ctypes.data, hostb.ctypes.data,
                                                                            devb.ctypes.data, 1 << 20)
-    stream._pump(drv.fns, s if src else s[:0], d, pieces, events, dbuf, params, at, hostb, c)
+    feed._pump(drv.fns, s if src else s[:0], d, pieces, events, dbuf, params, at, hostb, c)
     return drv, c, s, d, hostb
 
 
@@ -331,7 +331,7 @@ def test_pump_sends_every_chunk_through_the_ring(m, chunk, piece):
     chunk's bounds come back to the host after its launch."""
     from gconn.gpu.stream import BUFFERS
     drv, c, s, d, hostb = pump_case(m, chunk, piece)
-    assert c[stream._A] == m and c[stream._ERR] == 0 and c[stream._SLOT] == -(-m // chunk)
+    assert c[feed._A] == m and c[feed._ERR] == 0 and c[feed._SLOT] == -(-m // chunk)
     got = drv.launches
     assert [g["row"] for g in got] == list(range(len(got))) and len(got) == -(-m // chunk)
     assert np.array_equal(np.concatenate([g["src"] for g in got]), s)
@@ -344,7 +344,7 @@ def test_pump_sends_every_chunk_through_the_ring(m, chunk, piece):
         if name == "cuEventSynchronize":
             waited.add(args[0])
         if name == "cuMemcpyHtoDAsync_v2":
-            j = (args[1] - c[stream._PIECES]) // ((piece + 2) * 4)
+            j = (args[1] - c[feed._PIECES]) // ((piece + 2) * 4)
             assert 1000 + j in waited and args[3] == 11           # its piece was waited for, on the copy stream
             waited.discard(1000 + j)
             assert drv.log[i + 1][:3] == ("cuEventRecord", 1000 + j, 11)
@@ -370,10 +370,10 @@ def test_pump_stops_where_the_parent_array_must_grow():
     devb[1::2] = 50
     devb[2 * 3 + 1] = 120               # chunk 3's largest id
     drv, c, *_ = pump_case(m, chunk, 4, cap=100, watch=True, devb=devb)
-    assert c[stream._A] == 4 * chunk and len(drv.launches) == 4
-    assert c[stream._ARRIVED] == 4 and c[stream._TOP] == 120
+    assert c[feed._A] == 4 * chunk and len(drv.launches) == 4
+    assert c[feed._ARRIVED] == 4 and c[feed._TOP] == 120
     drv, c, *_ = pump_case(m, chunk, 4, cap=100, watch=False, devb=devb)
-    assert c[stream._A] == m
+    assert c[feed._A] == m
 
 
 def test_pump_csr_rows_and_failed_calls():
@@ -389,5 +389,5 @@ def test_pump_csr_rows_and_failed_calls():
     copies = [name for name, *_ in drv.log].count("cuMemcpyHtoDAsync_v2")
     assert copies == sum(-(-min(chunk, m - o) // 3) for o in range(0, m, chunk))     # the column ids only
     drv, c, *_ = pump_case(m, chunk, 3, fail=("cuLaunchKernel", 2))
-    assert c[stream._ERR] == 700 and driver.NAMES[c[stream._CALL]] == "cuLaunchKernel"
-    assert c[stream._A] == chunk and c[stream._ROW] == 1 and len(drv.launches) == 1
+    assert c[feed._ERR] == 700 and driver.NAMES[c[feed._CALL]] == "cuLaunchKernel"
+    assert c[feed._A] == chunk and c[feed._ROW] == 1 and len(drv.launches) == 1
