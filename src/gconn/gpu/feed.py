@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .driver import LAUNCH, RECORD, SYNC, TO_DEVICE, TO_HOST, WAIT, NAMES, call_copy, call_launch, call_record, \
+from .driver import LAUNCH, NAMES, RECORD, SYNC, TO_DEVICE, TO_HOST, WAIT, call_copy, call_launch, call_record, \
     call_sync, call_wait
 from .staging import copy_shares
 
