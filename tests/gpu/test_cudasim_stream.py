@@ -391,3 +391,27 @@ def test_pump_csr_rows_and_failed_calls():
     drv, c, *_ = pump_case(m, chunk, 3, fail=("cuLaunchKernel", 2))
     assert c[feed._ERR] == 700 and driver.NAMES[c[feed._CALL]] == "cuLaunchKernel"
     assert c[feed._A] == chunk and c[feed._ROW] == 1 and len(drv.launches) == 1
+
+
+def test_pump_runs_when_loaded_from_numbas_cache(tmp_path):
+    """The pump compiled in one process and loaded from numba's disk cache
+    in the next feeds as it did, also when the functions it is built from
+    came from that cache when it was compiled (a pump whose copy was a
+    cached function of its own calling the parallel
+    ``staging.copy_shares`` crashed in the third process here)."""
+    import subprocess
+    import sys
+    here = os.path.dirname(os.path.abspath(__file__))
+    code = (f"import sys; sys.path[:0] = [{here!r}, {os.path.dirname(here)!r}]\n"
+            "import test_cudasim_stream as t\n"
+            "drv, c, s, d, _ = t.pump_case(1000, 96, 17)\n"
+            "assert c[t.feed._A] == 1000 and len(drv.launches) == 11\n"
+            "print('fed')\n")
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+    for i in range(3):
+        if i == 1:      # the pump compiled again, over what it calls loaded from the cache
+            for f in tmp_path.rglob("*_pump*"):
+                f.unlink()
+        run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=600)
+        assert run.returncode == 0 and run.stdout.strip() == "fed", (i, run.returncode, run.stderr[-3000:])
+        assert list(tmp_path.rglob("*_pump*.nbi"))

@@ -10,11 +10,11 @@ compiles it where numba-cuda is not installed.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from .driver import LAUNCH, NAMES, RECORD, SYNC, TO_DEVICE, TO_HOST, WAIT, call_copy, call_launch, call_record, \
     call_sync, call_wait
-from .staging import copy_shares
+from .staging import BLOCK, _memcpy
 
 #: a pinned bounds slot whose chunk's pair has not come back yet
 _NOT_BACK = np.iinfo(np.int64).min
@@ -29,33 +29,7 @@ _CONTROL = 28
 _AT_M, _AT_SRC_SIZE, _AT_SRC_SHAPE, _AT_SRC_DATA, _AT_DST_SIZE, _AT_DST_SHAPE, _AT_ROW = range(7)
 
 
-@njit(nogil=True, cache=True)
-def _stage(fns, a, o, k, base, pieces, events, c):
-    """Edges ``a[o:o + k]`` into device memory at ``base``, piece by piece
-    through the pinned ring, on the copy stream: (0, 0), else the CUDA
-    error and the call that failed."""
-    ring, stride = pieces.shape[0], pieces.shape[1] * c[_ISZ]
-    isz, piece = c[_ISZ], c[_PIECE]
-    p = 0
-    while p < k:
-        j = c[_TURN] % ring
-        c[_TURN] += 1
-        err = call_sync(fns[SYNC], (events[j],))          # the piece's last copy is done
-        if err != 0:
-            return err, SYNC
-        cnt = min(piece, k - p)
-        copy_shares(pieces[j, :cnt], a[o + p:o + p + cnt], c[_SHARES])
-        err = call_copy(fns[TO_DEVICE], (base + p * isz, c[_PIECES] + j * stride, cnt * isz, c[_COPY]))
-        if err != 0:
-            return err, TO_DEVICE
-        err = call_record(fns[RECORD], (events[j], c[_COPY]))
-        if err != 0:
-            return err, RECORD
-        p += cnt
-    return 0, 0
-
-
-@njit(nogil=True, cache=True)
+@njit(parallel=True, nogil=True, cache=True)
 def _pump(fns, src, dst, pieces, events, dbuf, params, at, hostb, c):
     """Chunks of the feed, each as :meth:`Streamer._put` makes a checked
     chunk (its copies, its union with the bounds into row ``c[_ROW]``, the
@@ -76,6 +50,8 @@ def _pump(fns, src, dst, pieces, events, dbuf, params, at, hostb, c):
     ring = pieces.shape[0]
     buffers = dbuf.shape[0]
     fields = params.shape[1]
+    isz, piece = c[_ISZ], c[_PIECE]
+    stride = pieces.shape[1] * isz
     done = 0
     while c[_A] < c[_M] and done < c[_LIMIT]:
         if c[_WATCH] != 0:
@@ -89,10 +65,33 @@ def _pump(fns, src, dst, pieces, events, dbuf, params, at, hostb, c):
         s = c[_SLOT] % buffers
         copied, unioned = events[ring + s], events[ring + buffers + s]
         err, where = call_wait(fns[WAIT], (c[_COPY], unioned, 0)), WAIT   # the buffer's last union is done
-        if err == 0 and c[_SRC] != 0:
-            err, where = _stage(fns, src, o, k, dbuf[s, 0], pieces, events, c)
-        if err == 0:
-            err, where = _stage(fns, dst, o, k, dbuf[s, 1], pieces, events, c)
+        for side in range(2):
+            # the chunk's ids into the buffer, piece by piece through the pinned ring, on the copy stream
+            a = src if side == 0 else dst
+            p = k if side == 0 and c[_SRC] == 0 else 0
+            while err == 0 and p < k:
+                j = c[_TURN] % ring
+                c[_TURN] += 1
+                err, where = call_sync(fns[SYNC], (events[j],)), SYNC       # the piece's last copy is done
+                if err != 0:
+                    break
+                cnt = min(piece, k - p)
+                out, part = pieces[j, :cnt], a[o + p:o + p + cnt]
+                # staging.copy_shares' shares, written out here: the pump's copy as a cached function of its
+                # own that called copy_shares crashed once numba loaded it from its disk cache, and a share
+                # loop inlined from another function stays serial
+                parts = max(min(c[_SHARES], cnt // BLOCK), 1)
+                step = (cnt + parts - 1) // parts
+                for t in prange(parts):
+                    lo = t * step
+                    hi = min(lo + step, cnt)
+                    if hi > lo:
+                        _memcpy(out, part, lo, hi - lo)
+                err, where = call_copy(fns[TO_DEVICE], (dbuf[s, side] + p * isz, c[_PIECES] + j * stride, cnt * isz,
+                                                        c[_COPY])), TO_DEVICE
+                if err == 0:
+                    err, where = call_record(fns[RECORD], (events[j], c[_COPY])), RECORD
+                p += cnt
         if err == 0:
             err, where = call_record(fns[RECORD], (copied, c[_COPY])), RECORD
         if err == 0:
@@ -127,8 +126,11 @@ def _pump(fns, src, dst, pieces, events, dbuf, params, at, hostb, c):
 
 def warm() -> None:
     """Compile (or load) the native feed (:func:`_pump`) for the id types
-    that are streamed: it runs no chunk, and needs no GPU."""
+    that are streamed, and for read-only ids: it runs no chunk, and needs
+    no GPU."""
+    z = lambda *shape: np.zeros(shape, np.int64)                # noqa: E731
     for dt in (np.int32, np.int64):
-        ids = np.zeros(0, dt)
-        z = lambda *shape: np.zeros(shape, np.int64)            # noqa: E731
-        _pump(z(len(NAMES)), ids, ids, np.zeros((1, 1), dt), z(1), z(1, 2), z(1, 1), z(7), z(2), z(_CONTROL))
+        for writeable in (True, False):     # read-only: a memory-mapped .npy or .gcb
+            ids = np.zeros(0, dt)
+            ids.flags.writeable = writeable
+            _pump(z(len(NAMES)), ids, ids, np.zeros((1, 1), dt), z(1), z(1, 2), z(1, 1), z(7), z(2), z(_CONTROL))

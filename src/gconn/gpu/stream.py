@@ -849,8 +849,8 @@ _PINNED_LOCK = Lock()
 
 def _take_pinned(nbytes: int) -> tuple[int, object]:
     """Pinned memory for ``RING`` staging pieces of at least ``nbytes``
-    each, in one block (the native feed, :func:`_pump`, finds a piece by
-    its index): the kept block, else a new one (allocating it,
+    each, in one block (the native feed, :mod:`gconn.gpu.feed`, finds a
+    piece by its index): the kept block, else a new one (allocating it,
     cudaHostAlloc of 96 MB, took 36-52 ms of every 57-108 ms run on the
     H100).  A run in another thread that finds it taken gets its own.
     Returns (bytes a piece, the memory)."""
@@ -1033,6 +1033,8 @@ class _CudaPipe:
         k = st.chunk_edges
         params = np.array([d.values((st._Pv, st._Hv, ds, dd, none[0], k, OP_UNION, int(st.forest), st._fav,
                                      st._fbv, none[1], st.cap, self.bv, 0)) for ds, dd in st._devv], np.int64)
+        # what a chunk rewrites (feed._AT_*): coo_ops's m (argument 5), the sizes and shapes of src (2) and
+        # dst (3), src's data (a CSR's rows) and the bounds row (13)
         at = np.array([d.field(5), d.field(2) + 2, d.field(2) + 5, d.field(2) + 4, d.field(3) + 2, d.field(3) + 5,
                        d.field(13)], np.int64)
         # kernelParams: per buffer, the address of each of its parameters
@@ -1071,7 +1073,7 @@ def _after(waiting, stream) -> None:
     waiting.wait_event(done)
 
 
-# -- the feed's loop without Python ------------------------------------------------
+# -- the native feed (gconn.gpu.feed) ------------------------------------------------
 
 #: whether :meth:`_CudaPipe.pump` runs the chunks it can take (False: every
 #: chunk through :meth:`Streamer._put`, for measuring one against the other)
