@@ -38,8 +38,9 @@ def _pump(fns, src, dst, pieces, events, dbuf, params, at, hostb, c):
     known), until a chunk's bounds back show an id beyond the parent
     array, whose growth the host makes.  Driver calls only: the host's
     Python between a call's pieces and chunks was about 2 ms of a 14 ms
-    call from Kronecker's host arrays; with this loop, calls in turns with
-    the host's loop in one process fed their chunks in 0.2-1.5 ms less
+    call from Kronecker's host arrays; with this loop (its first version,
+    whose copies called ``staging.copy_shares``), calls in turns with the
+    host's loop in one process fed their chunks in 0.2-1.5 ms less
     (BENCHMARKS.md, twenty-seventh session).
 
     ``events``: the ring's pieces' events, then ``copied`` and ``unioned``
