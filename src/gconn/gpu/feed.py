@@ -78,9 +78,10 @@ def _pump(fns, src, dst, pieces, events, dbuf, params, at, hostb, c):
                     break
                 cnt = min(piece, k - p)
                 out, part = pieces[j, :cnt], a[o + p:o + p + cnt]
-                # staging.copy_shares' shares, written out here: the pump's copy as a cached function of its
-                # own that called copy_shares crashed once numba loaded it from its disk cache, and a share
-                # loop inlined from another function stays serial
+                # staging.copy_shares' shares, written out here rather than called: this function without
+                # parallel=True calling copy_shares crashed once numba loaded it from its disk cache; with
+                # parallel=True and no loop of its own numba warns on every compile; and a share loop
+                # inlined from another function stays serial
                 parts = max(min(c[_SHARES], cnt // BLOCK), 1)
                 step = (cnt + parts - 1) // parts
                 for t in prange(parts):

@@ -514,7 +514,7 @@ class Streamer:
                         # the chunks after the first (an unknown n is sized from it) in native code, up to
                         # one whose ids need a larger parent array: that one, and one after PUMP_CHUNKS,
                         # here; so are all where it cannot run
-                        if pumps and self._short_of is None and (self.n is not None or self.max_id >= 0):
+                        if pumps and self._sized:
                             a = self._pipe.pump(edges, a, rows, csr)
                             if a >= edges.m:
                                 break
@@ -536,6 +536,12 @@ class Streamer:
         self._verify(edges, rows, csr)
         self.seconds += time.perf_counter() - t0
 
+    @property
+    def _sized(self) -> bool:
+        """Whether the parent array has its size: n was given, or the first
+        chunk's ids (checked on the host) sized it."""
+        return self.n is not None or self.max_id >= 0
+
     def _chunk(self, edges: HostEdges, offset: int, hs, hd, rows: list, csr) -> None:
         """One chunk of :meth:`feed` through :meth:`_put`, checked by the
         device (and recorded in ``rows``) where the edges can be read again
@@ -543,8 +549,7 @@ class Streamer:
         large, or wider edge buffers once the first chunk sized the parent
         array."""
         on_device = edges.rereadable
-        # an unknown n is sized on the host from the first chunk
-        host = not on_device or self.max_id < 0 and self.n is None
+        host = not (on_device and self._sized)
         row = None if host else len(rows)
         cap = self._put(offset, hs, hd, row, csr)
         if row is not None:
