@@ -294,11 +294,18 @@ def make_compact_labels(min_rooted):
     A connected graph (k == 1, the last tile's inclusive sum) has every
     label 0: the roots are not read, and the kernel only writes, which
     halves its memory traffic: 23.5 against 51.9 us on the 4096^2 mesh, 56.9
-    against 55.9 on the grid, where k is 159,258 (BENCHMARKS.md, twenty-third session)."""
+    against 55.9 on the grid, where k is 159,258 (BENCHMARKS.md, twenty-third session).
+
+    The blocks run from the last vertices to the first: ``compact_local``
+    has just read the roots from the first to the last, so the L2 cache
+    still holds the last ones.  A resident call on the 4096^2 grid ended
+    100-116 us after its compute against 109-122 in block order (H100,
+    four rounds in turns, BENCHMARKS.md, twenty-eighth session)."""
     items = LABEL_ITEMS
 
     def compact_labels(roots, n, mins, local, scanned, labels):
-        base = cuda.blockIdx.x * (BLOCK * items) + cuda.threadIdx.x
+        # blocks from the last vertices (see above)
+        base = (cuda.gridDim.x - 1 - cuda.blockIdx.x) * (BLOCK * items) + cuda.threadIdx.x
         last = n - 1
         if scanned[last // TILE] == 1:
             for j in range(items):
