@@ -199,7 +199,7 @@ def _cupy_pair_again(graph, backend, algorithm, numbered: bool, seed):
 
 def _out(arr, like_device: bool, landing=None):
     """Results follow the input: CuPy for a graph on the GPU, NumPy
-    otherwise (fetched into the host array ``landing`` where it fits, see
+    otherwise (fetched into the host memory ``landing`` where it fits, see
     :func:`gconn.gpu.staging.fetch`)."""
     if _is_cupy(arr) and not like_device:
         from .gpu.staging import fetch

@@ -146,7 +146,7 @@ def run(graph, be, algorithm, problem: str, params: dict, *, forest: bool, devic
         columns=(None, None)):
     """Stream ``graph`` on the GPU backend ``be`` when it should (see the
     module docstring): ``(plan, stats, roots, forest_src, forest_dst)`` on
-    the device and the labels' host array (:func:`~gconn.gpu.staging.landing`,
+    the device and the labels' host memory (:class:`~gconn.gpu.staging.Landing`,
     or None), or None to take the resident path.  ``columns`` are a text
     edge list's ``(source, target)``."""
     if be.NAME != "gpu":

@@ -178,8 +178,8 @@ def run_csr_errors(stream, src, dst, n, chunk):
 
 
 def spy_landings(stream, monkeypatch, chunk_edges: int) -> list:
-    """The host arrays streamed calls make for their labels (see
-    ``Streamer._land``), appended to the returned list as they are made,
+    """The landings (``gconn.gpu.staging.Landing``) streamed calls make for
+    their labels (see ``Streamer._land``), appended to the returned list as they are made,
     for labels of any size, with chunks of ``chunk_edges``."""
     made = []
     real = stream.landing

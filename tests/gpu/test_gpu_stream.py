@@ -6,6 +6,8 @@ against SciPy.
 """
 from __future__ import annotations
 
+import gc
+
 import numpy as np
 import pytest
 
@@ -185,10 +187,10 @@ def test_matches_the_resident_path(edges):
 
 
 def test_labels_land_in_a_host_array_made_while_streaming(monkeypatch):
-    """The labels come back into the host array the stream wrote while the
+    """The labels come back into the host memory the stream wrote while the
     device finished: n's size where n is known, the parent array's
-    capacity (shrunk in place) where it is not; where a later chunk
-    outgrows it, into a new array.  Every result against SciPy."""
+    capacity where it is not; where a later chunk outgrows it, into a new
+    array.  Every result against SciPy."""
     import scipy.sparse as sp
     from scipy.sparse.csgraph import connected_components as scipy_cc
     made = spy_landings(stream, monkeypatch, 1000)
@@ -202,7 +204,17 @@ def test_labels_land_in_a_host_array_made_while_streaming(monkeypatch):
     k, labels = gconn.connected_components((src, dst), backend="gpu")
     k0, want_labels = want(src, dst)
     assert k == k0 and np.array_equal(labels, want_labels)
-    assert len(made) == 1 and made[0].size == labels.size == 1500 and labels is made[0]
+    assert len(made) == 1 and made[0].nbytes >= labels.nbytes == 4 * 1500
+    assert labels.ctypes.data == made[0].address
+    address = labels.ctypes.data
+    del labels
+    gc.collect()        # the labels are gone: the next call's land in their memory, pages written
+    k, labels = gconn.connected_components((src, dst), backend="gpu")
+    assert k == k0 and np.array_equal(labels, want_labels) and labels.ctypes.data == address == made[1].address
+    made.clear()
+    kept = labels       # while they are read, the next call's labels land elsewhere
+    k, labels = gconn.connected_components((src, dst), backend="gpu")
+    assert np.array_equal(labels, want_labels) and labels.ctypes.data != address and kept.ctypes.data == address
     made.clear()
     big, big_dst = np.append(src, np.int32(300_000)), np.append(dst, np.int32(7))  # the last chunk grows the parents
     k, labels = gconn.connected_components((big, big_dst), backend="gpu")
@@ -212,7 +224,8 @@ def test_labels_land_in_a_host_array_made_while_streaming(monkeypatch):
     A = sp.csr_matrix((np.ones(src.size, np.int8), (src, dst)), shape=(1600, 1600))
     k0, want_labels = scipy_cc(A, directed=False)
     k, labels = gconn.connected_components(A, backend="gpu")
-    assert k == k0 and np.array_equal(labels, want_labels) and len(made) == 1 and labels is made[0]
+    assert k == k0 and np.array_equal(labels, want_labels) and len(made) == 1 \
+        and labels.ctypes.data == made[0].address
 
 
 @pytest.mark.parametrize("size,piece", [(10, 1 << 26), (1 << 16, 1 << 26), (1_000_003, 1 << 12), (1 << 20, 1 << 22)])

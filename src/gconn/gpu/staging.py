@@ -20,6 +20,11 @@ warmup`` compiles them without a GPU.
 """
 from __future__ import annotations
 
+import ctypes
+import sys
+import threading
+import weakref
+
 import numpy as np
 from numba import config, njit, prange, types
 from numba.core import cgutils
@@ -261,25 +266,121 @@ def _touch(b):
             b[i] = 0
 
 
-def landing(size: int, dtype) -> np.ndarray:
-    """An empty host array for a result still being computed, each page
-    already written on all cores, for :func:`fetch` to copy into.  A NumPy
-    array above glibc's mmap threshold (at most 32 MB) is a fresh mapping
-    whose pages the kernel maps and zeroes at their first write: copying
-    33.6 MB of labels out of pinned memory took 0.89-0.95 ms into such an
-    array against 0.29-0.39 ms into one already written (H200,
-    BENCHMARKS.md, issue 11).  So a caller makes it while the host would
-    otherwise wait for the device.
+class _Region:
+    """Host memory for labels, owned by a NumPy byte array: ``written``
+    bytes at its start have their pages mapped (written once)."""
 
-    >>> a = landing(5, np.int32); a.shape, a.dtype.name
-    ((5,), 'int32')
+    __slots__ = ("buf", "written")
+
+    def __init__(self, nbytes: int):
+        self.buf = np.empty(nbytes, np.uint8)
+        self.written = 0
+
+    def write(self, nbytes: int) -> None:
+        """Map the pages of the first ``nbytes``, on all cores."""
+        if nbytes > self.written:
+            _touch(self.buf[self.written:nbytes])
+            self.written = nbytes
+
+    def unmap_after(self, nbytes: int) -> None:
+        """Give the pages past the first ``nbytes`` back to the kernel
+        (``MADV_DONTNEED``; they read as zeros if written again), keeping
+        the address range; where there is no ``madvise``, keep them."""
+        start = -(-(self.buf.ctypes.data + nbytes) // PAGE) * PAGE
+        end = (self.buf.ctypes.data + self.written) // PAGE * PAGE
+        if end - start >= REGION and _madvise(start, end - start, MADV_DONTNEED):
+            self.written = start - self.buf.ctypes.data
+
+
+#: the labels' memory kept for the next call: at most one region (see Landing)
+_KEPT: list = []
+_KEPT_LOCK = threading.Lock()
+MADV_DONTNEED = 4
+_LIBC: list = []
+
+
+def _madvise(addr: int, length: int, advice: int) -> bool:
+    if not _LIBC:
+        try:
+            lib = ctypes.CDLL(None, use_errno=True)
+            lib.madvise.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int)
+            lib.madvise.restype = ctypes.c_int
+            _LIBC.append(lib)
+        except (OSError, AttributeError):
+            _LIBC.append(None)
+    lib = _LIBC[0]
+    return lib is not None and sys.platform.startswith("linux") and lib.madvise(addr, length, advice) == 0
+
+
+def _keep(region: _Region) -> None:
+    """A region whose labels are gone: the latest one is kept."""
+    with _KEPT_LOCK:
+        _KEPT[:] = [region]
+
+
+def _take(nbytes: int) -> _Region | None:
+    with _KEPT_LOCK:
+        if _KEPT and _KEPT[0].buf.nbytes >= nbytes:
+            return _KEPT.pop()
+    return None
+
+
+class Landing:
+    """Host memory for labels still being computed, each page already
+    written, for :func:`fetch` to copy into.  A fresh NumPy array above
+    glibc's mmap threshold (at most 32 MB) is a new mapping whose pages
+    the kernel maps and zeroes at their first write: copying 33.6 MB of
+    labels out of pinned memory took 0.89-0.95 ms into one against
+    0.29-0.39 ms into one already written (H200), and writing them took
+    1.3 ms of a 9 ms call on the H100 where they came on 4 KiB pages.  So
+    a caller makes it while the host would otherwise wait for the device,
+    and the memory of labels the caller has dropped (the array and every
+    view of it) is kept, pages mapped, for the next call's landing: one
+    region, the latest, whatever its size; pages past a result's size
+    are given back to the kernel (BENCHMARKS.md, issue 11).
+
+    >>> a = landing(5, np.int32).array(3, np.int32); a.shape, a.dtype.name, a.flags.writeable
+    ((3,), 'int32', True)
     """
-    a = np.empty(size, dtype)
-    _touch(a.view(np.uint8))
-    return a
+
+    def __init__(self, nbytes: int):
+        region = _take(nbytes) or _Region(nbytes)
+        region.write(nbytes)
+        self.region = region
+        #: the bytes asked for, and where the labels will be
+        self.nbytes, self.address = nbytes, region.buf.ctypes.data
+
+    def array(self, size: int, dtype) -> np.ndarray | None:
+        """The labels' host array (once): ``size`` elements of ``dtype``,
+        or None where they do not fit.  Its memory goes back to be kept
+        when the array and every view of it are gone."""
+        dtype = np.dtype(dtype)
+        nbytes = size * dtype.itemsize
+        region = self.region
+        if region is None or nbytes > region.written:
+            return None
+        self.region = None
+        region.unmap_after(nbytes)
+        if nbytes == 0:
+            _keep(region)
+            return np.empty(0, dtype)
+        # a buffer over the region that does not own it: every view of the
+        # array keeps it, and its end gives the region back
+        owner = (ctypes.c_char * nbytes).from_address(region.buf.ctypes.data)
+        weakref.finalize(owner, _keep, region)
+        return np.frombuffer(owner, dtype, size)
+
+    def __del__(self):
+        if self.region is not None:
+            _keep(self.region)
 
 
-def fetch(dev, out: np.ndarray | None = None) -> np.ndarray:
+def landing(size: int, dtype) -> Landing:
+    """A :class:`Landing` for ``size`` elements of ``dtype``."""
+    return Landing(size * np.dtype(dtype).itemsize)
+
+
+def fetch(dev, out: Landing | None = None) -> np.ndarray:
     """A device array back in (pageable) host memory, in pieces: the
     copies of ``FETCH_SLOTS`` pieces device-to-pinned by DMA are queued at
     once, and each piece is copied out on all cores as it arrives, its
@@ -288,19 +389,14 @@ def fetch(dev, out: np.ndarray | None = None) -> np.ndarray:
     1.4-1.7 ms that way).  Host memory beside the result stays
     ``FETCH_SLOTS`` pieces, whatever the size.
 
-    ``out``: a host array to fetch into where it fits (a :func:`landing`
-    made before the size was known): one-dimensional, owning its memory,
-    of ``dev``'s type and at least its size.  A larger one is shrunk in
-    place (``realloc`` keeps its pages); one that does not fit is left
-    alone, and the result is a new array."""
+    ``out``: a :class:`Landing` to fetch into where the result fits it
+    (made before the size was known); otherwise the result is a new
+    array."""
     import cupy as cp
     shape = dev.shape
     dev = cp.ascontiguousarray(dev).reshape(-1)
-    if out is not None and out.ndim == 1 and out.dtype == dev.dtype and out.flags.owndata \
-            and out.size >= dev.size:
-        if out.size > dev.size:
-            out.resize(dev.size, refcheck=False)
-    else:
+    out = None if out is None else out.array(dev.size, dev.dtype)
+    if out is None:
         out = np.empty(dev.size, dev.dtype)
     if dev.size < BLOCK:
         dev.get(out=out)

@@ -308,7 +308,7 @@ class Streamer:
         if copy_threads is not None and copy_threads < 1:
             raise ValueError(f"copy_threads must be >= 1; got {copy_threads}")
         self.copy_threads = copy_threads
-        #: the host array the labels will come back into (``land``: see :meth:`_land`)
+        #: the host memory the labels will come back into (``land``: see :meth:`_land`)
         self.landing = None
         self._land_wanted = land
         self.cap = 0
@@ -562,14 +562,15 @@ class Streamer:
             self._widen(edges.m - (offset + hd.size))
 
     def _land(self) -> None:
-        """The labels' host array, its pages written while the device
-        finishes the last chunks' copies and unions: 0.5-0.7 ms that the
-        host spent waiting, with 4M-edge chunks on the H100 (writing 33.6 MB
-        took about 1 ms there, so the rest still adds to the call; the fetch
-        into it was 1.7-2.2 ms shorter, BENCHMARKS.md).  Its size is n, else
-        the parent array's capacity, which holds every id unless a later
-        chunk grows it (the fetch shrinks the array to the labels' size in
-        place, or makes its own where it is too small)."""
+        """The labels' host memory (a :class:`~gconn.gpu.staging.Landing`),
+        its pages written while the device finishes the last chunks' copies
+        and unions: 0.5-0.7 ms that the host spent waiting, with 4M-edge
+        chunks on the H100 (writing 33.6 MB took about 1 ms there, so the
+        rest still adds to the call, unless the memory of labels dropped
+        since is taken; the fetch into it was 1.7-2.2 ms shorter,
+        BENCHMARKS.md).  Its size is n, else the parent array's capacity,
+        which holds every id unless a later chunk grows it (the fetch then
+        makes its own array)."""
         self._land_wanted = False
         size = self.n if self.n is not None else self.cap
         dtype = np.dtype(np.int32) if size <= INT32_MAX else np.dtype(np.int64)
