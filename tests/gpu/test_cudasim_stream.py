@@ -200,6 +200,22 @@ def test_landing_memory_is_kept_once_every_view_of_the_labels_is_gone():
     assert d.address == address and d.array(999, np.int32).size == 999
 
 
+def test_landing_memory_above_the_bound_is_freed(monkeypatch):
+    """Memory of dropped labels larger than KEEP_BYTES is not kept: the
+    next landing gets new memory, and the region kept before stays."""
+    import gc
+
+    from gconn.gpu import staging
+    gc.collect()
+    small = staging.landing(1024, np.int32).array(1024, np.int32)
+    kept = small.ctypes.data
+    del small
+    monkeypatch.setattr(staging, "KEEP_BYTES", 8192)
+    large = staging.landing(4096, np.int32).array(4096, np.int32)
+    del large
+    assert staging.landing(1024, np.int32).address == kept
+
+
 def test_landing_gives_back_the_pages_past_its_labels():
     """Labels smaller than their landing (n unknown: the parent array's
     capacity) keep the pages they fill; those past them go back to the

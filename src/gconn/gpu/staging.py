@@ -292,8 +292,10 @@ class _Region:
             self.written = start - self.buf.ctypes.data
 
 
-#: the labels' memory kept for the next call: at most one region (see Landing)
+#: the labels' memory kept for the next call: at most one region (see
+#: Landing), of at most KEEP_BYTES written (larger ones are freed)
 _KEPT: list = []
+KEEP_BYTES = 1 << 30
 _KEPT_LOCK = threading.Lock()
 MADV_DONTNEED = 4
 _LIBC: list = []
@@ -313,7 +315,10 @@ def _madvise(addr: int, length: int, advice: int) -> bool:
 
 
 def _keep(region: _Region) -> None:
-    """A region whose labels are gone: the latest one is kept."""
+    """A region whose labels are gone: the latest one is kept, unless it
+    holds more than KEEP_BYTES of pages."""
+    if region.written > KEEP_BYTES:
+        return
     with _KEPT_LOCK:
         _KEPT[:] = [region]
 
@@ -336,8 +341,8 @@ class Landing:
     a caller makes it while the host would otherwise wait for the device,
     and the memory of labels the caller has dropped (the array and every
     view of it) is kept, pages mapped, for the next call's landing: one
-    region, the latest, whatever its size; pages past a result's size
-    are given back to the kernel (BENCHMARKS.md, issue 11).
+    region, the latest, of at most ``KEEP_BYTES`` (1 GiB); pages past a
+    result's size are given back to the kernel (BENCHMARKS.md, issue 11).
 
     >>> a = landing(5, np.int32).array(3, np.int32); a.shape, a.dtype.name, a.flags.writeable
     ((3,), 'int32', True)
