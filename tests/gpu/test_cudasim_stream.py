@@ -185,19 +185,21 @@ def test_landing_memory_is_kept_once_every_view_of_the_labels_is_gone():
 
     from gconn.gpu import staging
     gc.collect()        # nothing else given back below (arrays go by their counts)
-    a = staging.landing(1000, np.int32).array(1000, np.int32)
+    first = staging.landing(1000, np.int32)
+    region = first.region
+    a = first.array(1000, np.int32)
     a[:] = 7
     view = a[10:20].reshape(2, 5)
     address = a.ctypes.data
     del a
     b = staging.landing(1000, np.int32)        # the memory is still read through the view
-    assert b.address != address and (view == 7).all()
+    assert b.region is not region and b.address != address and (view == 7).all()
     assert b.array(1001, np.int32) is None     # does not fit; usable again for what does
     c = b.array(500, np.int64)
     assert c is not None and c.ctypes.data == b.address and b.array(1, np.int32) is None
     del view
     d = staging.landing(999, np.int32)         # the latest region given back
-    assert d.address == address and d.array(999, np.int32).size == 999
+    assert d.region is region and d.address == address and d.array(999, np.int32).size == 999
 
 
 def test_landing_memory_above_the_bound_is_freed(monkeypatch):
@@ -207,13 +209,14 @@ def test_landing_memory_above_the_bound_is_freed(monkeypatch):
 
     from gconn.gpu import staging
     gc.collect()
-    small = staging.landing(1024, np.int32).array(1024, np.int32)
-    kept = small.ctypes.data
+    land = staging.landing(1024, np.int32)
+    kept = land.region
+    small = land.array(1024, np.int32)
     del small
     monkeypatch.setattr(staging, "KEEP_BYTES", 8192)
     large = staging.landing(4096, np.int32).array(4096, np.int32)
     del large
-    assert staging.landing(1024, np.int32).address == kept
+    assert staging.landing(1024, np.int32).region is kept
 
 
 def test_landing_gives_back_the_pages_past_its_labels():
