@@ -302,16 +302,21 @@ _LIBC: list = []
 
 
 def _madvise(addr: int, length: int, advice: int) -> bool:
+    """Linux's ``madvise`` through the process's libc; False where it fails
+    or is not there (libc is not loaded off Linux, where ``CDLL(None)``
+    may not name one)."""
     if not _LIBC:
-        try:
-            lib = ctypes.CDLL(None, use_errno=True)
-            lib.madvise.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int)
-            lib.madvise.restype = ctypes.c_int
-            _LIBC.append(lib)
-        except (OSError, AttributeError):
-            _LIBC.append(None)
+        lib = None
+        if sys.platform.startswith("linux"):
+            try:
+                lib = ctypes.CDLL(None, use_errno=True)
+                lib.madvise.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int)
+                lib.madvise.restype = ctypes.c_int
+            except (OSError, AttributeError):
+                lib = None
+        _LIBC.append(lib)
     lib = _LIBC[0]
-    return lib is not None and sys.platform.startswith("linux") and lib.madvise(addr, length, advice) == 0
+    return lib is not None and lib.madvise(addr, length, advice) == 0
 
 
 def _keep(region: _Region) -> None:

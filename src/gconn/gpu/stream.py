@@ -1088,6 +1088,7 @@ PUMP = True
 #: chunk itself, so that a Ctrl-C is seen within about this many)
 PUMP_CHUNKS = 64
 
+
 def stream_union(edges, variant="none+union-async+find-halve", *, n=None, forest=False, chunk_edges=None,
                  device_memory=None, copy_threads=None):
     """Union-find over host ``edges`` (see :class:`HostEdges`) streamed to
