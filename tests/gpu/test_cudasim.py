@@ -187,12 +187,17 @@ def test_compaction_of_any_roots(n, parts):
     that finds minima skipped) and roots that are not, against the CPU's
     compaction; sizes on and across the simulator's 64-vertex tiles, and
     more tiles than the scanning block has threads; parent arrays not yet
-    compressed come back compressed."""
+    compressed come back compressed.  Every other case reads the roots
+    from a view one item into its memory (not 16-byte aligned: the labels
+    kernel's 4-byte path)."""
     from gconn import cpu
     from gconn.gpu import ops
-    for parents, min_rooted, flat, roots in compaction_cases(n, parts):
+    for i, (parents, min_rooted, flat, roots) in enumerate(compaction_cases(n, parts)):
         want_k, want = cpu.compact(roots.astype(np.int32))
-        P = parents.astype(np.int32)
+        P = np.empty(n + 4, np.int32)
+        P = P[(-P.ctypes.data // 4) % 4 + i % 2:][:n]       # 16-byte aligned, or one item past
+        P[...] = parents
+        assert (P.ctypes.data % 16 == 0) == (i % 2 == 0)
         k, labels = ops.compact(P, min_rooted=min_rooted, flat=flat)
         assert k == want_k and np.array_equal(host(labels), want), (min_rooted, flat)
         if not flat:        # the first kernel also compresses the parents

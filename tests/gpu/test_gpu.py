@@ -356,7 +356,7 @@ def test_bound_launch_checks_its_arrays():
     rv, mv = ops.view(roots), L.dummy(np.int32)
     L.launch(L.get("compact_local", (True, False), dts), L.BLOCK, rv, n, mv, ops.view(local), ops.view(sums))
     L.launch(L.get("compact_tiles", (), dts), ops.SCAN_BLOCK, ops.view(sums), 1, block=ops.SCAN_BLOCK)
-    last = L.bind(L.get("compact_labels", (True,), dts), n, rv, n, mv, ops.view(local), ops.view(sums))
+    last = L.bind(L.get("compact_labels", (True, True), dts), n, rv, n, mv, ops.view(local), ops.view(sums))
     with pytest.raises(TypeError, match="int32"):
         last(cp.empty(n, np.int64))
     with pytest.raises(TypeError, match="takes 1 arrays"):
@@ -390,13 +390,17 @@ def test_compaction_of_any_roots(n, parts, dtype):
     2048-vertex tiles, more tiles than the scanning block has threads
     (the warp-ballot path the simulator cannot run), and more than one
     round of the tile scan (17M vertices); parent arrays not yet
-    compressed come back compressed."""
+    compressed come back compressed.  Every other case reads the roots
+    from a view one item into its memory (not 16-byte aligned: the
+    labels kernel's 4-byte path)."""
     import cupy as cp
     from gconn import cpu
     from gconn.gpu import ops
-    for parents, min_rooted, flat, roots in compaction_cases(n, parts):
+    for i, (parents, min_rooted, flat, roots) in enumerate(compaction_cases(n, parts)):
         want_k, want = cpu.compact(roots.astype(dtype))
-        P = cp.asarray(parents.astype(dtype))
+        P = cp.empty(n + i % 2, dtype)[i % 2:]
+        P[...] = cp.asarray(parents.astype(dtype))
+        assert (P.data.ptr % 16 == 0) == (i % 2 == 0)
         k, labels = ops.compact(P, min_rooted=min_rooted, flat=flat)
         assert int(k) == want_k and np.array_equal(cp.asnumpy(labels), want), (min_rooted, flat)
         if not flat:        # the first kernel also compresses the parents

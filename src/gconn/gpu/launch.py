@@ -79,15 +79,18 @@ class Spec:
     keys: object
     #: whether the kernel reads CSR offsets (else its dtypes ignore them)
     offsets: bool
+    #: dtypes -> the most registers a thread may use, or None (the
+    #: compiler's choice): more resident blocks for a latency-bound kernel
+    registers: Callable | None = None
 
 
 REGISTRY: dict = {}
 
 
-def kernel(kind: str, args: Callable, keys=((),), offsets: bool = True):
+def kernel(kind: str, args: Callable, keys=((),), offsets: bool = True, registers: Callable | None = None):
     """Register a factory as kernel ``kind`` with its argument types."""
     def register(factory):
-        REGISTRY[kind] = Spec(kind, factory, args, keys, offsets)
+        REGISTRY[kind] = Spec(kind, factory, args, keys, offsets, registers)
         return factory
     return register
 
@@ -145,7 +148,7 @@ def _build(kind: str, key: tuple, dtypes: tuple):
             if d is not None:
                 kernel_cache.COUNTS["loaded"] += 1
                 return d
-    kern = cuda.jit(sig)(spec.factory(*key))
+    kern = cuda.jit(sig, max_registers=spec.registers and spec.registers(dtypes))(spec.factory(*key))
     kernel_cache.COUNTS["compiled"] += 1
     if stored is not None:
         _store(stored, kern)

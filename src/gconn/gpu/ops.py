@@ -22,7 +22,7 @@ from ._compat import SIM, WARP_INTRINSICS, cuda, view, xp
 from .launch import BLOCK, FULL_MASK, WARP, bind, dtypes_key, dummy, get, kernel, launch
 from .graph import device_id_range
 from .staging import put
-from .primitives import atomic_min, peek
+from .primitives import atomic_min, load4, peek, store4
 from .unionfind import roots_together
 
 
@@ -72,7 +72,8 @@ SCAN_ITEMS = 8
 
 
 @kernel("compact_local", lambda t: (t.id, t.I64, t.id, t.id, t.id),
-        keys=((False, False), (True, False), (True, True)), offsets=False)
+        keys=((False, False), (True, False), (True, True)), offsets=False,
+        registers=lambda dtypes: 40 if dtypes[0] == "int32" else None)
 def make_compact_local(min_rooted, find):
     """For each TILE vertices (a block): local[v] = how many component
     minima precede minimum v in its tile, sums[tile] = the tile's minima.
@@ -95,12 +96,21 @@ def make_compact_local(min_rooted, find):
     the loads (P[v] == v), so the flags need no compression; afterwards
     each thread follows its other vertices to their roots and points them
     there (:func:`gconn.gpu.unionfind.roots_together`, the items' chases
-    stepping together, in registers of the ids' width: 48 registers for
-    int32 ids against 55 in int64), so that this kernel is also the
-    finalize's compression and the labels read flat roots.  The labels
-    kernel finding the roots instead made the compaction 265 us against
-    203 on the 4096^2 grid, and as long or longer on the nine other graphs
-    measured (BENCHMARKS.md, thirteenth session)."""
+    stepping together, in registers of the ids' width), so that this
+    kernel is also the finalize's compression and the labels read flat
+    roots.  The labels kernel finding the roots instead made the
+    compaction 265 us against 203 on the 4096^2 grid, and as long or
+    longer on the nine other graphs measured (BENCHMARKS.md, thirteenth
+    session).
+
+    With int32 ids a thread may use 40 registers, where the compiler
+    chose 48: six blocks of 256 threads fit an SM instead of five, for
+    the latency-bound chase, and ptxas spills nothing (int64 ids: 56
+    chosen, and a cap of 40 spills, so none).  With the labels kernel's
+    16-byte accesses, a resident call on the 16.7M-vertex grid ended
+    93-99 us after its compute against 98-110 uncapped, and 109-110 on
+    the tree before both (H100, three rounds in turns, BENCHMARKS.md,
+    twenty-ninth session)."""
     warp = WARP_INTRINSICS
     warps = max(BLOCK // WARP, 1)
     items = COMPACT_ITEMS
@@ -279,17 +289,27 @@ def make_compact_tiles():
     return compact_tiles
 
 
-#: labels a thread of the last compaction kernel writes (loads first)
-LABEL_ITEMS = 1 if SIM else 4
+#: labels a thread of the last compaction kernel writes: two runs of four
+#: consecutive vertices, a block's runs apart (all loads first)
+LABEL_ITEMS = 8
 
 
-@kernel("compact_labels", lambda t: (t.id, t.I64, t.id, t.id, t.id, t.id), keys=((False,), (True,)), offsets=False)
-def make_compact_labels(min_rooted):
+@kernel("compact_labels", lambda t: (t.id, t.I64, t.id, t.id, t.id, t.id),
+        keys=((False, False), (False, True), (True, False), (True, True)), offsets=False)
+def make_compact_labels(min_rooted, vectors):
     """labels[v] = the rank of v's component minimum p among the minima:
     the minima of the tiles before p's (``scanned``, inclusive) plus
-    ``local[p]``.  A thread reads LABEL_ITEMS roots, then their minima's
-    ranks, then writes: the loads of one step are in flight together (the
-    stores may alias them, so loads after a store would wait for it).
+    ``local[p]``.  A thread reads its roots, then their minima's ranks,
+    then writes: the loads of one step are in flight together (the stores
+    may alias them, so loads after a store would wait for it).
+
+    A thread owns two runs of four consecutive vertices, a block's runs
+    apart; with ``vectors`` (``roots`` 16-byte aligned) each run is
+    read and written in 16-byte accesses (:func:`gconn.gpu.primitives.load4`).
+    The kernel moves about as many bytes as a copy of the roots, which
+    took 53 us on the 16.7M-vertex grids (H100); a resident call there
+    ended 97-105 us after its compute against 103-110 with four vertices a
+    block apart in 4-byte accesses (BENCHMARKS.md, twenty-ninth session).
 
     A connected graph (k == 1, the last tile's inclusive sum) has every
     label 0: the roots are not read, and the kernel only writes, which
@@ -301,35 +321,64 @@ def make_compact_labels(min_rooted):
     still holds the last ones.  A resident call on the 4096^2 grid ended
     100-116 us after its compute against 109-122 in block order (H100,
     four rounds in turns, BENCHMARKS.md, twenty-eighth session)."""
-    items = LABEL_ITEMS
+    span = 4 * BLOCK
+
+    @cuda.jit(device=True)
+    def rank(p, mins, local, scanned):
+        if not min_rooted:
+            p = mins[p]
+        tile = p // TILE
+        return local[p] + (scanned[tile - 1] if tile > 0 else 0)
+
+    @cuda.jit(device=True)
+    def run_of(a, v):
+        if vectors:
+            return load4(a, v)
+        return a[v], a[v + 1], a[v + 2], a[v + 3]
+
+    @cuda.jit(device=True)
+    def put_run(a, v, x0, x1, x2, x3):
+        if vectors:
+            store4(a, v, x0, x1, x2, x3)
+        else:
+            a[v] = x0
+            a[v + 1] = x1
+            a[v + 2] = x2
+            a[v + 3] = x3
 
     def compact_labels(roots, n, mins, local, scanned, labels):
         # blocks from the last vertices (see above)
-        base = (cuda.gridDim.x - 1 - cuda.blockIdx.x) * (BLOCK * items) + cuda.threadIdx.x
-        last = n - 1
-        if scanned[last // TILE] == 1:
-            for j in range(items):
-                v = base + j * BLOCK
-                if v < n:
+        v0 = (cuda.gridDim.x - 1 - cuda.blockIdx.x) * (BLOCK * LABEL_ITEMS) + 4 * cuda.threadIdx.x
+        v1 = v0 + span
+        whole = v1 + 4 <= n
+        if scanned[(n - 1) // TILE] == 1:
+            if whole:
+                put_run(labels, v0, 0, 0, 0, 0)
+                put_run(labels, v1, 0, 0, 0, 0)
+            else:
+                for v in range(v0, min(v0 + 4, n)):
+                    labels[v] = 0
+                for v in range(v1, min(v1 + 4, n)):
                     labels[v] = 0
             return
-        p = cuda.local.array(items, np.int64)
-        if base - cuda.threadIdx.x + BLOCK * items <= n:
-            for j in range(items):      # a whole block: fixed offsets (few registers)
-                p[j] = roots[base + j * BLOCK]
+        if whole:
+            a0, a1, a2, a3 = run_of(roots, v0)
+            b0, b1, b2, b3 = run_of(roots, v1)
+            a0 = rank(a0, mins, local, scanned)
+            a1 = rank(a1, mins, local, scanned)
+            a2 = rank(a2, mins, local, scanned)
+            a3 = rank(a3, mins, local, scanned)
+            b0 = rank(b0, mins, local, scanned)
+            b1 = rank(b1, mins, local, scanned)
+            b2 = rank(b2, mins, local, scanned)
+            b3 = rank(b3, mins, local, scanned)
+            put_run(labels, v0, a0, a1, a2, a3)
+            put_run(labels, v1, b0, b1, b2, b3)
         else:
-            for j in range(items):
-                p[j] = roots[min(base + j * BLOCK, last)]
-        if not min_rooted:
-            for j in range(items):
-                p[j] = mins[p[j]]
-        for j in range(items):
-            tile = p[j] // TILE
-            p[j] = local[p[j]] + (scanned[tile - 1] if tile > 0 else 0)
-        for j in range(items):
-            v = base + j * BLOCK
-            if v < n:
-                labels[v] = p[j]
+            for v in range(v0, min(v0 + 4, n)):
+                labels[v] = rank(roots[v], mins, local, scanned)
+            for v in range(v1, min(v1 + 4, n)):
+                labels[v] = rank(roots[v], mins, local, scanned)
 
     return compact_labels
 
@@ -368,10 +417,17 @@ def compact(roots, min_rooted: bool = False, flat: bool = True):
         lv, sv = view(local), view(sums)
         launch(get("compact_local", (min_rooted, not flat), dts), tiles * BLOCK, rv, n, mv, lv, sv)
         launch(get("compact_tiles", (), dts), SCAN_BLOCK, sv, tiles, block=SCAN_BLOCK)
-        last = bind(get("compact_labels", (min_rooted,), dts), (n + LABEL_ITEMS - 1) // LABEL_ITEMS,
+        # fresh label arrays are aligned; roots may be a view
+        vectors = _address(roots) % 16 == 0
+        last = bind(get("compact_labels", (min_rooted, vectors), dts), (n + LABEL_ITEMS - 1) // LABEL_ITEMS,
                     rv, n, mv, lv, sv)
         return sums[-1], replay.Deferred(_labels, last, n, roots.dtype) if replay.deferring() \
             else _labels(last, n, roots.dtype)
+
+
+def _address(a) -> int:
+    """Where a CuPy array's (or, in the simulator, a NumPy array's) data starts."""
+    return a.ctypes.data if SIM else a.data.ptr
 
 
 def _labels(last, n, dtype):

@@ -19,7 +19,9 @@ union-find bodies use it where a stale parent is still a correct answer
 (:mod:`gconn.core.unionfind`).  The simulator has no cache hints and
 locks each kind of atomic with its own lock, so there
 ``atomic_min``/``atomic_add`` are CAS loops: then only CAS ever touches an
-array that a CAS also touches.
+array that a CAS also touches.  ``load4``/``store4`` move four consecutive
+items in 16-byte accesses, which numba-cuda does not emit on its own (the
+compaction's labels kernel, :mod:`gconn.gpu.ops`).
 
 >>> from gconn.gpu.primitives import UF
 >>> callable(UF.union_any)
@@ -60,6 +62,17 @@ if SIM:
             if seen == old:
                 return old
             old = seen
+
+    @device
+    def load4(a, i):
+        return a[i], a[i + 1], a[i + 2], a[i + 3]
+
+    @device
+    def store4(a, i, x0, x1, x2, x3):
+        a[i] = x0
+        a[i + 1] = x1
+        a[i + 2] = x2
+        a[i + 3] = x3
 else:
     from llvmlite import ir
     from numba import types
@@ -95,6 +108,58 @@ else:
             return ld
 
         return a.dtype(a, i), codegen
+
+    def _vectors(context, builder, aty, array, index, ity):
+        """A pointer to ``a[index]`` as 16-byte vectors of ``a``'s items,
+        and how many items one holds."""
+        arr = context.make_array(aty)(context, builder, array)
+        idx = context.cast(builder, index, ity, types.intp)
+        ptr = cgutils.get_item_pointer(context, builder, aty, arr, [idx], wraparound=False)
+        width = 128 // aty.dtype.bitwidth
+        vector = ir.VectorType(context.get_value_type(aty.dtype), width)
+        return builder.bitcast(ptr, vector.as_pointer()), width
+
+    def _four(a):
+        return isinstance(a, types.Array) and a.ndim == 1 and isinstance(a.dtype, types.Integer) \
+            and a.dtype.bitwidth in (32, 64)
+
+    @intrinsic
+    def load4(typingctx, a, i):
+        """``a[i:i + 4]`` of a 1-D int32/int64 array as a tuple, in 16-byte
+        loads (``ld.global.v4.u32``, two ``v2.u64``); ``&a[i]`` must be
+        16-byte aligned."""
+        if not (_four(a) and isinstance(i, types.Integer)):
+            return None
+
+        def codegen(context, builder, sig, args):
+            ptr, width = _vectors(context, builder, sig.args[0], args[0], args[1], sig.args[1])
+            items = []
+            for part in range(4 // width):
+                vec = builder.load(builder.gep(ptr, [ir.Constant(ir.IntType(32), part)]), align=16)
+                items += [builder.extract_element(vec, ir.Constant(ir.IntType(32), k)) for k in range(width)]
+            return context.make_tuple(builder, sig.return_type, items)
+
+        return types.UniTuple(a.dtype, 4)(a, i), codegen
+
+    @intrinsic
+    def store4(typingctx, a, i, x0, x1, x2, x3):
+        """``a[i:i + 4] = x0, x1, x2, x3`` (converted to ``a``'s type) in
+        16-byte stores; ``&a[i]`` must be 16-byte aligned."""
+        if not (_four(a) and all(isinstance(t, types.Integer) for t in (i, x0, x1, x2, x3))):
+            return None
+
+        def codegen(context, builder, sig, args):
+            aty = sig.args[0]
+            ptr, width = _vectors(context, builder, aty, args[0], args[1], sig.args[1])
+            values = [context.cast(builder, args[2 + k], sig.args[2 + k], aty.dtype) for k in range(4)]
+            for part in range(4 // width):
+                vec = ir.Constant(ptr.type.pointee, ir.Undefined)
+                for k in range(width):
+                    vec = builder.insert_element(vec, values[part * width + k], ir.Constant(ir.IntType(32), k))
+                builder.store(vec, builder.gep(ptr, [ir.Constant(ir.IntType(32), part)]), align=16)
+            return context.get_dummy_value()
+
+        return types.none(a, i, x0, x1, x2, x3), codegen
 
     @device
     def atomic_min(a, i, v):
