@@ -307,9 +307,10 @@ def make_compact_labels(min_rooted, vectors):
     apart; with ``vectors`` (``roots`` 16-byte aligned) each run is
     read and written in 16-byte accesses (:func:`gconn.gpu.primitives.load4`).
     The kernel moves about as many bytes as a copy of the roots, which
-    took 53 us on the 16.7M-vertex grids (H100); a resident call there
-    ended 97-105 us after its compute against 103-110 with four vertices a
-    block apart in 4-byte accesses (BENCHMARKS.md, twenty-ninth session).
+    took 53 us on the 16.7M-vertex grids (H100); a resident call on the
+    grid ended a median of 102 us after its compute against 109 with four
+    vertices a block apart in 4-byte accesses (nine rounds each, in turns;
+    BENCHMARKS.md, twenty-ninth session).
 
     A connected graph (k == 1, the last tile's inclusive sum) has every
     label 0: the roots are not read, and the kernel only writes, which
