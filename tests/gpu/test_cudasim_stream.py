@@ -219,6 +219,65 @@ def test_landing_memory_above_the_bound_is_freed(monkeypatch):
     assert staging.landing(1024, np.int32).region is kept
 
 
+def test_kept_landing_memory_is_registered_once_and_unregistered_when_replaced(monkeypatch):
+    """Memory of dropped labels is registered (page-locked) as it is kept,
+    whole pages from a page boundary; a landing made from it says so, and
+    keeps its pages past the labels; the region it is replaced by is
+    registered and the old one unregistered; a failed registration leaves
+    a region as it was.  (Registration is the driver's; here a recorder.)"""
+    import gc
+
+    from gconn.gpu import staging
+    gc.collect()
+    calls, refuse = [], []
+
+    def register(address, nbytes):
+        if refuse:
+            raise RuntimeError("refused")
+        calls.append(("register", address, nbytes))
+
+    monkeypatch.setattr(staging, "_REGISTER", [(register, lambda address: calls.append(("unregister", address)))])
+    monkeypatch.setattr(staging, "_KEPT", [])
+    first = staging.landing(3000, np.int32)
+    region = first.region
+    assert region.buf.ctypes.data % staging.PAGE == 0 and region.buf.nbytes % staging.PAGE == 0
+    a = first.array(3000, np.int32)
+    assert not first.pinned and calls == []
+    a[:] = 5
+    del a
+    assert calls == [("register", region.buf.ctypes.data, 12288)] and region.pinned == 12288
+    again = staging.landing(2000, np.int32)
+    assert again.region is region
+    b = again.array(2000, np.int32)
+    assert again.pinned and calls == [("register", region.buf.ctypes.data, 12288)]   # once
+    del b
+    assert len(calls) == 1
+    big = staging.Landing(4 * staging.REGION)         # outgrows the kept region: new memory
+    other = big.region
+    assert other is not region
+    c = big.array(4 * staging.REGION, np.uint8)
+    assert not big.pinned
+    del c                                               # kept instead of the first, which goes
+    del region, again, first
+    gc.collect()
+    assert calls[1:] == [("register", other.buf.ctypes.data, 4 * staging.REGION),
+                         ("unregister", calls[0][1])]
+    small = staging.landing(1000, np.uint8)
+    assert small.region is other
+    d = small.array(1000, np.uint8)
+    assert small.pinned and other.written == 4 * staging.REGION    # pages past the labels kept
+    del d, small
+    refuse.append(True)
+    e = staging.Landing(5 * staging.REGION)             # too large for the kept region
+    fresh = e.region
+    arr = e.array(10, np.int64)
+    del arr
+    assert staging._KEPT == [fresh] and fresh.pinned == 0
+    del other
+    gc.collect()
+    assert calls[-1] == ("unregister", calls[1][1])
+
+
 def test_landing_gives_back_the_pages_past_its_labels():
     """Labels smaller than their landing (n unknown: the parent array's
     capacity) keep the pages they fill; those past them go back to the

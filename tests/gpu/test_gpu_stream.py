@@ -190,7 +190,10 @@ def test_labels_land_in_a_host_array_made_while_streaming(monkeypatch):
     """The labels come back into the host memory the stream wrote while the
     device finished: n's size where n is known, the parent array's
     capacity where it is not; where a later chunk outgrows it, into a new
-    array.  Every result against SciPy."""
+    array.  Memory kept from dropped labels is registered with the driver,
+    and unregistered once another region replaces it.  Every result
+    against SciPy."""
+    import cupy as cp
     import scipy.sparse as sp
     from scipy.sparse.csgraph import connected_components as scipy_cc
     made = spy_landings(stream, monkeypatch, 1000)
@@ -211,6 +214,9 @@ def test_labels_land_in_a_host_array_made_while_streaming(monkeypatch):
     gc.collect()        # the labels are gone: the next call's land in their memory, pages written
     k, labels = gconn.connected_components((src, dst), backend="gpu")
     assert k == k0 and np.array_equal(labels, want_labels) and labels.ctypes.data == address == made[1].address
+    # registered as it was kept: the fetch was one DMA into it (1: cudaMemoryTypeHost)
+    assert not made[0].pinned and made[1].pinned
+    assert cp.cuda.runtime.pointerGetAttributes(address).type == 1
     made.clear()
     kept = labels       # while they are read, the next call's labels land elsewhere
     k, labels = gconn.connected_components((src, dst), backend="gpu")
@@ -226,6 +232,9 @@ def test_labels_land_in_a_host_array_made_while_streaming(monkeypatch):
     k, labels = gconn.connected_components(A, backend="gpu")
     assert k == k0 and np.array_equal(labels, want_labels) and len(made) == 1 \
         and labels.ctypes.data == made[0].address
+    del kept, labels
+    gc.collect()        # the first memory is replaced by a later call's, and unregistered (0: unregistered)
+    assert cp.cuda.runtime.pointerGetAttributes(address).type == 0
 
 
 @pytest.mark.parametrize("size,piece", [(10, 1 << 26), (1 << 16, 1 << 26), (1_000_003, 1 << 12), (1 << 20, 1 << 22)])
