@@ -105,6 +105,49 @@ def test_threads_on_their_own_streams(graph, algorithm):
     assert errors == []
 
 
+@pytest.mark.parametrize("algorithm", ["none+union-rem-cas+find-split+split-one", "kout+union-async+find-halve"])
+def test_a_captured_call_goes_straight_to_its_replay(monkeypatch, algorithm):
+    """Once a plain call on a resident graph is captured, the next calls
+    replay it through the handle kept with the graph (``replay.again``),
+    not through the store; the replay counts as the store's latest use.
+    Once the capture is dropped, the call finds its way through the store
+    again, and every call agrees with SciPy."""
+    src, dst, n = components_graph(np.random.default_rng(5), 8_000, 30_000, parts=4)
+    g = Graph.from_edges(cp.asarray(src), cp.asarray(dst), n)
+    k0, l0 = reference(g)
+    through = []
+    slow, fast = replay.replayed, replay.again
+    monkeypatch.setattr(gpu, "replayed", lambda *a, **kw: through.append("store") or slow(*a, **kw))
+    monkeypatch.setattr(gpu, "again", lambda h: (lambda out: (through.append("handle" if out else "none"), out)[1])(
+        fast(h)))
+
+    def call():
+        k, labels = gconn.connected_components(g, algorithm=algorithm)
+        assert k == k0
+        np.testing.assert_array_equal(host(labels), l0)
+
+    for _ in range(5):
+        call()
+    # run, capture, then the handle
+    assert through == ["none", "store", "none", "store", "handle", "handle", "handle"]
+    other = Graph.from_edges(cp.asarray(src[:100]), cp.asarray(dst[:100]), n)
+    for _ in range(3):
+        gconn.connected_components(other, algorithm=algorithm)
+    through.clear()
+    call()
+    assert through == ["handle"]
+    runs = g._cache["api setup"]
+    (handle,) = [h for *_, h in runs.values() if h]
+    ref, store, key = handle
+    assert next(reversed(store)) is key and store[key] is ref()
+    del store[key]          # the capture dropped: the handle's reference dies with it
+    assert ref() is None
+    through.clear()
+    call()
+    call()
+    assert through == ["none", "store", "none", "store"] and handle[0]() is not None
+
+
 def test_stats_runs_are_not_captured_and_captures_are_bounded():
     src, dst, n = components_graph(np.random.default_rng(3), 5_000, 20_000, parts=3)
     g = Graph.from_edges(cp.asarray(src), cp.asarray(dst), n)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .backend import (collect_forest, compact, compress, count_roots, finalize, finish, gather, init, lmax,
+from .backend import (again, collect_forest, compact, compress, count_roots, finalize, finish, gather, init, lmax,
                       min_representatives, number, replayed, sample, sample_stats, scope, sync)
 from .incremental import IncrementalState
 from .sampling import hb_coverage
@@ -18,7 +18,7 @@ from .sampling import hb_coverage
 NAME = "cpu"
 
 __all__ = ["NAME", "IncrementalState", "hb_coverage", "to_backend", "compact", "min_representatives",
-           "count_roots", "collect_forest", "replayed", "sync", "asarray", "concatenate", "validate_device_ids",
+           "count_roots", "collect_forest", "replayed", "again", "sync", "asarray", "concatenate", "validate_device_ids",
            "scope", "init", "sample", "compress", "lmax", "gather", "sample_stats", "finish", "finalize", "number"]
 
 

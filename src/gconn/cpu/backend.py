@@ -252,10 +252,15 @@ def count_roots(roots: np.ndarray) -> int:
     return int(np.count_nonzero(roots == np.arange(roots.size, dtype=roots.dtype)))
 
 
-def replayed(graph, key, fn, edges_only: bool = False) -> tuple:
+def replayed(graph, key, fn, edges_only: bool = False, handle: list | None = None) -> tuple:
     """``fn()``'s outputs: the CPU launches nothing, so there is nothing to
     capture and replay (:mod:`gconn.gpu.replay`)."""
     return tuple(fn())
+
+
+def again(handle: list) -> None:
+    """Nothing: no run is captured on the CPU (see :func:`replayed`)."""
+    return None
 
 
 def collect_forest(fa: np.ndarray, fb: np.ndarray):

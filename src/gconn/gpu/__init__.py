@@ -21,7 +21,7 @@ NAME = "gpu"
 _STEPS = ("scope", "init", "sample", "compress", "lmax", "gather", "sample_stats", "finish", "finalize", "number", "sync")
 
 __all__ = ["NAME", "available", "IncrementalState", "to_backend", "compact",
-           "min_representatives", "count_roots", "collect_forest", "replayed", "asarray", "concatenate",
+           "min_representatives", "count_roots", "collect_forest", "replayed", "again", "asarray", "concatenate",
            "validate_device_ids", *_STEPS]
 
 _LAZY = {
@@ -29,7 +29,8 @@ _LAZY = {
     "IncrementalState": ("incremental", "IncrementalState"),
     "to_backend": ("ops", "to_backend"), "compact": ("ops", "compact"),
     "min_representatives": ("ops", "min_representatives"), "count_roots": ("ops", "count_roots"),
-    "collect_forest": ("ops", "collect_forest"), "replayed": ("replay", "replayed"), "asarray": ("ops", "asarray"),
+    "collect_forest": ("ops", "collect_forest"), "replayed": ("replay", "replayed"), "again": ("replay", "again"),
+    "asarray": ("ops", "asarray"),
     "concatenate": ("ops", "concatenate"), "validate_device_ids": ("ops", "validate_device_ids"),
 }
 

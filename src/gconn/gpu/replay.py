@@ -41,6 +41,9 @@ mode on a private stream), and every later call replays it with one
   arrays -- and nothing else a capture holds depends on their contents.
   Runs that read an adjacency are kept with the Graph, whose adjacency is
   built once from its edges.
+* A caller may keep a ``handle`` (a list) per graph and key, which a
+  replay fills; :func:`again` then replays that capture without finding
+  it in its store (``connected_components`` on a resident graph does).
 * At most ``KEEP`` captures are kept per graph, and ``KEEP`` under
   edge addresses, the least recently used dropped first (each holds its
   run's arrays: a few bytes per vertex).
@@ -56,6 +59,7 @@ launches on the legacy stream) and the simulator never capture.
 from __future__ import annotations
 
 import threading
+import weakref
 from collections import OrderedDict
 
 import numpy as np
@@ -280,13 +284,14 @@ def _put(runs, key, value) -> None:
         _bound(runs)
 
 
-def replayed(graph, key, fn, edges_only: bool = False) -> tuple:
+def replayed(graph, key, fn, edges_only: bool = False, handle: list | None = None) -> tuple:
     """``fn()``'s outputs (a tuple of device arrays; 0-d ones come back as
     ints), replayed from a capture of ``fn`` on ``graph`` kept under ``key``
     where there is one (see the module's text); ``key`` None runs ``fn`` as
     usual.  ``key`` must name everything that decides what ``fn`` launches
     besides the graph; ``edges_only``: ``fn`` reads nothing of the graph
-    but its edge list, n and id type."""
+    but its edge list, n and id type.  ``handle``: a list, kept by the
+    caller with this graph and key, that a replay fills for :func:`again`."""
     if key is None or SIM or not _launch.DIRECT:
         return _as_usual(fn)
     with _STATE:
@@ -309,11 +314,42 @@ def replayed(graph, key, fn, edges_only: bool = False) -> tuple:
             return _as_usual(fn)
     if not latest:
         _put(runs, key, c)
+    if handle is not None:
+        handle[:] = [weakref.ref(c), runs, key]
     if not c.lock.acquire(blocking=False):
         return _as_usual(fn)
     try:
         c.launch()
         # waits for the stream, copies included, before the lock goes
+        return c.results()
+    finally:
+        c.lock.release()
+
+
+def again(handle: list) -> tuple | None:
+    """The outputs of another replay of the capture a :func:`replayed` call
+    put in ``handle``, without finding it in its store again; None where
+    there is none, it has been dropped (a store holds the only reference,
+    so the weak one is dead once it is gone), or another thread is
+    replaying it: then call :func:`replayed`.  Finding the capture in its
+    store cost a resident call 2-3 us more of the H100's host before the
+    launch (BENCHMARKS.md, issue 12).  The replay counts as a use: the
+    capture becomes the store's most recent, as :func:`replayed` makes it."""
+    if not handle:
+        return None
+    ref, runs, key = handle
+    c = ref()
+    if c is None or not c.lock.acquire(blocking=False):
+        return None
+    try:
+        with _STATE:
+            if next(reversed(runs)) is not key:
+                if runs.get(key) is not c:
+                    return None
+                runs.move_to_end(key)
+                # the store's own key object, so that the test above is one of identity
+                handle[2] = next(reversed(runs))
+        c.launch()
         return c.results()
     finally:
         c.lock.release()
