@@ -418,7 +418,7 @@ class Landing:
     a caller makes it while the host would otherwise wait for the device,
     and the memory of labels the caller has dropped (the array and every
     view of it) is kept, pages mapped and registered with the driver
-    (:func:`_pin`), for the next call's landing: one region, the latest,
+    (``_pin``), for the next call's landing: one region, the latest,
     of at most ``KEEP_BYTES`` (1 GiB); pages past a result's size are
     given back to the kernel where the region is not registered
     (BENCHMARKS.md, issue 11).
@@ -480,7 +480,7 @@ def fetch(dev, out: Landing | None = None) -> np.ndarray:
     ``out``: a :class:`Landing` to fetch into where the result fits it
     (made before the size was known); otherwise the result is a new
     array.  Where the landing's memory is registered (kept from labels
-    dropped since, see :func:`_pin`) the copy is one DMA straight into it."""
+    dropped since, see :class:`Landing`) the copy is one DMA straight into it."""
     import cupy as cp
     shape = dev.shape
     dev = cp.ascontiguousarray(dev).reshape(-1)
