@@ -242,7 +242,7 @@ def flat_roots(kern, n: int, P, Pv, jtb: bool, id_dtype):
     array of ``id_dtype``."""
     if not jtb:
         compress(kern, n, Pv, dummy(id_dtype), 0)
-        return P[:n]
+        return P if P.size == n else P[:n]
     roots = xp.empty(n, id_dtype)
     compress(kern, n, Pv, view(roots) if n else dummy(id_dtype), 1)
     return roots
