@@ -369,10 +369,10 @@ def _register():
 
 def _pin(region: _Region) -> None:
     """Register the written pages of a kept region with the driver (when
-    its labels are dropped, not inside a call), so that the next call's
-    labels come back by one DMA into them: 16.8 MB of labels in 0.31 ms
-    against 0.53 through pinned pieces copied out on all cores, 33.6 MB
-    in 0.62 against 0.93 (H100).  Registering 16.8 / 33.6 MB of written
+    its labels are dropped, mostly between calls), so that the next
+    call's labels come back by one DMA into them: 16.8 MB of labels in
+    0.31 ms against 0.53 through pinned pieces copied out on all cores,
+    33.6 MB in 0.62 against 0.93 (H100).  Registering 16.8 / 33.6 MB of written
     pages took 1.3 / 1.5 ms, paid once while the region is reused
     (BENCHMARKS.md, issue 11).  Where registration fails the region stays
     as it is, and fetches copy through pinned pieces."""
@@ -383,7 +383,7 @@ def _pin(region: _Region) -> None:
     _unpin(region)
     try:
         calls[0](region.buf.ctypes.data, nbytes)
-    except Exception:       # CuPy resets the runtime's last error as it raises
+    except Exception:       # refused (e.g. no GPU in this process): left unregistered
         return
     region.pinned = nbytes
 
