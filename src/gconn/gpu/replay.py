@@ -168,6 +168,19 @@ class Captured:
         """Wait for the current stream, on which the replay was launched."""
         xp.cuda.get_current_stream().synchronize()
 
+    def replay(self) -> tuple | None:
+        """:meth:`launch`, then :meth:`results`; None where another thread
+        is replaying this capture (it holds the lock until its results are
+        made)."""
+        if not self.lock.acquire(blocking=False):
+            return None
+        try:
+            self.launch()
+            # waits for the stream, copies included, before the lock goes
+            return self.results()
+        finally:
+            self.lock.release()
+
     def launch(self) -> None:
         """Replay the run on the current stream (asynchronously)."""
         _check(_driver().cuGraphLaunch(self.exec, xp.cuda.get_current_stream().ptr), "cuGraphLaunch")
@@ -316,14 +329,8 @@ def replayed(graph, key, fn, edges_only: bool = False, handle: list | None = Non
         _put(runs, key, c)
     if handle is not None:
         handle[:] = [weakref.ref(c), runs, key]
-    if not c.lock.acquire(blocking=False):
-        return _as_usual(fn)
-    try:
-        c.launch()
-        # waits for the stream, copies included, before the lock goes
-        return c.results()
-    finally:
-        c.lock.release()
+    out = c.replay()
+    return _as_usual(fn) if out is None else out
 
 
 def again(handle: list) -> tuple | None:
@@ -339,20 +346,16 @@ def again(handle: list) -> tuple | None:
         return None
     ref, runs, key = handle
     c = ref()
-    if c is None or not c.lock.acquire(blocking=False):
+    if c is None:
         return None
-    try:
-        with _STATE:
-            if next(reversed(runs)) is not key:
-                if runs.get(key) is not c:
-                    return None
-                runs.move_to_end(key)
-                # the store's own key object, so that the test above is one of identity
-                handle[2] = next(reversed(runs))
-        c.launch()
-        return c.results()
-    finally:
-        c.lock.release()
+    with _STATE:
+        if next(reversed(runs)) is not key:
+            if runs.get(key) is not c:
+                return None
+            runs.move_to_end(key)
+            # the store's own key object, so that the test above is one of identity
+            handle[2] = next(reversed(runs))
+    return c.replay()
 
 
 def captured(graph) -> dict:
