@@ -393,9 +393,8 @@ def _unpin(region: _Region) -> None:
     if not region.pinned:
         return
     region.pinned = 0
-    calls = _REGISTER[0] if _REGISTER else None
     try:
-        calls[1](region.buf.ctypes.data)
+        _register()[1](region.buf.ctypes.data)
     except Exception:       # interpreter shutdown: the driver is gone already
         pass
 
