@@ -71,8 +71,9 @@ def _setup(graph, backend, algorithm, problem: str, params: dict, return_stats: 
 def _streamed(graph, backend, algorithm, problem, params, relabel, columns, table, device_memory, return_stats):
     """The run streamed to the GPU (:mod:`gconn.streaming`) as (None for
     the input graph, which is never built, backend, plan, stats, roots,
-    forest slots, the labels' host array), or None.  Results come back as
-    NumPy: the input is on the host."""
+    forest slots, the labels' host array, the check to call once the
+    results are fetched), or None.  Results come back as NumPy: the input
+    is on the host."""
     if relabel is not False or table or backend not in BACKENDS:
         return None
     be = _backend_module(backend)
@@ -303,7 +304,7 @@ def connected_components(graph=None, directed=True, connection="weak", return_la
     sent = _streamed(graph, backend, algorithm, "cc", params, relabel, (source, target), table,
                          device_memory, return_stats)
     numbered = compact or not return_labels
-    landing = None
+    landing = settle = None
     if sent is None:
         g_in, be, g, plan, stats = _setup(graph, backend, algorithm, "cc", params, return_stats, relabel,
                                           (source, target), names_ok=table)
@@ -314,11 +315,13 @@ def connected_components(graph=None, directed=True, connection="weak", return_la
         else:
             roots, _, _ = pipeline.run(g, plan, be, forest=False, stats=stats, seed=seed)
     else:
-        g_in, be, plan, stats, roots, _, _, landing = sent
+        g_in, be, plan, stats, roots, _, _, landing, settle = sent
     if roots is not None:
         with _phase(stats, "labels", be):
             k, labels = _labels(be, roots, plan, numbered)
     labels = _out(labels, g_in is not None and g_in.on_gpu, landing)
+    if settle is not None:
+        settle()        # the labels have been waited for: now the input's errors
     result = (int(k), labels) if return_labels else (int(k),)
     if relabel is not False and return_labels:
         ids = _original_ids(g_in)
@@ -372,11 +375,13 @@ def spanning_forest(graph, *, algorithm="auto", backend="auto", return_stats=Fal
         else:
             _, fa, fb = pipeline.run(g, plan, be, forest=True, stats=stats, seed=seed)
     else:
-        g_in, be, plan, stats, _, fa, fb, _ = sent
+        g_in, be, plan, stats, _, fa, fb, _, settle = sent
     with _phase(stats, "collect", be):
         src, dst = be.collect_forest(fa, fb)
     on_gpu = g_in is not None and g_in.on_gpu
     src, dst = _out(src, on_gpu), _out(dst, on_gpu)
+    if sent is not None:
+        settle()
     if relabel is not False and g_in is not None and g_in.nodes is not None:
         src, dst = g_in.nodes[src], g_in.nodes[dst]
     return (src, dst, stats) if return_stats else (src, dst)

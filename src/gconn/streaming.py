@@ -146,9 +146,14 @@ def run(graph, be, algorithm, problem: str, params: dict, *, forest: bool, devic
         columns=(None, None)):
     """Stream ``graph`` on the GPU backend ``be`` when it should (see the
     module docstring): ``(plan, stats, roots, forest_src, forest_dst)`` on
-    the device and the labels' host memory (:class:`~gconn.gpu.staging.Landing`,
-    or None), or None to take the resident path.  ``columns`` are a text
-    edge list's ``(source, target)``."""
+    the device, the labels' host memory (:class:`~gconn.gpu.staging.Landing`,
+    or None) and ``settle``, or None to take the resident path.  ``columns``
+    are a text edge list's ``(source, target)``.
+
+    The results may still be in the making: work queued after them on the
+    current stream follows them, and ``settle()``, to be called once that
+    work has been waited for, raises the input's errors (see
+    :meth:`gconn.gpu.stream.Streamer.feed`)."""
     if be.NAME != "gpu":
         return None
     if _host_matrix(graph):
@@ -187,7 +192,7 @@ def run(graph, be, algorithm, problem: str, params: dict, *, forest: bool, devic
     n = graph.n if isinstance(graph, Graph) else getattr(src, "n", None)
     st = stream.Streamer(plan, n=n, forest=forest, limit=limit, land=not forest)
     try:
-        st.feed(src if isinstance(src, stream.HostEdges) else stream.HostEdges(src))
+        st.feed(src if isinstance(src, stream.HostEdges) else stream.HostEdges(src), settle=False)
     except stream.WiderIds:
         if not text:
             raise
@@ -202,4 +207,4 @@ def run(graph, be, algorithm, problem: str, params: dict, *, forest: bool, devic
                       chunk_edges=st.chunk_edges)
         stats.phase_times["stream"] = st.seconds
         stats.edge_inspections["finish"] = st.edges
-    return plan, stats, roots, fa, fb, st.landing
+    return plan, stats, roots, fa, fb, st.landing, st.settle

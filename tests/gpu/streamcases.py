@@ -177,6 +177,40 @@ def run_csr_errors(stream, src, dst, n, chunk):
         stream.HostEdges.of_csr(indptr, indices[:-1], n)
 
 
+def run_unsettled_errors(stream, src, dst, n, monkeypatch):
+    """A call whose n is known (a SciPy matrix, a host Graph) queues its
+    labels before its feed has settled, then raises the input's errors
+    (found by the device) once they are back: bad column ids and
+    decreasing offsets, for labels and for a spanning forest."""
+    import scipy.sparse as sp
+    from scipy.sparse.csgraph import connected_components as scipy_cc
+    states = []
+    real = stream.Streamer.result
+    monkeypatch.setattr(stream.Streamer, "result", lambda st: states.append(st._pending is not None) or real(st))
+    A = sp.csr_matrix((np.ones(src.size, np.int8), (src, dst)), shape=(n, n))
+    k0, want = scipy_cc(A, directed=False)
+    k, labels = gconn.connected_components(A, backend="gpu")
+    assert k == k0 and np.array_equal(labels, want)
+    g = Graph.from_edges(src, dst, n)
+    check_labels(src, dst, n, gconn.connected_components(g, backend="gpu")[1])
+    assert states == [True, True]
+    for bad, why in ((-1, r"negative vertex id -1 \(indices\[{i}\]\)"),
+                     (n, r"vertex id {n} \(indices\[{i}\]\) is out of range for n={n}")):
+        B = A.copy()
+        B.indices[-3] = bad
+        for run in (gconn.connected_components, gconn.spanning_forest):
+            with pytest.raises(ValueError, match=why.format(i=B.nnz - 3, n=n)):
+                run(B, backend="gpu")
+    B = A.copy()
+    B.indptr[n // 2] = B.indptr[n // 2 + 1] + 1
+    with pytest.raises(ValueError, match=r"indptr decreases .* at row"):
+        gconn.connected_components(B, backend="gpu")
+    assert states == [True] * 7
+    # an unknown n settles in the feed: a chunk may need the parents grown
+    gconn.connected_components((src, dst), backend="gpu")
+    assert states[-1] is False
+
+
 def spy_landings(stream, monkeypatch, chunk_edges: int) -> list:
     """The landings (``gconn.gpu.staging.Landing``) streamed calls make for
     their labels (see ``Streamer._land``), appended to the returned list as they are made,

@@ -17,7 +17,7 @@ from oracles import host
 from streamcases import (check_labels, chunked, components_graph, quarter_of_graph, run_arrays_growing,
                          run_bad_ids, run_budget, run_budget_resizes, run_chunk_sizes, run_csr, run_csr_errors, run_forest,
                          run_text_chunks, run_text_cli, run_text_errors_and_fallbacks, run_text_formats,
-                         run_unknown_n, spy_landings)
+                         run_unknown_n, run_unsettled_errors, spy_landings)
 
 from gpucases import GPU_OK as _OK, ON_GPU
 
@@ -131,6 +131,11 @@ def test_arrays_checked_on_the_device_grow_the_parents(edges):
     unioned again."""
     src, dst, _ = edges
     run_arrays_growing(stream, src, dst, 1 << 16)
+
+
+def test_errors_of_a_feed_settled_after_its_labels(edges, monkeypatch):
+    src, dst, n = edges
+    run_unsettled_errors(stream, src, dst, n, monkeypatch)
 
 
 def test_csr_streamed(edges):

@@ -326,6 +326,8 @@ class Streamer:
         #: ids below this need a parent array the budget holds only with
         #: smaller edge buffers (set by a chunk, acted on after it)
         self._short_of = None
+        #: what :meth:`settle` checks of the last feed: (edges, bounds rows, CSR)
+        self._pending = None
 
     # per-vertex bytes of the union-find arrays (parents, aux, forest slots)
     def _vertex_bytes(self, idt) -> int:
@@ -479,8 +481,20 @@ class Streamer:
                                  + why.format(v=int(a[i]), w=w, i=offset + i))
         raise RuntimeError(f"chunk {index}: the device saw ids in {lo}..{hi}, which the host does not find")
 
-    def feed(self, edges: HostEdges) -> None:
-        """Union every edge of ``edges`` (chunk by chunk, overlapped)."""
+    def feed(self, edges: HostEdges, settle: bool = True) -> None:
+        """Union every edge of ``edges`` (chunk by chunk, overlapped).
+
+        ``settle=False`` with a known n: return once the last chunk's copy
+        and union are queued, leaving the wait and the ids' check to
+        :meth:`settle`, so that the host queues the labels' kernels and
+        their copy back while the last copies are in flight (0.6-0.7 ms
+        on the H100, which the host used to wait out before 0.3 ms of
+        launches the device then waited for; BENCHMARKS.md, issue 11).
+        With n known no chunk is ever unioned again (an id beyond n is an
+        error), so nothing queued after the feed has to be redone; an id
+        out of range is skipped by the unions and reported by
+        :meth:`settle`.  With n unknown the feed settles itself."""
+        self.settle()
         t0 = time.perf_counter()
         pieces = edges.chunks(self.want_chunk)
         if not self._ready:
@@ -531,10 +545,27 @@ class Streamer:
                                         csr)
                 if self._land_wanted:
                     self._land()
-        finally:
+        except BaseException:
             self._pipe.sync()
-        self._verify(edges, rows, csr)
+            raise
+        self._pending = (edges, rows, csr)
+        if settle or self.n is None:
+            self.settle()
         self.seconds += time.perf_counter() - t0
+
+    def settle(self) -> None:
+        """Wait for the copies and unions of the last :meth:`feed`, then
+        check the bounds the device folded: raises the ids' errors (naming
+        the chunk and the edge) and unions again the chunks that met a
+        parent array too small.  A feed settles itself unless it was told
+        not to; then results read before this call may rest on skipped
+        edges."""
+        if self._pending is None:
+            return
+        edges, rows, csr = self._pending
+        self._pending = None
+        self._pipe.sync()
+        self._verify(edges, rows, csr)
 
     @property
     def _sized(self) -> bool:
@@ -650,6 +681,16 @@ class Streamer:
             self.edges += k
         return self.cap
 
+    def _release(self) -> None:
+        """Drop the edge buffers (and a CSR's offsets and rows) before the
+        feed settles, so that work queued after it has their memory: CuPy's
+        pool hands it on only to work on the compute stream, which runs
+        after every copy into them."""
+        self._dev = self._devv = None
+        csr = self._pending[2]
+        if csr is not None:
+            csr.dptr = csr.ptrv = csr.whole = None
+
     def _cast(self, a):
         """A later chunk of an iterable whose ids are wider than the first's."""
         if a.dtype == self.idt or np.can_cast(a.dtype, self.idt, "safe"):
@@ -667,8 +708,13 @@ class Streamer:
             idt = np.int64 if n > np.iinfo(np.int32).max else np.int32
             empty = xp.empty(0, idt)
             return xp.arange(n, dtype=idt), empty, empty, n
-        self._pipe.sync()
-        seen = self.max_id + 1
+        if self._pending is None:
+            self._pipe.sync()
+            seen = self.max_id + 1
+        else:
+            # unsettled, so n is known: ids not seen are roots of their own
+            seen = n
+            self._release()
         jtb = self.plan.jtb
         roots = flat_roots(get("compress", (jtb,), self.dtypes), seen, self.P, self._Pv, jtb, self.idt)
         fa, fb = self.fa[:seen], self.fb[:seen]
@@ -861,16 +907,23 @@ def _take_pinned(nbytes: int) -> tuple[int, object]:
     H100).  A run in another thread that finds it taken gets its own.
     Returns (bytes a piece, the memory)."""
     with _PINNED_LOCK:
-        if _PINNED and _PINNED[0][0] >= nbytes:
-            return _PINNED.pop()
-    return nbytes, xp.cuda.alloc_pinned_memory(RING * nbytes)
+        kept = _PINNED.pop() if _PINNED and _PINNED[0][0] >= nbytes else None
+    if kept is None:
+        return nbytes, xp.cuda.alloc_pinned_memory(RING * nbytes)
+    size, mem, done = kept
+    done.synchronize()      # the last copy out of it
+    return size, mem
 
 
-def _give_back_pinned(size: int, mem) -> None:
-    """Keep the larger of this block and the kept one."""
+def _give_back_pinned(size: int, mem, done) -> None:
+    """Keep the larger of this block and the kept one; ``done`` (a CUDA
+    event) is recorded after the last copy out of it."""
     with _PINNED_LOCK:
-        if not _PINNED or _PINNED[0][0] < size:
-            _PINNED[:] = [(size, mem)]
+        keep = not _PINNED or _PINNED[0][0] < size
+        if keep:
+            _PINNED[:] = [(size, mem, done)]
+    if not keep:
+        done.synchronize()      # before its memory is freed
 
 
 class _CudaPipe:
@@ -924,9 +977,11 @@ class _CudaPipe:
             with _threads(st.copy_threads):
                 yield
         finally:
-            self.sync()
+            # the next run that takes the pieces waits for this event (this one does not wait)
+            done = xp.cuda.Event(disable_timing=True)
+            done.record(self.copy_stream)
             self.ring = self.block = None
-            _give_back_pinned(size, mem)
+            _give_back_pinned(size, mem, done)
 
     def copy_in(self, s, hs, hd, bounds: bool):
         """Stage the chunk piece by piece into slot ``s``'s device buffers,
