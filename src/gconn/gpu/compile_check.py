@@ -44,7 +44,7 @@ def _pretend_device():
 def _load_kernels():
     """Import every module that registers kernels."""
     from ..scc import gpu as scc_gpu  # noqa: F401
-    from . import bfs, finishes, graph, ops, sampling, stream, unionfind  # noqa: F401
+    from . import bfs, finishes, graph, ops, replay, sampling, stream, unionfind  # noqa: F401
     from .launch import REGISTRY
     return REGISTRY
 

@@ -64,7 +64,7 @@ from collections import OrderedDict
 
 import numpy as np
 
-from ._compat import SIM, xp
+from ._compat import SIM, cuda, view, xp
 from . import launch as _launch
 
 #: captured runs kept per graph
@@ -210,6 +210,7 @@ def capture(fn) -> Captured:
         return p
 
     relaxed = drv.CUstreamCaptureMode.CU_STREAM_CAPTURE_MODE_RELAXED
+    _scalar_out()       # built (or loaded) before the capture, not inside it
     with _CAPTURING, stream, xp.cuda.using_allocator(keep):
         _check(drv.cuStreamBeginCapture(stream.ptr, relaxed), "cuStreamBeginCapture")
         _TLS.on = True
@@ -235,21 +236,45 @@ def capture(fn) -> Captured:
     return Captured(g, exec_, outputs, kept, scalars)
 
 
+@_launch.kernel("scalar_out", lambda t: (t.i8, t.i8, t.I64), offsets=False)
+def make_scalar_out():
+    """``out[:nbytes] = a[:nbytes]`` by one thread: a captured run's 0-d
+    output written into pinned host memory, which the device reaches at
+    the host's address (unified addressing).  As the graph's last node a
+    kernel cost a replay 1.3 us of device time, a copy node 8.5-9, and
+    13 where a kernel followed the graph (H100, BENCHMARKS.md, issue 12)."""
+
+    def scalar_out(a, out, nbytes):
+        if cuda.grid(1) == 0:
+            for i in range(nbytes):
+                out[i] = a[i]
+
+    return scalar_out
+
+
+def _scalar_out():
+    return _launch.get("scalar_out", (), _launch.dtypes_key(np.int8, np.int8, np.int8))
+
+
 def _copied_out(outputs, stream) -> tuple:
-    """Copies of the 0-d device outputs into pinned host memory, launched
-    (so recorded) on ``stream``; per output the host copy or None."""
+    """The 0-d device outputs written into pinned host memory by kernels
+    launched (so recorded) on ``stream``, the current stream; per output
+    the host copy or None."""
     zero_d = [i for i, a in enumerate(outputs) if isinstance(a, xp.ndarray) and a.ndim == 0]
     if not zero_d:
         return (None,) * len(outputs)
-    mem = xp.cuda.alloc_pinned_memory(8 * len(outputs))
+    size = 8 * len(outputs)
+    mem = xp.cuda.alloc_pinned_memory(size)
+    at = xp.ndarray((size,), np.int8,
+                    xp.cuda.MemoryPointer(xp.cuda.UnownedMemory(mem.ptr, size, mem, xp.cuda.Device().id), 0))
     host = [None] * len(outputs)
     for i in zero_d:
         a = outputs[i]
         if a.itemsize > 8:
             raise TypeError(f"a captured run's 0-d output of {a.dtype} does not fit its 8-byte slot")
         host[i] = np.frombuffer(mem, a.dtype, 1, offset=8 * i)
-        xp.cuda.runtime.memcpyAsync(host[i].ctypes.data, a.data.ptr, a.itemsize,
-                                    xp.cuda.runtime.memcpyDeviceToHost, stream.ptr)
+        _launch.launch(_scalar_out(), 1, view(a.reshape(1).view(np.int8)), view(at[8 * i:8 * i + a.itemsize]),
+                       a.itemsize)
     return tuple(host)
 
 
