@@ -365,6 +365,7 @@ def spanning_forest(graph, *, algorithm="auto", backend="auto", return_stats=Fal
             return result
     sent = _streamed(graph, backend, algorithm, "forest", params, relabel, (source, target), False,
                          device_memory, return_stats)
+    settle = None
     if sent is None:
         g_in, be, g, plan, stats = _setup(graph, backend, algorithm, "forest", params, return_stats, relabel,
                                           (source, target))
@@ -380,7 +381,7 @@ def spanning_forest(graph, *, algorithm="auto", backend="auto", return_stats=Fal
         src, dst = be.collect_forest(fa, fb)
     on_gpu = g_in is not None and g_in.on_gpu
     src, dst = _out(src, on_gpu), _out(dst, on_gpu)
-    if sent is not None:
+    if settle is not None:
         settle()
     if relabel is not False and g_in is not None and g_in.nodes is not None:
         src, dst = g_in.nodes[src], g_in.nodes[dst]

@@ -284,7 +284,7 @@ class Streamer:
     parent array and folds each chunk's smallest and largest id into two
     slots, which come back by an asynchronous copy after each chunk.  The
     host reads them (without waiting) to grow the parent array ahead of the
-    next chunks, and once the feed is done: then a negative id, or one
+    next chunks, and once the feed has settled: then a negative id, or one
     beyond ``n``, is an error naming the chunk and the edge, and a chunk
     that met a parent array too small (ids larger than all before) is
     unioned again.  An iterable's chunks are gone once copied, so their ids
@@ -731,7 +731,7 @@ class Streamer:
 class _Csr:
     """A CSR being streamed: its offsets on the device, the rows of its
     entries found there, and the check that the offsets never decrease (on
-    the device, into the bounds' flag pair, read once the feed is done).
+    the device, into the bounds' flag pair, read once the feed has settled).
 
     Where the budget holds one more id per entry, every entry's row is
     found in one pass as soon as the offsets are over (``whole``), while
