@@ -216,7 +216,7 @@ def capture(fn) -> Captured:
         _TLS.on = True
         try:
             outputs = _call(fn)
-            scalars = _copied_out(outputs, stream)
+            scalars = _copied_out(outputs)
         except BaseException:
             err, g = drv.cuStreamEndCapture(stream.ptr)   # leave capture mode; drop what was recorded
             if err == drv.CUresult.CUDA_SUCCESS:
@@ -256,10 +256,10 @@ def _scalar_out():
     return _launch.get("scalar_out", (), _launch.dtypes_key(np.int8, np.int8, np.int8))
 
 
-def _copied_out(outputs, stream) -> tuple:
+def _copied_out(outputs) -> tuple:
     """The 0-d device outputs written into pinned host memory by kernels
-    launched (so recorded) on ``stream``, the current stream; per output
-    the host copy or None."""
+    launched (so recorded) on the current stream, the capture's; per
+    output the host copy or None."""
     zero_d = [i for i, a in enumerate(outputs) if isinstance(a, xp.ndarray) and a.ndim == 0]
     if not zero_d:
         return (None,) * len(outputs)
