@@ -214,13 +214,12 @@ def bench_big(random_edges: int, log, n: int = 1 << 30, block: int = 1 << 20) ->
     each a path plus its share of ``random_edges`` random edges inside it,
     so the components are exactly the blocks (every label is checked).
     Generated on the GPU in 32 pieces and copied to host arrays; then two
-    runs of ``connected_components((src, dst), backend="gpu")``, each
-    against the pinned copy of the first 0.54 GB of the arrays, timed just
-    before.  10e9 random edges make 88.6 GB of int32 edges (the H100
+    runs of ``connected_components((src, dst), backend="gpu")`` against
+    the pinned copy of the first 0.54 GB of the arrays (:func:`_big_runs`).
+    10e9 random edges make 88.6 GB of int32 edges (the H100
     machine has 125 GiB)."""
     import cupy as cp
 
-    import gconn
     pieces = min(32, n // block)
     m = random_edges + (n - n // block)
     log(f"big: n={n} m={m} = {8 * m / 1e9:.1f} GB of int32 edges on the host; GPU memory "
@@ -242,7 +241,22 @@ def bench_big(random_edges: int, log, n: int = 1 << 30, block: int = 1 << 20) ->
         del v, base, parts
         cp.get_default_memory_pool().free_all_blocks()
     log(f"  generated in {time.perf_counter() - t0:.1f} s")
-    # the yardstick: the first 2^26 edges' arrays (0.54 GB) copied from pinned memory
+    k, labels, out = _big_runs(src, dst, log)
+    ok = k == n // block and bool((labels.reshape(n // block, block)
+                                   == np.arange(n // block, dtype=labels.dtype)[:, None]).all())
+    log(f"  every label is its block: {ok}")
+    if not ok:
+        raise AssertionError("the big graph's labels are not its blocks")
+    return dict(n=n, m=m, **out)
+
+
+def _big_runs(src, dst, log) -> tuple:
+    """The yardstick (the pinned copy of the first 2^26 edges' arrays,
+    0.54 GB: pinned memory for the whole graph would not fit beside it),
+    then two runs of ``connected_components((src, dst), backend="gpu")``;
+    returns the last run's k and labels, and the times."""
+    import gconn
+    m = src.size
     head = min(m, 1 << 26)
     pin = _wall_ms(_pinned_copier(src[:head], dst[:head]), 7, 2)
     pinned_gbs = 8 * head / 1e9 / (pin / 1e3)
@@ -255,12 +269,7 @@ def bench_big(random_edges: int, log, n: int = 1 << 30, block: int = 1 << 20) ->
         gbs = 8 * m / 1e9 / runs[-1]
         log(f"  run {r}: k={k} in {runs[-1]:.2f} s = {gbs:.1f} GB/s of edges = {100 * gbs / pinned_gbs:.0f}% of "
             f"pinned; {st.chunks} chunks; " + ", ".join(f"{p} {t:.2f} s" for p, t in st.phase_times.items()))
-    ok = k == n // block and bool((labels.reshape(n // block, block)
-                                   == np.arange(n // block, dtype=labels.dtype)[:, None]).all())
-    log(f"  every label is its block: {ok}")
-    if not ok:
-        raise AssertionError("the big graph's labels are not its blocks")
-    return dict(n=n, m=m, seconds=runs, pinned_gbs=pinned_gbs)
+    return k, labels, dict(seconds=runs, pinned_gbs=pinned_gbs)
 
 
 def main(argv=None) -> int:
