@@ -331,3 +331,13 @@ def test_the_big_graph_bench_at_a_small_size():
     out = bench_big(100_000, lines.append, n=1 << 16, block=1 << 10)
     assert out["m"] == 100_000 + (1 << 16) - 64 and len(out["seconds"]) == 2 and out["pinned_gbs"] > 0
     assert "every label is its block: True" in lines[-1]
+
+
+def test_the_big_kronecker_bench_at_a_small_size():
+    """``python -m gconn.bench.stream --big-kronecker`` at scale 12: its
+    runs, and its check against the CPU backend."""
+    from gconn.bench.stream import bench_big_kronecker
+    lines = []
+    out = bench_big_kronecker(12, lines.append)
+    assert out["n"] == 1 << 12 and out["m"] == 16 << 12 and len(out["seconds"]) == 2
+    assert "edges whose ends have different labels: 0" in lines[-1]
