@@ -268,7 +268,6 @@ def bench_big_kronecker(scale: int, log, edge_factor: int = 16) -> dict:
     t0 = time.perf_counter()
     k_cpu = gconn.connected_components((src, dst), backend="cpu", algorithm="none+union-async+find-halve",
                                        return_labels=False)
-    k_cpu = k_cpu[0] if isinstance(k_cpu, tuple) else k_cpu
     split = _edges_split(labels, src, dst)
     log(f"  the CPU backend's union-find: k={k_cpu} in {time.perf_counter() - t0:.1f} s (with the edge check); "
         f"edges whose ends have different labels: {split}")
