@@ -329,7 +329,8 @@ def test_the_big_graph_bench_at_a_small_size():
     from gconn.bench.stream import bench_big
     lines = []
     out = bench_big(100_000, lines.append, n=1 << 16, block=1 << 10)
-    assert out["m"] == 100_000 + (1 << 16) - 64 and len(out["seconds"]) == 2 and out["pinned_gbs"] > 0
+    assert out["m"] == 100_000 + (1 << 16) - 64 and len(out["seconds"]) == len(out["stream_seconds"]) == 2
+    assert out["pinned_gbs"] > 0 and "the stream phase" in lines[-2]
     assert "every label is its block: True" in lines[-1]
 
 
