@@ -118,3 +118,43 @@ def test_auto_picks_and_is_correct(graphs):
         k0, l0 = reference(g)
         k, labels = gconn.connected_components(g, backend="cpu")
         assert np.array_equal(labels, l0), gname
+
+
+@pytest.mark.parametrize("k", [1, 2, 3])
+@pytest.mark.parametrize("finish", ["union-async+find-halve", "union-rem-cas+find-naive+splice",
+                                    "union-rem-lock+find-split+split-one", "union-jtb+find-naive"])
+def test_stride_sampling_spread_runs(finish, k):
+    """Stride sampling on edge lists several times k n long, so that its
+    32-edge runs are spread apart and most edges are left to the finish;
+    in id order, shuffled, and as the canonical list.  The sampled edge
+    count is the runs' total."""
+    from gconn.design import STRIDE_RUN, Plan, Variant
+    rng = np.random.default_rng(k)
+    n = 300
+    for m in (8 * k * n, 30 * k * n + 17):
+        src = rng.integers(0, n, m)
+        dst = np.where(rng.random(m) < 0.5, rng.integers(0, n, m), (src + 1) % n)
+        dst[: m // 10] = src[: m // 10]     # self loops first: the first runs link nothing
+        order = np.argsort(src, kind="stable")
+        for s, d in ((src, dst), (src[order], dst[order])):
+            g = gconn.Graph.from_edges(s, d, n)
+            k0, l0 = reference(g)
+            name = f"stride+{finish}"
+            kk, labels, st = gconn.connected_components(g, algorithm=name, backend="cpu", k=k, return_stats=True)
+            assert kk == k0 and np.array_equal(labels, l0), (name, m)
+            seen = st.edge_inspections["finish"]        # the list the run read
+            assert seen in (m, g.m) and 0 < st.coverage <= 1
+            step = Plan.of(Variant.parse(name).with_params(k=k)).stride_step(seen, n)
+            assert step > STRIDE_RUN
+            runs = -(-seen // step)
+            assert st.edge_inspections["sample"] == sum(min(STRIDE_RUN, seen - r * step) for r in range(runs))
+            if Variant.parse(name).root_based:
+                fs, fd = gconn.spanning_forest(g, algorithm=name, backend="cpu", k=k)
+                check_forest(g, fs, fd, k0)
+
+
+def test_stride_sampling_takes_only_union_find_finishes():
+    with pytest.raises(ValueError, match="stride sampling .* union-find"):
+        gconn.connected_components(([0], [1]), algorithm="stride+lt-prf", backend="cpu")
+    with pytest.raises(ValueError, match="incremental connectivity takes no sampling"):
+        gconn.IncrementalConnectivity(algorithm="stride+union-async", backend="cpu")

@@ -12,10 +12,11 @@ def uf(problem):
 
 def test_union_find_counts():
     # 6 unions: Async/Hooks/Early x 4 finds, Rem-CAS/Rem-Lock x 3 finds x 3
-    # splices, JTB x 2 finds = 32 combinations, times 4 samplers.
-    assert len(uf("cc")) == 4 * 32
+    # splices, JTB x 2 finds = 32 combinations, times 5 samplers (the
+    # paper's none, k-out, HB, BFS, and our stride sampling).
+    assert len(uf("cc")) == 5 * 32
     # SpliceAtomic is not root-based: no spanning forest.
-    assert len(uf("forest")) == 4 * (32 - 6)
+    assert len(uf("forest")) == 5 * (32 - 6)
     # No sampling for incremental batches.
     assert len(uf("incremental")) == 32
 
@@ -141,6 +142,18 @@ def test_auto_choice_follows_the_decision_tree():
     # without an adjacency yet, building one costs more than sampling saves
     raw = SimpleNamespace(n=1 << 22, m_input=1 << 26, has_form=lambda f: False)
     assert design.choose(raw, backend="gpu", hb_coverage=lambda g: 0.99).name == "none+union-rem-cas+find-split+split-one"
+    # on the GPU, stride sampling (which reads only the edge list) where
+    # the parent array is small and the degree high
+    mid = SimpleNamespace(n=design.AUTO_GPU_STRIDE_MAX_N, m_input=1 << 21, has_form=lambda f: False)
+    assert design.choose(mid, backend="gpu").name == "stride+union-rem-cas+find-naive+splice"
+    assert design.choose(mid, "forest", backend="gpu").name == "stride+union-rem-cas+find-naive+split-one"
+    assert design.choose(mid, backend="cpu").name == "none+union-async+find-halve"
+    # host edges that stream in chunks are not sampled
+    assert design.choose(mid, backend="gpu", streamed=True).name == "none+union-rem-cas+find-split+split-one"
+    for other in (SimpleNamespace(n=1 << 14, m_input=design.AUTO_GPU_STRIDE_EDGES - 1, has_form=lambda f: False),
+                  SimpleNamespace(n=design.AUTO_GPU_STRIDE_MAX_N + 1, m_input=1 << 21, has_form=lambda f: False),
+                  SimpleNamespace(n=1 << 18, m_input=(1 << 20) - 1, has_form=lambda f: False)):   # degree < 8
+        assert design.choose(other, backend="gpu").name == "none+union-rem-cas+find-split+split-one"
     assert design.choose(raw, backend="cpu", hb_coverage=lambda g: 0.99).name == "none+union-async+find-halve"
 
 
@@ -150,7 +163,7 @@ def test_gpu_auto_variants_are_what_choose_names():
     from itertools import product
     from types import SimpleNamespace
     sizes = (0, 1000, design.AUTO_GPU_KOUT_EDGES, design.AUTO_GPU_SCATTERED_EDGES, design.AUTO_GPU_ASYNC_EDGES,
-             1 << 26)
+             design.AUTO_GPU_STRIDE_EDGES - 1, design.AUTO_GPU_STRIDE_EDGES, 1 << 26)
     degrees = (1.0, design.AUTO_GPU_SCATTERED_DEGREE, 3.0, design.AUTO_MIN_DEGREE, 6.0,
                design.AUTO_GPU_MIN_DEGREE, 16.0)
     for problem in ("cc", "forest"):

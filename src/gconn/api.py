@@ -180,25 +180,57 @@ def _cupy_pair_again(graph, backend, algorithm, numbered: bool, seed):
         return None
     from .gpu import graph as device_graph
     src, dst = graph
-    n = device_graph.seen_n(src, dst)
+    pair = device_graph.pair_key(src, dst)
+    n = device_graph.seen_n(src, dst, pair)
     if n is None:
         return None
     be = _backend_module("gpu")
-    g = Graph._of(n, "gpu", edges=(src, dst))
-    plan = Plan.of(_variant(algorithm, "cc", g, be, {}))
-    if not _edges_only(g, plan):
-        return None
+    key = (pair, numbered, seed)
+    kept = _PAIR_RUNS.get(key)
+    out = be.again(kept[1]) if kept is not None and kept[0] == n else None
+    if out is None:
+        g = Graph._of(n, "gpu", edges=(src, dst))
+        plan = Plan.of(_variant(algorithm, "cc", g, be, {}))
+        if not _edges_only(g, plan):
+            return None
 
-    def run():
-        bounds = device_graph.track_ids(g)
-        k, labels = _run_labels(be, g, plan, numbered, seed)
-        return device_graph.if_ids_fit(k, bounds, n), labels
+        def run():
+            bounds = device_graph.track_ids(g)
+            k, labels = _run_labels(be, g, plan, numbered, seed)
+            return device_graph.if_ids_fit(k, bounds, n), labels
 
-    k, labels = be.replayed(g, ("cc", plan.variant, numbered, seed, "ids unchecked"), run, edges_only=True)
+        handle = []
+        out = be.replayed(g, ("cc", plan.variant, numbered, seed, "ids unchecked"), run, edges_only=True,
+                          handle=handle)
+        if handle:
+            _keep_pair_run(key, n, handle)
+    k, labels = out
     if k < 0:
         device_graph.forget(src, dst)
+        _PAIR_RUNS.pop(key, None)
         return None
     return k, labels
+
+
+#: per CuPy pair (its addresses, size and id type) and call options: the n
+#: its run was captured with and that capture's replay handle, so that a
+#: pair passed again goes straight to its replay.  Without it each call
+#: built a Graph and made the automatic choice again, 35-40 us of the
+#: H100's host on a graph of half a million edges, where the whole call
+#: on a resident graph takes 45 (BENCHMARKS.md, thirty-third session).
+#: Nothing here holds the arrays: a capture reads them at their addresses.
+_PAIR_RUNS: dict = {}
+_PAIR_RUNS_MAX = 64
+
+
+def _keep_pair_run(key, n: int, handle: list) -> None:
+    _PAIR_RUNS.pop(key, None)        # re-inserted last: the oldest go first
+    _PAIR_RUNS[key] = (n, handle)
+    while len(_PAIR_RUNS) > _PAIR_RUNS_MAX:
+        try:
+            del _PAIR_RUNS[next(iter(_PAIR_RUNS))]
+        except (KeyError, StopIteration, RuntimeError):     # changed by another thread meanwhile
+            break
 
 
 def _out(arr, like_device: bool, landing=None):
@@ -287,14 +319,13 @@ def connected_components(graph=None, directed=True, connection="weak", return_la
     if not (params or return_stats or relabel is not False or table or source is not None or target is not None):
         again = _resident_again(graph, backend, algorithm, compact or not return_labels, seed) \
             if device_memory is None else None
+        if again is None:
+            again = _cupy_pair_again(graph, backend, algorithm, compact or not return_labels, seed)
         if again is not None:
             return again if return_labels else again[0]
         fast = aot.connected_components(graph, backend, algorithm, compact, return_labels, _read_edges)
         if fast is not None:
             return fast
-        again = _cupy_pair_again(graph, backend, algorithm, compact or not return_labels, seed)
-        if again is not None:
-            return again if return_labels else again[0]
     if _streams(graph, backend, table):
         from . import streamed
         result = streamed.connected_components(graph, algorithm, params, relabel, source, target, compact,

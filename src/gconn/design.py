@@ -13,6 +13,14 @@ UnionJTB; FindNaive, FindSplit, FindHalve, FindCompress, FindTwoTrySplit;
 SplitAtomicOne, HalveAtomicOne, SpliceAtomic; k-out, HB and BFS sampling;
 ShiloachVishkin, the 16 LiuTarjan variants (CUSA ... EUF), Stergiou,
 LabelPropagation, and the finishes of ECL-CC and Afforest; BFS-CC.
+
+One point is ours, not the paper's: stride sampling (``stride``), for
+graphs that have only an edge list (k-out, HB and BFS walk adjacency
+lists, which an edge list would first have to be sorted into).  It unions
+runs of 32 edges spread evenly over the list, about k per vertex, flattens
+the trees, and then the union-find finish passes over every edge along
+short paths.  It pays only where the parent array is small (see
+:func:`choose`).
 """
 from __future__ import annotations
 
@@ -21,7 +29,10 @@ from typing import Iterator
 
 # --- the axes -------------------------------------------------------------
 
-SAMPLINGS = ("none", "kout", "hb", "bfs")
+SAMPLINGS = ("none", "kout", "hb", "bfs", "stride")
+#: the samplings that walk adjacency lists; the finish after them runs over
+#: the vertices outside L_max (paper Alg. 1)
+GATHERING = ("kout", "hb", "bfs")
 
 #: Union-find finishes (paper Sec. 3.4, Alg. UnionAsync .. UnionRemCAS, JTB).
 UNION_FINDS = (
@@ -86,6 +97,7 @@ PAPER_NAMES = {
     "find-compress": "FindCompress", "find-two-try-split": "FindTwoTrySplit",
     "split-one": "SplitAtomicOne", "halve-one": "HalveAtomicOne", "splice": "SpliceAtomic",
     "none": "NoSampling", "kout": "KOutSampling", "hb": "HBSampling", "bfs": "BFSSampling",
+    "stride": "StrideSampling",
     "ecl-cc": "ECL-CC", "afforest": "Afforest", "sv": "ShiloachVishkin",
     "sv-classic": "ShiloachVishkinClassic", "stergiou": "Stergiou", "label-prop": "LabelPropagation",
     "bfs-cc": "BFS-CC",
@@ -256,7 +268,7 @@ def _canonical(part: str) -> str:
                    "rem-cas": "union-rem-cas", "rem-lock": "union-rem-lock", "jtb": "union-jtb",
                    "hooks": "union-hooks", "early": "union-early", "naive": "find-naive",
                    "split": "find-split", "halve": "find-halve", "compress": "find-compress",
-                   "two-try-split": "find-two-try-split", "spliceatomic": "splice",
+                   "two-try-split": "find-two-try-split", "stride-sampling": "stride", "spliceatomic": "splice",
                    "splitatomicone": "split-one", "halveatomicone": "halve-one", "findsimple": "find-naive",
                    "lp": "label-prop", "label-propagation": "label-prop", "shiloach-vishkin": "sv",
                    "gpu-cc": "sv-classic", "soman": "sv-classic", "ecl": "ecl-cc", "bfscc": "bfs-cc",
@@ -292,6 +304,10 @@ def check(v: Variant, problem: str = "cc") -> None:
     if v.finish == "bfs-cc" and v.sampling != "none":
         raise ValueError(f"bfs-cc is a standalone baseline (a BFS per component) and takes no sampling; "
                          f"got {v.sampling!r}; use 'none+bfs-cc'")
+    if v.sampling == "stride" and v.finish not in UNION_FINDS:
+        raise ValueError(f"stride sampling is followed by a union-find pass over every edge; {v.finish} is not "
+                         f"a union-find finish (use one of {', '.join(UNION_FINDS)}, or k-out, HB or BFS "
+                         "sampling)")
     if v.finish in _NEEDS_SPLICE:
         if v.splice not in SPLICES:
             raise ValueError(f"{v.finish} needs a splice rule, one of {', '.join(SPLICES)}; got {v.splice!r}")
@@ -337,9 +353,18 @@ LT_SHORTCUT_CODE = {"shortcut": 0, "full-shortcut": 1}
 # component, which the finish completes as it does k-out's partial trees.
 BFS_LEVELS = 256
 
+#: Stride sampling unions runs of this many consecutive edges (a warp's
+#: coalesced read on the GPU)
+STRIDE_RUN = 32
+#: and by default about this many edges per vertex (H100: k = 1 was as fast
+#: as k = 2 or faster on every graph measured, k = 4 and 8 slower;
+#: BENCHMARKS.md, thirty-fourth session)
+STRIDE_K = 1
+
 #: Options a variant takes (``algorithm=..., k=3``): name -> (default, help).
 PARAMS = {
-    "k": (2, "edges per vertex for k-out sampling"),
+    "k": (2, "edges per vertex for k-out sampling; for stride sampling, sampled edges per vertex on average "
+             f"(default {STRIDE_K})"),
     "kout": ("afforest", "'afforest' (the first k edges) or 'paper' (first edge + k-1 random)"),
     "hb_n": (4, "edges per remaining root in HB sampling's second step"),
     "bfs_sample": (1024, "vertices sampled to pick BFS sampling's source"),
@@ -497,7 +522,8 @@ class Plan:
             sopt=SPLICE_CODE[v.splice] if v.splice else 0,
             jtb=v.finish == "union-jtb", aux=aux,
             link=FINISH_CODE[v.finish] if family == HOOK_COMPRESS else -1, lt=lt,
-            k=_int_param(params, "k", 1, "k-out sampling"), kout_paper=kout == "paper",
+            k=_int_param(params, "k", 1, "k-out and stride sampling") if "k" in params or v.sampling != "stride"
+            else STRIDE_K, kout_paper=kout == "paper",
             hb_n=_int_param(params, "hb_n", 1, "HB sampling"),
             bfs_sample=_int_param(params, "bfs_sample", 1, "BFS sampling"),
             bfs_levels=_int_param(params, "bfs_levels", 1, "BFS sampling"),
@@ -518,10 +544,10 @@ class Plan:
     @property
     def needs(self) -> str:
         """The form of the graph this variant reads (:data:`gconn.graph.FORMS`):
-        ``"adjacency"`` for sampling (k-out, HB and BFS walk neighbour lists;
-        HB reads each row's smallest neighbour first) and for BFS-CC;
-        ``"edges"``, the input's edge list as it is, for every other
-        finish.  None asks for ``"canonical"``: no rule here depends on
+        ``"adjacency"`` for k-out, HB and BFS sampling (they walk
+        neighbour lists; HB reads each row's smallest neighbour first) and
+        for BFS-CC; ``"edges"``, the input's edge list as it is, for every
+        other variant, stride sampling's included.  None asks for ``"canonical"``: no rule here depends on
         sorted or duplicate-free lists.  Union-find, ECL-CC and Afforest
         link the roots of an edge's ends, so a self loop or a duplicate finds
         them equal and links nothing; SV, Liu-Tarjan, Stergiou and label
@@ -532,9 +558,26 @@ class Plan:
         >>> Plan.of(Variant.parse("none+lt-prf")).needs, Plan.of(Variant.parse("hb+union-async")).needs
         ('edges', 'adjacency')
         """
-        if self.sampling != "none" or self.family == TRAVERSAL:
+        if self.gathers or self.family == TRAVERSAL:
             return "adjacency"
         return "edges"
+
+    @property
+    def gathers(self) -> bool:
+        """Whether the finish runs over the vertices outside L_max (after
+        k-out, HB and BFS sampling), not over every edge (no sampling,
+        stride sampling)."""
+        return self.sampling in GATHERING
+
+    def stride_step(self, m: int, n: int) -> int:
+        """Stride sampling's step through an edge list of m edges on n
+        vertices: it unions the first ``STRIDE_RUN`` edges of every
+        ``step``, about k n edges in all (every edge where m <= k n).
+
+        >>> Plan.of(Variant.parse("stride+union-async")).stride_step(m=64 * 10**6, n=4 * 10**6)
+        512
+        """
+        return STRIDE_RUN * max(1, m // max(1, self.k * n))
 
     @property
     def contract(self) -> bool:
@@ -561,7 +604,7 @@ class Plan:
             total += 6 * m * id_bytes + (n * (4 + 2 * id_bytes) if self.family == TRAVERSAL else 0)
         if forest:
             total += 2 * n * id_bytes
-        if self.sampling != "none":
+        if self.gathers:
             total += n * id_bytes + int(2 * m * units_per_edge + 1) * (id_bytes + ptr_bytes)
         if self.sampling == "bfs":
             total += n * (4 + 3 * id_bytes)
@@ -610,8 +653,10 @@ def default_name(problem: str = "cc") -> str:
     return "none+union-async+find-halve" if problem == "incremental" else "kout+union-async+find-halve"
 
 
-def choose(graph, problem: str = "cc", backend: str = "cpu", hb_coverage=None) -> Variant:
+def choose(graph, problem: str = "cc", backend: str = "cpu", hb_coverage=None, streamed: bool = False) -> Variant:
     """The automatic choice, following the paper's decision tree (Sec. 4.6).
+    ``streamed``: the graph's edges would stream from the host in chunks
+    (:mod:`gconn.streaming`), which are not sampled.
 
     * Sampling reads the graph's adjacency.  When the graph does not have it
       yet (a graph built from edge arrays or a matrix keeps its edges as
@@ -631,6 +676,18 @@ def choose(graph, problem: str = "cc", backend: str = "cpu", hb_coverage=None) -
       road-like graph measured (porto_osm 0.077 against 0.061 ms,
       luxembourg_osm 0.103 against 0.034) and took 36 ms on a 256K-vertex
       path in id order, where every pair links at once into one chain.
+    * On the GPU without an adjacency, stride sampling where the parent
+      array is small (at most ``AUTO_GPU_STRIDE_MAX_N`` vertices, from
+      ``AUTO_GPU_STRIDE_EDGES`` edges, average degree at least
+      ``AUTO_GPU_MIN_DEGREE``): its flat trees shorten the finish's finds
+      (H100, CuPy pairs: wave 0.052 against 0.080 ms in file order, 0.065
+      against 0.112 shuffled; soc-Slashdot0902 shuffled 0.062 against
+      0.087, in file order 0.044 against 0.038).  Not on larger graphs:
+      there each edge's two random parent reads cost the finish what they
+      cost without sampling, and the sampling pass comes on top
+      (Erdos-Renyi 8M in order 1.55 against 1.38 ms, Kronecker 0.77
+      against 0.70; shuffled within 5%; BENCHMARKS.md, thirty-fourth
+      session).
     * On the GPU, also no sampling below average degree
       ``AUTO_GPU_MIN_DEGREE`` (the 4096^2 triangle mesh, degree 6: 1.5-1.65 ms
       without sampling, 2.0-6.6 ms with it).
@@ -708,6 +765,8 @@ def choose(graph, problem: str = "cc", backend: str = "cpu", hb_coverage=None) -
             return Variant("none", "union-rem-cas", "find-naive", link)
         if avg_degree < AUTO_MIN_DEGREE and m >= AUTO_GPU_ASYNC_EDGES and not (scattered or chains):
             return Variant("none", "union-async", find)
+        if not (adjacency or low or streamed) and m >= AUTO_GPU_STRIDE_EDGES and n <= AUTO_GPU_STRIDE_MAX_N:
+            return Variant("stride", "union-rem-cas", "find-naive", link)
         if (low or not adjacency) and not (scattered or chains):
             return Variant("none", "union-rem-cas", "find-split", "split-one")
         sampling = "kout" if (m >= AUTO_GPU_KOUT_EDGES and not chains) or scattered else "hb"
@@ -734,14 +793,18 @@ AUTO_GPU_ASYNC_EDGES = 1 << 23
 AUTO_GPU_SCATTERED_EDGES = 1 << 22
 AUTO_GPU_SCATTERED_DEGREE = 2.5
 AUTO_GPU_HB_ROOTS = 0.01
+AUTO_GPU_STRIDE_EDGES = 1 << 18
+AUTO_GPU_STRIDE_MAX_N = 1 << 18
 #: Every variant :func:`choose` can name on the GPU, by problem (what
 #: ``gconn warmup`` compiles into the GPU kernel cache; a test walks the
 #: rules above and finds exactly these).
 AUTO_GPU_VARIANTS = {
     "cc": ("none+union-async+find-halve", "none+union-rem-cas+find-split+split-one",
            "none+union-rem-cas+find-naive+splice", "kout+union-rem-cas+find-naive+splice",
-           "kout+union-rem-cas+find-halve+splice", "hb+union-rem-cas+find-halve+splice"),
+           "kout+union-rem-cas+find-halve+splice", "hb+union-rem-cas+find-halve+splice",
+           "stride+union-rem-cas+find-naive+splice"),
     "forest": ("none+union-async+find-halve", "none+union-rem-cas+find-split+split-one",
                "none+union-rem-cas+find-naive+split-one", "kout+union-rem-cas+find-naive+split-one",
-               "kout+union-rem-cas+find-split+split-one", "hb+union-rem-cas+find-split+split-one"),
+               "kout+union-rem-cas+find-split+split-one", "hb+union-rem-cas+find-split+split-one",
+               "stride+union-rem-cas+find-naive+split-one"),
 }

@@ -11,12 +11,14 @@ seams between them:
 
 * ``init(graph, plan, forest)`` -> a run state: the parent array (every
   vertex its own root), the plan's auxiliary array, the forest slots.
-* ``sample(state, seed, count)`` runs the plan's sampling (k-out, HB or BFS)
-  and returns the edges it inspected (0 unless ``count``);
+* ``sample(state, seed, count)`` runs the plan's sampling (k-out, HB, BFS
+  or stride) and returns the edges it inspected (0 unless ``count``);
   ``compress(state)`` then points every vertex at its root.
 * ``lmax(state, seed)`` finds L_max, the most frequent label (a handle the
   backend may keep on its device); ``gather(state, lmax)`` builds the
   finish's work: the active vertices (label != L_max) or their edges.
+  Stride sampling has no adjacency to gather from: its finish runs over
+  every edge, as without sampling.
 * ``finish(state, work)`` runs the finish over all edges (``work`` None:
   no sampling) or over the gathered work; returns (edges inspected or
   None when only a pass would count them, rounds).
@@ -25,7 +27,8 @@ seams between them:
   order), which may skip the compression that finalize does (the GPU's
   labels kernel finds each root itself).
 * ``sample_stats(state, lmax, work, stats)`` fills Cov, IC and L_max (only
-  with ``return_stats``: it reads back).
+  with ``return_stats``: it reads back; ``lmax`` None after stride
+  sampling, whose IC counts over the edge list).
 * ``scope(graph, plan, forest, stats)``: a context around the run (device
   memory check, device timer).
 
@@ -86,9 +89,11 @@ def _run(graph, plan: Plan, backend, forest: bool, stats: Stats | None, seed: in
             with phase("sample"):
                 sampled = backend.sample(state, seed, count)
                 backend.compress(state)
-            with phase("lmax"):
-                lmax = backend.lmax(state, seed)
-                work = backend.gather(state, lmax)
+            lmax = None
+            if plan.gathers:
+                with phase("lmax"):
+                    lmax = backend.lmax(state, seed)
+                    work = backend.gather(state, lmax)
             if count:
                 stats.edge_inspections["sample"] = sampled
                 backend.sample_stats(state, lmax, work, stats)

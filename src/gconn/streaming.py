@@ -177,7 +177,7 @@ def run(graph, be, algorithm, problem: str, params: dict, *, forest: bool, devic
         # a host graph: the automatic choice it would get resident (no
         # adjacency on it yet: union-find over its edges, which stream; a
         # variant asked for by name runs resident, with its phases' Stats)
-        asked = design.choose(graph, problem, backend="gpu")
+        asked = design.choose(graph, problem, backend="gpu", streamed=True)
         chosen = edges_only = _edges_only(asked)
     if src is not None and edges_only or chosen:
         v = asked.with_params(**params)

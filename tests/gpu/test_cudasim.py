@@ -101,7 +101,30 @@ def test_bfs_sampling_level_cap(finish):
             check_forest(g, host(src), host(dst), k0)
 
 
-@pytest.mark.parametrize("sampling", ["none", "kout", "hb", "bfs"])
+@pytest.mark.parametrize("finish", SAMPLED)
+def test_stride_sampling(finish, graphs):
+    """Stride sampling: on the tiny graphs its one run takes every edge; on
+    150 edges over 70 vertices with k=1 three 32-edge runs, 64 apart (the
+    union kernel's chunks spread through the list), sorted and shuffled,
+    and the stats count the sampled edges."""
+    for _, g in graphs:
+        check_cc(g, f"stride+{finish}")
+    rng = np.random.default_rng(3)
+    s, d = rng.integers(0, 70, 150), rng.integers(0, 70, 150)
+    for order in (np.arange(150), np.argsort(s, kind="stable")):
+        g = Graph.from_edges(s[order], d[order], 70)
+        check_cc(g, f"stride+{finish}", k=1)
+        k0, l0 = reference(g)
+        k, labels, st = gconn.connected_components(g, algorithm=f"stride+{finish}", backend="gpu", k=1,
+                                                   return_stats=True)
+        assert k == k0 and np.array_equal(host(labels), l0)
+        seen = st.edge_inspections["finish"]
+        step = 32 * (seen // 70)
+        assert st.edge_inspections["sample"] == sum(min(32, seen - r * step) for r in range(-(-seen // step)))
+        assert 0 < st.coverage <= 1 and 0 <= st.inter_component <= 1
+
+
+@pytest.mark.parametrize("sampling", ["none", "kout", "hb", "bfs", "stride"])
 @pytest.mark.parametrize("finish", [f for f in SAMPLED if "splice" not in f] + ["union-rem-cas+find-naive+split-one"])
 def test_spanning_forest(sampling, finish, graphs):
     for _, g in graphs:

@@ -71,7 +71,7 @@ def test_every_variant(combo, graphs):
     CPU suites require of the CPU backend, so the two backends agree; calling
     the CPU backend here too would only add its compile time per variant."""
     cc, forest = set(uf_variants("cc")), set(uf_variants("forest"))
-    for sampling in ("none", "kout", "hb", "bfs"):
+    for sampling in ("none", "kout", "hb", "bfs", "stride"):
         name = f"{sampling}+{combo}"
         assert name in cc
         for gname, g, dg, k0, l0 in graphs:

@@ -285,13 +285,18 @@ def test_int64_edges_converted_every_call():
         np.testing.assert_array_equal(host(labels), want[1])
 
 
-def test_pair_passed_again_checks_its_ids_in_the_run(monkeypatch):
+@pytest.mark.parametrize("stride", [False, True])
+def test_pair_passed_again_checks_its_ids_in_the_run(monkeypatch, stride):
     """A CuPy pair passed again skips the check before the run (the union
     kernel checks its ids): no id_bounds pass after the first call.  When
     the arrays change under it -- a larger id, a smaller largest id, a
-    negative id -- the answer is still SciPy's, or the first call's error."""
+    negative id -- the answer is still SciPy's, or the first call's error.
+    With ``stride`` the automatic choice is stride sampling (its threshold
+    lowered), whose sampling pass reads the unchecked ids first."""
+    from gconn import design
     from gconn.gpu import graph as device_graph
-    s, d, n = components_graph(np.random.default_rng(31), 50_000, 250_000, parts=6)
+    monkeypatch.setattr(design, "AUTO_GPU_STRIDE_EDGES", 1000 if stride else 1 << 40)
+    s, d, n = components_graph(np.random.default_rng(31 + stride), 50_000, 250_000, parts=6)
     cs, cd = cp.asarray(s), cp.asarray(d)
     checks = []
     real = device_graph.device_id_range
@@ -307,8 +312,8 @@ def test_pair_passed_again_checks_its_ids_in_the_run(monkeypatch):
     agree(s, d)
     assert len(checks) == 1
     assert device_graph.seen_n(cs, cd) == n
-    assert any(isinstance(v, replay.Captured) for k, v in replay._BY_EDGES.items()
-               if cs.data.ptr in k and "ids unchecked" in k)
+    assert any(isinstance(v, replay.Captured) and (k[1].sampling == "stride") == stride
+               for k, v in replay._BY_EDGES.items() if cs.data.ptr in k and "ids unchecked" in k)
     # a larger id: the run skips it, sees it, and the call starts over checked
     s2, d2 = s.copy(), d.copy()
     d2[7] = n + 40
@@ -327,3 +332,28 @@ def test_pair_passed_again_checks_its_ids_in_the_run(monkeypatch):
     assert device_graph.seen_n(cs, cd) is None
     with pytest.raises(ValueError, match="-5"):
         gconn.connected_components((cs, cd))
+
+
+def test_pair_passed_again_goes_straight_to_its_replay(monkeypatch):
+    """From its third call on (checked, run, captured), a CuPy pair replays
+    its capture through the handle kept with the pair's addresses: no Graph
+    and no automatic choice per call; the labels stay SciPy's, also after
+    the arrays are rewritten in place."""
+    from gconn import api
+    s, d, n = components_graph(np.random.default_rng(41), 30_000, 120_000, parts=5)
+    cs, cd = cp.asarray(s), cp.asarray(d)
+    choices = []
+    real = api._variant
+    monkeypatch.setattr(api, "_variant", lambda *a, **kw: choices.append(1) or real(*a, **kw))
+    want = reference(Graph.from_edges(s, d, n))
+    for _ in range(6):
+        k, labels = gconn.connected_components((cs, cd))
+        assert k == want[0]
+        np.testing.assert_array_equal(host(labels), want[1])
+    assert len(choices) == 3
+    d2 = np.random.default_rng(2).permutation(d)
+    cd[:] = cp.asarray(d2)
+    want2 = reference(Graph.from_edges(s, d2, n))
+    k, labels = gconn.connected_components((cs, cd))
+    assert k == want2[0] and len(choices) == 3
+    np.testing.assert_array_equal(host(labels), want2[1])

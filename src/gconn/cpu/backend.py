@@ -125,10 +125,19 @@ def gather(s: State, lmax: int):
     return finishes.gather_edges(s.P, s.indptr, s.indices, active, offsets, lmax, p.contract)
 
 
-def sample_stats(s: State, lmax: int, work, stats) -> None:
-    """Cov, IC, L_max and the finish's share of the edges."""
+def sample_stats(s: State, lmax, work, stats) -> None:
+    """Cov, IC, L_max and the finish's share of the edges (``lmax`` None
+    after stride sampling: exact here, IC over the edge list)."""
     g = s.graph
     labels = labels_view(s.P, s.plan, g.id_dtype)
+    if lmax is None:
+        lmax = int(np.argmax(np.bincount(labels, minlength=1)))
+        stats.lmax = lmax
+        stats.coverage = float(np.count_nonzero(labels == lmax)) / g.n
+        left = int(s.src.size)
+        stats.inter_component = float(np.count_nonzero(labels[s.src] != labels[s.dst])) / left if left else 0.0
+        stats.edge_inspections["finish"] = left
+        return
     stats.lmax = lmax
     stats.coverage = float(np.count_nonzero(labels == lmax)) / g.n
     left = int(degree_sum(s.indptr, s.active))

@@ -1,5 +1,6 @@
-"""Sampling on the CPU (paper Sec. 3.3): k-out, HB and BFS sampling, and the
-automatic choice's cheap estimate of HB's coverage.
+"""Sampling on the CPU (paper Sec. 3.3): k-out, HB and BFS sampling, stride
+sampling over an edge list (ours, :mod:`gconn.design`), and the automatic
+choice's cheap estimate of HB's coverage.
 
 Each sampler unions (or points) vertices into partial trees of the parent
 array with the plan's union rule; a finish that is not a union-find samples
@@ -12,6 +13,7 @@ from numba import njit, prange
 
 from .bfs import Search
 from ..core.sampling import build
+from ..design import STRIDE_RUN
 from .primitives import CPU, parent_of, record_edge, set_parent
 from .unionfind import unite
 
@@ -111,10 +113,32 @@ def pick_source(indptr: np.ndarray, sample: int, seed: int) -> int:
     return int(cand[int(np.argmax(deg))])
 
 
+@njit(parallel=True, cache=True)
+def stride_sample(P, H, src, dst, run, step, fin, fopt, sopt, fa, fb):
+    """Stride sampling: union edges ``i * step`` to ``i * step + run - 1``
+    for every i; returns how many edges that is."""
+    m = src.size
+    runs = (m + step - 1) // step
+    inspected = 0
+    for t in prange(runs):
+        first = t * step
+        last = min(first + run, m)
+        inspected += last - first
+        for i in range(first, last):
+            u = src[i]
+            v = dst[i]
+            r = unite(P, H, u, v, fin, fopt, sopt)
+            record_edge(fa, fb, r, u, v)
+    return inspected
+
+
 def sample(s, seed: int) -> int:
     """Run the plan's sampling on run state ``s``; returns the edges it
     inspected."""
     p = s.plan
+    if p.sampling == "stride":
+        return int(stride_sample(s.P, s.H, s.src, s.dst, STRIDE_RUN, p.stride_step(s.src.size, s.graph.n),
+                                 p.fin, p.fopt, p.sopt, s.fa, s.fb))
     indptr, indices = s.indptr, s.indices
     deg = np.diff(indptr)
     if p.sampling == "kout":

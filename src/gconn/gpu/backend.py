@@ -29,7 +29,7 @@ from . import sampling
 from .graph import TRACK_IDS
 from ..ids import offset_dtype
 from ._compat import SIM, view, xp
-from .launch import CHUNK, REGISTRY, SAMPLE, dtypes_key, dummy, get, launch
+from .launch import CHUNK, REGISTRY, SAMPLE, WARP, dtypes_key, dummy, get, launch
 from .unionfind import OP_UNION
 from .unionfind import compress as compress_all, flat_roots
 
@@ -225,8 +225,17 @@ def gather(s: State, scratch):
 
 
 def sample_stats(s: State, scratch, work, st) -> None:
-    """Cov, IC and the finish's edge count (these read back)."""
+    """Cov, IC and the finish's edge count (these read back); ``scratch``
+    None after stride sampling: L_max exact, IC over the edge list."""
     g = s.graph
+    if scratch is None:
+        labels = (s.P & 0xFFFFFFFF) if s.plan.jtb else s.P
+        st.lmax = lmax_ = int(xp.argmax(xp.bincount(labels, minlength=1)))
+        st.coverage = float(xp.count_nonzero(labels == lmax_)) / g.n
+        left = int(s.src.size)
+        st.inter_component = float(xp.count_nonzero(labels[s.src] != labels[s.dst])) / left if left else 0.0
+        st.edge_inspections["finish"] = left
+        return
     lm, lmv = scratch[0], scratch[1]
     lmax_ = int(lm[0])
     st.lmax = lmax_
@@ -252,7 +261,7 @@ def finish(s: State, work):
         if s.track is not None:
             kern, bounds, row = get("coo_ops", (p.fin, p.fopt, p.sopt, True), s.dtypes), view(s.track), 0
         launch(kern, m, s.Pv, s.Hv, s.srcv, s.dstv, dummy(np.int8), m, OP_UNION, s.record,
-               s.fav, s.fbv, dummy(np.bool_), g.n, bounds, row, persistent=True)
+               s.fav, s.fbv, dummy(np.bool_), g.n, bounds, row, WARP, persistent=True)
         return m, 0
     smallv, uvv, usv, countsv = work
     launch(s.kernel("finish_csr"), g.n, s.Pv, s.Hv, s.ipv, s.ixv, smallv, uvv, usv, countsv, s.record,

@@ -262,14 +262,15 @@ _SEEN_MAX = 64
 TRACK_IDS = "gpu_track_ids"
 
 
-def _pair_key(src, dst) -> tuple:
+def pair_key(src, dst) -> tuple:
+    """What a CuPy pair is known by here: its addresses, size and id type."""
     return (src.data.ptr, dst.data.ptr, int(src.size), src.dtype.str)
 
 
 def _remember(src, dst, n: int) -> None:
     if src.dtype == dst.dtype == id_dtype(n) and src.ndim == dst.ndim == 1 and src.flags.c_contiguous \
             and dst.flags.c_contiguous:
-        key = _pair_key(src, dst)
+        key = pair_key(src, dst)
         _SEEN_N.pop(key, None)      # re-inserted last: the oldest go first
         _SEEN_N[key] = n
         while len(_SEEN_N) > _SEEN_MAX:
@@ -279,12 +280,12 @@ def _remember(src, dst, n: int) -> None:
                 break
 
 
-def seen_n(src, dst):
+def seen_n(src, dst, key=None):
     """The n that the last check of these very CuPy arrays found (they may
-    have changed since), or None."""
+    have changed since), or None; ``key``: their :func:`pair_key`."""
     if SIM or src.ndim != 1 or dst.ndim != 1 or src.size != dst.size or src.size == 0:
         return None
-    n = _SEEN_N.get(_pair_key(src, dst))
+    n = _SEEN_N.get(pair_key(src, dst) if key is None else key)
     if n is None or not (src.dtype == dst.dtype == id_dtype(n)):
         return None
     _start()            # made before any capture
@@ -292,22 +293,59 @@ def seen_n(src, dst):
 
 
 def forget(src, dst) -> None:
-    _SEEN_N.pop(_pair_key(src, dst), None)
+    _SEEN_N.pop(pair_key(src, dst), None)
+
+
+_I64 = dtypes_key(np.int64, np.int64, np.int64)
+_I64_MAX = np.iinfo(np.int64).max
+
+
+@kernel("bounds_reset", lambda t: (t.i64,), offsets=False)
+def make_bounds_reset():
+    """bounds = (int64 max, -1), by one thread.  In a captured run a kernel
+    costs the replay 1-2 us of device time, a copy from the kept start
+    pair 8.5 (BENCHMARKS.md, issue 12)."""
+
+    def bounds_reset(bounds):
+        if cuda.grid(1) == 0:
+            bounds[0] = _I64_MAX
+            bounds[1] = -1
+
+    return bounds_reset
+
+
+@kernel("ids_fit", lambda t: (t.id, t.i64, t.I64, t.i64), offsets=False)
+def make_ids_fit():
+    """out[0] = k[0] where ``bounds`` show ids in 0..n-1 with n-1 among
+    them, else -1, by one thread: where CuPy's comparisons and ``where``
+    took four kernels (a CuPy pair's replay spent 15-20 us more than a
+    resident graph's on them and on a copy, H100, BENCHMARKS.md,
+    thirty-fourth session)."""
+
+    def ids_fit(k, bounds, n, out):
+        if cuda.grid(1) == 0:
+            out[0] = k[0] if bounds[0] >= 0 and bounds[1] == n - 1 else -1
+
+    return ids_fit
 
 
 def track_ids(graph):
     """Make the next run on ``graph`` check its ids in the finish's union
     kernel; returns the device pair (smallest, largest id) that it fills."""
-    bounds = _bounds_start()
+    bounds = xp.empty(2, np.int64)
+    launch(get("bounds_reset", (), _I64), 1, view(bounds))
     graph._cache[TRACK_IDS] = bounds
     return bounds
 
 
 def if_ids_fit(k, bounds, n: int):
     """k where a run with unchecked ids saw ids in 0..n-1, n-1 among them
-    (then its n was right and no edge was skipped), else -1; on the device,
-    so that one read gives both answers."""
-    return xp.where((bounds[0] >= 0) & (bounds[1] == n - 1), k, -1)
+    (then its n was right and no edge was skipped), else -1; on the device
+    (0-d int64), so that one read gives both answers."""
+    out = xp.empty(1, np.int64)
+    k = xp.asarray(k).reshape(1)
+    launch(get("ids_fit", (), dtypes_key(k.dtype, k.dtype, k.dtype)), 1, view(k), view(bounds), n, view(out))
+    return out.reshape(())
 
 
 def device_id_range(src, dst) -> int:

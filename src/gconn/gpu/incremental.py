@@ -14,7 +14,7 @@ from ..design import UNION_FIND, Plan, Variant
 from . import finishes as MB
 from . import memory
 from ._compat import view, xp
-from .launch import dtypes_key, dummy, get, launch
+from .launch import WARP, dtypes_key, dummy, get, launch
 from .unionfind import OP_MIXED, OP_QUERY, OP_UNION, compress
 
 
@@ -73,7 +73,7 @@ class IncrementalState:
         launch(get("coo_ops", (p.fin, p.fopt, p.sopt), self.dtypes), m, self._Pv, self._Hv, view(src), view(dst),
                view(kinds) if kinds is not None else dummy(np.int8), m, mode, 0,
                dummy(self.id_dtype), dummy(self.id_dtype),
-               view(out) if out is not None else dummy(np.bool_), int(self.P.size), dummy(np.int64), -1,
+               view(out) if out is not None else dummy(np.bool_), int(self.P.size), dummy(np.int64), -1, WARP,
                persistent=True)
 
     def insert(self, src, dst) -> None:

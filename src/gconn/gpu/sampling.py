@@ -1,5 +1,6 @@
 """Sampling on the GPU (paper Sec. 3.3): k-out with CSR coalescing and edge
-reorganization, HB's two steps and BFS sampling.  (The automatic choice
+reorganization, HB's two steps and BFS sampling; stride sampling over an
+edge list (ours, :mod:`gconn.design`).  (The automatic choice
 estimates HB's coverage only on the CPU: on the GPU it chooses by the
 number of edges, see :func:`gconn.design.choose`.)
 
@@ -14,9 +15,9 @@ import numpy as np
 
 from ._compat import WARP_INTRINSICS, cuda, view, xp
 from .bfs import Search
-from .launch import FULL_MASK, kernel, launch
+from .launch import FULL_MASK, WARP, dummy, get, kernel, launch
 from .primitives import U64, UF, rand64, record_edge
-from .unionfind import jtb_fin
+from .unionfind import OP_UNION, jtb_fin
 
 KOUT_PAPER = 0      # first edge + k-1 random edges (paper Alg. k-out)
 KOUT_AFFOREST = 1   # the first k edges (Afforest)
@@ -131,6 +132,8 @@ def sample(s, seed: int, count: bool) -> int:
     inspected when ``count`` (counting reads back), else 0."""
     g, p = s.graph, s.plan
     n = g.n
+    if p.sampling == "stride":
+        return stride_sample(s, count)
     deg = s.indptr[1:] - s.indptr[:-1] if count else None
     if p.sampling == "kout":
         mode = KOUT_PAPER if p.kout_paper else KOUT_AFFOREST
@@ -151,6 +154,24 @@ def sample(s, seed: int, count: bool) -> int:
     if p.sampling == "bfs":
         return bfs_sample(s, seed)
     raise ValueError(f"unknown sampling {p.sampling!r}")
+
+
+def stride_sample(s, count: bool) -> int:
+    """Stride sampling (ours, :mod:`gconn.design`): the union kernel over
+    the edge list with its 32-edge chunks spread ``step`` edges apart.
+    Ids not checked before the run (:func:`gconn.gpu.graph.track_ids`)
+    are skipped when outside 0..n-1 here as in the finish, which records
+    them."""
+    p = s.plan
+    m, n = int(s.src.size), s.graph.n
+    step = p.stride_step(m, n)
+    kern = s.kernel("coo_ops") if s.track is None else get("coo_ops", (p.fin, p.fopt, p.sopt, True), s.dtypes)
+    launch(kern, m, s.Pv, s.Hv, s.srcv, s.dstv, dummy(np.int8), m, OP_UNION, s.record, s.fav, s.fbv,
+           dummy(np.bool_), n, dummy(np.int64), -1, step, persistent=True)
+    if not count:
+        return 0
+    runs = (m + step - 1) // step
+    return (runs - 1) * WARP + min(WARP, m - (runs - 1) * step) if runs else 0
 
 
 def bfs_sample(s, seed: int) -> int:

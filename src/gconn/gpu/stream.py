@@ -59,7 +59,7 @@ from .feed import (_A, _ARRIVED, _BLOCK, _CALL, _CAP, _CHUNK, _COMPUTE, _CONTROL
                    _HOSTB, _ISZ, _KERNEL, _LIMIT, _M, _NOT_BACK, _PIECE, _PIECES, _PTRS, _ROW, _ROWS, _SHARES, _SLOT,
                    _SRC, _TOP, _TURN, _WATCH, _WHOLE, _pump)
 from .graph import order_kernel, rows_kernel
-from .launch import BLOCK, direct, dtypes_key, dummy, get, launch, persistent_grid
+from .launch import BLOCK, WARP, direct, dtypes_key, dummy, get, launch, persistent_grid
 from .staging import SHARES, Ring, fill, landing
 from .unionfind import OP_UNION, flat_roots
 
@@ -675,7 +675,7 @@ class Streamer:
         none = self._none
         launch(self._kern, k, self._Pv, self._Hv, dsv, ddv, none[0], k, OP_UNION, int(self.forest), self._fav,
                self._fbv, none[1], self.cap, self._pipe.bv if row is not None else none[2],
-               -1 if row is None else row, persistent=True)
+               -1 if row is None else row, WARP, persistent=True)
         self._pipe.after_union(s, row)
         if not checked:
             self.edges += k
@@ -1093,7 +1093,8 @@ class _CudaPipe:
         none = st._none
         k = st.chunk_edges
         params = np.array([d.values((st._Pv, st._Hv, ds, dd, none[0], k, OP_UNION, int(st.forest), st._fav,
-                                     st._fbv, none[1], st.cap, self.bv, 0)) for ds, dd in st._devv], np.int64)
+                                     st._fbv, none[1], st.cap, self.bv, 0, WARP)) for ds, dd in st._devv],
+                          np.int64)
         # what a chunk rewrites (feed._AT_*): coo_ops's m (argument 5), the sizes and shapes of src (2) and
         # dst (3), src's data (a CSR's rows) and the bounds row (13)
         at = np.array([d.field(5), d.field(2) + 2, d.field(2) + 5, d.field(2) + 4, d.field(3) + 2, d.field(3) + 5,

@@ -65,16 +65,18 @@ def make_finish_csr(fin, fopt, sopt):
 
 
 @kernel("coo_ops",
-        lambda t: (t.P, t.P, t.id, t.id, t.i8, t.I64, t.I64, t.I64, t.id, t.id, t.b, t.I64, t.i64, t.I64),
+        lambda t: (t.P, t.P, t.id, t.id, t.i8, t.I64, t.I64, t.I64, t.id, t.id, t.b, t.I64, t.i64, t.I64, t.I64),
         keys="union", offsets=False)
 def make_coo_ops(fin, fopt, sopt, track=False):
     """Operations over COO pairs, one thread per pair: the edge-centric
     finish without sampling (each undirected edge once, src < dst),
-    incremental inserts, queries and mixed batches, and the chunks streamed
-    from the host (:mod:`gconn.gpu.stream`).
+    incremental inserts, queries and mixed batches, the chunks streamed
+    from the host (:mod:`gconn.gpu.stream`), and stride sampling.
 
     Each warp owns a contiguous segment of the pairs and walks it in
-    32-pair chunks (coalesced).  Sorted input links nearly in order within a
+    32-pair chunks (coalesced), chunk c at pair ``c * step``: ``step`` is
+    32 (every pair) but for stride sampling, whose chunks are spread
+    through the list (:meth:`gconn.design.Plan.stride_step`).  Sorted input links nearly in order within a
     segment; one thread per pair in id order would instead link a whole
     window of a path, (i, i+1) for ~10**5 consecutive i, before any find
     could compress it, and later finds walk that chain (measured: 226 ms for
@@ -91,7 +93,7 @@ def make_coo_ops(fin, fopt, sopt, track=False):
     union_any, same_set_any = UF.union_any, UF.same_set_any
     warp = WARP_INTRINSICS
 
-    def coo_ops(P, H, src, dst, kinds, m, mode, record, fa, fb, out, cap, bounds, row):
+    def coo_ops(P, H, src, dst, kinds, m, mode, record, fa, fb, out, cap, bounds, row, step):
         acc = cuda.shared.array(2, np.int64)
         if track:
             if cuda.threadIdx.x == 0:
@@ -102,11 +104,11 @@ def make_coo_ops(fin, fopt, sopt, track=False):
         hi = np.int64(-1)
         tid = cuda.grid(1)
         nwarps = cuda.gridsize(1) // WARP
-        chunks = (m + WARP - 1) // WARP
+        chunks = (m + step - 1) // step
         per = (chunks + nwarps - 1) // nwarps
         first = (tid // WARP) * per
         for c in range(first, min(first + per, chunks)):
-            i = c * WARP + tid % WARP
+            i = c * step + tid % WARP
             if i >= m:
                 break
             u = src[i]
