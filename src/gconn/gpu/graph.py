@@ -288,7 +288,6 @@ def seen_n(src, dst, key=None):
     n = _SEEN_N.get(pair_key(src, dst) if key is None else key)
     if n is None or not (src.dtype == dst.dtype == id_dtype(n)):
         return None
-    _start()            # made before any capture
     return n
 
 
