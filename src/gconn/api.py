@@ -186,8 +186,8 @@ def _cupy_pair_again(graph, backend, algorithm, numbered: bool, seed):
         return None
     be = _backend_module("gpu")
     key = (pair, numbered, seed)
-    kept = _PAIR_RUNS.get(key)
-    out = be.again(kept[1]) if kept is not None and kept[0] == n else None
+    kept = device_graph.kept_run(key, n)
+    out = be.again(kept) if kept is not None else None
     if out is None:
         g = Graph._of(n, "gpu", edges=(src, dst))
         plan = Plan.of(_variant(algorithm, "cc", g, be, {}))
@@ -203,34 +203,13 @@ def _cupy_pair_again(graph, backend, algorithm, numbered: bool, seed):
         out = be.replayed(g, ("cc", plan.variant, numbered, seed, "ids unchecked"), run, edges_only=True,
                           handle=handle)
         if handle:
-            _keep_pair_run(key, n, handle)
+            device_graph.keep_run(key, n, handle)
     k, labels = out
     if k < 0:
         device_graph.forget(src, dst)
-        _PAIR_RUNS.pop(key, None)
+        device_graph.drop_run(key)
         return None
     return k, labels
-
-
-#: per CuPy pair (its addresses, size and id type) and call options: the n
-#: its run was captured with and that capture's replay handle, so that a
-#: pair passed again goes straight to its replay.  Without it each call
-#: built a Graph and made the automatic choice again, 35-40 us of the
-#: H100's host on a graph of half a million edges, where the whole call
-#: on a resident graph takes 45 (BENCHMARKS.md, thirty-third session).
-#: Nothing here holds the arrays: a capture reads them at their addresses.
-_PAIR_RUNS: dict = {}
-_PAIR_RUNS_MAX = 64
-
-
-def _keep_pair_run(key, n: int, handle: list) -> None:
-    _PAIR_RUNS.pop(key, None)        # re-inserted last: the oldest go first
-    _PAIR_RUNS[key] = (n, handle)
-    while len(_PAIR_RUNS) > _PAIR_RUNS_MAX:
-        try:
-            del _PAIR_RUNS[next(iter(_PAIR_RUNS))]
-        except (KeyError, StopIteration, RuntimeError):     # changed by another thread meanwhile
-            break
 
 
 def _out(arr, like_device: bool, landing=None):

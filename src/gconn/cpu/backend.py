@@ -127,7 +127,8 @@ def gather(s: State, lmax: int):
 
 def sample_stats(s: State, lmax, work, stats) -> None:
     """Cov, IC, L_max and the finish's share of the edges (``lmax`` None
-    after stride sampling: exact here, IC over the edge list)."""
+    after stride sampling: exact here, IC over the edge list; the finish
+    counts its edges itself)."""
     g = s.graph
     labels = labels_view(s.P, s.plan, g.id_dtype)
     if lmax is None:
@@ -136,7 +137,6 @@ def sample_stats(s: State, lmax, work, stats) -> None:
         stats.coverage = float(np.count_nonzero(labels == lmax)) / g.n
         left = int(s.src.size)
         stats.inter_component = float(np.count_nonzero(labels[s.src] != labels[s.dst])) / left if left else 0.0
-        stats.edge_inspections["finish"] = left
         return
     stats.lmax = lmax
     stats.coverage = float(np.count_nonzero(labels == lmax)) / g.n

@@ -99,6 +99,13 @@ class State:
         if self.track is not None and (plan.family != UNION_FIND or plan.needs != "edges"):
             raise RuntimeError(f"{plan.name} reads ids before the union kernel checks them")
 
+    def coo_ops(self):
+        """The COO union kernel on the plan's codes, the one that checks the
+        ids where they were not checked before the run."""
+        p = self.plan
+        return self.kernel("coo_ops") if self.track is None else get("coo_ops", (p.fin, p.fopt, p.sopt, True),
+                                                                     self.dtypes)
+
     def kernel(self, kind: str):
         """The kernel ``kind`` specialized as its registration asks: on the
         plan's union codes, on UnionJTB records or not, or on nothing."""
@@ -226,7 +233,8 @@ def gather(s: State, scratch):
 
 def sample_stats(s: State, scratch, work, st) -> None:
     """Cov, IC and the finish's edge count (these read back); ``scratch``
-    None after stride sampling: L_max exact, IC over the edge list."""
+    None after stride sampling: L_max exact, IC over the edge list (the
+    finish counts its edges itself)."""
     g = s.graph
     if scratch is None:
         labels = (s.P & 0xFFFFFFFF) if s.plan.jtb else s.P
@@ -234,7 +242,6 @@ def sample_stats(s: State, scratch, work, st) -> None:
         st.coverage = float(xp.count_nonzero(labels == lmax_)) / g.n
         left = int(s.src.size)
         st.inter_component = float(xp.count_nonzero(labels[s.src] != labels[s.dst])) / left if left else 0.0
-        st.edge_inspections["finish"] = left
         return
     lm, lmv = scratch[0], scratch[1]
     lmax_ = int(lm[0])
@@ -256,11 +263,8 @@ def finish(s: State, work):
         return finishes.finish(s, work)
     if work is None:
         m = int(s.src.size)
-        p = s.plan
-        kern, bounds, row = s.kernel("coo_ops"), dummy(np.int64), -1
-        if s.track is not None:
-            kern, bounds, row = get("coo_ops", (p.fin, p.fopt, p.sopt, True), s.dtypes), view(s.track), 0
-        launch(kern, m, s.Pv, s.Hv, s.srcv, s.dstv, dummy(np.int8), m, OP_UNION, s.record,
+        bounds, row = (dummy(np.int64), -1) if s.track is None else (view(s.track), 0)
+        launch(s.coo_ops(), m, s.Pv, s.Hv, s.srcv, s.dstv, dummy(np.int8), m, OP_UNION, s.record,
                s.fav, s.fbv, dummy(np.bool_), g.n, bounds, row, WARP, persistent=True)
         return m, 0
     smallv, uvv, usv, countsv = work

@@ -231,21 +231,6 @@ def ids_local_counts(indptr, indices, n: int, sample: int) -> tuple[int, int, in
     return has, near, low
 
 
-_START: list = []
-
-
-def _start():
-    """The kept (int64 max, -1) on the device: a copy from host memory
-    would wait for the host, and cannot be captured."""
-    if not _START:
-        _START.append(xp.array([np.iinfo(np.int64).max, -1], np.int64))
-    return _START[0]
-
-
-def _bounds_start():
-    return _start().copy()
-
-
 # -- ids checked by the run itself ----------------------------------------------
 # A CuPy (src, dst) passed again costs a check of its ids before the run: a
 # kernel and a read-back, which on a graph of 0.5-1M edges took as long as
@@ -258,6 +243,14 @@ def _bounds_start():
 #: (pointers, size, dtype) of checked CuPy id arrays -> the n found
 _SEEN_N: OrderedDict = OrderedDict()
 _SEEN_MAX = 64
+#: (a pair's key, call options) -> (the n its run with unchecked ids was
+#: captured with, that capture's replay handle), so that a pair passed
+#: again goes straight to its replay.  Without it each call built a Graph
+#: and made the automatic choice again, 35-40 us of the H100's host on a
+#: graph of half a million edges, where the whole call on a resident graph
+#: takes 45 (BENCHMARKS.md, thirty-third session).  Nothing here holds the
+#: arrays: a capture reads them at their addresses.
+_RUNS: OrderedDict = OrderedDict()
 #: the graph's cache key of the bounds a run with unchecked ids fills
 TRACK_IDS = "gpu_track_ids"
 
@@ -267,17 +260,22 @@ def pair_key(src, dst) -> tuple:
     return (src.data.ptr, dst.data.ptr, int(src.size), src.dtype.str)
 
 
+def _keep(store: OrderedDict, key, value) -> None:
+    """``store[key] = value`` as its most recent entry, the oldest dropped
+    beyond ``_SEEN_MAX``."""
+    store.pop(key, None)        # re-inserted last: the oldest go first
+    store[key] = value
+    while len(store) > _SEEN_MAX:
+        try:
+            store.popitem(last=False)
+        except KeyError:        # emptied by another thread meanwhile
+            break
+
+
 def _remember(src, dst, n: int) -> None:
     if src.dtype == dst.dtype == id_dtype(n) and src.ndim == dst.ndim == 1 and src.flags.c_contiguous \
             and dst.flags.c_contiguous:
-        key = pair_key(src, dst)
-        _SEEN_N.pop(key, None)      # re-inserted last: the oldest go first
-        _SEEN_N[key] = n
-        while len(_SEEN_N) > _SEEN_MAX:
-            try:
-                _SEEN_N.popitem(last=False)
-            except KeyError:        # emptied by another thread meanwhile
-                break
+        _keep(_SEEN_N, pair_key(src, dst), n)
 
 
 def seen_n(src, dst, key=None):
@@ -293,6 +291,21 @@ def seen_n(src, dst, key=None):
 
 def forget(src, dst) -> None:
     _SEEN_N.pop(pair_key(src, dst), None)
+
+
+def kept_run(key, n: int):
+    """The replay handle kept by :func:`keep_run` under ``key`` for a run
+    from this n, or None."""
+    hit = _RUNS.get(key)
+    return hit[1] if hit is not None and hit[0] == n else None
+
+
+def keep_run(key, n: int, handle: list) -> None:
+    _keep(_RUNS, key, (n, handle))
+
+
+def drop_run(key) -> None:
+    _RUNS.pop(key, None)
 
 
 _I64 = dtypes_key(np.int64, np.int64, np.int64)
@@ -328,12 +341,18 @@ def make_ids_fit():
     return ids_fit
 
 
+def _fresh_bounds():
+    """A device pair (int64 max, -1) for id bounds to fold into, set by a
+    kernel (also inside a capture)."""
+    bounds = xp.empty(2, np.int64)
+    launch(get("bounds_reset", (), _I64), 1, view(bounds))
+    return bounds
+
+
 def track_ids(graph):
     """Make the next run on ``graph`` check its ids in the finish's union
     kernel; returns the device pair (smallest, largest id) that it fills."""
-    bounds = xp.empty(2, np.int64)
-    launch(get("bounds_reset", (), _I64), 1, view(bounds))
-    graph._cache[TRACK_IDS] = bounds
+    bounds = graph._cache[TRACK_IDS] = _fresh_bounds()
     return bounds
 
 
@@ -355,7 +374,7 @@ def device_id_range(src, dst) -> int:
     if src.dtype != dst.dtype or src.dtype not in (np.dtype(np.int32), np.dtype(np.int64)):
         return id_range(src, dst)
     src, dst = xp.ascontiguousarray(src), xp.ascontiguousarray(dst)
-    bounds = _bounds_start()
+    bounds = _fresh_bounds()
     m = int(src.size)
     launch(get("id_bounds", (), dtypes_key(src.dtype, src.dtype, src.dtype)), m, view(src), view(dst), m,
            view(bounds), persistent=True)

@@ -15,7 +15,7 @@ import numpy as np
 
 from ._compat import WARP_INTRINSICS, cuda, view, xp
 from .bfs import Search
-from .launch import FULL_MASK, WARP, dummy, get, kernel, launch
+from .launch import FULL_MASK, WARP, dummy, kernel, launch
 from .primitives import U64, UF, rand64, record_edge
 from .unionfind import OP_UNION, jtb_fin
 
@@ -165,8 +165,7 @@ def stride_sample(s, count: bool) -> int:
     p = s.plan
     m, n = int(s.src.size), s.graph.n
     step = p.stride_step(m, n)
-    kern = s.kernel("coo_ops") if s.track is None else get("coo_ops", (p.fin, p.fopt, p.sopt, True), s.dtypes)
-    launch(kern, m, s.Pv, s.Hv, s.srcv, s.dstv, dummy(np.int8), m, OP_UNION, s.record, s.fav, s.fbv,
+    launch(s.coo_ops(), m, s.Pv, s.Hv, s.srcv, s.dstv, dummy(np.int8), m, OP_UNION, s.record, s.fav, s.fbv,
            dummy(np.bool_), n, dummy(np.int64), -1, step, persistent=True)
     if not count:
         return 0
