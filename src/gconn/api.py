@@ -167,6 +167,16 @@ def _resident_again(graph, backend, algorithm, numbered: bool, seed):
                        edges_only=edges_only, handle=handle)
 
 
+def _run_unchecked(be, g, plan: Plan, numbered: bool, seed):
+    """(k, labels) of a GPU run on edges whose ids were not checked against
+    ``g.n``: its union kernels skip and flag ids outside 0..n-1, and k is
+    -1 (on the device) unless every id fit and n-1 was among them."""
+    from .gpu import graph as device_graph
+    flags = device_graph.track_ids(g)
+    k, labels = _run_labels(be, g, plan, numbered, seed)
+    return device_graph.if_ids_fit(k, flags), labels
+
+
 def _cupy_pair_again(graph, backend, algorithm, numbered: bool, seed):
     """(k, labels) of a CuPy ``(src, dst)`` pair whose ids were checked
     before, without checking them again first, or None (then the call
@@ -194,14 +204,9 @@ def _cupy_pair_again(graph, backend, algorithm, numbered: bool, seed):
         if not _edges_only(g, plan):
             return None
 
-        def run():
-            bounds = device_graph.track_ids(g)
-            k, labels = _run_labels(be, g, plan, numbered, seed)
-            return device_graph.if_ids_fit(k, bounds, n), labels
-
         handle = []
-        out = be.replayed(g, ("cc", plan.variant, numbered, seed, "ids unchecked"), run, edges_only=True,
-                          handle=handle)
+        out = be.replayed(g, ("cc", plan.variant, numbered, seed, "ids unchecked"),
+                          lambda: _run_unchecked(be, g, plan, numbered, seed), edges_only=True, handle=handle)
         if handle:
             device_graph.keep_run(key, n, handle)
     k, labels = out

@@ -92,3 +92,38 @@ def test_runs_read_only_their_form(name):
     assert k == k0 and np.array_equal(np.asarray(labels), l0)
     needs = gconn.design.Plan.of(gconn.design.Variant.parse(name)).needs
     assert [g.has_form(f) for f in FORMS] == [True, needs == "adjacency", False]
+
+
+@pytest.mark.parametrize("name", ["union-async+find-halve", "stride+union-rem-cas+find-naive+splice"])
+def test_a_run_with_unchecked_ids_stands_only_where_they_fit(name):
+    """A CuPy pair passed again runs from the n of its last check, its ids
+    checked by its union kernels (sampling's too): the count is SciPy's
+    where every id fits and n-1 occurs, and -1 (the call starts over,
+    checked) for an id past n-1, a smaller largest id, or a negative id."""
+    import scipy.sparse as sp
+    from scipy.sparse.csgraph import connected_components as scipy_cc
+
+    from gconn import api
+    from gconn.design import Plan
+    rng = np.random.default_rng(5)
+    n = 90
+    s = rng.integers(0, n, 200).astype(np.int32)
+    d = rng.integers(0, n, 200).astype(np.int32)
+    d[17] = n - 1
+    be = api._backend_module("gpu")
+
+    def run(s_, d_):
+        g = Graph._of(n, "gpu", edges=(s_, d_))
+        plan = Plan.of(api._variant(name, "cc", g, be, {}))
+        k, labels = api._run_unchecked(be, g, plan, True, 0)
+        return int(k), np.asarray(labels)
+
+    k, labels = run(s, d)
+    want = scipy_cc(sp.coo_matrix((np.ones(s.size), (s, d)), shape=(n, n)), directed=False)
+    assert k == want[0]
+    np.testing.assert_array_equal(labels, want[1])
+    past, negative = d.copy(), s.copy()
+    past[150] = n + 4
+    negative[3] = -2
+    for s_, d_ in ((s, past), (s % (n // 2), d % (n // 2)), (negative, d)):
+        assert run(s_, d_)[0] == -1

@@ -30,7 +30,7 @@ from .graph import TRACK_IDS
 from ..ids import offset_dtype
 from ._compat import SIM, view, xp
 from .launch import CHUNK, REGISTRY, SAMPLE, WARP, dtypes_key, dummy, get, launch
-from .unionfind import OP_UNION
+from .unionfind import OP_UNION, TRACK_FIT
 from .unionfind import compress as compress_all, flat_roots
 
 #: active vertices up to this degree get a thread in the finish, larger
@@ -101,10 +101,12 @@ class State:
 
     def coo_ops(self):
         """The COO union kernel on the plan's codes, the one that checks the
-        ids where they were not checked before the run."""
+        ids where they were not checked before the run, and its last two
+        arguments but the step (the flags it sets)."""
         p = self.plan
-        return self.kernel("coo_ops") if self.track is None else get("coo_ops", (p.fin, p.fopt, p.sopt, True),
-                                                                     self.dtypes)
+        if self.track is None:
+            return self.kernel("coo_ops"), dummy(np.int64), -1
+        return get("coo_ops", (p.fin, p.fopt, p.sopt, TRACK_FIT), self.dtypes), view(self.track), 0
 
     def kernel(self, kind: str):
         """The kernel ``kind`` specialized as its registration asks: on the
@@ -263,9 +265,9 @@ def finish(s: State, work):
         return finishes.finish(s, work)
     if work is None:
         m = int(s.src.size)
-        bounds, row = (dummy(np.int64), -1) if s.track is None else (view(s.track), 0)
-        launch(s.coo_ops(), m, s.Pv, s.Hv, s.srcv, s.dstv, dummy(np.int8), m, OP_UNION, s.record,
-               s.fav, s.fbv, dummy(np.bool_), g.n, bounds, row, WARP, persistent=True)
+        kern, flags, row = s.coo_ops()
+        launch(kern, m, s.Pv, s.Hv, s.srcv, s.dstv, dummy(np.int8), m, OP_UNION, s.record,
+               s.fav, s.fbv, dummy(np.bool_), g.n, flags, row, WARP, persistent=True)
         return m, 0
     smallv, uvv, usv, countsv = work
     launch(s.kernel("finish_csr"), g.n, s.Pv, s.Hv, s.ipv, s.ixv, smallv, uvv, usv, countsv, s.record,

@@ -58,6 +58,7 @@ def jobs(quick: bool = False) -> list:
     they read offsets."""
     from ..design import Plan, iter_variants
     from .launch import dtypes_key
+    from .unionfind import TRACK_BOUNDS, TRACK_FIT
 
     registry = _load_kernels()
     every, per_finish = {}, {}
@@ -82,10 +83,12 @@ def jobs(quick: bool = False) -> list:
             for key, jtb in keys:
                 out.append((kind, key, dtypes_key(ids, ptr, "int64" if jtb else ids)))
         if not mixed:
-            # the streamed chunks' coo_ops (ids checked on the device): its
-            # extra code does not depend on the union codes
+            # coo_ops checking ids on the device (streamed chunks, a CuPy
+            # pair passed again): the extra code does not depend on the
+            # union codes
             for key, jtb in per_finish.values():
-                out.append(("coo_ops", key + (True,), dtypes_key(ids, ptr, "int64" if jtb else ids)))
+                for track in (TRACK_BOUNDS, TRACK_FIT):
+                    out.append(("coo_ops", key + (track,), dtypes_key(ids, ptr, "int64" if jtb else ids)))
     return out
 
 

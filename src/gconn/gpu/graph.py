@@ -235,10 +235,10 @@ def ids_local_counts(indptr, indices, n: int, sample: int) -> tuple[int, int, in
 # A CuPy (src, dst) passed again costs a check of its ids before the run: a
 # kernel and a read-back, which on a graph of 0.5-1M edges took as long as
 # the replayed run.  So the n that the last check of the same arrays found
-# is kept, and a later run may start from it with its ids unchecked: the
-# finish's union kernel then skips ids outside 0..n-1 and records the
-# smallest and largest (coo_ops with ``track``), and its result stands only
-# if they show ids in 0..n-1 with n-1 among them (:func:`if_ids_fit`).
+# is kept, and a later run may start from it with its ids unchecked: its
+# union kernels then skip ids outside 0..n-1 and flag them, and flag the id
+# n-1 (coo_ops with ``TRACK_FIT``), and its result stands only if the flags
+# show ids in 0..n-1 with n-1 among them (:func:`if_ids_fit`).
 
 #: (pointers, size, dtype) of checked CuPy id arrays -> the n found
 _SEEN_N: OrderedDict = OrderedDict()
@@ -312,57 +312,57 @@ _I64 = dtypes_key(np.int64, np.int64, np.int64)
 _I64_MAX = np.iinfo(np.int64).max
 
 
-@kernel("bounds_reset", lambda t: (t.i64,), offsets=False)
-def make_bounds_reset():
-    """bounds = (int64 max, -1), by one thread.  In a captured run a kernel
-    costs the replay 1-2 us of device time, a copy from the kept start
-    pair 8.5 (BENCHMARKS.md, issue 12)."""
+@kernel("pair_set", lambda t: (t.i64, t.I64, t.I64), offsets=False)
+def make_pair_set():
+    """out = (a, b), by one thread.  In a captured run a kernel costs the
+    replay 1-2 us of device time, a copy from a kept pair 8.5
+    (BENCHMARKS.md, issue 12)."""
 
-    def bounds_reset(bounds):
+    def pair_set(out, a, b):
         if cuda.grid(1) == 0:
-            bounds[0] = _I64_MAX
-            bounds[1] = -1
+            out[0] = a
+            out[1] = b
 
-    return bounds_reset
+    return pair_set
 
 
-@kernel("ids_fit", lambda t: (t.id, t.i64, t.I64, t.i64), offsets=False)
+@kernel("ids_fit", lambda t: (t.id, t.i64, t.i64), offsets=False)
 def make_ids_fit():
-    """out[0] = k[0] where ``bounds`` show ids in 0..n-1 with n-1 among
-    them, else -1, by one thread: where CuPy's comparisons and ``where``
-    took four kernels (a CuPy pair's replay spent 15-20 us more than a
-    resident graph's on them and on a copy, H100, BENCHMARKS.md,
-    thirty-fourth session)."""
+    """out[0] = k[0] where the ``flags`` of a run with unchecked ids show
+    no id outside 0..n-1 and the id n-1, else -1, by one thread: where
+    CuPy's comparisons and ``where`` took four kernels (a CuPy pair's
+    replay spent 15-20 us more than a resident graph's on them and on a
+    copy, H100, BENCHMARKS.md, thirty-fourth session)."""
 
-    def ids_fit(k, bounds, n, out):
+    def ids_fit(k, flags, out):
         if cuda.grid(1) == 0:
-            out[0] = k[0] if bounds[0] >= 0 and bounds[1] == n - 1 else -1
+            out[0] = k[0] if flags[0] == 0 and flags[1] == 1 else -1
 
     return ids_fit
 
 
-def _fresh_bounds():
-    """A device pair (int64 max, -1) for id bounds to fold into, set by a
-    kernel (also inside a capture)."""
-    bounds = xp.empty(2, np.int64)
-    launch(get("bounds_reset", (), _I64), 1, view(bounds))
-    return bounds
+def _device_pair(a: int, b: int):
+    """A device int64 pair (a, b), set by a kernel (also inside a capture)."""
+    out = xp.empty(2, np.int64)
+    launch(get("pair_set", (), _I64), 1, view(out), a, b)
+    return out
 
 
 def track_ids(graph):
-    """Make the next run on ``graph`` check its ids in the finish's union
-    kernel; returns the device pair (smallest, largest id) that it fills."""
-    bounds = graph._cache[TRACK_IDS] = _fresh_bounds()
-    return bounds
+    """Make the next run on ``graph`` check its ids in its union kernels;
+    returns the device flags (an id outside 0..n-1, the id n-1) that they
+    set."""
+    flags = graph._cache[TRACK_IDS] = _device_pair(0, 0)
+    return flags
 
 
-def if_ids_fit(k, bounds, n: int):
+def if_ids_fit(k, flags):
     """k where a run with unchecked ids saw ids in 0..n-1, n-1 among them
     (then its n was right and no edge was skipped), else -1; on the device
     (0-d int64), so that one read gives both answers."""
     out = xp.empty(1, np.int64)
     k = xp.asarray(k).reshape(1)
-    launch(get("ids_fit", (), dtypes_key(k.dtype, k.dtype, k.dtype)), 1, view(k), view(bounds), n, view(out))
+    launch(get("ids_fit", (), dtypes_key(k.dtype, k.dtype, k.dtype)), 1, view(k), view(flags), view(out))
     return out.reshape(())
 
 
@@ -374,7 +374,7 @@ def device_id_range(src, dst) -> int:
     if src.dtype != dst.dtype or src.dtype not in (np.dtype(np.int32), np.dtype(np.int64)):
         return id_range(src, dst)
     src, dst = xp.ascontiguousarray(src), xp.ascontiguousarray(dst)
-    bounds = _fresh_bounds()
+    bounds = _device_pair(_I64_MAX, -1)
     m = int(src.size)
     launch(get("id_bounds", (), dtypes_key(src.dtype, src.dtype, src.dtype)), m, view(src), view(dst), m,
            view(bounds), persistent=True)

@@ -160,13 +160,13 @@ def stride_sample(s, count: bool) -> int:
     """Stride sampling (ours, :mod:`gconn.design`): the union kernel over
     the edge list with its 32-edge chunks spread ``step`` edges apart.
     Ids not checked before the run (:func:`gconn.gpu.graph.track_ids`)
-    are skipped when outside 0..n-1 here as in the finish, which records
-    them."""
+    are skipped and flagged here as in the finish."""
     p = s.plan
     m, n = int(s.src.size), s.graph.n
     step = p.stride_step(m, n)
-    launch(s.coo_ops(), m, s.Pv, s.Hv, s.srcv, s.dstv, dummy(np.int8), m, OP_UNION, s.record, s.fav, s.fbv,
-           dummy(np.bool_), n, dummy(np.int64), -1, step, persistent=True)
+    kern, flags, row = s.coo_ops()
+    launch(kern, m, s.Pv, s.Hv, s.srcv, s.dstv, dummy(np.int8), m, OP_UNION, s.record, s.fav, s.fbv,
+           dummy(np.bool_), n, flags, row, step, persistent=True)
     if not count:
         return 0
     runs = (m + step - 1) // step

@@ -24,6 +24,12 @@ from .primitives import U64, UF, atomic_add, device, load, rand64, record_edge
 OP_UNION = 0        # coo_ops modes: every op a union (static finish, inserts),
 OP_QUERY = 1        # every op a query,
 OP_MIXED = 2        # kinds[i] says (0 union, 1 query)
+#: coo_ops's id checks (a compile-time constant): none (ids checked before),
+TRACK_NONE = 0
+#: the smallest and largest id folded into a bounds row (streamed chunks),
+TRACK_BOUNDS = 1
+#: two flags, an id outside 0..cap-1 and an id cap-1 (a CuPy pair passed again)
+TRACK_FIT = 2
 #: the largest int64: a ``cap`` that skips no pair, and an empty minimum
 I64_MAX = np.int64(np.iinfo(np.int64).max)
 
@@ -67,7 +73,7 @@ def make_finish_csr(fin, fopt, sopt):
 @kernel("coo_ops",
         lambda t: (t.P, t.P, t.id, t.id, t.i8, t.I64, t.I64, t.I64, t.id, t.id, t.b, t.I64, t.i64, t.I64, t.I64),
         keys="union", offsets=False)
-def make_coo_ops(fin, fopt, sopt, track=False):
+def make_coo_ops(fin, fopt, sopt, track=TRACK_NONE):
     """Operations over COO pairs, one thread per pair: the edge-centric
     finish without sampling (each undirected edge once, src < dst),
     incremental inserts, queries and mixed batches, the chunks streamed
@@ -82,20 +88,32 @@ def make_coo_ops(fin, fopt, sopt, track=False):
     could compress it, and later finds walk that chain (measured: 226 ms for
     a 4M-vertex path).
 
-    With ``track`` (a compile-time constant: the static finish measured up
-    to 10% slower on the mesh with these checks compiled in), pairs with an
-    id outside ``0..cap-1`` are skipped, and the smallest and largest id of
-    the pairs are folded into ``bounds[2 row]`` and ``bounds[2 row + 1]``
-    (one pair of atomics per block; none when ``row`` is -1): a streamed
-    chunk's ids are checked on the device, in the pass that unions them,
-    instead of by a pass of the host over them (which held the staging
-    copies to 33-36 GB/s, BENCHMARKS.md)."""
+    ``track`` (a compile-time constant) checks ids that were not checked
+    before: pairs with an id outside ``0..cap-1`` are skipped, and
+
+    * ``TRACK_BOUNDS``: the smallest and largest id of the pairs are folded
+      into ``bounds[2 row]`` and ``bounds[2 row + 1]`` (one pair of atomics
+      per block; none when ``row`` is -1): a streamed chunk's ids are
+      checked on the device, in the pass that unions them, instead of by a
+      pass of the host over them (which held the staging copies to 33-36
+      GB/s, BENCHMARKS.md);
+    * ``TRACK_FIT``: ``bounds[0] = 1`` where an id is outside ``0..cap-1``
+      and ``bounds[1] = 1`` where an id is ``cap - 1``: plain stores, on
+      those pairs only, for a CuPy pair, which needs only to know that its
+      ids still fit the n it was run with.  The bounds' code takes the
+      kernel from 30-32 registers a thread to 34-40, so from 8 resident
+      blocks an SM to 6: 9-16% more union time on the mesh, wave and
+      Slashdot, where the parents fit the L2; with a stream's parents in
+      DRAM (n = 2^30) the fewer warps were 15% faster (H100, BENCHMARKS.md,
+      thirty-fifth session)."""
     union_any, same_set_any = UF.union_any, UF.same_set_any
     warp = WARP_INTRINSICS
+    bounded = track == TRACK_BOUNDS
+    fit = track == TRACK_FIT
 
     def coo_ops(P, H, src, dst, kinds, m, mode, record, fa, fb, out, cap, bounds, row, step):
         acc = cuda.shared.array(2, np.int64)
-        if track:
+        if bounded:
             if cuda.threadIdx.x == 0:
                 acc[0] = I64_MAX
                 acc[1] = -1
@@ -113,13 +131,19 @@ def make_coo_ops(fin, fopt, sopt, track=False):
                 break
             u = src[i]
             v = dst[i]
-            if track:
+            if bounded:
                 a = min(u, v)
                 b = max(u, v)
                 lo = min(lo, np.int64(a))
                 hi = max(hi, np.int64(b))
                 if a < 0 or b >= cap:
                     continue
+            if fit:
+                if u < 0 or v < 0 or u >= cap or v >= cap:
+                    bounds[0] = 1
+                    continue
+                if u == cap - 1 or v == cap - 1:
+                    bounds[1] = 1
             op = mode
             if mode == OP_MIXED:
                 op = kinds[i]
@@ -128,7 +152,7 @@ def make_coo_ops(fin, fopt, sopt, track=False):
                 record_edge(record, fa, fb, r, u, v)
             else:
                 out[i] = same_set_any(P, u, v, fin, fopt)
-        if track:
+        if bounded:
             if warp:
                 for d in (16, 8, 4, 2, 1):
                     lo = min(lo, cuda.shfl_down_sync(FULL_MASK, lo, d))
