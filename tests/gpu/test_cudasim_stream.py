@@ -68,21 +68,6 @@ def test_memory_budget_four_times_over(dense):
     assert stats.variant == "none+union-async+find-halve"
 
 
-def test_parents_in_dram_union_in_fewer_waves(dense, monkeypatch):
-    """Past ``DRAM_PARENTS`` bytes of parents a chunk's unions are launched
-    in ``DRAM_WAVES`` blocks an SM: SciPy's partition still."""
-    from gconn.gpu import launch, stream
-    src, dst, n = dense
-    asked = []
-    real = launch.persistent_grid
-    monkeypatch.setattr(launch, "persistent_grid", lambda waves=None: asked.append(waves) or real(waves))
-    run_budget(src, dst, n, quarter_of_graph(src, dst, n), "none+union-async+find-halve")
-    assert stream.DRAM_WAVES not in asked
-    monkeypatch.setattr(stream, "DRAM_PARENTS", 1)
-    run_budget(src, dst, n, quarter_of_graph(src, dst, n), "none+union-async+find-halve")
-    assert stream.DRAM_WAVES in asked
-
-
 def test_scipy_matrix_streams(dense):
     """A SciPy matrix streams its CSR, with SciPy's labels: under a budget
     4x below its graph, and with the automatic choice whatever the budget;

@@ -174,10 +174,9 @@ def _sm_count() -> int:
     return _SMS[0]
 
 
-def persistent_grid(waves: int | None = None) -> int:
-    """The most blocks a grid-stride ("persistent") kernel is launched
-    with: ``waves`` (default ``WAVES``) blocks an SM."""
-    return (waves or WAVES) * _sm_count()
+def persistent_grid() -> int:
+    """The most blocks a grid-stride ("persistent") kernel is launched with."""
+    return WAVES * _sm_count()
 
 
 _CONFIGS: dict = {}
@@ -313,12 +312,10 @@ def direct(kern):
     return d
 
 
-def launch(kern, nthreads: int, *args, persistent: bool = False, block: int = BLOCK,
-           waves: int | None = None) -> None:
+def launch(kern, nthreads: int, *args, persistent: bool = False, block: int = BLOCK) -> None:
     """Launch ``kern`` with enough blocks of ``block`` threads for
     ``nthreads`` (capped at a few waves for the grid-stride kernels when
-    ``persistent``: ``waves``, default ``WAVES``); nothing when there is
-    no work.  On a GPU the launch
+    ``persistent``); nothing when there is no work.  On a GPU the launch
     goes straight to the driver (:class:`Direct`); through numba's
     dispatcher, launch configurations are kept (making one costs as much as
     a small kernel) and numba's low-occupancy warning, noise for the
@@ -327,7 +324,7 @@ def launch(kern, nthreads: int, *args, persistent: bool = False, block: int = BL
         return
     grid = (nthreads + block - 1) // block
     if persistent:
-        grid = min(grid, persistent_grid(waves))
+        grid = min(grid, persistent_grid())
     if SIM:                     # the simulator's configuration is the kernel itself
         kern[grid, block](*args)
         return

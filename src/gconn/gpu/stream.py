@@ -61,16 +61,7 @@ from .feed import (_A, _ARRIVED, _BLOCK, _CALL, _CAP, _CHUNK, _COMPUTE, _CONTROL
 from .graph import order_kernel, rows_kernel
 from .launch import BLOCK, WARP, direct, dtypes_key, dummy, get, launch, persistent_grid
 from .staging import SHARES, Ring, fill, landing
-from .unionfind import OP_UNION, TRACK_BOUNDS, flat_roots
-
-#: a chunk's unions with a parent array of at least DRAM_PARENTS bytes run
-#: in DRAM_WAVES blocks an SM, not ``launch.WAVES`` (16): with the parents
-#: in DRAM (n = 2^28-2^30) fewer warps' random reads went faster, edges
-#: inside 2^20-vertex blocks 13-18% (0.53 against 0.64 ms a chunk of 2^22
-#: edges at n = 2^30), R-MAT edges as fast; at n = 2^25-2^26 they were as
-#: fast or up to 8% slower (H100, BENCHMARKS.md, thirty-fifth session)
-DRAM_PARENTS = 1 << 30
-DRAM_WAVES = 3
+from .unionfind import OP_UNION, flat_roots
 
 #: device buffers that take turns: one being unioned, one being copied
 #: into, one waiting
@@ -369,7 +360,7 @@ class Streamer:
             raise MemoryError(f"the device memory budget of {_size(self.limit)} leaves no room for "
                               f"edge buffers beside the union-find arrays (n={self.n})")
         # one kernel for both: chunks checked on the host skip no pair (ids in range)
-        self._kern = get("coo_ops", (self.plan.fin, self.plan.fopt, self.plan.sopt, TRACK_BOUNDS), self.dtypes)
+        self._kern = get("coo_ops", (self.plan.fin, self.plan.fopt, self.plan.sopt, True), self.dtypes)
         self.P = xp.empty(0, self.p_dtype)
         self.H = xp.empty(0, self.p_dtype)
         self.fa = self.fb = xp.empty(0, self.idt)
@@ -684,15 +675,11 @@ class Streamer:
         none = self._none
         launch(self._kern, k, self._Pv, self._Hv, dsv, ddv, none[0], k, OP_UNION, int(self.forest), self._fav,
                self._fbv, none[1], self.cap, self._pipe.bv if row is not None else none[2],
-               -1 if row is None else row, WARP, persistent=True, waves=self.union_waves())
+               -1 if row is None else row, WARP, persistent=True)
         self._pipe.after_union(s, row)
         if not checked:
             self.edges += k
         return self.cap
-
-    def union_waves(self) -> int | None:
-        """The blocks an SM of a chunk's unions (None: launch's default)."""
-        return DRAM_WAVES if self.cap * self.p_dtype.itemsize >= DRAM_PARENTS else None
 
     def _release(self) -> None:
         """Drop the edge buffers (and a CSR's offsets and rows) before the
@@ -1123,7 +1110,7 @@ class _CudaPipe:
         c[_ISZ], c[_SHARES], c[_SRC] = st.idt.itemsize, SHARES, edges.src is not None
         c[_WHOLE] = 0 if csr is None else csr.whole.data.ptr
         c[_COPY], c[_COMPUTE], c[_KERNEL] = self.copy_stream.ptr, self.compute.ptr, handle(d.handle)
-        c[_GRIDS], c[_BLOCK], c[_PTRS] = persistent_grid(st.union_waves()), BLOCK, ptrs.ctypes.data
+        c[_GRIDS], c[_BLOCK], c[_PTRS] = persistent_grid(), BLOCK, ptrs.ctypes.data
         c[_HOSTB], c[_DEVB], c[_LIMIT] = self.host.ctypes.data, self.b.data.ptr, PUMP_CHUNKS
         src = edges.dst[:0] if edges.src is None else edges.src
         _pump(addresses(), src, edges.dst, self.block, events, dbuf, params, at, self.host, c)
