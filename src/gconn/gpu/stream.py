@@ -61,7 +61,7 @@ from .feed import (_A, _ARRIVED, _BLOCK, _CALL, _CAP, _CHUNK, _COMPUTE, _CONTROL
 from .graph import order_kernel, rows_kernel
 from .launch import BLOCK, WARP, direct, dtypes_key, dummy, get, launch, persistent_grid
 from .staging import SHARES, Ring, fill, landing
-from .unionfind import OP_UNION, flat_roots
+from .unionfind import OP_UNION, TRACK_BOUNDS, flat_roots
 
 #: device buffers that take turns: one being unioned, one being copied
 #: into, one waiting
@@ -360,7 +360,7 @@ class Streamer:
             raise MemoryError(f"the device memory budget of {_size(self.limit)} leaves no room for "
                               f"edge buffers beside the union-find arrays (n={self.n})")
         # one kernel for both: chunks checked on the host skip no pair (ids in range)
-        self._kern = get("coo_ops", (self.plan.fin, self.plan.fopt, self.plan.sopt, True), self.dtypes)
+        self._kern = get("coo_ops", (self.plan.fin, self.plan.fopt, self.plan.sopt, TRACK_BOUNDS), self.dtypes)
         self.P = xp.empty(0, self.p_dtype)
         self.H = xp.empty(0, self.p_dtype)
         self.fa = self.fb = xp.empty(0, self.idt)
