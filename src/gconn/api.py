@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from contextlib import nullcontext
 
 import numpy as np
@@ -177,6 +178,9 @@ def _run_unchecked(be, g, plan: Plan, numbered: bool, seed):
     return device_graph.if_ids_fit(k, flags), labels
 
 
+_DEVICE_GRAPH = __package__ + ".gpu.graph"
+
+
 def _cupy_pair_again(graph, backend, algorithm, numbered: bool, seed):
     """(k, labels) of a CuPy ``(src, dst)`` pair whose ids were checked
     before, without checking them again first, or None (then the call
@@ -185,20 +189,22 @@ def _cupy_pair_again(graph, backend, algorithm, numbered: bool, seed):
     if they still fit that n (see :mod:`gconn.gpu.graph`).  A wrong n, a
     negative id: the call starts over on the usual path, which checks the
     ids first and names a bad one."""
-    if backend not in ("auto", "gpu") or algorithm not in ("auto", None) or not isinstance(graph, tuple) \
+    if backend not in ("auto", "gpu") or algorithm not in ("auto", None) or type(graph) is not tuple \
             or len(graph) != 2 or not (_is_cupy(graph[0]) and _is_cupy(graph[1])):
         return None
-    from .gpu import graph as device_graph
-    src, dst = graph
-    pair = device_graph.pair_key(src, dst)
-    n = device_graph.seen_n(src, dst, pair)
-    if n is None:
+    # imported by the check of a pair's ids: no pair can be passed again before
+    device_graph = sys.modules.get(_DEVICE_GRAPH)
+    if device_graph is None:
         return None
-    be = _backend_module("gpu")
-    key = (pair, numbered, seed)
-    kept = device_graph.kept_run(key, n)
-    out = be.again(kept) if kept is not None else None
+    src, dst = graph
+    out = device_graph.pair_again(src, dst, numbered, seed)
     if out is None:
+        pair = device_graph.pair_key(src, dst)
+        n = device_graph.seen_n(src, dst, pair)
+        if n is None:
+            return None
+        be = _backend_module("gpu")
+        key = (pair, numbered, seed)
         g = Graph._of(n, "gpu", edges=(src, dst))
         plan = Plan.of(_variant(algorithm, "cc", g, be, {}))
         if not _edges_only(g, plan):
@@ -212,7 +218,7 @@ def _cupy_pair_again(graph, backend, algorithm, numbered: bool, seed):
     k, labels = out
     if k < 0:
         device_graph.forget(src, dst)
-        device_graph.drop_run(key)
+        device_graph.drop_run((device_graph.pair_key(src, dst), numbered, seed))
         return None
     return k, labels
 

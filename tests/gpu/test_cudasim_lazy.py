@@ -127,3 +127,14 @@ def test_a_run_with_unchecked_ids_stands_only_where_they_fit(name):
     negative[3] = -2
     for s_, d_ in ((s, past), (s % (n // 2), d % (n // 2)), (negative, d)):
         assert run(s_, d_)[0] == -1
+
+
+def test_ids_fit_clears_its_flags():
+    """A captured run's flags are zeroed once, and cleared by ``ids_fit``
+    after each run reads them: each run starts from (0, 0)."""
+    from gconn.gpu.graph import if_ids_fit
+    k = np.array(7, np.int64)
+    for flags, want in (([0, 1], 7), ([1, 1], -1), ([0, 0], -1), ([1, 0], -1)):
+        f = np.array(flags, np.int64)
+        assert int(if_ids_fit(k, f)) == want
+        assert f.tolist() == [0, 0]

@@ -357,3 +357,22 @@ def test_pair_passed_again_goes_straight_to_its_replay(monkeypatch):
     k, labels = gconn.connected_components((cs, cd))
     assert k == want2[0] and len(choices) == 3
     np.testing.assert_array_equal(host(labels), want2[1])
+
+
+def test_a_strided_view_at_a_pair_s_address_is_not_that_pair():
+    """A view with the address, size and id type of a pair passed before,
+    but strided, is not read as that pair's contiguous memory: its answer
+    is SciPy's for the ids it holds."""
+    s, d, n = components_graph(np.random.default_rng(43), 20_000, 80_000, parts=4)
+    cs, cd = cp.asarray(s), cp.asarray(d)
+    h = (cs.size + 1) // 2
+    for _ in range(4):
+        gconn.connected_components((cs[:h], cd[:h]))
+    vs, vd = cs[::2], cd[::2]
+    assert vs.data.ptr == cs.data.ptr and vs.size == h
+    want = reference(Graph.from_edges(s[::2], d[::2]))
+    for _ in range(3):
+        k, labels = gconn.connected_components((vs, vd))
+        assert k == want[0]
+        np.testing.assert_array_equal(host(labels), want[1])
+

@@ -25,7 +25,7 @@ from collections import OrderedDict
 import numpy as np
 
 from ..ids import check_n, check_pair, id_dtype, id_range, offset_dtype
-from . import memory
+from . import memory, replay
 from ._compat import SIM, cuda, view, xp
 from .launch import dtypes_key, get, kernel, launch
 from .staging import put
@@ -257,7 +257,7 @@ TRACK_IDS = "gpu_track_ids"
 
 def pair_key(src, dst) -> tuple:
     """What a CuPy pair is known by here: its addresses, size and id type."""
-    return (src.data.ptr, dst.data.ptr, int(src.size), src.dtype.str)
+    return (src.data.ptr, dst.data.ptr, src.size, src.dtype)
 
 
 def _keep(store: OrderedDict, key, value) -> None:
@@ -281,7 +281,8 @@ def _remember(src, dst, n: int) -> None:
 def seen_n(src, dst, key=None):
     """The n that the last check of these very CuPy arrays found (they may
     have changed since), or None; ``key``: their :func:`pair_key`."""
-    if SIM or src.ndim != 1 or dst.ndim != 1 or src.size != dst.size or src.size == 0:
+    if SIM or src.ndim != 1 or dst.ndim != 1 or src.size != dst.size or src.size == 0 \
+            or not (src.flags.c_contiguous and dst.flags.c_contiguous):
         return None
     n = _SEEN_N.get(pair_key(src, dst) if key is None else key)
     if n is None or not (src.dtype == dst.dtype == id_dtype(n)):
@@ -289,15 +290,24 @@ def seen_n(src, dst, key=None):
     return n
 
 
+def pair_again(src, dst, numbered: bool, seed):
+    """The outputs of another replay of the run with unchecked ids kept for
+    CuPy arrays ``src`` and ``dst`` and these options (:func:`keep_run`),
+    or None.  The whole lookup of a pair passed again, in one place: its
+    steps spread over ``api`` cost the H100's host 6-7 us a call, where a
+    resident graph's took under 1 (BENCHMARKS.md, thirty-fifth session)."""
+    if src.ndim != 1 or dst.ndim != 1 or src.size != dst.size or dst.dtype != src.dtype \
+            or not (src.flags.c_contiguous and dst.flags.c_contiguous):
+        return None
+    pair = (src.data.ptr, dst.data.ptr, src.size, src.dtype)
+    hit = _RUNS.get((pair, numbered, seed))
+    if hit is None or _SEEN_N.get(pair) != hit[0]:
+        return None
+    return replay.again(hit[1])
+
+
 def forget(src, dst) -> None:
     _SEEN_N.pop(pair_key(src, dst), None)
-
-
-def kept_run(key, n: int):
-    """The replay handle kept by :func:`keep_run` under ``key`` for a run
-    from this n, or None."""
-    hit = _RUNS.get(key)
-    return hit[1] if hit is not None and hit[0] == n else None
 
 
 def keep_run(key, n: int, handle: list) -> None:
@@ -329,14 +339,17 @@ def make_pair_set():
 @kernel("ids_fit", lambda t: (t.id, t.i64, t.i64), offsets=False)
 def make_ids_fit():
     """out[0] = k[0] where the ``flags`` of a run with unchecked ids show
-    no id outside 0..n-1 and the id n-1, else -1, by one thread: where
-    CuPy's comparisons and ``where`` took four kernels (a CuPy pair's
-    replay spent 15-20 us more than a resident graph's on them and on a
-    copy, H100, BENCHMARKS.md, thirty-fourth session)."""
+    no id outside 0..n-1 and the id n-1, else -1, and the flags cleared
+    for the next run, by one thread: where CuPy's comparisons and
+    ``where`` took four kernels (a CuPy pair's replay spent 15-20 us more
+    than a resident graph's on them and on a copy, H100, BENCHMARKS.md,
+    thirty-fourth session)."""
 
     def ids_fit(k, flags, out):
         if cuda.grid(1) == 0:
             out[0] = k[0] if flags[0] == 0 and flags[1] == 1 else -1
+            flags[0] = 0
+            flags[1] = 0
 
     return ids_fit
 
@@ -351,8 +364,10 @@ def _device_pair(a: int, b: int):
 def track_ids(graph):
     """Make the next run on ``graph`` check its ids in its union kernels;
     returns the device flags (an id outside 0..n-1, the id n-1) that they
-    set."""
-    flags = graph._cache[TRACK_IDS] = _device_pair(0, 0)
+    set.  They are zero at every replay of a captured run without a node
+    that sets them (:func:`gconn.gpu.replay.zeroed`; :func:`if_ids_fit`
+    clears them): each node cost a small graph's replay 1-2 us."""
+    flags = graph._cache[TRACK_IDS] = replay.zeroed(2, np.int64)
     return flags
 
 

@@ -93,6 +93,17 @@ def capturing() -> bool:
     return getattr(_TLS, "on", False)
 
 
+def zeroed(size: int, dtype):
+    """A device array of zeros.  One made while capturing is zeroed once,
+    when the capture is made, not by the captured run: a run that clears
+    it after use finds it zero at every replay without a node to set it."""
+    if not capturing():
+        return xp.zeros(size, dtype)
+    a = xp.empty(size, dtype)
+    _TLS.zero.append(a)
+    return a
+
+
 class Deferred:
     """An output of a run made by ``make(*args)`` (one launch into a fresh
     array) after the run's other work: after a replay, outside its capture
@@ -214,6 +225,7 @@ def capture(fn) -> Captured:
     with _CAPTURING, stream, xp.cuda.using_allocator(keep):
         _check(drv.cuStreamBeginCapture(stream.ptr, relaxed), "cuStreamBeginCapture")
         _TLS.on = True
+        _TLS.zero = zero = []
         try:
             outputs = _call(fn)
             scalars = _copied_out(outputs)
@@ -233,6 +245,8 @@ def capture(fn) -> Captured:
     except BaseException:
         drv.cuGraphDestroy(g)
         raise
+    for a in zero:      # on the caller's stream, where replays are launched
+        a.fill(0)
     return Captured(g, exec_, outputs, kept, scalars)
 
 
