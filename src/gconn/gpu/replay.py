@@ -15,6 +15,9 @@ mode on a private stream), and every later call replays it with one
 * Every array allocated while capturing is kept with the capture (CuPy's
   allocator is swapped for one that records them), so a replay never writes
   memory that CuPy has handed to someone else.
+* An array a run takes from :func:`zeroed` while it is captured is zeroed
+  once, after the capture and before its first replay; a run that clears
+  it after use (a CuPy pair's id flags) needs no node to set it.
 * A replay hands back fresh copies of the run's output arrays, and reads
   0-d outputs (a component count) as ints, before the next replay may
   reuse the kept arrays: callers never share results.  An output the run
