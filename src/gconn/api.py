@@ -218,7 +218,6 @@ def _cupy_pair_again(graph, backend, algorithm, numbered: bool, seed):
     k, labels = out
     if k < 0:
         device_graph.forget(src, dst)
-        device_graph.drop_run((device_graph.pair_key(src, dst), numbered, seed))
         return None
     return k, labels
 

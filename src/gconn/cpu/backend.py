@@ -131,15 +131,15 @@ def sample_stats(s: State, lmax, work, stats) -> None:
     counts its edges itself)."""
     g = s.graph
     labels = labels_view(s.P, s.plan, g.id_dtype)
-    if lmax is None:
+    stride = lmax is None
+    if stride:
         lmax = int(np.argmax(np.bincount(labels, minlength=1)))
-        stats.lmax = lmax
-        stats.coverage = float(np.count_nonzero(labels == lmax)) / g.n
+    stats.lmax = lmax
+    stats.coverage = float(np.count_nonzero(labels == lmax)) / g.n
+    if stride:
         left = int(s.src.size)
         stats.inter_component = float(np.count_nonzero(labels[s.src] != labels[s.dst])) / left if left else 0.0
         return
-    stats.lmax = lmax
-    stats.coverage = float(np.count_nonzero(labels == lmax)) / g.n
     left = int(degree_sum(s.indptr, s.active))
     crossing = int(inter_component_edges(labels, s.indptr, s.indices, s.active))
     stats.inter_component = crossing / left if left else 0.0

@@ -238,20 +238,16 @@ def sample_stats(s: State, scratch, work, st) -> None:
     None after stride sampling: L_max exact, IC over the edge list (the
     finish counts its edges itself)."""
     g = s.graph
+    labels = (s.P & 0xFFFFFFFF) if s.plan.jtb else s.P
+    lmax_ = int(xp.argmax(xp.bincount(labels, minlength=1))) if scratch is None else int(scratch[0][0])
+    st.lmax = lmax_
+    st.coverage = float(xp.count_nonzero(labels == lmax_)) / g.n
     if scratch is None:
-        labels = (s.P & 0xFFFFFFFF) if s.plan.jtb else s.P
-        st.lmax = lmax_ = int(xp.argmax(xp.bincount(labels, minlength=1)))
-        st.coverage = float(xp.count_nonzero(labels == lmax_)) / g.n
         left = int(s.src.size)
         st.inter_component = float(xp.count_nonzero(labels[s.src] != labels[s.dst])) / left if left else 0.0
         return
-    lm, lmv = scratch[0], scratch[1]
-    lmax_ = int(lm[0])
-    st.lmax = lmax_
-    labels = (s.P & 0xFFFFFFFF) if s.plan.jtb else s.P
-    st.coverage = float(xp.count_nonzero(labels == lmax_)) / g.n
     acc = xp.zeros(2, np.int64)
-    launch(s.kernel("active_stats"), g.n, s.Pv, s.ipv, s.ixv, g.n, lmv, view(acc))
+    launch(s.kernel("active_stats"), g.n, s.Pv, s.ipv, s.ixv, g.n, scratch[1], view(acc))
     left, crossing = (int(x) for x in acc.tolist())
     st.inter_component = crossing / left if left else 0.0
     st.edge_inspections["finish"] = left

@@ -272,17 +272,23 @@ def _keep(store: OrderedDict, key, value) -> None:
             break
 
 
+def _plain(src, dst) -> bool:
+    """Whether ``src`` and ``dst`` are one-dimensional, contiguous and of
+    one size: what their :func:`pair_key` stands for (a strided view
+    shares its base's address)."""
+    return src.ndim == 1 and dst.ndim == 1 and src.size == dst.size and src.flags.c_contiguous \
+        and dst.flags.c_contiguous
+
+
 def _remember(src, dst, n: int) -> None:
-    if src.dtype == dst.dtype == id_dtype(n) and src.ndim == dst.ndim == 1 and src.flags.c_contiguous \
-            and dst.flags.c_contiguous:
+    if src.dtype == dst.dtype == id_dtype(n) and _plain(src, dst):
         _keep(_SEEN_N, pair_key(src, dst), n)
 
 
 def seen_n(src, dst, key=None):
     """The n that the last check of these very CuPy arrays found (they may
     have changed since), or None; ``key``: their :func:`pair_key`."""
-    if SIM or src.ndim != 1 or dst.ndim != 1 or src.size != dst.size or src.size == 0 \
-            or not (src.flags.c_contiguous and dst.flags.c_contiguous):
+    if SIM or src.size == 0 or not _plain(src, dst):
         return None
     n = _SEEN_N.get(pair_key(src, dst) if key is None else key)
     if n is None or not (src.dtype == dst.dtype == id_dtype(n)):
@@ -296,10 +302,9 @@ def pair_again(src, dst, numbered: bool, seed):
     or None.  The whole lookup of a pair passed again, in one place: its
     steps spread over ``api`` cost the H100's host 6-7 us a call, where a
     resident graph's took under 1 (BENCHMARKS.md, thirty-fifth session)."""
-    if src.ndim != 1 or dst.ndim != 1 or src.size != dst.size or dst.dtype != src.dtype \
-            or not (src.flags.c_contiguous and dst.flags.c_contiguous):
+    if dst.dtype != src.dtype or not _plain(src, dst):
         return None
-    pair = (src.data.ptr, dst.data.ptr, src.size, src.dtype)
+    pair = pair_key(src, dst)
     hit = _RUNS.get((pair, numbered, seed))
     if hit is None or _SEEN_N.get(pair) != hit[0]:
         return None
@@ -307,15 +312,15 @@ def pair_again(src, dst, numbered: bool, seed):
 
 
 def forget(src, dst) -> None:
-    _SEEN_N.pop(pair_key(src, dst), None)
+    """Drop what is known of this pair: the n found and its kept runs."""
+    pair = pair_key(src, dst)
+    _SEEN_N.pop(pair, None)
+    for key in [k for k in list(_RUNS) if k[0] == pair]:
+        _RUNS.pop(key, None)
 
 
 def keep_run(key, n: int, handle: list) -> None:
     _keep(_RUNS, key, (n, handle))
-
-
-def drop_run(key) -> None:
-    _RUNS.pop(key, None)
 
 
 _I64 = dtypes_key(np.int64, np.int64, np.int64)
