@@ -171,11 +171,13 @@ def _resident_again(graph, backend, algorithm, numbered: bool, seed):
 def _run_unchecked(be, g, plan: Plan, numbered: bool, seed):
     """(k, labels) of a GPU run on edges whose ids were not checked against
     ``g.n``: its union kernels skip and flag ids outside 0..n-1, and k is
-    -1 (on the device) unless every id fit and n-1 was among them."""
+    -1 (on the device) unless every id fit and n-1 was among them.  The
+    numbering's scan reads the flags into k itself (``gpu.backend.number``);
+    a count of roots is followed by ``ids_fit``."""
     from .gpu import graph as device_graph
     flags = device_graph.track_ids(g)
     k, labels = _run_labels(be, g, plan, numbered, seed)
-    return device_graph.if_ids_fit(k, flags), labels
+    return (k if numbered else device_graph.if_ids_fit(k, flags)), labels
 
 
 _DEVICE_GRAPH = __package__ + ".gpu.graph"

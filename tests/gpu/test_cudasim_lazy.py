@@ -94,12 +94,17 @@ def test_runs_read_only_their_form(name):
     assert [g.has_form(f) for f in FORMS] == [True, needs == "adjacency", False]
 
 
-@pytest.mark.parametrize("name", ["union-async+find-halve", "stride+union-rem-cas+find-naive+splice"])
-def test_a_run_with_unchecked_ids_stands_only_where_they_fit(name):
+@pytest.mark.parametrize("numbered", [True, False])
+@pytest.mark.parametrize("name", ["union-async+find-halve", "stride+union-rem-cas+find-naive+splice",
+                                  "union-jtb+find-two-try-split"])
+def test_a_run_with_unchecked_ids_stands_only_where_they_fit(name, numbered):
     """A CuPy pair passed again runs from the n of its last check, its ids
     checked by its union kernels (sampling's too): the count is SciPy's
     where every id fits and n-1 occurs, and -1 (the call starts over,
-    checked) for an id past n-1, a smaller largest id, or a negative id."""
+    checked) for an id past n-1, a smaller largest id, or a negative id;
+    with labels numbered (the flags read by the numbering's scan) or not
+    (by ``ids_fit`` after the count).  Each run after the first starts
+    from flags cleared by the one before."""
     import scipy.sparse as sp
     from scipy.sparse.csgraph import connected_components as scipy_cc
 
@@ -115,26 +120,42 @@ def test_a_run_with_unchecked_ids_stands_only_where_they_fit(name):
     def run(s_, d_):
         g = Graph._of(n, "gpu", edges=(s_, d_))
         plan = Plan.of(api._variant(name, "cc", g, be, {}))
-        k, labels = api._run_unchecked(be, g, plan, True, 0)
+        k, labels = api._run_unchecked(be, g, plan, numbered, 0)
         return int(k), np.asarray(labels)
 
-    k, labels = run(s, d)
     want = scipy_cc(sp.coo_matrix((np.ones(s.size), (s, d)), shape=(n, n)), directed=False)
-    assert k == want[0]
-    np.testing.assert_array_equal(labels, want[1])
     past, negative = d.copy(), s.copy()
     past[150] = n + 4
     negative[3] = -2
-    for s_, d_ in ((s, past), (s % (n // 2), d % (n // 2)), (negative, d)):
-        assert run(s_, d_)[0] == -1
+    for s_, d_ in ((s, past), (s, d), (s % (n // 2), d % (n // 2)), (s, d), (negative, d), (s, d)):
+        k, labels = run(s_, d_)
+        if s_ is not s or d_ is not d:
+            assert k == -1
+            continue
+        assert k == want[0]
+        if numbered:
+            np.testing.assert_array_equal(labels, want[1])
+        else:       # each label the smallest vertex of its component
+            assert np.array_equal(np.unique(labels, return_inverse=True)[1], want[1])
+            assert all(labels[v] <= v for v in range(n))
 
 
-def test_ids_fit_clears_its_flags():
-    """A captured run's flags are zeroed once, and cleared by ``ids_fit``
-    after each run reads them: each run starts from (0, 0)."""
+@pytest.mark.parametrize("reader", ["ids_fit", "compact"])
+def test_the_flags_reader_clears_them(reader):
+    """A captured run's flags are zeroed once, and cleared by the kernel
+    that reads them into k (``ids_fit`` after a count, the numbering's
+    scan) after each run: each run starts from (0, 0)."""
     from gconn.gpu.graph import if_ids_fit
-    k = np.array(7, np.int64)
-    for flags, want in (([0, 1], 7), ([1, 1], -1), ([0, 0], -1), ([1, 0], -1)):
+    from gconn.gpu.ops import compact
+    roots = np.array([0, 0, 2, 3, 2, 0, 6], np.int32)      # 4 components
+    for flags, fit in (([0, 1], True), ([1, 1], False), ([0, 0], False), ([1, 0], False)):
         f = np.array(flags, np.int64)
-        assert int(if_ids_fit(k, f)) == want
+        if reader == "ids_fit":
+            k = int(if_ids_fit(np.array(4, np.int64), f))
+        else:
+            k, labels = compact(roots, min_rooted=True, flags=f)
+            k = int(k)
+            if fit:
+                assert np.asarray(labels).tolist() == [0, 0, 1, 2, 1, 0, 3]
+        assert k == (4 if fit else -1)
         assert f.tolist() == [0, 0]

@@ -280,7 +280,8 @@ def number(s: State):
     compression is folded into the compaction: the roots are already known
     (P[v] == v), so its first kernel flags them and then points every
     vertex at its root.  UnionJTB and the variants whose roots are not
-    minima finalize first."""
+    minima finalize first.  Where the ids were not checked before the run
+    (``s.track``), k is -1 unless they all fit (see :func:`gconn.gpu.ops.compact`)."""
     if s.plan.variant.min_rooted and not s.plan.jtb:
-        return ops.compact(s.P, min_rooted=True, flat=False)
-    return ops.compact(finalize(s)[0], min_rooted=s.plan.variant.min_rooted)
+        return ops.compact(s.P, min_rooted=True, flat=False, flags=s.track)
+    return ops.compact(finalize(s)[0], min_rooted=s.plan.variant.min_rooted, flags=s.track)

@@ -238,7 +238,8 @@ def ids_local_counts(indptr, indices, n: int, sample: int) -> tuple[int, int, in
 # is kept, and a later run may start from it with its ids unchecked: its
 # union kernels then skip ids outside 0..n-1 and flag them, and flag the id
 # n-1 (coo_ops with ``TRACK_FIT``), and its result stands only if the flags
-# show ids in 0..n-1 with n-1 among them (:func:`if_ids_fit`).
+# show ids in 0..n-1 with n-1 among them (the numbering's scan checks them,
+# :func:`gconn.gpu.ops.compact`; a count of roots, :func:`if_ids_fit`).
 
 #: (pointers, size, dtype) of checked CuPy id arrays -> the n found
 _SEEN_N: OrderedDict = OrderedDict()
@@ -370,8 +371,8 @@ def track_ids(graph):
     """Make the next run on ``graph`` check its ids in its union kernels;
     returns the device flags (an id outside 0..n-1, the id n-1) that they
     set.  They are zero at every replay of a captured run without a node
-    that sets them (:func:`gconn.gpu.replay.zeroed`; :func:`if_ids_fit`
-    clears them): each node cost a small graph's replay 1-2 us."""
+    that sets them (:func:`gconn.gpu.replay.zeroed`; the kernel that
+    reads them clears them): each node cost a small graph's replay 1-2 us."""
     flags = graph._cache[TRACK_IDS] = replay.zeroed(2, np.int64)
     return flags
 

@@ -215,9 +215,16 @@ def warp_scan(x, lane):
     return x
 
 
-@kernel("compact_tiles", lambda t: (t.id, t.I64), offsets=False)
-def make_compact_tiles():
-    """The inclusive scan of ``sums[:tiles]`` in place, by one block.
+@kernel("compact_tiles", lambda t: (t.id, t.I64, t.i64), keys=((False,), (True,)), offsets=False)
+def make_compact_tiles(checked):
+    """The inclusive scan of ``sums[:tiles]`` in place, by one block; its
+    last sum is k.  ``checked``: the run's ids were not checked before it
+    (:func:`gconn.gpu.graph.track_ids`), and k becomes -1 unless its union
+    kernels' ``flags`` show no id outside 0..n-1 and the id n-1; the flags
+    are cleared for the next run.  This is what ``ids_fit`` does after
+    other counts, done here because a kernel node of its own cost a small
+    graph's replay about 4 us on the H100 (BENCHMARKS.md, thirty-sixth
+    session).
 
     On a GPU each thread holds SCAN_ITEMS consecutive sums in registers,
     all loaded before any is used, and a round of SCAN_BLOCK * SCAN_ITEMS
@@ -231,7 +238,18 @@ def make_compact_tiles():
     items = SCAN_ITEMS
     warps = max(SCAN_BLOCK // WARP, 1)
 
-    def compact_tiles(sums, tiles):
+    def compact_tiles(sums, tiles, flags):
+        scan(sums, tiles)
+        if checked:
+            cuda.syncthreads()          # the last sum is written
+            if cuda.threadIdx.x == 0:
+                if flags[0] != 0 or flags[1] != 1:
+                    sums[tiles - 1] = -1
+                flags[0] = 0
+                flags[1] = 0
+
+    @cuda.jit(device=True)
+    def scan(sums, tiles):
         t = cuda.threadIdx.x
         if warp:
             totals = cuda.shared.array(warps, np.int64)
@@ -384,7 +402,7 @@ def make_compact_labels(min_rooted, vectors):
     return compact_labels
 
 
-def compact(roots, min_rooted: bool = False, flat: bool = True):
+def compact(roots, min_rooted: bool = False, flat: bool = True, flags=None):
     """(k, labels 0..k-1 in scipy's order) from any root array: three
     kernels (five when not ``min_rooted``), no CuPy scan: a block's flags
     are counted in the block, one block scans the tile sums, and each
@@ -397,7 +415,11 @@ def compact(roots, min_rooted: bool = False, flat: bool = True):
 
     ``flat=False`` (only with ``min_rooted``): ``roots`` is a parent array
     not yet compressed, whose roots are the v with roots[v] == v; the first
-    kernel also compresses it, after reading the flags."""
+    kernel also compresses it, after reading the flags.
+
+    ``flags``: those of a run whose ids were not checked before it
+    (:func:`gconn.gpu.graph.track_ids`); then k is -1 unless every id was
+    in 0..n-1 and n-1 among them (see ``compact_tiles``)."""
     n = roots.size
     if not (flat or min_rooted):
         raise ValueError("compact(flat=False) needs min-rooted trees: the minima pass reads flat roots")
@@ -417,7 +439,8 @@ def compact(roots, min_rooted: bool = False, flat: bool = True):
             launch(get("root_min", (), dts), n, rv, n, mv, persistent=True)
         lv, sv = view(local), view(sums)
         launch(get("compact_local", (min_rooted, not flat), dts), tiles * BLOCK, rv, n, mv, lv, sv)
-        launch(get("compact_tiles", (), dts), SCAN_BLOCK, sv, tiles, block=SCAN_BLOCK)
+        launch(get("compact_tiles", (flags is not None,), dts), SCAN_BLOCK, sv, tiles,
+               dummy(np.int64) if flags is None else view(flags), block=SCAN_BLOCK)
         # fresh label arrays are aligned; roots may be a view
         vectors = _address(roots) % 16 == 0
         kern = get("compact_labels", (min_rooted, vectors), dts)
