@@ -187,6 +187,23 @@ def _wall_ms(fn, repeat: int, warmup: int = 1, idle: float = 0.0) -> float:
     return statistics.median(times)
 
 
+def _paired_ms(yardstick, fn, repeat: int, warmup: int = 1) -> tuple[float, float, float]:
+    """``yardstick`` and ``fn`` timed in turns, one of each a round:
+    (median of the yardstick, median of ``fn``, median of the rounds'
+    ratios).  This host's memory bandwidth drifts over seconds (the same
+    pinned copy took 9.8 and 13.7 ms a few seconds apart on the H100's
+    machine), so a yardstick timed before a run can flatter or wrong it;
+    in turns, both see the same host."""
+    for _ in range(warmup):
+        yardstick()
+        fn()
+    ys, ts = [], []
+    for _ in range(repeat):
+        ys.append(_once_ms(yardstick))
+        ts.append(_once_ms(fn))
+    return statistics.median(ys), statistics.median(ts), statistics.median(t / y for t, y in zip(ts, ys))
+
+
 def _replayed_ms(dg, plan, repeat: int, warmup: int):
     """Median device time of the run replayed from its CUDA graph (what the
     second and later calls on a resident graph run: :mod:`gconn.gpu.replay`),

@@ -29,7 +29,6 @@ warm-up, median of repeats):
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import time
 
@@ -37,7 +36,7 @@ import numpy as np
 from numba import njit, prange
 
 from .. import generators as gen
-from .gpu import _median_ms, _once_ms, _wall_ms
+from .gpu import _median_ms, _paired_ms, _wall_ms
 
 GRAPHS = {
     "kron": ("Kronecker s22 ef16", lambda q: gen.kronecker_edges(16 if q else 22, 16, seed=1)),
@@ -65,23 +64,6 @@ def _pinned_copier(*arrays):
         stream.synchronize()
 
     return copy
-
-
-def _paired_ms(yardstick, fn, repeat: int, warmup: int = 1) -> tuple[float, float, float]:
-    """``yardstick`` and ``fn`` timed in turns, one of each a round:
-    (median of the yardstick, median of ``fn``, median of the rounds'
-    ratios).  This host's memory bandwidth drifts over seconds (the same
-    pinned copy took 9.8 and 13.7 ms a few seconds apart on the H100's
-    machine), so a yardstick timed before a run can flatter or wrong it;
-    in turns, both see the same host."""
-    for _ in range(warmup):
-        yardstick()
-        fn()
-    ys, ts = [], []
-    for _ in range(repeat):
-        ys.append(_once_ms(yardstick))
-        ts.append(_once_ms(fn))
-    return statistics.median(ys), statistics.median(ts), statistics.median(t / y for t, y in zip(ts, ys))
 
 
 def _modes(run, src, dst, repeat: int, log) -> dict:
