@@ -31,6 +31,7 @@ def test_gpu_bench_writes_every_table(tmp_path, capsys):
     # a path is one component: every sampling that covers it has Cov 1
     assert all(0.0 <= r["cov"] <= 1.0 and 0.0 <= r["ic"] <= 1.0 for r in row["sampling"])
     assert row["incremental"][0]["edges_per_s"] > 0
+    assert row["pair_over_lazy"] > 0 and row["e2e_pair_ms"] > 0 and row["e2e_lazy_ms"] > 0
     assert {r["batch"] for r in result["curves"]["batch"]} == {10, result["curves"]["m"]}
     assert [r["insert_share"] for r in result["curves"]["mixed"]] == [0.5]
     text = (tmp_path / "gpu.md").read_text()
