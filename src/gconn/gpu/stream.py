@@ -20,7 +20,12 @@ device by the kernel that unions them (see :class:`Streamer`), so the host
 only copies; an iterable's chunks are checked on the host as they are
 staged.  (Pinning the user's arrays in place with ``cudaHostRegister``
 measured 3x slower on the H100: 14-16 ms to pin 0.54 GB and 9.5 ms to
-unpin, against 10.5 ms for the whole staged copy.)  A SciPy matrix's CSR
+unpin, against 10.5 ms for the whole staged copy.  Nor can pinning run
+ahead of the copies on a large stream: registering runs at 42-50 GB/s
+whatever the number of threads, and while it runs the copy engine's
+55 GB/s from pinned memory drops to 20, so a stream registering pieces
+while earlier ones cross moved 16-20 GB/s; BENCHMARKS.md, thirty-sixth
+session.)  A SciPy matrix's CSR
 streams its column ids only; each entry's row is found on the device
 from the offsets.  Under the CUDA simulator there are no streams or
 pinned memory: chunks are copied into the simulator's arrays and the same
