@@ -355,7 +355,8 @@ def test_bound_launch_checks_its_arrays():
     dts = L.dtypes_key(np.int32, np.int32, np.int32)
     rv, mv = ops.view(roots), L.dummy(np.int32)
     L.launch(L.get("compact_local", (True, False), dts), L.BLOCK, rv, n, mv, ops.view(local), ops.view(sums))
-    L.launch(L.get("compact_tiles", (), dts), ops.SCAN_BLOCK, ops.view(sums), 1, block=ops.SCAN_BLOCK)
+    L.launch(L.get("compact_tiles", (False,), dts), ops.SCAN_BLOCK, ops.view(sums), 1, L.dummy(np.int64),
+             block=ops.SCAN_BLOCK)
     last = L.bind(L.get("compact_labels", (True, True), dts), n, rv, n, mv, ops.view(local), ops.view(sums))
     with pytest.raises(TypeError, match="int32"):
         last(cp.empty(n, np.int64))
@@ -370,15 +371,24 @@ def test_bound_launch_checks_its_arrays():
 @pytest.mark.parametrize("dtype", [np.int32, np.int64])
 def test_the_tile_scan_is_an_inclusive_prefix_sum(tiles, dtype):
     """compact_tiles alone against NumPy: fewer sums than threads, a
-    partial and a whole round of the warp path, and several rounds."""
+    partial and a whole round of the warp path, and several rounds; and
+    the checked scan of a run with unchecked ids, whose last sum (k) is -1
+    where the flags show an id that did not fit, the flags cleared."""
     import cupy as cp
     from gconn.gpu import launch as L
     from gconn.gpu import ops
     sums = np.random.default_rng(tiles).integers(0, 2049, tiles).astype(dtype)
-    dev = cp.asarray(sums)
-    L.launch(L.get("compact_tiles", (), L.dtypes_key(dtype, dtype, dtype)), ops.SCAN_BLOCK, ops.view(dev), tiles,
-             block=ops.SCAN_BLOCK)
-    assert np.array_equal(cp.asnumpy(dev), np.cumsum(sums))
+    want = np.cumsum(sums)
+    for flags in (None, [0, 1], [1, 1], [0, 0]):
+        dev = cp.asarray(sums)
+        f = None if flags is None else cp.asarray(np.array(flags, np.int64))
+        L.launch(L.get("compact_tiles", (f is not None,), L.dtypes_key(dtype, dtype, dtype)), ops.SCAN_BLOCK,
+                 ops.view(dev), tiles, L.dummy(np.int64) if f is None else ops.view(f), block=ops.SCAN_BLOCK)
+        got = cp.asnumpy(dev)
+        assert np.array_equal(got[:-1], want[:-1])
+        assert got[-1] == (want[-1] if flags in (None, [0, 1]) else -1)
+        if f is not None:
+            assert cp.asnumpy(f).tolist() == [0, 0]
 
 
 @pytest.mark.parametrize("n,parts", [(1, 1), (2047, 5), (2049, 2049), (100_000, 30_000), (3_000_000, 1),
