@@ -222,9 +222,10 @@ def make_compact_tiles(checked):
     (:func:`gconn.gpu.graph.track_ids`), and k becomes -1 unless its union
     kernels' ``flags`` show no id outside 0..n-1 and the id n-1; the flags
     are cleared for the next run.  This is what ``ids_fit`` does after
-    other counts, done here because a kernel node of its own cost a small
-    graph's replay about 4 us on the H100 (BENCHMARKS.md, thirty-sixth
-    session).
+    other counts, done here because that kernel's node at the end of a
+    pair's capture took Slashdot's pair from 60 to 61-69 us a call on the
+    H100, 1.13-1.15x its lazy graph's against 1.11x (BENCHMARKS.md,
+    thirty-sixth session).
 
     On a GPU each thread holds SCAN_ITEMS consecutive sums in registers,
     all loaded before any is used, and a round of SCAN_BLOCK * SCAN_ITEMS
