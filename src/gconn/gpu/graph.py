@@ -342,20 +342,28 @@ def make_pair_set():
     return pair_set
 
 
+@cuda.jit(device=True)
+def fitted(k, flags):
+    """k where the ``flags`` of a run with unchecked ids show no id outside
+    0..n-1 and the id n-1, else -1; the flags cleared for the next run.
+    One thread, after the run's union kernels: in ``ids_fit`` after a
+    count of roots, in the numbering's scan (``gconn.gpu.ops``) after it."""
+    fit = flags[0] == 0 and flags[1] == 1
+    flags[0] = 0
+    flags[1] = 0
+    return k if fit else -1
+
+
 @kernel("ids_fit", lambda t: (t.id, t.i64, t.i64), offsets=False)
 def make_ids_fit():
-    """out[0] = k[0] where the ``flags`` of a run with unchecked ids show
-    no id outside 0..n-1 and the id n-1, else -1, and the flags cleared
-    for the next run, by one thread: where CuPy's comparisons and
-    ``where`` took four kernels (a CuPy pair's replay spent 15-20 us more
-    than a resident graph's on them and on a copy, H100, BENCHMARKS.md,
-    thirty-fourth session)."""
+    """out[0] = :func:`fitted` of k[0], by one thread: where CuPy's
+    comparisons and ``where`` took four kernels (a CuPy pair's replay spent
+    15-20 us more than a resident graph's on them and on a copy, H100,
+    BENCHMARKS.md, thirty-fourth session)."""
 
     def ids_fit(k, flags, out):
         if cuda.grid(1) == 0:
-            out[0] = k[0] if flags[0] == 0 and flags[1] == 1 else -1
-            flags[0] = 0
-            flags[1] = 0
+            out[0] = fitted(k[0], flags)
 
     return ids_fit
 

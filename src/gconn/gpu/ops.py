@@ -20,7 +20,7 @@ from ..ids import check_pair
 from . import memory, replay
 from ._compat import SIM, WARP_INTRINSICS, cuda, view, xp
 from .launch import BLOCK, FULL_MASK, WARP, bind, dtypes_key, dummy, get, kernel, launch
-from .graph import device_id_range
+from .graph import device_id_range, fitted
 from .staging import put
 from .primitives import atomic_min, load4, peek, store4
 from .unionfind import roots_together
@@ -220,12 +220,12 @@ def make_compact_tiles(checked):
     """The inclusive scan of ``sums[:tiles]`` in place, by one block; its
     last sum is k.  ``checked``: the run's ids were not checked before it
     (:func:`gconn.gpu.graph.track_ids`), and k becomes -1 unless its union
-    kernels' ``flags`` show no id outside 0..n-1 and the id n-1; the flags
-    are cleared for the next run.  This is what ``ids_fit`` does after
-    other counts, done here because that kernel's node at the end of a
-    pair's capture took Slashdot's pair from 60 to 61-69 us a call on the
-    H100, 1.13-1.15x its lazy graph's against 1.11x (BENCHMARKS.md,
-    thirty-sixth session).
+    kernels' ``flags`` show no id outside 0..n-1 and the id n-1, the flags
+    cleared for the next run (:func:`gconn.gpu.graph.fitted`).  ``ids_fit``
+    does the same after other counts; here it saves that kernel's node at
+    the end of a pair's capture, which took Slashdot's pair from 60 to
+    61-69 us a call on the H100, 1.13-1.15x its lazy graph's against 1.11x
+    (BENCHMARKS.md, thirty-sixth session).
 
     On a GPU each thread holds SCAN_ITEMS consecutive sums in registers,
     all loaded before any is used, and a round of SCAN_BLOCK * SCAN_ITEMS
@@ -244,10 +244,7 @@ def make_compact_tiles(checked):
         if checked:
             cuda.syncthreads()          # the last sum is written
             if cuda.threadIdx.x == 0:
-                if flags[0] != 0 or flags[1] != 1:
-                    sums[tiles - 1] = -1
-                flags[0] = 0
-                flags[1] = 0
+                sums[tiles - 1] = fitted(sums[tiles - 1], flags)
 
     @cuda.jit(device=True)
     def scan(sums, tiles):
