@@ -5,6 +5,7 @@ import json
 import os
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -148,9 +149,31 @@ def test_info_and_variants(capsys):
     code, out, _ = run(capsys, "info", "--json")
     info = json.loads(out)
     assert info["variants"] == {p: len(gconn.variants(p)) for p in ("cc", "forest", "incremental")}
+    assert info["numba_threading_layer"] in ("omp", "tbb", "workqueue")
+    assert f"{info['numba_threading_layer']} layer" in f["numba"]
     for problem in ("cc", "forest", "incremental"):
         code, out, _ = run(capsys, "variants", "--problem", problem)
         assert code == 0 and out.split() == gconn.variants(problem)
+
+
+def test_a_slow_threading_layer_is_named(capsys, monkeypatch):
+    """numba's workqueue layer (no OpenMP runtime) slows the GPU's host
+    copies: ``gconn info`` says so, and the first copies warn once."""
+    from gconn.gpu import staging
+    monkeypatch.setattr(staging, "threading_layer", lambda: "workqueue")
+    code, out, _ = run(capsys, "info")
+    assert code == 0 and "workqueue layer" in fields(out)["numba"] and "libgomp1" in out
+    monkeypatch.setattr(staging, "_LAYER_CHECKED", [])
+    with pytest.warns(RuntimeWarning, match="workqueue threading layer"):
+        staging.warn_slow_layer()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        staging.warn_slow_layer()           # once a process
+        monkeypatch.setattr(staging, "threading_layer", lambda: "omp")
+        monkeypatch.setattr(staging, "_LAYER_CHECKED", [])
+        staging.warn_slow_layer()
+    code, out, _ = run(capsys, "info")
+    assert "omp layer" in fields(out)["numba"] and "warning" not in out
 
 
 def test_demo_and_example(capsys, monkeypatch):

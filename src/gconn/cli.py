@@ -868,12 +868,13 @@ def cmd_info(args, parser) -> int:
     from . import __version__
     from .tooling import gpu_status
     from .design import PROBLEMS, variants
+    from .gpu import staging
     found, why = gpu_status()
     device = gpu_device() if found else None
     info = {
         "gconn": __version__, "python": f"{platform.python_version()} ({platform.python_implementation()})",
         "numpy": np.__version__, "scipy": scipy.__version__, "numba": numba.__version__,
-        "numba_threads": numba.get_num_threads(),
+        "numba_threads": numba.get_num_threads(), "numba_threading_layer": staging.threading_layer(),
         "numba_cuda": _version_of("numba_cuda", "numba-cuda"), "cupy": _version_of("cupy"),
         "gpu": device if found else None, "gpu_unavailable_reason": None if found else why,
         "variants": {p: len(variants(p)) for p in PROBLEMS},
@@ -885,11 +886,14 @@ def cmd_info(args, parser) -> int:
         else f"none ({why})"
     _print_fields([
         ("gconn", info["gconn"]), ("python", info["python"]), ("numpy", info["numpy"]),
-        ("scipy", info["scipy"]), ("numba", f"{info['numba']} ({info['numba_threads']} threads)"),
+        ("scipy", info["scipy"]),
+        ("numba", f"{info['numba']} ({info['numba_threads']} threads, {info['numba_threading_layer']} layer)"),
         ("numba-cuda", info["numba_cuda"] or "not importable"), ("cupy", info["cupy"] or "not importable"),
         ("CUDA GPU", gpu_line),
         ("variants", ", ".join(f"{p} {k}" for p, k in info["variants"].items())),
     ])
+    if info["numba_threading_layer"] == staging.SLOW_LAYER:
+        print(f"warning: {staging.SLOW_LAYER_HINT}")
     return 0
 
 

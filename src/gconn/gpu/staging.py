@@ -23,6 +23,7 @@ from __future__ import annotations
 import ctypes
 import sys
 import threading
+import warnings
 import weakref
 
 import numpy as np
@@ -188,6 +189,47 @@ def fill(out: np.ndarray, a: np.ndarray, bounds: bool, acc=None):
     return (lo, hi) if acc is None else (min(acc[0], lo), max(acc[1], hi))
 
 
+#: numba's threading layer where each parallel loop's start and join cost
+#: several times what they cost on OpenMP or TBB; the fills are many short
+#: loops, so streams from host arrays or a SciPy CSR took 2.4-2.8x longer on
+#: it than on OpenMP on the H100's host (16 cores; BENCHMARKS.md,
+#: thirty-seventh session).  numba falls back to it where the system has no
+#: OpenMP runtime (libgomp), as in minimal container images.
+SLOW_LAYER = "workqueue"
+SLOW_LAYER_HINT = ("numba runs gconn's host copies to the GPU on its workqueue threading layer (numba's choice "
+                   "where it finds no OpenMP runtime, libgomp.so.1, and no TBB, or NUMBA_THREADING_LAYER's): "
+                   "streams from host memory take about 2.5x longer than on OpenMP.  Install the system's "
+                   "OpenMP runtime, e.g. apt install libgomp1")
+_LAYER_CHECKED: list = []
+
+
+def threading_layer() -> str:
+    """The threading layer numba runs the fills on (``"omp"``, ``"tbb"``
+    or ``"workqueue"``); a tiny fill runs first where no parallel kernel
+    has run in this process yet.
+
+    >>> threading_layer() in ("omp", "tbb", "workqueue")
+    True
+    """
+    import numba
+    try:
+        return numba.threading_layer()
+    except ValueError:      # no parallel kernel has run yet: numba picks the layer at the first
+        a = np.zeros(2 * BLOCK, np.int8)
+        copy_shares(np.empty_like(a), a, 2)
+        return numba.threading_layer()
+
+
+def warn_slow_layer() -> None:
+    """A ``RuntimeWarning`` (:data:`SLOW_LAYER_HINT`), once per process,
+    where the fills run on :data:`SLOW_LAYER`."""
+    if _LAYER_CHECKED:
+        return
+    _LAYER_CHECKED.append(True)
+    if threading_layer() == SLOW_LAYER:
+        warnings.warn(SLOW_LAYER_HINT + " ('gconn info' shows the layer)", RuntimeWarning, stacklevel=3)
+
+
 class Ring:
     """Pinned pieces (NumPy views of pinned memory, of one length) that take
     turns carrying host arrays to the device: each piece is filled on all
@@ -198,6 +240,7 @@ class Ring:
 
     def __init__(self, bufs: list):
         import cupy as cp
+        warn_slow_layer()
         self.bufs = bufs
         self.piece = bufs[0].size
         self.freed = [cp.cuda.Event(disable_timing=True) for _ in bufs]
