@@ -316,7 +316,7 @@ def forget(src, dst) -> None:
     """Drop what is known of this pair: the n found and its kept runs."""
     pair = pair_key(src, dst)
     _SEEN_N.pop(pair, None)
-    for key in [k for k in list(_RUNS) if k[0] == pair]:
+    for key in [k for k in _RUNS if k[0] == pair]:
         _RUNS.pop(key, None)
 
 

@@ -223,9 +223,9 @@ def make_compact_tiles(checked):
     kernels' ``flags`` show no id outside 0..n-1 and the id n-1, the flags
     cleared for the next run (:func:`gconn.gpu.graph.fitted`).  ``ids_fit``
     does the same after other counts; here it saves that kernel's node at
-    the end of a pair's capture, which took Slashdot's pair from 60 to
-    61-69 us a call on the H100, 1.13-1.15x its lazy graph's against 1.11x
-    (BENCHMARKS.md, thirty-sixth session).
+    the end of a pair's capture: with it Slashdot's pair took 61-69 us a
+    call on the H100 (1.13-1.15x its lazy graph's), without it 60 (1.11x;
+    BENCHMARKS.md, thirty-sixth session).
 
     On a GPU each thread holds SCAN_ITEMS consecutive sums in registers,
     all loaded before any is used, and a round of SCAN_BLOCK * SCAN_ITEMS

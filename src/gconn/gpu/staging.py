@@ -215,7 +215,7 @@ def threading_layer() -> str:
     try:
         return numba.threading_layer()
     except ValueError:      # no parallel kernel has run yet: numba picks the layer at the first
-        a = np.zeros(2 * BLOCK, np.int8)
+        a = np.zeros(2 * BLOCK, np.int32)     # a type :func:`warm` compiles
         copy_shares(np.empty_like(a), a, 2)
         return numba.threading_layer()
 
