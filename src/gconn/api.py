@@ -14,7 +14,7 @@ from .errors import GPUUnavailableError
 from .graph import INT32_MAX, Graph, _as_id_array, _is_cupy, relabel_option
 from .ids import check_pair, id_range
 from .inputs import as_graph
-from .tables import has_names, labels_table, output_option
+from .inputs.tables import has_names, labels_table, output_option
 from .stats import Stats
 
 BACKENDS = ("auto", "cpu", "gpu")
@@ -261,7 +261,7 @@ def connected_components(graph=None, directed=True, connection="weak", return_la
     ``compact=False`` labels are smallest input ids.  ``Stats.relabelled``
     says whether ids were relabelled.  Ids that are not integers (names)
     need ``relabel=True``; ``ids`` then holds the names (see
-    :mod:`gconn.tables`).
+    :mod:`gconn.inputs.tables`).
 
     ``source=``/``target=`` name the edge columns of a table or edge file
     (pandas, polars, pyarrow, cuDF, CSV, Parquet; default: the first two).

@@ -160,7 +160,7 @@ def load(path, *, format: str | None = None, n: int | None = None, relabel=False
 
 def _load_parts(paths, format, n, relabel, source, target, header) -> Graph:
     """Partitions read one by one, then their edges (in input ids) as one graph."""
-    from ..tables import graph_from_pair
+    from ..inputs.tables import graph_from_pair
     if not paths:
         raise ValueError("an empty list of files")
     srcs, dsts, sizes = [], [], []

@@ -116,7 +116,7 @@ def read(path: Path, n: int | None, relabel=False, source=None, target=None, hea
         if build is not None:
             return None
         from .delimited import read_columns
-        from ..tables import graph_from_pair
+        from ..inputs.tables import graph_from_pair
         if _first_line(buf, pos, first_line) is None:  # a header and no edges
             src = dst = np.zeros(0, np.int64)
         else:

@@ -1,5 +1,5 @@
 """Parquet edge tables: two columns of ids, ``source=``/``target=`` by name
-(default: the first two), integers or names as in :mod:`gconn.tables`."""
+(default: the first two), integers or names as in :mod:`gconn.inputs.tables`."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -8,7 +8,7 @@ from pathlib import Path
 def read(path: Path, n, relabel=False, source=None, target=None):
     import pyarrow as pa
     import pyarrow.parquet as pq
-    from ..tables import edge_columns, graph_from_pair
+    from ..inputs.tables import edge_columns, graph_from_pair
     try:
         schema = pq.read_schema(path)
         names = schema.names

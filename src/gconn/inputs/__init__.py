@@ -3,7 +3,7 @@
 Above the graph, the readers and the adjacency rules, so that none of them
 imports another to coerce: objects in memory go to :func:`gconn.graph.coerce`,
 paths to :func:`gconn.load`, square arrays to SciPy's adjacency rules,
-tables, tensors and named vertices to :mod:`gconn.tables`.
+tables, tensors and named vertices to :mod:`gconn.inputs.tables`.
 """
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from .adjacency import adjacency, graph_of
-from .graph import Graph, _is_cupy, _is_square, coerce
+from ..adjacency import adjacency, graph_of
+from ..graph import Graph, _is_cupy, _is_square, coerce
 from .tables import edge_columns, from_tensor, graph_from_pair, is_named, is_table, is_tensor
 
 
@@ -36,7 +36,7 @@ def as_graph(obj: Any, n: int | None = None, *, relabel=False, source=None, targ
 
     Vertex ids that are not integers (strings) are mapped to 0..k-1 in
     sorted order, with ``graph.nodes`` holding the names (see
-    :mod:`gconn.tables`).  ``relabel`` (edge arrays and tables) is
+    :mod:`gconn.inputs.tables`).  ``relabel`` (edge arrays and tables) is
     :meth:`Graph.from_edges`'s.
 
     >>> as_graph(([0, 1], [1, 2])).n
@@ -49,7 +49,7 @@ def as_graph(obj: Any, n: int | None = None, *, relabel=False, source=None, targ
     (2, ['x', 'y'])
     """
     if isinstance(obj, (str, os.PathLike)) or _is_paths(obj):
-        from .io import load  # the readers (and fast_matrix_market) load with the first file
+        from ..io import load  # the readers (and fast_matrix_market) load with the first file
         return load(obj, n=n, relabel=relabel, source=source, target=target)
     if is_table(obj):
         src, dst, _ = edge_columns(obj, source, target)

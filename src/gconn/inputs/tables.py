@@ -190,7 +190,7 @@ def graph_from_pair(src, dst, n=None, relabel=False):
     >>> g.n, g.nodes.tolist()
     (3, ['x', 'y', 'z'])
     """
-    from .graph import Graph
+    from ..graph import Graph
     named = is_named(src), is_named(dst)
     if not any(named):
         return Graph.from_edges(src, dst, n, relabel=relabel)
