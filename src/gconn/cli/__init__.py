@@ -92,7 +92,7 @@ def _param(text: str) -> tuple:
     key, value = key.strip(), value.strip()
     if not sep or not key:
         raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
-    from .design import PARAM_CHOICES, PARAMS
+    from ..design import PARAM_CHOICES, PARAMS
     kind = PARAM_CHOICES.get(key, int) if key in PARAMS else None
     if kind is int:
         try:
@@ -125,14 +125,14 @@ def _nonneg_float(text: str) -> float:
 
 
 def _show(args) -> bool:
-    from .tooling import progress_enabled
+    from ..tooling import progress_enabled
     return progress_enabled(args.quiet)
 
 
 def _check_algorithm(name: str, problem: str) -> None:
     # Before loading: a typo should not cost a large file's read time.
     if name != "auto":
-        from .design import Variant
+        from ..design import Variant
         Variant.parse(name, problem)
 
 
@@ -144,7 +144,7 @@ def _check_output_folder(path: str) -> None:
 
 def _check_graph_path(path: str) -> None:
     """Fail before the work, not after, on an unsupported output name."""
-    from .io import FORMATS
+    from ..io import FORMATS
     _check_output_folder(path)
     name = Path(path).name.lower()
     suffix = Path(name[:-3] if name.endswith(".gz") else name).suffix
@@ -177,7 +177,7 @@ def _input_source(args, parser) -> tuple[str, str]:
 def _load_input(source: tuple[str, str], args, relabel=False):
     """The graph and its load timings; compiling a kernel on the way (a
     reader's or a generator's, first run only) is timed on its own."""
-    from .tooling import generate, load_file, watch_compiles
+    from ..tooling import generate, load_file, watch_compiles
     kind, name = source
     with watch_compiles(notice=not args.quiet) as watch:
         if kind == "file" and name == "-":
@@ -195,7 +195,7 @@ def _load_input(source: tuple[str, str], args, relabel=False):
 def _prepare(problem: str, args, backend: str, g=None, **kw) -> dict:
     """Load the kernels of the run ahead of it (``g`` None: graph
     construction's), timed apart from the input and the run."""
-    from .tooling import prepare_kernels, resolve_algorithm
+    from ..tooling import prepare_kernels, resolve_algorithm
     if g is None:
         return prepare_kernels("build", backend, notice=not args.quiet)
     algorithm = resolve_algorithm(g, problem, backend, args.algorithm)
@@ -227,7 +227,7 @@ def _load_stdin(args, relabel):
     take a path, and gzip is recognised by content."""
     import shutil
     import tempfile
-    from .tooling import load_file
+    from ..tooling import load_file
     fmt = args.format or "edgelist"
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="gconn-") as folder:
@@ -268,7 +268,7 @@ def _input_line(name: str, times: dict) -> str:
 
 def _timed_calls(fn, warmup: int, repeat: int, show: bool, what: str):
     """``fn()`` warmup + repeat times; the wall times and results of the timed ones."""
-    from .tooling import progress
+    from ..tooling import progress
     walls, results = [], []
     with progress(show and warmup + repeat > 1, total=warmup + repeat, desc=what, unit="run") as bar:
         for i in range(warmup + repeat):
@@ -331,7 +331,7 @@ def _write_labels(labels: np.ndarray, ids, path: str, style: str, one_based: boo
         with open(path, "wb") as f:
             np.save(f, np.column_stack([vertex, labels.astype(np.int64, copy=False)]))
         return
-    from .io.edgelist import write_pairs
+    from ..io.edgelist import write_pairs
     sep = "," if suffix == ".csv" else " "
     base = "1-based, as in the input file" if one_based else "0-based, as in the input"
     header = "vertex,label\n" if suffix == ".csv" else f"# vertex label (vertex ids {base})\n"
@@ -377,7 +377,7 @@ def _text_edge_list(source, args) -> bool:
     GPU is not even looked for: that alone took the CPU run to 650 MB."""
     if source[0] != "file" or source[1] == "-":
         return False
-    from .io import _as_path, _format_named
+    from ..io import _as_path, _format_named
     try:
         fmt = _format_named(_as_path(source[1]), args.format)
     except ValueError:
@@ -386,8 +386,8 @@ def _text_edge_list(source, args) -> bool:
 
 
 def cmd_cc(args, parser) -> int:
-    from . import api
-    from .tooling import resolve_backend
+    from .. import api
+    from ..tooling import resolve_backend
     source = _input_source(args, parser)
     _check_algorithm(args.algorithm, "cc")
     relabel = {None: "auto", True: True, False: False}[args.relabel]
@@ -480,12 +480,12 @@ def _cc_compiled(args, source, relabel) -> int | None:
     loading numba (see :mod:`gconn.aot`), for the plain runs they cover;
     None for the others.  n and m are the file's: its edges as read, before
     duplicates and self loops are dropped."""
-    from . import aot
+    from .. import aot
     if (args.algorithm != "auto" or args.param or args.compare or aot.module() is None
             or not aot.numba_free() or not aot.small_file(source[1])):
         return None
     t0 = time.perf_counter()
-    from .io.edges import read_edges
+    from ..io.edges import read_edges
     edges = read_edges(source[1], args.format, args.n, relabel)
     load_times = {"load": time.perf_counter() - t0}
     if edges is None or not aot.chosen(edges.src.size):
@@ -526,10 +526,10 @@ def _cc_streamed(args, path: str, relabel):
     """``gconn cc FILE`` without loading the graph: the file is parsed and
     united chunk by chunk (:mod:`gconn.streamed`), each timed run reading it
     again.  None when the variant or the file needs the graph loaded."""
-    from . import streamed
-    from .io.chunks import DEFAULT_CHUNK_EDGES, streamable
-    from .stats import Stats
-    from .tooling import watch_compiles
+    from .. import streamed
+    from ..io.chunks import DEFAULT_CHUNK_EDGES, streamable
+    from ..stats import Stats
+    from ..tooling import watch_compiles
     plan = streamed.plan_of(args.algorithm, "cc", dict(args.param))
     # A missing file or a folder: the loading path says so as it always has.
     if plan is None or not Path(path).is_file() or isinstance(streamable(path, format=args.format), str):
@@ -593,10 +593,10 @@ def _gpu_streamed(args, path: str, problem: str, relabel):
     API streams the file to the GPU (:mod:`gconn.streaming`).  None when
     the file or the variant needs the graph loaded, or (``relabel``
     "auto") the ids may be sparse enough for loading to relabel them."""
-    from . import api, streaming
-    from .errors import VertexRangeError
-    from .graph import Graph
-    from .relabel import AUTO_MIN_RANGE, AUTO_RATIO
+    from .. import api, streaming
+    from ..errors import VertexRangeError
+    from ..graph import Graph
+    from ..relabel import AUTO_MIN_RANGE, AUTO_RATIO
     params = dict(args.param)
     if args.format is not None or not streaming.file_streams(path, args.algorithm, problem, params):
         return None
@@ -635,7 +635,7 @@ def _gpu_streamed(args, path: str, problem: str, relabel):
         out.update(forest_edges=int(src.size), components=n - int(src.size))
         fields.append(("forest", f"{src.size:,} edges (n - k, k = {n - src.size:,} components)"))
         if args.output:
-            from .io import save
+            from ..io import save
             save(Graph.from_edges(src, dst, n), args.output)
             out["output"] = args.output
             wrote = f"{src.size:,} edges"
@@ -652,7 +652,7 @@ def _gpu_streamed(args, path: str, problem: str, relabel):
 
 def _compare_scipy(g, labels, median, repeat) -> dict:
     from scipy.sparse.csgraph import connected_components
-    from .tooling import same_partition
+    from ..tooling import same_partition
     A = g.to_scipy()
     walls = []
     for _ in range(repeat):
@@ -675,9 +675,9 @@ def _backend_note(backend: str, algorithm: str) -> str:
 # -- gconn forest ----------------------------------------------------------------------
 
 def cmd_forest(args, parser) -> int:
-    from . import api
-    from .tooling import resolve_backend
-    from .graph import Graph
+    from .. import api
+    from ..tooling import resolve_backend
+    from ..graph import Graph
     source = _input_source(args, parser)
     _check_algorithm(args.algorithm, "forest")
     if args.output:
@@ -706,7 +706,7 @@ def cmd_forest(args, parser) -> int:
            "median_s": statistics.median(walls), "min_s": min(walls), "phases_s": phases,
            **_kernels_json(*kernels)}
     if args.output:
-        from .io import save
+        from ..io import save
         # As a graph on the same n, every format gconn writes is available.
         save(Graph.from_edges(src, dst, g.n), args.output)
         out["output"] = args.output
@@ -755,8 +755,8 @@ def stream_ops(g, query_ratio: float, seed: int):
 
 
 def cmd_stream(args, parser) -> int:
-    from . import api
-    from .tooling import progress, resolve_backend
+    from .. import api
+    from ..tooling import progress, resolve_backend
     source = _input_source(args, parser)
     _check_algorithm(args.algorithm, "incremental")
     backend = resolve_backend(args.backend)
@@ -821,8 +821,8 @@ def _rate(x: float) -> str:
 # -- gconn generate ----------------------------------------------------------------------
 
 def cmd_generate(args, parser) -> int:
-    from .tooling import generate
-    from .io import save
+    from ..tooling import generate
+    from ..io import save
     _check_graph_path(args.output)
     g, times = generate(args.spec, show=_show(args))
     t0 = time.perf_counter()
@@ -865,10 +865,10 @@ def gpu_device() -> dict | None:
 def cmd_info(args, parser) -> int:
     import numba
     import scipy
-    from . import __version__
-    from .tooling import gpu_status
-    from .design import PROBLEMS, variants
-    from .gpu import staging
+    from .. import __version__
+    from ..tooling import gpu_status
+    from ..design import PROBLEMS, variants
+    from ..gpu import staging
     found, why = gpu_status()
     device = gpu_device() if found else None
     info = {
@@ -898,7 +898,7 @@ def cmd_info(args, parser) -> int:
 
 
 def cmd_variants(args, parser) -> int:
-    from .design import variants
+    from ..design import variants
     for name in variants(args.problem):
         print(name)
     return 0
@@ -907,7 +907,7 @@ def cmd_variants(args, parser) -> int:
 # -- gconn demo ----------------------------------------------------------------------
 
 def cmd_demo(args, parser) -> int:
-    from .tooling import gpu_status, resolve_backend
+    from ..tooling import gpu_status, resolve_backend
     if args.backend == "auto":
         found, why = gpu_status()
         where = "a CUDA GPU" if found else f"the CPU ({why})"
@@ -924,7 +924,7 @@ def cmd_demo(args, parser) -> int:
 # -- gconn warmup ---------------------------------------------------------------------
 
 def cmd_warmup(args, parser) -> int:
-    from .tooling import gpu_status, warmup, warmup_gpu
+    from ..tooling import gpu_status, warmup, warmup_gpu
     if args.backend != "gpu":
         result = warmup(show=_show(args), notice=not args.quiet)
         if result["compiled"]:
@@ -954,8 +954,8 @@ def cmd_warmup(args, parser) -> int:
 
 
 def cmd_cache(args, parser) -> int:
-    from .gpu import kernel_cache
-    from .tooling import human_size
+    from ..gpu import kernel_cache
+    from ..tooling import human_size
     where = kernel_cache.directory()
     if where is None:
         print("GPU kernel cache: off (GCONN_KERNEL_CACHE)")
@@ -972,7 +972,7 @@ def cmd_cache(args, parser) -> int:
 # -- gconn bench ----------------------------------------------------------------------
 
 def cmd_bench(args, parser) -> int:
-    from .bench.harness import run_from_args
+    from ..bench.harness import run_from_args
     return run_from_args(args, args.bench_argv)
 
 
@@ -987,16 +987,16 @@ class _SpecsHelp(argparse.RawDescriptionHelpFormatter):
 
     def add_text(self, text):
         if text is _SPECS_EPILOG:
-            from .generators import spec_help
+            from ..generators import spec_help
             text = f"{text}\n{spec_help()}"
         super().add_text(text)
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The ``gconn`` argument parser (for ``--help`` and the docs)."""
-    from . import __version__
-    from .bench.harness import add_arguments as bench_arguments
-    from .tooling import non_negative_int, positive_int
+    from .. import __version__
+    from ..bench.harness import add_arguments as bench_arguments
+    from ..tooling import non_negative_int, positive_int
     common = _common(top=False)
     parser = argparse.ArgumentParser(
         prog="gconn", parents=[_common(top=True)],
@@ -1105,8 +1105,8 @@ def main(argv=None) -> int:
     ...
     True
     """
-    from .errors import GPUUnavailableError
-    from .errors import ConvergenceError
+    from ..errors import GPUUnavailableError
+    from ..errors import ConvergenceError
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     try:
