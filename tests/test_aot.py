@@ -160,6 +160,14 @@ def test_compiled_parsers_are_the_jit_parsers(compiled, lines, limit):
         assert compiled.entries_ok(buf, 0, 2, nvals, kind, 8) == _kernels.entries_ok(buf, 0, 2, nvals, kind, 8)
     assert compiled.count_lines(buf) == _kernels.count_lines(buf)
     assert compiled.line_start(buf, 3) == _kernels.line_start(buf, 3)
+    for delim, fields, ca, cb, numbers in ((0, 2, 0, 1, True), (44, 2, 0, 1, True), (0, 3, 2, 0, False),
+                                          (0, 3, 0, 1, True)):
+        outs = []
+        for mod in (compiled, _kernels):
+            src, dst = np.zeros(20, np.int64), np.zeros(20, np.int64)
+            outs.append((mod.parse_edges(buf, 0, 1, delim, fields, ca, cb, numbers, limit, src, dst), src.tolist(),
+                         dst.tolist()))
+        assert outs[0] == outs[1]
 
 
 def fresh_python(code: str, cwd):
@@ -203,7 +211,7 @@ def test_cli_and_parser_errors_without_numba(compiled, tmp_path):
     out = fresh_python("""
 import contextlib, io, json, sys
 from gconn import cli
-from gconn.io.edges import read_edges
+from gconn.io import identify, read_edges
 buf = io.StringIO()
 with contextlib.redirect_stdout(buf):
     code = cli.main(["cc", "g.mtx", "--json", "-b", "cpu"])
@@ -213,7 +221,7 @@ with contextlib.redirect_stdout(text):
 errors = {}
 for name in ("bad.mtx", "bad.el", "range.el"):
     try:
-        read_edges(name, None, None, "auto")
+        read_edges(identify(name), None, "auto")
     except ValueError as e:
         errors[name] = str(e)
 print(json.dumps({"code": code, "cc": json.loads(buf.getvalue()), "errors": errors,
@@ -228,7 +236,7 @@ print(json.dumps({"code": code, "cc": json.loads(buf.getvalue()), "errors": erro
     assert cc["variant"] == aot.VARIANT and cc["n"] == 6 and cc["m"] == 3 and cc["components"] == 3
     assert out["errors"] == {
         "bad.mtx": "bad.mtx, line 6: expected an entry 'row col' with integer indices, got '6 5.5'",
-        "bad.el": "bad.el, line 2, column 1: expected two integer vertex ids, got '1.5 2'",
+        "bad.el": "bad.el, line 2, column 1: '1.5' is not a vertex id: ids are integers >= 0 (digits only)",
         "range.el": "range.el, line 3, column 3: vertex id 9 is out of range for n=4 (declared on line 1)"}
 
 

@@ -177,7 +177,7 @@ def test_a_slow_threading_layer_is_named(capsys, monkeypatch):
 
 
 def test_demo_and_example(capsys, monkeypatch):
-    monkeypatch.setattr(cli, "EXAMPLE_SPEC", "rmat:scale=9")
+    monkeypatch.setattr(cli.common, "EXAMPLE_SPEC", "rmat:scale=9")
     code, out, err = run(capsys, "demo")
     assert code == 0, err
     assert "rmat:scale=9" in out and "ok: same components as scipy" in out
@@ -203,7 +203,9 @@ def test_no_command_prints_help(capsys):
 @pytest.fixture
 def bad_files(tmp_path):
     (tmp_path / "bad.mtx").write_text("%%MatrixMarket matrix coordinate pattern general\n3 3 1\n1 x\n")
-    (tmp_path / "g.xyz").write_text("0 1\n")
+    (tmp_path / "g.xyz").write_bytes(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR")
+    (tmp_path / "g.el").write_text("0 1\n1 2.5\n")
+    (tmp_path / "k.el").write_text("0 1\n1 2\n")
     return tmp_path
 
 
@@ -217,7 +219,10 @@ def bad_files(tmp_path):
     ["cc", "--generate", "path:10", "-p", "nosuch=1"],
     ["cc", "{d}/g.xyz"],
     ["cc", "{d}/bad.mtx"],
-    ["cc", "{d}/g.xyz", "--format", "nosuch"],
+    ["cc", "{d}/g.el"],
+    ["cc", "{d}/g.xyz", "--format", "edgelist"],
+    ["cc", "{d}/bad.mtx", "--format", "edgelist"],
+    ["cc", "{d}/k.el", "-p", "k=3"],
     ["cc", "{d}"],
     ["cc", "--generate", "path:10", "-o", "{d}/labels.bin"],
     ["forest", "--generate", "path:10", "-o", "{d}/nofolder/f.el"],
@@ -236,6 +241,7 @@ def test_bad_input_is_one_line(capsys, bad_files, argv):
     ["cc"], ["cc", "--generate", "path:3", "--example"], ["stream", "--generate", "path:3"],
     ["cc", "--generate", "path:3", "--repeat", "0"], ["cc", "--generate", "path:3", "-p", "k"], ["nosuch"],
     ["cc", "--generate", "path:3", "--format", "mtx"],
+    ["cc", "x.el", "--format", "nosuch"],
 ])
 def test_usage_errors_exit_2(capsys, argv):
     code, _, err = run(capsys, *argv)
@@ -258,7 +264,7 @@ def test_exceptions_and_debug(capsys, monkeypatch, exc, code, text):
     def fail(args, parser):
         raise exc
 
-    monkeypatch.setattr(cli, "cmd_variants", fail)
+    monkeypatch.setattr(cli.tools, "cmd_variants", fail)
     got, _, err = run(capsys, "variants")
     assert got == code and err.startswith(text) and len(err.strip().splitlines()) == 1
     with pytest.raises(type(exc) if isinstance(exc, BaseException) else exc):

@@ -60,18 +60,21 @@ def test_cc_named_columns(capsys, request, tmp_path, name):
     labels = read_labels(out)
     assert labels[1] == labels[2] == labels[3] and labels[5] == labels[6]
     assert len({labels[0], labels[1], labels[4], labels[5]}) == 4
-    # By default the first two columns are the edges: 'a' and 'from'; in CSV
-    # text both are names, in Parquet a string and an integer column.
+    # By default the first two columns are the edges: 'a' and 'from', names
+    # beside integers: an error, unless every id is to be read as a name.
+    code, _, err = run(capsys, "cc", path)
     if name == "csv_file":
-        s = summary(capsys, "cc", path)
+        assert code == 1 and "edges.csv, line 2: '1' is an integer, but the ids of this file are names" in err
+        s = summary(capsys, "cc", path, "--names")
         assert (s["n"], s["components"]) == (6, 3)
     else:
-        code, _, err = run(capsys, "cc", path)
-        assert code == 1 and "edges.parquet: src and dst must both hold names or both integer ids" in err
+        assert code == 1 and "edges.parquet: the columns ['a', 'from'] mix names and integer ids" in err
 
 
 def test_target_alone_keeps_the_first_column_as_source(capsys, csv_file):
-    s = summary(capsys, "cc", csv_file, "--target", "to")  # edges a -> to: x-2, y-3, z-6
+    code, _, err = run(capsys, "cc", csv_file, "--target", "to")  # names in 'a', integers in 'to'
+    assert code == 1 and "'2' is an integer, but the ids of this file are names" in err
+    s = summary(capsys, "cc", csv_file, "--target", "to", "--names")  # edges a -> to: x-2, y-3, z-6
     assert (s["n"], s["m"], s["components"]) == (6, 3, 3)
 
 
@@ -88,8 +91,13 @@ def test_missing_column_lists_the_columns(capsys, request, name, option):
 def test_header_options(capsys, tmp_path):
     names = tmp_path / "names.csv"
     names.write_text("p,q\nann,bob\ncat,dan\n")
-    # Detected: 'p,q' is a header, so two edges; --no-header makes it a third.
-    assert summary(capsys, "cc", names)["m"] == 2
+    # 'p,q' could be a header or an edge between two names: an error asks which
+    code, _, err = run(capsys, "cc", names)
+    assert code == 1 and "cannot tell whether 'p,q' is a header or an edge" in err
+    names.write_text("source,target\nann,bob\ncat,dan\n")
+    code, _, err = run(capsys, "cc", names, "--json")
+    assert code == 0 and json.loads(_)["m"] == 2 and "'source,target') is taken as a header" in err
+    names.write_text("p,q\nann,bob\ncat,dan\n")
     assert summary(capsys, "cc", names, "--header")["m"] == 2
     s = summary(capsys, "cc", names, "--no-header")
     assert (s["n"], s["m"], s["components"]) == (6, 3, 3)
@@ -137,9 +145,14 @@ def test_stdin_columns(capsys, monkeypatch, parquet_file):
     assert (s["n"], s["m"], s["components"]) == (7, 3, 4)
 
 
-def test_help_lists_the_options(capsys):
-    code, out, _ = run(capsys, "cc", "--help")
+@pytest.mark.parametrize("command", ["cc", "forest", "stream"])
+def test_help_lists_the_options(capsys, command):
+    # every subcommand that reads a graph takes the same input options, and its help is its own
+    code, out, _ = run(capsys, command, "--help")
     assert code == 0
-    for option in ("--source COLUMN", "--target COLUMN", "--header, --no-header"):
+    for option in ("--source COLUMN", "--target COLUMN", "--header, --no-header", "--names, --no-names",
+                   "--relabel, --no-relabel", "--format", "--n N"):
         assert option in out
-    assert "first column" in out and "detected" in out
+    assert "first column" in out and "only where it cannot be data" in out
+    first = {"cc": "connected components", "forest": "a spanning forest", "stream": "replay a graph"}[command]
+    assert first in out

@@ -314,8 +314,10 @@ def test_api_graph_argument_once():
     A = sp.eye(3)
     with pytest.raises(TypeError, match="once"):
         gconn.connected_components(A, csgraph=A)
-    with pytest.raises(TypeError, match="once"):
+    with pytest.raises(TypeError, match="needs a graph: the first argument .or csgraph=. is None"):
         gconn.connected_components()
+    with pytest.raises(TypeError, match="needs a graph"):
+        gconn.connected_components(None)
 
 
 def test_api_strong_on_edges_networkx_and_arrays():

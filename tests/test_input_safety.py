@@ -275,7 +275,7 @@ def test_relabel_auto():
 
 
 def test_relabel_rules():
-    with pytest.raises(TypeError, match="relabel applies to edge arrays, not to a Graph"):
+    with pytest.raises(TypeError, match="relabel applies to edge arrays, tables and files, not to a gconn.Graph"):
         gconn.connected_components(Graph.from_edges([0], [1]), relabel=True)
     with pytest.raises(ValueError, match="n cannot be combined with relabel"):
         Graph.from_edges([0], [1], n=5, relabel=True)
@@ -312,12 +312,19 @@ def test_load_relabel(tmp_path):
         gconn.load(el, n=5, relabel=True)
 
 
-@pytest.mark.parametrize("name", ["g.el", "g.csv.gz", "g.npy", "g.npz"])
+@pytest.mark.parametrize("name", ["g.el", "g.csv.gz", "g.npz", "g.parquet"])
 def test_save_relabelled_keeps_the_ids(tmp_path, name):
     g = Graph.from_edges([0, 3_000_000_000, 7], [3_000_000_000, 7, 0], relabel=True)
     gconn.save(g, tmp_path / name)
-    back = gconn.load(tmp_path / name, relabel=True)
-    assert back.nodes.tolist() == [0, 7, 3_000_000_000] and back == g
+    for back in (gconn.load(tmp_path / name), gconn.load(tmp_path / name, relabel=True)):
+        assert back.nodes.tolist() == [0, 7, 3_000_000_000] and back == g
+
+
+def test_save_relabelled_refuses_npy(tmp_path):
+    # .npy holds the edges alone: loaded back, its ids would be vertices 0..3e9
+    g = Graph.from_edges([0, 3_000_000_000, 7], [3_000_000_000, 7, 0], relabel=True)
+    with pytest.raises(ValueError, match="g.npy: the graph is relabelled .*which npy cannot store"):
+        gconn.save(g, tmp_path / "g.npy")
 
 
 @pytest.mark.parametrize("name", ["g.mtx", "g.graph", "g.gcb"])
@@ -381,11 +388,14 @@ def test_mtx_dense_array_is_strict(tmp_path):
         gconn.load(write(tmp_path, "a.mtx", bad))
 
 
-@pytest.mark.parametrize("line, column", [("1,,2", 3), (",1,2", 1), ("1.5 2", 1), ("1 2.5", 3), ("1 x", 3),
-                                          ("0x1 2", 1)])
-def test_edge_list_rejects(tmp_path, line, column):
+@pytest.mark.parametrize("line, column, message", [
+    ("1,,2", 3, "an empty field"), (",1,2", 1, "an empty field"), ("1.5,2", 1, "'1.5' is not a vertex id"),
+    ("1,2.5", 3, "'2.5' is not a vertex id"), ("1,x", 3, "'x' is not a vertex id"),
+    ("0x1,2", 1, "'0x1' is not a vertex id"), ("1 2", 1, "'1 2' is not a vertex id"),
+    ("1,2,3", 5, "more than the 2 fields of line 1")])
+def test_edge_list_rejects(tmp_path, line, column, message):
     path = write(tmp_path, "g.csv", f"0,1\n{line}\n")
-    with pytest.raises(ValueError, match=rf"^g\.csv, line 2, column {column}: expected two integer vertex ids"):
+    with pytest.raises(ValueError, match=rf"^g\.csv, line 2, column {column}: {message}"):
         gconn.load(path)
 
 
@@ -432,7 +442,8 @@ def test_cli_stdin(tmp_path):
     assert res.returncode == 0 and json.loads(res.stdout)["components"] == 3, res.stderr
     res, _ = gconn_cmd("cc", "-", "-b", "cpu", cwd=tmp_path, stdin="0 1\n1.5 2\n")
     assert res.returncode == 1
-    assert res.stderr.strip() == "gconn: error: stdin, line 2, column 1: expected two integer vertex ids, got '1.5 2'"
+    assert res.stderr.strip().splitlines()[-1] == ("gconn: error: stdin, line 2, column 1: '1.5' is not a vertex id: "
+                                                   "ids are integers >= 0 (digits only)")
 
 
 @pytest.mark.parametrize("where", [0, 1234, 4999])

@@ -11,7 +11,7 @@ import pytest
 from scipy.sparse.csgraph import connected_components
 
 from gconn.graph import Graph
-from gconn.io import FORMATS, load, save
+from gconn.io import FORMATS, identify, load, save
 
 from conftest import DATA, manifest, manifest_row
 
@@ -96,14 +96,17 @@ def test_round_trip(tmp_path, name, which):
     assert os.listdir(tmp_path) == [name], "a temporary file was left behind"
 
 
-def test_round_trip_npy_needs_n_for_trailing_isolated_vertices(tmp_path):
-    graph = _graphs()["small"]
-    save(graph, tmp_path / "g.npy")
+def test_npy_refuses_what_it_cannot_give_back(tmp_path):
+    graph = _graphs()["small"]       # n = 8, the largest id with an edge 5
+    raises(ValueError, lambda: save(graph, tmp_path / "g.npy"),
+           "g.npy: .npy holds edges only, and the graph's 2 vertices after its largest id with an edge (5) "
+           "would be lost")
+    assert not (tmp_path / "g.npy").exists()
+    fits = Graph.from_edges(graph.src, graph.dst)
+    save(fits, tmp_path / "g.npy")
     assert np.load(tmp_path / "g.npy").tolist() == [[0, 1], [0, 2], [1, 2], [3, 5]]
-    assert load(tmp_path / "g.npy").n == 6
+    assert load(tmp_path / "g.npy") == fits
     assert load(tmp_path / "g.npy", n=8) == graph
-    save(_graphs()["random"], tmp_path / "r.npy")
-    assert load(tmp_path / "r.npy", n=3100) == _graphs()["random"]
 
 
 def test_gcb_keeps_the_arrays_exactly(tmp_path):
@@ -157,14 +160,28 @@ def test_edge_list_comments_separators_and_extra_columns(tmp_path):
             "% a Matrix-Market-style comment\n"
             "   # indented comment\n"
             "\n"
-            "0\t1\n"
-            "1,2\n"
-            "2 , 3 ,0.25\n"
-            "  3   4   7  weight-ish text\r\n"
-            "4\t5\t1.5e3\n"
-            "5 6")  # no final newline
+            "0\t1\t2\n"
+            "1 2 0.25\n"
+            "  2   3   7  \r\n"
+            "3\t4\t1.5e3\n"
+            "4 5 nan\n"
+            "5 6 -1")  # no final newline
     graph = load(write(tmp_path, "g.txt", text))
     assert edges_of(graph) == [(0, 1), (1, 2), (2, 3), (3, 4), (4, 5), (5, 6)]
+    assert edges_of(load(write(tmp_path, "g.csv", "0 , 1,0.5\n1,2 , 7\n"))) == [(0, 1), (1, 2)]
+
+
+@pytest.mark.parametrize("text, message", [
+    ("0 1\n1,2\n", "g.el, line 2, column 1: '1,2' is not a vertex id"),
+    ("0,1\n1 2\n", "g.el, line 2, column 1: '1 2' is not a vertex id"),
+    ("0 1\n1 2 3\n", "g.el, line 2, column 5: more than the 2 fields of line 1"),
+    ("0 1 5\n1 2\n", "g.el, line 2, column 4: 2 fields, but the lines of this file have 3 (line 1)"),
+    ("1 2 x\n3 4 y\n", "g.el, line 1, column 5: 'x' is not a number"),
+    ("0 1\n1 x\n", "g.el, line 2, column 3: 'x' is not a vertex id"),
+    ("0,1,\n", "g.el, line 1, column 5: an empty field"),
+])
+def test_edge_list_lines_must_agree(tmp_path, text, message):
+    raises(ValueError, write(tmp_path, "g.el", text), message)
 
 
 def test_edge_list_byte_order_mark(tmp_path):
@@ -200,14 +217,15 @@ def test_gconn_edge_list_header_sets_n(tmp_path):
 
 
 @pytest.mark.parametrize("line, column, message", [
-    ("a b", 1, "expected two integer vertex ids, got 'a b'"),
-    ("5", 2, "expected two integer vertex ids, got '5'"),
-    ("1.5 2", 1, "expected two integer vertex ids, got '1.5 2'"),
-    ("1 2e3", 3, "expected two integer vertex ids, got '1 2e3'"),
-    ("1\t-", 3, "expected two integer vertex ids, got '1\\t-'"),
+    ("a b", 1, "'a' is not a vertex id: ids are integers >= 0 (digits only); line 2 has integer ids: if the "
+               "ids are names, pass names=True (--names)"),
+    ("5", 2, "1 field, but the lines of this file have 2 (line 2): '5'"),
+    ("1.5 2", 1, "'1.5' is not a vertex id"),
+    ("1 2e3", 3, "'2e3' is not a vertex id"),
+    ("1\t-", 3, "'-' is not a vertex id"),
     ("-3 4", 1, "negative vertex id -3; ids must be >= 0"),
     ("4 -1", 3, "negative vertex id -1"),
-    ("99999999999999999999 1", 1, "vertex id too large (beyond int64)"),
+    ("99999999999999999999 1", 1, "vertex id 99999999999999999999 is too large (beyond int64)"),
 ])
 @pytest.mark.parametrize("name", ["email.el", "email.el.gz"])
 def test_edge_list_errors_name_file_and_line(tmp_path, name, line, column, message):
@@ -217,7 +235,7 @@ def test_edge_list_errors_name_file_and_line(tmp_path, name, line, column, messa
 
 def test_csv_error(tmp_path):
     raises(ValueError, write(tmp_path, "g.csv", "0,1\n1,x\n"),
-           "g.csv, line 2, column 3: expected two integer vertex ids, got '1,x'")
+           "g.csv, line 2, column 3: 'x' is not a vertex id")
 
 
 def test_edge_list_error_text_is_shortened(tmp_path):
@@ -404,7 +422,8 @@ def test_npz_errors(tmp_path):
     np.savez(tmp_path / "n.npz", src=[0], dst=[1], n=[2, 3])
     raises(ValueError, tmp_path / "n.npz", "n.npz: 'n' must be an integer scalar")
     np.savez(tmp_path / "small.npz", src=[0], dst=[1], n=5)
-    raises(ValueError, tmp_path / "small.npz", "small.npz: n=3 is smaller than the n=5 stored", n=3)
+    raises(ValueError, tmp_path / "small.npz", "small.npz: n=3 is smaller than the 5 vertices the file declares",
+           n=3)
     np.savez(tmp_path / "range.npz", src=[0], dst=[7], n=5)
     raises(ValueError, tmp_path / "range.npz", "range.npz: vertex id 7", "out of range for n=5")
     np.savez(tmp_path / "float.npz", src=[0.0], dst=[1.0])
@@ -438,7 +457,7 @@ def test_gcb_n(tmp_path):
     wider = load(tmp_path / "g.gcb", n=12)
     assert (wider.n, edges_of(wider)) == (12, edges_of(graph))
     assert wider == Graph.from_edges(graph.src, graph.dst, n=12)
-    raises(ValueError, tmp_path / "g.gcb", "g.gcb: n=5 is smaller than the n=8 stored in the file", n=5)
+    raises(ValueError, tmp_path / "g.gcb", "g.gcb: n=5 is smaller than the 8 vertices the file declares", n=5)
 
 
 # -- formats, names, arguments ----------------------------------------------------
@@ -457,8 +476,17 @@ def test_format_override(tmp_path):
 
 
 @pytest.mark.parametrize("name", ["g.foo", "g", "g.foo.gz"])
-def test_unsupported_extension(tmp_path, name):
-    message = raises(ValueError, write(tmp_path, name, "0 1\n"), f"{name}: unsupported file extension")
+def test_a_name_without_a_format_is_read_by_its_content(tmp_path, name):
+    path = tmp_path / name
+    data = b"0 1\n1 2\n"
+    path.write_bytes(gzip.compress(data) if name.endswith(".gz") else data)
+    info = identify(path)
+    assert info.format == "edgelist" and any("read as an edge list" in note for note in info.notes)
+    assert edges_of(load(path)) == [(0, 1), (1, 2)]
+    path.write_bytes(b"3 2\n2\n1 3\n2\n")
+    assert identify(path).format == "metis" and load(path).m == 2
+    path.write_bytes(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR")
+    message = raises(ValueError, path, f"{name}: binary data (first bytes 89 50 4e 47")
     for exts in FORMATS.values():
         for ext in exts:
             assert ext in message

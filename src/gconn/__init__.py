@@ -22,6 +22,6 @@ def __getattr__(name):
     import importlib
     if name in ("load", "save"):
         return getattr(importlib.import_module(".io", __name__), name)
-    if name in ("generators", "csgraph"):
+    if name in ("io", "generators", "csgraph"):
         return importlib.import_module(f".{name}", __name__)
     raise AttributeError(f"module 'gconn' has no attribute {name!r}")

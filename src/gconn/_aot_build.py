@@ -140,6 +140,10 @@ def _parse_pairs(buf, pos, line, base, limit, nfields, expect, src, dst):
     return K.parse_pairs(buf, pos, line, base, limit, nfields, expect, src, dst)
 
 
+def _parse_edges(buf, pos, line, delim, nfields, ca, cb, numbers, limit, src, dst):
+    return K.parse_edges(buf, pos, line, delim, nfields, ca, cb, numbers, limit, src, dst)
+
+
 def _check_entries(buf, pos, line, nidx, nvals, kind):
     return K.check_entries(buf, pos, line, nidx, nvals, kind)
 
@@ -167,6 +171,7 @@ def make_cc(output_dir: str | None = None) -> CC:
     cc.export("count_lines", f"i8({buf})")(_count_lines)
     cc.export("line_start", f"i8({buf}, i8)")(_line_start)
     cc.export("parse_pairs", f"UniTuple(i8, 6)({buf}, i8, i8, i8, i8, i8, i8, i8[:], i8[:])")(_parse_pairs)
+    cc.export("parse_edges", f"UniTuple(i8, 7)({buf}, i8, i8, i8, i8, i8, i8, b1, i8, i8[:], i8[:])")(_parse_edges)
     cc.export("check_entries", f"UniTuple(i8, 4)({buf}, i8, i8, i8, i8, i8)")(_check_entries)
     cc.export("entries_ok", f"b1({buf}, i8, i8, i8, i8, i8)")(_entries_ok)
     return cc

@@ -6,27 +6,28 @@ SciPy's whole one-off run on a 1M-edge file.  ``gconn._aot`` holds, compiled
 at install time, what a plain call needs: serial union-find over the raw
 edges (see :mod:`gconn._aot_build`) and the text parsers.
 
-:func:`connected_components` and :func:`spanning_forest` here answer the
-API's (and ``gconn cc FILE``'s) plain calls on host edge arrays and files -- the
-automatic variant, no statistics, no relabelling -- when :func:`chosen`
-says so, and return None for everything else.  The labels are SciPy's,
-exactly as the JIT backends give them.
+The dispatcher (:mod:`gconn.dispatch`, route ``compiled``) sends the API's
+(and ``gconn cc FILE``'s) plain calls on small host edge arrays and files
+here -- the automatic variant, no statistics, no relabelling -- when
+:func:`chosen` says so.  The labels are SciPy's, exactly as the JIT
+backends give them.
 
->>> edges(([0, 2], [1, 3])).n
+>>> import numpy as np
+>>> e = raw(np.array([0, 2]), np.array([1, 3]), None)
+>>> e.n
 4
->>> module() is None or components_of(edges(([0, 2], [1, 3])))[1].tolist() == [0, 0, 1, 1]
+>>> module() is None or components_of(e)[1].tolist() == [0, 0, 1, 1]
 True
 """
 from __future__ import annotations
 
-import os
 import sys
 from typing import NamedTuple
 
 import numpy as np
 
-from .graph import _as_id_array, _check_ids, _is_cupy
-from .ids import INT32_MAX, check_pair, id_range
+from .graph import _check_ids
+from .ids import INT32_MAX, id_range
 
 #: The variant of the compiled module (built by :mod:`gconn._aot_build`).
 VARIANT = "none+union-rem-cas+find-naive+halve-one"
@@ -73,47 +74,14 @@ def chosen(m: int) -> bool:
 #: Largest file read whole for the compiled path: larger ones go to the
 #: streamed path (:mod:`gconn.streamed`), which parses and unites them in
 #: O(n + chunk) memory instead of reading every edge first.  64 MB is a few
-#: million edges of text, well inside :data:`WARM_MAX_EDGES`' range.
+#: million edges of text, well inside :data:`COLD_MAX_EDGES`' range.
 MAX_FILE_BYTES = 64 << 20
-
-
-def small_file(path) -> bool:
-    """Whether a path is a file small enough to read whole (others, and
-    paths that are not files, take the general path, which words errors)."""
-    try:
-        return os.path.isfile(path) and os.path.getsize(path) <= MAX_FILE_BYTES
-    except OSError:
-        return False
 
 
 class Edges(NamedTuple):
     src: np.ndarray
     dst: np.ndarray
     n: int
-
-
-def edges(graph, read=None) -> Edges | None:
-    """The checked id arrays of ``(src, dst)``, an ``(m, 2)`` NumPy array or
-    list, or a file path when ``read(path)`` reads one (None for any other
-    input); bad ids raise as the graph would."""
-    if isinstance(graph, (str, os.PathLike)):
-        return read(graph) if read is not None and small_file(graph) else None
-    if isinstance(graph, tuple) and len(graph) == 2:
-        if not all(isinstance(a, (np.ndarray, list, range)) and not _is_cupy(a) for a in graph):
-            return None
-        src, dst = (np.asarray(a) for a in graph)
-        if src.dtype.kind not in "iuf" or dst.dtype.kind not in "iuf":
-            return None  # names, objects: the general path words the errors
-        src, dst = _as_id_array(src, "src"), _as_id_array(dst, "dst")
-    elif isinstance(graph, (np.ndarray, list)) and not _is_cupy(graph):
-        arr = np.asarray(graph)
-        if arr.ndim != 2 or arr.shape[1] != 2 or arr.shape[0] == 2 or arr.dtype.kind not in "iu":
-            return None  # adjacency matrices, 2 x 2 (ambiguous), names
-        src, dst = arr[:, 0], arr[:, 1]
-    else:
-        return None
-    check_pair(src, dst)
-    return raw(src, dst, None)
 
 
 def raw(src, dst, n, relabel=False) -> Edges | None:
@@ -157,36 +125,3 @@ def forest_of(e: Edges):
     getattr(module(), f"forest_{kind}")(src, dst, P, fa, fb)
     keep = fa >= 0
     return fa[keep], fb[keep]
-
-
-def host_cpu(backend: str) -> bool:
-    """Whether ``backend`` runs on this CPU (for 'auto': no usable GPU)."""
-    if backend == "cpu":
-        return True
-    if backend != "auto":
-        return False
-    from . import gpu
-    return not gpu.available(simulator_ok=False)[0]
-
-
-def connected_components(graph, backend, algorithm, compact, return_labels, read=None):
-    """The API's answer for a plain call, or None when the call needs more
-    than the compiled module offers (or a larger input, see :func:`chosen`).
-    ``read`` is :func:`edges`'."""
-    if algorithm not in ("auto", None) or module() is None or not host_cpu(backend):
-        return None
-    e = edges(graph, read)
-    if e is None or not chosen(e.src.size):
-        return None
-    k, labels = components_of(e, compact or not return_labels)
-    return (k, labels) if return_labels else k
-
-
-def spanning_forest(graph, backend, algorithm, read=None):
-    """:func:`connected_components`'s counterpart for spanning forests."""
-    if algorithm not in ("auto", None) or module() is None or not host_cpu(backend):
-        return None
-    e = edges(graph, read)
-    if e is None or not chosen(e.src.size):
-        return None
-    return forest_of(e)

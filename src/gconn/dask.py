@@ -220,54 +220,22 @@ def _block_forest(block: np.ndarray, where: str, backend: str) -> _Forest:
                    _check_ids(block[:, 1], f"{where}, column 1"), _EMPTY, 0, backend)
 
 
-def _arrow_ids(table, name, what: str) -> np.ndarray:
-    import pyarrow as pa
-    col = table.column(name)
-    if not pa.types.is_integer(col.type):
-        kind = "float " if pa.types.is_floating(col.type) else ""
-        raise TypeError(f"{what} has {kind}type {col.type}; vertex ids must be integers")
-    if col.null_count:
-        raise ValueError(f"{what} has {col.null_count} missing values; every edge needs two vertex ids")
-    return _check_ids(col.to_numpy(), what)
-
-
-def _read_csv(path: str):
-    import gzip
-
-    import pyarrow.csv as pcsv
-    with (gzip.open if path.lower().endswith(".gz") else open)(path, "rb") as f:
-        first = f.readline().decode("utf-8-sig", "replace").strip()
-    # A first row of integers is data, anything else a header.
-    fields = [x.strip() for x in first.split(",")]
-    headerless = bool(first) and all(x.isdigit() or (x[:1] == "-" and x[1:].isdigit()) for x in fields)
-    read = pcsv.ReadOptions(autogenerate_column_names=headerless)
-    return pcsv.read_csv(path, read_options=read)
-
-
 def _file_forest(path: str, source, target, backend: str) -> _Forest:
-    low = path.lower()
-    if low.endswith((".parquet", ".pq", ".csv", ".csv.gz")):
-        if low.endswith((".parquet", ".pq")):
-            import pyarrow.parquet as pq
-            names = pq.read_schema(path).names
-            s, t = _pick_columns(names, source, target, path)
-            table = pq.read_table(path, columns=[s, t])
-        else:
-            table = _read_csv(path)
-            s, t = _pick_columns(table.column_names, source, target, path)
-        src = _arrow_ids(table, s, f"{path}, column {s!r}")
-        dst = _arrow_ids(table, t, f"{path}, column {t!r}")
-        del table
-        return _forest(src, dst, _EMPTY, 0, backend)
-    if low.endswith(".npy"):
-        arr = np.load(path, mmap_mode="r", allow_pickle=False)
-        if arr.ndim != 2 or arr.shape[1] != 2:
-            raise ValueError(f"{path}: an edge array must have shape (m, 2); got {arr.shape}")
-        return _block_forest(arr, path, backend)
-    from .io import load
-    g = load(path)
-    # gconn's files declare n: vertices up to it exist even without edges.
-    return _forest(g.src, g.dst, _EMPTY, g.n, backend)
+    """The forest of one file, read by gconn's reader of its format (the
+    edge columns ``source``/``target`` apply to the formats that have
+    columns: edge lists and Parquet)."""
+    from .io import identify, read_edges
+    info = identify(path)
+    if info.format in ("edgelist", "parquet") and (source is not None or target is not None):
+        info = identify(path, source=source, target=target)
+    fe = read_edges(info)
+    if fe.names is not None:
+        raise TypeError(f"{path}: the vertex ids are names; gconn.dask takes integer ids (map the names to "
+                        "integers first)")
+    src = _check_ids(np.asarray(fe.src), f"{path}, source ids")
+    dst = _check_ids(np.asarray(fe.dst), f"{path}, target ids")
+    # a file that declares n: vertices up to it exist even without edges
+    return _forest(src, dst, _EMPTY, fe.n or 0, backend)
 
 
 def _merge(backend: str, *children: _Forest) -> _Forest:

@@ -363,8 +363,8 @@ STRIDE_K = 1
 
 #: Options a variant takes (``algorithm=..., k=3``): name -> (default, help).
 PARAMS = {
-    "k": (2, "edges per vertex for k-out sampling; for stride sampling, sampled edges per vertex on average "
-             f"(default {STRIDE_K})"),
+    "k": (2, f"edges per vertex for k-out sampling; for stride sampling, sampled edges per vertex on average, "
+             f"{STRIDE_K} unless given"),
     "kout": ("afforest", "'afforest' (the first k edges) or 'paper' (first edge + k-1 random)"),
     "hb_n": (4, "edges per remaining root in HB sampling's second step"),
     "bfs_sample": (1024, "vertices sampled to pick BFS sampling's source"),
@@ -412,8 +412,49 @@ def check_param_names(params: dict) -> None:
     """
     unknown = sorted(set(params) - set(PARAMS))
     if unknown:
-        valid = "; ".join(f"{k}: {d} (default {dv!r})" for k, (dv, d) in PARAMS.items())
+        if "n" in unknown:
+            raise TypeError("n is not an option of a run: the vertex count comes with the graph; build it "
+                            "with n vertices first, e.g. gconn.Graph.from_edges(src, dst, n=...) or "
+                            "gconn.load(path, n=...)")
+        valid = "; ".join(f"{k} ({d}; default {dv!r})" for k, (dv, d) in PARAMS.items())
         raise TypeError(f"unknown option(s) {', '.join(unknown)}; valid options: {valid}")
+
+
+#: Which variants each option applies to, and how to say so.
+_PARAM_USE = {
+    "k": (lambda v: v.sampling in ("kout", "stride"), "k-out or stride sampling"),
+    "kout": (lambda v: v.sampling == "kout", "k-out sampling"),
+    "hb_n": (lambda v: v.sampling == "hb", "HB sampling"),
+    "bfs_sample": (lambda v: v.sampling == "bfs", "BFS sampling"),
+    "bfs_levels": (lambda v: v.sampling == "bfs", "BFS sampling"),
+    "max_rounds": (lambda v: v.finish in ROUND_FINISHES, "the iterative finishes (SV, Liu-Tarjan, Stergiou, "
+                                                          "label propagation)"),
+}
+
+
+def check_params_apply(v: "Variant", params: dict, chosen: bool) -> None:
+    """Raise ValueError for an option ``v`` would ignore (``chosen``: ``v``
+    is the automatic choice, not a name the caller gave).
+
+    >>> check_params_apply(Variant.parse("kout+union-async"), {"k": 3}, False)
+    >>> check_params_apply(Variant.parse("none+union-async"), {"k": 3}, True)
+    Traceback (most recent call last):
+    ...
+    ValueError: k=3 applies to k-out or stride sampling, but the automatic choice here is none+union-async+find-halve, which has none; name a variant that has it (algorithm=, gconn -a), e.g. kout+union-async+find-halve
+    """
+    for key, value in params.items():
+        if value is None or key not in _PARAM_USE:
+            continue
+        applies, what = _PARAM_USE[key]
+        if not applies(v):
+            who = "the automatic choice here is" if chosen else "the variant"
+            raise ValueError(f"{key}={value} applies to {what}, but {who} {v.name}, which has none; name a "
+                             f"variant that has it (algorithm=, gconn -a), e.g. {_example_for(key)}")
+
+
+def _example_for(key: str) -> str:
+    return {"hb_n": "hb+union-async+find-halve", "bfs_sample": "bfs+union-async+find-halve",
+            "bfs_levels": "bfs+union-async+find-halve", "max_rounds": "none+sv"}.get(key, default_name("cc"))
 
 
 def lt_codes(finish: str) -> tuple:

@@ -340,6 +340,18 @@ class Graph:
             if relabel is not False:
                 return _device_relabelled(src, dst, relabel, cls._on_device)
             return cls._on_device(src, dst, n)
+        named = _names(src, dst)
+        if named is not None:
+            if relabel is False:
+                raise TypeError("the vertex ids are names, not integers: pass relabel=True to number them "
+                                "0..k-1 in sorted order (graph.nodes keeps the names)")
+            if n is not None:
+                raise ValueError("n cannot be given with named vertices: the graph has one vertex per distinct name")
+            from .relabel import dense_names
+            s, d, names = dense_names(*named)
+            g = cls._lazy(s, d, names.size)
+            g.nodes = names
+            return g
         src = _as_id_array(src, "src")
         dst = _as_id_array(dst, "dst")
         if src.shape[0] != dst.shape[0]:
@@ -555,6 +567,23 @@ def _as_id_array(x, what: str, allow_2d: bool = False) -> np.ndarray:
     if arr.dtype.kind == "u" and arr.dtype.itemsize == 8 and arr.max() > np.iinfo(np.int64).max:
         raise ValueError(f"{what} has ids beyond the int64 range")
     return arr
+
+
+def _names(src, dst):
+    """``(src, dst)`` as arrays when they hold names (str or bytes), else None."""
+    if not all(isinstance(a, (np.ndarray, list, tuple)) for a in (src, dst)):
+        return None
+    a, b = np.asarray(src), np.asarray(dst)
+    kinds = {x.dtype.kind for x in (a, b) if x.size}
+    if not kinds & {"U", "S", "O"}:
+        return None
+    if "O" in kinds:
+        first = next((x.flat[0] for x in (a, b) if x.size and x.dtype.kind == "O"), None)
+        if not isinstance(first, (str, bytes)):
+            return None
+    if a.shape[0] != b.shape[0]:
+        raise ValueError(f"src and dst have different lengths ({a.shape[0]} and {b.shape[0]})")
+    return a, b
 
 
 def _check_ids(src: np.ndarray, dst: np.ndarray, n: int | None) -> int:

@@ -14,6 +14,7 @@ import numbers
 import numpy as np
 
 INT32_MAX = int(np.iinfo(np.int32).max)
+INT64_MAX = int(np.iinfo(np.int64).max)
 
 
 def id_dtype(n: int):
@@ -56,3 +57,24 @@ def id_range(src, dst) -> int:
         i = int((arr < 0).argmax())
         raise ValueError(f"negative vertex id {int(arr[i])} ({where}[{i}]); ids must be >= 0")
     return max(int(src.max()), int(dst.max()))
+
+
+def check_column(values, where: str):
+    """A column's values checked as vertex ids: integers (>= 0, <= 2^63 - 1)
+    or names (str/bytes/object); floats and booleans are errors."""
+    kind = values.dtype.kind
+    if kind in "OSU":
+        return values
+    if kind == "f":
+        raise TypeError(f"{where} has float dtype {values.dtype}; vertex ids must be integers or names "
+                        "(cast the column, e.g. .astype('int64'), if its values are whole numbers)")
+    if kind not in "iu":
+        raise TypeError(f"{where} has dtype {values.dtype}; vertex ids must be integers or names")
+    if values.size:
+        if kind == "u" and values.dtype.itemsize == 8 and int(values.max()) > INT64_MAX:
+            i = int((values > INT64_MAX).argmax())
+            raise ValueError(f"{where}, row {i}: vertex id {int(values[i])} is beyond 2^63 - 1")
+        if kind == "i" and int(values.min()) < 0:
+            i = int((values < 0).argmax())
+            raise ValueError(f"{where}, row {i}: negative vertex id {int(values[i])}; ids must be >= 0")
+    return values

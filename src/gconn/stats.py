@@ -53,6 +53,10 @@ class Stats:
     streamed: bool = False
     chunks: int = 0
     chunk_edges: int = 0
+    #: what the input was (``kind``; a file's ``format``, what ``decided_by``
+    #: it and its ``dialect``) and ``notes``: the guesses made reading it
+    #: (a header taken, a format read from the content), each a sentence
+    input: dict = field(default_factory=dict)
 
     @contextmanager
     def phase(self, name: str, sync=None):
@@ -78,4 +82,5 @@ class Stats:
             "coverage": self.coverage, "inter_component": self.inter_component, "lmax": self.lmax,
             "rounds": self.rounds, "device_time": self.device_time, "relabelled": self.relabelled,
             "streamed": self.streamed, "chunks": self.chunks, "chunk_edges": self.chunk_edges,
+            "input": dict(self.input),
         }

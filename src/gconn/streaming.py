@@ -8,7 +8,7 @@ asks for, before any Graph is built.
   union-find without sampling, the automatic choice included: those need
   only the edge list, and copying it in overlapped chunks is never slower
   than copying it whole first.
-* A text edge list that ``gconn.io.chunks.streamable`` accepts
+* A text edge list that ``gconn.io.chunks.of_file`` reads in chunks
   (integer ids; ``source=``/``target=`` columns included) streams under
   the same condition: it is parsed chunk by chunk on the host while the
   GPU copies and unites the chunks before, so host memory stays
@@ -65,29 +65,14 @@ def raw_edges(obj):
     return None
 
 
-def _edge_list(path, columns):
-    """The chunks of a text edge list that streams (``path`` an existing
-    file, ``columns`` its ``(source, target)``), else None."""
-    from .io import chunks
-    if not os.path.isfile(path):    # the loading path says what is missing
+def _edge_list(info):
+    """The chunks of a text edge list that streams (``info`` its
+    :class:`~gconn.io.FileInfo`), else None."""
+    from .io.chunks import of_file
+    if info is None or info.format != "edgelist":
         return None
-    edges = chunks.streamable(path, chunks.DEFAULT_CHUNK_EDGES, None, None, *columns)
-    return None if isinstance(edges, str) or edges.format != "edgelist" else edges
-
-
-def file_streams(path, algorithm, problem: str, params: dict) -> bool:
-    """Whether a GPU run over the file ``path`` streams it whatever the
-    device memory: a ``.gcb``/``.npy`` file or a text edge list that
-    streams, and a union-find variant without sampling.
-
-    >>> file_streams("g.gcb", "auto", "cc", {})
-    True
-    >>> file_streams("g.gcb", "kout+union-async+find-halve", "cc", {})
-    False
-    """
-    if not _edges_only(_asked(algorithm, problem, params)):
-        return False
-    return raw_edges(path) is not None or _edge_list(path, (None, None)) is not None
+    edges = of_file(info)
+    return None if isinstance(edges, str) else edges
 
 
 def _asked(algorithm, problem: str, params: dict) -> Variant:
@@ -143,12 +128,12 @@ def _graph_edges(graph: Graph):
 
 
 def run(graph, be, algorithm, problem: str, params: dict, *, forest: bool, device_memory, return_stats: bool,
-        columns=(None, None)):
+        info=None):
     """Stream ``graph`` on the GPU backend ``be`` when it should (see the
     module docstring): ``(plan, stats, roots, forest_src, forest_dst)`` on
     the device, the labels' host memory (:class:`~gconn.gpu.staging.Landing`,
-    or None) and ``settle``, or None to take the resident path.  ``columns``
-    are a text edge list's ``(source, target)``.
+    or None) and ``settle``, or None to take the resident path.  ``info``
+    is a file's :class:`~gconn.io.FileInfo` (a text edge list streams by its dialect).
 
     The results may still be in the making: work queued after them on the
     current stream follows them, and ``settle()``, to be called once that
@@ -161,14 +146,13 @@ def run(graph, be, algorithm, problem: str, params: dict, *, forest: bool, devic
         graph = Graph.from_scipy(graph)
     src = raw_edges(graph)
     text = src is None and isinstance(graph, (str, os.PathLike))
-    if src is None and not text and not (isinstance(graph, Graph) and not graph.on_gpu) \
-            or columns != (None, None) and not text:
+    if src is None and not text and not (isinstance(graph, Graph) and not graph.on_gpu):
         return None
     from .gpu import stream
     asked = _asked(algorithm, problem, params)
     edges_only = _edges_only(asked)
     if text:
-        src = _edge_list(graph, columns) if edges_only else None
+        src = _edge_list(info) if edges_only else None
         if src is None:
             return None
     limit = stream.budget(device_memory)

@@ -108,19 +108,19 @@ def test_a_run_with_unchecked_ids_stands_only_where_they_fit(name, numbered):
     import scipy.sparse as sp
     from scipy.sparse.csgraph import connected_components as scipy_cc
 
-    from gconn import api
+    from gconn import dispatch
     from gconn.design import Plan
     rng = np.random.default_rng(5)
     n = 90
     s = rng.integers(0, n, 200).astype(np.int32)
     d = rng.integers(0, n, 200).astype(np.int32)
     d[17] = n - 1
-    be = api._backend_module("gpu")
+    be = dispatch.backend_module("gpu")
 
     def run(s_, d_):
         g = Graph._of(n, "gpu", edges=(s_, d_))
-        plan = Plan.of(api._variant(name, "cc", g, be, {}))
-        k, labels = api._run_unchecked(be, g, plan, numbered, 0)
+        plan = Plan.of(dispatch.variant_of(name, "cc", g, be, {}))
+        k, labels = dispatch._run_unchecked(be, g, plan, numbered, 0)
         return int(k), np.asarray(labels)
 
     want = scipy_cc(sp.coo_matrix((np.ones(s.size), (s, d)), shape=(n, n)), directed=False)

@@ -339,12 +339,12 @@ def test_pair_passed_again_goes_straight_to_its_replay(monkeypatch):
     its capture through the handle kept with the pair's addresses: no Graph
     and no automatic choice per call; the labels stay SciPy's, also after
     the arrays are rewritten in place."""
-    from gconn import api
+    from gconn import dispatch
     s, d, n = components_graph(np.random.default_rng(41), 30_000, 120_000, parts=5)
     cs, cd = cp.asarray(s), cp.asarray(d)
     choices = []
-    real = api._variant
-    monkeypatch.setattr(api, "_variant", lambda *a, **kw: choices.append(1) or real(*a, **kw))
+    real = dispatch.variant_of
+    monkeypatch.setattr(dispatch, "variant_of", lambda *a, **kw: choices.append(1) or real(*a, **kw))
     want = reference(Graph.from_edges(s, d, n))
     for _ in range(6):
         k, labels = gconn.connected_components((cs, cd))

@@ -16,6 +16,18 @@ edge that made it and the spanning forest comes from the same pass.
 (6, 3, [0, 0, 0, 3, 4, 4])
 >>> [a.tolist() for a in u.forest()]
 [[0, 1, 5], [1, 2, 4]]
+
+With ``relabel=True`` the ids are numbered as they first arrive
+(:class:`gconn._relabel_kernels.IdTable`), so memory follows the distinct
+ids, not their range; ``relabel="auto"`` switches to that numbering as soon
+as the ids' range exceeds :data:`gconn.relabel.AUTO_RATIO` times any
+number of distinct ids the edges so far can hold.  :meth:`ids` then gives
+each vertex's input id.
+
+>>> u = ChunkedUnion(Plan.of(Variant.parse("none+union-async")), relabel="auto")
+>>> u.add(np.array([0]), np.array([200000000]))
+>>> u.n, u.ids().tolist()
+(2, [0, 200000000])
 """
 from __future__ import annotations
 
@@ -25,6 +37,8 @@ from numba import njit, prange
 from ..design import UNION_FIND, Plan
 from ..ids import INT32_MAX, check_pair
 from ..memory import check_vertices
+from .._relabel_kernels import IdTable
+from ..relabel import AUTO_MIN_RANGE, AUTO_RATIO
 from . import unionfind as UF
 from .backend import collect_forest, labels_view
 from .incremental import IncrementalState
@@ -49,10 +63,11 @@ class ChunkedUnion:
     """Parent array (and forest slots) over the chunks added so far.
 
     ``mark_loops`` keeps which vertices have a self loop, so that
-    :meth:`occurring` can tell which ids occur in an edge at all.
+    :meth:`occurring` can tell which ids occur in an edge at all (it is on
+    whenever ``relabel`` is "auto").
     """
 
-    def __init__(self, plan: Plan, forest: bool = False, mark_loops: bool = False):
+    def __init__(self, plan: Plan, forest: bool = False, mark_loops: bool = False, relabel=False):
         if plan.family != UNION_FIND or plan.sampling != "none":
             raise ValueError(f"chunks are united by a union-find finish without sampling, not {plan.name}")
         self.plan = plan
@@ -61,7 +76,9 @@ class ChunkedUnion:
         self.m = 0
         self.forest_slots = forest
         self.fa = self.fb = np.zeros(0, np.int32)
-        self.looped = np.zeros(0, np.bool_) if mark_loops else None
+        self.looped = np.zeros(0, np.bool_) if mark_loops or relabel == "auto" else None
+        self.relabel = relabel
+        self.table = IdTable() if relabel is True else None
 
     def add(self, src, dst) -> None:
         """Unite the edges (src[i], dst[i]) of one chunk; larger ids grow the arrays."""
@@ -74,6 +91,12 @@ class ChunkedUnion:
             raise ValueError(f"negative vertex id {lo} in a chunk; ids must be >= 0")
         if src.dtype.kind == "u" and hi < 0:  # uint64 beyond int64
             raise ValueError("a vertex id beyond int64 in a chunk")
+        if self.table is None and self.relabel == "auto" and hi + 1 >= AUTO_MIN_RANGE \
+                and hi + 1 > AUTO_RATIO * 2 * (self.m + src.size):
+            self._to_table()
+        if self.table is not None:
+            src, dst = self.table.map(src, dst)
+            hi = self.table.count - 1
         self._grow(int(hi) + 1)
         dt = self.state.id_dtype
         src, dst = src.astype(dt, copy=False), dst.astype(dt, copy=False)
@@ -122,8 +145,39 @@ class ChunkedUnion:
         return np.array(labels_view(P, self.plan, self.state.id_dtype), copy=True)
 
     def forest(self):
-        """The spanning forest's (src, dst): one recorded edge per link."""
-        return collect_forest(self.fa[:self.n], self.fb[:self.n])
+        """The spanning forest's (src, dst): one recorded edge per link, in
+        input ids."""
+        fa, fb = collect_forest(self.fa[:self.n], self.fb[:self.n])
+        if self.table is not None:
+            ids = self.table.ids
+            return ids[fa], ids[fb]
+        return fa, fb
+
+    def ids(self):
+        """The input id of each vertex 0..n-1, None where the ids are used as
+        they are."""
+        return None if self.table is None else self.table.ids
+
+    def _to_table(self) -> None:
+        """Renumber the vertices seen so far into an :class:`IdTable` (the
+        ids turned out sparse): each occurring id in increasing order, its
+        component and recorded forest edge carried over."""
+        roots = self.roots()
+        ids = np.flatnonzero(self.occurring(roots)) if self.n else np.zeros(0, np.int64)
+        table = IdTable()
+        table.map(ids, ids[:0])
+        dense = np.searchsorted(ids, roots[ids]) if ids.size else ids
+        state = IncrementalState(self.plan.variant, np.int32 if ids.size <= INT32_MAX else np.int64)
+        state.reserve(max(ids.size, 1))
+        state.P[:ids.size] = dense
+        if self.forest_slots:
+            fa, fb = self.fa[ids], self.fb[ids]
+            linked = fa >= 0
+            fa[linked] = np.searchsorted(ids, fa[linked])
+            fb[linked] = np.searchsorted(ids, fb[linked])
+            self.fa, self.fb = _grown(fa, state.P.size, -1), _grown(fb, state.P.size, -1)
+        self.looped = _grown(self.looped[ids], state.P.size, False)
+        self.state, self.table, self.n = state, table, int(ids.size)
 
     def occurring(self, roots: np.ndarray) -> np.ndarray:
         """Whether each vertex occurs in an edge: its component has another

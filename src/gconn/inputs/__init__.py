@@ -1,20 +1,73 @@
-"""``gconn.as_graph``: every input a user brings, as a :class:`gconn.Graph`.
+"""Every input a user brings, identified once: :func:`describe` says what it is
+(a :class:`Source`), :func:`to_graph` builds the :class:`gconn.Graph`.
 
-Above the graph, the readers and the adjacency rules, so that none of them
-imports another to coerce: objects in memory go to :func:`gconn.graph.coerce`,
-paths to :func:`gconn.load`, square arrays to SciPy's adjacency rules,
-tables, tensors and named vertices to :mod:`gconn.inputs.tables`.
+The API's dispatcher (:mod:`gconn.dispatch`) chooses the route of a call
+from the description before anything is read: a file is identified from
+its name and first bytes (:func:`gconn.io.identify`), arrays are checked
+once for their shape and dtype, a table gives up its two edge columns.
+Nothing is parsed here, and nothing a route reads is read again.
+
+>>> describe(([0, 1], [1, 2])).kind
+'edges'
+>>> describe(np.zeros((3, 3))).kind
+'matrix'
+>>> as_graph(([0, 1], [1, 2])).n
+3
 """
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from ..adjacency import adjacency, graph_of
-from ..graph import Graph, _is_cupy, _is_square, coerce
+from ..graph import AMBIGUOUS_2X2, Graph, _as_id_array, _is_cupy, coerce, relabel_option
+from ..ids import check_n
 from .tables import edge_columns, from_tensor, graph_from_pair, is_named, is_table, is_tensor
+
+__all__ = ["Source", "describe", "to_graph", "as_graph", "KINDS"]
+
+#: What an input can be (:attr:`Source.kind`).
+KINDS = {
+    "graph": "a gconn.Graph",
+    "file": "a graph file (path)",
+    "files": "a list of graph files, partitions of one graph's edges",
+    "edges": "integer (src, dst) id arrays or an (m, 2) array, on the host",
+    "names": "(src, dst) arrays of vertex names",
+    "device-edges": "(src, dst) id arrays or an (m, 2) array on the GPU (CuPy, DLPack)",
+    "matrix": "a square dense adjacency matrix",
+    "sparse": "a scipy.sparse (or cupyx.scipy.sparse) matrix",
+    "networkx": "a NetworkX graph",
+    "chunks": "an iterator of (src, dst) chunks",
+}
+
+
+@dataclass(frozen=True)
+class Source:
+    """An input as :func:`describe` identified it."""
+
+    kind: str
+    obj: Any = None
+    #: the id arrays of edge input ("edges", "names", "device-edges")
+    src: Any = None
+    dst: Any = None
+    #: a file's :class:`~gconn.io.FileInfo` (a list of them for "files")
+    file: Any = None
+    on_gpu: bool = False
+    #: the number of edges where known without reading them, else an estimate (files), else None
+    edges: int | None = None
+    #: guesses made identifying the input (a file's format from its content,
+    #: a header taken): each a sentence, reported
+    notes: tuple = field(default_factory=tuple)
+    #: ... and those made reading it (a file of names whose first line is a
+    #: header or an edge), added as the reading makes them
+    read_notes: list = field(default_factory=list)
+
+    @property
+    def format(self) -> str | None:
+        return self.file.format if self.kind == "file" else None
 
 
 def _is_paths(obj) -> bool:
@@ -22,8 +75,153 @@ def _is_paths(obj) -> bool:
     return isinstance(obj, list) and bool(obj) and all(isinstance(p, (str, os.PathLike)) for p in obj)
 
 
-def as_graph(obj: Any, n: int | None = None, *, relabel=False, source=None, target=None) -> Graph:
-    """Coerce any supported input to a Graph (see :class:`Graph`).
+def describe(obj: Any, *, format=None, header=None, source=None, target=None, names=None) -> Source:
+    """What ``obj`` is, checked as far as that can be done without reading
+    its data: see :data:`KINDS`.  ``format``, ``header``, ``source``,
+    ``target`` and ``names`` apply to files (``source``/``target`` to
+    tables too) and are errors elsewhere.
+
+    >>> s = describe((np.arange(3), np.arange(1, 4)))
+    >>> s.kind, s.edges
+    ('edges', 3)
+    """
+    if isinstance(obj, (str, os.PathLike)):
+        from ..io import identify
+        info = identify(obj, format, header=header, source=source, target=target, names=names)
+        return Source("file", obj, file=info, edges=_edges_in(info), notes=info.notes)
+    if _is_paths(obj):
+        from ..io import identify
+        infos = [identify(p, format, header=header, source=source, target=target, names=names) for p in obj]
+        return Source("files", obj, file=infos, notes=tuple(n for i in infos for n in i.notes))
+    for option, value in (("format", format), ("header", header), ("names", names)):
+        if value is not None:
+            raise TypeError(f"{option}= applies to files, not to a {type(obj).__name__}")
+    if isinstance(obj, Graph):
+        _no_columns(obj, source, target)
+        return Source("graph", obj, on_gpu=obj.on_gpu, edges=obj.m_input)
+    if is_table(obj):
+        s, d, _ = edge_columns(obj, source, target)
+        return _pair(obj, s, d)
+    _no_columns(obj, source, target)
+    if is_tensor(obj):
+        return _edge_array(obj, from_tensor(obj, "the edge tensor"))
+    if isinstance(obj, tuple) and len(obj) == 2:
+        s, d = (from_tensor(a, w) if is_tensor(a) else a for a, w in zip(obj, ("src", "dst")))
+        return _pair(obj, s, d)
+    if isinstance(obj, (np.ndarray, list)) or _is_cupy(obj):
+        return _edge_array(obj, obj)
+    mod = type(obj).__module__.split(".")[0]
+    if mod == "scipy" or (mod == "cupyx" and hasattr(obj, "tocoo")):
+        return Source("sparse", obj, on_gpu=mod == "cupyx", edges=int(obj.nnz))
+    if mod == "networkx":
+        return Source("networkx", obj, edges=obj.number_of_edges())
+    if isinstance(obj, Iterator):
+        return Source("chunks", obj)
+    if obj is None:
+        raise TypeError("no graph was given (None)")
+    raise TypeError(
+        f"cannot build a graph from {type(obj).__name__}; pass a gconn.Graph, (src, dst) arrays, "
+        "an (m, 2) array, a square adjacency matrix, a scipy.sparse matrix, a networkx graph, "
+        "an edge table or a file path")
+
+
+def _no_columns(obj, source, target) -> None:
+    if source is not None or target is not None:
+        raise TypeError(f"source= and target= name the columns of a table or an edge file, not of a "
+                        f"{type(obj).__name__}")
+
+
+def _pair(obj, s, d) -> Source:
+    """A ``(src, dst)`` pair: device arrays stay on the device; host arrays
+    are integer ids (checked: 1-D, one length, integer dtype) or names."""
+    if _is_cupy(s) or _is_cupy(d):
+        return Source("device-edges", obj, s, d, on_gpu=True, edges=int(getattr(s, "size", 0)))
+    s, d = np.asarray(s), np.asarray(d)
+    if is_named(s) or is_named(d):
+        return Source("names", obj, s, d, edges=len(s))
+    s, d = _as_id_array(s, "src"), _as_id_array(d, "dst")
+    if s.shape[0] != d.shape[0]:
+        raise ValueError(f"src and dst have different lengths ({s.shape[0]} and {d.shape[0]})")
+    return Source("edges", obj, s, d, edges=int(s.size))
+
+
+def _edge_array(obj, arr) -> Source:
+    """An array: an (m, 2) edge list, or a square adjacency matrix (a 2 x 2
+    array could be either: an error that asks which)."""
+    if _is_cupy(arr):
+        shape = tuple(arr.shape)
+    else:
+        arr = np.asarray(arr)
+        shape = arr.shape
+        if len(shape) == 2 and shape[1] == 2 and is_named(arr):
+            return _pair(obj, arr[:, 0], arr[:, 1])     # names: an edge list, never a matrix
+    if len(shape) == 2 and shape[0] == shape[1]:
+        if shape[0] == 2:
+            raise ValueError(AMBIGUOUS_2X2)
+        return Source("matrix", obj, on_gpu=_is_cupy(arr))
+    if len(shape) != 2 or shape[1] != 2:
+        raise ValueError(f"an edge array must have shape (m, 2); got {shape}")
+    return _pair(obj, arr[:, 0], arr[:, 1])
+
+
+def _edges_in(info) -> int | None:
+    """The edges of a file where its header says (.gcb, .npy), else an
+    estimate from the length of its first lines (text), else None."""
+    try:
+        if info.format == "gcb":
+            from ..io.gcb import layout
+            return int(layout(info.path)[1])
+        if info.format == "npy":
+            return int(np.load(info.path, mmap_mode="r", allow_pickle=False).shape[0])
+    except (ValueError, OSError):
+        return None     # the reader words the error
+    if info.format in ("edgelist", "mtx", "metis") and not info.gzip:
+        with open(info.path, "rb") as f:
+            head = f.read(1 << 16)
+        lines = head.count(b"\n")
+        return info.size // max(len(head) // max(lines, 1), 1) if lines else 1
+    return None
+
+
+def to_graph(src: Source, n: int | None = None, relabel=False, read=None) -> Graph:
+    """The :class:`Graph` of a described input.  ``relabel`` is
+    :meth:`Graph.from_edges`'s (edge input and files only); ``read``, when
+    given, is a file's :class:`~gconn.io.FileEdges` already read."""
+    relabel = relabel_option(relabel)
+    check_n(n)
+    kind = src.kind
+    if relabel is not False and kind in ("graph", "sparse", "networkx", "matrix"):
+        raise TypeError(f"relabel applies to edge arrays, tables and files, not to {KINDS[kind]}; build the "
+                        "graph with gconn.Graph.from_edges(..., relabel=True) or gconn.load(..., relabel=True)")
+    if kind == "file":
+        from ..io import graph_of, read_edges
+        fe = read if read is not None else read_edges(src.file, n, relabel)
+        src.read_notes.extend(x for x in fe.notes if x not in src.notes and x not in src.read_notes)
+        return graph_of(src.file, fe, n, relabel)
+    if kind == "files":
+        from ..io import load
+        return load(src.obj, n=n, relabel=relabel)
+    if kind == "names":
+        return graph_from_pair(src.src, src.dst, n, relabel)
+    if kind in ("edges", "device-edges"):
+        return Graph.from_edges(src.src, src.dst, n, relabel=relabel)
+    if kind == "matrix":
+        from ..adjacency import adjacency, graph_of
+        g = graph_of(adjacency(src.obj))
+        if n is not None and n != g.n:
+            raise ValueError(f"n={n} does not match the {g.n} x {g.n} adjacency matrix")
+        return g
+    if kind == "chunks":
+        chunks = [(np.asarray(a), np.asarray(b)) for a, b in src.obj]
+        s = np.concatenate([a for a, _ in chunks]) if chunks else np.zeros(0, np.int64)
+        d = np.concatenate([b for _, b in chunks]) if chunks else np.zeros(0, np.int64)
+        return Graph.from_edges(s, d, n, relabel=relabel)
+    return coerce(src.obj, n)
+
+
+def as_graph(obj: Any, n: int | None = None, *, relabel=False, source=None, target=None, format=None,
+             header=None, names=None) -> Graph:
+    """Any supported input as a :class:`Graph` (see :data:`KINDS`).
 
     Beyond the Graph constructors' inputs: a file path or a list of paths
     (partitions of one graph), loaded as :func:`gconn.load` loads them; a
@@ -36,8 +234,8 @@ def as_graph(obj: Any, n: int | None = None, *, relabel=False, source=None, targ
 
     Vertex ids that are not integers (strings) are mapped to 0..k-1 in
     sorted order, with ``graph.nodes`` holding the names (see
-    :mod:`gconn.inputs.tables`).  ``relabel`` (edge arrays and tables) is
-    :meth:`Graph.from_edges`'s.
+    :mod:`gconn.inputs.tables`).  ``relabel`` (edge arrays, tables and
+    files) is :meth:`Graph.from_edges`'s.
 
     >>> as_graph(([0, 1], [1, 2])).n
     3
@@ -48,34 +246,7 @@ def as_graph(obj: Any, n: int | None = None, *, relabel=False, source=None, targ
     >>> g.n, g.nodes.tolist()
     (2, ['x', 'y'])
     """
-    if isinstance(obj, (str, os.PathLike)) or _is_paths(obj):
-        from ..io import load  # the readers (and fast_matrix_market) load with the first file
-        return load(obj, n=n, relabel=relabel, source=source, target=target)
-    if is_table(obj):
-        src, dst, _ = edge_columns(obj, source, target)
-        return graph_from_pair(src, dst, n, relabel)
-    if source is not None or target is not None:
-        raise TypeError(f"source= and target= name the columns of a table or an edge file, not of a "
-                        f"{type(obj).__name__}")
-    if is_tensor(obj):
-        obj = from_tensor(obj, "the edge tensor")
-    elif isinstance(obj, tuple) and len(obj) == 2 and (is_tensor(obj[0]) or is_tensor(obj[1])):
-        obj = tuple(from_tensor(a, w) if is_tensor(a) else a for a, w in zip(obj, ("src", "dst")))
-    if isinstance(obj, tuple) and len(obj) == 2 and not _is_cupy(obj[0]):
-        src, dst = np.asarray(obj[0]), np.asarray(obj[1])
-        if is_named(src) or is_named(dst):
-            return graph_from_pair(src, dst, n, relabel)
-    if isinstance(obj, (np.ndarray, list)) and not _is_cupy(obj):
-        arr = np.asarray(obj) if isinstance(obj, list) else obj
-        if arr.ndim == 2 and arr.shape[1] == 2 and is_named(arr):
-            return graph_from_pair(arr[:, 0], arr[:, 1], n, relabel)
-    if (isinstance(obj, (np.ndarray, list)) or _is_cupy(obj)) and _is_square(obj):
-        # (m, 2) arrays are edge lists; any other square array can only be
-        # an adjacency matrix, read as scipy.sparse.csgraph reads it
-        if relabel is not False:
-            raise TypeError("relabel applies to edge arrays, not to an adjacency matrix")
-        g = graph_of(adjacency(obj))
-        if n is not None and n != g.n:
-            raise ValueError(f"n={n} does not match the {g.n} x {g.n} adjacency matrix")
-        return g
-    return coerce(obj, n, relabel=relabel)
+    if isinstance(obj, Graph) and n is None and relabel is False:
+        return obj
+    return to_graph(describe(obj, source=source, target=target, format=format, header=header, names=names),
+                    n, relabel)

@@ -24,8 +24,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..ids import check_column
+from ..relabel import dense_names
+
 _TABLE_MODULES = ("pandas", "polars", "pyarrow", "cudf")
-_INT64_MAX = int(np.iinfo(np.int64).max)
 
 
 def _module(obj) -> str:
@@ -120,27 +122,6 @@ def _column(table, mod: str, names: list, name: str):
     return check_column(values, where)
 
 
-def check_column(values, where: str):
-    """A column's values checked as vertex ids: integers (>= 0, <= 2^63 - 1)
-    or names (str/bytes/object); floats and booleans are errors."""
-    kind = values.dtype.kind
-    if kind in "OSU":
-        return values
-    if kind == "f":
-        raise TypeError(f"{where} has float dtype {values.dtype}; vertex ids must be integers or names "
-                        "(cast the column, e.g. .astype('int64'), if its values are whole numbers)")
-    if kind not in "iu":
-        raise TypeError(f"{where} has dtype {values.dtype}; vertex ids must be integers or names")
-    if values.size:
-        if kind == "u" and values.dtype.itemsize == 8 and int(values.max()) > _INT64_MAX:
-            i = int((values > _INT64_MAX).argmax())
-            raise ValueError(f"{where}, row {i}: vertex id {int(values[i])} is beyond 2^63 - 1")
-        if kind == "i" and int(values.min()) < 0:
-            i = int((values < 0).argmax())
-            raise ValueError(f"{where}, row {i}: negative vertex id {int(values[i])}; ids must be >= 0")
-    return values
-
-
 def is_named(values) -> bool:
     """Whether an id array holds names rather than integers."""
     kind = getattr(values, "dtype", np.dtype(np.int64)).kind
@@ -150,36 +131,6 @@ def is_named(values) -> bool:
         return False
     first = values.flat[0]
     return not isinstance(first, (int, np.integer))
-
-
-def dense_names(src, dst):
-    """``(src', dst', names)``: ``names`` the sorted distinct names of
-    ``src`` and ``dst`` (a NumPy array), ``src'``/``dst'`` their positions.
-
-    >>> s, d, names = dense_names(np.array(["b", "c"]), np.array(["a", "b"]))
-    >>> s.tolist(), d.tolist(), names.tolist()
-    ([1, 2], [0, 1], ['a', 'b', 'c'])
-    """
-    both = np.concatenate([np.asarray(src), np.asarray(dst)])
-    try:
-        import pandas as pd
-    except ImportError:
-        pd = None
-    if both.dtype.kind == "O" and (pd is None or pd.api.types.infer_dtype(both, skipna=False)
-                                   not in ("string", "bytes")):
-        bad = next((x for x in both if not isinstance(x, (str, bytes))), None)
-        if bad is not None:
-            raise TypeError(f"vertex names must all be str or bytes; found {bad!r} ({type(bad).__name__})")
-    if pd is None:
-        names, codes = np.unique(both, return_inverse=True)
-    else:
-        # A hash-based factorisation: much faster than np.unique's sort of
-        # Python strings (2M names: 0.87 s vs 12.8 s, BENCHMARKS.md).
-        codes, names = pd.factorize(both, sort=True)
-        names = np.asarray(names)
-    dt = np.int32 if names.size <= np.iinfo(np.int32).max else np.int64
-    codes = codes.astype(dt, copy=False)
-    return codes[:len(src)], codes[len(src):], names
 
 
 def graph_from_pair(src, dst, n=None, relabel=False):

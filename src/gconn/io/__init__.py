@@ -1,46 +1,29 @@
 """Load and save graphs: Matrix Market, edge lists (CSV/TSV), METIS, NumPy, Parquet, gconn's .gcb.
 
-The format comes from the file name (a trailing ``.gz`` is set aside first)
-or from ``format=``.  Text formats may be gzip-compressed; when reading,
-compression is recognised by content, when writing, by the ``.gz`` suffix.
-An error in a file raises ``ValueError`` naming the file and, for text formats,
-the 1-based line (comment lines count).
+A file is identified once (:func:`gconn.io.identify.identify`): the content
+where it is certain (gzip, the binary formats' first bytes, a Matrix
+Market banner), else the name, else ``format=``; then read by its format's
+one reader (:func:`gconn.io.edges.read_edges`, or in chunks by
+:func:`edge_chunks`).  An error in a file raises ``ValueError`` naming the
+file and, for text formats, the 1-based line (comment lines count) and
+column.  Decisions the name did not settle (a header taken, a format read
+from the content) are kept in :attr:`FileInfo.notes` and reported.
 """
 from __future__ import annotations
 
-import numbers
-import os
 from pathlib import Path
 
 import numpy as np
 
 from ..graph import Graph, coerce, relabel_option
+from ..ids import check_n
 from . import arrays, edgelist, gcb, metis, mtx, parquet
 from ._files import atomic_write
+from .edges import FileEdges, graph_of, read_edges
+from .identify import FORMATS, TEXT, FileInfo, as_path, check_format, identify, split_name, supported
 
-__all__ = ["load", "save", "edge_chunks", "FORMATS"]
+__all__ = ["load", "save", "edge_chunks", "identify", "read_edges", "FileInfo", "FileEdges", "FORMATS"]
 
-#: format name -> file extensions it is recognised by.
-FORMATS = {
-    "mtx": (".mtx",),
-    "edgelist": (".txt", ".el", ".tsv", ".csv", ".edges"),
-    "metis": (".graph",),
-    "npy": (".npy",),
-    "npz": (".npz",),
-    "gcb": (".gcb",),
-    "parquet": (".parquet", ".pq"),
-}
-_TEXT = ("mtx", "edgelist", "metis")
-_EXTENSIONS = {ext: fmt for fmt, exts in FORMATS.items() for ext in exts}
-_READERS = {
-    "mtx": mtx.read,
-    "edgelist": edgelist.read,
-    "metis": metis.read,
-    "npy": arrays.read_npy,
-    "npz": arrays.read_npz,
-    "gcb": gcb.read,
-    "parquet": parquet.read,
-}
 _WRITERS = {
     "mtx": mtx.write,
     "metis": metis.write,
@@ -53,46 +36,10 @@ _WRITERS = {
 _SEPARATORS = {".tsv": "\t", ".csv": ","}
 
 
-def _supported() -> str:
-    listed = "; ".join(f"{fmt} ({', '.join(exts)})" for fmt, exts in FORMATS.items())
-    return f"supported: {listed}; text formats ({', '.join(_TEXT)}) may add .gz"
-
-
-def _as_path(path) -> Path:
-    if not isinstance(path, (str, os.PathLike)):
-        raise TypeError(f"path must be a str or os.PathLike, not {type(path).__name__}")
-    return Path(path)
-
-
-def _split_name(path: Path) -> tuple[str, bool]:
-    """(extension, gzipped) of a file name: 'a.el.gz' -> ('.el', True)."""
-    name = path.name.lower()
-    gz = name.endswith(".gz")
-    return Path(name[:-3] if gz else name).suffix, gz
-
-
-def _format_named(path: Path, format=None) -> str:
-    """``format`` where given, else the one ``path``'s name says
-    (ValueError where it says none)."""
-    return format if format is not None else _format_of(path, *_split_name(path))
-
-
-def _format_of(path: Path, ext: str, gz: bool) -> str:
-    fmt = _EXTENSIONS.get(ext)
-    if fmt is None:
-        shown = f"'{ext}'" if ext else "no extension"
-        raise ValueError(f"{path.name}: unsupported file extension ({shown}); {_supported()}; "
-                         "or pass format=")
-    if gz and fmt not in _TEXT:
-        raise ValueError(f"{path.name}: gzip applies to the text formats only ({', '.join(_TEXT)}), "
-                         f"not {fmt}")
-    return fmt
-
-
 def edge_chunks(path, chunk_edges=None, **options):
     """The edges of a file in chunks: see :func:`gconn.io.chunks.edge_chunks`.
 
-    >>> import gconn.io, tempfile, os
+    >>> import gconn, tempfile, os
     >>> path = os.path.join(tempfile.mkdtemp(), "g.el")
     >>> with open(path, "w") as f:
     ...     _ = f.write("0 1\\n2 3\\n")
@@ -104,25 +51,27 @@ def edge_chunks(path, chunk_edges=None, **options):
 
 
 def load(path, *, format: str | None = None, n: int | None = None, relabel=False, source=None, target=None,
-         header=None, return_names=False):
+         header=None, names=None, return_names=False):
     """Read a graph file, or a list of files (partitions of one graph's edges).
 
     Formats (``format=`` name: extensions): ``mtx``: .mtx, Matrix Market
     coordinate or array, 1-based; ``edgelist``: .txt .el .tsv .csv .edges,
-    'u v [ignored fields]' lines, 0-based, '#'/'%' comments, an optional
-    header line, the delimiter detected (see :mod:`gconn.io.edgelist`);
-    ``metis``: .graph; ``npy``: an (m, 2) edge array; ``npz``: src+dst or
-    indptr+indices, optional n; ``gcb``: gconn's binary; ``parquet``:
-    .parquet .pq, an edge table.  Text formats may be gzipped.
+    'u v [more fields]' lines, 0-based, '#'/'%' comments, an optional
+    header line (see :mod:`gconn.io.edgelist`); ``metis``: .graph;
+    ``npy``: an (m, 2) edge array; ``npz``: src+dst or indptr+indices,
+    optional n and nodes; ``gcb``: gconn's binary; ``parquet``: .parquet
+    .pq, an edge table.  Text formats may be gzipped.  A file whose name
+    names no format (standard input, ``graph.dat``) is read as what its
+    content shows.
 
     Edge lists and Parquet: ``source=``/``target=`` name the edge columns
-    (default: the first two); ``header`` (edge lists) says whether the
-    first line names the columns (None: when its edge fields are not
-    integers).  Ids that are not integers are names: the graph's vertices
-    are the distinct names in sorted order, kept in ``graph.nodes``.
-    ``return_names=True`` returns ``(graph, names)``: ``names[i]`` is the
-    input id of vertex ``i`` (``graph.nodes``, or ``arange(n)`` when ids
-    were used as they are).
+    (default: the first two).  Edge lists: ``header`` says whether the
+    first line names the columns (None: only where it cannot be data),
+    ``names`` whether the ids are names (None: when the first data line
+    holds a word).  Names make the graph's vertices the distinct names in
+    sorted order, kept in ``graph.nodes``.  ``return_names=True`` returns
+    ``(graph, names)``: ``names[i]`` is the input id of vertex ``i``
+    (``graph.nodes``, or ``arange(n)`` when ids were used as they are).
 
     ``n``, when given, is the vertex count: ids must be below it, and
     vertices beyond the file's largest id (or declared size) are isolated.
@@ -149,28 +98,35 @@ def load(path, *, format: str | None = None, n: int | None = None, relabel=False
     >>> g.n, names.tolist()
     (2, ['ann', 'bob'])
     """
+    relabel = relabel_option(relabel)
+    check_format(format)
+    check_n(n)
+    if relabel is True and n is not None:
+        raise ValueError("n cannot be combined with relabel=True: a relabelled graph has one vertex per "
+                         "distinct id that occurs")
+    options = dict(header=header, source=source, target=target, names=names)
     if isinstance(path, (list, tuple)):
-        g = _load_parts(path, format, n, relabel, source, target, header)
+        g = _load_parts(path, format, n, relabel, options)
     else:
-        g = _load_one(_as_path(path), format, n, relabel, source, target, header)
+        info = identify(path, format, **options)
+        g = graph_of(info, read_edges(info, n, relabel), n, relabel)
     if return_names:
         return g, (g.nodes if g.nodes is not None else np.arange(g.n, dtype=np.int64))
     return g
 
 
-def _load_parts(paths, format, n, relabel, source, target, header) -> Graph:
+def _load_parts(paths, format, n, relabel, options) -> Graph:
     """Partitions read one by one, then their edges (in input ids) as one graph."""
     from ..inputs.tables import graph_from_pair
     if not paths:
         raise ValueError("an empty list of files")
     srcs, dsts, sizes = [], [], []
     for p in paths:
-        part = _load_one(_as_path(p), format, None, "auto" if relabel is False else relabel,
-                         source, target, header)
-        ids = part.nodes
-        srcs.append(ids[part.src] if ids is not None else part.src.astype(np.int64))
-        dsts.append(ids[part.dst] if ids is not None else part.dst.astype(np.int64))
-        sizes.append(part.n if ids is None else 0)
+        fe = read_edges(identify(p, format, **options), None, relabel is True)
+        ids = fe.names
+        srcs.append(ids[fe.src] if ids is not None else np.asarray(fe.src).astype(np.int64))
+        dsts.append(ids[fe.dst] if ids is not None else np.asarray(fe.dst).astype(np.int64))
+        sizes.append(fe.n if ids is None and fe.n is not None else 0)
     kinds = {a.dtype.kind in "OSU" for a in srcs if a.size}
     if len(kinds) > 1:
         raise TypeError(f"the files {[str(p) for p in paths]} mix integer ids and names")
@@ -182,42 +138,18 @@ def _load_parts(paths, format, n, relabel, source, target, header) -> Graph:
     return graph_from_pair(src, dst, n, relabel)
 
 
-def _load_one(path: Path, format, n, relabel, source, target, header) -> Graph:
-    if n is not None:
-        if not isinstance(n, numbers.Integral) or isinstance(n, bool):
-            raise TypeError(f"n must be an integer, not {type(n).__name__}")
-        if n < 0:
-            raise ValueError(f"n must be non-negative; got {n}")
-        n = int(n)
-    relabel = relabel_option(relabel)
-    if relabel is True and n is not None:
-        raise ValueError("n cannot be combined with relabel=True: a relabelled graph has one vertex per "
-                         "distinct id that occurs")
-    if format is not None and format not in FORMATS:
-        raise ValueError(f"unknown format {format!r}; expected one of {', '.join(map(repr, FORMATS))}")
-    fmt = _format_named(path, format)
-    if fmt == "edgelist":
-        return edgelist.read(path, n, relabel, source, target, header)
-    if header is not None:
-        raise ValueError(f"{path.name}: header= applies to edge lists (CSV/TSV), not to {fmt}")
-    if fmt == "parquet":
-        return parquet.read(path, n, relabel, source, target)
-    if source is not None or target is not None:
-        raise ValueError(f"{path.name}: source=/target= name the columns of an edge list or Parquet table, "
-                         f"not of {fmt}")
-    return _READERS[fmt](path, n, relabel)
-
-
 def save(graph, path) -> None:
     """Write ``graph`` to ``path`` in the format its extension names.
 
-    ``.gcb`` is the fastest to load back.  ``.npy`` cannot record isolated
-    vertices after the largest id (pass ``n`` to load).  The file appears
-    complete or not at all: a temporary file is renamed over it.
-
-    A relabelled graph (``graph.nodes`` holds its ids) is written in its
-    original ids, which only the edge-list, .npy and .npz formats can hold;
-    the others raise ValueError rather than drop the ids.
+    ``load`` gives back the same graph: its vertex count, the vertices
+    without edges, and ``graph.nodes`` (the names or input ids of a
+    relabelled graph), or ``save`` refuses a format that cannot hold them:
+    ``.npy`` holds edges only (no vertices after the largest id, no
+    nodes), Matrix Market, METIS and ``.gcb`` number vertices 0..n-1 (no
+    nodes), edge lists hold integer ids (no names).  ``.npz`` and
+    ``.parquet`` hold everything; ``.gcb`` is the fastest to load back.
+    The file appears complete or not at all: a temporary file is renamed
+    over it.
 
     >>> import gconn.io, tempfile, os
     >>> from gconn.graph import Graph
@@ -228,37 +160,41 @@ def save(graph, path) -> None:
     True
     """
     graph = coerce(graph).to_host()
-    path = _as_path(path)
-    ext, gz = _split_name(path)
-    fmt = _format_of(path, ext, gz)
-    relabelled = isinstance(graph.nodes, np.ndarray) and fmt != "parquet"
-    if relabelled and graph.nodes.dtype.kind in "OSU":
-        raise ValueError(f"{path.name}: the graph's vertices are names (graph.nodes), which only .parquet "
-                         "stores; save it as .parquet")
-    if relabelled and fmt not in _ID_FORMATS:
-        raise ValueError(f"{path.name}: the graph is relabelled (graph.nodes holds its original ids), "
-                         f"which {fmt} cannot store; save it as {', '.join(_ID_FORMATS)}, or set "
-                         "graph.nodes = None to write it in dense ids")
+    path = as_path(path)
+    ext, gz = split_name(path)
+    fmt = FORMATS_BY_EXTENSION.get(ext)
+    if fmt is None:
+        shown = f"'{ext}'" if ext else "no extension"
+        raise ValueError(f"{path.name}: unsupported file extension ({shown}); {supported()}")
+    if gz and fmt not in TEXT:
+        raise ValueError(f"{path.name}: gzip applies to the text formats only ({', '.join(TEXT)}), not {fmt}")
+    _check_storable(graph, path, fmt)
     with atomic_write(path, compress=gz) as f:
-        if relabelled:
-            _write_original_ids(graph, f, fmt, _SEPARATORS.get(ext, " "))
-        elif fmt == "edgelist":
+        if fmt == "edgelist":
             edgelist.write(graph, f, _SEPARATORS.get(ext, " "))
         else:
             _WRITERS[fmt](graph, f)
 
 
-#: Formats that can hold arbitrary vertex ids (the others number vertices 0..n-1 or 1..n).
-_ID_FORMATS = ("edgelist", "npy", "npz")
+FORMATS_BY_EXTENSION = {ext: fmt for fmt, exts in FORMATS.items() for ext in exts}
 
 
-def _write_original_ids(graph: Graph, f, fmt: str, sep: str) -> None:
-    # No vertex count is written: relabelled vertices all have edges, and
-    # a count would make loading allocate up to the largest id.
-    src, dst = graph.nodes[graph.src], graph.nodes[graph.dst]
-    if fmt == "edgelist":
-        edgelist.write_pairs(f, src, dst, 0, sep)
-    elif fmt == "npy":
-        np.save(f, np.column_stack([src, dst]))
-    else:
-        np.savez(f, src=src, dst=dst)
+def _check_storable(graph: Graph, path: Path, fmt: str) -> None:
+    """Refuse a format that would lose part of ``graph`` on the way back."""
+    nodes = graph.nodes
+    if nodes is not None and not isinstance(nodes, np.ndarray):
+        nodes = graph.nodes = np.asarray(nodes)
+    keeps = "save it as .npz or .parquet, which keep them"
+    if nodes is not None and nodes.dtype.kind in "OSU" and fmt not in ("npz", "parquet"):
+        raise ValueError(f"{path.name}: the graph's vertices are names (graph.nodes), which {fmt} cannot store; "
+                         f"{keeps}")
+    if nodes is not None and fmt not in ("npz", "parquet", "edgelist"):
+        raise ValueError(f"{path.name}: the graph is relabelled (graph.nodes holds its input ids), which {fmt} "
+                         f"cannot store; {keeps}, or as an edge list, or set graph.nodes = None to write it "
+                         "in dense ids")
+    if fmt == "npy":
+        hi = int(max(graph.src.max(), graph.dst.max())) + 1 if graph.m else 0
+        if graph.n > hi:
+            raise ValueError(f"{path.name}: .npy holds edges only, and the graph's {graph.n - hi:,} vertices "
+                             f"after its largest id with an edge ({hi - 1}) would be lost; save it as .npz, "
+                             ".gcb or an edge list, which keep n")

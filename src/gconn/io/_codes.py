@@ -11,6 +11,9 @@ OVERFLOW = 4       # an integer beyond int64
 OUT_OF_RANGE = 5   # an id outside [base, base + limit)
 TOO_MANY = 6       # more records than the file declares
 ODD_PAIRS = 7      # METIS with edge weights: a neighbour without its weight
+EXTRA_FIELDS = 8   # an edge-list line with more fields than the file's lines have
+BAD_EXTRA = 9      # a field besides the ids that must be a number is not one
+EMPTY_FIELD = 10   # nothing between two delimiters
 
 # Value kinds of a Matrix Market entry, for check_entries.
 VALUE_INTEGER = 0

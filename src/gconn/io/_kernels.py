@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ._codes import (BAD_FIELD, NEGATIVE, ODD_PAIRS, OK, OUT_OF_RANGE, OVERFLOW, TOO_FEW, TOO_MANY,  # noqa: F401
-                       VALUE_INTEGER, VALUE_REAL)
+from ._codes import (BAD_EXTRA, BAD_FIELD, EMPTY_FIELD, EXTRA_FIELDS, NEGATIVE, ODD_PAIRS, OK,  # noqa: F401
+                     OUT_OF_RANGE, OVERFLOW, TOO_FEW, TOO_MANY, VALUE_INTEGER, VALUE_REAL)
 
 _NL = 10
 _CR = 13
@@ -182,6 +182,129 @@ def parse_pairs(buf, pos, line, base, limit, nfields, expect, src, dst):
     return k, OK, line, pos, pos, 0
 
 
+@njit(cache=True, inline="always")
+def _id_token(buf, i, end):
+    """(status, value) of the vertex id ``buf[i:end]``: digits only (OK),
+    a minus sign and digits (NEGATIVE), anything else BAD_FIELD; OVERFLOW
+    beyond int64."""
+    neg = buf[i] == _MINUS
+    if neg:
+        i += 1
+    if i == end:
+        return BAD_FIELD, 0
+    value = 0
+    status = OK
+    while i < end:
+        d = np.int64(buf[i]) - _ZERO
+        if d < 0 or d > 9:
+            return BAD_FIELD, 0
+        if status == OK:
+            if value < _SAFE or value <= (_INT64_MAX - d) // 10:
+                value = value * 10 + d
+            else:
+                status = OVERFLOW
+        i += 1
+    if status == OK and neg:
+        return NEGATIVE, -value
+    return status, value
+
+
+@njit(cache=True)
+def parse_edges(buf, pos, line, delim, nfields, ca, cb, numbers, limit, src, dst):
+    """Read the edges of an edge list's data lines ``buf[pos:]`` into
+    ``src``/``dst``: the ids in fields ``ca`` and ``cb`` of each line.
+
+    ``delim`` 0 splits fields at runs of spaces and tabs; otherwise it is
+    the byte of the one delimiter (',' or ';'), with blanks around a field
+    ignored.  Every data line must have exactly ``nfields`` fields; the
+    ids are digits only; with ``numbers`` the other fields must be numbers
+    (weights), otherwise they are not read.  Lines whose first non-blank
+    byte is '#' or '%' and blank lines are skipped.  ``limit >= 0`` bounds
+    the ids.  ``line`` is the 1-based number of the line at ``pos``.
+
+    Returns (records, status, line, line start, line end, value, field):
+    on failure the status, the line, its byte span, the offending id and
+    the 0-based field; on success ``line`` is one past the last line.
+    """
+    size = buf.size
+    k = 0
+    fast = nfields == 2 and ca == 0 and cb == 1
+    while pos < size:
+        if fast:
+            # Most lines are 'u<delimiter>v\n': one pass; any other line
+            # (and an id out of range) takes the general path below.
+            i, u = _digits_value(buf, pos, size)
+            if 0 < i - pos <= 18 and i < size and (buf[i] == delim or (delim == 0 and (
+                    buf[i] == _SPACE or buf[i] == _TAB))):
+                j, v = _digits_value(buf, i + 1, size)
+                if 0 < j - i - 1 <= 18:
+                    if j < size and buf[j] == _CR:
+                        j += 1
+                    if (j == size or buf[j] == _NL) and (limit < 0 or (u < limit and v < limit)):
+                        src[k] = u
+                        dst[k] = v
+                        k += 1
+                        pos = j + 1
+                        line += 1
+                        continue
+        end = line_end(buf, pos)
+        i = pos
+        while i < end and _is_blank(buf[i]):
+            i += 1
+        if i == end or buf[i] == _HASH or buf[i] == _PERCENT:
+            pos = end + 1
+            line += 1
+            continue
+        f = 0
+        while True:
+            j = i
+            if delim == 0:
+                while j < end and not _is_blank(buf[j]):
+                    j += 1
+                stop = j
+            else:
+                while j < end and buf[j] != delim:
+                    j += 1
+                stop = j
+                while stop > i and _is_blank(buf[stop - 1]):
+                    stop -= 1
+            if stop == i:
+                return k, EMPTY_FIELD, line, pos, end, 0, f
+            if f >= nfields:
+                return k, EXTRA_FIELDS, line, pos, end, 0, f
+            if f == ca or f == cb:
+                status, value = _id_token(buf, i, stop)
+                if status != OK:
+                    return k, status, line, pos, end, value, f
+                if limit >= 0 and value >= limit:
+                    return k, OUT_OF_RANGE, line, pos, end, value, f
+                if f == ca:
+                    src[k] = value
+                else:
+                    dst[k] = value
+            elif numbers and not _is_number(buf, i, stop, VALUE_REAL):
+                return k, BAD_EXTRA, line, pos, end, 0, f
+            f += 1
+            if delim == 0:
+                while j < end and _is_blank(buf[j]):
+                    j += 1
+                if j == end:
+                    break
+                i = j
+            else:
+                if j == end:
+                    break
+                i = j + 1
+                while i < end and _is_blank(buf[i]):
+                    i += 1
+        if f < nfields:
+            return k, TOO_FEW, line, pos, end, 0, f
+        k += 1
+        pos = end + 1
+        line += 1
+    return k, OK, line, pos, pos, 0, 0
+
+
 #: parse_block's status when its scratch arrays are too small (it returns the size needed).
 NEED_SPACE = -1
 
@@ -200,18 +323,16 @@ def _piece_starts(buf, pos, pieces):
 
 
 @njit(parallel=True, cache=True, nogil=True)
-def parse_block(buf, pos, line, limit, pieces, src, dst):
-    """:func:`parse_pairs` (ids in the first two fields, base 0, no record
-    cap) over ``pieces`` pieces of ``buf[pos:]`` in parallel, the records
-    compacted into ``src``/``dst`` in file order.
+def parse_block(buf, pos, line, delim, nfields, ca, cb, numbers, limit, pieces, src, dst):
+    """:func:`parse_edges` over ``pieces`` pieces of ``buf[pos:]`` in
+    parallel, the records compacted into ``src``/``dst`` in file order.
 
-    Returns (records, status, line, line start, line end, value) as
-    parse_pairs does for the first piece that fails, or for success with
-    ``line`` one past the last line; status NEED_SPACE (and the size in
-    ``records``) when ``src``/``dst`` are too small for the worst case.
-    Line numbers are counted by the pieces as they parse: only the ones
-    before a failing piece are summed.  The GIL is released, so a thread
-    can read (inflate) the next block meanwhile.
+    Returns what parse_edges returns for the first piece that fails, or
+    for success with ``line`` one past the last line; status NEED_SPACE
+    (and the size in ``records``) when ``src``/``dst`` are too small for
+    the worst case.  Line numbers are counted by the pieces as they parse:
+    only the ones before a failing piece are summed.  The GIL is released,
+    so a thread can read (inflate) the next block meanwhile.
     """
     starts = _piece_starts(buf, pos, pieces)
     # A record takes at least 4 bytes ('0 1' and its newline; 3 for a
@@ -221,28 +342,31 @@ def parse_block(buf, pos, line, limit, pieces, src, dst):
     for c in range(pieces):
         room[c + 1] = room[c] + (starts[c + 1] - starts[c]) // 4 + 1
     if room[pieces] > src.size:
-        return room[pieces], NEED_SPACE, line, pos, pos, 0
-    result = np.zeros((pieces, 6), np.int64)
+        return room[pieces], NEED_SPACE, line, pos, pos, 0, 0
+    result = np.zeros((pieces, 7), np.int64)
     for c in prange(pieces):
-        k, status, ln, start, end, value = parse_pairs(
-            buf[:starts[c + 1]], starts[c], 0, 0, limit, 2, -1, src[room[c]:], dst[room[c]:])
+        k, status, ln, start, end, value, field = parse_edges(
+            buf[:starts[c + 1]], starts[c], 0, delim, nfields, ca, cb, numbers, limit,
+            src[room[c]:], dst[room[c]:])
         result[c, 0] = k
         result[c, 1] = status
         result[c, 2] = ln
         result[c, 3] = start
         result[c, 4] = end
         result[c, 5] = value
+        result[c, 6] = field
     total = 0
     for c in range(pieces):
         if result[c, 1] != OK:
-            return total, result[c, 1], line + result[c, 2], result[c, 3], result[c, 4], result[c, 5]
+            return (total, result[c, 1], line + result[c, 2], result[c, 3], result[c, 4], result[c, 5],
+                    result[c, 6])
         line += result[c, 2]
         if room[c] != total:
             for j in range(result[c, 0]):
                 src[total + j] = src[room[c] + j]
                 dst[total + j] = dst[room[c] + j]
         total += result[c, 0]
-    return total, OK, line, buf.size, buf.size, 0
+    return total, OK, line, buf.size, buf.size, 0, 0
 
 
 @njit(cache=True)

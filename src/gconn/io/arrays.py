@@ -1,8 +1,10 @@
 """NumPy files: ``.npy`` holds an (m, 2) edge array; ``.npz`` holds ``src``
-and ``dst`` (or CSR ``indptr`` and ``indices``) and optionally ``n``.
+and ``dst`` (or CSR ``indptr`` and ``indices``), optionally ``n`` and
+``nodes`` (each vertex's input id or name).
 
-A ``.npy`` cannot store n, so vertices after the largest id are lost unless
-``n`` is passed to load; ``.npz`` keeps it.
+A ``.npy`` cannot store n: vertices after the largest id would be lost,
+so :func:`gconn.save` refuses to write a graph that has them; ``.npz``
+keeps n, and the names of a graph's vertices in ``nodes``.
 """
 from __future__ import annotations
 
@@ -11,11 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import VertexRangeError
 from ..graph import Graph
-
-#: The advice when a file's declared vertex count does not fit in memory.
-RELABEL_HINT = "pass relabel=True (gconn cc --relabel) to count only the vertices that have edges"
 
 
 def _load(path: Path):
@@ -25,39 +23,25 @@ def _load(path: Path):
         raise ValueError(f"{path.name}: not a readable {path.suffix} file ({e})") from None
 
 
-def _build(path: Path, build, stored: int | None = None):
-    # Graph's own checks (negative ids, ids >= n, dtypes) say what is wrong;
-    # add which file it is.
-    try:
-        return build()
-    except VertexRangeError as e:
-        if e.vertex_id is None and stored is not None and e.n == stored:
-            raise e.at(f"{path.name}: the n={stored} stored in the file", None, RELABEL_HINT) from None
-        origin = e.origin
-        if path.suffix.lower() == ".npy" and origin[:4] in ("src[", "dst["):
-            origin = f"row {origin[4:-1]}, column {0 if origin[0] == 's' else 1}"
-        raise e.at(f"{path.name}: {origin}", e.vertex_id, e.hint) from None
-    except (ValueError, TypeError) as e:
-        raise type(e)(f"{path.name}: {e}") from None
-
-
-def _check_n(path: Path, stored: int | None, n: int | None) -> int | None:
-    if n is not None and stored is not None and n < stored:
-        raise ValueError(f"{path.name}: n={n} is smaller than the n={stored} stored in the file")
-    return stored if n is None else n
-
-
-def read_npy(path: Path, n: int | None, relabel=False) -> Graph:
+def read_npy(info, n: int | None, relabelled: bool):
+    """The :class:`~gconn.io.edges.FileEdges` of an (m, 2) edge array."""
+    from .edges import FileEdges
+    path = info.path
     arr = _load(path)
     if not isinstance(arr, np.ndarray):
         raise ValueError(f"{path.name}: expected a .npy array, found an .npz archive")
     if arr.ndim != 2 or arr.shape[1] != 2 or arr.dtype.kind not in "iu":
         raise ValueError(f"{path.name}: expected an (m, 2) integer array of edges, "
                          f"got shape {arr.shape} of {arr.dtype}")
-    return _build(path, lambda: Graph.from_edges(arr[:, 0], arr[:, 1], n, relabel=relabel))
+    return FileEdges(arr[:, 0], arr[:, 1])
 
 
-def read_npz(path: Path, n: int | None, relabel=False) -> Graph:
+def read_npz(info, n: int | None, relabelled: bool):
+    """The :class:`~gconn.io.edges.FileEdges` of an archive of ``src`` and
+    ``dst`` (or CSR ``indptr`` and ``indices``), with optional ``n`` and
+    ``nodes`` (the input id or name of each vertex)."""
+    from .edges import FileEdges
+    path = info.path
     archive = _load(path)
     if not isinstance(archive, np.lib.npyio.NpzFile):
         raise ValueError(f"{path.name}: expected an .npz archive, found a single .npy array")
@@ -70,22 +54,26 @@ def read_npz(path: Path, n: int | None, relabel=False) -> Graph:
                 raise ValueError(f"{path.name}: 'n' must be an integer scalar, got shape "
                                  f"{raw.shape} of {raw.dtype}")
             stored = int(raw)
+        nodes = archive["nodes"] if "nodes" in keys else None
         if {"src", "dst"} <= keys:
             src, dst = archive["src"], archive["dst"]
-            if relabel is True:
-                return _build(path, lambda: Graph.from_edges(src, dst, relabel=True))
-            n = _check_n(path, stored, n)
-            return _build(path, lambda: Graph.from_edges(src, dst, n, relabel=relabel if n is None else False),
-                          stored)
-        if {"indptr", "indices"} <= keys:
+        elif {"indptr", "indices"} <= keys:
             indptr, indices = archive["indptr"], archive["indices"]
-            if relabel is True:
-                return _build(path, lambda: Graph.from_edges(
-                    np.repeat(np.arange(indptr.size - 1), np.diff(indptr)), indices, relabel=True))
-            n = _check_n(path, indptr.size - 1 if stored is None else stored, n)
-            return _build(path, lambda: Graph.from_csr(indptr, indices, n), stored)
-    raise ValueError(f"{path.name}: expected arrays 'src' and 'dst' or 'indptr' and 'indices' "
-                     f"(and optionally 'n'); found {sorted(keys)}")
+            if indptr.ndim != 1 or indptr.size == 0 or indptr.dtype.kind not in "iu":
+                raise ValueError(f"{path.name}: 'indptr' must be a non-empty 1-D integer array")
+            src = np.repeat(np.arange(indptr.size - 1), np.diff(indptr))
+            dst = indices
+            if stored is None:
+                stored = indptr.size - 1
+        else:
+            raise ValueError(f"{path.name}: expected arrays 'src' and 'dst' or 'indptr' and 'indices' "
+                             f"(and optionally 'n' and 'nodes'); found {sorted(keys)}")
+    if nodes is not None:
+        if nodes.ndim != 1 or (stored is not None and stored != nodes.size):
+            raise ValueError(f"{path.name}: 'nodes' must list one id or name per vertex "
+                             f"({stored} vertices), got shape {nodes.shape}")
+        return FileEdges(src, dst, nodes.size, nodes)
+    return FileEdges(src, dst, stored)
 
 
 def write_npy(graph: Graph, f) -> None:
@@ -93,4 +81,11 @@ def write_npy(graph: Graph, f) -> None:
 
 
 def write_npz(graph: Graph, f) -> None:
-    np.savez(f, src=graph.src, dst=graph.dst, n=np.int64(graph.n))
+    if graph.nodes is not None:
+        nodes = np.asarray(graph.nodes)
+        if nodes.dtype.kind == "O":
+            # names as a fixed-width string array: .npz loads no Python objects (allow_pickle=False)
+            nodes = nodes.astype(bytes if nodes.size and isinstance(nodes[0], bytes) else str)
+        np.savez(f, src=graph.src, dst=graph.dst, n=np.int64(graph.n), nodes=nodes)
+    else:
+        np.savez(f, src=graph.src, dst=graph.dst, n=np.int64(graph.n))

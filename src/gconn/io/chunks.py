@@ -8,9 +8,10 @@ memory.
 
 * Edge lists (SNAP, plain, CSV/TSV with or without a header, gzipped or
   not) are read in blocks of bytes cut at a line end and parsed by the
-  numba parser :func:`gconn.io._kernels.parse_pairs`, the one
-  :func:`gconn.load` uses: a bad token stops the read with an error naming
-  the file, line and column, wherever in the file it is.  (pyarrow's
+  numba parser :func:`gconn.io._kernels.parse_edges` under the dialect
+  :func:`gconn.io.identify.identify` found, as :func:`gconn.load` reads
+  them: a bad token stops the read with an error naming the file, line
+  and column, wherever in the file it is.  (pyarrow's
   streaming CSV reader measured slower on this data and knows neither
   comment lines nor runs of spaces: BENCHMARKS.md, "Files, streamed".)
 * ``.gcb`` is memory-mapped: its chunks are views of the file's ``src``
@@ -20,9 +21,8 @@ memory.
   column, one chunk at a time.
 
 Ids are int32 while they fit and int64 from the block of text (or the
-chunk) on that holds a larger one.  Files whose ids are names, whose edge columns are chosen by
-name (``source=``/``target=`` other than the first two columns) or that are
-separated by semicolons are read whole by :func:`gconn.load`.
+chunk) on that holds a larger one.  Files whose ids are names or whose
+fields are quoted are read whole by :func:`gconn.load`.
 """
 from __future__ import annotations
 
@@ -33,10 +33,11 @@ from pathlib import Path
 import numpy as np
 
 from . import _kernels as K
-from ._files import GZIP_ERRORS, gzip_error, is_gzip, open_binary
-from .edgelist import _HEADER, _first_line, _sniff, parse_error
+from ._files import GZIP_ERRORS, gzip_error, open_binary
+from .edgelist import parse_error
+from .identify import FileInfo, identify
 
-__all__ = ["edge_chunks", "EdgeChunks", "DEFAULT_CHUNK_EDGES", "streamable"]
+__all__ = ["edge_chunks", "EdgeChunks", "DEFAULT_CHUNK_EDGES", "of_file"]
 
 #: Edges per chunk by default: 32 MB of int32 pairs, large enough that a
 #: parallel union over a chunk amortises its launch, small next to memory.
@@ -67,7 +68,7 @@ class EdgeChunks:
 
 
 def edge_chunks(path, chunk_edges: int | None = None, *, format: str | None = None, header=None,
-                source=None, target=None) -> EdgeChunks:
+                source=None, target=None, names=None) -> EdgeChunks:
     """The edges of a graph file as ``(src, dst)`` chunks of at most
     ``chunk_edges`` edges (default :data:`DEFAULT_CHUNK_EDGES`).
 
@@ -79,9 +80,9 @@ def edge_chunks(path, chunk_edges: int | None = None, *, format: str | None = No
     file declares one.  Formats: edge lists (.el .txt .tsv .csv
     .edges, gzipped or not; '#'/'%' comments; an optional header, see
     :mod:`gconn.io.edgelist`), ``.gcb`` and ``.npy``; ``format=``,
-    ``header=``, ``source=`` and ``target=`` are :func:`gconn.load`'s.
-    Errors in the file raise ``ValueError`` naming the file, line and
-    column when the reading reaches them.
+    ``header=``, ``source=``, ``target=`` and ``names=`` are
+    :func:`gconn.load`'s.  Errors in the file raise ``ValueError`` naming
+    the file, line and column when the reading reaches them.
 
     >>> import gconn.io, tempfile, os
     >>> path = os.path.join(tempfile.mkdtemp(), "g.csv")
@@ -94,28 +95,33 @@ def edge_chunks(path, chunk_edges: int | None = None, *, format: str | None = No
         chunk_edges = DEFAULT_CHUNK_EDGES
     if isinstance(chunk_edges, bool) or not isinstance(chunk_edges, (int, np.integer)) or chunk_edges < 1:
         raise ValueError(f"chunk_edges must be a positive integer; got {chunk_edges!r}")
-    chunks = streamable(path, int(chunk_edges), format, header, source, target)
+    info = identify(path, format, header=header, source=source, target=target, names=names)
+    chunks = of_file(info, int(chunk_edges))
     if isinstance(chunks, str):
         raise ValueError(chunks)
     return chunks
 
 
-def streamable(path, chunk_edges: int = DEFAULT_CHUNK_EDGES, format=None, header=None, source=None,
-               target=None):
-    """:class:`EdgeChunks` for ``path``, or a sentence saying why its edges
-    cannot be streamed (the file is still readable by :func:`gconn.load`)."""
-    from . import _as_path, _format_named
-    path = _as_path(path)
-    fmt = _format_named(path, format)
+def of_file(info: FileInfo, chunk_edges: int | None = None):
+    """:class:`EdgeChunks` of the file ``info`` describes (chunks of
+    ``chunk_edges``, default :data:`DEFAULT_CHUNK_EDGES`), or a sentence
+    saying why its edges are not read in chunks (it is read whole)."""
+    chunk_edges = chunk_edges or DEFAULT_CHUNK_EDGES
+    fmt, name = info.format, info.name
     if fmt not in _STREAMED:
-        return f"{path.name}: {fmt} files are read whole, not in chunks (streamed: {', '.join(_STREAMED)})"
-    if fmt != "edgelist" and (header is not None or source is not None or target is not None):
-        raise ValueError(f"{path.name}: header=, source= and target= apply to edge lists, not to {fmt}")
+        return f"{name}: {fmt} files are read whole, not in chunks (in chunks: {', '.join(_STREAMED)})"
     if fmt == "gcb":
-        return _gcb(path, chunk_edges)
+        return _gcb(info.path, chunk_edges)
     if fmt == "npy":
-        return _npy(path, chunk_edges)
-    return _edgelist(path, chunk_edges, header, source, target)
+        return _npy(info.path, chunk_edges)
+    d = info.dialect
+    if d.names:
+        return f"{name}: the vertex ids are names, not integers"
+    if not d.parsed:
+        return f"{name}: the fields are quoted"
+    if d.listed:
+        return f"{name}: its vertices are the ids that occur (gconn's header says vertices=listed)"
+    return _edgelist(info, chunk_edges)
 
 
 # -- edge lists ----------------------------------------------------------------------
@@ -160,47 +166,25 @@ def _fill(f, buf: bytearray, start: int) -> int:
     return end
 
 
-def _edgelist(path: Path, chunk_edges: int, header, source, target):
-    gz = is_gzip(path)
-    head = bytearray(1 << 16)
-    try:
-        with open_binary(path, gz) as f:
-            used = _fill(f, head, 0)
-            # A header or comments longer than the first read: look further.
-            while used == len(head) and _first_line(np.frombuffer(head, np.uint8)[:used], 0, 1) is None:
-                head.extend(bytes(len(head)))
-                used = _fill(f, head, used)
-    except GZIP_ERRORS as e:
-        raise gzip_error(path, e) from None
-    first = np.frombuffer(head, np.uint8)[:used]
-    gconn_header = _HEADER.match(bytes(first[:200]))
-    declared = int(gconn_header.group(1)) if gconn_header else None
-    bom = 3 if bytes(first[:3]) == b"\xef\xbb\xbf" else 0
-    if used == len(head):
-        # Sniff whole lines only: the last one read may be cut short.
-        first = first[:bytes(first).rfind(b"\n") + 1]
-    delimiter, _, cols, pos, line, named = _sniff(first, bom, header, source, target, path)
-    if named:
-        return f"{path.name}: the vertex ids are names, not integers"
-    if cols != (0, 1) or delimiter == ";":
-        return f"{path.name}: the edge columns are not the first two, or are separated by semicolons"
+def _edgelist(info: FileInfo, chunk_edges: int):
+    d = info.dialect
 
     def read():
-        yield from _parse_text(path, gz, pos, line, chunk_edges, declared)
-    return EdgeChunks(path, "edgelist", chunk_edges, declared, read)
+        yield from _parse_text(info.path, info.gzip, d, chunk_edges)
+    return EdgeChunks(info.path, "edgelist", chunk_edges, d.declared_n, read)
 
 
-def _parse_text(path: Path, gz: bool, skip: int, line: int, chunk_edges: int, declared):
-    """Parse the data lines from byte ``skip`` (line ``line``) on, one block
-    at a time (in parallel pieces), into chunks; ids are int32 until one
-    needs int64."""
+def _parse_text(path: Path, gz: bool, d, chunk_edges: int):
+    """Parse the data lines from byte ``d.start`` (line ``d.line``) on, one
+    block at a time (in parallel pieces), into chunks; ids are int32 until
+    one needs int64."""
     try:
         with open_binary(path, gz) as raw:
-            if skip:
-                raw.seek(skip)
+            if d.start:
+                raw.seek(d.start)
             f = _ReadAhead(raw, BLOCK_BYTES) if gz else raw
             try:
-                yield from _blocks(path, f, line, chunk_edges, declared)
+                yield from _blocks(path, f, d, chunk_edges)
             finally:
                 if gz:
                     f.close()
@@ -208,10 +192,12 @@ def _parse_text(path: Path, gz: bool, skip: int, line: int, chunk_edges: int, de
         raise gzip_error(path, e) from None
 
 
-def _blocks(path: Path, f, line: int, chunk_edges: int, declared):
+def _blocks(path: Path, f, d, chunk_edges: int):
     """The chunks of the blocks of whole lines read from ``f``."""
     import numba
     pieces = 4 * numba.get_num_threads()
+    line, declared = d.line, d.declared_n
+    delim, fields, ca, cb, numbers = d.parser_delimiter, d.fields, d.columns[0], d.columns[1], d.numbers
     dtype = np.int32
     limit = declared if declared is not None and declared <= _INT32_LIMIT else _INT32_LIMIT
     src, dst, fill = np.empty(chunk_edges, dtype), np.empty(chunk_edges, dtype), 0
@@ -228,8 +214,8 @@ def _blocks(path: Path, f, line: int, chunk_edges: int, declared):
             continue
         data = np.frombuffer(buf, np.uint8)[:cut]
         while True:
-            k, status, next_line, start, end, value = K.parse_block(
-                data, 0, line, limit, pieces, block_src, block_dst)
+            k, status, next_line, start, end, value, field = K.parse_block(
+                data, 0, line, delim, fields, ca, cb, numbers, limit, pieces, block_src, block_dst)
             if status == K.NEED_SPACE:
                 block_src, block_dst = np.empty(k, dtype), np.empty(k, dtype)
             elif status == K.OUT_OF_RANGE and limit == _INT32_LIMIT and dtype == np.int32 \
@@ -240,7 +226,7 @@ def _blocks(path: Path, f, line: int, chunk_edges: int, declared):
                 src, dst = src.astype(dtype), dst.astype(dtype)
                 block_src, block_dst = block_src.astype(dtype), block_dst.astype(dtype)
             elif status != K.OK:
-                raise parse_error(path, status, next_line, data[start:end], value, declared,
+                raise parse_error(path, d, status, next_line, data[start:end], value, field, declared,
                                   "declared on line 1")
             else:
                 break
@@ -262,6 +248,42 @@ def _blocks(path: Path, f, line: int, chunk_edges: int, declared):
         buf[:held] = buf[cut:used]
     if fill:
         yield src[:fill], dst[:fill]
+
+
+def line_of_id(info: FileInfo, vertex_id: int) -> int | None:
+    """The line of the first edge of an edge list with an id >= ``vertex_id``,
+    read again block by block (an error's place, found in bounded memory)."""
+    d = info.dialect
+    try:
+        with open_binary(info.path, info.gzip) as f:
+            if d.start:
+                f.seek(d.start)
+            line, held = d.line, 0
+            buf = bytearray(BLOCK_BYTES)
+            scratch = np.empty(0, np.int64)
+            while True:
+                used = _fill(f, buf, held)
+                at_end = used < len(buf)
+                cut = used if at_end else buf.rfind(b"\n", 0, used) + 1
+                if cut == 0 and not at_end:
+                    buf.extend(bytes(len(buf)))
+                    held = used
+                    continue
+                data = np.frombuffer(buf, np.uint8)[:cut]
+                if scratch.size < cut // 2 + 2:
+                    scratch = np.empty(cut // 2 + 2, np.int64)
+                k, status, line_at, _, _, _, _ = K.parse_edges(
+                    data, 0, line, d.parser_delimiter, d.fields, d.columns[0], d.columns[1], d.numbers,
+                    vertex_id, scratch, scratch)
+                if status == K.OUT_OF_RANGE:
+                    return int(line_at)
+                if at_end:
+                    return None
+                line = line_at
+                held = used - cut
+                buf[:held] = buf[cut:used]
+    except GZIP_ERRORS as e:
+        raise gzip_error(info.path, e) from None
 
 
 # -- binary formats ----------------------------------------------------------------------

@@ -1,8 +1,9 @@
-"""Delimited text through pyarrow's CSV reader: the edge-list paths the numba
-parser does not take (names as ids, columns chosen by name, semicolons).
+"""Edge lists that gconn's integer parser does not read, through pyarrow's CSV
+reader: ids that are names, and quoted fields.
 
-Comment lines ('#', '%') and blank lines are dropped first, runs of spaces
-become one delimiter; pyarrow then reads only the two edge columns.
+Comment lines ('#', '%') and blank lines are dropped first and runs of
+blanks become one delimiter; pyarrow then reads the two id columns of rows
+that must all have the file's number of fields (:class:`~gconn.io.edgelist.Dialect`).
 """
 from __future__ import annotations
 
@@ -11,72 +12,160 @@ from pathlib import Path
 
 import numpy as np
 
+from ._files import quote
+
 _COMMENTS = re.compile(rb"(?m)^[ \t]*[#%][^\n]*\n?")
+_BLANK_LINES = re.compile(rb"(?m)^[ \t\r]*\n")
 _SPACES = re.compile(rb"[ \t]+")
-_EDGES = re.compile(rb"(?m)^[ \t]+|[ \t]+$")
+_EDGES = re.compile(rb"(?m)^[ \t]+|[ \t]+(?=\r?$)")
 
 
-def read_columns(buf: np.ndarray, path: Path, delimiter: str, names, cols, first_line: int, named: bool):
-    """The two edge columns (``cols``, positions) of the data lines in
-    ``buf`` (the bytes after any header) as NumPy arrays: int64, or str
-    objects when ``named``."""
+def _line_of(buf: np.ndarray, start: int, text: str) -> int | None:
+    """The 1-based line of the first line from byte ``start`` on whose
+    fields read as ``text`` (a row pyarrow rejected), or None."""
+    want = re.sub(r"[ \t,;]+", " ", text).strip()
+    raw = bytes(buf)
+    line = raw.count(b"\n", 0, start) + 1
+    for chunk in raw[start:].split(b"\n"):
+        got = re.sub(r"[ \t,;]+", " ", chunk.decode("utf-8", "replace")).strip()
+        if got == want:
+            return line
+        line += 1
+    return None
+
+
+def read_names(path: Path, buf: np.ndarray, d):
+    """``(src, dst, names, notes)``: codes into the sorted distinct names
+    (``d.names``), or int64 ids and None for a quoted integer file."""
     import pyarrow as pa
     from pyarrow import csv
-    # pyarrow has no comment lines and no runs of spaces as one delimiter:
-    # the bytes are rewritten only when the file needs it (a regex over
-    # every line costs more than pyarrow's parse).
-    data = buf
-    if (buf == ord("#")).any() or (buf == ord("%")).any():
-        data = _COMMENTS.sub(b"", bytes(data))
+    from ..relabel import dense_names
+    data = bytes(buf[d.start:])
+    if b"#" in data or b"%" in data:
+        data = _COMMENTS.sub(b"", data)
+    data = _BLANK_LINES.sub(b"", data)
+    delimiter = d.delimiter
     if delimiter == " ":
-        data = _SPACES.sub(b"\t", _EDGES.sub(b"", bytes(data)))
+        # pyarrow knows one delimiter byte, not runs of blanks
+        data = _SPACES.sub(b"\t", _EDGES.sub(b"", data))
         delimiter = "\t"
-    width = max(cols) + 1
-    column_names = list(names) if names is not None else None
-    if column_names is None:
-        # Without a header the width is the first line's; pyarrow insists on it.
-        first = bytes(data[:_first_end(data)]).rstrip(b"\r")
-        count = first.count(delimiter.encode()) + 1 if first else width
-        column_names = [f"f{i}" for i in range(max(count, width))]
-    elif len(set(column_names)) != len(column_names):
-        # Repeated header names must still be distinct to pyarrow.
-        column_names = [f"{c}#{i + 1}" for i, c in enumerate(column_names)]
-    chosen = [column_names[c] for c in cols]
-    kind = pa.string() if named else pa.int64()
+    column_names = [f"f{i}" for i in range(d.fields)]
+    chosen = [column_names[c] for c in d.columns]
+    kind = pa.string() if d.names else pa.int64()
+    bad = []
+
+    def invalid(row):
+        bad.append(row)
+        return "error"
+
     try:
         table = csv.read_csv(
             pa.BufferReader(pa.py_buffer(data)),
             read_options=csv.ReadOptions(column_names=column_names),
-            parse_options=csv.ParseOptions(delimiter=delimiter),
-            convert_options=csv.ConvertOptions(include_columns=chosen,
-                                               column_types={c: kind for c in chosen}))
+            parse_options=csv.ParseOptions(delimiter=delimiter, invalid_row_handler=invalid),
+            convert_options=csv.ConvertOptions(include_columns=chosen, column_types={c: kind for c in chosen},
+                                               strings_can_be_null=False, quoted_strings_can_be_null=False))
     except (pa.ArrowInvalid, pa.ArrowTypeError) as e:
-        raise ValueError(f"{path.name} (data from line {first_line}, comment lines not counted in rows): "
-                         f"{_short(e)}") from None
-    out = []
-    for c, name in zip(cols, chosen):
+        if bad:
+            row = bad[0]
+            line = _line_of(buf, d.start, row.text)
+            where = f"{path.name}, line {line}" if line else f"{path.name}"
+            raise ValueError(f"{where}: {row.actual_columns} fields, but the lines of this file have "
+                             f"{row.expected_columns} (line {d.first_line}): {quote(row.text.encode())}") from None
+        text = str(e).strip()
+        raise ValueError(f"{path.name} (from line {d.line}): {text[:300]}") from None
+    cols = []
+    for c, name in zip(d.columns, chosen):
         col = table.column(name)
-        label = names[c] if names is not None else f"#{c + 1}"
+        label = d.header[c] if d.header is not None else f"{c + 1}"
         if col.null_count:
             row = int(np.flatnonzero(col.is_null().to_numpy(zero_copy_only=False))[0])
-            raise ValueError(f"{path.name}: column {label!r}, data row {row + 1}: missing vertex id")
-        values = col.to_numpy()
-        if not named and values.size and int(values.min()) < 0:
+            raise ValueError(f"{path.name}: column {label}, data row {row + 1}: missing vertex id")
+        values = col.to_numpy(zero_copy_only=False)
+        if not d.names and values.size and int(values.min()) < 0:
             row = int(np.argmax(values < 0))
-            raise ValueError(f"{path.name}: column {label!r}, data row {row + 1}: negative vertex id "
+            raise ValueError(f"{path.name}: column {label}, data row {row + 1}: negative vertex id "
                              f"{int(values[row])}; ids must be >= 0")
-        out.append(values)
-    return out[0], out[1]
+        if d.names:
+            empty = np.flatnonzero(values == "")
+            if empty.size:
+                raise ValueError(f"{path.name}: column {label}, data row {int(empty[0]) + 1}: an empty vertex "
+                                 "name")
+        cols.append(values)
+    src, dst = cols
+    if d.names and not d.names_given:
+        _no_integers(path, buf, d, table, chosen)
+    notes = ()
+    if d.header_rule == "occurrence":
+        src, dst, notes = _header_by_occurrence(path, buf, d, src, dst)
+    if not d.names:
+        return src, dst, None, notes
+    s, t, names = dense_names(src, dst)
+    return s, t, names, notes
 
 
-def _first_end(data) -> int:
-    if isinstance(data, bytes):
-        end = data.find(b"\n")
-        return len(data) if end < 0 else end
-    newlines = np.flatnonzero(data[:1 << 16] == 10)
-    return int(newlines[0]) if newlines.size else min(data.size, 1 << 16)
+def _no_integers(path: Path, buf: np.ndarray, d, table, chosen) -> None:
+    """Ids found to be names (a word on the first data line) must all be
+    names: an integer among them is a line of another kind, an error."""
+    import pyarrow.compute as pc
+    for c, name in zip(d.columns, chosen):
+        digits = pc.match_substring_regex(table.column(name), r"^[0-9]+$")
+        if pc.any(digits).as_py():
+            row = int(np.flatnonzero(digits.to_numpy(zero_copy_only=False))[0])
+            token = table.column(name)[row].as_py()
+            line = _line_of_row(buf, d, row)
+            where = f"{path.name}, line {line}" if line is not None else f"{path.name}, data row {row + 1}"
+            raise ValueError(f"{where}: {token!r} is an integer, but the ids of this file are names (line "
+                             f"{d.first_line} holds a word); pass names=True (--names) to read every id as a "
+                             "name")
 
 
-def _short(error: Exception) -> str:
-    text = str(error).strip()
-    return text if len(text) <= 300 else text[:300] + "..."
+def _line_of_row(buf: np.ndarray, d, row: int) -> int | None:
+    """The 1-based line of data row ``row`` (0-based; comment and blank
+    lines skipped) from byte ``d.start`` on."""
+    raw = bytes(buf)
+    line = d.line
+    seen = -1
+    for chunk in raw[d.start:].split(b"\n"):
+        body = chunk.strip(b" \t\r")
+        if body and body[:1] not in (b"#", b"%"):
+            seen += 1
+            if seen == row:
+                return line
+        line += 1
+    return None
+
+
+#: Column names that say a first line of names is a header (compared in lower case).
+HEADER_WORDS = frozenset({"source", "target", "src", "dst", "from", "to", "u", "v", "node1", "node2", "node_1",
+                          "node_2", "source_id", "target_id", "from_id", "to_id", "src_id", "dst_id", "head",
+                          "tail", "start", "end", "vertex1", "vertex2", "id1", "id2", "left", "right"})
+
+
+def _header_by_occurrence(path: Path, buf: np.ndarray, d, src, dst):
+    """Decide whether the first line of a file of names is a header, where
+    either could be true: it is data when one of its names occurs on
+    another line, a header when its names are the usual column names (and
+    occur nowhere else); anything else is an error asking which it is.
+    The decision is reported either way."""
+    text = bytes(buf[d.start:]).split(b"\n", 1)[0]
+    shown = quote(text)
+    if src.size < 2:
+        return src, dst, (f"line {d.line} ({shown}), the only line, is read as an edge between two names; "
+                          "pass header=True (--header) if it names the columns",)
+    a, b = src[0], dst[0]
+    rest = np.concatenate([src[1:], dst[1:]])
+    seen = [bool((rest == x).any()) for x in (a, b)]
+    words = all(str(x).strip().lower() in HEADER_WORDS for x in (a, b))
+    if any(seen) and not words:
+        name = a if seen[0] else b
+        return src, dst, (f"line {d.line} ({shown}) is read as an edge: its name {name!r} occurs on other lines "
+                          "too; pass header=True (--header) if it names the columns",)
+    if words and not any(seen):
+        return src[1:], dst[1:], (f"line {d.line} ({shown}) is taken as a header: its names are column names "
+                                  "that occur on no other line; pass header=False (--no-header) to read it as "
+                                  "an edge",)
+    why = ("its names are column names, yet one occurs on another line" if words else
+           "neither of its names occurs on another line, and they are not the usual column names")
+    raise ValueError(f"{path.name}, line {d.line}: cannot tell whether {shown} is a header or an edge between "
+                     f"two names ({why}); pass header=True (--header) or header=False (--no-header)")

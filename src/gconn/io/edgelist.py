@@ -1,201 +1,423 @@
-"""Edge lists (SNAP, plain, CSV/TSV): one 'u v [extra fields]' line per edge.
+"""Edge lists (SNAP, plain, CSV/TSV): one 'u v [more fields]' line per edge.
 
-'#' and '%' lines are comments.  The first other line decides the rest:
+'#' and '%' lines are comments, blank lines are skipped.  The first lines
+that are not decide how every other line is read (:func:`sniff`, once, for
+every route: whole, in chunks, to the GPU, compiled):
 
-* its delimiter: a tab, else a comma, else a semicolon, else runs of
-  spaces;
-* whether it is a header: it is when one of the two edge fields is not an
-  integer (``header=None``), or as ``header=True``/``False`` says; a
-  header names the columns, and ``source=``/``target=`` pick the edge
-  columns by name (default: the first two);
-* whether ids are integers (0-based, used as they are) or names: names
-  when the first edge's fields are not both integers; names are mapped to
-  0..k-1 in sorted order and kept in ``graph.nodes``.  A header line is
-  needed to tell a first edge of names from a header: a file of names
-  without one needs ``header=False``.
+* **the delimiter**: a comma, else a semicolon, else blanks (runs of
+  spaces and tabs; a tab alone where the ids are names, which may hold
+  spaces);
+* **the number of fields**: every data line has as many as the first;
+* **a header**: with ``header=None`` the first line is taken as a header
+  only where it cannot be data -- every field a word (not a number) above
+  a line of integer ids, or ``source=``/``target=`` naming its columns.
+  Where the ids are names, a first line of words could be either: it is a
+  header when none of its two names occurs anywhere else in the file, and
+  that guess is reported (:attr:`Dialect.notes`).  ``header=True``/``False``
+  decides it outright;
+* **the ids**: integers (digits only, 0-based, used as they are) unless the
+  first data line holds a word, or ``names=True``: then every id is a name,
+  and the vertices are the distinct names in sorted order
+  (``graph.nodes``).  An integer file with a field that is not an integer
+  id (``1.0``, ``1e3``, ``0x10``, ``-1``, a name) is an error naming the
+  file, line and column;
+* **other fields**: numbers (weights) unless a header names the columns,
+  then anything.
 
-Integer edges in the first two columns of a comma, tab or space separated
-file go through gconn's numba parser; anything else through pyarrow's CSV
-reader.  gconn writes a first line '# gconn edge list: n=N m=M' and reads N
-back from it, so isolated vertices after the largest id survive a round
-trip.
+Integer ids go through gconn's parser (:func:`gconn.io._kernels.parse_edges`);
+names and quoted fields through pyarrow's CSV reader.  gconn writes a first
+line '# gconn edge list: n=N m=M' and reads N back from it, so isolated
+vertices after the largest id survive a round trip.
 """
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field as _field
 from pathlib import Path
 
 import numpy as np
 
-from ..errors import VertexRangeError
-from ..graph import Graph
-from ._parsers import K
 from ._files import quote, read_bytes
-from .arrays import RELABEL_HINT
+from ._parsers import K
 
 _HEADER = re.compile(rb"#[ \t]*gconn edge list:[^\n]*?\bn=(\d+)")
+_LISTED = re.compile(rb"#[ \t]*gconn edge list:[^\n]*?\bvertices=listed")
 _CHUNK = 1 << 20
+_BLANKS = re.compile(r"[ \t\r]+")
+_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?|[+-]?(nan|inf|infinity)", re.IGNORECASE)
+_INTEGER = re.compile(r"[0-9]+")
+_NEGATIVE = re.compile(r"-[0-9]+")
+#: Bytes of the file's head read to decide its dialect (whole lines only).
+HEAD_BYTES = 1 << 16
+#: What each delimiter is called in messages.
+DELIMITERS = {" ": "blanks", ",": "commas", ";": "semicolons", "\t": "tabs"}
 
 
-_COMMENT = re.compile(rb"[ \t]*(?:[#%][^\n]*)?\r?(?:\n|$)")
-_INTEGER = re.compile(r"[+-]?\d+")
+def token_kind(token: str) -> str:
+    """What a field is: ``integer`` (digits), ``negative`` (a minus and
+    digits), ``number`` (anything else that reads as a number, or starts
+    like one: ``1.0``, ``1e3``, ``0x10``, ``nan``), ``word`` or ``empty``.
+
+    >>> [token_kind(t) for t in ("12", "-3", "1.5", "0x10", "nan", "bob", "")]
+    ['integer', 'negative', 'number', 'number', 'number', 'word', 'empty']
+    """
+    if not token:
+        return "empty"
+    if _INTEGER.fullmatch(token):
+        return "integer"
+    if _NEGATIVE.fullmatch(token):
+        return "negative"
+    if _NUMBER.fullmatch(token) or token[0] in "+-.0123456789":
+        return "number"
+    return "word"
 
 
-def _first_line(buf: np.ndarray, pos: int, line: int):
-    """(line number, start, end) of the first line at or after ``pos`` that
-    is neither blank nor a comment, or None."""
-    raw = memoryview(buf)
-    size = buf.size
-    while pos < size:
-        m = _COMMENT.match(raw, pos)
-        if m is None or m.end() == pos:
-            end = K.line_end(buf, pos)
-            return line, pos, end
-        pos = m.end()
+def split_fields(text: str, delimiter: str) -> list:
+    """The fields of one line as gconn's parser splits them (blanks around
+    a field dropped; quotes kept)."""
+    text = text.rstrip("\r\n")
+    if delimiter == " ":
+        text = text.strip(" \t\r")
+        return _BLANKS.split(text) if text else []
+    return [f.strip(" \t\r") for f in text.split(delimiter)]
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """How an edge list is read: decided once from its first lines by
+    :func:`sniff`, used by every reader of the file."""
+
+    delimiter: str = " "
+    fields: int = 2
+    columns: tuple = (0, 1)
+    header: tuple | None = None
+    #: where a header was taken (or not): "given", "source/target", "certain",
+    #: "occurrence" (names: decided once the names are read), or "" (no header)
+    header_rule: str = ""
+    names: bool = False
+    #: the caller said the ids are names (else gconn found a word among them)
+    names_given: bool = False
+    quoted: bool = False
+    #: byte offset and 1-based line number of the first line to read as data
+    start: int = 0
+    line: int = 1
+    #: line number of the first data line (the one the others are held to)
+    first_line: int = 1
+    declared_n: int | None = None
+    #: gconn's header says the vertices are the ids that occur (a relabelled
+    #: graph written in its input ids, a vertex without edges as a self loop)
+    listed: bool = False
+    notes: tuple = _field(default_factory=tuple)
+
+    @property
+    def parsed(self) -> bool:
+        """Whether gconn's integer parser reads the file (else pyarrow)."""
+        return not self.names and not self.quoted
+
+    @property
+    def numbers(self) -> bool:
+        """Whether fields besides the ids must be numbers."""
+        return self.header is None
+
+    @property
+    def parser_delimiter(self) -> int:
+        """The delimiter as :func:`gconn.io._kernels.parse_edges` takes it."""
+        return 0 if self.delimiter in (" ", "\t") else ord(self.delimiter)
+
+    def describe(self) -> str:
+        """One line for messages and ``Stats``.
+
+        >>> Dialect(delimiter=",", fields=3).describe()
+        'edge list: 3 fields separated by commas, integer ids, no header'
+        """
+        ids = "names as ids" if self.names else "integer ids"
+        head = f"header on line {self.line - 1}" if self.header is not None else "no header"
+        return f"edge list: {self.fields} fields separated by {DELIMITERS[self.delimiter]}, {ids}, {head}"
+
+
+def _data_lines(raw: bytes, pos: int, line: int, count: int):
+    """Up to ``count`` (line number, start, end, text) of the lines at or
+    after byte ``pos`` that are neither blank nor comments; ``raw`` holds
+    whole lines only."""
+    out = []
+    size = len(raw)
+    while pos < size and len(out) < count:
+        end = raw.find(b"\n", pos)
+        end = size if end < 0 else end
+        text = raw[pos:end].decode("utf-8", "replace")
+        body = text.strip(" \t\r")
+        if body and body[0] not in "#%":
+            out.append((line, pos, end, text))
+        pos = end + 1
         line += 1
-    return None
+    return out
 
 
-def _split(text: str, delimiter: str) -> list:
-    fields = text.split() if delimiter == " " else text.split(delimiter)
-    return [f.strip().strip('"').strip() for f in fields]
+def _whole_lines(head: bytes, complete: bool) -> bytes:
+    if complete:
+        return head
+    cut = head.rfind(b"\n")
+    return head[:cut + 1] if cut >= 0 else b""
 
 
-def _sniff(buf, pos, header, source, target, path):
-    """How to read the file: (delimiter, column names or None, the chosen
-    columns' positions, first data byte, its line number, names?)."""
-    first = _first_line(buf, pos, 1)
-    if first is None:
-        if source is not None or target is not None:
-            raise ValueError(f"{path.name}: the file has no header line to find source=/target= columns in")
-        return " ", None, (0, 1), pos, 1, False
-    line, start, end = first
-    text = bytes(buf[start:end]).decode("utf-8", "replace").rstrip("\r")
-    delimiter = next((d for d in ("\t", ",", ";") if d in text), " ")
-    fields = _split(text, delimiter)
-    if header is None:
-        header = source is not None or target is not None or not all(
-            _INTEGER.fullmatch(f) for f in fields[:2])
+def sniff(head: bytes, name: str, *, complete: bool = True, header=None, source=None, target=None,
+          names=None) -> Dialect:
+    """The :class:`Dialect` of an edge list from its first bytes ``head``
+    (``complete``: the whole file).  ``header``, ``source``, ``target`` and
+    ``names`` are the caller's say (None: decide).  Raises ``ValueError``
+    naming ``name`` and the line where the first lines contradict each
+    other or the options.
+
+    >>> d = sniff(b"# c\\nfrom,to,w\\n0,1,0.5\\n", "g.csv")
+    >>> d.delimiter, d.fields, d.header, d.columns, d.names, d.line
+    (',', 3, ('from', 'to', 'w'), (0, 1), False, 3)
+    >>> sniff(b"a b\\nb c\\n", "g.el").names
+    True
+    """
+    for option, value in (("header", header), ("names", names)):
+        if value not in (None, True, False):
+            raise ValueError(f"{option} must be True, False or None; got {value!r}")
+    raw = _whole_lines(head, complete)
+    bom = 3 if raw[:3] == b"\xef\xbb\xbf" else 0
+    found = _HEADER.match(raw[bom:bom + 200])
+    declared = int(found.group(1)) if found else None
+    listed = _LISTED.match(raw[bom:bom + 200]) is not None
+    lines = _data_lines(raw, bom, 1, 2)
+    # source=/target= name header columns, or give positions (integers)
+    positions = [c for c in (source, target) if isinstance(c, (int, np.integer)) and not isinstance(c, bool)]
+    given_columns = any(c is not None and c not in positions for c in (source, target))
+    if not lines:
+        if given_columns:
+            raise ValueError(f"{name}: the file has no header line to find source=/target= columns in")
+        return Dialect(start=len(raw), line=1, declared_n=declared, listed=listed, names=bool(names))
+    (l1, s1, e1, t1), second = lines[0], (lines[1] if len(lines) > 1 else None)
+    quoted = '"' in t1 or (second is not None and '"' in second[3])
+    delimiter = next((d for d in (",", ";", "\t") if d in t1), " ")
+    f1 = split_fields(t1, delimiter)
+    f2 = split_fields(second[3], delimiter) if second is not None else None
+    notes = []
+    rule = ""
+    if header is True:
+        rule = "given"
+    elif header is None and given_columns:
+        if all(token_kind(t) == "word" for t in f1):
+            header, rule = True, "source/target"
+        else:
+            raise ValueError(f"{name}: source=/target= name the columns of a header line, but line {l1} "
+                             f"({quote(t1.encode())}) is data, not a header; pass header=True if it names "
+                             "the columns")
+    elif header is None:
+        header, rule = _header_of(f1, f2, names)
+    if header is False and given_columns:
+        raise ValueError(f"{name}: source=/target= name the columns of a header line, but header=False")
+    if rule == "alone":
+        notes.append(f"line {l1} ({quote(t1.encode())}), the only line, is read as an edge between two names; "
+                     "pass header=True (--header) if it names the columns")
     if not header:
-        if source is not None or target is not None:
-            raise ValueError(f"{path.name}: source=/target= name header columns, but header=False")
-        return delimiter, None, (0, 1), start, line, len(fields) >= 2 and not all(
-            _INTEGER.fullmatch(f) for f in fields[:2])
-    if len(fields) < 2:
-        raise ValueError(f"{path.name}, line {line}: expected a header of two or more columns or two vertex "
-                         f"ids, got {quote(text.encode())}")
-    cols = []
-    for given, default, option in ((source, 0, "source"), (target, 1, "target")):
-        if given is None:
-            cols.append(default)
-        elif str(given) in fields:
-            cols.append(fields.index(str(given)))
-        else:
-            raise ValueError(f"{path.name}, line {line}: {option}={given!r} is not a column of the header; "
-                           f"its columns: {fields}")
-    data = _first_line(buf, end + 1, line + 1)
-    named = False
-    if data is not None:
-        row = _split(bytes(buf[data[1]:data[2]]).decode("utf-8", "replace").rstrip("\r"), delimiter)
-        named = any(c < len(row) and not _INTEGER.fullmatch(row[c]) for c in cols)
-    return delimiter, fields, tuple(cols), end + 1, line + 1, named
+        rule = ""
+    cols = tuple(c if isinstance(c, (int, np.integer)) and not isinstance(c, bool) else default
+                 for c, default in ((source, 0), (target, 1)))
+    if header and not positions:
+        if len(f1) < 2:
+            raise ValueError(f"{name}, line {l1}: a header needs two or more column names, got "
+                             f"{quote(t1.encode())}")
+        cols = tuple(_column(f1, given, default, option, name, l1)
+                     for given, default, option in ((source, 0, "source"), (target, 1, "target")))
+        data = second
+    else:
+        data = lines[0]
+    if header and positions:
+        data = second
+    dfields = split_fields(data[3], delimiter) if data is not None else f1
+    if data is not None and max(cols) >= len(dfields):
+        raise ValueError(f"{name}, line {data[0]}: column {max(cols)} (0-based) asked for, but the line has "
+                         f"{len(dfields)} fields")
+    if header and data is not None and len(dfields) != len(f1):
+        raise ValueError(f"{name}, line {data[0]}: {len(dfields)} fields, but the header on line {l1} names "
+                         f"{len(f1)} columns")
+    if len(dfields) < 2 and data is not None:
+        raise ValueError(f"{name}, line {data[0]}: expected two vertex ids, got {quote(data[3].encode())}")
+    named = names
+    if named is None:
+        ids = [token_kind(dfields[c]) for c in cols] if data is not None else []
+        named = "word" in ids
+    if named and delimiter == "\t":
+        pass        # names may hold spaces: only tabs separate them
+    elif delimiter == "\t":
+        delimiter = " "
+    if rule == "certain":
+        notes.append(f"line {l1} ({quote(t1.encode())}) is a header: its fields are not integers like "
+                     f"line {data[0]}'s")
+    start, line = (e1 + 1, l1 + 1) if header and rule != "occurrence" else (s1, l1)
+    return Dialect(delimiter=delimiter, fields=len(dfields), columns=cols,
+                   header=tuple(f1) if header and rule != "occurrence" else None, header_rule=rule,
+                   names=bool(named), names_given=names is True, quoted=quoted, start=min(start, len(raw)), line=line,
+                   first_line=data[0] if data is not None else l1 + 1, declared_n=declared, listed=listed,
+                   notes=tuple(notes))
 
 
-def read(path: Path, n: int | None, relabel=False, source=None, target=None, header=None, build=None):
-    """The graph of an edge-list file.  ``build(src, dst, n, relabel)``, when
-    given, replaces ``Graph.from_edges`` on the ids of the integer parser,
-    and files that need pyarrow's reader then give None."""
-    buf = read_bytes(path)
-    gconn_header = _HEADER.match(bytes(buf[:200]))
-    declared = int(gconn_header.group(1)) if gconn_header else None
-    limit = n if n is not None else (None if relabel is True else declared)
-    # Spreadsheet exports often begin with a UTF-8 byte order mark.
-    pos = 3 if bytes(buf[:3]) == b"\xef\xbb\xbf" else 0
-    delimiter, names, cols, pos, first_line, named = _sniff(buf, pos, header, source, target, path)
-    if named or cols != (0, 1) or delimiter == ";":
-        if build is not None:
-            return None
-        from .delimited import read_columns
-        from ..inputs.tables import graph_from_pair
-        if _first_line(buf, pos, first_line) is None:  # a header and no edges
-            src = dst = np.zeros(0, np.int64)
-        else:
-            src, dst = read_columns(buf[pos:], path, delimiter, names, cols, first_line, named)
-        if limit is not None:
-            relabel = False
-        try:
-            return graph_from_pair(src, dst, limit, relabel)
-        except (ValueError, TypeError) as e:
-            raise type(e)(f"{path.name}: {e}") from None
-    cap = K.count_lines(buf)
-    src = np.empty(cap, np.int64)
-    dst = np.empty(cap, np.int64)
-    k, status, line, start, end, value = K.parse_pairs(
-        buf, pos, first_line, 0, -1 if limit is None else limit, 2, -1, src, dst)
+def _header_of(f1, f2, names):
+    """(header?, rule) for ``header=None``: see the module docstring."""
+    if not all(token_kind(t) == "word" for t in f1):
+        return False, ""
+    if f2 is None:
+        # One line of words and nothing else: an edge between two names,
+        # or the header of a table without rows.  Data, reported.
+        return (True, "certain") if names is False else (False, "alone")
+    ids2 = [token_kind(t) for t in f2[:2]]
+    if names is not True and "word" not in ids2:
+        return True, "certain"
+    # Names in both lines: a third column of numbers under a word settles it.
+    if len(f1) == len(f2) and any(token_kind(a) == "word" and token_kind(b) in ("integer", "negative", "number")
+                                  for a, b in zip(f1[2:], f2[2:])):
+        return True, "certain"
+    return True, "occurrence"
+
+
+def _column(fields, given, default, option, name, line):
+    if given is None:
+        return default
+    if str(given) in fields:
+        return fields.index(str(given))
+    raise ValueError(f"{name}, line {line}: {option}={given!r} is not a column of the header; its "
+                     f"columns: {fields}")
+
+
+# -- reading ---------------------------------------------------------------------------
+
+def read_file(info, n: int | None, relabelled: bool):
+    """The :class:`~gconn.io.edges.FileEdges` of a whole edge list
+    (``info`` from :func:`gconn.io.identify.identify`): int64 ids, or codes
+    into the sorted names; ``n`` (else the n of gconn's header line, unless
+    ``relabelled``) bounds integer ids."""
+    from .edges import FileEdges
+    d = info.dialect
+    buf = read_bytes(info.path)
+    if not d.parsed:
+        from .delimited import read_names
+        src, dst, names, notes = read_names(info.path, buf, d)
+        return FileEdges(src, dst, None, names, notes=notes)
+    limit = n if n is not None else (None if relabelled else d.declared_n)
+    origin = "given" if n is not None else "declared on line 1"
+    if d.start >= buf.size:
+        empty = np.zeros(0, np.int64)
+        return FileEdges(empty, empty, d.declared_n)
+    src, dst, k = parse_all(info.path, buf, d, -1 if limit is None else limit, origin)
+    if d.listed and n is None:
+        from ..relabel import dense_ids
+        s, t, ids = dense_ids(src[:k], dst[:k])
+        return FileEdges(s, t, ids.size, ids)
+    return FileEdges(src[:k], dst[:k], d.declared_n)
+
+
+def parse_all(path: Path, buf: np.ndarray, d: Dialect, limit: int, limit_origin: str):
+    """(src, dst, count): every edge of ``buf`` from ``d.start`` on, parsed
+    serially where numba is not loaded (gconn._aot's parser) and in
+    parallel pieces where it is."""
+    from .. import aot
+    if aot.numba_free() or buf.size - d.start < (1 << 20):
+        cap = K.count_lines(buf)
+        src, dst = np.empty(cap, np.int64), np.empty(cap, np.int64)
+        k, status, line, start, end, value, fld = K.parse_edges(
+            buf, d.start, d.line, d.parser_delimiter, d.fields, d.columns[0], d.columns[1], d.numbers, limit,
+            src, dst)
+    else:
+        import numba
+        pieces = 4 * numba.get_num_threads()
+        cap = (buf.size - d.start) // 4 + pieces + 1
+        src, dst = np.empty(cap, np.int64), np.empty(cap, np.int64)
+        k, status, line, start, end, value, fld = K.parse_block(
+            buf, d.start, d.line, d.parser_delimiter, d.fields, d.columns[0], d.columns[1], d.numbers, limit,
+            pieces, src, dst)
     if status != K.OK:
-        raise parse_error(path, status, line, buf[start:end], value, limit,
-                          "given" if n is not None else "declared on line 1")
-    if limit is not None:
-        relabel = False  # a declared or given n keeps every vertex, isolated ones too
-    try:
-        return (build or Graph.from_edges)(src[:k], dst[:k], limit, relabel=relabel)
-    except VertexRangeError as e:
-        if e.vertex_id is None:
-            if n is not None:
-                raise
-            raise e.at(f"{path.name}, line 1: the header's n={declared}", None, RELABEL_HINT) from None
-        # Parse again with the offending id just out of range to find its line.
-        _, _, line, _, _, _ = K.parse_pairs(buf, pos, first_line, 0, e.vertex_id, 2, -1, src, dst)
-        raise e.at(f"{path.name}, line {line}", e.vertex_id) from None
+        raise parse_error(path, d, status, line, buf[start:end], value, fld, limit, limit_origin)
+    return src, dst, k
 
 
-_SEPARATORS = b" \t\r,"
-_INT64_MAX = np.iinfo(np.int64).max
+def line_of_id(info, vertex_id: int) -> int:
+    """The line of the first edge with an id >= ``vertex_id`` (for errors
+    found after the parse: an id too large for memory)."""
+    d = info.dialect
+    buf = read_bytes(info.path)
+    cap = K.count_lines(buf)
+    src, dst = np.empty(cap, np.int64), np.empty(cap, np.int64)
+    return K.parse_edges(buf, d.start, d.line, d.parser_delimiter, d.fields, d.columns[0], d.columns[1],
+                         d.numbers, vertex_id, src, dst)[2]
 
 
-def _column(raw: bytes, status: int, value: int) -> int:
-    """1-based column of the field :func:`K.parse_pairs` stopped at on the
-    line ``raw`` (the same walk, in Python: only errors take it)."""
-    i = 0
-    while i < len(raw) and raw[i] in b" \t\r":
-        i += 1
-    for f in range(2):
-        commas = []
-        while i < len(raw) and raw[i] in _SEPARATORS:
-            if raw[i] == ord(","):
-                commas.append(i)
-            i += 1
-        if len(commas) > (f > 0):  # an empty field: where it would begin
-            return commas[f > 0] + 1
-        if i == len(raw):
-            return i + 1
-        j = i
-        while j < len(raw) and raw[j] not in _SEPARATORS:
-            j += 1
-        token = raw[i:j]
-        if not re.fullmatch(rb"\d+", token) or int(token) > _INT64_MAX or \
-                (status == K.OUT_OF_RANGE and int(token) == value):
-            return i + 1
-        i = j
-    return 1
+# -- errors ----------------------------------------------------------------------------------
+
+def _field_span(text: str, delimiter: str, index: int) -> tuple[int, str]:
+    """(1-based column, text) of field ``index`` of a line, split as the
+    parser splits it; the column past the end for a missing field."""
+    if delimiter in (" ", "\t"):
+        spans = [(m.start(), m.group()) for m in re.finditer(r"[^ \t\r]+", text)]
+    else:
+        spans, at = [], 0
+        for part in text.split(delimiter):
+            lead = len(part) - len(part.lstrip(" \t\r"))
+            spans.append((at + lead, part.strip(" \t\r")))
+            at += len(part) + 1
+    if index < len(spans):
+        return spans[index][0] + 1, spans[index][1]
+    return len(text.rstrip("\r")) + 1, ""
 
 
-def parse_error(path: Path, status: int, line: int, raw, value: int, limit, limit_origin: str) -> ValueError:
-    """The error for a bad data line of an edge list: file, line, column and what is wrong."""
-    raw = bytes(raw)
-    where = f"{path.name}, line {line}, column {_column(raw, status, value)}"
+def parse_error(path: Path, d: Dialect, status: int, line: int, raw, value: int, field: int, limit,
+                limit_origin: str) -> ValueError:
+    """The error for a bad data line: file, line, column, and what is wrong
+    with it measured against the file's first data line."""
+    text = bytes(raw).decode("utf-8", "replace")
+    col, token = _field_span(text, d.delimiter, field)
+    where = f"{path.name}, line {line}, column {col}"
+    first = f"line {d.first_line}"
     if status == K.NEGATIVE:
         return ValueError(f"{where}: negative vertex id {value}; ids must be >= 0")
     if status == K.OVERFLOW:
-        return ValueError(f"{where}: vertex id too large (beyond int64) in {quote(raw)}")
+        return ValueError(f"{where}: vertex id {token[:30]} is too large (beyond int64)")
     if status == K.OUT_OF_RANGE:
         return ValueError(f"{where}: vertex id {value} is out of range for n={limit} ({limit_origin})")
-    return ValueError(f"{where}: expected two integer vertex ids, got {quote(raw)}")
+    if status == K.TOO_FEW:
+        return ValueError(f"{where}: {field} field{'s' if field != 1 else ''}, but the lines of this file have "
+                          f"{d.fields} ({first}): {quote(raw)}")
+    if status == K.EXTRA_FIELDS:
+        return ValueError(f"{where}: more than the {d.fields} fields of {first}: {quote(raw)}")
+    if status == K.EMPTY_FIELD:
+        return ValueError(f"{where}: an empty field in {quote(raw)}")
+    if status == K.BAD_EXTRA:
+        return ValueError(f"{where}: {token[:40]!r} is not a number; the fields after the two ids of an edge "
+                          "list without a header are weights (numbers); a header line naming the columns "
+                          "lets them hold anything")
+    # BAD_FIELD: an id that is not an integer
+    hint = ""
+    other = next((c for c in ",;\t " if c != d.delimiter and c in token and not (d.delimiter == " " and c == "\t")),
+                 None)
+    if other is not None:
+        hint = (f"; the fields of this file are separated by {DELIMITERS[d.delimiter]} ({first}), this line "
+                f"uses {DELIMITERS[other]}")
+    elif token_kind(token) == "word":
+        hint = f"; {first} has integer ids: if the ids are names, pass names=True (--names)"
+    return ValueError(f"{where}: {token[:40]!r} is not a vertex id: ids are integers >= 0 (digits only){hint}")
 
 
-def write(graph: Graph, f, sep: str) -> None:
-    f.write(f"# gconn edge list: n={graph.n} m={graph.m}\n".encode())
-    write_pairs(f, graph.src, graph.dst, 0, sep)
+# -- writing ---------------------------------------------------------------------------------
+
+def write(graph, f, sep: str) -> None:
+    """gconn's header line, then one line per edge; a relabelled graph
+    (``graph.nodes`` its input ids) is written in those ids, each vertex
+    without an edge as a self loop, which the simple graph does not count."""
+    if graph.nodes is None:
+        f.write(f"# gconn edge list: n={graph.n} m={graph.m}\n".encode())
+        write_pairs(f, graph.src, graph.dst, 0, sep)
+        return
+    ids = np.asarray(graph.nodes, np.int64)
+    has_edge = np.zeros(graph.n, np.bool_)
+    has_edge[graph.src] = True
+    has_edge[graph.dst] = True
+    alone = ids[~has_edge]
+    f.write(f"# gconn edge list: vertices=listed m={graph.m} (input ids; a vertex without edges is a self "
+            f"loop)\n".encode())
+    write_pairs(f, np.concatenate([ids[graph.src], alone]), np.concatenate([ids[graph.dst], alone]), 0, sep)
 
 
 def write_pairs(f, a: np.ndarray, b: np.ndarray, add: int, sep: str) -> None:

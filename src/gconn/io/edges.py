@@ -1,32 +1,113 @@
-"""Edge arrays from a file, checked but not built into a graph: what
-:mod:`gconn.aot`'s one-off runs (``gconn cc FILE``) read."""
+"""A whole file's edges, read by its format's one reader, and the graph they make.
+
+:func:`read_edges` is what every route that holds a file whole reads (the
+compiled one-off path, ``gconn.load``, the GPU's resident graph): the ids
+as the file has them, checked, with the vertex count the file declares and
+the names its vertices carry.  :func:`graph_of` builds the
+:class:`~gconn.graph.Graph` from them; the chunked routes read the same
+formats piece by piece (:mod:`gconn.io.chunks`).
+"""
 from __future__ import annotations
 
-from pathlib import Path
+from typing import NamedTuple
 
-from ..aot import Edges, raw
-from . import _EXTENSIONS, _split_name, edgelist, mtx
+import numpy as np
+
+from ..errors import VertexRangeError
+from ..graph import Graph, relabel_option
+from ..ids import check_n
+from .identify import FileInfo
+
+#: The advice when a file's declared vertex count does not fit in memory.
+RELABEL_HINT = "pass relabel=True (gconn cc --relabel) to count only the vertices that have edges"
 
 
-def read_edges(path, format, n, relabel) -> Edges | None:
-    """The checked edges of a Matrix Market file or an integer edge list
-    (None for other files, and for files that relabelling would change).
+class FileEdges(NamedTuple):
+    """A file's edges: ``src``/``dst`` ids (int64, or the id dtype of a
+    binary file), the vertex count ``n`` the file declares (None: the
+    largest id + 1), and ``names``, when the vertices carry names or
+    original ids, with ``src``/``dst`` indices into them."""
+
+    src: np.ndarray
+    dst: np.ndarray
+    n: int | None = None
+    names: np.ndarray | None = None
+    #: a .gcb file's (indptr, indices), with src/dst its canonical COO
+    canonical: tuple | None = None
+    notes: tuple = ()
+
+
+def read_edges(info: FileInfo, n: int | None = None, relabel=False) -> FileEdges:
+    """The edges of the file ``info`` describes (see :func:`gconn.io.identify.identify`).
+
+    ``n`` (the vertex count asked for) bounds the ids of the formats that
+    read them one by one; ``relabel=True`` skips the check that a declared
+    vertex count fits in memory (a relabelled graph does not allocate it).
 
     >>> import os, tempfile
+    >>> from gconn.io.identify import identify
     >>> path = os.path.join(tempfile.mkdtemp(), "g.el")
     >>> with open(path, "w") as f:
     ...     _ = f.write("0 1\\n2 4\\n")
-    >>> e = read_edges(path, None, None, "auto")
+    >>> e = read_edges(identify(path))
     >>> e.src.tolist(), e.dst.tolist(), e.n
-    ([0, 2], [1, 4], 5)
+    ([0, 2], [1, 4], None)
     """
-    path = Path(path)
-    fmt = format or _EXTENSIONS.get(_split_name(path)[0])
-    if fmt not in ("mtx", "edgelist") or not path.is_file():
-        return None
-    if fmt == "mtx":
-        if relabel is True:
-            return None
-        row, col, rows = mtx.read_coo(path, n, relabel)
-        return raw(row, col, rows if n is None else n)
-    return edgelist.read(path, n, relabel, build=lambda s, d, limit, relabel: raw(s, d, limit, relabel))
+    from . import arrays, edgelist, gcb, metis, mtx, parquet
+    readers = {"edgelist": edgelist.read_file, "mtx": mtx.read, "metis": metis.read, "npy": arrays.read_npy,
+               "npz": arrays.read_npz, "gcb": gcb.read, "parquet": parquet.read}
+    fe = readers[info.format](info, n, relabel is True)
+    if n is not None and fe.n is not None and n < fe.n:
+        raise ValueError(f"{info.name}: n={n} is smaller than the {fe.n} vertices the file declares")
+    return fe._replace(notes=info.notes + fe.notes)
+
+
+def graph_of(info: FileInfo, fe: FileEdges, n: int | None = None, relabel=False) -> Graph:
+    """The graph of a file's edges: ``n`` vertices where given, else the
+    file's declared count, else the largest id + 1; ``relabel`` as
+    :meth:`Graph.from_edges` takes it ("auto" only where neither ``n`` nor
+    the file gives the vertex count)."""
+    relabel = relabel_option(relabel)
+    check_n(n)
+    if relabel is True and n is not None:
+        raise ValueError("n cannot be combined with relabel=True: a relabelled graph has one vertex per "
+                         "distinct id that occurs")
+    name = info.name
+    if fe.names is not None:
+        if n is not None and n != fe.names.size:
+            raise ValueError(f"{name}: n={n} was given, but the file's vertices are {fe.names.size:,} names")
+        g = Graph.from_edges(fe.src, fe.dst, fe.names.size)
+        g.nodes = fe.names
+        return g
+    if fe.canonical is not None and relabel is not True and (n is None or n == fe.n):
+        return Graph(fe.n, *fe.canonical, fe.src, fe.dst)
+    count = n if n is not None else (None if relabel is True else fe.n)
+    if count is not None:
+        relabel = False     # a given or declared n keeps every vertex, isolated ones too
+    try:
+        return Graph.from_edges(fe.src, fe.dst, count, relabel=relabel)
+    except VertexRangeError as e:
+        raise _located(info, fe, e, n) from None
+    except (ValueError, TypeError) as e:
+        raise type(e)(f"{name}: {e}") from None
+
+
+def _located(info: FileInfo, fe: FileEdges, e: VertexRangeError, n) -> VertexRangeError:
+    """A memory error from building the graph, naming the file, and the line
+    or row of the id (or the declared count) that asked for the memory."""
+    name = info.name
+    if e.vertex_id is None:
+        if n is not None:
+            return e
+        where = f"{name}, line 1: the header's n={fe.n}" if info.format == "edgelist" else \
+            f"{name}: the n={fe.n} stored in the file"
+        return e.at(where, None, RELABEL_HINT)
+    if info.format == "edgelist" and info.dialect.parsed:
+        from .edgelist import line_of_id
+        return e.at(f"{name}, line {line_of_id(info, e.vertex_id)}", e.vertex_id)
+    origin = e.origin
+    if origin[:4] in ("src[", "dst["):
+        row = origin[4:-1]
+        origin = f"row {row}, column {0 if origin[0] == 's' else 1}" if info.format == "npy" else \
+            f"{'src' if origin[0] == 's' else 'dst'}[{row}]"
+    return e.at(f"{name}: {origin}", e.vertex_id, e.hint)

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import numpy as np
 
-from ..graph import INT32_MAX, Graph
+from ..graph import INT32_MAX
 from ..memory import check_vertices
-from .arrays import RELABEL_HINT
+from .edges import RELABEL_HINT
 
 # PNG-style: a high-bit byte and CR LF / ^Z / LF expose text-mode or 7-bit
 # mangling of the file, not only a wrong file type.
@@ -88,11 +88,15 @@ def edge_arrays(path):
     return src, dst, int(n)
 
 
-def read(path: Path, n: int | None, relabel=False) -> Graph:
+def read(info, n: int | None, relabelled: bool):
+    """The :class:`~gconn.io.edges.FileEdges` of a .gcb file: its
+    canonical arrays as they are stored."""
+    from .edges import FileEdges
+    path = info.path
     name = path.name
     with open(path, "rb") as f:
         id_size, ptr_size, n_file, m = _header(f, name)
-        if relabel is not True:
+        if not relabelled:
             if n is not None and n > n_file:
                 check_vertices(n, f"n={n}")
             check_vertices(n_file, f"{name}: the n={n_file} stored in the file", None, hint=RELABEL_HINT)
@@ -105,26 +109,12 @@ def read(path: Path, n: int | None, relabel=False) -> Graph:
         raise ValueError(f"{name}: corrupt .gcb file: indptr runs from {indptr[0]} to "
                          f"{indptr[-1]}, expected 0 to 2m={2 * m}")
     # '<' arrays are native on little-endian hosts: these are no-op views there.
-    native = [a.astype(a.dtype.newbyteorder("="), copy=False) for a in (indptr, indices, src, dst)]
-    graph = Graph(n_file, *native)
-    if relabel is True:
-        return Graph.from_edges(graph.src, graph.dst, relabel=True)
-    if n is None or n == n_file:
-        return graph
-    if n < n_file:
-        raise ValueError(f"{name}: n={n} is smaller than the n={n_file} stored in the file")
-    return _with_isolated(graph, n)
+    indptr, indices, src, dst = (a.astype(a.dtype.newbyteorder("="), copy=False)
+                                 for a in (indptr, indices, src, dst))
+    return FileEdges(src, dst, n_file, canonical=(indptr, indices))
 
 
-def _with_isolated(graph: Graph, n: int) -> Graph:
-    """``graph`` with vertices n_old..n-1 added, none of them with edges."""
-    ids = np.int32 if n <= INT32_MAX else np.int64
-    indptr = np.concatenate([graph.indptr, np.full(n - graph.n, graph.indptr[-1], graph.indptr.dtype)])
-    return Graph(n, indptr, graph.indices.astype(ids, copy=False),
-                 graph.src.astype(ids, copy=False), graph.dst.astype(ids, copy=False))
-
-
-def write(graph: Graph, f) -> None:
+def write(graph, f) -> None:
     ids = _dtype(graph.indices.dtype.itemsize)
     offsets = _dtype(graph.indptr.dtype.itemsize)
     f.write(_FIELDS.pack(MAGIC, VERSION, ids.itemsize, offsets.itemsize,

@@ -11,11 +11,10 @@ from pathlib import Path
 
 import numpy as np
 
-from ..graph import Graph
 from ..memory import check_vertices
 from ._parsers import K
 from ._files import quote, read_bytes
-from .arrays import RELABEL_HINT
+from .edges import RELABEL_HINT
 
 _CHUNK = 1 << 20
 
@@ -42,13 +41,16 @@ def _read_header(path: Path, buf: np.ndarray):
     return n, m, fmt, ncon, line, end + 1
 
 
-def read(path: Path, n: int | None, relabel=False) -> Graph:
+def read(info, n: int | None, relabelled: bool):
+    """The :class:`~gconn.io.edges.FileEdges` of a METIS file."""
+    from .edges import FileEdges
+    path = info.path
     name = path.name
     buf = read_bytes(path)
     n_file, m, fmt, ncon, hline, body = _read_header(path, buf)
     if n is not None and n < n_file:
         raise ValueError(f"{name}: n={n} is smaller than the {n_file} vertices declared on line {hline}")
-    if relabel is not True:
+    if not relabelled:
         if n is not None and n > n_file:
             check_vertices(n, f"n={n}")
         check_vertices(n_file, f"{name}, line {hline}: n={n_file}", None, hint=RELABEL_HINT)
@@ -85,12 +87,10 @@ def read(path: Path, n: int | None, relabel=False) -> Graph:
     if k != 2 * m:
         raise ValueError(f"{name}, line {hline}: the header declares m={m} edges, but the vertex "
                          f"lines list {k} neighbour entries (expected 2m={2 * m}, each edge twice)")
-    if relabel is True:
-        return Graph.from_edges(src[:k], dst[:k], relabel=True)
-    return Graph.from_edges(src[:k], dst[:k], n_file if n is None else n)
+    return FileEdges(src[:k], dst[:k], n_file)
 
 
-def write(graph: Graph, f) -> None:
+def write(graph, f) -> None:
     f.write(f"{graph.n} {graph.m}\n".encode())
     indptr, indices = graph.indptr, graph.indices
     width = len(str(graph.n)) + 1

@@ -14,12 +14,11 @@ from pathlib import Path
 
 import numpy as np
 
-from ..graph import Graph
 from ..memory import check_vertices
 from ._parsers import K
 from ._files import GZIP_ERRORS, gzip_error, is_gzip, open_binary, quote, read_bytes
-from .arrays import RELABEL_HINT
 from .edgelist import write_pairs
+from .edges import RELABEL_HINT
 
 _FORMATS = ("coordinate", "array")
 _FIELDS = {"pattern": 2, "integer": 3, "real": 3, "complex": 4}
@@ -72,14 +71,14 @@ def _read_header(path: Path, f) -> _Header:
     raise ValueError(f"{name}, line {lineno}: file ends before the Matrix Market size line")
 
 
-def read(path: Path, n: int | None, relabel=False) -> Graph:
-    row, col, rows = read_coo(path, n, relabel)
-    if relabel is True:
-        return Graph.from_edges(row, col, relabel=True)
-    return Graph.from_edges(row, col, rows if n is None else n)
+def read(info, n: int | None, relabelled: bool):
+    """The :class:`~gconn.io.edges.FileEdges` of a Matrix Market file."""
+    from .edges import FileEdges
+    row, col, rows = read_coo(info.path, n, relabelled)
+    return FileEdges(row, col, rows)
 
 
-def read_coo(path: Path, n: int | None, relabel=False):
+def read_coo(path: Path, n: int | None, relabelled: bool = False):
     """(row, col, declared rows): the entries' 0-based ids, checked."""
     gz = is_gzip(path)
     try:
@@ -90,7 +89,7 @@ def read_coo(path: Path, n: int | None, relabel=False):
     if n is not None and n < header.rows:
         raise ValueError(f"{path.name}: n={n} is smaller than the {header.rows} vertices "
                          f"declared on line {header.size_line}")
-    if relabel is not True:
+    if not relabelled:
         if n is not None and n > header.rows:
             check_vertices(n, f"n={n}")
         check_vertices(header.rows, f"{path.name}, line {header.size_line}: the {header.rows} x "
@@ -174,7 +173,7 @@ def _describe_error(path: Path, header: _Header, error: Exception) -> ValueError
     return ValueError(f"{name}, line {number}: {message[:1].lower()}{message[1:]}")
 
 
-def write(graph: Graph, f) -> None:
+def write(graph, f) -> None:
     f.write(b"%%MatrixMarket matrix coordinate pattern symmetric\n% written by gconn\n")
     f.write(f"{graph.n} {graph.n} {graph.m}\n".encode())
     # 'symmetric' stores the lower triangle: row > col, i.e. (dst, src).

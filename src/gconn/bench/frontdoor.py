@@ -1,0 +1,217 @@
+"""The front door as users call it: ``gconn cc FILE`` in a fresh process, and
+``gconn.connected_components`` from arrays and from a file path, first call
+and repeated calls, for one or more source trees side by side.
+
+    python -m gconn.bench.frontdoor --edges 1000000 --repeat 7
+    python -m gconn.bench.frontdoor --tree /path/to/old/src --tree src   # before / after
+
+Every measurement runs in a fresh Python process (``PYTHONPATH`` set to the
+tree), the trees in turns (A B A B ...) so that a drifting machine moves
+both alike.  Per case: the median, minimum and maximum of ``--repeat``
+runs after one warm-up run of each tree.  Cases:
+
+* ``cli FILE``: the wall time of ``python -m gconn cc FILE -b cpu`` (the
+  whole process: start, import, read, run, print), for an edge list
+  (``.el``), Matrix Market (``.mtx``) and METIS (``.graph``) file of the
+  same graph;
+* ``cli stdin``: the edge list piped to ``gconn cc -``;
+* ``api arrays, first`` / ``repeat``: in one process, NumPy ``(src, dst)``
+  int32 arrays loaded from ``.npy``, then the first
+  ``connected_components((src, dst), backend="cpu")`` call and the median
+  of 5 later ones (the labels come back as NumPy);
+* ``api file, first`` / ``repeat``: the same with the ``.el`` path.
+
+The graph is Erdos-Renyi: ``--edges`` random pairs on ``--edges / 4``
+vertices (numpy's generator, seed 1).  Every run's component count is
+checked against SciPy's; a mismatch fails the benchmark.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+#: What an API case runs in its child process: it prints one JSON line.
+_API_CHILD = r"""
+import json, sys, time
+import numpy as np
+t0 = time.perf_counter()
+import gconn
+kind, path = sys.argv[1], sys.argv[2]
+if kind == "arrays":
+    e = np.load(path)
+    arg = (np.ascontiguousarray(e[:, 0]), np.ascontiguousarray(e[:, 1]))
+else:
+    arg = path
+t1 = time.perf_counter()
+k, labels = gconn.connected_components(arg, backend="cpu")
+t2 = time.perf_counter()
+again = []
+for _ in range(5):
+    t = time.perf_counter()
+    k2, _ = gconn.connected_components(arg, backend="cpu")
+    again.append(time.perf_counter() - t)
+print(json.dumps({"k": int(k), "k2": int(k2), "n": int(labels.size), "import_s": t1 - t0,
+                  "first_s": t2 - t1, "repeat_s": sorted(again)[2]}))
+"""
+
+
+def make_files(edges: int, folder: Path) -> dict:
+    """The benchmark graph in every format the cases read, and its SciPy
+    component count: ``{"el": path, ..., "n": n, "k": k}``."""
+    import scipy.sparse as sp
+    from scipy.sparse.csgraph import connected_components
+    rng = np.random.default_rng(1)
+    n = max(edges // 4, 2)
+    src = rng.integers(0, n, edges, dtype=np.int32)
+    dst = rng.integers(0, n, edges, dtype=np.int32)
+    A = sp.coo_matrix((np.ones(edges, np.int8), (src, dst)), shape=(n, n)).tocsr()
+    k = int(connected_components(A, directed=False)[0])
+    files = {"n": n, "k": k}
+    np.save(folder / "g.npy", np.column_stack([src, dst]))
+    files["npy"] = str(folder / "g.npy")
+    # Plain text writers of our own, so that every tree reads the same bytes.
+    lines = "\n".join(f"{a} {b}" for a, b in zip(src.tolist(), dst.tolist())) + "\n"
+    (folder / "g.el").write_text(lines)
+    files["el"] = str(folder / "g.el")
+    sym = sp.triu(A + A.T, k=1).tocoo()
+    with open(folder / "g.mtx", "w") as f:
+        f.write("%%MatrixMarket matrix coordinate pattern symmetric\n")
+        f.write(f"{n} {n} {sym.nnz}\n")
+        f.write("\n".join(f"{b + 1} {a + 1}" for a, b in zip(sym.row.tolist(), sym.col.tolist())) + "\n")
+    files["mtx"] = str(folder / "g.mtx")
+    S = (A + A.T).tocsr()
+    S.setdiag(0)
+    S.eliminate_zeros()
+    with open(folder / "g.graph", "w") as f:
+        f.write(f"{n} {S.nnz // 2}\n")
+        for v in range(n):
+            f.write(" ".join(str(u + 1) for u in S.indices[S.indptr[v]:S.indptr[v + 1]].tolist()) + "\n")
+    files["graph"] = str(folder / "g.graph")
+    return files
+
+
+def _components_line(out: str) -> int | None:
+    for line in out.splitlines():
+        if line.startswith("components"):
+            return int(line.split()[1].replace(",", ""))
+    return None
+
+
+def cases(files: dict) -> list:
+    """(name, how to run it): ``("cli", argv, stdin path or None)`` or
+    ``("api", kind, path)``."""
+    py = sys.executable
+    out = []
+    for fmt in ("el", "mtx", "graph"):
+        out.append((f"cli .{fmt}", ("cli", [py, "-m", "gconn", "cc", "-q", "-b", "cpu", files[fmt]], None)))
+    out.append(("cli stdin (.el)", ("cli", [py, "-m", "gconn", "cc", "-q", "-b", "cpu", "-"], files["el"])))
+    out.append(("api arrays", ("api", "arrays", files["npy"])))
+    out.append(("api file (.el)", ("api", "file", files["el"])))
+    return out
+
+
+def run_once(how, tree: str, k: int) -> dict:
+    """One fresh process of a case: its wall time (and for the API, the
+    child's own times); checks the component count."""
+    env = dict(os.environ, PYTHONPATH=tree)
+    if how[0] == "cli":
+        stdin = open(how[2], "rb") if how[2] else subprocess.DEVNULL
+        try:
+            t0 = time.perf_counter()
+            p = subprocess.run(how[1], env=env, stdin=stdin, capture_output=True, text=True)
+            wall = time.perf_counter() - t0
+        finally:
+            if how[2]:
+                stdin.close()
+        got = _components_line(p.stdout)
+        if p.returncode != 0 or got != k:
+            raise RuntimeError(f"{' '.join(how[1])} (tree {tree}): exit {p.returncode}, components {got}, "
+                               f"expected {k}\n{p.stderr[-2000:]}")
+        return {"wall_s": wall}
+    t0 = time.perf_counter()
+    p = subprocess.run([sys.executable, "-c", _API_CHILD, how[1], how[2]], env=env, capture_output=True,
+                       text=True)
+    wall = time.perf_counter() - t0
+    if p.returncode != 0:
+        raise RuntimeError(f"api {how[1]} (tree {tree}): exit {p.returncode}\n{p.stderr[-2000:]}")
+    r = json.loads(p.stdout.strip().splitlines()[-1])
+    if r["k"] != k or r["k2"] != k:
+        raise RuntimeError(f"api {how[1]} (tree {tree}): {r['k']} components, expected {k}")
+    return {"wall_s": wall, **r}
+
+
+def _spread(xs) -> str:
+    return f"{1e3 * statistics.median(xs):.0f} ({1e3 * min(xs):.0f}-{1e3 * max(xs):.0f})"
+
+
+def measure(trees: list, edges: int, repeat: int, folder: Path, only=None) -> list:
+    """Rows ``(case, figure, tree, seconds...)`` of every case in turns."""
+    files = make_files(edges, folder)
+    rows = []
+    for name, how in cases(files):
+        if only and not any(o in name for o in only):
+            continue
+        got = {t: [] for t in trees}
+        for i in range(repeat + 1):
+            for t in trees:
+                r = run_once(how, t, files["k"])
+                if i:
+                    got[t].append(r)
+        figures = ["wall_s"] if how[0] == "cli" else ["wall_s", "first_s", "repeat_s"]
+        for fig in figures:
+            rows.append((name, fig, {t: [r[fig] for r in got[t]] for t in trees}))
+    return rows, files
+
+
+def table(rows, trees) -> str:
+    """Markdown: one row per case and figure, one column per tree (median
+    and range in ms), and each later tree's median over the first's."""
+    names = {"wall_s": "process wall", "first_s": "first call", "repeat_s": "repeated call (median of 5)"}
+    head = "| case | figure | " + " | ".join(f"tree {i + 1} ms (min-max)" for i in range(len(trees)))
+    if len(trees) > 1:
+        head += " | " + " | ".join(f"tree {i + 1} / tree 1" for i in range(1, len(trees)))
+    lines = [head + " |", "|---|---|" + "--:|" * (2 * len(trees) - 1)]
+    for case, fig, by in rows:
+        cells = [_spread(by[t]) for t in trees]
+        base = statistics.median(by[trees[0]])
+        ratios = [f"{statistics.median(by[t]) / base:.2f}" for t in trees[1:]]
+        lines.append(f"| {case} | {names[fig]} | " + " | ".join(cells + ratios) + " |")
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    """Print the machine, the trees and the table (see the module docstring)."""
+    p = argparse.ArgumentParser(prog="python -m gconn.bench.frontdoor", description=__doc__.splitlines()[0])
+    p.add_argument("--tree", action="append", help="a source tree to import gconn from (repeatable; "
+                                                   "default: this one)")
+    p.add_argument("--edges", type=int, default=1_000_000)
+    p.add_argument("--repeat", type=int, default=7)
+    p.add_argument("--only", nargs="*", help="cases whose name contains one of these words")
+    args = p.parse_args(argv)
+    trees = [str(Path(t).resolve()) for t in (args.tree or [str(Path(__file__).resolve().parents[2])])]
+    from .harness import machine
+    print(f"# gconn front door, {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC")
+    print(f"# {machine()}; load average {os.getloadavg()[0]:.1f} at the start")
+    for i, t in enumerate(trees):
+        print(f"# tree {i + 1}: {t}")
+    with tempfile.TemporaryDirectory(prefix="gconn-bench-") as folder:
+        rows, files = measure(trees, args.edges, args.repeat, Path(folder), args.only)
+    print(f"# Erdos-Renyi, {args.edges:,} random pairs on n = {files['n']:,} (seed 1), {files['k']:,} "
+          f"components (SciPy); {args.repeat} runs of each tree in turns after one warm-up each; "
+          f"load average {os.getloadavg()[0]:.1f} at the end")
+    print(table(rows, trees))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

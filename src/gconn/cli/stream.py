@@ -1,0 +1,113 @@
+"""``gconn stream``: a graph's edges replayed as batches of inserts and queries
+through :class:`gconn.IncrementalConnectivity`, checked against the static
+components at the end.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+import numpy as np
+
+from . import common as C
+
+
+def add_parser(add) -> None:
+    from ..tooling import positive_int
+    p = add("stream", cmd_stream, "replay a graph's edges as batches of inserts and queries "
+                                  "(incremental connectivity), checked against the static components",
+            [C.input_options(), C.algorithm_options("incremental")])
+    p.add_argument("--batch-size", type=positive_int, required=True, metavar="B", help="operations per batch")
+    p.add_argument("--query-ratio", type=C.nonneg_float, default=0.0, metavar="R",
+                   help="queries per insert on average (0.5: one query per two inserts; default 0)")
+    p.add_argument("--mode", choices=("phased", "sequential", "concurrent"), default="phased",
+                   help="what a query in a batch sees (see gconn.IncrementalConnectivity; default phased)")
+    p.add_argument("--seed", type=int, default=0, help="shuffles the edges and draws the queries (default 0)")
+
+
+def stream_ops(g, query_ratio: float, seed: int):
+    """The replay of ``g``: its edges shuffled, with random-pair queries at
+    random places, ``query_ratio`` per insert on average.
+
+    Returns ``(kinds, src, dst)`` with kinds 0 = insert, 1 = query.
+
+    >>> from gconn import Graph
+    >>> kinds, s, d = stream_ops(Graph.from_edges([0, 1], [1, 2]), 0.5, seed=0)
+    >>> int((kinds == 0).sum()), int((kinds == 1).sum())
+    (2, 1)
+    """
+    rng = np.random.default_rng(seed)
+    m = g.m
+    q = int(round(query_ratio * m)) if g.n else 0
+    kinds = np.zeros(m + q, np.int8)
+    kinds[m:] = 1
+    rng.shuffle(kinds)
+    order = rng.permutation(m)
+    src = np.empty(m + q, g.id_dtype)
+    dst = np.empty(m + q, g.id_dtype)
+    ins = kinds == 0
+    src[ins] = g.src[order]
+    dst[ins] = g.dst[order]
+    src[~ins] = rng.integers(0, max(g.n, 1), q, dtype=g.id_dtype)
+    dst[~ins] = rng.integers(0, max(g.n, 1), q, dtype=g.id_dtype)
+    return kinds, src, dst
+
+
+def cmd_stream(args, parser) -> int:
+    from .. import api
+    from ..tooling import progress
+    C.check_input_options(args, parser)
+    C.check_algorithm(args.algorithm, "incremental")
+    with C.read_input(args, parser) as inp:
+        from ..tooling import resolve_backend
+        backend = resolve_backend(args.backend)
+        kernels = [C.prepare("incremental", args, backend)]
+        g, load_times = C.load_graph(inp, args, C.relabel_of(args) if inp.is_file else False)
+    name = inp.name
+    kinds, src, dst = stream_ops(g, args.query_ratio, args.seed)
+    total = kinds.size
+    n_batches = -(-total // args.batch_size)
+    # The batches' kernels and the static check's, so neither the first
+    # batch nor the check is charged for loading them.
+    kernels.append(C.prepare("incremental", args, backend, g, mode=args.mode))
+    kernels.append(C.prepare("cc", argparse.Namespace(algorithm="auto", quiet=args.quiet), backend, g))
+    ic = api.IncrementalConnectivity(g.n, algorithm=args.algorithm, backend=backend, mode=args.mode)
+    elapsed = 0.0
+    answers = 0
+    with progress(C.show_progress(args), total=total, desc="stream", unit="op", unit_scale=True) as bar:
+        for start in range(0, total, args.batch_size):
+            stop = min(start + args.batch_size, total)
+            t0 = time.perf_counter()
+            res = ic.process(kinds[start:stop], src[start:stop], dst[start:stop])
+            elapsed += time.perf_counter() - t0
+            answers += int(res.sum())
+            bar.update(stop - start)
+    k_stream = ic.n_components
+    k_static, static_labels = api.connected_components(g, backend=backend)
+    ok = k_stream == int(k_static) and np.array_equal(C.host(ic.labels()), C.host(static_labels))
+    q = int(total - g.m)
+
+    def rate(count: int) -> float:
+        return count / elapsed if elapsed > 0 else 0.0
+
+    out = {"input": name, "n": g.n, "m": g.m, "inserts": g.m, "queries": q, "batches": n_batches,
+           "batch_size": args.batch_size, "mode": args.mode, "variant": ic.variant.name, "backend": backend,
+           "input_times_s": load_times, "time_s": elapsed, "edges_per_s": rate(g.m), "ops_per_s": rate(total),
+           "queries_true": answers, "components": k_stream, "static_components": int(k_static), "ok": ok,
+           **C.kernels_json(*kernels)}
+    if args.json:
+        print(json.dumps(out))
+    else:
+        C.print_fields([
+            ("input", C.input_line(name, load_times)), ("n", f"{g.n:,}"), ("m", f"{g.m:,}"),
+            ("operations", f"{g.m:,} inserts + {q:,} queries (ratio {args.query_ratio:g}, seed {args.seed})"),
+            ("batches", f"{n_batches:,} of up to {args.batch_size:,} operations, {args.mode} mode"),
+            ("variant", f"{ic.variant.name} ({C.backend_note(backend, args.algorithm)})"),
+            C.kernels_field(*kernels),
+            ("time", f"{C.fmt_s(elapsed)} in process()"),
+            ("throughput", f"{C.rate(rate(g.m))} edges/s, {C.rate(rate(total))} ops/s"),
+            ("queries", f"{answers:,} of {q:,} answered connected"),
+            ("components", f"{k_stream:,} (static: {int(k_static):,}) {'ok' if ok else 'MISMATCH'}"),
+        ])
+    return 0 if ok else 1

@@ -1,0 +1,172 @@
+"""The subcommands that read no graph file: generate, info, variants, demo,
+warmup, cache and bench."""
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import time
+
+import numpy as np
+
+from . import common as C
+
+
+# -- gconn generate ----------------------------------------------------------------------
+
+def cmd_generate(args, parser) -> int:
+    from ..tooling import generate
+    from ..io import save
+    C.check_graph_path(args.output)
+    g, times = generate(args.spec, show=C.show_progress(args))
+    t0 = time.perf_counter()
+    save(g, args.output)
+    times["save"] = time.perf_counter() - t0
+    C.print_fields([("graph", args.spec), ("n", f"{g.n:,}"), ("m", f"{g.m:,}"),
+                   ("time", ", ".join(f"{k} {C.fmt_s(v)}" for k, v in times.items())),
+                   ("wrote", args.output)])
+    return 0
+
+
+# -- gconn info / variants ----------------------------------------------------------------
+
+def _version_of(module: str, dist: str | None = None) -> str | None:
+    """The version of an importable module, or None when it does not import."""
+    import importlib
+    import importlib.metadata
+    try:
+        mod = importlib.import_module(module)
+    except Exception:  # noqa: BLE001 -- a broken optional install reads as absent
+        return None
+    try:
+        return importlib.metadata.version(dist or module)
+    except importlib.metadata.PackageNotFoundError:
+        return getattr(mod, "__version__", "unknown version")
+
+
+def gpu_device() -> dict | None:
+    """Name and memory of CUDA device 0 through CuPy, or None."""
+    try:
+        import cupy
+        props = cupy.cuda.runtime.getDeviceProperties(0)
+    except Exception:  # noqa: BLE001 -- no CuPy, no driver or no device: all mean none
+        return None
+    name = props["name"]
+    return {"name": name.decode() if isinstance(name, bytes) else str(name),
+            "memory_gib": round(props["totalGlobalMem"] / 2**30, 1)}
+
+
+def cmd_info(args, parser) -> int:
+    import numba
+    import scipy
+    from .. import __version__
+    from ..tooling import gpu_status
+    from ..design import PROBLEMS, variants
+    from ..gpu import staging
+    found, why = gpu_status()
+    device = gpu_device() if found else None
+    info = {
+        "gconn": __version__, "python": f"{platform.python_version()} ({platform.python_implementation()})",
+        "numpy": np.__version__, "scipy": scipy.__version__, "numba": numba.__version__,
+        "numba_threads": numba.get_num_threads(), "numba_threading_layer": staging.threading_layer(),
+        "numba_cuda": _version_of("numba_cuda", "numba-cuda"), "cupy": _version_of("cupy"),
+        "gpu": device if found else None, "gpu_unavailable_reason": None if found else why,
+        "variants": {p: len(variants(p)) for p in PROBLEMS},
+    }
+    if args.json:
+        print(json.dumps(info))
+        return 0
+    gpu_line = (f"{device['name']}, {device['memory_gib']} GiB" if device else "found") if found \
+        else f"none ({why})"
+    C.print_fields([
+        ("gconn", info["gconn"]), ("python", info["python"]), ("numpy", info["numpy"]),
+        ("scipy", info["scipy"]),
+        ("numba", f"{info['numba']} ({info['numba_threads']} threads, {info['numba_threading_layer']} layer)"),
+        ("numba-cuda", info["numba_cuda"] or "not importable"), ("cupy", info["cupy"] or "not importable"),
+        ("CUDA GPU", gpu_line),
+        ("variants", ", ".join(f"{p} {k}" for p, k in info["variants"].items())),
+    ])
+    if info["numba_threading_layer"] == staging.SLOW_LAYER:
+        print(f"warning: {staging.SLOW_LAYER_HINT}")
+    return 0
+
+
+def cmd_variants(args, parser) -> int:
+    from ..design import variants
+    for name in variants(args.problem):
+        print(name)
+    return 0
+
+
+# -- gconn demo ----------------------------------------------------------------------
+
+def cmd_demo(args, parser) -> int:
+    from ..tooling import gpu_status, resolve_backend
+    if args.backend == "auto":
+        found, why = gpu_status()
+        where = "a CUDA GPU" if found else f"the CPU ({why})"
+    else:
+        # Fails here, before the banner, when -b gpu has no GPU to run on.
+        where = "a CUDA GPU" if resolve_backend(args.backend) == "gpu" else "the CPU"
+    print(f"gconn demo: connected components of a generated R-MAT graph ({C.EXAMPLE_SPEC}) on {where},"
+          " checked against scipy")
+    from . import build_parser
+    from .cc import cmd_cc
+    cc = build_parser().parse_args(["cc", "--example", "--compare", "--repeat", "3", "--backend", args.backend])
+    cc.quiet, cc.debug = args.quiet, args.debug
+    return cmd_cc(cc, cc.command_parser)
+
+
+# -- gconn warmup ---------------------------------------------------------------------
+
+def cmd_warmup(args, parser) -> int:
+    from ..tooling import gpu_status, warmup, warmup_gpu
+    if args.backend != "gpu":
+        result = warmup(show=C.show_progress(args), notice=not args.quiet)
+        if result["compiled"]:
+            print(f"gconn warmup: compiled {result['compiled']} CPU kernels into numba's cache in "
+                  f"{C.fmt_s(result['seconds'])}; later runs load them from there")
+        else:
+            print(f"gconn warmup: every CPU kernel was already in numba's cache "
+                  f"(checked in {C.fmt_s(result['seconds'])})")
+    if args.backend == "cpu":
+        return 0
+    found, why = gpu_status()
+    if not found and args.backend == "auto":
+        print(f"gconn warmup: no GPU kernels ({why})")
+        return 0
+    result = warmup_gpu(show=C.show_progress(args))
+    where = result["directory"]
+    if where is None:
+        print(f"gconn warmup: compiled {result['compiled']} GPU kernels in {C.fmt_s(result['seconds'])}, but "
+              "GCONN_KERNEL_CACHE=off keeps none for later processes")
+    elif result["compiled"]:
+        print(f"gconn warmup: compiled {result['compiled']} GPU kernels into {where} in "
+              f"{C.fmt_s(result['seconds'])} ({result['loaded']} were there already)")
+    else:
+        print(f"gconn warmup: every GPU kernel was already in {where} ({result['loaded']} loaded in "
+              f"{C.fmt_s(result['seconds'])})")
+    return 0
+
+
+def cmd_cache(args, parser) -> int:
+    from ..gpu import kernel_cache
+    from ..tooling import human_size
+    where = kernel_cache.directory()
+    if where is None:
+        print("GPU kernel cache: off (GCONN_KERNEL_CACHE)")
+        return 0
+    if args.clear:
+        print(f"GPU kernel cache: removed {kernel_cache.clear()} files from {where}")
+        return 0
+    found = kernel_cache.files()
+    size = sum(p.stat().st_size for p in found)
+    print(f"GPU kernel cache: {where}, {len(found)} kernels, {human_size(size)}")
+    return 0
+
+
+# -- gconn bench ----------------------------------------------------------------------
+
+def cmd_bench(args, parser) -> int:
+    from ..bench.harness import run_from_args
+    return run_from_args(args, args.bench_argv)

@@ -1,0 +1,236 @@
+"""What a graph file is, decided once from its name and its first bytes.
+
+The content wins where it is certain: gzip, gconn's ``.gcb``, NumPy's
+``.npy``/``.npz``, Parquet and a Matrix Market banner each begin with bytes
+no other format starts with.  Otherwise the extension names the format,
+and where there is none (standard input, ``graph.dat``) the content is
+sniffed: a METIS header ``n m [fmt [ncon]]`` followed by exactly n vertex
+lines holding 2m neighbour entries, else an edge list.  Every decision not
+made by the name or by ``format=`` is reported in :attr:`FileInfo.notes`.
+"""
+from __future__ import annotations
+
+import gzip
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from ._files import GZIP_ERRORS, GZIP_MAGIC, gzip_error
+
+#: format name -> file extensions it is recognised by.
+FORMATS = {
+    "mtx": (".mtx",),
+    "edgelist": (".txt", ".el", ".tsv", ".csv", ".edges"),
+    "metis": (".graph",),
+    "npy": (".npy",),
+    "npz": (".npz",),
+    "gcb": (".gcb",),
+    "parquet": (".parquet", ".pq"),
+}
+TEXT = ("mtx", "edgelist", "metis")
+EXTENSIONS = {ext: fmt for fmt, exts in FORMATS.items() for ext in exts}
+#: The first bytes of the binary formats.
+_MAGIC = ((b"\x89GCB\r\n\x1a\n", "gcb"), (b"\x93NUMPY", "npy"), (b"PK\x03\x04", "npz"), (b"PAR1", "parquet"))
+_BANNER = re.compile(rb"(\xef\xbb\xbf)?%%matrixmarket", re.IGNORECASE)
+_METIS_HEADER = re.compile(rb"\s*(\d+)[ \t]+(\d+)(?:[ \t]+([01]{1,3})(?:[ \t]+(\d+))?)?[ \t\r]*")
+
+
+@dataclass(frozen=True)
+class FileInfo:
+    """A graph file as identified: its format and how that was decided."""
+
+    path: Path
+    format: str
+    gzip: bool = False
+    size: int = 0
+    #: how the format was decided ("format=", "the extension .el", "the content: ...")
+    how: str = ""
+    notes: tuple = field(default_factory=tuple)
+    #: an edge list's :class:`~gconn.io.edgelist.Dialect` (None for other formats)
+    dialect: object = None
+    #: ``source=``/``target=`` as given (a Parquet table's edge columns)
+    columns: tuple = (None, None)
+
+    @property
+    def name(self) -> str:
+        return self.path.name
+
+
+def supported() -> str:
+    listed = "; ".join(f"{fmt} ({', '.join(exts)})" for fmt, exts in FORMATS.items())
+    return f"supported: {listed}; text formats ({', '.join(TEXT)}) may add .gz"
+
+
+def split_name(path: Path) -> tuple[str, bool]:
+    """(extension, gzipped) of a file name: 'a.el.gz' -> ('.el', True)."""
+    name = path.name.lower()
+    gz = name.endswith(".gz")
+    return Path(name[:-3] if gz else name).suffix, gz
+
+
+def format_of_name(path: Path) -> str | None:
+    """The format a file's name says, or None."""
+    return EXTENSIONS.get(split_name(path)[0])
+
+
+def as_path(path) -> Path:
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"path must be a str or os.PathLike, not {type(path).__name__}")
+    return Path(path)
+
+
+def check_format(format) -> None:
+    if format is not None and format not in FORMATS:
+        raise ValueError(f"unknown format {format!r}; expected one of {', '.join(map(repr, FORMATS))}")
+
+
+def read_head(path: Path, size: int) -> tuple[bytes, bool, bool]:
+    """(the first ``size`` bytes of the content, gzipped?, whole content?)."""
+    with open(path, "rb") as f:
+        raw = f.read(size)
+        whole = len(raw) < size or not f.read(1)
+    if raw[:2] != GZIP_MAGIC:
+        return raw, False, whole
+    try:
+        with gzip.open(path, "rb") as f:
+            head = f.read(size)
+            whole = len(head) < size or not f.read(1)
+    except GZIP_ERRORS as e:
+        raise gzip_error(path, e) from None
+    return head, True, whole
+
+
+def _binary(head: bytes) -> bool:
+    return b"\0" in head[:4096]
+
+
+def _shown(head: bytes) -> str:
+    """The first bytes of binary content, as hex, for messages."""
+    return " ".join(f"{b:02x}" for b in head[:8])
+
+
+def identify(path, format=None, *, header=None, source=None, target=None, names=None,
+             full=None) -> FileInfo:
+    """The :class:`FileInfo` of a graph file: its format (``format=``
+    where given, checked against the content), how that was decided, and
+    an edge list's dialect (``header``, ``source``, ``target`` and
+    ``names`` as :func:`gconn.io.edgelist.sniff` takes them).  ``full``,
+    when given, is the file's whole content (standard input, already
+    read), so that sniffing METIS costs no second read.
+
+    >>> import tempfile, os
+    >>> path = os.path.join(tempfile.mkdtemp(), "stdin")
+    >>> with open(path, "w") as f:
+    ...     _ = f.write("%%MatrixMarket matrix coordinate pattern general\\n2 2 1\\n1 2\\n")
+    >>> info = identify(path)
+    >>> info.format, info.how
+    ('mtx', 'the content: a Matrix Market banner')
+    """
+    path = as_path(path)
+    check_format(format)
+    if not path.exists():
+        raise FileNotFoundError(f"{path}: no such file")
+    if path.is_dir():
+        raise IsADirectoryError(f"{path}: is a directory, not a graph file")
+    from .edgelist import HEAD_BYTES, sniff
+    head, gz, whole = read_head(path, HEAD_BYTES)
+    size = os.path.getsize(path)
+    certain = next((fmt for magic, fmt in _MAGIC if head.startswith(magic)), None) if not gz else None
+    evidence = f"its first bytes are those of a .{certain} file" if certain else ""
+    if certain is None and _BANNER.match(head):
+        certain, evidence = "mtx", "a Matrix Market banner"
+    named = format_of_name(path)
+    notes = []
+    if format is not None:
+        if certain is not None and certain != format:
+            raise ValueError(f"{path.name}: format={format!r}, but the file is {certain} ({evidence})")
+        if certain is None and format in TEXT and _binary(head):
+            raise ValueError(f"{path.name}: format={format!r} is a text format, but the file holds binary "
+                             f"data (first bytes {_shown(head)})")
+        fmt, how = format, "format="
+    elif certain is not None:
+        fmt, how = certain, f"the content: {evidence}"
+        if named is not None and named != certain:
+            notes.append(f"{path.name}: read as {certain} ({evidence}), though its name says {named}")
+    elif _binary(head):
+        what = f"a {named} text file" if named in TEXT else "a graph file gconn reads"
+        raise ValueError(f"{path.name}: binary data (first bytes {_shown(head)}), not {what}; {supported()}")
+    elif named is not None:
+        fmt, how = named, f"the extension {split_name(path)[0]}"
+    else:
+        content = full if full is not None else (head if whole else _content(path, gz))
+        metis = _metis_evidence(content)
+        fmt = "metis" if metis else "edgelist"
+        how = f"the content: {metis}" if metis else "the content: neither Matrix Market nor METIS"
+        notes.append(f"{path.name}: read as {'METIS' if metis else 'an edge list'}: its name names no format, "
+                     f"and its content has {metis or 'no Matrix Market banner and no METIS layout'}; "
+                     "pass format= (--format) to say")
+    if gz and fmt not in TEXT:
+        raise ValueError(f"{path.name}: gzip applies to the text formats only ({', '.join(TEXT)}), not {fmt}")
+    dialect = None
+    if fmt == "edgelist":
+        dialect = sniff(head, path.name, complete=whole, header=header, source=source, target=target,
+                        names=names)
+        notes.extend(dialect.notes)
+    else:
+        for option, value in (("header", header), ("names", names)):
+            if value is not None:
+                raise ValueError(f"{path.name}: {option}= applies to edge lists (CSV/TSV), not to {fmt}")
+        if (source is not None or target is not None) and fmt != "parquet":
+            raise ValueError(f"{path.name}: source=/target= name the columns of an edge list or Parquet table, "
+                             f"not of {fmt}")
+    return FileInfo(path, fmt, gz, size, how, tuple(notes), dialect, (source, target))
+
+
+def _content(path: Path, gz: bool) -> bytes:
+    if not gz:
+        return path.read_bytes()
+    try:
+        with gzip.open(path, "rb") as f:
+            return f.read()
+    except GZIP_ERRORS as e:
+        raise gzip_error(path, e) from None
+
+
+def _metis_evidence(content: bytes) -> str:
+    """Why ``content`` reads as METIS ('' when it does not): a header line
+    'n m [fmt [ncon]]', then exactly n vertex lines (blank lines are
+    vertices without neighbours, '%' lines comments) holding as many
+    entries as n, m, fmt and ncon call for."""
+    lines = content.split(b"\n")
+    at = 0
+    while at < len(lines) and lines[at].lstrip().startswith(b"%"):
+        at += 1
+    if at == len(lines):
+        return ""
+    found = _METIS_HEADER.fullmatch(lines[at])
+    if found is None:
+        return ""
+    n, m = int(found.group(1)), int(found.group(2))
+    fmt = (found.group(3) or b"0").decode().zfill(3)
+    ncon = int(found.group(4) or 1)
+    if content.endswith(b"\n"):
+        lines.pop()     # the empty string after the last newline is no line
+    # blank lines are vertices without neighbours; after the n-th, only blank lines may follow
+    body = [ln for ln in lines[at + 1:] if not ln.lstrip().startswith(b"%")]
+    if n == 0 or len(body) < n or any(ln.strip() for ln in body[n:]):
+        return ""
+    body = body[:n]
+    per_vertex = (fmt[0] == "1") + (ncon if fmt[1] == "1" else 0)
+    tokens = _count_tokens(b"\n".join(body))
+    if tokens != n * per_vertex + 2 * m * (2 if fmt[2] == "1" else 1):
+        return ""
+    return f"a METIS header 'n m' on line {at + 1} and n = {n:,} vertex lines holding 2m = {2 * m:,} neighbours"
+
+
+def _count_tokens(text: bytes) -> int:
+    buf = np.frombuffer(text, np.uint8)
+    if buf.size == 0:
+        return 0
+    sep = (buf == 32) | (buf == 9) | (buf == 10) | (buf == 13)
+    starts = ~sep
+    starts[1:] &= sep[:-1]
+    return int(np.count_nonzero(starts))

@@ -1,0 +1,283 @@
+"""Every format and variation a user's file comes in, written here by the
+test's own writers (not gconn's), then read by gconn: what is read is the
+graph that was written, or an error names the line.  And every format
+``gconn.save`` writes gives the same graph back, or save refuses it.
+"""
+from __future__ import annotations
+
+import gzip
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+import gconn
+from gconn.graph import Graph
+from gconn.io import FORMATS, identify
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+
+def simple_edges(pairs) -> set:
+    """The simple undirected graph of ``pairs``: each edge once, no loops."""
+    return {(min(a, b), max(a, b)) for a, b in pairs if a != b}
+
+
+def edges_of(g: Graph) -> set:
+    return set(zip(g.src.tolist(), g.dst.tolist()))
+
+
+def named_edges_of(g: Graph) -> set:
+    names = g.nodes
+    return {tuple(sorted((names[a], names[b]))) for a, b in zip(g.src.tolist(), g.dst.tolist())}
+
+
+@st.composite
+def graphs(draw, names=False):
+    n = draw(st.integers(1, 25))
+    pairs = draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), min_size=1, max_size=40))
+    if not names:
+        return pairs
+    # names that cannot be read as numbers, some with inner spaces
+    from gconn.io.delimited import HEADER_WORDS
+    name = st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,6}( [a-z]{1,3})?", fullmatch=True).filter(
+        lambda x: x.lower() not in HEADER_WORDS)
+    pool = draw(st.lists(name, min_size=n, max_size=n, unique=True))
+    return [(pool[a], pool[b]) for a, b in pairs]
+
+
+@st.composite
+def edge_list_styles(draw, names=False):
+    delimiter = draw(st.sampled_from(["\t", ",", ";"] if names else [" ", "\t", ",", ";", "  ", " , ", " \t"]))
+    return {
+        "delimiter": delimiter,
+        "newline": draw(st.sampled_from(["\n", "\r\n"])),
+        "header": draw(st.sampled_from([None, ("source", "target"), ("from", "to")])),
+        "weights": draw(st.booleans()),
+        "comments": draw(st.lists(st.integers(0, 40), max_size=3)),
+        "bom": draw(st.booleans()),
+        "final_newline": draw(st.booleans()),
+        "gzip": draw(st.booleans()),
+        "name": draw(st.sampled_from(["g.el", "g.txt", "g.csv", "g.tsv", "g.edges", "stdin", "g.dat"])),
+    }
+
+
+def write_edge_list(folder: Path, pairs, style) -> Path:
+    d = style["delimiter"]
+    lines = []
+    if style["header"] is not None:
+        lines.append(d.join(style["header"] + (("weight",) if style["weights"] else ())))
+    for i, (a, b) in enumerate(pairs):
+        fields = [str(a), str(b)] + ([f"{0.5 * i:g}"] if style["weights"] else [])
+        lines.append(d.join(fields))
+    for at in sorted(style["comments"], reverse=True):
+        lines.insert(min(at, len(lines)), "# a comment" if at % 2 else "% another")
+    text = style["newline"].join(lines) + (style["newline"] if style["final_newline"] else "")
+    data = ("\ufeff" if style["bom"] else "").encode() + text.encode()
+    name = style["name"] + (".gz" if style["gzip"] and style["name"] not in ("stdin", "g.dat") else "")
+    path = folder / name
+    path.write_bytes(gzip.compress(data) if style["gzip"] else data)
+    return path
+
+
+@SETTINGS
+@given(pairs=graphs(), style=edge_list_styles())
+def test_integer_edge_lists_read_as_written(tmp_path_factory, pairs, style):
+    path = write_edge_list(tmp_path_factory.mktemp("el"), pairs, style)
+    g = gconn.load(path)
+    assert edges_of(g) == simple_edges(pairs)
+    assert g.n == 1 + max(max(p) for p in pairs)
+    info = identify(path)
+    assert info.format == "edgelist"
+    if style["header"] is not None:
+        assert info.dialect.header is not None
+    # a name that names no format is reported, never silent
+    assert (path.name in ("stdin", "g.dat")) == any("its name names no format" in x for x in info.notes)
+
+
+@SETTINGS
+@given(pairs=graphs(names=True), style=edge_list_styles(names=True))
+def test_edge_lists_of_names_read_as_written(tmp_path_factory, pairs, style):
+    # a header of words above names is a guess: say it
+    path = write_edge_list(tmp_path_factory.mktemp("names"), pairs, style)
+    g = gconn.load(path, header=style["header"] is not None)
+    assert g.nodes.dtype.kind in "OU"
+    assert named_edges_of(g) == {tuple(sorted(p)) for p in pairs if p[0] != p[1]}
+    assert set(g.nodes.tolist()) == {x for p in pairs for x in p}
+
+
+@SETTINGS
+@given(pairs=graphs(names=True), style=edge_list_styles(names=True))
+def test_names_with_the_header_left_to_gconn(tmp_path_factory, pairs, style):
+    path = write_edge_list(tmp_path_factory.mktemp("names"), pairs, style)
+    want = {tuple(sorted(p)) for p in pairs if p[0] != p[1]}
+    header = style["header"]
+    if style["weights"]:
+        # a number on every data line: a first line of words above it is a header, else it is data
+        assert named_edges_of(gconn.load(path)) == want
+        return
+    first = set(pairs[0])
+    elsewhere = any(first & set(p) for p in pairs[1:]) if header is None else False
+    try:
+        g = gconn.load(path)
+    except ValueError as e:
+        # neither evidence: an error that asks which it is
+        assert "cannot tell whether" in str(e) and "--header" in str(e)
+        assert header is None and not elsewhere and len(pairs) > 1
+        return
+    notes = [x for x in gconn.io.read_edges(identify(path)).notes
+             if "taken as a header" in x or "is read as an edge" in x]
+    assert len(notes) == 1
+    # the usual column names are a header; names that occur on other lines an edge
+    assert named_edges_of(g) == want
+    assert ("taken as a header" in notes[0]) == (header is not None)
+
+
+@st.composite
+def corruptions(draw):
+    kind = draw(st.sampled_from(["float", "word", "fields+", "fields-", "delimiter", "negative", "hex", "empty"]))
+    return kind
+
+
+@SETTINGS
+@given(pairs=graphs(), style=edge_list_styles(), kind=corruptions(), where=st.integers(0, 39))
+def test_a_bad_line_is_an_error_naming_it(tmp_path_factory, pairs, style, kind, where):
+    i = where % len(pairs)
+    if kind in ("fields+", "fields-", "delimiter"):
+        # the first data line sets the fields and their delimiter: corrupt a later one
+        if len(pairs) < 2:
+            return
+        i = max(i, 1)
+    a, b = pairs[i]
+    bad = {"float": (f"{a}.0", str(b)), "word": (str(a), "x"), "negative": (f"-{a + 1}", str(b)),
+           "hex": (f"0x{a}", str(b)), "empty": (str(a), "")}.get(kind)
+    folder = tmp_path_factory.mktemp("bad")
+    path = write_edge_list(folder, pairs, style)
+    raw = path.read_bytes()
+    text = (gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw).decode("utf-8-sig")
+    lines = text.split(style["newline"])
+    data_lines = [j for j, x in enumerate(lines) if x and x[0] not in "#%"]
+    j = data_lines[i + (style["header"] is not None)]
+    fields = lines[j].split(style["delimiter"])
+    d = style["delimiter"]
+    if kind == "fields+":
+        lines[j] = lines[j] + d + "7"
+    elif kind == "fields-":
+        lines[j] = d.join(fields[:1])
+    elif kind == "delimiter":
+        other = ";" if "," in d else ","
+        lines[j] = other.join(fields)
+    else:
+        lines[j] = d.join(bad + tuple(fields[2:]))
+    new = style["newline"].join(lines).encode()
+    path.write_bytes(gzip.compress(new) if raw[:2] == b"\x1f\x8b" else new)
+    with pytest.raises(ValueError, match=rf"{path.name}, line {j + 1}(, column \d+)?:"):
+        gconn.load(path)
+
+
+def write_mtx(folder: Path, pairs, n, symmetric, gz, name):
+    kept = {(max(a, b), min(a, b)) for a, b in pairs} if symmetric else set(pairs)
+    lines = [f"%%MatrixMarket matrix coordinate pattern {'symmetric' if symmetric else 'general'}", "% comment",
+             f"{n} {n} {len(kept)}"] + [f"{a + 1} {b + 1}" for a, b in sorted(kept)]
+    data = ("\n".join(lines) + "\n").encode()
+    path = folder / (name + (".gz" if gz and name != "stdin" else ""))
+    path.write_bytes(gzip.compress(data) if gz else data)
+    return path
+
+
+def write_metis(folder: Path, pairs, n, name):
+    adj = [set() for _ in range(n)]
+    for a, b in pairs:
+        if a != b:
+            adj[a].add(b)
+            adj[b].add(a)
+    m = sum(len(x) for x in adj) // 2
+    lines = [f"{n} {m}"] + [" ".join(str(u + 1) for u in sorted(x)) for x in adj]
+    path = folder / name
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+@SETTINGS
+@given(pairs=graphs(), extra=st.integers(0, 3), symmetric=st.booleans(), gz=st.booleans(),
+       name=st.sampled_from(["g.mtx", "stdin", "g.el"]))
+def test_matrix_market_read_as_written(tmp_path_factory, pairs, extra, symmetric, gz, name):
+    n = 1 + max(max(p) for p in pairs) + extra
+    path = write_mtx(tmp_path_factory.mktemp("mtx"), pairs, n, symmetric, gz, name)
+    g = gconn.load(path)
+    assert g.n == n and edges_of(g) == simple_edges(pairs)
+    info = identify(path)
+    assert info.format == "mtx"
+    # a .el holding Matrix Market is read as what it is, and said so
+    assert (name == "g.el") == any("though its name says edgelist" in x for x in info.notes)
+
+
+@SETTINGS
+@given(pairs=graphs(), extra=st.integers(0, 3), name=st.sampled_from(["g.graph", "stdin"]))
+def test_metis_read_as_written(tmp_path_factory, pairs, extra, name):
+    n = 1 + max(max(p) for p in pairs) + extra
+    path = write_metis(tmp_path_factory.mktemp("metis"), pairs, n, name)
+    g = gconn.load(path)
+    assert g.n == n and edges_of(g) == simple_edges(pairs)
+
+
+def test_stdin_through_the_command(tmp_path):
+    """What users pipe in: METIS and Matrix Market read as what they are."""
+    pairs = [(0, 1), (1, 2), (3, 4), (5, 5)]
+    cases = {"metis": write_metis(tmp_path, pairs, 7, "m.txt").read_bytes(),
+             "mtx": write_mtx(tmp_path, pairs, 7, True, False, "g.mtx").read_bytes(),
+             "mtx.gz": gzip.compress(write_mtx(tmp_path, pairs, 7, True, False, "h.mtx").read_bytes()),
+             "edgelist": b"0 1\n1 2\n3 4\n5 5\n6 6\n"}
+    env = {"PYTHONPATH": str(SRC)}
+    for what, data in cases.items():
+        res = subprocess.run([sys.executable, "-m", "gconn", "cc", "-", "-b", "cpu", "--json", "-q"], input=data,
+                             capture_output=True, env=env, timeout=300)
+        assert res.returncode == 0, (what, res.stderr)
+        import json
+        out = json.loads(res.stdout)
+        assert (out["n"], out["components"]) == (7, 4), what
+        assert out["format"] == what.split(".")[0]
+
+
+# -- save, then load ------------------------------------------------------------------------
+
+@st.composite
+def saved_graphs(draw):
+    n = draw(st.integers(0, 30))
+    pairs = draw(st.lists(st.tuples(st.integers(0, max(n - 1, 0)), st.integers(0, max(n - 1, 0))), max_size=40)) \
+        if n else []
+    src = np.array([a for a, _ in pairs], np.int64)
+    dst = np.array([b for _, b in pairs], np.int64)
+    g = Graph.from_edges(src, dst, n)
+    kind = draw(st.sampled_from(["dense", "ids", "names"]))
+    if kind == "ids" and n:
+        g.nodes = np.sort(np.random.default_rng(n).choice(10**12, n, replace=False)).astype(np.int64)
+    elif kind == "names" and n:
+        g.nodes = np.array(sorted(f"v{i:03d}" for i in range(n)), dtype=object)
+    return g
+
+
+@SETTINGS
+@given(g=saved_graphs(), ext=st.sampled_from([e for exts in FORMATS.values() for e in exts] + [".el.gz", ".mtx.gz",
+                                                                                              ".graph.gz"]))
+def test_save_then_load_gives_the_same_graph(tmp_path_factory, g, ext):
+    path = tmp_path_factory.mktemp("save") / f"g{ext}"
+    try:
+        gconn.save(g, path)
+    except ValueError as e:
+        # refused, saying why, and nothing written
+        assert path.name in str(e) and not path.exists()
+        named = g.nodes is not None
+        hi = int(max(g.src.max(), g.dst.max())) + 1 if g.m else 0
+        assert named or (ext == ".npy" and g.n > hi)
+        return
+    back = gconn.load(path)
+    assert back.n == g.n and back == g
+    if g.nodes is None:
+        assert back.nodes is None
+    else:
+        assert np.asarray(back.nodes).tolist() == np.asarray(g.nodes).tolist()
