@@ -2,6 +2,8 @@
 edge insertions and queries over a vertex set that grows."""
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
 from . import pipeline
@@ -29,6 +31,11 @@ class IncrementalConnectivity:
       false if they are not after it, otherwise either.  (Rem's algorithms
       with SpliceAtomic are always run phased, as they require.)
 
+    Its methods may be called from several threads at once: each call
+    takes the structure's lock around whatever reads or changes the state
+    (growing the arrays included), so calls take effect one at a time and
+    a batch is never split by another thread's.
+
     >>> import gconn
     >>> ic = gconn.IncrementalConnectivity(backend="cpu")
     >>> ic.insert([0, 2], [1, 3])
@@ -50,6 +57,7 @@ class IncrementalConnectivity:
         self.variant = _variant(algorithm, "incremental", None, self._be, {})
         self.mode = mode
         self._n = 0
+        self._lock = threading.Lock()
         # labels() answers in CuPy only when the structure was seeded on the GPU
         self._device_io = g is not None and g.on_gpu
         id_dtype = np.int64 if max(n, g.n if g is not None else 0) > INT32_MAX else np.int32
@@ -70,27 +78,41 @@ class IncrementalConnectivity:
 
     @property
     def n_components(self) -> int:
-        return int(self._be.count_roots(self._state.roots(self._n)))
+        """The number of connected components among vertices 0..n-1."""
+        # roots() compresses the whole forest, which concurrent unions
+        # would disturb, and reads P, which a growing call replaces; the
+        # count's kernels stay inside too, as CUDA's simulator runs only
+        # one kernel at a time
+        with self._lock:
+            return int(self._be.count_roots(self._state.roots(self._n)))
 
     def labels(self, compact: bool = True):
         """Current labels of vertices 0..n-1 (scipy numbering when compact)."""
-        roots = self._state.roots(self._n)
-        if compact:
-            labels = self._be.compact(roots, min_rooted=self.variant.min_rooted)[1]
-        else:
-            labels = roots if self.variant.min_rooted else self._be.min_representatives(roots)
+        with self._lock:  # as in n_components
+            roots = self._state.roots(self._n)
+            if compact:
+                labels = self._be.compact(roots, min_rooted=self.variant.min_rooted)[1]
+            else:
+                labels = roots if self.variant.min_rooted else self._be.min_representatives(roots)
         return _out(labels, self._device_io)
 
     def insert(self, src, dst) -> None:
         """Insert edges (src[i], dst[i]); unseen ids grow the vertex set."""
-        s, d = self._ids(src, dst)
+        s, d, hi = self._ids(src, dst)
         if s.size:
-            self._state.insert(s, d)
+            with self._lock:
+                self._grow_to(hi, s, d)
+                self._state.insert(s, d)
 
     def connected(self, u, v):
         """Whether u[i] and v[i] are connected now, as a bool array."""
-        s, d = self._ids(u, v)
-        out = self._state.query(s, d) if s.size else self._empty_bool()
+        s, d, hi = self._ids(u, v)
+        if s.size:
+            with self._lock:
+                self._grow_to(hi, s, d)
+                out = self._state.query(s, d)
+        else:
+            out = self._empty_bool()
         return _out(out, _is_cupy(u) or _is_cupy(v))
 
     def process(self, kinds, src=None, dst=None):
@@ -105,9 +127,16 @@ class IncrementalConnectivity:
 
     def _process(self, kinds, src, dst):
         kinds, src, dst = self._batch(kinds, src, dst)
-        s, d = self._ids(src, dst)
+        s, d, hi = self._ids(src, dst)
         if s.size == 0:
             return self._empty_bool()
+        # one lock for the whole batch: its phases or runs see no other
+        # thread's inserts in between
+        with self._lock:
+            self._grow_to(hi, s, d)
+            return self._run(kinds, s, d)
+
+    def _run(self, kinds, s, d):
         is_query = kinds == 1
         mode = self.mode
         if mode == "concurrent" and self.variant.phase_separated:
@@ -147,7 +176,13 @@ class IncrementalConnectivity:
             self._state.reserve(n)
             self._n = n
 
+    def _grow_to(self, hi: int, s, d) -> None:
+        """Grow to hold id ``hi`` (the caller holds the lock)."""
+        self._grow(hi + 1, lambda: _position_of(hi, s, d))
+
     def _ids(self, src, dst):
+        """Checked ids in the state's dtype and the largest (-1 if none);
+        reads no state that changes, so it runs outside the lock."""
         if _is_cupy(src) or _is_cupy(dst):
             s, d = self._be.validate_device_ids(src, dst)
         else:
@@ -156,11 +191,13 @@ class IncrementalConnectivity:
             check_pair(s, d)
             if s.size:
                 id_range(s, d)
-        if s.size:
-            hi = int(max(s.max(), d.max()))
+        hi = int(max(s.max(), d.max())) if s.size else -1
+        if hi >= INT32_MAX and self._state.id_dtype == np.int32:
+            # raises (too little memory, or the id needs int64) and changes
+            # nothing, before the cast below would wrap the id around
             self._grow(hi + 1, lambda: _position_of(hi, s, d))
         dt = self._state.id_dtype
-        return self._be.asarray(s, dt), self._be.asarray(d, dt)
+        return self._be.asarray(s, dt), self._be.asarray(d, dt), hi
 
     @staticmethod
     def _batch(kinds, src, dst):
