@@ -34,7 +34,10 @@ class IncrementalConnectivity:
     Its methods may be called from several threads at once: each call
     takes the structure's lock around whatever reads or changes the state
     (growing the arrays included), so calls take effect one at a time and
-    a batch is never split by another thread's.
+    a batch is never split by another thread's.  On the CPU, a batch of
+    fewer than 1000 operations given as lists or 1-D arrays of ints is
+    checked and run in one compiled call (``python -m
+    gconn.bench.small_batches`` times it).
 
     >>> import gconn
     >>> ic = gconn.IncrementalConnectivity(backend="cpu")
@@ -70,6 +73,10 @@ class IncrementalConnectivity:
             self._state.seed(roots)
             self._n = g.n
         self._grow(int(n))
+        # small host batches of a union-find variant on the CPU: one
+        # compiled call checks and runs them (see _small_ids)
+        self._small_below = getattr(self._state, "small_below", 0)
+        self._phased = mode == "phased" or (mode == "concurrent" and self.variant.phase_separated)
 
     @property
     def n(self) -> int:
@@ -98,6 +105,15 @@ class IncrementalConnectivity:
 
     def insert(self, src, dst) -> None:
         """Insert edges (src[i], dst[i]); unseen ids grow the vertex set."""
+        if self._small_below:
+            s, d = _small_ids(src, self._small_below), _small_ids(dst, self._small_below)
+            if s is not None and d is not None:
+                with self._lock:
+                    end = self._state.small_insert(s, d)
+                    if end >= 0:
+                        if end > self._n:
+                            self._n = end
+                        return
         s, d, hi = self._ids(src, dst)
         if s.size:
             with self._lock:
@@ -106,6 +122,16 @@ class IncrementalConnectivity:
 
     def connected(self, u, v):
         """Whether u[i] and v[i] are connected now, as a bool array."""
+        if self._small_below:
+            s, d = _small_ids(u, self._small_below), _small_ids(v, self._small_below)
+            if s is not None and d is not None:
+                out = np.empty(s.size, np.bool_)
+                with self._lock:
+                    end = self._state.small_query(s, d, out)
+                    if end >= 0:
+                        if end > self._n:
+                            self._n = end
+                        return out
         s, d, hi = self._ids(u, v)
         if s.size:
             with self._lock:
@@ -122,6 +148,17 @@ class IncrementalConnectivity:
         for a query; alternatively pass one ``(m, 3)`` array of
         ``[kind, u, v]`` rows.
         """
+        if self._small_below and src is not None and dst is not None:
+            below = self._small_below
+            k, s, d = _small_ids(kinds, below), _small_ids(src, below), _small_ids(dst, below)
+            if k is not None and s is not None and d is not None:
+                out = np.empty(k.size, np.bool_)
+                with self._lock:
+                    end, answers = self._state.small_process(k, s, d, self._phased, out)
+                    if end >= 0:
+                        if end > self._n:
+                            self._n = end
+                        return out[:answers]
         device_io = _is_cupy(src) or _is_cupy(dst) or (src is None and _is_cupy(kinds))
         return _out(self._process(kinds, src, dst), device_io)
 
@@ -225,6 +262,27 @@ class IncrementalConnectivity:
         if k.size != n_src:
             raise ValueError(f"kinds has {k.size} entries but the batch has {n_src} edges")
         return k, src, dst
+
+
+def _small_ids(x, below: int):
+    """``x`` as a 1-D array of signed integers for the one-call path (a
+    list or tuple of fewer than ``below`` ints, or such a NumPy array), or
+    None where the checked path must look at it: other types, floats,
+    bools, strings, unsigned or huge ids, more dimensions.  The kernel
+    checks the rest (lengths, kinds, negative ids, growth) and hands
+    anything wrong back to the checked path, which names it."""
+    t = type(x)
+    if t is list or t is tuple:
+        if len(x) >= below:
+            return None
+        try:
+            a = np.array(x)
+        except (ValueError, TypeError, OverflowError):
+            return None
+        return a if a.dtype.kind == "i" and a.ndim == 1 else None
+    if t is np.ndarray and x.ndim == 1 and x.dtype.kind == "i" and x.size < below and x.flags.c_contiguous:
+        return x
+    return None
 
 
 def _position_of(value: int, src, dst) -> str:
