@@ -4,22 +4,28 @@ beside a pure-Python union-find, in one process.
 ``python -m gconn.bench.small_batches [--n N] [--batches B] [--size K]``
 
 Every case starts from the same structure of ``n`` vertices holding
-``n/2`` random edges and gets the same random batches of ``K`` inserts and
-``K`` queries: the yardstick, a list of parents with path halving doing
-the K unions and K finds-and-compare; ``insert(src, dst)`` then
+``n/2`` random edges and gets the same random batches of ``K`` inserts
+and ``K`` queries: the yardstick, a list of parents with path halving
+doing the K unions and K finds-and-compare; ``insert(src, dst)`` then
 ``connected(u, v)`` with Python lists and with int64 arrays; and
 ``process(kinds, src, dst)`` with the 2K operations shuffled, in each
-mode.  Cases take turns in chunks of ``--chunk`` batches (the machine's
-load drifts alike for all), each call is timed alone with ``perf_counter_ns``, after
-``--warmup`` batches; the table gives microseconds per batch: median, min,
-p90, and the median over the yardstick's.  Every answer is checked
-against the yardstick's union-find.
+mode; and, for comparison, two cases on the checked path every batch
+took before the one-call path (see :mod:`gconn.cpu.unionfind`). Cases
+take turns in chunks of ``--chunk`` batches (the machine's load drifts
+alike for all), each call is timed alone with ``perf_counter_ns``, after
+``--warmup`` batches; the table gives microseconds per batch: median,
+min, p90, and the median over the yardstick's. Every answer is checked
+against the yardstick's union-find. ``--breakdown`` also times the steps
+of one ``connected()`` call on each path.
 
 >>> rows = run(n=200, batches=30, warmup=5, size=4)
 >>> [r["case"] for r in rows][:2]
 ['pure-Python union-find', 'insert+connected, lists']
 >>> all(r["median_us"] > 0 for r in rows)
 True
+>>> [name for name, us in breakdown(n=200, size=4, calls=5, trials=1) if us > 0][0]
+'connected(u, v), checked path'
+
 """
 from __future__ import annotations
 
@@ -90,7 +96,9 @@ def _batches(rng, n: int, count: int, size: int) -> list:
 
 
 def _cases(modes):
-    """(name, mode, call(ic, batch), arrays?) for each gconn case."""
+    """(name, mode, call(ic, batch), arrays?, checked?) for each gconn case;
+    checked: the structure takes the checked path for every batch (the
+    one-call path switched off), as before it existed."""
     def pair(ic, b):
         ic.insert(b[0], b[1])
         return ic.connected(b[2], b[3])
@@ -98,12 +106,14 @@ def _cases(modes):
     def mixed(ic, b):
         return ic.process(b[4], b[5], b[6])
 
-    cases = [("insert+connected, lists", "phased", pair, False),
-             ("insert+connected, arrays", "phased", pair, True)]
+    cases = [("insert+connected, lists", "phased", pair, False, False),
+             ("insert+connected, arrays", "phased", pair, True, False)]
     for mode in modes:
-        cases.append((f"process {mode}, lists", mode, mixed, False))
+        cases.append((f"process {mode}, lists", mode, mixed, False, False))
     for mode in modes:
-        cases.append((f"process {mode}, arrays", mode, mixed, True))
+        cases.append((f"process {mode}, arrays", mode, mixed, True, False))
+    cases.append(("insert+connected, lists, checked path", "phased", pair, False, True))
+    cases.append(("process phased, lists, checked path", "phased", mixed, False, True))
     return cases
 
 
@@ -118,16 +128,18 @@ def run(n: int = 100_000, batches: int = 3000, warmup: int = 300, size: int = 10
     ref = list(range(n))
     py_batch(ref, s0.tolist(), d0.tolist(), [], [])
     cases = []
-    for name, mode, call, arrays in _cases(modes):
+    for name, mode, call, arrays, checked in _cases(modes):
         ic = gconn.IncrementalConnectivity(n, backend="cpu", mode=mode)
         ic.insert(s0, d0)
+        if checked:
+            ic._small_below = 0
         cases.append((name, mode, call, as_arrays if arrays else work, ic, list(ref), [], []))
     parent = list(ref)
     ref_times, ref_answers = [], []
     everyone = [(None, None, None, work, None, parent, ref_times, ref_answers)] + cases
     # Cases take turns chunk by chunk: within a chunk a case has the caches
-    # to itself (interleaved batch by batch, the yardstick's list of 10^5
-    # parents ran 2.4x slower), across chunks the load drifts alike for all
+    # to itself (batch by batch, each would pay for the misses the others
+    # cause), and across chunks the machine's load drifts alike for all
     for lo in range(0, warmup + batches, chunk):
         for name, mode, call, inputs, ic, state, times, answers in everyone:
             for i in range(lo, min(lo + chunk, warmup + batches)):
@@ -162,6 +174,63 @@ def run(n: int = 100_000, batches: int = 3000, warmup: int = 300, size: int = 10
             pass
         times.append(time.perf_counter_ns() - t0)
     rows.append(_row("(an uncontended lock, with-block)", times, rows[0]["median_us"]))
+    return rows
+
+
+def breakdown(n: int = 100_000, size: int = 10, seed: int = 0, calls: int = 2000, trials: int = 7) -> list:
+    """The steps of one ``connected(u, v)`` call on lists of ``size`` ids, on
+    the checked path and on the one-call path: (step, us per call), the
+    median over ``trials`` loops of ``calls`` calls on the same ids."""
+    import gconn
+    from ..graph import _as_id_array, _is_cupy
+    from ..ids import check_pair, id_range
+    rng = np.random.default_rng(seed)
+    ic = gconn.IncrementalConnectivity(n, backend="cpu")
+    ic.insert(rng.integers(0, n, n // 2), rng.integers(0, n, n // 2))
+    u, v = rng.integers(0, n, size).tolist(), rng.integers(0, n, size).tolist()
+    su, sv = np.asarray(u), np.asarray(v)
+    st, dt = ic._state, ic._state.id_dtype
+    cu, cv = su.astype(dt), sv.astype(dt)
+    out = np.empty(size, np.bool_)
+    lock = threading.Lock()
+
+    def with_lock():
+        with lock:
+            pass
+
+    def checked():
+        ic._small_below = 0
+        try:
+            ic.connected(u, v)
+        finally:
+            ic._small_below = st.small_below
+
+    steps = [
+        ("connected(u, v), checked path", checked),
+        ("  _as_id_array(list) x2: np.asarray and dtype checks", lambda: (_as_id_array(u, "src"),
+                                                                          _as_id_array(v, "dst"))),
+        ("  check_pair", lambda: check_pair(su, sv)),
+        ("  id_range: two min, two max", lambda: id_range(su, sv)),
+        ("  largest id: max x2 again", lambda: int(max(su.max(), sv.max()))),
+        ("  cast to the state's dtype x2", lambda: (ic._be.asarray(su, dt), ic._be.asarray(sv, dt))),
+        ("  _is_cupy x4", lambda: (_is_cupy(u), _is_cupy(v), _is_cupy(u), _is_cupy(v))),
+        ("  state.query: answer array and serial kernel", lambda: st.query(cu, cv)),
+        ("  the lock (with-block)", with_lock),
+        ("connected(u, v), one-call path", lambda: ic.connected(u, v)),
+        ("  np.array(list) x2", lambda: (np.array(u), np.array(v))),
+        ("  answer array", lambda: np.empty(size, np.bool_)),
+        ("  state.small_query: checks, casts and serial kernel", lambda: st.small_query(su, sv, out)),
+    ]
+    rows = []
+    for name, fn in steps:
+        fn()
+        per = []
+        for _ in range(trials):
+            t0 = time.perf_counter_ns()
+            for _ in range(calls):
+                fn()
+            per.append((time.perf_counter_ns() - t0) / calls / 1e3)
+        rows.append((name, float(np.median(per))))
     return rows
 
 
@@ -202,6 +271,7 @@ def main(argv=None) -> int:
     p.add_argument("--chunk", type=int, default=250, help="batches a case runs before the next takes over "
                    "(default 250)")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--breakdown", action="store_true", help="also time the steps of one connected() call")
     a = p.parse_args(argv)
     before, load = _cpu_snapshot(), os.getloadavg()
     rows = run(a.n, a.batches, a.warmup, a.size, a.seed, chunk=a.chunk)
@@ -216,6 +286,13 @@ def main(argv=None) -> int:
           f"{'?' if share is None else f'{100 * share:.0f}%'} of the CPUs busy during the run")
     print()
     print(table(rows))
+    if a.breakdown:
+        print()
+        print(f"## The steps of one connected(u, v) on lists of {a.size} ids (median of 7 loops of 2000 calls)")
+        print()
+        print("| step | us per call |\n|---|---:|")
+        for name, us in breakdown(a.n, a.size, a.seed):
+            print(f"| {name.replace('  ', '&nbsp;&nbsp;', 1) if name.startswith('  ') else name} | {us:.2f} |")
     return 0
 
 

@@ -151,9 +151,10 @@ def query_serial(P, src, dst, fin, fopt, out):
 
 
 # The small-batch path of gconn.IncrementalConnectivity: one compiled call
-# checks a batch's ids and runs it, in place of a dozen NumPy calls of about
-# a microsecond each (`python -m gconn.bench.small_batches` times both
-# against a pure-Python union-find).  Each returns -1, having changed
+# checks a batch's ids and runs it, in place of the checked path's ten
+# NumPy calls per call (conversions, six reductions, casts), which on a few
+# ids cost more than the unions (`python -m gconn.bench.small_batches` times
+# both against a pure-Python union-find).  Each returns -1, having changed
 # nothing, when the batch needs the checked path: lengths that differ, an
 # operation kind other than 0/1, a negative id, or one at or beyond
 # ``limit`` = min(capacity, ``idmax``) (the state must grow, or the id
