@@ -4,7 +4,7 @@ import pytest
 
 import gconn
 from gconn import design
-from oracles import replay_incremental, stream
+from oracles import replay_incremental, same_partition, stream
 
 UF_INC = [v.name for v in design.iter_variants("incremental") if v.finish in design.UNION_FINDS]
 
@@ -95,3 +95,109 @@ def test_bad_constructor_arguments():
         gconn.IncrementalConnectivity(-1)
     with pytest.raises(ValueError, match="no sampling"):
         gconn.IncrementalConnectivity(algorithm="kout+union-async+find-halve", backend="cpu")
+
+
+# -- small batches: one compiled call checks and runs them (gconn.cpu.unionfind.small_insert)
+
+ARRAYS = {"list": list, "tuple": tuple, "int64": lambda x: np.array(x, np.int64),
+          "int32": lambda x: np.array(x, np.int32), "int8": lambda x: np.array(x, np.int8),
+          "uint32": lambda x: np.array(x, np.uint32), "strided": lambda x: np.repeat(np.array(x, np.int64), 2)[::2]}
+
+
+@pytest.mark.parametrize("form", ARRAYS)
+@pytest.mark.parametrize("mode", ["phased", "sequential", "concurrent"])
+def test_small_batches_in_every_form_answer_like_the_union_find(form, mode):
+    a = ARRAYS[form]
+    rng = np.random.default_rng(len(form))
+    batches = stream(rng, 100, 12, 15, queries=0.5)
+    ic = gconn.IncrementalConnectivity(algorithm="none+union-jtb+find-two-try-split", backend="cpu", mode=mode)
+
+    class InForm:
+        """ic, given every batch in the form under test."""
+        def __getattr__(self, name):
+            return getattr(ic, name)
+
+        def process(self, k, s, d):
+            return ic.process(a(k.tolist()), a(s.tolist()), a(d.tolist()))
+    replay_incremental(InForm(), batches, mode, exact=mode != "concurrent")
+    # ids the batches did not use (below 128 for int8)
+    ic.insert(a([101, 103]), a([103, 120]))
+    assert ic.connected(a([120, 100]), a([101, 125])).tolist() == [True, False]
+
+
+def test_small_batch_grows_within_the_capacity():
+    ic = gconn.IncrementalConnectivity(3, backend="cpu")
+    ic.insert([0], [5])
+    assert ic.n == 6 and ic.n_components == 5 and ic.labels().tolist() == [0, 1, 2, 3, 4, 0]
+    assert ic.connected([7], [6]).tolist() == [False] and ic.n == 8
+    assert ic.process([0, 1], [9, 8], [8, 9]).tolist() == [True] and ic.n == 10
+
+
+@pytest.mark.parametrize("form", ["int64", "int32", "tuple"])
+@pytest.mark.parametrize("call,exc,needle", [
+    (lambda ic, a: ic.insert(a([0, -1]), a([1, 2])), ValueError, "negative vertex id -1 \\(src\\[1\\]\\)"),
+    (lambda ic, a: ic.connected(a([0, 1]), a([1, -2])), ValueError, "negative vertex id -2 \\(dst\\[1\\]\\)"),
+    (lambda ic, a: ic.insert(a([0, 1]), a([1])), ValueError, "different lengths"),
+    (lambda ic, a: ic.connected(a([0]), a([1, 2])), ValueError, "different lengths"),
+    (lambda ic, a: ic.process(a([0, 2]), a([0, 1]), a([1, 2])), ValueError, "0 \\(insert\\) or 1 \\(query\\)"),
+    (lambda ic, a: ic.process(a([-1]), a([0]), a([1])), ValueError, "0 \\(insert\\) or 1 \\(query\\)"),
+    (lambda ic, a: ic.process(a([0]), a([0, 1]), a([1, 2])), ValueError, "kinds has 1 entries"),
+    (lambda ic, a: ic.process(a([0, 1]), a([0, 1]), a([1])), ValueError, "different lengths"),
+    (lambda ic, a: ic.process(a([0, 1]), a([0, -1]), a([1, 1])), ValueError, "negative"),
+])
+def test_small_batches_keep_the_checks(form, call, exc, needle):
+    ic = gconn.IncrementalConnectivity(backend="cpu")
+    ic.insert([5], [6])
+    with pytest.raises(exc, match=needle):
+        call(ic, ARRAYS[form])
+    # a rejected batch changed nothing
+    assert ic.n == 7 and ic.n_components == 6
+
+
+@pytest.mark.parametrize("bad,exc,needle", [
+    ([0.5, 1.0], TypeError, "float"), ([True, False], TypeError, "dtype bool"), ([1, None], TypeError, "integer"),
+    ([[0, 1]], ValueError, "1-D"), ([2**63], ValueError, "int64 range"), (["a"], TypeError, "dtype <U1"),
+])
+def test_small_batches_reject_what_is_not_ids(bad, exc, needle):
+    ic = gconn.IncrementalConnectivity(backend="cpu")
+    for call in (ic.insert, ic.connected, lambda s, d: ic.process([0] * len(s), s, d)):
+        with pytest.raises(exc, match=needle):
+            call([0] * len(bad), bad)
+    assert ic.n == 0
+
+
+def test_ids_beyond_int32_on_an_int32_state():
+    ic = gconn.IncrementalConnectivity(backend="cpu")
+    ic.insert([0], [1])
+    with pytest.raises(ValueError, match="64-bit ids|needs"):
+        ic.insert([0], [2**31 - 1])
+    assert ic.n == 2 and ic.connected([0], [1]).tolist() == [True]
+
+
+def test_small_kernels_stop_at_the_id_limit():
+    # an int32 state takes ids below INT32_MAX; the limit is the smaller of
+    # that and the capacity, so try a limit of 5 on a capacity of 1024
+    from gconn.cpu import IncrementalState
+    st = IncrementalState(design.Variant.parse("none+union-async+find-halve", "incremental"), np.int32)
+    st.reserve(8)
+    like, _, fin, fopt, sopt = st._codes
+    st._codes = (like, 5, fin, fopt, sopt)
+    assert st.small_insert(np.array([0]), np.array([5])) == -1
+    out = np.empty(1, np.bool_)
+    assert st.small_query(np.array([5]), np.array([0]), out) == -1
+    assert st.small_process(np.array([0]), np.array([5]), np.array([0]), True, out) == (-1, 0)
+    assert st.small_insert(np.array([0]), np.array([4])) == 5
+    assert st.small_query(np.array([4]), np.array([0]), out) == 5 and out.tolist() == [True]
+
+
+@pytest.mark.parametrize("name", ["none+union-async+find-halve", "none+union-jtb+find-naive"])
+def test_small_kernels_on_an_int64_state(name):
+    from gconn.cpu import IncrementalState
+    st = IncrementalState(design.Variant.parse(name, "incremental"), np.int64)
+    st.reserve(8)
+    assert st.small_insert(np.array([0, 2], np.int32), np.array([7, 3], np.int64)) == 8
+    out = np.empty(3, np.bool_)
+    assert st.small_process(np.array([1, 0, 1], np.int8), np.array([7, 3, 2]), np.array([0, 7, 0]), True,
+                            out) == (8, 2)
+    assert out[:2].tolist() == [True, True]
+    assert same_partition(st.roots(8), np.array([0, 1, 0, 0, 4, 5, 6, 0]))

@@ -21,6 +21,17 @@ class IncrementalState:
         self.plan = Plan.of(variant)
         self.id_dtype = np.dtype(id_dtype)
         self.P, self.H = new_arrays(0, self.id_dtype, self.plan)
+        self._ids_typed()
+
+    def _ids_typed(self):
+        #: Batches below this many operations may take the small_* kernels.
+        self.small_below = K.SERIAL_BELOW if self.plan.family == UNION_FIND else 0
+        # they cast ids to the dtype of the empty array and take ids below
+        # idmax only: an int32 state holds vertices 0..INT32_MAX - 1, as
+        # the API's growth check allows
+        idmax = int(np.iinfo(np.int32).max) if self.id_dtype == np.int32 else int(np.iinfo(np.int64).max)
+        c = self.plan
+        self._codes = (np.empty(0, self.id_dtype), idmax, c.fin, c.fopt, c.sopt)
 
     def reserve(self, n: int) -> None:
         if n <= self.P.size:
@@ -37,6 +48,7 @@ class IncrementalState:
         whose records hold 32-bit parents."""
         self.id_dtype = np.dtype(np.int64)
         self.P, self.H = self.P.astype(np.int64), self.H.astype(np.int64)
+        self._ids_typed()
 
     def seed(self, roots: np.ndarray) -> None:
         """Start from a static result: each vertex points at its root."""
@@ -67,6 +79,21 @@ class IncrementalState:
         kernel = K.mixed_serial if kinds.size < K.SERIAL_BELOW else K.mixed_batch
         kernel(self.P, self.H, kinds, src, dst, c.fin, c.fopt, c.sopt, out)
         return out
+
+    # -- small batches in one compiled call (the API layer's fast path) ----
+    # Each returns -1, having done nothing, where the checked path must
+    # take the batch (see gconn.cpu.unionfind.small_insert); else 1 + the
+    # largest id.  Only for the union-find finishes.
+
+    def small_insert(self, src: np.ndarray, dst: np.ndarray) -> int:
+        return K.small_insert(src, dst, self.P, self.H, *self._codes)
+
+    def small_query(self, src: np.ndarray, dst: np.ndarray, out: np.ndarray) -> int:
+        return K.small_query(src, dst, out, self.P, self.H, *self._codes)
+
+    def small_process(self, kinds, src, dst, phased: bool, out: np.ndarray) -> tuple:
+        """(1 + largest id or -1, number of answers in ``out``)."""
+        return K.small_process(kinds, src, dst, phased, out, self.P, self.H, *self._codes)
 
     def roots(self, n: int) -> np.ndarray:
         P = self.P[:n]

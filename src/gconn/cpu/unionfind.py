@@ -148,3 +148,80 @@ def insert_serial(P, H, src, dst, fin, fopt, sopt):
 def query_serial(P, src, dst, fin, fopt, out):
     for i in range(src.size):
         out[i] = same_set_any(P, src[i], dst[i], fin, fopt)
+
+
+# The small-batch path of gconn.IncrementalConnectivity: one compiled call
+# checks a batch's ids and runs it, in place of the checked path's ten
+# NumPy calls per call (conversions, six reductions, casts), which on a few
+# ids cost more than the unions (`python -m gconn.bench.small_batches` times
+# both against a pure-Python union-find).  Each returns -1, having changed
+# nothing, when the batch needs the checked path: lengths that differ, an
+# operation kind other than 0/1, a negative id, or one at or beyond
+# ``limit`` = min(capacity, ``idmax``) (the state must grow, or the id
+# does not fit its width); else 1 + the largest id (0 when empty).  Ids of
+# any integer width are cast to the state's (``like.dtype``) as the
+# checked path does, so the unions are those of the serial kernels.  The
+# state's arrays and codes come last, in one order for all three, so the
+# caller passes them as one tuple.
+
+@njit(cache=True)
+def _ids_end(src, dst, limit):
+    """1 + the largest id, or -1 (see above)."""
+    if src.size != dst.size:
+        return -1
+    end = 0
+    for i in range(src.size):
+        a = src[i]
+        b = dst[i]
+        if a < 0 or b < 0 or a >= limit or b >= limit:
+            return -1
+        if a >= end:
+            end = a + 1
+        if b >= end:
+            end = b + 1
+    return end
+
+
+@njit(cache=True)
+def small_insert(src, dst, P, H, like, idmax, fin, fopt, sopt):
+    end = _ids_end(src, dst, min(P.size, idmax))
+    if end > 0:
+        insert_serial(P, H, src.astype(like.dtype), dst.astype(like.dtype), fin, fopt, sopt)
+    return end
+
+
+@njit(cache=True)
+def small_query(src, dst, out, P, H, like, idmax, fin, fopt, sopt):
+    end = _ids_end(src, dst, min(P.size, idmax))
+    if end > 0:
+        query_serial(P, src.astype(like.dtype), dst.astype(like.dtype), fin, fopt, out)
+    return end
+
+
+@njit(cache=True)
+def small_process(kinds, src, dst, phased, out, P, H, like, idmax, fin, fopt, sopt):
+    """(end, number of answers): the batch's inserts then its queries when
+    ``phased``, else its operations in order; answers in ``out[:count]``."""
+    if kinds.size != src.size:
+        return -1, 0
+    for i in range(kinds.size):
+        if kinds[i] != 0 and kinds[i] != 1:
+            return -1, 0
+    end = _ids_end(src, dst, min(P.size, idmax))
+    if end <= 0:
+        return end, 0
+    s = src.astype(like.dtype)
+    d = dst.astype(like.dtype)
+    q = 0
+    for i in range(kinds.size):
+        if kinds[i] == 0:
+            union_any(P, H, s[i], d[i], fin, fopt, sopt)
+        elif not phased:
+            out[q] = same_set_any(P, s[i], d[i], fin, fopt)
+            q += 1
+    if phased:
+        for i in range(kinds.size):
+            if kinds[i] == 1:
+                out[q] = same_set_any(P, s[i], d[i], fin, fopt)
+                q += 1
+    return end, q
