@@ -5,6 +5,7 @@ NetworkX's own test suite also runs against the backend in CI (.ci/nx-tests).
 from __future__ import annotations
 
 import os
+import pickle
 import subprocess
 import sys
 from importlib.metadata import EntryPoint
@@ -58,7 +59,13 @@ def test_backend_info_imports_nothing_heavy():
 
 
 # -- differential against NetworkX on random graphs ------------------------------
-LABELS = st.one_of(st.integers(-5, 40), st.text("abc", max_size=2), st.tuples(st.integers(0, 3), st.text("xy", max_size=1)))
+def _copy(v):
+    """An equal object that is not ``v`` itself where Python can make one
+    (not for small ints, one-character strings and bools)."""
+    return pickle.loads(pickle.dumps(v))
+
+
+LABELS = st.one_of(st.integers(-5, 40), st.integers(10**6, 10**6 + 9), st.text("abc", max_size=2), st.tuples(st.integers(0, 3), st.text("xy", max_size=1)))
 
 
 @st.composite
@@ -70,7 +77,10 @@ def graphs(draw, labels=LABELS):
     if nodes:
         # Repeated pairs become multi-edges, (v, v) self loops; some nodes stay isolated.
         pairs = st.tuples(st.sampled_from(nodes), st.sampled_from(nodes))
-        G.add_edges_from(draw(st.lists(pairs, max_size=40)))
+        # Some edges name their ends by equal copies of the node objects.
+        copies = st.booleans()
+        G.add_edges_from((_copy(u) if cu else u, _copy(v) if cv else v)
+                         for (u, v), cu, cv in draw(st.lists(st.tuples(pairs, copies, copies), max_size=40)))
     return G
 
 
@@ -117,29 +127,77 @@ def test_matches_networkx_on_int_nodes(G):
         _same_outcome(fn, G)
 
 
-@pytest.mark.parametrize("nodes", [
-    list(range(50)),                          # 0..n-1 in order
-    list(range(49, -1, -1)),                  # 0..n-1 reversed
-    list(range(1000, 1050)),                  # shifted
-    list(range(-25, 25)),                     # negative
-    [i * 10**6 for i in range(50)],           # spread out: dict lookup
-    [2**70 + i for i in range(50)],           # beyond int64
-    [np.int64(i) for i in range(50)],         # not Python ints: kept as given
-    [True, False] + list(range(2, 50)),      # bools: equal to 1 and 0 but kept
-    [f"v{i}" for i in range(50)],              # found by hash
-    ["v", -1, -2] + list(range(47)),          # hash(-1) == hash(-2): dict lookup
-], ids=["range", "reversed", "shifted", "negative", "spread", "huge", "numpy", "bools", "str", "hash-clash"])
-def test_label_kinds(nodes):
+LABEL_KINDS = {
+    "range": list(range(50)),                          # 0..n-1 in order
+    "reversed": list(range(49, -1, -1)),               # 0..n-1 reversed
+    "shifted": list(range(1000, 1050)),
+    "negative": list(range(-25, 25)),
+    "spread": [i * 10**6 for i in range(50)],          # too spread out for a lookup table
+    "huge": [2**70 + i for i in range(50)],            # beyond int64
+    "numpy": [np.int64(i) for i in range(50)],         # not Python ints: kept as given
+    "bools": [True, False] + list(range(2, 50)),       # equal to 1 and 0 but kept
+    "str": [f"v{i}" for i in range(50)],
+    "hash-clash": ["v", -1, -2] + list(range(47)),     # hash(-1) == hash(-2): dict lookup
+}
+
+
+@pytest.mark.parametrize("by_address", [True, False], ids=["addresses", "no-addresses"])
+@pytest.mark.parametrize("edges_of", ["the nodes", "copies", "both"])
+@pytest.mark.parametrize("kind", LABEL_KINDS)
+def test_label_kinds(kind, edges_of, by_address, monkeypatch):
+    # Edges added with the node objects themselves (found by address), with
+    # equal copies (found by value), or half and half; and all found by
+    # value, as where ids are not addresses (not CPython).
+    from gconn import nx_backend
+    monkeypatch.setattr(nx_backend, "_IDENTITY", by_address and nx_backend._IDENTITY)
+    nodes = LABEL_KINDS[kind]
     rng = np.random.default_rng(7)
     G = nx.Graph()
     G.add_nodes_from(nodes)
-    for a, b in rng.integers(0, len(nodes), (40, 2)).tolist():
-        G.add_edge(nodes[a], nodes[b])
+    for i, (a, b) in enumerate(rng.integers(0, len(nodes), (40, 2)).tolist()):
+        copy = edges_of == "copies" or (edges_of == "both" and i % 2)
+        G.add_edge(*((_copy(nodes[a]), _copy(nodes[b])) if copy else (nodes[a], nodes[b])))
     got = list(nx.connected_components(G, backend="gconn"))
     assert got == list(nx.connected_components(G, backend="networkx"))
-    # The original node objects come back, with their own types.
-    by_type = {type(v) for c in got for v in c}
-    assert by_type == {type(v) for v in nodes}
+    # The graph's own node objects come back, never the copies.
+    by_id = {id(v) for v in nodes}
+    assert all(id(v) in by_id for c in got for v in c)
+    assert sum(map(len, got)) == len(nodes)
+
+
+def _half_copied(copied: int):
+    """50 edges between 100 string nodes; ``copied`` of each edge's ends
+    (0, 1 or 2) are equal copies of the node objects."""
+    names = [f"node {i}" for i in range(100)]
+    G = nx.Graph()
+    G.add_nodes_from(names)
+    for i in range(0, 99, 2):
+        u, v = names[i], names[i + 1]
+        G.add_edge(_copy(u) if copied == 2 else u, _copy(v) if copied else v)
+    return G
+
+
+@pytest.mark.parametrize("copied, by_value", [(0, []), (1, [50]), (2, [100])])
+def test_neighbours_found_by_address_or_value(monkeypatch, copied, by_value):
+    # Neighbour entries that are the node objects are found by address,
+    # equal copies by value.
+    from gconn import nx_backend
+    counts = []
+    real = nx_backend._by_value
+    monkeypatch.setattr(nx_backend, "_by_value", lambda nodes, values, count: counts.append(count)
+                        or real(nodes, values, count))
+    assert nx.number_connected_components(_half_copied(copied), backend="gconn") == 50
+    assert counts == by_value
+
+
+@pytest.mark.parametrize("copied, by_address", [(0, True), (1, True), (2, False)])
+def test_address_lookup_only_when_it_pays(copied, by_address):
+    # With most entries copies, looking them up by address first is wasted.
+    from gconn import nx_backend
+    G = _half_copied(copied)
+    nodes = list(G)
+    table, _ = nx_backend._build_table(nx_backend._addresses(np.fromiter(nodes, object, len(nodes))))
+    assert nx_backend._mostly_themselves(table, G._adj, nodes) is by_address
 
 
 def test_labels_are_the_original_objects():

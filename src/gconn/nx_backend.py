@@ -25,6 +25,7 @@ from itertools import chain
 
 import networkx as nx
 import numpy as np
+from numba import njit
 
 from _nx_gconn import get_info
 
@@ -85,10 +86,9 @@ class ConvertedGraph:
                    for u, nbrs in adj.items()}
         n = len(adj)
         dt = np.int32 if n < _INT32_LIMIT else np.int64
-        labels, positions = _node_positions(list(adj), dt)
         degrees = np.fromiter(map(len, adj.values()), np.int64, n)
         total = int(degrees.sum())
-        dst = positions(chain.from_iterable(adj.values()), total)
+        labels, dst = _neighbour_positions(list(adj), adj, total, dt)
         src = np.repeat(np.arange(n, dtype=dt), degrees)
         keys = None
         if multigraph:
@@ -157,17 +157,102 @@ class ConvertedGraph:
         return self._index[node]
 
 
-def _node_positions(nodes: list, dt):
-    """Node labels as an array, and a function mapping an iterator of
-    ``count`` labels to their positions in ``nodes``.
+# -- finding each neighbour's node index ----------------------------------------
+# Fibonacci hashing: multiply by 2^64 / golden ratio, keep the top bits.
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+# Neighbour entries looked at to decide whether they are the node objects themselves.
+_SAMPLE_ROWS = 64
 
+
+@njit(cache=True)
+def _build_table(keys):
+    """An open-addressing table of ``keys`` (int64) -> their positions, at
+    most half full; ``ok`` is False when two keys are equal."""
+    bits = 1
+    while (1 << bits) < 2 * keys.size:
+        bits += 1
+    mask = (1 << bits) - 1
+    shift = np.uint64(64 - bits)
+    # [slot, 0]: the key, [slot, 1]: its position (-1: empty); one cache line per probe
+    table = np.empty((1 << bits, 2), np.int64)
+    table[:, 1] = -1
+    for i in range(keys.size):
+        k = keys[i]
+        s = np.int64((np.uint64(k) * _GOLDEN) >> shift)
+        while table[s, 1] >= 0:
+            if table[s, 0] == k:
+                return table, False
+            s = (s + 1) & mask
+        table[s, 0] = k
+        table[s, 1] = i
+    return table, True
+
+
+@njit(cache=True)
+def _look_up(table, queries, out):
+    """``out[j]``: the position of ``queries[j]`` in the table, -1 if absent."""
+    mask = table.shape[0] - 1
+    bits = 0
+    while (1 << bits) < table.shape[0]:
+        bits += 1
+    shift = np.uint64(64 - bits)
+    for j in range(queries.size):
+        q = queries[j]
+        s = np.int64((np.uint64(q) * _GOLDEN) >> shift)
+        while True:
+            at = table[s, 1]
+            if at < 0 or table[s, 0] == q:
+                out[j] = at
+                break
+            s = (s + 1) & mask
+    return out
+
+
+def _addresses(objects: np.ndarray) -> np.ndarray:
+    """The addresses (CPython's ``id``) of an object array's items, read
+    from the array's own pointers: no Python int per item."""
+    return np.frombuffer(objects, np.intp).astype(np.int64, copy=False)
+
+
+def _addresses_are_ids() -> bool:
+    """Whether an object array's pointers are its items' ids (CPython's
+    are; PyPy's ids are not addresses)."""
+    probe = [object(), None]
+    return _addresses(np.fromiter(probe, object, 2)).tolist() == list(map(id, probe))
+
+
+# Whether neighbours may be found by the address of the node object they are.
+_IDENTITY = _addresses_are_ids()
+
+
+def _neighbour_positions(nodes: list, adj: dict, total: int, dt):
+    """Node labels as an array, and the node index of each of the ``total``
+    neighbour entries of ``adj`` (rows in node order).
+
+    Walking the entries in the interpreter is most of a conversion's
+    time, so each path walks them once and leaves the search to NumPy or
+    numba.  When the entries are mostly the node objects themselves (a
+    graph built from one set of objects), a hash table over the nodes'
+    addresses finds them, and equal copies go by value.  Otherwise
     Python-int labels in a narrow range (0..n-1 above all) use an array
-    lookup table.  Other labels are found by their hash when no two nodes
-    share one (a label equal to a node has the node's hash), with NumPy
-    doing the search; a dict is the fallback.
+    lookup table, and other labels a hash table over their hashes (a
+    dict when two nodes share a hash).
     """
     n = len(nodes)
-    if n and set(map(type, nodes)) == {int}:
+    neighbours = chain.from_iterable(adj.values())
+    objects = np.fromiter(nodes, object, n)
+    if not total:
+        return objects, np.zeros(0, dt)
+    if _IDENTITY:
+        by_address, _ = _build_table(_addresses(objects))
+        if _mostly_themselves(by_address, adj, nodes):
+            entries = np.fromiter(neighbours, object, total)
+            at = _look_up(by_address, _addresses(entries), np.empty(total, np.int64))
+            copies = np.flatnonzero(at < 0)
+            if copies.size:
+                at[copies] = _by_value(nodes, iter(entries[copies].tolist()), copies.size)
+            return objects, at.astype(dt, copy=False)
+    if set(map(type, nodes)) == {int}:
         try:
             ints = np.fromiter(nodes, np.int64, n)
         except OverflowError:
@@ -177,29 +262,34 @@ def _node_positions(nodes: list, dt):
             if hi - lo < _TABLE_SPREAD * n:
                 table = np.empty(hi - lo + 1, dt)
                 table[ints - lo] = np.arange(n, dtype=dt)
+                return objects, table[np.fromiter(neighbours, np.int64, total) - lo]
+    return objects, _by_value(nodes, neighbours, total).astype(dt, copy=False)
 
-                def from_table(values, count):
-                    return table[np.fromiter(values, np.int64, count) - lo]
-                return ints, from_table
-    labels = np.fromiter(nodes, object, n)
-    hashes = np.fromiter(map(hash, nodes), np.int64, n)
-    by_hash = np.argsort(hashes).astype(dt)
-    sorted_hashes = hashes[by_hash]
 
-    def from_dict(values, count):
+def _mostly_themselves(by_address, adj: dict, nodes: list) -> bool:
+    """Whether, in rows spread over the graph, most neighbour entries are
+    the node objects themselves rather than equal copies."""
+    step = max(len(nodes) // _SAMPLE_ROWS, 1)
+    sample = [v for u in nodes[::step] for v in adj[u]]
+    if not sample:
+        return True
+    found = _look_up(by_address, _addresses(np.fromiter(sample, object, len(sample))),
+                     np.empty(len(sample), np.int64))
+    return 2 * int((found >= 0).sum()) >= len(sample)
+
+
+def _by_value(nodes: list, values, count: int) -> np.ndarray:
+    """Positions in ``nodes`` of ``count`` values equal to nodes: by hash
+    (a value equal to a node has the node's hash) when no two nodes share
+    one, else through a dict."""
+    by_hash, unique = _build_table(np.fromiter(map(hash, nodes), np.int64, len(nodes)))
+    if not unique:
         index = {v: i for i, v in enumerate(nodes)}
-        return np.fromiter(map(index.__getitem__, values), dt, count)
-
-    if n > 1 and (sorted_hashes[1:] == sorted_hashes[:-1]).any():
-        return labels, from_dict
-
-    def from_hash(values, count):
-        wanted = np.fromiter(map(hash, values), np.int64, count)
-        at = np.minimum(np.searchsorted(sorted_hashes, wanted), max(n - 1, 0))
-        if count and not (sorted_hashes[at] == wanted).all():
-            raise KeyError("a neighbour that is not a node of the graph")
-        return by_hash[at]
-    return labels, from_hash
+        return np.fromiter(map(index.__getitem__, values), np.int64, count)
+    at = _look_up(by_hash, np.fromiter(map(hash, values), np.int64, count), np.empty(count, np.int64))
+    if (at < 0).any():
+        raise KeyError("a neighbour that is not a node of the graph")
+    return at
 
 
 def _options() -> tuple[str, str]:
