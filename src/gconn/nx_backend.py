@@ -322,7 +322,11 @@ def _labels(G: ConvertedGraph) -> tuple[int, np.ndarray]:
 def _component_sets(G: ConvertedGraph):
     """A fresh set of nodes per component, in the order NetworkX yields them:
     gconn numbers components by their first vertex, which is G's node order."""
-    k, labels = _labels(G)
+    return _grouped(G, *_labels(G))
+
+
+def _grouped(G: ConvertedGraph, k: int, labels: np.ndarray):
+    """A fresh set of nodes per label, labels ascending."""
     order = np.argsort(labels, kind="stable")
     ends = np.cumsum(np.bincount(labels, minlength=k)).tolist()
     members = G.labels[order].tolist()
