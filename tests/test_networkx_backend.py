@@ -26,7 +26,8 @@ from conftest import NX_BACKENDS_EP as BACKENDS_EP, NX_INFO_EP as INFO_EP
 REPO = Path(__file__).resolve().parents[1]
 UNDIRECTED = ("connected_components", "number_connected_components", "is_connected",
               "node_connected_component")
-DIRECTED = ("weakly_connected_components", "number_weakly_connected_components", "is_weakly_connected")
+STRONG = ("strongly_connected_components", "number_strongly_connected_components", "is_strongly_connected")
+DIRECTED = ("weakly_connected_components", "number_weakly_connected_components", "is_weakly_connected") + STRONG
 CLASSES = (nx.Graph, nx.DiGraph, nx.MultiGraph, nx.MultiDiGraph)
 
 
@@ -47,6 +48,7 @@ def test_entry_points_in_pyproject_resolve():
     for name in info["functions"]:
         assert callable(getattr(iface, name)), name
     assert set(info["functions"]) == set(UNDIRECTED + DIRECTED + ("is_forest", "is_tree"))
+    assert set(STRONG) <= set(info["functions"])
 
 
 def test_backend_info_imports_nothing_heavy():
@@ -117,6 +119,32 @@ def test_matches_networkx(G):
         _same_outcome(fn, G)
     for v in list(G)[:5]:
         _same_outcome("node_connected_component", G, v)
+
+
+@st.composite
+def digraphs(draw):
+    """Directed graphs with more arcs per node than graphs() draws, so
+    that strong components of several nodes are common."""
+    cls = draw(st.sampled_from([nx.DiGraph, nx.MultiDiGraph]))
+    n = draw(st.integers(0, 40))
+    names = draw(st.sampled_from([list(range(n)), [f"v{i}" for i in range(n)],
+                                  [(i % 3, str(i)) for i in range(n)][::-1]]))
+    G = cls()
+    G.add_nodes_from(names)
+    if n:
+        arcs = st.tuples(st.integers(0, n - 1), st.integers(0, n - 1), st.booleans())
+        G.add_edges_from((names[a], _copy(names[b]) if copy else names[b])
+                         for a, b, copy in draw(st.lists(arcs, max_size=3 * n)))
+    return G
+
+
+@settings(max_examples=150, deadline=None)
+@given(digraphs())
+def test_strong_matches_networkx(G):
+    # Same components in the same order (the order NetworkX's Tarjan
+    # completes them), same counts, same answers and exceptions.
+    for fn in STRONG + ("weakly_connected_components",):
+        _same_outcome(fn, G)
 
 
 @settings(max_examples=60, deadline=None)
@@ -214,10 +242,11 @@ def test_labels_are_the_original_objects():
 def test_null_graph(cls):
     G = cls()
     if G.is_directed():
-        assert list(nx.weakly_connected_components(G, backend="gconn")) == []
-        assert nx.number_weakly_connected_components(G, backend="gconn") == 0
-        with pytest.raises(nx.NetworkXPointlessConcept, match="null graph"):
-            nx.is_weakly_connected(G, backend="gconn")
+        for kind in ("weakly", "strongly"):
+            assert list(getattr(nx, f"{kind}_connected_components")(G, backend="gconn")) == []
+            assert getattr(nx, f"number_{kind}_connected_components")(G, backend="gconn") == 0
+            with pytest.raises(nx.NetworkXPointlessConcept, match="null graph"):
+                getattr(nx, f"is_{kind}_connected")(G, backend="gconn")
     else:
         assert list(nx.connected_components(G, backend="gconn")) == []
         assert nx.number_connected_components(G, backend="gconn") == 0
@@ -239,6 +268,41 @@ def test_wrong_direction_raises(cls):
         # The backend checks too, for calls that reach it directly.
         with pytest.raises(nx.NetworkXNotImplemented, match="not implemented for"):
             getattr(BackendInterface, fn)(BackendInterface.convert_from_nx(G), *args)
+
+
+@pytest.mark.parametrize("cls", [nx.DiGraph, nx.MultiDiGraph])
+def test_strong_components_by_hand(cls):
+    # 0 -> 1 <-> 2 -> 3 (self loop) and 4 <-> 5 twice, 6 isolated.
+    G = cls([(0, 1), (1, 2), (2, 1), (2, 3), (3, 3), (4, 5), (5, 4), (4, 5)])
+    G.add_node(6)
+    got = list(nx.strongly_connected_components(G, backend="gconn"))
+    assert got == [{3}, {1, 2}, {0}, {4, 5}, {6}]
+    assert got == list(nx.strongly_connected_components(G, backend="networkx"))
+    assert nx.number_strongly_connected_components(G, backend="gconn") == 5
+    assert nx.is_strongly_connected(G, backend="gconn") is False
+    G.add_edges_from([(3, 0), (1, 4), (5, 6), (6, 0)])
+    assert nx.is_strongly_connected(G, backend="gconn") is True
+    assert nx.number_strongly_connected_components(G, backend="gconn") == 1
+    # One node, with or without a self loop, is strongly connected.
+    assert nx.is_strongly_connected(cls([(7, 7)]), backend="gconn") is True
+    H = cls()
+    H.add_node("only")
+    assert nx.is_strongly_connected(H, backend="gconn") is True
+
+
+def test_strong_order_follows_adjacency_order():
+    # NetworkX's depth-first search takes successors in insertion order: from
+    # 0 it reaches 2 before 1 here, so {2} completes first.
+    G = nx.DiGraph([(0, 2), (0, 1)])
+    assert list(nx.strongly_connected_components(G, backend="gconn")) == [{2}, {1}, {0}]
+    G = nx.DiGraph([(0, 1), (0, 2)])
+    assert list(nx.strongly_connected_components(G, backend="gconn")) == [{1}, {2}, {0}]
+
+
+def test_strong_ignores_the_undirected_algorithm(monkeypatch):
+    # nx.config.backends.gconn.algorithm names an undirected variant.
+    monkeypatch.setattr(nx.config.backends.gconn, "algorithm", "none+union-hooks+find-naive")
+    assert nx.number_strongly_connected_components(nx.DiGraph([(0, 1), (1, 0)]), backend="gconn") == 1
 
 
 def test_node_not_in_graph():
@@ -349,8 +413,8 @@ def test_graph_views(cls):
     if not G.is_directed():
         views.append(G.to_directed(as_view=True))
     for view in views:
-        for fn in ("connected_components", "weakly_connected_components", "number_connected_components",
-                   "is_forest", "is_tree"):
+        for fn in ("connected_components", "weakly_connected_components", "strongly_connected_components",
+                   "number_connected_components", "is_forest", "is_tree"):
             _same_outcome(fn, view)
         assert ConvertedGraph.from_networkx(view).number_of_edges() == view.number_of_edges()
 

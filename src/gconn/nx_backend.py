@@ -3,9 +3,9 @@
 Installing gconn registers the backend through the ``networkx.backends``
 entry point, so the calls below run on gconn either with ``backend="gconn"``
 or, for every call, after ``nx.config.backend_priority = ["gconn"]``:
-connected components, weakly connected components, their counts,
-``is_connected``, ``is_weakly_connected``, ``node_connected_component``,
-``is_forest`` and ``is_tree``.
+connected, weakly connected and strongly connected components, their
+counts, ``is_connected``, ``is_weakly_connected``, ``is_strongly_connected``,
+``node_connected_component``, ``is_forest`` and ``is_tree``.
 
 A NetworkX graph is converted once to a :class:`ConvertedGraph` (node labels
 mapped to 0..n-1); NetworkX keeps it in ``G.__networkx_cache__`` and drops
@@ -66,6 +66,7 @@ class ConvertedGraph:
         # NetworkX caches this graph's own conversions (back to networkx) here.
         self.__networkx_cache__ = {}
         self._gconn = None
+        self._successors = None
         self._index = None
 
     @classmethod
@@ -149,6 +150,32 @@ class ConvertedGraph:
         if self._gconn is None:
             self._gconn = Graph.from_edges(self.src, self.dst, n=len(self))
         return self._gconn
+
+    def successor_matrix(self):
+        """The arcs as a SciPy CSR matrix (built on first use), each row
+        holding the node's successors in reverse adjacency order: gconn's
+        CPU Tarjan takes a row from its end, so its depth-first search
+        visits successors in ``G``'s order, as NetworkX's does, and the
+        components complete in NetworkX's order.
+
+        >>> import networkx as nx
+        >>> H = ConvertedGraph.from_networkx(nx.DiGraph([(0, 1), (0, 2), (2, 0)]))
+        >>> A = H.successor_matrix()
+        >>> A.indptr.tolist(), A.indices.tolist()
+        ([0, 2, 2, 3], [2, 1, 0])
+        """
+        if self._successors is None:
+            import scipy.sparse as sp
+            n, src, dst = len(self), self.src, self.dst
+            if src.size and (src[1:] < src[:-1]).any():
+                # from_networkx keeps the arcs row by row; a graph built by hand may not.
+                by_row = np.argsort(src, kind="stable")
+                src, dst = src[by_row], dst[by_row]
+            indptr = np.zeros(n + 1, np.int64)
+            np.cumsum(np.bincount(src, minlength=n), out=indptr[1:])
+            mirror = indptr[src] + indptr[src + 1] - 1 - np.arange(src.size)
+            self._successors = sp.csr_matrix((np.ones(src.size, bool), dst[mirror], indptr), shape=(n, n))
+        return self._successors
 
     def position(self, node) -> int:
         """Index of ``node``; KeyError (as NetworkX raises) when it is absent."""
@@ -325,6 +352,17 @@ def _component_sets(G: ConvertedGraph):
     return _grouped(G, *_labels(G))
 
 
+def _strong(G: ConvertedGraph, return_labels: bool = True):
+    """``(k, labels)`` of the strong components, or ``k``.  On the CPU the
+    labels count components in the order NetworkX yields them (see
+    :meth:`ConvertedGraph.successor_matrix`); on a GPU by smallest node
+    index, i.e. in ``G``'s node order.  The configured ``algorithm`` names
+    an undirected variant and does not apply."""
+    backend, _ = _options()
+    return _gconn_components(G.successor_matrix(), connection="strong", backend=backend,
+                             return_labels=return_labels)
+
+
 def _grouped(G: ConvertedGraph, k: int, labels: np.ndarray):
     """A fresh set of nodes per label, labels ascending."""
     order = np.argsort(labels, kind="stable")
@@ -425,6 +463,22 @@ class BackendInterface:
         _require(G, directed=True)
         _not_null(G, _UNDEFINED)
         return _count(G) == 1
+
+    @staticmethod
+    def strongly_connected_components(G):
+        _require(G, directed=True)
+        return _grouped(G, *_strong(G))
+
+    @staticmethod
+    def number_strongly_connected_components(G) -> int:
+        _require(G, directed=True)
+        return _strong(G, return_labels=False)
+
+    @staticmethod
+    def is_strongly_connected(G) -> bool:
+        _require(G, directed=True)
+        _not_null(G, _UNDEFINED)
+        return _strong(G, return_labels=False) == 1
 
     # -- either: a spanning forest has n - k edges ----------------------------
     @staticmethod
