@@ -21,7 +21,7 @@ graph skip the conversion.  gconn runs on the CPU unless
 """
 from __future__ import annotations
 
-from itertools import chain
+from itertools import chain, islice
 
 import networkx as nx
 import numpy as np
@@ -187,8 +187,10 @@ class ConvertedGraph:
 # -- finding each neighbour's node index ----------------------------------------
 # Fibonacci hashing: multiply by 2^64 / golden ratio, keep the top bits.
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-# Neighbour entries looked at to decide whether they are the node objects themselves.
+# Rows, and entries per row, looked at to decide whether the neighbour
+# entries are the node objects themselves.
 _SAMPLE_ROWS = 64
+_SAMPLE_ENTRIES = 16
 
 
 @njit(cache=True)
@@ -297,7 +299,8 @@ def _mostly_themselves(by_address, adj: dict, nodes: list) -> bool:
     """Whether, in rows spread over the graph, most neighbour entries are
     the node objects themselves rather than equal copies."""
     step = max(len(nodes) // _SAMPLE_ROWS, 1)
-    sample = [v for u in nodes[::step] for v in adj[u]]
+    # A few entries per row: a hub's row alone could hold most of the graph.
+    sample = [v for u in nodes[::step] for v in islice(adj[u], _SAMPLE_ENTRIES)]
     if not sample:
         return True
     found = _look_up(by_address, _addresses(np.fromiter(sample, object, len(sample))),
