@@ -19,9 +19,10 @@ as a graph read from a file does.  Each function is timed as
 
 plus, for the breakdown, the conversion alone and the ``number_`` function
 on the cached conversion (gconn without building one Python set per
-component).  All on one graph in one process; each method runs once to
-warm up, then ``--repeat`` times; the table gives the median, minimum and
-maximum.  gconn's components are checked equal to NetworkX's, in
+component).  All on one graph in one process: one warm-up round, then
+``--repeat`` rounds in which the methods take turns (a shared machine's
+load changes from one minute to the next); the table gives each method's
+median, minimum and maximum.  gconn's components are checked equal to NetworkX's, in
 NetworkX's order, first.
 """
 from __future__ import annotations
@@ -36,18 +37,22 @@ import warnings
 from .harness import machine, positive_int
 
 
-def _times(fn, repeat: int, before=None) -> list[float]:
-    """Seconds of ``repeat`` runs of ``fn`` after one warm-up run;
-    ``before`` runs untimed ahead of each."""
-    out = []
-    for i in range(repeat + 1):
-        if before is not None:
-            before()
-        t0 = time.perf_counter()
-        fn()
-        if i:
-            out.append(time.perf_counter() - t0)
-    return out
+def _rounds(methods, repeat: int, log) -> list[list[float]]:
+    """Seconds of each ``(name, fn, before)`` method's runs: one untimed
+    warm-up round, then ``repeat`` rounds in which the methods take turns,
+    so that a change in the machine's load reaches all of them alike.
+    ``before`` runs untimed ahead of each run of ``fn``."""
+    times = [[] for _ in methods]
+    for r in range(repeat + 1):
+        log(f"    round {r} of {repeat}{' (warm-up)' if not r else ''}")
+        for (_, fn, before), out in zip(methods, times):
+            if before is not None:
+                before()
+            t0 = time.perf_counter()
+            fn()
+            if r:
+                out.append(time.perf_counter() - t0)
+    return times
 
 
 LABEL_KINDS = ("int", "str", "int-copies", "str-copies")
@@ -90,19 +95,19 @@ def _rows(G, labels: str, function: str, repeat: int, log) -> list[tuple]:
         raise SystemExit(f"gconn's {function} differ from NetworkX's on the {labels}-labelled graph")
     del expected
     count = f"number_{function}"
+    methods = (
+        ("networkx", run("networkx"), None),
+        ("gconn cold (conversion included)", run("gconn"), forget),
+        ("gconn warm (cached conversion)", run("gconn"), None),
+        ("conversion alone", lambda: BackendInterface.convert_from_nx(G), None),
+        (f"gconn warm, {count}", lambda: getattr(nx, count)(G, backend="gconn"), None))
+    log(f"  {labels} {function}: {', '.join(name for name, _, _ in methods)}")
+    times = _rounds(methods, repeat, log)
+    nx_median = statistics.median(times[0])
     rows = []
-    nx_times = None
-    for method, fn, before in (
-            ("networkx", run("networkx"), None),
-            ("gconn cold (conversion included)", run("gconn"), forget),
-            ("gconn warm (cached conversion)", run("gconn"), None),
-            ("conversion alone", lambda: BackendInterface.convert_from_nx(G), None),
-            (f"gconn warm, {count}", lambda: getattr(nx, count)(G, backend="gconn"), None)):
-        log(f"  {labels} {function}: {method} ...")
-        t = _times(fn, repeat, before)
-        nx_times = nx_times or t
+    for (method, _, _), t in zip(methods, times):
         rows.append((labels, function, G.number_of_nodes(), G.number_of_edges(), method,
-                     statistics.median(t), min(t), max(t), len(t), statistics.median(nx_times) / statistics.median(t)))
+                     statistics.median(t), min(t), max(t), len(t), nx_median / statistics.median(t)))
     return rows
 
 
