@@ -5,6 +5,7 @@ NetworkX's own test suite also runs against the backend in CI (.ci/nx-tests).
 from __future__ import annotations
 
 import os
+import pickle
 import subprocess
 import sys
 from importlib.metadata import EntryPoint
@@ -25,7 +26,8 @@ from conftest import NX_BACKENDS_EP as BACKENDS_EP, NX_INFO_EP as INFO_EP
 REPO = Path(__file__).resolve().parents[1]
 UNDIRECTED = ("connected_components", "number_connected_components", "is_connected",
               "node_connected_component")
-DIRECTED = ("weakly_connected_components", "number_weakly_connected_components", "is_weakly_connected")
+STRONG = ("strongly_connected_components", "number_strongly_connected_components", "is_strongly_connected")
+DIRECTED = ("weakly_connected_components", "number_weakly_connected_components", "is_weakly_connected") + STRONG
 CLASSES = (nx.Graph, nx.DiGraph, nx.MultiGraph, nx.MultiDiGraph)
 
 
@@ -58,7 +60,13 @@ def test_backend_info_imports_nothing_heavy():
 
 
 # -- differential against NetworkX on random graphs ------------------------------
-LABELS = st.one_of(st.integers(-5, 40), st.text("abc", max_size=2), st.tuples(st.integers(0, 3), st.text("xy", max_size=1)))
+def _copy(v):
+    """An equal object that is not ``v`` itself where Python can make one
+    (not for small ints, one-character strings and bools)."""
+    return pickle.loads(pickle.dumps(v))
+
+
+LABELS = st.one_of(st.integers(-5, 40), st.integers(10**6, 10**6 + 9), st.text("abc", max_size=2), st.tuples(st.integers(0, 3), st.text("xy", max_size=1)))
 
 
 @st.composite
@@ -70,7 +78,10 @@ def graphs(draw, labels=LABELS):
     if nodes:
         # Repeated pairs become multi-edges, (v, v) self loops; some nodes stay isolated.
         pairs = st.tuples(st.sampled_from(nodes), st.sampled_from(nodes))
-        G.add_edges_from(draw(st.lists(pairs, max_size=40)))
+        # Some edges name their ends by equal copies of the node objects.
+        copies = st.booleans()
+        G.add_edges_from((_copy(u) if cu else u, _copy(v) if cv else v)
+                         for (u, v), cu, cv in draw(st.lists(st.tuples(pairs, copies, copies), max_size=40)))
     return G
 
 
@@ -109,6 +120,32 @@ def test_matches_networkx(G):
         _same_outcome("node_connected_component", G, v)
 
 
+@st.composite
+def digraphs(draw):
+    """Directed graphs with more arcs per node than graphs() draws, so
+    that strong components of several nodes are common."""
+    cls = draw(st.sampled_from([nx.DiGraph, nx.MultiDiGraph]))
+    n = draw(st.integers(0, 40))
+    names = draw(st.sampled_from([list(range(n)), [f"v{i}" for i in range(n)],
+                                  [(i % 3, str(i)) for i in range(n)][::-1]]))
+    G = cls()
+    G.add_nodes_from(names)
+    if n:
+        arcs = st.tuples(st.integers(0, n - 1), st.integers(0, n - 1), st.booleans())
+        G.add_edges_from((names[a], _copy(names[b]) if copy else names[b])
+                         for a, b, copy in draw(st.lists(arcs, max_size=3 * n)))
+    return G
+
+
+@settings(max_examples=150, deadline=None)
+@given(digraphs())
+def test_strong_matches_networkx(G):
+    # Same components in the same order (the order NetworkX's Tarjan
+    # completes them), same counts, same answers and exceptions.
+    for fn in STRONG + ("weakly_connected_components",):
+        _same_outcome(fn, G)
+
+
 @settings(max_examples=60, deadline=None)
 @given(graphs(labels=st.integers(0, 30)))
 def test_matches_networkx_on_int_nodes(G):
@@ -117,29 +154,77 @@ def test_matches_networkx_on_int_nodes(G):
         _same_outcome(fn, G)
 
 
-@pytest.mark.parametrize("nodes", [
-    list(range(50)),                          # 0..n-1 in order
-    list(range(49, -1, -1)),                  # 0..n-1 reversed
-    list(range(1000, 1050)),                  # shifted
-    list(range(-25, 25)),                     # negative
-    [i * 10**6 for i in range(50)],           # spread out: dict lookup
-    [2**70 + i for i in range(50)],           # beyond int64
-    [np.int64(i) for i in range(50)],         # not Python ints: kept as given
-    [True, False] + list(range(2, 50)),      # bools: equal to 1 and 0 but kept
-    [f"v{i}" for i in range(50)],              # found by hash
-    ["v", -1, -2] + list(range(47)),          # hash(-1) == hash(-2): dict lookup
-], ids=["range", "reversed", "shifted", "negative", "spread", "huge", "numpy", "bools", "str", "hash-clash"])
-def test_label_kinds(nodes):
+LABEL_KINDS = {
+    "range": list(range(50)),                          # 0..n-1 in order
+    "reversed": list(range(49, -1, -1)),               # 0..n-1 reversed
+    "shifted": list(range(1000, 1050)),
+    "negative": list(range(-25, 25)),
+    "spread": [i * 10**6 for i in range(50)],          # too spread out for a lookup table
+    "huge": [2**70 + i for i in range(50)],            # beyond int64
+    "numpy": [np.int64(i) for i in range(50)],         # not Python ints: kept as given
+    "bools": [True, False] + list(range(2, 50)),       # equal to 1 and 0 but kept
+    "str": [f"v{i}" for i in range(50)],
+    "hash-clash": ["v", -1, -2] + list(range(47)),     # hash(-1) == hash(-2): dict lookup
+}
+
+
+@pytest.mark.parametrize("by_address", [True, False], ids=["addresses", "no-addresses"])
+@pytest.mark.parametrize("edges_of", ["the nodes", "copies", "both"])
+@pytest.mark.parametrize("kind", LABEL_KINDS)
+def test_label_kinds(kind, edges_of, by_address, monkeypatch):
+    # Edges added with the node objects themselves (found by address), with
+    # equal copies (found by value), or half and half; and all found by
+    # value, as where ids are not addresses (not CPython).
+    from gconn import nx_backend
+    monkeypatch.setattr(nx_backend, "_IDENTITY", by_address and nx_backend._IDENTITY)
+    nodes = LABEL_KINDS[kind]
     rng = np.random.default_rng(7)
     G = nx.Graph()
     G.add_nodes_from(nodes)
-    for a, b in rng.integers(0, len(nodes), (40, 2)).tolist():
-        G.add_edge(nodes[a], nodes[b])
+    for i, (a, b) in enumerate(rng.integers(0, len(nodes), (40, 2)).tolist()):
+        copy = edges_of == "copies" or (edges_of == "both" and i % 2)
+        G.add_edge(*((_copy(nodes[a]), _copy(nodes[b])) if copy else (nodes[a], nodes[b])))
     got = list(nx.connected_components(G, backend="gconn"))
     assert got == list(nx.connected_components(G, backend="networkx"))
-    # The original node objects come back, with their own types.
-    by_type = {type(v) for c in got for v in c}
-    assert by_type == {type(v) for v in nodes}
+    # The graph's own node objects come back, never the copies.
+    by_id = {id(v) for v in nodes}
+    assert all(id(v) in by_id for c in got for v in c)
+    assert sum(map(len, got)) == len(nodes)
+
+
+def _half_copied(copied: int):
+    """50 edges between 100 string nodes; ``copied`` of each edge's ends
+    (0, 1 or 2) are equal copies of the node objects."""
+    names = [f"node {i}" for i in range(100)]
+    G = nx.Graph()
+    G.add_nodes_from(names)
+    for i in range(0, 99, 2):
+        u, v = names[i], names[i + 1]
+        G.add_edge(_copy(u) if copied == 2 else u, _copy(v) if copied else v)
+    return G
+
+
+@pytest.mark.parametrize("copied, by_value", [(0, []), (1, [50]), (2, [100])])
+def test_neighbours_found_by_address_or_value(monkeypatch, copied, by_value):
+    # Neighbour entries that are the node objects are found by address,
+    # equal copies by value.
+    from gconn import nx_backend
+    counts = []
+    real = nx_backend._by_value
+    monkeypatch.setattr(nx_backend, "_by_value", lambda nodes, values, count: counts.append(count)
+                        or real(nodes, values, count))
+    assert nx.number_connected_components(_half_copied(copied), backend="gconn") == 50
+    assert counts == by_value
+
+
+@pytest.mark.parametrize("copied, by_address", [(0, True), (1, True), (2, False)])
+def test_address_lookup_only_when_it_pays(copied, by_address):
+    # With most entries copies, looking them up by address first is wasted.
+    from gconn import nx_backend
+    G = _half_copied(copied)
+    nodes = list(G)
+    table, _ = nx_backend._build_table(nx_backend._addresses(np.fromiter(nodes, object, len(nodes))))
+    assert nx_backend._mostly_themselves(table, G._adj, nodes) is by_address
 
 
 def test_labels_are_the_original_objects():
@@ -156,10 +241,11 @@ def test_labels_are_the_original_objects():
 def test_null_graph(cls):
     G = cls()
     if G.is_directed():
-        assert list(nx.weakly_connected_components(G, backend="gconn")) == []
-        assert nx.number_weakly_connected_components(G, backend="gconn") == 0
-        with pytest.raises(nx.NetworkXPointlessConcept, match="null graph"):
-            nx.is_weakly_connected(G, backend="gconn")
+        for kind in ("weakly", "strongly"):
+            assert list(getattr(nx, f"{kind}_connected_components")(G, backend="gconn")) == []
+            assert getattr(nx, f"number_{kind}_connected_components")(G, backend="gconn") == 0
+            with pytest.raises(nx.NetworkXPointlessConcept, match="null graph"):
+                getattr(nx, f"is_{kind}_connected")(G, backend="gconn")
     else:
         assert list(nx.connected_components(G, backend="gconn")) == []
         assert nx.number_connected_components(G, backend="gconn") == 0
@@ -181,6 +267,41 @@ def test_wrong_direction_raises(cls):
         # The backend checks too, for calls that reach it directly.
         with pytest.raises(nx.NetworkXNotImplemented, match="not implemented for"):
             getattr(BackendInterface, fn)(BackendInterface.convert_from_nx(G), *args)
+
+
+@pytest.mark.parametrize("cls", [nx.DiGraph, nx.MultiDiGraph])
+def test_strong_components_by_hand(cls):
+    # 0 -> 1 <-> 2 -> 3 (self loop) and 4 <-> 5 twice, 6 isolated.
+    G = cls([(0, 1), (1, 2), (2, 1), (2, 3), (3, 3), (4, 5), (5, 4), (4, 5)])
+    G.add_node(6)
+    got = list(nx.strongly_connected_components(G, backend="gconn"))
+    assert got == [{3}, {1, 2}, {0}, {4, 5}, {6}]
+    assert got == list(nx.strongly_connected_components(G, backend="networkx"))
+    assert nx.number_strongly_connected_components(G, backend="gconn") == 5
+    assert nx.is_strongly_connected(G, backend="gconn") is False
+    G.add_edges_from([(3, 0), (1, 4), (5, 6), (6, 0)])
+    assert nx.is_strongly_connected(G, backend="gconn") is True
+    assert nx.number_strongly_connected_components(G, backend="gconn") == 1
+    # One node, with or without a self loop, is strongly connected.
+    assert nx.is_strongly_connected(cls([(7, 7)]), backend="gconn") is True
+    H = cls()
+    H.add_node("only")
+    assert nx.is_strongly_connected(H, backend="gconn") is True
+
+
+def test_strong_order_follows_adjacency_order():
+    # NetworkX's depth-first search takes successors in insertion order: from
+    # 0 it reaches 2 before 1 here, so {2} completes first.
+    G = nx.DiGraph([(0, 2), (0, 1)])
+    assert list(nx.strongly_connected_components(G, backend="gconn")) == [{2}, {1}, {0}]
+    G = nx.DiGraph([(0, 1), (0, 2)])
+    assert list(nx.strongly_connected_components(G, backend="gconn")) == [{1}, {2}, {0}]
+
+
+def test_strong_ignores_the_undirected_algorithm(monkeypatch):
+    # nx.config.backends.gconn.algorithm names an undirected variant.
+    monkeypatch.setattr(nx.config.backends.gconn, "algorithm", "none+union-hooks+find-naive")
+    assert nx.number_strongly_connected_components(nx.DiGraph([(0, 1), (1, 0)]), backend="gconn") == 1
 
 
 def test_node_not_in_graph():
@@ -291,8 +412,8 @@ def test_graph_views(cls):
     if not G.is_directed():
         views.append(G.to_directed(as_view=True))
     for view in views:
-        for fn in ("connected_components", "weakly_connected_components", "number_connected_components",
-                   "is_forest", "is_tree"):
+        for fn in ("connected_components", "weakly_connected_components", "strongly_connected_components",
+                   "number_connected_components", "is_forest", "is_tree"):
             _same_outcome(fn, view)
         assert ConvertedGraph.from_networkx(view).number_of_edges() == view.number_of_edges()
 

@@ -21,6 +21,9 @@ _FUNCTIONS = (
     "weakly_connected_components",
     "number_weakly_connected_components",
     "is_weakly_connected",
+    "strongly_connected_components",
+    "number_strongly_connected_components",
+    "is_strongly_connected",
     "is_forest",
     "is_tree",
 )

@@ -3,9 +3,9 @@
 Installing gconn registers the backend through the ``networkx.backends``
 entry point, so the calls below run on gconn either with ``backend="gconn"``
 or, for every call, after ``nx.config.backend_priority = ["gconn"]``:
-connected components, weakly connected components, their counts,
-``is_connected``, ``is_weakly_connected``, ``node_connected_component``,
-``is_forest`` and ``is_tree``.
+connected, weakly connected and strongly connected components, their
+counts, ``is_connected``, ``is_weakly_connected``, ``is_strongly_connected``,
+``node_connected_component``, ``is_forest`` and ``is_tree``.
 
 A NetworkX graph is converted once to a :class:`ConvertedGraph` (node labels
 mapped to 0..n-1); NetworkX keeps it in ``G.__networkx_cache__`` and drops
@@ -21,10 +21,11 @@ graph skip the conversion.  gconn runs on the CPU unless
 """
 from __future__ import annotations
 
-from itertools import chain
+from itertools import chain, islice
 
 import networkx as nx
 import numpy as np
+from numba import njit
 
 from _nx_gconn import get_info
 
@@ -65,6 +66,7 @@ class ConvertedGraph:
         # NetworkX caches this graph's own conversions (back to networkx) here.
         self.__networkx_cache__ = {}
         self._gconn = None
+        self._successors = None
         self._index = None
 
     @classmethod
@@ -85,10 +87,9 @@ class ConvertedGraph:
                    for u, nbrs in adj.items()}
         n = len(adj)
         dt = np.int32 if n < _INT32_LIMIT else np.int64
-        labels, positions = _node_positions(list(adj), dt)
         degrees = np.fromiter(map(len, adj.values()), np.int64, n)
         total = int(degrees.sum())
-        dst = positions(chain.from_iterable(adj.values()), total)
+        labels, dst = _neighbour_positions(list(adj), adj, total, dt)
         src = np.repeat(np.arange(n, dtype=dt), degrees)
         keys = None
         if multigraph:
@@ -150,6 +151,32 @@ class ConvertedGraph:
             self._gconn = Graph.from_edges(self.src, self.dst, n=len(self))
         return self._gconn
 
+    def successor_matrix(self):
+        """The arcs as a SciPy CSR matrix (built on first use), each row
+        holding the node's successors in reverse adjacency order: gconn's
+        CPU Tarjan takes a row from its end, so its depth-first search
+        visits successors in ``G``'s order, as NetworkX's does, and the
+        components complete in NetworkX's order.
+
+        >>> import networkx as nx
+        >>> H = ConvertedGraph.from_networkx(nx.DiGraph([(0, 1), (0, 2), (2, 0)]))
+        >>> A = H.successor_matrix()
+        >>> A.indptr.tolist(), A.indices.tolist()
+        ([0, 2, 2, 3], [2, 1, 0])
+        """
+        if self._successors is None:
+            import scipy.sparse as sp
+            n, src, dst = len(self), self.src, self.dst
+            if src.size and (src[1:] < src[:-1]).any():
+                # from_networkx keeps the arcs row by row; a graph built by hand may not.
+                by_row = np.argsort(src, kind="stable")
+                src, dst = src[by_row], dst[by_row]
+            indptr = np.zeros(n + 1, np.int64)
+            np.cumsum(np.bincount(src, minlength=n), out=indptr[1:])
+            mirror = indptr[src] + indptr[src + 1] - 1 - np.arange(src.size)
+            self._successors = sp.csr_matrix((np.ones(src.size, bool), dst[mirror], indptr), shape=(n, n))
+        return self._successors
+
     def position(self, node) -> int:
         """Index of ``node``; KeyError (as NetworkX raises) when it is absent."""
         if self._index is None:
@@ -157,17 +184,104 @@ class ConvertedGraph:
         return self._index[node]
 
 
-def _node_positions(nodes: list, dt):
-    """Node labels as an array, and a function mapping an iterator of
-    ``count`` labels to their positions in ``nodes``.
+# -- finding each neighbour's node index ----------------------------------------
+# Fibonacci hashing: multiply by 2^64 / golden ratio, keep the top bits.
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+# Rows, and entries per row, looked at to decide whether the neighbour
+# entries are the node objects themselves.
+_SAMPLE_ROWS = 64
+_SAMPLE_ENTRIES = 16
 
+
+@njit(cache=True)
+def _build_table(keys):
+    """An open-addressing table of ``keys`` (int64) -> their positions, at
+    most half full; ``ok`` is False when two keys are equal."""
+    bits = 1
+    while (1 << bits) < 2 * keys.size:
+        bits += 1
+    mask = (1 << bits) - 1
+    shift = np.uint64(64 - bits)
+    # [slot, 0]: the key, [slot, 1]: its position (-1: empty); one cache line per probe
+    table = np.empty((1 << bits, 2), np.int64)
+    table[:, 1] = -1
+    for i in range(keys.size):
+        k = keys[i]
+        s = np.int64((np.uint64(k) * _GOLDEN) >> shift)
+        while table[s, 1] >= 0:
+            if table[s, 0] == k:
+                return table, False
+            s = (s + 1) & mask
+        table[s, 0] = k
+        table[s, 1] = i
+    return table, True
+
+
+@njit(cache=True)
+def _look_up(table, queries, out):
+    """``out[j]``: the position of ``queries[j]`` in the table, -1 if absent."""
+    mask = table.shape[0] - 1
+    bits = 0
+    while (1 << bits) < table.shape[0]:
+        bits += 1
+    shift = np.uint64(64 - bits)
+    for j in range(queries.size):
+        q = queries[j]
+        s = np.int64((np.uint64(q) * _GOLDEN) >> shift)
+        while True:
+            at = table[s, 1]
+            if at < 0 or table[s, 0] == q:
+                out[j] = at
+                break
+            s = (s + 1) & mask
+    return out
+
+
+def _addresses(objects: np.ndarray) -> np.ndarray:
+    """The addresses (CPython's ``id``) of an object array's items, read
+    from the array's own pointers: no Python int per item."""
+    return np.frombuffer(objects, np.intp).astype(np.int64, copy=False)
+
+
+def _addresses_are_ids() -> bool:
+    """Whether an object array's pointers are its items' ids (CPython's
+    are; PyPy's ids are not addresses)."""
+    probe = [object(), None]
+    return _addresses(np.fromiter(probe, object, 2)).tolist() == list(map(id, probe))
+
+
+# Whether neighbours may be found by the address of the node object they are.
+_IDENTITY = _addresses_are_ids()
+
+
+def _neighbour_positions(nodes: list, adj: dict, total: int, dt):
+    """Node labels as an array, and the node index of each of the ``total``
+    neighbour entries of ``adj`` (rows in node order).
+
+    Walking the entries in the interpreter is most of a conversion's
+    time, so each path walks them once and leaves the search to NumPy or
+    numba.  When the entries are mostly the node objects themselves (a
+    graph built from one set of objects), a hash table over the nodes'
+    addresses finds them, and equal copies go by value.  Otherwise
     Python-int labels in a narrow range (0..n-1 above all) use an array
-    lookup table.  Other labels are found by their hash when no two nodes
-    share one (a label equal to a node has the node's hash), with NumPy
-    doing the search; a dict is the fallback.
+    lookup table, and other labels a hash table over their hashes (a
+    dict when two nodes share a hash).
     """
     n = len(nodes)
-    if n and set(map(type, nodes)) == {int}:
+    neighbours = chain.from_iterable(adj.values())
+    objects = np.fromiter(nodes, object, n)
+    if not total:
+        return objects, np.zeros(0, dt)
+    if _IDENTITY:
+        by_address, _ = _build_table(_addresses(objects))
+        if _mostly_themselves(by_address, adj, nodes):
+            entries = np.fromiter(neighbours, object, total)
+            at = _look_up(by_address, _addresses(entries), np.empty(total, np.int64))
+            copies = np.flatnonzero(at < 0)
+            if copies.size:
+                at[copies] = _by_value(nodes, iter(entries[copies].tolist()), copies.size)
+            return objects, at.astype(dt, copy=False)
+    if set(map(type, nodes)) == {int}:
         try:
             ints = np.fromiter(nodes, np.int64, n)
         except OverflowError:
@@ -177,29 +291,35 @@ def _node_positions(nodes: list, dt):
             if hi - lo < _TABLE_SPREAD * n:
                 table = np.empty(hi - lo + 1, dt)
                 table[ints - lo] = np.arange(n, dtype=dt)
+                return objects, table[np.fromiter(neighbours, np.int64, total) - lo]
+    return objects, _by_value(nodes, neighbours, total).astype(dt, copy=False)
 
-                def from_table(values, count):
-                    return table[np.fromiter(values, np.int64, count) - lo]
-                return ints, from_table
-    labels = np.fromiter(nodes, object, n)
-    hashes = np.fromiter(map(hash, nodes), np.int64, n)
-    by_hash = np.argsort(hashes).astype(dt)
-    sorted_hashes = hashes[by_hash]
 
-    def from_dict(values, count):
+def _mostly_themselves(by_address, adj: dict, nodes: list) -> bool:
+    """Whether, in rows spread over the graph, most neighbour entries are
+    the node objects themselves rather than equal copies."""
+    step = max(len(nodes) // _SAMPLE_ROWS, 1)
+    # A few entries per row: a hub's row alone could hold most of the graph.
+    sample = [v for u in nodes[::step] for v in islice(adj[u], _SAMPLE_ENTRIES)]
+    if not sample:
+        return True
+    found = _look_up(by_address, _addresses(np.fromiter(sample, object, len(sample))),
+                     np.empty(len(sample), np.int64))
+    return 2 * int((found >= 0).sum()) >= len(sample)
+
+
+def _by_value(nodes: list, values, count: int) -> np.ndarray:
+    """Positions in ``nodes`` of ``count`` values equal to nodes: by hash
+    (a value equal to a node has the node's hash) when no two nodes share
+    one, else through a dict."""
+    by_hash, unique = _build_table(np.fromiter(map(hash, nodes), np.int64, len(nodes)))
+    if not unique:
         index = {v: i for i, v in enumerate(nodes)}
-        return np.fromiter(map(index.__getitem__, values), dt, count)
-
-    if n > 1 and (sorted_hashes[1:] == sorted_hashes[:-1]).any():
-        return labels, from_dict
-
-    def from_hash(values, count):
-        wanted = np.fromiter(map(hash, values), np.int64, count)
-        at = np.minimum(np.searchsorted(sorted_hashes, wanted), max(n - 1, 0))
-        if count and not (sorted_hashes[at] == wanted).all():
-            raise KeyError("a neighbour that is not a node of the graph")
-        return by_hash[at]
-    return labels, from_hash
+        return np.fromiter(map(index.__getitem__, values), np.int64, count)
+    at = _look_up(by_hash, np.fromiter(map(hash, values), np.int64, count), np.empty(count, np.int64))
+    if (at < 0).any():
+        raise KeyError("a neighbour that is not a node of the graph")
+    return at
 
 
 def _options() -> tuple[str, str]:
@@ -232,7 +352,22 @@ def _labels(G: ConvertedGraph) -> tuple[int, np.ndarray]:
 def _component_sets(G: ConvertedGraph):
     """A fresh set of nodes per component, in the order NetworkX yields them:
     gconn numbers components by their first vertex, which is G's node order."""
-    k, labels = _labels(G)
+    return _grouped(G, *_labels(G))
+
+
+def _strong(G: ConvertedGraph, return_labels: bool = True):
+    """``(k, labels)`` of the strong components, or ``k``.  On the CPU the
+    labels count components in the order NetworkX yields them (see
+    :meth:`ConvertedGraph.successor_matrix`); on a GPU by smallest node
+    index, i.e. in ``G``'s node order.  The configured ``algorithm`` names
+    an undirected variant and does not apply."""
+    backend, _ = _options()
+    return _gconn_components(G.successor_matrix(), connection="strong", backend=backend,
+                             return_labels=return_labels)
+
+
+def _grouped(G: ConvertedGraph, k: int, labels: np.ndarray):
+    """A fresh set of nodes per label, labels ascending."""
     order = np.argsort(labels, kind="stable")
     ends = np.cumsum(np.bincount(labels, minlength=k)).tolist()
     members = G.labels[order].tolist()
@@ -331,6 +466,22 @@ class BackendInterface:
         _require(G, directed=True)
         _not_null(G, _UNDEFINED)
         return _count(G) == 1
+
+    @staticmethod
+    def strongly_connected_components(G):
+        _require(G, directed=True)
+        return _grouped(G, *_strong(G))
+
+    @staticmethod
+    def number_strongly_connected_components(G) -> int:
+        _require(G, directed=True)
+        return _strong(G, return_labels=False)
+
+    @staticmethod
+    def is_strongly_connected(G) -> bool:
+        _require(G, directed=True)
+        _not_null(G, _UNDEFINED)
+        return _strong(G, return_labels=False) == 1
 
     # -- either: a spanning forest has n - k edges ----------------------------
     @staticmethod

@@ -1,21 +1,29 @@
-"""NetworkX's ``connected_components`` with and without the gconn backend.
+"""NetworkX's connected and strongly connected components with and without
+the gconn backend.
 
-``python -m gconn.bench.nx_bench [--edges 1000000] [--repeat 5] [--labels int,str]``
+``python -m gconn.bench.nx_bench [--edges 1000000] [--repeat 5] [--labels int,str] [--functions cc,scc]``
 
-On an Erdos-Renyi graph with ``--edges`` random pairs (average degree 8),
-built as an ``nx.Graph`` with integer nodes 0..n-1 and again with string
-nodes, it times ``list(nx.connected_components(G, backend=...))``:
+``--edges`` random pairs on ``edges / 4`` nodes (Erdos-Renyi, average
+degree 8) make an ``nx.Graph`` for ``connected_components`` (``cc``) and
+an ``nx.DiGraph`` of arcs for ``strongly_connected_components`` (``scc``).
+The nodes are, per ``--labels`` kind: ``int`` (0..n-1) or ``str`` (``"v0"``,
+``"v1"``, ...), with every edge naming the node objects themselves, or
+``int-copies`` / ``str-copies``, with every edge naming equal copies of them,
+as a graph read from a file does.  Each function is timed as
+``list(nx.<function>(G, backend=...))``:
 
 * ``networkx``: NetworkX's own implementation;
 * ``gconn cold``: the gconn backend, conversion included (G's conversion
   cache is emptied before each run);
 * ``gconn warm``: the gconn backend on the conversion NetworkX cached;
 
-plus, for the breakdown, the conversion alone and
-``number_connected_components`` on the cached conversion (gconn without
-building one Python set per component).  Each method runs once to warm up,
-then ``--repeat`` times; the table gives the median and minimum.  The
-components are checked against NetworkX's.
+plus, for the breakdown, the conversion alone and the ``number_`` function
+on the cached conversion (gconn without building one Python set per
+component).  All on one graph in one process: one warm-up round, then
+``--repeat`` rounds in which the methods take turns (a shared machine's
+load changes from one minute to the next); the table gives each method's
+median, minimum and maximum.  gconn's components are checked equal to NetworkX's, in
+NetworkX's order, first.
 """
 from __future__ import annotations
 
@@ -29,94 +37,113 @@ import warnings
 from .harness import machine, positive_int
 
 
-def _times(fn, repeat: int, before=None) -> list[float]:
-    """Seconds of ``repeat`` runs of ``fn`` after one warm-up run;
-    ``before`` runs untimed ahead of each."""
-    out = []
-    for i in range(repeat + 1):
-        if before is not None:
-            before()
-        t0 = time.perf_counter()
-        fn()
-        if i:
-            out.append(time.perf_counter() - t0)
-    return out
+def _rounds(methods, repeat: int, log) -> list[list[float]]:
+    """Seconds of each ``(name, fn, before)`` method's runs: one untimed
+    warm-up round, then ``repeat`` rounds in which the methods take turns,
+    so that a change in the machine's load reaches all of them alike.
+    ``before`` runs untimed ahead of each run of ``fn``."""
+    times = [[] for _ in methods]
+    for r in range(repeat + 1):
+        log(f"    round {r} of {repeat}{' (warm-up)' if not r else ''}")
+        for (_, fn, before), out in zip(methods, times):
+            if before is not None:
+                before()
+            t0 = time.perf_counter()
+            fn()
+            if r:
+                out.append(time.perf_counter() - t0)
+    return times
 
 
-def _graph(edges: int, labels: str):
+LABEL_KINDS = ("int", "str", "int-copies", "str-copies")
+FUNCTIONS = {"cc": "connected_components", "scc": "strongly_connected_components"}
+
+
+def _graph(edges: int, labels: str, directed: bool = False):
     import networkx as nx
 
     from ..generators import erdos_renyi_edges
     src, dst, n = erdos_renyi_edges(max(edges // 4, 1), 8, seed=1)
-    names = list(range(n)) if labels == "int" else [f"v{i}" for i in range(n)]
-    G = nx.Graph()
-    G.add_nodes_from(names)
-    G.add_edges_from(zip(map(names.__getitem__, src.tolist()), map(names.__getitem__, dst.tolist())))
+    G = nx.DiGraph() if directed else nx.Graph()
+    if labels in ("int", "str"):
+        names = list(range(n)) if labels == "int" else [f"v{i}" for i in range(n)]
+        G.add_nodes_from(names)
+        G.add_edges_from(zip(map(names.__getitem__, src.tolist()), map(names.__getitem__, dst.tolist())))
+    elif labels == "int-copies":
+        # tolist() makes a fresh int object per edge end (but for -5..256)
+        G.add_nodes_from(range(n))
+        G.add_edges_from(zip(src.tolist(), dst.tolist()))
+    else:
+        G.add_nodes_from(f"v{i}" for i in range(n))
+        G.add_edges_from((f"v{a}", f"v{b}") for a, b in zip(src.tolist(), dst.tolist()))
     return G
 
 
-def _rows(G, labels: str, repeat: int, log) -> list[tuple]:
+def _rows(G, labels: str, function: str, repeat: int, log) -> list[tuple]:
     import networkx as nx
 
     from ..nx_backend import BackendInterface
 
-    def cc(backend):
-        return lambda: list(nx.connected_components(G, backend=backend))
+    def run(backend):
+        return lambda: list(getattr(nx, function)(G, backend=backend))
 
     def forget():
         G.__networkx_cache__.clear()
 
-    expected = {frozenset(c) for c in nx.connected_components(G, backend="networkx")}
-    got = {frozenset(c) for c in nx.connected_components(G, backend="gconn")}
-    if got != expected:
-        raise SystemExit(f"gconn's components differ from NetworkX's on the {labels}-labelled graph")
+    expected = run("networkx")()
+    if run("gconn")() != expected:
+        raise SystemExit(f"gconn's {function} differ from NetworkX's on the {labels}-labelled graph")
+    del expected
+    count = f"number_{function}"
+    methods = (
+        ("networkx", run("networkx"), None),
+        ("gconn cold (conversion included)", run("gconn"), forget),
+        ("gconn warm (cached conversion)", run("gconn"), None),
+        ("conversion alone", lambda: BackendInterface.convert_from_nx(G), None),
+        (f"gconn warm, {count}", lambda: getattr(nx, count)(G, backend="gconn"), None))
+    log(f"  {labels} {function}: {', '.join(name for name, _, _ in methods)}")
+    times = _rounds(methods, repeat, log)
+    nx_median = statistics.median(times[0])
     rows = []
-    nx_times = None
-    for method, fn, before in (
-            ("networkx", cc("networkx"), None),
-            ("gconn cold (conversion included)", cc("gconn"), forget),
-            ("gconn warm (cached conversion)", cc("gconn"), None),
-            ("conversion alone", lambda: BackendInterface.convert_from_nx(G).gconn_graph(), None),
-            ("gconn warm, number_connected_components",
-             lambda: nx.number_connected_components(G, backend="gconn"), None)):
-        log(f"  {labels}: {method} ...")
-        t = _times(fn, repeat, before)
-        nx_times = nx_times or t
-        rows.append((labels, G.number_of_nodes(), G.number_of_edges(), method, statistics.median(t), min(t),
-                     len(t), statistics.median(nx_times) / statistics.median(t)))
+    for (method, _, _), t in zip(methods, times):
+        rows.append((labels, function, G.number_of_nodes(), G.number_of_edges(), method,
+                     statistics.median(t), min(t), max(t), len(t), nx_median / statistics.median(t)))
     return rows
 
 
 def table(rows) -> str:
     """The results as a Markdown table.
 
-    >>> print(table([("int", 3, 2, "networkx", 0.002, 0.001, 5, 1.0)]).splitlines()[-1])
-    | int | 3 | 2 | networkx | 2.0 | 1.0 | 5 | 1.0x |
+    >>> row = ("int", "connected_components", 3, 2, "networkx", 0.002, 0.001, 0.004, 5, 1.0)
+    >>> print(table([row]).splitlines()[-1])
+    | int | connected_components | 3 | 2 | networkx | 2.0 | 1.0 | 4.0 | 5 | 1.0x |
     """
-    lines = ["| nodes | n | m | method | median ms | min ms | runs | vs networkx |",
-             "|---|--:|--:|---|--:|--:|--:|--:|"]
-    for labels, n, m, method, med, best, runs, ratio in rows:
-        lines.append(f"| {labels} | {n:,} | {m:,} | {method} | {med * 1e3:.1f} | {best * 1e3:.1f} | {runs} "
-                     f"| {ratio:.1f}x |")
+    lines = ["| nodes | function | n | m | method | median ms | min ms | max ms | runs | vs networkx |",
+             "|---|---|--:|--:|---|--:|--:|--:|--:|--:|"]
+    for labels, function, n, m, method, med, best, worst, runs, ratio in rows:
+        lines.append(f"| {labels} | {function} | {n:,} | {m:,} | {method} | {med * 1e3:.1f} | {best * 1e3:.1f} "
+                     f"| {worst * 1e3:.1f} | {runs} | {ratio:.1f}x |")
     return "\n".join(lines)
 
 
 def main(argv=None) -> int:
     """Run the benchmark and print the table (``-h`` for the options).
 
-    >>> main(["--edges", "40", "--repeat", "1", "--labels", "int"])  # doctest: +ELLIPSIS
+    >>> main(["--edges", "40", "--repeat", "1", "--labels", "int,str-copies"])  # doctest: +ELLIPSIS
     Machine: ...
+    | str-copies | strongly_connected_components | 10 | ...
     0
     """
     p = argparse.ArgumentParser(prog="python -m gconn.bench.nx_bench", description=__doc__.split("\n\n")[0])
     p.add_argument("--edges", type=positive_int, default=1_000_000, help="random pairs drawn (default 1M)")
     p.add_argument("--repeat", type=positive_int, default=5, help="timed runs per method (default 5)")
-    p.add_argument("--labels", default="int,str", help="node label kinds: int, str or both (default int,str)")
+    p.add_argument("--labels", default="int,str",
+                   help=f"node label kinds, of {', '.join(LABEL_KINDS)} (default int,str)")
+    p.add_argument("--functions", default="cc,scc",
+                   help="cc (connected_components), scc (strongly_connected_components) or both (default cc,scc)")
     args = p.parse_args(argv)
-    kinds = [k.strip() for k in args.labels.split(",") if k.strip()]
-    bad = [k for k in kinds if k not in ("int", "str")]
-    if bad or not kinds:
-        p.error(f"--labels takes int and/or str; got {args.labels!r}")
+    kinds = _choices(p, "--labels", args.labels, LABEL_KINDS)
+    functions = [FUNCTIONS[f] for f in _choices(p, "--functions", args.functions, FUNCTIONS)]
 
     import networkx as nx
 
@@ -129,13 +156,22 @@ def main(argv=None) -> int:
         # NetworkX notes every use of a cached conversion; the warm runs are exactly that.
         warnings.filterwarnings("ignore", "Note: conversions to backend graphs are saved to cache")
         for kind in kinds:
-            log(f"building the {kind}-labelled graph ...")
-            rows += _rows(_graph(args.edges, kind), kind, args.repeat, log)
+            for function in functions:
+                directed = function == "strongly_connected_components"
+                log(f"building the {kind}-labelled {'directed ' if directed else ''}graph ...")
+                rows += _rows(_graph(args.edges, kind, directed), kind, function, args.repeat, log)
     print(f"Machine: {machine()}, networkx {nx.__version__}")
     print(f"Load average (1 min) before / after: {load:.2f} / {os.getloadavg()[0]:.2f}")
     print()
     print(table(rows))
     return 0
+
+
+def _choices(p, option: str, value: str, allowed) -> list[str]:
+    chosen = [k.strip() for k in value.split(",") if k.strip()]
+    if not chosen or any(k not in allowed for k in chosen):
+        p.error(f"{option} takes a comma-separated list of {', '.join(allowed)}; got {value!r}")
+    return chosen
 
 
 if __name__ == "__main__":
