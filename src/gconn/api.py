@@ -9,29 +9,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import dispatch, pipeline
+from . import dispatch
 from .adjacency import strong_requested
-from .design import Plan, Variant
 from .dispatch import Call
-from .graph import INT32_MAX, _as_id_array, _is_cupy, relabel_option
-from .ids import check_pair, id_range
-from .inputs import as_graph, describe
+from .graph import relabel_option
+from .incremental import IncrementalConnectivity  # noqa: F401 -- part of the API, beside the static calls
+from .inputs import describe
 from .inputs.tables import labels_table, output_option
 
 BACKENDS = dispatch.BACKENDS
-# the incremental structure below chooses its backend and variant as a call does
-_backend_module = dispatch.backend_module
-_variant = dispatch.variant_of
-
-
-def _out(arr, like_device: bool, landing=None):
-    """Results follow the input: CuPy for a graph on the GPU, NumPy
-    otherwise (fetched into the host memory ``landing`` where it fits, see
-    :func:`gconn.gpu.staging.fetch`)."""
-    if _is_cupy(arr) and not like_device:
-        from .gpu.staging import fetch
-        return fetch(arr, landing)
-    return arr
+_out = dispatch.out_array
 
 
 def _the_graph(graph, csgraph):
@@ -194,5 +181,3 @@ def spanning_forest(graph, *, algorithm="auto", backend="auto", return_stats=Fal
         fa, fb = out.nodes[fa], out.nodes[fb]
     return (fa, fb, out.stats) if return_stats else (fa, fb)
 
-
-from .incremental import IncrementalConnectivity  # noqa: E402  (re-exported; it imports this module)

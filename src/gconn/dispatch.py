@@ -89,6 +89,8 @@ class Outcome:
     #: where the labels land on the host, and the check to run once they have
     landing: object = None
     settle: object = None
+    #: the route that ran (see :func:`route`)
+    route: str = "resident"
 
 
 # -- the backend ---------------------------------------------------------------------
@@ -134,6 +136,16 @@ def variant_of(algorithm, problem: str, graph, be, params: dict) -> Variant:
         v = Variant.parse(algorithm, problem)
     design.check_params_apply(v, params, chosen)
     return v.with_params(**params)
+
+
+def out_array(arr, like_device: bool, landing=None):
+    """Results follow the input: CuPy for a graph on the GPU, NumPy
+    otherwise (fetched into the host memory ``landing`` where it fits, see
+    :func:`gconn.gpu.staging.fetch`)."""
+    if _is_cupy(arr) and not like_device:
+        from .gpu.staging import fetch
+        return fetch(arr, landing)
+    return arr
 
 
 # -- the route -----------------------------------------------------------------------
@@ -186,7 +198,7 @@ def _chunked(src: Source, call: Call) -> bool:
 def _streams(src: Source, call: Call) -> bool:
     """Whether the GPU route may stream the input (it still declines a
     variant that needs the graph where the graph fits the device)."""
-    if call.relabel is not False or call.table or call.n is not None:
+    if call.relabel is True or call.table or call.n is not None:
         return False
     if src.kind in ("edges", "chunks"):
         return True
@@ -205,21 +217,21 @@ def run(src: Source, call: Call, be=None) -> Outcome:
     or the one the call asks for)."""
     name = be.NAME if be is not None else backend_name(call.backend, src.on_gpu)
     way = route(src, call, name)
+    out = None
     if way == "compiled":
         out = _run_compiled(src, call)
-        if isinstance(out, Outcome):
-            return out
-        return _run_resident(src, call, be or backend_module(name), read=out)
-    be = be or backend_module(name)
-    if way == "chunked":
-        out = _run_chunked(src, call)
-        if out is not None:
-            return out
-    elif way == "stream":
-        out = _run_stream(src, call, be)
-        if out is not None:
-            return out
-    return _run_resident(src, call, be)
+        if not isinstance(out, Outcome):
+            return _run_resident(src, call, be or backend_module(name), read=out)
+    else:
+        be = be or backend_module(name)
+        if way == "chunked":
+            out = _run_chunked(src, call)
+        elif way == "stream":
+            out = _run_stream(src, call, be)
+    if out is None:
+        return _run_resident(src, call, be)
+    out.route = way
+    return out
 
 
 def _run_compiled(src: Source, call: Call):
@@ -273,10 +285,22 @@ def _run_stream(src: Source, call: Call, be) -> Outcome | None:
     if call.problem == "forest":
         with _phase(stats, "collect", be):
             result = be.collect_forest(fa, fb)
-    else:
-        with _phase(stats, "labels", be):
-            result = labels_of(be, roots, plan, call.numbered)
-    return Outcome(result, None, stats, False, landing, settle)
+        return Outcome(result, None, stats, False, landing, settle)
+    with _phase(stats, "labels", be):
+        result = labels_of(be, roots, plan, call.numbered)
+    nodes = None
+    if call.relabel == "auto":
+        # Sparse ids are known only now: the vertices in components of two or
+        # more are a lower bound on those that occur.  Where the range may
+        # be sparse, the resident route reads the input and relabels it.
+        from .relabel import AUTO_MIN_RANGE, AUTO_RATIO
+        n = int(roots.size)
+        if n >= AUTO_MIN_RANGE:
+            sizes = np.bincount(np.asarray(out_array(roots, False)), minlength=1)
+            if n > AUTO_RATIO * int(sizes[sizes > 1].sum()):
+                return None
+        nodes = np.arange(n, dtype=np.int64)
+    return Outcome(result, nodes, stats, False, landing, settle)
 
 
 def _run_resident(src: Source, call: Call, be, read=None) -> Outcome:

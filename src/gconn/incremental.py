@@ -7,7 +7,7 @@ import threading
 import numpy as np
 
 from . import pipeline
-from .api import _backend_module, _out, _variant
+from .dispatch import backend_module as _backend_module, out_array as _out, variant_of as _variant
 from .design import Plan, Variant
 from .graph import INT32_MAX, _as_id_array, _is_cupy
 from .ids import check_pair, id_range
