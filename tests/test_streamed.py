@@ -215,7 +215,7 @@ def test_relabel_auto_on_sparse_ids(tmp_path):
 
 def test_names_fall_back_to_loading(tmp_path):
     path = tmp_path / "names.csv"
-    path.write_text("a,b\nann,bob\ncid,dan\n")
+    path.write_text("from,to\nann,bob\ncid,dan\n")
     assert isinstance(C.of_file(identify(path)), str)
     with pytest.raises(ValueError, match="names"):
         edge_chunks(path)

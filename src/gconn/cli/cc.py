@@ -94,6 +94,7 @@ def _whole_calls(args, inp, backend, relabel):
     k, labels = last.result
     labels = C.host(labels)
     stats = last.stats
+    way = last.route
     note = "compiled ahead of time, serial: numba not loaded" if way == "compiled" else None
     return (int(k), labels, last.nodes, [r.stats for r in results], walls, inp.times, [kernels], way, note,
             stats.variant if stats is not None else "", stats.backend if stats is not None else backend,
@@ -136,7 +137,8 @@ def _report(args, inp, k, labels, nodes, stats_list, walls, load_times, kernels,
            "median_s": statistics.median(walls), "min_s": min(walls), "phases_s": phases, **C.kernels_json(*kernels)}
     if how is not None:
         out["route"] = how
-        out["streamed"] = how in ("chunked", "stream")
+        if how != "resident":
+            out["streamed"] = how in ("chunked", "stream")
     if inp.is_file:
         out["format"] = inp.obj.file.format
         out["notes"] = list(inp.obj.notes)
@@ -155,7 +157,7 @@ def _report(args, inp, k, labels, nodes, stats_list, walls, load_times, kernels,
         name = C.input_line(inp.name, load_times)
     else:
         read = ", ".join(f"{key} {C.fmt_s(v)}, " for key, v in load_times.items())
-        name = f"{inp.name} ({read}{ROUTES[how]}; m counts the edges as read)"
+        name = f"{inp.name} ({read}{ROUTES.get(how, 'read whole')}; m counts the edges as read)"
     fields = [("input", name), ("n", f"{n:,}"), ("m", f"{m:,}")]
     ids = C.ids_field(shown_nodes, relabel, inp.one_based)
     if ids is not None:

@@ -38,7 +38,8 @@ def cmd_forest(args, parser) -> int:
         backend = C.backend_for(args, inp)
         call = Call("forest", backend, args.algorithm, dict(args.param), relabel, True, True, 0, None, False,
                     args.n)
-        whole = inp.is_file and dispatch.route(inp.obj, call, backend) != "resident"
+        way = dispatch.route(inp.obj, call, backend) if inp.is_file else "resident"
+        whole = way != "resident"
         kernels, load_times = [{"kernels": 0.0, "compiled": 0}], {}
         if whole:
             source = inp.obj
@@ -62,6 +63,8 @@ def cmd_forest(args, parser) -> int:
            "backend": stats.backend if stats is not None else backend, "input_times_s": load_times,
            "warmup": args.warmup, "times_s": walls, "median_s": statistics.median(walls), "min_s": min(walls),
            "phases_s": phases, **C.kernels_json(*kernels)}
+    if whole and last.route != "resident":
+        out.update(route=last.route, streamed=last.route in ("chunked", "stream"))
     if args.output:
         from ..io import save
         forest = Graph.from_edges(fa, fb, n)
