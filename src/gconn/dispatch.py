@@ -271,7 +271,8 @@ def _run_compiled(src: Source, call: Call):
 
 def _run_chunked(src: Source, call: Call) -> Outcome | None:
     from . import streamed
-    return streamed.run(src, call)
+    out = streamed.run(src, call)
+    return None if out is None else Outcome(*out)
 
 
 def _run_stream(src: Source, call: Call, be) -> Outcome | None:

@@ -134,11 +134,10 @@ class Run:
 
 
 def run(src, call):
-    """The :class:`gconn.dispatch.Outcome` of a call on the ``chunked``
-    route, or None when its variant needs the graph (sampling, or a finish
+    """``(result, input ids, stats)`` of a call on the dispatcher's
+    ``chunked`` route (:mod:`gconn.dispatch`), or None when its variant needs the graph (sampling, or a finish
     that is not union-find) or its file the graph's loading (a vertex id
     too large for memory: the resident route names its place)."""
-    from .dispatch import Outcome
     plan = plan_of(call.algorithm, call.problem, call.params)
     if plan is None:
         return None
@@ -158,12 +157,12 @@ def run(src, call):
         fa, fb = r.union.forest()
         if r.ids is not None:
             fa, fb = np.searchsorted(r.ids, fa), np.searchsorted(r.ids, fb)
-        return Outcome((fa, fb), r.ids, stats)
+        return (fa, fb), r.ids, stats
     k, labels = r.components(call.numbered)
     nodes = r.ids
     if nodes is None and call.relabel == "auto":
         nodes = np.arange(r.n, dtype=np.int64)
-    return Outcome((k, labels), nodes, stats)
+    return (k, labels), nodes, stats
 
 
 def stream(file, plan: Plan, *, forest: bool = False, relabel=False, chunk_edges: int | None = None,

@@ -2,7 +2,6 @@
 warmup, cache and bench."""
 from __future__ import annotations
 
-import argparse
 import json
 import platform
 import time

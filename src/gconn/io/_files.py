@@ -7,8 +7,27 @@ import os
 import secrets
 import zlib
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
+
+#: The advice when a file's declared vertex count does not fit in memory.
+RELABEL_HINT = "pass relabel=True (gconn cc --relabel) to count only the vertices that have edges"
+
+
+class FileEdges(NamedTuple):
+    """A file's edges: ``src``/``dst`` ids (int64, or the id dtype of a
+    binary file), the vertex count ``n`` the file declares (None: the
+    largest id + 1), and ``names``, when the vertices carry names or
+    original ids, with ``src``/``dst`` indices into them."""
+
+    src: np.ndarray
+    dst: np.ndarray
+    n: int | None = None
+    names: np.ndarray | None = None
+    #: a .gcb file's (indptr, indices), with src/dst its canonical COO
+    canonical: tuple | None = None
+    notes: tuple = ()
 
 GZIP_MAGIC = b"\x1f\x8b"
 

@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from ..graph import Graph
+from ._files import FileEdges
 
 
 def _load(path: Path):
@@ -25,7 +26,6 @@ def _load(path: Path):
 
 def read_npy(info, n: int | None, relabelled: bool):
     """The :class:`~gconn.io.edges.FileEdges` of an (m, 2) edge array."""
-    from .edges import FileEdges
     path = info.path
     arr = _load(path)
     if not isinstance(arr, np.ndarray):
@@ -40,7 +40,6 @@ def read_npz(info, n: int | None, relabelled: bool):
     """The :class:`~gconn.io.edges.FileEdges` of an archive of ``src`` and
     ``dst`` (or CSR ``indptr`` and ``indices``), with optional ``n`` and
     ``nodes`` (the input id or name of each vertex)."""
-    from .edges import FileEdges
     path = info.path
     archive = _load(path)
     if not isinstance(archive, np.lib.npyio.NpzFile):

@@ -27,7 +27,6 @@ fields are quoted are read whole by :func:`gconn.load`.
 from __future__ import annotations
 
 import mmap
-import os
 from pathlib import Path
 
 import numpy as np

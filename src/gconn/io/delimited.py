@@ -45,10 +45,15 @@ def read_names(path: Path, buf: np.ndarray, d):
         data = _COMMENTS.sub(b"", data)
     data = _BLANK_LINES.sub(b"", data)
     delimiter = d.delimiter
+    # blanks around a field are no part of it (as gconn's parser splits lines)
+    data = _EDGES.sub(b"", data)
     if delimiter == " ":
         # pyarrow knows one delimiter byte, not runs of blanks
-        data = _SPACES.sub(b"\t", _EDGES.sub(b"", data))
+        data = _SPACES.sub(b"\t", data)
         delimiter = "\t"
+    else:
+        around = b"[ \t]*" if delimiter != "\t" else b" *"
+        data = re.sub(around + re.escape(delimiter.encode()) + around, delimiter.encode(), data)
     column_names = [f"f{i}" for i in range(d.fields)]
     chosen = [column_names[c] for c in d.columns]
     kind = pa.string() if d.names else pa.int64()

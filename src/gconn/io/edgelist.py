@@ -37,7 +37,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ._files import quote, read_bytes
+from ._files import FileEdges, quote, read_bytes
 from ._parsers import K
 
 _HEADER = re.compile(rb"#[ \t]*gconn edge list:[^\n]*?\bn=(\d+)")
@@ -290,7 +290,6 @@ def read_file(info, n: int | None, relabelled: bool):
     (``info`` from :func:`gconn.io.identify.identify`): int64 ids, or codes
     into the sorted names; ``n`` (else the n of gconn's header line, unless
     ``relabelled``) bounds integer ids."""
-    from .edges import FileEdges
     d = info.dialect
     buf = read_bytes(info.path)
     if not d.parsed:

@@ -9,33 +9,15 @@ formats piece by piece (:mod:`gconn.io.chunks`).
 """
 from __future__ import annotations
 
-from typing import NamedTuple
-
-import numpy as np
-
 from ..errors import VertexRangeError
 from ..graph import Graph, relabel_option
 from ..ids import check_n
+from . import arrays, edgelist, gcb, metis, mtx, parquet
+from ._files import RELABEL_HINT, FileEdges
 from .identify import FileInfo
 
-#: The advice when a file's declared vertex count does not fit in memory.
-RELABEL_HINT = "pass relabel=True (gconn cc --relabel) to count only the vertices that have edges"
-
-
-class FileEdges(NamedTuple):
-    """A file's edges: ``src``/``dst`` ids (int64, or the id dtype of a
-    binary file), the vertex count ``n`` the file declares (None: the
-    largest id + 1), and ``names``, when the vertices carry names or
-    original ids, with ``src``/``dst`` indices into them."""
-
-    src: np.ndarray
-    dst: np.ndarray
-    n: int | None = None
-    names: np.ndarray | None = None
-    #: a .gcb file's (indptr, indices), with src/dst its canonical COO
-    canonical: tuple | None = None
-    notes: tuple = ()
-
+_READERS = {"edgelist": edgelist.read_file, "mtx": mtx.read, "metis": metis.read, "npy": arrays.read_npy,
+            "npz": arrays.read_npz, "gcb": gcb.read, "parquet": parquet.read}
 
 def read_edges(info: FileInfo, n: int | None = None, relabel=False) -> FileEdges:
     """The edges of the file ``info`` describes (see :func:`gconn.io.identify.identify`).
@@ -53,10 +35,7 @@ def read_edges(info: FileInfo, n: int | None = None, relabel=False) -> FileEdges
     >>> e.src.tolist(), e.dst.tolist(), e.n
     ([0, 2], [1, 4], None)
     """
-    from . import arrays, edgelist, gcb, metis, mtx, parquet
-    readers = {"edgelist": edgelist.read_file, "mtx": mtx.read, "metis": metis.read, "npy": arrays.read_npy,
-               "npz": arrays.read_npz, "gcb": gcb.read, "parquet": parquet.read}
-    fe = readers[info.format](info, n, relabel is True)
+    fe = _READERS[info.format](info, n, relabel is True)
     if n is not None and fe.n is not None and n < fe.n:
         raise ValueError(f"{info.name}: n={n} is smaller than the {fe.n} vertices the file declares")
     return fe._replace(notes=info.notes + fe.notes)
@@ -103,8 +82,7 @@ def _located(info: FileInfo, fe: FileEdges, e: VertexRangeError, n) -> VertexRan
             f"{name}: the n={fe.n} stored in the file"
         return e.at(where, None, RELABEL_HINT)
     if info.format == "edgelist" and info.dialect.parsed:
-        from .edgelist import line_of_id
-        return e.at(f"{name}, line {line_of_id(info, e.vertex_id)}", e.vertex_id)
+        return e.at(f"{name}, line {edgelist.line_of_id(info, e.vertex_id)}", e.vertex_id)
     origin = e.origin
     if origin[:4] in ("src[", "dst["):
         row = origin[4:-1]

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..graph import INT32_MAX
 from ..memory import check_vertices
-from .edges import RELABEL_HINT
+from ._files import RELABEL_HINT, FileEdges
 
 # PNG-style: a high-bit byte and CR LF / ^Z / LF expose text-mode or 7-bit
 # mangling of the file, not only a wrong file type.
@@ -91,7 +91,6 @@ def edge_arrays(path):
 def read(info, n: int | None, relabelled: bool):
     """The :class:`~gconn.io.edges.FileEdges` of a .gcb file: its
     canonical arrays as they are stored."""
-    from .edges import FileEdges
     path = info.path
     name = path.name
     with open(path, "rb") as f:

@@ -12,9 +12,8 @@ from pathlib import Path
 import numpy as np
 
 from ..memory import check_vertices
+from ._files import RELABEL_HINT, FileEdges, quote, read_bytes
 from ._parsers import K
-from ._files import quote, read_bytes
-from .edges import RELABEL_HINT
 
 _CHUNK = 1 << 20
 
@@ -43,7 +42,6 @@ def _read_header(path: Path, buf: np.ndarray):
 
 def read(info, n: int | None, relabelled: bool):
     """The :class:`~gconn.io.edges.FileEdges` of a METIS file."""
-    from .edges import FileEdges
     path = info.path
     name = path.name
     buf = read_bytes(path)

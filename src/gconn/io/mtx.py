@@ -15,10 +15,9 @@ from pathlib import Path
 import numpy as np
 
 from ..memory import check_vertices
+from ._files import GZIP_ERRORS, RELABEL_HINT, FileEdges, gzip_error, is_gzip, open_binary, quote, read_bytes
 from ._parsers import K
-from ._files import GZIP_ERRORS, gzip_error, is_gzip, open_binary, quote, read_bytes
 from .edgelist import write_pairs
-from .edges import RELABEL_HINT
 
 _FORMATS = ("coordinate", "array")
 _FIELDS = {"pattern": 2, "integer": 3, "real": 3, "complex": 4}
@@ -73,7 +72,6 @@ def _read_header(path: Path, f) -> _Header:
 
 def read(info, n: int | None, relabelled: bool):
     """The :class:`~gconn.io.edges.FileEdges` of a Matrix Market file."""
-    from .edges import FileEdges
     row, col, rows = read_coo(info.path, n, relabelled)
     return FileEdges(row, col, rows)
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._files import FileEdges
+
 
 def read(info, n, relabelled: bool):
     """The :class:`~gconn.io.edges.FileEdges` of a Parquet edge table."""
@@ -19,7 +21,6 @@ def read(info, n, relabelled: bool):
     import pyarrow.parquet as pq
     from ..ids import check_column
     from ..relabel import dense_names
-    from .edges import FileEdges
     path = info.path
     source, target = info.columns
     try:
