@@ -38,13 +38,14 @@ class Clock:
 
 
 def hammer(ic, threads: int = 8, rounds: int = 30, span: int = 6000, seed: int = 0, batch: int = 12,
-           big_every: int = 0, observe_every: int = 0, n0: int = 0):
+           big_every: int = 0, observe_every: int = 0, n0: int = 0, switch: float | None = 1e-6):
     """``threads`` threads, each inserting ``rounds`` random batches whose ids
     reach further each round (up to ``span``: the state reallocates on the
     way) and querying random pairs; every ``observe_every``-th round also
     labels() and n_components, every ``big_every``-th insert has 1500 edges
-    (the parallel kernels).  Returns the log of calls; raises what a thread
-    raised."""
+    (the parallel kernels).  ``switch`` is the interpreter's thread switch
+    interval meanwhile (None: left as it is).  Returns the log of calls;
+    raises what a thread raised."""
     clock = Clock()
     log: list = []
     errors: list = []
@@ -81,7 +82,7 @@ def hammer(ic, threads: int = 8, rounds: int = 30, span: int = 6000, seed: int =
     old = sys.getswitchinterval()
     # switch threads every few bytecodes, not every 5 ms, so that calls
     # really interleave inside the methods
-    sys.setswitchinterval(1e-6)
+    sys.setswitchinterval(switch or old)
     try:
         pool = [threading.Thread(target=worker, args=(t,)) for t in range(threads)]
         for th in pool:
