@@ -10,11 +10,13 @@ tree), the trees in turns (A B A B ...) so that a drifting machine moves
 both alike.  Per case: the median, minimum and maximum of ``--repeat``
 runs after one warm-up run of each tree.  Cases:
 
-* ``cli FILE``: the wall time of ``python -m gconn cc FILE -b cpu`` (the
-  whole process: start, import, read, run, print), for an edge list
+* ``cli FILE``: the wall time and peak memory of ``gconn cc FILE -b cpu``
+  (the whole process: start, import, read, run, print), for an edge list
   (``.el``), Matrix Market (``.mtx``) and METIS (``.graph``) file of the
   same graph;
 * ``cli stdin``: the edge list piped to ``gconn cc -``;
+* ``cli sparse ids``: a file holding the one edge ``0 200000000``, by
+  default and with ``--relabel`` (with the process's peak memory);
 * ``api arrays, first`` / ``repeat``: in one process, NumPy ``(src, dst)``
   int32 arrays loaded from ``.npy``, then the first
   ``connected_components((src, dst), backend="cpu")`` call and the median
@@ -39,6 +41,17 @@ import time
 from pathlib import Path
 
 import numpy as np
+
+#: What a CLI case runs in its child process: ``gconn`` with its arguments,
+#: then the process's peak memory on stderr's last line.
+_CLI_CHILD = r"""
+import resource, sys
+from gconn.cli import main
+code = main(sys.argv[1:])
+sys.stdout.flush()
+print(f"maxrss_kb {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}", file=sys.stderr)
+raise SystemExit(code)
+"""
 
 #: What an API case runs in its child process: it prints one JSON line.
 _API_CHILD = r"""
@@ -97,6 +110,8 @@ def make_files(edges: int, folder: Path) -> dict:
         for v in range(n):
             f.write(" ".join(str(u + 1) for u in S.indices[S.indptr[v]:S.indptr[v + 1]].tolist()) + "\n")
     files["graph"] = str(folder / "g.graph")
+    (folder / "sparse.el").write_text("0 200000000\n")
+    files["sparse"] = str(folder / "sparse.el")
     return files
 
 
@@ -108,13 +123,17 @@ def _components_line(out: str) -> int | None:
 
 
 def cases(files: dict) -> list:
-    """(name, how to run it): ``("cli", argv, stdin path or None)`` or
-    ``("api", kind, path)``."""
-    py = sys.executable
+    """(name, how to run it): ``("cli", argv, stdin path or None, components)``
+    or ``("api", kind, path)``."""
+    py = [sys.executable, "-c", _CLI_CHILD]
     out = []
     for fmt in ("el", "mtx", "graph"):
-        out.append((f"cli .{fmt}", ("cli", [py, "-m", "gconn", "cc", "-q", "-b", "cpu", files[fmt]], None)))
-    out.append(("cli stdin (.el)", ("cli", [py, "-m", "gconn", "cc", "-q", "-b", "cpu", "-"], files["el"])))
+        out.append((f"cli .{fmt}", ("cli", py + ["cc", "-q", "-b", "cpu", files[fmt]], None, files["k"])))
+    out.append(("cli stdin (.el)", ("cli", py + ["cc", "-q", "-b", "cpu", "-"], files["el"], files["k"])))
+    out.append(("cli sparse ids (one edge 0 200000000)", ("cli", py + ["cc", "-q", "-b", "cpu", files["sparse"]],
+                                                          None, 1)))
+    out.append(("cli sparse ids, --relabel", ("cli", py + ["cc", "-q", "-b", "cpu", "--relabel", files["sparse"]],
+                                              None, 1)))
     out.append(("api arrays", ("api", "arrays", files["npy"])))
     out.append(("api file (.el)", ("api", "file", files["el"])))
     return out
@@ -134,10 +153,11 @@ def run_once(how, tree: str, k: int) -> dict:
             if how[2]:
                 stdin.close()
         got = _components_line(p.stdout)
-        if p.returncode != 0 or got != k:
-            raise RuntimeError(f"{' '.join(how[1])} (tree {tree}): exit {p.returncode}, components {got}, "
-                               f"expected {k}\n{p.stderr[-2000:]}")
-        return {"wall_s": wall}
+        if p.returncode != 0 or got != how[3]:
+            raise RuntimeError(f"{' '.join(how[1][3:])} (tree {tree}): exit {p.returncode}, components {got}, "
+                               f"expected {how[3]}\n{p.stderr[-2000:]}")
+        rss = int(p.stderr.strip().splitlines()[-1].split()[1])
+        return {"wall_s": wall, "maxrss_mb": rss / 1024}
     t0 = time.perf_counter()
     p = subprocess.run([sys.executable, "-c", _API_CHILD, how[1], how[2]], env=env, capture_output=True,
                        text=True)
@@ -150,8 +170,8 @@ def run_once(how, tree: str, k: int) -> dict:
     return {"wall_s": wall, **r}
 
 
-def _spread(xs) -> str:
-    return f"{1e3 * statistics.median(xs):.0f} ({1e3 * min(xs):.0f}-{1e3 * max(xs):.0f})"
+def _spread(xs, scale=1e3) -> str:
+    return f"{scale * statistics.median(xs):.0f} ({scale * min(xs):.0f}-{scale * max(xs):.0f})"
 
 
 def measure(trees: list, edges: int, repeat: int, folder: Path, only=None) -> list:
@@ -167,7 +187,7 @@ def measure(trees: list, edges: int, repeat: int, folder: Path, only=None) -> li
                 r = run_once(how, t, files["k"])
                 if i:
                     got[t].append(r)
-        figures = ["wall_s"] if how[0] == "cli" else ["wall_s", "first_s", "repeat_s"]
+        figures = ["wall_s", "maxrss_mb"] if how[0] == "cli" else ["wall_s", "first_s", "repeat_s"]
         for fig in figures:
             rows.append((name, fig, {t: [r[fig] for r in got[t]] for t in trees}))
     return rows, files
@@ -176,13 +196,14 @@ def measure(trees: list, edges: int, repeat: int, folder: Path, only=None) -> li
 def table(rows, trees) -> str:
     """Markdown: one row per case and figure, one column per tree (median
     and range in ms), and each later tree's median over the first's."""
-    names = {"wall_s": "process wall", "first_s": "first call", "repeat_s": "repeated call (median of 5)"}
-    head = "| case | figure | " + " | ".join(f"tree {i + 1} ms (min-max)" for i in range(len(trees)))
+    names = {"wall_s": "process wall, ms", "first_s": "first call, ms", "repeat_s": "repeated call (median of 5), ms",
+             "maxrss_mb": "peak memory, MB"}
+    head = "| case | figure | " + " | ".join(f"tree {i + 1} (min-max)" for i in range(len(trees)))
     if len(trees) > 1:
         head += " | " + " | ".join(f"tree {i + 1} / tree 1" for i in range(1, len(trees)))
     lines = [head + " |", "|---|---|" + "--:|" * (2 * len(trees) - 1)]
     for case, fig, by in rows:
-        cells = [_spread(by[t]) for t in trees]
+        cells = [_spread(by[t], 1 if fig == "maxrss_mb" else 1e3) for t in trees]
         base = statistics.median(by[trees[0]])
         ratios = [f"{statistics.median(by[t]) / base:.2f}" for t in trees[1:]]
         lines.append(f"| {case} | {names[fig]} | " + " | ".join(cells + ratios) + " |")
