@@ -11,6 +11,7 @@ both alike.  Per case: the median, minimum and maximum of ``--repeat``
 runs after one warm-up run of each tree.  Cases:
 
 * ``cli FILE``: the wall time and peak memory of ``gconn cc FILE -b cpu``
+  (``--backend gpu``: ``-b gpu`` here and in the API cases)
   (the whole process: start, import, read, run, print), for an edge list
   (``.el``), Matrix Market (``.mtx``) and METIS (``.graph``) file of the
   same graph;
@@ -19,7 +20,7 @@ runs after one warm-up run of each tree.  Cases:
   default and with ``--relabel`` (with the process's peak memory);
 * ``api arrays, first`` / ``repeat``: in one process, NumPy ``(src, dst)``
   int32 arrays loaded from ``.npy``, then the first
-  ``connected_components((src, dst), backend="cpu")`` call and the median
+  ``connected_components((src, dst), backend=...)`` call and the median
   of 5 later ones (the labels come back as NumPy);
 * ``api file, first`` / ``repeat``: the same with the ``.el`` path.
 
@@ -59,19 +60,19 @@ import json, sys, time
 import numpy as np
 t0 = time.perf_counter()
 import gconn
-kind, path = sys.argv[1], sys.argv[2]
+kind, path, backend = sys.argv[1], sys.argv[2], sys.argv[3]
 if kind == "arrays":
     e = np.load(path)
     arg = (np.ascontiguousarray(e[:, 0]), np.ascontiguousarray(e[:, 1]))
 else:
     arg = path
 t1 = time.perf_counter()
-k, labels = gconn.connected_components(arg, backend="cpu")
+k, labels = gconn.connected_components(arg, backend=backend)
 t2 = time.perf_counter()
 again = []
 for _ in range(5):
     t = time.perf_counter()
-    k2, _ = gconn.connected_components(arg, backend="cpu")
+    k2, _ = gconn.connected_components(arg, backend=backend)
     again.append(time.perf_counter() - t)
 print(json.dumps({"k": int(k), "k2": int(k2), "n": int(labels.size), "import_s": t1 - t0,
                   "first_s": t2 - t1, "repeat_s": sorted(again)[2]}))
@@ -122,20 +123,20 @@ def _components_line(out: str) -> int | None:
     return None
 
 
-def cases(files: dict) -> list:
+def cases(files: dict, backend: str = "cpu") -> list:
     """(name, how to run it): ``("cli", argv, stdin path or None, components)``
     or ``("api", kind, path)``."""
     py = [sys.executable, "-c", _CLI_CHILD]
     out = []
     for fmt in ("el", "mtx", "graph"):
-        out.append((f"cli .{fmt}", ("cli", py + ["cc", "-q", "-b", "cpu", files[fmt]], None, files["k"])))
-    out.append(("cli stdin (.el)", ("cli", py + ["cc", "-q", "-b", "cpu", "-"], files["el"], files["k"])))
-    out.append(("cli sparse ids (one edge 0 200000000)", ("cli", py + ["cc", "-q", "-b", "cpu", files["sparse"]],
+        out.append((f"cli .{fmt}", ("cli", py + ["cc", "-q", "-b", backend, files[fmt]], None, files["k"])))
+    out.append(("cli stdin (.el)", ("cli", py + ["cc", "-q", "-b", backend, "-"], files["el"], files["k"])))
+    out.append(("cli sparse ids (one edge 0 200000000)", ("cli", py + ["cc", "-q", "-b", backend, files["sparse"]],
                                                           None, 1)))
-    out.append(("cli sparse ids, --relabel", ("cli", py + ["cc", "-q", "-b", "cpu", "--relabel", files["sparse"]],
+    out.append(("cli sparse ids, --relabel", ("cli", py + ["cc", "-q", "-b", backend, "--relabel", files["sparse"]],
                                               None, 1)))
-    out.append(("api arrays", ("api", "arrays", files["npy"])))
-    out.append(("api file (.el)", ("api", "file", files["el"])))
+    out.append(("api arrays", ("api", "arrays", files["npy"], backend)))
+    out.append(("api file (.el)", ("api", "file", files["el"], backend)))
     return out
 
 
@@ -159,7 +160,7 @@ def run_once(how, tree: str, k: int) -> dict:
         rss = int(p.stderr.strip().splitlines()[-1].split()[1])
         return {"wall_s": wall, "maxrss_mb": rss / 1024}
     t0 = time.perf_counter()
-    p = subprocess.run([sys.executable, "-c", _API_CHILD, how[1], how[2]], env=env, capture_output=True,
+    p = subprocess.run([sys.executable, "-c", _API_CHILD, how[1], how[2], how[3]], env=env, capture_output=True,
                        text=True)
     wall = time.perf_counter() - t0
     if p.returncode != 0:
@@ -171,14 +172,16 @@ def run_once(how, tree: str, k: int) -> dict:
 
 
 def _spread(xs, scale=1e3) -> str:
-    return f"{scale * statistics.median(xs):.0f} ({scale * min(xs):.0f}-{scale * max(xs):.0f})"
+    digits = 1 if scale * statistics.median(xs) < 10 else 0
+    return (f"{scale * statistics.median(xs):.{digits}f} ({scale * min(xs):.{digits}f}-"
+            f"{scale * max(xs):.{digits}f})")
 
 
-def measure(trees: list, edges: int, repeat: int, folder: Path, only=None) -> list:
+def measure(trees: list, edges: int, repeat: int, folder: Path, only=None, backend: str = "cpu") -> list:
     """Rows ``(case, figure, tree, seconds...)`` of every case in turns."""
     files = make_files(edges, folder)
     rows = []
-    for name, how in cases(files):
+    for name, how in cases(files, backend):
         if only and not any(o in name for o in only):
             continue
         got = {t: [] for t in trees}
@@ -218,6 +221,7 @@ def main(argv=None) -> int:
     p.add_argument("--edges", type=int, default=1_000_000)
     p.add_argument("--repeat", type=int, default=7)
     p.add_argument("--only", nargs="*", help="cases whose name contains one of these words")
+    p.add_argument("--backend", default="cpu", choices=("cpu", "gpu", "auto"), help="of every call (default cpu)")
     args = p.parse_args(argv)
     trees = [str(Path(t).resolve()) for t in (args.tree or [str(Path(__file__).resolve().parents[2])])]
     from .harness import machine
@@ -226,8 +230,8 @@ def main(argv=None) -> int:
     for i, t in enumerate(trees):
         print(f"# tree {i + 1}: {t}")
     with tempfile.TemporaryDirectory(prefix="gconn-bench-") as folder:
-        rows, files = measure(trees, args.edges, args.repeat, Path(folder), args.only)
-    print(f"# Erdos-Renyi, {args.edges:,} random pairs on n = {files['n']:,} (seed 1), {files['k']:,} "
+        rows, files = measure(trees, args.edges, args.repeat, Path(folder), args.only, args.backend)
+    print(f"# backend {args.backend}; Erdos-Renyi, {args.edges:,} random pairs on n = {files['n']:,} (seed 1), {files['k']:,} "
           f"components (SciPy); {args.repeat} runs of each tree in turns after one warm-up each; "
           f"load average {os.getloadavg()[0]:.1f} at the end")
     print(table(rows, trees))
