@@ -279,7 +279,8 @@ def _run_stream(src: Source, call: Call, be) -> Outcome | None:
     from . import streaming
     info = src.file if src.kind == "file" else None
     sent = streaming.run(src.obj, be, call.algorithm, call.problem, call.params, forest=call.problem == "forest",
-                         device_memory=call.device_memory, return_stats=call.stats, info=info)
+                         device_memory=call.device_memory, return_stats=call.stats, info=info,
+                         relabel=call.relabel)
     if sent is None:
         return None
     plan, stats, roots, fa, fb, landing, settle = sent

@@ -128,12 +128,14 @@ def _graph_edges(graph: Graph):
 
 
 def run(graph, be, algorithm, problem: str, params: dict, *, forest: bool, device_memory, return_stats: bool,
-        info=None):
+        info=None, relabel=False):
     """Stream ``graph`` on the GPU backend ``be`` when it should (see the
     module docstring): ``(plan, stats, roots, forest_src, forest_dst)`` on
     the device, the labels' host memory (:class:`~gconn.gpu.staging.Landing`,
     or None) and ``settle``, or None to take the resident path.  ``info``
     is a file's :class:`~gconn.io.FileInfo` (a text edge list streams by its dialect).
+    ``relabel="auto"``: ids found sparse before the arrays are sized by
+    them give None (the resident route relabels them).
 
     The results may still be in the making: work queued after them on the
     current stream follows them, and ``settle()``, to be called once that
@@ -174,9 +176,11 @@ def run(graph, be, algorithm, problem: str, params: dict, *, forest: bool, devic
     plan = Plan.of(v)
     # a file's declared vertex count (EdgeChunks.n) keeps its isolated vertices
     n = graph.n if isinstance(graph, Graph) else getattr(src, "n", None)
-    st = stream.Streamer(plan, n=n, forest=forest, limit=limit, land=not forest)
+    st = stream.Streamer(plan, n=n, forest=forest, limit=limit, land=not forest, sparse=relabel == "auto")
     try:
         st.feed(src if isinstance(src, stream.HostEdges) else stream.HostEdges(src), settle=False)
+    except stream.SparseIds:
+        return None     # sparse ids under relabel="auto": the resident route relabels them
     except stream.WiderIds:
         if not text:
             raise

@@ -353,3 +353,26 @@ def run_text_cli(src, dst, n, folder, capsys):
     check_forest(g, f.src, f.dst, k0)
     out = summary("cc", path, "--algorithm", "kout+union-async+find-halve")
     assert "streamed" not in out and out["components"] == k0
+
+
+def run_sparse_ids_before_the_range(folder, monkeypatch):
+    """relabel="auto" on the GPU: sparse ids stop the stream before it sizes
+    the parent array by their range (the streamer raises SparseIds, the
+    resident route relabels), from a file and from host arrays alike; dense
+    ids stream as they are."""
+    import gconn
+    from gconn.gpu import stream
+    sized = []      # the sizes the parent array was grown to
+    grow = stream.Streamer._grow
+    monkeypatch.setattr(stream.Streamer, "_grow", lambda self, need: (grow(self, need), sized.append(need)))
+    path = folder / "sparse.el"
+    path.write_text("0 200000000\n5 200000000\n")
+    for graph in (str(path), (np.array([0, 5]), np.array([200000000, 200000000]))):
+        sized.clear()
+        k, labels, ids = gconn.connected_components(graph, backend="gpu", relabel="auto")
+        assert k == 1 and ids.tolist() == [0, 5, 200000000] and host(labels).tolist() == [0, 0, 0]
+        assert max(sized, default=0) < 200000000        # refused before allocating
+    dense = folder / "dense.el"
+    dense.write_text("0 1\n2 3\n")
+    k, labels, ids, stats = gconn.connected_components(str(dense), backend="gpu", relabel="auto", return_stats=True)
+    assert k == 2 and ids.tolist() == [0, 1, 2, 3] and stats.streamed

@@ -10,8 +10,8 @@ import os
 import numpy as np
 import pytest
 
-from streamcases import (components_graph, run_text_chunks, run_text_cli, run_text_errors_and_fallbacks,
-                         run_text_formats)
+from streamcases import (components_graph, run_sparse_ids_before_the_range, run_text_chunks, run_text_cli,
+                         run_text_errors_and_fallbacks, run_text_formats)
 
 SIM = os.environ.get("NUMBA_ENABLE_CUDASIM", "0").strip() not in ("", "0")
 pytestmark = [pytest.mark.cudasim,
@@ -71,3 +71,7 @@ def test_declared_n_beyond_int32_gives_int64_ids(monkeypatch):
     st.feed(stream.HostEdges((np.array([0, 120], np.int32), np.array([149, 7], np.int32))))
     roots, _, _, n = st.result()
     assert st.idt == np.int64 and n == 150 and roots[0] == roots[149] and roots[7] == roots[120] != roots[0]
+
+
+def test_sparse_ids_stop_the_stream_before_the_range(tmp_path, monkeypatch):
+    run_sparse_ids_before_the_range(tmp_path, monkeypatch)

@@ -16,7 +16,8 @@ import gconn
 from oracles import host
 from streamcases import (check_labels, chunked, components_graph, quarter_of_graph, run_arrays_growing,
                          run_bad_ids, run_budget, run_budget_resizes, run_chunk_sizes, run_csr, run_csr_errors, run_forest,
-                         run_text_chunks, run_text_cli, run_text_errors_and_fallbacks, run_text_formats,
+                         run_sparse_ids_before_the_range, run_text_chunks, run_text_cli,
+                         run_text_errors_and_fallbacks, run_text_formats,
                          run_unknown_n, run_unsettled_errors, spy_landings)
 
 from gpucases import GPU_OK as _OK, ON_GPU
@@ -301,6 +302,10 @@ def test_text_edge_lists_streamed(edges, tmp_path, monkeypatch):
 
 def test_text_edge_list_cli(edges, tmp_path, capsys):
     run_text_cli(*edges, tmp_path, capsys)
+
+
+def test_sparse_ids_stop_the_stream_before_the_range(tmp_path, monkeypatch):
+    run_sparse_ids_before_the_range(tmp_path, monkeypatch)
 
 
 def test_cli_automatic_backend_of_files(tmp_path, capsys):

@@ -57,6 +57,7 @@ import numpy as np
 from ..design import UNION_FIND, Plan, Variant
 from ..ids import INT32_MAX, check_pair
 from ..memory import check_vertices
+from ..relabel import AUTO_MIN_RANGE, AUTO_RATIO
 from . import memory
 from ._compat import SIM, view, xp
 from .driver import NAMES, addresses, handle
@@ -273,6 +274,13 @@ class WiderIds(ValueError):
     id type, and the device arrays, are chosen from the first chunk)."""
 
 
+class SparseIds(WiderIds):
+    """Under ``relabel="auto"`` (``Streamer(sparse=True)``), an id whose range
+    is more than :data:`gconn.relabel.AUTO_RATIO` times any number of
+    distinct ids the edges so far can hold: the parent array would be sized
+    by a range the relabelled graph does not need."""
+
+
 def _next_pow2(x: int) -> int:
     return 1 << max(int(x) - 1, 0).bit_length()
 
@@ -302,7 +310,8 @@ class Streamer:
     """
 
     def __init__(self, plan: Plan, *, n: int | None = None, forest: bool = False, chunk_edges: int | None = None,
-                 limit: int | None = None, copy_threads: int | None = None, land: bool = False):
+                 limit: int | None = None, copy_threads: int | None = None, land: bool = False,
+                 sparse: bool = False):
         if plan.family != UNION_FIND or plan.sampling != "none":
             raise ValueError(f"streaming runs a union-find variant without sampling, not {plan.name}")
         self.plan, self.n, self.forest = plan, n, forest
@@ -313,6 +322,8 @@ class Streamer:
         if copy_threads is not None and copy_threads < 1:
             raise ValueError(f"copy_threads must be >= 1; got {copy_threads}")
         self.copy_threads = copy_threads
+        #: stop (SparseIds) before sizing the arrays by a sparse range
+        self.sparse = sparse
         #: the host memory the labels will come back into (``land``: see :meth:`_land`)
         self.landing = None
         self._land_wanted = land
@@ -427,6 +438,9 @@ class Streamer:
         if self.n is not None:
             cap = max(self.n, 1)
         else:
+            if self.sparse and need >= AUTO_MIN_RANGE and \
+                    need > AUTO_RATIO * 2 * (self.edges + max(self.chunk_edges, self.want_chunk)):
+                raise SparseIds(f"vertex id {need - 1} after {self.edges} edges: sparse ids")
             # the labels come back to the host: ids as sparse as 3000000000
             # fail here as they do when a Graph is built
             check_vertices(need, "the largest id of the streamed edges", vertex_id=need - 1, per_vertex=8)
