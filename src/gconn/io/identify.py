@@ -198,32 +198,47 @@ def _content(path: Path, gz: bool) -> bytes:
 def _metis_evidence(content: bytes) -> str:
     """Why ``content`` reads as METIS ('' when it does not): a header line
     'n m [fmt [ncon]]', then exactly n vertex lines (blank lines are
-    vertices without neighbours, '%' lines comments) holding as many
-    entries as n, m, fmt and ncon call for."""
-    lines = content.split(b"\n")
-    at = 0
-    while at < len(lines) and lines[at].lstrip().startswith(b"%"):
-        at += 1
-    if at == len(lines):
-        return ""
-    found = _METIS_HEADER.fullmatch(lines[at])
+    vertices without neighbours, '%' lines comments; after the n-th, only
+    blank lines) holding as many entries as n, m, fmt and ncon call for.
+    Counted with NumPy: an edge list of millions of lines costs a pass."""
+    pos, line = 0, 1
+    while pos < len(content) and content[pos:content.find(b"\n", pos) if b"\n" in content[pos:] else None
+                                         ].lstrip().startswith(b"%"):
+        end = content.find(b"\n", pos)
+        if end < 0:
+            return ""
+        pos, line = end + 1, line + 1
+    end = content.find(b"\n", pos)
+    end = len(content) if end < 0 else end
+    found = _METIS_HEADER.fullmatch(content[pos:end])
     if found is None:
         return ""
     n, m = int(found.group(1)), int(found.group(2))
     fmt = (found.group(3) or b"0").decode().zfill(3)
     ncon = int(found.group(4) or 1)
-    if content.endswith(b"\n"):
-        lines.pop()     # the empty string after the last newline is no line
-    # blank lines are vertices without neighbours; after the n-th, only blank lines may follow
-    body = [ln for ln in lines[at + 1:] if not ln.lstrip().startswith(b"%")]
-    if n == 0 or len(body) < n or any(ln.strip() for ln in body[n:]):
+    if n == 0 or end + 1 >= len(content):
         return ""
-    body = body[:n]
+    # the lines up to the last that is not blank: n at most (cheap, no copy)
+    last = len(content.rstrip())
+    if b"%" not in content[end:end + 4096] and content.count(b"\n", end + 1, last) + 1 > n \
+            and content.find(b"%", end) < 0:
+        return ""
+    rest = content[end + 1:]
+    if b"%" in rest:
+        kept = [ln for ln in rest.split(b"\n") if not ln.lstrip().startswith(b"%")]
+        rest = b"\n".join(kept)
+    newlines = np.flatnonzero(np.frombuffer(rest, np.uint8) == 10)
+    lines = newlines.size + (not rest.endswith(b"\n"))
+    if lines < n:
+        return ""
+    body_end = int(newlines[n - 1]) if newlines.size >= n else len(rest)
+    if rest[body_end:].strip():
+        return ""       # more lines than n vertices, and not blank
     per_vertex = (fmt[0] == "1") + (ncon if fmt[1] == "1" else 0)
-    tokens = _count_tokens(b"\n".join(body))
+    tokens = _count_tokens(rest[:body_end])
     if tokens != n * per_vertex + 2 * m * (2 if fmt[2] == "1" else 1):
         return ""
-    return f"a METIS header 'n m' on line {at + 1} and n = {n:,} vertex lines holding 2m = {2 * m:,} neighbours"
+    return f"a METIS header 'n m' on line {line} and n = {n:,} vertex lines holding 2m = {2 * m:,} neighbours"
 
 
 def _count_tokens(text: bytes) -> int:
