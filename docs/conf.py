@@ -34,6 +34,7 @@ autodoc_typehints = "signature"
 nitpicky = True
 nitpick_ignore = [
     ("py:class", "numpy.ndarray"),
+    ("py:class", "np.ndarray"),
     ("py:class", "inspect.Parameter"),
     ("py:class", "pathlib.Path"),
     ("py:func", "scipy.sparse.csgraph.connected_components"),

@@ -1,16 +1,16 @@
 """The one decision of a call's route, from the input's description, before
 anything is read.
 
-:func:`connected_components` and :func:`spanning_forest` in :mod:`gconn.api`
+:func:`gconn.connected_components` and :func:`gconn.spanning_forest` in ``gconn.api``
 describe their input (:func:`gconn.inputs.describe`), state the call
 (:class:`Call`), and hand both here.  :func:`route` picks one of:
 
 * ``compiled``: a plain call on a small host input (edge arrays, or a text
   file whose size says it is small), on the CPU, through the compiled
-  module :mod:`gconn.aot`, so that a one-off process never loads numba;
+  module ``gconn.aot``, so that a one-off process never loads numba;
 * ``chunked``: a file (or an iterator of edge chunks) on the CPU with a
   union-find variant without sampling: parsed and united chunk by chunk in
-  O(n + chunk) memory (:mod:`gconn.streamed`);
+  O(n + chunk) memory (``gconn.streamed``);
 * ``stream``: host edges on the GPU: copied in overlapped chunks and united
   on the device (:mod:`gconn.streaming`), when the variant reads only edges
   or the graph does not fit the device's memory budget;
@@ -18,7 +18,7 @@ describe their input (:func:`gconn.inputs.describe`), state the call
   moved to the backend, and run by :mod:`gconn.pipeline`.
 
 A resident GPU graph or a CuPy edge pair passed again takes a faster way
-still (:func:`replay`), tried before the input is even described.  Each
+still (:func:`gconn.dispatch.replay`), tried before the input is even described.  Each
 route reads the input once: a file read whole for the compiled route that
 turns out to need relabelling is handed to the resident route as it is.
 """
@@ -237,7 +237,7 @@ def run(src: Source, call: Call, be=None) -> Outcome:
 def _run_compiled(src: Source, call: Call):
     """The compiled one-off route; a file read whole that needs more (its
     ids are sparse under relabel="auto", or names) comes back as its
-    :class:`~gconn.io.FileEdges` for the resident route."""
+    :class:`~gconn.io.edges.FileEdges` for the resident route."""
     import time
     from . import aot
     t0 = time.perf_counter()

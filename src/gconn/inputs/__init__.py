@@ -29,7 +29,7 @@ from .tables import edge_columns, from_tensor, graph_from_pair, is_named, is_tab
 
 __all__ = ["Source", "describe", "to_graph", "as_graph", "KINDS"]
 
-#: What an input can be (:attr:`Source.kind`).
+#: What an input can be (the ``kind`` of a :class:`Source`).
 KINDS = {
     "graph": "a gconn.Graph",
     "file": "a graph file (path)",
@@ -53,7 +53,7 @@ class Source:
     #: the id arrays of edge input ("edges", "names", "device-edges")
     src: Any = None
     dst: Any = None
-    #: a file's :class:`~gconn.io.FileInfo` (a list of them for "files")
+    #: a file's :class:`~gconn.io.identify.FileInfo` (a list of them for "files")
     file: Any = None
     on_gpu: bool = False
     #: the number of edges where known without reading them, else an estimate (files), else None
@@ -77,7 +77,7 @@ def _is_paths(obj) -> bool:
 
 def describe(obj: Any, *, format=None, header=None, source=None, target=None, names=None) -> Source:
     """What ``obj`` is, checked as far as that can be done without reading
-    its data: see :data:`KINDS`.  ``format``, ``header``, ``source``,
+    its data: see :data:`gconn.inputs.KINDS`.  ``format``, ``header``, ``source``,
     ``target`` and ``names`` apply to files (``source``/``target`` to
     tables too) and are errors elsewhere.
 
@@ -184,9 +184,9 @@ def _edges_in(info) -> int | None:
 
 
 def to_graph(src: Source, n: int | None = None, relabel=False, read=None) -> Graph:
-    """The :class:`Graph` of a described input.  ``relabel`` is
-    :meth:`Graph.from_edges`'s (edge input and files only); ``read``, when
-    given, is a file's :class:`~gconn.io.FileEdges` already read."""
+    """The :class:`gconn.Graph` of a described input.  ``relabel`` is
+    :meth:`gconn.Graph.from_edges`'s (edge input and files only); ``read``, when
+    given, is a file's :class:`~gconn.io.edges.FileEdges` already read."""
     relabel = relabel_option(relabel)
     check_n(n)
     kind = src.kind
@@ -221,7 +221,7 @@ def to_graph(src: Source, n: int | None = None, relabel=False, read=None) -> Gra
 
 def as_graph(obj: Any, n: int | None = None, *, relabel=False, source=None, target=None, format=None,
              header=None, names=None) -> Graph:
-    """Any supported input as a :class:`Graph` (see :data:`KINDS`).
+    """Any supported input as a :class:`gconn.Graph` (see :data:`gconn.inputs.KINDS`).
 
     Beyond the Graph constructors' inputs: a file path or a list of paths
     (partitions of one graph), loaded as :func:`gconn.load` loads them; a
@@ -235,7 +235,7 @@ def as_graph(obj: Any, n: int | None = None, *, relabel=False, source=None, targ
     Vertex ids that are not integers (strings) are mapped to 0..k-1 in
     sorted order, with ``graph.nodes`` holding the names (see
     :mod:`gconn.inputs.tables`).  ``relabel`` (edge arrays, tables and
-    files) is :meth:`Graph.from_edges`'s.
+    files) is :meth:`gconn.Graph.from_edges`'s.
 
     >>> as_graph(([0, 1], [1, 2])).n
     3

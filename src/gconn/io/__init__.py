@@ -7,7 +7,7 @@ one reader (:func:`gconn.io.edges.read_edges`, or in chunks by
 :func:`edge_chunks`).  An error in a file raises ``ValueError`` naming the
 file and, for text formats, the 1-based line (comment lines count) and
 column.  Decisions the name did not settle (a header taken, a format read
-from the content) are kept in :attr:`FileInfo.notes` and reported.
+from the content) are kept in the ``notes`` of :class:`~gconn.io.identify.FileInfo` and reported.
 """
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ memory.
 
 * Edge lists (SNAP, plain, CSV/TSV with or without a header, gzipped or
   not) are read in blocks of bytes cut at a line end and parsed by the
-  numba parser :func:`gconn.io._kernels.parse_edges` under the dialect
+  numba parser ``gconn.io._kernels.parse_edges`` under the dialect
   :func:`gconn.io.identify.identify` found, as :func:`gconn.load` reads
   them: a bad token stops the read with an error naming the file, line
   and column, wherever in the file it is.  (pyarrow's

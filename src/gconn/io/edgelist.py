@@ -13,7 +13,7 @@ every route: whole, in chunks, to the GPU, compiled):
   a line of integer ids, or ``source=``/``target=`` naming its columns.
   Where the ids are names, a first line of words could be either: it is a
   header when none of its two names occurs anywhere else in the file, and
-  that guess is reported (:attr:`Dialect.notes`).  ``header=True``/``False``
+  that guess is reported (``Dialect.notes``).  ``header=True``/``False``
   decides it outright;
 * **the ids**: integers (digits only, 0-based, used as they are) unless the
   first data line holds a word, or ``names=True``: then every id is a name,
@@ -24,7 +24,7 @@ every route: whole, in chunks, to the GPU, compiled):
 * **other fields**: numbers (weights) unless a header names the columns,
   then anything.
 
-Integer ids go through gconn's parser (:func:`gconn.io._kernels.parse_edges`);
+Integer ids go through gconn's parser (``gconn.io._kernels.parse_edges``);
 names and quoted fields through pyarrow's CSV reader.  gconn writes a first
 line '# gconn edge list: n=N m=M' and reads N back from it, so isolated
 vertices after the largest id survive a round trip.
@@ -121,7 +121,7 @@ class Dialect:
 
     @property
     def parser_delimiter(self) -> int:
-        """The delimiter as :func:`gconn.io._kernels.parse_edges` takes it."""
+        """The delimiter as ``gconn.io._kernels.parse_edges`` takes it."""
         return 0 if self.delimiter in (" ", "\t") else ord(self.delimiter)
 
     def describe(self) -> str:

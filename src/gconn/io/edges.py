@@ -44,7 +44,7 @@ def read_edges(info: FileInfo, n: int | None = None, relabel=False) -> FileEdges
 def graph_of(info: FileInfo, fe: FileEdges, n: int | None = None, relabel=False) -> Graph:
     """The graph of a file's edges: ``n`` vertices where given, else the
     file's declared count, else the largest id + 1; ``relabel`` as
-    :meth:`Graph.from_edges` takes it ("auto" only where neither ``n`` nor
+    :meth:`gconn.Graph.from_edges` takes it ("auto" only where neither ``n`` nor
     the file gives the vertex count)."""
     relabel = relabel_option(relabel)
     check_n(n)

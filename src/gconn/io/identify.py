@@ -6,7 +6,7 @@ no other format starts with.  Otherwise the extension names the format,
 and where there is none (standard input, ``graph.dat``) the content is
 sniffed: a METIS header ``n m [fmt [ncon]]`` followed by exactly n vertex
 lines holding 2m neighbour entries, else an edge list.  Every decision not
-made by the name or by ``format=`` is reported in :attr:`FileInfo.notes`.
+made by the name or by ``format=`` is reported in :class:`FileInfo`'s ``notes``.
 """
 from __future__ import annotations
 
