@@ -41,41 +41,18 @@ def first_seen(src, dst, out_src, out_dst):
     keys = np.full(1 << bits, _EMPTY, np.int64)
     vals = np.empty(1 << bits, np.int64)
     order = np.empty(16, np.int64)
-    k = 0
-    for part in range(2):
-        arr = src if part == 0 else dst
-        out = out_src if part == 0 else out_dst
-        for i in range(arr.size):
-            x = arr[i]
-            mask = keys.size - 1
-            h = _slot(x, 64 - bits)
-            while keys[h] != _EMPTY and keys[h] != x:
-                h = (h + 1) & mask
-            if keys[h] == x:
-                out[i] = vals[h]
-                continue
-            keys[h] = x
-            vals[h] = k
-            out[i] = k
-            if k == order.size:
-                bigger = np.empty(order.size * 2, np.int64)
-                bigger[:k] = order
-                order = bigger
-            order[k] = x
-            k += 1
-            # Keep the load at most 1/2 so probe runs stay short.
-            if 2 * k > keys.size:
-                keys, vals = _grow(keys, vals, bits)
-                bits += 1
+    keys, vals, order, k, bits = map_ids(keys, vals, order, 0, bits, src, dst, out_src, out_dst)
     return order[:k].copy()
 
 
 @njit(cache=True)
 def map_ids(keys, vals, order, k, bits, src, dst, out_src, out_dst):
-    """:func:`first_seen` over a table that persists between calls (the
+    """Number the ids of src then dst not yet in the table in order of
+    first appearance, over a table that persists between calls (the
     chunks of one file): ``keys``/``vals``/``order`` hold ``k`` ids so far
-    and grow as more arrive.  Returns the table's new arrays, ``k`` and
-    ``bits``."""
+    and grow as more arrive; ``out_*[i]`` gets the number of ``*[i]``.
+    Keep the load at most 1/2 so probe runs stay short.  Returns the
+    table's new arrays, ``k`` and ``bits``."""
     for part in range(2):
         arr = src if part == 0 else dst
         out = out_src if part == 0 else out_dst
