@@ -243,8 +243,7 @@ def _run_compiled(src: Source, call: Call):
     t0 = time.perf_counter()
     if src.kind == "file":
         from .io import read_edges
-        fe = read_edges(src.file, call.n, call.relabel)
-        src.read_notes.extend(x for x in fe.notes if x not in src.notes and x not in src.read_notes)
+        fe = src.took(read_edges(src.file, call.n, call.relabel))
         if fe.names is not None or fe.canonical is not None:
             return fe
         try:

@@ -69,6 +69,12 @@ class Source:
     def format(self) -> str | None:
         return self.file.format if self.kind == "file" else None
 
+    def took(self, fe):
+        """Keep the notes of a reading of this file (its
+        :class:`~gconn.io.edges.FileEdges`); returns ``fe``."""
+        self.read_notes.extend(x for x in fe.notes if x not in self.notes and x not in self.read_notes)
+        return fe
+
 
 def _is_paths(obj) -> bool:
     # A flat list of strings cannot be an edge list, so it names files.
@@ -195,8 +201,7 @@ def to_graph(src: Source, n: int | None = None, relabel=False, read=None) -> Gra
                         "graph with gconn.Graph.from_edges(..., relabel=True) or gconn.load(..., relabel=True)")
     if kind == "file":
         from ..io import graph_of, read_edges
-        fe = read if read is not None else read_edges(src.file, n, relabel)
-        src.read_notes.extend(x for x in fe.notes if x not in src.notes and x not in src.read_notes)
+        fe = src.took(read if read is not None else read_edges(src.file, n, relabel))
         return graph_of(src.file, fe, n, relabel)
     if kind == "files":
         from ..io import load
