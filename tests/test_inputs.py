@@ -400,3 +400,18 @@ def test_csv_layouts_read_the_same_edges(tmp_path_factory, edges, sep, header, c
         _check_named(gconn.connected_components(g, backend="cpu") + (ids,), src, dst)
     else:
         _check(gconn.connected_components(str(path), backend="cpu"), src, dst)
+
+
+def test_quoted_fields(tmp_path):
+    path = tmp_path / "q.csv"
+    path.write_text('"a","b"\n"1","2"\n"2","3"\n')
+    g = gconn.load(path)
+    assert (g.n, g.m, g.nodes) == (4, 2, None)
+    path.write_text('"from","to"\n"ann smith","bob"\n"bob","cat"\n')
+    assert gconn.load(path).nodes.tolist() == ["ann smith", "bob", "cat"]
+    path.write_text('"a","b"\n"1","2"\n"-2","x"\n')
+    with pytest.raises(ValueError, match=r"q\.csv, line 3, column 'a': '-2' is a negative vertex id"):
+        gconn.load(path)
+    path.write_text('"1","2"\n"2","x"\n')
+    with pytest.raises(ValueError, match=r"q\.csv, line 2, field 2: 'x' is not a vertex id"):
+        gconn.load(path)

@@ -56,7 +56,9 @@ def read_names(path: Path, buf: np.ndarray, d):
         data = re.sub(around + re.escape(delimiter.encode()) + around, delimiter.encode(), data)
     column_names = [f"f{i}" for i in range(d.fields)]
     chosen = [column_names[c] for c in d.columns]
-    kind = pa.string() if d.names else pa.int64()
+    # every id read as text: integers are checked and converted below, so
+    # that a bad one is named by its line
+    kind = pa.string()
     bad = []
 
     def invalid(row):
@@ -86,11 +88,19 @@ def read_names(path: Path, buf: np.ndarray, d):
         if col.null_count:
             row = int(np.flatnonzero(col.is_null().to_numpy(zero_copy_only=False))[0])
             raise ValueError(f"{path.name}: column {label}, data row {row + 1}: missing vertex id")
+        if not d.names:
+            import pyarrow.compute as pc
+            ok = pc.match_substring_regex(col, r"^[0-9]{1,18}$")
+            if not pc.all(ok).as_py():
+                row = int(np.flatnonzero(~ok.to_numpy(zero_copy_only=False))[0])
+                token = col[row].as_py()
+                line = _line_of_row(buf, d, row)
+                what = "a negative vertex id" if token[:1] == "-" else "not a vertex id"
+                where = f"column {label!r}" if d.header is not None else f"field {c + 1}"
+                raise ValueError(f"{path.name}, line {line}, {where}: {token[:40]!r} is {what}: ids are integers "
+                                 ">= 0 (digits only)")
+            col = pc.cast(col, pa.int64())
         values = col.to_numpy(zero_copy_only=False)
-        if not d.names and values.size and int(values.min()) < 0:
-            row = int(np.argmax(values < 0))
-            raise ValueError(f"{path.name}: column {label}, data row {row + 1}: negative vertex id "
-                             f"{int(values[row])}; ids must be >= 0")
         if d.names:
             empty = np.flatnonzero(values == "")
             if empty.size:

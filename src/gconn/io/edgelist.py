@@ -72,14 +72,18 @@ def token_kind(token: str) -> str:
     return "word"
 
 
-def split_fields(text: str, delimiter: str) -> list:
+def split_fields(text: str, delimiter: str, unquote: bool = False) -> list:
     """The fields of one line as gconn's parser splits them (blanks around
-    a field dropped; quotes kept)."""
+    a field dropped; the quotes around a field too with ``unquote``)."""
     text = text.rstrip("\r\n")
     if delimiter == " ":
         text = text.strip(" \t\r")
-        return _BLANKS.split(text) if text else []
-    return [f.strip(" \t\r") for f in text.split(delimiter)]
+        fields = _BLANKS.split(text) if text else []
+    else:
+        fields = [f.strip(" \t\r") for f in text.split(delimiter)]
+    if unquote:
+        fields = [f[1:-1] if len(f) >= 2 and f[0] == f[-1] == '"' else f for f in fields]
+    return fields
 
 
 @dataclass(frozen=True)
@@ -193,8 +197,8 @@ def sniff(head: bytes, name: str, *, complete: bool = True, header=None, source=
     (l1, s1, e1, t1), second = lines[0], (lines[1] if len(lines) > 1 else None)
     quoted = '"' in t1 or (second is not None and '"' in second[3])
     delimiter = next((d for d in (",", ";", "\t") if d in t1), " ")
-    f1 = split_fields(t1, delimiter)
-    f2 = split_fields(second[3], delimiter) if second is not None else None
+    f1 = split_fields(t1, delimiter, quoted)
+    f2 = split_fields(second[3], delimiter, quoted) if second is not None else None
     notes = []
     rule = ""
     if header is True:
@@ -228,7 +232,7 @@ def sniff(head: bytes, name: str, *, complete: bool = True, header=None, source=
         data = lines[0]
     if header and positions:
         data = second
-    dfields = split_fields(data[3], delimiter) if data is not None else f1
+    dfields = split_fields(data[3], delimiter, quoted) if data is not None else f1
     if data is not None and max(cols) >= len(dfields):
         raise ValueError(f"{name}, line {data[0]}: column {max(cols)} (0-based) asked for, but the line has "
                          f"{len(dfields)} fields")
