@@ -135,7 +135,9 @@ class Dialect:
         'edge list: 3 fields separated by commas, integer ids, no header'
         """
         ids = "names as ids" if self.names else "integer ids"
-        head = f"header on line {self.line - 1}" if self.header is not None else "no header"
+        head = f"header on line {self.line - 1}" if self.header is not None else \
+            "the first line's header or edge decided on reading (see the notes)" \
+            if self.header_rule == "occurrence" else "no header"
         return f"edge list: {self.fields} fields separated by {DELIMITERS[self.delimiter]}, {ids}, {head}"
 
 
