@@ -1,5 +1,5 @@
-"""Builds gconn._aot, the ahead-of-time compiled kernels of one-off runs
-(src/gconn/_aot_build.py), with numba's pycc; everything else is in
+"""Builds gconn.backends._aot, the ahead-of-time compiled kernels of one-off runs
+(src/gconn/backends/aot_build.py), with numba's pycc; everything else is in
 pyproject.toml.  The extension is optional: where it cannot be built (no C
 compiler), gconn installs without it and numba's JIT does all the work."""
 import os
@@ -13,7 +13,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "src
 
 def extensions():
     try:
-        from gconn._aot_build import make_cc
+        from gconn.backends.aot_build import make_cc
         ext = make_cc().distutils_extension()
     except Exception as e:  # noqa: BLE001 -- no C compiler, numba missing or broken: install without it
         print(f"gconn: not building the compiled kernels ({type(e).__name__}: {e}); gconn works without "

@@ -78,7 +78,7 @@ def graphs():
 
 
 # -- the NetworkX backend (tests/test_networkx_backend.py, tests/gpu) ------------
-NX_BACKENDS_EP = "gconn.nx_backend:BackendInterface"
+NX_BACKENDS_EP = "gconn.integrations.networkx:BackendInterface"
 NX_INFO_EP = "_nx_gconn:get_info"
 
 

@@ -1,9 +1,9 @@
-"""gconn._aot, the ahead-of-time compiled kernels of one-off runs, and the
-dispatch that uses them without importing numba (gconn.aot).
+"""gconn.backends._aot, the ahead-of-time compiled kernels of one-off runs, and the
+dispatch that uses them without importing numba (gconn.backends.aot).
 
-pip builds gconn._aot, so these tests fail (they do not skip) where it is
+pip builds gconn.backends._aot, so these tests fail (they do not skip) where it is
 missing; in a development checkout, build it with
-``PYTHONPATH=src python -m gconn._aot_build``.
+``PYTHONPATH=src python -m gconn.backends.aot_build``.
 """
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from hypothesis import given, settings, strategies as st
 from scipy.sparse.csgraph import connected_components as scipy_cc
 
 import gconn
-from gconn import aot
+from gconn.backends import aot
 from gconn.io import _kernels
 
 SRC = Path(__file__).resolve().parents[1] / "src"
@@ -30,14 +30,14 @@ SRC = Path(__file__).resolve().parents[1] / "src"
 def compiled():
     mod = aot.module()
     if mod is None:
-        pytest.fail("gconn._aot is not built: `pip install -e .` builds it; in a development checkout run "
-                    "`PYTHONPATH=src python -m gconn._aot_build`")
+        pytest.fail("gconn.backends._aot is not built: `pip install -e .` builds it; in a development checkout run "
+                    "`PYTHONPATH=src python -m gconn.backends.aot_build`")
     return mod
 
 
-# What gconn._aot is compiled from (src/gconn/_aot_build.py).
-BUILT_FROM = ["_aot_build.py", "aot.py", "design.py", "core/unionfind.py", "core/primitives.py",
-              "cpu/primitives.py", "cpu/backend.py", "io/_kernels.py", "io/_parsers.py", "io/_codes.py"]
+# What gconn.backends._aot is compiled from (src/gconn/backends/aot_build.py).
+BUILT_FROM = ["backends/aot_build.py", "backends/aot.py", "design.py", "backends/core/unionfind.py",
+              "backends/core/primitives.py", "backends/cpu/primitives.py", "backends/cpu/backend.py", "io/_kernels.py", "io/_parsers.py", "io/_codes.py"]
 
 
 def test_compiled_module_is_not_stale(compiled):
@@ -45,8 +45,8 @@ def test_compiled_module_is_not_stale(compiled):
     built = os.path.getmtime(compiled.__file__) + 5
     package = Path(gconn.__file__).parent
     newer = [name for name in BUILT_FROM if os.path.getmtime(package / name) > built]
-    assert not newer, (f"gconn._aot is older than {newer}: rebuild it (`pip install -e .`, or "
-                       "`PYTHONPATH=src python -m gconn._aot_build` in a development checkout)")
+    assert not newer, (f"gconn.backends._aot is older than {newer}: rebuild it (`pip install -e .`, or "
+                       "`PYTHONPATH=src python -m gconn.backends.aot_build` in a development checkout)")
 
 
 def scipy_labels(src, dst, n):

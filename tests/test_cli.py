@@ -13,7 +13,7 @@ import pytest
 from scipy.sparse.csgraph import connected_components as scipy_cc
 
 import gconn
-import gconn.tooling
+import gconn.bench.tooling
 from gconn import cli
 
 SPEC = "er:n=300,d=3"  # a few components of varied sizes
@@ -33,7 +33,7 @@ def fields(out: str) -> dict:
 
 @pytest.fixture(scope="module")
 def graph():
-    return gconn.generators.from_spec(SPEC)
+    return gconn.graph.generators.from_spec(SPEC)
 
 
 @pytest.fixture
@@ -116,12 +116,12 @@ def test_generate_round_trips(capsys, tmp_path):
     path = tmp_path / "k.mtx.gz"
     code, out, err = run(capsys, "generate", "kron:8", "-o", str(path))
     assert code == 0, err
-    assert gconn.load(path) == gconn.generators.from_spec("kron:8")
+    assert gconn.load(path) == gconn.graph.generators.from_spec("kron:8")
     assert fields(out)["wrote"] == str(path)
 
 
 def test_cache_shows_and_clears_the_gpu_kernels(capsys, tmp_path, monkeypatch):
-    from gconn.gpu import kernel_cache
+    from gconn.backends.gpu import kernel_cache
     monkeypatch.setenv("GCONN_KERNEL_CACHE", str(tmp_path))
     for k in ("a", "b"):
         assert kernel_cache.save(k, "entry", b"x" * 1000)
@@ -135,7 +135,7 @@ def test_cache_shows_and_clears_the_gpu_kernels(capsys, tmp_path, monkeypatch):
 
 
 def test_warmup_of_the_gpu_without_one_says_why(capsys, monkeypatch):
-    if gconn.tooling.gpu_status()[0]:
+    if gconn.bench.tooling.gpu_status()[0]:
         pytest.skip("a GPU is usable here: tests/gpu covers the warmup of its kernels")
     code, out, err = run(capsys, "warmup", "-b", "gpu")
     assert code != 0 and "gpu is not usable here" in err and not out
@@ -159,7 +159,7 @@ def test_info_and_variants(capsys):
 def test_a_slow_threading_layer_is_named(capsys, monkeypatch):
     """numba's workqueue layer (no OpenMP runtime) slows the GPU's host
     copies: ``gconn info`` says so, and the first copies warn once."""
-    from gconn.gpu import staging
+    from gconn.backends.gpu import staging
     monkeypatch.setattr(staging, "threading_layer", lambda: "workqueue")
     code, out, _ = run(capsys, "info")
     assert code == 0 and "workqueue layer" in fields(out)["numba"] and "libgomp1" in out
@@ -249,7 +249,7 @@ def test_usage_errors_exit_2(capsys, argv):
 
 
 def test_gpu_backend_without_gpu(capsys):
-    if gconn.tooling.gpu_status()[0]:
+    if gconn.bench.tooling.gpu_status()[0]:
         pytest.skip("a GPU is present")
     code, _, err = run(capsys, "cc", "--generate", "path:5", "--backend", "gpu")
     assert code == 1 and err.startswith("gconn: error: ") and len(err.strip().splitlines()) == 1
@@ -279,7 +279,7 @@ def _python(*args, cwd):
 
 @pytest.mark.slow  # three fresh processes, each importing numba and loading its kernels
 def test_subprocess(tmp_path):
-    from gconn.tooling import COMPILE_NOTICE
+    from gconn.bench.tooling import COMPILE_NOTICE
     res = _python("-m", "gconn", "cc", "--generate", "path:30", "--json", cwd=tmp_path)
     assert res.returncode == 0, res.stderr
     assert json.loads(res.stdout)["components"] == 1
@@ -349,7 +349,7 @@ def test_label_files_carry_vertex_ids(capsys, tmp_path):
 
 
 def test_demo_gpu_without_gpu_says_nothing_about_the_cpu(capsys, monkeypatch):
-    from gconn import gpu
+    from gconn.backends import gpu
     monkeypatch.setattr(gpu, "available", lambda simulator_ok=False: (False, "no CUDA device (test)"))
     code, out, err = run(capsys, "demo", "-b", "gpu")
     assert code == 1 and out == ""
@@ -367,7 +367,7 @@ def test_kernels_are_timed_apart_from_the_input(capsys):
 
 def test_compile_notice_once_per_process(capsys, monkeypatch):
     from numba import njit
-    from gconn import tooling
+    from gconn.bench import tooling
     monkeypatch.setattr(tooling, "_COMPILE_NOTICE_SHOWN", False)
 
     def twice(x):

@@ -30,7 +30,7 @@ def test_concurrent_mode_is_bounded_by_before_and_after(name):
 def test_batches_on_both_sides_of_the_serial_threshold(mode):
     # Batches below SERIAL_BELOW run the one-thread kernels, larger ones the
     # parallel kernels; both must give the sequential union-find's answers.
-    from gconn.cpu.unionfind import SERIAL_BELOW
+    from gconn.backends.cpu.unionfind import SERIAL_BELOW
     rng = np.random.default_rng(17)
     sizes = [SERIAL_BELOW - 1, SERIAL_BELOW, 3 * SERIAL_BELOW, 1]
     batches = [b for size in sizes for b in stream(rng, 4 * SERIAL_BELOW, 1, size, queries=0.5)]
@@ -97,7 +97,7 @@ def test_bad_constructor_arguments():
         gconn.IncrementalConnectivity(algorithm="kout+union-async+find-halve", backend="cpu")
 
 
-# -- small batches: one compiled call checks and runs them (gconn.cpu.unionfind.small_insert)
+# -- small batches: one compiled call checks and runs them (gconn.backends.cpu.unionfind.small_insert)
 
 ARRAYS = {"list": list, "tuple": tuple, "int64": lambda x: np.array(x, np.int64),
           "int32": lambda x: np.array(x, np.int32), "int8": lambda x: np.array(x, np.int8),
@@ -177,7 +177,7 @@ def test_ids_beyond_int32_on_an_int32_state():
 def test_small_kernels_stop_at_the_id_limit():
     # an int32 state takes ids below INT32_MAX; the limit is the smaller of
     # that and the capacity, so try a limit of 5 on a capacity of 1024
-    from gconn.cpu import IncrementalState
+    from gconn.backends.cpu import IncrementalState
     st = IncrementalState(design.Variant.parse("none+union-async+find-halve", "incremental"), np.int32)
     st.reserve(8)
     like, _, fin, fopt, sopt = st._codes
@@ -192,7 +192,7 @@ def test_small_kernels_stop_at_the_id_limit():
 
 @pytest.mark.parametrize("name", ["none+union-async+find-halve", "none+union-jtb+find-naive"])
 def test_small_kernels_on_an_int64_state(name):
-    from gconn.cpu import IncrementalState
+    from gconn.backends.cpu import IncrementalState
     st = IncrementalState(design.Variant.parse(name, "incremental"), np.int64)
     st.reserve(8)
     assert st.small_insert(np.array([0, 2], np.int32), np.array([7, 3], np.int64)) == 8

@@ -46,7 +46,7 @@ def test_sampling_parameters(params, graphs):
 def test_bfs_sampling_level_cap(finish):
     """A capped BFS leaves a partial tree of the giant component that every
     finish completes; on a path it reaches 2 * levels + 1 vertices at most."""
-    from gconn.generators import path
+    from gconn.graph.generators import path
     g = path(2000, permute=True, seed=3)
     k0, l0 = reference(g)
     name = f"bfs+{finish}"

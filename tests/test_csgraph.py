@@ -1,4 +1,4 @@
-"""gconn.csgraph against scipy.sparse.csgraph: the same answers, labels,
+"""gconn.integrations.csgraph against scipy.sparse.csgraph: the same answers, labels,
 dtypes, warnings and exception types on every kind of input; strongly
 connected components on digraphs of every shape; and the directed=/
 connection= path of gconn.connected_components."""
@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from scipy.sparse.csgraph import connected_components as scipy_cc
 
 import gconn
-from gconn.csgraph import CSGraphTypeError
-from gconn.csgraph import connected_components as cc
+from gconn.integrations.csgraph import CSGraphTypeError
+from gconn.integrations.csgraph import connected_components as cc
 
 from oracles import same_partition
 
@@ -212,7 +212,7 @@ def test_signature_is_scipys():
     A = np.array([[0, 1, 0], [0, 0, 0], [0, 0, 0]])
     same_result(cc(A, True, "strong", False), scipy_cc(A, True, "strong", False))
     same_result(cc(csgraph=A), scipy_cc(csgraph=A))
-    assert gconn.csgraph.connected_components is cc
+    assert gconn.integrations.csgraph.connected_components is cc
 
 
 def test_empty_and_one_vertex():

@@ -1,4 +1,4 @@
-"""gconn.dask on a 2-worker LocalCluster, against scipy on the whole graph."""
+"""gconn.integrations.dask on a 2-worker LocalCluster, against scipy on the whole graph."""
 from __future__ import annotations
 
 import os
@@ -17,7 +17,7 @@ from dask import delayed  # noqa: E402
 from scipy.sparse.csgraph import connected_components as scipy_cc  # noqa: E402
 
 import gconn  # noqa: E402
-import gconn.dask as gd  # noqa: E402
+import gconn.integrations.dask as gd  # noqa: E402
 from oracles import check_forest, same_partition  # noqa: E402
 
 

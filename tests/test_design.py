@@ -182,7 +182,7 @@ def test_gpu_auto_choice_samples_large_graphs_with_scattered_ids(monkeypatch):
     are scattered (from AUTO_GPU_SCATTERED_EDGES edges, lowered here), no
     sampling when neighbours have nearby ids, and never on a path."""
     import numpy as np
-    from gconn import generators as gen
+    from gconn.graph import generators as gen
     monkeypatch.setattr(design, "AUTO_GPU_SCATTERED_EDGES", 1000)
     s, d, n = gen.grid_road_edges(128, keep=0.9, seed=1)
     p = np.random.default_rng(2).permutation(n)

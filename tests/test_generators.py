@@ -1,11 +1,11 @@
-"""Tests for gconn.generators: determinism, sizes, structure, spec strings."""
+"""Tests for gconn.graph.generators: determinism, sizes, structure, spec strings."""
 import doctest
 
 import numpy as np
 import pytest
 from scipy.sparse.csgraph import connected_components as scipy_cc
 
-import gconn.generators as gen
+import gconn.graph.generators as gen
 from gconn.graph import Graph
 
 

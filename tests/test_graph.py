@@ -110,8 +110,8 @@ def test_input_arrays_are_not_modified():
 
 def test_every_name_a_module_exports_exists():
     """``from gconn.x import *`` works for each module with an ``__all__``
-    (gconn.adjacency's still named a function that had stayed in
-    gconn.csgraph when the module was split)."""
+    (gconn.inputs.adjacency's still named a function that had stayed in
+    gconn.integrations.csgraph when the module was split)."""
     import importlib
     import pathlib
     root = pathlib.Path(gconn.__file__).parent

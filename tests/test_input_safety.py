@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from scipy.sparse.csgraph import connected_components as scipy_cc
 
 import gconn
-from gconn import memory, relabel
+from gconn.graph import memory, relabel
 from gconn.graph import Graph
 
 from oracles import check_forest
@@ -224,7 +224,7 @@ def test_relabel_paths_on_many_ids(span):
 
 
 def test_hash_kernel_on_colliding_ids():
-    from gconn._relabel_kernels import first_seen
+    from gconn.graph._relabel_kernels import first_seen
     # Multiples of a large power of two share their low bits.
     ids = (np.arange(70_000, dtype=np.int64) << 40)[::-1].copy()
     out_s = np.empty(ids.size, np.int64)

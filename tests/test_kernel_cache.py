@@ -1,4 +1,4 @@
-"""The disk cache of compiled GPU kernels (gconn.gpu.kernel_cache): where it
+"""The disk cache of compiled GPU kernels (gconn.backends.gpu.kernel_cache): where it
 lives, what names a kernel, and files written whole and read back or
 refused.  Loading a cubin needs a GPU: tests/gpu/test_gpu_kernel_cache.py."""
 from __future__ import annotations
@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from gconn.gpu import kernel_cache
+from gconn.backends.gpu import kernel_cache
 
 
 @pytest.fixture

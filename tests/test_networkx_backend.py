@@ -1,4 +1,4 @@
-"""gconn as a NetworkX backend (gconn.nx_backend), compared with NetworkX itself.
+"""gconn as a NetworkX backend (gconn.integrations.networkx), compared with NetworkX itself.
 
 NetworkX's own test suite also runs against the backend in CI (.ci/nx-tests).
 """
@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 import _nx_gconn
 import gconn
-from gconn.nx_backend import BackendInterface, ConvertedGraph
+from gconn.integrations.networkx import BackendInterface, ConvertedGraph
 
 from conftest import NX_BACKENDS_EP as BACKENDS_EP, NX_INFO_EP as INFO_EP
 
@@ -175,7 +175,7 @@ def test_label_kinds(kind, edges_of, by_address, monkeypatch):
     # Edges added with the node objects themselves (found by address), with
     # equal copies (found by value), or half and half; and all found by
     # value, as where ids are not addresses (not CPython).
-    from gconn import nx_backend
+    from gconn.integrations import networkx as nx_backend
     monkeypatch.setattr(nx_backend, "_IDENTITY", by_address and nx_backend._IDENTITY)
     nodes = LABEL_KINDS[kind]
     rng = np.random.default_rng(7)
@@ -208,7 +208,7 @@ def _half_copied(copied: int):
 def test_neighbours_found_by_address_or_value(monkeypatch, copied, by_value):
     # Neighbour entries that are the node objects are found by address,
     # equal copies by value.
-    from gconn import nx_backend
+    from gconn.integrations import networkx as nx_backend
     counts = []
     real = nx_backend._by_value
     monkeypatch.setattr(nx_backend, "_by_value", lambda nodes, values, count: counts.append(count)
@@ -220,7 +220,7 @@ def test_neighbours_found_by_address_or_value(monkeypatch, copied, by_value):
 @pytest.mark.parametrize("copied, by_address", [(0, True), (1, True), (2, False)])
 def test_address_lookup_only_when_it_pays(copied, by_address):
     # With most entries copies, looking them up by address first is wasted.
-    from gconn import nx_backend
+    from gconn.integrations import networkx as nx_backend
     G = _half_copied(copied)
     nodes = list(G)
     table, _ = nx_backend._build_table(nx_backend._addresses(np.fromiter(nodes, object, len(nodes))))
@@ -437,7 +437,7 @@ def test_config_auto_and_algorithm(monkeypatch):
 
 
 def test_config_gpu_without_a_gpu(monkeypatch):
-    from gconn import gpu
+    from gconn.backends import gpu
     if gpu.available(simulator_ok=True)[0]:
         pytest.skip("a GPU is usable here; tests/gpu covers this backend on it")
     monkeypatch.setattr(nx.config.backends.gconn, "backend", "gpu")

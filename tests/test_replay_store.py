@@ -1,4 +1,4 @@
-"""The bookkeeping of gconn.gpu.replay (which call runs, captures or
+"""The bookkeeping of gconn.backends.gpu.replay (which call runs, captures or
 replays; what is kept and dropped; threads), on the CPU: capturing and
 launching are replaced by fakes.  Real captures are tested on the GPU
 (tests/gpu/test_gpu_replay.py)."""
@@ -11,7 +11,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from gconn.gpu import replay
+from gconn.backends.gpu import replay
 
 
 class FakeCaptured(replay.Captured):

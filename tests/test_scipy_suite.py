@@ -1,4 +1,4 @@
-"""SciPy's own tests of ``connected_components``, run against gconn.csgraph.
+"""SciPy's own tests of ``connected_components``, run against gconn.integrations.csgraph.
 
 The test modules come from the installed SciPy
 (``scipy/sparse/csgraph/tests/``): each is loaded as a fresh copy under
@@ -24,7 +24,7 @@ from pathlib import Path
 
 import scipy.sparse.csgraph as scipy_csgraph
 
-import gconn.csgraph
+import gconn.integrations.csgraph
 
 SCIPY_TESTS = Path(scipy_csgraph.__file__).parent / "tests"
 
@@ -34,7 +34,7 @@ def _csgraph_with_ours() -> types.ModuleType:
     rest SciPy's."""
     mod = types.ModuleType("scipy_csgraph_with_gconn")
     mod.__getattr__ = lambda name: getattr(scipy_csgraph, name)
-    mod.connected_components = gconn.csgraph.connected_components
+    mod.connected_components = gconn.integrations.csgraph.connected_components
     return mod
 
 
@@ -62,9 +62,9 @@ test_pydata_connected_components = _pydata.pytestmark(_pydata.test_connected_com
 
 
 def test_the_suite_calls_gconn(monkeypatch):
-    """The lifted tests reach gconn.csgraph, not SciPy."""
+    """The lifted tests reach gconn.integrations.csgraph, not SciPy."""
     calls = []
-    ours = gconn.csgraph.connected_components
+    ours = gconn.integrations.csgraph.connected_components
     monkeypatch.setattr(_cc.csgraph, "connected_components", lambda *a, **k: calls.append(1) or ours(*a, **k))
     _CC_TESTS["test_weak_connections"]()
     assert calls

@@ -1,5 +1,5 @@
-"""The union-find bodies of gconn.core with a ``peek`` that returns stale
-parents, as the GPU's L1 can within a kernel (gconn.gpu.primitives): every union rule must
+"""The union-find bodies of gconn.backends.core with a ``peek`` that returns stale
+parents, as the GPU's L1 can within a kernel (gconn.backends.gpu.primitives): every union rule must
 still give SciPy's partition, every query the right answer, and no union
 may spin on a stale root.
 
@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from gconn.core.primitives import Primitives
-from gconn.core.unionfind import UNION_JTB, build
+from gconn.backends.core.primitives import Primitives
+from gconn.backends.core.unionfind import UNION_JTB, build
 from gconn.design import FIND_CODE, FINISH_CODE, SPLICE_CODE, Variant
 
 import scipy.sparse as sp

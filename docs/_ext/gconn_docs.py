@@ -54,7 +54,7 @@ def enter_workspace() -> None:
 
 def gpu_usable() -> bool:
     """Whether ``backend="gpu"`` runs here (a GPU, or numba's simulator)."""
-    from gconn import gpu
+    from gconn.backends import gpu
     return gpu.available(simulator_ok=True)[0]
 
 

@@ -4,11 +4,11 @@
 >>> gconn.connected_components(([0, 1], [1, 2]), backend="cpu")[0]
 1
 """
-from .api import IncrementalConnectivity, connected_components, spanning_forest
-from .design import Variant, variants
-from .errors import ConvergenceError, GPUUnavailableError, VertexRangeError
-from .graph import Graph
-from .inputs import as_graph
+from gconn.api import IncrementalConnectivity, connected_components, spanning_forest
+from gconn.design import Variant, variants
+from gconn.errors import ConvergenceError, GPUUnavailableError, VertexRangeError
+from gconn.graph import Graph
+from gconn.inputs import as_graph
 
 __version__ = "0.1.0"
 
@@ -22,6 +22,7 @@ def __getattr__(name):
     import importlib
     if name in ("load", "save"):
         return getattr(importlib.import_module(".io", __name__), name)
-    if name in ("io", "generators", "csgraph"):
-        return importlib.import_module(f".{name}", __name__)
+    where = {"io": "gconn.io", "generators": "gconn.graph.generators", "csgraph": "gconn.integrations.csgraph"}
+    if name in where:
+        return importlib.import_module(where[name])
     raise AttributeError(f"module 'gconn' has no attribute {name!r}")

@@ -1,4 +1,4 @@
 """``python -m gconn``: the same as the ``gconn`` command."""
-from .cli import main
+from gconn.cli import main
 
 raise SystemExit(main())

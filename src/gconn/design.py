@@ -697,7 +697,7 @@ def default_name(problem: str = "cc") -> str:
 def choose(graph, problem: str = "cc", backend: str = "cpu", hb_coverage=None, streamed: bool = False) -> Variant:
     """The automatic choice, following the paper's decision tree (Sec. 4.6).
     ``streamed``: the graph's edges would stream from the host in chunks
-    (:mod:`gconn.streaming`), which are not sampled.
+    (:mod:`gconn.chunked.gpu_route`), which are not sampled.
 
     * Sampling reads the graph's adjacency.  When the graph does not have it
       yet (a graph built from edge arrays or a matrix keeps its edges as
@@ -753,7 +753,7 @@ def choose(graph, problem: str = "cc", backend: str = "cpu", hb_coverage=None, s
       vertices as roots there (porto_osm: HB 0.14 against 0.06 ms).
     * Otherwise, on the GPU, sampling: with an adjacency it beat no
       sampling at every size measured (0.13M-67M edges).  Since the unions
-      read parents through the L1 (``gconn.core.unionfind``), k-out beats
+      read parents through the L1 (``gconn.backends.core.unionfind``), k-out beats
       HB from about a million edges (Kronecker 0.27 against 0.40 ms, wave
       0.06 against 0.10, Erdos-Renyi 0.62 against 0.78, Barabasi-Albert
       within 10%), and HB stays ahead below (soc-Slashdot0902, 0.5M edges:

@@ -15,7 +15,7 @@ def uf_variants(problem: str = "cc", sampling: str | None = None) -> list[str]:
 
 
 def mb_variants(problem: str = "cc", sampling: str | None = None) -> list[str]:
-    """The variants of the other finishes (gconn.gpu.finishes)."""
+    """The variants of the other finishes (gconn.backends.gpu.finishes)."""
     return [v.name for v in design.iter_variants(problem)
             if not v.is_union_find and (sampling is None or v.sampling == sampling)]
 
@@ -54,7 +54,7 @@ def compaction_cases(n: int, parts: int):
 
 def _usable():
     try:
-        from gconn import gpu
+        from gconn.backends import gpu
         return gpu.available(simulator_ok=False)
     except Exception as e:  # pragma: no cover - reported as the skip reason
         return False, str(e)

@@ -1,4 +1,4 @@
-"""Checks of the streamed union-find (gconn.gpu.stream), shared by the
+"""Checks of the streamed union-find (gconn.chunked.gpu_union), shared by the
 simulator tests and the real-GPU tests: the same cases at two sizes."""
 from __future__ import annotations
 
@@ -212,7 +212,7 @@ def run_unsettled_errors(stream, src, dst, n, monkeypatch):
 
 
 def spy_landings(stream, monkeypatch, chunk_edges: int) -> list:
-    """The landings (``gconn.gpu.staging.Landing``) streamed calls make for
+    """The landings (``gconn.backends.gpu.staging.Landing``) streamed calls make for
     their labels (see ``Streamer._land``), appended to the returned list as they are made,
     for labels of any size, with chunks of ``chunk_edges``."""
     made = []
@@ -258,7 +258,7 @@ def run_bad_ids(stream, src, dst, chunk):
         stream.stream_union((src, dst), n=3, chunk_edges=chunk)
 
 
-# -- text edge lists, parsed in chunks and streamed (gconn.streaming) --------
+# -- text edge lists, parsed in chunks and streamed (gconn.chunked.gpu_route) --------
 
 def write_edge_list(path, src, dst, *, sep=" ", head=None):
     """``src``/``dst`` as a text edge list, gzipped for a ``.gz`` path;
@@ -361,7 +361,7 @@ def run_sparse_ids_before_the_range(folder, monkeypatch):
     resident route relabels), from a file and from host arrays alike; dense
     ids stream as they are."""
     import gconn
-    from gconn.gpu import stream
+    from gconn.chunked import gpu_union as stream
     sized = []      # the sizes the parent array was grown to
     grow = stream.Streamer._grow
     monkeypatch.setattr(stream.Streamer, "_grow", lambda self, need: (grow(self, need), sized.append(need)))

@@ -1,7 +1,7 @@
 """GPU-backend checks that need no GPU (they run in CI).
 
 * Every kernel the backend can ask for compiles to PTX for sm_90
-  (``python -m gconn.gpu.compile_check``, in a subprocess: it substitutes
+  (``python -m gconn.bench.compile_check``, in a subprocess: it substitutes
   a device for numba-cuda's compute-capability query).
 * Without a GPU, ``backend='gpu'`` is a clear error and ``'auto'`` uses
   the CPU.
@@ -27,18 +27,18 @@ def test_every_kernel_compiles_to_ptx():
     # shows the check's progress lines, which it writes to stderr.
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_ENABLE_CUDASIM"}
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(SRC), env.get("PYTHONPATH")]))
-    r = subprocess.run([sys.executable, "-m", "gconn.gpu.compile_check"], env=env, stdout=subprocess.PIPE,
+    r = subprocess.run([sys.executable, "-m", "gconn.bench.compile_check"], env=env, stdout=subprocess.PIPE,
                        text=True, timeout=1200)
     assert r.returncode == 0, r.stdout
     assert "compiled" in r.stdout and " of " in r.stdout
 
 
 _LOADS = """
-from gconn.gpu import compile_check
+from gconn.bench import compile_check
 compile_check._init()
 from numba import cuda, types
-from gconn.core.unionfind import FIND_NAIVE, SPLIT_ONE, UNION_REM_LOCK
-from gconn.gpu.primitives import UF, cas, reread
+from gconn.backends.core.unionfind import FIND_NAIVE, SPLIT_ONE, UNION_REM_LOCK
+from gconn.backends.gpu.primitives import UF, cas, reread
 
 union_any = UF.union_any
 
@@ -104,7 +104,7 @@ def test_rereads_are_made_every_time():
 
 
 def test_gpu_backend_unavailable_is_clear():
-    from gconn import gpu
+    from gconn.backends import gpu
     ok, why = gpu.available()
     if ok:
         pytest.skip(f"a GPU backend is usable here ({why})")

@@ -173,7 +173,7 @@ def test_incremental_growth(name):
 
 def test_incremental_int64_state():
     from gconn.design import Variant
-    from gconn.gpu import IncrementalState, asarray
+    from gconn.backends.gpu import IncrementalState, asarray
     st = IncrementalState(Variant.parse("none+union-async+find-halve", "incremental"), np.int64)
     st.reserve(6)
     st.insert(asarray([0, 2], np.int64), asarray([1, 5], np.int64))
@@ -182,7 +182,7 @@ def test_incremental_int64_state():
 
 
 def test_simulator_is_not_picked_automatically():
-    from gconn import gpu
+    from gconn.backends import gpu
     assert gpu.available(simulator_ok=True)[0]
     ok, why = gpu.available(simulator_ok=False)
     assert not ok and "simulator" in why
@@ -193,7 +193,7 @@ def test_simulator_is_not_picked_automatically():
 def test_coo_from_csr(graphs, monkeypatch):
     """to_device copies the CSR and derives the COO on the device; here the
     same code on host arrays (the simulator's xp), in several chunks too."""
-    from gconn.gpu import graph as gg
+    from gconn.backends.gpu import graph as gg
     empty = Graph.from_edges([], [], n=4)
     for chunk in (gg.COO_CHUNK, 7):
         monkeypatch.setattr(gg, "COO_CHUNK", chunk)
@@ -213,8 +213,8 @@ def test_compaction_of_any_roots(n, parts):
     compressed come back compressed.  Every other case reads the roots
     from a view one item into its memory (not 16-byte aligned: the labels
     kernel's 4-byte path)."""
-    from gconn import cpu
-    from gconn.gpu import ops
+    from gconn.backends import cpu
+    from gconn.backends.gpu import ops
     for i, (parents, min_rooted, flat, roots) in enumerate(compaction_cases(n, parts)):
         want_k, want = cpu.compact(roots.astype(np.int32))
         P = np.empty(n + 4, np.int32)

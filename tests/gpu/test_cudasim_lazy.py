@@ -32,7 +32,7 @@ def messy(seed: int):
 
 @pytest.mark.parametrize("seed", [0, 1])
 def test_counting_adjacency_matches_the_canonical_rows(seed):
-    from gconn.gpu.graph import counting_adjacency
+    from gconn.backends.gpu.graph import counting_adjacency
     s, d, n = messy(seed)
     indptr, indices = counting_adjacency(s, d, n)
     keep = s != d
@@ -48,7 +48,7 @@ def test_counting_adjacency_matches_the_canonical_rows(seed):
 
 
 def test_counting_adjacency_without_edges():
-    from gconn.gpu.graph import counting_adjacency
+    from gconn.backends.gpu.graph import counting_adjacency
     e = np.zeros(0, np.int32)
     indptr, indices = counting_adjacency(e, e, 3)
     assert indptr.tolist() == [0, 0, 0, 0] and indices.size == 0
@@ -60,8 +60,8 @@ def test_ids_local_probe_on_the_device(dtype):
     order is local, the same grid with shuffled ids and a shuffled path are
     not; HB's first step leaves almost no roots on a path in id order and a
     mesh, many on the others."""
-    from gconn import generators as gen
-    from gconn.gpu.graph import ids_local_counts
+    from gconn.graph import generators as gen
+    from gconn.backends.gpu.graph import ids_local_counts
     s, d, n = gen.grid_road_edges(100, keep=0.9, seed=1)      # a row (100) within n / 64
     p = np.random.default_rng(2).permutation(n)
     ms, md, mn = gen.triangle_mesh_edges(100)
@@ -108,7 +108,7 @@ def test_a_run_with_unchecked_ids_stands_only_where_they_fit(name, numbered):
     import scipy.sparse as sp
     from scipy.sparse.csgraph import connected_components as scipy_cc
 
-    from gconn import dispatch
+    from gconn.api import dispatch
     from gconn.design import Plan
     rng = np.random.default_rng(5)
     n = 90
@@ -145,8 +145,8 @@ def test_the_flags_reader_clears_them(reader):
     """A captured run's flags are zeroed once, and cleared by the kernel
     that reads them into k (``ids_fit`` after a count, the numbering's
     scan) after each run: each run starts from (0, 0)."""
-    from gconn.gpu.graph import if_ids_fit
-    from gconn.gpu.ops import compact
+    from gconn.backends.gpu.graph import if_ids_fit
+    from gconn.backends.gpu.ops import compact
     roots = np.array([0, 0, 2, 3, 2, 0, 6], np.int32)      # 4 components
     for flags, fit in (([0, 1], True), ([1, 1], False), ([0, 0], False), ([1, 0], False)):
         f = np.array(flags, np.int64)

@@ -1,4 +1,4 @@
-"""The non-union-find finishes (gconn.gpu.finishes) in numba's CUDA
+"""The non-union-find finishes (gconn.backends.gpu.finishes) in numba's CUDA
 simulator, on tiny graphs, against scipy and the CPU backend.
 
     NUMBA_ENABLE_CUDASIM=1 python -m pytest -m cudasim tests/gpu/test_cudasim_minbased.py

@@ -1,10 +1,10 @@
-"""Strong components on the GPU (gconn.scc.gpu) in numba's CUDA simulator,
+"""Strong components on the GPU (gconn.backends.gpu.scc) in numba's CUDA simulator,
 against SciPy's partition, on small digraphs:
 
     NUMBA_ENABLE_CUDASIM=1 python -m pytest -m cudasim tests/gpu/test_cudasim_scc.py
 
 The labels are numbered by each component's smallest vertex (see
-gconn.scc.gpu), so the tests compare with SciPy's labels renumbered that way.
+gconn.backends.gpu.scc), so the tests compare with SciPy's labels renumbered that way.
 """
 from __future__ import annotations
 
@@ -49,7 +49,7 @@ def digraphs():
 
 @pytest.mark.parametrize("name, n, src, dst", digraphs(), ids=[d[0] for d in digraphs()])
 def test_gpu_strong_components_match_scipy(name, n, src, dst):
-    from gconn.scc import gpu
+    from gconn.backends.gpu import scc as gpu
     A = sp.csr_matrix((np.ones(len(src)), (src, dst)), shape=(n, n))
     k0, l0 = scipy_cc(A, connection="strong")
     k, labels = gpu.strong_components(A.indptr, A.indices, n)
@@ -63,7 +63,7 @@ def test_gpu_strong_components_match_scipy(name, n, src, dst):
 
 def test_rounds_case_takes_three_rounds(monkeypatch):
     """The "rounds" digraph exercises the arc filtering between rounds."""
-    from gconn.scc import gpu
+    from gconn.backends.gpu import scc as gpu
     trims = []
     real = gpu._trim
     monkeypatch.setattr(gpu, "_trim", lambda *a: trims.append(1) or real(*a))

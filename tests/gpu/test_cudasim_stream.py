@@ -1,4 +1,4 @@
-"""Streamed union-find (gconn.gpu.stream) in numba's CUDA simulator.
+"""Streamed union-find (gconn.chunked.gpu_union) in numba's CUDA simulator.
 
     NUMBA_ENABLE_CUDASIM=1 python -m pytest -m cudasim tests/gpu/test_cudasim_stream.py
 
@@ -25,7 +25,7 @@ pytestmark = [pytest.mark.cudasim,
 
 if SIM:
     import gconn
-    from gconn.gpu import feed, stream
+    from gconn.chunked import gpu_feed as feed, gpu_union as stream
 
 
 @pytest.fixture(scope="module")
@@ -188,7 +188,7 @@ def test_landing_memory_is_kept_once_every_view_of_the_labels_is_gone():
     written, and never while a view still reads it."""
     import gc
 
-    from gconn.gpu import staging
+    from gconn.backends.gpu import staging
     gc.collect()        # nothing else given back below (arrays go by their counts)
     first = staging.landing(1000, np.int32)
     region = first.region
@@ -212,7 +212,7 @@ def test_landing_memory_above_the_bound_is_freed(monkeypatch):
     next landing gets new memory, and the region kept before stays."""
     import gc
 
-    from gconn.gpu import staging
+    from gconn.backends.gpu import staging
     gc.collect()
     land = staging.landing(1024, np.int32)
     kept = land.region
@@ -232,7 +232,7 @@ def test_kept_landing_memory_is_registered_once_and_unregistered_when_replaced(m
     a region as it was.  (Registration is the driver's; here a recorder.)"""
     import gc
 
-    from gconn.gpu import staging
+    from gconn.backends.gpu import staging
     gc.collect()
     calls, refuse = [], []
 
@@ -289,7 +289,7 @@ def test_landing_gives_back_the_pages_past_its_labels():
     kernel, and a later landing writes them again before it is used."""
     import gc
 
-    from gconn.gpu import staging
+    from gconn.backends.gpu import staging
     gc.collect()
     big = 4 * staging.REGION
     land = staging.Landing(big)
@@ -313,7 +313,7 @@ def test_staging_copies_and_bounds(threads, k):
     from strided columns, with the ids' bounds read on the way."""
     import numba
 
-    from gconn.gpu.staging import stage
+    from gconn.backends.gpu.staging import stage
     rng = np.random.default_rng(k)
     a = rng.integers(-5, 1 << 30, k)
     pairs = np.stack([a, a[::-1]], axis=1)
@@ -332,7 +332,7 @@ def test_staging_plain_copies(threads, k, monkeypatch):
     """copy_into: contiguous ids of the pieces' type go by one memcpy share
     a thread (every element, whatever the split), others are cast by
     blocks; nothing past ``a.size`` is written."""
-    from gconn.gpu import staging
+    from gconn.backends.gpu import staging
     shares = []
     real = staging.copy_shares
     monkeypatch.setattr(staging, "copy_shares", lambda *a: shares.append(a[0].size) or real(*a))
@@ -366,7 +366,7 @@ def test_sparse_ids_fail_as_on_the_resident_path():
 def test_device_id_bounds(dtype):
     """The one-kernel id check of device edges: the largest id, and the
     first negative id named as the host check names it."""
-    from gconn.gpu.graph import device_id_range
+    from gconn.backends.gpu.graph import device_id_range
     rng = np.random.default_rng(1)
     src = rng.integers(0, 1000, 777).astype(dtype)
     dst = rng.integers(0, 5000, 777).astype(dtype)
@@ -388,7 +388,7 @@ class FakeDriver:
     def __init__(self, fail=None):
         import ctypes
 
-        from gconn.gpu import driver
+        from gconn.chunked import gpu_driver as driver
         self.log, self.launches, self.fail, self.count = [], [], fail, {}
         self.fields = None
 
@@ -460,7 +460,7 @@ def test_pump_sends_every_chunk_through_the_ring(m, chunk, piece):
     after a wait on its event and copied right after its fill), the launch
     sees the chunk's size and bounds row and a grid for it, and each
     chunk's bounds come back to the host after its launch."""
-    from gconn.gpu.stream import BUFFERS
+    from gconn.chunked.gpu_union import BUFFERS
     drv, c, s, d, hostb = pump_case(m, chunk, piece)
     assert c[feed._A] == m and c[feed._ERR] == 0 and c[feed._SLOT] == -(-m // chunk)
     got = drv.launches
@@ -511,7 +511,7 @@ def test_pump_csr_rows_and_failed_calls():
     """A CSR (no source ids staged) takes each chunk's rows from the rows
     found whole; a failed driver call stops the pump at its chunk with the
     error and the call's name."""
-    from gconn.gpu import driver
+    from gconn.chunked import gpu_driver as driver
     m, chunk = 30, 8
     whole = np.arange(m, dtype=np.int32) * 5
     drv, c, s, d, _ = pump_case(m, chunk, 3, whole=whole, src=False)

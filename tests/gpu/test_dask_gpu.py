@@ -1,4 +1,4 @@
-"""gconn.dask with GPU workers: dask-cuda's LocalCUDACluster when installed,
+"""gconn.integrations.dask with GPU workers: dask-cuda's LocalCUDACluster when installed,
 else a one-worker LocalCluster, with backend="gpu" in every task.
 
     python -m pytest -m gpu tests/gpu/test_dask_gpu.py
@@ -16,10 +16,10 @@ import scipy.sparse as sp  # noqa: E402
 from scipy.sparse.csgraph import connected_components as scipy_cc  # noqa: E402
 
 import gconn  # noqa: E402
-import gconn.dask as gd  # noqa: E402
+import gconn.integrations.dask as gd  # noqa: E402
 from oracles import check_forest  # noqa: E402
 
-from gconn import gpu
+from gconn.backends import gpu
 from gpucases import GPU_OK as _OK, ON_GPU
 
 pytestmark = ON_GPU
@@ -40,7 +40,7 @@ def client():
 
 
 def test_rmat_on_gpu_workers(client):
-    src, dst, n = gconn.generators.rmat_edges(18, 16, seed=3)
+    src, dst, n = gconn.graph.generators.rmat_edges(18, 16, seed=3)
     src, dst = src.astype(np.int64), dst.astype(np.int64)
     ddf = dd.from_pandas(pd.DataFrame({"s": src, "d": dst}), npartitions=8, sort=False)
     k, labels = gd.connected_components(ddf, n=n, backend="gpu", fan_in=3)
@@ -52,7 +52,7 @@ def test_rmat_on_gpu_workers(client):
     check_forest(gconn.Graph.from_edges(src, dst, n=n), f["source"].to_numpy(),
                  f["target"].to_numpy(), k0)
     # The tasks really ran on a GPU worker.
-    assert all(client.run(lambda: gconn.gpu.available(simulator_ok=False)[0]).values())
+    assert all(client.run(lambda: gconn.backends.gpu.available(simulator_ok=False)[0]).values())
 
 
 def test_sparse_ids_on_gpu_workers(client):

@@ -13,14 +13,14 @@ import numpy as np
 import pytest
 
 import gconn
-from gconn import generators as gen
+from gconn.graph import generators as gen
 from gconn.graph import Graph
 
 from conftest import DATA, manifest, small_graphs
 from oracles import check_forest, host, reference, stream
 from gpucases import check_incremental, compaction_cases, mb_variants, uf_variants
 
-from gconn import gpu
+from gconn.backends import gpu
 from gpucases import GPU_OK as _OK, ON_GPU
 
 pytestmark = ON_GPU
@@ -90,7 +90,7 @@ def test_every_variant(combo, graphs):
         check_incremental(name, batches, mode)
 
 
-# -- the other finishes (gconn.gpu.finishes) -----------------------------------
+# -- the other finishes (gconn.backends.gpu.finishes) -----------------------------------
 
 
 @pytest.fixture(scope="module")
@@ -201,8 +201,8 @@ def test_large_incremental_single_batch(large):
 _HB_CHAIN = """
 import sys, time
 import gconn
-from gconn import generators as gen
-from gconn.gpu.backend import sync
+from gconn.graph import generators as gen
+from gconn.backends.gpu.backend import sync
 dg = gen.path(1 << 22).to_device()
 for name in sys.argv[1:]:
     for i in range(4):
@@ -347,7 +347,7 @@ def test_bound_launch_checks_its_arrays():
     replay) takes only arrays of its signature's type, and launches what
     the usual launch would."""
     import cupy as cp
-    from gconn.gpu import launch as L, ops
+    from gconn.backends.gpu import launch as L, ops
     roots = cp.asarray(np.array([0, 0, 2, 0, 2, 5], np.int32))
     k, want = ops.compact(roots, min_rooted=True)
     n = roots.size
@@ -375,8 +375,8 @@ def test_the_tile_scan_is_an_inclusive_prefix_sum(tiles, dtype):
     the checked scan of a run with unchecked ids, whose last sum (k) is -1
     where the flags show an id that did not fit, the flags cleared."""
     import cupy as cp
-    from gconn.gpu import launch as L
-    from gconn.gpu import ops
+    from gconn.backends.gpu import launch as L
+    from gconn.backends.gpu import ops
     sums = np.random.default_rng(tiles).integers(0, 2049, tiles).astype(dtype)
     want = np.cumsum(sums)
     for flags in (None, [0, 1], [1, 1], [0, 0]):
@@ -404,8 +404,8 @@ def test_compaction_of_any_roots(n, parts, dtype):
     from a view one item into its memory (not 16-byte aligned: the
     labels kernel's 4-byte path)."""
     import cupy as cp
-    from gconn import cpu
-    from gconn.gpu import ops
+    from gconn.backends import cpu
+    from gconn.backends.gpu import ops
     for i, (parents, min_rooted, flat, roots) in enumerate(compaction_cases(n, parts)):
         want_k, want = cpu.compact(roots.astype(dtype))
         P = cp.empty(n + i % 2, dtype)[i % 2:]

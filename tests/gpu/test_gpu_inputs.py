@@ -8,7 +8,7 @@ from scipy.sparse.csgraph import connected_components as scipy_cc
 
 import gconn
 
-from gconn import gpu
+from gconn.backends import gpu
 from gpucases import GPU_OK as _OK, ON_GPU
 
 pytestmark = ON_GPU
@@ -80,7 +80,7 @@ def test_cudf_table():
 
 @pytest.mark.parametrize("fmt", ["csr", "csc", "coo"])
 def test_host_matrices_and_graphs_cross_in_pieces(fmt):
-    """Host inputs large enough for the pinned pieces of gconn.gpu.staging:
+    """Host inputs large enough for the pinned pieces of gconn.backends.gpu.staging:
     a SciPy matrix (directed, unsorted rows, duplicates; a CSR crosses as
     CSR and its rows are found on the device) and a host Graph, against
     SciPy."""

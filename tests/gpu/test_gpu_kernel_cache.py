@@ -26,7 +26,7 @@ from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components as scipy_cc
 import gconn
 from gconn.graph import Graph
-from gconn.gpu import kernel_cache
+from gconn.backends.gpu import kernel_cache
 
 rng = np.random.default_rng(5)
 n, m = 4000, 6000
@@ -95,7 +95,7 @@ import json
 import numpy as np, cupy as cp, scipy.sparse as sp
 import gconn
 from gconn.graph import Graph
-from gconn.gpu import kernel_cache
+from gconn.backends.gpu import kernel_cache
 
 rng = np.random.default_rng(9)
 for n, m in ((3000, 2000), (3000, 30000)):        # sparse: no sampling; dense: HB or k-out

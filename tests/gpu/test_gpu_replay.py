@@ -1,5 +1,5 @@
 """Static runs on a resident graph captured as CUDA graphs and replayed
-(:mod:`gconn.gpu.replay`), on a real GPU, against SciPy.
+(:mod:`gconn.backends.gpu.replay`), on a real GPU, against SciPy.
 
     python -m pytest -m gpu tests/gpu/test_gpu_replay.py
 """
@@ -16,14 +16,14 @@ from gconn.graph import Graph
 from oracles import check_forest, component_minima, host, reference
 from streamcases import components_graph
 
-from gconn import gpu
+from gconn.backends import gpu
 from gpucases import GPU_OK as _OK, ON_GPU
 
 pytestmark = ON_GPU
 
 if _OK:
     import cupy as cp
-    from gconn.gpu import replay
+    from gconn.backends.gpu import replay
 
 CAPTURED = ["auto", "none+union-rem-cas+find-split+split-one", "kout+union-async+find-halve",
             "hb+union-rem-cas+find-halve+splice", "none+union-jtb+find-two-try-split", "none+ecl-cc"]
@@ -294,7 +294,7 @@ def test_pair_passed_again_checks_its_ids_in_the_run(monkeypatch, stride):
     With ``stride`` the automatic choice is stride sampling (its threshold
     lowered), whose sampling pass reads the unchecked ids first."""
     from gconn import design
-    from gconn.gpu import graph as device_graph
+    from gconn.backends.gpu import graph as device_graph
     monkeypatch.setattr(design, "AUTO_GPU_STRIDE_EDGES", 1000 if stride else 1 << 40)
     s, d, n = components_graph(np.random.default_rng(31 + stride), 50_000, 250_000, parts=6)
     cs, cd = cp.asarray(s), cp.asarray(d)
@@ -339,7 +339,7 @@ def test_pair_passed_again_goes_straight_to_its_replay(monkeypatch):
     its capture through the handle kept with the pair's addresses: no Graph
     and no automatic choice per call; the labels stay SciPy's, also after
     the arrays are rewritten in place."""
-    from gconn import dispatch
+    from gconn.api import dispatch
     s, d, n = components_graph(np.random.default_rng(41), 30_000, 120_000, parts=5)
     cs, cd = cp.asarray(s), cp.asarray(d)
     choices = []

@@ -1,4 +1,4 @@
-"""Strong components on a real GPU: gconn.scc.gpu and gconn.csgraph with
+"""Strong components on a real GPU: gconn.backends.gpu.scc and gconn.integrations.csgraph with
 CuPy input, against SciPy's partition, up to millions of arcs.
 
     python -m pytest -m gpu tests/gpu/test_gpu_scc.py
@@ -24,7 +24,7 @@ def random_digraph(n, m, seed):
 
 @pytest.mark.parametrize("n, m", [(1000, 800), (1000, 3000), (100_000, 150_000), (1_000_000, 4_000_000)])
 def test_random_digraphs(n, m):
-    from gconn.scc import gpu as scc_gpu
+    from gconn.backends.gpu import scc as scc_gpu
     A = random_digraph(n, m, n + m)
     k0, l0 = scipy_cc(A, connection="strong")
     k, labels = scc_gpu.strong_components(A.indptr, A.indices, n)
@@ -32,7 +32,7 @@ def test_random_digraphs(n, m):
 
 
 def test_long_cycle_and_path():
-    from gconn.scc import gpu as scc_gpu
+    from gconn.backends.gpu import scc as scc_gpu
     n = 200_000
     cyc = sp.csr_matrix((np.ones(n), (np.arange(n), (np.arange(n) + 1) % n)), shape=(n, n))
     k, labels = scc_gpu.strong_components(cyc.indptr, cyc.indices, n)
@@ -46,7 +46,7 @@ def test_csgraph_with_cupy_input():
     import cupy
     import cupyx.scipy.sparse as csp
 
-    from gconn.csgraph import connected_components
+    from gconn.integrations.csgraph import connected_components
     A = random_digraph(5000, 12000, 3)
     k0, l0 = scipy_cc(A, connection="strong")
     for X in (csp.csr_matrix(A), cupy.asarray(A.toarray())):

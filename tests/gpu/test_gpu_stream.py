@@ -25,7 +25,7 @@ from gpucases import GPU_OK as _OK, ON_GPU
 pytestmark = ON_GPU
 
 if _OK:
-    from gconn.gpu import stream
+    from gconn.chunked import gpu_union as stream
 
 
 @pytest.fixture(scope="module")
@@ -249,7 +249,7 @@ def test_put_and_fetch_in_pieces(size, piece, monkeypatch):
     taking turns: every element, odd sizes, one piece and many, strided."""
     import cupy as cp
 
-    from gconn.gpu import staging
+    from gconn.backends.gpu import staging
     monkeypatch.setattr(staging, "PIECE_BYTES", piece)
     monkeypatch.setattr(staging, "FETCH_PIECE_BYTES", piece)
     dev = cp.arange(size, dtype=cp.int32) * 3 - 7

@@ -1,4 +1,4 @@
 """``python -m gconn.bench [options]``: the same as ``gconn bench``."""
-from .harness import main
+from gconn.bench.harness import main
 
 raise SystemExit(main())

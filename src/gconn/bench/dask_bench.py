@@ -1,7 +1,7 @@
-"""``python -m gconn.bench.dask_bench``: gconn.dask on a LocalCluster against
+"""``python -m gconn.bench.dask_bench``: gconn.integrations.dask on a LocalCluster against
 one process that reads every file and calls gconn.connected_components.
 
-The graph is an R-MAT edge sample (:func:`gconn.generators.rmat_edges`,
+The graph is an R-MAT edge sample (:func:`gconn.graph.generators.rmat_edges`,
 duplicates and self loops kept, as a producer would write them) split into
 Parquet files.  Each single-process run is a fresh subprocess (one warm-up
 run, then one timed; its peak RSS is its own); the Dask runs share one
@@ -51,7 +51,7 @@ def write_parquet(directory, scale: int, edge_factor: int, files: int, seed: int
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from ..generators import rmat_edges
+    from gconn.graph.generators import rmat_edges
     directory = Path(directory)
     paths = [directory / f"rmat-{scale}-{edge_factor}-{i}-of-{files}.parquet" for i in range(files)]
     if all(p.exists() for p in paths):
@@ -112,7 +112,7 @@ def _cluster(workers: int, cuda: bool, gpus: str | None):
 
 def compare(paths, n: int, repeats: int, workers: int, backend: str, fan_in: int,
             cuda: bool = False, gpus: str | None = None) -> dict:
-    """Timed runs of gconn.dask.connected_components on a fresh local cluster
+    """Timed runs of gconn.integrations.dask.connected_components on a fresh local cluster
     (after one warm-up), each right after a run of :func:`single_process`
     in a fresh subprocess, so that both see the same load on a shared
     machine; the Dask labels are checked against one process's.  The
@@ -126,7 +126,7 @@ def compare(paths, n: int, repeats: int, workers: int, backend: str, fan_in: int
     from distributed import Client
 
     import gconn
-    import gconn.dask as gd
+    import gconn.integrations.dask as gd
     out = {"dask_seconds": [], "single_seconds": [], "single_peak_mib": 0.0, "load": []}
     with _cluster(workers, cuda, gpus) as cluster, Client(cluster) as client:
         client.wait_for_workers(1)
@@ -147,7 +147,7 @@ def compare(paths, n: int, repeats: int, workers: int, backend: str, fan_in: int
     dst = np.concatenate([pq.read_table(p).column("dst").to_numpy() for p in paths])
     k0, want = gconn.connected_components(gconn.Graph.from_edges(src, dst, n=n), backend=backend)
     if k != k0 or not np.array_equal(got, want):
-        raise AssertionError(f"gconn.dask disagrees with one process: k={k} vs {k0}")
+        raise AssertionError(f"gconn.integrations.dask disagrees with one process: k={k} vs {k0}")
     out.update(k=int(k), n=int(got.size))
     return out
 
@@ -179,11 +179,11 @@ def main(argv=None) -> int:
     print(f"one process: median {t1:.2f} s of {[round(x, 2) for x in r['single_seconds']]}, "
           f"peak RSS {r['single_peak_mib']:.0f} MiB")
     where = "GPU" if args.cuda else f"{args.workers} workers"
-    print(f"gconn.dask ({where}, fan-in {args.fan_in}): median {td:.2f} s of "
+    print(f"gconn.integrations.dask ({where}, fan-in {args.fan_in}): median {td:.2f} s of "
           f"{[round(x, 2) for x in r['dask_seconds']]}, peak RSS per worker "
           f"{[round(x) for x in r['worker_peak_mib']]} MiB, client+scheduler "
           f"{r['client_peak_mib']:.0f} MiB")
-    print(f"ratio (one process / gconn.dask): {t1 / td:.2f}x; 1-min load average after each "
+    print(f"ratio (one process / gconn.integrations.dask): {t1 / td:.2f}x; 1-min load average after each "
           f"Dask run: {[round(x, 1) for x in r['load']]}")
     return 0
 

@@ -25,19 +25,19 @@ import os
 
 import numpy as np
 
-from .harness import _cpu_snapshot, _other_cpu_share
-from .inputs import median_time
+from gconn.bench.harness import _cpu_snapshot, _other_cpu_share
+from gconn.bench.inputs import median_time
 
 
 def edges_of(source: str):
     """``(src, dst, n)`` of a generator spec or a graph file (its input
     edges as the reader left them)."""
     if os.path.exists(source):
-        from .. import load
+        from gconn import load
         g = load(source)
         src, dst = g.edges()
         return src, dst, g.n
-    from ..generators import edges_from_spec
+    from gconn.graph.generators import edges_from_spec
     return edges_from_spec(source)
 
 
@@ -54,7 +54,7 @@ def measure(source: str, repeat: int) -> dict:
     from scipy.sparse.csgraph import connected_components as scipy_cc
 
     import gconn
-    from ..graph import Graph
+    from gconn.graph import Graph
 
     src, dst, n = edges_of(source)
     ones = np.ones(src.size, np.int8)

@@ -224,7 +224,7 @@ def main(argv=None) -> int:
     p.add_argument("--backend", default="cpu", choices=("cpu", "gpu", "auto"), help="of every call (default cpu)")
     args = p.parse_args(argv)
     trees = [str(Path(t).resolve()) for t in (args.tree or [str(Path(__file__).resolve().parents[2])])]
-    from .harness import machine
+    from gconn.bench.harness import machine
     print(f"# gconn front door, {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC")
     print(f"# {machine()}; load average {os.getloadavg()[0]:.1f} at the start")
     for i, t in enumerate(trees):

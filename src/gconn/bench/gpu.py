@@ -4,7 +4,7 @@ also ``python -m gconn.bench.gpu``).
 Per graph (resident on the device, CUDA events around the static pipeline
 up to its roots, warm-up, median of repeats; each run both launched from
 the host, as a first call runs, and replayed from its CUDA graph, as later
-calls on the same graph run, :mod:`gconn.gpu.replay`):
+calls on the same graph run, :mod:`gconn.backends.gpu.replay`):
 
 * the static table, the paper's Table 3: sampling {none, k-out, HB, BFS} x
   the finishes the paper finds fastest (Sec. 4.6: UnionAsync, UnionRemCAS,
@@ -22,7 +22,7 @@ Then incremental throughput on Kronecker against the batch size (10^3 to
 plots (matplotlib, the ``plot`` extra).  ``--out DIR`` writes
 ``gpu.json``, ``gpu.md`` and the plots.
 
-Graphs (edges generated on the host by :mod:`gconn.generators`, the graph
+Graphs (edges generated on the host by :mod:`gconn.graph.generators`, the graph
 built on the device): Graph500 Kronecker scale 22 edge factor 16,
 Barabasi-Albert 2^22 x 16, Erdos-Renyi 2^23 with average degree 16, a
 4096^2 road-like grid keeping 70% of its edges, a 4096^2 triangle mesh, a
@@ -47,7 +47,7 @@ import time
 
 import numpy as np
 
-from .. import generators as gen
+from gconn.graph import generators as gen
 
 FULL, QUICK, TINY = 0, 1, 2
 
@@ -59,7 +59,7 @@ def _real(file: str):
         if size == TINY:
             return None
         import gconn
-        from .suites import data_dir
+        from gconn.bench.suites import data_dir
         path = data_dir() / file
         if not path.exists():
             raise ValueError(f"{path} not found: set GCONN_DATA to the real-graph folder or drop it from --graphs")
@@ -120,17 +120,17 @@ INSERT_SHARES = (0.1, 0.25, 0.5, 0.75, 0.9)
 
 
 def _sim() -> bool:
-    from gconn.gpu._compat import SIM
+    from gconn.backends.gpu._compat import SIM
     return SIM
 
 
 def _xp():
-    from gconn.gpu._compat import xp
+    from gconn.backends.gpu._compat import xp
     return xp
 
 
 def _sync():
-    from gconn.gpu import sync
+    from gconn.backends.gpu import sync
     sync()
 
 
@@ -206,12 +206,13 @@ def _paired_ms(yardstick, fn, repeat: int, warmup: int = 1) -> tuple[float, floa
 
 def _replayed_ms(dg, plan, repeat: int, warmup: int):
     """Median device time of the run replayed from its CUDA graph (what the
-    second and later calls on a resident graph run: :mod:`gconn.gpu.replay`),
+    second and later calls on a resident graph run: :mod:`gconn.backends.gpu.replay`),
     or None where it cannot be captured, and in the simulator."""
     if _sim():
         return None
-    from gconn import gpu, pipeline
-    from gconn.gpu import replay
+    from gconn.backends import gpu
+    from gconn import pipeline
+    from gconn.backends.gpu import replay
     try:
         captured = replay.capture(lambda: pipeline.run(dg, plan, gpu)[:1])
     except Exception:
@@ -222,9 +223,9 @@ def _replayed_ms(dg, plan, repeat: int, warmup: int):
 def launch_overhead(log, launches: int = 2000) -> dict:
     """Host microseconds per launch of a small kernel: gconn's direct
     driver launch and numba-cuda's dispatcher."""
-    from gconn.gpu import launch as L
-    from gconn.gpu import ops  # noqa: F401  (registers root_min)
-    from gconn.gpu._compat import view
+    from gconn.backends.gpu import launch as L
+    from gconn.backends.gpu import ops  # noqa: F401  (registers root_min)
+    from gconn.backends.gpu._compat import view
     xp = _xp()
     kern = L.get("root_min", (), L.dtypes_key("int32", "int32", "int32"))
     roots, mins = view(xp.zeros(1024, xp.int32)), view(xp.full(1024, 1024, xp.int32))
@@ -260,7 +261,8 @@ def _graphs(key: str, size: int):
 
 def _incremental_batch(dg, name: str, src, dst, repeat: int, warmup: int) -> float:
     """Median ms of inserting (src, dst) as one batch into a fresh structure."""
-    from gconn import design, gpu
+    from gconn import design
+    from gconn.backends import gpu
     v = design.Variant.parse(name, "incremental")
     times = []
     for i in range(warmup + repeat):
@@ -282,7 +284,8 @@ def _shuffled(dg, seed: int = 5):
 def bench_graph(key: str, size: int, repeat: int, warmup: int, log, finishes=FINISHES,
                 incremental=INCREMENTAL) -> dict | None:
     import gconn
-    from gconn import design, gpu, pipeline
+    from gconn import design, pipeline
+    from gconn.backends import gpu
 
     desc, _, ref, inc_ref = GRAPHS[key]
     t0 = time.perf_counter()
@@ -374,7 +377,8 @@ def bench_incremental_curves(size: int, repeat: int, warmup: int, log, variants=
     batches of b edges of a random order, on one structure) and against the
     share of inserts in one mixed batch of every edge (the rest queries of
     random pairs)."""
-    from gconn import design, gpu
+    from gconn import design
+    from gconn.backends import gpu
     xp = _xp()
     _, dg = _graphs("kron", size)
     src, dst = _shuffled(dg)
@@ -544,7 +548,7 @@ def main(argv=None) -> int:
     ap.add_argument("--out", help="folder for gpu.json, gpu.md and the plots")
     ap.add_argument("--json", help="write all rows to this file")
     args = ap.parse_args(argv)
-    from gconn import gpu
+    from gconn.backends import gpu
     ok, why = gpu.available(simulator_ok=args.tiny)
     if not ok:
         print(f"no GPU: {why}", file=sys.stderr)

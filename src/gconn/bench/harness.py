@@ -26,10 +26,10 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import design
-from ..graph import Graph
-from ..tooling import graph_source, non_negative_int, positive_int, progress, progress_enabled, resolve_backend, same_partition
-from .suites import SUITES, Suite
+from gconn import design
+from gconn.graph import Graph
+from gconn.bench.tooling import (graph_source, non_negative_int, positive_int, progress, progress_enabled, resolve_backend, same_partition)
+from gconn.bench.suites import SUITES, Suite
 
 #: ``--variants fastest``: the paper's strongest points (Sec. 4) and one
 #: of each sampling method, a handful that runs in seconds.
@@ -154,7 +154,7 @@ def _bench_networkx(g: Graph, label: str, repeat: int, ref_k: int, max_edges: in
 
 def _bench_gconn(g: Graph, gdev: Graph, label: str, name: str, backend: str, warmup: int,
                  repeat: int, ref_k: int, ref_labels: np.ndarray) -> Row:
-    from ..api import connected_components
+    from gconn.api import connected_components
     row = Row(label, g.n, g.m, "gconn", name, backend)
     per_phase: dict[str, list] = {}
     chosen = None
@@ -377,7 +377,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run_from_args(args: argparse.Namespace, argv_for_record=None) -> int:
     """Run the benchmark the parsed options describe and write the reports."""
     if getattr(args, "gpu", None) is not None:
-        from .gpu import main as gpu_main
+        from gconn.bench.gpu import main as gpu_main
         return gpu_main(args.gpu)
     suite: Suite | None = SUITES[args.suite] if args.suite else None
     settings = dict(DEFAULTS)

@@ -38,7 +38,7 @@ def _unique_peer(src, dst):
 
 
 def relabel_times(edges: int, distinct: int, span: int, repeat: int, seed: int = 1) -> dict:
-    """Seconds for gconn.relabel.dense_ids, np.unique and a relabelling
+    """Seconds for gconn.graph.relabel.dense_ids, np.unique and a relabelling
     Graph build on ``edges`` random edges among ``distinct`` ids drawn
     from [0, span); the two relabellings are checked to agree.
 
@@ -46,8 +46,8 @@ def relabel_times(edges: int, distinct: int, span: int, repeat: int, seed: int =
     >>> sorted(t)
     ['dense_ids', 'from_edges_relabel', 'np_unique']
     """
-    from ..graph import Graph
-    from ..relabel import dense_ids
+    from gconn.graph import Graph
+    from gconn.graph.relabel import dense_ids
     rng = np.random.default_rng(seed)
     pool = np.unique(rng.integers(0, span, distinct))
     src = pool[rng.integers(0, pool.size, edges)]
@@ -68,7 +68,7 @@ def auto_overhead(edges: int, n: int, repeat: int, seed: int = 2) -> dict:
     >>> sorted(auto_overhead(100, 10, 1))
     ['auto', 'plain']
     """
-    from ..graph import Graph
+    from gconn.graph import Graph
     rng = np.random.default_rng(seed)
     src = rng.integers(0, n, edges)
     dst = rng.integers(0, n, edges)
@@ -79,7 +79,7 @@ def auto_overhead(edges: int, n: int, repeat: int, seed: int = 2) -> dict:
 def mtx_syntax_times(path, repeat: int) -> dict:
     """Seconds for gconn.load of a .mtx with the strict syntax pass, without
     it, and for the pass alone."""
-    from ..io import load, mtx
+    from gconn.io import load, mtx
     path = Path(path)
     strict = median_time(lambda: load(path), repeat)
     check = mtx._check_syntax

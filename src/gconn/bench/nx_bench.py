@@ -34,7 +34,7 @@ import sys
 import time
 import warnings
 
-from .harness import machine, positive_int
+from gconn.bench.harness import machine, positive_int
 
 
 def _rounds(methods, repeat: int, log) -> list[list[float]]:
@@ -62,7 +62,7 @@ FUNCTIONS = {"cc": "connected_components", "scc": "strongly_connected_components
 def _graph(edges: int, labels: str, directed: bool = False):
     import networkx as nx
 
-    from ..generators import erdos_renyi_edges
+    from gconn.graph.generators import erdos_renyi_edges
     src, dst, n = erdos_renyi_edges(max(edges // 4, 1), 8, seed=1)
     G = nx.DiGraph() if directed else nx.Graph()
     if labels in ("int", "str"):
@@ -82,7 +82,7 @@ def _graph(edges: int, labels: str, directed: bool = False):
 def _rows(G, labels: str, function: str, repeat: int, log) -> list[tuple]:
     import networkx as nx
 
-    from ..nx_backend import BackendInterface
+    from gconn.integrations.networkx import BackendInterface
 
     def run(backend):
         return lambda: list(getattr(nx, function)(G, backend=backend))

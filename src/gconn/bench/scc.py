@@ -1,4 +1,4 @@
-"""``python -m gconn.bench.scc``: gconn.csgraph against scipy.sparse.csgraph
+"""``python -m gconn.bench.scc``: gconn.integrations.csgraph against scipy.sparse.csgraph
 on one random digraph, strong and weak components, in one process.
 
 Each function runs once to warm up (numba compiles or loads its cache),
@@ -40,7 +40,7 @@ def _times(fn, repeat: int) -> list[float]:
 def main(argv=None) -> int:
     from scipy.sparse.csgraph import connected_components as scipy_cc
 
-    from gconn.csgraph import connected_components as gconn_cc
+    from gconn.integrations.csgraph import connected_components as gconn_cc
 
     p = argparse.ArgumentParser(prog="python -m gconn.bench.scc", description=__doc__.splitlines()[0])
     p.add_argument("--n", type=int, default=250_000, help="vertices (default 250000)")
@@ -62,7 +62,7 @@ def main(argv=None) -> int:
             t_ours += _times(ours, 1)
             t_theirs += _times(theirs, 1)
         a, b = statistics.median(t_ours), statistics.median(t_theirs)
-        print(f"{connection:6s} k={k:<8d} gconn.csgraph {a * 1e3:8.1f} ms   scipy {b * 1e3:8.1f} ms   "
+        print(f"{connection:6s} k={k:<8d} gconn.integrations.csgraph {a * 1e3:8.1f} ms   scipy {b * 1e3:8.1f} ms   "
               f"scipy/gconn {b / a:5.2f}x   (median of {args.repeat})")
     return 0
 

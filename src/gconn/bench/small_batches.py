@@ -10,7 +10,7 @@ doing the K unions and K finds-and-compare; ``insert(src, dst)`` then
 ``connected(u, v)`` with Python lists and with int64 arrays; and
 ``process(kinds, src, dst)`` with the 2K operations shuffled, in each
 mode; and, for comparison, two cases on the checked path every batch
-took before the one-call path (see :mod:`gconn.cpu.unionfind`). Cases
+took before the one-call path (see :mod:`gconn.backends.cpu.unionfind`). Cases
 take turns in chunks of ``--chunk`` batches (the machine's load drifts
 alike for all), each call is timed alone with ``perf_counter_ns``, after
 ``--warmup`` batches; the table gives microseconds per batch: median,
@@ -182,8 +182,8 @@ def breakdown(n: int = 100_000, size: int = 10, seed: int = 0, calls: int = 2000
     the checked path and on the one-call path: (step, us per call), the
     median over ``trials`` loops of ``calls`` calls on the same ids."""
     import gconn
-    from ..graph import _as_id_array, _is_cupy
-    from ..ids import check_pair, id_range
+    from gconn.graph import _as_id_array, _is_cupy
+    from gconn.graph.ids import check_pair, id_range
     rng = np.random.default_rng(seed)
     ic = gconn.IncrementalConnectivity(n, backend="cpu")
     ic.insert(rng.integers(0, n, n // 2), rng.integers(0, n, n // 2))
@@ -262,7 +262,7 @@ def _revision() -> str:
 def main(argv=None) -> int:
     import gconn
 
-    from .harness import _cpu_snapshot, _other_cpu_share, machine
+    from gconn.bench.harness import _cpu_snapshot, _other_cpu_share, machine
     p = argparse.ArgumentParser(prog="python -m gconn.bench.small_batches", description=__doc__.split("\n\n")[0])
     p.add_argument("--n", type=int, default=100_000, help="vertices of the structure (default 100000)")
     p.add_argument("--batches", type=int, default=3000, help="timed batches per case (default 3000)")

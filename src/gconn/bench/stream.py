@@ -35,8 +35,8 @@ import time
 import numpy as np
 from numba import njit, prange
 
-from .. import generators as gen
-from .gpu import _median_ms, _paired_ms, _wall_ms
+from gconn.graph import generators as gen
+from gconn.bench.gpu import _median_ms, _paired_ms, _wall_ms
 
 GRAPHS = {
     "kron": ("Kronecker s22 ef16", lambda q: gen.kronecker_edges(16 if q else 22, 16, seed=1)),
@@ -107,9 +107,10 @@ def bench_graph(key: str, quick: bool, repeat: int, log, parts=PARTS) -> dict:
     import cupy as cp
 
     import gconn
-    from gconn import design, gpu, pipeline
+    from gconn import design, pipeline
+    from gconn.backends import gpu
     from gconn.graph import Graph
-    from gconn.gpu import stream
+    from gconn.chunked import gpu_union as stream
 
     desc, edges = GRAPHS[key]
     src, dst, n = edges(quick)
@@ -235,7 +236,7 @@ def bench_big(random_edges: int, log, n: int = 1 << 30, block: int = 1 << 20) ->
 
 
 def bench_big_kronecker(scale: int, log, edge_factor: int = 16) -> dict:
-    """Graph500's Kronecker graph (:func:`gconn.generators.kronecker_edges`)
+    """Graph500's Kronecker graph (:func:`gconn.graph.generators.kronecker_edges`)
     from host RAM: scale 29 with edge factor 16 is 8.6e9 edge samples,
     68.7 GB of int32 edges, the largest Graph500 scale the H100 machine's
     RAM holds.  Runs as :func:`bench_big`; the labels are checked against
@@ -321,7 +322,7 @@ def main(argv=None) -> int:
                     help="only Graph500's Kronecker graph of this scale from host RAM (29: 68.7 GB)")
     ap.add_argument("--edge-factor", type=int, default=16, help="edge samples per vertex, with --big-kronecker")
     args = ap.parse_args(argv)
-    from gconn import gpu
+    from gconn.backends import gpu
     ok, why = gpu.available(simulator_ok=False)
     if not ok:
         print(f"no GPU: {why}", file=sys.stderr)

@@ -24,7 +24,7 @@ import numpy as np
 
 def write_csv(path, edges: int, n: int, seed: int = 0) -> None:
     """A 'source,target' CSV of ``edges`` random edges over ``n`` ids."""
-    from ..io.edgelist import write_pairs
+    from gconn.io.edgelist import write_pairs
     rng = np.random.default_rng(seed)
     with open(path, "wb") as f:
         f.write(b"source,target\n")
@@ -45,9 +45,9 @@ def readers(path):
     """name -> a function reading ``path``'s two id columns into arrays."""
     import pandas as pd
 
-    from ..io import _kernels as K
-    from ..io._files import read_bytes
-    from ..io.delimited import read_columns
+    from gconn.io import _kernels as K
+    from gconn.io._files import read_bytes
+    from gconn.io.delimited import read_columns
     path = Path(path)
 
     def numba():

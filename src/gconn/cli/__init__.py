@@ -23,9 +23,9 @@ import argparse
 import os
 import sys
 
-from . import common as C
-from .common import EXAMPLE_SPEC  # noqa: F401 -- the example graph's spec, for the docs and tests
-from .stream import stream_ops  # noqa: F401 -- the replay `gconn stream` runs, for tests
+from gconn.cli import common as C
+from gconn.cli.common import EXAMPLE_SPEC  # noqa: F401 -- the example graph's spec, for the docs and tests
+from gconn.cli.stream import stream_ops  # noqa: F401 -- the replay `gconn stream` runs, for tests
 
 # -- the parser -----------------------------------------------------------------------
 
@@ -38,16 +38,16 @@ class _SpecsHelp(argparse.RawDescriptionHelpFormatter):
 
     def add_text(self, text):
         if text is _SPECS_EPILOG:
-            from ..generators import spec_help
+            from gconn.graph.generators import spec_help
             text = f"{text}\n{spec_help()}"
         super().add_text(text)
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The ``gconn`` argument parser (for ``--help`` and the docs)."""
-    from .. import __version__
-    from ..bench.harness import add_arguments as bench_arguments
-    from . import cc, forest, stream, tools
+    from gconn import __version__
+    from gconn.bench.harness import add_arguments as bench_arguments
+    from gconn.cli import cc, forest, stream, tools
     common = C.common_options(top=False)
     parser = argparse.ArgumentParser(
         prog="gconn", parents=[C.common_options(top=True)],
@@ -120,8 +120,8 @@ def main(argv=None) -> int:
     ...
     True
     """
-    from ..errors import GPUUnavailableError
-    from ..errors import ConvergenceError
+    from gconn.errors import GPUUnavailableError
+    from gconn.errors import ConvergenceError
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     try:

@@ -1,7 +1,7 @@
 """``gconn cc``: connected components, their counts and sizes, and the time of each phase.
 
 A file runs on the route the API's dispatcher chooses for it
-(:mod:`gconn.dispatch`): the compiled one-off path, the chunked path
+(:mod:`gconn.api.dispatch`): the compiled one-off path, the chunked path
 (parsed and united in bounded memory) or the GPU stream, each timed as a
 whole (read and run); a file the dispatcher would load whole, and a
 generated graph, are loaded once and the runs on the graph are timed
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import common as C
+from gconn.cli import common as C
 
 #: How each route that reads the file itself reads it (for the output).
 ROUTES = {"compiled": "read whole and run by the compiled one-off kernels",
@@ -58,7 +58,7 @@ def cmd_cc(args, parser) -> int:
 
 
 def _call(args, backend, relabel):
-    from ..dispatch import Call
+    from gconn.api.dispatch import Call
     return Call("cc", backend, args.algorithm, dict(args.param), relabel, True, True, 0, None, False, args.n)
 
 
@@ -67,8 +67,8 @@ def _whole_calls(args, inp, backend, relabel):
     routes), each timed whole; None when the dispatcher would load the
     graph whole (then :func:`_graph_calls` times the runs apart)."""
     import os
-    from .. import dispatch
-    from ..tooling import watch_compiles
+    from gconn.api import dispatch
+    from gconn.bench.tooling import watch_compiles
     call = _call(args, backend, relabel)
     way = dispatch.route(inp.obj, call, backend)
     if way == "resident":
@@ -81,7 +81,7 @@ def _whole_calls(args, inp, backend, relabel):
         # passive; BENCHMARKS.md).  Set before the first parallel kernel
         # starts the runtime; a user's own setting wins.
         os.environ.setdefault("OMP_WAIT_POLICY", "passive")
-        from ..streamed import plan_of, warm
+        from gconn.chunked.cpu_route import plan_of, warm
         import time
         with watch_compiles(notice=not args.quiet) as watch:
             t0 = time.perf_counter()
@@ -103,7 +103,7 @@ def _whole_calls(args, inp, backend, relabel):
 
 def _graph_calls(args, inp, backend, relabel):
     """The graph loaded once (or generated), then the runs on it, timed."""
-    from .. import api
+    from gconn import api
     kernels = [C.prepare("cc", args, backend)]
     g, load_times = C.load_graph(inp, args, relabel if inp.is_file else False)
     kernels.append(C.prepare("cc", args, backend, g))
@@ -184,7 +184,7 @@ def _report(args, inp, k, labels, nodes, stats_list, walls, load_times, kernels,
 def _compare_scipy(g, labels, median, repeat) -> dict:
     import time
     from scipy.sparse.csgraph import connected_components
-    from ..tooling import same_partition
+    from gconn.bench.tooling import same_partition
     A = g.to_scipy()
     walls = []
     for _ in range(repeat):
@@ -225,7 +225,7 @@ def _write_labels(labels: np.ndarray, ids, path: str, style: str, one_based: boo
         with open(path, "wb") as f:
             np.save(f, np.column_stack([vertex, labels.astype(np.int64, copy=False)]))
         return
-    from ..io.edgelist import write_pairs
+    from gconn.io.edgelist import write_pairs
     sep = "," if suffix == ".csv" else " "
     base = "1-based, as in the input file" if one_based else "0-based, as in the input"
     header = "vertex,label\n" if suffix == ".csv" else f"# vertex label (vertex ids {base})\n"

@@ -90,7 +90,7 @@ def param(text: str) -> tuple:
     key, value = key.strip(), value.strip()
     if not sep or not key:
         raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
-    from ..design import PARAM_CHOICES, PARAMS
+    from gconn.design import PARAM_CHOICES, PARAMS
     kind = PARAM_CHOICES.get(key, int) if key in PARAMS else None
     if kind is int:
         try:
@@ -115,7 +115,7 @@ def param_options() -> argparse.ArgumentParser:
 
 
 def timing_options() -> argparse.ArgumentParser:
-    from ..tooling import non_negative_int, positive_int
+    from gconn.bench.tooling import non_negative_int, positive_int
     p = argparse.ArgumentParser(add_help=False)
     p.add_argument("--repeat", type=positive_int, default=1, metavar="R",
                    help="timed runs; the median and min are reported (default 1)")
@@ -165,7 +165,7 @@ class Input(NamedTuple):
 
     @property
     def is_file(self) -> bool:
-        from ..inputs import Source
+        from gconn.inputs import Source
         return isinstance(self.obj, Source)
 
 
@@ -189,7 +189,7 @@ def check_input_options(args, parser) -> tuple[str, str]:
 def read_input(args, parser):
     """The :class:`Input` of the command line (a context: standard input is
     kept in a temporary file while the command runs)."""
-    from ..tooling import generate, watch_compiles
+    from gconn.bench.tooling import generate, watch_compiles
     kind, name = check_input_options(args, parser)
     if kind == "spec":
         with watch_compiles(notice=not args.quiet) as watch:
@@ -223,7 +223,7 @@ def print_read_notes(inp) -> None:
 
 def describe_file(path: str, args):
     """The :class:`gconn.inputs.Source` of a FILE with the input options."""
-    from ..inputs import describe
+    from gconn.inputs import describe
     return describe(path, format=args.format, header=args.header, source=args.source, target=args.target,
                     names=args.names)
 
@@ -240,7 +240,7 @@ def text_edge_list(inp: Input) -> bool:
 
 
 def backend_for(args, inp: Input) -> str:
-    from ..tooling import resolve_backend
+    from gconn.bench.tooling import resolve_backend
     if args.backend == "auto" and text_edge_list(inp):
         return "cpu"
     return resolve_backend(args.backend)
@@ -249,8 +249,8 @@ def backend_for(args, inp: Input) -> str:
 def load_graph(inp: Input, args, relabel):
     """The whole graph of the input (a file read through its one reader),
     and the seconds it took, for runs timed apart from the input."""
-    from ..inputs import to_graph
-    from ..tooling import busy, human_size, watch_compiles
+    from gconn.inputs import to_graph
+    from gconn.bench.tooling import busy, human_size, watch_compiles
     if not inp.is_file:
         return inp.obj, dict(inp.times)
     desc = f"loading {inp.name} ({human_size(inp.obj.file.size)})"
@@ -267,7 +267,7 @@ def load_graph(inp: Input, args, relabel):
 def check_algorithm(name: str, problem: str) -> None:
     # Before loading: a typo should not cost a large file's read time.
     if name != "auto":
-        from ..design import Variant
+        from gconn.design import Variant
         Variant.parse(name, problem)
 
 
@@ -279,8 +279,8 @@ def check_output_folder(path: str) -> None:
 
 def check_graph_path(path: str) -> None:
     """Fail before the work, not after, on an unsupported output name."""
-    from ..io import FORMATS
-    from ..io.identify import split_name
+    from gconn.io import FORMATS
+    from gconn.io.identify import split_name
     check_output_folder(path)
     suffix = split_name(Path(path))[0]
     if not any(suffix in exts for exts in FORMATS.values()):
@@ -293,7 +293,7 @@ def check_graph_path(path: str) -> None:
 def prepare(problem: str, args, backend: str, g=None, **kw) -> dict:
     """Load the kernels of the run ahead of it (``g`` None: graph
     construction's), timed apart from the input and the run."""
-    from ..tooling import prepare_kernels, resolve_algorithm
+    from gconn.bench.tooling import prepare_kernels, resolve_algorithm
     if g is None:
         return prepare_kernels("build", backend, notice=not args.quiet)
     algorithm = resolve_algorithm(g, problem, backend, args.algorithm)
@@ -316,7 +316,7 @@ def kernels_json(*parts) -> dict:
 # -- timing and printing ------------------------------------------------------------------
 
 def show_progress(args) -> bool:
-    from ..tooling import progress_enabled
+    from gconn.bench.tooling import progress_enabled
     return progress_enabled(args.quiet)
 
 
@@ -340,7 +340,7 @@ def input_line(name: str, times: dict) -> str:
 
 def timed_calls(fn, warmup: int, repeat: int, show: bool, what: str):
     """``fn()`` warmup + repeat times; the wall times and results of the timed ones."""
-    from ..tooling import progress
+    from gconn.bench.tooling import progress
     walls, results = [], []
     with progress(show and warmup + repeat > 1, total=warmup + repeat, desc=what, unit="run") as bar:
         for i in range(warmup + repeat):

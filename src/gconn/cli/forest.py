@@ -14,7 +14,7 @@ import statistics
 
 import numpy as np
 
-from . import common as C
+from gconn.cli import common as C
 
 
 def add_parser(add) -> None:
@@ -26,9 +26,9 @@ def add_parser(add) -> None:
 
 
 def cmd_forest(args, parser) -> int:
-    from .. import dispatch
-    from ..dispatch import Call
-    from ..graph import Graph
+    from gconn.api import dispatch
+    from gconn.api.dispatch import Call
+    from gconn.graph import Graph
     C.check_input_options(args, parser)
     C.check_algorithm(args.algorithm, "forest")
     relabel = C.relabel_of(args)
@@ -47,7 +47,7 @@ def cmd_forest(args, parser) -> int:
             kernels = [C.prepare("forest", args, backend)]
             source, load_times = C.load_graph(inp, args, relabel if inp.is_file else False)
             kernels.append(C.prepare("forest", args, backend, source))
-            from ..inputs import describe
+            from gconn.inputs import describe
             source = describe(source)
             call = Call("forest", backend, args.algorithm, dict(args.param), False, True, True)
         walls, results = C.timed_calls(lambda: dispatch.run(source, call), args.warmup, args.repeat,
@@ -66,7 +66,7 @@ def cmd_forest(args, parser) -> int:
     if whole and last.route != "resident":
         out.update(route=last.route, streamed=last.route in ("chunked", "stream"))
     if args.output:
-        from ..io import save
+        from gconn.io import save
         forest = Graph.from_edges(fa, fb, n)
         if nodes is not None and not isinstance(nodes, list):
             forest.nodes = np.asarray(nodes)

@@ -8,14 +8,14 @@ import time
 
 import numpy as np
 
-from . import common as C
+from gconn.cli import common as C
 
 
 # -- gconn generate ----------------------------------------------------------------------
 
 def cmd_generate(args, parser) -> int:
-    from ..tooling import generate
-    from ..io import save
+    from gconn.bench.tooling import generate
+    from gconn.io import save
     C.check_graph_path(args.output)
     g, times = generate(args.spec, show=C.show_progress(args))
     t0 = time.perf_counter()
@@ -58,10 +58,10 @@ def gpu_device() -> dict | None:
 def cmd_info(args, parser) -> int:
     import numba
     import scipy
-    from .. import __version__
-    from ..tooling import gpu_status
-    from ..design import PROBLEMS, variants
-    from ..gpu import staging
+    from gconn import __version__
+    from gconn.bench.tooling import gpu_status
+    from gconn.design import PROBLEMS, variants
+    from gconn.backends.gpu import staging
     found, why = gpu_status()
     device = gpu_device() if found else None
     info = {
@@ -91,7 +91,7 @@ def cmd_info(args, parser) -> int:
 
 
 def cmd_variants(args, parser) -> int:
-    from ..design import variants
+    from gconn.design import variants
     for name in variants(args.problem):
         print(name)
     return 0
@@ -100,7 +100,7 @@ def cmd_variants(args, parser) -> int:
 # -- gconn demo ----------------------------------------------------------------------
 
 def cmd_demo(args, parser) -> int:
-    from ..tooling import gpu_status, resolve_backend
+    from gconn.bench.tooling import gpu_status, resolve_backend
     if args.backend == "auto":
         found, why = gpu_status()
         where = "a CUDA GPU" if found else f"the CPU ({why})"
@@ -109,8 +109,8 @@ def cmd_demo(args, parser) -> int:
         where = "a CUDA GPU" if resolve_backend(args.backend) == "gpu" else "the CPU"
     print(f"gconn demo: connected components of a generated R-MAT graph ({C.EXAMPLE_SPEC}) on {where},"
           " checked against scipy")
-    from . import build_parser
-    from .cc import cmd_cc
+    from gconn.cli import build_parser
+    from gconn.cli.cc import cmd_cc
     cc = build_parser().parse_args(["cc", "--example", "--compare", "--repeat", "3", "--backend", args.backend])
     cc.quiet, cc.debug = args.quiet, args.debug
     return cmd_cc(cc, cc.command_parser)
@@ -119,7 +119,7 @@ def cmd_demo(args, parser) -> int:
 # -- gconn warmup ---------------------------------------------------------------------
 
 def cmd_warmup(args, parser) -> int:
-    from ..tooling import gpu_status, warmup, warmup_gpu
+    from gconn.bench.tooling import gpu_status, warmup, warmup_gpu
     if args.backend != "gpu":
         result = warmup(show=C.show_progress(args), notice=not args.quiet)
         if result["compiled"]:
@@ -149,8 +149,8 @@ def cmd_warmup(args, parser) -> int:
 
 
 def cmd_cache(args, parser) -> int:
-    from ..gpu import kernel_cache
-    from ..tooling import human_size
+    from gconn.backends.gpu import kernel_cache
+    from gconn.bench.tooling import human_size
     where = kernel_cache.directory()
     if where is None:
         print("GPU kernel cache: off (GCONN_KERNEL_CACHE)")
@@ -167,5 +167,5 @@ def cmd_cache(args, parser) -> int:
 # -- gconn bench ----------------------------------------------------------------------
 
 def cmd_bench(args, parser) -> int:
-    from ..bench.harness import run_from_args
+    from gconn.bench.harness import run_from_args
     return run_from_args(args, args.bench_argv)

@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..ids import check_column
-from ..relabel import dense_names
+from gconn.graph.ids import check_column
+from gconn.graph.relabel import dense_names
 
 _TABLE_MODULES = ("pandas", "polars", "pyarrow", "cudf")
 
@@ -141,7 +141,7 @@ def graph_from_pair(src, dst, n=None, relabel=False):
     >>> g.n, g.nodes.tolist()
     (3, ['x', 'y', 'z'])
     """
-    from ..graph import Graph
+    from gconn.graph import Graph
     named = is_named(src), is_named(dst)
     if not any(named):
         return Graph.from_edges(src, dst, n, relabel=relabel)

@@ -15,12 +15,12 @@ from pathlib import Path
 
 import numpy as np
 
-from ..graph import Graph, coerce, relabel_option
-from ..ids import check_n
-from . import arrays, edgelist, gcb, metis, mtx, parquet
-from ._files import atomic_write
-from .edges import FileEdges, graph_of, read_edges
-from .identify import FORMATS, TEXT, FileInfo, as_path, check_format, identify, split_name, supported
+from gconn.graph import Graph, coerce, relabel_option
+from gconn.graph.ids import check_n
+from gconn.io import arrays, edgelist, gcb, metis, mtx, parquet
+from gconn.io._files import atomic_write
+from gconn.io.edges import FileEdges, graph_of, read_edges
+from gconn.io.identify import FORMATS, TEXT, FileInfo, as_path, check_format, identify, split_name, supported
 
 __all__ = ["load", "save", "edge_chunks", "identify", "read_edges", "FileInfo", "FileEdges", "FORMATS"]
 
@@ -46,7 +46,7 @@ def edge_chunks(path, chunk_edges=None, **options):
     >>> [s.tolist() for s, _ in gconn.io.edge_chunks(path, chunk_edges=1)]
     [[0], [2]]
     """
-    from .chunks import edge_chunks as chunked
+    from gconn.io.chunks import edge_chunks as chunked
     return chunked(path, chunk_edges, **options)
 
 
@@ -117,7 +117,7 @@ def load(path, *, format: str | None = None, n: int | None = None, relabel=False
 
 def _load_parts(paths, format, n, relabel, options) -> Graph:
     """Partitions read one by one, then their edges (in input ids) as one graph."""
-    from ..inputs.tables import graph_from_pair
+    from gconn.inputs.tables import graph_from_pair
     if not paths:
         raise ValueError("an empty list of files")
     srcs, dsts, sizes = [], [], []

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ._codes import (BAD_EXTRA, BAD_FIELD, EMPTY_FIELD, EXTRA_FIELDS, NEGATIVE, ODD_PAIRS, OK,  # noqa: F401
+from gconn.io._codes import (BAD_EXTRA, BAD_FIELD, EMPTY_FIELD, EXTRA_FIELDS, NEGATIVE, ODD_PAIRS, OK,  # noqa: F401
                      OUT_OF_RANGE, OVERFLOW, TOO_FEW, TOO_MANY, VALUE_INTEGER, VALUE_REAL)
 
 _NL = 10

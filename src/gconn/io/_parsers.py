@@ -1,7 +1,7 @@
 """The byte-level parsers without importing numba when it can be avoided.
 
 ``K`` stands for :mod:`gconn.io._kernels`: its status codes (from ``gconn.io._codes``), and
-its functions come from the ahead-of-time compiled :mod:`gconn._aot` while
+its functions come from the ahead-of-time compiled :mod:`gconn.backends._aot` while
 numba is not loaded in this process (the same bodies, compiled at install
 time: a one-off ``gconn cc FILE`` then never pays numba's import and target
 initialisation), otherwise from the numba kernels themselves (whose
@@ -15,7 +15,7 @@ initialisation), otherwise from the numba kernels themselves (whose
 """
 from __future__ import annotations
 
-from . import _codes
+from gconn.io import _codes
 
 _CODES = {k: v for k, v in vars(_codes).items() if k.isupper()}
 
@@ -24,11 +24,11 @@ class _Kernels:
     def __getattr__(self, name):
         if name in _CODES:
             return _CODES[name]
-        from .. import aot
+        from gconn.backends import aot
         compiled = aot.module() if aot.numba_free() else None
         if compiled is not None and hasattr(compiled, name):
             return getattr(compiled, name)
-        from . import _kernels
+        from gconn.io import _kernels
         return getattr(_kernels, name)
 
 

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..graph import Graph
-from ._files import FileEdges
+from gconn.graph import Graph
+from gconn.io._files import FileEdges
 
 
 def _load(path: Path):

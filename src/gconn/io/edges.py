@@ -9,12 +9,12 @@ formats piece by piece (:mod:`gconn.io.chunks`).
 """
 from __future__ import annotations
 
-from ..errors import VertexRangeError
-from ..graph import Graph, relabel_option
-from ..ids import check_n
-from . import arrays, edgelist, gcb, metis, mtx, parquet
-from ._files import RELABEL_HINT, FileEdges
-from .identify import FileInfo
+from gconn.errors import VertexRangeError
+from gconn.graph import Graph, relabel_option
+from gconn.graph.ids import check_n
+from gconn.io import arrays, edgelist, gcb, metis, mtx, parquet
+from gconn.io._files import RELABEL_HINT, FileEdges
+from gconn.io.identify import FileInfo
 
 _READERS = {"edgelist": edgelist.read_file, "mtx": mtx.read, "metis": metis.read, "npy": arrays.read_npy,
             "npz": arrays.read_npz, "gcb": gcb.read, "parquet": parquet.read}

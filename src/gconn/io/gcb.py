@@ -15,9 +15,9 @@ from pathlib import Path
 
 import numpy as np
 
-from ..graph import INT32_MAX
-from ..memory import check_vertices
-from ._files import RELABEL_HINT, FileEdges
+from gconn.graph import INT32_MAX
+from gconn.graph.memory import check_vertices
+from gconn.io._files import RELABEL_HINT, FileEdges
 
 # PNG-style: a high-bit byte and CR LF / ^Z / LF expose text-mode or 7-bit
 # mangling of the file, not only a wrong file type.
@@ -73,7 +73,7 @@ def layout(path: Path):
 
 def edge_arrays(path):
     """(src, dst, n) of a .gcb file, memory-mapped: the edges are read
-    only when used (streamed to the GPU by :mod:`gconn.gpu.stream`).
+    only when used (streamed to the GPU by :mod:`gconn.chunked.gpu_union`).
 
     >>> import gconn, tempfile, os
     >>> path = os.path.join(tempfile.mkdtemp(), "g.gcb")

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import numpy as np
 
-from ..memory import check_vertices
-from ._files import RELABEL_HINT, FileEdges, quote, read_bytes
-from ._parsers import K
+from gconn.graph.memory import check_vertices
+from gconn.io._files import RELABEL_HINT, FileEdges, quote, read_bytes
+from gconn.io._parsers import K
 
 _CHUNK = 1 << 20
 

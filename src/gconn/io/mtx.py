@@ -14,10 +14,10 @@ from pathlib import Path
 
 import numpy as np
 
-from ..memory import check_vertices
-from ._files import GZIP_ERRORS, RELABEL_HINT, FileEdges, gzip_error, is_gzip, open_binary, quote, read_bytes
-from ._parsers import K
-from .edgelist import write_pairs
+from gconn.graph.memory import check_vertices
+from gconn.io._files import GZIP_ERRORS, RELABEL_HINT, FileEdges, gzip_error, is_gzip, open_binary, quote, read_bytes
+from gconn.io._parsers import K
+from gconn.io.edgelist import write_pairs
 
 _FORMATS = ("coordinate", "array")
 _FIELDS = {"pattern": 2, "integer": 3, "real": 3, "complex": 4}

@@ -12,15 +12,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._files import FileEdges
+from gconn.io._files import FileEdges
 
 
 def read(info, n, relabelled: bool):
     """The :class:`~gconn.io.edges.FileEdges` of a Parquet edge table."""
     import pyarrow as pa
     import pyarrow.parquet as pq
-    from ..ids import check_column
-    from ..relabel import dense_names
+    from gconn.graph.ids import check_column
+    from gconn.graph.relabel import dense_names
     path = info.path
     source, target = info.columns
     try:

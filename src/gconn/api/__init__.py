@@ -1,0 +1,183 @@
+"""Public entry points: static connectivity, spanning forest, incremental.
+
+A call states what it asks for (:class:`gconn.api.dispatch.Call`), describes
+its input once (:func:`gconn.inputs.describe`) and runs on the route
+:mod:`gconn.api.dispatch` chooses; what comes back is shaped here (labels,
+input ids, a table, statistics).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from gconn.api import dispatch
+from gconn.inputs.adjacency import strong_requested
+from gconn.api.dispatch import Call
+from gconn.graph import relabel_option
+from gconn.api.incremental import IncrementalConnectivity  # noqa: F401 -- part of the API, beside the static calls
+from gconn.inputs import describe
+from gconn.inputs.tables import labels_table, output_option
+
+BACKENDS = dispatch.BACKENDS
+_out = dispatch.out_array
+
+
+def _the_graph(graph, csgraph):
+    if graph is not None and csgraph is not None:
+        raise TypeError("connected_components() takes the graph once, as graph (first argument) or csgraph=, "
+                        "not both")
+    if graph is None and csgraph is None:
+        raise TypeError("connected_components() needs a graph: the first argument (or csgraph=) is None")
+    return csgraph if graph is None else graph
+
+
+def _with_input(stats, src) -> None:
+    """Put what the input was, and the guesses made reading it, into ``stats``."""
+    if stats is None:
+        return
+    stats.input = {"kind": src.kind, "notes": list(src.notes) + list(src.read_notes)}
+    if src.kind == "file":
+        stats.input.update(format=src.file.format, decided_by=src.file.how)
+        if src.file.dialect is not None:
+            stats.input["dialect"] = src.file.dialect.describe()
+
+
+def connected_components(graph=None, directed=True, connection="weak", return_labels=True, *, csgraph=None,
+                         algorithm="auto", backend="auto", compact=True, return_stats=False, seed=0, relabel=False,
+                         source=None, target=None, output="array", device_memory=None, **params):
+    """Connected components, scipy-compatible.
+
+    Returns ``(n_components, labels)`` with labels 0..k-1 numbered like
+    ``scipy.sparse.csgraph.connected_components``; with ``compact=False``
+    each label is instead the smallest vertex id of the component (no
+    relabelling pass).  ``return_stats=True`` appends a :class:`~gconn.pipeline.stats.Stats`.
+
+    ``directed``, ``connection`` and ``return_labels`` (also positional) and
+    ``csgraph=`` (another name for ``graph``) mean what they mean in SciPy:
+    ``connection='strong'`` with ``directed=True`` gives the strongly
+    connected components of directed input (see :mod:`gconn.api.scc`; the
+    labels are SciPy's on the CPU), anything else the components of the
+    undirected graph.  For SciPy's input rules exactly (dense arrays,
+    explicit zeros, masked arrays) use :mod:`gconn.integrations.csgraph`.
+
+    ``relabel`` (edge arrays, tables and files): ``True`` counts only the
+    ids that occur, so sparse ids such as ``3000000000`` cost nothing;
+    ``"auto"`` does so when they are sparse (see :mod:`gconn.graph.relabel`).
+    The result is then ``(n_components, labels, ids)``: ``labels[i]`` is
+    the component of input id ``ids[i]``, ``ids`` sorted ascending
+    (int64, every id 0..n-1 when "auto" kept the ids as they are); with
+    ``compact=False`` labels are smallest input ids.  ``Stats.relabelled``
+    says whether ids were relabelled.  Ids that are not integers (names)
+    need ``relabel=True``; ``ids`` then holds the names (see
+    :mod:`gconn.inputs.tables`).
+
+    ``source=``/``target=`` name the edge columns of a table or edge file
+    (pandas, polars, pyarrow, cuDF, CSV, Parquet; default: the first two).
+
+    ``device_memory`` (bytes or e.g. ``"4GB"``; default: the environment
+    variable ``GCONN_DEVICE_MEMORY``, else all that is free) bounds what
+    the GPU backend may use: host edges whose graph would not fit are
+    streamed to the GPU in chunks (see :mod:`gconn.chunked.gpu_route`).
+
+    ``output="pandas"`` or ``"polars"`` returns ``(n_components, table)``
+    instead: one row per vertex, columns ``vertex`` (its input id or name)
+    and ``component`` (its label, as above); names need no ``relabel``
+    then, since the table carries them.
+
+    >>> import gconn
+    >>> gconn.connected_components(([0, 2], [1, 3]), backend="cpu")
+    (2, array([0, 0, 1, 1], dtype=int32))
+    >>> gconn.connected_components(([0, 1, 2], [1, 2, 1]), connection="strong", backend="cpu")
+    (2, array([1, 0, 0], dtype=int32))
+    >>> k, labels, ids = gconn.connected_components(([7, 3000000000], [9, 5]), backend="cpu",
+    ...                                             relabel=True)
+    >>> k, labels.tolist(), ids.tolist()
+    (2, [0, 1, 1, 0], [5, 7, 9, 3000000000])
+    >>> import pandas as pd
+    >>> edges = pd.DataFrame({"a": ["x", "y", "p"], "b": ["y", "z", "q"]})
+    >>> k, labels, names = gconn.connected_components(edges, backend="cpu", relabel=True)
+    >>> k, labels.tolist(), names.tolist()
+    (2, [0, 0, 1, 1, 1], ['p', 'q', 'x', 'y', 'z'])
+    >>> k, table = gconn.connected_components(edges, backend="cpu", output="pandas")
+    >>> table.to_dict("list")
+    {'vertex': ['p', 'q', 'x', 'y', 'z'], 'component': [0, 0, 1, 1, 1]}
+    """
+    graph = _the_graph(graph, csgraph)
+    if strong_requested(directed, connection):
+        if params or algorithm not in ("auto", None) or relabel is not False or output != "array" \
+                or source is not None or target is not None:
+            raise TypeError("algorithm=, relabel=, source=, target=, output= and variant options apply to "
+                            "undirected components; strong components have one method per backend (see gconn.api.scc)")
+        from gconn.api.scc import strong_components
+        return strong_components(graph, backend=backend, compact=compact, return_labels=return_labels,
+                                 return_stats=return_stats)
+    relabel = relabel_option(relabel)
+    table = output_option(output, return_labels)
+    numbered = compact or not return_labels
+    call = Call("cc", backend, algorithm, params, relabel, numbered, return_stats, seed, device_memory, table)
+    if call.plain and relabel is False and device_memory is None:
+        again = dispatch.replay(graph, backend, algorithm, numbered, seed)
+        if again is not None:
+            return again if return_labels else again[0]
+    src = describe(graph, source=source, target=target)
+    out = dispatch.run(src, call)
+    _with_input(out.stats, src)
+    k, labels = out.result
+    labels = _out(labels, out.on_gpu, out.landing)
+    if out.settle is not None:
+        out.settle()        # the labels have been waited for: now the input's errors
+    result = (int(k), labels) if return_labels else (int(k),)
+    if relabel is not False and return_labels:
+        ids = _input_ids(out.nodes, labels, out.on_gpu)
+        if not compact and out.nodes is not None:
+            labels = ids[labels]
+        result = (int(k), labels, ids)
+    if table:
+        ids = _input_ids(out.nodes, labels, out.on_gpu)
+        if not compact and out.nodes is not None and relabel is False:
+            labels = ids[labels]
+        result = (int(k), labels_table(output, ids, labels))
+    if return_stats:
+        result = result + (out.stats,)
+    return result if len(result) > 1 else result[0]
+
+
+def _input_ids(nodes, labels, on_gpu: bool):
+    """The input id of each vertex: ``nodes``, or 0..n-1 where the ids were
+    used as they are."""
+    if nodes is not None:
+        return nodes
+    if on_gpu:
+        import cupy
+        return cupy.arange(labels.size, dtype=cupy.int64)
+    return np.arange(labels.size, dtype=np.int64)
+
+
+def spanning_forest(graph, *, algorithm="auto", backend="auto", return_stats=False, seed=0, relabel=False,
+                    source=None, target=None, device_memory=None, **params):
+    """A spanning forest: ``(src, dst)`` arrays of n - k edges of the input
+    that form a tree on every component.
+
+    Any root-based variant works (``gconn.variants("forest")``).
+    ``relabel``, ``source``, ``target`` and ``device_memory`` are as in
+    :func:`connected_components`; the edges are returned in input ids (or
+    names) either way.
+
+    >>> import gconn
+    >>> src, dst = gconn.spanning_forest(([0, 1, 0], [1, 2, 2]), backend="cpu")
+    >>> len(src)
+    2
+    """
+    if graph is None:
+        raise TypeError("spanning_forest() needs a graph: the first argument is None")
+    relabel = relabel_option(relabel)
+    call = Call("forest", backend, algorithm, params, relabel, True, return_stats, seed, device_memory)
+    src = describe(graph, source=source, target=target)
+    out = dispatch.run(src, call)
+    _with_input(out.stats, src)
+    fa, fb = (_out(a, out.on_gpu) for a in out.result)
+    if out.settle is not None:
+        out.settle()
+    if relabel is not False and out.nodes is not None:
+        fa, fb = out.nodes[fa], out.nodes[fb]
+    return (fa, fb, out.stats) if return_stats else (fa, fb)
+

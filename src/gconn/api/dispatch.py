@@ -1,0 +1,468 @@
+"""The one decision of a call's route, from the input's description, before
+anything is read.
+
+:func:`gconn.connected_components` and :func:`gconn.spanning_forest` in ``gconn.api``
+describe their input (:func:`gconn.inputs.describe`), state the call
+(:class:`Call`), and hand both here.  :func:`route` picks one of:
+
+* ``compiled``: a plain call on a small host input (edge arrays, or a text
+  file whose size says it is small), on the CPU, through the compiled
+  module ``gconn.backends.aot``, so that a one-off process never loads numba;
+* ``chunked``: a file (or an iterator of edge chunks) on the CPU with a
+  union-find variant without sampling: parsed and united chunk by chunk in
+  O(n + chunk) memory (``gconn.chunked.cpu_route``);
+* ``stream``: host edges on the GPU: copied in overlapped chunks and united
+  on the device (:mod:`gconn.chunked.gpu_route`), when the variant reads only edges
+  or the graph does not fit the device's memory budget;
+* ``resident``: everything else: the graph built (:func:`gconn.inputs.to_graph`),
+  moved to the backend, and run by :mod:`gconn.pipeline`.
+
+A resident GPU graph or a CuPy edge pair passed again takes a faster way
+still (:func:`gconn.api.dispatch.replay`), tried before the input is even described.  Each
+route reads the input once: a file read whole for the compiled route that
+turns out to need relabelling is handed to the resident route as it is.
+"""
+from __future__ import annotations
+
+import sys
+from contextlib import nullcontext
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from gconn import design, pipeline
+from gconn.design import Plan, Variant
+from gconn.errors import GPUUnavailableError
+from gconn.graph import Graph, _is_cupy
+from gconn.inputs import Source, to_graph
+from gconn.inputs.tables import has_names
+from gconn.pipeline.stats import Stats
+
+BACKENDS = ("auto", "cpu", "gpu")
+
+
+@dataclass
+class Call:
+    """What a call asks for, checked, apart from its input."""
+
+    problem: str                    # "cc" or "forest"
+    backend: str = "auto"
+    algorithm: object = "auto"
+    params: dict = field(default_factory=dict)
+    relabel: object = False         # False, True or "auto"
+    #: labels numbered 0..k-1 (else each component's smallest vertex)
+    numbered: bool = True
+    stats: bool = False
+    seed: int = 0
+    device_memory: object = None
+    #: labels as a table (``output=``): names need no relabel then
+    table: bool = False
+    #: the vertex count a file's reader is held to (the CLI's ``--n``)
+    n: int | None = None
+
+    def __post_init__(self):
+        if self.backend not in BACKENDS:
+            raise ValueError(f"unknown backend {self.backend!r}; one of {', '.join(BACKENDS)}")
+        design.check_param_names(self.params)
+
+    @property
+    def auto(self) -> bool:
+        return self.algorithm is None or (isinstance(self.algorithm, str) and self.algorithm == "auto")
+
+    @property
+    def plain(self) -> bool:
+        """No options beyond the defaults that the fast routes serve."""
+        return not (self.params or self.stats or self.relabel is True or self.table or self.n is not None)
+
+
+@dataclass
+class Outcome:
+    """What a route returns: ``(k, labels)`` or a forest's ``(src, dst)``
+    in ``result``, each vertex's input id or name (``nodes``, None when the
+    ids are 0..n-1 as they are), and the statistics."""
+
+    result: tuple
+    nodes: object = None
+    stats: Stats | None = None
+    #: the results are CuPy arrays and stay so (the input was on the GPU)
+    on_gpu: bool = False
+    #: where the labels land on the host, and the check to run once they have
+    landing: object = None
+    settle: object = None
+    #: the route that ran (see :func:`route`)
+    route: str = "resident"
+
+
+# -- the backend ---------------------------------------------------------------------
+
+def backend_name(backend: str, on_gpu: bool = False) -> str:
+    """'cpu' or 'gpu': the backend a call runs on (``auto``: the GPU for
+    device input or where one is usable, else the CPU), without importing
+    either (the CPU's imports numba, which a compiled one-off run avoids)."""
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}; one of {', '.join(BACKENDS)}")
+    if backend == "auto":
+        if on_gpu:
+            return "gpu"
+        from gconn.backends import gpu
+        return "gpu" if gpu.available(simulator_ok=False)[0] else "cpu"
+    if backend == "gpu":
+        from gconn.backends import gpu
+        ok, why = gpu.available(simulator_ok=True)
+        if not ok:
+            raise GPUUnavailableError(f"backend='gpu' is not usable here: {why}")
+    return backend
+
+
+def backend_module(backend: str, on_gpu: bool = False):
+    """The backend module a call runs on (see :func:`backend_name`)."""
+    if backend_name(backend, on_gpu) == "cpu":
+        from gconn.backends import cpu
+        return cpu
+    from gconn.backends import gpu
+    return gpu
+
+
+def variant_of(algorithm, problem: str, graph, be, params: dict) -> Variant:
+    """The variant a call runs: the name given, or the automatic choice for
+    ``graph``; options that it would ignore are an error."""
+    design.check_param_names(params)  # before the automatic choice does any work
+    chosen = algorithm is None or (isinstance(algorithm, str) and algorithm == "auto")
+    if chosen:
+        # only the CPU estimates HB's coverage (design.choose)
+        v = design.choose(graph, problem, backend=be.NAME, hb_coverage=getattr(be, "hb_coverage", None)) \
+            if graph is not None else Variant.parse(design.default_name(problem), problem)
+    else:
+        v = Variant.parse(algorithm, problem)
+    design.check_params_apply(v, params, chosen)
+    return v.with_params(**params)
+
+
+def out_array(arr, like_device: bool, landing=None):
+    """Results follow the input: CuPy for a graph on the GPU, NumPy
+    otherwise (fetched into the host memory ``landing`` where it fits, see
+    :func:`gconn.backends.gpu.staging.fetch`)."""
+    if _is_cupy(arr) and not like_device:
+        from gconn.backends.gpu.staging import fetch
+        return fetch(arr, landing)
+    return arr
+
+
+# -- the route -----------------------------------------------------------------------
+
+def route(src: Source, call: Call, be: str) -> str:
+    """The route of a call on the backend ``be`` ('cpu' or 'gpu'; see the
+    module docstring)."""
+    if be == "cpu":
+        if _compiled(src, call):
+            return "compiled"
+        if _chunked(src, call):
+            return "chunked"
+        return "resident"
+    if _streams(src, call):
+        return "stream"
+    return "resident"
+
+
+def _compiled(src: Source, call: Call) -> bool:
+    """A plain call on small host edges, on the CPU.  Statistics are asked
+    for only where numba is not loaded (the CLI's one-off runs): the
+    compiled route then times its read and its run, no finer."""
+    from gconn.backends import aot
+    if not (call.auto and aot.module() is not None) or call.params or call.relabel is True or call.table \
+            or call.n is not None or (call.stats and not aot.numba_free()):
+        return False
+    if src.kind == "edges":
+        return aot.chosen(src.edges)
+    if src.kind == "file" and src.format in ("mtx", "edgelist") and src.file.size <= aot.MAX_FILE_BYTES:
+        d = src.file.dialect
+        if d is not None and (not d.parsed or d.listed):
+            return False
+        return src.edges is not None and aot.chosen(src.edges)
+    return False
+
+
+def _chunked(src: Source, call: Call) -> bool:
+    """A file or chunk iterator on the CPU whose variant needs only edges."""
+    if src.kind == "chunks":
+        return True
+    if src.kind != "file" or call.n is not None or call.table:
+        return False
+    from gconn.io.chunks import of_file
+    from gconn.chunked.cpu_route import plan_of
+    if plan_of(call.algorithm, call.problem, call.params) is None:
+        return False
+    return not isinstance(of_file(src.file), str)
+
+
+def _streams(src: Source, call: Call) -> bool:
+    """Whether the GPU route may stream the input (it still declines a
+    variant that needs the graph where the graph fits the device)."""
+    if call.relabel is True or call.table or call.n is not None:
+        return False
+    if src.kind in ("edges", "chunks"):
+        return True
+    if src.kind == "file":
+        from gconn.io.chunks import of_file
+        return not isinstance(of_file(src.file), str)
+    if src.kind == "graph":
+        return not src.on_gpu
+    return src.kind == "sparse" and not src.on_gpu
+
+
+# -- running a call --------------------------------------------------------------------
+
+def run(src: Source, call: Call, be=None) -> Outcome:
+    """Run ``call`` on ``src`` by its route (on the backend module ``be``,
+    or the one the call asks for)."""
+    name = be.NAME if be is not None else backend_name(call.backend, src.on_gpu)
+    way = route(src, call, name)
+    out = None
+    if way == "compiled":
+        out = _run_compiled(src, call)
+        if not isinstance(out, Outcome):
+            return _run_resident(src, call, be or backend_module(name), read=out)
+    else:
+        be = be or backend_module(name)
+        if way == "chunked":
+            out = _run_chunked(src, call)
+        elif way == "stream":
+            out = _run_stream(src, call, be)
+    if out is None:
+        return _run_resident(src, call, be)
+    out.route = way
+    return out
+
+
+def _run_compiled(src: Source, call: Call):
+    """The compiled one-off route; a file read whole that needs more (its
+    ids are sparse under relabel="auto", or names) comes back as its
+    :class:`~gconn.io.edges.FileEdges` for the resident route."""
+    import time
+    from gconn.backends import aot
+    t0 = time.perf_counter()
+    if src.kind == "file":
+        from gconn.io import read_edges
+        fe = src.took(read_edges(src.file, call.n, call.relabel))
+        if fe.names is not None or fe.canonical is not None:
+            return fe
+        try:
+            e = aot.raw(fe.src, fe.dst, fe.n, call.relabel)
+        except ValueError:
+            return fe       # the resident route builds the graph and words the error with the file's line
+        if e is None:
+            return fe
+    else:
+        e = aot.raw(src.src, src.dst, None, call.relabel)
+        if e is None:
+            return None
+    t1 = time.perf_counter()
+    result = aot.forest_of(e) if call.problem == "forest" else aot.components_of(e, call.numbered)
+    stats = None
+    if call.stats:
+        stats = Stats(variant=aot.VARIANT, backend="cpu", n=e.n, m=int(e.src.size))
+        if src.kind == "file":
+            stats.phase_times["read"] = t1 - t0
+        stats.phase_times["union-find, labels"] = time.perf_counter() - t1
+    nodes = np.arange(e.n, dtype=np.int64) if call.relabel == "auto" and call.problem == "cc" else None
+    return Outcome(result, nodes, stats)
+
+
+def _run_chunked(src: Source, call: Call) -> Outcome | None:
+    from gconn.chunked import cpu_route as streamed
+    out = streamed.run(src, call)
+    return None if out is None else Outcome(*out)
+
+
+def _run_stream(src: Source, call: Call, be) -> Outcome | None:
+    from gconn.chunked import gpu_route as streaming
+    info = src.file if src.kind == "file" else None
+    sent = streaming.run(src.obj, be, call.algorithm, call.problem, call.params, forest=call.problem == "forest",
+                         device_memory=call.device_memory, return_stats=call.stats, info=info,
+                         relabel=call.relabel)
+    if sent is None:
+        return None
+    plan, stats, roots, fa, fb, landing, settle = sent
+    if call.problem == "forest":
+        with _phase(stats, "collect", be):
+            result = be.collect_forest(fa, fb)
+        return Outcome(result, None, stats, False, landing, settle)
+    with _phase(stats, "labels", be):
+        result = labels_of(be, roots, plan, call.numbered)
+    nodes = None
+    if call.relabel == "auto":
+        # Sparse ids are known only now: the vertices in components of two or
+        # more are a lower bound on those that occur.  Where the range may
+        # be sparse, the resident route reads the input and relabels it.
+        from gconn.graph.relabel import AUTO_MIN_RANGE, AUTO_RATIO
+        n = int(roots.size)
+        if n >= AUTO_MIN_RANGE:
+            sizes = np.bincount(np.asarray(out_array(roots, False)), minlength=1)
+            if n > AUTO_RATIO * int(sizes[sizes > 1].sum()):
+                return None
+        nodes = np.arange(n, dtype=np.int64)
+    return Outcome(result, nodes, stats, False, landing, settle)
+
+
+def _run_resident(src: Source, call: Call, be, read=None) -> Outcome:
+    g_in = to_graph(src, call.n, call.relabel, read=read)
+    if call.relabel is False and not call.table and has_names(g_in) and src.kind != "graph":
+        raise ValueError("the vertex ids are names, not integers: pass relabel=True to get the names back "
+                         "with the labels, as (n_components, labels, names)")
+    if be.NAME == "cpu" and g_in.on_gpu:
+        be = backend_module("gpu")
+    g = be.to_backend(g_in)
+    plan = Plan.of(variant_of(call.algorithm, call.problem, g, be, call.params))
+    stats = None
+    if call.stats:
+        # nodes is an id array after relabelling (a list holds networkx labels)
+        stats = Stats(variant=plan.name, backend=be.NAME, n=g.n, m=g.m_input,
+                      relabelled=g_in.nodes is not None and not isinstance(g_in.nodes, list))
+    forest = call.problem == "forest"
+    if stats is None:
+        key = ("forest", plan.variant, call.seed) if forest else ("cc", plan.variant, call.numbered, call.seed)
+        result = be.replayed(g, key, (lambda: pipeline.run(g, plan, be, forest=True, seed=call.seed)[1:]) if forest
+                             else (lambda: run_labels(be, g, plan, call.numbered, call.seed)),
+                             edges_only=edges_only(g, plan))
+        if forest:
+            result = be.collect_forest(*result)
+    else:
+        roots, fa, fb = pipeline.run(g, plan, be, forest=forest, stats=stats, seed=call.seed)
+        if forest:
+            with _phase(stats, "collect", be):
+                result = be.collect_forest(fa, fb)
+        else:
+            with _phase(stats, "labels", be):
+                result = labels_of(be, roots, plan, call.numbered)
+    nodes = g_in.nodes
+    return Outcome(result, nodes, stats, g_in.on_gpu)
+
+
+def _phase(stats, name, be):
+    return stats.phase(name, sync=be.sync) if stats is not None else nullcontext()
+
+
+def edges_only(g, plan: Plan) -> bool:
+    """Whether a run reads nothing of ``g`` but its edge list (see
+    :func:`gconn.backends.gpu.replay.replayed`)."""
+    return plan.needs == "edges" and g.m_input > 0
+
+
+def labels_of(be, roots, plan: Plan, numbered: bool):
+    """(k, labels): numbered 0..k-1 in scipy's order, or each component's
+    smallest id; k may be left on the device (``int(k)`` reads it)."""
+    if numbered:
+        return be.compact(roots, min_rooted=plan.variant.min_rooted)
+    labels = roots if plan.variant.min_rooted else be.min_representatives(roots)
+    return be.count_roots(roots), labels
+
+
+def run_labels(be, g, plan: Plan, numbered: bool, seed):
+    """(k, labels) of a run, as :func:`labels_of` gives them; numbered
+    through :func:`gconn.pipeline.components`, whose GPU labels kernel
+    also does the finalize's compression."""
+    if numbered:
+        return pipeline.components(g, plan, be, seed=seed)
+    return labels_of(be, pipeline.run(g, plan, be, seed=seed)[0], plan, False)
+
+
+# -- repeated calls on the GPU ----------------------------------------------------------------
+
+def replay(graph, backend, algorithm, numbered: bool, seed):
+    """(k, labels) of a plain call on a resident GPU graph or a CuPy edge
+    pair that was passed before, or None (the call takes its route)."""
+    again = _resident_again(graph, backend, algorithm, numbered, seed)
+    if again is None:
+        again = _cupy_pair_again(graph, backend, algorithm, numbered, seed)
+    return again
+
+
+def _resident_again(graph, backend, algorithm, numbered: bool, seed):
+    """(k, labels) of a plain call on a Graph already on the GPU, or None
+    for other input.  Its setup (backend, automatic choice, plan) is kept
+    with the graph, per set of forms the graph holds (an adjacency built
+    since changes the choice), so that a repeated call goes straight to its
+    replay: the setup cost 20-25 us of the H100's host per call, as much as
+    a small graph's whole computation."""
+    if type(graph) is not Graph or backend not in ("auto", "gpu") or not graph.on_gpu:
+        return None
+    try:
+        origin = graph._origin     # a device graph counts its host graph's forms too
+        key = (backend, algorithm, numbered, seed, tuple(graph._forms), () if origin is None else tuple(origin._forms))
+        memo = graph._cache.get("api setup")
+        if memo is None:
+            memo = graph._cache["api setup"] = {}
+        hit = memo.get(key)
+    except TypeError:
+        return None
+    if hit is None:
+        be = backend_module(backend, True)
+        g = be.to_backend(graph)
+        plan = Plan.of(variant_of(algorithm, "cc", g, be, {}))
+        # not g (the graph itself): a cycle would leave the graph's device
+        # memory to the garbage collector
+        hit = memo[key] = (be, plan, edges_only(g, plan), [])
+    be, plan, only_edges, handle = hit
+    # once captured, straight to the replay (the store's lookups cost 2-3 us of the H100's host)
+    out = be.again(handle)
+    if out is not None:
+        return out
+    g = be.to_backend(graph)
+    return be.replayed(g, ("cc", plan.variant, numbered, seed), lambda: run_labels(be, g, plan, numbered, seed),
+                       edges_only=only_edges, handle=handle)
+
+
+def _run_unchecked(be, g, plan: Plan, numbered: bool, seed):
+    """(k, labels) of a GPU run on edges whose ids were not checked against
+    ``g.n``: its union kernels skip and flag ids outside 0..n-1, and k is
+    -1 (on the device) unless every id fit and n-1 was among them.  The
+    numbering's scan reads the flags into k itself (``gpu.backend.number``);
+    a count of roots is followed by ``ids_fit``."""
+    from gconn.backends.gpu import graph as device_graph
+    flags = device_graph.track_ids(g)
+    k, labels = run_labels(be, g, plan, numbered, seed)
+    return (k if numbered else device_graph.if_ids_fit(k, flags)), labels
+
+
+_DEVICE_GRAPH = __package__ + ".gpu.graph"
+
+
+def _cupy_pair_again(graph, backend, algorithm, numbered: bool, seed):
+    """(k, labels) of a CuPy ``(src, dst)`` pair whose ids were checked
+    before, without checking them again first, or None (then the call
+    takes the usual path).  The run starts from the n the last check found
+    and checks the ids itself, in the union kernel; its result stands only
+    if they still fit that n (see :mod:`gconn.backends.gpu.graph`).  A wrong n, a
+    negative id: the call starts over on the usual path, which checks the
+    ids first and names a bad one."""
+    if backend not in ("auto", "gpu") or algorithm not in ("auto", None) or type(graph) is not tuple \
+            or len(graph) != 2 or not (_is_cupy(graph[0]) and _is_cupy(graph[1])):
+        return None
+    # imported by the check of a pair's ids: no pair can be passed again before
+    device_graph = sys.modules.get(_DEVICE_GRAPH)
+    if device_graph is None:
+        return None
+    src, dst = graph
+    out = device_graph.pair_again(src, dst, numbered, seed)
+    if out is None:
+        pair = device_graph.pair_key(src, dst)
+        n = device_graph.seen_n(src, dst, pair)
+        if n is None:
+            return None
+        be = backend_module("gpu")
+        key = (pair, numbered, seed)
+        g = Graph._of(n, "gpu", edges=(src, dst))
+        plan = Plan.of(variant_of(algorithm, "cc", g, be, {}))
+        if not edges_only(g, plan):
+            return None
+
+        handle = []
+        out = be.replayed(g, ("cc", plan.variant, numbered, seed, "ids unchecked"),
+                          lambda: _run_unchecked(be, g, plan, numbered, seed), edges_only=True, handle=handle)
+        if handle:
+            device_graph.keep_run(key, n, handle)
+    k, labels = out
+    if k < 0:
+        device_graph.forget(src, dst)
+        return None
+    return k, labels

@@ -1,0 +1,313 @@
+"""Incremental connectivity: :class:`IncrementalConnectivity`, batches of
+edge insertions and queries over a vertex set that grows."""
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+
+from gconn import pipeline
+from gconn.api.dispatch import backend_module as _backend_module, out_array as _out, variant_of as _variant
+from gconn.design import Plan, Variant
+from gconn.graph import INT32_MAX, _as_id_array, _is_cupy
+from gconn.graph.ids import check_pair, id_range
+from gconn.inputs import as_graph
+
+
+_KIND_NAMES = {"insert": 0, "query": 1, "i": 0, "q": 1}
+
+
+class IncrementalConnectivity:
+    """Connectivity under batches of edge insertions and queries.
+
+    ``mode`` sets what a query in a mixed batch sees:
+
+    * ``"phased"`` (default): the batch's inserts are applied first, then its
+      queries are answered -- deterministic;
+    * ``"sequential"``: each query sees exactly the inserts before it (the
+      batch is cut into runs of inserts and runs of queries);
+    * ``"concurrent"``: the paper's mode, inserts and queries run together;
+      a query is true if its endpoints were connected before the batch and
+      false if they are not after it, otherwise either.  (Rem's algorithms
+      with SpliceAtomic are always run phased, as they require.)
+
+    Its methods may be called from several threads at once: each call
+    takes the structure's lock around whatever reads or changes the state
+    (growing the arrays included), so calls take effect one at a time and
+    a batch is never split by another thread's.  On the CPU, a batch of
+    fewer than 1000 operations given as lists or 1-D arrays of ints is
+    checked and run in one compiled call (``python -m
+    gconn.bench.small_batches`` times it).
+
+    >>> import gconn
+    >>> ic = gconn.IncrementalConnectivity(backend="cpu")
+    >>> ic.insert([0, 2], [1, 3])
+    >>> ic.connected([0, 0], [1, 3]).tolist()
+    [True, False]
+    >>> ic.process([0, 1], [1, 0], [2, 3]).tolist()  # insert (1,2), query (0,3)
+    [True]
+    """
+
+    MODES = ("phased", "sequential", "concurrent")
+
+    def __init__(self, n: int = 0, *, algorithm="auto", backend="auto", graph=None, mode="phased"):
+        if mode not in self.MODES:
+            raise ValueError(f"unknown mode {mode!r}; one of {', '.join(self.MODES)}")
+        if not isinstance(n, (int, np.integer)) or isinstance(n, bool) or n < 0:
+            raise ValueError(f"n must be a non-negative integer; got {n!r}")
+        g = as_graph(graph) if graph is not None else None
+        self._be = _backend_module(backend, g)
+        self.variant = _variant(algorithm, "incremental", None, self._be, {})
+        self.mode = mode
+        self._n = 0
+        self._lock = threading.Lock()
+        # labels() answers in CuPy only when the structure was seeded on the GPU
+        self._device_io = g is not None and g.on_gpu
+        id_dtype = np.int64 if max(n, g.n if g is not None else 0) > INT32_MAX else np.int32
+        self._state = self._be.IncrementalState(self.variant, id_dtype)
+        if g is not None:
+            gb = self._be.to_backend(g)
+            static = Variant(self.variant.sampling, self.variant.finish, self.variant.find,
+                             self.variant.splice)
+            roots, _, _ = pipeline.run(gb, Plan.of(static), self._be)
+            self._state.seed(roots)
+            self._n = g.n
+        self._grow(int(n))
+        # small host batches of a union-find variant on the CPU: one
+        # compiled call checks and runs them (see _small_ids)
+        self._small_below = getattr(self._state, "small_below", 0)
+        self._phased = mode == "phased" or (mode == "concurrent" and self.variant.phase_separated)
+
+    @property
+    def n(self) -> int:
+        """The number of vertices seen so far (largest id + 1, or n)."""
+        return self._n
+
+    @property
+    def n_components(self) -> int:
+        """The number of connected components among vertices 0..n-1."""
+        # roots() compresses the whole forest, which concurrent unions
+        # would disturb, and reads P, which a growing call replaces; the
+        # count's kernels stay inside too, as CUDA's simulator runs only
+        # one kernel at a time
+        with self._lock:
+            return int(self._be.count_roots(self._state.roots(self._n)))
+
+    def labels(self, compact: bool = True):
+        """Current labels of vertices 0..n-1 (scipy numbering when compact)."""
+        with self._lock:  # as in n_components
+            roots = self._state.roots(self._n)
+            if compact:
+                labels = self._be.compact(roots, min_rooted=self.variant.min_rooted)[1]
+            else:
+                labels = roots if self.variant.min_rooted else self._be.min_representatives(roots)
+        return _out(labels, self._device_io)
+
+    def insert(self, src, dst) -> None:
+        """Insert edges (src[i], dst[i]); unseen ids grow the vertex set."""
+        if self._small_below:
+            s, d = _small_ids(src, self._small_below), _small_ids(dst, self._small_below)
+            if s is not None and d is not None:
+                with self._lock:
+                    end = self._state.small_insert(s, d)
+                    if end >= 0:
+                        if end > self._n:
+                            self._n = end
+                        return
+        s, d, hi = self._ids(src, dst)
+        if s.size:
+            with self._lock:
+                self._grow_to(hi, s, d)
+                self._state.insert(s, d)
+
+    def connected(self, u, v):
+        """Whether u[i] and v[i] are connected now, as a bool array."""
+        if self._small_below:
+            s, d = _small_ids(u, self._small_below), _small_ids(v, self._small_below)
+            if s is not None and d is not None:
+                out = np.empty(s.size, np.bool_)
+                with self._lock:
+                    end = self._state.small_query(s, d, out)
+                    if end >= 0:
+                        if end > self._n:
+                            self._n = end
+                        return out
+        s, d, hi = self._ids(u, v)
+        if s.size:
+            with self._lock:
+                self._grow_to(hi, s, d)
+                out = self._state.query(s, d)
+        else:
+            out = self._empty_bool()
+        return _out(out, _is_cupy(u) or _is_cupy(v))
+
+    def process(self, kinds, src=None, dst=None):
+        """Process a mixed batch; returns the answers of its queries in order.
+
+        ``kinds[i]`` is 0 (or 'insert') for an insertion and 1 (or 'query')
+        for a query; alternatively pass one ``(m, 3)`` array of
+        ``[kind, u, v]`` rows.
+        """
+        if self._small_below and src is not None and dst is not None:
+            below = self._small_below
+            k, s, d = _small_ids(kinds, below), _small_ids(src, below), _small_ids(dst, below)
+            if k is not None and s is not None and d is not None:
+                out = np.empty(k.size, np.bool_)
+                with self._lock:
+                    end, answers = self._state.small_process(k, s, d, self._phased, out)
+                    if end >= 0:
+                        if end > self._n:
+                            self._n = end
+                        return out[:answers]
+        device_io = _is_cupy(src) or _is_cupy(dst) or (src is None and _is_cupy(kinds))
+        return _out(self._process(kinds, src, dst), device_io)
+
+    def _process(self, kinds, src, dst):
+        kinds, src, dst = self._batch(kinds, src, dst)
+        s, d, hi = self._ids(src, dst)
+        if s.size == 0:
+            return self._empty_bool()
+        # one lock for the whole batch: its phases or runs see no other
+        # thread's inserts in between
+        with self._lock:
+            self._grow_to(hi, s, d)
+            return self._run(kinds, s, d)
+
+    def _run(self, kinds, s, d):
+        is_query = kinds == 1
+        mode = self.mode
+        if mode == "concurrent" and self.variant.phase_separated:
+            mode = "phased"
+        if mode == "concurrent":
+            out = self._state.mixed(self._be.asarray(kinds), s, d)
+            return out[self._be.asarray(is_query)]
+        if mode == "phased":
+            ins = ~is_query
+            if ins.any():
+                self._state.insert(s[self._be.asarray(ins)], d[self._be.asarray(ins)])
+            q = self._be.asarray(is_query)
+            return self._state.query(s[q], d[q]) if is_query.any() else self._empty_bool()
+        answers = []
+        change = np.flatnonzero(np.diff(kinds)) + 1
+        for a, b in zip(np.r_[0, change], np.r_[change, kinds.size]):
+            if kinds[a] == 0:
+                self._state.insert(s[a:b], d[a:b])
+            else:
+                answers.append(self._state.query(s[a:b], d[a:b]))
+        if not answers:
+            return self._empty_bool()
+        return self._be.concatenate(answers)
+
+    # -- helpers ----------------------------------------------------------
+    def _empty_bool(self):
+        return self._be.asarray(np.zeros(0, np.bool_))
+
+    def _grow(self, n: int, origin=None) -> None:
+        if n > self._n:
+            if self._be.NAME == "cpu":
+                _check_growth(self._state, n, origin)
+            if n > INT32_MAX and self._state.id_dtype == np.int32:
+                raise ValueError(
+                    f"vertex id {n - 1} needs 64-bit ids; create IncrementalConnectivity(n={n}) "
+                    "up front so it starts with int64 ids")
+            self._state.reserve(n)
+            self._n = n
+
+    def _grow_to(self, hi: int, s, d) -> None:
+        """Grow to hold id ``hi`` (the caller holds the lock)."""
+        self._grow(hi + 1, lambda: _position_of(hi, s, d))
+
+    def _ids(self, src, dst):
+        """Checked ids in the state's dtype and the largest (-1 if none);
+        reads no state that changes, so it runs outside the lock."""
+        if _is_cupy(src) or _is_cupy(dst):
+            s, d = self._be.validate_device_ids(src, dst)
+        else:
+            s = _as_id_array(src, "src")
+            d = _as_id_array(dst, "dst")
+            check_pair(s, d)
+            if s.size:
+                id_range(s, d)
+        hi = int(max(s.max(), d.max())) if s.size else -1
+        if hi >= INT32_MAX and self._state.id_dtype == np.int32:
+            # raises (too little memory, or the id needs int64) and changes
+            # nothing, before the cast below would wrap the id around
+            self._grow(hi + 1, lambda: _position_of(hi, s, d))
+        dt = self._state.id_dtype
+        return self._be.asarray(s, dt), self._be.asarray(d, dt), hi
+
+    @staticmethod
+    def _batch(kinds, src, dst):
+        if src is None and dst is None:
+            arr = np.asarray(kinds.get() if _is_cupy(kinds) else kinds)
+            if arr.ndim != 2 or arr.shape[1] != 3:
+                raise ValueError(f"a batch array must have shape (m, 3) of [kind, u, v]; got {arr.shape}")
+            kinds, src, dst = arr[:, 0], arr[:, 1], arr[:, 2]
+        elif src is None or dst is None:
+            raise TypeError("process() takes kinds, src and dst, or one (m, 3) batch array")
+        k = np.asarray(kinds.get() if _is_cupy(kinds) else kinds)
+        if k.dtype.kind in "US" or k.dtype == object:
+            try:
+                k = np.array([_KIND_NAMES[str(x).lower()] for x in k], np.int8)
+            except KeyError as e:
+                raise ValueError(f"unknown operation kind {e.args[0]!r}; use 0/'insert' or 1/'query'") from None
+        elif k.dtype.kind == "f":
+            raise TypeError("operation kinds must be integers or booleans (0 insert, 1 query)")
+        k = k.astype(np.int8)
+        if k.ndim != 1:
+            raise ValueError("kinds must be 1-D")
+        if k.size and (k.min() < 0 or k.max() > 1):
+            raise ValueError("operation kinds must be 0 (insert) or 1 (query)")
+        n_src = src.shape[0] if hasattr(src, "shape") else len(src)
+        if k.size != n_src:
+            raise ValueError(f"kinds has {k.size} entries but the batch has {n_src} edges")
+        return k, src, dst
+
+
+def _small_ids(x, below: int):
+    """``x`` as a 1-D array of signed integers for the one-call path (a
+    list or tuple of fewer than ``below`` ints, or such a NumPy array), or
+    None where the checked path must look at it: other types, floats,
+    bools, strings, unsigned or huge ids, more dimensions.  The kernel
+    checks the rest (lengths, kinds, negative ids, growth) and hands
+    anything wrong back to the checked path, which names it."""
+    t = type(x)
+    if t is list or t is tuple:
+        if len(x) >= below:
+            return None
+        try:
+            a = np.array(x)
+        except (ValueError, TypeError, OverflowError):
+            return None
+        return a if a.dtype.kind == "i" and a.ndim == 1 else None
+    if t is np.ndarray and x.ndim == 1 and x.dtype.kind == "i" and x.size < below and x.flags.c_contiguous:
+        return x
+    return None
+
+
+def _position_of(value: int, src, dst) -> str:
+    """'src[i]' or 'dst[i]': where ``value`` first occurs (for messages)."""
+    for name, arr in (("src", src), ("dst", dst)):
+        hits = np.flatnonzero(np.asarray(arr) == value)
+        if hits.size:
+            return f"{name}[{int(hits[0])}]"
+    return "the batch"
+
+
+def _check_growth(state, n: int, locate) -> None:
+    """Host memory for growing incremental state to ``n`` vertices, checked
+    only when the state must reallocate: the new parent and auxiliary
+    arrays beside the old ones while copying, or labels() afterwards."""
+    from gconn.errors import VertexRangeError
+    from gconn.graph.memory import check_vertices
+    parents = getattr(state, "P", None)
+    size = int(getattr(parents, "size", 0))
+    if n <= size:
+        return
+    try:
+        check_vertices(max(n, 2 * size), f"n={n}", per_vertex=4 * getattr(parents, "itemsize", 8))
+    except VertexRangeError as e:
+        if locate is None:
+            raise
+        raise e.at(locate(), n - 1, "IncrementalConnectivity uses ids as they are; map sparse ids to "
+                                    "0..k-1 before inserting them") from None

@@ -1,0 +1,181 @@
+"""Build :mod:`gconn.backends._aot`: the kernels a one-off run needs, compiled ahead of
+time with numba's ``pycc``, so that such a run never imports numba.
+
+What goes in (serial: pycc has no ``parallel=True``), all from the bodies
+the JIT backends use, none rewritten here:
+
+* union-find over raw edge arrays: ``core.unionfind``'s UnionRemCAS with
+  HalveAtomicOne (``gconn.backends.aot.VARIANT``), built with plain-memory primitives
+  (:data:`SERIAL`, the one-thread target), then compression and
+  ``cpu.backend._compact`` (SciPy's numbering); the spanning-forest
+  variant records each link with ``cpu.primitives.record_edge``;
+* the text parsers of :mod:`gconn.io._kernels` that reading a Matrix
+  Market file or an edge list needs (``entries_ok`` is the serial check).
+
+``pip install`` builds it (``setup.py``); in a development checkout::
+
+    PYTHONPATH=src python -m gconn.backends.aot_build     # writes src/gconn/_aot*.so
+"""
+from __future__ import annotations
+
+import os
+import warnings
+
+from numba import njit
+from numba.core.errors import NumbaPendingDeprecationWarning
+
+with warnings.catch_warnings():
+    # pycc is "pending deprecation" with no replacement yet; if it goes,
+    # setup.py installs without gconn.backends._aot and numba's JIT does the work.
+    warnings.simplefilter("ignore", NumbaPendingDeprecationWarning)
+    from numba.pycc import CC
+
+from gconn.backends.aot import VARIANT
+from gconn.backends.core.primitives import Primitives
+from gconn.backends.core.unionfind import build
+from gconn.backends.cpu.backend import _compact
+from gconn.backends.cpu.primitives import record_edge
+from gconn.design import Plan, Variant
+from gconn.io import _kernels as K
+
+# The union rule (aot.VARIANT).  Serially, on 1M random edges (n = 250k),
+# Rem's UnionRemCAS with HalveAtomicOne took 0.09 s against UnionAsync +
+# FindHalve's 0.22 s (same process, loaded 2-core machine; BENCHMARKS.md,
+# "Startup and small batches").
+_PLAN = Plan.of(Variant.parse(VARIANT))
+_FIND, _SPLICE = _PLAN.fopt, _PLAN.sopt
+
+
+@njit(inline="always")
+def _load(a, i):
+    return a[i]
+
+
+@njit(inline="always")
+def _store(a, i, v):
+    a[i] = v
+
+
+@njit(inline="always")
+def _cas(a, i, old, new):
+    seen = a[i]
+    if seen == old:
+        a[i] = new
+    return seen
+
+
+@njit(inline="always")
+def _atomic_min(a, i, v):
+    old = a[i]
+    if v < old:
+        a[i] = v
+    return old
+
+
+@njit(inline="always")
+def _atomic_add(a, i, v):
+    old = a[i]
+    a[i] = old + v
+    return old
+
+
+@njit(inline="always")
+def _fence():
+    pass
+
+
+#: One thread, so the atomics are plain reads and writes.
+SERIAL = Primitives(jit=njit, load=_load, store=_store, cas=_cas, atomic_min=_atomic_min,
+                    atomic_add=_atomic_add, fence=_fence)
+_UF = build(SERIAL)
+_union = _UF.UnionRemCAS
+_find = _UF.FindNaive
+
+
+@njit
+def _unite(src, dst, P, fa, fb):
+    for v in range(P.size):
+        P[v] = v
+    for i in range(src.size):
+        r = _union(P, src[i], dst[i], _FIND, _SPLICE)
+        record_edge(fa, fb, r, src[i], dst[i])
+    for v in range(P.size):
+        P[v] = _find(P, v)
+
+
+def components(src, dst, P):
+    """(k, labels) of the graph on P.size vertices: SciPy's labels."""
+    _unite(src, dst, P, P[:0], P[:0])
+    return _compact(P)
+
+
+def roots(src, dst, P):
+    """Each vertex's root, the smallest vertex of its component (Rem
+    links a root under a smaller one)."""
+    _unite(src, dst, P, P[:0], P[:0])
+
+
+def forest(src, dst, P, fa, fb):
+    """Spanning forest: fa[r], fb[r] = the edge whose union linked root r
+    (fa, fb filled with -1 beforehand, of length P.size)."""
+    _unite(src, dst, P, fa, fb)
+
+
+# The parsers go in through their dispatchers (compiled as numba compiles
+# them for the JIT; pycc's own typing of their bodies rejects the literal
+# status codes).  entries_ok, parallel in the JIT, is the serial check here.
+def _line_end(buf, pos):
+    return K.line_end(buf, pos)
+
+
+def _count_lines(buf):
+    return K.count_lines(buf)
+
+
+def _line_start(buf, line):
+    return K.line_start(buf, line)
+
+
+def _parse_pairs(buf, pos, line, base, limit, nfields, expect, src, dst):
+    return K.parse_pairs(buf, pos, line, base, limit, nfields, expect, src, dst)
+
+
+def _parse_edges(buf, pos, line, delim, nfields, ca, cb, numbers, limit, src, dst):
+    return K.parse_edges(buf, pos, line, delim, nfields, ca, cb, numbers, limit, src, dst)
+
+
+def _check_entries(buf, pos, line, nidx, nvals, kind):
+    return K.check_entries(buf, pos, line, nidx, nvals, kind)
+
+
+def _entries_ok(buf, pos, nidx, nvals, kind, chunks):
+    return K.check_entries(buf, pos, 1, nidx, nvals, kind)[0] == K.OK
+
+
+#: (edge id type, vertex id type): int64 edges with int32 vertices is what
+#: Python lists and most files give for graphs under 2^31 vertices.
+ID_TYPES = (("i4", "i4"), ("i8", "i4"), ("i8", "i8"))
+
+
+def make_cc(output_dir: str | None = None) -> CC:
+    cc = CC("_aot", source_module=__name__)
+    cc.verbose = False
+    if output_dir is not None:
+        cc.output_dir = output_dir
+    for e, v in ID_TYPES:
+        cc.export(f"components_{e}{v}", f"Tuple((i8, {v}[:]))({e}[:], {e}[:], {v}[::1])")(components)
+        cc.export(f"roots_{e}{v}", f"void({e}[:], {e}[:], {v}[::1])")(roots)
+        cc.export(f"forest_{e}{v}", f"void({e}[:], {e}[:], {v}[::1], {v}[::1], {v}[::1])")(forest)
+    buf = "u1[:]"
+    cc.export("line_end", f"i8({buf}, i8)")(_line_end)
+    cc.export("count_lines", f"i8({buf})")(_count_lines)
+    cc.export("line_start", f"i8({buf}, i8)")(_line_start)
+    cc.export("parse_pairs", f"UniTuple(i8, 6)({buf}, i8, i8, i8, i8, i8, i8, i8[:], i8[:])")(_parse_pairs)
+    cc.export("parse_edges", f"UniTuple(i8, 7)({buf}, i8, i8, i8, i8, i8, i8, b1, i8, i8[:], i8[:])")(_parse_edges)
+    cc.export("check_entries", f"UniTuple(i8, 4)({buf}, i8, i8, i8, i8, i8)")(_check_entries)
+    cc.export("entries_ok", f"b1({buf}, i8, i8, i8, i8, i8)")(_entries_ok)
+    return cc
+
+
+if __name__ == "__main__":
+    make_cc(os.path.dirname(os.path.abspath(__file__))).compile()

@@ -1,0 +1,101 @@
+"""Incremental connectivity on the CPU: union-find state that grows.
+
+The root-based finishes that are not union-find (ECL-CC, Afforest, SV and
+the root-based Liu-Tarjan variants) keep the same parent array and process
+each batch with :mod:`gconn.backends.cpu.finishes`.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from gconn.design import UNION_FIND, Plan, Variant
+from gconn.backends.cpu import unionfind as K
+from gconn.backends.cpu.backend import labels_view, new_arrays
+
+
+class IncrementalState:
+    """Parent array with capacity doubling; the API layer validates input."""
+
+    def __init__(self, variant: Variant, id_dtype=np.int32):
+        self.variant = variant
+        self.plan = Plan.of(variant)
+        self.id_dtype = np.dtype(id_dtype)
+        self.P, self.H = new_arrays(0, self.id_dtype, self.plan)
+        self._ids_typed()
+
+    def _ids_typed(self):
+        #: Batches below this many operations may take the small_* kernels.
+        self.small_below = K.SERIAL_BELOW if self.plan.family == UNION_FIND else 0
+        # they cast ids to the dtype of the empty array and take ids below
+        # idmax only: an int32 state holds vertices 0..INT32_MAX - 1, as
+        # the API's growth check allows
+        idmax = int(np.iinfo(np.int32).max) if self.id_dtype == np.int32 else int(np.iinfo(np.int64).max)
+        c = self.plan
+        self._codes = (np.empty(0, self.id_dtype), idmax, c.fin, c.fopt, c.sopt)
+
+    def reserve(self, n: int) -> None:
+        if n <= self.P.size:
+            return
+        cap = max(n, 2 * self.P.size, 1024)
+        P, H = new_arrays(cap, self.id_dtype, self.plan)
+        P[: self.P.size] = self.P
+        if self.H.size > 1:
+            H[: self.H.size] = self.H
+        self.P, self.H = P, H
+
+    def widen(self) -> None:
+        """Switch to 64-bit ids (an id beyond int32 arrived); not for UnionJTB,
+        whose records hold 32-bit parents."""
+        self.id_dtype = np.dtype(np.int64)
+        self.P, self.H = self.P.astype(np.int64), self.H.astype(np.int64)
+        self._ids_typed()
+
+    def seed(self, roots: np.ndarray) -> None:
+        """Start from a static result: each vertex points at its root."""
+        self.reserve(roots.size)
+        self.P[: roots.size] = roots
+
+    def insert(self, src: np.ndarray, dst: np.ndarray) -> None:
+        c = self.plan
+        if c.family != UNION_FIND:
+            from gconn.backends.cpu.finishes import insert_batch  # imported by the variants that use it
+            insert_batch(c, self.P, self.H, src, dst)
+            return
+        kernel = K.insert_serial if src.size < K.SERIAL_BELOW else K.insert_batch
+        kernel(self.P, self.H, src, dst, c.fin, c.fopt, c.sopt)
+
+    def query(self, src: np.ndarray, dst: np.ndarray) -> np.ndarray:
+        out = np.empty(src.size, np.bool_)
+        kernel = K.query_serial if src.size < K.SERIAL_BELOW else K.query_batch
+        kernel(self.P, src, dst, self.plan.fin, self.plan.fopt, out)
+        return out
+
+    def mixed(self, kinds: np.ndarray, src: np.ndarray, dst: np.ndarray) -> np.ndarray:
+        c = self.plan
+        if c.family != UNION_FIND:
+            from gconn.backends.cpu.finishes import mixed_batch
+            return mixed_batch(c, self.P, self.H, kinds, src, dst, self.query)
+        out = np.zeros(kinds.size, np.bool_)
+        kernel = K.mixed_serial if kinds.size < K.SERIAL_BELOW else K.mixed_batch
+        kernel(self.P, self.H, kinds, src, dst, c.fin, c.fopt, c.sopt, out)
+        return out
+
+    # -- small batches in one compiled call (the API layer's fast path) ----
+    # Each returns -1, having done nothing, where the checked path must
+    # take the batch (see gconn.backends.cpu.unionfind.small_insert); else 1 + the
+    # largest id.  Only for the union-find finishes.
+
+    def small_insert(self, src: np.ndarray, dst: np.ndarray) -> int:
+        return K.small_insert(src, dst, self.P, self.H, *self._codes)
+
+    def small_query(self, src: np.ndarray, dst: np.ndarray, out: np.ndarray) -> int:
+        return K.small_query(src, dst, out, self.P, self.H, *self._codes)
+
+    def small_process(self, kinds, src, dst, phased: bool, out: np.ndarray) -> tuple:
+        """(1 + largest id or -1, number of answers in ``out``)."""
+        return K.small_process(kinds, src, dst, phased, out, self.P, self.H, *self._codes)
+
+    def roots(self, n: int) -> np.ndarray:
+        P = self.P[:n]
+        K.compress_all(P, self.plan.fin)
+        return np.array(labels_view(P, self.plan, self.id_dtype), copy=True)

@@ -1,0 +1,201 @@
+"""Sampling on the CPU (paper Sec. 3.3): k-out, HB and BFS sampling, stride
+sampling over an edge list (ours, :mod:`gconn.design`), and the automatic
+choice's cheap estimate of HB's coverage.
+
+Each sampler unions (or points) vertices into partial trees of the parent
+array with the plan's union rule; a finish that is not a union-find samples
+with UnionAsync + FindHalve (:class:`gconn.design.Plan`).
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from gconn.backends.cpu.bfs import Search
+from gconn.backends.core.sampling import build
+from gconn.design import STRIDE_RUN
+from gconn.backends.cpu.primitives import CPU, parent_of, record_edge, set_parent
+from gconn.backends.cpu.unionfind import unite
+
+_follow = build(CPU).follow_first
+
+KOUT_PAPER = 0      # first edge + k-1 uniformly random edges (paper Alg. k-out)
+KOUT_AFFOREST = 1   # the first k edges (Afforest)
+
+
+@njit(cache=True)
+def _mix(x):
+    # splitmix64 finalizer: a stateless hash, so each (vertex, draw) gets its
+    # own reproducible random number without per-thread RNG state.
+    x = (x + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+    return x ^ (x >> 31)
+
+
+@njit(parallel=True, cache=True)
+def kout_sample(P, H, indptr, indices, k, mode, seed, fin, fopt, sopt, fa, fb):
+    n = indptr.size - 1
+    for vi in prange(n):
+        v = np.int64(vi)
+        s = indptr[v]
+        d = indptr[v + 1] - s
+        kk = min(k, d)
+        for i in range(kk):
+            if i == 0 or mode == KOUT_AFFOREST:
+                j = s + i
+            else:
+                r = _mix(np.uint64(v) * np.uint64(0x100000001B3) + np.uint64(i) + np.uint64(seed) * np.uint64(0x9E37))
+                j = s + 1 + np.int64(r % np.uint64(d - 1))
+            w = indices[j]
+            r = unite(P, H, v, w, fin, fopt, sopt)
+            record_edge(fa, fb, r, v, w)
+
+
+@njit(parallel=True, cache=True)
+def hb_hook_first(P, indptr, indices, fin, fa, fb):
+    """HB step 1: v points at its smallest neighbour w when w < v.  Every
+    vertex writes only its own slot, so there is no contention."""
+    n = indptr.size - 1
+    for vi in prange(n):
+        v = np.int64(vi)
+        if indptr[v + 1] > indptr[v]:
+            w = indices[indptr[v]]
+            if w < v:
+                set_parent(P, v, w, fin)
+                record_edge(fa, fb, v, v, w)
+
+
+@njit(parallel=True, cache=True)
+def hb_union_roots(P, H, indptr, indices, N, fin, fopt, sopt, fa, fb):
+    """HB step 2: the vertices still roots union their first N edges."""
+    n = indptr.size - 1
+    inspected = 0
+    for vi in prange(n):
+        v = np.int64(vi)
+        if parent_of(P, v, fin) != v:
+            continue
+        e = min(indptr[v] + N, indptr[v + 1])
+        inspected += e - indptr[v]
+        for j in range(indptr[v], e):
+            w = indices[j]
+            r = unite(P, H, v, w, fin, fopt, sopt)
+            record_edge(fa, fb, r, v, w)
+    return inspected
+
+
+@njit(cache=True)
+def follow_first(indptr, indices, starts, max_steps):
+    """Where HB's first step sends each start: follow the smallest
+    neighbour while it is smaller; -1 when the walk is longer than max_steps."""
+    out = np.empty(starts.size, np.int64)
+    for t in range(starts.size):
+        out[t] = _follow(indptr, indices, np.int64(starts[t]), max_steps)
+    return out
+
+
+@njit(parallel=True, cache=True)
+def relabel_visited(P, level, mn):
+    """Point every visited vertex at the visited set's minimum id, keeping
+    parent <= child for the finishes that rely on it."""
+    for vi in prange(P.size):
+        v = np.int64(vi)
+        if level[v] >= 0:
+            P[v] = mn
+
+
+def pick_source(indptr: np.ndarray, sample: int, seed: int) -> int:
+    """The highest-degree vertex of a random sample (Slota et al.)."""
+    n = indptr.size - 1
+    rng = np.random.default_rng(seed)
+    cand = rng.integers(0, n, size=min(sample, n)) if n > sample else np.arange(n)
+    deg = indptr[cand + 1] - indptr[cand]
+    return int(cand[int(np.argmax(deg))])
+
+
+@njit(parallel=True, cache=True)
+def stride_sample(P, H, src, dst, run, step, fin, fopt, sopt, fa, fb):
+    """Stride sampling: union edges ``i * step`` to ``i * step + run - 1``
+    for every i; returns how many edges that is."""
+    m = src.size
+    runs = (m + step - 1) // step
+    inspected = 0
+    for t in prange(runs):
+        first = t * step
+        last = min(first + run, m)
+        inspected += last - first
+        for i in range(first, last):
+            u = src[i]
+            v = dst[i]
+            r = unite(P, H, u, v, fin, fopt, sopt)
+            record_edge(fa, fb, r, u, v)
+    return inspected
+
+
+def sample(s, seed: int) -> int:
+    """Run the plan's sampling on run state ``s``; returns the edges it
+    inspected."""
+    p = s.plan
+    if p.sampling == "stride":
+        return int(stride_sample(s.P, s.H, s.src, s.dst, STRIDE_RUN, p.stride_step(s.src.size, s.graph.n),
+                                 p.fin, p.fopt, p.sopt, s.fa, s.fb))
+    indptr, indices = s.indptr, s.indices
+    deg = np.diff(indptr)
+    if p.sampling == "kout":
+        mode = KOUT_PAPER if p.kout_paper else KOUT_AFFOREST
+        kout_sample(s.P, s.H, indptr, indices, p.k, mode, seed, p.fin, p.fopt, p.sopt, s.fa, s.fb)
+        return int(np.minimum(deg, p.k).sum())
+    if p.sampling == "hb":
+        hb_hook_first(s.P, indptr, indices, p.fin, s.fa, s.fb)
+        second = hb_union_roots(s.P, s.H, indptr, indices, p.hb_n, p.fin, p.fopt, p.sopt, s.fa, s.fb)
+        return int(np.count_nonzero(deg)) + int(second)
+    if p.sampling == "bfs":
+        return bfs_sample(s, seed)
+    raise ValueError(f"unknown sampling {p.sampling!r}")
+
+
+def bfs_sample(s, seed: int) -> int:
+    """BFS sampling: a direction-optimizing BFS from the highest-degree
+    vertex of a random sample, for at most ``bfs_levels`` levels; the
+    visited set is pointed at its minimum id.  Returns the edges inspected."""
+    g, p, fa, fb = s.graph, s.plan, s.fa, s.fb
+    src = pick_source(s.indptr, p.bfs_sample, seed)
+    level = np.full(g.n, -1, np.int32)
+    parent = np.full(g.n, -1, s.indices.dtype)
+    search = Search(s.indptr, s.indices, level, parent)
+    search.run(src, p.bfs_levels)
+    visited = np.flatnonzero(level >= 0)
+    mn = int(visited[0])
+    relabel_visited(s.P, level, mn)
+    if fa.size:
+        tree = visited[visited != src]
+        fa[tree] = parent[tree]
+        fb[tree] = tree
+        if mn != src:
+            # The root's slot must stay free for a later link of the
+            # root; the source has no tree edge, so move mn's there.
+            fa[src], fb[src] = fa[mn], fb[mn]
+            fa[mn] = fb[mn] = -1
+    return search.inspected
+
+
+def hb_coverage(graph, sample: int = 1024, seed: int = 0, max_steps: int = 4096) -> float:
+    """A cheap lower bound on HB's coverage (the decision tree's HB Cov):
+    follow smallest-neighbour pointers (HB's first step) from sampled
+    vertices and count how many end at the most common end point.
+
+    >>> import gconn
+    >>> hb_coverage(gconn.Graph.from_edges([0, 0], [1, 2]))
+    1.0
+    """
+    n = graph.n
+    if n == 0:
+        return 0.0
+    rng = np.random.default_rng(seed)
+    starts = rng.integers(0, n, size=min(sample, n))
+    ends = follow_first(*graph.adjacency(), starts, max_steps)
+    ends = ends[ends >= 0]
+    if ends.size == 0:
+        return 0.0
+    _, counts = np.unique(ends, return_counts=True)
+    return float(counts.max()) / starts.size

@@ -1,0 +1,98 @@
+"""The GPU backend (numba-cuda kernels, CuPy arrays): the steps of
+:mod:`gconn.pipeline` and the operations the API needs.  Same interface as
+:mod:`gconn.backends.cpu`.
+
+Importing this package never fails: :func:`available` says whether the
+backend can run and why not.  The rest of the interface (the pipeline steps,
+``IncrementalState``, ``compact``...) loads on first use.
+
+>>> from gconn.backends import gpu
+>>> ok, reason = gpu.available()
+>>> isinstance(ok, bool) and isinstance(reason, str)
+True
+"""
+from __future__ import annotations
+
+import os
+import sys
+
+NAME = "gpu"
+
+_STEPS = ("scope", "init", "sample", "compress", "lmax", "gather", "sample_stats", "finish", "finalize", "number", "sync")
+
+__all__ = ["NAME", "available", "IncrementalState", "to_backend", "compact",
+           "min_representatives", "count_roots", "collect_forest", "replayed", "again", "asarray", "concatenate",
+           "validate_device_ids", *_STEPS]
+
+_LAZY = {
+    **{step: ("backend", step) for step in _STEPS},
+    "IncrementalState": ("incremental", "IncrementalState"),
+    "to_backend": ("ops", "to_backend"), "compact": ("ops", "compact"),
+    "min_representatives": ("ops", "min_representatives"), "count_roots": ("ops", "count_roots"),
+    "collect_forest": ("ops", "collect_forest"), "replayed": ("replay", "replayed"), "again": ("replay", "again"),
+    "asarray": ("ops", "asarray"),
+    "concatenate": ("ops", "concatenate"), "validate_device_ids": ("ops", "validate_device_ids"),
+}
+
+_AVAILABLE: dict = {}
+
+
+#: Device nodes of an NVIDIA driver (Linux; /dev/dxg: WSL2).  Without any of
+#: them no CUDA GPU can be opened, and the probe skips importing CuPy and
+#: numba-cuda, which takes about a second.
+DEVICE_NODES = ("/dev/nvidiactl", "/dev/nvidia0", "/dev/dxg")
+
+
+def _probe():
+    if os.environ.get("NUMBA_ENABLE_CUDASIM", "0").strip() not in ("", "0"):
+        return "sim", "the CUDA simulator (NUMBA_ENABLE_CUDASIM=1)"
+    import importlib.util
+    if importlib.util.find_spec("cupy") is None:
+        return None, "CuPy is not installed; install gconn[gpu]"
+    if sys.platform.startswith("linux") and not any(os.path.exists(p) for p in DEVICE_NODES):
+        return None, f"no NVIDIA driver device ({', '.join(DEVICE_NODES)} are missing)"
+    try:
+        import cupy
+    except ImportError as e:
+        return None, f"CuPy is not installed ({e}); install gconn[gpu]"
+    try:
+        from gconn.backends.gpu._compat import cuda
+    except Exception as e:  # a broken numba-cuda must not break gconn
+        return None, f"numba-cuda cannot be imported: {type(e).__name__}: {e}"
+    try:
+        if not cuda.is_available():
+            return None, "numba-cuda finds no CUDA GPU (or no CUDA driver)"
+        if cupy.cuda.runtime.getDeviceCount() < 1:
+            return None, "CuPy finds no CUDA GPU"
+        name = cuda.get_current_device().name
+        name = name.decode() if isinstance(name, bytes) else name
+    except Exception as e:
+        return None, f"the CUDA driver failed: {type(e).__name__}: {e}"
+    return "gpu", f"CUDA GPU {name}"
+
+
+def available(simulator_ok: bool = True):
+    """``(True, description)`` when the backend can run, else ``(False,
+    reason)``.  Under NUMBA_ENABLE_CUDASIM=1 it runs in numba's simulator,
+    which counts only when ``simulator_ok`` (backend='auto' passes False:
+    the simulator is far too slow to pick on its own).
+
+    >>> available(simulator_ok=False)[0] in (True, False)
+    True
+    """
+    if not _AVAILABLE:
+        _AVAILABLE["kind"], _AVAILABLE["why"] = _probe()
+    kind, why = _AVAILABLE["kind"], _AVAILABLE["why"]
+    if kind == "sim":
+        return (True, why) if simulator_ok else (False, f"{why} is only used for backend='gpu'")
+    return kind is not None, why
+
+
+def __getattr__(name):
+    if name in _LAZY:
+        import importlib
+        module, attr = _LAZY[name]
+        value = getattr(importlib.import_module(f"{__name__}.{module}"), attr)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

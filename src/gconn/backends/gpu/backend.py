@@ -1,0 +1,287 @@
+"""The GPU backend's steps of the static pipeline (:mod:`gconn.pipeline`):
+run state, L_max, gathering, the finish dispatch, finalization.
+
+Launches per run, k-out: parents, sampling, compression,
+L_max (one block, also zeroes the gather counters), gathering, the
+load-balanced finish (a grid-stride kernel reading the list lengths on the
+device), finalization.  None of them waits for the host; only the
+instrumentation in :class:`~gconn.pipeline.stats.Stats` (and BFS sampling, which is
+level-synchronous) reads values back.
+
+>>> import gconn
+>>> from gconn.design import Plan, Variant
+>>> g = gconn.Graph.from_edges([0, 2], [1, 3]).to_device()  # doctest: +SKIP
+>>> s = init(g, Plan.of(Variant.parse("none+union-async")), False)  # doctest: +SKIP
+"""
+from __future__ import annotations
+
+import time
+from contextlib import contextmanager
+
+import numpy as np
+
+from gconn.design import UNION_FIND, Plan
+from gconn.backends.gpu import finishes
+from gconn.backends.gpu import memory
+from gconn.backends.gpu import ops
+from gconn.backends.gpu import replay
+from gconn.backends.gpu import sampling
+from gconn.backends.gpu.graph import TRACK_IDS
+from gconn.graph.ids import offset_dtype
+from gconn.backends.gpu._compat import SIM, view, xp
+from gconn.backends.gpu.launch import CHUNK, REGISTRY, SAMPLE, WARP, dtypes_key, dummy, get, launch
+from gconn.backends.gpu.unionfind import OP_UNION, TRACK_FIT
+from gconn.backends.gpu.unionfind import compress as compress_all, flat_roots
+
+#: active vertices up to this degree get a thread in the finish, larger
+#: ones warp units of CHUNK edges
+SMALL_MAX = 2 if SIM else 16
+
+
+def graph_views(graph, form: str):
+    """The arrays of ``form`` ("edges" or "adjacency", copied to the device
+    or built there on first use) and their kernel views, made once per
+    graph."""
+    key = ("gpu_views", form)
+    v = graph._cache.get(key)
+    if v is None:
+        arrays = graph.form(form)
+        v = graph._cache[key] = (arrays, tuple(view(a) for a in arrays))
+    return v
+
+
+_DTYPES: dict = {}
+
+
+class State:
+    """One run: the graph, the plan, the form of the graph the plan needs
+    (``src``/``dst``: the edge list, or ``indptr``/``indices``: the
+    adjacency; the other pair None), the parent array ``P``, the plan's
+    auxiliary array ``H`` and the forest slots, with the kernel views of
+    each (placeholders where an array is not used)."""
+
+    def __init__(self, graph, plan: Plan, forest: bool):
+        n, idt = graph.n, graph.id_dtype
+        self.graph, self.plan = graph, plan
+        self.n, self.id_dtype = n, idt
+        self.src = self.dst = self.indptr = self.indices = None
+        self.ptr_dtype = np.dtype(offset_dtype(graph.m_input))
+        self.ipv, self.ixv = dummy(self.ptr_dtype), dummy(idt)
+        self.srcv = self.dstv = dummy(idt)
+        if plan.needs == "adjacency":
+            (self.indptr, self.indices), (self.ipv, self.ixv) = graph_views(graph, "adjacency")
+            self.ptr_dtype = self.indptr.dtype
+        if plan.needs == "edges" or graph.m_input == 0:
+            # without edges the pipeline skips sampling: the finish reads
+            # the (empty) edge list
+            (self.src, self.dst), (self.srcv, self.dstv) = graph_views(graph, "edges")
+        p_dtype = np.dtype(np.int64) if plan.jtb else np.dtype(idt)
+        key = (idt, self.ptr_dtype, p_dtype)
+        self.dtypes = _DTYPES.get(key)
+        if self.dtypes is None:     # dtype names cost microseconds each
+            self.dtypes = _DTYPES[key] = dtypes_key(*key)
+        self.P = xp.empty(n, dtype=p_dtype)
+        self.Pv = view(self.P)
+        if plan.sampling != "hb" or graph.m_input == 0:    # HB's first step initializes P itself
+            launch(get("init_parents", (), self.dtypes), n, self.Pv, n, persistent=True)
+        self.H = xp.full(n, -1 if plan.aux == "hooks" else 0, p_dtype) if plan.aux else None
+        self.Hv = view(self.H) if plan.aux else dummy(p_dtype)
+        if forest:
+            self.fa, self.fb = xp.full(n, -1, idt), xp.full(n, -1, idt)
+            self.fav, self.fbv = view(self.fa), view(self.fb)
+        else:
+            self.fa = self.fb = xp.empty(0, idt)
+            self.fav = self.fbv = dummy(idt)
+        self.record = int(forest)
+        # ids not checked before the run (gconn.backends.gpu.graph.track_ids): the
+        # finish's union kernel checks them; no other kernel may read them
+        self.track = graph._cache.get(TRACK_IDS)
+        if self.track is not None and (plan.family != UNION_FIND or plan.needs != "edges"):
+            raise RuntimeError(f"{plan.name} reads ids before the union kernel checks them")
+
+    def coo_ops(self):
+        """The COO union kernel on the plan's codes, the one that checks the
+        ids where they were not checked before the run, and its last two
+        arguments but the step (the flags it sets)."""
+        p = self.plan
+        if self.track is None:
+            return self.kernel("coo_ops"), dummy(np.int64), -1
+        return get("coo_ops", (p.fin, p.fopt, p.sopt, TRACK_FIT), self.dtypes), view(self.track), 0
+
+    def kernel(self, kind: str):
+        """The kernel ``kind`` specialized as its registration asks: on the
+        plan's union codes, on UnionJTB records or not, or on nothing."""
+        keys = REGISTRY[kind].keys
+        p = self.plan
+        key = (p.fin, p.fopt, p.sopt) if keys == "union" else (p.jtb,) if keys == "jtb" else ()
+        return get(kind, key, self.dtypes)
+
+
+def sync() -> None:
+    """Wait for the device: Stats phases are timed between two of these.
+    Through CuPy's runtime call: numba's ``cuda.synchronize()`` cost the
+    H100's host 10.6 us on an idle device against 1.8 (BENCHMARKS.md,
+    sixteenth session), which a phase's timing or a benchmark's would
+    count."""
+    if not SIM:
+        xp.cuda.runtime.deviceSynchronize()
+
+
+class DeviceTimer:
+    """CUDA events around device work (the wall clock in the simulator)."""
+
+    def __init__(self):
+        if SIM:
+            self.t0 = time.perf_counter()
+        else:
+            self.e0, self.e1 = xp.cuda.Event(), xp.cuda.Event()
+            self.e0.record()
+
+    def seconds(self) -> float:
+        if SIM:
+            return time.perf_counter() - self.t0
+        self.e1.record()
+        self.e1.synchronize()
+        return xp.cuda.get_elapsed_time(self.e0, self.e1) / 1e3
+
+
+def estimate_bytes(graph, plan: Plan, forest: bool) -> int:
+    """Device memory a static run allocates beyond the graph."""
+    m = graph.m_input
+    return plan.device_bytes(graph.n, m, graph.id_dtype.itemsize, np.dtype(offset_dtype(m)).itemsize, forest,
+                             1 / CHUNK + 1 / (SMALL_MAX + 1))
+
+
+@contextmanager
+def scope(graph, plan: Plan, forest: bool, stats):
+    """Check the device memory a run needs before it starts, turn an
+    out-of-memory error into one that says what ran, and time the device."""
+    what = f"{plan.name} on a graph with n={graph.n} and {graph.m_input} input edges"
+    memory.check(estimate_bytes(graph, plan, forest), what)
+    with memory.guard(what):
+        timer = DeviceTimer() if stats is not None else None
+        yield
+        if timer is not None:
+            stats.device_time = timer.seconds()
+
+
+# -- the pipeline's steps -----------------------------------------------------
+
+def init(graph, plan: Plan, forest: bool) -> State:
+    return State(graph, plan, forest)
+
+
+def sample(s: State, seed: int, count: bool) -> int:
+    return sampling.sample(s, seed, count)
+
+
+def compress(s: State) -> None:
+    # Full compression before L_max (paper Alg. 1): HB's first step alone
+    # makes a path one 4M-long chain, far too long for the finds of
+    # L_max's one block (measured: 38 ms).  A thread per vertex, not
+    # persistent: see make_compress.
+    n = s.graph.n
+    compress_all(s.kernel("compress"), n, s.Pv, dummy(s.graph.id_dtype), 0)
+
+
+def _scratch(s: State):
+    """Buffers of the sampled pipeline, kept with the graph and reused by
+    every run on it on the same stream (allocating them and making their
+    views costs more than a small kernel; runs on other streams would race
+    on them); a run being captured gets its own (:mod:`gconn.backends.gpu.replay`):
+    L_max and its count (written by the L_max kernel), the
+    gather counters (zeroed by it), the small-vertex list and the warp units
+    (vertex, first edge).  Returns the L_max array and the views."""
+    graph = s.graph
+    own = replay.capturing()
+    key = ("gpu_scratch", SMALL_MAX, 0 if SIM else xp.cuda.get_current_stream().ptr)
+    scratch = None if own else graph._cache.get(key)
+    if scratch is None:
+        n, slots = graph.n, int(s.indices.size)
+        cap = slots // CHUNK + slots // (SMALL_MAX + 1) + 1
+        lm = xp.zeros(2, np.int64)
+        arrays = (lm, xp.zeros(2, np.int64), xp.empty(n, graph.id_dtype), xp.empty(cap, graph.id_dtype),
+                  xp.empty(cap, s.ptr_dtype))
+        scratch = (lm,) + tuple(view(a) for a in arrays)
+        if not own:
+            # one per stream (runs on one stream are ordered), a few streams at most
+            held = [k for k in graph._cache if isinstance(k, tuple) and k[0] == "gpu_scratch"]
+            for k in held[:-3]:
+                del graph._cache[k]
+            graph._cache[key] = scratch
+    return scratch
+
+
+def lmax(s: State, seed: int):
+    """L_max from one block's sample, left on the device; returns the
+    scratch buffers (L_max first)."""
+    scratch = _scratch(s)
+    _, lmv, countsv, _, _, _ = scratch
+    launch(s.kernel("lmax"), SAMPLE, s.Pv, s.graph.n, seed, lmv, countsv, block=SAMPLE)
+    return scratch
+
+
+def gather(s: State, scratch):
+    """The finish's work: for union-find, the active vertices split into a
+    small-degree list and warp units, built on the device; for the other
+    finishes the active vertices' edges as a list (reads L_max back)."""
+    g = s.graph
+    lm, lmv, countsv, smallv, uvv, usv = scratch
+    if s.plan.family == UNION_FIND:
+        launch(s.kernel("gather"), g.n, s.Pv, s.ipv, g.n, lmv, SMALL_MAX, smallv, uvv, usv, countsv)
+        return smallv, uvv, usv, countsv
+    return finishes.gather_edges(s, int(lm[0]))
+
+
+def sample_stats(s: State, scratch, work, st) -> None:
+    """Cov, IC and the finish's edge count (these read back); ``scratch``
+    None after stride sampling: L_max exact, IC over the edge list (the
+    finish counts its edges itself)."""
+    g = s.graph
+    labels = (s.P & 0xFFFFFFFF) if s.plan.jtb else s.P
+    lmax_ = int(xp.argmax(xp.bincount(labels, minlength=1))) if scratch is None else int(scratch[0][0])
+    st.lmax = lmax_
+    st.coverage = float(xp.count_nonzero(labels == lmax_)) / g.n
+    if scratch is None:
+        left = int(s.src.size)
+        st.inter_component = float(xp.count_nonzero(labels[s.src] != labels[s.dst])) / left if left else 0.0
+        return
+    acc = xp.zeros(2, np.int64)
+    launch(s.kernel("active_stats"), g.n, s.Pv, s.ipv, s.ixv, g.n, scratch[1], view(acc))
+    left, crossing = (int(x) for x in acc.tolist())
+    st.inter_component = crossing / left if left else 0.0
+    st.edge_inspections["finish"] = left
+
+
+def finish(s: State, work):
+    """The finish over all edges (``work`` None) or the gathered work;
+    returns (edges inspected or None, rounds)."""
+    g = s.graph
+    if s.plan.family != UNION_FIND:
+        return finishes.finish(s, work)
+    if work is None:
+        m = int(s.src.size)
+        kern, flags, row = s.coo_ops()
+        launch(kern, m, s.Pv, s.Hv, s.srcv, s.dstv, dummy(np.int8), m, OP_UNION, s.record,
+               s.fav, s.fbv, dummy(np.bool_), g.n, flags, row, WARP, persistent=True)
+        return m, 0
+    smallv, uvv, usv, countsv = work
+    launch(s.kernel("finish_csr"), g.n, s.Pv, s.Hv, s.ipv, s.ixv, smallv, uvv, usv, countsv, s.record,
+           s.fav, s.fbv, persistent=True)
+    return None, 0
+
+
+def finalize(s: State):
+    return flat_roots(s.kernel("compress"), s.graph.n, s.P, s.Pv, s.plan.jtb, s.graph.id_dtype), s.fa, s.fb
+
+
+def number(s: State):
+    """(k, labels 0..k-1) after the finish.  For min-rooted variants the
+    compression is folded into the compaction: the roots are already known
+    (P[v] == v), so its first kernel flags them and then points every
+    vertex at its root.  UnionJTB and the variants whose roots are not
+    minima finalize first.  Where the ids were not checked before the run
+    (``s.track``), k is -1 unless they all fit (see :func:`gconn.backends.gpu.ops.compact`)."""
+    if s.plan.variant.min_rooted and not s.plan.jtb:
+        return ops.compact(s.P, min_rooted=True, flat=False, flags=s.track)
+    return ops.compact(finalize(s)[0], min_rooted=s.plan.variant.min_rooted, flags=s.track)

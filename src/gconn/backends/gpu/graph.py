@@ -1,0 +1,588 @@
+"""Graph forms on the GPU (see :mod:`gconn.graph`): a device graph copies
+or builds each form when a run first asks for it, and only that one.
+
+* ``"edges"``: CuPy edge arrays as given (checked and cast), or the host
+  graph's edge list copied over.
+* ``"adjacency"``: one counting sort by source on the device (degrees by
+  atomic adds, a scan, a scatter by atomic cursors, each row's smallest
+  neighbour swapped to its front); the host's canonical CSR copied instead
+  when the host already has it.
+* ``"canonical"``: CuPy's sort and unique over the device edges, or the
+  host's canonical CSR copied with its COO derived on the device.
+
+Each function returns the arrays of one form; :class:`gconn.Graph` wraps
+them (this module does not import it: imports run one way).
+
+>>> import cupy as cp  # doctest: +SKIP
+>>> n, src, dst = device_edge_list(cp.array([0, 1, 1]), cp.array([1, 0, 2]))  # doctest: +SKIP
+>>> n, int(src.size)  # doctest: +SKIP
+(3, 3)
+"""
+from __future__ import annotations
+
+from collections import OrderedDict
+
+import numpy as np
+
+from gconn.graph.ids import check_n, check_pair, id_dtype, id_range, offset_dtype
+from gconn.backends.gpu import memory, replay
+from gconn.backends.gpu._compat import SIM, cuda, view, xp
+from gconn.backends.gpu.launch import dtypes_key, get, kernel, launch
+from gconn.backends.gpu.staging import put
+from gconn.backends.core.sampling import build as sampling_bodies
+from gconn.backends.gpu.primitives import GPU
+
+
+def require_device(what: str):
+    """Raise GPUUnavailableError unless CuPy and a real GPU are there."""
+    if SIM or xp is None:
+        from gconn.errors import GPUUnavailableError
+        from gconn.backends.gpu import available
+        raise GPUUnavailableError(f"{what} needs a CUDA GPU with CuPy: {available()[1]}")
+
+
+def _what(graph) -> str:
+    return f"a graph with n={graph.n} and {graph.m_input} input edges"
+
+
+# -- edges ---------------------------------------------------------------------
+
+def device_edge_list(src, dst, n=None):
+    """Check CuPy ``src``/``dst`` id arrays; returns (n, src, dst) with ids
+    of the graph's id dtype (no copy when they have it)."""
+    require_device("building a graph from CuPy arrays")
+    src = xp.asarray(src)
+    dst = xp.asarray(dst)
+    check_pair(src, dst)
+    check_n(n)
+    if src.size:
+        hi = device_id_range(src, dst)
+        if n is None:
+            n = hi + 1
+            _remember(src, dst, n)
+        elif hi >= n:
+            raise ValueError(f"vertex id {hi} is out of range for n={n}")
+    n = int(n or 0)
+    dt = id_dtype(n)
+    return n, xp.ascontiguousarray(src, dtype=dt), xp.ascontiguousarray(dst, dtype=dt)
+
+
+def device_sparse_edges(A):
+    """(n, row, col) of a cupyx.scipy.sparse matrix; stored entries are
+    edges, direction ignored (weak connectivity), as in scipy.sparse.csgraph."""
+    if A.ndim != 2 or A.shape[0] != A.shape[1]:
+        raise ValueError(f"the adjacency matrix must be square; got shape {A.shape}")
+    coo = A.tocoo()
+    return device_edge_list(coo.row, coo.col, int(A.shape[0]))
+
+
+def device_edges(host):
+    """The edge list of a host graph, copied to the GPU."""
+    src, dst = host.edges()
+    memory.check(src.nbytes + dst.nbytes, _what(host))
+    with memory.guard(f"copying {_what(host)} to the GPU"):
+        return put(src), put(dst)
+
+
+def device_edges_of_csr(indptr, indices, n: int):
+    """The edge list of a matrix's CSR held on the host: the CSR crosses as
+    it is (n + 1 offsets and m ids, where the edge list is 2m ids) and each
+    entry's row is found on the device."""
+    m = int(indices.size)
+    memory.check(indptr.nbytes + 2 * indices.nbytes + 8 * min(COO_CHUNK, m),
+                 f"a graph with n={n} and {m} input edges")
+    with memory.guard(f"copying a graph with n={n} and {m} input edges to the GPU"):
+        dptr, dst = put(indptr), put(indices)
+        src = xp.empty(m, dst.dtype)
+        for lo in range(0, m, COO_CHUNK):
+            hi = min(lo + COO_CHUNK, m)
+            src[lo:hi] = _rows(dptr, lo, hi)
+        return src, dst
+
+
+def _rows(indptr, lo: int, hi: int):
+    """The row of each CSR slot lo..hi-1 (a binary search per slot)."""
+    slots = xp.arange(lo, hi, dtype=indptr.dtype)
+    return xp.searchsorted(indptr, slots, side="right") - 1
+
+
+@kernel("csr_rows", lambda t: (t.ptr, t.I64, t.I64, t.I64, t.I64, t.id))
+def make_csr_rows():
+    """``out[i]`` = the row of CSR slot ``e0 + i`` for i < k, the row
+    searched for in ``r0..r1`` only (the rows of the first and last slot).
+    Each warp walks its own run of slots 32 at a time, as ``coo_ops`` does,
+    and each thread searches from its previous row (doubling steps, then
+    halving): a row a few slots on is one or two reads away, where a binary
+    search over the whole range reads ~log2(n) offsets per slot.  Rows
+    stay in ``r0..r1`` whatever the offsets hold."""
+
+    def csr_rows(indptr, e0, k, r0, r1, out):
+        tid = cuda.grid(1)
+        nwarps = cuda.gridsize(1) // 32
+        chunks = (k + 31) // 32
+        per = (chunks + nwarps - 1) // nwarps
+        first = (tid // 32) * per
+        r = r0
+        for c in range(first, min(first + per, chunks)):
+            i = c * 32 + tid % 32
+            if i >= k:
+                break
+            e = e0 + i
+            step = 1
+            while r + step <= r1 and indptr[r + step] <= e:
+                r += step
+                step *= 2
+            while step > 1:
+                step //= 2
+                if r + step <= r1 and indptr[r + step] <= e:
+                    r += step
+            out[i] = r
+
+    return csr_rows
+
+
+def rows_kernel(dtypes: tuple):
+    """The ``csr_rows`` kernel for ``dtypes`` (ids, offsets, parents)."""
+    return get("csr_rows", (), dtypes)
+
+
+@kernel("csr_order", lambda t: (t.ptr, t.I64, t.i64, t.I64))
+def make_csr_order():
+    """``flags[at] = 1`` where the ``rows + 1`` offsets ever decrease.  A
+    kernel of its own instead of CuPy's comparison and ``any()``, which
+    cost 200 us of host time in a streamed CSR call of 8 ms on the GPU
+    machine (BENCHMARKS.md, nineteenth session)."""
+
+    def csr_order(indptr, rows, flags, at):
+        for i in range(cuda.grid(1), rows, cuda.gridsize(1)):
+            if indptr[i + 1] < indptr[i]:
+                flags[at] = 1
+
+    return csr_order
+
+
+def order_kernel(dtypes: tuple):
+    """The ``csr_order`` kernel for ``dtypes`` (ids, offsets, parents)."""
+    return get("csr_order", (), dtypes)
+
+
+@kernel("id_bounds", lambda t: (t.id, t.id, t.I64, t.i64), offsets=False)
+def make_id_bounds():
+    """bounds[0] = min(bounds[0], every id), bounds[1] = max(bounds[1],
+    every id) of ``src`` and ``dst``: per block in shared memory, then one
+    atomic pair per block."""
+
+    def id_bounds(src, dst, m, bounds):
+        acc = cuda.shared.array(2, np.int64)
+        if cuda.threadIdx.x == 0:
+            acc[0] = bounds[0]
+            acc[1] = bounds[1]
+        cuda.syncthreads()
+        lo = acc[0]
+        hi = acc[1]
+        for i in range(cuda.grid(1), m, cuda.gridsize(1)):
+            u = np.int64(src[i])
+            v = np.int64(dst[i])
+            lo = min(lo, min(u, v))
+            hi = max(hi, max(u, v))
+        cuda.atomic.min(acc, 0, lo)
+        cuda.atomic.max(acc, 1, hi)
+        cuda.syncthreads()
+        if cuda.threadIdx.x == 0:
+            cuda.atomic.min(bounds, 0, acc[0])
+            cuda.atomic.max(bounds, 1, acc[1])
+
+    return id_bounds
+
+
+@kernel("ids_local", lambda t: (t.ptr, t.id, t.I64, t.I64, t.i64))
+def make_ids_local():
+    """counts[0] += the rows r = i * step below n with a neighbour,
+    counts[1] += those whose first neighbour lies within n / 64 of r,
+    counts[2] += those whose first (smallest) neighbour is larger than r."""
+
+    def ids_local(indptr, indices, n, step, counts):
+        r = np.int64(cuda.grid(1)) * step
+        if r >= n:
+            return
+        a = np.int64(indptr[r])
+        if np.int64(indptr[r + 1]) > a:
+            cuda.atomic.add(counts, 0, 1)
+            first = np.int64(indices[a])
+            if abs(first - r) <= n // 64:
+                cuda.atomic.add(counts, 1, 1)
+            if first > r:
+                cuda.atomic.add(counts, 2, 1)
+
+    return ids_local
+
+
+def ids_local_counts(indptr, indices, n: int, sample: int) -> tuple[int, int, int]:
+    """(rows with a neighbour, rows whose first neighbour is near, rows
+    whose smallest neighbour is larger) of ``sample`` rows spread over a
+    device CSR: one kernel and one read-back (CuPy's own operations
+    compiled for seconds on a machine's first run)."""
+    counts = xp.zeros(3, np.int64)
+    step = max(n // sample, 1)
+    rows = -(-n // step)
+    launch(get("ids_local", (), dtypes_key(indices.dtype, indptr.dtype, indices.dtype)), rows, view(indptr),
+           view(indices), n, step, view(counts))
+    has, near, low = (int(x) for x in (counts if SIM else counts.get()))
+    return has, near, low
+
+
+# -- ids checked by the run itself ----------------------------------------------
+# A CuPy (src, dst) passed again costs a check of its ids before the run: a
+# kernel and a read-back, which on a graph of 0.5-1M edges took as long as
+# the replayed run.  So the n that the last check of the same arrays found
+# is kept, and a later run may start from it with its ids unchecked: its
+# union kernels then skip ids outside 0..n-1 and flag them, and flag the id
+# n-1 (coo_ops with ``TRACK_FIT``), and its result stands only if the flags
+# show ids in 0..n-1 with n-1 among them (the numbering's scan checks them,
+# :func:`gconn.backends.gpu.ops.compact`; a count of roots, :func:`if_ids_fit`).
+
+#: (pointers, size, dtype) of checked CuPy id arrays -> the n found
+_SEEN_N: OrderedDict = OrderedDict()
+_SEEN_MAX = 64
+#: (a pair's key, call options) -> (the n its run with unchecked ids was
+#: captured with, that capture's replay handle), so that a pair passed
+#: again goes straight to its replay.  Without it each call built a Graph
+#: and made the automatic choice again, 35-40 us of the H100's host on a
+#: graph of half a million edges, where the whole call on a resident graph
+#: takes 45 (BENCHMARKS.md, thirty-third session).  Nothing here holds the
+#: arrays: a capture reads them at their addresses.
+_RUNS: OrderedDict = OrderedDict()
+#: the graph's cache key of the bounds a run with unchecked ids fills
+TRACK_IDS = "gpu_track_ids"
+
+
+def pair_key(src, dst) -> tuple:
+    """What a CuPy pair is known by here: its addresses, size and id type."""
+    return (src.data.ptr, dst.data.ptr, src.size, src.dtype)
+
+
+def _keep(store: OrderedDict, key, value) -> None:
+    """``store[key] = value`` as its most recent entry, the oldest dropped
+    beyond ``_SEEN_MAX``."""
+    store.pop(key, None)        # re-inserted last: the oldest go first
+    store[key] = value
+    while len(store) > _SEEN_MAX:
+        try:
+            store.popitem(last=False)
+        except KeyError:        # emptied by another thread meanwhile
+            break
+
+
+def _plain(src, dst) -> bool:
+    """Whether ``src`` and ``dst`` are one-dimensional, contiguous and of
+    one size: what their :func:`pair_key` stands for (a strided view
+    shares its base's address)."""
+    return src.ndim == 1 and dst.ndim == 1 and src.size == dst.size and src.flags.c_contiguous \
+        and dst.flags.c_contiguous
+
+
+def _remember(src, dst, n: int) -> None:
+    if src.dtype == dst.dtype == id_dtype(n) and _plain(src, dst):
+        _keep(_SEEN_N, pair_key(src, dst), n)
+
+
+def seen_n(src, dst, key=None):
+    """The n that the last check of these very CuPy arrays found (they may
+    have changed since), or None; ``key``: their :func:`pair_key`."""
+    if SIM or src.size == 0 or not _plain(src, dst):
+        return None
+    n = _SEEN_N.get(pair_key(src, dst) if key is None else key)
+    if n is None or not (src.dtype == dst.dtype == id_dtype(n)):
+        return None
+    return n
+
+
+def pair_again(src, dst, numbered: bool, seed):
+    """The outputs of another replay of the run with unchecked ids kept for
+    CuPy arrays ``src`` and ``dst`` and these options (:func:`keep_run`),
+    or None.  The whole lookup of a pair passed again, in one place: its
+    steps spread over ``api`` cost the H100's host 6-7 us a call, where a
+    resident graph's took under 1 (BENCHMARKS.md, thirty-fifth session)."""
+    if dst.dtype != src.dtype or not _plain(src, dst):
+        return None
+    pair = pair_key(src, dst)
+    hit = _RUNS.get((pair, numbered, seed))
+    if hit is None or _SEEN_N.get(pair) != hit[0]:
+        return None
+    return replay.again(hit[1])
+
+
+def forget(src, dst) -> None:
+    """Drop what is known of this pair: the n found and its kept runs."""
+    pair = pair_key(src, dst)
+    _SEEN_N.pop(pair, None)
+    for key in [k for k in _RUNS if k[0] == pair]:
+        _RUNS.pop(key, None)
+
+
+def keep_run(key, n: int, handle: list) -> None:
+    _keep(_RUNS, key, (n, handle))
+
+
+_I64 = dtypes_key(np.int64, np.int64, np.int64)
+_I64_MAX = np.iinfo(np.int64).max
+
+
+@kernel("pair_set", lambda t: (t.i64, t.I64, t.I64), offsets=False)
+def make_pair_set():
+    """out = (a, b), by one thread.  In a captured run a kernel costs the
+    replay 1-2 us of device time, a copy from a kept pair 8.5
+    (BENCHMARKS.md, issue 12)."""
+
+    def pair_set(out, a, b):
+        if cuda.grid(1) == 0:
+            out[0] = a
+            out[1] = b
+
+    return pair_set
+
+
+@cuda.jit(device=True)
+def fitted(k, flags):
+    """k where the ``flags`` of a run with unchecked ids show no id outside
+    0..n-1 and the id n-1, else -1; the flags cleared for the next run.
+    One thread, after the run's union kernels: in ``ids_fit`` after a
+    count of roots, in the numbering's scan (``gconn.backends.gpu.ops``) after it."""
+    fit = flags[0] == 0 and flags[1] == 1
+    flags[0] = 0
+    flags[1] = 0
+    return k if fit else -1
+
+
+@kernel("ids_fit", lambda t: (t.id, t.i64, t.i64), offsets=False)
+def make_ids_fit():
+    """out[0] = :func:`fitted` of k[0], by one thread: where CuPy's
+    comparisons and ``where`` took four kernels (a CuPy pair's replay spent
+    15-20 us more than a resident graph's on them and on a copy, H100,
+    BENCHMARKS.md, thirty-fourth session)."""
+
+    def ids_fit(k, flags, out):
+        if cuda.grid(1) == 0:
+            out[0] = fitted(k[0], flags)
+
+    return ids_fit
+
+
+def _device_pair(a: int, b: int):
+    """A device int64 pair (a, b), set by a kernel (also inside a capture)."""
+    out = xp.empty(2, np.int64)
+    launch(get("pair_set", (), _I64), 1, view(out), a, b)
+    return out
+
+
+def track_ids(graph):
+    """Make the next run on ``graph`` check its ids in its union kernels;
+    returns the device flags (an id outside 0..n-1, the id n-1) that they
+    set.  They are zero at every replay of a captured run without a node
+    that sets them (:func:`gconn.backends.gpu.replay.zeroed`; the kernel that
+    reads them clears them): each node cost a small graph's replay 1-2 us."""
+    flags = graph._cache[TRACK_IDS] = replay.zeroed(2, np.int64)
+    return flags
+
+
+def if_ids_fit(k, flags):
+    """k where a run with unchecked ids saw ids in 0..n-1, n-1 among them
+    (then its n was right and no edge was skipped), else -1; on the device
+    (0-d int64), so that one read gives both answers."""
+    out = xp.empty(1, np.int64)
+    k = xp.asarray(k).reshape(1)
+    launch(get("ids_fit", (), dtypes_key(k.dtype, k.dtype, k.dtype)), 1, view(k), view(flags), view(out))
+    return out.reshape(())
+
+
+def device_id_range(src, dst) -> int:
+    """The largest id of non-empty device id arrays after checking that none
+    is negative, as :func:`gconn.graph.ids.id_range` does, in one kernel and one
+    read-back where that takes four reductions and four (int32 or int64
+    arrays of one type; others go through ``id_range``)."""
+    if src.dtype != dst.dtype or src.dtype not in (np.dtype(np.int32), np.dtype(np.int64)):
+        return id_range(src, dst)
+    src, dst = xp.ascontiguousarray(src), xp.ascontiguousarray(dst)
+    bounds = _device_pair(_I64_MAX, -1)
+    m = int(src.size)
+    launch(get("id_bounds", (), dtypes_key(src.dtype, src.dtype, src.dtype)), m, view(src), view(dst), m,
+           view(bounds), persistent=True)
+    lo, hi = (int(x) for x in (bounds if SIM else bounds.get()))
+    if lo < 0:
+        return id_range(src, dst)       # raises, naming the first negative id and where
+    return hi
+
+
+# -- adjacency: a counting sort by source ---------------------------------------
+
+@kernel("adj_count", lambda t: (t.id, t.id, t.I64, t.ptr))
+def make_adj_count():
+    """deg[u] and deg[v] += 1 for every edge (u, v), u != v."""
+
+    def adj_count(src, dst, m, deg):
+        for i in range(cuda.grid(1), m, cuda.gridsize(1)):
+            u = src[i]
+            v = dst[i]
+            if u != v:
+                cuda.atomic.add(deg, u, 1)
+                cuda.atomic.add(deg, v, 1)
+
+    return adj_count
+
+
+@kernel("adj_scatter", lambda t: (t.id, t.id, t.I64, t.ptr, t.id))
+def make_adj_scatter():
+    """Each edge (u, v), u != v, into row u and row v at their cursors."""
+
+    def adj_scatter(src, dst, m, cursor, indices):
+        for i in range(cuda.grid(1), m, cuda.gridsize(1)):
+            u = src[i]
+            v = dst[i]
+            if u != v:
+                indices[cuda.atomic.add(cursor, u, 1)] = v
+                indices[cuda.atomic.add(cursor, v, 1)] = u
+
+    return adj_scatter
+
+
+_min_first_row = sampling_bodies(GPU).min_first_row
+
+
+@kernel("adj_min_first", lambda t: (t.ptr, t.id, t.I64))
+def make_adj_min_first():
+    """Swap each row's smallest neighbour to its front (HB reads it there)."""
+
+    def adj_min_first(indptr, indices, n):
+        for v in range(cuda.grid(1), n, cuda.gridsize(1)):
+            _min_first_row(indptr, indices, v)
+
+    return adj_min_first
+
+
+def counting_adjacency(src, dst, n: int):
+    """``(indptr, indices)`` of the symmetric adjacency of the ``xp`` edge
+    list (src, dst) by a counting sort by source: the form
+    :meth:`gconn.Graph.adjacency` describes (duplicates kept, self loops
+    dropped, smallest neighbour first, rows otherwise unsorted)."""
+    m = int(src.size)
+    ptr_dt = np.dtype(offset_dtype(m))
+    dts = dtypes_key(src.dtype, ptr_dt, src.dtype)
+    deg = xp.zeros(n, ptr_dt)
+    launch(get("adj_count", (), dts), m, view(src), view(dst), m, view(deg), persistent=True)
+    indptr = xp.zeros(n + 1, ptr_dt)
+    if n:
+        indptr[1:] = xp.cumsum(deg, dtype=ptr_dt)
+    cursor = indptr[:-1].copy()
+    indices = xp.empty(int(indptr[-1]), src.dtype)
+    if indices.size:
+        launch(get("adj_scatter", (), dts), m, view(src), view(dst), m, view(cursor), view(indices),
+               persistent=True)
+        launch(get("adj_min_first", (), dts), n, view(indptr), view(indices), n, persistent=True)
+    return indptr, indices
+
+
+def device_adjacency(graph):
+    """The adjacency form of a device graph: the host's copied when the
+    host has it, else a counting sort of the device edges."""
+    host = graph._origin
+    if host is not None and host.has_form("adjacency"):
+        indptr, indices = host.adjacency()
+        memory.check(indptr.nbytes + indices.nbytes, _what(graph))
+        with memory.guard(f"copying {_what(graph)} to the GPU"):
+            return put(indptr), put(indices)
+    src, dst = graph.edges()
+    m = int(src.size)
+    # degrees, offsets and cursors, and 2m ids
+    memory.check(3 * (graph.n + 1) * 8 + 2 * m * src.dtype.itemsize, _what(graph))
+    with memory.guard(f"building the adjacency of {_what(graph)}"):
+        return counting_adjacency(src, dst, graph.n)
+
+
+# -- canonical: sorted, deduplicated -------------------------------------------
+
+def device_canonical(graph):
+    """The canonical form of a device graph: the host's copied (its COO
+    derived on the device, which halves the bytes that cross the link) or
+    built from the device edges."""
+    host = graph._origin
+    if host is not None and host.has_form("canonical"):
+        return device_csr_coo(host)
+    src, dst = graph.edges()
+    return canonical_from_edges(src, dst, graph.n)
+
+
+def device_csr_coo(graph):
+    """Copy a host graph's canonical CSR to the GPU and derive its COO there:
+    the copy is bound by the host link, so this halves the bytes that cross
+    it.  Returns (indptr, indices, src, dst)."""
+    require_device("moving a graph to the GPU")
+    host_ptr, host_idx = graph.indptr, graph.indices
+    nbytes = host_ptr.nbytes + 2 * host_idx.nbytes
+    nbytes += 9 * min(COO_CHUNK, host_idx.size)
+    memory.check(nbytes, f"a graph with n={graph.n}, m={graph.m}")
+    with memory.guard(f"copying a graph with n={graph.n}, m={graph.m} to the GPU"):
+        indptr, indices = put(host_ptr), put(host_idx)
+        src, dst = coo_from_csr(indptr, indices)
+    return indptr, indices, src, dst
+
+
+#: CSR slots per step of :func:`coo_from_csr` (bounds its scratch memory)
+COO_CHUNK = 1 << 24
+
+
+def coo_from_csr(indptr, indices):
+    """Each undirected edge once as (src < dst), in CSR order (sorted by
+    src, then dst), from a symmetric CSR with sorted neighbour lists: the
+    canonical COO.  Runs on ``xp`` arrays.
+
+    >>> coo_from_csr(xp.asarray([0, 1, 3, 4]), xp.asarray([1, 0, 2, 1]))  # doctest: +SKIP
+    (array([0, 1]), array([1, 2]))
+    """
+    srcs, dsts = [], []
+    for lo in range(0, int(indices.size), COO_CHUNK):
+        hi = min(lo + COO_CHUNK, int(indices.size))
+        rows = _rows(indptr, lo, hi).astype(indices.dtype)
+        cols = indices[lo:hi]
+        upper = cols > rows
+        srcs.append(rows[upper])
+        dsts.append(cols[upper])
+    if not srcs:
+        return xp.empty(0, indices.dtype), xp.empty(0, indices.dtype)
+    if len(srcs) == 1:
+        return srcs[0], dsts[0]
+    return xp.concatenate(srcs), xp.concatenate(dsts)
+
+
+def canonical_from_edges(src, dst, n: int):
+    """(indptr, indices, src, dst) of the simple graph of a device edge
+    list: drop self loops, put each edge as (min, max), deduplicate,
+    symmetric sorted CSR."""
+    # keys (u, v) sort and deduplicate; 16 bytes per input edge at the peak
+    memory.check(40 * int(src.size) + 8 * n, f"building a graph with n={n} from {src.size} edges")
+    dt = id_dtype(n)
+    with memory.guard(f"building a graph with n={n} from {src.size} edges"):
+        u = xp.minimum(src, dst).astype(np.int64)
+        v = xp.maximum(src, dst).astype(np.int64)
+        keep = u != v
+        u, v = u[keep], v[keep]
+        if n <= 3037000499:                     # n * n fits in an int64 key
+            key = xp.unique(u * n + v)
+            u, v = key // n, key % n
+        else:
+            order = xp.lexsort(xp.stack([v, u]))
+            u, v = u[order], v[order]
+            new = xp.ones(u.size, bool)
+            new[1:] = (u[1:] != u[:-1]) | (v[1:] != v[:-1])
+            u, v = u[new], v[new]
+        m = int(u.size)
+        ptr_dt = offset_dtype(m)
+        rows = xp.concatenate([u, v])
+        cols = xp.concatenate([v, u])
+        if n <= 3037000499:
+            sym = xp.sort(rows * n + cols)
+            rows, cols = sym // n, sym % n
+        else:
+            order = xp.lexsort(xp.stack([cols, rows]))
+            rows, cols = rows[order], cols[order]
+        indptr = xp.searchsorted(rows, xp.arange(n + 1, dtype=np.int64)).astype(ptr_dt)
+        return indptr, cols.astype(dt), u.astype(dt), v.astype(dt)

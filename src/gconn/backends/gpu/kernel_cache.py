@@ -1,0 +1,167 @@
+"""The disk cache of compiled GPU kernels.
+
+NVVM takes 0.2-1 s to compile one of gconn's kernels, and a run needs
+several, so a process that runs gconn once (``gconn cc`` on a file, a
+script) would spend seconds compiling what the last process compiled.  Each
+kernel's cubin is therefore kept on disk, named by a digest of everything it
+is built from: gconn's sources, numba-cuda's version, the ``NUMBA_*``
+settings, the device's compute capability, and the kernel's kind,
+specialization and dtypes.  A change to any of them compiles afresh; stale
+files are never read, only left behind (``gconn cache --clear`` removes
+them).
+
+The directory is ``GCONN_KERNEL_CACHE`` when set (``off`` or ``0`` turns the
+cache off), else ``$XDG_CACHE_HOME/gconn/kernels``, else
+``~/.cache/gconn/kernels``.  Files are written whole under a temporary name
+and renamed, so processes sharing the directory never read half a file; an
+unreadable or foreign file counts as a miss.
+
+>>> import os, tempfile
+>>> from gconn.backends.gpu import kernel_cache
+>>> os.environ["GCONN_KERNEL_CACHE"] = tempfile.mkdtemp()
+>>> kernel_cache.save("ab12", "my_kernel", b"image")
+True
+>>> kernel_cache.load("ab12")
+('my_kernel', b'image')
+>>> kernel_cache.load("cd34") is None
+True
+>>> del os.environ["GCONN_KERNEL_CACHE"]
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+import tempfile
+import warnings
+from pathlib import Path
+
+#: First bytes of a cache file; a change of layout changes it.
+MAGIC = b"gconn-kernel-1\n"
+SUFFIX = ".cubin"
+OFF = ("off", "0", "false", "no", "none")
+
+#: What this process did: kernels found on disk, compiled, and written.
+COUNTS = {"loaded": 0, "compiled": 0, "saved": 0}
+
+_SOURCES: list = []
+_WARNED: list = []
+
+
+def directory() -> Path | None:
+    """The cache directory, or None when ``GCONN_KERNEL_CACHE`` turns it
+    off.  It need not exist yet."""
+    env = os.environ.get("GCONN_KERNEL_CACHE")
+    if env is not None and env.strip():
+        if env.strip().lower() in OFF:
+            return None
+        return Path(env).expanduser()
+    base = os.environ.get("XDG_CACHE_HOME", "").strip()
+    return (Path(base) if base else Path.home() / ".cache") / "gconn" / "kernels"
+
+
+def sources_digest() -> str:
+    """A digest of gconn's Python sources (paths and contents), computed
+    once per process: any edit to a kernel, a device function or a design
+    code makes every name new."""
+    if not _SOURCES:
+        root = Path(__file__).resolve().parent.parent
+        h = hashlib.sha256()
+        for p in sorted(root.rglob("*.py")):
+            h.update(p.relative_to(root).as_posix().encode())
+            h.update(b"\0")
+            h.update(p.read_bytes())
+            h.update(b"\0")
+        _SOURCES.append(h.hexdigest())
+    return _SOURCES[0]
+
+
+def _toolchain() -> str:
+    import numba
+    try:
+        from numba import cuda
+        nc = getattr(sys.modules.get("numba_cuda"), "__version__", None) or cuda.__file__
+    except Exception:           # pragma: no cover - numba-cuda is present wherever kernels compile
+        nc = "?"
+    settings = sorted((k, v) for k, v in os.environ.items() if k.startswith("NUMBA_"))
+    return repr((numba.__version__, nc, settings))
+
+
+def name(kind: str, key: tuple, dtypes: tuple, cc: tuple) -> str:
+    """The file name (without suffix) of kernel ``kind`` specialized to
+    ``key`` for ``dtypes`` on a device of compute capability ``cc``."""
+    h = hashlib.sha256()
+    h.update(repr((sources_digest(), _toolchain(), tuple(cc), kind, key, tuple(dtypes))).encode())
+    return h.hexdigest()[:40]
+
+
+def load(key: str):
+    """``(entry name, image)`` of the file named ``key``, or None when
+    there is none (or it is not one of ours)."""
+    d = directory()
+    if d is None:
+        return None
+    try:
+        data = (d / (key + SUFFIX)).read_bytes()
+    except OSError:
+        return None
+    if not data.startswith(MAGIC):
+        return None
+    entry, sep, image = data[len(MAGIC):].partition(b"\n")
+    if not sep or not entry or not image:
+        return None
+    try:
+        return entry.decode("ascii"), image
+    except UnicodeDecodeError:
+        return None
+
+
+def save(key: str, entry: str, image: bytes) -> bool:
+    """Write ``image`` under ``key``; False (with one warning per process)
+    when the directory cannot be written -- the kernel still runs, it is
+    only compiled again by the next process."""
+    d = directory()
+    if d is None:
+        return False
+    try:
+        d.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=SUFFIX, dir=d)
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(MAGIC + entry.encode("ascii") + b"\n" + bytes(image))
+            os.replace(tmp, d / (key + SUFFIX))
+        except BaseException:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+            raise
+    except OSError as e:
+        if not _WARNED:
+            _WARNED.append(True)
+            warnings.warn(f"gconn cannot write its GPU kernel cache in {d} ({e.strerror or e}); kernels will be "
+                          "compiled again in every process. Set GCONN_KERNEL_CACHE to a writable directory, "
+                          "or to 'off'.", RuntimeWarning, stacklevel=3)
+        return False
+    COUNTS["saved"] += 1
+    return True
+
+
+def files() -> list:
+    """The cache's files (an empty list when it is off or absent)."""
+    d = directory()
+    if d is None or not d.is_dir():
+        return []
+    return sorted(p for p in d.iterdir() if p.suffix == SUFFIX and p.is_file())
+
+
+def clear() -> int:
+    """Remove the cache's files; returns how many were removed."""
+    n = 0
+    for p in files():
+        try:
+            p.unlink()
+            n += 1
+        except OSError:
+            pass
+    return n

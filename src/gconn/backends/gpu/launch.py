@@ -1,0 +1,440 @@
+"""Compiling and launching the GPU kernels.
+
+Every kernel is made by a factory that closes over device functions of
+:mod:`gconn.backends.core` and over the variant's integer codes as constants, so NVVM
+folds the dispatch on the codes away and specializes each variant -- what
+C++ templates do in GConn.  A factory declares its kernel's argument types
+next to it with :func:`kernel`; kernels compile on first use with that
+signature and are cached by ``(kind, key, dtypes)``, in the process and on
+disk (:mod:`gconn.backends.gpu.kernel_cache`).  The compile-only check
+(:mod:`gconn.bench.compile_check`) walks the same registry.
+
+``dtypes`` is always ``(ids, offsets, parents)``: parents are int64 for
+UnionJTB's records and the id type otherwise.
+
+>>> from gconn.backends.gpu import launch
+>>> launch.dtypes_key("int32", "int64", "int32")
+('int32', 'int64', 'int32')
+"""
+from __future__ import annotations
+
+import os
+import threading
+import warnings
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+from numba import from_dtype, types
+
+from gconn.backends.gpu import kernel_cache
+from gconn.backends.gpu._compat import SIM, cuda, for_dispatcher, view, xp
+
+# Launch geometry.  The simulator runs one Python thread per CUDA thread, so
+# it gets small blocks, few persistent blocks and tiny chunks (which also
+# makes tiny graphs exercise every load-balancing path).
+BLOCK = 32 if SIM else 256
+WARP = 32
+#: edges per warp work unit of the load-balanced finish
+CHUNK = 4 if SIM else 256
+#: vertices sampled for L_max (one block) and for HB's coverage estimate
+SAMPLE = 64 if SIM else 1024
+FULL_MASK = 0xFFFFFFFF
+#: blocks per SM of a grid-stride ("persistent") kernel: 16 x 256 threads,
+#: two H100 waves, so that blocks that finish early leave room for others
+#: (measured against 4, 8 and 32: 10-15% faster than 8 on Kronecker k-out,
+#: Erdos-Renyi, the mesh and the path)
+WAVES = 2 if SIM else 16
+
+I64 = types.int64
+
+
+def _arr(dt):
+    return types.Array(from_dtype(np.dtype(dt)), 1, "C")
+
+
+class ArgTypes:
+    """The array types a signature is written in: ``id``, ``ptr`` (CSR
+    offsets), ``P`` (parents), ``i64``, ``lvl`` (int32 BFS levels), ``i8``
+    and ``b`` (bool); ``I64`` is the int64 scalar."""
+
+    I64 = I64
+    i64 = _arr(np.int64)
+    lvl = _arr(np.int32)
+    i8 = _arr(np.int8)
+    b = _arr(np.bool_)
+
+    def __init__(self, dtypes: tuple):
+        self.id, self.ptr, self.P = (_arr(d) for d in dtypes)
+
+
+@dataclass(frozen=True)
+class Spec:
+    kind: str
+    factory: Callable
+    #: ArgTypes -> the argument types
+    args: Callable
+    #: what the factory is specialized on: "union" (finish, find, splice
+    #: codes), "jtb" (UnionJTB records or not) or a list of keys
+    keys: object
+    #: whether the kernel reads CSR offsets (else its dtypes ignore them)
+    offsets: bool
+    #: dtypes -> the most registers a thread may use, or None (the
+    #: compiler's choice): more resident blocks for a latency-bound kernel
+    registers: Callable | None = None
+
+
+REGISTRY: dict = {}
+
+
+def kernel(kind: str, args: Callable, keys=((),), offsets: bool = True, registers: Callable | None = None):
+    """Register a factory as kernel ``kind`` with its argument types."""
+    def register(factory):
+        REGISTRY[kind] = Spec(kind, factory, args, keys, offsets, registers)
+        return factory
+    return register
+
+
+def signature(kind: str, dtypes: tuple):
+    return types.void(*REGISTRY[kind].args(ArgTypes(dtypes)))
+
+
+_KEYS: dict = {}
+
+
+def dtypes_key(id_dtype, ptr_dtype, p_dtype) -> tuple:
+    # kept: a dtype's name costs numpy several microseconds, on every call
+    k = (id_dtype, ptr_dtype, p_dtype)
+    key = _KEYS.get(k)
+    if key is None:
+        key = tuple(np.dtype(d).name for d in k)
+        if len(_KEYS) < 256:
+            _KEYS[k] = key
+    return key
+
+
+_CACHE: dict = {}
+
+
+def get(kind: str, key: tuple, dtypes: tuple):
+    """The kernel ``kind`` specialized to ``key`` (codes, a jtb flag or ())
+    for ``dtypes``: from this process's cache, else from the disk cache
+    (:mod:`gconn.backends.gpu.kernel_cache`), else compiled."""
+    spec = REGISTRY[kind]
+    if not spec.offsets:
+        dtypes = (dtypes[0], dtypes[0], dtypes[2])
+    ck = (kind, key, dtypes)
+    kern = _CACHE.get(ck)
+    if kern is None:
+        kern = _CACHE[ck] = _build(kind, key, dtypes)
+    return kern
+
+
+def _build(kind: str, key: tuple, dtypes: tuple):
+    spec = REGISTRY[kind]
+    if SIM:
+        return cuda.jit(spec.factory(*key))
+    sig = signature(kind, dtypes)
+    stored = None
+    if DIRECT and _bindings():
+        cc = cuda.get_current_device().compute_capability
+        stored = kernel_cache.name(kind, key, dtypes, cc)
+        found = kernel_cache.load(stored)
+        if found is not None:
+            try:
+                d = Direct.from_image(*found, sig.args)
+            except Exception:   # a file that does not load (another driver): compile it again
+                d = None
+            if d is not None:
+                kernel_cache.COUNTS["loaded"] += 1
+                return d
+    kern = cuda.jit(sig, max_registers=spec.registers and spec.registers(dtypes))(spec.factory(*key))
+    kernel_cache.COUNTS["compiled"] += 1
+    if stored is not None:
+        _store(stored, kern)
+    return kern
+
+
+def _store(stored: str, kern) -> None:
+    (compiled,) = kern.overloads.values()
+    lib = compiled._codelibrary
+    if lib._setup_functions or lib._teardown_functions or lib._linking_files:
+        return                  # needs more than its image to run
+    image = getattr(lib.get_cubin(), "code", None)
+    if isinstance(image, (bytes, bytearray)) and lib._entry_name:
+        kernel_cache.save(stored, lib._entry_name, image)
+
+
+_SMS: list = []
+
+
+def _sm_count() -> int:
+    if not _SMS:
+        _SMS.append(1 if SIM else cuda.get_current_device().MULTIPROCESSOR_COUNT)
+    return _SMS[0]
+
+
+def persistent_grid() -> int:
+    """The most blocks a grid-stride ("persistent") kernel is launched with."""
+    return WAVES * _sm_count()
+
+
+_CONFIGS: dict = {}
+
+#: ``GCONN_GPU_LAUNCH=numba`` launches through numba's dispatcher instead of
+#: the direct driver call (for measuring one against the other).
+DIRECT = os.environ.get("GCONN_GPU_LAUNCH", "direct").strip().lower() != "numba"
+
+
+def _abi(a):
+    """The kernel parameters of array ``a`` (numba's ABI, one per field)."""
+    abi = getattr(a, "abi", None)
+    if abi is None:             # a numba DeviceNDArray (the empty-array view)
+        ptr = a.device_ctypes_pointer.value or 0
+        abi = (0, 0, a.size, a.dtype.itemsize, ptr, a.size, a.dtype.itemsize)
+    return abi
+
+
+def _param_buffer(n: int):
+    """(buffer of n int64 parameters, their addresses, the addresses' address):
+    what ``cuLaunchKernel`` takes as ``kernelParams``."""
+    buf = np.zeros(n, np.int64)
+    ptrs = np.arange(n, dtype=np.uint64) * np.uint64(8) + np.uint64(buf.ctypes.data)
+    return buf, ptrs, ptrs.ctypes.data
+
+
+class Direct:
+    """A compiled kernel launched by one ``cuLaunchKernel`` call.
+
+    numba-cuda's dispatcher converts every argument in Python on every
+    launch (35-150 us a launch on the H100's host, 8-11 us here; several
+    launches per run);
+    here the arguments become numba's kernel ABI straight from the views'
+    precomputed fields and go to the driver in one buffer, on CuPy's current
+    stream (so CuPy's stream capture records them).  Array arguments are
+    checked against the signature's types, as the dispatcher would."""
+
+    __slots__ = ("handle", "types", "buf", "ptrs", "params", "lock", "function")
+
+    def __init__(self, function, argument_types):
+        #: numba's function object, which keeps its module loaded
+        self.function = function
+        self.handle = function.handle
+        self.types = tuple(t if isinstance(t, types.Array) else None for t in argument_types)
+        # The driver copies the parameters during the call, so one buffer
+        # per kernel serves every launch (the lock: one thread at a time).
+        self.buf, self.ptrs, self.params = _param_buffer(sum(1 if t is None else 7 for t in self.types))
+        self.lock = threading.Lock()
+
+    def __call__(self, grid: int, block: int, args: tuple) -> None:
+        if len(args) != len(self.types):
+            raise TypeError(f"the kernel takes {len(self.types)} arguments, not {len(args)}")
+        vals = self.values(args)
+        with self.lock:
+            self.buf[:] = vals
+            self.send(grid, block, self.params)
+
+    def values(self, args: tuple) -> list:
+        """The leading ``args`` as kernel parameters (an array: its 7 ABI
+        fields), each array checked against the signature's type."""
+        vals = []
+        for a, t in zip(args, self.types):
+            if t is None:
+                vals.append(a)
+            else:
+                if a._numba_type_ is not t and a._numba_type_ != t:
+                    raise TypeError(f"kernel argument of type {a._numba_type_} where {t} is expected")
+                vals.extend(_abi(a))
+        return vals
+
+    def field(self, index: int) -> int:
+        """Where argument ``index`` starts in the parameter buffer (an
+        array's 7 ABI fields: meminfo, parent, size, itemsize, data, shape,
+        stride)."""
+        return sum(1 if t is None else 7 for t in self.types[:index])
+
+    def send(self, grid: int, block: int, params: int) -> None:
+        """One ``cuLaunchKernel`` of the parameters at ``params`` on CuPy's
+        current stream (the caller holds the lock of their buffer)."""
+        stream = xp.cuda.get_current_stream().ptr
+        err = _driver.cuLaunchKernel(self.handle, grid, 1, 1, block, 1, 1, 0, stream, params, 0)[0]
+        if err == _INVALID_CONTEXT:
+            cuda.current_context()      # a thread that has not used the device yet
+            err = _driver.cuLaunchKernel(self.handle, grid, 1, 1, block, 1, 1, 0, stream, params, 0)[0]
+        if err != _SUCCESS:
+            raise RuntimeError(f"cuLaunchKernel failed: {err!r}")
+
+    @classmethod
+    def of(cls, kern) -> "Direct":
+        """The launcher of a kernel numba compiled."""
+        (compiled,) = kern.overloads.values()
+        return cls(compiled._codelibrary.get_cufunc(), compiled.argument_types)
+
+    @classmethod
+    def from_image(cls, entry: str, image: bytes, argument_types) -> "Direct":
+        """The launcher of kernel ``entry`` in a cubin ``image`` (from the
+        disk cache), loaded into numba's context of the current device."""
+        from numba.cuda.cudadrv.driver import ObjectCode
+        module = cuda.current_context().create_module_image(ObjectCode.from_cubin(image))
+        return cls(module.get_function(entry), argument_types)
+
+
+_DIRECT: dict = {}
+_driver = _SUCCESS = _INVALID_CONTEXT = None
+
+
+def _bindings() -> bool:
+    """Whether the driver binding :class:`Direct` calls is importable."""
+    global _driver, _SUCCESS, _INVALID_CONTEXT
+    if _driver is None:
+        try:
+            from cuda.bindings import driver
+        except Exception:
+            return False
+        _SUCCESS, _INVALID_CONTEXT = driver.CUresult.CUDA_SUCCESS, driver.CUresult.CUDA_ERROR_INVALID_CONTEXT
+        _driver = driver
+    return True
+
+
+def direct(kern):
+    """The :class:`Direct` launcher of ``kern``, or False where this
+    numba-cuda or driver binding does not offer what it needs (then numba's
+    dispatcher launches it)."""
+    if type(kern) is Direct:
+        return kern
+    d = _DIRECT.get(kern)
+    if d is None:
+        try:
+            d = Direct.of(kern) if _bindings() else False
+        except Exception:
+            d = False
+        _DIRECT[kern] = d
+    return d
+
+
+def launch(kern, nthreads: int, *args, persistent: bool = False, block: int = BLOCK) -> None:
+    """Launch ``kern`` with enough blocks of ``block`` threads for
+    ``nthreads`` (capped at a few waves for the grid-stride kernels when
+    ``persistent``); nothing when there is no work.  On a GPU the launch
+    goes straight to the driver (:class:`Direct`); through numba's
+    dispatcher, launch configurations are kept (making one costs as much as
+    a small kernel) and numba's low-occupancy warning, noise for the
+    one-block kernels (L_max), is silenced."""
+    if nthreads <= 0:
+        return
+    grid = (nthreads + block - 1) // block
+    if persistent:
+        grid = min(grid, persistent_grid())
+    if SIM:                     # the simulator's configuration is the kernel itself
+        kern[grid, block](*args)
+        return
+    if DIRECT or type(kern) is Direct:
+        d = direct(kern)
+        if d:
+            d(grid, block, args)
+            return
+    cfg = _CONFIGS.get((kern, grid, block))
+    if cfg is None:
+        if len(_CONFIGS) > 4096:
+            _CONFIGS.clear()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            cfg = _CONFIGS[(kern, grid, block)] = kern[grid, block]
+    cfg(*for_dispatcher(args))
+
+
+class Bound:
+    """A launch whose grid and leading arguments are fixed, made again with
+    new trailing arrays (CuPy arrays, of the signature's types): for the
+    last kernel of a replayed run, which writes a fresh array every call.
+    Its own parameter buffer holds the fixed arguments, so a launch writes
+    only the trailing arrays' pointers and sizes (the full conversion and
+    a view per array took most of the 24 us such a launch cost the H100's
+    host).  Where :class:`Direct` does not launch, it calls :func:`launch`."""
+
+    __slots__ = ("kern", "nthreads", "args", "block", "direct", "grid", "buf", "ptrs", "params", "tail", "lock")
+
+    def __init__(self, kern, nthreads: int, args: tuple, block: int):
+        self.kern, self.nthreads, self.args, self.block = kern, nthreads, args, block
+        self.direct = d = (DIRECT or type(kern) is Direct) and not SIM and direct(kern)
+        if not d:
+            return
+        self.grid = (nthreads + block - 1) // block
+        head = d.values(args)
+        #: (index of the first of 7 ABI fields, dtype) of each trailing array
+        self.tail = []
+        at = len(head)
+        for t in d.types[len(args):]:
+            if t is None:
+                raise TypeError("only arrays may follow a bound launch's fixed arguments")
+            self.tail.append((at, np.dtype(str(t.dtype))))
+            at += 7
+        self.buf, self.ptrs, self.params = _param_buffer(at)
+        self.buf[:len(head)] = head
+        self.lock = threading.Lock()
+
+    def __call__(self, *tail) -> None:
+        d = self.direct
+        if not d:
+            launch(self.kern, self.nthreads, *self.args, *(view(a) for a in tail), block=self.block)
+            return
+        if self.nthreads <= 0:
+            return
+        if len(tail) != len(self.tail):
+            raise TypeError(f"the bound launch takes {len(self.tail)} arrays, not {len(tail)}")
+        buf = self.buf
+        with self.lock:
+            for a, (at, dt) in zip(tail, self.tail):
+                if a.dtype != dt or a.ndim != 1 or not a.flags.c_contiguous:
+                    raise TypeError(f"a bound launch takes contiguous 1-D {dt} arrays, not {a.dtype}")
+                size, item = a.size, a.itemsize
+                buf[at + 2] = size
+                buf[at + 3] = item
+                buf[at + 4] = a.data.ptr
+                buf[at + 5] = size
+                buf[at + 6] = item
+            d.send(self.grid, self.block, self.params)
+
+
+def bind(kern, nthreads: int, *args, block: int = BLOCK) -> Bound:
+    """``kern`` launched as :func:`launch` would for ``nthreads``, with
+    ``args`` first; call the result with the remaining (array) arguments."""
+    return Bound(kern, nthreads, args, block)
+
+
+_DUMMIES: dict = {}
+
+
+def dummy(dtype):
+    """A length-1 placeholder for an array argument a launch does not use."""
+    d = _DUMMIES.get(np.dtype(dtype).name)
+    if d is None:
+        d = _DUMMIES[np.dtype(dtype).name] = view(xp.zeros(1, dtype))
+    return d
+
+
+class Launcher:
+    """Launches of grid-stride kernels for one ``dtypes``, with a device
+    flag that a round's kernels OR and the host reads once per round."""
+
+    def __init__(self, id_dtype, ptr_dtype=None, p_dtype=None):
+        self.idt = np.dtype(id_dtype)
+        self.dtypes = dtypes_key(id_dtype, ptr_dtype or id_dtype, p_dtype or id_dtype)
+        self.flag = xp.zeros(1, np.int64)
+        self.flagv = view(self.flag)
+        self.none = view(xp.full(1, -1, self.idt))
+        #: the forest arrays of a run that records nothing
+        self.empty = xp.empty(0, self.idt)
+
+    def __call__(self, kind, key, nthreads, *args, persistent=True, block=BLOCK):
+        launch(get(kind, key, self.dtypes), nthreads, *args, persistent=persistent, block=block)
+
+    def v(self, a):
+        """A kernel view, or the placeholder for an empty array (no pointer)."""
+        return view(a) if a.size else self.none
+
+    def clear(self):
+        self.flag.fill(0)
+
+    def changed(self) -> bool:
+        return bool(int(self.flag[0]))

@@ -1,0 +1,49 @@
+"""GPU memory: estimate before allocating, and turn CuPy's out-of-memory
+error into a MemoryError that says how much was needed.
+
+>>> from gconn.backends.gpu.memory import gib
+>>> gib(3 * 2**30)
+'3.00 GiB'
+"""
+from __future__ import annotations
+
+from contextlib import contextmanager
+
+from gconn.backends.gpu._compat import SIM, xp
+
+
+def gib(nbytes: float) -> str:
+    return f"{nbytes / 2**30:.2f} GiB"
+
+
+def free_bytes() -> int:
+    """Free device memory, counting what CuPy's pool holds but does not use."""
+    if SIM:
+        return 1 << 62
+    free, _ = xp.cuda.runtime.memGetInfo()
+    return int(free) + int(xp.get_default_memory_pool().free_bytes())
+
+
+def check(needed: int, what: str) -> None:
+    """Raise MemoryError before allocating ``needed`` bytes that do not fit."""
+    if not SIM and needed <= xp.get_default_memory_pool().free_bytes():
+        return      # CuPy's pool holds it already: no driver query (about 20 us)
+    free = free_bytes()
+    if needed > free:
+        raise MemoryError(
+            f"{what} needs about {gib(needed)} of GPU memory but only {gib(free)} is free; "
+            "use backend='cpu' or a GPU with more memory")
+
+
+@contextmanager
+def guard(what: str):
+    """Re-raise CuPy's OutOfMemoryError as a MemoryError naming ``what``
+    (the estimate in :func:`check` can be beaten by fragmentation)."""
+    if SIM:
+        yield
+        return
+    try:
+        yield
+    except xp.cuda.memory.OutOfMemoryError as e:
+        xp.get_default_memory_pool().free_all_blocks()
+        raise MemoryError(f"{what} ran out of GPU memory ({e}); free: {gib(free_bytes())}") from None

@@ -1,0 +1,202 @@
+"""Sampling on the GPU (paper Sec. 3.3): k-out with CSR coalescing and edge
+reorganization, HB's two steps and BFS sampling; stride sampling over an
+edge list (ours, :mod:`gconn.design`).  (The automatic choice
+estimates HB's coverage only on the CPU: on the GPU it chooses by the
+number of edges, see :func:`gconn.design.choose`.)
+
+>>> from gconn.backends.gpu import sampling
+>>> from gconn.backends.gpu.launch import REGISTRY
+>>> "sample_csr" in REGISTRY
+True
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from gconn.backends.gpu._compat import WARP_INTRINSICS, cuda, view, xp
+from gconn.backends.gpu.bfs import Search
+from gconn.backends.gpu.launch import FULL_MASK, WARP, dummy, kernel, launch
+from gconn.backends.gpu.primitives import U64, UF, rand64, record_edge
+from gconn.backends.gpu.unionfind import OP_UNION, jtb_fin
+
+KOUT_PAPER = 0      # first edge + k-1 random edges (paper Alg. k-out)
+KOUT_AFFOREST = 1   # the first k edges (Afforest)
+HB_ROOTS = 2        # HB step 2: the first N edges of vertices still roots
+#: edge reorganization in k-out (k = 2, Afforest mode); needs warp shuffles
+EDGE_REORGANIZATION = True
+
+
+@kernel("sample_csr", lambda t: (t.P, t.P, t.ptr, t.id) + (t.I64,) * 6 + (t.id, t.id), keys="union")
+def make_sample_csr(fin, fopt, sopt):
+    """k-out and HB's second step over the CSR (paper Alg. k-out, HB).
+
+    CSR coalescing: thread ``g`` handles edge ``g % k`` of vertex ``g // k``,
+    so adjacent threads read a vertex's adjacent first edges.  With ``er``
+    (edge reorganization, needs warp shuffles, k = 2, Afforest mode) a pair
+    of lanes reads the two first edges of two vertices in two coalesced
+    rounds, then swaps halves so that each lane unions its vertex's two
+    edges in sequence: no two lanes of a pair CAS the same root.
+    """
+    union_any, parent_of = UF.union_any, UF.parent_of
+    warp = WARP_INTRINSICS
+
+    def sample_csr(P, H, indptr, indices, n, k, mode, seed, er, record, fa, fb):
+        g = cuda.grid(1)
+        if warp and er:
+            lane = g & 1
+            v0 = g - lane
+            v1 = v0 + 1
+            a = -1
+            b = -1
+            if v0 < n and indptr[v0] + lane < indptr[v0 + 1]:
+                a = indices[indptr[v0] + lane]
+            if v1 < n and indptr[v1] + lane < indptr[v1 + 1]:
+                b = indices[indptr[v1] + lane]
+            send = b if lane == 0 else a
+            got = cuda.shfl_xor_sync(FULL_MASK, send, 1)
+            v = v0 if lane == 0 else v1
+            e0 = a if lane == 0 else got
+            e1 = got if lane == 0 else b
+            if v < n:
+                if e0 >= 0:
+                    r = union_any(P, H, v, e0, fin, fopt, sopt)
+                    record_edge(record, fa, fb, r, v, e0)
+                if e1 >= 0:
+                    r = union_any(P, H, v, e1, fin, fopt, sopt)
+                    record_edge(record, fa, fb, r, v, e1)
+            return
+        v = g // k
+        i = g - v * k
+        if v >= n:
+            return
+        s = indptr[v]
+        d = indptr[v + 1] - s
+        if i >= d:
+            return
+        if mode == HB_ROOTS:
+            if parent_of(P, v, fin) != v:
+                return
+            j = s + i
+        elif mode == KOUT_AFFOREST or i == 0:
+            j = s + i
+        else:
+            j = s + 1 + np.int64(rand64(v, i * 0x10000 + seed) % U64(d - 1))
+        w = indices[j]
+        r = union_any(P, H, v, w, fin, fopt, sopt)
+        record_edge(record, fa, fb, r, v, w)
+
+    return sample_csr
+
+
+@kernel("hb_hook", lambda t: (t.P, t.ptr, t.id, t.I64, t.I64, t.id, t.id), keys="jtb")
+def make_hb_hook(jtb):
+    """HB step 1: v points at its smallest neighbour w when w < v (the CSR
+    is sorted, so that is the first), else at itself: this is also the
+    parent array's initialization.  Each vertex writes only its own slot:
+    no contention, no atomics."""
+    fin = jtb_fin(jtb)
+    set_parent = UF.set_parent
+
+    def hb_hook(P, indptr, indices, n, record, fa, fb):
+        for v in range(cuda.grid(1), n, cuda.gridsize(1)):
+            w = v
+            if indptr[v + 1] > indptr[v]:
+                w = min(v, indices[indptr[v]])
+            P[v] = v
+            if w < v:
+                set_parent(P, v, w, fin)
+                if record:
+                    fa[v] = v
+                    fb[v] = w
+
+    return hb_hook
+
+
+@kernel("bfs_relabel", lambda t: (t.P, t.lvl, t.I64, t.I64), keys="jtb", offsets=False)
+def make_bfs_relabel(jtb):
+    """Point every visited vertex at the visited set's minimum id, which
+    keeps parent <= child for the finishes that rely on it."""
+    fin = jtb_fin(jtb)
+    set_parent = UF.set_parent
+
+    def bfs_relabel(P, level, n, mn):
+        for v in range(cuda.grid(1), n, cuda.gridsize(1)):
+            if level[v] >= 0:
+                set_parent(P, v, mn, fin)
+
+    return bfs_relabel
+
+
+def sample(s, seed: int, count: bool) -> int:
+    """Run the plan's sampling on run state ``s``; returns the edges it
+    inspected when ``count`` (counting reads back), else 0."""
+    g, p = s.graph, s.plan
+    n = g.n
+    if p.sampling == "stride":
+        return stride_sample(s, count)
+    deg = s.indptr[1:] - s.indptr[:-1] if count else None
+    if p.sampling == "kout":
+        mode = KOUT_PAPER if p.kout_paper else KOUT_AFFOREST
+        er = int(EDGE_REORGANIZATION and WARP_INTRINSICS and p.k == 2 and mode == KOUT_AFFOREST)
+        launch(s.kernel("sample_csr"), n if er else n * p.k, s.Pv, s.Hv, s.ipv, s.ixv, n, p.k, mode, seed, er,
+               s.record, s.fav, s.fbv)
+        return int(xp.minimum(deg, p.k).sum()) if count else 0
+    if p.sampling == "hb":
+        launch(s.kernel("hb_hook"), n, s.Pv, s.ipv, s.ixv, n, s.record, s.fav, s.fbv, persistent=True)
+        second = 0
+        if count:
+            labels = (s.P & 0xFFFFFFFF) if p.jtb else s.P
+            roots = labels == xp.arange(n, dtype=labels.dtype)
+            second = int(xp.count_nonzero(deg)) + int(xp.minimum(deg[roots], p.hb_n).sum())
+        launch(s.kernel("sample_csr"), n * p.hb_n, s.Pv, s.Hv, s.ipv, s.ixv, n, p.hb_n, HB_ROOTS, seed, 0,
+               s.record, s.fav, s.fbv)
+        return second
+    if p.sampling == "bfs":
+        return bfs_sample(s, seed)
+    raise ValueError(f"unknown sampling {p.sampling!r}")
+
+
+def stride_sample(s, count: bool) -> int:
+    """Stride sampling (ours, :mod:`gconn.design`): the union kernel over
+    the edge list with its 32-edge chunks spread ``step`` edges apart.
+    Ids not checked before the run (:func:`gconn.backends.gpu.graph.track_ids`)
+    are skipped and flagged here as in the finish."""
+    p = s.plan
+    m, n = int(s.src.size), s.graph.n
+    step = p.stride_step(m, n)
+    kern, flags, row = s.coo_ops()
+    launch(kern, m, s.Pv, s.Hv, s.srcv, s.dstv, dummy(np.int8), m, OP_UNION, s.record, s.fav, s.fbv,
+           dummy(np.bool_), n, flags, row, step, persistent=True)
+    if not count:
+        return 0
+    runs = (m + step - 1) // step
+    return (runs - 1) * WARP + min(WARP, m - (runs - 1) * step) if runs else 0
+
+
+def bfs_sample(s, seed: int) -> int:
+    """BFS sampling: a direction-optimizing BFS from the highest-degree
+    vertex of a random sample, for at most ``bfs_levels`` levels; the
+    visited set is pointed at its minimum id."""
+    g, p = s.graph, s.plan
+    n, idt = g.n, g.id_dtype
+    cand = xp.random.RandomState(seed).randint(0, n, size=min(p.bfs_sample, n)) if n > p.bfs_sample \
+        else xp.arange(n)
+    source = int(cand[int(xp.argmax(s.indptr[cand + 1] - s.indptr[cand]))])
+    level = xp.full(n, -1, np.int32)
+    parent = xp.full(n, -1, idt)
+    search = Search(s, level, parent)
+    search.run(source, p.bfs_levels)
+    visited = level >= 0
+    mn = int(xp.argmax(visited))
+    launch(s.kernel("bfs_relabel"), n, s.Pv, view(level), n, mn, persistent=True)
+    if s.record:
+        # The tree edge of each visited vertex but the source sits in its
+        # slot; the minimum stays a root, so its slot must stay free for a
+        # later link: the source has none, so mn's edge moves there.
+        visited[source] = False
+        xp.copyto(s.fa, parent, where=visited)
+        xp.copyto(s.fb, xp.arange(n, dtype=idt), where=visited)
+        if mn != source:
+            s.fa[source], s.fb[source] = s.fa[mn], s.fb[mn]
+            s.fa[mn] = s.fb[mn] = -1
+    return search.inspected

@@ -1,0 +1,571 @@
+"""Host side of the transfers between the user's (pageable) host memory and
+the GPU: parallel copies through pinned buffers (issue 11), for the
+streamed chunks (:func:`stage`), whole arrays (:func:`put`) and results
+(:func:`fetch`).
+
+The copy engine reads only pinned memory, so pageable memory reaches the
+device through a pinned staging buffer either way; the driver's own
+staging (``cudaMemcpy`` from pageable memory) moved 8.9 GB/s on the H100,
+and filling our buffers from a pool of Python threads 11-30 GB/s (the
+threads contend for the GIL between NumPy copies).  A numba ``prange``
+copy over all cores fills them at 79 GB/s, so a pipeline of such fills and
+asynchronous copies reaches 1.05-1.1x the time of a copy that starts from
+pinned memory (BENCHMARKS.md, issue 11).  These are CPU kernels: ``gconn
+warmup`` compiles them without a GPU.
+
+>>> import numpy as np
+>>> out = np.empty(5, np.int32)
+>>> stage(out, np.array([4, 0, 9, 2, 7], np.int64)), out.tolist()
+((0, 9), [4, 0, 9, 2, 7])
+"""
+from __future__ import annotations
+
+import ctypes
+import sys
+import threading
+import warnings
+import weakref
+
+import numpy as np
+from numba import config, njit, prange, types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+#: elements per parallel block of a copy (below this, one thread copies)
+BLOCK = 1 << 16
+#: the shares of :func:`copy_shares`: numba's largest thread count (a
+#: fixed number: asking numba for its current one cost 8 us of host time a
+#: piece; with fewer threads set, each takes several shares)
+SHARES = config.NUMBA_NUM_THREADS
+
+
+@njit(parallel=True, nogil=True, cache=True)
+def _copy_bounds(out, a):
+    """out[:] = a (cast to out's type) by blocks in parallel; the smallest
+    and largest value of ``a``, read on the way (the ids' checks and the
+    parent array's size come from them, with no pass of their own).  Each
+    block is copied whole, then scanned while it is still in the cache: one
+    loop doing both ran at a quarter of the speed (2.3 against 10.5 GB/s a
+    thread, measured with int32 ids)."""
+    n = a.size
+    blocks = (n + BLOCK - 1) // BLOCK
+    lo = np.empty(blocks, np.int64)
+    hi = np.empty(blocks, np.int64)
+    for b in prange(blocks):
+        s = b * BLOCK
+        e = min(s + BLOCK, n)
+        piece = a[s:e]
+        out[s:e] = piece
+        lo[b] = piece.min()
+        hi[b] = piece.max()
+    return lo.min(), hi.max()
+
+
+def stage(out: np.ndarray, a: np.ndarray) -> tuple[int, int]:
+    """Copy ``a`` into ``out[:a.size]`` (cast) on all cores; returns
+    ``(smallest, largest)`` of ``a``, ``(0, -1)`` when it is empty.
+
+    ``a`` must be an integer array whose values fit ``out``'s type (the
+    caller checks the type, and the range from the returned bounds)."""
+    if a.size == 0:
+        return 0, -1
+    lo, hi = _copy_bounds(out[:a.size], a)
+    return int(lo), int(hi)
+
+
+def copy_into(out: np.ndarray, a: np.ndarray) -> None:
+    """Copy ``a`` into ``out[:a.size]`` (cast) on all cores, reading
+    nothing else: the streamed chunks whose ids the device checks (a fill
+    with :func:`stage`'s bounds ran at 33-36 GB/s, this one at the host's
+    copy bandwidth; BENCHMARKS.md, issue 11).
+
+    >>> out = np.zeros(4, np.int32)
+    >>> copy_into(out, np.array([3, 1], np.int64)); out.tolist()
+    [3, 1, 0, 0]
+    """
+    if a.size:
+        _copy_any(out[:a.size], a)
+
+
+def _copy_any(out: np.ndarray, a: np.ndarray) -> None:
+    """out[:] = a on all cores: by :func:`copy_shares` where both are
+    contiguous and of one type, else cast by blocks (:func:`_copy`)."""
+    if out.dtype == a.dtype and out.flags.c_contiguous and a.flags.c_contiguous:
+        copy_shares(out, a, SHARES)
+    else:
+        _copy(out, a)
+
+
+@intrinsic
+def _memcpy(typingctx, out, a, start, count):
+    """libc's ``memcpy`` of ``a[start:start + count]`` into the same items
+    of ``out`` (contiguous arrays of one type): LLVM's memcpy intrinsic,
+    which a variable length lowers to the call."""
+    if not (isinstance(out, types.Array) and isinstance(a, types.Array) and out.dtype == a.dtype
+            and out.layout == "C" and a.layout == "C"):
+        return None
+    sig = types.void(out, a, types.intp, types.intp)
+
+    def codegen(context, builder, signature, args):
+        o = context.make_array(signature.args[0])(context, builder, args[0])
+        x = context.make_array(signature.args[1])(context, builder, args[1])
+        size = context.get_abi_sizeof(context.get_data_type(signature.args[1].dtype))
+        cgutils.raw_memcpy(builder, cgutils.gep(builder, o.data, args[2]), cgutils.gep(builder, x.data, args[2]),
+                           args[3], size)
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+@njit(parallel=True, nogil=True, cache=True)
+def copy_shares(out, a, threads):
+    """out[:] = a (contiguous, one type): one share per thread, each a
+    single ``memcpy``.  Against numba's copy by 2^16-item blocks
+    (:func:`_copy`) on the H100's host, the fills of a call from Kronecker's
+    host arrays took 9.4 against 10.1 ms, and a bare ring of fills and
+    copies with the host busy between chunks as in a call 12.8 against 15.0
+    ms; calls alternating the two in one process were 0-11% faster in 10
+    of 12 medians (BENCHMARKS.md, twenty-fourth session)."""
+    n = a.size
+    parts = max(min(threads, n // BLOCK), 1)
+    step = (n + parts - 1) // parts
+    for t in prange(parts):
+        s = t * step
+        e = min(s + step, n)
+        if e > s:
+            _memcpy(out, a, s, e - s)
+
+
+@njit(parallel=True, nogil=True, cache=True)
+def _copy(out, a):
+    """out[:] = a by blocks in parallel, cast to out's type: what
+    :func:`copy_shares` does not take (other types, strided columns)."""
+    n = a.size
+    for b in prange((n + BLOCK - 1) // BLOCK):
+        s = b * BLOCK
+        e = min(s + BLOCK, n)
+        out[s:e] = a[s:e]
+
+
+#: bytes per piece of :func:`put` (two pinned pieces take turns) and of
+#: :func:`fetch`, and the pieces a fetch keeps in flight.  H100: a 0.27 GB put
+#: took 5.8 ms with 32 MB pieces, 8.3 with 8 MB.  Fetching 4.2M / 8.4M int32
+#: labels into written memory: 2 x 8 MB pieces 0.57-0.64 / 1.12-1.17 ms,
+#: 4 x 8 MB 0.61-0.65 / 0.87-0.88, 6 x 4 MB 0.53-0.55 / 0.82-0.85, 6 x 2 MB
+#: 0.58-0.69 / 1.18-1.47; the copy alone into pinned memory took 0.32 / 0.64.
+PIECE_BYTES = 1 << 25
+FETCH_PIECE_BYTES = 1 << 22
+FETCH_SLOTS = 6
+
+
+def _pieces(size: int, dtype, piece_bytes: int = None, slots: int = 2):
+    """``slots`` pinned buffers of one piece each (fewer where there are
+    fewer pieces; NumPy views, which keep the memory), their events, the
+    piece length and the pieces' starts."""
+    import cupy as cp
+    dtype = np.dtype(dtype)
+    step = max((piece_bytes or PIECE_BYTES) // dtype.itemsize, 1)
+    k = min(step, size)
+    starts = list(range(0, size, step))
+    slots = min(slots, len(starts))
+    bufs = [np.frombuffer(cp.cuda.alloc_pinned_memory(k * dtype.itemsize), dtype, k) for _ in range(slots)]
+    done = [cp.cuda.Event(disable_timing=True) for _ in range(slots)]
+    return bufs, done, step, starts
+
+
+def fill(out: np.ndarray, a: np.ndarray, bounds: bool, acc=None):
+    """``out[:a.size] = a`` on all cores; with ``bounds``, ``a``'s
+    (smallest, largest) folded into ``acc`` (None: none yet) and returned,
+    else ``acc`` as it was.
+
+    >>> out = np.zeros(3, np.int32)
+    >>> fill(out, np.array([5, 2]), True, (3, 4)), fill(out, np.array([1]), False, (3, 4))
+    ((2, 5), (3, 4))
+    """
+    if not bounds:
+        copy_into(out, a)
+        return acc
+    lo, hi = stage(out, a)
+    return (lo, hi) if acc is None else (min(acc[0], lo), max(acc[1], hi))
+
+
+#: numba's threading layer where each parallel loop's start and join cost
+#: several times what they cost on OpenMP or TBB; the fills are many short
+#: loops, so streams from host arrays or a SciPy CSR took 2.4-2.8x longer on
+#: it than on OpenMP on the H100's host (16 cores; BENCHMARKS.md,
+#: thirty-seventh session).  numba falls back to it where the system has no
+#: OpenMP runtime (libgomp), as in minimal container images.
+SLOW_LAYER = "workqueue"
+SLOW_LAYER_HINT = ("numba runs gconn's host copies to the GPU on its workqueue threading layer (numba's choice "
+                   "where it finds no OpenMP runtime, libgomp.so.1, and no TBB, or NUMBA_THREADING_LAYER's): "
+                   "streams from host memory take about 2.5x longer than on OpenMP.  Install the system's "
+                   "OpenMP runtime, e.g. apt install libgomp1")
+_LAYER_CHECKED: list = []
+
+
+def threading_layer() -> str:
+    """The threading layer numba runs the fills on (``"omp"``, ``"tbb"``
+    or ``"workqueue"``); a tiny fill runs first where no parallel kernel
+    has run in this process yet.
+
+    >>> threading_layer() in ("omp", "tbb", "workqueue")
+    True
+    """
+    import numba
+    try:
+        return numba.threading_layer()
+    except ValueError:      # no parallel kernel has run yet: numba picks the layer at the first
+        a = np.zeros(2 * BLOCK, np.int32)     # a type :func:`warm` compiles
+        copy_shares(np.empty_like(a), a, 2)
+        return numba.threading_layer()
+
+
+def warn_slow_layer() -> None:
+    """A ``RuntimeWarning`` (:data:`SLOW_LAYER_HINT`), once per process,
+    where the fills run on :data:`SLOW_LAYER`."""
+    if _LAYER_CHECKED:
+        return
+    _LAYER_CHECKED.append(True)
+    if threading_layer() == SLOW_LAYER:
+        warnings.warn(SLOW_LAYER_HINT + " ('gconn info' shows the layer)", RuntimeWarning, stacklevel=3)
+
+
+class Ring:
+    """Pinned pieces (NumPy views of pinned memory, of one length) that take
+    turns carrying host arrays to the device: each piece is filled on all
+    cores and its copy started at once, while the next piece is filled; the
+    host waits only before refilling a piece, for the copy that last read
+    it.  :func:`put` and the streamed chunks (:mod:`gconn.chunked.gpu_union`) send
+    through one."""
+
+    def __init__(self, bufs: list):
+        import cupy as cp
+        warn_slow_layer()
+        self.bufs = bufs
+        self.piece = bufs[0].size
+        self.freed = [cp.cuda.Event(disable_timing=True) for _ in bufs]
+        self.turn = 0
+
+    def send(self, ptr: int, a: np.ndarray, stream, bounds: bool = False, acc=None, raw: bool = False):
+        """Copy ``a`` (cast to the pieces' type; with ``raw``, in its own
+        type) to device memory at ``ptr`` on ``stream``; returns ``fill``'s
+        bounds (see :func:`fill`)."""
+        import cupy as cp
+        rt = cp.cuda.runtime
+        bufs = self.bufs
+        if raw and a.dtype != bufs[0].dtype:
+            bufs = [np.frombuffer(b, a.dtype, b.nbytes // a.itemsize) for b in bufs]
+        isz, piece = bufs[0].itemsize, bufs[0].size
+        for s in range(0, a.size, piece):
+            j = self.turn % len(bufs)
+            self.turn += 1
+            self.freed[j].synchronize()             # the piece's last copy is done
+            part = a[s:s + piece]
+            acc = fill(bufs[j], part, bounds, acc)
+            rt.memcpyAsync(ptr + s * isz, bufs[j].ctypes.data, part.size * isz, rt.memcpyHostToDevice,
+                           stream.ptr)
+            self.freed[j].record(stream)
+        return acc
+
+    def wait(self) -> None:
+        """Until every copy out of the pieces is done."""
+        for e in self.freed:
+            e.synchronize()
+
+
+def put(a: np.ndarray):
+    """A host array on the device (CuPy), in pieces: each piece copied into
+    a pinned buffer on all cores, then by DMA while the next one is filled
+    (a ``Ring`` of two), instead of the driver's pageable copy
+    (6.6-8.9 GB/s on the H100, where this pipeline ran at 1.05-1.1x the
+    time of a copy from pinned memory).  Returns once the copy is done, so
+    the pinned buffers can be reused.
+
+    >>> import numpy as np
+    >>> put(np.arange(3)).tolist()  # doctest: +SKIP
+    [0, 1, 2]
+    """
+    import cupy as cp
+    a = np.ascontiguousarray(a)
+    if a.size < BLOCK:
+        return cp.asarray(a)
+    dev = cp.empty(a.shape, a.dtype)
+    ring = Ring(_pieces(a.size, a.dtype)[0])
+    ring.send(dev.data.ptr, a.reshape(-1), cp.cuda.get_current_stream())
+    ring.wait()
+    return dev
+
+
+#: bytes of a host page, and of the regions the threads of :func:`landing` take
+PAGE = 4096
+REGION = 1 << 21
+
+
+@njit(parallel=True, nogil=True, cache=True)
+def _touch(b):
+    """Write one byte of each page of ``b``, a region per thread at a time."""
+    for r in prange((b.size + REGION - 1) // REGION):
+        for i in range(r * REGION, min(b.size, (r + 1) * REGION), PAGE):
+            b[i] = 0
+
+
+class _Region:
+    """Host memory for labels: whole pages (so that registering it pins no
+    page another allocation shares), owned by a NumPy byte array.
+    ``written`` bytes at its start have their pages mapped (written once);
+    ``pinned`` bytes at its start are registered with the driver (page-locked,
+    see :func:`_pin`), so that a fetch copies into them by one DMA."""
+
+    __slots__ = ("buf", "written", "pinned")
+
+    def __init__(self, nbytes: int):
+        size = -(-max(nbytes, 1) // PAGE) * PAGE
+        raw = np.empty(size + PAGE, np.uint8)
+        skip = -raw.ctypes.data % PAGE
+        self.buf = raw[skip:skip + size]
+        self.written = 0
+        self.pinned = 0
+
+    def write(self, nbytes: int) -> None:
+        """Map the pages of the first ``nbytes``, on all cores."""
+        if nbytes > self.written:
+            _touch(self.buf[self.written:nbytes])
+            self.written = nbytes
+
+    def unmap_after(self, nbytes: int) -> None:
+        """Give the pages past the first ``nbytes`` back to the kernel
+        (``MADV_DONTNEED``; they read as zeros if written again), keeping
+        the address range; where there is no ``madvise``, keep them.  A
+        registered region keeps them: unregistering it inside a call cost
+        0.5-1.3 ms on the H100's host, and it stays within ``KEEP_BYTES``."""
+        if self.pinned:
+            return
+        start = -(-(self.buf.ctypes.data + nbytes) // PAGE) * PAGE
+        end = (self.buf.ctypes.data + self.written) // PAGE * PAGE
+        if end - start >= REGION and _madvise(start, end - start, MADV_DONTNEED):
+            self.written = start - self.buf.ctypes.data
+
+    def __del__(self):
+        try:
+            _unpin(self)
+        except Exception:       # interpreter shutdown: the module is gone already
+            pass
+
+
+#: the labels' memory kept for the next call: at most one region (see
+#: Landing), of at most KEEP_BYTES written (larger ones are freed)
+_KEPT: list = []
+KEEP_BYTES = 1 << 30
+_KEPT_LOCK = threading.Lock()
+MADV_DONTNEED = 4
+_LIBC: list = []
+
+
+def _madvise(addr: int, length: int, advice: int) -> bool:
+    """Linux's ``madvise`` through the process's libc; False where it fails
+    or is not there (libc is not loaded off Linux, where ``CDLL(None)``
+    may not name one)."""
+    if not _LIBC:
+        lib = None
+        if sys.platform.startswith("linux"):
+            try:
+                lib = ctypes.CDLL(None, use_errno=True)
+                lib.madvise.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int)
+                lib.madvise.restype = ctypes.c_int
+            except (OSError, AttributeError):
+                lib = None
+        _LIBC.append(lib)
+    lib = _LIBC[0]
+    return lib is not None and lib.madvise(addr, length, advice) == 0
+
+
+def _keep(region: _Region) -> None:
+    """A region whose labels are gone: the latest one is kept, registered
+    (:func:`_pin`), unless it holds more than KEEP_BYTES of pages.  The
+    region it replaces is freed, and unregistered first."""
+    if region.written > KEEP_BYTES:
+        return
+    _pin(region)
+    with _KEPT_LOCK:
+        _KEPT[:] = [region]
+
+
+#: cudaHostRegister / cudaHostUnregister (CuPy's runtime), or None in the
+#: simulator and where they fail; tests may put others here
+_REGISTER: list = []
+
+
+def _register():
+    if not _REGISTER:
+        from gconn.backends.gpu._compat import SIM
+        calls = None
+        if not SIM:
+            try:
+                import cupy as cp
+                rt = cp.cuda.runtime
+                calls = (lambda address, nbytes: rt.hostRegister(address, nbytes, 0), rt.hostUnregister)
+            except Exception:
+                calls = None
+        _REGISTER.append(calls)
+    return _REGISTER[0]
+
+
+def _pin(region: _Region) -> None:
+    """Register the written pages of a kept region with the driver (when
+    its labels are dropped, mostly between calls), so that the next
+    call's labels come back by one DMA into them: 16.8 MB of labels in
+    0.31 ms against 0.53 through pinned pieces copied out on all cores,
+    33.6 MB in 0.62 against 0.93 (H100).  Registering 16.8 / 33.6 MB of written
+    pages took 1.3 / 1.5 ms, paid once while the region is reused
+    (BENCHMARKS.md, issue 11).  Where registration fails the region stays
+    as it is, and fetches copy through pinned pieces."""
+    calls = _register()
+    nbytes = -(-region.written // PAGE) * PAGE
+    if calls is None or nbytes == 0 or region.pinned >= nbytes:
+        return
+    _unpin(region)
+    try:
+        calls[0](region.buf.ctypes.data, nbytes)
+    except Exception:       # refused (e.g. no GPU in this process): left unregistered
+        return
+    region.pinned = nbytes
+
+
+def _unpin(region: _Region) -> None:
+    """Unregister a region's pages (before they are freed or outgrown)."""
+    if not region.pinned:
+        return
+    region.pinned = 0
+    try:
+        _register()[1](region.buf.ctypes.data)
+    except Exception:       # interpreter shutdown: the driver is gone already
+        pass
+
+
+def _take(nbytes: int) -> _Region | None:
+    with _KEPT_LOCK:
+        if _KEPT and _KEPT[0].buf.nbytes >= nbytes:
+            return _KEPT.pop()
+    return None
+
+
+class Landing:
+    """Host memory for labels still being computed, each page already
+    written, for :func:`fetch` to copy into.  A fresh NumPy array above
+    glibc's mmap threshold (at most 32 MB) is a new mapping whose pages
+    the kernel maps and zeroes at their first write: copying 33.6 MB of
+    labels out of pinned memory took 0.89-0.95 ms into one against
+    0.29-0.39 ms into one already written (H200), and writing them took
+    1.3 ms of a 9 ms call on the H100 where they came on 4 KiB pages.  So
+    a caller makes it while the host would otherwise wait for the device,
+    and the memory of labels the caller has dropped (the array and every
+    view of it) is kept, pages mapped and registered with the driver
+    (``_pin``), for the next call's landing: one region, the latest,
+    of at most ``KEEP_BYTES`` (1 GiB); pages past a result's size are
+    given back to the kernel where the region is not registered
+    (BENCHMARKS.md, issue 11).
+
+    >>> a = landing(5, np.int32).array(3, np.int32); a.shape, a.dtype.name, a.flags.writeable
+    ((3,), 'int32', True)
+    """
+
+    def __init__(self, nbytes: int):
+        region = _take(nbytes) or _Region(nbytes)
+        region.write(nbytes)
+        self.region = region
+        #: the bytes asked for, and where the labels will be
+        self.nbytes, self.address = nbytes, region.buf.ctypes.data
+        #: whether the array handed out is registered memory (set by :meth:`array`)
+        self.pinned = False
+
+    def array(self, size: int, dtype) -> np.ndarray | None:
+        """The labels' host array (once): ``size`` elements of ``dtype``,
+        or None where they do not fit.  Its memory goes back to be kept
+        when the array and every view of it are gone."""
+        dtype = np.dtype(dtype)
+        nbytes = size * dtype.itemsize
+        region = self.region
+        if region is None or nbytes > region.written:
+            return None
+        self.region = None
+        region.unmap_after(nbytes)
+        self.pinned = region.pinned >= nbytes
+        if nbytes == 0:
+            _keep(region)
+            return np.empty(0, dtype)
+        # a buffer over the region that does not own it: every view of the
+        # array keeps it, and its end gives the region back
+        owner = (ctypes.c_char * nbytes).from_address(region.buf.ctypes.data)
+        # not at exit: a region kept then would be registered for nothing
+        weakref.finalize(owner, _keep, region).atexit = False
+        return np.frombuffer(owner, dtype, size)
+
+    def __del__(self):
+        if self.region is not None:
+            _keep(self.region)
+
+
+def landing(size: int, dtype) -> Landing:
+    """A :class:`Landing` for ``size`` elements of ``dtype``."""
+    return Landing(size * np.dtype(dtype).itemsize)
+
+
+def fetch(dev, out: Landing | None = None) -> np.ndarray:
+    """A device array back in (pageable) host memory, in pieces: the
+    copies of ``FETCH_SLOTS`` pieces device-to-pinned by DMA are queued at
+    once, and each piece is copied out on all cores as it arrives, its
+    buffer then taking a later piece; instead of the driver's
+    single-threaded pageable path (the labels of a 4M-vertex graph took
+    1.4-1.7 ms that way).  Host memory beside the result stays
+    ``FETCH_SLOTS`` pieces, whatever the size.
+
+    ``out``: a :class:`Landing` to fetch into where the result fits it
+    (made before the size was known); otherwise the result is a new
+    array.  Where the landing's memory is registered (kept from labels
+    dropped since, see :class:`Landing`) the copy is one DMA straight into it."""
+    import cupy as cp
+    shape = dev.shape
+    dev = cp.ascontiguousarray(dev).reshape(-1)
+    land, out = out, None if out is None else out.array(dev.size, dev.dtype)
+    if out is None:
+        out = np.empty(dev.size, dev.dtype)
+    rt = cp.cuda.runtime
+    stream = cp.cuda.get_current_stream()
+    if land is not None and land.pinned and dev.size:
+        rt.memcpyAsync(out.ctypes.data, dev.data.ptr, dev.nbytes, rt.memcpyDeviceToHost, stream.ptr)
+        stream.synchronize()
+        return out if out.shape == shape else out.reshape(shape)
+    if dev.size < BLOCK:
+        dev.get(out=out)
+        return out if out.shape == shape else out.reshape(shape)
+    bufs, done, step, starts = _pieces(dev.size, dev.dtype, FETCH_PIECE_BYTES, FETCH_SLOTS)
+    slots = len(bufs)
+
+    def start(j):
+        a = starts[j]
+        k = min(step, dev.size - a)
+        rt.memcpyAsync(bufs[j % slots].ctypes.data, dev.data.ptr + a * dev.itemsize, k * dev.itemsize,
+                       rt.memcpyDeviceToHost, stream.ptr)
+        done[j % slots].record(stream)
+
+    for j in range(slots):
+        start(j)
+    for j, a in enumerate(starts):
+        done[j % slots].synchronize()
+        k = min(step, dev.size - a)
+        _copy_any(out[a:a + k], bufs[j % slots][:k])
+        if j + slots < len(starts):
+            start(j + slots)
+    return out if out.shape == shape else out.reshape(shape)
+
+
+def warm() -> None:
+    """Compile (or load) the copies for the id types that are staged."""
+    for dt in (np.int32, np.int64):
+        stage(np.empty(2, dt), np.arange(2, dtype=dt))
+        _copy(np.empty(2, dt), np.arange(2, dtype=dt))
+        copy_shares(np.empty(2, dt), np.arange(2, dtype=dt), 1)
+    _touch(np.empty(2, np.uint8))
+    column = np.arange(4, dtype=np.int64)[::2]      # a strided column of an (m, 2) array
+    stage(np.empty(2, np.int64), column)
+    copy_into(np.empty(2, np.int64), column)

@@ -1,0 +1,430 @@
+"""The union-find finish on the GPU (paper Sec. 3.4): L_max, vertex
+gathering, the load-balanced finish over the gathered CSR work, the
+edge-centric COO operations (the finish without sampling and incremental
+batches), and compression.
+
+Options that cost nothing measurable (recording a spanning forest, lazy
+initialization) are runtime arguments; the (finish, find, splice) codes are
+compile-time constants of the factories (:mod:`gconn.backends.gpu.launch`).
+
+>>> from gconn.backends.gpu import unionfind
+>>> from gconn.backends.gpu.launch import REGISTRY
+>>> "coo_ops" in REGISTRY and "finish_csr" in REGISTRY
+True
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from gconn.backends.core.unionfind import FIND_HALVE, PEEK_STEPS, UNION_ASYNC, UNION_JTB
+from gconn.backends.gpu._compat import SIM, WARP_INTRINSICS, cuda, view, xp
+from gconn.backends.gpu.launch import CHUNK, FULL_MASK, SAMPLE, WARP, dummy, kernel, launch
+from gconn.backends.gpu.primitives import U64, UF, atomic_add, device, load, rand64, record_edge
+
+OP_UNION = 0        # coo_ops modes: every op a union (static finish, inserts),
+OP_QUERY = 1        # every op a query,
+OP_MIXED = 2        # kinds[i] says (0 union, 1 query)
+#: coo_ops's id checks (a compile-time constant): none (ids checked before),
+TRACK_NONE = 0
+#: the smallest and largest id folded into a bounds row (streamed chunks),
+TRACK_BOUNDS = 1
+#: two flags, an id outside 0..cap-1 and an id cap-1 (a CuPy pair passed again)
+TRACK_FIT = 2
+#: the largest int64: a ``cap`` that skips no pair, and an empty minimum
+I64_MAX = np.int64(np.iinfo(np.int64).max)
+
+
+def jtb_fin(jtb):
+    """The finish code a kernel specialized only on UnionJTB records uses."""
+    return UNION_JTB if jtb else UNION_ASYNC
+
+
+@kernel("finish_csr",
+        lambda t: (t.P, t.P, t.ptr, t.id, t.id, t.id, t.ptr, t.i64, t.I64, t.id, t.id), keys="union")
+def make_finish_csr(fin, fopt, sopt):
+    """The finish over the gathered active vertices, load-balanced: a thread
+    per low-degree vertex, a warp per work unit of up to CHUNK edges of a
+    higher-degree vertex (one unit per CHUNK edges, so a vertex of degree
+    10**6 spreads over ~4000 warps).  A persistent grid reads the list
+    lengths from ``counts`` on the device: no host round trip."""
+    union_any = UF.union_any
+
+    def finish_csr(P, H, indptr, indices, small, uv, us, counts, record, fa, fb):
+        tid = cuda.grid(1)
+        nth = cuda.gridsize(1)
+        for t in range(tid, counts[0], nth):
+            v = small[t]
+            for j in range(indptr[v], indptr[v + 1]):
+                w = indices[j]
+                r = union_any(P, H, v, w, fin, fopt, sopt)
+                record_edge(record, fa, fb, r, v, w)
+        lane = tid % WARP
+        for u in range(tid // WARP, counts[1], nth // WARP):
+            v = uv[u]
+            e = min(us[u] + CHUNK, indptr[v + 1])
+            for j in range(us[u] + lane, e, WARP):
+                w = indices[j]
+                r = union_any(P, H, v, w, fin, fopt, sopt)
+                record_edge(record, fa, fb, r, v, w)
+
+    return finish_csr
+
+
+@kernel("coo_ops",
+        lambda t: (t.P, t.P, t.id, t.id, t.i8, t.I64, t.I64, t.I64, t.id, t.id, t.b, t.I64, t.i64, t.I64, t.I64),
+        keys="union", offsets=False)
+def make_coo_ops(fin, fopt, sopt, track=TRACK_NONE):
+    """Operations over COO pairs, one thread per pair: the edge-centric
+    finish without sampling (each undirected edge once, src < dst),
+    incremental inserts, queries and mixed batches, the chunks streamed
+    from the host (:mod:`gconn.chunked.gpu_union`), and stride sampling.
+
+    Each warp owns a contiguous segment of the pairs and walks it in
+    32-pair chunks (coalesced), chunk c at pair ``c * step``: ``step`` is
+    32 (every pair) but for stride sampling, whose chunks are spread
+    through the list (:meth:`gconn.design.Plan.stride_step`).  Sorted input links nearly in order within a
+    segment; one thread per pair in id order would instead link a whole
+    window of a path, (i, i+1) for ~10**5 consecutive i, before any find
+    could compress it, and later finds walk that chain (measured: 226 ms for
+    a 4M-vertex path).
+
+    ``track`` (a compile-time constant) checks ids that were not checked
+    before: pairs with an id outside ``0..cap-1`` are skipped, and
+
+    * ``TRACK_BOUNDS``: the smallest and largest id of the pairs are folded
+      into ``bounds[2 row]`` and ``bounds[2 row + 1]`` (one pair of atomics
+      per block; none when ``row`` is -1): a streamed chunk's ids are
+      checked on the device, in the pass that unions them, instead of by a
+      pass of the host over them (which held the staging copies to 33-36
+      GB/s, BENCHMARKS.md);
+    * ``TRACK_FIT``: ``bounds[0] = 1`` where an id is outside ``0..cap-1``
+      and ``bounds[1] = 1`` where an id is ``cap - 1``: plain stores, on
+      those pairs only, for a CuPy pair, which needs only to know that its
+      ids still fit the n it was run with.  The bounds' code takes the
+      kernel from 30-32 registers a thread to 34-40, so from 8 resident
+      blocks an SM to 6: 9-16% more union time on the mesh, wave and
+      Slashdot, where the parents fit the L2; with a stream's parents in
+      DRAM (n = 2^30) the fewer warps were 15% faster (H100, BENCHMARKS.md,
+      thirty-fifth session)."""
+    union_any, same_set_any = UF.union_any, UF.same_set_any
+    warp = WARP_INTRINSICS
+    bounded = track == TRACK_BOUNDS
+    fit = track == TRACK_FIT
+
+    def coo_ops(P, H, src, dst, kinds, m, mode, record, fa, fb, out, cap, bounds, row, step):
+        acc = cuda.shared.array(2, np.int64)
+        if bounded:
+            if cuda.threadIdx.x == 0:
+                acc[0] = I64_MAX
+                acc[1] = -1
+            cuda.syncthreads()
+        lo = I64_MAX
+        hi = np.int64(-1)
+        tid = cuda.grid(1)
+        nwarps = cuda.gridsize(1) // WARP
+        chunks = (m + step - 1) // step
+        per = (chunks + nwarps - 1) // nwarps
+        first = (tid // WARP) * per
+        for c in range(first, min(first + per, chunks)):
+            i = c * step + tid % WARP
+            if i >= m:
+                break
+            u = src[i]
+            v = dst[i]
+            if bounded:
+                a = min(u, v)
+                b = max(u, v)
+                lo = min(lo, np.int64(a))
+                hi = max(hi, np.int64(b))
+                if a < 0 or b >= cap:
+                    continue
+            if fit:
+                if u < 0 or v < 0 or u >= cap or v >= cap:
+                    bounds[0] = 1
+                    continue
+                if u == cap - 1 or v == cap - 1:
+                    bounds[1] = 1
+            op = mode
+            if mode == OP_MIXED:
+                op = kinds[i]
+            if op == OP_UNION:
+                r = union_any(P, H, u, v, fin, fopt, sopt)
+                record_edge(record, fa, fb, r, u, v)
+            else:
+                out[i] = same_set_any(P, u, v, fin, fopt)
+        if bounded:
+            if warp:
+                for d in (16, 8, 4, 2, 1):
+                    lo = min(lo, cuda.shfl_down_sync(FULL_MASK, lo, d))
+                    hi = max(hi, cuda.shfl_down_sync(FULL_MASK, hi, d))
+            if not warp or tid % WARP == 0:
+                cuda.atomic.min(acc, 0, lo)
+                cuda.atomic.max(acc, 1, hi)
+            cuda.syncthreads()
+            if cuda.threadIdx.x == 0 and row >= 0:     # row -1: ids checked on the host
+                cuda.atomic.min(bounds, 2 * row, acc[0])
+                cuda.atomic.max(bounds, 2 * row + 1, acc[1])
+
+    return coo_ops
+
+
+@kernel("init_parents", lambda t: (t.P, t.I64), offsets=False)
+def make_init_parents():
+    """P[v] = v (for UnionJTB records: rank 0, parent v), one store per
+    vertex; CuPy's arange took 22 us for 4M int32 ids, this about 8."""
+
+    def init_parents(P, n):
+        for v in range(cuda.grid(1), n, cuda.gridsize(1)):
+            P[v] = v
+
+    return init_parents
+
+
+def roots_together(jtb: bool, items: int):
+    """A device function ``chase(P, p, todo, base, step)`` for phases with
+    no unions running: each ``p[j]`` whose bit is set in ``todo`` (the
+    parent of vertex ``base + j * step``) is followed to its root, the
+    items' chases stepping together so that their loads are in flight at
+    once, and the vertex is pointed at each ancestor found (so that threads
+    reading it later jump further).  The first PEEK_STEPS reads are peeked,
+    then coherent, as in the finds (UnionJTB records: always coherent)."""
+    fin = jtb_fin(jtb)
+    set_parent, parent_of = UF.set_parent, UF.parent_of
+
+    @device
+    def chase(P, p, todo, base, step):
+        steps = 0
+        while todo:
+            for j in range(items):
+                if (todo >> j) & 1:
+                    q = p[j]
+                    g = parent_of(P, q, fin) if jtb or steps < PEEK_STEPS else load(P, q)
+                    if g == q:
+                        todo &= ~(1 << j)
+                    else:
+                        p[j] = g
+                        set_parent(P, base + j * step, g, fin)
+            steps += 1
+
+    return chase
+
+
+#: vertices a thread of ``compress`` owns (their chases step together)
+COMPRESS_ITEMS = 1 if SIM else 4
+
+
+@kernel("compress", lambda t: (t.P, t.I64, t.id, t.I64), keys="jtb", offsets=False)
+def make_compress(jtb):
+    """Point every vertex at its root with no unions running (after
+    sampling, finalization, incremental roots()): the paper's "fully
+    compress the components array".  Each thread owns COMPRESS_ITEMS
+    vertices a block apart and jumps only their own pointers, ``P[v] =
+    P[P[v]]``, until each reaches a root: no atomics, and each store lets
+    the threads that read ``v`` later jump further.  The items' chases step
+    together, so that their loads are in flight at once (one vertex a
+    thread: 101 us on the 4096^2 mesh, 161 on the 4096^2 grid; BENCHMARKS.md).
+    Launch it through :func:`compress`, not persistent: blocks then finish
+    roughly in id order, so on a chain whose parents have smaller ids (HB's
+    first step on a path) a thread soon reaches vertices that already point
+    at the root.  The first PEEK_STEPS reads are peeked, then coherent, as
+    in the finds.  On the H100 (BENCHMARKS.md) a 4M-vertex chain takes 0.16
+    ms, where path halving over a grid-stride loop had not finished after
+    40 s.  ``write_out`` also writes the roots to ``out`` (UnionJTB: the
+    parent field)."""
+    parent_of = UF.parent_of
+    fin = jtb_fin(jtb)
+    items = COMPRESS_ITEMS
+    chase = roots_together(jtb, items)
+
+    def compress(P, n, out, write_out):
+        base = cuda.blockIdx.x * (cuda.blockDim.x * items) + cuda.threadIdx.x
+        step = cuda.blockDim.x
+        p = cuda.local.array(items, np.int64)
+        todo = 0
+        for j in range(items):
+            v = base + j * step
+            if v < n:
+                p[j] = parent_of(P, v, fin)
+                todo |= 1 << j
+        chase(P, p, todo, base, step)
+        if write_out:
+            for j in range(items):
+                v = base + j * step
+                if v < n:
+                    out[v] = p[j]
+
+    return compress
+
+
+def compress(kern, n: int, Pv, out, write_out: int) -> None:
+    """Launch a ``compress`` kernel over the first ``n`` vertices."""
+    launch(kern, (n + COMPRESS_ITEMS - 1) // COMPRESS_ITEMS, Pv, n, out, write_out)
+
+
+def flat_roots(kern, n: int, P, Pv, jtb: bool, id_dtype):
+    """Each of the first ``n`` vertices pointed at its root by ``kern`` (a
+    ``compress`` kernel, no unions running), and the roots: ``P[:n]``
+    itself, or for UnionJTB, whose parent words also hold a rank, a new
+    array of ``id_dtype``."""
+    if not jtb:
+        compress(kern, n, Pv, dummy(id_dtype), 0)
+        return P if P.size == n else P[:n]
+    roots = xp.empty(n, id_dtype)
+    compress(kern, n, Pv, view(roots) if n else dummy(id_dtype), 1)
+    return roots
+
+
+#: slots of block_mode's shared hash table (a power of two, twice SAMPLE)
+TABLE = 2 * SAMPLE
+
+
+@device
+def block_mode(vals, t, best, keys, counts):
+    """Thread ``t`` of a SAMPLE-thread block holds ``vals[t]``; afterwards
+    ``best[0]`` packs (count << 20 | index) of a most frequent value
+    (entries < 0 do not count; ties go to the highest index).  Counting
+    goes through a shared hash table of TABLE slots (``keys`` int64,
+    ``counts`` int32): O(1) per thread, where comparing with every other
+    value took 150 us on the H100 (1024 threads x 1024 shared loads on one
+    SM, a fifth of a whole Kronecker run)."""
+    keys[t] = -1
+    keys[t + SAMPLE] = -1
+    counts[t] = 0
+    counts[t + SAMPLE] = 0
+    if t == 0:
+        best[0] = 0
+    cuda.syncthreads()
+    x = vals[t]
+    h = 0
+    if x >= 0:
+        h = (x ^ (x >> 11) ^ (x >> 23)) & (TABLE - 1)
+        while True:
+            seen = cuda.atomic.cas(keys, h, -1, x)
+            if seen == -1 or seen == x:
+                cuda.atomic.add(counts, h, 1)
+                break
+            h = (h + 1) & (TABLE - 1)
+    cuda.syncthreads()
+    if x >= 0:
+        cuda.atomic.max(best, 0, (np.int64(counts[h]) << 20) | t)
+    cuda.syncthreads()
+
+
+@kernel("lmax", lambda t: (t.P, t.I64, t.I64, t.i64, t.i64), keys="jtb", offsets=False)
+def make_lmax(jtb):
+    """L_max: the most frequent root among SAMPLE random vertices (one
+    block, shared memory), written to ``out[0]`` with its count in
+    ``out[1]``.  Also zeroes the gather counters, saving a launch."""
+    fin = jtb_fin(jtb)
+    find_any = UF.find_any
+
+    def lmax(P, n, seed, out, counts):
+        vals = cuda.shared.array(SAMPLE, np.int64)
+        best = cuda.shared.array(1, np.int64)
+        keys = cuda.shared.array(TABLE, np.int64)
+        tally = cuda.shared.array(TABLE, np.int32)
+        t = cuda.threadIdx.x
+        x = np.int64(rand64(t, seed) % U64(n))
+        vals[t] = find_any(P, x, fin, FIND_HALVE)
+        if t == 0:
+            counts[0] = 0
+            counts[1] = 0
+        block_mode(vals, t, best, keys, tally)
+        if t == 0:
+            out[0] = vals[best[0] & 0xFFFFF]
+            out[1] = best[0] >> 20
+
+    return lmax
+
+
+@kernel("gather", lambda t: (t.P, t.ptr, t.I64, t.i64, t.I64, t.id, t.id, t.ptr, t.i64), keys="jtb")
+def make_gather(jtb):
+    """Vertex gathering after the compression that follows sampling: the
+    vertices with degree > 0 outside L_max are appended to the small list
+    (degree <= small_max) or split into CHUNK-edge warp units (uv, us =
+    vertex, first edge).  Appends are aggregated per warp (ballot) or per
+    block (shared atomics), so the global counters see one atomic per
+    block."""
+    fin = jtb_fin(jtb)
+    parent_of = UF.parent_of
+    warp = WARP_INTRINSICS
+
+    def gather(P, indptr, n, lm, small_max, small, uv, us, counts):
+        loc = cuda.shared.array(2, np.int64)
+        base = cuda.shared.array(2, np.int64)
+        t = cuda.threadIdx.x
+        v = cuda.grid(1)
+        if t == 0:
+            loc[0] = 0
+            loc[1] = 0
+        cuda.syncthreads()
+        cls = 0
+        cnt = 0
+        if v < n:
+            d = indptr[v + 1] - indptr[v]
+            if d > 0 and parent_of(P, v, fin) != lm[0]:
+                if d <= small_max:
+                    cls = 1
+                else:
+                    cls = 2
+                    cnt = (d + CHUNK - 1) // CHUNK
+        pos = 0
+        if warp:
+            ballot = cuda.ballot_sync(FULL_MASK, cls == 1)
+            leader = cuda.ffs(ballot) - 1
+            wbase = 0
+            if ballot != 0 and cuda.laneid == leader:
+                wbase = cuda.atomic.add(loc, 0, cuda.popc(ballot))
+            wbase = cuda.shfl_sync(FULL_MASK, wbase, max(leader, 0))
+            if cls == 1:
+                pos = wbase + cuda.popc(ballot & cuda.lanemask_lt())
+        elif cls == 1:
+            pos = atomic_add(loc, 0, 1)
+        if cls == 2:
+            pos = atomic_add(loc, 1, cnt)
+        cuda.syncthreads()
+        if t == 0:
+            base[0] = atomic_add(counts, 0, loc[0])
+            base[1] = atomic_add(counts, 1, loc[1])
+        cuda.syncthreads()
+        if cls == 1:
+            small[base[0] + pos] = v
+        elif cls == 2:
+            o = base[1] + pos
+            for c in range(cnt):
+                uv[o + c] = v
+                us[o + c] = indptr[v] + c * CHUNK
+
+    return gather
+
+
+@kernel("active_stats", lambda t: (t.P, t.ptr, t.id, t.I64, t.i64, t.i64), keys="jtb")
+def make_active_stats(jtb):
+    """For Stats only: out[0] += edges of vertices outside L_max, out[1] +=
+    those joining different sampled components (the paper's IC)."""
+    fin = jtb_fin(jtb)
+    parent_of = UF.parent_of
+
+    def active_stats(P, indptr, indices, n, lm, out):
+        acc = cuda.shared.array(2, np.int64)
+        t = cuda.threadIdx.x
+        v = cuda.grid(1)
+        if t == 0:
+            acc[0] = 0
+            acc[1] = 0
+        cuda.syncthreads()
+        if v < n:
+            lv = parent_of(P, v, fin)
+            if lv != lm[0]:
+                cross = 0
+                for j in range(indptr[v], indptr[v + 1]):
+                    if parent_of(P, indices[j], fin) != lv:
+                        cross += 1
+                atomic_add(acc, 0, indptr[v + 1] - indptr[v])
+                atomic_add(acc, 1, cross)
+        cuda.syncthreads()
+        if t == 0:
+            atomic_add(out, 0, acc[0])
+            atomic_add(out, 1, acc[1])
+
+    return active_stats

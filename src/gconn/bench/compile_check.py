@@ -1,0 +1,153 @@
+"""Compile every GPU kernel to PTX without a GPU (CI's check of the GPU backend).
+
+    python -m gconn.bench.compile_check [--jobs N] [--quick]
+
+Compiles each kernel of the registry (:mod:`gconn.backends.gpu.launch`) for every
+specialization the backend can ask for: the union kernels for every
+union-find (finish, find, splice) combination of ``gconn.variants``, the
+JTB-aware ones for UnionJTB records or not, the others for each key they
+declare, each for int32 and int64 vertex ids (int32 ids also with int64
+offsets for the kernels that read CSR offsets).  Prints the count and exits
+non-zero on any failure.
+
+numba-cuda asks the current device for its compute capability when it
+compiles a kernel that calls device functions; with no device this module
+(and only this module) substitutes a Hopper (9, 0) answer.
+
+>>> from gconn.bench.compile_check import jobs
+>>> len(jobs(quick=True)) > 10
+True
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+import traceback
+
+CC = (9, 0)
+#: (ids, offsets) pairs; parents follow the ids (int64 for UnionJTB)
+ID_PAIRS = (("int32", "int32"), ("int64", "int64"))
+MIXED_PAIR = ("int32", "int64")
+
+
+def _pretend_device():
+    import numba.cuda.dispatcher as dispatcher
+
+    class _Device:
+        compute_capability = CC
+
+    dispatcher.get_current_device = lambda: _Device()
+
+
+def _load_kernels():
+    """Import every module that registers kernels."""
+    from gconn.backends.gpu import scc as scc_gpu  # noqa: F401
+    from gconn.backends.gpu import bfs, finishes, graph, ops, replay, sampling, unionfind  # noqa: F401
+    from gconn.chunked import gpu_union as stream
+    from gconn.backends.gpu.launch import REGISTRY
+    return REGISTRY
+
+
+def jobs(quick: bool = False) -> list:
+    """Every (kind, key, dtypes) to compile.  Kernels specialized on union
+    codes get every union-find combination for the id pairs of ID_PAIRS,
+    and one combination per finish for MIXED_PAIR (the offset width is
+    independent of the codes); ``quick`` keeps one combination per finish
+    throughout.  The others get each of their keys; MIXED_PAIR only where
+    they read offsets."""
+    from gconn.design import Plan, iter_variants
+    from gconn.backends.gpu.launch import dtypes_key
+    from gconn.backends.gpu.unionfind import TRACK_BOUNDS, TRACK_FIT
+
+    registry = _load_kernels()
+    every, per_finish = {}, {}
+    for v in iter_variants("cc"):
+        if v.is_union_find:
+            p = Plan.of(v)
+            every.setdefault((p.fin, p.fopt, p.sopt), p.jtb)
+            per_finish.setdefault(p.fin, ((p.fin, p.fopt, p.sopt), p.jtb))
+    out = []
+    for ids, ptr in ID_PAIRS + (MIXED_PAIR,):
+        mixed = (ids, ptr) == MIXED_PAIR
+        combos = per_finish.values() if quick or mixed else every.items()
+        for kind, spec in registry.items():
+            if mixed and not spec.offsets:
+                continue
+            if spec.keys == "union":
+                keys = list(combos)
+            elif spec.keys == "jtb":
+                keys = [((False,), False), ((True,), True)]
+            else:
+                keys = [(key, False) for key in spec.keys]
+            for key, jtb in keys:
+                out.append((kind, key, dtypes_key(ids, ptr, "int64" if jtb else ids)))
+        if not mixed:
+            # coo_ops checking ids on the device (streamed chunks, a CuPy
+            # pair passed again): the extra code does not depend on the
+            # union codes
+            for key, jtb in per_finish.values():
+                for track in (TRACK_BOUNDS, TRACK_FIT):
+                    out.append(("coo_ops", key + (track,), dtypes_key(ids, ptr, "int64" if jtb else ids)))
+    return out
+
+
+def _compile(job):
+    from numba import cuda
+
+    from gconn.backends.gpu.launch import signature
+    registry = _load_kernels()
+    kind, key, dtypes = job
+    spec = registry[kind]
+    if not spec.offsets:
+        dtypes = (dtypes[0], dtypes[0], dtypes[2])
+    try:
+        ptx, _ = cuda.compile_ptx(spec.factory(*key), signature(kind, dtypes), cc=CC)
+        return job, None if ".entry" in ptx else "no kernel entry in the PTX"
+    except Exception:
+        return job, traceback.format_exc(limit=3)
+
+
+def _init():
+    _pretend_device()
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m gconn.bench.compile_check", description=__doc__.split("\n")[0])
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="compiler processes")
+    ap.add_argument("--quick", action="store_true", help="one find/splice combination per finish")
+    args = ap.parse_args(argv)
+    if os.environ.get("NUMBA_ENABLE_CUDASIM", "0").strip() not in ("", "0"):
+        print("unset NUMBA_ENABLE_CUDASIM: the simulator compiles nothing", file=sys.stderr)
+        return 2
+    todo = jobs(args.quick)
+    t0 = time.perf_counter()
+    results = []
+
+    def report(done):
+        # CI shows this while it waits: a line per tenth of the kernels.
+        results.extend(done)
+        if len(results) % max(1, len(todo) // 10) == 0 or len(results) == len(todo):
+            print(f"compile_check: {len(results)} of {len(todo)} kernels, {time.perf_counter() - t0:.0f} s",
+                  file=sys.stderr, flush=True)
+
+    if args.jobs > 1:
+        import multiprocessing as mp
+        with mp.get_context("fork").Pool(args.jobs, initializer=_init) as pool:
+            for result in pool.imap_unordered(_compile, todo, chunksize=1):
+                report([result])
+    else:
+        _init()
+        for j in todo:
+            report([_compile(j)])
+    failed = [(j, err) for j, err in results if err]
+    for (kind, key, dts), err in failed:
+        print(f"FAILED {kind} {key} {dts}:\n{err}", file=sys.stderr)
+    print(f"compiled {len(results) - len(failed)} of {len(results)} kernels for sm_{CC[0]}{CC[1]} "
+          f"in {time.perf_counter() - t0:.1f} s")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,138 @@
+"""The streamed feed's loop, compiled for the host (:class:`gconn.chunked.gpu_union.Streamer`
+runs it through ``_CudaPipe.pump``): a chunk's fills, copies, events, union
+launch and bounds back as driver calls (:mod:`gconn.chunked.gpu_driver`), with no
+Python between them.  It imports no GPU kernel, so that ``gconn warmup``
+compiles it where numba-cuda is not installed.
+
+>>> _CONTROL, _NOT_BACK == np.iinfo(np.int64).min
+(28, True)
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from gconn.chunked.gpu_driver import LAUNCH, NAMES, RECORD, SYNC, TO_DEVICE, TO_HOST, WAIT, call_copy, call_launch, call_record, \
+    call_sync, call_wait
+from gconn.backends.gpu.staging import BLOCK, _memcpy
+
+#: a pinned bounds slot whose chunk's pair has not come back yet
+_NOT_BACK = np.iinfo(np.int64).min
+
+
+# the slots of a pump's control array (int64): its state in and out, the
+# handles and addresses it works with
+(_A, _M, _CHUNK, _ROW, _ROWS, _ARRIVED, _TOP, _CAP, _WATCH, _TURN, _SLOT, _PIECE, _PIECES, _ISZ, _SHARES, _SRC,
+ _WHOLE, _COPY, _COMPUTE, _KERNEL, _GRIDS, _BLOCK, _PTRS, _HOSTB, _DEVB, _LIMIT, _ERR, _CALL) = range(28)
+_CONTROL = 28
+# the kernel parameters a pump writes for each chunk, as indices into ``at``
+_AT_M, _AT_SRC_SIZE, _AT_SRC_SHAPE, _AT_SRC_DATA, _AT_DST_SIZE, _AT_DST_SHAPE, _AT_ROW = range(7)
+
+
+@njit(parallel=True, nogil=True, cache=True)
+def _pump(fns, src, dst, pieces, events, dbuf, params, at, hostb, c):
+    """Chunks of the feed, each as :meth:`Streamer._put` makes a checked
+    chunk (its copies, its union with the bounds into row ``c[_ROW]``, the
+    bounds back, the events between the streams), from edge ``c[_A]``
+    until ``c[_M]``, ``c[_LIMIT]`` chunks, or, with ``c[_WATCH]`` (n not
+    known), until a chunk's bounds back show an id beyond the parent
+    array, whose growth the host makes.  Driver calls only: the host's
+    Python between a call's pieces and chunks was about 2 ms of a 14 ms
+    call from Kronecker's host arrays; with this loop (its first version,
+    whose copies called ``staging.copy_shares``), calls in turns with the
+    host's loop in one process fed their chunks in 0.2-1.5 ms less
+    (BENCHMARKS.md, twenty-seventh session).
+
+    ``events``: the ring's pieces' events, then ``copied`` and ``unioned``
+    per device buffer; ``dbuf[s]``: buffer s's (src, dst) device
+    addresses; ``params[s]``: the kernel's parameters for buffer s, whose
+    fields at ``at`` a chunk rewrites.  Stops at the first failed call,
+    with the error in ``c[_ERR]`` and the call in ``c[_CALL]``."""
+    ring = pieces.shape[0]
+    buffers = dbuf.shape[0]
+    fields = params.shape[1]
+    isz, piece = c[_ISZ], c[_PIECE]
+    stride = pieces.shape[1] * isz
+    done = 0
+    while c[_A] < c[_M] and done < c[_LIMIT]:
+        if c[_WATCH] != 0:
+            while c[_ARRIVED] < c[_ROWS] and hostb[2 * c[_ARRIVED] + 1] != _NOT_BACK:
+                c[_TOP] = max(c[_TOP], hostb[2 * c[_ARRIVED] + 1])
+                c[_ARRIVED] += 1
+            if c[_TOP] >= c[_CAP]:
+                return
+        o = c[_A]
+        k = min(c[_CHUNK], c[_M] - o)
+        s = c[_SLOT] % buffers
+        copied, unioned = events[ring + s], events[ring + buffers + s]
+        err, where = call_wait(fns[WAIT], (c[_COPY], unioned, 0)), WAIT   # the buffer's last union is done
+        for side in range(2):
+            # the chunk's ids into the buffer, piece by piece through the pinned ring, on the copy stream
+            a = src if side == 0 else dst
+            p = k if side == 0 and c[_SRC] == 0 else 0
+            while err == 0 and p < k:
+                j = c[_TURN] % ring
+                c[_TURN] += 1
+                err, where = call_sync(fns[SYNC], (events[j],)), SYNC       # the piece's last copy is done
+                if err != 0:
+                    break
+                cnt = min(piece, k - p)
+                out, part = pieces[j, :cnt], a[o + p:o + p + cnt]
+                # staging.copy_shares' shares, written out here rather than called: this function without
+                # parallel=True calling copy_shares crashed once numba loaded it from its disk cache; with
+                # parallel=True and no loop of its own numba warns on every compile; and a share loop
+                # inlined from another function stays serial
+                parts = max(min(c[_SHARES], cnt // BLOCK), 1)
+                step = (cnt + parts - 1) // parts
+                for t in prange(parts):
+                    lo = t * step
+                    hi = min(lo + step, cnt)
+                    if hi > lo:
+                        _memcpy(out, part, lo, hi - lo)
+                err, where = call_copy(fns[TO_DEVICE], (dbuf[s, side] + p * isz, c[_PIECES] + j * stride, cnt * isz,
+                                                        c[_COPY])), TO_DEVICE
+                if err == 0:
+                    err, where = call_record(fns[RECORD], (events[j], c[_COPY])), RECORD
+                p += cnt
+        if err == 0:
+            err, where = call_record(fns[RECORD], (copied, c[_COPY])), RECORD
+        if err == 0:
+            err, where = call_wait(fns[WAIT], (c[_COMPUTE], copied, 0)), WAIT
+        if err == 0:
+            par = params[s]
+            par[at[_AT_M]] = k
+            par[at[_AT_SRC_SIZE]] = k
+            par[at[_AT_SRC_SHAPE]] = k
+            par[at[_AT_DST_SIZE]] = k
+            par[at[_AT_DST_SHAPE]] = k
+            par[at[_AT_ROW]] = c[_ROW]
+            if c[_WHOLE] != 0:          # a CSR's rows, found for every entry before the feed
+                par[at[_AT_SRC_DATA]] = c[_WHOLE] + o * c[_ISZ]
+            grid = min((k + c[_BLOCK] - 1) // c[_BLOCK], c[_GRIDS])
+            err, where = call_launch(fns[LAUNCH], (c[_KERNEL], grid, 1, 1, c[_BLOCK], 1, 1, 0, c[_COMPUTE],
+                                                   c[_PTRS] + s * fields * 8, 0)), LAUNCH
+        if err == 0:
+            err, where = call_copy(fns[TO_HOST], (c[_HOSTB] + 16 * c[_ROW], c[_DEVB] + 16 * c[_ROW], 16,
+                                                  c[_COMPUTE])), TO_HOST
+        if err == 0:
+            err, where = call_record(fns[RECORD], (unioned, c[_COMPUTE])), RECORD
+        if err != 0:
+            c[_ERR] = err
+            c[_CALL] = where
+            return
+        c[_ROW] += 1
+        c[_SLOT] += 1
+        c[_A] = o + k
+        done += 1
+
+
+def warm() -> None:
+    """Compile (or load) the native feed (:func:`_pump`) for the id types
+    that are streamed, and for read-only ids: it runs no chunk, and needs
+    no GPU."""
+    z = lambda *shape: np.zeros(shape, np.int64)                # noqa: E731
+    for dt in (np.int32, np.int64):
+        for writeable in (True, False):     # read-only: a memory-mapped .npy or .gcb
+            ids = np.zeros(0, dt)
+            ids.flags.writeable = writeable
+            _pump(z(len(NAMES)), ids, ids, np.zeros((1, 1), dt), z(1), z(1, 2), z(1, 1), z(7), z(2), z(_CONTROL))

@@ -1,0 +1,1180 @@
+"""Union-find over host edges streamed to the GPU in chunks (issue 11).
+
+The edges never sit on the device as a whole: chunk ``i + 1`` is copied
+host-to-device on a copy stream while chunk ``i`` is unioned on the
+compute stream, through ``BUFFERS`` device buffers that take turns.  A
+chunk's unions are an incremental batch (paper Sec. 3.6) run by the same
+``coo_ops`` kernel as the static COO finish and the incremental inserts,
+which records the spanning forest the same way (the edge that linked a
+root).  Device memory is O(n + BUFFERS * chunk), whatever m is, so graphs
+larger than the GPU are unioned without an out-of-memory error.
+
+Host memory reaches the copy engine through a ring of small pinned
+pieces, each filled on all cores (:func:`gconn.backends.gpu.staging.copy_into`)
+and copied while the next is filled.  Once the parent array has a size,
+the chunks' fills, copies, events and union launches are made by one
+compiled loop (:mod:`gconn.chunked.gpu_feed`, calling the driver through
+:mod:`gconn.chunked.gpu_driver`), with no Python between them.  Where the edges can be read again
+(arrays, memory-mapped files, a matrix's CSR) the ids are checked on the
+device by the kernel that unions them (see :class:`Streamer`), so the host
+only copies; an iterable's chunks are checked on the host as they are
+staged.  (Pinning the user's arrays in place with ``cudaHostRegister``
+measured 3x slower on the H100: 14-16 ms to pin 0.54 GB and 9.5 ms to
+unpin, against 10.5 ms for the whole staged copy.  Nor can pinning run
+ahead of the copies on a large stream: registering runs at 42-50 GB/s
+whatever the number of threads, and while it runs the copy engine's
+55 GB/s from pinned memory drops to 20, so a stream registering pieces
+while earlier ones cross moved 16-20 GB/s; BENCHMARKS.md, thirty-sixth
+session.)  A SciPy matrix's CSR
+streams its column ids only; each entry's row is found on the device
+from the offsets.  Under the CUDA simulator there are no streams or
+pinned memory: chunks are copied into the simulator's arrays and the same
+chunking, growth and validation logic runs.
+
+The vertex count may be unknown (an iterator of chunks, or arrays whose
+largest id nobody has computed): the parent array is sized from the first
+chunk's largest id and grows (to the next power of two, at least
+doubling, copying the old) when a later chunk holds a larger one.
+Duplicate edges and self loops are harmless to union-find.
+
+>>> import numpy as np
+>>> from gconn.chunked import gpu_union as stream
+>>> stream.parse_bytes("1.5 GB"), stream.parse_bytes("64MiB"), stream.parse_bytes(4096)
+(1500000000, 67108864, 4096)
+"""
+from __future__ import annotations
+
+import os
+import re
+import time
+import weakref
+from collections.abc import Iterable
+from contextlib import contextmanager
+from threading import Lock
+
+import numpy as np
+
+from gconn.design import UNION_FIND, Plan, Variant
+from gconn.graph.ids import INT32_MAX, check_pair
+from gconn.graph.memory import check_vertices
+from gconn.graph.relabel import AUTO_MIN_RANGE, AUTO_RATIO
+from gconn.backends.gpu import memory
+from gconn.backends.gpu._compat import SIM, view, xp
+from gconn.chunked.gpu_driver import NAMES, addresses, handle
+from gconn.chunked.gpu_feed import (_A, _ARRIVED, _BLOCK, _CALL, _CAP, _CHUNK, _COMPUTE, _CONTROL, _COPY, _DEVB, _ERR, _GRIDS, _HOSTB, _ISZ, _KERNEL, _LIMIT, _M, _NOT_BACK, _PIECE, _PIECES, _PTRS, _ROW, _ROWS, _SHARES, _SLOT, _SRC, _TOP, _TURN, _WATCH, _WHOLE, _pump)
+from gconn.backends.gpu.graph import order_kernel, rows_kernel
+from gconn.backends.gpu.launch import BLOCK, WARP, direct, dtypes_key, dummy, get, launch, persistent_grid
+from gconn.backends.gpu.staging import SHARES, Ring, fill, landing
+from gconn.backends.gpu.unionfind import OP_UNION, TRACK_BOUNDS, flat_roots
+
+#: device buffers that take turns: one being unioned, one being copied
+#: into, one waiting
+BUFFERS = 3
+#: edges per chunk (H100 sweeps: BENCHMARKS.md, issue 11; 2^21-2^22 with
+#: three buffers staged in 10.3-10.7 ms, 2^20 in 11.1, 2^23 in 12.8)
+CHUNK_EDGES = 1 << 22
+#: pinned staging pieces that take turns, and the bytes of each: small, so
+#: that they stay in the host's cache from the fill to the copy (H100,
+#: Kronecker s22 from host arrays: 4 x 8 MB 1.18x the pinned copy, 3 x 16 MB
+#: 1.20-1.32x, 3 x 32 MB 1.31x, 4 x 4 MB 1.52x; BENCHMARKS.md, issue 11)
+RING = 4
+PIECE_BYTES = 1 << 23
+#: first capacity of a parent array of unknown size (small in the
+#: simulator, so that tests grow it)
+FIRST_CAP = 16 if SIM else 1 << 16
+#: the environment variable of the device memory budget
+ENV = "GCONN_DEVICE_MEMORY"
+#: labels of at least this many bytes get a :func:`~gconn.backends.gpu.staging.landing`
+LAND_BYTES = 1 << 22
+
+_UNITS = {"": 1, "b": 1, "k": 10**3, "kb": 10**3, "m": 10**6, "mb": 10**6, "g": 10**9, "gb": 10**9,
+          "t": 10**12, "tb": 10**12, "kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40}
+
+
+def _size(nbytes: int) -> str:
+    return f"{nbytes} bytes" if nbytes < 2**20 else memory.gib(nbytes)
+
+
+def parse_bytes(value, what: str = "device_memory") -> int:
+    """Bytes from an int or a string such as ``"4GB"``, ``"512 MiB"``."""
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        nbytes = int(value)
+    elif isinstance(value, str):
+        hit = re.fullmatch(r"\s*([0-9]*\.?[0-9]+)\s*([a-zA-Z]*)\s*", value)
+        if hit is None or hit.group(2).lower() not in _UNITS:
+            raise ValueError(f"{what}={value!r} is not a size; use bytes or e.g. '4GB', '512MiB'")
+        nbytes = int(float(hit.group(1)) * _UNITS[hit.group(2).lower()])
+    else:
+        raise TypeError(f"{what} must be a number of bytes or a string such as '4GB'; got {value!r}")
+    if nbytes <= 0:
+        raise ValueError(f"{what}={value!r} must be positive")
+    return nbytes
+
+
+def budget(device_memory=None) -> int:
+    """The device memory gconn may use: the argument, else the environment
+    variable ``GCONN_DEVICE_MEMORY``, never more than what is free."""
+    free = memory.free_bytes()
+    if device_memory is None:
+        env = os.environ.get(ENV, "").strip()
+        if not env:
+            return free
+        return min(free, parse_bytes(env, ENV))
+    return min(free, parse_bytes(device_memory))
+
+
+# -- host edges as chunks -----------------------------------------------------
+
+def _id_dtype(a, where: str) -> np.dtype:
+    if a.dtype.kind == "b" or a.dtype.kind not in "iu":
+        raise TypeError(f"{where} has dtype {a.dtype}; vertex ids must be integers")
+    # int32 and int64 go over as they are; other integer types become int64
+    return a.dtype if a.dtype in (np.dtype(np.int32), np.dtype(np.int64)) else np.dtype(np.int64)
+
+
+class HostEdges:
+    """Host edges to stream: ``(src, dst)`` arrays (NumPy, memory-mapped
+    included), an ``(m, 2)`` array, a ``.gcb`` or ``.npy`` path (memory
+    mapped), or an iterable of ``(src, dst)`` chunks; or, from
+    :meth:`of_csr`, a matrix's CSR (each stored entry an edge).
+
+    >>> e = HostEdges((np.arange(5), np.arange(1, 6)))
+    >>> e.m, [(s, a.tolist()) for s, a, _ in e.chunks(2)]
+    (5, [(0, [0, 1]), (2, [2, 3]), (4, [4])])
+    """
+
+    def __init__(self, source):
+        self.src = self.dst = self._iter = self.indptr = None
+        self.n = None
+        if isinstance(source, (str, os.PathLike)):
+            source = _mapped(source)
+            if isinstance(source, tuple) and len(source) == 3:
+                self.n = source[2]
+                source = source[:2]
+        if isinstance(source, np.ndarray) and source.ndim == 2 and source.shape[1] == 2:
+            source = (source[:, 0], source[:, 1])
+        if isinstance(source, tuple) and len(source) == 2 and all(isinstance(a, np.ndarray) for a in source):
+            src, dst = source
+            check_pair(src, dst)
+            self.src, self.dst = src, dst
+            self.dtype = np.result_type(_id_dtype(src, "src"), _id_dtype(dst, "dst"))
+            self.m = int(src.size)
+        elif isinstance(source, Iterable) and not isinstance(source, (tuple, list, np.ndarray)):
+            self._iter = iter(source)
+            self.dtype = None
+            self.m = None
+        else:
+            raise TypeError("stream edges from (src, dst) NumPy arrays, an (m, 2) array, a .gcb or .npy "
+                            f"path, or an iterable of (src, dst) chunks; got {type(source).__name__}")
+
+    @classmethod
+    def of_csr(cls, indptr: np.ndarray, indices: np.ndarray, n: int) -> "HostEdges":
+        """The entries of an n x n CSR as edges (row, column): only the
+        column ids are streamed; each entry's row is found on the device
+        from ``indptr``, which goes over whole (n + 1 offsets, where the
+        rows as ids would be one per entry).
+
+        >>> e = HostEdges.of_csr(np.array([0, 2, 3, 3]), np.array([1, 2, 0]), 3)
+        >>> e.m, [(o, s, d.tolist()) for o, s, d in e.chunks(2)]
+        (3, [(0, None, [1, 2]), (2, None, [0])])
+        """
+        e = cls.__new__(cls)
+        e.src = e._iter = None
+        e.n = int(n)
+        if indptr.ndim != 1 or indptr.size != e.n + 1:
+            raise ValueError(f"indptr has {indptr.size} offsets; an n x n CSR with n={n} has {e.n + 1}")
+        e.indptr = indptr
+        e.dst = indices
+        e.m = int(indices.size)
+        if int(indptr[0]) != 0 or int(indptr[-1]) != e.m:
+            raise ValueError(f"indptr runs from {int(indptr[0])} to {int(indptr[-1])}; a CSR's runs from 0 "
+                             f"to the number of entries, {e.m}")
+        e.dtype = _id_dtype(indices, "indices")
+        return e
+
+    @property
+    def rereadable(self) -> bool:
+        """Whether a chunk can be read again (arrays, not an iterable)."""
+        return self._iter is None
+
+    def chunks(self, size: int):
+        """``(offset, src, dst)`` host pieces of at most ``size`` edges
+        (``src`` None for a CSR: the rows are found on the device); for
+        arrays, ``size`` may be a function, asked before each piece."""
+        if self._iter is None:
+            a = 0
+            while a < self.m:
+                k = size() if callable(size) else size
+                yield (a,) + self.piece(a, k)
+                a += k
+            return
+        offset = 0
+        for i, piece in enumerate(self._iter):
+            if not (isinstance(piece, (tuple, list)) and len(piece) == 2):
+                raise TypeError(f"chunk {i} of the edge iterable is a {type(piece).__name__}, "
+                                "not a (src, dst) pair")
+            s, d = np.asarray(piece[0]), np.asarray(piece[1])
+            try:
+                check_pair(s, d)
+            except (TypeError, ValueError) as e:
+                raise type(e)(f"chunk {i} of the edge iterable (edges from {offset}): {e}") from None
+            dt = np.result_type(_id_dtype(s, f"chunk {i} src"), _id_dtype(d, f"chunk {i} dst"))
+            self.dtype = dt if self.dtype is None else np.result_type(self.dtype, dt)
+            for a in range(0, s.size, size):
+                yield offset + a, s[a:a + size], d[a:a + size]
+            offset += s.size
+
+    def piece(self, offset: int, size: int):
+        """``(src, dst)`` of the edges ``offset .. offset + size - 1`` of
+        arrays or a CSR (``src`` None)."""
+        src = None if self.src is None else self.src[offset:offset + size]
+        return src, self.dst[offset:offset + size]
+
+    def rows(self, offset: int, size: int) -> tuple[int, int]:
+        """The rows of a CSR's entries ``offset`` and ``offset + size - 1``
+        (kept within 0..n-1 whatever the offsets hold)."""
+        # needles of the offsets' type: others make NumPy cast all of indptr, every call
+        at = np.array([offset, offset + size - 1], self.indptr.dtype)
+        first, last = np.searchsorted(self.indptr, at, side="right") - 1
+        top = max(self.n - 1, 0)
+        return int(min(max(first, 0), top)), int(min(max(last, 0), top))
+
+    def offsets_error(self) -> str | None:
+        """Where a CSR's offsets decrease, as an error message (checked only
+        after the device found it)."""
+        bad = np.flatnonzero(np.diff(self.indptr) < 0)
+        if bad.size == 0:
+            return None
+        r = int(bad[0])
+        return (f"indptr decreases from {int(self.indptr[r])} to {int(self.indptr[r + 1])} at row {r}; "
+                "a CSR's offsets never decrease")
+
+
+def _mapped(path):
+    """The edge arrays of a ``.gcb`` (src, dst, n) or an ``.npy`` (m, 2)
+    file, memory-mapped: nothing is read before it is streamed."""
+    name = os.fspath(path)
+    if name.endswith(".gcb"):
+        from gconn.io.gcb import edge_arrays
+        return edge_arrays(name)
+    if name.endswith(".npy"):
+        arr = np.load(name, mmap_mode="r")
+        if arr.ndim != 2 or arr.shape[1] != 2:
+            raise ValueError(f"{name}: an edge .npy holds an (m, 2) array; got shape {arr.shape}")
+        return arr
+    raise ValueError(f"{name}: only .gcb and .npy files are streamed from a path")
+
+
+# -- the streamer ---------------------------------------------------------------
+
+class WiderIds(ValueError):
+    """A chunk after the first holds ids wider than the first's type (the
+    id type, and the device arrays, are chosen from the first chunk)."""
+
+
+class SparseIds(WiderIds):
+    """Under ``relabel="auto"`` (``Streamer(sparse=True)``), an id whose range
+    is more than :data:`gconn.graph.relabel.AUTO_RATIO` times any number of
+    distinct ids the edges so far can hold: the parent array would be sized
+    by a range the relabelled graph does not need."""
+
+
+def _next_pow2(x: int) -> int:
+    return 1 << max(int(x) - 1, 0).bit_length()
+
+
+class Streamer:
+    """Incremental union-find over streamed chunks: :meth:`feed` host
+    edges, then :meth:`result`.  ``n`` (optional) fixes the vertex count
+    (ids must be below it); ``limit`` is the device memory budget in bytes;
+    ``copy_threads`` caps the threads that fill the staging buffers
+    (default: numba's, every core).
+
+    Ids are checked where the data can be read again (arrays, a CSR) by
+    the kernel that unions them: it skips edges with an id outside the
+    parent array and folds each chunk's smallest and largest id into two
+    slots, which come back by an asynchronous copy after each chunk.  The
+    host reads them (without waiting) to grow the parent array ahead of the
+    next chunks, and once the feed has settled: then a negative id, or one
+    beyond ``n``, is an error naming the chunk and the edge, and a chunk
+    that met a parent array too small (ids larger than all before) is
+    unioned again.  An iterable's chunks are gone once copied, so their ids
+    are checked on the host as they are staged, before their unions.
+
+    >>> from gconn.design import Variant, Plan
+    >>> s = Streamer(Plan.of(Variant.parse("none+union-async+find-halve")), limit=1 << 20)  # doctest: +SKIP
+    >>> s.feed(HostEdges((np.array([0, 2]), np.array([1, 3])))); s.result()[3]  # doctest: +SKIP
+    4
+    """
+
+    def __init__(self, plan: Plan, *, n: int | None = None, forest: bool = False, chunk_edges: int | None = None,
+                 limit: int | None = None, copy_threads: int | None = None, land: bool = False,
+                 sparse: bool = False):
+        if plan.family != UNION_FIND or plan.sampling != "none":
+            raise ValueError(f"streaming runs a union-find variant without sampling, not {plan.name}")
+        self.plan, self.n, self.forest = plan, n, forest
+        self.limit = memory.free_bytes() if limit is None else int(limit)
+        self.want_chunk = int(chunk_edges or CHUNK_EDGES)
+        if self.want_chunk < 1:
+            raise ValueError(f"chunk_edges must be >= 1; got {chunk_edges}")
+        if copy_threads is not None and copy_threads < 1:
+            raise ValueError(f"copy_threads must be >= 1; got {copy_threads}")
+        self.copy_threads = copy_threads
+        #: stop (SparseIds) before sizing the arrays by a sparse range
+        self.sparse = sparse
+        #: the host memory the labels will come back into (``land``: see :meth:`_land`)
+        self.landing = None
+        self._land_wanted = land
+        self.cap = 0
+        self.max_id = -1
+        #: chunks unioned (of the input; ``again`` counts those unioned twice)
+        self.chunks = 0
+        self.again = 0
+        self.edges = 0
+        self.chunk_edges = 0
+        #: how a CSR's rows were found: "whole" (every entry's in one pass) or "chunks"
+        self.csr_rows = None
+        self.seconds = 0.0
+        self._ready = False
+        self._slot = 0
+        #: ids below this need a parent array the budget holds only with
+        #: smaller edge buffers (set by a chunk, acted on after it)
+        self._short_of = None
+        #: what :meth:`settle` checks of the last feed: (edges, bounds rows, CSR)
+        self._pending = None
+
+    # per-vertex bytes of the union-find arrays (parents, aux, forest slots)
+    def _vertex_bytes(self, idt) -> int:
+        pb = 8 if self.plan.jtb else idt.itemsize
+        return pb * (2 if self.plan.aux else 1) + (2 * idt.itemsize if self.forest else 0)
+
+    def _setup(self, edges: HostEdges) -> None:
+        """Buffers for ids of ``edges.dtype``: the chunk size that fits the
+        budget beside the parent array (and a CSR's offsets), then the
+        device and staging buffers."""
+        # a declared vertex count beyond int32 needs int64 ids whatever the first chunk holds
+        self.idt = np.dtype(np.int64) if self.n is not None and self.n > INT32_MAX + 1 else np.dtype(edges.dtype)
+        self.p_dtype = np.dtype(np.int64) if self.plan.jtb else self.idt
+        ptr = edges.indptr
+        self.dtypes = dtypes_key(self.idt, self.idt if ptr is None else ptr.dtype, self.p_dtype)
+        per_vertex = self._vertex_bytes(self.idt)
+        if self.n is not None:
+            vertex_part = self.n * per_vertex + (0 if ptr is None else ptr.nbytes)
+            if vertex_part > self.limit:
+                raise MemoryError(
+                    f"union-find over n={self.n} vertices needs {_size(vertex_part)} of GPU memory "
+                    f"(O(n)), more than the device memory budget of {_size(self.limit)}")
+            spare = self.limit - vertex_part
+        else:
+            spare = self.limit // 4   # the rest is kept for a parent array of unknown size
+        #: the smallest chunk: buffers shrink back to it, never below (the
+        #: bounds' rows are counted with it)
+        self._floor = int(min(self.want_chunk, spare // self._edge_bytes()))
+        if self._floor < 1:
+            raise MemoryError(f"the device memory budget of {_size(self.limit)} leaves no room for "
+                              f"edge buffers beside the union-find arrays (n={self.n})")
+        # one kernel for both: chunks checked on the host skip no pair (ids in range)
+        self._kern = get("coo_ops", (self.plan.fin, self.plan.fopt, self.plan.sopt, TRACK_BOUNDS), self.dtypes)
+        self.P = xp.empty(0, self.p_dtype)
+        self.H = xp.empty(0, self.p_dtype)
+        self.fa = self.fb = xp.empty(0, self.idt)
+        self._buffers(self._floor)
+        self._none = (dummy(np.int8), dummy(np.bool_), dummy(np.int64))
+        self._pipe = _SimPipe(self) if SIM else _CudaPipe(self)
+        self._ready = True
+        self._grow(self.n if self.n is not None else FIRST_CAP)
+
+    def _edge_bytes(self) -> int:
+        """Device bytes per edge of a chunk: src and dst in each buffer."""
+        return 2 * self.idt.itemsize * BUFFERS
+
+    def _buffers(self, c: int) -> None:
+        """The device buffers of chunks of ``c`` edges (none in use)."""
+        self.chunk_edges = int(c)
+        self._dev = [(xp.empty(c, self.idt), xp.empty(c, self.idt)) for _ in range(BUFFERS)]
+        # views of whole buffers are made once (a view costs ~10 us)
+        self._devv = [(view(a), view(b)) for a, b in self._dev]
+
+    def _widen(self, left: int) -> None:
+        """Edge buffers as large as the budget allows once the parent array
+        of an unknown n has its size from the first chunk, where the first
+        chunk had a quarter of the budget.  Under a budget 4x below the
+        graph's arrays that quarter made 3x more chunks, and each costs ~90
+        us of host time.  They take what the union-find arrays leave: room
+        kept for those to double made 25 chunks of Erdos-Renyi 8M's 64M
+        edges instead of 17, and saved nothing where the ids grew later
+        (the buffers then shrink and widen again, :meth:`_make_room`).  The
+        host does not wait for the chunks in flight: the copies into the
+        new buffers wait on the device for the work launched so far, as
+        their memory may be the old buffers' (BENCHMARKS.md, issue 11)."""
+        room = self.limit - self.cap * self._vertex_bytes(self.idt)
+        c = min(self.want_chunk, room // self._edge_bytes(), max(left, self._floor))
+        if c > self.chunk_edges + self.chunk_edges // 4:
+            self._pipe.copies_after_compute()
+            self._buffers(c)
+
+    def _fits(self, need: int, extra: int = 0) -> bool:
+        """Whether the union-find arrays can grow to ids below ``need``
+        beside the edge buffers as they are (and ``extra`` bytes more)."""
+        return need * self._vertex_bytes(self.idt) + self._edge_bytes() * self.chunk_edges + extra <= self.limit
+
+    def _make_room(self, need: int) -> None:
+        """Between chunks (none in flight): shrink the edge buffers to the
+        first chunk's size, so that the union-find arrays can grow to ids
+        below ``need``, then widen them again as far as the budget allows."""
+        self._pipe.sync()
+        if self.chunk_edges > self._floor:
+            self._buffers(self._floor)
+        self._grow(need)
+        self._widen(self.want_chunk)
+
+    def _grow(self, need: int) -> None:
+        """Parent (and aux, forest) arrays for ids below ``need``: at least
+        doubling, to a power of two where the budget allows."""
+        if need <= self.cap:
+            return
+        if self.n is not None:
+            cap = max(self.n, 1)
+        else:
+            if self.sparse and need >= AUTO_MIN_RANGE and \
+                    need > AUTO_RATIO * 2 * (self.edges + max(self.chunk_edges, self.want_chunk)):
+                raise SparseIds(f"vertex id {need - 1} after {self.edges} edges: sparse ids")
+            # the labels come back to the host: ids as sparse as 3000000000
+            # fail here as they do when a Graph is built
+            check_vertices(need, "the largest id of the streamed edges", vertex_id=need - 1, per_vertex=8)
+            top = np.iinfo(self.idt).max + 1
+            cap = min(max(_next_pow2(need), 2 * self.cap), top)
+        if not self._fits(cap):
+            cap = need
+        if not self._fits(cap):
+            raise MemoryError(
+                f"union-find over the ids seen so far (n={need}) needs "
+                f"{_size(cap * self._vertex_bytes(self.idt))} of GPU memory (O(n)) beside "
+                f"{_size(self._edge_bytes() * self.chunk_edges)} of edge buffers, more than the "
+                f"device memory budget of {_size(self.limit)}")
+        # no wait for the unions in flight: the new arrays are filled on the
+        # stream that runs them, after them, and CuPy's pool hands the old
+        # arrays' memory only to later work on that stream
+        old = self.cap
+        with memory.guard(f"growing the parent array to {cap} vertices"):
+            P = xp.empty(cap, self.p_dtype)
+            launch(get("init_parents", (), self.dtypes), cap, view(P), cap, persistent=True)
+            if old:
+                P[:old] = self.P[:old]
+            if self.plan.aux:
+                H = xp.full(cap, -1 if self.plan.aux == "hooks" else 0, self.p_dtype)
+                if old:
+                    H[:old] = self.H[:old]
+            else:
+                H = xp.zeros(1, self.p_dtype)
+            if self.forest:
+                fa, fb = xp.full(cap, -1, self.idt), xp.full(cap, -1, self.idt)
+                if old:
+                    fa[:old], fb[:old] = self.fa[:old], self.fb[:old]
+            else:
+                fa = fb = xp.empty(0, self.idt)
+        self.P, self.H, self.fa, self.fb, self.cap = P, H, fa, fb, cap
+        self._Pv, self._Hv = view(P), view(H)
+        self._fav, self._fbv = (view(fa), view(fb)) if self.forest else (dummy(self.idt), dummy(self.idt))
+
+    def _check(self, index: int, offset: int, hs, hd, lo: int, hi: int) -> None:
+        """Negative ids, and ids >= n, are errors naming the chunk and the
+        first offending edge (found only once the bounds say there is one)."""
+        if lo < 0:
+            bad = lambda a: a < 0                                      # noqa: E731
+            why = "negative vertex id {v} ({w}[{i}]); ids must be >= 0"
+        elif self.n is not None and hi >= self.n:
+            bad = lambda a: a >= self.n                                # noqa: E731
+            why = "vertex id {v} ({w}[{i}]) is out of range for n=" + str(self.n)
+        else:
+            return
+        self._pipe.sync()
+        named = (("indices", hd),) if hs is None else (("src", hs), ("dst", hd))
+        for w, a in named:
+            hits = np.flatnonzero(bad(np.asarray(a)))
+            if hits.size:
+                i = int(hits[0])
+                raise ValueError(f"chunk {index} (edges {offset}..{offset + hd.size - 1}): "
+                                 + why.format(v=int(a[i]), w=w, i=offset + i))
+        raise RuntimeError(f"chunk {index}: the device saw ids in {lo}..{hi}, which the host does not find")
+
+    def feed(self, edges: HostEdges, settle: bool = True) -> None:
+        """Union every edge of ``edges`` (chunk by chunk, overlapped).
+
+        ``settle=False`` with a known n: return once the last chunk's copy
+        and union are queued, leaving the wait and the ids' check to
+        :meth:`settle`, so that the host queues the labels' kernels and
+        their copy back while the last copies are in flight (0.6-0.7 ms
+        on the H100, which the host used to wait out before 0.3 ms of
+        launches the device then waited for; BENCHMARKS.md, issue 11).
+        With n known no chunk is ever unioned again (an id beyond n is an
+        error), so nothing queued after the feed has to be redone; an id
+        out of range is skipped by the unions and reported by
+        :meth:`settle`.  With n unknown the feed settles itself."""
+        self.settle()
+        t0 = time.perf_counter()
+        pieces = edges.chunks(self.want_chunk)
+        if not self._ready:
+            if self.n is None and edges.n is not None:
+                self.n = edges.n
+            if edges.dtype is None:     # an iterable: its first chunk says
+                first = next(pieces, None)
+                if first is None:
+                    return
+                pieces = _chain([first], pieces)
+            self._setup(edges)
+        # chunks checked by the device, by bounds row: (chunk, offset, size, capacity at its union)
+        rows: list = []
+        on_device = edges.rereadable
+        if on_device:
+            self._pipe.bounds(-(-edges.m // self._floor))
+        csr = None
+        if edges.indptr is not None:
+            if self.n != edges.n:
+                raise ValueError(f"a CSR of n={edges.n} fed to a stream of n={self.n}")
+            csr = _Csr(edges, self)
+            self.csr_rows = "chunks" if csr.whole is None else "whole"
+        try:
+            with self._pipe.open():
+                if csr is not None:
+                    csr.send(self._pipe)
+                if on_device:
+                    pumps = self._pipe.pumps(edges, csr)
+                    a = 0
+                    while a < edges.m:
+                        # the chunks after the first (an unknown n is sized from it) in native code, up to
+                        # one whose ids need a larger parent array: that one, and one after PUMP_CHUNKS,
+                        # here; so are all where it cannot run
+                        if pumps and self._sized:
+                            a = self._pipe.pump(edges, a, rows, csr)
+                            if a >= edges.m:
+                                break
+                        # cut as they are read: the chunk size changes when the buffers do
+                        hs, hd = edges.piece(a, self.chunk_edges)
+                        self._chunk(edges, a, hs, hd, rows, csr)
+                        a += hd.size
+                else:
+                    for offset, hs, hd in pieces:
+                        # an iterable's pieces come as they were given
+                        e = self.chunk_edges
+                        for a in range(0, hd.size, e):
+                            self._chunk(edges, offset + a, None if hs is None else hs[a:a + e], hd[a:a + e], rows,
+                                        csr)
+                if self._land_wanted:
+                    self._land()
+        except BaseException:
+            self._pipe.sync()
+            raise
+        self._pending = (edges, rows, csr)
+        if settle or self.n is None:
+            self.settle()
+        self.seconds += time.perf_counter() - t0
+
+    def settle(self) -> None:
+        """Wait for the copies and unions of the last :meth:`feed`, then
+        check the bounds the device folded: raises the ids' errors (naming
+        the chunk and the edge) and unions again the chunks that met a
+        parent array too small.  A feed settles itself unless it was told
+        not to; then results read before this call may rest on skipped
+        edges."""
+        if self._pending is None:
+            return
+        edges, rows, csr = self._pending
+        self._pending = None
+        self._pipe.sync()
+        self._verify(edges, rows, csr)
+
+    @property
+    def _sized(self) -> bool:
+        """Whether the parent array has its size: n was given, or the first
+        chunk's ids (checked on the host) sized it."""
+        return self.n is not None or self.max_id >= 0
+
+    def _chunk(self, edges: HostEdges, offset: int, hs, hd, rows: list, csr) -> None:
+        """One chunk of :meth:`feed` through :meth:`_put`, checked by the
+        device (and recorded in ``rows``) where the edges can be read again
+        and the parent array has a size; then room for ids it found too
+        large, or wider edge buffers once the first chunk sized the parent
+        array."""
+        on_device = edges.rereadable
+        host = not (on_device and self._sized)
+        row = None if host else len(rows)
+        cap = self._put(offset, hs, hd, row, csr)
+        if row is not None:
+            rows.append((self.chunks, offset, hd.size, cap))
+        self.chunks += 1
+        if self._short_of is not None:
+            self._make_room(self._short_of)
+            self._short_of = None
+        elif host and on_device:
+            self._widen(edges.m - (offset + hd.size))
+
+    def _land(self) -> None:
+        """The labels' host memory (a :class:`~gconn.backends.gpu.staging.Landing`),
+        its pages written while the device finishes the last chunks' copies
+        and unions: 0.5-0.7 ms that the host spent waiting, with 4M-edge
+        chunks on the H100 (writing 33.6 MB took about 1 ms there, so the
+        rest still adds to the call, unless the memory of labels dropped
+        since is taken; the fetch into it was 1.7-2.2 ms shorter,
+        BENCHMARKS.md).  Its size is n, else the parent array's capacity,
+        which holds every id unless a later chunk grows it (the fetch then
+        makes its own array)."""
+        self._land_wanted = False
+        size = self.n if self.n is not None else self.cap
+        dtype = np.dtype(np.int32) if size <= INT32_MAX else np.dtype(np.int64)
+        if size * dtype.itemsize >= LAND_BYTES:
+            self.landing = landing(size, dtype)
+
+    def _verify(self, edges: HostEdges, rows: list, csr) -> None:
+        """The device's bounds of the chunks it checked: errors, the
+        largest id, and the chunks to union again with a larger parent
+        array."""
+        if csr is not None:
+            why = csr.check()
+            if why is not None:
+                raise ValueError(why)
+        if not edges.rereadable:
+            return
+        b = self._pipe.read_bounds(len(rows))
+        again = []
+        for row, (index, offset, size, cap) in enumerate(rows):
+            lo, hi = int(b[row, 0]), int(b[row, 1])
+            if lo < 0 or self.n is not None and hi >= self.n:
+                self._check(index, offset, *edges.piece(offset, size), lo, hi)
+            self.max_id = max(self.max_id, hi)
+            if hi >= cap:
+                again.append((offset, size))
+        if again:
+            if self._fits(self.max_id + 1):
+                self._grow(self.max_id + 1)
+            else:
+                self._make_room(self.max_id + 1)
+            try:
+                with self._pipe.open():
+                    for offset, size in again:
+                        for a in range(offset, offset + size, self.chunk_edges):
+                            self._put(a, *edges.piece(a, min(self.chunk_edges, offset + size - a)), None, csr,
+                                      checked=True)
+            finally:
+                self._pipe.sync()
+            self.again += len(again)
+
+    def _put(self, offset: int, hs, hd, row, csr, checked: bool = False) -> int:
+        """Stage, copy and union one chunk: its ids checked by the device
+        into bounds ``row``, or (``row`` None) on the host as it is staged,
+        unless they are known to be in range (``checked``).  Returns the
+        parent array's capacity its unions saw."""
+        s = self._slot % BUFFERS
+        self._slot += 1
+        hs = None if hs is None else self._cast(hs)
+        hd = self._cast(hd)
+        if row is None and not checked:
+            lo, hi = self._pipe.copy_in(s, hs, hd, bounds=True)
+            self._check(self.chunks, offset, hs, hd, lo, hi)
+            self.max_id = max(self.max_id, hi)
+            self._grow(hi + 1)
+        else:
+            self._pipe.copy_in(s, hs, hd, bounds=False)
+            if row is not None and self.n is None:
+                seen = self._pipe.seen()         # the largest id of the chunks unioned so far
+                if seen >= self.cap:
+                    if self._fits(seen + 1):
+                        self._grow(seen + 1)
+                    else:
+                        # after this chunk (its buffer is in use): its ids
+                        # beyond the parent array are unioned again at the end
+                        self._short_of = seen + 1
+        k = int(hd.size)
+        ds, dd = self._dev[s]
+        dsv, ddv = self._devv[s] if k == self.chunk_edges else (view(ds[:k]), view(dd[:k]))
+        if csr is not None:
+            dsv = csr.rows(offset, k, dsv)
+        none = self._none
+        launch(self._kern, k, self._Pv, self._Hv, dsv, ddv, none[0], k, OP_UNION, int(self.forest), self._fav,
+               self._fbv, none[1], self.cap, self._pipe.bv if row is not None else none[2],
+               -1 if row is None else row, WARP, persistent=True)
+        self._pipe.after_union(s, row)
+        if not checked:
+            self.edges += k
+        return self.cap
+
+    def _release(self) -> None:
+        """Drop the edge buffers (and a CSR's offsets and rows) before the
+        feed settles, so that work queued after it has their memory: CuPy's
+        pool hands it on only to work on the compute stream, which runs
+        after every copy into them."""
+        self._dev = self._devv = None
+        csr = self._pending[2]
+        if csr is not None:
+            csr.dptr = csr.ptrv = csr.whole = None
+
+    def _cast(self, a):
+        """A later chunk of an iterable whose ids are wider than the first's."""
+        if a.dtype == self.idt or np.can_cast(a.dtype, self.idt, "safe"):
+            return a
+        if a.size and (int(a.max()) > np.iinfo(self.idt).max):
+            raise WiderIds(f"vertex id {int(a.max())} does not fit the {self.idt} ids of the first chunk; "
+                           "pass int64 chunks from the start")
+        return a
+
+    def result(self):
+        """(roots, forest_src, forest_dst, n): each vertex's root (0..n-1)
+        and the forest slots, on the device."""
+        n = self.n if self.n is not None else self.max_id + 1
+        if not self._ready:
+            idt = np.int64 if n > np.iinfo(np.int32).max else np.int32
+            empty = xp.empty(0, idt)
+            return xp.arange(n, dtype=idt), empty, empty, n
+        if self._pending is None:
+            self._pipe.sync()
+            seen = self.max_id + 1
+        else:
+            # unsettled, so n is known: ids not seen are roots of their own
+            seen = n
+            self._release()
+        jtb = self.plan.jtb
+        roots = flat_roots(get("compress", (jtb,), self.dtypes), seen, self.P, self._Pv, jtb, self.idt)
+        fa, fb = self.fa[:seen], self.fb[:seen]
+        out = np.dtype(np.int32) if n <= np.iinfo(np.int32).max else np.dtype(np.int64)
+        if seen < n or roots.dtype != out:
+            full = xp.arange(n, dtype=out)
+            full[:seen] = roots
+            roots = full
+        if self.forest and fa.dtype != out:
+            fa, fb = fa.astype(out), fb.astype(out)
+        return roots, fa, fb, n
+
+
+class _Csr:
+    """A CSR being streamed: its offsets on the device, the rows of its
+    entries found there, and the check that the offsets never decrease (on
+    the device, into the bounds' flag pair, read once the feed has settled).
+
+    Where the budget holds one more id per entry, every entry's row is
+    found in one pass as soon as the offsets are over (``whole``), while
+    the first chunk's column ids are copied; each chunk's unions then read
+    their rows from it.  Otherwise each chunk's rows are found into its
+    source buffer before its unions: a launch and a search of the offsets
+    on the host per chunk (0.11-0.13 ms of the H100's host time a chunk of
+    4M entries, where the chunk's copy took 0.31 ms; BENCHMARKS.md)."""
+
+    def __init__(self, edges: HostEdges, st: Streamer):
+        self.edges = edges
+        ptr = edges.indptr
+        with memory.guard(f"copying the offsets of a CSR with n={edges.n} to the GPU"):
+            self.dptr = xp.empty(ptr.size, ptr.dtype)
+        self.ptrv = view(self.dptr)
+        self.kern = rows_kernel(st.dtypes)
+        self.order = order_kernel(st.dtypes)
+        self.pipe = st._pipe
+        self.ordered = False
+        self.whole = None
+        if edges.m and st._fits(st.cap, ptr.nbytes + edges.m * st.idt.itemsize):
+            with memory.guard(f"finding the rows of a CSR's {edges.m} entries"):
+                self.whole = xp.empty(edges.m, st.idt)
+
+    def send(self, pipe) -> None:
+        """The offsets on the copy stream ahead of the first chunk's ids
+        (a blocking copy before the stream cost ER's 33 MB of offsets
+        ~2 ms, for a run of 16 ms); then, on the compute stream once they
+        are over, every entry's row (``whole``) and the offsets' check."""
+        pipe.send_whole(self.dptr, self.edges.indptr)
+        if self.whole is None:
+            return
+        pipe.compute_after_copies()
+        m = self.edges.m
+        launch(self.kern, m, self.ptrv, 0, m, 0, max(self.edges.n - 1, 0), view(self.whole), persistent=True)
+        self._check_order()
+
+    def rows(self, offset: int, k: int, outv):
+        """The device view of the rows of entries ``offset .. offset + k -
+        1``: a piece of ``whole``, else found into the chunk's source
+        buffer (``outv``, its view) on the compute stream."""
+        if self.whole is not None:
+            return view(self.whole[offset:offset + k])
+        r0, r1 = self.edges.rows(offset, k)
+        launch(self.kern, k, self.ptrv, offset, k, r0, r1, outv, persistent=True)
+        if not self.ordered:
+            # after the first chunk's copy, so after the offsets'; its flag
+            # comes back with the bounds: no wait here
+            self._check_order()
+        return outv
+
+    def _check_order(self) -> None:
+        self.ordered = True
+        rows = self.dptr.size - 1
+        if rows > 0:
+            pipe = self.pipe
+            launch(self.order, rows, self.ptrv, rows, pipe.bv, 2 * pipe.rows + 1, persistent=True)
+            pipe.back(pipe.rows)
+
+    def check(self) -> str | None:
+        if self.ordered and self.pipe.flagged():
+            return self.edges.offsets_error() or "indptr decreases; a CSR's offsets never decrease"
+        return None
+
+
+def _chain(*parts):
+    for p in parts:
+        yield from p
+
+
+class _SimPipe:
+    """The simulator's transfers: plain copies, nothing asynchronous; the
+    bounds the kernels fold are read where they are."""
+
+    def __init__(self, st: Streamer):
+        # a proxy: a cycle with the Streamer would keep its device buffers
+        # until the garbage collector ran
+        self.st = weakref.proxy(st)
+        self.b = self.bv = None
+
+    def open(self):
+        return _threads(self.st.copy_threads)
+
+    def copy_in(self, s, hs, hd, bounds: bool):
+        acc = None
+        for dev, arr in _pairs(self.st._dev[s], hs, hd):
+            acc = fill(dev, arr, bounds, acc)
+        return acc
+
+    def send_whole(self, dev, host) -> None:
+        dev[:] = host
+
+    def compute_after_copies(self) -> None:
+        pass
+
+    def copies_after_compute(self) -> None:
+        pass
+
+    def bounds(self, rows: int) -> None:
+        self.rows = rows
+        self.b = _empty_bounds(np, rows + 1)
+        self.bv = self.b
+
+    def seen(self) -> int:
+        return int(self.b[1:2 * self.rows:2].max(initial=-1))
+
+    def read_bounds(self, rows: int):
+        return self.b[:2 * rows].reshape(rows, 2)
+
+    def back(self, row: int) -> None:
+        pass
+
+    def flagged(self) -> bool:
+        return bool(self.b[2 * self.rows + 1] > 0)
+
+    def after_union(self, s, row) -> None:
+        pass
+
+    def sync(self) -> None:
+        pass
+
+    def pumps(self, edges, csr) -> bool:
+        return False
+
+
+def _pairs(dev: tuple, hs, hd) -> tuple:
+    """(device buffer, host ids) of a chunk: dst alone for a CSR (``hs``
+    None: its rows are found on the device)."""
+    ds, dd = dev
+    return ((dd, hd),) if hs is None else ((ds, hs), (dd, hd))
+
+
+def _empty_bounds(lib, rows: int):
+    """``rows`` (smallest, largest) pairs, flat and empty (see :func:`_clear_bounds`)."""
+    return _clear_bounds(lib.empty(2 * max(rows, 1), np.int64))
+
+
+def _clear_bounds(b, largest: int = -1):
+    """Every (smallest, largest) pair of the flat ``b`` set to (int64 max,
+    ``largest``)."""
+    b[0::2] = np.iinfo(np.int64).max
+    b[1::2] = largest
+    return b
+
+
+@contextmanager
+def _threads(k: int | None):
+    """At most ``k`` numba threads for the staging fills (None: numba's)."""
+    if k is None:
+        yield
+        return
+    import numba
+    before = numba.get_num_threads()
+    numba.set_num_threads(min(k, numba.config.NUMBA_NUM_THREADS))
+    try:
+        yield
+    finally:
+        numba.set_num_threads(before)
+
+
+#: the pinned staging buffers kept between runs: [(bytes each, buffers)]
+_PINNED: list = []
+#: the pinned memory of the chunks' bounds kept between runs: [(bytes, memory)]
+_BOUNDS: list = []
+_PINNED_LOCK = Lock()
+
+
+def _take_pinned(nbytes: int) -> tuple[int, object]:
+    """Pinned memory for ``RING`` staging pieces of at least ``nbytes``
+    each, in one block (the native feed, :mod:`gconn.chunked.gpu_feed`, finds a
+    piece by its index): the kept block, else a new one (allocating it,
+    cudaHostAlloc of 96 MB, took 36-52 ms of every 57-108 ms run on the
+    H100).  A run in another thread that finds it taken gets its own.
+    Returns (bytes a piece, the memory)."""
+    with _PINNED_LOCK:
+        kept = _PINNED.pop() if _PINNED and _PINNED[0][0] >= nbytes else None
+    if kept is None:
+        return nbytes, xp.cuda.alloc_pinned_memory(RING * nbytes)
+    size, mem, done = kept
+    done.synchronize()      # the last copy out of it
+    return size, mem
+
+
+def _give_back_pinned(size: int, mem, done) -> None:
+    """Keep the larger of this block and the kept one; ``done`` (a CUDA
+    event) is recorded after the last copy out of it."""
+    with _PINNED_LOCK:
+        keep = not _PINNED or _PINNED[0][0] < size
+        if keep:
+            _PINNED[:] = [(size, mem, done)]
+    if not keep:
+        done.synchronize()      # before its memory is freed
+
+
+class _CudaPipe:
+    """Copies on a non-blocking copy stream, unions on CuPy's current stream.
+
+    Host memory goes over through a ring of ``RING`` small pinned pieces
+    (``PIECE_BYTES``), whatever the chunk size: each piece is filled on all
+    cores and its copy into the chunk's device buffer starts at once, while
+    the next piece is filled.  Pieces this small stay in the host's cache
+    between the fill and the copy engine's read; with a chunk's whole
+    arrays as staging (6 x 16 MB) the fills and the copies competed for
+    host memory and the stream ran at 1.5-1.9x the pinned copy, where the
+    fills alone keep up with it (BENCHMARKS.md, issue 11).  The copy of a
+    chunk waits for the union that last used its device buffer and the
+    union for its copy (CUDA events, no host wait); the host waits only
+    before refilling a piece, for the copy that last read it.  Each chunk's
+    bounds follow its union back to pinned host memory, which the host
+    reads without waiting (:meth:`seen`)."""
+
+    def __init__(self, st: Streamer):
+        # a proxy: a cycle with the Streamer would keep its device buffers
+        # until the garbage collector ran
+        self.st = weakref.proxy(st)
+        cp = xp
+        self.copy_stream = cp.cuda.Stream(non_blocking=True)
+        # the stream the unions are launched on (CuPy's current one)
+        self.compute = cp.cuda.get_current_stream()
+        ev = lambda: cp.cuda.Event(disable_timing=True)   # noqa: E731
+        self.copied = [ev() for _ in range(BUFFERS)]
+        self.unioned = [ev() for _ in range(BUFFERS)]
+        self.ring = None
+        self.b = self.bv = self.host = None
+        self.arrived = 0
+        self.top = -1
+
+    @contextmanager
+    def open(self):
+        """One feed: at most ``copy_threads`` threads fill the staging
+        pieces, which are taken from the kept ones and given back once the
+        last copy out of them is done."""
+        st = self.st
+        isz = st.idt.itemsize
+        # sized for the chunks asked for, not for the first chunk of a budget
+        # (5.6 MB pieces under a 128 MiB budget ran 20% slower per chunk than
+        # 8 MB ones), and not below 4 KiB: a CSR's offsets go through them too
+        piece = max(min(PIECE_BYTES // isz, max(st.chunk_edges, st.want_chunk)), 4096 // isz)
+        size, mem = _take_pinned(piece * isz)
+        self.block = np.frombuffer(mem, st.idt, RING * (size // isz)).reshape(RING, size // isz)
+        self.ring = Ring([row[:piece] for row in self.block])
+        try:
+            with _threads(st.copy_threads):
+                yield
+        finally:
+            # the next run that takes the pieces waits for this event (this one does not wait)
+            done = xp.cuda.Event(disable_timing=True)
+            done.record(self.copy_stream)
+            self.ring = self.block = None
+            _give_back_pinned(size, mem, done)
+
+    def copy_in(self, s, hs, hd, bounds: bool):
+        """Stage the chunk piece by piece into slot ``s``'s device buffers,
+        each piece's copy started as soon as it is filled; the ids' bounds
+        when asked for (else None)."""
+        self.copy_stream.wait_event(self.unioned[s])    # the buffer's last union is done
+        acc = None
+        for dev, arr in _pairs(self.st._dev[s], hs, hd):
+            acc = self.ring.send(dev.data.ptr, arr, self.copy_stream, bounds, acc)
+        self.copied[s].record(self.copy_stream)
+        self.compute.wait_event(self.copied[s])
+        return acc
+
+    def send_whole(self, dev, host) -> None:
+        """``host`` into the device array ``dev`` of its type, through the
+        staging pieces, on the copy stream."""
+        self.ring.send(dev.data.ptr, host, self.copy_stream, raw=True)
+
+    def compute_after_copies(self) -> None:
+        """Work launched on the compute stream from here waits for the
+        copies started so far."""
+        _after(self.compute, self.copy_stream)
+
+    def copies_after_compute(self) -> None:
+        """Copies started from here wait for the work launched so far on
+        the compute stream, and so for every use of memory freed before
+        (CuPy's pool hands it on at once, for work on the compute stream)."""
+        _after(self.copy_stream, self.compute)
+
+    def bounds(self, rows: int) -> None:
+        """Slots for ``rows`` chunks' bounds and a pair of flags after them
+        (a CSR's order check), on the device and pinned (the pinned ones
+        kept between runs, with the staging pieces).  The device's start
+        is copied from a pinned image of it: two CuPy fills cost ~100 us of
+        host time a run on the GPU machine."""
+        size = 2 * (rows + 1)
+        self.rows = rows
+        with _PINNED_LOCK:
+            kept = _BOUNDS.pop() if _BOUNDS and _BOUNDS[0][0] >= 16 * size else None
+        if kept is None:
+            nbytes = max(16 * size, 4096)
+            kept = (nbytes, xp.cuda.alloc_pinned_memory(nbytes))
+        self.kept = kept
+        pinned = np.frombuffer(kept[1], np.int64, 2 * size)
+        self.host, start = _clear_bounds(pinned[:size], _NOT_BACK), _clear_bounds(pinned[size:])
+        self.b = xp.empty(size, np.int64)
+        rt = xp.cuda.runtime
+        # the image is rewritten only after the run's last wait (read_bounds)
+        rt.memcpyAsync(self.b.data.ptr, start.ctypes.data, 8 * size, rt.memcpyHostToDevice, self.compute.ptr)
+        self.bv = view(self.b)
+        self.arrived = 0
+        self.top = -1
+
+    def seen(self) -> int:
+        """The largest id of the chunks whose bounds are back (no wait:
+        each chunk's pair lands after the one before)."""
+        h = self.host
+        while self.arrived < self.rows and h[2 * self.arrived + 1] != _NOT_BACK:
+            self.top = max(self.top, int(h[2 * self.arrived + 1]))
+            self.arrived += 1
+        return self.top
+
+    def read_bounds(self, rows: int):
+        self.sync()
+        out = self.host[:2 * rows].reshape(rows, 2).copy()
+        with _PINNED_LOCK:
+            if not _BOUNDS or _BOUNDS[0][0] < self.kept[0]:
+                _BOUNDS[:] = [self.kept]
+        self.host = self.kept = None
+        return out
+
+    def back(self, row: int) -> None:
+        """Pair ``row`` back to pinned memory once the work launched so far
+        on the compute stream is done."""
+        rt = xp.cuda.runtime
+        rt.memcpyAsync(self.host.ctypes.data + 16 * row, self.b.data.ptr + 16 * row, 16,
+                       rt.memcpyDeviceToHost, self.compute.ptr)
+
+    def flagged(self) -> bool:
+        """Whether a kernel set the flag pair (waits for the streams)."""
+        self.sync()
+        return bool(self.host[2 * self.rows + 1] > 0)
+
+    def after_union(self, s, row) -> None:
+        if row is not None:
+            self.back(row)
+        self.unioned[s].record(self.compute)
+
+    def sync(self) -> None:
+        self.copy_stream.synchronize()
+        self.compute.synchronize()
+
+    def pumps(self, edges: HostEdges, csr) -> bool:
+        """Whether :meth:`pump` can take this feed's checked chunks: arrays
+        (or a CSR whose rows are found whole) of the ids' type, contiguous,
+        and a driver to call (the kernel launched directly)."""
+        st = self.st
+        sides = (edges.dst,) if edges.src is None else (edges.src, edges.dst)
+        return (PUMP and edges.rereadable and (csr is None or csr.whole is not None)
+                and all(a.dtype == st.idt and a.flags.c_contiguous for a in sides)
+                and addresses() is not None and bool(direct(st._kern)))
+
+    def pump(self, edges: HostEdges, a: int, rows: list, csr) -> int:
+        """Checked chunks from edge ``a`` by :func:`_pump`, at most
+        ``PUMP_CHUNKS``, each recorded as ``Streamer.feed`` records one;
+        returns the edge it stopped at."""
+        st = self.st
+        d = direct(st._kern)
+        none = st._none
+        k = st.chunk_edges
+        params = np.array([d.values((st._Pv, st._Hv, ds, dd, none[0], k, OP_UNION, int(st.forest), st._fav,
+                                     st._fbv, none[1], st.cap, self.bv, 0, WARP)) for ds, dd in st._devv],
+                          np.int64)
+        # what a chunk rewrites (feed._AT_*): coo_ops's m (argument 5), the sizes and shapes of src (2) and
+        # dst (3), src's data (a CSR's rows) and the bounds row (13)
+        at = np.array([d.field(5), d.field(2) + 2, d.field(2) + 5, d.field(2) + 4, d.field(3) + 2, d.field(3) + 5,
+                       d.field(13)], np.int64)
+        # kernelParams: per buffer, the address of each of its parameters
+        ptrs = (np.arange(params.size, dtype=np.int64) * 8 + params.ctypes.data).reshape(params.shape)
+        events = np.array([e.ptr for e in self.ring.freed + self.copied + self.unioned], np.int64)
+        dbuf = np.array([(ds.data.ptr, dd.data.ptr) for ds, dd in st._dev], np.int64)
+        c = np.zeros(_CONTROL, np.int64)
+        c[_A], c[_M], c[_CHUNK], c[_ROW], c[_ROWS] = a, edges.m, k, len(rows), self.rows
+        c[_ARRIVED], c[_TOP], c[_CAP], c[_WATCH] = self.arrived, self.top, st.cap, st.n is None
+        c[_TURN], c[_SLOT], c[_PIECE], c[_PIECES] = self.ring.turn, st._slot, self.ring.piece, self.block.ctypes.data
+        c[_ISZ], c[_SHARES], c[_SRC] = st.idt.itemsize, SHARES, edges.src is not None
+        c[_WHOLE] = 0 if csr is None else csr.whole.data.ptr
+        c[_COPY], c[_COMPUTE], c[_KERNEL] = self.copy_stream.ptr, self.compute.ptr, handle(d.handle)
+        c[_GRIDS], c[_BLOCK], c[_PTRS] = persistent_grid(), BLOCK, ptrs.ctypes.data
+        c[_HOSTB], c[_DEVB], c[_LIMIT] = self.host.ctypes.data, self.b.data.ptr, PUMP_CHUNKS
+        src = edges.dst[:0] if edges.src is None else edges.src
+        _pump(addresses(), src, edges.dst, self.block, events, dbuf, params, at, self.host, c)
+        for o in range(a, int(c[_A]), k):
+            rows.append((st.chunks, o, min(k, edges.m - o), st.cap))
+            st.chunks += 1
+            st.edges += min(k, edges.m - o)
+        self.ring.turn, st._slot = int(c[_TURN]), int(c[_SLOT])
+        self.arrived, self.top = int(c[_ARRIVED]), int(c[_TOP])
+        if c[_ERR]:
+            self.sync()
+            raise RuntimeError(f"{NAMES[int(c[_CALL])]} failed with CUDA error {int(c[_ERR])} in the streamed "
+                               f"feed (edges from {int(c[_A])})")
+        return int(c[_A])
+
+
+def _after(waiting, stream) -> None:
+    """Work queued on ``waiting`` from here runs after the work queued on
+    ``stream`` so far (a CUDA event, no host wait)."""
+    done = xp.cuda.Event(disable_timing=True)
+    done.record(stream)
+    waiting.wait_event(done)
+
+
+# -- the native feed (gconn.chunked.gpu_feed) ------------------------------------------------
+
+#: whether :meth:`_CudaPipe.pump` runs the chunks it can take (False: every
+#: chunk through :meth:`Streamer._put`, for measuring one against the other)
+PUMP = True
+#: chunks a pump runs before it returns to the host (which then takes one
+#: chunk itself, so that a Ctrl-C is seen within about this many)
+PUMP_CHUNKS = 64
+
+
+def stream_union(edges, variant="none+union-async+find-halve", *, n=None, forest=False, chunk_edges=None,
+                 device_memory=None, copy_threads=None):
+    """Union-find over host ``edges`` (see :class:`HostEdges`) streamed to
+    the GPU; returns the :class:`Streamer` after :meth:`Streamer.result`
+    is ready (``st.result()`` -> roots, forest slots, n).
+
+    >>> import numpy as np
+    >>> st = stream_union((np.array([0, 2]), np.array([1, 3])), chunk_edges=1)  # doctest: +SKIP
+    >>> st.result()[3], st.chunks  # doctest: +SKIP
+    (4, 2)
+    """
+    v = variant if isinstance(variant, Variant) else Variant.parse(variant, "forest" if forest else "cc")
+    st = Streamer(Plan.of(v), n=n, forest=forest, chunk_edges=chunk_edges,
+                  limit=budget(device_memory), copy_threads=copy_threads)
+    st.feed(edges if isinstance(edges, HostEdges) else HostEdges(edges))
+    return st

@@ -1,3 +1,0 @@
-"""Algorithm bodies written once, compiled for each backend by its primitives
-(:mod:`gconn.core.primitives`): the union-find family and the min-based
-finishes."""

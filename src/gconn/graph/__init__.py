@@ -1,0 +1,644 @@
+"""``gconn.Graph``: an undirected graph and the forms its edges take.
+
+A graph keeps its input and builds the other forms on first use (cached),
+so a run pays only for the form its variant needs (``Plan.needs``):
+
+* ``"edges"`` -- :meth:`~gconn.Graph.edges`: ``(src, dst)``, the input's edges as
+  given: either orientation, duplicates and self loops included.  What
+  union-find and the other edge-centric finishes read: none of them is
+  disturbed by a duplicate or a loop.
+* ``"adjacency"`` -- :meth:`~gconn.Graph.adjacency`: ``(indptr, indices)``, a
+  symmetric CSR made by one counting sort by source: each edge in both
+  rows, duplicates kept, self loops dropped, each row's smallest neighbour
+  first and the rest unsorted.  What k-out, HB and BFS sampling and BFS-CC
+  read.
+* ``"canonical"`` -- :meth:`~gconn.Graph.canonical`: ``(indptr, indices, src,
+  dst)``, the simple graph: a symmetric CSR with sorted, duplicate-free
+  rows, and the COO with each edge once as (u, v), u < v.  ``g.indptr``,
+  ``g.indices``, ``g.src``, ``g.dst``, ``g.m``, ``g.degrees()``,
+  ``to_scipy()`` and equality read it.
+
+Once the canonical form is built it serves every form (it has the fewest
+edges).  ``g.m_input`` counts the input's edges without building anything.
+Ids are int32 unless n needs int64; offsets are int64 only when the slots
+need it.
+"""
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import numpy as np
+
+from gconn.graph.ids import INT32_MAX, check_n, check_pair, id_range, id_dtype as _id_dtype
+
+#: The forms of a graph's edges, weakest first (see the module docstring).
+FORMS = ("edges", "adjacency", "canonical")
+
+
+def _is_cupy(x) -> bool:
+    return type(x).__module__.split(".")[0] in ("cupy", "cupyx")
+
+
+class Graph:
+    """An undirected graph with ``n`` vertices, built from common inputs.
+
+    Build it from ``(src, dst)`` arrays, an ``(m, 2)`` array, any
+    scipy.sparse matrix (a directed matrix means weak connectivity), a
+    networkx graph, or CuPy arrays / a CuPy sparse matrix (then the graph
+    lives on the GPU).  The graph is the simple one: self loops and
+    duplicate edges do not count (``m``), though the input's edges are kept
+    as they are for the variants that do not mind them (see
+    :mod:`gconn.graph`).
+
+    >>> g = Graph.from_edges([0, 1, 3, 1], [1, 2, 4, 0])
+    >>> g.n, g.m_input, g.has_form("canonical")
+    (5, 4, False)
+    >>> g.m
+    3
+    >>> g.indptr.tolist(), g.indices.tolist()
+    ([0, 1, 3, 4, 5, 6], [1, 0, 2, 1, 4, 3])
+    """
+
+    __slots__ = ("n", "nodes", "device", "_cache", "_forms", "_m_input", "_ids", "_origin")
+
+    def __init__(self, n, indptr, indices, src, dst, nodes=None, device="cpu"):
+        """A graph from its canonical arrays (see :meth:`canonical`)."""
+        self._init(n, device, nodes, int(src.shape[0]), indices.dtype)
+        self._forms["canonical"] = (indptr, indices, src, dst)
+
+    def _init(self, n, device, nodes, m_input, ids):
+        self.n = int(n)
+        self.nodes = nodes
+        self.device = device
+        self._cache = {}
+        self._forms = {}
+        self._m_input = int(m_input)
+        self._ids = np.dtype(ids)
+        self._origin = None
+
+    @classmethod
+    def _of(cls, n, device="cpu", nodes=None, *, edges=None, input_csr=None) -> "Graph":
+        """A lazy graph over checked edges ``(src, dst)`` or the directed
+        CSR ``(indptr, indices)`` of a matrix, ids already of the graph's
+        id dtype."""
+        g = cls.__new__(cls)
+        if edges is not None:
+            g._init(n, device, nodes, edges[0].shape[0], edges[0].dtype)
+            g._forms["edges"] = edges
+        else:
+            g._init(n, device, nodes, int(input_csr[0][-1]), input_csr[1].dtype)
+            g._forms["input-csr"] = input_csr
+        return g
+
+    # -- the forms ----------------------------------------------------------
+    def has_form(self, name: str) -> bool:
+        """Whether ``form(name)`` is there without building anything (a
+        device graph counts the forms of the host graph it copies from).
+
+        >>> g = Graph.from_edges([0], [1])
+        >>> [g.has_form(f) for f in FORMS]
+        [True, False, False]
+        """
+        _check_form(name)
+        f = self._forms
+        if "canonical" in f or name in f or (name == "edges" and "input-csr" in f):
+            return True
+        return self._origin is not None and self._origin.has_form(name)
+
+    def form(self, name: str):
+        """The arrays of form ``name`` (one of :data:`~gconn.graph.FORMS`), built on first use."""
+        _check_form(name)
+        return getattr(self, name)()
+
+    def edges(self):
+        """``(src, dst)``: every edge of the input in either orientation,
+        duplicates and self loops included (the canonical COO once that is
+        built).
+
+        >>> [a.tolist() for a in Graph.from_edges([1, 2, 2], [0, 2, 1]).edges()]
+        [[1, 2, 2], [0, 2, 1]]
+        """
+        f = self._forms
+        if "canonical" in f:
+            return f["canonical"][2:]
+        e = f.get("edges")
+        if e is None:
+            e = f["edges"] = self._build_edges()
+        return e
+
+    def adjacency(self):
+        """``(indptr, indices)``: a symmetric CSR with each edge in both rows,
+        duplicates kept, self loops dropped, each row's smallest neighbour
+        first and the others in no order (the canonical CSR once that is
+        built).  One counting sort by source builds it.
+
+        >>> [a.tolist() for a in Graph.from_edges([1, 2, 2], [0, 2, 1]).adjacency()]
+        [[0, 1, 3, 4], [1, 0, 2, 1]]
+        """
+        f = self._forms
+        if "canonical" in f:
+            return f["canonical"][:2]
+        a = f.get("adjacency")
+        if a is None:
+            a = f["adjacency"] = self._build_adjacency()
+        return a
+
+    def canonical(self):
+        """``(indptr, indices, src, dst)``: the simple graph as a symmetric
+        CSR with sorted rows and as a COO with each edge once, u < v."""
+        c = self._forms.get("canonical")
+        if c is None:
+            c = self._forms["canonical"] = self._build_canonical()
+            # it serves as the adjacency from now on; the input stays
+            self._forms.pop("adjacency", None)
+        return c
+
+    def _build_edges(self):
+        o = self._origin
+        if o is not None:
+            from gconn.backends.gpu.graph import device_edges, device_edges_of_csr
+            if "input-csr" in o._forms and not ("edges" in o._forms or "canonical" in o._forms):
+                return device_edges_of_csr(*o._forms["input-csr"], self.n)
+            return device_edges(o)
+        indptr, indices = self._forms["input-csr"]
+        from gconn.graph.build import rows_of
+        return rows_of(indptr, self._ids), indices
+
+    def _build_adjacency(self):
+        if self.on_gpu:
+            from gconn.backends.gpu.graph import device_adjacency
+            return device_adjacency(self)
+        from gconn.graph.build import adjacency_csr
+        src, dst = self.edges()
+        return adjacency_csr(src, dst, self.n)
+
+    def _build_canonical(self):
+        if self.on_gpu:
+            from gconn.backends.gpu.graph import device_canonical
+            return device_canonical(self)
+        from gconn.graph.build import rows_of, symmetric_csr, upper_csr
+        src, dst = self.edges()
+        dt = self._ids
+        uptr, ucol = upper_csr(src, dst, self.n, dt)
+        m = ucol.size
+        indptr, indices = symmetric_csr(uptr, ucol, np.int32 if 2 * m <= INT32_MAX else np.int64)
+        return indptr, indices, rows_of(uptr, dt), ucol
+
+    @property
+    def indptr(self):
+        """Offsets of the canonical CSR."""
+        return self.canonical()[0]
+
+    @property
+    def indices(self):
+        """Neighbours of the canonical CSR (sorted within each row)."""
+        return self.canonical()[1]
+
+    @property
+    def src(self):
+        """Smaller ends of the canonical COO (each edge once, src < dst)."""
+        return self.canonical()[2]
+
+    @property
+    def dst(self):
+        """Larger ends of the canonical COO."""
+        return self.canonical()[3]
+
+    # -- sizes ------------------------------------------------------------
+    @property
+    def m(self) -> int:
+        """Number of undirected edges of the simple graph (each counted
+        once; builds the canonical form)."""
+        return int(self.src.shape[0])
+
+    @property
+    def m_input(self) -> int:
+        """Number of edges of the input as given (duplicates, self loops and
+        both orientations of an edge each count), known without building
+        anything; ``m`` once the canonical form is built."""
+        c = self._forms.get("canonical")
+        return int(c[2].shape[0]) if c is not None else self._m_input
+
+    @property
+    def id_dtype(self):
+        return self._ids
+
+    @property
+    def on_gpu(self) -> bool:
+        return self.device == "gpu"
+
+    def degrees(self):
+        return self.indptr[1:] - self.indptr[:-1]
+
+    def ids_local(self, sample: int = 1024) -> bool:
+        """Whether neighbours have nearby ids, as in a grid or a road
+        network numbered along its geometry: of ``sample`` rows spread over
+        the adjacency, whether most rows' first neighbour lies within n / 64
+        of the row (about 3% of them do in a random numbering).  Read once,
+        on the device for a device graph, and kept.
+
+        >>> from gconn.graph import generators as gen
+        >>> s, d, n = gen.grid_road_edges(128, keep=1.0)
+        >>> p = np.random.default_rng(0).permutation(n)
+        >>> Graph.from_edges(s, d, n).ids_local(), Graph.from_edges(p[s], p[d], n).ids_local()
+        (True, False)
+        """
+        has, near, _ = self._row_probe(sample)
+        return 2 * near > has
+
+    def hb_roots(self, sample: int = 1024) -> float:
+        """The share of vertices that HB's first step (each vertex hooks to
+        its smallest neighbour) leaves as roots, of ``sample`` rows spread
+        over the adjacency: those whose smallest neighbour has a larger id.
+        Near 0 on a mesh or a path numbered along it (HB's trees then cover
+        nearly everything), about 0.2 on a road network or a grid with
+        edges missing.  Read with :meth:`ids_local`, and kept.
+
+        >>> from gconn.graph import generators as gen
+        >>> s, d, n = gen.path_edges(5000)
+        >>> p = np.random.default_rng(0).permutation(n)
+        >>> Graph.from_edges(s, d, n).hb_roots() < 0.01 < Graph.from_edges(p[s], p[d], n).hb_roots()
+        True
+        """
+        has, _, low = self._row_probe(sample)
+        return low / has if has else 1.0
+
+    def _row_probe(self, sample: int) -> tuple[int, int, int]:
+        """(rows with a neighbour, those whose first neighbour lies within
+        n / 64, those whose first is larger than the row) of ``sample``
+        rows; read once, on the device for a device graph, and kept."""
+        hit = self._cache.get(("row probe", sample))
+        if hit is None:
+            indptr, indices = self.adjacency()
+            n = self.n
+            if self.on_gpu:
+                from gconn.backends.gpu.graph import ids_local_counts
+                hit = ids_local_counts(indptr, indices, n, sample)
+            else:
+                rows = np.arange(0, n, max(n // sample, 1), dtype=np.int64)
+                first = indptr[rows].astype(np.int64)
+                with_one = indptr[rows + 1] > first
+                rows, first = rows[with_one], indices[first[with_one]].astype(np.int64)
+                hit = (rows.size, int(np.count_nonzero(np.abs(first - rows) <= n // 64)),
+                       int(np.count_nonzero(first > rows)))
+            self._cache[("row probe", sample)] = hit
+        return hit
+
+    def __repr__(self) -> str:
+        where = "" if self.device == "cpu" else f", device={self.device!r}"
+        return f"Graph(n={self.n}, m={self.m}{where})"
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, Graph):
+            return NotImplemented
+        a, b = self.to_host(), other.to_host()
+        return (a.n == b.n and np.array_equal(a.indptr, b.indptr)
+                and np.array_equal(a.indices, b.indices))
+
+    __hash__ = None
+
+    # -- constructors -----------------------------------------------------
+    @classmethod
+    def from_edges(cls, src, dst=None, n: int | None = None, *, relabel=False) -> "Graph":
+        """From ``(src, dst)`` id arrays or one ``(m, 2)`` array.
+
+        ``n`` defaults to the largest id + 1; ids must lie in [0, n).  An id
+        range too large for the available memory raises
+        :class:`gconn.VertexRangeError` before anything is allocated.
+
+        ``relabel=True`` makes the graph's vertices the distinct ids that
+        occur, numbered 0..k-1 in increasing order; ``graph.nodes`` holds
+        the original ids (int64, sorted), so vertex ``i`` is id
+        ``graph.nodes[i]``.  ``relabel="auto"`` does so only when the ids
+        are sparse (see :mod:`gconn.graph.relabel`) and ``n`` is not given;
+        ``graph.nodes`` is None when it did not.
+
+        >>> Graph.from_edges(np.array([[0, 1], [1, 2]])).m
+        2
+        >>> g = Graph.from_edges([5, 3000000000], [7, 5], relabel=True)
+        >>> g.n, g.nodes.tolist()
+        (3, [5, 7, 3000000000])
+        """
+        relabel = relabel_option(relabel)
+        if n is not None and relabel == "auto":
+            relabel = False  # a given n keeps every vertex, isolated ones too
+        if relabel is True and n is not None:
+            raise ValueError("n cannot be combined with relabel=True: a relabelled graph has one vertex "
+                             "per distinct id that occurs")
+        if dst is None:
+            if _is_cupy(src):
+                if src.ndim != 2 or src.shape[1] != 2:
+                    raise ValueError(f"an edge array must have shape (m, 2); got {tuple(src.shape)}")
+                src, dst = src[:, 0], src[:, 1]
+            else:
+                arr = _as_id_array(src, "edges", allow_2d=True)
+                if arr.ndim != 2 or arr.shape[1] != 2:
+                    raise ValueError(f"an edge array must have shape (m, 2); got {arr.shape}")
+                src, dst = arr[:, 0], arr[:, 1]
+        if _is_cupy(src) or _is_cupy(dst):
+            if relabel is not False:
+                return _device_relabelled(src, dst, relabel, cls._on_device)
+            return cls._on_device(src, dst, n)
+        named = _names(src, dst)
+        if named is not None:
+            if relabel is False:
+                raise TypeError("the vertex ids are names, not integers: pass relabel=True to number them "
+                                "0..k-1 in sorted order (graph.nodes keeps the names)")
+            if n is not None:
+                raise ValueError("n cannot be given with named vertices: the graph has one vertex per distinct name")
+            from gconn.graph.relabel import dense_names
+            s, d, names = dense_names(*named)
+            g = cls._lazy(s, d, names.size)
+            g.nodes = names
+            return g
+        src = _as_id_array(src, "src")
+        dst = _as_id_array(dst, "dst")
+        if src.shape[0] != dst.shape[0]:
+            raise ValueError(f"src and dst have different lengths ({src.shape[0]} and {dst.shape[0]})")
+        if relabel is True or (relabel == "auto" and src.size):
+            from gconn.graph import relabel as R
+            hi = id_range(src, dst) if src.size else -1
+            how = R.decide(src, dst, hi) if relabel == "auto" else True
+            if how is not None:
+                s, d, ids = R.dense_ids(src, dst, how)
+                return cls._lazy(s, d, ids.size, ids)
+        n = _check_ids(src, dst, n)
+        return cls._lazy(src, dst, n)
+
+    @classmethod
+    def _on_device(cls, src, dst, n=None) -> "Graph":
+        from gconn.backends.gpu.graph import device_edge_list
+        n, s, d = device_edge_list(src, dst, n)
+        return cls._of(n, "gpu", edges=(s, d))
+
+    @classmethod
+    def from_scipy(cls, A) -> "Graph":
+        """From any scipy.sparse matrix or array; stored entries are edges
+        (explicit zeros too, as in scipy.sparse.csgraph), direction ignored.
+        A CSR or CSC matrix is kept as it is (its rows are edge lists), a
+        COO one as its edge list, others are converted to CSR.
+
+        >>> import scipy.sparse as sp
+        >>> Graph.from_scipy(sp.csr_matrix(np.eye(3))).m
+        0
+        """
+        if A.ndim != 2 or A.shape[0] != A.shape[1]:
+            raise ValueError(f"the adjacency matrix must be square; got shape {A.shape}")
+        n = int(A.shape[0])
+        from gconn.graph.memory import check_vertices
+        check_vertices(n, f"the matrix's shape {A.shape}")
+        dt = _id_dtype(n)
+        if A.format == "coo":
+            return cls._of(n, edges=(np.ascontiguousarray(A.row, dt), np.ascontiguousarray(A.col, dt)))
+        if A.format not in ("csr", "csc"):
+            A = A.tocsr()
+        # a CSC matrix's columns are a CSR of its transpose: the same graph
+        nnz = int(A.indptr[-1])
+        return cls._of(n, input_csr=(A.indptr, np.ascontiguousarray(A.indices[:nnz], dt)))
+
+    @classmethod
+    def from_networkx(cls, G) -> "Graph":
+        """From a networkx graph; node labels map to 0..n-1 in ``G.nodes``
+        order and are kept in ``graph.nodes``.
+
+        >>> import networkx as nx
+        >>> g = Graph.from_networkx(nx.path_graph(["a", "b", "c"]))
+        >>> g.nodes, g.m
+        (['a', 'b', 'c'], 2)
+        """
+        nodes = list(G.nodes)
+        n = len(nodes)
+        index = {v: i for i, v in enumerate(nodes)}
+        dt = _id_dtype(n)
+        m = G.number_of_edges()
+        src = np.empty(m, dt)
+        dst = np.empty(m, dt)
+        for i, (a, b) in enumerate(G.edges()):
+            src[i] = index[a]
+            dst[i] = index[b]
+        return cls._lazy(src, dst, n, nodes)
+
+    @classmethod
+    def from_csr(cls, indptr, indices, n: int | None = None) -> "Graph":
+        """From CSR arrays of any (possibly directed, unsorted) adjacency."""
+        indptr = np.asarray(indptr)
+        if indptr.ndim != 1 or indptr.size == 0:
+            raise ValueError("indptr must be a non-empty 1-D array")
+        rows = np.repeat(np.arange(indptr.size - 1), np.diff(indptr))
+        n = indptr.size - 1 if n is None else n
+        return cls.from_edges(rows, indices, n)
+
+    @classmethod
+    def _lazy(cls, src: np.ndarray, dst: np.ndarray, n: int, nodes=None) -> "Graph":
+        """A graph over checked host edges: they are cast to the id dtype
+        (no copy when they have it) and nothing else is built."""
+        dt = _id_dtype(n)
+        return cls._of(n, nodes=nodes, edges=(np.ascontiguousarray(src, dtype=dt),
+                                              np.ascontiguousarray(dst, dtype=dt)))
+
+    # -- conversions ------------------------------------------------------
+    def to_host(self) -> "Graph":
+        """This graph with host arrays: the forms built on the GPU, copied."""
+        if self.device == "cpu":
+            return self
+        if self._origin is not None:
+            return self._origin
+        g = Graph.__new__(Graph)
+        g._init(self.n, "cpu", self.nodes, self._m_input, self._ids)
+        g._forms = {k: tuple(a.get() for a in v) for k, v in self._forms.items()}
+        return g
+
+    def to_device(self) -> "Graph":
+        """This graph on the GPU (CuPy arrays).  Nothing is copied yet: each
+        form is copied (or built on the device) when a run first asks for it."""
+        if self.device == "gpu":
+            return self
+        from gconn.backends.gpu.graph import require_device
+        require_device("moving a graph to the GPU")
+        g = Graph.__new__(Graph)
+        g._init(self.n, "gpu", self.nodes, self.m_input, self._ids)
+        g._origin = self
+        return g
+
+    def to_scipy(self):
+        """The symmetric adjacency as a scipy.sparse.csr_matrix."""
+        import scipy.sparse as sp
+        h = self.to_host()
+        data = np.ones(h.indices.size, np.int8)
+        return sp.csr_matrix((data, h.indices, h.indptr), shape=(h.n, h.n))
+
+    def node_labels(self, values) -> dict:
+        """Map a per-vertex array back to the original node labels.
+
+        >>> import networkx as nx
+        >>> g = Graph.from_networkx(nx.Graph([("x", "y")]))
+        >>> g.node_labels(np.array([0, 0]))
+        {'x': 0, 'y': 0}
+        """
+        values = values.get() if _is_cupy(values) else np.asarray(values)
+        keys = self.nodes if self.nodes is not None else range(self.n)
+        return {k: v.item() for k, v in zip(keys, values)}
+
+
+def _check_form(name: str) -> None:
+    if name not in FORMS:
+        raise ValueError(f"unknown graph form {name!r}; one of {', '.join(FORMS)}")
+
+
+def coerce(obj: Any, n: int | None = None, *, relabel=False) -> Graph:
+    """A Graph from an object in memory: a Graph, a scipy.sparse or
+    cupyx matrix, a networkx graph, ``(src, dst)`` arrays or an ``(m, 2)``
+    array (:func:`gconn.as_graph` adds files and adjacency matrices).
+    ``relabel`` (edge arrays only) is :meth:`Graph.from_edges`'s.
+
+    >>> coerce(([0, 1], [1, 2])).n
+    3
+    """
+    edges = isinstance(obj, (tuple, np.ndarray, list)) or _is_cupy(obj)
+    if relabel is not False and not edges:
+        raise TypeError(f"relabel applies to edge arrays, not to a {type(obj).__name__}; build the graph "
+                        "with gconn.Graph.from_edges(..., relabel=True) or gconn.load(..., relabel=True)")
+    if isinstance(obj, Graph):
+        return obj
+    mod = type(obj).__module__.split(".")[0]
+    if mod == "scipy" or (mod == "cupyx" and hasattr(obj, "tocoo")):
+        if mod == "cupyx":
+            from gconn.backends.gpu.graph import device_sparse_edges
+            n, s, d = device_sparse_edges(obj)
+            return Graph._of(n, "gpu", edges=(s, d))
+        return Graph.from_scipy(obj)
+    if mod == "networkx":
+        return Graph.from_networkx(obj)
+    if isinstance(obj, tuple) and len(obj) == 2:
+        return Graph.from_edges(obj[0], obj[1], n, relabel=relabel)
+    if isinstance(obj, (np.ndarray, list)) or _is_cupy(obj):
+        return Graph.from_edges(obj, None, n, relabel=relabel)
+    raise TypeError(
+        f"cannot build a graph from {type(obj).__name__}; pass a gconn.Graph, (src, dst) arrays, "
+        "an (m, 2) array, a square adjacency matrix, a scipy.sparse matrix, a networkx graph "
+        "or a file path"
+    )
+
+
+AMBIGUOUS_2X2 = (
+    "a 2 x 2 array could be 2 edges or the adjacency matrix of 2 vertices; say which: "
+    "gconn.Graph.from_edges(a) or (a[:, 0], a[:, 1]) for edges, scipy.sparse.csr_array(a) "
+    "or gconn.integrations.csgraph.connected_components(a) for an adjacency matrix")
+
+
+def _is_square(obj) -> bool:
+    """Whether an array(-like) is square (an adjacency matrix), failing
+    for 2 x 2, which reads as an edge list as well."""
+    shape = tuple(obj.shape) if hasattr(obj, "shape") else np.shape(obj)
+    if len(shape) != 2 or shape[0] != shape[1]:
+        return False
+    if shape[0] == 2:
+        raise ValueError(AMBIGUOUS_2X2)
+    return True
+
+
+def relabel_option(value):
+    """``relabel=`` checked: False, True or "auto"."""
+    if value is False or value is True or value == "auto":
+        return value
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    raise ValueError(f"relabel must be False, True or 'auto'; got {value!r}")
+
+
+def _as_id_array(x, what: str, allow_2d: bool = False) -> np.ndarray:
+    arr = np.asarray(x)
+    if arr.dtype == object:
+        try:
+            arr = arr.astype(np.int64)
+        except (TypeError, ValueError):
+            raise TypeError(f"{what} must hold integer vertex ids") from None
+    if arr.ndim != 1 and not (allow_2d and arr.ndim == 2):
+        raise ValueError(f"{what} must be a 1-D array of vertex ids; got shape {arr.shape}")
+    if arr.size == 0:
+        return arr.astype(np.int32) if arr.ndim == 1 else arr.reshape(0, 2).astype(np.int32)
+    if arr.dtype.kind == "f":
+        if np.isnan(arr).any():
+            raise ValueError(f"{what} contains NaN; vertex ids must be integers")
+        raise TypeError(f"{what} has float dtype {arr.dtype}; vertex ids must be integers")
+    if arr.dtype.kind == "b" or arr.dtype.kind not in "iu":
+        raise TypeError(f"{what} has dtype {arr.dtype}; vertex ids must be integers")
+    if arr.dtype.kind == "u" and arr.dtype.itemsize == 8 and arr.max() > np.iinfo(np.int64).max:
+        raise ValueError(f"{what} has ids beyond the int64 range")
+    return arr
+
+
+def _names(src, dst):
+    """``(src, dst)`` as arrays when they hold names (str or bytes), else None."""
+    if not all(isinstance(a, (np.ndarray, list, tuple)) for a in (src, dst)):
+        return None
+    a, b = np.asarray(src), np.asarray(dst)
+    kinds = {x.dtype.kind for x in (a, b) if x.size}
+    if not kinds & {"U", "S", "O"}:
+        return None
+    if "O" in kinds:
+        first = next((x.flat[0] for x in (a, b) if x.size and x.dtype.kind == "O"), None)
+        if not isinstance(first, (str, bytes)):
+            return None
+    if a.shape[0] != b.shape[0]:
+        raise ValueError(f"src and dst have different lengths ({a.shape[0]} and {b.shape[0]})")
+    return a, b
+
+
+def _check_ids(src: np.ndarray, dst: np.ndarray, n: int | None) -> int:
+    from gconn.errors import VertexRangeError
+    from gconn.graph.memory import check_vertices
+    check_n(n)
+    if src.size == 0:
+        if n is not None:
+            check_vertices(int(n), f"n={n}")
+        return 0 if n is None else int(n)
+    if "numba" in sys.modules:
+        from gconn.graph.build import id_bounds   # one parallel pass instead of four
+        lo, hi = id_bounds(src, dst)
+    else:   # the compiled one-off path (gconn.backends.aot) must not load numba for this
+        lo = min(int(src.min()), int(dst.min()))
+        hi = max(int(src.max()), int(dst.max()))
+    if lo < 0:
+        id_range(src, dst)  # names the first negative id
+    if n is None:
+        try:
+            check_vertices(hi + 1, "edges", hi)
+        except VertexRangeError as e:
+            # Only now find where the largest id is: a pass over the edges.
+            where = "src" if int(src.max()) == hi else "dst"
+            i = int(np.argmax((src if where == "src" else dst) == hi))
+            raise e.at(f"{where}[{i}]", hi) from None
+        return hi + 1
+    if hi >= n:
+        where = "src" if int(src.max()) >= n else "dst"
+        arr = src if where == "src" else dst
+        i = int(np.argmax(arr >= n))
+        raise ValueError(f"vertex id {int(arr[i])} ({where}[{i}]) is out of range for n={n}")
+    check_vertices(int(n), f"n={n}")
+    return int(n)
+
+
+def _device_relabelled(src, dst, relabel, build) -> Graph:
+    """``Graph.from_edges`` with relabelling, for CuPy arrays."""
+    import cupy
+    from gconn.graph import relabel as R
+    src, dst = cupy.asarray(src), cupy.asarray(dst)
+    check_pair(src, dst)
+    if src.size == 0:
+        g = build(src, dst, None)
+        if relabel is True:
+            g.nodes = src.astype("int64")
+        return g
+    span = max(int(src.max()), int(dst.max())) + 1
+    if relabel == "auto" and span < R.AUTO_MIN_RANGE:
+        return build(src, dst, None)
+    s, d, ids = R.dense_ids(src, dst)
+    if relabel == "auto" and span <= R.AUTO_RATIO * ids.size:
+        return build(src, dst, None)
+    if int(ids[0]) < 0:
+        raise ValueError(f"negative vertex id {int(ids[0])}; ids must be >= 0")
+    g = build(s, d, int(ids.size))
+    g.nodes = ids
+    return g

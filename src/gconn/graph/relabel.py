@@ -1,0 +1,127 @@
+"""Relabelling: map the vertex ids that occur in an edge list to 0..k-1.
+
+The dense numbering keeps the order of the ids (``ids`` is sorted), so the
+smallest dense index of a component is its smallest original id.  Two
+paths, both linear in the edges:
+
+* when the id range is at most 4 x 2m, a mark table over the range (one
+  byte per id) and an int32/int64 lookup table;
+* otherwise an open-addressing hash table of the distinct ids (numba),
+  which grows with their number, not with the range, followed by a sort
+  of the distinct ids alone.
+
+``relabel="auto"`` relabels when ids are sparse: the range (largest id +
+1) is at least :data:`AUTO_MIN_RANGE` and more than :data:`AUTO_RATIO`
+times the number of distinct ids.
+
+>>> import numpy as np
+>>> s, d, ids = dense_ids(np.array([10, 3000000000]), np.array([3000000000, 7]))
+>>> s.tolist(), d.tolist(), ids.tolist()
+([1, 2], [2, 0], [7, 10, 3000000000])
+"""
+from __future__ import annotations
+
+import numpy as np
+
+#: ``relabel="auto"`` leaves id ranges below this alone: their per-vertex
+#: arrays cost at most ~30 MB, and small inputs keep scipy's numbering.
+AUTO_MIN_RANGE = 1 << 20
+#: ... and relabels when the range exceeds this many times the distinct ids.
+AUTO_RATIO = 4
+
+_INT32_MAX = np.iinfo(np.int32).max
+
+
+def _mark(src: np.ndarray, dst: np.ndarray, size: int) -> np.ndarray:
+    seen = np.zeros(size, np.bool_)
+    seen[src] = True
+    seen[dst] = True
+    return seen
+
+
+def decide(src: np.ndarray, dst: np.ndarray, hi: int):
+    """For ``relabel="auto"``: None to keep the ids, else the mark table
+    (or True when the range is too large for one) to relabel with."""
+    span = hi + 1
+    if span < AUTO_MIN_RANGE:
+        return None
+    if span > AUTO_RATIO * (src.size + dst.size):
+        return True  # more than AUTO_RATIO x any possible distinct count
+    seen = _mark(src, dst, span)
+    return seen if span > AUTO_RATIO * int(np.count_nonzero(seen)) else None
+
+
+def dense_ids(src: np.ndarray, dst: np.ndarray, seen=None):
+    """``(src', dst', ids)``: ``ids`` the sorted distinct ids of ``src`` and
+    ``dst`` (int64), and ``src'``/``dst'`` their positions in it.
+
+    ``seen`` is a mark table from :func:`decide`, reused when given.
+    Works on NumPy arrays, and on CuPy arrays through ``cupy.unique``.
+    """
+    if type(src).__module__.split(".")[0] == "cupy":
+        import cupy
+        ids, inverse = cupy.unique(cupy.concatenate([src, dst]), return_inverse=True)
+        dt = cupy.int32 if ids.size <= _INT32_MAX else cupy.int64
+        inverse = inverse.astype(dt, copy=False)
+        return inverse[:src.size], inverse[src.size:], ids.astype(cupy.int64, copy=False)
+    src = np.asarray(src)
+    dst = np.asarray(dst)
+    if src.size == 0:
+        return src.astype(np.int32), dst.astype(np.int32), np.zeros(0, np.int64)
+    hi = max(int(src.max()), int(dst.max()))
+    if not isinstance(seen, np.ndarray) and hi + 1 <= AUTO_RATIO * (src.size + dst.size):
+        seen = _mark(src, dst, hi + 1)
+    if isinstance(seen, np.ndarray):
+        ids = np.flatnonzero(seen)
+        dt = np.int32 if ids.size <= _INT32_MAX else np.int64
+        table = np.empty(seen.size, dt)
+        table[ids] = np.arange(ids.size, dtype=dt)
+        return table[src], table[dst], ids.astype(np.int64, copy=False)
+    return _hashed(src, dst)
+
+
+def _hashed(src: np.ndarray, dst: np.ndarray):
+    from gconn.graph._relabel_kernels import first_seen
+    s = np.ascontiguousarray(src, np.int64)
+    d = np.ascontiguousarray(dst, np.int64)
+    out_s = np.empty(s.size, np.int64)
+    out_d = np.empty(d.size, np.int64)
+    order = first_seen(s, d, out_s, out_d)
+    # Dense indices come out in first-seen order; rank them by id so that
+    # the numbering keeps the order of the ids.
+    perm = np.argsort(order, kind="stable")
+    dt = np.int32 if order.size <= _INT32_MAX else np.int64
+    rank = np.empty(order.size, dt)
+    rank[perm] = np.arange(order.size, dtype=dt)
+    return rank[out_s], rank[out_d], order[perm]
+
+
+def dense_names(src, dst, *more):
+    """``(src', dst', names)``: ``names`` the sorted distinct names of
+    ``src``, ``dst`` and any ``more`` arrays (vertices without edges), a
+    NumPy array; ``src'``/``dst'`` their positions in it.
+
+    >>> s, d, names = dense_names(np.array(["b", "c"]), np.array(["a", "b"]))
+    >>> s.tolist(), d.tolist(), names.tolist()
+    ([1, 2], [0, 1], ['a', 'b', 'c'])
+    """
+    both = np.concatenate([np.asarray(src), np.asarray(dst), *(np.asarray(x) for x in more)])
+    try:
+        import pandas as pd
+    except ImportError:
+        pd = None
+    if both.dtype.kind == "O" and (pd is None or pd.api.types.infer_dtype(both, skipna=False)
+                                   not in ("string", "bytes")):
+        bad = next((x for x in both if not isinstance(x, (str, bytes))), None)
+        if bad is not None:
+            raise TypeError(f"vertex names must all be str or bytes; found {bad!r} ({type(bad).__name__})")
+    if pd is None:
+        names, codes = np.unique(both, return_inverse=True)
+    else:
+        # A hash-based factorisation: much faster than np.unique's sort of
+        # Python strings (2M names: 0.87 s vs 12.8 s, BENCHMARKS.md).
+        codes, names = pd.factorize(both, sort=True)
+        names = np.asarray(names)
+    dt = np.int32 if names.size <= np.iinfo(np.int32).max else np.int64
+    codes = codes.astype(dt, copy=False)
+    return codes[:len(src)], codes[len(src):len(src) + len(dst)], names

@@ -1,0 +1,1 @@
+"""gconn behind other libraries: the SciPy csgraph drop-in, a NetworkX backend, Dask."""

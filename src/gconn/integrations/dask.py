@@ -1,0 +1,599 @@
+"""gconn on Dask: connected components, spanning forests and incremental
+batches over edges that no single process holds.
+
+Install with ``pip install gconn[dask]``.  The functions run on the
+``distributed.Client`` passed as ``client=``, else on the current one, else
+(or with ``client=False``) on Dask's default local scheduler.
+
+How it works -- spanning forests are mergeable:
+
+1. every task reads one partition of the edges (a dataframe partition, an
+   array block or a file) and returns its spanning forest, computed by
+   :func:`gconn.spanning_forest` on the worker's CPU or GPU (``backend=``);
+2. a tree reduction with fan-in ``fan_in`` merges forests: a spanning
+   forest of the union of the children's forests spans the union of their
+   partitions;
+3. the root's forest gives the labels (:func:`gconn.connected_components`
+   on the forest alone).
+
+Vertex ids are integers in [0, 2^63).  A task whose ids are sparse (the
+largest id far above its edge count) first maps its ids to a dense range
+(its sorted distinct ids) and maps the forest back, so ids such as hashes
+cost nothing; the root does the same when it labels a sparse vertex set,
+and the labels then come as a dataframe (vertex, label).
+
+Memory, and where n is the limit: a task holds its partition plus O(n),
+where n is the number of distinct vertices it sees (at most the largest
+id + 1): a leaf holds one partition and its forest; a merge holds
+``fan_in`` forests of at most n - 1 edges each; the root labelling holds
+the final forest and n labels.  The cluster keeps every forest of the
+reduction until the root is done (so that a lost worker's results can be
+recomputed), at most about ``P * fan_in / (fan_in - 1)`` forests for P
+partitions, spread over the workers.  So the edges may exceed any one
+machine, but the vertex set must fit in one worker (once as labels, a
+few times as forests): n, not m, is the limit.
+
+gconn's kernels use all cores of a process, so tasks in one process run
+gconn one at a time; give each worker one thread (or one GPU, as
+dask-cuda's ``LocalCUDACluster`` does) and use more workers instead.
+
+>>> import dask.dataframe as dd, pandas as pd
+>>> import gconn.integrations.dask
+>>> df = dd.from_pandas(pd.DataFrame({"u": [0, 1, 3], "v": [1, 2, 4]}), npartitions=2)
+>>> k, labels = gconn.integrations.dask.connected_components(df, backend="cpu")
+>>> k, labels.compute().tolist()
+(2, [0, 0, 0, 1, 1])
+"""
+from __future__ import annotations
+
+import glob
+import os
+import threading
+from typing import NamedTuple
+
+import numpy as np
+
+import dask
+import dask.array as da
+import dask.dataframe as dd
+import pandas as pd
+from dask import delayed
+
+from gconn import Graph
+from gconn import connected_components as _gconn_cc
+from gconn import spanning_forest as _gconn_forest
+
+__all__ = ["connected_components", "spanning_forest", "IncrementalForest"]
+
+OUTPUTS = ("auto", "array", "dataframe")
+BACKENDS = ("auto", "cpu", "gpu")
+
+# A task runs gconn on its ids directly while the id range is at most this
+# many times its edge count (plus a little), and relabels them first beyond
+# that: gconn's graph costs O(largest id), relabelling O(m log m).
+_DENSE_FACTOR = 8
+_DENSE_SLACK = 1 << 16
+# Labels come as an array while the id range is at most this many times
+# the distinct vertex count, or below _SMALL_RANGE ids whatever the count.
+_SPARSE_RATIO = 4
+_SMALL_RANGE = 1 << 20
+_INT64_MAX = np.iinfo(np.int64).max
+_EMPTY = np.zeros(0, np.int64)
+
+# numba's default threading layer aborts on concurrent parallel calls from
+# two threads of one process; gconn uses every core anyway.
+_GCONN_LOCK = threading.Lock()
+
+
+class _Forest(NamedTuple):
+    """A spanning forest in original ids (int32 or int64), the vertices seen
+    only in self loops (sorted int64), and a lower bound on the vertex count."""
+    src: np.ndarray
+    dst: np.ndarray
+    lone: np.ndarray
+    n_lo: int
+
+
+class _Labels(NamedTuple):
+    """Root result: k, the vertex ids (None: all of 0..n-1) and their labels."""
+    k: int
+    vertices: np.ndarray | None
+    labels: np.ndarray
+
+
+# -- validation -------------------------------------------------------------
+
+def _check_ids(arr: np.ndarray, what: str) -> np.ndarray:
+    """Signed integer ids (int32 stays int32) from an array of any integer
+    dtype, or a clear error."""
+    if arr.dtype.kind == "f":
+        raise TypeError(f"{what} has float dtype {arr.dtype}; vertex ids must be integers")
+    if arr.dtype.kind not in "iu":
+        raise TypeError(f"{what} has dtype {arr.dtype}; vertex ids must be integers")
+    if arr.size == 0:
+        return _EMPTY
+    if arr.dtype.kind == "u":
+        if arr.dtype == np.uint64 and arr.max() > _INT64_MAX:
+            i = int(np.argmax(arr > _INT64_MAX))
+            raise ValueError(f"{what}: vertex id {int(arr[i])} (row {i}) is beyond 2^63 - 1")
+        return arr.astype(np.int64)
+    if arr.min() < 0:
+        i = int(np.argmax(arr < 0))
+        raise ValueError(f"{what}: negative vertex id {int(arr[i])} (row {i}); ids must be >= 0")
+    return arr
+
+
+def _pick_columns(columns, source, target, where: str) -> tuple:
+    """The two id column names: given by name or position, first two by default."""
+    columns = list(columns)
+    picked = []
+    for arg, key, pos in (("source", source, 0), ("target", target, 1)):
+        if key is None:
+            if len(columns) < 2:
+                raise ValueError(f"{where} has {len(columns)} column(s) {columns}; edges need two id "
+                                 "columns")
+            picked.append(columns[pos])
+        elif isinstance(key, (int, np.integer)) and not isinstance(key, bool) and key not in columns:
+            if not 0 <= key < len(columns):
+                raise ValueError(f"{arg}={key} is not a column position of {where} (columns {columns})")
+            picked.append(columns[key])
+        elif key in columns:
+            picked.append(key)
+        else:
+            raise ValueError(f"{arg}={key!r} is not a column of {where}; columns: {columns}")
+    if picked[0] == picked[1]:
+        raise ValueError(f"source and target are the same column {picked[0]!r}")
+    return tuple(picked)
+
+
+def _check_dtype(dtype, what: str) -> None:
+    if pd.api.types.is_bool_dtype(dtype) or not pd.api.types.is_integer_dtype(dtype):
+        kind = "float " if pd.api.types.is_float_dtype(dtype) else ""
+        raise TypeError(f"{what} has {kind}dtype {dtype}; vertex ids must be integers")
+
+
+def _series_ids(col: pd.Series, what: str) -> np.ndarray:
+    _check_dtype(col.dtype, what)
+    if col.isna().any():
+        raise ValueError(f"{what} has missing values; every edge needs two vertex ids")
+    return _check_ids(col.to_numpy(dtype=getattr(col.dtype, "numpy_dtype", col.dtype)), what)
+
+
+def _check_backend(backend) -> None:
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}; one of {', '.join(BACKENDS)}")
+
+
+def _check_fan_in(fan_in) -> int:
+    if not isinstance(fan_in, (int, np.integer)) or isinstance(fan_in, bool) or fan_in < 2:
+        raise ValueError(f"fan_in must be an integer >= 2; got {fan_in!r}")
+    return int(fan_in)
+
+
+# -- tasks ------------------------------------------------------------------
+
+def _unseen(lone: np.ndarray, src: np.ndarray, dst: np.ndarray) -> np.ndarray:
+    """The vertices of ``lone`` (sorted) that no forest edge touches."""
+    if lone.size == 0 or src.size == 0:
+        return lone
+    keep = np.ones(lone.size, bool)
+    for ids in (src, dst):
+        pos = np.minimum(np.searchsorted(lone, ids), lone.size - 1)
+        keep[pos[lone[pos] == ids]] = False
+    return lone[keep]
+
+
+def _forest(src: np.ndarray, dst: np.ndarray, lone: np.ndarray, n_lo: int, backend: str) -> _Forest:
+    """Spanning forest of signed integer edges (ids >= 0), in the same ids."""
+    loops = src == dst
+    if loops.any():
+        lone = np.union1d(lone, src[loops])
+        src, dst = src[~loops], dst[~loops]
+    if lone.size:
+        n_lo = max(n_lo, int(lone[-1]) + 1)
+    if src.size == 0:
+        return _Forest(_EMPTY, _EMPTY, lone, n_lo)
+    hi = int(max(src.max(), dst.max()))
+    n_lo = max(n_lo, hi + 1)
+    if hi < _DENSE_FACTOR * src.size + _DENSE_SLACK:
+        # In gconn's id dtype: int32 while the ids fit halves what moves.
+        with _GCONN_LOCK:
+            fs, fd = _gconn_forest((src, dst), backend=backend)
+    else:
+        m = src.size
+        verts, local = np.unique(np.concatenate([src, dst]), return_inverse=True)
+        with _GCONN_LOCK:
+            fs, fd = _gconn_forest((local[:m], local[m:]), backend=backend)
+        fs, fd = verts[fs], verts[fd]
+    return _Forest(fs, fd, _unseen(lone, fs, fd), n_lo)
+
+
+def _frame_forest(df: pd.DataFrame, source, target, where: str, backend: str) -> _Forest:
+    src = _series_ids(df[source], f"{where}, column {source!r}")
+    dst = _series_ids(df[target], f"{where}, column {target!r}")
+    return _forest(src, dst, _EMPTY, 0, backend)
+
+
+def _block_forest(block: np.ndarray, where: str, backend: str) -> _Forest:
+    block = np.asarray(block)
+    return _forest(_check_ids(block[:, 0], f"{where}, column 0"),
+                   _check_ids(block[:, 1], f"{where}, column 1"), _EMPTY, 0, backend)
+
+
+def _file_forest(path: str, source, target, backend: str) -> _Forest:
+    """The forest of one file, read by gconn's reader of its format (the
+    edge columns ``source``/``target`` apply to the formats that have
+    columns: edge lists and Parquet)."""
+    from gconn.io import identify, read_edges
+    info = identify(path)
+    if info.format in ("edgelist", "parquet") and (source is not None or target is not None):
+        info = identify(path, source=source, target=target)
+    fe = read_edges(info)
+    if fe.names is not None:
+        raise TypeError(f"{path}: the vertex ids are names; gconn.integrations.dask takes integer ids (map the names to "
+                        "integers first)")
+    src = _check_ids(np.asarray(fe.src), f"{path}, source ids")
+    dst = _check_ids(np.asarray(fe.dst), f"{path}, target ids")
+    # a file that declares n: vertices up to it exist even without edges
+    return _forest(src, dst, _EMPTY, fe.n or 0, backend)
+
+
+def _merge(backend: str, *children: _Forest) -> _Forest:
+    src = np.concatenate([c.src for c in children])
+    dst = np.concatenate([c.dst for c in children])
+    lone = _EMPTY
+    for c in children:
+        lone = np.union1d(lone, c.lone)
+    return _forest(src, dst, lone, max(c.n_lo for c in children), backend)
+
+
+def _no_edges() -> ValueError:
+    return ValueError("the edges are empty: every partition holds no edges; pass n= to label "
+                      "n isolated vertices")
+
+
+def _vertex_set(f: _Forest) -> np.ndarray:
+    """Every vertex of the graph: the forest's and the loop-only ones."""
+    return np.unique(np.concatenate([f.src, f.dst, f.lone]))
+
+
+def _label(f: _Forest, n, output: str, backend: str) -> _Labels:
+    if n is not None and f.n_lo > n:
+        raise ValueError(f"vertex id {f.n_lo - 1} is out of range for n={n}")
+    size = f.n_lo if n is None else n
+    if size == 0:
+        raise _no_edges()
+    verts = None
+    if output == "dataframe" or (n is None and size > _SMALL_RANGE):
+        verts = _vertex_set(f)
+        if output == "array" and size > _SPARSE_RATIO * verts.size:
+            raise ValueError(
+                f"vertex ids are sparse (largest {size - 1}, {verts.size} distinct): labels as an "
+                f"array would need {size} entries; use output='dataframe' or pass n=")
+        if output != "dataframe" and size <= _SPARSE_RATIO * verts.size:
+            verts = None
+    if verts is None:
+        g = Graph.from_edges(f.src, f.dst, n=size)
+    else:
+        g = Graph.from_edges(np.searchsorted(verts, f.src), np.searchsorted(verts, f.dst),
+                             n=verts.size)
+    with _GCONN_LOCK:
+        k, labels = _gconn_cc(g, backend=backend)
+    return _Labels(int(k), verts, labels)
+
+
+def _summary(lab: _Labels) -> tuple:
+    n = lab.labels.size
+    return lab.k, n, lab.vertices is not None, lab.labels.dtype
+
+
+def _forest_size(f: _Forest) -> int:
+    if f.n_lo == 0:
+        raise _no_edges()
+    return f.src.size
+
+
+def _label_slice(lab: _Labels, a: int, b: int) -> np.ndarray:
+    return lab.labels[a:b]
+
+
+def _label_frame(lab: _Labels, a: int, b: int) -> pd.DataFrame:
+    return pd.DataFrame({"vertex": lab.vertices[a:b], "label": lab.labels[a:b]})
+
+
+def _forest_frame(f: _Forest, a: int, b: int) -> pd.DataFrame:
+    return pd.DataFrame({"source": f.src[a:b].astype(np.int64), "target": f.dst[a:b].astype(np.int64)})
+
+
+def _query(lab: _Labels, u: np.ndarray, v: np.ndarray) -> np.ndarray:
+    def find(x):
+        if lab.vertices is None:
+            seen = x < lab.labels.size
+            pos = np.where(seen, x, 0)
+        else:
+            pos = np.minimum(np.searchsorted(lab.vertices, x), lab.vertices.size - 1)
+            seen = lab.vertices[pos] == x
+        return seen, lab.labels[pos]
+    su, lu = find(u)
+    sv, lv = find(v)
+    return (u == v) | (su & sv & (lu == lv))
+
+
+# -- inputs -----------------------------------------------------------------
+
+def _leaves(edges, source, target, backend: str) -> list:
+    """One delayed forest per partition of ``edges``."""
+    if isinstance(edges, dd.DataFrame):
+        s, t = _pick_columns(edges.columns, source, target, "the dataframe")
+        for name in (s, t):
+            _check_dtype(edges.dtypes[name], f"column {name!r}")
+        parts = edges[[s, t]].to_delayed()
+        return [delayed(_frame_forest, pure=False)(p, s, t, f"partition {i}", backend)
+                for i, p in enumerate(parts)]
+    if isinstance(edges, da.Array):
+        if source is not None or target is not None:
+            raise TypeError("source= and target= name dataframe or file columns; an array's "
+                            "columns are its first and second")
+        if edges.ndim != 2 or edges.shape[1] != 2:
+            raise ValueError(f"an edge array must have shape (m, 2); got {edges.shape}")
+        _check_dtype(edges.dtype, "the edge array")
+        if edges.numblocks[1] > 1:
+            edges = edges.rechunk({1: 2})
+        return [delayed(_block_forest, pure=False)(b, f"block {i}", backend)
+                for i, b in enumerate(edges.to_delayed().ravel())]
+    if isinstance(edges, (str, os.PathLike)):
+        edges = [edges]
+    if isinstance(edges, (list, tuple)) and all(isinstance(p, (str, os.PathLike)) for p in edges):
+        paths = []
+        for p in map(os.fspath, edges):
+            found = sorted(glob.glob(p)) if glob.has_magic(p) else [p]
+            if not found:
+                raise FileNotFoundError(f"no file matches {p!r}")
+            paths.extend(found)
+        return [delayed(_file_forest, pure=False)(p, source, target, backend) for p in paths]
+    raise TypeError(f"cannot read edges from {type(edges).__name__}; pass a dask.dataframe with two "
+                    "id columns, a dask.array of shape (m, 2), or a list of edge files "
+                    "(Parquet, CSV, .npy, or any format gconn.load reads)")
+
+
+def _tree(leaves: list, fan_in: int, backend: str) -> list:
+    """Every node of a fan-in reduction over delayed forests, the root last."""
+    nodes = list(leaves)
+    level = list(leaves)
+    while len(level) > 1:
+        level = [delayed(_merge, pure=False)(backend, *level[i:i + fan_in])
+                 for i in range(0, len(level), fan_in)]
+        nodes.extend(level)
+    return nodes
+
+
+def _get_client(client):
+    if client is False:
+        return None
+    if client is not None:
+        return client
+    try:
+        from distributed import default_client
+        return default_client()
+    except (ImportError, ValueError):
+        return None
+
+
+def _run(client, nodes: list):
+    """Compute the last of ``nodes``; with a client, a Future of it,
+    otherwise its value.
+
+    Every node of the reduction is computed as a future held until the last
+    is done, so the scheduler can recompute whatever a lost worker held
+    (released intermediates of a futures tree could not be).
+    """
+    if client is None:
+        return dask.compute(nodes[-1])[0]
+    futures = client.compute(nodes)
+    out = futures[-1]
+    from distributed import wait
+    wait(out)
+    if out.status == "error":
+        out.result()
+    return out
+
+
+def _label_run(client, forest, n, output: str, backend: str):
+    """The root's labels (a Future, or the value without a client)."""
+    ref = delayed(forest) if client is not None else forest
+    return _run(client, [delayed(_label, pure=False)(ref, n, output, backend)])
+
+
+def _local(client, fn, *args):
+    """fn(*args) evaluated where the data is, brought back (small results)."""
+    if client is None:
+        return fn(*args)
+    return client.submit(fn, *args, pure=False).result()
+
+
+def _pieces(ref, fn, size: int, chunk_size: int) -> list:
+    """Delayed fn(ref, a, b) over [0, size) in chunks, ref a Future."""
+    bounds = list(range(0, size, chunk_size)) + [size] if size else [0, 0]
+    wrap = delayed(ref)
+    return [(a, b, delayed(fn, pure=True)(wrap, a, b)) for a, b in zip(bounds[:-1], bounds[1:])]
+
+
+def _labels_out(client, lab, output: str, chunk_size: int):
+    k, size, sparse, dtype = _local(client, _summary, lab)
+    if output == "array" or (output == "auto" and not sparse):
+        if client is None:
+            return k, da.from_array(lab.labels, chunks=chunk_size)
+        parts = [da.from_delayed(p, shape=(b - a,), dtype=dtype)
+                 for a, b, p in _pieces(lab, _label_slice, size, chunk_size)]
+        return k, da.concatenate(parts) if len(parts) > 1 else parts[0]
+    if client is None:
+        return k, dd.from_pandas(_label_frame(lab, 0, size), chunksize=chunk_size, sort=False)
+    meta = pd.DataFrame({"vertex": _EMPTY, "label": np.zeros(0, dtype)})
+    parts = [p for _, _, p in _pieces(lab, _label_frame, size, chunk_size)]
+    return k, dd.from_delayed(parts, meta=meta, verify_meta=False)
+
+
+def _forest_out(client, forest, chunk_size: int):
+    size = _local(client, _forest_size, forest)
+    if client is None:
+        return dd.from_pandas(_forest_frame(forest, 0, size), chunksize=chunk_size, sort=False)
+    meta = pd.DataFrame({"source": _EMPTY, "target": _EMPTY})
+    parts = [p for _, _, p in _pieces(forest, _forest_frame, size, chunk_size)]
+    return dd.from_delayed(parts, meta=meta, verify_meta=False)
+
+
+def _check_common(fan_in, backend, chunk_size) -> int:
+    _check_backend(backend)
+    if not isinstance(chunk_size, (int, np.integer)) or isinstance(chunk_size, bool) or chunk_size < 1:
+        raise ValueError(f"chunk_size must be a positive integer; got {chunk_size!r}")
+    return _check_fan_in(fan_in)
+
+
+def _check_output(output, n) -> None:
+    if output not in OUTPUTS:
+        raise ValueError(f"unknown output {output!r}; one of {', '.join(OUTPUTS)}")
+    if n is not None and (not isinstance(n, (int, np.integer)) or isinstance(n, bool) or n < 0):
+        raise ValueError(f"n must be a non-negative integer; got {n!r}")
+
+
+def _partition_forest(edges, source, target, fan_in, backend, client):
+    leaves = _leaves(edges, source, target, backend)
+    if not leaves:
+        raise ValueError("the edges are empty: no partitions or files")
+    return _run(client, _tree(leaves, fan_in, backend))
+
+
+# -- public -----------------------------------------------------------------
+
+def connected_components(edges, *, source=None, target=None, n=None, output="auto", fan_in=4,
+                         backend="auto", chunk_size=1 << 22, client=None):
+    """Connected components of edges held by Dask; returns ``(k, labels)``.
+
+    ``edges`` is a dask.dataframe (``source=``/``target=`` name its two id
+    columns, the first two by default), a dask.array of shape (m, 2), or a
+    list of files read one per task (Parquet, CSV, ``.npy`` edge arrays,
+    and gconn's formats through :func:`gconn.load`; a glob pattern works).
+
+    ``labels`` numbers components 0..k-1 like scipy.  With ``output=
+    "array"`` it is a dask.array over the vertices 0..n-1 (``n`` defaults to
+    the largest id + 1); with ``"dataframe"`` a dask.dataframe with columns
+    ``vertex, label`` over the ids that appear in the edges, sorted (files
+    that gconn.load reads lose their self loops, and with them any vertex
+    seen only in one);
+    ``"auto"`` gives the array unless the ids are sparse (beyond 2^20 and
+    more than 4 times the distinct count).  ``fan_in`` forests merge in each
+    task of the reduction; ``backend`` is gconn's (``"auto"``: a worker's
+    GPU when it has one).  The labels stay on the cluster, in chunks of
+    ``chunk_size``.
+
+    >>> import dask.array as da, numpy as np
+    >>> import gconn.integrations.dask
+    >>> e = da.from_array(np.array([[0, 1], [5, 6], [2, 1]]), chunks=(2, 2))
+    >>> k, labels = gconn.integrations.dask.connected_components(e, backend="cpu")
+    >>> k, labels.compute().tolist()
+    (4, [0, 0, 0, 1, 2, 3, 3])
+    >>> k, df = gconn.integrations.dask.connected_components(e, output="dataframe", backend="cpu")
+    >>> df.compute().values.tolist()
+    [[0, 0], [1, 0], [2, 0], [5, 1], [6, 1]]
+    """
+    fan_in = _check_common(fan_in, backend, chunk_size)
+    _check_output(output, n)
+    client = _get_client(client)
+    forest = _partition_forest(edges, source, target, fan_in, backend, client)
+    return _labels_out(client, _label_run(client, forest, n, output, backend), output, chunk_size)
+
+
+def spanning_forest(edges, *, source=None, target=None, fan_in=4, backend="auto",
+                    chunk_size=1 << 22, client=None):
+    """A spanning forest of edges held by Dask, as a dask.dataframe of
+    ``source, target`` edges (n - k of the input's edges, in its ids).
+
+    ``edges`` and the options are those of :func:`connected_components`.
+
+    >>> import dask.dataframe as dd, pandas as pd
+    >>> import gconn.integrations.dask
+    >>> df = dd.from_pandas(pd.DataFrame({"a": [0, 1, 0], "b": [1, 2, 2]}), npartitions=2)
+    >>> len(gconn.integrations.dask.spanning_forest(df, backend="cpu").compute())
+    2
+    """
+    fan_in = _check_common(fan_in, backend, chunk_size)
+    client = _get_client(client)
+    forest = _partition_forest(edges, source, target, fan_in, backend, client)
+    return _forest_out(client, forest, chunk_size)
+
+
+class IncrementalForest:
+    """Connectivity under batches of edges added on Dask.
+
+    :meth:`add` merges a batch (any input of :func:`connected_components`)
+    into the current spanning forest, by the same tree reduction with the
+    current forest as one more leaf; queries are answered from labels of
+    the forest, computed once per batch.  The forest stays on the cluster;
+    the scheduler keeps the chain of batches that produced it (their task
+    specifications: file names, or the data itself for in-memory inputs
+    such as ``da.from_array``), so a forest lost with its worker is
+    recomputed, not wrong.
+
+    >>> import dask.array as da, numpy as np
+    >>> import gconn.integrations.dask
+    >>> inc = gconn.integrations.dask.IncrementalForest(backend="cpu")
+    >>> inc.add(da.from_array(np.array([[0, 1], [2, 3]]), chunks=1))
+    >>> inc.connected([0, 0], [1, 2]).tolist()
+    [True, False]
+    >>> inc.add(da.from_array(np.array([[1, 2]]), chunks=1))
+    >>> inc.connected([0], [3]).tolist(), inc.n_components
+    ([True], 1)
+    """
+
+    def __init__(self, *, fan_in=4, backend="auto", chunk_size=1 << 22, client=None):
+        self._fan_in = _check_common(fan_in, backend, chunk_size)
+        self._backend = backend
+        self._chunk_size = chunk_size
+        self._client = _get_client(client)
+        self._forest = None
+        self._labels = None
+
+    def add(self, edges, *, source=None, target=None) -> None:
+        """Merge a batch of edge partitions into the forest."""
+        leaves = _leaves(edges, source, target, self._backend)
+        if not leaves:
+            raise ValueError("the batch is empty: no partitions or files")
+        if self._forest is not None:
+            leaves.insert(0, delayed(self._forest) if self._client is not None else self._forest)
+        self._forest = _run(self._client, _tree(leaves, self._fan_in, self._backend))
+        self._labels = None
+
+    def _current_labels(self):
+        if self._forest is None:
+            raise _no_edges()
+        if self._labels is None:
+            self._labels = _label_run(self._client, self._forest, None, "auto", self._backend)
+        return self._labels
+
+    @property
+    def n_components(self) -> int:
+        """Components among the vertices seen so far (see :meth:`labels`)."""
+        return _local(self._client, _summary, self._current_labels())[0]
+
+    def labels(self, output="auto"):
+        """``(k, labels)`` now, as :func:`connected_components` returns them."""
+        _check_output(output, None)
+        lab = self._current_labels()
+        if output != "auto":
+            lab = _label_run(self._client, self._forest, None, output, self._backend)
+        return _labels_out(self._client, lab, output, self._chunk_size)
+
+    def connected(self, u, v) -> np.ndarray:
+        """Whether u[i] and v[i] are connected now (an id never seen is
+        connected only to itself), as a NumPy bool array."""
+        u = _check_ids(np.atleast_1d(np.asarray(u)), "u")
+        v = _check_ids(np.atleast_1d(np.asarray(v)), "v")
+        if u.shape != v.shape:
+            raise ValueError(f"u and v have different lengths ({u.size} and {v.size})")
+        return _local(self._client, _query, self._current_labels(), u, v)
+
+    def spanning_forest(self):
+        """The current forest as a dask.dataframe of ``source, target`` edges."""
+        if self._forest is None:
+            raise _no_edges()
+        return _forest_out(self._client, self._forest, self._chunk_size)

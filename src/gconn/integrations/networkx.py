@@ -1,0 +1,496 @@
+"""gconn as a NetworkX backend: ``nx.connected_components(G, backend="gconn")``.
+
+Installing gconn registers the backend through the ``networkx.backends``
+entry point, so the calls below run on gconn either with ``backend="gconn"``
+or, for every call, after ``nx.config.backend_priority = ["gconn"]``:
+connected, weakly connected and strongly connected components, their
+counts, ``is_connected``, ``is_weakly_connected``, ``is_strongly_connected``,
+``node_connected_component``, ``is_forest`` and ``is_tree``.
+
+A NetworkX graph is converted once to a :class:`ConvertedGraph` (node labels
+mapped to 0..n-1); NetworkX keeps it in ``G.__networkx_cache__`` and drops
+it when ``G`` changes through its methods, so repeated calls on the same
+graph skip the conversion.  gconn runs on the CPU unless
+``nx.config.backends.gconn.backend`` says ``"auto"`` or ``"gpu"``.
+
+>>> import networkx as nx
+>>> from gconn.integrations.networkx import BackendInterface, ConvertedGraph
+>>> G = ConvertedGraph.from_networkx(nx.Graph([("a", "b"), ("c", "d")]))
+>>> sorted(sorted(c) for c in BackendInterface.connected_components(G))
+[['a', 'b'], ['c', 'd']]
+"""
+from __future__ import annotations
+
+from itertools import chain, islice
+
+import networkx as nx
+import numpy as np
+from numba import njit
+
+from _nx_gconn import get_info
+
+from gconn import Graph, connected_components as _gconn_components
+
+_BACKENDS = ("auto", "cpu", "gpu")
+_INT32_LIMIT = 2**31
+# Integer node labels spanning at most this many times n get an array lookup
+# table instead of a dict: the table's memory stays proportional to n.
+_TABLE_SPREAD = 4
+
+
+class ConvertedGraph:
+    """The structure of a NetworkX graph, as the gconn backend holds it.
+
+    Node ``i`` is ``labels[i]`` (``G``'s node order); ``src``/``dst`` hold
+    every NetworkX edge exactly once as node indices (each key of a
+    multigraph, self loops included), so ``number_of_edges`` matches
+    NetworkX.  Attributes are not carried over: no implemented function
+    reads them.
+
+    >>> import networkx as nx
+    >>> H = ConvertedGraph.from_networkx(nx.MultiGraph([(1, 2), (1, 2), (3, 3)]))
+    >>> H, H.number_of_edges()
+    (ConvertedGraph(n=3, edges=3, multigraph), 3)
+    """
+
+    __networkx_backend__ = "gconn"
+
+    def __init__(self, labels: np.ndarray, src: np.ndarray, dst: np.ndarray, *,
+                 directed: bool, multigraph: bool, graph: dict | None = None):
+        self.labels = labels
+        self.src = src
+        self.dst = dst
+        self.directed = directed
+        self.multigraph = multigraph
+        self.graph = {} if graph is None else graph
+        # NetworkX caches this graph's own conversions (back to networkx) here.
+        self.__networkx_cache__ = {}
+        self._gconn = None
+        self._successors = None
+        self._index = None
+
+    @classmethod
+    def from_networkx(cls, G, *, keep_graph_attrs: bool = False) -> "ConvertedGraph":
+        """Convert a NetworkX graph of any of the four classes (or a view).
+
+        >>> import networkx as nx
+        >>> H = ConvertedGraph.from_networkx(nx.path_graph(["a", "b", "c"]))
+        >>> H.labels.tolist(), H.src.tolist(), H.dst.tolist()
+        (['a', 'b', 'c'], [0, 1], [1, 2])
+        """
+        adj = G._adj
+        multigraph = G.is_multigraph()
+        if not isinstance(adj, dict):
+            # A graph view filters as it iterates, and its len() may count
+            # what the filter drops: take what iteration gives.
+            adj = {u: {v: list(keys) if multigraph else None for v, keys in nbrs.items()}
+                   for u, nbrs in adj.items()}
+        n = len(adj)
+        dt = np.int32 if n < _INT32_LIMIT else np.int64
+        degrees = np.fromiter(map(len, adj.values()), np.int64, n)
+        total = int(degrees.sum())
+        labels, dst = _neighbour_positions(list(adj), adj, total, dt)
+        src = np.repeat(np.arange(n, dtype=dt), degrees)
+        keys = None
+        if multigraph:
+            keys = np.fromiter(map(len, chain.from_iterable(nbrs.values() for nbrs in adj.values())),
+                               np.int64, total)
+        if not G.is_directed():
+            # An undirected edge sits in both endpoints' neighbour dicts.
+            once = src <= dst
+            src, dst = src[once], dst[once]
+            keys = keys[once] if keys is not None else None
+        if keys is not None:
+            src, dst = np.repeat(src, keys), np.repeat(dst, keys)
+        return cls(labels, src, dst, directed=G.is_directed(), multigraph=multigraph,
+                   graph=dict(G.graph) if keep_graph_attrs else None)
+
+    def to_networkx(self):
+        """The same nodes and edges as a NetworkX graph of the original class
+        (without attributes).
+
+        >>> import networkx as nx
+        >>> H = ConvertedGraph.from_networkx(nx.DiGraph([(2, 1)])).to_networkx()
+        >>> type(H).__name__, list(H.edges)
+        ('DiGraph', [(2, 1)])
+        """
+        cls = {(False, False): nx.Graph, (True, False): nx.DiGraph,
+               (False, True): nx.MultiGraph, (True, True): nx.MultiDiGraph}
+        H = cls[self.directed, self.multigraph]()
+        H.graph.update(self.graph)
+        H.add_nodes_from(self.labels.tolist())
+        H.add_edges_from(zip(self.labels[self.src].tolist(), self.labels[self.dst].tolist()))
+        return H
+
+    # -- what NetworkX's dispatch and decorators ask of a graph ------------
+    def is_directed(self) -> bool:
+        return self.directed
+
+    def is_multigraph(self) -> bool:
+        return self.multigraph
+
+    def __len__(self) -> int:
+        return int(self.labels.shape[0])
+
+    def number_of_nodes(self) -> int:
+        return len(self)
+
+    def number_of_edges(self) -> int:
+        """Edges as NetworkX counts them: each key of a multigraph, each
+        direction of a digraph, and self loops."""
+        return int(self.src.shape[0])
+
+    def __repr__(self) -> str:
+        kind = ", ".join(k for k, on in (("directed", self.directed), ("multigraph", self.multigraph)) if on)
+        return f"ConvertedGraph(n={len(self)}, edges={self.number_of_edges()}{', ' + kind if kind else ''})"
+
+    # -- for the algorithms --------------------------------------------------
+    def gconn_graph(self) -> Graph:
+        """The undirected simple :class:`gconn.Graph` (built on first use)."""
+        if self._gconn is None:
+            self._gconn = Graph.from_edges(self.src, self.dst, n=len(self))
+        return self._gconn
+
+    def successor_matrix(self):
+        """The arcs as a SciPy CSR matrix (built on first use), each row
+        holding the node's successors in reverse adjacency order: gconn's
+        CPU Tarjan takes a row from its end, so its depth-first search
+        visits successors in ``G``'s order, as NetworkX's does, and the
+        components complete in NetworkX's order.
+
+        >>> import networkx as nx
+        >>> H = ConvertedGraph.from_networkx(nx.DiGraph([(0, 1), (0, 2), (2, 0)]))
+        >>> A = H.successor_matrix()
+        >>> A.indptr.tolist(), A.indices.tolist()
+        ([0, 2, 2, 3], [2, 1, 0])
+        """
+        if self._successors is None:
+            import scipy.sparse as sp
+            n, src, dst = len(self), self.src, self.dst
+            if src.size and (src[1:] < src[:-1]).any():
+                # from_networkx keeps the arcs row by row; a graph built by hand may not.
+                by_row = np.argsort(src, kind="stable")
+                src, dst = src[by_row], dst[by_row]
+            indptr = np.zeros(n + 1, np.int64)
+            np.cumsum(np.bincount(src, minlength=n), out=indptr[1:])
+            mirror = indptr[src] + indptr[src + 1] - 1 - np.arange(src.size)
+            self._successors = sp.csr_matrix((np.ones(src.size, bool), dst[mirror], indptr), shape=(n, n))
+        return self._successors
+
+    def position(self, node) -> int:
+        """Index of ``node``; KeyError (as NetworkX raises) when it is absent."""
+        if self._index is None:
+            self._index = {v: i for i, v in enumerate(self.labels.tolist())}
+        return self._index[node]
+
+
+# -- finding each neighbour's node index ----------------------------------------
+# Fibonacci hashing: multiply by 2^64 / golden ratio, keep the top bits.
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+# Rows, and entries per row, looked at to decide whether the neighbour
+# entries are the node objects themselves.
+_SAMPLE_ROWS = 64
+_SAMPLE_ENTRIES = 16
+
+
+@njit(cache=True)
+def _build_table(keys):
+    """An open-addressing table of ``keys`` (int64) -> their positions, at
+    most half full; ``ok`` is False when two keys are equal."""
+    bits = 1
+    while (1 << bits) < 2 * keys.size:
+        bits += 1
+    mask = (1 << bits) - 1
+    shift = np.uint64(64 - bits)
+    # [slot, 0]: the key, [slot, 1]: its position (-1: empty); one cache line per probe
+    table = np.empty((1 << bits, 2), np.int64)
+    table[:, 1] = -1
+    for i in range(keys.size):
+        k = keys[i]
+        s = np.int64((np.uint64(k) * _GOLDEN) >> shift)
+        while table[s, 1] >= 0:
+            if table[s, 0] == k:
+                return table, False
+            s = (s + 1) & mask
+        table[s, 0] = k
+        table[s, 1] = i
+    return table, True
+
+
+@njit(cache=True)
+def _look_up(table, queries, out):
+    """``out[j]``: the position of ``queries[j]`` in the table, -1 if absent."""
+    mask = table.shape[0] - 1
+    bits = 0
+    while (1 << bits) < table.shape[0]:
+        bits += 1
+    shift = np.uint64(64 - bits)
+    for j in range(queries.size):
+        q = queries[j]
+        s = np.int64((np.uint64(q) * _GOLDEN) >> shift)
+        while True:
+            at = table[s, 1]
+            if at < 0 or table[s, 0] == q:
+                out[j] = at
+                break
+            s = (s + 1) & mask
+    return out
+
+
+def _addresses(objects: np.ndarray) -> np.ndarray:
+    """The addresses (CPython's ``id``) of an object array's items, read
+    from the array's own pointers: no Python int per item."""
+    return np.frombuffer(objects, np.intp).astype(np.int64, copy=False)
+
+
+def _addresses_are_ids() -> bool:
+    """Whether an object array's pointers are its items' ids (CPython's
+    are; PyPy's ids are not addresses)."""
+    probe = [object(), None]
+    return _addresses(np.fromiter(probe, object, 2)).tolist() == list(map(id, probe))
+
+
+# Whether neighbours may be found by the address of the node object they are.
+_IDENTITY = _addresses_are_ids()
+
+
+def _neighbour_positions(nodes: list, adj: dict, total: int, dt):
+    """Node labels as an array, and the node index of each of the ``total``
+    neighbour entries of ``adj`` (rows in node order).
+
+    Walking the entries in the interpreter is most of a conversion's
+    time, so each path walks them once and leaves the search to NumPy or
+    numba.  When the entries are mostly the node objects themselves (a
+    graph built from one set of objects), a hash table over the nodes'
+    addresses finds them, and equal copies go by value.  Otherwise
+    Python-int labels in a narrow range (0..n-1 above all) use an array
+    lookup table, and other labels a hash table over their hashes (a
+    dict when two nodes share a hash).
+    """
+    n = len(nodes)
+    neighbours = chain.from_iterable(adj.values())
+    objects = np.fromiter(nodes, object, n)
+    if not total:
+        return objects, np.zeros(0, dt)
+    if _IDENTITY:
+        by_address, _ = _build_table(_addresses(objects))
+        if _mostly_themselves(by_address, adj, nodes):
+            entries = np.fromiter(neighbours, object, total)
+            at = _look_up(by_address, _addresses(entries), np.empty(total, np.int64))
+            copies = np.flatnonzero(at < 0)
+            if copies.size:
+                at[copies] = _by_value(nodes, iter(entries[copies].tolist()), copies.size)
+            return objects, at.astype(dt, copy=False)
+    if set(map(type, nodes)) == {int}:
+        try:
+            ints = np.fromiter(nodes, np.int64, n)
+        except OverflowError:
+            ints = None
+        if ints is not None:
+            lo, hi = int(ints.min()), int(ints.max())
+            if hi - lo < _TABLE_SPREAD * n:
+                table = np.empty(hi - lo + 1, dt)
+                table[ints - lo] = np.arange(n, dtype=dt)
+                return objects, table[np.fromiter(neighbours, np.int64, total) - lo]
+    return objects, _by_value(nodes, neighbours, total).astype(dt, copy=False)
+
+
+def _mostly_themselves(by_address, adj: dict, nodes: list) -> bool:
+    """Whether, in rows spread over the graph, most neighbour entries are
+    the node objects themselves rather than equal copies."""
+    step = max(len(nodes) // _SAMPLE_ROWS, 1)
+    # A few entries per row: a hub's row alone could hold most of the graph.
+    sample = [v for u in nodes[::step] for v in islice(adj[u], _SAMPLE_ENTRIES)]
+    if not sample:
+        return True
+    found = _look_up(by_address, _addresses(np.fromiter(sample, object, len(sample))),
+                     np.empty(len(sample), np.int64))
+    return 2 * int((found >= 0).sum()) >= len(sample)
+
+
+def _by_value(nodes: list, values, count: int) -> np.ndarray:
+    """Positions in ``nodes`` of ``count`` values equal to nodes: by hash
+    (a value equal to a node has the node's hash) when no two nodes share
+    one, else through a dict."""
+    by_hash, unique = _build_table(np.fromiter(map(hash, nodes), np.int64, len(nodes)))
+    if not unique:
+        index = {v: i for i, v in enumerate(nodes)}
+        return np.fromiter(map(index.__getitem__, values), np.int64, count)
+    at = _look_up(by_hash, np.fromiter(map(hash, values), np.int64, count), np.empty(count, np.int64))
+    if (at < 0).any():
+        raise KeyError("a neighbour that is not a node of the graph")
+    return at
+
+
+def _options() -> tuple[str, str]:
+    """(backend, algorithm) from ``nx.config.backends.gconn``."""
+    cfg = getattr(nx.config.backends, "gconn", None)
+    if cfg is None:  # the backend is in use without its entry points installed
+        cfg = get_info()["default_config"]
+    backend, algorithm = cfg["backend"], cfg["algorithm"]
+    if backend not in _BACKENDS:
+        raise ValueError(f"nx.config.backends.gconn.backend must be one of {', '.join(_BACKENDS)}; "
+                         f"got {backend!r}")
+    return backend, algorithm
+
+
+def _require(G: ConvertedGraph, directed: bool) -> None:
+    if G.directed != directed:
+        raise nx.NetworkXNotImplemented(f"not implemented for {'un' if directed else ''}directed type")
+
+
+def _count(G: ConvertedGraph) -> int:
+    backend, algorithm = _options()
+    return _gconn_components(G.gconn_graph(), backend=backend, algorithm=algorithm, return_labels=False)
+
+
+def _labels(G: ConvertedGraph) -> tuple[int, np.ndarray]:
+    backend, algorithm = _options()
+    return _gconn_components(G.gconn_graph(), backend=backend, algorithm=algorithm)
+
+
+def _component_sets(G: ConvertedGraph):
+    """A fresh set of nodes per component, in the order NetworkX yields them:
+    gconn numbers components by their first vertex, which is G's node order."""
+    return _grouped(G, *_labels(G))
+
+
+def _strong(G: ConvertedGraph, return_labels: bool = True):
+    """``(k, labels)`` of the strong components, or ``k``.  On the CPU the
+    labels count components in the order NetworkX yields them (see
+    :meth:`ConvertedGraph.successor_matrix`); on a GPU by smallest node
+    index, i.e. in ``G``'s node order.  The configured ``algorithm`` names
+    an undirected variant and does not apply."""
+    backend, _ = _options()
+    return _gconn_components(G.successor_matrix(), connection="strong", backend=backend,
+                             return_labels=return_labels)
+
+
+def _grouped(G: ConvertedGraph, k: int, labels: np.ndarray):
+    """A fresh set of nodes per label, labels ascending."""
+    order = np.argsort(labels, kind="stable")
+    ends = np.cumsum(np.bincount(labels, minlength=k)).tolist()
+    members = G.labels[order].tolist()
+    return _sets(members, ends)
+
+
+def _sets(members: list, ends: list):
+    start = 0
+    for end in ends:
+        yield set(members[start:end])
+        start = end
+
+
+# NetworkX's messages for the null graph.
+_UNDEFINED = "Connectivity is undefined for the null graph."
+_NO_NODES = "G has no nodes."
+
+
+def _not_null(G: ConvertedGraph, message: str) -> None:
+    if len(G) == 0:
+        raise nx.NetworkXPointlessConcept(message)
+
+
+class BackendInterface:
+    """The object behind the ``networkx.backends`` entry point ``gconn``.
+
+    >>> import networkx as nx
+    >>> G = BackendInterface.convert_from_nx(nx.path_graph(4))
+    >>> BackendInterface.is_tree(G), BackendInterface.number_connected_components(G)
+    (True, 1)
+    """
+
+    @staticmethod
+    def convert_from_nx(graph, edge_attrs=None, node_attrs=None, preserve_edge_attrs=False,
+                        preserve_node_attrs=False, preserve_graph_attrs=False, name=None,
+                        graph_name=None) -> ConvertedGraph:
+        """NetworkX graph -> :class:`ConvertedGraph` (attributes are not needed)."""
+        if not isinstance(graph, nx.Graph):
+            raise TypeError(f"the gconn backend converts networkx graphs; argument {graph_name!r} "
+                            f"of {name} is a {type(graph).__name__}")
+        return ConvertedGraph.from_networkx(graph, keep_graph_attrs=bool(preserve_graph_attrs))
+
+    @staticmethod
+    def convert_to_nx(obj, *, name=None):
+        """Results go back unchanged; a :class:`ConvertedGraph` becomes a NetworkX graph."""
+        return obj.to_networkx() if isinstance(obj, ConvertedGraph) else obj
+
+    @staticmethod
+    def can_run(name, args, kwargs) -> bool:
+        """Every implemented function runs on any graph with any arguments."""
+        return True
+
+    @staticmethod
+    def should_run(name, args, kwargs) -> bool:
+        """Always: listing gconn in ``backend_priority`` asks for it, and the
+        conversion is paid once per graph (NetworkX caches it)."""
+        return True
+
+    # -- undirected -----------------------------------------------------------
+    @staticmethod
+    def connected_components(G):
+        _require(G, directed=False)
+        return _component_sets(G)
+
+    @staticmethod
+    def number_connected_components(G) -> int:
+        _require(G, directed=False)
+        return _count(G)
+
+    @staticmethod
+    def is_connected(G) -> bool:
+        _require(G, directed=False)
+        _not_null(G, _UNDEFINED)
+        return _count(G) == 1
+
+    @staticmethod
+    def node_connected_component(G, n) -> set:
+        _require(G, directed=False)
+        i = G.position(n)
+        _, labels = _labels(G)
+        return set(G.labels[np.flatnonzero(labels == labels[i])].tolist())
+
+    # -- directed -------------------------------------------------------------
+    @staticmethod
+    def weakly_connected_components(G):
+        _require(G, directed=True)
+        return _component_sets(G)
+
+    @staticmethod
+    def number_weakly_connected_components(G) -> int:
+        _require(G, directed=True)
+        return _count(G)
+
+    @staticmethod
+    def is_weakly_connected(G) -> bool:
+        _require(G, directed=True)
+        _not_null(G, _UNDEFINED)
+        return _count(G) == 1
+
+    @staticmethod
+    def strongly_connected_components(G):
+        _require(G, directed=True)
+        return _grouped(G, *_strong(G))
+
+    @staticmethod
+    def number_strongly_connected_components(G) -> int:
+        _require(G, directed=True)
+        return _strong(G, return_labels=False)
+
+    @staticmethod
+    def is_strongly_connected(G) -> bool:
+        _require(G, directed=True)
+        _not_null(G, _UNDEFINED)
+        return _strong(G, return_labels=False) == 1
+
+    # -- either: a spanning forest has n - k edges ----------------------------
+    @staticmethod
+    def is_forest(G) -> bool:
+        _not_null(G, _NO_NODES)
+        n, m = len(G), G.number_of_edges()
+        return m < n and m == n - _count(G)
+
+    @staticmethod
+    def is_tree(G) -> bool:
+        _not_null(G, _NO_NODES)
+        return G.number_of_edges() == len(G) - 1 and _count(G) == 1
