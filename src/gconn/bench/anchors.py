@@ -1,0 +1,156 @@
+"""The GPU on the graphs of the side-by-side reference run
+(``../shared/anchors``), for one or more source trees in turns:
+
+    python -m gconn.bench.anchors --tree OLD/src --tree src --rounds 3
+
+Per graph and tree, in a fresh process (``PYTHONPATH`` set to the tree),
+the automatic choice as users call it:
+
+* ``host first`` / ``host``: ``connected_components((src, dst),
+  backend="gpu")`` on NumPy int32 arrays, labels back on the host: the
+  process's first call, then the median of later calls (wall clock);
+* ``resident first`` / ``resident``: the same on a graph already on the
+  device (``as_graph`` of CuPy arrays): the first call (the adjacency
+  built, kernels loaded), then the median of later calls, which replay;
+* ``compute``: the device time of those later calls (``Stats.device_time``).
+
+The trees run in turns (A B A B ...), one warm-up round first (it fills
+the kernel caches), so a drifting machine moves both alike; a figure is
+the median over rounds.  Every run's component count must equal the
+reference run's (``EXPECTED``), else the benchmark fails.  The synthetic
+graphs come from the anchors' ``graphs.py`` (canonical: each edge once,
+no self loops); the real ones from ``--data``.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+#: graph -> components in the reference run (../shared/anchors/README.md)
+EXPECTED = {"kron_s22": 1_799_852, "ba_s22_k16": 5, "uniform_s23_d16": 2, "mesh_4k": 1, "road_4k": 159_666,
+            "road_4k_shuf": 159_666, "path_s22": 1, "wave": 1, "soc-Slashdot0902": 1, "porto_osm": 907}
+FILES = {"wave": "wave.graph.gz", "soc-Slashdot0902": "soc-Slashdot0902.txt.gz", "porto_osm": "porto_osm.el.gz"}
+
+CHILD = r"""
+import json, sys, time, statistics
+import numpy as np, cupy as cp, gconn
+n = int(sys.argv[1]); src = np.load(sys.argv[2]); dst = np.load(sys.argv[3]); repeat = int(sys.argv[4])
+sync = cp.cuda.Device().synchronize
+def timed(graph):
+    t = time.perf_counter(); k, labels, st = gconn.connected_components(graph, backend="gpu", return_stats=True)
+    sync(); return time.perf_counter() - t, int(k), st
+out = {}
+t, k, _ = timed((src, dst)); out["host first"] = t; ks = {k}
+runs = [timed((src, dst)) for _ in range(repeat)]
+out["host"] = statistics.median(r[0] for r in runs); ks |= {r[1] for r in runs}
+g = gconn.as_graph((cp.asarray(src), cp.asarray(dst)), n=n); sync()
+t, k, _ = timed(g); out["resident first"] = t; ks.add(k)
+runs = [timed(g) for _ in range(repeat)]
+out["resident"] = statistics.median(r[0] for r in runs); ks |= {r[1] for r in runs}
+dev = [r[2].device_time for r in runs if r[2].device_time is not None]
+out["compute"] = statistics.median(dev) if dev else None
+out["k"] = sorted(ks)
+print(json.dumps(out))
+"""
+
+
+def _anchors(path):
+    spec = importlib.util.spec_from_file_location("anchor_graphs", os.path.join(path, "graphs.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _make(name, anchors, data, where):
+    s_path, d_path, n_path = (os.path.join(where, f"{name}.{x}.npy") for x in ("src", "dst", "n"))
+    if not os.path.exists(n_path):
+        A = _anchors(anchors)
+        if name in FILES:
+            import gconn
+            g = gconn.load(os.path.join(data, FILES[name]))
+            n, (_, _, s, d) = g.n, g.canonical()
+        else:
+            n, s, d = A.make(name)
+        s, d = A.canonical(n, np.asarray(s), np.asarray(d))
+        np.save(s_path, s.astype(np.int32))
+        np.save(d_path, d.astype(np.int32))
+        np.save(n_path, np.array([n]))
+    return int(np.load(n_path)[0]), s_path, d_path
+
+
+def make_graphs(names, anchors, data, where):
+    """Each graph's canonical (n, src.npy, dst.npy), written once to ``where``
+    (the generators are serial NumPy: one process a graph)."""
+    from concurrent.futures import ProcessPoolExecutor
+    with ProcessPoolExecutor(max_workers=min(len(names), os.cpu_count() or 1)) as pool:
+        done = [pool.submit(_make, name, anchors, data, where) for name in names]
+        return {name: f.result() for name, f in zip(names, done)}
+
+
+def run_child(tree, n, s_path, d_path, repeat):
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.abspath(tree)] + [
+        p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p and os.path.abspath(p) != os.path.abspath(tree)]))
+    r = subprocess.run([sys.executable, "-c", CHILD, str(n), s_path, d_path, str(repeat)], env=env,
+                       capture_output=True, text=True, check=False)
+    if r.returncode:
+        raise RuntimeError(f"{tree}: {r.stderr[-2000:]}")
+    return json.loads(r.stdout.strip().splitlines()[-1])
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m gconn.bench.anchors", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--tree", action="append", help="a source tree to import gconn from (repeatable; default: "
+                    "this one)")
+    ap.add_argument("--anchors", default="../shared/anchors", help="the folder of the reference run's graphs.py")
+    ap.add_argument("--data", default="../shared/data/graphs", help="the folder of the real graphs")
+    ap.add_argument("--graphs", nargs="*", default=list(EXPECTED))
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--repeat", type=int, default=7, help="later calls per process")
+    ap.add_argument("--cache", default=None, help="a folder for the graphs' arrays (default: a temporary one)")
+    ap.add_argument("--out", default=None, help="write every figure as JSON here")
+    a = ap.parse_args(argv)
+    trees = a.tree or [os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))]
+    with tempfile.TemporaryDirectory() as tmp:
+        graphs = make_graphs(a.graphs, a.anchors, a.data, a.cache or tmp)
+        results = {}
+        for name, (n, s_path, d_path) in graphs.items():
+            per = {t: [] for t in trees}
+            for rnd in range(a.rounds + 1):
+                for t in trees:
+                    r = run_child(t, n, s_path, d_path, a.repeat if rnd else 1)
+                    if r["k"] != [EXPECTED[name]]:
+                        raise SystemExit(f"{name}, {t}: {r['k']} components, expected {EXPECTED[name]}")
+                    if rnd:   # round 0 warms the caches
+                        per[t].append(r)
+            results[name] = {t: {key: statistics.median(x[key] for x in rs if x[key] is not None)
+                                 if any(x[key] is not None for x in rs) else None
+                                 for key in ("host first", "host", "resident first", "resident", "compute")}
+                             for t, rs in per.items()}
+            print(_line(name, results[name], trees), flush=True)
+    if a.out:
+        with open(a.out, "w") as f:
+            json.dump({"trees": trees, "results": results}, f, indent=1)
+    return results
+
+
+def _line(name, res, trees):
+    cols = []
+    for key in ("host first", "host", "resident first", "resident", "compute"):
+        vals = [res[t][key] for t in trees]
+        txt = " / ".join("-" if v is None else f"{v * 1e3:.3f}" for v in vals)
+        if len(trees) == 2 and None not in vals and vals[0]:
+            txt += f" ({vals[1] / vals[0]:.2f}x)"
+        cols.append(f"{key} {txt}")
+    return f"{name:18s} ms: " + "; ".join(cols)
+
+
+if __name__ == "__main__":
+    main()
