@@ -13,7 +13,7 @@ import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components as scipy_cc
 
 import gconn
-from gconn.chunked import cpu_route as streamed
+from gconn.chunked import cpu as streamed
 from gconn.cli import main
 from gconn.design import Plan, Variant
 from gconn.io import chunks as C

@@ -1,4 +1,4 @@
-"""Checks of the streamed union-find (gconn.chunked.gpu_union), shared by the
+"""Checks of the streamed union-find (gconn.chunked.gpu), shared by the
 simulator tests and the real-GPU tests: the same cases at two sizes."""
 from __future__ import annotations
 
@@ -258,7 +258,7 @@ def run_bad_ids(stream, src, dst, chunk):
         stream.stream_union((src, dst), n=3, chunk_edges=chunk)
 
 
-# -- text edge lists, parsed in chunks and streamed (gconn.chunked.gpu_route) --------
+# -- text edge lists, parsed in chunks and streamed (gconn.chunked.gpu) --------
 
 def write_edge_list(path, src, dst, *, sep=" ", head=None):
     """``src``/``dst`` as a text edge list, gzipped for a ``.gz`` path;
@@ -361,7 +361,7 @@ def run_sparse_ids_before_the_range(folder, monkeypatch):
     resident route relabels), from a file and from host arrays alike; dense
     ids stream as they are."""
     import gconn
-    from gconn.chunked import gpu_union as stream
+    from gconn.chunked import gpu as stream
     sized = []      # the sizes the parent array was grown to
     grow = stream.Streamer._grow
     monkeypatch.setattr(stream.Streamer, "_grow", lambda self, need: (grow(self, need), sized.append(need)))

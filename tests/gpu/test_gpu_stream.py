@@ -25,7 +25,7 @@ from gpucases import GPU_OK as _OK, ON_GPU
 pytestmark = ON_GPU
 
 if _OK:
-    from gconn.chunked import gpu_union as stream
+    from gconn.chunked import gpu as stream
 
 
 @pytest.fixture(scope="module")

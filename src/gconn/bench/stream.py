@@ -110,7 +110,7 @@ def bench_graph(key: str, quick: bool, repeat: int, log, parts=PARTS) -> dict:
     from gconn import design, pipeline
     from gconn.backends import gpu
     from gconn.graph import Graph
-    from gconn.chunked import gpu_union as stream
+    from gconn.chunked import gpu as stream
 
     desc, edges = GRAPHS[key]
     src, dst, n = edges(quick)

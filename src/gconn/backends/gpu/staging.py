@@ -235,7 +235,7 @@ class Ring:
     turns carrying host arrays to the device: each piece is filled on all
     cores and its copy started at once, while the next piece is filled; the
     host waits only before refilling a piece, for the copy that last read
-    it.  :func:`put` and the streamed chunks (:mod:`gconn.chunked.gpu_union`) send
+    it.  :func:`put` and the streamed chunks (:mod:`gconn.chunked.gpu`) send
     through one."""
 
     def __init__(self, bufs: list):
