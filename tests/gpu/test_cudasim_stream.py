@@ -122,7 +122,7 @@ def test_budget_from_the_environment(dense, monkeypatch):
 def test_vertices_beyond_the_budget(edges):
     src, dst, n = edges
     with pytest.raises(MemoryError, match=r"n=\d+.*budget of"):
-        stream.stream_union((src * 1000, dst * 1000), device_memory=4096)
+        stream.chunked_union((src * 1000, dst * 1000), device_memory=4096)
 
 
 def test_spanning_forest_from_the_stream(dense):
@@ -139,7 +139,7 @@ def test_files_are_memory_mapped(edges, tmp_path):
     src, dst, n = edges
     g = gconn.Graph.from_edges(src, dst, n + 3)
     gconn.save(g, tmp_path / "g.gcb")
-    st = stream.stream_union(str(tmp_path / "g.gcb"), chunk_edges=11)
+    st = stream.chunked_union(str(tmp_path / "g.gcb"), chunk_edges=11)
     roots, _, _, n_out = st.result()
     assert n_out == n + 3           # the file's n, isolated vertices included
     check_labels(src, dst, n + 3, roots)

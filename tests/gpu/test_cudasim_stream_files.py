@@ -67,7 +67,7 @@ def test_declared_n_beyond_int32_gives_int64_ids(monkeypatch):
     from gconn.design import Plan, Variant
     from gconn.chunked import gpu as stream
     monkeypatch.setattr(stream, "INT32_MAX", 100)
-    st = stream.Streamer(Plan.of(Variant.parse("none+union-async+find-halve")), n=150, limit=1 << 24)
+    st = stream.ChunkedUnion(Plan.of(Variant.parse("none+union-async+find-halve")), n=150, limit=1 << 24)
     st.feed(stream.HostEdges((np.array([0, 120], np.int32), np.array([149, 7], np.int32))))
     roots, _, _, n = st.result()
     assert st.idt == np.int64 and n == 150 and roots[0] == roots[149] and roots[7] == roots[120] != roots[0]

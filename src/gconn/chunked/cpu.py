@@ -1,12 +1,19 @@
-"""Union-find over a stream of edge chunks on the CPU: the consumer of the
-streamed path (:func:`run`).
+"""The chunked route on the CPU: components and spanning forests of a
+graph file (or an iterator of edge chunks) in O(n + chunk) memory, parsed
+and united chunk by chunk (the dispatcher's ``chunked`` route,
+:mod:`gconn.api.dispatch`).
 
-Each chunk is united in parallel into the parent array of an
-:class:`~gconn.backends.cpu.incremental.IncrementalState`, which doubles as larger
-ids arrive: the vertex count need not be known in advance, and memory is
-O(n + chunk) whatever the number of edges.  The union is the static COO
-finish (:func:`gconn.backends.cpu.unionfind.finish_coo`), so each link records the
-edge that made it and the spanning forest comes from the same pass.
+Union-find without sampling needs nothing but the edges, in any order, so
+a file is read by :func:`gconn.io.chunks.of_file` and each chunk is
+united in parallel into the parent array of an
+:class:`~gconn.backends.cpu.incremental.IncrementalState`, which grows
+with the largest id (:class:`ChunkedUnion`).  The union is the static COO
+finish (:func:`gconn.backends.cpu.unionfind.finish_coo`), which records
+the spanning forest in the same pass.  With ``relabel=True`` the ids are
+numbered as they first arrive (:class:`gconn.graph._relabel_kernels.IdTable`),
+so memory follows the distinct ids, not their range; ``relabel="auto"``
+switches to that numbering once the ids' range exceeds
+:data:`gconn.graph.relabel.AUTO_RATIO` times what the edges so far can hold.
 
 >>> from gconn.design import Plan, Variant
 >>> u = ChunkedUnion(Plan.of(Variant.parse("none+union-async")), forest=True)
@@ -16,32 +23,10 @@ edge that made it and the spanning forest comes from the same pass.
 (6, 3, [0, 0, 0, 3, 4, 4])
 >>> [a.tolist() for a in u.forest()]
 [[0, 1, 5], [1, 2, 4]]
-
-With ``relabel=True`` the ids are numbered as they first arrive
-(:class:`gconn.graph._relabel_kernels.IdTable`), so memory follows the distinct
-ids, not their range; ``relabel="auto"`` switches to that numbering as soon
-as the ids' range exceeds :data:`gconn.graph.relabel.AUTO_RATIO` times any
-number of distinct ids the edges so far can hold.  :meth:`ids` then gives
-each vertex's input id.
-
 >>> u = ChunkedUnion(Plan.of(Variant.parse("none+union-async")), relabel="auto")
 >>> u.add(np.array([0]), np.array([200000000]))
 >>> u.n, u.ids().tolist()
 (2, [0, 200000000])
-
-Files, streamed: components and spanning forests of a graph file (or an
-iterator of edge chunks) in O(n + chunk) memory, parsing and uniting chunk
-by chunk: the dispatcher's ``chunked`` route on the CPU (:mod:`gconn.api.dispatch`).
-
-Union-find without sampling needs nothing but the edges, in any order,
-duplicates and self loops included: no CSR, no sort, no dedupe.  So a file
-is read by :func:`gconn.io.chunks.of_file` and every chunk is united into a
-parent array that grows with the largest id (:class:`ChunkedUnion`);
-neither the edges nor the graph are ever held whole, and a file larger
-than memory works.  Sparse ids (``relabel=True``, or ``"auto"`` once the
-ids' range outgrows what the edges can hold) are numbered as they arrive,
-so memory follows the distinct ids, not the largest one.
-
 >>> import gconn, tempfile, os
 >>> from gconn.io import identify
 >>> from gconn.io.chunks import of_file
@@ -127,7 +112,7 @@ class ChunkedUnion:
         if self.table is not None:
             src, dst = self.table.map(src, dst)
             hi = self.table.count - 1
-        self._grow(int(hi) + 1)
+        self.grow(int(hi) + 1)
         dt = self.state.id_dtype
         src, dst = src.astype(dt, copy=False), dst.astype(dt, copy=False)
         if self.looped is not None and loops:
@@ -139,7 +124,8 @@ class ChunkedUnion:
             UF.finish_coo(s.P, s.H, src, dst, c.fin, c.fopt, c.sopt, self.fa, self.fb)
         self.m += src.size
 
-    def _grow(self, n: int) -> None:
+    def grow(self, n: int) -> None:
+        """Make the vertex count at least ``n``."""
         if n <= self.n:
             return
         s = self.state
@@ -163,10 +149,6 @@ class ChunkedUnion:
             if self.looped is not None:
                 self.looped = _grown(self.looped, cap, False)
         self.n = n
-
-    def resize(self, n: int) -> None:
-        """Make the vertex count at least ``n`` (isolated vertices a file declares)."""
-        self._grow(n)
 
     def roots(self) -> np.ndarray:
         """Each vertex's root (vertices 0..n-1), after full compression."""
@@ -223,7 +205,7 @@ def _grown(a: np.ndarray, size: int, fill) -> np.ndarray:
 
 
 def plan_of(algorithm, problem: str, params: dict) -> Plan | None:
-    """The plan a streamed run would use, or None when the variant needs the
+    """The plan a chunked run would use, or None when the variant needs the
     graph (sampling, or a finish that is not union-find)."""
     design.check_param_names(params)
     auto = algorithm is None or (isinstance(algorithm, str) and algorithm == "auto")
@@ -240,7 +222,7 @@ def plan_of(algorithm, problem: str, params: dict) -> Plan | None:
 
 
 class Run:
-    """One streamed pass over a file: parent array, counts, times.
+    """One chunked pass over a file: parent array, counts, times.
 
     ``relabel`` as :func:`gconn.connected_components` takes it; a file that
     declares its vertex count (``chunks.n``) keeps its ids as they are."""
@@ -264,7 +246,7 @@ class Run:
             self.union.add(*chunk)
             unite += time.perf_counter() - t1
         if self.declared is not None:
-            self.union.resize(self.declared)
+            self.union.grow(self.declared)
         self.n, self.m = self.union.n, self.union.m
         t0 = time.perf_counter()
         self.roots = self.union.roots()
@@ -331,7 +313,7 @@ def run(src, call):
     forest = call.problem == "forest"
     try:
         if src.kind == "file":
-            r = stream(src.file, plan, forest=forest, relabel=call.relabel, stats=stats)
+            r = run_file(src.file, plan, forest=forest, relabel=call.relabel, stats=stats)
         else:
             r = Run(src.obj, plan, forest, call.relabel, stats)
     except VertexRangeError as e:
@@ -351,7 +333,7 @@ def run(src, call):
     return (k, labels), nodes, stats
 
 
-def stream(file, plan: Plan, *, forest: bool = False, relabel=False, chunk_edges: int | None = None,
+def run_file(file, plan: Plan, *, forest: bool = False, relabel=False, chunk_edges: int | None = None,
            stats: Stats | None = None, **options) -> Run:
     """A :class:`Run` over a file: its :class:`~gconn.io.FileInfo`, or a
     path identified with ``options`` (``format``, ``header``, ``source``,
@@ -362,7 +344,7 @@ def stream(file, plan: Plan, *, forest: bool = False, relabel=False, chunk_edges
     >>> path = os.path.join(tempfile.mkdtemp(), "g.el")
     >>> with open(path, "w") as f:
     ...     _ = f.write("0 5\\n5 9\\n")
-    >>> stream(path, Plan.of(Variant.parse("none+union-async")), relabel=True).ids.tolist()
+    >>> run_file(path, Plan.of(Variant.parse("none+union-async")), relabel=True).ids.tolist()
     [0, 5, 9]
     """
     from gconn.io import identify
@@ -375,7 +357,7 @@ def stream(file, plan: Plan, *, forest: bool = False, relabel=False, chunk_edges
 
 
 def warm(plan: Plan) -> None:
-    """Load (or compile) the kernels of a streamed run: a tiny file parsed
+    """Load (or compile) the kernels of a chunked run: a tiny file parsed
     into int32 chunks and united."""
     import tempfile
     with tempfile.TemporaryDirectory(prefix="gconn-") as folder:
@@ -383,4 +365,4 @@ def warm(plan: Plan) -> None:
         with open(path, "w") as f:
             f.write("0 1\n2 2\n")
         for forest in (False, True):  # a cc's serial small chunks, a forest's recorded links
-            stream(path, plan, forest=forest, relabel="auto").components(compact=True)
+            run_file(path, plan, forest=forest, relabel="auto").components(compact=True)

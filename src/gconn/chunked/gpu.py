@@ -1,73 +1,45 @@
-"""Union-find over host edges streamed to the GPU in chunks (issue 11).
+"""The chunked route on the GPU: union-find over host edges copied to the
+device in chunks (issue 11), and the decision of when a call takes it.
 
-The edges never sit on the device as a whole: chunk ``i + 1`` is copied
-host-to-device on a copy stream while chunk ``i`` is unioned on the
-compute stream, through ``BUFFERS`` device buffers that take turns.  A
-chunk's unions are an incremental batch (paper Sec. 3.6) run by the same
-``coo_ops`` kernel as the static COO finish and the incremental inserts,
-which records the spanning forest the same way (the edge that linked a
-root).  Device memory is O(n + BUFFERS * chunk), whatever m is, so graphs
-larger than the GPU are unioned without an out-of-memory error.
+Chunk ``i + 1`` is copied on a copy stream while chunk ``i`` is unioned
+on the compute stream, through ``BUFFERS`` device buffers that take
+turns, by the ``coo_ops`` kernel of the static COO finish (which records
+the spanning forest).  Device memory is O(n + BUFFERS * chunk) whatever
+m is, so graphs larger than the GPU run.  Host memory reaches the copy
+engine through a ring of small pinned pieces filled on all cores
+(:class:`gconn.backends.gpu.staging.Ring`); once the parent array has a
+size the chunks are issued by one compiled loop
+(:mod:`gconn.chunked.gpu_feed`), 15-28% faster on the H200 than the same
+loop in Python (``python -m gconn.bench.stream --parts machinery``).
+Pinning the user's arrays in place (``cudaHostRegister``) measured 3x
+slower than staging them (BENCHMARKS.md, thirty-sixth session).
 
-Host memory reaches the copy engine through a ring of small pinned
-pieces, each filled on all cores (:func:`gconn.backends.gpu.staging.copy_into`)
-and copied while the next is filled.  Once the parent array has a size,
-the chunks' fills, copies, events and union launches are made by one
-compiled loop (:mod:`gconn.chunked.gpu_feed`, calling the driver through
-:mod:`gconn.chunked.gpu_feed`), with no Python between them.  Where the edges can be read again
-(arrays, memory-mapped files, a matrix's CSR) the ids are checked on the
-device by the kernel that unions them (see :class:`Streamer`), so the host
-only copies; an iterable's chunks are checked on the host as they are
-staged.  (Pinning the user's arrays in place with ``cudaHostRegister``
-measured 3x slower on the H100: 14-16 ms to pin 0.54 GB and 9.5 ms to
-unpin, against 10.5 ms for the whole staged copy.  Nor can pinning run
-ahead of the copies on a large stream: registering runs at 42-50 GB/s
-whatever the number of threads, and while it runs the copy engine's
-55 GB/s from pinned memory drops to 20, so a stream registering pieces
-while earlier ones cross moved 16-20 GB/s; BENCHMARKS.md, thirty-sixth
-session.)  A SciPy matrix's CSR
-streams its column ids only; each entry's row is found on the device
-from the offsets.  Under the CUDA simulator there are no streams or
-pinned memory: chunks are copied into the simulator's arrays and the same
-chunking, growth and validation logic runs.
+Where the edges can be read again (arrays, memory-mapped files, a
+matrix's CSR) the kernel that unions a chunk checks its ids (see
+:class:`ChunkedUnion`); an iterable's chunks are checked on the host as
+they are staged.  A SciPy CSR sends its column ids only; each entry's row
+is found on the device from the offsets.  An unknown vertex count is
+sized from the first chunk and grows (at least doubling) when a later
+chunk holds a larger id.  In the CUDA simulator the same chunking,
+growth and checks run over plain copies.
 
-The vertex count may be unknown (an iterator of chunks, or arrays whose
-largest id nobody has computed): the parent array is sized from the first
-chunk's largest id and grows (to the next power of two, at least
-doubling, copying the old) when a later chunk holds a larger one.
-Duplicate edges and self loops are harmless to union-find.
+Which calls take the route (:func:`run`):
+
+* raw host edges -- ``(src, dst)`` NumPy integer arrays, an ``(m, 2)``
+  array, a ``.gcb``/``.npy`` path, an iterator of ``(src, dst)`` chunks --
+  and a text edge list that ``gconn.io.chunks.of_file`` reads in chunks,
+  whenever the variant is union-find without sampling (the automatic
+  choice included): they need only the edge list;
+* a host ``Graph`` or SciPy matrix whose automatic choice is union-find
+  without sampling;
+* any host input whose resident arrays would not fit the device memory
+  budget (``device_memory=`` or ``GCONN_DEVICE_MEMORY``, never more than
+  what is free), with the requested union-find finish, else
+  :data:`CHUNKED_VARIANT`.  ``Stats.streamed`` says so.
 
 >>> import numpy as np
->>> from gconn.chunked import gpu as stream
->>> stream.parse_bytes("1.5 GB"), stream.parse_bytes("64MiB"), stream.parse_bytes(4096)
+>>> parse_bytes("1.5 GB"), parse_bytes("64MiB"), parse_bytes(4096)
 (1500000000, 67108864, 4096)
-
-Whether a GPU run streams host edges through ``gconn.chunked.gpu``
-instead of building a resident graph (issue 11): the one decision the API
-asks for, before any Graph is built.
-
-* Raw host edges -- ``(src, dst)`` NumPy integer arrays (memory-mapped
-  ones included), an ``(m, 2)`` array, a ``.gcb``/``.npy`` path, an
-  iterator of ``(src, dst)`` chunks -- stream whenever the variant is
-  union-find without sampling, the automatic choice included: those need
-  only the edge list, and copying it in overlapped chunks is never slower
-  than copying it whole first.
-* A text edge list that ``gconn.io.chunks.of_file`` reads in chunks
-  (integer ids; ``source=``/``target=`` columns included) streams under
-  the same condition: it is parsed chunk by chunk on the host while the
-  GPU copies and unites the chunks before, so host memory stays
-  O(n + chunk), not O(m).  Any other file, or a variant that needs the
-  graph, is loaded whole.
-* A host ``Graph`` or SciPy sparse matrix streams when the automatic
-  choice for it is union-find without sampling (it has no adjacency
-  yet): a matrix's CSR as it is, only its column ids copied, each entry's
-  row found on the device.
-* Any host input (a ``Graph``, a SciPy sparse matrix) whose resident
-  arrays would not fit the device memory budget (``device_memory=`` or ``GCONN_DEVICE_MEMORY``, never more than
-  what is free) streams with a union-find variant: the requested finish
-  when it is one, else :data:`STREAM_VARIANT`.  ``Stats.streamed`` says so.
-
->>> import numpy as np
 >>> raw_edges((np.array([0, 1]), np.array([1, 2]))) is not None
 True
 >>> raw_edges(([0, 1], [1, 2])) is None    # lists are built as a Graph
@@ -75,6 +47,7 @@ True
 """
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import time
@@ -92,6 +65,7 @@ from gconn.graph.ids import INT32_MAX, check_pair
 from gconn.graph.memory import check_vertices
 from gconn.graph.relabel import AUTO_MIN_RANGE, AUTO_RATIO
 from gconn.pipeline.stats import Stats
+from gconn.io.chunks import mapped_arrays, of_file
 from gconn.backends.gpu import memory
 from gconn.backends.gpu._compat import SIM, view, xp
 from gconn.backends.gpu.graph import order_kernel, rows_kernel
@@ -170,7 +144,7 @@ def _id_dtype(a, where: str) -> np.dtype:
 
 
 class HostEdges:
-    """Host edges to stream: ``(src, dst)`` arrays (NumPy, memory-mapped
+    """Host edges to send in chunks: ``(src, dst)`` arrays (NumPy, memory-mapped
     included), an ``(m, 2)`` array, a ``.gcb`` or ``.npy`` path (memory
     mapped), or an iterable of ``(src, dst)`` chunks; or, from
     :meth:`of_csr`, a matrix's CSR (each stored entry an edge).
@@ -184,10 +158,8 @@ class HostEdges:
         self.src = self.dst = self._iter = self.indptr = None
         self.n = None
         if isinstance(source, (str, os.PathLike)):
-            source = _mapped(source)
-            if isinstance(source, tuple) and len(source) == 3:
-                self.n = source[2]
-                source = source[:2]
+            *source, self.n = mapped_arrays(os.fspath(source))
+            source = tuple(source)
         if isinstance(source, np.ndarray) and source.ndim == 2 and source.shape[1] == 2:
             source = (source[:, 0], source[:, 1])
         if isinstance(source, tuple) and len(source) == 2 and all(isinstance(a, np.ndarray) for a in source):
@@ -201,13 +173,13 @@ class HostEdges:
             self.dtype = None
             self.m = None
         else:
-            raise TypeError("stream edges from (src, dst) NumPy arrays, an (m, 2) array, a .gcb or .npy "
+            raise TypeError("chunked edges come from (src, dst) NumPy arrays, an (m, 2) array, a .gcb or .npy "
                             f"path, or an iterable of (src, dst) chunks; got {type(source).__name__}")
 
     @classmethod
     def of_csr(cls, indptr: np.ndarray, indices: np.ndarray, n: int) -> "HostEdges":
         """The entries of an n x n CSR as edges (row, column): only the
-        column ids are streamed; each entry's row is found on the device
+        column ids are sent; each entry's row is found on the device
         from ``indptr``, which goes over whole (n + 1 offsets, where the
         rows as ids would be one per entry).
 
@@ -236,14 +208,10 @@ class HostEdges:
 
     def chunks(self, size: int):
         """``(offset, src, dst)`` host pieces of at most ``size`` edges
-        (``src`` None for a CSR: the rows are found on the device); for
-        arrays, ``size`` may be a function, asked before each piece."""
+        (``src`` None for a CSR: the rows are found on the device)."""
         if self._iter is None:
-            a = 0
-            while a < self.m:
-                k = size() if callable(size) else size
-                yield (a,) + self.piece(a, k)
-                a += k
+            for a in range(0, self.m, size):
+                yield (a,) + self.piece(a, size)
             return
         offset = 0
         for i, piece in enumerate(self._iter):
@@ -287,22 +255,7 @@ class HostEdges:
                 "a CSR's offsets never decrease")
 
 
-def _mapped(path):
-    """The edge arrays of a ``.gcb`` (src, dst, n) or an ``.npy`` (m, 2)
-    file, memory-mapped: nothing is read before it is streamed."""
-    name = os.fspath(path)
-    if name.endswith(".gcb"):
-        from gconn.io.gcb import edge_arrays
-        return edge_arrays(name)
-    if name.endswith(".npy"):
-        arr = np.load(name, mmap_mode="r")
-        if arr.ndim != 2 or arr.shape[1] != 2:
-            raise ValueError(f"{name}: an edge .npy holds an (m, 2) array; got shape {arr.shape}")
-        return arr
-    raise ValueError(f"{name}: only .gcb and .npy files are streamed from a path")
-
-
-# -- the streamer ---------------------------------------------------------------
+# -- the union ---------------------------------------------------------------
 
 class WiderIds(ValueError):
     """A chunk after the first holds ids wider than the first's type (the
@@ -310,7 +263,7 @@ class WiderIds(ValueError):
 
 
 class SparseIds(WiderIds):
-    """Under ``relabel="auto"`` (``Streamer(sparse=True)``), an id whose range
+    """Under ``relabel="auto"`` (``ChunkedUnion(sparse=True)``), an id whose range
     is more than :data:`gconn.graph.relabel.AUTO_RATIO` times any number of
     distinct ids the edges so far can hold: the parent array would be sized
     by a range the relabelled graph does not need."""
@@ -320,26 +273,22 @@ def _next_pow2(x: int) -> int:
     return 1 << max(int(x) - 1, 0).bit_length()
 
 
-class Streamer:
-    """Incremental union-find over streamed chunks: :meth:`feed` host
-    edges, then :meth:`result`.  ``n`` (optional) fixes the vertex count
-    (ids must be below it); ``limit`` is the device memory budget in bytes;
-    ``copy_threads`` caps the threads that fill the staging buffers
-    (default: numba's, every core).
+class ChunkedUnion:
+    """Union-find over chunks of host edges: :meth:`feed` them, then
+    :meth:`result`.  ``n`` (optional) fixes the vertex count; ``limit`` is
+    the device memory budget in bytes; ``copy_threads`` caps the threads
+    that fill the staging pieces (default: numba's).
 
-    Ids are checked where the data can be read again (arrays, a CSR) by
-    the kernel that unions them: it skips edges with an id outside the
-    parent array and folds each chunk's smallest and largest id into two
-    slots, which come back by an asynchronous copy after each chunk.  The
-    host reads them (without waiting) to grow the parent array ahead of the
-    next chunks, and once the feed has settled: then a negative id, or one
-    beyond ``n``, is an error naming the chunk and the edge, and a chunk
-    that met a parent array too small (ids larger than all before) is
-    unioned again.  An iterable's chunks are gone once copied, so their ids
-    are checked on the host as they are staged, before their unions.
+    Where the edges can be read again, the kernel that unions a chunk
+    skips ids outside the parent array and folds the chunk's smallest and
+    largest id into a bounds row, copied back asynchronously.  The host
+    reads the rows without waiting to grow the parent array ahead of the
+    next chunks; once the feed has settled, a negative id or one beyond
+    ``n`` is an error naming the chunk and the edge, and a chunk that met
+    a parent array too small is unioned again.
 
     >>> from gconn.design import Variant, Plan
-    >>> s = Streamer(Plan.of(Variant.parse("none+union-async+find-halve")), limit=1 << 20)  # doctest: +SKIP
+    >>> s = ChunkedUnion(Plan.of(Variant.parse("none+union-async+find-halve")), limit=1 << 20)  # doctest: +SKIP
     >>> s.feed(HostEdges((np.array([0, 2]), np.array([1, 3])))); s.result()[3]  # doctest: +SKIP
     4
     """
@@ -348,7 +297,7 @@ class Streamer:
                  limit: int | None = None, copy_threads: int | None = None, land: bool = False,
                  sparse: bool = False):
         if plan.family != UNION_FIND or plan.sampling != "none":
-            raise ValueError(f"streaming runs a union-find variant without sampling, not {plan.name}")
+            raise ValueError(f"the chunked route runs a union-find variant without sampling, not {plan.name}")
         self.plan, self.n, self.forest = plan, n, forest
         self.limit = memory.free_bytes() if limit is None else int(limit)
         self.want_chunk = int(chunk_edges or CHUNK_EDGES)
@@ -433,16 +382,10 @@ class Streamer:
         self._devv = [(view(a), view(b)) for a, b in self._dev]
 
     def _widen(self, left: int) -> None:
-        """Edge buffers as large as the budget allows once the parent array
-        of an unknown n has its size from the first chunk, where the first
-        chunk had a quarter of the budget.  Under a budget 4x below the
-        graph's arrays that quarter made 3x more chunks, and each costs ~90
-        us of host time.  They take what the union-find arrays leave: room
-        kept for those to double made 25 chunks of Erdos-Renyi 8M's 64M
-        edges instead of 17, and saved nothing where the ids grew later
-        (the buffers then shrink and widen again, :meth:`_make_room`).  The
-        host does not wait for the chunks in flight: the copies into the
-        new buffers wait on the device for the work launched so far, as
+        """Edge buffers as large as the budget allows once the first chunk sized
+        the parent array of an unknown n (the first chunk had a quarter of
+        the budget; each chunk costs ~90 us of host time).  The copies into
+        the new buffers wait on the device for the work launched so far, as
         their memory may be the old buffers' (BENCHMARKS.md, issue 11)."""
         room = self.limit - self.cap * self._vertex_bytes(self.idt)
         c = min(self.want_chunk, room // self._edge_bytes(), max(left, self._floor))
@@ -478,7 +421,7 @@ class Streamer:
                 raise SparseIds(f"vertex id {need - 1} after {self.edges} edges: sparse ids")
             # the labels come back to the host: ids as sparse as 3000000000
             # fail here as they do when a Graph is built
-            check_vertices(need, "the largest id of the streamed edges", vertex_id=need - 1, per_vertex=8)
+            check_vertices(need, "the largest id of the chunked edges", vertex_id=need - 1, per_vertex=8)
             top = np.iinfo(self.idt).max + 1
             cap = min(max(_next_pow2(need), 2 * self.cap), top)
         if not self._fits(cap):
@@ -536,18 +479,12 @@ class Streamer:
         raise RuntimeError(f"chunk {index}: the device saw ids in {lo}..{hi}, which the host does not find")
 
     def feed(self, edges: HostEdges, settle: bool = True) -> None:
-        """Union every edge of ``edges`` (chunk by chunk, overlapped).
+        """Union every edge of ``edges``, chunk by chunk, overlapped.
 
-        ``settle=False`` with a known n: return once the last chunk's copy
-        and union are queued, leaving the wait and the ids' check to
-        :meth:`settle`, so that the host queues the labels' kernels and
-        their copy back while the last copies are in flight (0.6-0.7 ms
-        on the H100, which the host used to wait out before 0.3 ms of
-        launches the device then waited for; BENCHMARKS.md, issue 11).
-        With n known no chunk is ever unioned again (an id beyond n is an
-        error), so nothing queued after the feed has to be redone; an id
-        out of range is skipped by the unions and reported by
-        :meth:`settle`.  With n unknown the feed settles itself."""
+        ``settle=False`` with a known n returns once the last chunk is
+        queued, so that the host queues the labels' kernels while the last
+        copies are in flight (0.6-0.7 ms on the H100); :meth:`settle` then
+        waits and checks the ids.  With n unknown the feed settles itself."""
         self.settle()
         t0 = time.perf_counter()
         pieces = edges.chunks(self.want_chunk)
@@ -558,7 +495,7 @@ class Streamer:
                 first = next(pieces, None)
                 if first is None:
                     return
-                pieces = _chain([first], pieces)
+                pieces = itertools.chain([first], pieces)
             self._setup(edges)
         # chunks checked by the device, by bounds row: (chunk, offset, size, capacity at its union)
         rows: list = []
@@ -568,7 +505,7 @@ class Streamer:
         csr = None
         if edges.indptr is not None:
             if self.n != edges.n:
-                raise ValueError(f"a CSR of n={edges.n} fed to a stream of n={self.n}")
+                raise ValueError(f"a CSR of n={edges.n} fed to a chunked union of n={self.n}")
             csr = _Csr(edges, self)
             self.csr_rows = "chunks" if csr.whole is None else "whole"
         try:
@@ -647,15 +584,12 @@ class Streamer:
             self._widen(edges.m - (offset + hd.size))
 
     def _land(self) -> None:
-        """The labels' host memory (a :class:`~gconn.backends.gpu.staging.Landing`),
-        its pages written while the device finishes the last chunks' copies
-        and unions: 0.5-0.7 ms that the host spent waiting, with 4M-edge
-        chunks on the H100 (writing 33.6 MB took about 1 ms there, so the
-        rest still adds to the call, unless the memory of labels dropped
-        since is taken; the fetch into it was 1.7-2.2 ms shorter,
-        BENCHMARKS.md).  Its size is n, else the parent array's capacity,
-        which holds every id unless a later chunk grows it (the fetch then
-        makes its own array)."""
+        """The labels' host memory (:func:`~gconn.backends.gpu.staging.landing`),
+        its pages written while the device finishes the last chunks: ER 8M's
+        calls 37-46% faster on the H200 than fetching into a fresh array
+        (``python -m gconn.bench.stream --parts machinery``).  Its size is
+        n, else the parent array's capacity (a later growth makes the fetch
+        allocate its own array)."""
         self._land_wanted = False
         size = self.n if self.n is not None else self.cap
         dtype = np.dtype(np.int32) if size <= INT32_MAX else np.dtype(np.int64)
@@ -783,19 +717,14 @@ class Streamer:
 
 
 class _Csr:
-    """A CSR being streamed: its offsets on the device, the rows of its
-    entries found there, and the check that the offsets never decrease (on
-    the device, into the bounds' flag pair, read once the feed has settled).
+    """A CSR sent in chunks: its offsets on the device, the rows of its
+    entries found there, and the check that the offsets never decrease
+    (into the bounds' flag pair, read once the feed has settled).  Where
+    the budget holds one more id per entry, every entry's row is found in
+    one pass once the offsets are over (``whole``); otherwise each chunk's
+    rows are found into its source buffer before its unions."""
 
-    Where the budget holds one more id per entry, every entry's row is
-    found in one pass as soon as the offsets are over (``whole``), while
-    the first chunk's column ids are copied; each chunk's unions then read
-    their rows from it.  Otherwise each chunk's rows are found into its
-    source buffer before its unions: a launch and a search of the offsets
-    on the host per chunk (0.11-0.13 ms of the H100's host time a chunk of
-    4M entries, where the chunk's copy took 0.31 ms; BENCHMARKS.md)."""
-
-    def __init__(self, edges: HostEdges, st: Streamer):
+    def __init__(self, edges: HostEdges, st: ChunkedUnion):
         self.edges = edges
         ptr = edges.indptr
         with memory.guard(f"copying the offsets of a CSR with n={edges.n} to the GPU"):
@@ -811,10 +740,9 @@ class _Csr:
                 self.whole = xp.empty(edges.m, st.idt)
 
     def send(self, pipe) -> None:
-        """The offsets on the copy stream ahead of the first chunk's ids
-        (a blocking copy before the stream cost ER's 33 MB of offsets
-        ~2 ms, for a run of 16 ms); then, on the compute stream once they
-        are over, every entry's row (``whole``) and the offsets' check."""
+        """The offsets on the copy stream ahead of the first chunk's ids; then,
+        on the compute stream once they are over, every entry's row
+        (``whole``) and the offsets' check."""
         pipe.send_whole(self.dptr, self.edges.indptr)
         if self.whole is None:
             return
@@ -851,17 +779,12 @@ class _Csr:
         return None
 
 
-def _chain(*parts):
-    for p in parts:
-        yield from p
-
-
 class _SimPipe:
     """The simulator's transfers: plain copies, nothing asynchronous; the
     bounds the kernels fold are read where they are."""
 
-    def __init__(self, st: Streamer):
-        # a proxy: a cycle with the Streamer would keep its device buffers
+    def __init__(self, st: ChunkedUnion):
+        # a proxy: a cycle with the ChunkedUnion would keep its device buffers
         # until the garbage collector ran
         self.st = weakref.proxy(st)
         self.b = self.bv = None
@@ -955,11 +878,9 @@ _PINNED_LOCK = Lock()
 
 def _take_pinned(nbytes: int) -> tuple[int, object]:
     """Pinned memory for ``RING`` staging pieces of at least ``nbytes``
-    each, in one block (the native feed, :mod:`gconn.chunked.gpu_feed`, finds a
-    piece by its index): the kept block, else a new one (allocating it,
-    cudaHostAlloc of 96 MB, took 36-52 ms of every 57-108 ms run on the
-    H100).  A run in another thread that finds it taken gets its own.
-    Returns (bytes a piece, the memory)."""
+    each, in one block (the native feed finds a piece by its index): the
+    kept block, else a new one (a cudaHostAlloc of 96 MB took 36-52 ms of
+    a 57-108 ms call on the H100).  Returns (bytes a piece, the memory)."""
     with _PINNED_LOCK:
         kept = _PINNED.pop() if _PINNED and _PINNED[0][0] >= nbytes else None
     if kept is None:
@@ -983,22 +904,16 @@ def _give_back_pinned(size: int, mem, done) -> None:
 class _CudaPipe:
     """Copies on a non-blocking copy stream, unions on CuPy's current stream.
 
-    Host memory goes over through a ring of ``RING`` small pinned pieces
-    (``PIECE_BYTES``), whatever the chunk size: each piece is filled on all
-    cores and its copy into the chunk's device buffer starts at once, while
-    the next piece is filled.  Pieces this small stay in the host's cache
-    between the fill and the copy engine's read; with a chunk's whole
-    arrays as staging (6 x 16 MB) the fills and the copies competed for
-    host memory and the stream ran at 1.5-1.9x the pinned copy, where the
-    fills alone keep up with it (BENCHMARKS.md, issue 11).  The copy of a
-    chunk waits for the union that last used its device buffer and the
-    union for its copy (CUDA events, no host wait); the host waits only
-    before refilling a piece, for the copy that last read it.  Each chunk's
-    bounds follow its union back to pinned host memory, which the host
-    reads without waiting (:meth:`seen`)."""
+    Each chunk goes over through a ring of ``RING`` pinned pieces of
+    ``PIECE_BYTES``, small enough to stay in the host's cache between the
+    fill and the copy (whole-chunk staging ran at 1.5-1.9x the pinned
+    copy; BENCHMARKS.md, issue 11).  A chunk's copy waits for the last
+    union of its device buffer and its union for the copy (CUDA events);
+    the host waits only before refilling a piece.  Each chunk's bounds
+    follow its union back to pinned memory (:meth:`seen`)."""
 
-    def __init__(self, st: Streamer):
-        # a proxy: a cycle with the Streamer would keep its device buffers
+    def __init__(self, st: ChunkedUnion):
+        # a proxy: a cycle with the ChunkedUnion would keep its device buffers
         # until the garbage collector ran
         self.st = weakref.proxy(st)
         cp = xp
@@ -1066,11 +981,9 @@ class _CudaPipe:
         _after(self.copy_stream, self.compute)
 
     def bounds(self, rows: int) -> None:
-        """Slots for ``rows`` chunks' bounds and a pair of flags after them
-        (a CSR's order check), on the device and pinned (the pinned ones
-        kept between runs, with the staging pieces).  The device's start
-        is copied from a pinned image of it: two CuPy fills cost ~100 us of
-        host time a run on the GPU machine."""
+        """Slots for ``rows`` chunks' bounds and a flag pair after them, on
+        the device and pinned (kept between runs); the device's are copied
+        from a pinned image (two CuPy fills cost ~100 us of host time)."""
         size = 2 * (rows + 1)
         self.rows = rows
         with _PINNED_LOCK:
@@ -1140,7 +1053,7 @@ class _CudaPipe:
 
     def pump(self, edges: HostEdges, a: int, rows: list, csr) -> int:
         """Checked chunks from edge ``a`` by :func:`_pump`, at most
-        ``PUMP_CHUNKS``, each recorded as ``Streamer.feed`` records one;
+        ``PUMP_CHUNKS``, each recorded as ``ChunkedUnion.feed`` records one;
         returns the edge it stopped at."""
         st = self.st
         d = direct(st._kern)
@@ -1176,7 +1089,7 @@ class _CudaPipe:
         self.arrived, self.top = int(c[_ARRIVED]), int(c[_TOP])
         if c[_ERR]:
             self.sync()
-            raise RuntimeError(f"{NAMES[int(c[_CALL])]} failed with CUDA error {int(c[_ERR])} in the streamed "
+            raise RuntimeError(f"{NAMES[int(c[_CALL])]} failed with CUDA error {int(c[_ERR])} in the chunked "
                                f"feed (edges from {int(c[_A])})")
         return int(c[_A])
 
@@ -1192,33 +1105,33 @@ def _after(waiting, stream) -> None:
 # -- the native feed (gconn.chunked.gpu_feed) ------------------------------------------------
 
 #: whether :meth:`_CudaPipe.pump` runs the chunks it can take (False: every
-#: chunk through :meth:`Streamer._put`, for measuring one against the other)
+#: chunk through :meth:`ChunkedUnion._put`, for measuring one against the other)
 PUMP = True
 #: chunks a pump runs before it returns to the host (which then takes one
 #: chunk itself, so that a Ctrl-C is seen within about this many)
 PUMP_CHUNKS = 64
 
 
-def stream_union(edges, variant="none+union-async+find-halve", *, n=None, forest=False, chunk_edges=None,
-                 device_memory=None, copy_threads=None):
-    """Union-find over host ``edges`` (see :class:`HostEdges`) streamed to
-    the GPU; returns the :class:`Streamer` after :meth:`Streamer.result`
+def chunked_union(edges, variant="none+union-async+find-halve", *, n=None, forest=False, chunk_edges=None,
+                  device_memory=None, copy_threads=None):
+    """Union-find over host ``edges`` (see :class:`HostEdges`) sent to the
+    GPU in chunks; returns the :class:`ChunkedUnion` after :meth:`ChunkedUnion.result`
     is ready (``st.result()`` -> roots, forest slots, n).
 
     >>> import numpy as np
-    >>> st = stream_union((np.array([0, 2]), np.array([1, 3])), chunk_edges=1)  # doctest: +SKIP
+    >>> st = chunked_union((np.array([0, 2]), np.array([1, 3])), chunk_edges=1)  # doctest: +SKIP
     >>> st.result()[3], st.chunks  # doctest: +SKIP
     (4, 2)
     """
     v = variant if isinstance(variant, Variant) else Variant.parse(variant, "forest" if forest else "cc")
-    st = Streamer(Plan.of(v), n=n, forest=forest, chunk_edges=chunk_edges,
-                  limit=budget(device_memory), copy_threads=copy_threads)
+    st = ChunkedUnion(Plan.of(v), n=n, forest=forest, chunk_edges=chunk_edges,
+                      limit=budget(device_memory), copy_threads=copy_threads)
     st.feed(edges if isinstance(edges, HostEdges) else HostEdges(edges))
     return st
 
 
 #: the variant of an automatic choice that streams
-STREAM_VARIANT = "none+union-async+find-halve"
+CHUNKED_VARIANT = "none+union-async+find-halve"
 
 
 def _int_array(a) -> bool:
@@ -1228,7 +1141,7 @@ def _int_array(a) -> bool:
 
 
 def raw_edges(obj):
-    """``obj`` as a stream source when it is raw host edges, else None."""
+    """``obj`` as a chunked source when it is raw host edges, else None."""
     if isinstance(obj, tuple) and len(obj) == 2 and all(_int_array(a) for a in obj):
         return obj
     if isinstance(obj, np.ndarray) and obj.ndim == 2 and obj.shape[1] == 2 and obj.shape[0] != 2 \
@@ -1244,7 +1157,6 @@ def raw_edges(obj):
 def _edge_list(info):
     """The chunks of a text edge list that streams (``info`` its
     :class:`~gconn.io.FileInfo`), else None."""
-    from gconn.io.chunks import of_file
     if info is None or info.format != "edgelist":
         return None
     edges = of_file(info)
@@ -1252,10 +1164,10 @@ def _edge_list(info):
 
 
 def _asked(algorithm, problem: str, params: dict) -> Variant:
-    """The variant asked for; the automatic choice is :data:`STREAM_VARIANT`."""
+    """The variant asked for; the automatic choice is :data:`CHUNKED_VARIANT`."""
     design.check_param_names(params)
     auto = algorithm is None or (isinstance(algorithm, str) and algorithm == "auto")
-    return Variant.parse(STREAM_VARIANT if auto else algorithm, problem)
+    return Variant.parse(CHUNKED_VARIANT if auto else algorithm, problem)
 
 
 def _edges_only(v: Variant) -> bool:
@@ -1286,10 +1198,10 @@ def _resident_bytes(obj, plan: Plan, forest: bool) -> int:
     return 2 * m * 8 + 4 * m * ib + plan.device_bytes(2 * m, m, ib, 8, forest, 1)
 
 
-def _stream_variant(v: Variant, problem: str) -> Variant:
+def _chunked_variant(v: Variant, problem: str) -> Variant:
     if v.is_union_find and (problem == "cc" or v.root_based):
         return Variant("none", v.finish, v.find, v.splice)
-    return Variant.parse(STREAM_VARIANT, problem)
+    return Variant.parse(CHUNKED_VARIANT, problem)
 
 
 def _graph_edges(graph: Graph):
@@ -1304,22 +1216,19 @@ def _graph_edges(graph: Graph):
 
 def run(graph, be, algorithm, problem: str, params: dict, *, forest: bool, device_memory, return_stats: bool,
         info=None, relabel=False):
-    """Stream ``graph`` on the GPU backend ``be`` when it should (see the
-    module docstring): ``(plan, stats, roots, forest_src, forest_dst)`` on
-    the device, the labels' host memory (:class:`~gconn.backends.gpu.staging.Landing`,
-    or None) and ``settle``, or None to take the resident path.  ``info``
-    is a file's :class:`~gconn.io.FileInfo` (a text edge list streams by its dialect).
-    ``relabel="auto"``: ids found sparse before the arrays are sized by
-    them give None (the resident route relabels them).
-
-    The results may still be in the making: work queued after them on the
-    current stream follows them, and ``settle()``, to be called once that
-    work has been waited for, raises the input's errors (see
-    :meth:`gconn.chunked.gpu.Streamer.feed`)."""
+    """Run ``graph`` by the chunked route on the GPU backend ``be`` when it
+    should (see the module docstring): ``(plan, stats, roots, forest_src,
+    forest_dst)`` on the device, the labels' host memory (a
+    :class:`~gconn.backends.gpu.staging.Landing`, or None) and ``settle``,
+    or None to take the resident route.  ``info`` is a file's
+    :class:`~gconn.io.FileInfo`; under ``relabel="auto"`` sparse ids give
+    None (the resident route relabels them).  The results may still be in
+    the making: ``settle()``, called once work queued after them has been
+    waited for, raises the input's errors (:meth:`ChunkedUnion.feed`)."""
     if be.NAME != "gpu":
         return None
     if _host_matrix(graph):
-        # as a lazy Graph (its CSR kept as it is): streamed when it does not fit
+        # as a lazy Graph (its CSR kept as it is): chunked when it does not fit
         graph = Graph.from_scipy(graph)
     src = raw_edges(graph)
     text = src is None and isinstance(graph, (str, os.PathLike))
@@ -1335,14 +1244,14 @@ def run(graph, be, algorithm, problem: str, params: dict, *, forest: bool, devic
     chosen = False
     if isinstance(graph, Graph) and algorithm in (None, "auto"):
         # a host graph: the automatic choice it would get resident (no
-        # adjacency on it yet: union-find over its edges, which stream; a
+        # adjacency on it yet: union-find over its edges, which go in chunks; a
         # variant asked for by name runs resident, with its phases' Stats)
         asked = design.choose(graph, problem, backend="gpu", streamed=True)
         chosen = edges_only = _edges_only(asked)
     if src is not None and edges_only or chosen:
         v = asked.with_params(**params)
     elif isinstance(graph, Iterator) or _resident_bytes(graph, Plan.of(asked), forest) > limit:
-        v = _stream_variant(asked, problem)     # sampling options do not apply to it
+        v = _chunked_variant(asked, problem)     # sampling options do not apply to it
     else:
         return None
     if isinstance(graph, Graph):
@@ -1350,7 +1259,7 @@ def run(graph, be, algorithm, problem: str, params: dict, *, forest: bool, devic
     plan = Plan.of(v)
     # a file's declared vertex count (EdgeChunks.n) keeps its isolated vertices
     n = graph.n if isinstance(graph, Graph) else getattr(src, "n", None)
-    st = Streamer(plan, n=n, forest=forest, limit=limit, land=not forest, sparse=relabel == "auto")
+    st = ChunkedUnion(plan, n=n, forest=forest, limit=limit, land=not forest, sparse=relabel == "auto")
     try:
         st.feed(src if isinstance(src, HostEdges) else HostEdges(src), settle=False)
     except SparseIds:

@@ -1,22 +1,19 @@
-"""CUDA driver calls from numba-compiled host code, so that a loop of copies
-and launches (the streamed feed, :mod:`gconn.chunked.gpu`) runs without
-returning to Python between them.
+"""The native feed: the chunked route's loop compiled for the host
+(:class:`gconn.chunked.gpu.ChunkedUnion` runs it through
+``_CudaPipe.pump``), a chunk's fills, copies, events, union launch and
+bounds back made as CUDA driver calls with no Python between them: calls
+15-28% faster than the same loop in Python on the H200
+(``python -m gconn.bench.stream --parts machinery``).
 
-A call goes through the function's address, passed in as an integer: an
-address fixed at compile time would be wrong in the next process, and
-numba's on-disk cache could not keep the loop.  :func:`addresses` reads the
-addresses from ``libcuda`` (``None`` where there is no driver), in the
-order of :data:`NAMES`; a test may pass its own functions instead.
+A driver call goes through the function's address, passed in as an
+integer, so that numba's on-disk cache can keep the loop (an address fixed
+at compile time would be wrong in the next process); :func:`addresses`
+reads them from ``libcuda``, and a test may pass its own functions.  The
+module imports no GPU kernel, so that ``gconn warmup`` compiles it where
+numba-cuda is not installed.
 
 >>> NAMES[LAUNCH], SIGNATURES["cuStreamWaitEvent"]
 ('cuLaunchKernel', (64, 64, 32))
-
-The streamed feed's loop, compiled for the host (:class:`gconn.chunked.gpu.Streamer`
-runs it through ``_CudaPipe.pump``): a chunk's fills, copies, events, union
-launch and bounds back as driver calls (the driver calls above), with no
-Python between them.  It imports no GPU kernel, so that ``gconn warmup``
-compiles it where numba-cuda is not installed.
-
 >>> _CONTROL, _NOT_BACK == np.iinfo(np.int64).min
 (28, True)
 """
@@ -119,17 +116,12 @@ _AT_M, _AT_SRC_SIZE, _AT_SRC_SHAPE, _AT_SRC_DATA, _AT_DST_SIZE, _AT_DST_SHAPE, _
 
 @njit(parallel=True, nogil=True, cache=True)
 def _pump(fns, src, dst, pieces, events, dbuf, params, at, hostb, c):
-    """Chunks of the feed, each as :meth:`Streamer._put` makes a checked
+    """Chunks of the feed, each as :meth:`ChunkedUnion._put` makes a checked
     chunk (its copies, its union with the bounds into row ``c[_ROW]``, the
     bounds back, the events between the streams), from edge ``c[_A]``
     until ``c[_M]``, ``c[_LIMIT]`` chunks, or, with ``c[_WATCH]`` (n not
-    known), until a chunk's bounds back show an id beyond the parent
-    array, whose growth the host makes.  Driver calls only: the host's
-    Python between a call's pieces and chunks was about 2 ms of a 14 ms
-    call from Kronecker's host arrays; with this loop (its first version,
-    whose copies called ``staging.copy_shares``), calls in turns with the
-    host's loop in one process fed their chunks in 0.2-1.5 ms less
-    (BENCHMARKS.md, twenty-seventh session).
+    known), until a chunk's bounds show an id beyond the parent array,
+    whose growth the host makes.
 
     ``events``: the ring's pieces' events, then ``copied`` and ``unioned``
     per device buffer; ``dbuf[s]``: buffer s's (src, dst) device
