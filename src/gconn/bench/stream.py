@@ -8,10 +8,10 @@ warm-up, median of repeats):
   to the device (and its bandwidth), timed in turns with gconn's call
   (the ratio is the median of the rounds' ratios);
 * ``gconn.connected_components((src, dst), backend="gpu")`` end to end
-  (the streamed path), back to back and after the process idled 100 ms,
+  (the chunked route), back to back and after the process idled 100 ms,
   next to the device-resident compute time of the same variant and of the
   automatic choice on a resident graph;
-* a chunk-size sweep of the stream, staging buffers filled by 1..all
+* a chunk-size sweep of the chunked route, staging buffers filled by 1..all
   threads, against the driver's pageable copy and ``cudaHostRegister`` of
   the user's arrays (each alone);
 * streaming with a device budget 4x smaller than the graph's arrays, as
@@ -113,7 +113,7 @@ def bench_graph(key: str, quick: bool, repeat: int, log, parts=PARTS) -> dict:
     from gconn import design, pipeline
     from gconn.backends import gpu
     from gconn.graph import Graph
-    from gconn.chunked import gpu as stream
+    from gconn.chunked.gpu import chunked_union
 
     desc, edges = GRAPHS[key]
     src, dst, n = edges(quick)
@@ -138,14 +138,14 @@ def bench_graph(key: str, quick: bool, repeat: int, log, parts=PARTS) -> dict:
         "copy (numba's threads wake first)")
 
     def run(**kw):
-        s = stream.chunked_union((src, dst), **kw)
+        s = chunked_union((src, dst), **kw)
         s.result()
         return s
 
     sweep = {}
     for c in CHUNKS if "sweep" in parts else ():
         sweep[c] = _wall_ms(lambda: run(chunk_edges=c), repeat)
-        log(f"  chunk {c:>9}: stream+union {sweep[c]:.2f} ms ({gb / (sweep[c] / 1e3):.1f} GB/s)")
+        log(f"  chunk {c:>9}: copies+unions {sweep[c]:.2f} ms ({gb / (sweep[c] / 1e3):.1f} GB/s)")
     row["sweep"] = sweep
     row["modes"] = _modes(run, src, dst, repeat, log) if "modes" in parts else {}
     if "budget" in parts:
