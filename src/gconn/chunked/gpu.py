@@ -9,8 +9,8 @@ m is, so graphs larger than the GPU run.  Host memory reaches the copy
 engine through a ring of small pinned pieces filled on all cores
 (:class:`gconn.backends.gpu.staging.Ring`); once the parent array has a
 size the chunks are issued by one compiled loop
-(:mod:`gconn.chunked.gpu_feed`), 15-28% faster on the H200 than the same
-loop in Python (``python -m gconn.bench.stream --parts machinery``).
+(:mod:`gconn.chunked.gpu_feed`): the same loop in Python took 1.15-1.28x
+as long on the H200 (``python -m gconn.bench.stream --parts machinery``).
 Pinning the user's arrays in place (``cudaHostRegister``) measured 3x
 slower than staging them (BENCHMARKS.md, thirty-sixth session).
 
@@ -585,8 +585,8 @@ class ChunkedUnion:
 
     def _land(self) -> None:
         """The labels' host memory (:func:`~gconn.backends.gpu.staging.landing`),
-        its pages written while the device finishes the last chunks: ER 8M's
-        calls 37-46% faster on the H200 than fetching into a fresh array
+        its pages written while the device finishes the last chunks: without
+        it Erdos-Renyi 8M's calls took 1.37-1.46x as long on the H200
         (``python -m gconn.bench.stream --parts machinery``).  Its size is
         n, else the parent array's capacity (a later growth makes the fetch
         allocate its own array)."""

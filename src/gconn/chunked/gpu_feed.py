@@ -1,8 +1,8 @@
 """The native feed: the chunked route's loop compiled for the host
 (:class:`gconn.chunked.gpu.ChunkedUnion` runs it through
 ``_CudaPipe.pump``), a chunk's fills, copies, events, union launch and
-bounds back made as CUDA driver calls with no Python between them: calls
-15-28% faster than the same loop in Python on the H200
+bounds back made as CUDA driver calls with no Python between them: the
+same loop in Python took 1.15-1.28x as long on the H200
 (``python -m gconn.bench.stream --parts machinery``).
 
 A driver call goes through the function's address, passed in as an
