@@ -7,23 +7,23 @@ turns, by the ``coo_ops`` kernel of the static COO finish (which records
 the spanning forest).  Device memory is O(n + BUFFERS * chunk) whatever
 m is, so graphs larger than the GPU run.  Host memory reaches the copy
 engine through a ring of small pinned pieces filled on all cores
-(:class:`gconn.backends.gpu.staging.Ring`); once the parent array has a
+(``gconn.backends.gpu.staging.Ring``); once the parent array has a
 size the chunks are issued by one compiled loop
-(:mod:`gconn.chunked.gpu_feed`): the same loop in Python took 1.15-1.28x
+(``gconn.chunked.gpu_feed``): the same loop in Python took 1.15-1.28x
 as long on the H200 (``python -m gconn.bench.stream --parts machinery``).
 Pinning the user's arrays in place (``cudaHostRegister``) measured 3x
 slower than staging them (BENCHMARKS.md, thirty-sixth session).
 
 Where the edges can be read again (arrays, memory-mapped files, a
 matrix's CSR) the kernel that unions a chunk checks its ids (see
-:class:`ChunkedUnion`); an iterable's chunks are checked on the host as
+``ChunkedUnion``); an iterable's chunks are checked on the host as
 they are staged.  A SciPy CSR sends its column ids only; each entry's row
 is found on the device from the offsets.  An unknown vertex count is
 sized from the first chunk and grows (at least doubling) when a later
 chunk holds a larger id.  In the CUDA simulator the same chunking,
 growth and checks run over plain copies.
 
-Which calls take the route (:func:`run`):
+Which calls take the route (``run``):
 
 * raw host edges -- ``(src, dst)`` NumPy integer arrays, an ``(m, 2)``
   array, a ``.gcb``/``.npy`` path, an iterator of ``(src, dst)`` chunks --

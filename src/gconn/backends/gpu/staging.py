@@ -1,6 +1,6 @@
 """Host side of the transfers between the user's (pageable) host memory
 and the GPU (issue 11): parallel copies through pinned buffers for the
-chunked route's chunks (:class:`Ring`), whole arrays (:func:`put`) and
+chunked route's chunks (``Ring``), whole arrays (:func:`put`) and
 results (:func:`fetch`, :func:`landing`).
 
 The copy engine reads only pinned memory, and the driver's own staging
