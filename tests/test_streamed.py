@@ -13,7 +13,7 @@ import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components as scipy_cc
 
 import gconn
-from gconn.chunked import cpu_route as streamed
+from gconn.chunked import cpu as chunked
 from gconn.cli import main
 from gconn.design import Plan, Variant
 from gconn.io import chunks as C
@@ -83,7 +83,7 @@ def test_streamed_matches_scipy(tmp_path, small_blocks, name, sep, header, comme
                                                                           else [])
     assert np.array_equal(np.concatenate([s for s, _ in parts]), src)
     assert np.array_equal(np.concatenate([d for _, d in parts]), dst)
-    run = streamed.stream(path, PLAN, chunk_edges=chunk, forest=True)
+    run = chunked.run_file(path, PLAN, chunk_edges=chunk, forest=True)
     k_ref, ref = scipy_labels(src, dst, n)
     k, labels = run.components(compact=True)
     assert (k, labels.tolist()) == (k_ref, ref.tolist())
@@ -96,9 +96,9 @@ def test_ids_grow_across_chunks(tmp_path, small_blocks):
     src = np.array([0, 1, 2000, 5, 40000, 100000, 3, 99999])
     dst = np.array([1, 2, 1, 2000, 3, 40000, 100000, 7])
     path = write_text(tmp_path / "grow.el", src, dst)
-    u = streamed.stream(path, PLAN, chunk_edges=2).union
+    u = chunked.run_file(path, PLAN, chunk_edges=2).union
     assert u.n == 100001 and u.state.P.size >= u.n
-    k, labels = streamed.stream(path, PLAN, chunk_edges=2).components(compact=True)
+    k, labels = chunked.run_file(path, PLAN, chunk_edges=2).components(compact=True)
     k_ref, ref = scipy_labels(src, dst, 100001)
     assert k == k_ref and np.array_equal(labels, ref)
 
@@ -194,7 +194,7 @@ def test_api_streams_and_matches_the_load_path(tmp_path, monkeypatch):
     fs, fd = gconn.spanning_forest(path, backend="cpu")
     check_forest(whole, fs, fd, k_ref)
     # A sampling variant asked for loads the graph as before.
-    monkeypatch.setattr(streamed, "stream", lambda *a, **kw: pytest.fail("streamed a sampling variant"))
+    monkeypatch.setattr(chunked, "run_file", lambda *a, **kw: pytest.fail("streamed a sampling variant"))
     k, labels = gconn.connected_components(path, backend="cpu", algorithm="kout+union-async")
     assert k == k_ref
 
@@ -243,10 +243,10 @@ def test_peak_memory_is_n_plus_chunk(tmp_path, monkeypatch, fmt):
             gcb.write(SimpleNamespace(n=n, m=m, indptr=np.r_[np.zeros(n, np.int32), 2 * m].astype(np.int32),
                                       indices=np.zeros(2 * m, np.int32), src=src, dst=dst), f)
     chunk = 1000
-    streamed.stream(path, PLAN, chunk_edges=chunk)  # compile and warm up first
+    chunked.run_file(path, PLAN, chunk_edges=chunk)  # compile and warm up first
     tracemalloc.start()
     try:
-        run = streamed.stream(path, PLAN, chunk_edges=chunk)
+        run = chunked.run_file(path, PLAN, chunk_edges=chunk)
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
@@ -276,8 +276,8 @@ def test_other_union_find_variants_stream(tmp_path, monkeypatch, algorithm):
     src, dst, n = components_graph(11)
     path = write_text(tmp_path / "g.el", src, dst)
     calls = []
-    real = streamed.stream
-    monkeypatch.setattr(streamed, "stream", lambda *a, **kw: calls.append(1) or real(*a, **kw))
+    real = chunked.run_file
+    monkeypatch.setattr(chunked, "run_file", lambda *a, **kw: calls.append(1) or real(*a, **kw))
     k_ref, ref = scipy_labels(src, dst, n)
     k, labels = gconn.connected_components(path, backend="cpu", algorithm=algorithm)
     assert calls and k == k_ref and labels.tolist() == ref.tolist()
@@ -305,7 +305,7 @@ def test_any_chunking_reads_the_file_s_edges(tmp_path_factory, edges, chunk, blo
     C.BLOCK_BYTES = block
     try:
         parts = list(edge_chunks(path, chunk_edges=chunk))
-        run = streamed.stream(path, PLAN, chunk_edges=chunk)
+        run = chunked.run_file(path, PLAN, chunk_edges=chunk)
     finally:
         C.BLOCK_BYTES = saved
     assert all(0 < s.size <= chunk for s, _ in parts) and all(s.size == chunk for s, _ in parts[:-1])

@@ -697,7 +697,7 @@ def default_name(problem: str = "cc") -> str:
 def choose(graph, problem: str = "cc", backend: str = "cpu", hb_coverage=None, streamed: bool = False) -> Variant:
     """The automatic choice, following the paper's decision tree (Sec. 4.6).
     ``streamed``: the graph's edges would stream from the host in chunks
-    (:mod:`gconn.chunked.gpu_route`), which are not sampled.
+    (:mod:`gconn.chunked.gpu`), which are not sampled.
 
     * Sampling reads the graph's adjacency.  When the graph does not have it
       yet (a graph built from edge arrays or a matrix keeps its edges as

@@ -1,4 +1,4 @@
-"""Checks of the streamed union-find (gconn.chunked.gpu_union), shared by the
+"""Checks of the streamed union-find (gconn.chunked.gpu), shared by the
 simulator tests and the real-GPU tests: the same cases at two sizes."""
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ def chunked(src, dst, sizes):
 
 def run_chunk_sizes(stream, src, dst, n, sizes, variant="none+union-async+find-halve"):
     for c in sizes:
-        st = stream.stream_union((src, dst), variant, chunk_edges=c)
+        st = stream.chunked_union((src, dst), variant, chunk_edges=c)
         roots, _, _, n_out = st.result()
         assert n_out == int(max(src.max(), dst.max())) + 1
         check_labels(src, dst, n_out, roots)
@@ -66,7 +66,7 @@ def run_unknown_n(stream, src, dst, n, cuts):
     array grows again and again, chunks in flight are unioned again)."""
     by_id = np.argsort(np.maximum(src, dst), kind="stable")
     for s, d in ((src, dst), (src[by_id], dst[by_id])):
-        st = stream.stream_union(chunked(s, d, cuts), chunk_edges=max(cuts))
+        st = stream.chunked_union(chunked(s, d, cuts), chunk_edges=max(cuts))
         roots, _, _, n_out = st.result()
         assert n_out == int(max(src.max(), dst.max())) + 1
         check_labels(src, dst, n_out, roots)
@@ -79,7 +79,7 @@ def run_arrays_growing(stream, src, dst, chunk):
     again once it has grown, and the partition is SciPy's."""
     by_id = np.argsort(np.maximum(src, dst), kind="stable")
     s, d = src[by_id], dst[by_id]
-    st = stream.stream_union((s, d), chunk_edges=chunk)
+    st = stream.chunked_union((s, d), chunk_edges=chunk)
     roots, _, _, n_out = st.result()
     assert n_out == int(max(src.max(), dst.max())) + 1 and st.cap >= n_out
     check_labels(src, dst, n_out, roots)
@@ -100,12 +100,12 @@ def run_budget_resizes(stream, src, dst, monkeypatch):
     limit = 4 * n * 8                        # int64 parents: a quarter of the budget
     floor = limit // 4 // (2 * 8 * stream.BUFFERS)
     made_room = []
-    real = stream.Streamer._make_room
-    monkeypatch.setattr(stream.Streamer, "_make_room", lambda self, need: (made_room.append(need), real(self, need)))
+    real = stream.ChunkedUnion._make_room
+    monkeypatch.setattr(stream.ChunkedUnion, "_make_room", lambda self, need: (made_room.append(need), real(self, need)))
     by_id = np.argsort(np.maximum(src, dst), kind="stable")
     for s, d, shrinks in ((src[by_id], dst[by_id], True), (src, dst, False)):
         made_room.clear()
-        st = stream.stream_union((s, d), device_memory=limit)
+        st = stream.chunked_union((s, d), device_memory=limit)
         roots, _, _, n_out = st.result()
         assert n_out == n and st.cap >= n
         check_labels(src, dst, n, roots)
@@ -146,7 +146,7 @@ def run_csr(stream, src, dst, n, sizes):
     indptr, indices = csr_of(src, dst, n + 2)
     for c in sizes:
         for budget, rows in ((None, "whole"), (rows_per_chunk_budget(stream, indptr, indices, c), "chunks")):
-            st = stream.stream_union(stream.HostEdges.of_csr(indptr, indices, n + 2), chunk_edges=c,
+            st = stream.chunked_union(stream.HostEdges.of_csr(indptr, indices, n + 2), chunk_edges=c,
                                      device_memory=budget)
             roots, _, _, n_out = st.result()
             assert n_out == n + 2 and st.chunks == -(-src.size // c) and st.csr_rows == rows
@@ -160,19 +160,19 @@ def run_csr_errors(stream, src, dst, n, chunk):
     bad = indices.copy()
     bad[-3] = -1
     with pytest.raises(ValueError, match=rf"negative vertex id -1 \(indices\[{bad.size - 3}\]\)"):
-        stream.stream_union(stream.HostEdges.of_csr(indptr, bad, n), chunk_edges=chunk)
+        stream.chunked_union(stream.HostEdges.of_csr(indptr, bad, n), chunk_edges=chunk)
     bad[-3] = n
     with pytest.raises(ValueError, match=rf"vertex id {n} \(indices\[{bad.size - 3}\]\) is out of range"):
-        stream.stream_union(stream.HostEdges.of_csr(indptr, bad, n), chunk_edges=chunk)
+        stream.chunked_union(stream.HostEdges.of_csr(indptr, bad, n), chunk_edges=chunk)
     ptr = indptr.copy()
     ptr[n // 2] = ptr[n // 2 + 1] + 1
     # every entry's row in one pass, and each chunk's
     tight = rows_per_chunk_budget(stream, ptr, indices, chunk)
-    assert stream.stream_union(stream.HostEdges.of_csr(indptr, indices, n), chunk_edges=chunk,
+    assert stream.chunked_union(stream.HostEdges.of_csr(indptr, indices, n), chunk_edges=chunk,
                                device_memory=tight).csr_rows == "chunks"
     for budget in (None, tight):
         with pytest.raises(ValueError, match=r"indptr decreases .* at row"):
-            stream.stream_union(stream.HostEdges.of_csr(ptr, indices, n), chunk_edges=chunk, device_memory=budget)
+            stream.chunked_union(stream.HostEdges.of_csr(ptr, indices, n), chunk_edges=chunk, device_memory=budget)
     with pytest.raises(ValueError, match=r"indptr runs from 0 to"):
         stream.HostEdges.of_csr(indptr, indices[:-1], n)
 
@@ -185,8 +185,8 @@ def run_unsettled_errors(stream, src, dst, n, monkeypatch):
     import scipy.sparse as sp
     from scipy.sparse.csgraph import connected_components as scipy_cc
     states = []
-    real = stream.Streamer.result
-    monkeypatch.setattr(stream.Streamer, "result", lambda st: states.append(st._pending is not None) or real(st))
+    real = stream.ChunkedUnion.result
+    monkeypatch.setattr(stream.ChunkedUnion, "result", lambda st: states.append(st._pending is not None) or real(st))
     A = sp.csr_matrix((np.ones(src.size, np.int8), (src, dst)), shape=(n, n))
     k0, want = scipy_cc(A, directed=False)
     k, labels = gconn.connected_components(A, backend="gpu")
@@ -213,7 +213,7 @@ def run_unsettled_errors(stream, src, dst, n, monkeypatch):
 
 def spy_landings(stream, monkeypatch, chunk_edges: int) -> list:
     """The landings (``gconn.backends.gpu.staging.Landing``) streamed calls make for
-    their labels (see ``Streamer._land``), appended to the returned list as they are made,
+    their labels (see ``ChunkedUnion._land``), appended to the returned list as they are made,
     for labels of any size, with chunks of ``chunk_edges``."""
     made = []
     real = stream.landing
@@ -253,12 +253,12 @@ def run_bad_ids(stream, src, dst, chunk):
     at = src.size - 2
     bad[at] = -7
     with pytest.raises(ValueError, match=rf"chunk {at // chunk} .*negative vertex id -7 \(src\[{at}\]\)"):
-        stream.stream_union((bad, dst), chunk_edges=chunk)
+        stream.chunked_union((bad, dst), chunk_edges=chunk)
     with pytest.raises(ValueError, match=r"out of range for n=3"):
-        stream.stream_union((src, dst), n=3, chunk_edges=chunk)
+        stream.chunked_union((src, dst), n=3, chunk_edges=chunk)
 
 
-# -- text edge lists, parsed in chunks and streamed (gconn.chunked.gpu_route) --------
+# -- text edge lists, parsed in chunks and streamed (gconn.chunked.gpu) --------
 
 def write_edge_list(path, src, dst, *, sep=" ", head=None):
     """``src``/``dst`` as a text edge list, gzipped for a ``.gz`` path;
@@ -361,10 +361,10 @@ def run_sparse_ids_before_the_range(folder, monkeypatch):
     resident route relabels), from a file and from host arrays alike; dense
     ids stream as they are."""
     import gconn
-    from gconn.chunked import gpu_union as stream
+    from gconn.chunked import gpu as stream
     sized = []      # the sizes the parent array was grown to
-    grow = stream.Streamer._grow
-    monkeypatch.setattr(stream.Streamer, "_grow", lambda self, need: (grow(self, need), sized.append(need)))
+    grow = stream.ChunkedUnion._grow
+    monkeypatch.setattr(stream.ChunkedUnion, "_grow", lambda self, need: (grow(self, need), sized.append(need)))
     path = folder / "sparse.el"
     path.write_text("0 200000000\n5 200000000\n")
     for graph in (str(path), (np.array([0, 5]), np.array([200000000, 200000000]))):

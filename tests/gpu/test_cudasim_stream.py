@@ -1,4 +1,4 @@
-"""Streamed union-find (gconn.chunked.gpu_union) in numba's CUDA simulator.
+"""Streamed union-find (gconn.chunked.gpu) in numba's CUDA simulator.
 
     NUMBA_ENABLE_CUDASIM=1 python -m pytest -m cudasim tests/gpu/test_cudasim_stream.py
 
@@ -25,7 +25,7 @@ pytestmark = [pytest.mark.cudasim,
 
 if SIM:
     import gconn
-    from gconn.chunked import gpu_feed as feed, gpu_union as stream
+    from gconn.chunked import gpu_feed as feed, gpu as stream
 
 
 @pytest.fixture(scope="module")
@@ -122,7 +122,7 @@ def test_budget_from_the_environment(dense, monkeypatch):
 def test_vertices_beyond_the_budget(edges):
     src, dst, n = edges
     with pytest.raises(MemoryError, match=r"n=\d+.*budget of"):
-        stream.stream_union((src * 1000, dst * 1000), device_memory=4096)
+        stream.chunked_union((src * 1000, dst * 1000), device_memory=4096)
 
 
 def test_spanning_forest_from_the_stream(dense):
@@ -139,7 +139,7 @@ def test_files_are_memory_mapped(edges, tmp_path):
     src, dst, n = edges
     g = gconn.Graph.from_edges(src, dst, n + 3)
     gconn.save(g, tmp_path / "g.gcb")
-    st = stream.stream_union(str(tmp_path / "g.gcb"), chunk_edges=11)
+    st = stream.chunked_union(str(tmp_path / "g.gcb"), chunk_edges=11)
     roots, _, _, n_out = st.result()
     assert n_out == n + 3           # the file's n, isolated vertices included
     check_labels(src, dst, n + 3, roots)
@@ -388,7 +388,7 @@ class FakeDriver:
     def __init__(self, fail=None):
         import ctypes
 
-        from gconn.chunked import gpu_driver as driver
+        from gconn.chunked import gpu_feed as driver
         self.log, self.launches, self.fail, self.count = [], [], fail, {}
         self.fields = None
 
@@ -460,7 +460,7 @@ def test_pump_sends_every_chunk_through_the_ring(m, chunk, piece):
     after a wait on its event and copied right after its fill), the launch
     sees the chunk's size and bounds row and a grid for it, and each
     chunk's bounds come back to the host after its launch."""
-    from gconn.chunked.gpu_union import BUFFERS
+    from gconn.chunked.gpu import BUFFERS
     drv, c, s, d, hostb = pump_case(m, chunk, piece)
     assert c[feed._A] == m and c[feed._ERR] == 0 and c[feed._SLOT] == -(-m // chunk)
     got = drv.launches
@@ -511,7 +511,7 @@ def test_pump_csr_rows_and_failed_calls():
     """A CSR (no source ids staged) takes each chunk's rows from the rows
     found whole; a failed driver call stops the pump at its chunk with the
     error and the call's name."""
-    from gconn.chunked import gpu_driver as driver
+    from gconn.chunked import gpu_feed as driver
     m, chunk = 30, 8
     whole = np.arange(m, dtype=np.int32) * 5
     drv, c, s, d, _ = pump_case(m, chunk, 3, whole=whole, src=False)

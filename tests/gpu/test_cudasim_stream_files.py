@@ -1,5 +1,5 @@
 """Text edge lists parsed in chunks and streamed to the GPU
-(gconn.chunked.gpu_route) in numba's CUDA simulator.
+(gconn.chunked.gpu) in numba's CUDA simulator.
 
     NUMBA_ENABLE_CUDASIM=1 python -m pytest -m cudasim tests/gpu/test_cudasim_stream_files.py
 """
@@ -48,7 +48,7 @@ def test_ids_outgrowing_int32_after_the_first_chunk(tmp_path, monkeypatch):
     from gconn.io import chunks
     monkeypatch.setattr(chunks, "BLOCK_BYTES", 16)
     monkeypatch.setattr(chunks, "DEFAULT_CHUNK_EDGES", 2)
-    from gconn.chunked import gpu_route as streaming
+    from gconn.chunked import gpu as streaming
     returned = []
     run = streaming.run
     monkeypatch.setattr(streaming, "run", lambda *a, **k: returned.append(run(*a, **k)) or returned[-1])
@@ -65,9 +65,9 @@ def test_declared_n_beyond_int32_gives_int64_ids(monkeypatch):
     """A declared vertex count past the int32 range makes the streamer's ids
     int64 even when the first chunk is int32 (shown with the limit lowered)."""
     from gconn.design import Plan, Variant
-    from gconn.chunked import gpu_union as stream
+    from gconn.chunked import gpu as stream
     monkeypatch.setattr(stream, "INT32_MAX", 100)
-    st = stream.Streamer(Plan.of(Variant.parse("none+union-async+find-halve")), n=150, limit=1 << 24)
+    st = stream.ChunkedUnion(Plan.of(Variant.parse("none+union-async+find-halve")), n=150, limit=1 << 24)
     st.feed(stream.HostEdges((np.array([0, 120], np.int32), np.array([149, 7], np.int32))))
     roots, _, _, n = st.result()
     assert st.idt == np.int64 and n == 150 and roots[0] == roots[149] and roots[7] == roots[120] != roots[0]

@@ -25,7 +25,7 @@ from gpucases import GPU_OK as _OK, ON_GPU
 pytestmark = ON_GPU
 
 if _OK:
-    from gconn.chunked import gpu_union as stream
+    from gconn.chunked import gpu as stream
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +39,7 @@ def test_pinned_staging(edges, threads):
     cut through every component."""
     src, dst, n = edges
     for c in (1 << 12, 300_007, src.size):
-        st = stream.stream_union((src, dst), chunk_edges=c, copy_threads=threads)
+        st = stream.chunked_union((src, dst), chunk_edges=c, copy_threads=threads)
         roots, _, _, n_out = st.result()
         check_labels(src, dst, n_out, roots)
         assert st.chunks == -(-src.size // c)
@@ -66,7 +66,7 @@ def test_strided_columns_and_memmaps(edges, tmp_path):
     np.save(tmp_path / "e.npy", pairs)
     gconn.save(gconn.Graph.from_edges(src, dst, n), tmp_path / "g.gcb")
     for path in ("e.npy", "g.gcb"):
-        st = stream.stream_union(str(tmp_path / path), chunk_edges=1 << 16)
+        st = stream.chunked_union(str(tmp_path / path), chunk_edges=1 << 16)
         roots, _, _, n_out = st.result()
         check_labels(src, dst, n_out, roots)
 
@@ -89,7 +89,7 @@ def test_widening_waits_for_nothing_on_the_host(edges, monkeypatch):
     are SciPy's."""
     src, dst, n = edges
     in_widen, waits, widths = [False], [], []
-    sync, widen = stream._CudaPipe.sync, stream.Streamer._widen
+    sync, widen = stream._CudaPipe.sync, stream.ChunkedUnion._widen
 
     def counted_sync(self):
         waits.append(in_widen[0])
@@ -104,9 +104,9 @@ def test_widening_waits_for_nothing_on_the_host(edges, monkeypatch):
             widths.append(self.chunk_edges)
 
     monkeypatch.setattr(stream._CudaPipe, "sync", counted_sync)
-    monkeypatch.setattr(stream.Streamer, "_widen", marked_widen)
+    monkeypatch.setattr(stream.ChunkedUnion, "_widen", marked_widen)
     # the parent array takes a quarter of the budget
-    st = stream.stream_union((src, dst), device_memory=4 * n * src.itemsize)
+    st = stream.chunked_union((src, dst), device_memory=4 * n * src.itemsize)
     roots, _, _, n_out = st.result()
     check_labels(src, dst, n_out, roots)
     assert widths and max(widths) > st._floor, (widths, st._floor)
@@ -172,7 +172,7 @@ def test_native_feed_takes_the_chunks_after_the_first(edges, known_n, monkeypatc
             monkeypatch.setattr(stream, "PUMP", pump)
             starts.clear()
             chunk = 1 << 12
-            st = stream.stream_union(edges_, chunk_edges=chunk, n=n if known_n else None)
+            st = stream.chunked_union(edges_, chunk_edges=chunk, n=n if known_n else None)
             roots, _, _, n_out = st.result()
             check_labels(src, dst, n_out, roots)
             if pump:
@@ -269,12 +269,12 @@ def test_staging_buffers_are_kept_between_runs(monkeypatch):
     import cupy as cp
     src = np.arange(100_000, dtype=np.int32)
     dst = (src + 1) % src.size
-    stream.stream_union((src, dst)).result()
+    stream.chunked_union((src, dst)).result()
     assert stream._PINNED
     allocs = []
     real = cp.cuda.alloc_pinned_memory
     monkeypatch.setattr(cp.cuda, "alloc_pinned_memory", lambda nbytes: allocs.append(nbytes) or real(nbytes))
-    st = stream.stream_union((src, dst))
+    st = stream.chunked_union((src, dst))
     assert allocs == [] and st._pipe.ring is None and stream._PINNED and stream._BOUNDS
     check_labels(src, dst, src.size, st.result()[0])
 
@@ -286,7 +286,7 @@ def test_on_a_stream_of_the_callers(edges):
     import cupy as cp
     src, dst, n = edges
     with cp.cuda.Stream(non_blocking=True):
-        st = stream.stream_union((src, dst), chunk_edges=1 << 14)
+        st = stream.chunked_union((src, dst), chunk_edges=1 << 14)
         roots = st.result()[0]
         check_labels(src, dst, st.result()[3], roots)
 

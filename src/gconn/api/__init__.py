@@ -76,7 +76,7 @@ def connected_components(graph=None, directed=True, connection="weak", return_la
     ``device_memory`` (bytes or e.g. ``"4GB"``; default: the environment
     variable ``GCONN_DEVICE_MEMORY``, else all that is free) bounds what
     the GPU backend may use: host edges whose graph would not fit are
-    streamed to the GPU in chunks (see :mod:`gconn.chunked.gpu_route`).
+    streamed to the GPU in chunks (see :mod:`gconn.chunked.gpu`).
 
     ``output="pandas"`` or ``"polars"`` returns ``(n_components, table)``
     instead: one row per vertex, columns ``vertex`` (its input id or name)

@@ -10,9 +10,9 @@ describe their input (:func:`gconn.inputs.describe`), state the call
   module ``gconn.backends.aot``, so that a one-off process never loads numba;
 * ``chunked``: a file (or an iterator of edge chunks) on the CPU with a
   union-find variant without sampling: parsed and united chunk by chunk in
-  O(n + chunk) memory (``gconn.chunked.cpu_route``);
+  O(n + chunk) memory (``gconn.chunked.cpu``);
 * ``stream``: host edges on the GPU: copied in overlapped chunks and united
-  on the device (:mod:`gconn.chunked.gpu_route`), when the variant reads only edges
+  on the device (:mod:`gconn.chunked.gpu`), when the variant reads only edges
   or the graph does not fit the device's memory budget;
 * ``resident``: everything else: the graph built (:func:`gconn.inputs.to_graph`),
   moved to the backend, and run by :mod:`gconn.pipeline`.
@@ -189,7 +189,7 @@ def _chunked(src: Source, call: Call) -> bool:
     if src.kind != "file" or call.n is not None or call.table:
         return False
     from gconn.io.chunks import of_file
-    from gconn.chunked.cpu_route import plan_of
+    from gconn.chunked.cpu import plan_of
     if plan_of(call.algorithm, call.problem, call.params) is None:
         return False
     return not isinstance(of_file(src.file), str)
@@ -269,13 +269,13 @@ def _run_compiled(src: Source, call: Call):
 
 
 def _run_chunked(src: Source, call: Call) -> Outcome | None:
-    from gconn.chunked import cpu_route as streamed
+    from gconn.chunked import cpu as streamed
     out = streamed.run(src, call)
     return None if out is None else Outcome(*out)
 
 
 def _run_stream(src: Source, call: Call, be) -> Outcome | None:
-    from gconn.chunked import gpu_route as streaming
+    from gconn.chunked import gpu as streaming
     info = src.file if src.kind == "file" else None
     sent = streaming.run(src.obj, be, call.algorithm, call.problem, call.params, forest=call.problem == "forest",
                          device_memory=call.device_memory, return_stats=call.stats, info=info,

@@ -72,7 +72,7 @@ def chosen(m: int) -> bool:
 
 
 #: Largest file read whole for the compiled path: larger ones go to the
-#: streamed path (:mod:`gconn.chunked.cpu_route`), which parses and unites them in
+#: streamed path (:mod:`gconn.chunked.cpu`), which parses and unites them in
 #: O(n + chunk) memory instead of reading every edge first.  64 MB is a few
 #: million edges of text, well inside :data:`COLD_MAX_EDGES`' range.
 MAX_FILE_BYTES = 64 << 20

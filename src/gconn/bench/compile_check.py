@@ -45,7 +45,7 @@ def _load_kernels():
     """Import every module that registers kernels."""
     from gconn.backends.gpu import scc as scc_gpu  # noqa: F401
     from gconn.backends.gpu import bfs, finishes, graph, ops, replay, sampling, unionfind  # noqa: F401
-    from gconn.chunked import gpu_union as stream
+    from gconn.chunked import gpu as stream
     from gconn.backends.gpu.launch import REGISTRY
     return REGISTRY
 

@@ -8,16 +8,19 @@ warm-up, median of repeats):
   to the device (and its bandwidth), timed in turns with gconn's call
   (the ratio is the median of the rounds' ratios);
 * ``gconn.connected_components((src, dst), backend="gpu")`` end to end
-  (the streamed path), back to back and after the process idled 100 ms,
+  (the chunked route), back to back and after the process idled 100 ms,
   next to the device-resident compute time of the same variant and of the
   automatic choice on a resident graph;
-* a chunk-size sweep of the stream, staging buffers filled by 1..all
+* a chunk-size sweep of the chunked route, staging buffers filled by 1..all
   threads, against the driver's pageable copy and ``cudaHostRegister`` of
   the user's arrays (each alone);
 * streaming with a device budget 4x smaller than the graph's arrays, as
   GB/s of edge data against the pinned bandwidth;
 * from a SciPy CSR of the same edges, against the pinned copy of its
   indptr and indices and against SciPy;
+* the GPU host machinery measured against going without it, calls in
+  turns (:func:`_machinery`): the native feed, the labels' landing, and
+  the staged copies against CuPy's own;
 * with ``--big 10e9``, only a graph larger than the GPU's memory, held in
   host RAM (:func:`bench_big`); with ``--big-kronecker 29``, Graph500's
   Kronecker graph of that scale (:func:`bench_big_kronecker`).
@@ -36,7 +39,7 @@ import numpy as np
 from numba import njit, prange
 
 from gconn.graph import generators as gen
-from gconn.bench.gpu import _median_ms, _paired_ms, _wall_ms
+from gconn.bench.gpu import _median_ms, _once_ms, _paired_ms, _wall_ms
 
 GRAPHS = {
     "kron": ("Kronecker s22 ef16", lambda q: gen.kronecker_edges(16 if q else 22, 16, seed=1)),
@@ -95,7 +98,7 @@ def _modes(run, src, dst, repeat: int, log) -> dict:
     return modes
 
 
-PARTS = ("sweep", "modes", "budget", "resident", "matrix")
+PARTS = ("sweep", "modes", "budget", "resident", "matrix", "machinery")
 #: seconds the process sleeps before each call timed "after idling": a
 #: program calls gconn between other work, and on the H100's virtual machine
 #: numba's threads then wake slowly (a parallel loop over 16 ints took 3.6 ms
@@ -110,7 +113,7 @@ def bench_graph(key: str, quick: bool, repeat: int, log, parts=PARTS) -> dict:
     from gconn import design, pipeline
     from gconn.backends import gpu
     from gconn.graph import Graph
-    from gconn.chunked import gpu_union as stream
+    from gconn.chunked.gpu import chunked_union
 
     desc, edges = GRAPHS[key]
     src, dst, n = edges(quick)
@@ -135,20 +138,22 @@ def bench_graph(key: str, quick: bool, repeat: int, log, parts=PARTS) -> dict:
         "copy (numba's threads wake first)")
 
     def run(**kw):
-        s = stream.stream_union((src, dst), **kw)
+        s = chunked_union((src, dst), **kw)
         s.result()
         return s
 
     sweep = {}
     for c in CHUNKS if "sweep" in parts else ():
         sweep[c] = _wall_ms(lambda: run(chunk_edges=c), repeat)
-        log(f"  chunk {c:>9}: stream+union {sweep[c]:.2f} ms ({gb / (sweep[c] / 1e3):.1f} GB/s)")
+        log(f"  chunk {c:>9}: copies+unions {sweep[c]:.2f} ms ({gb / (sweep[c] / 1e3):.1f} GB/s)")
     row["sweep"] = sweep
     row["modes"] = _modes(run, src, dst, repeat, log) if "modes" in parts else {}
     if "budget" in parts:
         row["budget"] = _budget(run, src.nbytes + dst.nbytes, gb, pin, repeat, log)
     if "matrix" in parts:
         row["matrix"] = _matrix(src, dst, n, repeat, log)
+    if "machinery" in parts:
+        row["machinery"] = _machinery(src, dst, n, repeat, log)
     if "resident" in parts:
         dg = Graph.from_edges(cp.asarray(src), cp.asarray(dst), n)
         for name in ("none+union-async+find-halve", design.choose(dg, "cc", "gpu").name):
@@ -191,6 +196,55 @@ def _matrix(src, dst, n, repeat, log) -> dict:
         f"{ours:.2f} ms = {ratio:.2f}x (timed in turns); SciPy's connected_components {theirs:.0f} ms "
         f"({theirs / ours:.0f}x gconn)")
     return dict(nnz=int(A.nnz), pinned_ms=pin, e2e_ms=ours, e2e_ratio=ratio, scipy_ms=theirs)
+
+
+def _turns(fns: dict, repeat: int) -> dict:
+    """Median wall ms of each function, called in turns (the order reversed
+    every other round) after a round of warm-ups."""
+    times = {k: [] for k in fns}
+    for r in range(repeat + 1):
+        for k in (list(fns) if r % 2 else list(fns)[::-1]):
+            ms = _once_ms(fns[k])
+            if r:
+                times[k].append(ms)
+    return {k: float(np.median(v)) for k, v in times.items()}
+
+
+def _machinery(src, dst, n, repeat, log) -> dict:
+    """What the GPU host machinery saves on the calls users make: the
+    chunked route from host arrays and from a SciPy CSR as it is, and
+    without the native feed (``gconn.chunked.gpu.PUMP``), without the
+    labels' landing (``LAND_BYTES``), and without both; then the staged
+    copies (``staging.put``, ``staging.fetch``) against CuPy's."""
+    import cupy as cp
+    import scipy.sparse as sp
+
+    import gconn
+    from gconn.backends.gpu import staging
+    from gconn.chunked import gpu as chunked
+    A = sp.csr_matrix((np.ones(src.size, np.int8), (src, dst)), shape=(n, n))
+    modes = {"as is": (True, chunked.LAND_BYTES), "no native feed": (False, chunked.LAND_BYTES),
+             "no landing": (True, 1 << 62), "neither": (False, 1 << 62)}
+    out = {}
+
+    def call(obj, mode):
+        def run():
+            chunked.PUMP, chunked.LAND_BYTES = modes[mode]
+            return gconn.connected_components(obj, backend="gpu")
+        return run
+
+    kept = chunked.PUMP, chunked.LAND_BYTES
+    try:
+        for what, obj in (("arrays", (src, dst)), ("SciPy CSR", A)):
+            out[what] = t = _turns({m: call(obj, m) for m in modes}, repeat)
+            log(f"  {what}: " + ", ".join(f"{m} {ms:.2f} ms ({ms / t['as is']:.2f}x)" for m, ms in t.items()))
+    finally:
+        chunked.PUMP, chunked.LAND_BYTES = kept
+    dev = cp.asarray(src)
+    out["copies"] = t = _turns({"staging.put": lambda: staging.put(src), "cp.asarray": lambda: cp.asarray(src),
+                                "staging.fetch": lambda: staging.fetch(dev), "dev.get()": dev.get}, repeat)
+    log(f"  {src.nbytes / 1e6:.0f} MB: " + ", ".join(f"{k} {ms:.2f} ms" for k, ms in t.items()))
+    return out
 
 
 def bench_big(random_edges: int, log, n: int = 1 << 30, block: int = 1 << 20) -> dict:

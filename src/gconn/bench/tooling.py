@@ -249,7 +249,7 @@ def warmup(show: bool = True, notice: bool = True) -> dict:
     import tempfile
     from gconn.graph import generators
     from gconn import io
-    from gconn.chunked import cpu_route as streamed
+    from gconn.chunked import cpu as streamed
     from gconn.chunked import gpu_feed as feed
     from gconn.backends.gpu import staging
     t0 = time.perf_counter()

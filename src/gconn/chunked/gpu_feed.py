@@ -1,20 +1,105 @@
-"""The streamed feed's loop, compiled for the host (:class:`gconn.chunked.gpu_union.Streamer`
-runs it through ``_CudaPipe.pump``): a chunk's fills, copies, events, union
-launch and bounds back as driver calls (:mod:`gconn.chunked.gpu_driver`), with no
-Python between them.  It imports no GPU kernel, so that ``gconn warmup``
-compiles it where numba-cuda is not installed.
+"""The native feed: the chunked route's loop compiled for the host
+(:class:`gconn.chunked.gpu.ChunkedUnion` runs it through
+``_CudaPipe.pump``), a chunk's fills, copies, events, union launch and
+bounds back made as CUDA driver calls with no Python between them: the
+same loop in Python took 1.15-1.28x as long on the H200
+(``python -m gconn.bench.stream --parts machinery``).
 
+A driver call goes through the function's address, passed in as an
+integer, so that numba's on-disk cache can keep the loop (an address fixed
+at compile time would be wrong in the next process); :func:`addresses`
+reads them from ``libcuda``, and a test may pass its own functions.  The
+module imports no GPU kernel, so that ``gconn warmup`` compiles it where
+numba-cuda is not installed.
+
+>>> NAMES[LAUNCH], SIGNATURES["cuStreamWaitEvent"]
+('cuLaunchKernel', (64, 64, 32))
 >>> _CONTROL, _NOT_BACK == np.iinfo(np.int64).min
 (28, True)
 """
 from __future__ import annotations
 
-import numpy as np
-from numba import njit, prange
+import ctypes
 
-from gconn.chunked.gpu_driver import LAUNCH, NAMES, RECORD, SYNC, TO_DEVICE, TO_HOST, WAIT, call_copy, call_launch, call_record, \
-    call_sync, call_wait
+import numpy as np
+from llvmlite import ir
+from numba import njit, prange, types
+from numba.extending import intrinsic
+
 from gconn.backends.gpu.staging import BLOCK, _memcpy
+
+
+#: the driver functions, with the width in bits of each argument (handles,
+#: pointers and sizes 64, ``unsigned int`` 32); each returns a CUresult
+SIGNATURES = {
+    "cuEventSynchronize": (64,),
+    "cuEventRecord": (64, 64),
+    "cuStreamWaitEvent": (64, 64, 32),
+    "cuMemcpyHtoDAsync_v2": (64, 64, 64, 64),
+    "cuMemcpyDtoHAsync_v2": (64, 64, 64, 64),
+    "cuLaunchKernel": (64, 32, 32, 32, 32, 32, 32, 32, 64, 64, 64),
+}
+NAMES = tuple(SIGNATURES)
+SYNC, RECORD, WAIT, TO_DEVICE, TO_HOST, LAUNCH = range(len(NAMES))
+
+
+def _caller(widths: tuple):
+    """An intrinsic ``call(address, (args...))`` of a C function returning
+    int32 whose integer arguments have ``widths`` bits."""
+
+    @intrinsic
+    def call(typingctx, fn, args):
+        if not (isinstance(fn, types.Integer) and isinstance(args, types.BaseTuple) and len(args) == len(widths)
+                and all(isinstance(t, types.Integer) for t in args)):
+            return None
+
+        def codegen(context, builder, signature, llargs):
+            fnty = ir.FunctionType(ir.IntType(32), [ir.IntType(w) for w in widths])
+            addr = context.cast(builder, llargs[0], signature.args[0], types.uint64)
+            f = builder.inttoptr(addr, fnty.as_pointer())
+            values = []
+            for i, (w, t) in enumerate(zip(widths, signature.args[1])):
+                v = context.cast(builder, builder.extract_value(llargs[1], i), t, types.uint64)
+                values.append(v if w == 64 else builder.trunc(v, ir.IntType(w)))
+            return builder.call(f, values)
+
+        return types.int32(fn, args), codegen
+
+    return call
+
+
+call_sync = _caller(SIGNATURES["cuEventSynchronize"])
+call_record = _caller(SIGNATURES["cuEventRecord"])
+call_wait = _caller(SIGNATURES["cuStreamWaitEvent"])
+call_copy = _caller(SIGNATURES["cuMemcpyHtoDAsync_v2"])     # both directions: (dst, src, bytes, stream)
+call_launch = _caller(SIGNATURES["cuLaunchKernel"])
+
+_ADDRESSES: list = []
+
+
+def addresses() -> np.ndarray | None:
+    """The driver functions' addresses (int64, in :data:`NAMES`' order), or
+    None where ``libcuda`` cannot be loaded."""
+    if not _ADDRESSES:
+        try:
+            lib = ctypes.CDLL("libcuda.so.1")
+            found = np.array([ctypes.cast(getattr(lib, name), ctypes.c_void_p).value for name in NAMES], np.int64)
+        except (OSError, AttributeError):
+            found = None
+        _ADDRESSES.append(found)
+    return _ADDRESSES[0]
+
+
+def handle(obj) -> int:
+    """The integer value of a driver handle (a CUfunction of the NVIDIA
+    bindings, a ctypes pointer, or an int)."""
+    if isinstance(obj, int):
+        return obj
+    value = getattr(obj, "value", None)
+    if isinstance(value, int):
+        return value
+    return int(obj)
+
 
 #: a pinned bounds slot whose chunk's pair has not come back yet
 _NOT_BACK = np.iinfo(np.int64).min
@@ -31,17 +116,12 @@ _AT_M, _AT_SRC_SIZE, _AT_SRC_SHAPE, _AT_SRC_DATA, _AT_DST_SIZE, _AT_DST_SHAPE, _
 
 @njit(parallel=True, nogil=True, cache=True)
 def _pump(fns, src, dst, pieces, events, dbuf, params, at, hostb, c):
-    """Chunks of the feed, each as :meth:`Streamer._put` makes a checked
+    """Chunks of the feed, each as :meth:`ChunkedUnion._put` makes a checked
     chunk (its copies, its union with the bounds into row ``c[_ROW]``, the
     bounds back, the events between the streams), from edge ``c[_A]``
     until ``c[_M]``, ``c[_LIMIT]`` chunks, or, with ``c[_WATCH]`` (n not
-    known), until a chunk's bounds back show an id beyond the parent
-    array, whose growth the host makes.  Driver calls only: the host's
-    Python between a call's pieces and chunks was about 2 ms of a 14 ms
-    call from Kronecker's host arrays; with this loop (its first version,
-    whose copies called ``staging.copy_shares``), calls in turns with the
-    host's loop in one process fed their chunks in 0.2-1.5 ms less
-    (BENCHMARKS.md, twenty-seventh session).
+    known), until a chunk's bounds show an id beyond the parent array,
+    whose growth the host makes.
 
     ``events``: the ring's pieces' events, then ``copied`` and ``unioned``
     per device buffer; ``dbuf[s]``: buffer s's (src, dst) device

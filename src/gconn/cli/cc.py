@@ -81,7 +81,7 @@ def _whole_calls(args, inp, backend, relabel):
         # passive; BENCHMARKS.md).  Set before the first parallel kernel
         # starts the runtime; a user's own setting wins.
         os.environ.setdefault("OMP_WAIT_POLICY", "passive")
-        from gconn.chunked.cpu_route import plan_of, warm
+        from gconn.chunked.cpu import plan_of, warm
         import time
         with watch_compiles(notice=not args.quiet) as watch:
             t0 = time.perf_counter()

@@ -287,6 +287,29 @@ def line_of_id(info: FileInfo, vertex_id: int) -> int | None:
 
 # -- binary formats ----------------------------------------------------------------------
 
+def mapped_arrays(path) -> tuple:
+    """``(src, dst, n)`` of a ``.gcb`` file, or the columns of an ``.npy``
+    (m, 2) edge array with n None, memory-mapped: nothing is read before it
+    is used (the GPU's chunked route copies them chunk by chunk).
+
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "e.npy")
+    >>> np.save(path, np.array([[0, 1], [2, 3]]))
+    >>> [a.tolist() if a is not None else a for a in mapped_arrays(path)]
+    [[0, 2], [1, 3], None]
+    """
+    name = str(path)
+    if name.endswith(".gcb"):
+        from gconn.io.gcb import edge_arrays
+        return edge_arrays(name)
+    if name.endswith(".npy"):
+        arr = np.load(name, mmap_mode="r")
+        if arr.ndim != 2 or arr.shape[1] != 2:
+            raise ValueError(f"{name}: an edge .npy holds an (m, 2) array; got shape {arr.shape}")
+        return arr[:, 0], arr[:, 1], None
+    raise ValueError(f"{name}: only .gcb and .npy files are read as mapped arrays")
+
+
 def _mapped(path: Path, offset: int, dtype, count: int, chunk_edges: int):
     """Chunks of the ``count`` items of ``dtype`` at byte ``offset``: views
     of a read-only map whose consumed pages are dropped from memory."""

@@ -73,7 +73,7 @@ def layout(path: Path):
 
 def edge_arrays(path):
     """(src, dst, n) of a .gcb file, memory-mapped: the edges are read
-    only when used (streamed to the GPU by :mod:`gconn.chunked.gpu_union`).
+    only when used (streamed to the GPU by :mod:`gconn.chunked.gpu`).
 
     >>> import gconn, tempfile, os
     >>> path = os.path.join(tempfile.mkdtemp(), "g.gcb")

@@ -207,12 +207,11 @@ class Direct:
     """A compiled kernel launched by one ``cuLaunchKernel`` call.
 
     numba-cuda's dispatcher converts every argument in Python on every
-    launch (35-150 us a launch on the H100's host, 8-11 us here; several
-    launches per run);
-    here the arguments become numba's kernel ABI straight from the views'
-    precomputed fields and go to the driver in one buffer, on CuPy's current
-    stream (so CuPy's stream capture records them).  Array arguments are
-    checked against the signature's types, as the dispatcher would."""
+    launch (35-150 us a launch on the H100's host); here the arguments
+    become numba's kernel ABI straight from the views' precomputed fields
+    and go to the driver in one buffer, on CuPy's current stream (so CuPy's
+    stream capture records them).  Array arguments are checked against
+    the signature's types, as the dispatcher would."""
 
     __slots__ = ("handle", "types", "buf", "ptrs", "params", "lock", "function")
 
@@ -317,9 +316,8 @@ def launch(kern, nthreads: int, *args, persistent: bool = False, block: int = BL
     ``nthreads`` (capped at a few waves for the grid-stride kernels when
     ``persistent``); nothing when there is no work.  On a GPU the launch
     goes straight to the driver (:class:`Direct`); through numba's
-    dispatcher, launch configurations are kept (making one costs as much as
-    a small kernel) and numba's low-occupancy warning, noise for the
-    one-block kernels (L_max), is silenced."""
+    dispatcher, launch configurations are kept and numba's low-occupancy
+    warning (noise for the one-block kernels) is silenced."""
     if nthreads <= 0:
         return
     grid = (nthreads + block - 1) // block
@@ -345,12 +343,12 @@ def launch(kern, nthreads: int, *args, persistent: bool = False, block: int = BL
 
 class Bound:
     """A launch whose grid and leading arguments are fixed, made again with
-    new trailing arrays (CuPy arrays, of the signature's types): for the
-    last kernel of a replayed run, which writes a fresh array every call.
-    Its own parameter buffer holds the fixed arguments, so a launch writes
-    only the trailing arrays' pointers and sizes (the full conversion and
-    a view per array took most of the 24 us such a launch cost the H100's
-    host).  Where :class:`Direct` does not launch, it calls :func:`launch`."""
+    new trailing arrays (CuPy arrays of the signature's types): the last
+    kernel of a replayed run, which writes a fresh array every call.  A
+    launch writes only the trailing arrays' fields into its own parameter
+    buffer (the full conversion cost most of such a launch's 24 us on the
+    H100's host).  Where :class:`Direct` does not launch, it calls
+    :func:`launch`."""
 
     __slots__ = ("kern", "nthreads", "args", "block", "direct", "grid", "buf", "ptrs", "params", "tail", "lock")
 

@@ -1,59 +1,32 @@
 """CUDA graphs: a static run on a resident graph, captured once and replayed.
 
-On a graph of about a million edges the pipeline's kernels take 40-150 us
-together, while launching them from Python (parent initialization, the
-finish, finalization, compaction: five to eight launches, plus the arrays
-each run allocates) costs the host about as much again, and the device
-waits for it.  So the second call of a run with the same key on the same
-graph is captured as a CUDA graph (``cuStreamBeginCapture`` in relaxed
-mode on a private stream), and every later call replays it with one
-``cuGraphLaunch`` on the caller's current stream.
+On small graphs launching a run's five to eight kernels from Python costs
+the host as much as the kernels take, so the second call of a run with
+the same key on the same graph is captured (``cuStreamBeginCapture``,
+relaxed mode, on a private stream) and every later call replays it with
+one ``cuGraphLaunch`` on the caller's stream.
 
-* The first call runs as usual: it compiles the kernels and builds what the
-  graph caches (kernel views, an adjacency, scratch buffers), none of which
-  may happen inside a capture.
-* Every array allocated while capturing is kept with the capture (CuPy's
-  allocator is swapped for one that records them), so a replay never writes
-  memory that CuPy has handed to someone else.
-* An array a run takes from :func:`zeroed` while it is captured is zeroed
-  once, after the capture and before its first replay; a run that clears
-  it after use (a CuPy pair's id flags) needs no node to set it.
-* A replay hands back fresh copies of the run's output arrays, and reads
-  0-d outputs (a component count) as ints, before the next replay may
-  reuse the kept arrays: callers never share results.  An output the run
-  returns as a :class:`Deferred` is instead made after the replay, outside
-  the capture, by one kernel that writes a fresh array from arrays the
-  capture kept (the labels of a compaction: that kernel replaces a copy
-  of n labels).
-* What cannot be captured -- a run that reads a value back to decide what
-  to launch next (BFS sampling, the rounds of SV or label propagation) --
-  fails the capture on its first read-back; it is then run as usual, every
-  call.
-* A replay holds the capture's lock; a second thread arriving meanwhile
-  runs the pipeline as usual rather than wait, and so does one arriving
-  while another records a capture.  Buffers a run shares through the
-  graph's cache (the sampled pipeline's scratch) are kept per stream, and
-  a capture gets its own.
-* A run that reads only the graph's edge list (no sampling) is kept under
-  the list's device addresses, length, n and id width rather than with the
-  Graph object: ``connected_components((src, dst))`` called again on the
-  same CuPy arrays builds a new Graph every call, yet replays.  The
-  captured kernels read the edges at those addresses, which are the arrays
-  of the current call whenever the key matches -- even after the caller
-  rewrote them in place, or freed them and CuPy handed the memory to new
-  arrays -- and nothing else a capture holds depends on their contents.
-  Runs that read an adjacency are kept with the Graph, whose adjacency is
-  built once from its edges.
-* A caller may keep a ``handle`` (a list) per graph and key, which a
-  replay fills; :func:`again` then replays that capture without finding
-  it in its store (``connected_components`` on a resident graph does).
-* At most ``KEEP`` captures are kept per graph, and ``KEEP`` under
-  edge addresses, the least recently used dropped first (each holds its
-  run's arrays: a few bytes per vertex).
+* The first call runs as usual: it compiles the kernels and builds what
+  the graph caches, none of which may happen inside a capture.
+* Every array allocated while capturing is kept with the capture, so a
+  replay never writes memory CuPy has handed to someone else; an array
+  from :func:`zeroed` is zeroed once, before the first replay.
+* A replay hands back fresh copies of the outputs and reads 0-d ones as
+  ints; a :class:`Deferred` output is made after the replay by one kernel
+  writing a fresh array (the labels of a compaction).
+* A run that reads a value back (BFS sampling, SV's rounds) fails its
+  capture and runs as usual, every call.
+* A replay holds the capture's lock; a second thread arriving meanwhile,
+  or while another records a capture, runs as usual.
+* A run that reads only the edge list is kept under the list's device
+  addresses, length, n and id width, so ``connected_components((src,
+  dst))`` on the same CuPy arrays replays though each call builds a new
+  Graph; other runs are kept with the Graph.  A caller may keep a
+  ``handle`` that :func:`again` replays without a lookup.
+* At most ``KEEP`` captures are kept per graph and under edge addresses,
+  the least recently used dropped first.
 
-The replay reads the graph's arrays where they are, so it computes what a
-fresh run would.  ``GCONN_GPU_LAUNCH=numba`` (numba's dispatcher, which
-launches on the legacy stream) and the simulator never capture.
+``GCONN_GPU_LAUNCH=numba`` and the simulator never capture.
 
 >>> from gconn.backends.gpu import replay
 >>> replay.KEEP
@@ -256,10 +229,9 @@ def capture(fn) -> Captured:
 @_launch.kernel("scalar_out", lambda t: (t.i8, t.i8, t.I64), offsets=False)
 def make_scalar_out():
     """``out[:nbytes] = a[:nbytes]`` by one thread: a captured run's 0-d
-    output written into pinned host memory, which the device reaches at
-    the host's address (unified addressing).  As the graph's last node a
-    kernel cost a replay 1.3 us of device time, a copy node 8.5-9, and
-    13 where a kernel followed the graph (H100, BENCHMARKS.md, issue 12)."""
+    output written into pinned host memory (unified addressing); as the
+    graph's last node a kernel cost a replay 1.3 us, a copy node 8.5-9
+    (H100, BENCHMARKS.md, issue 12)."""
 
     def scalar_out(a, out, nbytes):
         if cuda.grid(1) == 0:
@@ -377,13 +349,9 @@ def replayed(graph, key, fn, edges_only: bool = False, handle: list | None = Non
 
 def again(handle: list) -> tuple | None:
     """The outputs of another replay of the capture a :func:`replayed` call
-    put in ``handle``, without finding it in its store again; None where
-    there is none, it has been dropped (a store holds the only reference,
-    so the weak one is dead once it is gone), or another thread is
-    replaying it: then call :func:`replayed`.  Finding the capture in its
-    store cost a resident call 2-3 us more of the H100's host before the
-    launch (BENCHMARKS.md, issue 12).  The replay counts as a use: the
-    capture becomes the store's most recent, as :func:`replayed` makes it."""
+    put in ``handle``, without finding it in its store (2-3 us of host time
+    a call); None where it has been dropped or another thread is replaying
+    it: then call :func:`replayed`.  The capture becomes the most recent."""
     if not handle:
         return None
     ref, runs, key = handle

@@ -1,17 +1,13 @@
-"""Host side of the transfers between the user's (pageable) host memory and
-the GPU: parallel copies through pinned buffers (issue 11), for the
-streamed chunks (:func:`stage`), whole arrays (:func:`put`) and results
-(:func:`fetch`).
+"""Host side of the transfers between the user's (pageable) host memory
+and the GPU (issue 11): parallel copies through pinned buffers for the
+chunked route's chunks (``Ring``), whole arrays (:func:`put`) and
+results (:func:`fetch`, :func:`landing`).
 
-The copy engine reads only pinned memory, so pageable memory reaches the
-device through a pinned staging buffer either way; the driver's own
-staging (``cudaMemcpy`` from pageable memory) moved 8.9 GB/s on the H100,
-and filling our buffers from a pool of Python threads 11-30 GB/s (the
-threads contend for the GIL between NumPy copies).  A numba ``prange``
-copy over all cores fills them at 79 GB/s, so a pipeline of such fills and
-asynchronous copies reaches 1.05-1.1x the time of a copy that starts from
-pinned memory (BENCHMARKS.md, issue 11).  These are CPU kernels: ``gconn
-warmup`` compiles them without a GPU.
+The copy engine reads only pinned memory, and the driver's own staging
+from pageable memory is single-threaded: on the H200 :func:`put` took
+0.18-0.35x and :func:`fetch` 0.37-0.40x the time of CuPy's copies
+(``python -m gconn.bench.stream --parts machinery``).  These are CPU
+kernels: ``gconn warmup`` compiles them without a GPU.
 
 >>> import numpy as np
 >>> out = np.empty(5, np.int32)
@@ -41,12 +37,9 @@ SHARES = config.NUMBA_NUM_THREADS
 
 @njit(parallel=True, nogil=True, cache=True)
 def _copy_bounds(out, a):
-    """out[:] = a (cast to out's type) by blocks in parallel; the smallest
-    and largest value of ``a``, read on the way (the ids' checks and the
-    parent array's size come from them, with no pass of their own).  Each
-    block is copied whole, then scanned while it is still in the cache: one
-    loop doing both ran at a quarter of the speed (2.3 against 10.5 GB/s a
-    thread, measured with int32 ids)."""
+    """out[:] = a (cast to out's type) by blocks in parallel, returning the
+    smallest and largest value of ``a``; each block is scanned while it is
+    still in the cache (one loop doing both ran at a quarter of the speed)."""
     n = a.size
     blocks = (n + BLOCK - 1) // BLOCK
     lo = np.empty(blocks, np.int64)
@@ -75,9 +68,7 @@ def stage(out: np.ndarray, a: np.ndarray) -> tuple[int, int]:
 
 def copy_into(out: np.ndarray, a: np.ndarray) -> None:
     """Copy ``a`` into ``out[:a.size]`` (cast) on all cores, reading
-    nothing else: the streamed chunks whose ids the device checks (a fill
-    with :func:`stage`'s bounds ran at 33-36 GB/s, this one at the host's
-    copy bandwidth; BENCHMARKS.md, issue 11).
+    nothing else (a fill with :func:`stage`'s bounds ran at 33-36 GB/s).
 
     >>> out = np.zeros(4, np.int32)
     >>> copy_into(out, np.array([3, 1], np.int64)); out.tolist()
@@ -120,12 +111,8 @@ def _memcpy(typingctx, out, a, start, count):
 @njit(parallel=True, nogil=True, cache=True)
 def copy_shares(out, a, threads):
     """out[:] = a (contiguous, one type): one share per thread, each a
-    single ``memcpy``.  Against numba's copy by 2^16-item blocks
-    (:func:`_copy`) on the H100's host, the fills of a call from Kronecker's
-    host arrays took 9.4 against 10.1 ms, and a bare ring of fills and
-    copies with the host busy between chunks as in a call 12.8 against 15.0
-    ms; calls alternating the two in one process were 0-11% faster in 10
-    of 12 medians (BENCHMARKS.md, twenty-fourth session)."""
+    single ``memcpy`` (0-11% faster than :func:`_copy`'s blocks in calls
+    from host arrays; BENCHMARKS.md, twenty-fourth session)."""
     n = a.size
     parts = max(min(threads, n // BLOCK), 1)
     step = (n + parts - 1) // parts
@@ -235,7 +222,7 @@ class Ring:
     turns carrying host arrays to the device: each piece is filled on all
     cores and its copy started at once, while the next piece is filled; the
     host waits only before refilling a piece, for the copy that last read
-    it.  :func:`put` and the streamed chunks (:mod:`gconn.chunked.gpu_union`) send
+    it.  :func:`put` and the streamed chunks (:mod:`gconn.chunked.gpu`) send
     through one."""
 
     def __init__(self, bufs: list):
@@ -274,12 +261,9 @@ class Ring:
 
 
 def put(a: np.ndarray):
-    """A host array on the device (CuPy), in pieces: each piece copied into
-    a pinned buffer on all cores, then by DMA while the next one is filled
-    (a ``Ring`` of two), instead of the driver's pageable copy
-    (6.6-8.9 GB/s on the H100, where this pipeline ran at 1.05-1.1x the
-    time of a copy from pinned memory).  Returns once the copy is done, so
-    the pinned buffers can be reused.
+    """A host array on the device (CuPy), in pieces: each copied into a
+    pinned buffer on all cores, then by DMA while the next one is filled.
+    Returns once the copy is done.
 
     >>> import numpy as np
     >>> put(np.arange(3)).tolist()  # doctest: +SKIP
@@ -334,10 +318,8 @@ class _Region:
 
     def unmap_after(self, nbytes: int) -> None:
         """Give the pages past the first ``nbytes`` back to the kernel
-        (``MADV_DONTNEED``; they read as zeros if written again), keeping
-        the address range; where there is no ``madvise``, keep them.  A
-        registered region keeps them: unregistering it inside a call cost
-        0.5-1.3 ms on the H100's host, and it stays within ``KEEP_BYTES``."""
+        (``MADV_DONTNEED``), keeping the address range; a registered region
+        keeps them (unregistering cost 0.5-1.3 ms inside a call)."""
         if self.pinned:
             return
         start = -(-(self.buf.ctypes.data + nbytes) // PAGE) * PAGE
@@ -411,14 +393,11 @@ def _register():
 
 
 def _pin(region: _Region) -> None:
-    """Register the written pages of a kept region with the driver (when
-    its labels are dropped, mostly between calls), so that the next
-    call's labels come back by one DMA into them: 16.8 MB of labels in
-    0.31 ms against 0.53 through pinned pieces copied out on all cores,
-    33.6 MB in 0.62 against 0.93 (H100).  Registering 16.8 / 33.6 MB of written
-    pages took 1.3 / 1.5 ms, paid once while the region is reused
-    (BENCHMARKS.md, issue 11).  Where registration fails the region stays
-    as it is, and fetches copy through pinned pieces."""
+    """Register the written pages of a kept region with the driver, so that
+    the next call's labels come back by one DMA into them (16.8 MB in 0.31
+    against 0.53 ms through pinned pieces, H100; registering took 1.3 ms,
+    paid once while the region is reused).  Where registration fails,
+    fetches copy through pinned pieces."""
     calls = _register()
     nbytes = -(-region.written // PAGE) * PAGE
     if calls is None or nbytes == 0 or region.pinned >= nbytes:
@@ -451,19 +430,12 @@ def _take(nbytes: int) -> _Region | None:
 
 class Landing:
     """Host memory for labels still being computed, each page already
-    written, for :func:`fetch` to copy into.  A fresh NumPy array above
-    glibc's mmap threshold (at most 32 MB) is a new mapping whose pages
-    the kernel maps and zeroes at their first write: copying 33.6 MB of
-    labels out of pinned memory took 0.89-0.95 ms into one against
-    0.29-0.39 ms into one already written (H200), and writing them took
-    1.3 ms of a 9 ms call on the H100 where they came on 4 KiB pages.  So
-    a caller makes it while the host would otherwise wait for the device,
-    and the memory of labels the caller has dropped (the array and every
-    view of it) is kept, pages mapped and registered with the driver
-    (``_pin``), for the next call's landing: one region, the latest,
-    of at most ``KEEP_BYTES`` (1 GiB); pages past a result's size are
-    given back to the kernel where the region is not registered
-    (BENCHMARKS.md, issue 11).
+    written, for :func:`fetch` to copy into: a fresh array's pages are
+    mapped and zeroed at their first write (copying 33.6 MB of labels took
+    0.89-0.95 ms into a fresh array, 0.29-0.39 ms into a written one, H200).
+    The memory of labels the caller has dropped is kept, registered with
+    the driver (``_pin``), for the next landing: one region, of at most
+    ``KEEP_BYTES``.
 
     >>> a = landing(5, np.int32).array(3, np.int32); a.shape, a.dtype.name, a.flags.writeable
     ((3,), 'int32', True)
@@ -511,18 +483,11 @@ def landing(size: int, dtype) -> Landing:
 
 
 def fetch(dev, out: Landing | None = None) -> np.ndarray:
-    """A device array back in (pageable) host memory, in pieces: the
-    copies of ``FETCH_SLOTS`` pieces device-to-pinned by DMA are queued at
-    once, and each piece is copied out on all cores as it arrives, its
-    buffer then taking a later piece; instead of the driver's
-    single-threaded pageable path (the labels of a 4M-vertex graph took
-    1.4-1.7 ms that way).  Host memory beside the result stays
-    ``FETCH_SLOTS`` pieces, whatever the size.
-
-    ``out``: a :class:`Landing` to fetch into where the result fits it
-    (made before the size was known); otherwise the result is a new
-    array.  Where the landing's memory is registered (kept from labels
-    dropped since, see :class:`Landing`) the copy is one DMA straight into it."""
+    """A device array back in (pageable) host memory: ``FETCH_SLOTS`` pieces
+    copied device-to-pinned by DMA at once, each copied out on all cores as
+    it arrives, its buffer then taking a later piece.  ``out``: a
+    :class:`Landing` to fetch into where the result fits it (one DMA
+    straight into it where its memory is registered)."""
     import cupy as cp
     shape = dev.shape
     dev = cp.ascontiguousarray(dev).reshape(-1)

@@ -77,7 +77,7 @@ def make_coo_ops(fin, fopt, sopt, track=TRACK_NONE):
     """Operations over COO pairs, one thread per pair: the edge-centric
     finish without sampling (each undirected edge once, src < dst),
     incremental inserts, queries and mixed batches, the chunks streamed
-    from the host (:mod:`gconn.chunked.gpu_union`), and stride sampling.
+    from the host (:mod:`gconn.chunked.gpu`), and stride sampling.
 
     Each warp owns a contiguous segment of the pairs and walks it in
     32-pair chunks (coalesced), chunk c at pair ``c * step``: ``step`` is

@@ -1,71 +1,82 @@
-"""Union-find over host edges streamed to the GPU in chunks (issue 11).
+"""The chunked route on the GPU: union-find over host edges copied to the
+device in chunks (issue 11), and the decision of when a call takes it.
 
-The edges never sit on the device as a whole: chunk ``i + 1`` is copied
-host-to-device on a copy stream while chunk ``i`` is unioned on the
-compute stream, through ``BUFFERS`` device buffers that take turns.  A
-chunk's unions are an incremental batch (paper Sec. 3.6) run by the same
-``coo_ops`` kernel as the static COO finish and the incremental inserts,
-which records the spanning forest the same way (the edge that linked a
-root).  Device memory is O(n + BUFFERS * chunk), whatever m is, so graphs
-larger than the GPU are unioned without an out-of-memory error.
+Chunk ``i + 1`` is copied on a copy stream while chunk ``i`` is unioned
+on the compute stream, through ``BUFFERS`` device buffers that take
+turns, by the ``coo_ops`` kernel of the static COO finish (which records
+the spanning forest).  Device memory is O(n + BUFFERS * chunk) whatever
+m is, so graphs larger than the GPU run.  Host memory reaches the copy
+engine through a ring of small pinned pieces filled on all cores
+(``gconn.backends.gpu.staging.Ring``); once the parent array has a
+size the chunks are issued by one compiled loop
+(``gconn.chunked.gpu_feed``): the same loop in Python took 1.15-1.28x
+as long on the H200 (``python -m gconn.bench.stream --parts machinery``).
+Pinning the user's arrays in place (``cudaHostRegister``) measured 3x
+slower than staging them (BENCHMARKS.md, thirty-sixth session).
 
-Host memory reaches the copy engine through a ring of small pinned
-pieces, each filled on all cores (:func:`gconn.backends.gpu.staging.copy_into`)
-and copied while the next is filled.  Once the parent array has a size,
-the chunks' fills, copies, events and union launches are made by one
-compiled loop (:mod:`gconn.chunked.gpu_feed`, calling the driver through
-:mod:`gconn.chunked.gpu_driver`), with no Python between them.  Where the edges can be read again
-(arrays, memory-mapped files, a matrix's CSR) the ids are checked on the
-device by the kernel that unions them (see :class:`Streamer`), so the host
-only copies; an iterable's chunks are checked on the host as they are
-staged.  (Pinning the user's arrays in place with ``cudaHostRegister``
-measured 3x slower on the H100: 14-16 ms to pin 0.54 GB and 9.5 ms to
-unpin, against 10.5 ms for the whole staged copy.  Nor can pinning run
-ahead of the copies on a large stream: registering runs at 42-50 GB/s
-whatever the number of threads, and while it runs the copy engine's
-55 GB/s from pinned memory drops to 20, so a stream registering pieces
-while earlier ones cross moved 16-20 GB/s; BENCHMARKS.md, thirty-sixth
-session.)  A SciPy matrix's CSR
-streams its column ids only; each entry's row is found on the device
-from the offsets.  Under the CUDA simulator there are no streams or
-pinned memory: chunks are copied into the simulator's arrays and the same
-chunking, growth and validation logic runs.
+Where the edges can be read again (arrays, memory-mapped files, a
+matrix's CSR) the kernel that unions a chunk checks its ids (see
+``ChunkedUnion``); an iterable's chunks are checked on the host as
+they are staged.  A SciPy CSR sends its column ids only; each entry's row
+is found on the device from the offsets.  An unknown vertex count is
+sized from the first chunk and grows (at least doubling) when a later
+chunk holds a larger id.  In the CUDA simulator the same chunking,
+growth and checks run over plain copies.
 
-The vertex count may be unknown (an iterator of chunks, or arrays whose
-largest id nobody has computed): the parent array is sized from the first
-chunk's largest id and grows (to the next power of two, at least
-doubling, copying the old) when a later chunk holds a larger one.
-Duplicate edges and self loops are harmless to union-find.
+Which calls take the route (``run``):
+
+* raw host edges -- ``(src, dst)`` NumPy integer arrays, an ``(m, 2)``
+  array, a ``.gcb``/``.npy`` path, an iterator of ``(src, dst)`` chunks --
+  and a text edge list that ``gconn.io.chunks.of_file`` reads in chunks,
+  whenever the variant is union-find without sampling (the automatic
+  choice included): they need only the edge list;
+* a host ``Graph`` or SciPy matrix whose automatic choice is union-find
+  without sampling;
+* any host input whose resident arrays would not fit the device memory
+  budget (``device_memory=`` or ``GCONN_DEVICE_MEMORY``, never more than
+  what is free), with the requested union-find finish, else
+  :data:`CHUNKED_VARIANT`.  ``Stats.streamed`` says so.
 
 >>> import numpy as np
->>> from gconn.chunked import gpu_union as stream
->>> stream.parse_bytes("1.5 GB"), stream.parse_bytes("64MiB"), stream.parse_bytes(4096)
+>>> parse_bytes("1.5 GB"), parse_bytes("64MiB"), parse_bytes(4096)
 (1500000000, 67108864, 4096)
+>>> raw_edges((np.array([0, 1]), np.array([1, 2]))) is not None
+True
+>>> raw_edges(([0, 1], [1, 2])) is None    # lists are built as a Graph
+True
 """
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import time
 import weakref
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from threading import Lock
 
 import numpy as np
 
+from gconn import design
 from gconn.design import UNION_FIND, Plan, Variant
+from gconn.graph import Graph
 from gconn.graph.ids import INT32_MAX, check_pair
 from gconn.graph.memory import check_vertices
 from gconn.graph.relabel import AUTO_MIN_RANGE, AUTO_RATIO
+from gconn.pipeline.stats import Stats
+from gconn.io.chunks import mapped_arrays, of_file
 from gconn.backends.gpu import memory
 from gconn.backends.gpu._compat import SIM, view, xp
-from gconn.chunked.gpu_driver import NAMES, addresses, handle
-from gconn.chunked.gpu_feed import (_A, _ARRIVED, _BLOCK, _CALL, _CAP, _CHUNK, _COMPUTE, _CONTROL, _COPY, _DEVB, _ERR, _GRIDS, _HOSTB, _ISZ, _KERNEL, _LIMIT, _M, _NOT_BACK, _PIECE, _PIECES, _PTRS, _ROW, _ROWS, _SHARES, _SLOT, _SRC, _TOP, _TURN, _WATCH, _WHOLE, _pump)
 from gconn.backends.gpu.graph import order_kernel, rows_kernel
 from gconn.backends.gpu.launch import BLOCK, WARP, direct, dtypes_key, dummy, get, launch, persistent_grid
 from gconn.backends.gpu.staging import SHARES, Ring, fill, landing
 from gconn.backends.gpu.unionfind import OP_UNION, TRACK_BOUNDS, flat_roots
+from gconn.chunked.gpu_feed import (NAMES, _A, _ARRIVED, _BLOCK, _CALL, _CAP, _CHUNK, _COMPUTE, _CONTROL, _COPY,
+                                    _DEVB, _ERR, _GRIDS, _HOSTB, _ISZ, _KERNEL, _LIMIT, _M, _NOT_BACK, _PIECE,
+                                    _PIECES, _PTRS, _ROW, _ROWS, _SHARES, _SLOT, _SRC, _TOP, _TURN, _WATCH, _WHOLE,
+                                    _pump, addresses, handle)
+
 
 #: device buffers that take turns: one being unioned, one being copied
 #: into, one waiting
@@ -133,7 +144,7 @@ def _id_dtype(a, where: str) -> np.dtype:
 
 
 class HostEdges:
-    """Host edges to stream: ``(src, dst)`` arrays (NumPy, memory-mapped
+    """Host edges to send in chunks: ``(src, dst)`` arrays (NumPy, memory-mapped
     included), an ``(m, 2)`` array, a ``.gcb`` or ``.npy`` path (memory
     mapped), or an iterable of ``(src, dst)`` chunks; or, from
     :meth:`of_csr`, a matrix's CSR (each stored entry an edge).
@@ -147,10 +158,8 @@ class HostEdges:
         self.src = self.dst = self._iter = self.indptr = None
         self.n = None
         if isinstance(source, (str, os.PathLike)):
-            source = _mapped(source)
-            if isinstance(source, tuple) and len(source) == 3:
-                self.n = source[2]
-                source = source[:2]
+            *source, self.n = mapped_arrays(os.fspath(source))
+            source = tuple(source)
         if isinstance(source, np.ndarray) and source.ndim == 2 and source.shape[1] == 2:
             source = (source[:, 0], source[:, 1])
         if isinstance(source, tuple) and len(source) == 2 and all(isinstance(a, np.ndarray) for a in source):
@@ -164,13 +173,13 @@ class HostEdges:
             self.dtype = None
             self.m = None
         else:
-            raise TypeError("stream edges from (src, dst) NumPy arrays, an (m, 2) array, a .gcb or .npy "
+            raise TypeError("chunked edges come from (src, dst) NumPy arrays, an (m, 2) array, a .gcb or .npy "
                             f"path, or an iterable of (src, dst) chunks; got {type(source).__name__}")
 
     @classmethod
     def of_csr(cls, indptr: np.ndarray, indices: np.ndarray, n: int) -> "HostEdges":
         """The entries of an n x n CSR as edges (row, column): only the
-        column ids are streamed; each entry's row is found on the device
+        column ids are sent; each entry's row is found on the device
         from ``indptr``, which goes over whole (n + 1 offsets, where the
         rows as ids would be one per entry).
 
@@ -199,14 +208,10 @@ class HostEdges:
 
     def chunks(self, size: int):
         """``(offset, src, dst)`` host pieces of at most ``size`` edges
-        (``src`` None for a CSR: the rows are found on the device); for
-        arrays, ``size`` may be a function, asked before each piece."""
+        (``src`` None for a CSR: the rows are found on the device)."""
         if self._iter is None:
-            a = 0
-            while a < self.m:
-                k = size() if callable(size) else size
-                yield (a,) + self.piece(a, k)
-                a += k
+            for a in range(0, self.m, size):
+                yield (a,) + self.piece(a, size)
             return
         offset = 0
         for i, piece in enumerate(self._iter):
@@ -250,22 +255,7 @@ class HostEdges:
                 "a CSR's offsets never decrease")
 
 
-def _mapped(path):
-    """The edge arrays of a ``.gcb`` (src, dst, n) or an ``.npy`` (m, 2)
-    file, memory-mapped: nothing is read before it is streamed."""
-    name = os.fspath(path)
-    if name.endswith(".gcb"):
-        from gconn.io.gcb import edge_arrays
-        return edge_arrays(name)
-    if name.endswith(".npy"):
-        arr = np.load(name, mmap_mode="r")
-        if arr.ndim != 2 or arr.shape[1] != 2:
-            raise ValueError(f"{name}: an edge .npy holds an (m, 2) array; got shape {arr.shape}")
-        return arr
-    raise ValueError(f"{name}: only .gcb and .npy files are streamed from a path")
-
-
-# -- the streamer ---------------------------------------------------------------
+# -- the union ---------------------------------------------------------------
 
 class WiderIds(ValueError):
     """A chunk after the first holds ids wider than the first's type (the
@@ -273,7 +263,7 @@ class WiderIds(ValueError):
 
 
 class SparseIds(WiderIds):
-    """Under ``relabel="auto"`` (``Streamer(sparse=True)``), an id whose range
+    """Under ``relabel="auto"`` (``ChunkedUnion(sparse=True)``), an id whose range
     is more than :data:`gconn.graph.relabel.AUTO_RATIO` times any number of
     distinct ids the edges so far can hold: the parent array would be sized
     by a range the relabelled graph does not need."""
@@ -283,26 +273,22 @@ def _next_pow2(x: int) -> int:
     return 1 << max(int(x) - 1, 0).bit_length()
 
 
-class Streamer:
-    """Incremental union-find over streamed chunks: :meth:`feed` host
-    edges, then :meth:`result`.  ``n`` (optional) fixes the vertex count
-    (ids must be below it); ``limit`` is the device memory budget in bytes;
-    ``copy_threads`` caps the threads that fill the staging buffers
-    (default: numba's, every core).
+class ChunkedUnion:
+    """Union-find over chunks of host edges: :meth:`feed` them, then
+    :meth:`result`.  ``n`` (optional) fixes the vertex count; ``limit`` is
+    the device memory budget in bytes; ``copy_threads`` caps the threads
+    that fill the staging pieces (default: numba's).
 
-    Ids are checked where the data can be read again (arrays, a CSR) by
-    the kernel that unions them: it skips edges with an id outside the
-    parent array and folds each chunk's smallest and largest id into two
-    slots, which come back by an asynchronous copy after each chunk.  The
-    host reads them (without waiting) to grow the parent array ahead of the
-    next chunks, and once the feed has settled: then a negative id, or one
-    beyond ``n``, is an error naming the chunk and the edge, and a chunk
-    that met a parent array too small (ids larger than all before) is
-    unioned again.  An iterable's chunks are gone once copied, so their ids
-    are checked on the host as they are staged, before their unions.
+    Where the edges can be read again, the kernel that unions a chunk
+    skips ids outside the parent array and folds the chunk's smallest and
+    largest id into a bounds row, copied back asynchronously.  The host
+    reads the rows without waiting to grow the parent array ahead of the
+    next chunks; once the feed has settled, a negative id or one beyond
+    ``n`` is an error naming the chunk and the edge, and a chunk that met
+    a parent array too small is unioned again.
 
     >>> from gconn.design import Variant, Plan
-    >>> s = Streamer(Plan.of(Variant.parse("none+union-async+find-halve")), limit=1 << 20)  # doctest: +SKIP
+    >>> s = ChunkedUnion(Plan.of(Variant.parse("none+union-async+find-halve")), limit=1 << 20)  # doctest: +SKIP
     >>> s.feed(HostEdges((np.array([0, 2]), np.array([1, 3])))); s.result()[3]  # doctest: +SKIP
     4
     """
@@ -311,7 +297,7 @@ class Streamer:
                  limit: int | None = None, copy_threads: int | None = None, land: bool = False,
                  sparse: bool = False):
         if plan.family != UNION_FIND or plan.sampling != "none":
-            raise ValueError(f"streaming runs a union-find variant without sampling, not {plan.name}")
+            raise ValueError(f"the chunked route runs a union-find variant without sampling, not {plan.name}")
         self.plan, self.n, self.forest = plan, n, forest
         self.limit = memory.free_bytes() if limit is None else int(limit)
         self.want_chunk = int(chunk_edges or CHUNK_EDGES)
@@ -396,16 +382,10 @@ class Streamer:
         self._devv = [(view(a), view(b)) for a, b in self._dev]
 
     def _widen(self, left: int) -> None:
-        """Edge buffers as large as the budget allows once the parent array
-        of an unknown n has its size from the first chunk, where the first
-        chunk had a quarter of the budget.  Under a budget 4x below the
-        graph's arrays that quarter made 3x more chunks, and each costs ~90
-        us of host time.  They take what the union-find arrays leave: room
-        kept for those to double made 25 chunks of Erdos-Renyi 8M's 64M
-        edges instead of 17, and saved nothing where the ids grew later
-        (the buffers then shrink and widen again, :meth:`_make_room`).  The
-        host does not wait for the chunks in flight: the copies into the
-        new buffers wait on the device for the work launched so far, as
+        """Edge buffers as large as the budget allows once the first chunk sized
+        the parent array of an unknown n (the first chunk had a quarter of
+        the budget; each chunk costs ~90 us of host time).  The copies into
+        the new buffers wait on the device for the work launched so far, as
         their memory may be the old buffers' (BENCHMARKS.md, issue 11)."""
         room = self.limit - self.cap * self._vertex_bytes(self.idt)
         c = min(self.want_chunk, room // self._edge_bytes(), max(left, self._floor))
@@ -441,7 +421,7 @@ class Streamer:
                 raise SparseIds(f"vertex id {need - 1} after {self.edges} edges: sparse ids")
             # the labels come back to the host: ids as sparse as 3000000000
             # fail here as they do when a Graph is built
-            check_vertices(need, "the largest id of the streamed edges", vertex_id=need - 1, per_vertex=8)
+            check_vertices(need, "the largest id of the chunked edges", vertex_id=need - 1, per_vertex=8)
             top = np.iinfo(self.idt).max + 1
             cap = min(max(_next_pow2(need), 2 * self.cap), top)
         if not self._fits(cap):
@@ -499,18 +479,12 @@ class Streamer:
         raise RuntimeError(f"chunk {index}: the device saw ids in {lo}..{hi}, which the host does not find")
 
     def feed(self, edges: HostEdges, settle: bool = True) -> None:
-        """Union every edge of ``edges`` (chunk by chunk, overlapped).
+        """Union every edge of ``edges``, chunk by chunk, overlapped.
 
-        ``settle=False`` with a known n: return once the last chunk's copy
-        and union are queued, leaving the wait and the ids' check to
-        :meth:`settle`, so that the host queues the labels' kernels and
-        their copy back while the last copies are in flight (0.6-0.7 ms
-        on the H100, which the host used to wait out before 0.3 ms of
-        launches the device then waited for; BENCHMARKS.md, issue 11).
-        With n known no chunk is ever unioned again (an id beyond n is an
-        error), so nothing queued after the feed has to be redone; an id
-        out of range is skipped by the unions and reported by
-        :meth:`settle`.  With n unknown the feed settles itself."""
+        ``settle=False`` with a known n returns once the last chunk is
+        queued, so that the host queues the labels' kernels while the last
+        copies are in flight (0.6-0.7 ms on the H100); :meth:`settle` then
+        waits and checks the ids.  With n unknown the feed settles itself."""
         self.settle()
         t0 = time.perf_counter()
         pieces = edges.chunks(self.want_chunk)
@@ -521,7 +495,7 @@ class Streamer:
                 first = next(pieces, None)
                 if first is None:
                     return
-                pieces = _chain([first], pieces)
+                pieces = itertools.chain([first], pieces)
             self._setup(edges)
         # chunks checked by the device, by bounds row: (chunk, offset, size, capacity at its union)
         rows: list = []
@@ -531,7 +505,7 @@ class Streamer:
         csr = None
         if edges.indptr is not None:
             if self.n != edges.n:
-                raise ValueError(f"a CSR of n={edges.n} fed to a stream of n={self.n}")
+                raise ValueError(f"a CSR of n={edges.n} fed to a chunked union of n={self.n}")
             csr = _Csr(edges, self)
             self.csr_rows = "chunks" if csr.whole is None else "whole"
         try:
@@ -610,15 +584,12 @@ class Streamer:
             self._widen(edges.m - (offset + hd.size))
 
     def _land(self) -> None:
-        """The labels' host memory (a :class:`~gconn.backends.gpu.staging.Landing`),
-        its pages written while the device finishes the last chunks' copies
-        and unions: 0.5-0.7 ms that the host spent waiting, with 4M-edge
-        chunks on the H100 (writing 33.6 MB took about 1 ms there, so the
-        rest still adds to the call, unless the memory of labels dropped
-        since is taken; the fetch into it was 1.7-2.2 ms shorter,
-        BENCHMARKS.md).  Its size is n, else the parent array's capacity,
-        which holds every id unless a later chunk grows it (the fetch then
-        makes its own array)."""
+        """The labels' host memory (:func:`~gconn.backends.gpu.staging.landing`),
+        its pages written while the device finishes the last chunks: without
+        it Erdos-Renyi 8M's calls took 1.37-1.46x as long on the H200
+        (``python -m gconn.bench.stream --parts machinery``).  Its size is
+        n, else the parent array's capacity (a later growth makes the fetch
+        allocate its own array)."""
         self._land_wanted = False
         size = self.n if self.n is not None else self.cap
         dtype = np.dtype(np.int32) if size <= INT32_MAX else np.dtype(np.int64)
@@ -746,19 +717,14 @@ class Streamer:
 
 
 class _Csr:
-    """A CSR being streamed: its offsets on the device, the rows of its
-    entries found there, and the check that the offsets never decrease (on
-    the device, into the bounds' flag pair, read once the feed has settled).
+    """A CSR sent in chunks: its offsets on the device, the rows of its
+    entries found there, and the check that the offsets never decrease
+    (into the bounds' flag pair, read once the feed has settled).  Where
+    the budget holds one more id per entry, every entry's row is found in
+    one pass once the offsets are over (``whole``); otherwise each chunk's
+    rows are found into its source buffer before its unions."""
 
-    Where the budget holds one more id per entry, every entry's row is
-    found in one pass as soon as the offsets are over (``whole``), while
-    the first chunk's column ids are copied; each chunk's unions then read
-    their rows from it.  Otherwise each chunk's rows are found into its
-    source buffer before its unions: a launch and a search of the offsets
-    on the host per chunk (0.11-0.13 ms of the H100's host time a chunk of
-    4M entries, where the chunk's copy took 0.31 ms; BENCHMARKS.md)."""
-
-    def __init__(self, edges: HostEdges, st: Streamer):
+    def __init__(self, edges: HostEdges, st: ChunkedUnion):
         self.edges = edges
         ptr = edges.indptr
         with memory.guard(f"copying the offsets of a CSR with n={edges.n} to the GPU"):
@@ -774,10 +740,9 @@ class _Csr:
                 self.whole = xp.empty(edges.m, st.idt)
 
     def send(self, pipe) -> None:
-        """The offsets on the copy stream ahead of the first chunk's ids
-        (a blocking copy before the stream cost ER's 33 MB of offsets
-        ~2 ms, for a run of 16 ms); then, on the compute stream once they
-        are over, every entry's row (``whole``) and the offsets' check."""
+        """The offsets on the copy stream ahead of the first chunk's ids; then,
+        on the compute stream once they are over, every entry's row
+        (``whole``) and the offsets' check."""
         pipe.send_whole(self.dptr, self.edges.indptr)
         if self.whole is None:
             return
@@ -814,17 +779,12 @@ class _Csr:
         return None
 
 
-def _chain(*parts):
-    for p in parts:
-        yield from p
-
-
 class _SimPipe:
     """The simulator's transfers: plain copies, nothing asynchronous; the
     bounds the kernels fold are read where they are."""
 
-    def __init__(self, st: Streamer):
-        # a proxy: a cycle with the Streamer would keep its device buffers
+    def __init__(self, st: ChunkedUnion):
+        # a proxy: a cycle with the ChunkedUnion would keep its device buffers
         # until the garbage collector ran
         self.st = weakref.proxy(st)
         self.b = self.bv = None
@@ -918,11 +878,9 @@ _PINNED_LOCK = Lock()
 
 def _take_pinned(nbytes: int) -> tuple[int, object]:
     """Pinned memory for ``RING`` staging pieces of at least ``nbytes``
-    each, in one block (the native feed, :mod:`gconn.chunked.gpu_feed`, finds a
-    piece by its index): the kept block, else a new one (allocating it,
-    cudaHostAlloc of 96 MB, took 36-52 ms of every 57-108 ms run on the
-    H100).  A run in another thread that finds it taken gets its own.
-    Returns (bytes a piece, the memory)."""
+    each, in one block (the native feed finds a piece by its index): the
+    kept block, else a new one (a cudaHostAlloc of 96 MB took 36-52 ms of
+    a 57-108 ms call on the H100).  Returns (bytes a piece, the memory)."""
     with _PINNED_LOCK:
         kept = _PINNED.pop() if _PINNED and _PINNED[0][0] >= nbytes else None
     if kept is None:
@@ -946,22 +904,16 @@ def _give_back_pinned(size: int, mem, done) -> None:
 class _CudaPipe:
     """Copies on a non-blocking copy stream, unions on CuPy's current stream.
 
-    Host memory goes over through a ring of ``RING`` small pinned pieces
-    (``PIECE_BYTES``), whatever the chunk size: each piece is filled on all
-    cores and its copy into the chunk's device buffer starts at once, while
-    the next piece is filled.  Pieces this small stay in the host's cache
-    between the fill and the copy engine's read; with a chunk's whole
-    arrays as staging (6 x 16 MB) the fills and the copies competed for
-    host memory and the stream ran at 1.5-1.9x the pinned copy, where the
-    fills alone keep up with it (BENCHMARKS.md, issue 11).  The copy of a
-    chunk waits for the union that last used its device buffer and the
-    union for its copy (CUDA events, no host wait); the host waits only
-    before refilling a piece, for the copy that last read it.  Each chunk's
-    bounds follow its union back to pinned host memory, which the host
-    reads without waiting (:meth:`seen`)."""
+    Each chunk goes over through a ring of ``RING`` pinned pieces of
+    ``PIECE_BYTES``, small enough to stay in the host's cache between the
+    fill and the copy (whole-chunk staging ran at 1.5-1.9x the pinned
+    copy; BENCHMARKS.md, issue 11).  A chunk's copy waits for the last
+    union of its device buffer and its union for the copy (CUDA events);
+    the host waits only before refilling a piece.  Each chunk's bounds
+    follow its union back to pinned memory (:meth:`seen`)."""
 
-    def __init__(self, st: Streamer):
-        # a proxy: a cycle with the Streamer would keep its device buffers
+    def __init__(self, st: ChunkedUnion):
+        # a proxy: a cycle with the ChunkedUnion would keep its device buffers
         # until the garbage collector ran
         self.st = weakref.proxy(st)
         cp = xp
@@ -1029,11 +981,9 @@ class _CudaPipe:
         _after(self.copy_stream, self.compute)
 
     def bounds(self, rows: int) -> None:
-        """Slots for ``rows`` chunks' bounds and a pair of flags after them
-        (a CSR's order check), on the device and pinned (the pinned ones
-        kept between runs, with the staging pieces).  The device's start
-        is copied from a pinned image of it: two CuPy fills cost ~100 us of
-        host time a run on the GPU machine."""
+        """Slots for ``rows`` chunks' bounds and a flag pair after them, on
+        the device and pinned (kept between runs); the device's are copied
+        from a pinned image (two CuPy fills cost ~100 us of host time)."""
         size = 2 * (rows + 1)
         self.rows = rows
         with _PINNED_LOCK:
@@ -1103,7 +1053,7 @@ class _CudaPipe:
 
     def pump(self, edges: HostEdges, a: int, rows: list, csr) -> int:
         """Checked chunks from edge ``a`` by :func:`_pump`, at most
-        ``PUMP_CHUNKS``, each recorded as ``Streamer.feed`` records one;
+        ``PUMP_CHUNKS``, each recorded as ``ChunkedUnion.feed`` records one;
         returns the edge it stopped at."""
         st = self.st
         d = direct(st._kern)
@@ -1139,7 +1089,7 @@ class _CudaPipe:
         self.arrived, self.top = int(c[_ARRIVED]), int(c[_TOP])
         if c[_ERR]:
             self.sync()
-            raise RuntimeError(f"{NAMES[int(c[_CALL])]} failed with CUDA error {int(c[_ERR])} in the streamed "
+            raise RuntimeError(f"{NAMES[int(c[_CALL])]} failed with CUDA error {int(c[_ERR])} in the chunked "
                                f"feed (edges from {int(c[_A])})")
         return int(c[_A])
 
@@ -1155,26 +1105,177 @@ def _after(waiting, stream) -> None:
 # -- the native feed (gconn.chunked.gpu_feed) ------------------------------------------------
 
 #: whether :meth:`_CudaPipe.pump` runs the chunks it can take (False: every
-#: chunk through :meth:`Streamer._put`, for measuring one against the other)
+#: chunk through :meth:`ChunkedUnion._put`, for measuring one against the other)
 PUMP = True
 #: chunks a pump runs before it returns to the host (which then takes one
 #: chunk itself, so that a Ctrl-C is seen within about this many)
 PUMP_CHUNKS = 64
 
 
-def stream_union(edges, variant="none+union-async+find-halve", *, n=None, forest=False, chunk_edges=None,
-                 device_memory=None, copy_threads=None):
-    """Union-find over host ``edges`` (see :class:`HostEdges`) streamed to
-    the GPU; returns the :class:`Streamer` after :meth:`Streamer.result`
+def chunked_union(edges, variant="none+union-async+find-halve", *, n=None, forest=False, chunk_edges=None,
+                  device_memory=None, copy_threads=None):
+    """Union-find over host ``edges`` (see :class:`HostEdges`) sent to the
+    GPU in chunks; returns the :class:`ChunkedUnion` after :meth:`ChunkedUnion.result`
     is ready (``st.result()`` -> roots, forest slots, n).
 
     >>> import numpy as np
-    >>> st = stream_union((np.array([0, 2]), np.array([1, 3])), chunk_edges=1)  # doctest: +SKIP
+    >>> st = chunked_union((np.array([0, 2]), np.array([1, 3])), chunk_edges=1)  # doctest: +SKIP
     >>> st.result()[3], st.chunks  # doctest: +SKIP
     (4, 2)
     """
     v = variant if isinstance(variant, Variant) else Variant.parse(variant, "forest" if forest else "cc")
-    st = Streamer(Plan.of(v), n=n, forest=forest, chunk_edges=chunk_edges,
-                  limit=budget(device_memory), copy_threads=copy_threads)
+    st = ChunkedUnion(Plan.of(v), n=n, forest=forest, chunk_edges=chunk_edges,
+                      limit=budget(device_memory), copy_threads=copy_threads)
     st.feed(edges if isinstance(edges, HostEdges) else HostEdges(edges))
     return st
+
+
+#: the variant of an automatic choice that streams
+CHUNKED_VARIANT = "none+union-async+find-halve"
+
+
+def _int_array(a) -> bool:
+    # uint64 ids may not fit int64: the resident path says which one
+    return isinstance(a, np.ndarray) and a.ndim == 1 and (
+        a.dtype.kind == "i" or (a.dtype.kind == "u" and a.dtype.itemsize < 8))
+
+
+def raw_edges(obj):
+    """``obj`` as a chunked source when it is raw host edges, else None."""
+    if isinstance(obj, tuple) and len(obj) == 2 and all(_int_array(a) for a in obj):
+        return obj
+    if isinstance(obj, np.ndarray) and obj.ndim == 2 and obj.shape[1] == 2 and obj.shape[0] != 2 \
+            and _int_array(obj[:, 0]):
+        return obj
+    if isinstance(obj, (str, os.PathLike)) and os.fspath(obj).endswith((".gcb", ".npy")):
+        return obj
+    if isinstance(obj, Iterator):
+        return obj
+    return None
+
+
+def _edge_list(info):
+    """The chunks of a text edge list that streams (``info`` its
+    :class:`~gconn.io.FileInfo`), else None."""
+    if info is None or info.format != "edgelist":
+        return None
+    edges = of_file(info)
+    return None if isinstance(edges, str) else edges
+
+
+def _asked(algorithm, problem: str, params: dict) -> Variant:
+    """The variant asked for; the automatic choice is :data:`CHUNKED_VARIANT`."""
+    design.check_param_names(params)
+    auto = algorithm is None or (isinstance(algorithm, str) and algorithm == "auto")
+    return Variant.parse(CHUNKED_VARIANT if auto else algorithm, problem)
+
+
+def _edges_only(v: Variant) -> bool:
+    """Whether ``v`` reads only the edge list (union-find without sampling)."""
+    return v.sampling == "none" and v.is_union_find
+
+
+def _host_matrix(obj) -> bool:
+    return type(obj).__module__.startswith("scipy.sparse") and hasattr(obj, "tocsr")
+
+
+def _resident_bytes(obj, plan: Plan, forest: bool) -> int:
+    """Device bytes of a resident run: the graph's arrays (COO and CSR)
+    and what the plan allocates beside them."""
+    if isinstance(obj, Graph):
+        n, m, ib = obj.n, obj.m_input, obj.id_dtype.itemsize
+        # only the form the plan reads goes to the device (gconn.graph's forms)
+        arrays = 2 * m * ib if plan.needs == "edges" else (n + 1) * 8 + 2 * m * ib
+        return arrays + plan.device_bytes(n, m, ib, 8, forest, 1)
+    if isinstance(obj, (str, os.PathLike)):
+        size = os.path.getsize(obj)
+        return 2 * size + plan.device_bytes(0, size // 8, 4, 8, forest, 1)
+    if isinstance(obj, tuple):
+        m, ib = obj[0].size, max(obj[0].itemsize, 4)
+    else:
+        m, ib = obj.shape[0], max(obj.itemsize, 4)
+    # n <= 2m; indptr, indices (2m), src, dst
+    return 2 * m * 8 + 4 * m * ib + plan.device_bytes(2 * m, m, ib, 8, forest, 1)
+
+
+def _chunked_variant(v: Variant, problem: str) -> Variant:
+    if v.is_union_find and (problem == "cc" or v.root_based):
+        return Variant("none", v.finish, v.find, v.splice)
+    return Variant.parse(CHUNKED_VARIANT, problem)
+
+
+def _graph_edges(graph: Graph):
+    """What of a host graph streams: a matrix's CSR as it is (the rows of
+    its entries are found on the device), else the edge list the graph
+    holds (each edge once where the canonical form is built)."""
+    f = graph._forms
+    if "input-csr" in f and not ("edges" in f or "canonical" in f):
+        return HostEdges.of_csr(*f["input-csr"], graph.n)
+    return graph.edges()
+
+
+def run(graph, be, algorithm, problem: str, params: dict, *, forest: bool, device_memory, return_stats: bool,
+        info=None, relabel=False):
+    """Run ``graph`` by the chunked route on the GPU backend ``be`` when it
+    should (see the module docstring): ``(plan, stats, roots, forest_src,
+    forest_dst)`` on the device, the labels' host memory (a
+    :class:`~gconn.backends.gpu.staging.Landing`, or None) and ``settle``,
+    or None to take the resident route.  ``info`` is a file's
+    :class:`~gconn.io.FileInfo`; under ``relabel="auto"`` sparse ids give
+    None (the resident route relabels them).  The results may still be in
+    the making: ``settle()``, called once work queued after them has been
+    waited for, raises the input's errors (:meth:`ChunkedUnion.feed`)."""
+    if be.NAME != "gpu":
+        return None
+    if _host_matrix(graph):
+        # as a lazy Graph (its CSR kept as it is): chunked when it does not fit
+        graph = Graph.from_scipy(graph)
+    src = raw_edges(graph)
+    text = src is None and isinstance(graph, (str, os.PathLike))
+    if src is None and not text and not (isinstance(graph, Graph) and not graph.on_gpu):
+        return None
+    asked = _asked(algorithm, problem, params)
+    edges_only = _edges_only(asked)
+    if text:
+        src = _edge_list(info) if edges_only else None
+        if src is None:
+            return None
+    limit = budget(device_memory)
+    chosen = False
+    if isinstance(graph, Graph) and algorithm in (None, "auto"):
+        # a host graph: the automatic choice it would get resident (no
+        # adjacency on it yet: union-find over its edges, which go in chunks; a
+        # variant asked for by name runs resident, with its phases' Stats)
+        asked = design.choose(graph, problem, backend="gpu", streamed=True)
+        chosen = edges_only = _edges_only(asked)
+    if src is not None and edges_only or chosen:
+        v = asked.with_params(**params)
+    elif isinstance(graph, Iterator) or _resident_bytes(graph, Plan.of(asked), forest) > limit:
+        v = _chunked_variant(asked, problem)     # sampling options do not apply to it
+    else:
+        return None
+    if isinstance(graph, Graph):
+        src = _graph_edges(graph)
+    plan = Plan.of(v)
+    # a file's declared vertex count (EdgeChunks.n) keeps its isolated vertices
+    n = graph.n if isinstance(graph, Graph) else getattr(src, "n", None)
+    st = ChunkedUnion(plan, n=n, forest=forest, limit=limit, land=not forest, sparse=relabel == "auto")
+    try:
+        st.feed(src if isinstance(src, HostEdges) else HostEdges(src), settle=False)
+    except SparseIds:
+        return None     # sparse ids under relabel="auto": the resident route relabels them
+    except WiderIds:
+        if not text:
+            raise
+        return None     # a file's ids outgrow int32 after its first chunk: it is loaded whole
+    roots, fa, fb, n = st.result()
+    if isinstance(graph, Graph) and roots.dtype != graph.id_dtype:
+        # labels in the graph's id type, as the resident path gives them
+        roots, fa, fb = (a.astype(graph.id_dtype) for a in (roots, fa, fb))
+    stats = None
+    if return_stats:
+        stats = Stats(variant=plan.name, backend=be.NAME, n=n, m=st.edges, streamed=True, chunks=st.chunks,
+                      chunk_edges=st.chunk_edges)
+        stats.phase_times["stream"] = st.seconds
+        stats.edge_inspections["finish"] = st.edges
+    return plan, stats, roots, fa, fb, st.landing, st.settle
