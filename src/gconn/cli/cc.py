@@ -68,7 +68,7 @@ def _whole_calls(args, inp, backend, relabel):
     graph whole (then :func:`_graph_calls` times the runs apart)."""
     import os
     from gconn.api import dispatch
-    from gconn.bench.tooling import watch_compiles
+    from gconn.cli.kernels import watch_compiles
     call = _call(args, backend, relabel)
     way = dispatch.route(inp.obj, call, backend)
     if way == "resident":
@@ -184,7 +184,7 @@ def _report(args, inp, k, labels, nodes, stats_list, walls, load_times, kernels,
 def _compare_scipy(g, labels, median, repeat) -> dict:
     import time
     from scipy.sparse.csgraph import connected_components
-    from gconn.bench.tooling import same_partition
+    from gconn.bench.harness import same_partition
     A = g.to_scipy()
     walls = []
     for _ in range(repeat):

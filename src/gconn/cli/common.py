@@ -115,7 +115,7 @@ def param_options() -> argparse.ArgumentParser:
 
 
 def timing_options() -> argparse.ArgumentParser:
-    from gconn.bench.tooling import non_negative_int, positive_int
+    from gconn.bench.harness import non_negative_int, positive_int
     p = argparse.ArgumentParser(add_help=False)
     p.add_argument("--repeat", type=positive_int, default=1, metavar="R",
                    help="timed runs; the median and min are reported (default 1)")
@@ -189,7 +189,8 @@ def check_input_options(args, parser) -> tuple[str, str]:
 def read_input(args, parser):
     """The :class:`Input` of the command line (a context: standard input is
     kept in a temporary file while the command runs)."""
-    from gconn.bench.tooling import generate, watch_compiles
+    from gconn.bench.harness import generate
+    from gconn.cli.kernels import watch_compiles
     kind, name = check_input_options(args, parser)
     if kind == "spec":
         with watch_compiles(notice=not args.quiet) as watch:
@@ -240,7 +241,7 @@ def text_edge_list(inp: Input) -> bool:
 
 
 def backend_for(args, inp: Input) -> str:
-    from gconn.bench.tooling import resolve_backend
+    from gconn.bench.harness import resolve_backend
     if args.backend == "auto" and text_edge_list(inp):
         return "cpu"
     return resolve_backend(args.backend)
@@ -250,7 +251,8 @@ def load_graph(inp: Input, args, relabel):
     """The whole graph of the input (a file read through its one reader),
     and the seconds it took, for runs timed apart from the input."""
     from gconn.inputs import to_graph
-    from gconn.bench.tooling import busy, human_size, watch_compiles
+    from gconn.bench.harness import busy, human_size
+    from gconn.cli.kernels import watch_compiles
     if not inp.is_file:
         return inp.obj, dict(inp.times)
     desc = f"loading {inp.name} ({human_size(inp.obj.file.size)})"
@@ -293,7 +295,7 @@ def check_graph_path(path: str) -> None:
 def prepare(problem: str, args, backend: str, g=None, **kw) -> dict:
     """Load the kernels of the run ahead of it (``g`` None: graph
     construction's), timed apart from the input and the run."""
-    from gconn.bench.tooling import prepare_kernels, resolve_algorithm
+    from gconn.cli.kernels import prepare_kernels, resolve_algorithm
     if g is None:
         return prepare_kernels("build", backend, notice=not args.quiet)
     algorithm = resolve_algorithm(g, problem, backend, args.algorithm)
@@ -316,7 +318,7 @@ def kernels_json(*parts) -> dict:
 # -- timing and printing ------------------------------------------------------------------
 
 def show_progress(args) -> bool:
-    from gconn.bench.tooling import progress_enabled
+    from gconn.bench.harness import progress_enabled
     return progress_enabled(args.quiet)
 
 
@@ -340,7 +342,7 @@ def input_line(name: str, times: dict) -> str:
 
 def timed_calls(fn, warmup: int, repeat: int, show: bool, what: str):
     """``fn()`` warmup + repeat times; the wall times and results of the timed ones."""
-    from gconn.bench.tooling import progress
+    from gconn.bench.harness import progress
     walls, results = [], []
     with progress(show and warmup + repeat > 1, total=warmup + repeat, desc=what, unit="run") as bar:
         for i in range(warmup + repeat):

@@ -14,7 +14,7 @@ from gconn.cli import common as C
 
 
 def add_parser(add) -> None:
-    from gconn.bench.tooling import positive_int
+    from gconn.bench.harness import positive_int
     p = add("stream", cmd_stream, "replay a graph's edges as batches of inserts and queries "
                                   "(incremental connectivity), checked against the static components",
             [C.input_options(), C.algorithm_options("incremental")])
@@ -56,11 +56,11 @@ def stream_ops(g, query_ratio: float, seed: int):
 
 def cmd_stream(args, parser) -> int:
     from gconn import api
-    from gconn.bench.tooling import progress
+    from gconn.bench.harness import progress
     C.check_input_options(args, parser)
     C.check_algorithm(args.algorithm, "incremental")
     with C.read_input(args, parser) as inp:
-        from gconn.bench.tooling import resolve_backend
+        from gconn.bench.harness import resolve_backend
         backend = resolve_backend(args.backend)
         kernels = [C.prepare("incremental", args, backend)]
         g, load_times = C.load_graph(inp, args, C.relabel_of(args) if inp.is_file else False)

@@ -14,7 +14,7 @@ from gconn.cli import common as C
 # -- gconn generate ----------------------------------------------------------------------
 
 def cmd_generate(args, parser) -> int:
-    from gconn.bench.tooling import generate
+    from gconn.bench.harness import generate
     from gconn.io import save
     C.check_graph_path(args.output)
     g, times = generate(args.spec, show=C.show_progress(args))
@@ -59,7 +59,7 @@ def cmd_info(args, parser) -> int:
     import numba
     import scipy
     from gconn import __version__
-    from gconn.bench.tooling import gpu_status
+    from gconn.cli.kernels import gpu_status
     from gconn.design import PROBLEMS, variants
     from gconn.backends.gpu import staging
     found, why = gpu_status()
@@ -100,7 +100,8 @@ def cmd_variants(args, parser) -> int:
 # -- gconn demo ----------------------------------------------------------------------
 
 def cmd_demo(args, parser) -> int:
-    from gconn.bench.tooling import gpu_status, resolve_backend
+    from gconn.bench.harness import resolve_backend
+    from gconn.cli.kernels import gpu_status
     if args.backend == "auto":
         found, why = gpu_status()
         where = "a CUDA GPU" if found else f"the CPU ({why})"
@@ -119,7 +120,7 @@ def cmd_demo(args, parser) -> int:
 # -- gconn warmup ---------------------------------------------------------------------
 
 def cmd_warmup(args, parser) -> int:
-    from gconn.bench.tooling import gpu_status, warmup, warmup_gpu
+    from gconn.cli.kernels import gpu_status, warmup, warmup_gpu
     if args.backend != "gpu":
         result = warmup(show=C.show_progress(args), notice=not args.quiet)
         if result["compiled"]:
@@ -150,7 +151,7 @@ def cmd_warmup(args, parser) -> int:
 
 def cmd_cache(args, parser) -> int:
     from gconn.backends.gpu import kernel_cache
-    from gconn.bench.tooling import human_size
+    from gconn.bench.harness import human_size
     where = kernel_cache.directory()
     if where is None:
         print("GPU kernel cache: off (GCONN_KERNEL_CACHE)")
