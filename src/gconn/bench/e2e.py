@@ -25,8 +25,7 @@ import os
 
 import numpy as np
 
-from gconn.bench.harness import _cpu_snapshot, _other_cpu_share
-from gconn.bench.inputs import median_time
+from gconn.bench.harness import _cpu_snapshot, _other_cpu_share, median_time
 
 
 def edges_of(source: str):

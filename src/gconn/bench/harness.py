@@ -290,6 +290,21 @@ def _largest(labels: np.ndarray) -> int:
     return int(np.bincount(labels).max()) if labels.size else 0
 
 
+def median_time(fn, repeat: int) -> float:
+    """Median wall time of ``repeat`` calls of ``fn`` after one warm-up call.
+
+    >>> median_time(lambda: None, 3) >= 0
+    True
+    """
+    fn()
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
 def _timed(fn, warmup: int, repeat: int):
     """Run ``fn`` warmup + repeat times; yield (seconds, result) of the timed runs."""
     for _ in range(warmup):
