@@ -290,23 +290,11 @@ def _largest(labels: np.ndarray) -> int:
     return int(np.bincount(labels).max()) if labels.size else 0
 
 
-def median_time(fn, repeat: int) -> float:
-    """Median wall time of ``repeat`` calls of ``fn`` after one warm-up call.
+# -- the one timing loop, load note and table every benchmark uses ------------------
 
-    >>> median_time(lambda: None, 3) >= 0
-    True
-    """
-    fn()
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
-
-
-def _timed(fn, warmup: int, repeat: int):
-    """Run ``fn`` warmup + repeat times; yield (seconds, result) of the timed runs."""
+def time_calls(fn, repeat: int, warmup: int = 0):
+    """Yield (seconds, result) of ``repeat`` timed calls of ``fn`` after
+    ``warmup`` untimed ones."""
     for _ in range(warmup):
         fn()
     for _ in range(repeat):
@@ -315,12 +303,52 @@ def _timed(fn, warmup: int, repeat: int):
         yield time.perf_counter() - t0, result
 
 
+def median_time(fn, repeat: int, warmup: int = 1) -> float:
+    """Median wall time of ``repeat`` calls of ``fn`` after ``warmup`` untimed ones.
+
+    >>> median_time(lambda: None, 3) >= 0
+    True
+    """
+    return statistics.median(s for s, _ in time_calls(fn, repeat, warmup))
+
+
+def in_turns(fns, repeat: int, warmup: int = 1) -> list[list[float]]:
+    """Seconds of ``repeat`` timed calls of each of ``fns``, the functions
+    taking turns round by round after ``warmup`` untimed rounds, so that a
+    drift in the machine's load reaches all of them alike.
+
+    >>> [len(t) for t in in_turns([lambda: 1, lambda: 2], 3)]
+    [3, 3]
+    """
+    times = [[] for _ in fns]
+    for r in range(warmup + repeat):
+        for fn, out in zip(fns, times):
+            seconds = next(time_calls(fn, 1))[0]
+            if r >= warmup:
+                out.append(seconds)
+    return times
+
+
+def md_table(columns, rows) -> str:
+    """A Markdown table; a column named with a trailing ':' is right-aligned.
+
+    >>> print(md_table(["graph", "ms:"], [["a", "1.0"]]))
+    | graph | ms |
+    |---|--:|
+    | a | 1.0 |
+    """
+    head = [c.rstrip(":") for c in columns]
+    rule = ["--:" if c.endswith(":") else "---" for c in columns]
+    body = ["| " + " | ".join(map(str, r)) + " |" for r in (head, *rows)]
+    return "\n".join([body[0], "|" + "|".join(rule) + "|", *body[1:]])
+
+
 def _bench_scipy(g: Graph, label: str, warmup: int, repeat: int):
     from scipy.sparse.csgraph import connected_components
     A = g.to_scipy()
     row = Row(label, g.n, g.m, "scipy", "connected_components", "cpu")
     labels = None
-    for secs, (k, labels) in _timed(lambda: connected_components(A, directed=False), warmup, repeat):
+    for secs, (k, labels) in time_calls(lambda: connected_components(A, directed=False), repeat, warmup):
         row.times.append(secs)
         row.components = int(k)
     row.largest = _largest(labels)
@@ -340,7 +368,7 @@ def _bench_networkx(g: Graph, label: str, repeat: int, ref_k: int, max_edges: in
     G = nx.Graph()
     G.add_nodes_from(range(g.n))
     G.add_edges_from(zip(g.src.tolist(), g.dst.tolist()))
-    for secs, comps in _timed(lambda: list(nx.connected_components(G)), 0, min(repeat, NX_MAX_RUNS)):
+    for secs, comps in time_calls(lambda: list(nx.connected_components(G)), min(repeat, NX_MAX_RUNS)):
         row.times.append(secs)
         row.components = len(comps)
         row.largest = max((len(c) for c in comps), default=0)
@@ -360,7 +388,7 @@ def _bench_gconn(g: Graph, gdev: Graph, label: str, name: str, backend: str, war
         return connected_components(gdev, algorithm=name, backend=backend, return_stats=True)
 
     try:
-        for secs, (k, labels, stats) in _timed(call, warmup, repeat):
+        for secs, (k, labels, stats) in time_calls(call, repeat, warmup):
             row.times.append(secs)
             chosen = stats.variant
             for phase, t in stats.phase_times.items():
@@ -465,20 +493,15 @@ def _fmt(x, scale) -> str:
 
 def markdown_table(rows) -> str:
     """The results as a GitHub Markdown table."""
-    lines = ["| graph | n | m | method | variant | backend | median ms | min ms | runs | vs scipy "
-             "| components | correct | phases (median ms) |",
-             "|---|--:|--:|---|---|---|--:|--:|--:|--:|--:|---|---|"]
+    cells = []
     for r in rows:
         correct = {True: "yes", False: "**NO**", None: "ref" if r.method == "scipy" else ""}[r.correct]
-        if r.note:
-            correct = f"{correct} {r.note}".strip()
-        phases = ", ".join(f"{p} {_ms(t)}" for p, t in r.phases.items())
-        speed = "" if r.speedup is None else f"{r.speedup:.2f}x"
-        comps = "" if r.components is None else f"{r.components:,}"
-        lines.append(f"| {r.graph} | {r.n:,} | {r.m:,} | {r.method} | {r.variant} | {r.backend} "
-                     f"| {_ms(r.median)} | {_ms(r.best)} | {len(r.times)} | {speed} | {comps} "
-                     f"| {correct} | {phases} |")
-    return "\n".join(lines)
+        cells.append([r.graph, f"{r.n:,}", f"{r.m:,}", r.method, r.variant, r.backend, _ms(r.median), _ms(r.best),
+                      len(r.times), "" if r.speedup is None else f"{r.speedup:.2f}x",
+                      "" if r.components is None else f"{r.components:,}", f"{correct} {r.note}".strip(),
+                      ", ".join(f"{p} {_ms(t)}" for p, t in r.phases.items())])
+    return md_table(["graph", "n:", "m:", "method", "variant", "backend", "median ms:", "min ms:", "runs:",
+                     "vs scipy:", "components:", "correct", "phases (median ms)"], cells)
 
 
 def machine() -> str:
@@ -585,7 +608,7 @@ def run_from_args(args: argparse.Namespace, argv_for_record=None) -> int:
     graphs = args.graphs if args.graphs else (suite.graphs() if suite else None)
     # Fail on a bad variant name before any graph is loaded.
     expand_variants(settings["variants"])
-    cpu_before = _cpu_snapshot()
+    cpu_before = cpu_snapshot()
     rows = run(graphs, variants=settings["variants"], backend=settings["backend"],
                repeat=settings["repeat"], warmup=settings["warmup"], nx_max_edges=args.nx_max_edges,
                show_progress=progress_enabled(getattr(args, "quiet", False)))
@@ -595,10 +618,7 @@ def run_from_args(args: argparse.Namespace, argv_for_record=None) -> int:
     notes = [f"median and min of {settings['repeat']} timed runs after {settings['warmup']} warm-up "
              f"run(s); NetworkX: at most {NX_MAX_RUNS} runs, no warm-up",
              "correct: component count and partition equal scipy's"]
-    other = _other_cpu_share(cpu_before, _cpu_snapshot())
-    if other is not None:
-        # Other work on a shared machine shows up as slow, noisy runs.
-        notes.append(f"other processes used {100 * other:.0f}% of the {os.cpu_count()} CPUs during the run")
+    notes += [n for n in [load_note(cpu_before)] if n]
     if suite is not None:
         notes.insert(0, f"suite {args.suite}: {suite.description}")
     notes += _speedup_notes(rows)
@@ -617,7 +637,7 @@ def run_from_args(args: argparse.Namespace, argv_for_record=None) -> int:
     return 0 if all(r.correct is not False for r in rows) else 1
 
 
-def _cpu_snapshot():
+def cpu_snapshot():
     """(machine busy CPU seconds, this process's CPU seconds, wall clock), or None off Linux."""
     try:
         with open("/proc/stat") as f:
@@ -630,12 +650,16 @@ def _cpu_snapshot():
     return busy / hz, own.user + own.system, time.perf_counter()
 
 
-def _other_cpu_share(before, after) -> float | None:
-    """The share of all CPUs that other processes kept busy between two snapshots."""
+def load_note(before) -> str | None:
+    """How much of the CPUs other processes used since ``before`` (a
+    :func:`cpu_snapshot`): on a shared machine they show up as slow, noisy
+    runs.  None off Linux."""
+    after = cpu_snapshot()
     if before is None or after is None or after[2] <= before[2]:
         return None
-    others = (after[0] - before[0]) - (after[1] - before[1])
-    return max(0.0, others) / ((after[2] - before[2]) * (os.cpu_count() or 1))
+    others = max(0.0, (after[0] - before[0]) - (after[1] - before[1]))
+    share = others / ((after[2] - before[2]) * (os.cpu_count() or 1))
+    return f"other processes used {100 * share:.0f}% of the {os.cpu_count()} CPUs during the run"
 
 
 def _speedup_notes(rows) -> list[str]:

@@ -34,7 +34,7 @@ import sys
 import time
 import warnings
 
-from gconn.bench.harness import machine, positive_int
+from gconn.bench.harness import machine, md_table, positive_int
 
 
 def _rounds(methods, repeat: int, log) -> list[list[float]]:
@@ -118,12 +118,11 @@ def table(rows) -> str:
     >>> print(table([row]).splitlines()[-1])
     | int | connected_components | 3 | 2 | networkx | 2.0 | 1.0 | 4.0 | 5 | 1.0x |
     """
-    lines = ["| nodes | function | n | m | method | median ms | min ms | max ms | runs | vs networkx |",
-             "|---|---|--:|--:|---|--:|--:|--:|--:|--:|"]
-    for labels, function, n, m, method, med, best, worst, runs, ratio in rows:
-        lines.append(f"| {labels} | {function} | {n:,} | {m:,} | {method} | {med * 1e3:.1f} | {best * 1e3:.1f} "
-                     f"| {worst * 1e3:.1f} | {runs} | {ratio:.1f}x |")
-    return "\n".join(lines)
+    return md_table(["nodes", "function", "n:", "m:", "method", "median ms:", "min ms:", "max ms:", "runs:",
+                     "vs networkx:"],
+                    [[labels, function, f"{n:,}", f"{m:,}", method, f"{med * 1e3:.1f}", f"{best * 1e3:.1f}",
+                      f"{worst * 1e3:.1f}", runs, f"{ratio:.1f}x"]
+                     for labels, function, n, m, method, med, best, worst, runs, ratio in rows])
 
 
 def main(argv=None) -> int:

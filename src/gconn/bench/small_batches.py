@@ -242,11 +242,10 @@ def _row(case: str, ns: list, ref_median) -> dict:
 
 
 def table(rows: list) -> str:
-    lines = ["| case | median us | min us | p90 us | median / pure Python |", "|---|---:|---:|---:|---:|"]
-    for r in rows:
-        lines.append(f"| {r['case']} | {r['median_us']:.2f} | {r['min_us']:.2f} | {r['p90_us']:.2f} "
-                     f"| {r['vs_python']:.2f} |")
-    return "\n".join(lines)
+    from gconn.bench.harness import md_table
+    return md_table(["case", "median us:", "min us:", "p90 us:", "median / pure Python:"],
+                    [[r["case"], f"{r['median_us']:.2f}", f"{r['min_us']:.2f}", f"{r['p90_us']:.2f}",
+                      f"{r['vs_python']:.2f}"] for r in rows])
 
 
 def _revision() -> str:
@@ -262,7 +261,7 @@ def _revision() -> str:
 def main(argv=None) -> int:
     import gconn
 
-    from gconn.bench.harness import _cpu_snapshot, _other_cpu_share, machine
+    from gconn.bench.harness import cpu_snapshot, load_note, machine
     p = argparse.ArgumentParser(prog="python -m gconn.bench.small_batches", description=__doc__.split("\n\n")[0])
     p.add_argument("--n", type=int, default=100_000, help="vertices of the structure (default 100000)")
     p.add_argument("--batches", type=int, default=3000, help="timed batches per case (default 3000)")
@@ -273,17 +272,15 @@ def main(argv=None) -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--breakdown", action="store_true", help="also time the steps of one connected() call")
     a = p.parse_args(argv)
-    before, load = _cpu_snapshot(), os.getloadavg()
+    before, load = cpu_snapshot(), os.getloadavg()
     rows = run(a.n, a.batches, a.warmup, a.size, a.seed, chunk=a.chunk)
-    after = _cpu_snapshot()
-    share = _other_cpu_share(before, after)
+    note = load_note(before)
     print(f"# Small batches: {a.size} inserts + {a.size} queries per batch, n = {a.n}, "
           f"{a.batches} batches per case after {a.warmup} of warm-up")
     print(f"{datetime.datetime.now().astimezone().isoformat(timespec='seconds')}; gconn {gconn.__version__} "
           f"at {_revision()}")
     print(machine())
-    print(f"load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; other processes kept "
-          f"{'?' if share is None else f'{100 * share:.0f}%'} of the CPUs busy during the run")
+    print(f"load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; {note or 'CPU share of others unknown'}")
     print()
     print(table(rows))
     if a.breakdown:
