@@ -14,6 +14,7 @@ from scipy.sparse.csgraph import connected_components as scipy_cc
 
 import gconn
 import gconn.cli.kernels
+import gconn.graph.generators
 from gconn import cli
 
 SPEC = "er:n=300,d=3"  # a few components of varied sizes
