@@ -14,13 +14,9 @@ SplitAtomicOne, HalveAtomicOne, SpliceAtomic; k-out, HB and BFS sampling;
 ShiloachVishkin, the 16 LiuTarjan variants (CUSA ... EUF), Stergiou,
 LabelPropagation, and the finishes of ECL-CC and Afforest; BFS-CC.
 
-One point is ours, not the paper's: stride sampling (``stride``), for
-graphs that have only an edge list (k-out, HB and BFS walk adjacency
-lists, which an edge list would first have to be sorted into).  It unions
-runs of 32 edges spread evenly over the list, about k per vertex, flattens
-the trees, and then the union-find finish passes over every edge along
-short paths.  It pays only where the parent array is small (see
-:func:`choose`).
+One point is ours, not the paper's: stride sampling (``stride``) unions
+runs of 32 edges spread evenly over an edge list, for graphs that have no
+adjacency lists to walk (see :data:`RULES` for where it pays).
 """
 from __future__ import annotations
 
@@ -586,16 +582,10 @@ class Plan:
     @property
     def needs(self) -> str:
         """The form of the graph this variant reads (:data:`gconn.graph.FORMS`):
-        ``"adjacency"`` for k-out, HB and BFS sampling (they walk
-        neighbour lists; HB reads each row's smallest neighbour first) and
-        for BFS-CC; ``"edges"``, the input's edge list as it is, for every
-        other variant, stride sampling's included.  None asks for ``"canonical"``: no rule here depends on
-        sorted or duplicate-free lists.  Union-find, ECL-CC and Afforest
-        link the roots of an edge's ends, so a self loop or a duplicate finds
-        them equal and links nothing; SV, Liu-Tarjan, Stergiou and label
-        propagation compare the two ends' labels, symmetrically in the ends,
-        and an edge with equal labels changes nothing.  A duplicate only
-        costs the round-based finishes an inspection per round.
+        ``"adjacency"`` for k-out, HB and BFS sampling (they walk neighbour
+        lists) and BFS-CC; else ``"edges"``, the input's edge list as it is:
+        no finish needs sorted or duplicate-free lists (a self loop or a
+        duplicate links nothing; it costs a round-based finish an inspection).
 
         >>> Plan.of(Variant.parse("none+lt-prf")).needs, Plan.of(Variant.parse("hb+union-async")).needs
         ('edges', 'adjacency')

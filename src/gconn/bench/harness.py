@@ -312,17 +312,20 @@ def median_time(fn, repeat: int, warmup: int = 1) -> float:
     return statistics.median(s for s, _ in time_calls(fn, repeat, warmup))
 
 
-def in_turns(fns, repeat: int, warmup: int = 1) -> list[list[float]]:
+def in_turns(fns, repeat: int, warmup: int = 1, before=None) -> list[list[float]]:
     """Seconds of ``repeat`` timed calls of each of ``fns``, the functions
     taking turns round by round after ``warmup`` untimed rounds, so that a
-    drift in the machine's load reaches all of them alike.
+    drift in the machine's load reaches all of them alike; ``before[i]``,
+    where not None, runs untimed ahead of each call of ``fns[i]``.
 
     >>> [len(t) for t in in_turns([lambda: 1, lambda: 2], 3)]
     [3, 3]
     """
     times = [[] for _ in fns]
     for r in range(warmup + repeat):
-        for fn, out in zip(fns, times):
+        for fn, out, ahead in zip(fns, times, before or [None] * len(fns)):
+            if ahead is not None:
+                ahead()
             seconds = next(time_calls(fn, 1))[0]
             if r >= warmup:
                 out.append(seconds)
