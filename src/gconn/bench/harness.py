@@ -120,24 +120,6 @@ def human_size(nbytes: int) -> str:
     raise AssertionError("unreachable")
 
 
-def load_file(path, *, show: bool = False, format: str | None = None, n: int | None = None,
-              relabel=False, **columns) -> tuple[Graph, dict]:
-    """``gconn.load(path, format=format, n=n, relabel=relabel, **columns)``
-    and its timing: ``(graph, {"load": s})``; ``columns``: ``source``,
-    ``target``, ``header``."""
-    from gconn import io
-    path = Path(path)
-    if not path.exists():
-        raise FileNotFoundError(f"{path}: no such file")
-    if path.is_dir():
-        raise IsADirectoryError(f"{path}: is a directory, not a graph file")
-    desc = f"loading {path.name} ({human_size(path.stat().st_size)})"
-    t0 = time.perf_counter()
-    with busy(desc, show):
-        g = io.load(path, format=format, n=n, relabel=relabel, **columns)
-    return g, {"load": time.perf_counter() - t0}
-
-
 def generate(spec: str, *, show: bool = False) -> tuple[Graph, dict]:
     """A generated graph and its timing: ``(graph, {"generate": s, "build": s})``.
 
@@ -162,7 +144,14 @@ def graph_source(source: str, *, show: bool = False) -> tuple[Graph, dict]:
     4
     """
     if os.path.exists(source):
-        return load_file(source, show=show)
+        from gconn import io
+        path = Path(source)
+        if path.is_dir():
+            raise IsADirectoryError(f"{path}: is a directory, not a graph file")
+        t0 = time.perf_counter()
+        with busy(f"loading {path.name} ({human_size(path.stat().st_size)})", show):
+            g = io.load(path, relabel=False)
+        return g, {"load": time.perf_counter() - t0}
     from gconn.graph import generators
     from gconn.io import FORMATS
     name = source.lower().removesuffix(".gz")
@@ -602,41 +591,29 @@ def run_from_args(args: argparse.Namespace, argv_for_record=None) -> int:
         from gconn.bench.gpu import main as gpu_main
         return gpu_main(args.gpu)
     suite: Suite | None = SUITES[args.suite] if args.suite else None
-    settings = dict(DEFAULTS)
-    if suite is not None:
-        settings.update(suite.settings())
-    for key in ("variants", "backend", "repeat", "warmup", "out"):
-        if getattr(args, key) is not None:
-            settings[key] = getattr(args, key)
-    graphs = args.graphs if args.graphs else (suite.graphs() if suite else None)
-    # Fail on a bad variant name before any graph is loaded.
-    expand_variants(settings["variants"])
+    settings = {**DEFAULTS, **(suite.settings() if suite else {})}
+    settings.update({key: getattr(args, key) for key in ("variants", "backend", "repeat", "warmup", "out")
+                     if getattr(args, key) is not None})
+    expand_variants(settings["variants"])       # a bad name fails before any graph loads
     cpu_before = cpu_snapshot()
-    rows = run(graphs, variants=settings["variants"], backend=settings["backend"],
-               repeat=settings["repeat"], warmup=settings["warmup"], nx_max_edges=args.nx_max_edges,
-               show_progress=progress_enabled(getattr(args, "quiet", False)))
+    rows = run(args.graphs or (suite.graphs() if suite else None), variants=settings["variants"],
+               backend=settings["backend"], repeat=settings["repeat"], warmup=settings["warmup"],
+               nx_max_edges=args.nx_max_edges, show_progress=progress_enabled(getattr(args, "quiet", False)))
+    notes = ([f"suite {args.suite}: {suite.description}"] if suite else []) + [
+        f"median and min of {settings['repeat']} timed runs after {settings['warmup']} warm-up "
+        f"run(s); NetworkX: at most {NX_MAX_RUNS} runs, no warm-up",
+        "correct: component count and partition equal scipy's"]
+    notes += [n for n in [load_note(cpu_before)] if n] + _speedup_notes(rows)
     out = Path(settings["out"])
     out.mkdir(parents=True, exist_ok=True)
-    command = "gconn bench " + " ".join(shlex.quote(a) for a in (argv_for_record or []))
-    notes = [f"median and min of {settings['repeat']} timed runs after {settings['warmup']} warm-up "
-             f"run(s); NetworkX: at most {NX_MAX_RUNS} runs, no warm-up",
-             "correct: component count and partition equal scipy's"]
-    notes += [n for n in [load_note(cpu_before)] if n]
-    if suite is not None:
-        notes.insert(0, f"suite {args.suite}: {suite.description}")
-    notes += _speedup_notes(rows)
     write_csv(rows, out / "results.csv")
     plot_note = write_plot(rows, out / "results.png")
+    command = "gconn bench " + " ".join(shlex.quote(a) for a in (argv_for_record or []))
     table = write_markdown(rows, out / "results.md", command=command.strip(),
                            title=f"gconn benchmark{f' ({args.suite})' if args.suite else ''}", notes=notes)
     written = ["results.csv", "results.md"] + ([] if plot_note else ["results.png"])
-    for note in notes:
-        print(note)
-    if plot_note:
-        print(plot_note)
-    print(f"wrote {', '.join(str(out / w) for w in written)}")
-    print()
-    print(table)
+    print("\n".join(notes + ([plot_note] if plot_note else [])))
+    print(f"wrote {', '.join(str(out / w) for w in written)}\n\n{table}")
     return 0 if all(r.correct is not False for r in rows) else 1
 
 
