@@ -212,7 +212,7 @@ def test_every_rule_decides_some_graph():
         n = max(int(2 * m / deg), 1)
         g = SimpleNamespace(n=n, m_input=m, has_form=lambda f, a=adjacency: a, ids_local=lambda x=local: x,
                             hb_roots=lambda r=roots: r)
-        features = d._Features(g, problem, streamed, lambda _, c=cov: c)
+        features = d._Features(g, problem, backend, streamed, lambda _, c=cov: c)
         rule = next(r for r in d.RULES if r.backend in ("any", backend) and r.when(features))
         assert d.choose(g, problem, backend, hb_coverage=lambda _, c=cov: c, streamed=streamed).name == \
             rule.variant.format_map(features)

@@ -21,7 +21,6 @@ adjacency lists to walk (see :data:`RULES` for where it pays).
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from functools import cached_property
 from typing import Callable, Iterator, NamedTuple
 
 # --- the axes -------------------------------------------------------------
@@ -687,9 +686,8 @@ def default_name(problem: str = "cc") -> str:
 
 # --- the automatic choice: a table of rules --------------------------------
 #
-# choose() measures the graph lazily (hb_roots and ids_local read its
-# adjacency, the coverage estimate samples it) and returns the variant of the
-# first rule of its backend whose condition holds.  Each rule carries the
+# choose() measures the graph (:class:`_Features`) and returns the variant
+# of the first rule of its backend whose condition holds.  Each rule carries the
 # measurement that set it; "B:" names a BENCHMARKS.md section (H100 for the
 # GPU, 2 CPU cores for the CPU).  Tests monkeypatch the thresholds, so the
 # conditions read them at call time.
@@ -755,7 +753,7 @@ RULES = (
          "1.5-1.65 ms unsampled against 2.0-6.6 sampled; UnionRemCAS beat UnionAsync by 30-60% "
          "(B: The automatic choice; The automatic choice at low average degree (GPU))"),
     Rule("gpu", "k-out where HB leaves many roots",
-         lambda f: f.kout and f.hb_roots > AUTO_GPU_HB_ROOTS, "kout+union-rem-cas+find-naive+{link}",
+         lambda f: f.kout and f.hb_roots() > AUTO_GPU_HB_ROOTS, "kout+union-rem-cas+find-naive+{link}",
          "after k-out the few unions left do not repay FindHalve's compression: Kronecker 0.234 against 0.261 ms, "
          "Erdos-Renyi 0.590 against 0.618, shuffled grid 1.81 against 2.18; not with hubs numbered first "
          "(few HB roots: Barabasi-Albert 0.243 with FindHalve against 0.269) (B: Fourteenth session)"),
@@ -774,61 +772,54 @@ RULES = (
          lambda f: f.degree < AUTO_MIN_DEGREE or not f.adjacency, "none+union-async+find-halve",
          "road-like graphs lose with sampling (paper Sec. 4.6); building the adjacency costs more than the "
          "finish it saves (B: The automatic choice counts construction (CPU, one thread, CPU time))"),
-    Rule("cpu", "HB covers the graph", lambda f: f.coverage >= AUTO_HB_COVERAGE, "hb+union-async+find-halve",
+    Rule("cpu", "HB covers the graph", lambda f: f.coverage() >= AUTO_HB_COVERAGE, "hb+union-async+find-halve",
          "the paper's decision tree (Sec. 4.6): HB where its first step covers most vertices"),
     Rule("cpu", "otherwise", lambda f: True, "kout+union-async+find-halve", "the paper's decision tree (Sec. 4.6)"),
 )
 
 
 class _Features:
-    """What the rules read of a graph, each measured once, when first asked."""
+    """What the rules read of a graph.  choose() runs on every call, a
+    resident GPU graph's too (tens of microseconds): the cheap features are
+    plain attributes, and the probes that read the adjacency (ids_local,
+    hb_roots, the CPU's coverage estimate) run only where they can matter."""
 
-    def __init__(self, graph, problem, streamed, hb_coverage):
-        self.graph, self.problem, self.streamed, self._hb_coverage = graph, problem, streamed, hb_coverage
-        self.n, self.m = graph.n, graph.m_input
+    __slots__ = ("graph", "problem", "streamed", "hb_coverage", "link", "n", "m", "degree", "adjacency", "low",
+                 "scattered", "chains", "kout", "sampling")
+
+    def __init__(self, graph, problem, backend, streamed, hb_coverage):
+        self.graph, self.problem, self.streamed, self.hb_coverage = graph, problem, streamed, hb_coverage
         self.link = "split-one" if problem == "forest" else "splice"
+        self.sampling = None
+        self.n, self.m = n, m = graph.n, graph.m_input
+        if problem == "incremental" or not (n and m):
+            return                      # the first two rules decide
+        self.degree = degree = 2.0 * m / n
+        self.adjacency = adjacency = graph.has_form("adjacency")
+        self.low = low = degree < AUTO_GPU_MIN_DEGREE
+        if backend != "gpu":
+            return
+        #: low degree with scattered ids (Graph.ids_local): unsampled finishes miss the caches
+        self.scattered = (adjacency and m >= AUTO_GPU_SCATTERED_EDGES and AUTO_GPU_SCATTERED_DEGREE <= degree
+                          and low and not graph.ids_local())
+        #: low degree numbered along the graph: HB's first step leaves almost no roots
+        self.chains = adjacency and low and not self.scattered and graph.hb_roots() <= AUTO_GPU_HB_ROOTS
+        self.kout = (m >= AUTO_GPU_KOUT_EDGES and not self.chains) or self.scattered
+        self.sampling = "kout" if self.kout else "hb"
+
+    def hb_roots(self) -> float:
+        return self.graph.hb_roots()
+
+    def coverage(self) -> float:
+        return self.hb_coverage(self.graph) if self.hb_coverage is not None else 0.0
 
     def __getitem__(self, key):         # for str.format_map
         return getattr(self, key)
 
-    @cached_property
-    def degree(self) -> float:
-        return 2.0 * self.m / self.n
 
-    @cached_property
-    def adjacency(self) -> bool:
-        return self.graph.has_form("adjacency")
-
-    @cached_property
-    def low(self) -> bool:
-        return self.degree < AUTO_GPU_MIN_DEGREE
-
-    @cached_property
-    def hb_roots(self) -> float:
-        return self.graph.hb_roots()
-
-    @cached_property
-    def scattered(self) -> bool:
-        """Low degree with scattered ids (:meth:`gconn.Graph.ids_local`): unsampled finishes miss the caches."""
-        return (self.adjacency and self.m >= AUTO_GPU_SCATTERED_EDGES and self.low
-                and AUTO_GPU_SCATTERED_DEGREE <= self.degree and not self.graph.ids_local())
-
-    @cached_property
-    def chains(self) -> bool:
-        """Low degree numbered along the graph: HB's first step leaves almost no roots."""
-        return self.adjacency and self.low and not self.scattered and self.hb_roots <= AUTO_GPU_HB_ROOTS
-
-    @cached_property
-    def kout(self) -> bool:
-        return (self.m >= AUTO_GPU_KOUT_EDGES and not self.chains) or self.scattered
-
-    @cached_property
-    def sampling(self) -> str:
-        return "kout" if self.kout else "hb"
-
-    @cached_property
-    def coverage(self) -> float:
-        return self._hb_coverage(self.graph) if self._hb_coverage is not None else 0.0
+#: the rules of each backend, and the variants they named (choose runs on every call)
+_RULES_OF = {side: tuple(r for r in RULES if r.backend in ("any", side)) for side in ("cpu", "gpu")}
+_NAMED: dict = {}
 
 
 def choose(graph, problem: str = "cc", backend: str = "cpu", hb_coverage=None, streamed: bool = False) -> Variant:
@@ -841,10 +832,14 @@ def choose(graph, problem: str = "cc", backend: str = "cpu", hb_coverage=None, s
     >>> choose(gconn.Graph.from_edges([0, 1], [1, 2])).name
     'none+union-async+find-halve'
     """
-    side = "gpu" if backend == "gpu" else "cpu"
-    f = _Features(graph, problem, streamed, hb_coverage)
-    rule = next(r for r in RULES if r.backend in ("any", side) and r.when(f))
-    return Variant(*rule.variant.format_map(f).split("+"))
+    f = _Features(graph, problem, backend, streamed, hb_coverage)
+    for rule in _RULES_OF["gpu" if backend == "gpu" else "cpu"]:
+        if rule.when(f):
+            key = (rule.variant, f.link, f.sampling)
+            v = _NAMED.get(key)
+            if v is None:
+                v = _NAMED[key] = Variant(*rule.variant.format_map(f).split("+"))
+            return v
 
 
 #: Every variant :func:`choose` can name on the GPU, by problem (what
