@@ -784,8 +784,8 @@ class _Features:
     plain attributes, and the probes that read the adjacency (ids_local,
     hb_roots, the CPU's coverage estimate) run only where they can matter."""
 
-    __slots__ = ("graph", "problem", "streamed", "hb_coverage", "link", "n", "m", "degree", "adjacency", "low",
-                 "scattered", "chains", "kout", "sampling")
+    __slots__ = ("adjacency", "chains", "degree", "graph", "hb_coverage", "kout", "link", "low", "m", "n", "problem",
+                 "sampling", "scattered", "streamed")
 
     def __init__(self, graph, problem, backend, streamed, hb_coverage):
         self.graph, self.problem, self.streamed, self.hb_coverage = graph, problem, streamed, hb_coverage
