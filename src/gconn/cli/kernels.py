@@ -23,11 +23,13 @@ def gpu_status() -> tuple[bool, str]:
 
 #: What the user sees on stderr when numba compiles (cache misses only).
 COMPILE_NOTICE = "gconn: compiling kernels (once; later runs load them from numba's cache)..."
+_COMPILE_NOTICE_SHOWN = False
 
 
 class _CompileWatch:
     """Counts numba compilations (cache misses; loads from the cache do not
-    count) and their seconds, and prints COMPILE_NOTICE at the first one."""
+    count) and their seconds, and prints COMPILE_NOTICE at the first one in
+    the process."""
 
     def __init__(self, notice: bool):
         self.notice = notice
@@ -37,13 +39,15 @@ class _CompileWatch:
         self._t0 = 0.0
 
     def on_start(self, event):
+        global _COMPILE_NOTICE_SHOWN
         # Compiling a kernel may compile the functions it calls: count the
         # outermost compilation only.
         self._depth += 1
         if self._depth > 1:
             return
-        if self.count == 0 and self.notice and not _COMPILE_NOTICE_SHOWN:
-            _show_compile_notice()
+        if self.notice and not _COMPILE_NOTICE_SHOWN:
+            _COMPILE_NOTICE_SHOWN = True
+            print(COMPILE_NOTICE, file=sys.stderr, flush=True)
         self.count += 1
         self._t0 = time.perf_counter()
 
@@ -51,15 +55,6 @@ class _CompileWatch:
         self._depth -= 1
         if self._depth == 0:
             self.seconds += time.perf_counter() - self._t0
-
-
-_COMPILE_NOTICE_SHOWN = False
-
-
-def _show_compile_notice() -> None:
-    global _COMPILE_NOTICE_SHOWN
-    _COMPILE_NOTICE_SHOWN = True
-    print(COMPILE_NOTICE, file=sys.stderr, flush=True)
 
 
 @contextlib.contextmanager
@@ -74,26 +69,13 @@ def watch_compiles(notice: bool = True):
     0
     """
     from numba.core import event
-    watch = _CompileWatch(notice)
-    listener = _listener(watch)
-    event.register("numba:compile", listener)
+    # numba is imported here, not with this module: a listener is one of its classes
+    watch = type("Watch", (_CompileWatch, event.Listener), {})(notice)
+    event.register("numba:compile", watch)
     try:
         yield watch
     finally:
-        event.unregister("numba:compile", listener)
-
-
-def _listener(watch):
-    from numba.core import event
-
-    class Listener(event.Listener):
-        def on_start(self, ev):
-            watch.on_start(ev)
-
-        def on_end(self, ev):
-            watch.on_end(ev)
-
-    return Listener()
+        event.unregister("numba:compile", watch)
 
 
 def resolve_algorithm(graph, problem: str, backend: str, algorithm: str = "auto") -> str:
