@@ -34,10 +34,11 @@ def write_csv(path, edges: int, n: int, seed: int = 0) -> None:
 def readers(path):
     """name -> a function reading ``path``'s two id columns into arrays."""
     import pandas as pd
+    import pyarrow as pa
+    from pyarrow import csv
 
     from gconn.io import _kernels as K
     from gconn.io._files import read_bytes
-    from gconn.io.delimited import read_columns
     path = Path(path)
 
     def numba():
@@ -49,9 +50,9 @@ def readers(path):
         return src[:k], dst[:k]
 
     def arrow():
-        buf = read_bytes(path)
-        pos = int(np.argmax(buf == 10)) + 1
-        return read_columns(buf[pos:], path, ",", ["source", "target"], (0, 1), 2, False)
+        table = csv.read_csv(path, convert_options=csv.ConvertOptions(
+            include_columns=["source", "target"], column_types={"source": pa.int64(), "target": pa.int64()}))
+        return table.column("source").to_numpy(), table.column("target").to_numpy()
 
     def pandas():
         df = pd.read_csv(path, usecols=[0, 1])
