@@ -196,3 +196,25 @@ def test_gpu_auto_choice_samples_large_graphs_with_scattered_ids(monkeypatch):
     path = gconn.Graph.from_edges(p[:-1], p[1:], n)
     path.adjacency()
     assert not path.ids_local() and design.choose(path, backend="gpu").sampling == "none"
+
+
+def test_every_rule_decides_some_graph():
+    """No rule of design.RULES is shadowed by those above it: on graphs on
+    both sides of every threshold, each one is the first that holds for some."""
+    from itertools import product
+    from types import SimpleNamespace
+    d = design
+    used = set()
+    for m, deg, adjacency, local, roots, cov, problem, backend, streamed in product(
+            (0, 1000, d.AUTO_GPU_STRIDE_EDGES, d.AUTO_GPU_KOUT_EDGES, d.AUTO_GPU_ASYNC_EDGES),
+            (1.0, 3.0, 6.0, 16.0), (False, True), (False, True), (0.0, 0.2), (0.1, 0.95),
+            ("cc", "forest", "incremental"), ("cpu", "gpu"), (False, True)):
+        n = max(int(2 * m / deg), 1)
+        g = SimpleNamespace(n=n, m_input=m, has_form=lambda f, a=adjacency: a, ids_local=lambda x=local: x,
+                            hb_roots=lambda r=roots: r)
+        features = d._Features(g, problem, backend, streamed, lambda _, c=cov: c)
+        rule = next(r for r in d.RULES if r.backend in ("any", backend) and r.when(features))
+        assert d.choose(g, problem, backend, hb_coverage=lambda _, c=cov: c, streamed=streamed).name == \
+            rule.variant.format_map(features)
+        used.add(rule.name + rule.backend)
+    assert used == {r.name + r.backend for r in d.RULES}

@@ -14,18 +14,14 @@ SplitAtomicOne, HalveAtomicOne, SpliceAtomic; k-out, HB and BFS sampling;
 ShiloachVishkin, the 16 LiuTarjan variants (CUSA ... EUF), Stergiou,
 LabelPropagation, and the finishes of ECL-CC and Afforest; BFS-CC.
 
-One point is ours, not the paper's: stride sampling (``stride``), for
-graphs that have only an edge list (k-out, HB and BFS walk adjacency
-lists, which an edge list would first have to be sorted into).  It unions
-runs of 32 edges spread evenly over the list, about k per vertex, flattens
-the trees, and then the union-find finish passes over every edge along
-short paths.  It pays only where the parent array is small (see
-:func:`choose`).
+One point is ours, not the paper's: stride sampling (``stride``) unions
+runs of 32 edges spread evenly over an edge list, for graphs that have no
+adjacency lists to walk (see :data:`RULES` for where it pays).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Iterator
+from typing import Callable, Iterator, NamedTuple
 
 # --- the axes -------------------------------------------------------------
 
@@ -585,16 +581,10 @@ class Plan:
     @property
     def needs(self) -> str:
         """The form of the graph this variant reads (:data:`gconn.graph.FORMS`):
-        ``"adjacency"`` for k-out, HB and BFS sampling (they walk
-        neighbour lists; HB reads each row's smallest neighbour first) and
-        for BFS-CC; ``"edges"``, the input's edge list as it is, for every
-        other variant, stride sampling's included.  None asks for ``"canonical"``: no rule here depends on
-        sorted or duplicate-free lists.  Union-find, ECL-CC and Afforest
-        link the roots of an edge's ends, so a self loop or a duplicate finds
-        them equal and links nothing; SV, Liu-Tarjan, Stergiou and label
-        propagation compare the two ends' labels, symmetrically in the ends,
-        and an edge with equal labels changes nothing.  A duplicate only
-        costs the round-based finishes an inspection per round.
+        ``"adjacency"`` for k-out, HB and BFS sampling (they walk neighbour
+        lists) and BFS-CC; else ``"edges"``, the input's edge list as it is:
+        no finish needs sorted or duplicate-free lists (a self loop or a
+        duplicate links nothing; it costs a round-based finish an inspection).
 
         >>> Plan.of(Variant.parse("none+lt-prf")).needs, Plan.of(Variant.parse("hb+union-async")).needs
         ('edges', 'adjacency')
@@ -694,151 +684,167 @@ def default_name(problem: str = "cc") -> str:
     return "none+union-async+find-halve" if problem == "incremental" else "kout+union-async+find-halve"
 
 
-def choose(graph, problem: str = "cc", backend: str = "cpu", hb_coverage=None, streamed: bool = False) -> Variant:
-    """The automatic choice, following the paper's decision tree (Sec. 4.6).
-    ``streamed``: the graph's edges would stream from the host in chunks
-    (:mod:`gconn.chunked.gpu`), which are not sampled.
+# --- the automatic choice: a table of rules --------------------------------
+#
+# choose() measures the graph (:class:`_Features`) and returns the variant
+# of the first rule of its backend whose condition holds.  Each rule carries the
+# measurement that set it; "B:" names a BENCHMARKS.md section (H100 for the
+# GPU, 2 CPU cores for the CPU).  Tests monkeypatch the thresholds, so the
+# conditions read them at call time.
 
-    * Sampling reads the graph's adjacency.  When the graph does not have it
-      yet (a graph built from edge arrays or a matrix keeps its edges as
-      given; see :mod:`gconn.graph`), no sampling: building it is a
-      counting sort over 2m entries, which costs more than the whole
-      union-find finish over the m input edges it would save (CPU, 2 cores:
-      BENCHMARKS.md, "End to end from arrays, lazy graph").
-    * Low average degree (road networks, meshes, paths): sampling inspects
-      most edges anyway and only adds a pass, so no sampling.
-    * On the GPU, no sampling without an adjacency (building one on the
-      device costs 2-35 ms on 64M edges, more than a whole run), and then
-      UnionRemCAS with FindSplit and SplitAtomicOne, which beat UnionAsync
-      there by 30-60% (H100, 0.5M-16M edges: BENCHMARKS.md).  At low
-      average degree the same, except from ``AUTO_GPU_ASYNC_EDGES`` input
-      edges, where UnionAsync with FindHalve wins (the 4096^2 grid, 23M
-      edges: 1.09 against 1.47 ms).  Below that UnionAsync lost on every
-      road-like graph measured (porto_osm 0.077 against 0.061 ms,
-      luxembourg_osm 0.103 against 0.034) and took 36 ms on a 256K-vertex
-      path in id order, where every pair links at once into one chain.
-    * On the GPU without an adjacency, stride sampling where the parent
-      array is small (at most ``AUTO_GPU_STRIDE_MAX_N`` vertices, from
-      ``AUTO_GPU_STRIDE_EDGES`` edges, average degree at least
-      ``AUTO_GPU_MIN_DEGREE``): its flat trees shorten the finish's finds
-      (H100, CuPy pairs: wave 0.052 against 0.080 ms in file order, 0.065
-      against 0.112 shuffled; soc-Slashdot0902 shuffled 0.062 against
-      0.087, in file order 0.044 against 0.038).  Not on larger graphs:
-      there each edge's two random parent reads cost the finish what they
-      cost without sampling, and the sampling pass comes on top
-      (Erdos-Renyi 8M in order 1.55 against 1.38 ms, Kronecker 0.77
-      against 0.70; shuffled within 5%; BENCHMARKS.md, thirty-fourth
-      session).
-    * On the GPU, also no sampling below average degree
-      ``AUTO_GPU_MIN_DEGREE`` (the 4096^2 triangle mesh, degree 6: 1.5-1.65 ms
-      without sampling, 2.0-6.6 ms with it).
-    * On the GPU, k-out after all, below average degree 8, where the ids
-      are scattered (:meth:`gconn.Graph.ids_local`): from
-      ``AUTO_GPU_SCATTERED_EDGES`` input edges and average degree
-      ``AUTO_GPU_SCATTERED_DEGREE``, with an adjacency.  The unsampled
-      finishes' parent reads then miss the caches, and k-out's reads its
-      CSR in order (H100, with shuffled ids: the 4096^2 grid 2.23 against
-      2.55 ms, the 2048^2 grid 0.51 against 0.56, the 4096^2 mesh 1.75
-      against 3.31; in id order k-out loses 1.5x on the grids).  Not on
-      paths (degree 2: 0.48 against 0.39 ms shuffled) nor on road graphs
-      below a million edges, where no sampling won shuffled too.
-    * On the GPU, HB after all below average degree ``AUTO_GPU_MIN_DEGREE``
-      where HB's first step leaves few roots (:meth:`gconn.Graph.hb_roots`
-      at most ``AUTO_GPU_HB_ROOTS``): a mesh numbered along it, whose
-      hooks to the smallest neighbour already form the components' trees
-      (H100, since the compression's chases step together: the 4096^2 mesh
-      0.90 against 1.10 ms).  A path numbered along it is the one
-      exception, below.
-      Road networks and grids with edges missing leave 3-22% of their
-      vertices as roots there (porto_osm: HB 0.14 against 0.06 ms).
-    * Otherwise, on the GPU, sampling: with an adjacency it beat no
-      sampling at every size measured (0.13M-67M edges).  Since the unions
-      read parents through the L1 (``gconn.backends.core.unionfind``), k-out beats
-      HB from about a million edges (Kronecker 0.27 against 0.40 ms, wave
-      0.06 against 0.10, Erdos-Renyi 0.62 against 0.78, Barabasi-Albert
-      within 10%), and HB stays ahead below (soc-Slashdot0902, 0.5M edges:
-      0.029 against 0.043 ms; H100, BENCHMARKS.md, "Parents through the
-      L1"): k-out from ``AUTO_GPU_KOUT_EDGES`` input edges, HB below.
-    * On the GPU, a path numbered along it (HB's few roots, average degree
-      below ``AUTO_GPU_SCATTERED_DEGREE``): no sampling, and UnionRemCAS
-      with FindNaive (the 4M path 0.157 against HB's 0.285 ms, and against
-      0.339 with FindSplit; spanning forest 0.219 against 0.344).
-    * On the CPU, estimate a lower bound on HB's coverage from HB's first,
-      contention-free step (each vertex hooks to its smallest neighbour) on a
-      sample of vertices; if it is high, HB sampling, else k-out.
-    * The finish is UnionAsync (UnionRemCAS performs the same in the paper)
-      with FindHalve on the CPU.  On the GPU after k-out, UnionRemCAS with
-      FindNaive and SpliceAtomic: without the finds that compress both
-      paths after each link (k-out's few remaining unions do not repay
-      them; the finalize flattens the trees anyway) it beat FindHalve on
-      Kronecker (0.234 against 0.261 ms), Erdos-Renyi (0.590 against
-      0.618), wave (0.050 against 0.060), the 4096^2 grid with shuffled ids
-      (1.81 against 2.18) and Barabasi-Albert with shuffled ids (0.311
-      against 0.330).  Not where HB's first step leaves few roots (at most
-      ``AUTO_GPU_HB_ROOTS``), which on a dense graph means hubs numbered
-      first, their paths walked by every later link: Barabasi-Albert as
-      generated, FindHalve 0.243 against 0.269 (Kronecker unpermuted: a
-      tie).  HB keeps FindHalve (the mesh: a tie).  Spanning forests take
-      SplitAtomicOne (SpliceAtomic moves non-roots between trees), with
-      FindNaive or, where FindHalve is chosen above, FindSplit (H100,
-      BENCHMARKS.md, fourteenth session).  The paper recommends ECL-CC after
-      HB; our GPU ECL-CC finish measured 1.5-2x slower than UnionAsync
-      after HB on the H100 (BENCHMARKS.md), so it is not chosen.  FindHalve
-      beat FindCompress on the GPU by 20-40% without sampling (grid, mesh,
-      path) and matched it after sampling.
-    """
-    if problem == "incremental":
-        return Variant.parse(default_name("incremental"), problem)
-    n = graph.n
-    m = graph.m_input
-    find = "find-halve"
-    if n == 0 or m == 0:
-        return Variant("none", "union-async", find)
-    avg_degree = 2.0 * m / n
-    adjacency = graph.has_form("adjacency")
-    if backend == "gpu":
-        low = avg_degree < AUTO_GPU_MIN_DEGREE
-        scattered = (adjacency and m >= AUTO_GPU_SCATTERED_EDGES
-                     and AUTO_GPU_SCATTERED_DEGREE <= avg_degree and low and not graph.ids_local())
-        chains = adjacency and low and not scattered and graph.hb_roots() <= AUTO_GPU_HB_ROOTS
-        link = "split-one" if problem == "forest" else "splice"
-        if chains and avg_degree < AUTO_GPU_SCATTERED_DEGREE:
-            return Variant("none", "union-rem-cas", "find-naive", link)
-        if avg_degree < AUTO_MIN_DEGREE and m >= AUTO_GPU_ASYNC_EDGES and not (scattered or chains):
-            return Variant("none", "union-async", find)
-        if not (adjacency or low or streamed) and m >= AUTO_GPU_STRIDE_EDGES and n <= AUTO_GPU_STRIDE_MAX_N:
-            return Variant("stride", "union-rem-cas", "find-naive", link)
-        if (low or not adjacency) and not (scattered or chains):
-            return Variant("none", "union-rem-cas", "find-split", "split-one")
-        sampling = "kout" if (m >= AUTO_GPU_KOUT_EDGES and not chains) or scattered else "hb"
-        if sampling == "kout" and graph.hb_roots() > AUTO_GPU_HB_ROOTS:
-            return Variant(sampling, "union-rem-cas", "find-naive", link)
-        if problem == "forest":
-            return Variant(sampling, "union-rem-cas", "find-split", "split-one")
-        return Variant(sampling, "union-rem-cas", "find-halve", "splice")
-    if avg_degree < AUTO_MIN_DEGREE or not adjacency:
-        return Variant("none", "union-async", find)
-    # hb_coverage(graph) is the backend's cheap lower bound on HB's Cov.
-    cov = hb_coverage(graph) if hb_coverage is not None else 0.0
-    sampling = "hb" if cov >= AUTO_HB_COVERAGE else "kout"
-    return Variant(sampling, "union-async", find)
-
-
-#: Thresholds of the decision tree.  Road-like graphs (average degree ~2-3)
-#: lose with sampling; meshes around 6 are borderline; social graphs win.
+#: average degree below which sampling inspects most edges anyway (CPU; GPU
+#: with UnionAsync from AUTO_GPU_ASYNC_EDGES)
 AUTO_MIN_DEGREE = 5.0
+#: HB's estimated coverage above which the CPU samples with HB, not k-out
 AUTO_HB_COVERAGE = 0.9
+#: below this average degree the GPU does not sample (but see the chains)
 AUTO_GPU_MIN_DEGREE = 8.0
+#: k-out from this many input edges on the GPU, HB below
 AUTO_GPU_KOUT_EDGES = 1 << 20
+#: UnionAsync at low degree on the GPU from this many input edges
 AUTO_GPU_ASYNC_EDGES = 1 << 23
+#: scattered ids take k-out from this many input edges and this average degree
 AUTO_GPU_SCATTERED_EDGES = 1 << 22
 AUTO_GPU_SCATTERED_DEGREE = 2.5
+#: at most this share of HB roots (Graph.hb_roots) makes a graph "chains"
 AUTO_GPU_HB_ROOTS = 0.01
+#: stride sampling from this many edges, on at most this many vertices
 AUTO_GPU_STRIDE_EDGES = 1 << 18
 AUTO_GPU_STRIDE_MAX_N = 1 << 18
+
+
+class Rule(NamedTuple):
+    """One rule of :func:`choose`: where ``when(features)`` holds, the
+    variant ``variant`` (``{link}``: split-one for forests, else splice;
+    ``{sampling}``: kout or hb, see :class:`_Features`)."""
+
+    backend: str
+    name: str
+    when: Callable
+    variant: str
+    why: str
+
+
+RULES = (
+    Rule("any", "incremental", lambda f: f.problem == "incremental", "none+union-async+find-halve",
+         "batches arrive as COO, so no sampling; the paper's default finish"),
+    Rule("any", "empty", lambda f: f.n == 0 or f.m == 0, "none+union-async+find-halve", "nothing to link"),
+    # --- GPU
+    Rule("gpu", "a path numbered along it",
+         lambda f: f.chains and f.degree < AUTO_GPU_SCATTERED_DEGREE, "none+union-rem-cas+find-naive+{link}",
+         "4M path in order: 0.157 ms against HB's 0.285 and 0.339 with FindSplit; forest 0.219 against 0.344 "
+         "(B: Fourteenth session: UnionRemCAS without FindHalve after k-out; a path takes no sampling)"),
+    Rule("gpu", "large and road-like",
+         lambda f: f.degree < AUTO_MIN_DEGREE and f.m >= AUTO_GPU_ASYNC_EDGES and not (f.scattered or f.chains),
+         "none+union-async+find-halve",
+         "4096^2 grid, 23M edges: 1.09 against UnionRemCAS's 1.47 ms; below 2^23 edges UnionAsync lost on every "
+         "road graph (porto_osm 0.077 against 0.061 ms) and a 256K path in id order took 36 ms "
+         "(B: The automatic choice at low average degree (GPU))"),
+    Rule("gpu", "an edge list on few vertices",
+         lambda f: not (f.adjacency or f.low or f.streamed) and f.m >= AUTO_GPU_STRIDE_EDGES
+         and f.n <= AUTO_GPU_STRIDE_MAX_N, "stride+union-rem-cas+find-naive+{link}",
+         "flat trees shorten the finish's finds where the parents fit the caches: wave 0.052 against 0.080 ms, "
+         "soc-Slashdot0902 shuffled 0.062 against 0.087; on larger graphs it lost (Erdos-Renyi 8M 1.55 against "
+         "1.38 ms); streamed chunks are not sampled (B: Thirty-fourth session: stride sampling over an edge list)"),
+    Rule("gpu", "low degree, or no adjacency",
+         lambda f: (f.low or not f.adjacency) and not (f.scattered or f.chains),
+         "none+union-rem-cas+find-split+split-one",
+         "sampling needs the adjacency, which costs 2-35 ms to build on 64M edges; the 4096^2 mesh (degree 6) "
+         "1.5-1.65 ms unsampled against 2.0-6.6 sampled; UnionRemCAS beat UnionAsync by 30-60% "
+         "(B: The automatic choice; The automatic choice at low average degree (GPU))"),
+    Rule("gpu", "k-out where HB leaves many roots",
+         lambda f: f.kout and f.hb_roots() > AUTO_GPU_HB_ROOTS, "kout+union-rem-cas+find-naive+{link}",
+         "after k-out the few unions left do not repay FindHalve's compression: Kronecker 0.234 against 0.261 ms, "
+         "Erdos-Renyi 0.590 against 0.618, shuffled grid 1.81 against 2.18; not with hubs numbered first "
+         "(few HB roots: Barabasi-Albert 0.243 with FindHalve against 0.269) (B: Fourteenth session)"),
+    Rule("gpu", "sampled, a spanning forest", lambda f: f.problem == "forest",
+         "{sampling}+union-rem-cas+find-split+split-one",
+         "SpliceAtomic moves non-roots between trees; FindSplit where FindHalve would be chosen "
+         "(B: Fourteenth session)"),
+    Rule("gpu", "sampled", lambda f: True, "{sampling}+union-rem-cas+find-halve+splice",
+         "with an adjacency sampling beat no sampling at every size (0.13M-67M edges); k-out beats HB from "
+         "2^20 edges (Kronecker 0.27 against 0.40 ms) and HB leads below (Slashdot 0.029 against 0.043); "
+         "scattered ids take k-out at low degree (shuffled 4096^2 mesh 1.75 against 3.31 ms) and chains HB "
+         "(mesh in order 0.90 against 1.10) (B: Parents through the L1; The automatic choice on scattered ids; "
+         "Later in the session: the compression four vertices a thread, HB on chains)"),
+    # --- CPU
+    Rule("cpu", "low degree, or no adjacency",
+         lambda f: f.degree < AUTO_MIN_DEGREE or not f.adjacency, "none+union-async+find-halve",
+         "road-like graphs lose with sampling (paper Sec. 4.6); building the adjacency costs more than the "
+         "finish it saves (B: The automatic choice counts construction (CPU, one thread, CPU time))"),
+    Rule("cpu", "HB covers the graph", lambda f: f.coverage() >= AUTO_HB_COVERAGE, "hb+union-async+find-halve",
+         "the paper's decision tree (Sec. 4.6): HB where its first step covers most vertices"),
+    Rule("cpu", "otherwise", lambda f: True, "kout+union-async+find-halve", "the paper's decision tree (Sec. 4.6)"),
+)
+
+
+class _Features:
+    """What the rules read of a graph.  choose() runs on every call, a
+    resident GPU graph's too (tens of microseconds): the cheap features are
+    plain attributes, and the probes that read the adjacency (ids_local,
+    hb_roots, the CPU's coverage estimate) run only where they can matter."""
+
+    __slots__ = ("adjacency", "chains", "degree", "graph", "hb_coverage", "kout", "link", "low", "m", "n", "problem",
+                 "sampling", "scattered", "streamed")
+
+    def __init__(self, graph, problem, backend, streamed, hb_coverage):
+        self.graph, self.problem, self.streamed, self.hb_coverage = graph, problem, streamed, hb_coverage
+        self.link = "split-one" if problem == "forest" else "splice"
+        self.sampling = None
+        self.n, self.m = n, m = graph.n, graph.m_input
+        if problem == "incremental" or not (n and m):
+            return                      # the first two rules decide
+        self.degree = degree = 2.0 * m / n
+        self.adjacency = adjacency = graph.has_form("adjacency")
+        self.low = low = degree < AUTO_GPU_MIN_DEGREE
+        if backend != "gpu":
+            return
+        #: low degree with scattered ids (Graph.ids_local): unsampled finishes miss the caches
+        self.scattered = (adjacency and m >= AUTO_GPU_SCATTERED_EDGES and AUTO_GPU_SCATTERED_DEGREE <= degree
+                          and low and not graph.ids_local())
+        #: low degree numbered along the graph: HB's first step leaves almost no roots
+        self.chains = adjacency and low and not self.scattered and graph.hb_roots() <= AUTO_GPU_HB_ROOTS
+        self.kout = (m >= AUTO_GPU_KOUT_EDGES and not self.chains) or self.scattered
+        self.sampling = "kout" if self.kout else "hb"
+
+    def hb_roots(self) -> float:
+        return self.graph.hb_roots()
+
+    def coverage(self) -> float:
+        return self.hb_coverage(self.graph) if self.hb_coverage is not None else 0.0
+
+    def __getitem__(self, key):         # for str.format_map
+        return getattr(self, key)
+
+
+#: the rules of each backend, and the variants they named (choose runs on every call)
+_RULES_OF = {side: tuple(r for r in RULES if r.backend in ("any", side)) for side in ("cpu", "gpu")}
+_NAMED: dict = {}
+
+
+def choose(graph, problem: str = "cc", backend: str = "cpu", hb_coverage=None, streamed: bool = False) -> Variant:
+    """The automatic choice: the variant of the first rule of :data:`RULES`
+    for ``backend`` that holds.  ``hb_coverage(graph)``: the backend's lower
+    bound on HB's coverage (CPU); ``streamed``: the edges would stream from
+    the host in chunks, which are not sampled.
+
+    >>> import gconn
+    >>> choose(gconn.Graph.from_edges([0, 1], [1, 2])).name
+    'none+union-async+find-halve'
+    """
+    f = _Features(graph, problem, backend, streamed, hb_coverage)
+    for rule in _RULES_OF["gpu" if backend == "gpu" else "cpu"]:
+        if rule.when(f):
+            key = (rule.variant, f.link, f.sampling)
+            v = _NAMED.get(key)
+            if v is None:
+                v = _NAMED[key] = Variant(*rule.variant.format_map(f).split("+"))
+            return v
+
+
 #: Every variant :func:`choose` can name on the GPU, by problem (what
 #: ``gconn warmup`` compiles into the GPU kernel cache; a test walks the
-#: rules above and finds exactly these).
+#: rules and finds exactly these).
 AUTO_GPU_VARIANTS = {
     "cc": ("none+union-async+find-halve", "none+union-rem-cas+find-split+split-one",
            "none+union-rem-cas+find-naive+splice", "kout+union-rem-cas+find-naive+splice",

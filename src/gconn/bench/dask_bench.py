@@ -73,21 +73,19 @@ def single_process(paths, backend: str, n: int, repeats: int = 1) -> dict:
     >>> r["n"], r["k"] > 0, len(r["seconds"])
     (256, True, 1)
     """
-    import pyarrow.parquet as pq
-
     import gconn
-    times = []
-    for i in range(repeats + 1):
-        t0 = time.perf_counter()
-        tables = [pq.read_table(p, columns=["src", "dst"]) for p in paths]
-        src = np.concatenate([t.column("src").to_numpy() for t in tables])
-        dst = np.concatenate([t.column("dst").to_numpy() for t in tables])
-        del tables
-        k, labels = gconn.connected_components(gconn.Graph.from_edges(src, dst, n=n), backend=backend)
-        del src, dst
-        if i:
-            times.append(time.perf_counter() - t0)
-    return {"seconds": times, "k": int(k), "n": int(labels.size), "peak_mib": peak_rss_mib()}
+    from gconn.bench.harness import time_calls
+    runs = list(time_calls(lambda: gconn.connected_components(gconn.Graph.from_edges(*_read_edges(paths), n=n),
+                                                              backend=backend), repeats, 1))
+    k, labels = runs[-1][1]
+    return {"seconds": [s for s, _ in runs], "k": int(k), "n": int(labels.size), "peak_mib": peak_rss_mib()}
+
+
+def _read_edges(paths) -> tuple:
+    """The (src, dst) columns of every file, concatenated."""
+    import pyarrow.parquet as pq
+    tables = [pq.read_table(p, columns=["src", "dst"]) for p in paths]
+    return tuple(np.concatenate([t.column(c).to_numpy() for t in tables]) for c in ("src", "dst"))
 
 
 def _single_subprocess(paths, backend: str, n: int, repeats: int) -> dict:
@@ -142,10 +140,7 @@ def compare(paths, n: int, repeats: int, workers: int, backend: str, fan_in: int
         got = labels.compute()
         out["worker_peak_mib"] = sorted(client.run(peak_rss_mib).values())
     out["client_peak_mib"] = peak_rss_mib()
-    import pyarrow.parquet as pq
-    src = np.concatenate([pq.read_table(p).column("src").to_numpy() for p in paths])
-    dst = np.concatenate([pq.read_table(p).column("dst").to_numpy() for p in paths])
-    k0, want = gconn.connected_components(gconn.Graph.from_edges(src, dst, n=n), backend=backend)
+    k0, want = gconn.connected_components(gconn.Graph.from_edges(*_read_edges(paths), n=n), backend=backend)
     if k != k0 or not np.array_equal(got, want):
         raise AssertionError(f"gconn.integrations.dask disagrees with one process: k={k} vs {k0}")
     out.update(k=int(k), n=int(got.size))

@@ -25,8 +25,7 @@ import os
 
 import numpy as np
 
-from gconn.bench.harness import _cpu_snapshot, _other_cpu_share
-from gconn.bench.inputs import median_time
+from gconn.bench.harness import cpu_snapshot, load_note, md_table, median_time
 
 
 def edges_of(source: str):
@@ -90,14 +89,11 @@ def table(rows) -> str:
     """The Markdown table of :func:`measure`'s rows."""
     cols = ["scipy arrays", "gconn arrays", "gconn forest", "scipy CSR", "gconn CSR", "gconn compute",
             "gconn canonical"]
-    lines = ["| graph | n | input edges | auto | " + " | ".join(f"{c} ms" for c in cols)
-             + " | arrays vs scipy | CSR vs scipy |",
-             "|---|--:|--:|---|" + "--:|" * (len(cols) + 2)]
-    for r in rows:
-        cells = " | ".join(f"{r[c]:.1f}" for c in cols)
-        lines.append(f"| {r['graph']} | {r['n']:,} | {r['input_edges']:,} | {r['auto']} | {cells} | "
-                     f"{r['scipy arrays'] / r['gconn arrays']:.1f}x | {r['scipy CSR'] / r['gconn CSR']:.1f}x |")
-    return "\n".join(lines)
+    return md_table(["graph", "n:", "input edges:", "auto", *(f"{c} ms:" for c in cols), "arrays vs scipy:",
+                     "CSR vs scipy:"],
+                    [[r["graph"], f"{r['n']:,}", f"{r['input_edges']:,}", r["auto"], *(f"{r[c]:.1f}" for c in cols),
+                      f"{r['scipy arrays'] / r['gconn arrays']:.1f}x", f"{r['scipy CSR'] / r['gconn CSR']:.1f}x"]
+                     for r in rows])
 
 
 def main(argv=None) -> int:
@@ -111,15 +107,15 @@ def main(argv=None) -> int:
     if args.threads:
         import numba
         numba.set_num_threads(args.threads)
-    before = _cpu_snapshot()
+    before = cpu_snapshot()
     rows = []
     for g in args.graphs:
         rows.append(measure(g, args.repeat))
         if not rows[-1]["same"]:
             print(f"{g}: a gconn result differs from SciPy's component count")
-    other = _other_cpu_share(before, _cpu_snapshot())
-    if other is not None:
-        print(f"other processes used {100 * other:.0f}% of the {os.cpu_count()} CPUs during the run")
+    note = load_note(before)
+    if note:
+        print(note)
     print(table(rows))
     return 0 if all(r["same"] for r in rows) else 1
 

@@ -201,16 +201,15 @@ def table(rows, trees) -> str:
     and range in ms), and each later tree's median over the first's."""
     names = {"wall_s": "process wall, ms", "first_s": "first call, ms", "repeat_s": "repeated call (median of 5), ms",
              "maxrss_mb": "peak memory, MB"}
-    head = "| case | figure | " + " | ".join(f"tree {i + 1} (min-max)" for i in range(len(trees)))
-    if len(trees) > 1:
-        head += " | " + " | ".join(f"tree {i + 1} / tree 1" for i in range(1, len(trees)))
-    lines = [head + " |", "|---|---|" + "--:|" * (2 * len(trees) - 1)]
+    from gconn.bench.harness import md_table
+    columns = ["case", "figure", *(f"tree {i + 1} (min-max):" for i in range(len(trees))),
+               *(f"tree {i + 1} / tree 1:" for i in range(1, len(trees)))]
+    cells = []
     for case, fig, by in rows:
-        cells = [_spread(by[t], 1 if fig == "maxrss_mb" else 1e3) for t in trees]
         base = statistics.median(by[trees[0]])
-        ratios = [f"{statistics.median(by[t]) / base:.2f}" for t in trees[1:]]
-        lines.append(f"| {case} | {names[fig]} | " + " | ".join(cells + ratios) + " |")
-    return "\n".join(lines)
+        cells.append([case, names[fig], *(_spread(by[t], 1 if fig == "maxrss_mb" else 1e3) for t in trees),
+                      *(f"{statistics.median(by[t]) / base:.2f}" for t in trees[1:])])
+    return md_table(columns, cells)
 
 
 def main(argv=None) -> int:

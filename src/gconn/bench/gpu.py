@@ -47,6 +47,7 @@ import time
 
 import numpy as np
 
+from gconn.bench.harness import md_table
 from gconn.graph import generators as gen
 
 FULL, QUICK, TINY = 0, 1, 2
@@ -259,16 +260,14 @@ def _graphs(key: str, size: int):
     return dg.to_host(), dg
 
 
-def _incremental_batch(dg, name: str, src, dst, repeat: int, warmup: int) -> float:
-    """Median ms of inserting (src, dst) as one batch into a fresh structure."""
-    from gconn import design
+def _fresh_ms(v, dg, fn, repeat: int, warmup: int) -> float:
+    """Median device ms of ``fn(state)`` on a fresh incremental structure each run."""
     from gconn.backends import gpu
-    v = design.Variant.parse(name, "incremental")
     times = []
     for i in range(warmup + repeat):
         st = gpu.IncrementalState(v, dg.id_dtype)
         st.reserve(dg.n)
-        ms = _median_ms(lambda: st.insert(src, dst), 1, 0)
+        ms = _median_ms(lambda: fn(st), 1, 0)
         if i >= warmup:
             times.append(ms)
     return statistics.median(times)
@@ -362,7 +361,7 @@ def bench_graph(key: str, size: int, repeat: int, warmup: int, log, finishes=FIN
     row["incremental_ref"] = inc_ref
     row["incremental"] = []
     for name in incremental:
-        ms = _incremental_batch(dg, name, src, dst, repeat, warmup)
+        ms = _fresh_ms(design.Variant.parse(name, "incremental"), dg, lambda st: st.insert(src, dst), repeat, warmup)
         row["incremental"].append(dict(variant=name, ms=ms, edges_per_s=dg.m / (ms / 1e3)))
         log(f"  incremental {name:40s} {ms:8.3f} ms  {dg.m / (ms / 1e3):.3e} edges/s")
     hg = dg = None  # free the device graph before the next one
@@ -409,20 +408,7 @@ def bench_incremental_curves(size: int, repeat: int, warmup: int, log, variants=
             if b == m:
                 break
         for share, kinds, qs, qd in mixes:
-            states = []
-
-            def fresh():
-                st = gpu.IncrementalState(v, dg.id_dtype)
-                st.reserve(dg.n)
-                states.append(st)
-
-            times = []
-            for i in range(warmup + repeat):
-                fresh()
-                ms = _median_ms(lambda: states[-1].mixed(kinds, qs, qd), 1, 0)
-                if i >= warmup:
-                    times.append(ms)
-            ms = statistics.median(times)
+            ms = _fresh_ms(v, dg, lambda st: st.mixed(kinds, qs, qd), repeat, warmup)
             out["mixed"].append(dict(variant=name, insert_share=share, ops_per_s=m / (ms / 1e3)))
             log(f"  {name:40s} inserts {100 * share:3.0f}% {m / (ms / 1e3):.3e} ops/s")
     return out
@@ -461,6 +447,16 @@ def _f(x, fmt=".3f") -> str:
     return "" if x is None else format(x, fmt)
 
 
+def _curve(rows, x: str, y: str, head) -> str:
+    """A variant per row, a value of ``x`` per column, ``y`` in 1e9 per second."""
+    xs = list(dict.fromkeys(r[x] for r in rows))
+    cells = []
+    for name in dict.fromkeys(r["variant"] for r in rows):
+        rates = {r[x]: r[y] / 1e9 for r in rows if r["variant"] == name}
+        cells.append([name, *(_f(rates.get(v), ".2f") for v in xs)])
+    return md_table(["variant", *(f"{head(v)}:" for v in xs)], cells)
+
+
 def report(rows: list, curves: dict | None, launch_us: dict) -> str:
     """The Markdown tables of a run (``rows`` from :func:`bench_graph`,
     ``curves`` from :func:`bench_incremental_curves`).
@@ -473,63 +469,45 @@ def report(rows: list, curves: dict | None, launch_us: dict) -> str:
         out.append("Host time per kernel launch: " + ", ".join(f"{k} {v:.1f} us" for k, v in launch_us.items()))
         out.append("")
     names = list(dict.fromkeys(r["variant"] for row in rows for r in row["static"]))
-    out += ["Static compute ms (Table 3; graph resident, median): launched from the host (a first call) / "
-            "replayed from its CUDA graph (later calls; - where the run reads values back and is not captured); "
-            "the best per graph in bold:", "",
-            "| variant | " + " | ".join(row["key"] for row in rows) + " |",
-            "|---|" + "---:|" * len(rows)]
+    static = []
     for name in names:
-        cells = []
+        cells = [name]
         for row in rows:
             r = next((r for r in row["static"] if r["variant"] == name), None)
-            if r is None:
-                cells.append("")
-                continue
-            cell = f"{r['compute_ms']:.3f} / {_f(r.get('replayed_ms')) or '-'}"
-            cells.append(f"**{cell}**" if name == row["best"] else cell)
-        out.append(f"| {name} | " + " | ".join(cells) + " |")
+            cell = "" if r is None else f"{r['compute_ms']:.3f} / {_f(r.get('replayed_ms')) or '-'}"
+            cells.append(f"**{cell}**" if r is not None and name == row["best"] else cell)
+        static.append(cells)
+    out += ["Static compute ms (Table 3; graph resident, median): launched from the host (a first call) / "
+            "replayed from its CUDA graph (later calls; - where the run reads values back and is not captured); "
+            "the best per graph in bold:", "", md_table(["variant", *(f"{row['key']}:" for row in rows)], static)]
     out += ["", "Best (as later calls run: replayed where captured), automatic choice and references (ms); the "
             "graphs have their canonical form and adjacency, as a graph loaded from a file or a matrix has:", "",
-            "| graph | m | best variant | best | reference | best / ref | auto | auto / best | "
-            "end to end, device graph | over the compute beside it | its device time | end to end, host graph | "
-            "end to end, CuPy pair | pair / device graph | pair / its graph, adjacency not built (in turns) |",
-            "|---|---:|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
-    for row in rows:
-        out.append(f"| {row['graph']} | {row['m']} | {row['best']} | {row['best_ms']:.3f} | {row['ref_ms']:.3f} | "
-                   f"{row['best_ms'] / row['ref_ms']:.2f} | {row['auto']} ({row['auto_ms']:.3f}) | "
-                   f"{row['auto_over_best']:.2f} | {row['e2e_device_ms']:.3f} | "
-                   f"{row['e2e_device_ms'] - row['e2e_compute_ms']:+.3f} | {row['e2e_device_compute_ms']:.3f} | "
-                   f"{row['e2e_host_ms']:.1f} | {row['e2e_pair_ms']:.3f} | "
-                   f"{row['e2e_pair_ms'] / row['e2e_device_ms']:.2f} | {row['pair_over_lazy']:.2f} |")
+            md_table(["graph", "m:", "best variant", "best:", "reference:", "best / ref:", "auto", "auto / best:",
+                      "end to end, device graph:", "over the compute beside it:", "its device time:",
+                      "end to end, host graph:", "end to end, CuPy pair:", "pair / device graph:",
+                      "pair / its graph, adjacency not built (in turns):"],
+                     [[row["graph"], row["m"], row["best"], f"{row['best_ms']:.3f}", f"{row['ref_ms']:.3f}",
+                       f"{row['best_ms'] / row['ref_ms']:.2f}", f"{row['auto']} ({row['auto_ms']:.3f})",
+                       f"{row['auto_over_best']:.2f}", f"{row['e2e_device_ms']:.3f}",
+                       f"{row['e2e_device_ms'] - row['e2e_compute_ms']:+.3f}", f"{row['e2e_device_compute_ms']:.3f}",
+                       f"{row['e2e_host_ms']:.1f}", f"{row['e2e_pair_ms']:.3f}",
+                       f"{row['e2e_pair_ms'] / row['e2e_device_ms']:.2f}", f"{row['pair_over_lazy']:.2f}"]
+                      for row in rows])]
     out += ["", f"Sampling (Table 4; finish {SAMPLING_FINISH}; share of the synchronized run):", "",
-            "| graph | sampling | time share | Cov | IC |", "|---|---|---:|---:|---:|"]
-    for row in rows:
-        for r in row["sampling"]:
-            out.append(f"| {row['key']} | {r['variant'].split('+')[0]} | {100 * r['share']:.1f}% | "
-                       f"{r['cov']:.3f} | {r['ic']:.3f} |")
+            md_table(["graph", "sampling", "time share:", "Cov:", "IC:"],
+                     [[row["key"], r["variant"].split("+")[0], f"{100 * r['share']:.1f}%", f"{r['cov']:.3f}",
+                       f"{r['ic']:.3f}"] for row in rows for r in row["sampling"]])]
     inc = list(dict.fromkeys(r["variant"] for row in rows for r in row["incremental"]))
+    rates = [{r["variant"]: r["edges_per_s"] / 1e9 for r in row["incremental"]} for row in rows]
     out += ["", "Incremental, one batch of every edge in random order (1e9 edges/s):", "",
-            "| graph | " + " | ".join(inc) + " | GConn |", "|---|" + "---:|" * (len(inc) + 1)]
-    for row in rows:
-        rates = {r["variant"]: r["edges_per_s"] / 1e9 for r in row["incremental"]}
-        out.append(f"| {row['key']} | " + " | ".join(_f(rates.get(v), ".2f") for v in inc)
-                   + f" | {_f(row['incremental_ref'], '.1f')} |")
+            md_table(["graph", *(f"{v}:" for v in inc), "GConn:"],
+                     [[row["key"], *(_f(rate.get(v), ".2f") for v in inc), _f(row["incremental_ref"], ".1f")]
+                      for row, rate in zip(rows, rates)])]
     if curves:
         out += ["", f"Incremental on Kronecker ({curves['m']} edges) against the batch size (1e9 edges/s):", "",
-                "| variant | " + " | ".join(str(b) for b in dict.fromkeys(r["batch"] for r in curves["batch"]))
-                + " |"]
-        bs = list(dict.fromkeys(r["batch"] for r in curves["batch"]))
-        out.append("|---|" + "---:|" * len(bs))
-        for name in dict.fromkeys(r["variant"] for r in curves["batch"]):
-            rates = {r["batch"]: r["edges_per_s"] / 1e9 for r in curves["batch"] if r["variant"] == name}
-            out.append(f"| {name} | " + " | ".join(_f(rates.get(b), ".2f") for b in bs) + " |")
-        shares = list(dict.fromkeys(r["insert_share"] for r in curves["mixed"]))
-        out += ["", "Against the share of inserts in one mixed batch of every edge (1e9 ops/s):", "",
-                "| variant | " + " | ".join(f"{100 * s:.0f}%" for s in shares) + " |",
-                "|---|" + "---:|" * len(shares)]
-        for name in dict.fromkeys(r["variant"] for r in curves["mixed"]):
-            rates = {r["insert_share"]: r["ops_per_s"] / 1e9 for r in curves["mixed"] if r["variant"] == name}
-            out.append(f"| {name} | " + " | ".join(_f(rates.get(s), ".2f") for s in shares) + " |")
+                _curve(curves["batch"], "batch", "edges_per_s", str), "",
+                "Against the share of inserts in one mixed batch of every edge (1e9 ops/s):", "",
+                _curve(curves["mixed"], "insert_share", "ops_per_s", lambda s: f"{100 * s:.0f}%")]
     return "\n".join(out)
 
 

@@ -13,6 +13,7 @@ Markdown table is printed last.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import datetime
 import os
@@ -20,6 +21,7 @@ import platform
 import shlex
 import statistics
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,9 +29,177 @@ from pathlib import Path
 import numpy as np
 
 from gconn import design
+from gconn.errors import GPUUnavailableError
 from gconn.graph import Graph
-from gconn.bench.tooling import (graph_source, non_negative_int, positive_int, progress, progress_enabled, resolve_backend, same_partition)
 from gconn.bench.suites import SUITES, Suite
+
+# -- backends, progress, graph sources, argparse types -----------------------------
+
+def resolve_backend(backend: str) -> str:
+    """The backend ``backend`` means here: 'cpu' or 'gpu'.
+
+    'auto' picks the GPU when a real CUDA device is usable (as the API does);
+    'gpu' raises :class:`gconn.GPUUnavailableError` up front, before any
+    graph is loaded, when it is not.
+
+    >>> resolve_backend("cpu")
+    'cpu'
+    """
+    if backend not in ("auto", "cpu", "gpu"):
+        raise ValueError(f"unknown backend {backend!r}; one of auto, cpu, gpu")
+    if backend == "cpu":
+        return "cpu"
+    from gconn.backends import gpu
+    if backend == "auto":
+        return "gpu" if gpu.available(simulator_ok=False)[0] else "cpu"
+    ok, why = gpu.available(simulator_ok=True)
+    if not ok:
+        raise GPUUnavailableError(f"--backend gpu is not usable here: {why}")
+    return "gpu"
+
+
+def progress_enabled(quiet: bool = False) -> bool:
+    """Progress bars go to stderr, and only when a person is watching it."""
+    return not quiet and sys.stderr.isatty()
+
+
+def progress(enabled: bool, **kwargs):
+    """A tqdm bar on stderr (a no-op bar when not ``enabled``).
+
+    >>> with progress(False, total=3) as bar:
+    ...     bar.update(3)
+    """
+    from tqdm import tqdm
+    return tqdm(file=sys.stderr, disable=not enabled, dynamic_ncols=True, leave=False, **kwargs)
+
+
+@contextlib.contextmanager
+def busy(desc: str, enabled: bool, delay: float = 0.5):
+    """Show ``desc`` and the elapsed time on stderr while the block runs.
+
+    For steps that report no progress of their own (reading a file,
+    generating a graph); nothing is shown when they end within ``delay``.
+
+    >>> with busy("loading", enabled=False):
+    ...     pass
+    """
+    if not enabled:
+        yield
+        return
+    stop = threading.Event()
+
+    def tick():
+        if stop.wait(delay):
+            return
+        with progress(True, desc=desc, bar_format="{desc} {elapsed}") as bar:
+            # A numba kernel holds the GIL, so ticks may pause; the clock
+            # catches up at the next one.
+            while not stop.wait(0.2):
+                bar.refresh()
+
+    thread = threading.Thread(target=tick, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
+
+
+def human_size(nbytes: int) -> str:
+    """'1.5 GB' style sizes.
+
+    >>> human_size(1536)
+    '1.5 kB'
+    """
+    size = float(nbytes)
+    for unit in ("B", "kB", "MB", "GB"):
+        if size < 1000 or unit == "GB":
+            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
+        size /= 1000
+    raise AssertionError("unreachable")
+
+
+def generate(spec: str, *, show: bool = False) -> tuple[Graph, dict]:
+    """A generated graph and its timing: ``(graph, {"generate": s, "build": s})``.
+
+    >>> g, times = generate("path:10")
+    >>> g.n, g.m
+    (10, 9)
+    """
+    from gconn.graph import generators
+    with busy(f"generating {spec}", show):
+        t0 = time.perf_counter()
+        src, dst, n = generators.edges_from_spec(spec)
+        t1 = time.perf_counter()
+        g = Graph.from_edges(src, dst, n)
+        t2 = time.perf_counter()
+    return g, {"generate": t1 - t0, "build": t2 - t1}
+
+
+def graph_source(source: str, *, show: bool = False) -> tuple[Graph, dict]:
+    """A graph from an existing file path, else from a generator spec.
+
+    >>> graph_source("path:5")[0].m
+    4
+    """
+    if os.path.exists(source):
+        from gconn import io
+        path = Path(source)
+        if path.is_dir():
+            raise IsADirectoryError(f"{path}: is a directory, not a graph file")
+        t0 = time.perf_counter()
+        with busy(f"loading {path.name} ({human_size(path.stat().st_size)})", show):
+            g = io.load(path, relabel=False)
+        return g, {"load": time.perf_counter() - t0}
+    from gconn.graph import generators
+    from gconn.io import FORMATS
+    name = source.lower().removesuffix(".gz")
+    if os.sep in source or any(name.endswith(ext) for exts in FORMATS.values() for ext in exts):
+        raise FileNotFoundError(f"{source}: no such file")
+    try:
+        generators.parse_spec(source)
+    except ValueError as e:
+        first = str(e).splitlines()[0]
+        raise ValueError(f"{source!r} is neither an existing file nor a generator spec ({first})") from None
+    return generate(source, show=show)
+
+
+def same_partition(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two label arrays split the vertices the same way, whatever
+    the numbering.
+
+    >>> same_partition(np.array([0, 0, 1]), np.array([5, 5, 2]))
+    True
+    """
+    if a.shape != b.shape:
+        return False
+    if a.size == 0:
+        return True
+    a = a.astype(np.int64)
+    b = b.astype(np.int64)
+    # A bijection between the labels: as many distinct pairs as labels on each side.
+    pairs = np.unique(a * (int(b.max()) + 1) + b).size
+    return pairs == np.unique(a).size == np.unique(b).size
+
+
+def positive_int(text: str) -> int:
+    """argparse type: an integer >= 1."""
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def non_negative_int(text: str) -> int:
+    """argparse type: an integer >= 0."""
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be at least 0, got {value}")
+    return value
+
+
+# -- the benchmark ---------------------------------------------------------------
 
 #: ``--variants fastest``: the paper's strongest points (Sec. 4) and one
 #: of each sampling method, a handful that runs in seconds.
@@ -109,8 +279,11 @@ def _largest(labels: np.ndarray) -> int:
     return int(np.bincount(labels).max()) if labels.size else 0
 
 
-def _timed(fn, warmup: int, repeat: int):
-    """Run ``fn`` warmup + repeat times; yield (seconds, result) of the timed runs."""
+# -- the one timing loop, load note and table every benchmark uses ------------------
+
+def time_calls(fn, repeat: int, warmup: int = 0):
+    """Yield (seconds, result) of ``repeat`` timed calls of ``fn`` after
+    ``warmup`` untimed ones."""
     for _ in range(warmup):
         fn()
     for _ in range(repeat):
@@ -119,12 +292,55 @@ def _timed(fn, warmup: int, repeat: int):
         yield time.perf_counter() - t0, result
 
 
+def median_time(fn, repeat: int, warmup: int = 1) -> float:
+    """Median wall time of ``repeat`` calls of ``fn`` after ``warmup`` untimed ones.
+
+    >>> median_time(lambda: None, 3) >= 0
+    True
+    """
+    return statistics.median(s for s, _ in time_calls(fn, repeat, warmup))
+
+
+def in_turns(fns, repeat: int, warmup: int = 1, before=None) -> list[list[float]]:
+    """Seconds of ``repeat`` timed calls of each of ``fns``, the functions
+    taking turns round by round after ``warmup`` untimed rounds, so that a
+    drift in the machine's load reaches all of them alike; ``before[i]``,
+    where not None, runs untimed ahead of each call of ``fns[i]``.
+
+    >>> [len(t) for t in in_turns([lambda: 1, lambda: 2], 3)]
+    [3, 3]
+    """
+    times = [[] for _ in fns]
+    for r in range(warmup + repeat):
+        for fn, out, ahead in zip(fns, times, before or [None] * len(fns)):
+            if ahead is not None:
+                ahead()
+            seconds = next(time_calls(fn, 1))[0]
+            if r >= warmup:
+                out.append(seconds)
+    return times
+
+
+def md_table(columns, rows) -> str:
+    """A Markdown table; a column named with a trailing ':' is right-aligned.
+
+    >>> print(md_table(["graph", "ms:"], [["a", "1.0"]]))
+    | graph | ms |
+    |---|--:|
+    | a | 1.0 |
+    """
+    head = [c.rstrip(":") for c in columns]
+    rule = ["--:" if c.endswith(":") else "---" for c in columns]
+    body = ["| " + " | ".join(map(str, r)) + " |" for r in (head, *rows)]
+    return "\n".join([body[0], "|" + "|".join(rule) + "|", *body[1:]])
+
+
 def _bench_scipy(g: Graph, label: str, warmup: int, repeat: int):
     from scipy.sparse.csgraph import connected_components
     A = g.to_scipy()
     row = Row(label, g.n, g.m, "scipy", "connected_components", "cpu")
     labels = None
-    for secs, (k, labels) in _timed(lambda: connected_components(A, directed=False), warmup, repeat):
+    for secs, (k, labels) in time_calls(lambda: connected_components(A, directed=False), repeat, warmup):
         row.times.append(secs)
         row.components = int(k)
     row.largest = _largest(labels)
@@ -144,7 +360,7 @@ def _bench_networkx(g: Graph, label: str, repeat: int, ref_k: int, max_edges: in
     G = nx.Graph()
     G.add_nodes_from(range(g.n))
     G.add_edges_from(zip(g.src.tolist(), g.dst.tolist()))
-    for secs, comps in _timed(lambda: list(nx.connected_components(G)), 0, min(repeat, NX_MAX_RUNS)):
+    for secs, comps in time_calls(lambda: list(nx.connected_components(G)), min(repeat, NX_MAX_RUNS)):
         row.times.append(secs)
         row.components = len(comps)
         row.largest = max((len(c) for c in comps), default=0)
@@ -164,7 +380,7 @@ def _bench_gconn(g: Graph, gdev: Graph, label: str, name: str, backend: str, war
         return connected_components(gdev, algorithm=name, backend=backend, return_stats=True)
 
     try:
-        for secs, (k, labels, stats) in _timed(call, warmup, repeat):
+        for secs, (k, labels, stats) in time_calls(call, repeat, warmup):
             row.times.append(secs)
             chosen = stats.variant
             for phase, t in stats.phase_times.items():
@@ -269,20 +485,15 @@ def _fmt(x, scale) -> str:
 
 def markdown_table(rows) -> str:
     """The results as a GitHub Markdown table."""
-    lines = ["| graph | n | m | method | variant | backend | median ms | min ms | runs | vs scipy "
-             "| components | correct | phases (median ms) |",
-             "|---|--:|--:|---|---|---|--:|--:|--:|--:|--:|---|---|"]
+    cells = []
     for r in rows:
         correct = {True: "yes", False: "**NO**", None: "ref" if r.method == "scipy" else ""}[r.correct]
-        if r.note:
-            correct = f"{correct} {r.note}".strip()
-        phases = ", ".join(f"{p} {_ms(t)}" for p, t in r.phases.items())
-        speed = "" if r.speedup is None else f"{r.speedup:.2f}x"
-        comps = "" if r.components is None else f"{r.components:,}"
-        lines.append(f"| {r.graph} | {r.n:,} | {r.m:,} | {r.method} | {r.variant} | {r.backend} "
-                     f"| {_ms(r.median)} | {_ms(r.best)} | {len(r.times)} | {speed} | {comps} "
-                     f"| {correct} | {phases} |")
-    return "\n".join(lines)
+        cells.append([r.graph, f"{r.n:,}", f"{r.m:,}", r.method, r.variant, r.backend, _ms(r.median), _ms(r.best),
+                      len(r.times), "" if r.speedup is None else f"{r.speedup:.2f}x",
+                      "" if r.components is None else f"{r.components:,}", f"{correct} {r.note}".strip(),
+                      ", ".join(f"{p} {_ms(t)}" for p, t in r.phases.items())])
+    return md_table(["graph", "n:", "m:", "method", "variant", "backend", "median ms:", "min ms:", "runs:",
+                     "vs scipy:", "components:", "correct", "phases (median ms)"], cells)
 
 
 def machine() -> str:
@@ -380,48 +591,33 @@ def run_from_args(args: argparse.Namespace, argv_for_record=None) -> int:
         from gconn.bench.gpu import main as gpu_main
         return gpu_main(args.gpu)
     suite: Suite | None = SUITES[args.suite] if args.suite else None
-    settings = dict(DEFAULTS)
-    if suite is not None:
-        settings.update(suite.settings())
-    for key in ("variants", "backend", "repeat", "warmup", "out"):
-        if getattr(args, key) is not None:
-            settings[key] = getattr(args, key)
-    graphs = args.graphs if args.graphs else (suite.graphs() if suite else None)
-    # Fail on a bad variant name before any graph is loaded.
-    expand_variants(settings["variants"])
-    cpu_before = _cpu_snapshot()
-    rows = run(graphs, variants=settings["variants"], backend=settings["backend"],
-               repeat=settings["repeat"], warmup=settings["warmup"], nx_max_edges=args.nx_max_edges,
-               show_progress=progress_enabled(getattr(args, "quiet", False)))
+    settings = {**DEFAULTS, **(suite.settings() if suite else {})}
+    settings.update({key: getattr(args, key) for key in ("variants", "backend", "repeat", "warmup", "out")
+                     if getattr(args, key) is not None})
+    expand_variants(settings["variants"])       # a bad name fails before any graph loads
+    cpu_before = cpu_snapshot()
+    rows = run(args.graphs or (suite.graphs() if suite else None), variants=settings["variants"],
+               backend=settings["backend"], repeat=settings["repeat"], warmup=settings["warmup"],
+               nx_max_edges=args.nx_max_edges, show_progress=progress_enabled(getattr(args, "quiet", False)))
+    notes = ([f"suite {args.suite}: {suite.description}"] if suite else []) + [
+        f"median and min of {settings['repeat']} timed runs after {settings['warmup']} warm-up "
+        f"run(s); NetworkX: at most {NX_MAX_RUNS} runs, no warm-up",
+        "correct: component count and partition equal scipy's"]
+    notes += [n for n in [load_note(cpu_before)] if n] + _speedup_notes(rows)
     out = Path(settings["out"])
     out.mkdir(parents=True, exist_ok=True)
-    command = "gconn bench " + " ".join(shlex.quote(a) for a in (argv_for_record or []))
-    notes = [f"median and min of {settings['repeat']} timed runs after {settings['warmup']} warm-up "
-             f"run(s); NetworkX: at most {NX_MAX_RUNS} runs, no warm-up",
-             "correct: component count and partition equal scipy's"]
-    other = _other_cpu_share(cpu_before, _cpu_snapshot())
-    if other is not None:
-        # Other work on a shared machine shows up as slow, noisy runs.
-        notes.append(f"other processes used {100 * other:.0f}% of the {os.cpu_count()} CPUs during the run")
-    if suite is not None:
-        notes.insert(0, f"suite {args.suite}: {suite.description}")
-    notes += _speedup_notes(rows)
     write_csv(rows, out / "results.csv")
     plot_note = write_plot(rows, out / "results.png")
+    command = "gconn bench " + " ".join(shlex.quote(a) for a in (argv_for_record or []))
     table = write_markdown(rows, out / "results.md", command=command.strip(),
                            title=f"gconn benchmark{f' ({args.suite})' if args.suite else ''}", notes=notes)
     written = ["results.csv", "results.md"] + ([] if plot_note else ["results.png"])
-    for note in notes:
-        print(note)
-    if plot_note:
-        print(plot_note)
-    print(f"wrote {', '.join(str(out / w) for w in written)}")
-    print()
-    print(table)
+    print("\n".join(notes + ([plot_note] if plot_note else [])))
+    print(f"wrote {', '.join(str(out / w) for w in written)}\n\n{table}")
     return 0 if all(r.correct is not False for r in rows) else 1
 
 
-def _cpu_snapshot():
+def cpu_snapshot():
     """(machine busy CPU seconds, this process's CPU seconds, wall clock), or None off Linux."""
     try:
         with open("/proc/stat") as f:
@@ -434,12 +630,16 @@ def _cpu_snapshot():
     return busy / hz, own.user + own.system, time.perf_counter()
 
 
-def _other_cpu_share(before, after) -> float | None:
-    """The share of all CPUs that other processes kept busy between two snapshots."""
+def load_note(before) -> str | None:
+    """How much of the CPUs other processes used since ``before`` (a
+    :func:`cpu_snapshot`): on a shared machine they show up as slow, noisy
+    runs.  None off Linux."""
+    after = cpu_snapshot()
     if before is None or after is None or after[2] <= before[2]:
         return None
-    others = (after[0] - before[0]) - (after[1] - before[1])
-    return max(0.0, others) / ((after[2] - before[2]) * (os.cpu_count() or 1))
+    others = max(0.0, (after[0] - before[0]) - (after[1] - before[1]))
+    share = others / ((after[2] - before[2]) * (os.cpu_count() or 1))
+    return f"other processes used {100 * share:.0f}% of the {os.cpu_count()} CPUs during the run"
 
 
 def _speedup_notes(rows) -> list[str]:

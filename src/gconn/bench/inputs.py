@@ -10,26 +10,11 @@ syntax pass) measured in the same process.
 from __future__ import annotations
 
 import argparse
-import statistics
-import time
 from pathlib import Path
 
 import numpy as np
 
-
-def median_time(fn, repeat: int) -> float:
-    """Median wall time of ``repeat`` calls of ``fn`` after one warm-up call.
-
-    >>> median_time(lambda: None, 3) >= 0
-    True
-    """
-    fn()
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+from gconn.bench.harness import median_time
 
 
 def _unique_peer(src, dst):

@@ -31,28 +31,9 @@ import argparse
 import os
 import statistics
 import sys
-import time
 import warnings
 
-from gconn.bench.harness import machine, positive_int
-
-
-def _rounds(methods, repeat: int, log) -> list[list[float]]:
-    """Seconds of each ``(name, fn, before)`` method's runs: one untimed
-    warm-up round, then ``repeat`` rounds in which the methods take turns,
-    so that a change in the machine's load reaches all of them alike.
-    ``before`` runs untimed ahead of each run of ``fn``."""
-    times = [[] for _ in methods]
-    for r in range(repeat + 1):
-        log(f"    round {r} of {repeat}{' (warm-up)' if not r else ''}")
-        for (_, fn, before), out in zip(methods, times):
-            if before is not None:
-                before()
-            t0 = time.perf_counter()
-            fn()
-            if r:
-                out.append(time.perf_counter() - t0)
-    return times
+from gconn.bench.harness import in_turns, machine, md_table, positive_int
 
 
 LABEL_KINDS = ("int", "str", "int-copies", "str-copies")
@@ -102,7 +83,7 @@ def _rows(G, labels: str, function: str, repeat: int, log) -> list[tuple]:
         ("conversion alone", lambda: BackendInterface.convert_from_nx(G), None),
         (f"gconn warm, {count}", lambda: getattr(nx, count)(G, backend="gconn"), None))
     log(f"  {labels} {function}: {', '.join(name for name, _, _ in methods)}")
-    times = _rounds(methods, repeat, log)
+    times = in_turns([fn for _, fn, _ in methods], repeat, before=[ahead for _, _, ahead in methods])
     nx_median = statistics.median(times[0])
     rows = []
     for (method, _, _), t in zip(methods, times):
@@ -118,12 +99,11 @@ def table(rows) -> str:
     >>> print(table([row]).splitlines()[-1])
     | int | connected_components | 3 | 2 | networkx | 2.0 | 1.0 | 4.0 | 5 | 1.0x |
     """
-    lines = ["| nodes | function | n | m | method | median ms | min ms | max ms | runs | vs networkx |",
-             "|---|---|--:|--:|---|--:|--:|--:|--:|--:|"]
-    for labels, function, n, m, method, med, best, worst, runs, ratio in rows:
-        lines.append(f"| {labels} | {function} | {n:,} | {m:,} | {method} | {med * 1e3:.1f} | {best * 1e3:.1f} "
-                     f"| {worst * 1e3:.1f} | {runs} | {ratio:.1f}x |")
-    return "\n".join(lines)
+    return md_table(["nodes", "function", "n:", "m:", "method", "median ms:", "min ms:", "max ms:", "runs:",
+                     "vs networkx:"],
+                    [[labels, function, f"{n:,}", f"{m:,}", method, f"{med * 1e3:.1f}", f"{best * 1e3:.1f}",
+                      f"{worst * 1e3:.1f}", runs, f"{ratio:.1f}x"]
+                     for labels, function, n, m, method, med, best, worst, runs, ratio in rows])
 
 
 def main(argv=None) -> int:

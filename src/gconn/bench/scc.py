@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import time
 
 import numpy as np
+
+from gconn.bench.harness import in_turns
 
 
 def random_digraph(n: int, m: int, seed: int = 0):
@@ -26,15 +27,6 @@ def random_digraph(n: int, m: int, seed: int = 0):
     src = rng.integers(0, n, m, dtype=np.int32)
     dst = rng.integers(0, n, m, dtype=np.int32)
     return sp.csr_matrix((np.ones(m), (src, dst)), shape=(n, n))
-
-
-def _times(fn, repeat: int) -> list[float]:
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return times
 
 
 def main(argv=None) -> int:
@@ -57,11 +49,7 @@ def main(argv=None) -> int:
         k0, labels0 = theirs()
         if k != k0 or not np.array_equal(labels, labels0):
             raise SystemExit(f"{connection}: gconn and SciPy disagree ({k} vs {k0} components)")
-        t_ours, t_theirs = [], []
-        for _ in range(args.repeat):
-            t_ours += _times(ours, 1)
-            t_theirs += _times(theirs, 1)
-        a, b = statistics.median(t_ours), statistics.median(t_theirs)
+        a, b = map(statistics.median, in_turns([ours, theirs], args.repeat, warmup=0))
         print(f"{connection:6s} k={k:<8d} gconn.integrations.csgraph {a * 1e3:8.1f} ms   scipy {b * 1e3:8.1f} ms   "
               f"scipy/gconn {b / a:5.2f}x   (median of {args.repeat})")
     return 0

@@ -15,17 +15,13 @@ take turns in chunks of ``--chunk`` batches (the machine's load drifts
 alike for all), each call is timed alone with ``perf_counter_ns``, after
 ``--warmup`` batches; the table gives microseconds per batch: median,
 min, p90, and the median over the yardstick's. Every answer is checked
-against the yardstick's union-find. ``--breakdown`` also times the steps
-of one ``connected()`` call on each path.
+against the yardstick's union-find.
 
 >>> rows = run(n=200, batches=30, warmup=5, size=4)
 >>> [r["case"] for r in rows][:2]
 ['pure-Python union-find', 'insert+connected, lists']
 >>> all(r["median_us"] > 0 for r in rows)
 True
->>> [name for name, us in breakdown(n=200, size=4, calls=5, trials=1) if us > 0][0]
-'connected(u, v), checked path'
-
 """
 from __future__ import annotations
 
@@ -42,13 +38,19 @@ import numpy as np
 MODES = ("phased", "sequential", "concurrent")
 
 
-def py_batch(parent: list, src, dst, u, v) -> list:
-    """The yardstick: K unions, then K finds-and-compare, on a list of
-    parents with path halving."""
+def _finder(parent: list):
+    """find() with path halving on a list of parents."""
     def find(x):
         while parent[x] != x:
             parent[x] = x = parent[parent[x]]
         return x
+    return find
+
+
+def py_batch(parent: list, src, dst, u, v) -> list:
+    """The yardstick: K unions, then K finds-and-compare, on a list of
+    parents with path halving."""
+    find = _finder(parent)
     for a, b in zip(src, dst):
         ra, rb = find(a), find(b)
         if ra != rb:
@@ -61,10 +63,7 @@ def _expected(parent: list, kinds, src, dst, mode: str) -> tuple:
     (must be True, may be True) lists: each query after all inserts
     (phased), after the inserts before it (sequential), or anything between
     the state before the batch and after it (concurrent)."""
-    def find(x):
-        while parent[x] != x:
-            parent[x] = x = parent[parent[x]]
-        return x
+    find = _finder(parent)
     queries = [i for i, k in enumerate(kinds) if k == 1]
     before = [find(src[i]) == find(dst[i]) for i in queries]
     order = range(len(kinds))
@@ -177,63 +176,6 @@ def run(n: int = 100_000, batches: int = 3000, warmup: int = 300, size: int = 10
     return rows
 
 
-def breakdown(n: int = 100_000, size: int = 10, seed: int = 0, calls: int = 2000, trials: int = 7) -> list:
-    """The steps of one ``connected(u, v)`` call on lists of ``size`` ids, on
-    the checked path and on the one-call path: (step, us per call), the
-    median over ``trials`` loops of ``calls`` calls on the same ids."""
-    import gconn
-    from gconn.graph import _as_id_array, _is_cupy
-    from gconn.graph.ids import check_pair, id_range
-    rng = np.random.default_rng(seed)
-    ic = gconn.IncrementalConnectivity(n, backend="cpu")
-    ic.insert(rng.integers(0, n, n // 2), rng.integers(0, n, n // 2))
-    u, v = rng.integers(0, n, size).tolist(), rng.integers(0, n, size).tolist()
-    su, sv = np.asarray(u), np.asarray(v)
-    st, dt = ic._state, ic._state.id_dtype
-    cu, cv = su.astype(dt), sv.astype(dt)
-    out = np.empty(size, np.bool_)
-    lock = threading.Lock()
-
-    def with_lock():
-        with lock:
-            pass
-
-    def checked():
-        ic._small_below = 0
-        try:
-            ic.connected(u, v)
-        finally:
-            ic._small_below = st.small_below
-
-    steps = [
-        ("connected(u, v), checked path", checked),
-        ("  _as_id_array(list) x2: np.asarray and dtype checks", lambda: (_as_id_array(u, "src"),
-                                                                          _as_id_array(v, "dst"))),
-        ("  check_pair", lambda: check_pair(su, sv)),
-        ("  id_range: two min, two max", lambda: id_range(su, sv)),
-        ("  largest id: max x2 again", lambda: int(max(su.max(), sv.max()))),
-        ("  cast to the state's dtype x2", lambda: (ic._be.asarray(su, dt), ic._be.asarray(sv, dt))),
-        ("  _is_cupy x4", lambda: (_is_cupy(u), _is_cupy(v), _is_cupy(u), _is_cupy(v))),
-        ("  state.query: answer array and serial kernel", lambda: st.query(cu, cv)),
-        ("  the lock (with-block)", with_lock),
-        ("connected(u, v), one-call path", lambda: ic.connected(u, v)),
-        ("  np.array(list) x2", lambda: (np.array(u), np.array(v))),
-        ("  answer array", lambda: np.empty(size, np.bool_)),
-        ("  state.small_query: checks, casts and serial kernel", lambda: st.small_query(su, sv, out)),
-    ]
-    rows = []
-    for name, fn in steps:
-        fn()
-        per = []
-        for _ in range(trials):
-            t0 = time.perf_counter_ns()
-            for _ in range(calls):
-                fn()
-            per.append((time.perf_counter_ns() - t0) / calls / 1e3)
-        rows.append((name, float(np.median(per))))
-    return rows
-
-
 def _row(case: str, ns: list, ref_median) -> dict:
     us = np.asarray(ns, np.float64) / 1e3
     med = float(np.median(us))
@@ -242,11 +184,10 @@ def _row(case: str, ns: list, ref_median) -> dict:
 
 
 def table(rows: list) -> str:
-    lines = ["| case | median us | min us | p90 us | median / pure Python |", "|---|---:|---:|---:|---:|"]
-    for r in rows:
-        lines.append(f"| {r['case']} | {r['median_us']:.2f} | {r['min_us']:.2f} | {r['p90_us']:.2f} "
-                     f"| {r['vs_python']:.2f} |")
-    return "\n".join(lines)
+    from gconn.bench.harness import md_table
+    return md_table(["case", "median us:", "min us:", "p90 us:", "median / pure Python:"],
+                    [[r["case"], f"{r['median_us']:.2f}", f"{r['min_us']:.2f}", f"{r['p90_us']:.2f}",
+                      f"{r['vs_python']:.2f}"] for r in rows])
 
 
 def _revision() -> str:
@@ -262,7 +203,7 @@ def _revision() -> str:
 def main(argv=None) -> int:
     import gconn
 
-    from gconn.bench.harness import _cpu_snapshot, _other_cpu_share, machine
+    from gconn.bench.harness import cpu_snapshot, load_note, machine
     p = argparse.ArgumentParser(prog="python -m gconn.bench.small_batches", description=__doc__.split("\n\n")[0])
     p.add_argument("--n", type=int, default=100_000, help="vertices of the structure (default 100000)")
     p.add_argument("--batches", type=int, default=3000, help="timed batches per case (default 3000)")
@@ -271,28 +212,18 @@ def main(argv=None) -> int:
     p.add_argument("--chunk", type=int, default=250, help="batches a case runs before the next takes over "
                    "(default 250)")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--breakdown", action="store_true", help="also time the steps of one connected() call")
     a = p.parse_args(argv)
-    before, load = _cpu_snapshot(), os.getloadavg()
+    before, load = cpu_snapshot(), os.getloadavg()
     rows = run(a.n, a.batches, a.warmup, a.size, a.seed, chunk=a.chunk)
-    after = _cpu_snapshot()
-    share = _other_cpu_share(before, after)
+    note = load_note(before)
     print(f"# Small batches: {a.size} inserts + {a.size} queries per batch, n = {a.n}, "
           f"{a.batches} batches per case after {a.warmup} of warm-up")
     print(f"{datetime.datetime.now().astimezone().isoformat(timespec='seconds')}; gconn {gconn.__version__} "
           f"at {_revision()}")
     print(machine())
-    print(f"load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; other processes kept "
-          f"{'?' if share is None else f'{100 * share:.0f}%'} of the CPUs busy during the run")
+    print(f"load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; {note or 'CPU share of others unknown'}")
     print()
     print(table(rows))
-    if a.breakdown:
-        print()
-        print(f"## The steps of one connected(u, v) on lists of {a.size} ids (median of 7 loops of 2000 calls)")
-        print()
-        print("| step | us per call |\n|---|---:|")
-        for name, us in breakdown(a.n, a.size, a.seed):
-            print(f"| {name.replace('  ', '&nbsp;&nbsp;', 1) if name.startswith('  ') else name} | {us:.2f} |")
     return 0
 
 

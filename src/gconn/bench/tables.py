@@ -15,11 +15,11 @@ Graph) are timed.
 from __future__ import annotations
 
 import argparse
-import statistics
-import time
 from pathlib import Path
 
 import numpy as np
+
+from gconn.bench.harness import median_time
 
 
 def write_csv(path, edges: int, n: int, seed: int = 0) -> None:
@@ -31,23 +31,14 @@ def write_csv(path, edges: int, n: int, seed: int = 0) -> None:
         write_pairs(f, rng.integers(0, n, edges), rng.integers(0, n, edges), 0, ",")
 
 
-def _median(fn, repeat: int) -> float:
-    fn()
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
-
-
 def readers(path):
     """name -> a function reading ``path``'s two id columns into arrays."""
     import pandas as pd
+    import pyarrow as pa
+    from pyarrow import csv
 
     from gconn.io import _kernels as K
     from gconn.io._files import read_bytes
-    from gconn.io.delimited import read_columns
     path = Path(path)
 
     def numba():
@@ -59,9 +50,9 @@ def readers(path):
         return src[:k], dst[:k]
 
     def arrow():
-        buf = read_bytes(path)
-        pos = int(np.argmax(buf == 10)) + 1
-        return read_columns(buf[pos:], path, ",", ["source", "target"], (0, 1), 2, False)
+        table = csv.read_csv(path, convert_options=csv.ConvertOptions(
+            include_columns=["source", "target"], column_types={"source": pa.int64(), "target": pa.int64()}))
+        return table.column("source").to_numpy(), table.column("target").to_numpy()
 
     def pandas():
         df = pd.read_csv(path, usecols=[0, 1])
@@ -87,7 +78,7 @@ def main(argv=None) -> None:
     for name, fn in fns.items():
         s, d = fn()
         assert np.array_equal(s, ref[0]) and np.array_equal(d, ref[1]), name
-        print(f"parse  {name:16s} {_median(fn, args.repeat):7.2f} s")
+        print(f"parse  {name:16s} {median_time(fn, args.repeat):7.2f} s")
     import gconn
     import pandas as pd
     whole = {
@@ -95,7 +86,7 @@ def main(argv=None) -> None:
         "pandas + as_graph": lambda: gconn.as_graph(pd.read_csv(args.path, usecols=[0, 1])),
     }
     for name, fn in whole.items():
-        print(f"load   {name:16s} {_median(fn, args.repeat):7.2f} s")
+        print(f"load   {name:16s} {median_time(fn, args.repeat):7.2f} s")
     _names(args)
 
 
@@ -112,9 +103,9 @@ def _names(args) -> None:
         f.writelines(f"user{a},user{b}\n" for a, b in zip(rng.integers(0, n, m), rng.integers(0, n, m)))
     both = np.array([f"user{i}" for i in rng.integers(0, n, 2 * m)], object)
     print(f"{path}: {m:,} edges between {n:,} names")
-    print(f"names  gconn.load        {_median(lambda: gconn.load(path), args.repeat):7.2f} s")
-    print(f"names  pd.factorize      {_median(lambda: pd.factorize(both, sort=True), args.repeat):7.2f} s")
-    print(f"names  np.unique         {_median(lambda: np.unique(both, return_inverse=True), args.repeat):7.2f} s")
+    print(f"names  gconn.load        {median_time(lambda: gconn.load(path), args.repeat):7.2f} s")
+    print(f"names  pd.factorize      {median_time(lambda: pd.factorize(both, sort=True), args.repeat):7.2f} s")
+    print(f"names  np.unique         {median_time(lambda: np.unique(both, return_inverse=True), args.repeat):7.2f} s")
 
 
 if __name__ == "__main__":

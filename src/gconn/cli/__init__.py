@@ -27,26 +27,9 @@ from gconn.cli import common as C
 from gconn.cli.common import EXAMPLE_SPEC  # noqa: F401 -- the example graph's spec, for the docs and tests
 from gconn.cli.stream import stream_ops  # noqa: F401 -- the replay `gconn stream` runs, for tests
 
-# -- the parser -----------------------------------------------------------------------
-
-_SPECS_EPILOG = "generator specs:"
-
-
-class _SpecsHelp(argparse.RawDescriptionHelpFormatter):
-    """Lists the generator specs in ``gconn generate -h`` only: the
-    generators import numba, which other commands may not need."""
-
-    def add_text(self, text):
-        if text is _SPECS_EPILOG:
-            from gconn.graph.generators import spec_help
-            text = f"{text}\n{spec_help()}"
-        super().add_text(text)
-
-
 def build_parser() -> argparse.ArgumentParser:
     """The ``gconn`` argument parser (for ``--help`` and the docs)."""
     from gconn import __version__
-    from gconn.bench.harness import add_arguments as bench_arguments
     from gconn.cli import cc, forest, stream, tools
     common = C.common_options(top=False)
     parser = argparse.ArgumentParser(
@@ -64,38 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
     cc.add_parser(add)
     forest.add_parser(add)
     stream.add_parser(add)
-
-    p = add("generate", tools.cmd_generate, "generate a graph and write it to a file")
-    p.formatter_class = _SpecsHelp
-    p.epilog = _SPECS_EPILOG
-    p.add_argument("spec", metavar="SPEC", help="e.g. rmat:scale=20,ef=16, kron:22, ba:n=1000000,m=16, "
-                                               "er:n=1000000,d=16, grid:4096,keep=0.7, mesh:1024, path:1000")
-    p.add_argument("-o", "--output", required=True, metavar="FILE",
-                   help="the file; its extension picks the format (.mtx, .el, .graph, .npy, .npz, .gcb, +.gz)")
-
-    p = add("info", tools.cmd_info, "versions, threads and whether a CUDA GPU is usable")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
-
-    p = add("variants", tools.cmd_variants, "list the valid variant names")
-    p.add_argument("--problem", choices=("cc", "forest", "incremental"), default="cc",
-                   help="cc (default), forest or incremental")
-
-    p = add("demo", tools.cmd_demo, f"run connected components on a built-in example ({C.EXAMPLE_SPEC}), "
-                                    "on the GPU if there is one, checked against scipy")
-    p.add_argument("-b", "--backend", default="auto", choices=("auto", "cpu", "gpu"))
-
-    p = add("warmup", tools.cmd_warmup, "compile the kernels of the common commands once, the CPU's into numba's "
-                                        "cache and the GPU's into gconn's (run it after installing; otherwise the "
-                                        "first run of each compiles them)")
-    p.add_argument("-b", "--backend", default="auto", choices=("auto", "cpu", "gpu"),
-                   help="auto (default): the CPU's, and the GPU's when one is usable")
-
-    p = add("cache", tools.cmd_cache, "where the compiled GPU kernels are kept (GCONN_KERNEL_CACHE), how many, "
-                                      "how large; --clear removes them")
-    p.add_argument("--clear", action="store_true", help="remove the cached kernels")
-
-    p = add("bench", tools.cmd_bench, "benchmark variants x graphs against scipy and NetworkX")
-    bench_arguments(p)
+    tools.add_parsers(add)
     return parser
 
 

@@ -41,132 +41,77 @@ def cmd_cc(args, parser) -> int:
     C.check_input_options(args, parser)
     C.check_algorithm(args.algorithm, "cc")
     relabel = C.relabel_of(args)
-    plain = args.output and args.labels_format == "plain"
     if args.output:
         if Path(args.output).suffix.lower() not in LABEL_SUFFIXES:
             raise ValueError(f"{args.output}: labels are written as {', '.join(LABEL_SUFFIXES)}")
         C.check_output_folder(args.output)
-        if plain and relabel is True:
+        if args.labels_format == "plain" and relabel is True:
             _plain_relabelled(args.output)
     with C.read_input(args, parser) as inp:
         backend = C.backend_for(args, inp)
-        if inp.is_file and not args.compare:
-            out = _whole_calls(args, inp, backend, relabel)
-            if out is not None:
-                return _report(args, inp, *out)
-        return _report(args, inp, *_graph_calls(args, inp, backend, relabel))
+        runs = C.timed_runs("cc", args, inp, backend, relabel, load=args.compare)
+        out, labels, nodes = _summary(args, inp, runs, backend, relabel)
+        if args.output:
+            if nodes is not None and args.labels_format == "plain":
+                _plain_relabelled(args.output)
+            _write_labels(labels, nodes, args.output, args.labels_format, inp.one_based)
+            out.update(output=args.output, labels_format=args.labels_format,
+                       vertex_ids="1-based" if inp.one_based else "0-based")
+        if args.json:
+            print(json.dumps(out))
+        else:
+            C.print_fields(_fields(args, inp, runs, out, nodes))
+    return 0 if out.get("matches_scipy", True) else 1
 
 
-def _call(args, backend, relabel):
-    from gconn.api.dispatch import Call
-    return Call("cc", backend, args.algorithm, dict(args.param), relabel, True, True, 0, None, False, args.n)
-
-
-def _whole_calls(args, inp, backend, relabel):
-    """Runs that read the file themselves (the compiled, chunked and stream
-    routes), each timed whole; None when the dispatcher would load the
-    graph whole (then :func:`_graph_calls` times the runs apart)."""
-    import os
-    from gconn.api import dispatch
-    from gconn.bench.tooling import watch_compiles
-    call = _call(args, backend, relabel)
-    way = dispatch.route(inp.obj, call, backend)
-    if way == "resident":
-        return None
-    kernels = {"kernels": 0.0, "compiled": 0}
-    if way == "chunked":
-        # Parallel parsing and union alternate with serial reading: OpenMP
-        # workers that spin between them took the cores from the reader (2
-        # shared cores, 1.1 GB edge list: 3.4-4.1 s spinning, 2.3-2.4 s
-        # passive; BENCHMARKS.md).  Set before the first parallel kernel
-        # starts the runtime; a user's own setting wins.
-        os.environ.setdefault("OMP_WAIT_POLICY", "passive")
-        from gconn.chunked.cpu import plan_of, warm
-        import time
-        with watch_compiles(notice=not args.quiet) as watch:
-            t0 = time.perf_counter()
-            warm(plan_of(args.algorithm, "cc", dict(args.param)))
-            kernels = {"kernels": time.perf_counter() - t0, "compiled": watch.count}
-    walls, results = C.timed_calls(lambda: dispatch.run(inp.obj, call), args.warmup, args.repeat,
-                                   C.show_progress(args), "cc")
-    C.print_read_notes(inp)
-    last = results[-1]
+def _summary(args, inp, runs, backend, relabel):
+    """The JSON object of a run, its labels, and the input ids of its
+    vertices where they were relabelled (else None)."""
+    last, g = runs.results[-1], runs.graph
     k, labels = last.result
-    labels = C.host(labels)
-    stats = last.stats
-    way = last.route
-    note = "compiled ahead of time, serial: numba not loaded" if way == "compiled" else None
-    return (int(k), labels, last.nodes, [r.stats for r in results], walls, inp.times, [kernels], way, note,
-            stats.variant if stats is not None else "", stats.backend if stats is not None else backend,
-            stats.n if stats is not None else labels.size, stats.m if stats is not None else 0, relabel)
-
-
-def _graph_calls(args, inp, backend, relabel):
-    """The graph loaded once (or generated), then the runs on it, timed."""
-    from gconn import api
-    kernels = [C.prepare("cc", args, backend)]
-    g, load_times = C.load_graph(inp, args, relabel if inp.is_file else False)
-    kernels.append(C.prepare("cc", args, backend, g))
-
-    def call():
-        return api.connected_components(g, algorithm=args.algorithm, backend=backend, return_stats=True,
-                                        **dict(args.param))
-
-    walls, results = C.timed_calls(call, args.warmup, args.repeat, C.show_progress(args), "cc")
-    k, labels, stats = results[-1]
-    labels = C.host(labels)
-    extra = _compare_scipy(g, labels, statistics.median(walls), args.repeat) if args.compare else {}
-    return (int(k), labels, g.nodes, [r[2] for r in results], walls, load_times, kernels, None, None,
-            stats.variant, stats.backend, g.n, g.m_input, relabel, extra)
-
-
-def _report(args, inp, k, labels, nodes, stats_list, walls, load_times, kernels, how, note, variant, backend,
-            n, m, relabel, extra=None) -> int:
-    extra = extra or {}
+    labels, stats = C.host(labels), last.stats
     n = labels.size
-    largest = int(np.bincount(labels).max()) if labels.size else 0
-    phases = C.phase_medians(stats_list)
+    nodes = last.nodes if g is None else g.nodes
     if nodes is not None and not isinstance(nodes, np.ndarray):
         nodes = np.asarray(nodes)
     relabelled = nodes is not None and not (nodes.dtype.kind in "iu" and nodes.size == n
                                             and (n == 0 or int(nodes[-1]) == n - 1))
-    shown_nodes = nodes if relabelled else None
-    out = {"input": inp.name, "n": n, "m": m, "components": k, "largest": largest, "relabelled": relabelled,
-           "relabel": {True: "yes", False: "no"}.get(relabel, "auto"), "variant": variant, "backend": backend,
-           "input_times_s": load_times, "warmup": args.warmup, "times_s": walls,
-           "median_s": statistics.median(walls), "min_s": min(walls), "phases_s": phases, **C.kernels_json(*kernels)}
-    if how is not None:
-        out["route"] = how
-        if how != "resident":
-            out["streamed"] = how in ("chunked", "stream")
+    walls = runs.walls
+    out = {"input": inp.name, "n": n, "m": g.m_input if g is not None else stats.m if stats is not None else 0,
+           "components": int(k), "largest": int(np.bincount(labels).max()) if n else 0, "relabelled": relabelled,
+           "relabel": {True: "yes", False: "no"}.get(relabel, "auto"),
+           "variant": stats.variant if stats is not None else "",
+           "backend": stats.backend if stats is not None else backend, "input_times_s": runs.input_times,
+           "warmup": args.warmup, "times_s": walls, "median_s": statistics.median(walls), "min_s": min(walls),
+           "phases_s": C.phase_medians([r.stats for r in runs.results]), **C.kernels_json(*runs.kernels)}
+    if g is None:
+        out["route"] = last.route
+        if last.route != "resident":
+            out["streamed"] = last.route in ("chunked", "stream")
     if inp.is_file:
-        out["format"] = inp.obj.file.format
-        out["notes"] = list(inp.obj.notes)
-    out.update(extra)
-    if args.output:
-        if shown_nodes is not None and args.labels_format == "plain":
-            _plain_relabelled(args.output)
-        _write_labels(labels, shown_nodes, args.output, args.labels_format, inp.one_based)
-        out.update(output=args.output, labels_format=args.labels_format,
-                   vertex_ids="1-based" if inp.one_based else "0-based")
-    if args.json:
-        print(json.dumps(out))
-        return 0 if out.get("matches_scipy", True) else 1
-    share = f" ({100.0 * largest / n:.1f}% of the vertices)" if n else ""
+        out.update(format=inp.obj.file.format, notes=list(inp.obj.notes))
+    if args.compare:
+        out.update(_compare_scipy(g, labels, out["median_s"], args.repeat))
+    return out, labels, nodes if relabelled else None
+
+
+def _fields(args, inp, runs, out, nodes) -> list:
+    """The lines ``gconn cc`` prints."""
+    n, how = out["n"], out.get("route")
+    note = "compiled ahead of time, serial: numba not loaded" if how == "compiled" else None
     if how is None:
-        name = C.input_line(inp.name, load_times)
+        name = C.input_line(inp.name, runs.input_times)
     else:
-        read = ", ".join(f"{key} {C.fmt_s(v)}, " for key, v in load_times.items())
+        read = ", ".join(f"{key} {C.fmt_s(v)}, " for key, v in runs.input_times.items())
         name = f"{inp.name} ({read}{ROUTES.get(how, 'read whole')}; m counts the edges as read)"
-    fields = [("input", name), ("n", f"{n:,}"), ("m", f"{m:,}")]
-    ids = C.ids_field(shown_nodes, relabel, inp.one_based)
-    if ids is not None:
-        fields.append(ids)
-    fields += [("components", f"{k:,}"), ("largest", f"{largest:,}{share}"),
-               ("variant", f"{variant} ({note or C.backend_note(backend, args.algorithm)})")]
-    fields.append(C.kernels_field(*kernels) if kernels[0]["kernels"] or how is None else
-                  ("kernels", "none to load (compiled at install time)" if note else "loaded with the run"))
-    fields += C.timing_fields(walls, phases)
+    share = f" ({100.0 * out['largest'] / n:.1f}% of the vertices)" if n else ""
+    fields = [("input", name), ("n", f"{n:,}"), ("m", f"{out['m']:,}"),
+              C.ids_field(nodes, C.relabel_of(args), inp.one_based),
+              ("components", f"{out['components']:,}"), ("largest", f"{out['largest']:,}{share}"),
+              ("variant", f"{out['variant']} ({note or C.backend_note(out['backend'], args.algorithm)})"),
+              C.kernels_field(*runs.kernels) if runs.kernels[0]["kernels"] or how is None else
+              ("kernels", "none to load (compiled at install time)" if note else "loaded with the run")]
+    fields += C.timing_fields(runs.walls, out["phases_s"])
     if args.compare:
         fields += [("scipy", f"{C.fmt_s(out['scipy_median_s'])} "
                              f"(scipy.sparse.csgraph.connected_components, median of {args.repeat})"),
@@ -177,21 +122,17 @@ def _report(args, inp, k, labels, nodes, stats_list, walls, load_times, kernels,
         what = "labels" if args.labels_format == "plain" else \
             f"(vertex, label) rows, vertex ids {'1' if inp.one_based else '0'}-based as in the input,"
         fields.append(("wrote", f"{what} of {n:,} vertices to {args.output}"))
-    C.print_fields(fields)
-    return 0 if out.get("matches_scipy", True) else 1
+    return [f for f in fields if f is not None]
 
 
 def _compare_scipy(g, labels, median, repeat) -> dict:
-    import time
     from scipy.sparse.csgraph import connected_components
-    from gconn.bench.tooling import same_partition
+
+    from gconn.bench.harness import same_partition, time_calls
     A = g.to_scipy()
-    walls = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        k, ref = connected_components(A, directed=False)
-        walls.append(time.perf_counter() - t0)
-    scipy_median = statistics.median(walls)
+    runs = list(time_calls(lambda: connected_components(A, directed=False), repeat))
+    k, ref = runs[-1][1]
+    scipy_median = statistics.median(s for s, _ in runs)
     return {"scipy_median_s": scipy_median, "speedup": scipy_median / median,
             "matches_scipy": bool(int(k) == int(labels.max(initial=-1)) + 1 and same_partition(labels, ref))}
 

@@ -115,7 +115,7 @@ def param_options() -> argparse.ArgumentParser:
 
 
 def timing_options() -> argparse.ArgumentParser:
-    from gconn.bench.tooling import non_negative_int, positive_int
+    from gconn.bench.harness import non_negative_int, positive_int
     p = argparse.ArgumentParser(add_help=False)
     p.add_argument("--repeat", type=positive_int, default=1, metavar="R",
                    help="timed runs; the median and min are reported (default 1)")
@@ -189,7 +189,8 @@ def check_input_options(args, parser) -> tuple[str, str]:
 def read_input(args, parser):
     """The :class:`Input` of the command line (a context: standard input is
     kept in a temporary file while the command runs)."""
-    from gconn.bench.tooling import generate, watch_compiles
+    from gconn.bench.harness import generate
+    from gconn.cli.kernels import watch_compiles
     kind, name = check_input_options(args, parser)
     if kind == "spec":
         with watch_compiles(notice=not args.quiet) as watch:
@@ -240,7 +241,7 @@ def text_edge_list(inp: Input) -> bool:
 
 
 def backend_for(args, inp: Input) -> str:
-    from gconn.bench.tooling import resolve_backend
+    from gconn.bench.harness import resolve_backend
     if args.backend == "auto" and text_edge_list(inp):
         return "cpu"
     return resolve_backend(args.backend)
@@ -250,7 +251,8 @@ def load_graph(inp: Input, args, relabel):
     """The whole graph of the input (a file read through its one reader),
     and the seconds it took, for runs timed apart from the input."""
     from gconn.inputs import to_graph
-    from gconn.bench.tooling import busy, human_size, watch_compiles
+    from gconn.bench.harness import busy, human_size
+    from gconn.cli.kernels import watch_compiles
     if not inp.is_file:
         return inp.obj, dict(inp.times)
     desc = f"loading {inp.name} ({human_size(inp.obj.file.size)})"
@@ -293,7 +295,7 @@ def check_graph_path(path: str) -> None:
 def prepare(problem: str, args, backend: str, g=None, **kw) -> dict:
     """Load the kernels of the run ahead of it (``g`` None: graph
     construction's), timed apart from the input and the run."""
-    from gconn.bench.tooling import prepare_kernels, resolve_algorithm
+    from gconn.cli.kernels import prepare_kernels, resolve_algorithm
     if g is None:
         return prepare_kernels("build", backend, notice=not args.quiet)
     algorithm = resolve_algorithm(g, problem, backend, args.algorithm)
@@ -316,7 +318,7 @@ def kernels_json(*parts) -> dict:
 # -- timing and printing ------------------------------------------------------------------
 
 def show_progress(args) -> bool:
-    from gconn.bench.tooling import progress_enabled
+    from gconn.bench.harness import progress_enabled
     return progress_enabled(args.quiet)
 
 
@@ -340,17 +342,74 @@ def input_line(name: str, times: dict) -> str:
 
 def timed_calls(fn, warmup: int, repeat: int, show: bool, what: str):
     """``fn()`` warmup + repeat times; the wall times and results of the timed ones."""
-    from gconn.bench.tooling import progress
+    from gconn.bench.harness import progress, time_calls
     walls, results = [], []
     with progress(show and warmup + repeat > 1, total=warmup + repeat, desc=what, unit="run") as bar:
-        for i in range(warmup + repeat):
-            t0 = time.perf_counter()
-            result = fn()
+        for i, (seconds, result) in enumerate(time_calls(fn, warmup + repeat)):
             if i >= warmup:
-                walls.append(time.perf_counter() - t0)
+                walls.append(seconds)
                 results.append(result)
             bar.update()
     return walls, results
+
+
+class Runs(NamedTuple):
+    """The timed runs of a subcommand (:func:`timed_runs`)."""
+
+    #: the dispatcher's outcomes of the timed runs, and their wall times
+    results: list
+    walls: list
+    #: the seconds spent getting the input (reading stdin, loading, generating)
+    input_times: dict
+    #: :func:`prepare`'s figures of the kernels loaded ahead
+    kernels: list
+    #: the loaded graph; None where the route read the file itself
+    graph: object
+
+
+NO_KERNELS = {"kernels": 0.0, "compiled": 0}
+
+
+def timed_runs(problem: str, args, inp: Input, backend: str, relabel, load: bool = False) -> Runs:
+    """The runs of ``problem`` on the input.  A file that the API's
+    dispatcher reads itself (the compiled, chunked and stream routes) is
+    read by each run, timed whole, unless ``load``; otherwise the graph is
+    loaded once, its kernels ahead, and the runs on it are timed apart."""
+    from gconn.api import dispatch
+    from gconn.inputs import describe
+    call = dispatch.Call(problem, backend, args.algorithm, dict(args.param), relabel, True, True, 0, None, False,
+                         args.n)
+    way = dispatch.route(inp.obj, call, backend) if inp.is_file and not load else "resident"
+    if way != "resident":
+        kernels = [warm_chunked(args) if way == "chunked" and problem == "cc" else NO_KERNELS]
+        source, input_times, g = inp.obj, inp.times, None
+    else:
+        kernels = [prepare(problem, args, backend)]
+        g, input_times = load_graph(inp, args, relabel if inp.is_file else False)
+        kernels.append(prepare(problem, args, backend, g))
+        source, call = describe(g), dispatch.Call(problem, backend, args.algorithm, dict(args.param), False, True, True)
+    walls, results = timed_calls(lambda: dispatch.run(source, call), args.warmup, args.repeat, show_progress(args),
+                                 problem)
+    if g is None:
+        print_read_notes(inp)
+    return Runs(results, walls, input_times, kernels, g)
+
+
+def warm_chunked(args) -> dict:
+    """Load the chunked route's kernels ahead of its timed runs."""
+    import os
+    from gconn.chunked.cpu import plan_of, warm
+    from gconn.cli.kernels import watch_compiles
+    # Parallel parsing and union alternate with serial reading: OpenMP
+    # workers that spin between them took the cores from the reader (2
+    # shared cores, 1.1 GB edge list: 3.4-4.1 s spinning, 2.3-2.4 s
+    # passive; BENCHMARKS.md).  Set before the first parallel kernel
+    # starts the runtime; a user's own setting wins.
+    os.environ.setdefault("OMP_WAIT_POLICY", "passive")
+    with watch_compiles(notice=not args.quiet) as watch:
+        t0 = time.perf_counter()
+        warm(plan_of(args.algorithm, "cc", dict(args.param)))
+        return {"kernels": time.perf_counter() - t0, "compiled": watch.count}
 
 
 def phase_medians(stats_list) -> dict:

@@ -26,61 +26,44 @@ def add_parser(add) -> None:
 
 
 def cmd_forest(args, parser) -> int:
-    from gconn.api import dispatch
-    from gconn.api.dispatch import Call
-    from gconn.graph import Graph
     C.check_input_options(args, parser)
     C.check_algorithm(args.algorithm, "forest")
-    relabel = C.relabel_of(args)
     if args.output:
         C.check_graph_path(args.output)
     with C.read_input(args, parser) as inp:
-        backend = C.backend_for(args, inp)
-        call = Call("forest", backend, args.algorithm, dict(args.param), relabel, True, True, 0, None, False,
-                    args.n)
-        way = dispatch.route(inp.obj, call, backend) if inp.is_file else "resident"
-        whole = way != "resident"
-        kernels, load_times = [{"kernels": 0.0, "compiled": 0}], {}
-        if whole:
-            source = inp.obj
-        else:
-            kernels = [C.prepare("forest", args, backend)]
-            source, load_times = C.load_graph(inp, args, relabel if inp.is_file else False)
-            kernels.append(C.prepare("forest", args, backend, source))
-            from gconn.inputs import describe
-            source = describe(source)
-            call = Call("forest", backend, args.algorithm, dict(args.param), False, True, True)
-        walls, results = C.timed_calls(lambda: dispatch.run(source, call), args.warmup, args.repeat,
-                                       C.show_progress(args), "forest")
-    last = results[-1]
+        runs = C.timed_runs("forest", args, inp, C.backend_for(args, inp), C.relabel_of(args))
+    last = runs.results[-1]
     fa, fb = (C.host(a) for a in last.result)
-    stats, nodes = last.stats, last.nodes
-    n = stats.n
-    phases = C.phase_medians([r.stats for r in results])
+    stats, n = last.stats, last.stats.n
     k = n - int(fa.size)
-    out = {"input": inp.name, "n": n, "m": stats.m if stats is not None else 0, "forest_edges": int(fa.size),
-           "components": k, "variant": stats.variant if stats is not None else "",
-           "backend": stats.backend if stats is not None else backend, "input_times_s": load_times,
+    walls = runs.walls
+    out = {"input": inp.name, "n": n, "m": stats.m, "forest_edges": int(fa.size), "components": k,
+           "variant": stats.variant, "backend": stats.backend, "input_times_s": runs.input_times,
            "warmup": args.warmup, "times_s": walls, "median_s": statistics.median(walls), "min_s": min(walls),
-           "phases_s": phases, **C.kernels_json(*kernels)}
-    if whole and last.route != "resident":
+           "phases_s": C.phase_medians([r.stats for r in runs.results]), **C.kernels_json(*runs.kernels)}
+    if runs.graph is None and last.route != "resident":
         out.update(route=last.route, streamed=last.route in ("chunked", "stream"))
     if args.output:
-        from gconn.io import save
-        forest = Graph.from_edges(fa, fb, n)
-        if nodes is not None and not isinstance(nodes, list):
-            forest.nodes = np.asarray(nodes)
-        save(forest, args.output)
+        _save(fa, fb, n, last.nodes, args.output)
         out["output"] = args.output
     if args.json:
         print(json.dumps(out))
         return 0
-    fields = [("input", C.input_line(inp.name, load_times)), ("n", f"{n:,}"), ("m", f"{out['m']:,}"),
+    fields = [("input", C.input_line(inp.name, runs.input_times)), ("n", f"{n:,}"), ("m", f"{out['m']:,}"),
               ("forest", f"{fa.size:,} edges (n - k, k = {k:,} components)"),
               ("variant", f"{out['variant']} ({C.backend_note(out['backend'], args.algorithm)})"),
-              C.kernels_field(*kernels)]
-    fields += C.timing_fields(walls, phases)
+              C.kernels_field(*runs.kernels), *C.timing_fields(walls, out["phases_s"])]
     if args.output:
         fields.append(("wrote", f"{fa.size:,} edges to {args.output}"))
     C.print_fields(fields)
     return 0
+
+
+def _save(fa, fb, n: int, nodes, path: str) -> None:
+    """The forest as a graph on the input's vertices (their names or ids)."""
+    from gconn.graph import Graph
+    from gconn.io import save
+    forest = Graph.from_edges(fa, fb, n)
+    if nodes is not None and not isinstance(nodes, list):
+        forest.nodes = np.asarray(nodes)
+    save(forest, path)

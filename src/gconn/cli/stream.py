@@ -14,7 +14,7 @@ from gconn.cli import common as C
 
 
 def add_parser(add) -> None:
-    from gconn.bench.tooling import positive_int
+    from gconn.bench.harness import positive_int
     p = add("stream", cmd_stream, "replay a graph's edges as batches of inserts and queries "
                                   "(incremental connectivity), checked against the static components",
             [C.input_options(), C.algorithm_options("incremental")])
@@ -56,11 +56,10 @@ def stream_ops(g, query_ratio: float, seed: int):
 
 def cmd_stream(args, parser) -> int:
     from gconn import api
-    from gconn.bench.tooling import progress
     C.check_input_options(args, parser)
     C.check_algorithm(args.algorithm, "incremental")
     with C.read_input(args, parser) as inp:
-        from gconn.bench.tooling import resolve_backend
+        from gconn.bench.harness import resolve_backend
         backend = resolve_backend(args.backend)
         kernels = [C.prepare("incremental", args, backend)]
         g, load_times = C.load_graph(inp, args, C.relabel_of(args) if inp.is_file else False)
@@ -73,16 +72,7 @@ def cmd_stream(args, parser) -> int:
     kernels.append(C.prepare("incremental", args, backend, g, mode=args.mode))
     kernels.append(C.prepare("cc", argparse.Namespace(algorithm="auto", quiet=args.quiet), backend, g))
     ic = api.IncrementalConnectivity(g.n, algorithm=args.algorithm, backend=backend, mode=args.mode)
-    elapsed = 0.0
-    answers = 0
-    with progress(C.show_progress(args), total=total, desc="stream", unit="op", unit_scale=True) as bar:
-        for start in range(0, total, args.batch_size):
-            stop = min(start + args.batch_size, total)
-            t0 = time.perf_counter()
-            res = ic.process(kinds[start:stop], src[start:stop], dst[start:stop])
-            elapsed += time.perf_counter() - t0
-            answers += int(res.sum())
-            bar.update(stop - start)
+    elapsed, answers = _replay(ic, (kinds, src, dst), args.batch_size, C.show_progress(args))
     k_stream = ic.n_components
     k_static, static_labels = api.connected_components(g, backend=backend)
     ok = k_stream == int(k_static) and np.array_equal(C.host(ic.labels()), C.host(static_labels))
@@ -111,3 +101,19 @@ def cmd_stream(args, parser) -> int:
             ("components", f"{k_stream:,} (static: {int(k_static):,}) {'ok' if ok else 'MISMATCH'}"),
         ])
     return 0 if ok else 1
+
+
+def _replay(ic, ops, batch_size: int, show: bool) -> tuple:
+    """The seconds ``ic.process`` took over the batches of ``ops`` (kinds,
+    src, dst), and how many queries it answered connected."""
+    from gconn.bench.harness import progress
+    total, elapsed, answers = ops[0].size, 0.0, 0
+    with progress(show, total=total, desc="stream", unit="op", unit_scale=True) as bar:
+        for start in range(0, total, batch_size):
+            batch = tuple(a[start:start + batch_size] for a in ops)
+            t0 = time.perf_counter()
+            res = ic.process(*batch)
+            elapsed += time.perf_counter() - t0
+            answers += int(res.sum())
+            bar.update(batch[0].size)
+    return elapsed, answers

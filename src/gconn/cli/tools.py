@@ -2,6 +2,7 @@
 warmup, cache and bench."""
 from __future__ import annotations
 
+import argparse
 import json
 import platform
 import time
@@ -11,10 +12,62 @@ import numpy as np
 from gconn.cli import common as C
 
 
+# -- the parsers ----------------------------------------------------------------------
+
+_SPECS_EPILOG = "generator specs:"
+
+
+class _SpecsHelp(argparse.RawDescriptionHelpFormatter):
+    """Lists the generator specs in ``gconn generate -h`` only: the
+    generators import numba, which other commands may not need."""
+
+    def add_text(self, text):
+        if text is _SPECS_EPILOG:
+            from gconn.graph.generators import spec_help
+            text = f"{text}\n{spec_help()}"
+        super().add_text(text)
+
+
+def add_parsers(add) -> None:
+    """The subcommands that read no graph file."""
+    p = add("generate", cmd_generate, "generate a graph and write it to a file")
+    p.formatter_class = _SpecsHelp
+    p.epilog = _SPECS_EPILOG
+    p.add_argument("spec", metavar="SPEC", help="e.g. rmat:scale=20,ef=16, kron:22, ba:n=1000000,m=16, "
+                                               "er:n=1000000,d=16, grid:4096,keep=0.7, mesh:1024, path:1000")
+    p.add_argument("-o", "--output", required=True, metavar="FILE",
+                   help="the file; its extension picks the format (.mtx, .el, .graph, .npy, .npz, .gcb, +.gz)")
+
+    p = add("info", cmd_info, "versions, threads and whether a CUDA GPU is usable")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+    p = add("variants", cmd_variants, "list the valid variant names")
+    p.add_argument("--problem", choices=("cc", "forest", "incremental"), default="cc",
+                   help="cc (default), forest or incremental")
+
+    p = add("demo", cmd_demo, f"run connected components on a built-in example ({C.EXAMPLE_SPEC}), "
+                                    "on the GPU if there is one, checked against scipy")
+    p.add_argument("-b", "--backend", default="auto", choices=("auto", "cpu", "gpu"))
+
+    p = add("warmup", cmd_warmup, "compile the kernels of the common commands once, the CPU's into numba's "
+                                        "cache and the GPU's into gconn's (run it after installing; otherwise the "
+                                        "first run of each compiles them)")
+    p.add_argument("-b", "--backend", default="auto", choices=("auto", "cpu", "gpu"),
+                   help="auto (default): the CPU's, and the GPU's when one is usable")
+
+    p = add("cache", cmd_cache, "where the compiled GPU kernels are kept (GCONN_KERNEL_CACHE), how many, "
+                                      "how large; --clear removes them")
+    p.add_argument("--clear", action="store_true", help="remove the cached kernels")
+
+    p = add("bench", cmd_bench, "benchmark variants x graphs against scipy and NetworkX")
+    from gconn.bench.harness import add_arguments
+    add_arguments(p)
+
+
 # -- gconn generate ----------------------------------------------------------------------
 
 def cmd_generate(args, parser) -> int:
-    from gconn.bench.tooling import generate
+    from gconn.bench.harness import generate
     from gconn.io import save
     C.check_graph_path(args.output)
     g, times = generate(args.spec, show=C.show_progress(args))
@@ -59,7 +112,7 @@ def cmd_info(args, parser) -> int:
     import numba
     import scipy
     from gconn import __version__
-    from gconn.bench.tooling import gpu_status
+    from gconn.cli.kernels import gpu_status
     from gconn.design import PROBLEMS, variants
     from gconn.backends.gpu import staging
     found, why = gpu_status()
@@ -100,7 +153,8 @@ def cmd_variants(args, parser) -> int:
 # -- gconn demo ----------------------------------------------------------------------
 
 def cmd_demo(args, parser) -> int:
-    from gconn.bench.tooling import gpu_status, resolve_backend
+    from gconn.bench.harness import resolve_backend
+    from gconn.cli.kernels import gpu_status
     if args.backend == "auto":
         found, why = gpu_status()
         where = "a CUDA GPU" if found else f"the CPU ({why})"
@@ -119,7 +173,7 @@ def cmd_demo(args, parser) -> int:
 # -- gconn warmup ---------------------------------------------------------------------
 
 def cmd_warmup(args, parser) -> int:
-    from gconn.bench.tooling import gpu_status, warmup, warmup_gpu
+    from gconn.cli.kernels import gpu_status, warmup, warmup_gpu
     if args.backend != "gpu":
         result = warmup(show=C.show_progress(args), notice=not args.quiet)
         if result["compiled"]:
@@ -150,7 +204,7 @@ def cmd_warmup(args, parser) -> int:
 
 def cmd_cache(args, parser) -> int:
     from gconn.backends.gpu import kernel_cache
-    from gconn.bench.tooling import human_size
+    from gconn.bench.harness import human_size
     where = kernel_cache.directory()
     if where is None:
         print("GPU kernel cache: off (GCONN_KERNEL_CACHE)")

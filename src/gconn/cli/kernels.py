@@ -1,45 +1,18 @@
-"""Helpers shared by the benchmark harness and the ``gconn`` command:
-choosing the backend, getting a graph from a file or a generator spec,
-progress bars on stderr, argparse types and partition equality.  Neither
-``cli`` nor ``bench`` is imported here, so imports run one way.
+"""Loading the kernels a command will run, apart from its timing: numba's
+compilations watched (and announced once), kernels prepared on a tiny graph,
+and ``gconn warmup``'s compile-everything runs.
 """
 from __future__ import annotations
 
-import argparse
 import contextlib
 import os
 import sys
-import threading
 import time
-from pathlib import Path
 
 import numpy as np
 
-from gconn.errors import GPUUnavailableError
+from gconn.bench.harness import progress, resolve_backend
 from gconn.graph import Graph
-
-
-def resolve_backend(backend: str) -> str:
-    """The backend ``backend`` means here: 'cpu' or 'gpu'.
-
-    'auto' picks the GPU when a real CUDA device is usable (as the API does);
-    'gpu' raises :class:`gconn.GPUUnavailableError` up front, before any
-    graph is loaded, when it is not.
-
-    >>> resolve_backend("cpu")
-    'cpu'
-    """
-    if backend not in ("auto", "cpu", "gpu"):
-        raise ValueError(f"unknown backend {backend!r}; one of auto, cpu, gpu")
-    if backend == "cpu":
-        return "cpu"
-    from gconn.backends import gpu
-    if backend == "auto":
-        return "gpu" if gpu.available(simulator_ok=False)[0] else "cpu"
-    ok, why = gpu.available(simulator_ok=True)
-    if not ok:
-        raise GPUUnavailableError(f"--backend gpu is not usable here: {why}")
-    return "gpu"
 
 
 def gpu_status() -> tuple[bool, str]:
@@ -48,61 +21,15 @@ def gpu_status() -> tuple[bool, str]:
     return gpu.available(simulator_ok=False)
 
 
-def progress_enabled(quiet: bool = False) -> bool:
-    """Progress bars go to stderr, and only when a person is watching it."""
-    return not quiet and sys.stderr.isatty()
-
-
-def progress(enabled: bool, **kwargs):
-    """A tqdm bar on stderr (a no-op bar when not ``enabled``).
-
-    >>> with progress(False, total=3) as bar:
-    ...     bar.update(3)
-    """
-    from tqdm import tqdm
-    return tqdm(file=sys.stderr, disable=not enabled, dynamic_ncols=True, leave=False, **kwargs)
-
-
-@contextlib.contextmanager
-def busy(desc: str, enabled: bool, delay: float = 0.5):
-    """Show ``desc`` and the elapsed time on stderr while the block runs.
-
-    For steps that report no progress of their own (reading a file,
-    generating a graph); nothing is shown when they end within ``delay``.
-
-    >>> with busy("loading", enabled=False):
-    ...     pass
-    """
-    if not enabled:
-        yield
-        return
-    stop = threading.Event()
-
-    def tick():
-        if stop.wait(delay):
-            return
-        with progress(True, desc=desc, bar_format="{desc} {elapsed}") as bar:
-            # A numba kernel holds the GIL, so ticks may pause; the clock
-            # catches up at the next one.
-            while not stop.wait(0.2):
-                bar.refresh()
-
-    thread = threading.Thread(target=tick, daemon=True)
-    thread.start()
-    try:
-        yield
-    finally:
-        stop.set()
-        thread.join()
-
-
 #: What the user sees on stderr when numba compiles (cache misses only).
 COMPILE_NOTICE = "gconn: compiling kernels (once; later runs load them from numba's cache)..."
+_COMPILE_NOTICE_SHOWN = False
 
 
 class _CompileWatch:
     """Counts numba compilations (cache misses; loads from the cache do not
-    count) and their seconds, and prints COMPILE_NOTICE at the first one."""
+    count) and their seconds, and prints COMPILE_NOTICE at the first one in
+    the process."""
 
     def __init__(self, notice: bool):
         self.notice = notice
@@ -112,13 +39,15 @@ class _CompileWatch:
         self._t0 = 0.0
 
     def on_start(self, event):
+        global _COMPILE_NOTICE_SHOWN
         # Compiling a kernel may compile the functions it calls: count the
         # outermost compilation only.
         self._depth += 1
         if self._depth > 1:
             return
-        if self.count == 0 and self.notice and not _COMPILE_NOTICE_SHOWN:
-            _show_compile_notice()
+        if self.notice and not _COMPILE_NOTICE_SHOWN:
+            _COMPILE_NOTICE_SHOWN = True
+            print(COMPILE_NOTICE, file=sys.stderr, flush=True)
         self.count += 1
         self._t0 = time.perf_counter()
 
@@ -126,15 +55,6 @@ class _CompileWatch:
         self._depth -= 1
         if self._depth == 0:
             self.seconds += time.perf_counter() - self._t0
-
-
-_COMPILE_NOTICE_SHOWN = False
-
-
-def _show_compile_notice() -> None:
-    global _COMPILE_NOTICE_SHOWN
-    _COMPILE_NOTICE_SHOWN = True
-    print(COMPILE_NOTICE, file=sys.stderr, flush=True)
 
 
 @contextlib.contextmanager
@@ -149,26 +69,13 @@ def watch_compiles(notice: bool = True):
     0
     """
     from numba.core import event
-    watch = _CompileWatch(notice)
-    listener = _listener(watch)
-    event.register("numba:compile", listener)
+    # numba is imported here, not with this module: a listener is one of its classes
+    watch = type("Watch", (_CompileWatch, event.Listener), {})(notice)
+    event.register("numba:compile", watch)
     try:
         yield watch
     finally:
-        event.unregister("numba:compile", listener)
-
-
-def _listener(watch):
-    from numba.core import event
-
-    class Listener(event.Listener):
-        def on_start(self, ev):
-            watch.on_start(ev)
-
-        def on_end(self, ev):
-            watch.on_end(ev)
-
-    return Listener()
+        event.unregister("numba:compile", watch)
 
 
 def resolve_algorithm(graph, problem: str, backend: str, algorithm: str = "auto") -> str:
@@ -329,107 +236,3 @@ def warmup_gpu(show: bool = True) -> dict:
     return {"seconds": time.perf_counter() - t0, "directory": kernel_cache.directory(),
             "compiled": kernel_cache.COUNTS["compiled"] - before["compiled"],
             "loaded": kernel_cache.COUNTS["loaded"] - before["loaded"]}
-
-
-def human_size(nbytes: int) -> str:
-    """'1.5 GB' style sizes.
-
-    >>> human_size(1536)
-    '1.5 kB'
-    """
-    size = float(nbytes)
-    for unit in ("B", "kB", "MB", "GB"):
-        if size < 1000 or unit == "GB":
-            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
-        size /= 1000
-    raise AssertionError("unreachable")
-
-
-def load_file(path, *, show: bool = False, format: str | None = None, n: int | None = None,
-              relabel=False, **columns) -> tuple[Graph, dict]:
-    """``gconn.load(path, format=format, n=n, relabel=relabel, **columns)``
-    and its timing: ``(graph, {"load": s})``; ``columns``: ``source``,
-    ``target``, ``header``."""
-    from gconn import io
-    path = Path(path)
-    if not path.exists():
-        raise FileNotFoundError(f"{path}: no such file")
-    if path.is_dir():
-        raise IsADirectoryError(f"{path}: is a directory, not a graph file")
-    desc = f"loading {path.name} ({human_size(path.stat().st_size)})"
-    t0 = time.perf_counter()
-    with busy(desc, show):
-        g = io.load(path, format=format, n=n, relabel=relabel, **columns)
-    return g, {"load": time.perf_counter() - t0}
-
-
-def generate(spec: str, *, show: bool = False) -> tuple[Graph, dict]:
-    """A generated graph and its timing: ``(graph, {"generate": s, "build": s})``.
-
-    >>> g, times = generate("path:10")
-    >>> g.n, g.m
-    (10, 9)
-    """
-    from gconn.graph import generators
-    with busy(f"generating {spec}", show):
-        t0 = time.perf_counter()
-        src, dst, n = generators.edges_from_spec(spec)
-        t1 = time.perf_counter()
-        g = Graph.from_edges(src, dst, n)
-        t2 = time.perf_counter()
-    return g, {"generate": t1 - t0, "build": t2 - t1}
-
-
-def graph_source(source: str, *, show: bool = False) -> tuple[Graph, dict]:
-    """A graph from an existing file path, else from a generator spec.
-
-    >>> graph_source("path:5")[0].m
-    4
-    """
-    if os.path.exists(source):
-        return load_file(source, show=show)
-    from gconn.graph import generators
-    from gconn.io import FORMATS
-    name = source.lower().removesuffix(".gz")
-    if os.sep in source or any(name.endswith(ext) for exts in FORMATS.values() for ext in exts):
-        raise FileNotFoundError(f"{source}: no such file")
-    try:
-        generators.parse_spec(source)
-    except ValueError as e:
-        first = str(e).splitlines()[0]
-        raise ValueError(f"{source!r} is neither an existing file nor a generator spec ({first})") from None
-    return generate(source, show=show)
-
-
-def same_partition(a: np.ndarray, b: np.ndarray) -> bool:
-    """Whether two label arrays split the vertices the same way, whatever
-    the numbering.
-
-    >>> same_partition(np.array([0, 0, 1]), np.array([5, 5, 2]))
-    True
-    """
-    if a.shape != b.shape:
-        return False
-    if a.size == 0:
-        return True
-    a = a.astype(np.int64)
-    b = b.astype(np.int64)
-    # A bijection between the labels: as many distinct pairs as labels on each side.
-    pairs = np.unique(a * (int(b.max()) + 1) + b).size
-    return pairs == np.unique(a).size == np.unique(b).size
-
-
-def positive_int(text: str) -> int:
-    """argparse type: an integer >= 1."""
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
-
-
-def non_negative_int(text: str) -> int:
-    """argparse type: an integer >= 0."""
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be at least 0, got {value}")
-    return value
