@@ -24,7 +24,7 @@ from typing import Callable
 import numpy as np
 from numba import njit, prange
 
-from gconn.backends.cpu.atomics import prefetch
+from gconn.graph.build import prefetch
 from gconn.graph import Graph, _id_dtype
 
 __all__ = [

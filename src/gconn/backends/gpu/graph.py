@@ -29,7 +29,7 @@ from gconn.backends.gpu import memory, replay
 from gconn.backends.gpu._compat import SIM, cuda, view, xp
 from gconn.backends.gpu.launch import dtypes_key, get, kernel, launch
 from gconn.backends.gpu.staging import put
-from gconn.backends.core.sampling import build as sampling_bodies
+from gconn.graph.build import min_first_row
 from gconn.backends.gpu.primitives import GPU
 
 
@@ -445,7 +445,7 @@ def make_adj_scatter():
     return adj_scatter
 
 
-_min_first_row = sampling_bodies(GPU).min_first_row
+_min_first_row = GPU.jit(min_first_row)
 
 
 @kernel("adj_min_first", lambda t: (t.ptr, t.id, t.I64))
