@@ -36,6 +36,22 @@ from gconn.graph.ids import INT32_MAX, check_n, check_pair, id_range, id_dtype a
 FORMS = ("edges", "adjacency", "canonical")
 
 
+def device_forms():
+    """The module that builds a device graph's forms: the GPU backend's
+    (``gconn.backends.gpu.graph``).  It sits above this layer, so this one
+    does not import it: gconn's package root installs the loader
+    (:data:`DEVICE_FORMS`), which a device graph calls on first use."""
+    return DEVICE_FORMS()
+
+
+def _no_device_forms():
+    raise RuntimeError("no GPU backend is installed for device graphs (gconn/__init__ installs it)")
+
+
+#: Loads the module of :func:`device_forms` (set by ``gconn/__init__``).
+DEVICE_FORMS = _no_device_forms
+
+
 def _is_cupy(x) -> bool:
     return type(x).__module__.split(".")[0] in ("cupy", "cupyx")
 
@@ -155,28 +171,22 @@ class Graph:
         return c
 
     def _build_edges(self):
-        o = self._origin
-        if o is not None:
-            from gconn.backends.gpu.graph import device_edges, device_edges_of_csr
-            if "input-csr" in o._forms and not ("edges" in o._forms or "canonical" in o._forms):
-                return device_edges_of_csr(*o._forms["input-csr"], self.n)
-            return device_edges(o)
+        if self.on_gpu:
+            return device_forms().device_edges(self)
         indptr, indices = self._forms["input-csr"]
         from gconn.graph.build import rows_of
         return rows_of(indptr, self._ids), indices
 
     def _build_adjacency(self):
         if self.on_gpu:
-            from gconn.backends.gpu.graph import device_adjacency
-            return device_adjacency(self)
+            return device_forms().device_adjacency(self)
         from gconn.graph.build import adjacency_csr
         src, dst = self.edges()
         return adjacency_csr(src, dst, self.n)
 
     def _build_canonical(self):
         if self.on_gpu:
-            from gconn.backends.gpu.graph import device_canonical
-            return device_canonical(self)
+            return device_forms().device_canonical(self)
         from gconn.graph.build import rows_of, symmetric_csr, upper_csr
         src, dst = self.edges()
         dt = self._ids
@@ -273,8 +283,7 @@ class Graph:
             indptr, indices = self.adjacency()
             n = self.n
             if self.on_gpu:
-                from gconn.backends.gpu.graph import ids_local_counts
-                hit = ids_local_counts(indptr, indices, n, sample)
+                hit = device_forms().ids_local_counts(indptr, indices, n, sample)
             else:
                 rows = np.arange(0, n, max(n // sample, 1), dtype=np.int64)
                 first = indptr[rows].astype(np.int64)
@@ -368,8 +377,7 @@ class Graph:
 
     @classmethod
     def _on_device(cls, src, dst, n=None) -> "Graph":
-        from gconn.backends.gpu.graph import device_edge_list
-        n, s, d = device_edge_list(src, dst, n)
+        n, s, d = device_forms().device_edge_list(src, dst, n)
         return cls._of(n, "gpu", edges=(s, d))
 
     @classmethod
@@ -454,8 +462,7 @@ class Graph:
         form is copied (or built on the device) when a run first asks for it."""
         if self.device == "gpu":
             return self
-        from gconn.backends.gpu.graph import require_device
-        require_device("moving a graph to the GPU")
+        device_forms().require_device("moving a graph to the GPU")
         g = Graph.__new__(Graph)
         g._init(self.n, "gpu", self.nodes, self.m_input, self._ids)
         g._origin = self
@@ -504,8 +511,7 @@ def coerce(obj: Any, n: int | None = None, *, relabel=False) -> Graph:
     mod = type(obj).__module__.split(".")[0]
     if mod == "scipy" or (mod == "cupyx" and hasattr(obj, "tocoo")):
         if mod == "cupyx":
-            from gconn.backends.gpu.graph import device_sparse_edges
-            n, s, d = device_sparse_edges(obj)
+            n, s, d = device_forms().device_sparse_edges(obj)
             return Graph._of(n, "gpu", edges=(s, d))
         return Graph.from_scipy(obj)
     if mod == "networkx":

@@ -10,8 +10,8 @@ or builds each form when a run first asks for it, and only that one.
 * ``"canonical"``: CuPy's sort and unique over the device edges, or the
   host's canonical CSR copied with its COO derived on the device.
 
-Each function returns the arrays of one form; :class:`gconn.Graph` wraps
-them (this module does not import it: imports run one way).
+Each function returns the arrays of one form; :class:`gconn.Graph` calls
+them for a device graph (:func:`gconn.graph.device_forms`).
 
 >>> import cupy as cp  # doctest: +SKIP
 >>> n, src, dst = device_edge_list(cp.array([0, 1, 1]), cp.array([1, 0, 2]))  # doctest: +SKIP
@@ -76,8 +76,13 @@ def device_sparse_edges(A):
     return device_edge_list(coo.row, coo.col, int(A.shape[0]))
 
 
-def device_edges(host):
-    """The edge list of a host graph, copied to the GPU."""
+def device_edges(graph):
+    """The edge list of a device graph: its host graph's, copied to the GPU
+    (a matrix's CSR crosses as it is, see :func:`device_edges_of_csr`)."""
+    host = graph._origin
+    f = host._forms
+    if "input-csr" in f and not ("edges" in f or "canonical" in f):
+        return device_edges_of_csr(*f["input-csr"], graph.n)
     src, dst = host.edges()
     memory.check(src.nbytes + dst.nbytes, _what(host))
     with memory.guard(f"copying {_what(host)} to the GPU"):
