@@ -25,6 +25,7 @@ import time
 
 import numpy as np
 
+from gconn.backends import gpu as gpu_backend
 from gconn.inputs.adjacency import Adjacency, adjacency
 from gconn.errors import GPUUnavailableError
 from gconn.graph import INT32_MAX, Graph, _as_id_array, _check_ids, _is_cupy, _is_square
@@ -100,7 +101,6 @@ def strong_components(graph, *, backend="auto", compact=True, return_labels=True
         raise ValueError(f"unknown backend {backend!r}; one of auto, cpu, gpu")
     on_gpu = backend == "gpu" or (backend == "auto" and adj.on_gpu)
     if on_gpu:
-        from gconn.backends import gpu as gpu_backend
         ok, why = gpu_backend.available(simulator_ok=True)
         if not ok:
             raise GPUUnavailableError(f"backend='gpu' is not usable here: {why}")

@@ -1,5 +1,13 @@
 """One-off runs without numba: :mod:`gconn.backends._aot` and when to use it.
 
+This module is the one seam to the compiled module (built with
+``numba.pycc``, which is deprecated): :func:`module` loads it, the run
+functions below call it, and it hands the file parsers to
+:mod:`gconn.io._parsers` when imported (``use_compiled``).  Another
+ahead-of-time build replaces it by providing the same functions
+(``components_*``, ``roots_*``, ``forest_*`` and the parsers of
+:mod:`gconn.io._kernels`) under the same names.
+
 numba costs every new process about a second before its first kernel runs
 (import, CPU target initialisation, loading each cached kernel), more than
 SciPy's whole one-off run on a 1M-edge file.  ``gconn.backends._aot`` holds, compiled
@@ -21,13 +29,13 @@ True
 """
 from __future__ import annotations
 
-import sys
 from typing import NamedTuple
 
 import numpy as np
 
 from gconn.graph import _check_ids
 from gconn.graph.ids import INT32_MAX, id_range
+from gconn.io._parsers import numba_free, use_compiled
 
 #: The variant of the compiled module (built by :mod:`gconn.backends.aot_build`).
 VARIANT = "none+union-rem-cas+find-naive+halve-one"
@@ -59,9 +67,7 @@ def module():
     return _MODULE[0]
 
 
-def numba_free() -> bool:
-    """Whether this process has not imported numba (yet)."""
-    return "numba" not in sys.modules
+use_compiled(module)
 
 
 def chosen(m: int) -> bool:

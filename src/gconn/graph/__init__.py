@@ -30,7 +30,11 @@ from typing import Any
 
 import numpy as np
 
+from gconn.errors import VertexRangeError
+from gconn.graph import relabel as R
 from gconn.graph.ids import INT32_MAX, check_n, check_pair, id_range, id_dtype as _id_dtype
+from gconn.graph.memory import check_vertices
+from gconn.graph.relabel import dense_names
 
 #: The forms of a graph's edges, weakest first (see the module docstring).
 FORMS = ("edges", "adjacency", "canonical")
@@ -356,7 +360,6 @@ class Graph:
                                 "0..k-1 in sorted order (graph.nodes keeps the names)")
             if n is not None:
                 raise ValueError("n cannot be given with named vertices: the graph has one vertex per distinct name")
-            from gconn.graph.relabel import dense_names
             s, d, names = dense_names(*named)
             g = cls._lazy(s, d, names.size)
             g.nodes = names
@@ -366,7 +369,6 @@ class Graph:
         if src.shape[0] != dst.shape[0]:
             raise ValueError(f"src and dst have different lengths ({src.shape[0]} and {dst.shape[0]})")
         if relabel is True or (relabel == "auto" and src.size):
-            from gconn.graph import relabel as R
             hi = id_range(src, dst) if src.size else -1
             how = R.decide(src, dst, hi) if relabel == "auto" else True
             if how is not None:
@@ -394,7 +396,6 @@ class Graph:
         if A.ndim != 2 or A.shape[0] != A.shape[1]:
             raise ValueError(f"the adjacency matrix must be square; got shape {A.shape}")
         n = int(A.shape[0])
-        from gconn.graph.memory import check_vertices
         check_vertices(n, f"the matrix's shape {A.shape}")
         dt = _id_dtype(n)
         if A.format == "coo":
@@ -486,6 +487,41 @@ class Graph:
         values = values.get() if _is_cupy(values) else np.asarray(values)
         keys = self.nodes if self.nodes is not None else range(self.n)
         return {k: v.item() for k, v in zip(keys, values)}
+
+
+def is_named(values) -> bool:
+    """Whether an id array holds names rather than integers."""
+    kind = getattr(values, "dtype", np.dtype(np.int64)).kind
+    if kind in "SU":
+        return True
+    if kind != "O" or values.size == 0:
+        return False
+    first = values.flat[0]
+    return not isinstance(first, (int, np.integer))
+
+
+def graph_from_pair(src, dst, n=None, relabel=False):
+    """A Graph from id arrays that may hold names (see :func:`dense_names`)
+    instead of integers; integer ids go to :meth:`Graph.from_edges`.
+
+    >>> g = graph_from_pair(np.array(["x", "y"]), np.array(["y", "z"]))
+    >>> g.n, g.nodes.tolist()
+    (3, ['x', 'y', 'z'])
+    """
+    named = is_named(src), is_named(dst)
+    if not any(named):
+        return Graph.from_edges(src, dst, n, relabel=relabel)
+    if not all(named) and np.asarray(src if not named[0] else dst).size:
+        raise TypeError("src and dst must both hold names or both integer ids; got "
+                        f"{'names' if named[0] else 'integers'} and {'names' if named[1] else 'integers'}")
+    if n is not None:
+        raise ValueError("n cannot be given with named vertices: the graph has one vertex per distinct name")
+    if len(src) != len(dst):
+        raise ValueError(f"src and dst have different lengths ({len(src)} and {len(dst)})")
+    s, d, names = dense_names(src, dst)
+    g = Graph.from_edges(s, d, names.size)
+    g.nodes = names
+    return g
 
 
 def _check_form(name: str) -> None:
@@ -593,8 +629,6 @@ def _names(src, dst):
 
 
 def _check_ids(src: np.ndarray, dst: np.ndarray, n: int | None) -> int:
-    from gconn.errors import VertexRangeError
-    from gconn.graph.memory import check_vertices
     check_n(n)
     if src.size == 0:
         if n is not None:
@@ -629,7 +663,6 @@ def _check_ids(src: np.ndarray, dst: np.ndarray, n: int | None) -> int:
 def _device_relabelled(src, dst, relabel, build) -> Graph:
     """``Graph.from_edges`` with relabelling, for CuPy arrays."""
     import cupy
-    from gconn.graph import relabel as R
     src, dst = cupy.asarray(src), cupy.asarray(dst)
     check_pair(src, dst)
     if src.size == 0:

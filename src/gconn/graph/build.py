@@ -10,6 +10,8 @@ from llvmlite import ir
 from numba import njit, prange, types
 from numba.extending import intrinsic
 
+from gconn.graph.ids import offset_dtype
+
 
 @intrinsic
 def prefetch(typingctx, arr, i):
@@ -308,7 +310,6 @@ def adjacency_csr(src: np.ndarray, dst: np.ndarray, n: int, nchunks: int | None 
     ([0, 1, 3, 4], [1, 0, 2, 1])
     """
     from numba import get_num_threads
-    from gconn.graph.ids import offset_dtype
     m = int(src.size)
     if nchunks is None:
         # one histogram row of n counters per thread; fewer rows when the

@@ -1,11 +1,13 @@
-"""The byte-level parsers without importing numba when it can be avoided.
+"""The byte-level parsers, and the one seam to their compiled form.
 
-``K`` stands for :mod:`gconn.io._kernels`: its status codes (from ``gconn.io._codes``), and
-its functions come from the ahead-of-time compiled :mod:`gconn.backends._aot` while
-numba is not loaded in this process (the same bodies, compiled at install
-time: a one-off ``gconn cc FILE`` then never pays numba's import and target
-initialisation), otherwise from the numba kernels themselves (whose
-``entries_ok`` is parallel).
+``K`` stands for :mod:`gconn.io._kernels`: its status codes (from
+``gconn.io._codes``), and its functions from the ahead-of-time compiled
+module while numba is not loaded in this process (the same bodies,
+compiled at install time: a one-off ``gconn cc FILE`` then never pays
+numba's import and target initialisation), otherwise from the numba
+kernels themselves (whose ``entries_ok`` is parallel).  The compiled
+module lives above this layer: :mod:`gconn.backends.aot` registers its
+loader here (:func:`use_compiled`) when it is imported.
 
 >>> K.TOO_FEW
 2
@@ -15,17 +17,31 @@ initialisation), otherwise from the numba kernels themselves (whose
 """
 from __future__ import annotations
 
+import sys
+
 from gconn.io import _codes
 
 _CODES = {k: v for k, v in vars(_codes).items() if k.isupper()}
+#: Returns the compiled module or None (see :func:`use_compiled`).
+_COMPILED = [lambda: None]
+
+
+def use_compiled(load) -> None:
+    """Take the parsers from ``load()``, a compiled module or None, while
+    numba is not loaded."""
+    _COMPILED[0] = load
+
+
+def numba_free() -> bool:
+    """Whether this process has not imported numba (yet)."""
+    return "numba" not in sys.modules
 
 
 class _Kernels:
     def __getattr__(self, name):
         if name in _CODES:
             return _CODES[name]
-        from gconn.backends import aot
-        compiled = aot.module() if aot.numba_free() else None
+        compiled = _COMPILED[0]() if numba_free() else None
         if compiled is not None and hasattr(compiled, name):
             return getattr(compiled, name)
         from gconn.io import _kernels
