@@ -44,7 +44,11 @@ def device_forms():
     """The module that builds a device graph's forms: the GPU backend's
     (``gconn.backends.gpu.graph``).  It sits above this layer, so this one
     does not import it: gconn's package root installs the loader
-    (:data:`DEVICE_FORMS`), which a device graph calls on first use."""
+    (:data:`DEVICE_FORMS`), which a device graph calls on first use.  What
+    a Graph asks of it: ``device_edge_list`` and ``device_sparse_edges``
+    (checked CuPy input), ``device_edges``, ``device_adjacency`` and
+    ``device_canonical`` (a form of a device graph), ``ids_local_counts``
+    and ``require_device``."""
     return DEVICE_FORMS()
 
 
@@ -358,12 +362,7 @@ class Graph:
             if relabel is False:
                 raise TypeError("the vertex ids are names, not integers: pass relabel=True to number them "
                                 "0..k-1 in sorted order (graph.nodes keeps the names)")
-            if n is not None:
-                raise ValueError("n cannot be given with named vertices: the graph has one vertex per distinct name")
-            s, d, names = dense_names(*named)
-            g = cls._lazy(s, d, names.size)
-            g.nodes = names
-            return g
+            return graph_from_pair(*named, n)
         src = _as_id_array(src, "src")
         dst = _as_id_array(dst, "dst")
         if src.shape[0] != dst.shape[0]:
@@ -519,9 +518,7 @@ def graph_from_pair(src, dst, n=None, relabel=False):
     if len(src) != len(dst):
         raise ValueError(f"src and dst have different lengths ({len(src)} and {len(dst)})")
     s, d, names = dense_names(src, dst)
-    g = Graph.from_edges(s, d, names.size)
-    g.nodes = names
-    return g
+    return Graph._lazy(s, d, names.size, names)
 
 
 def _check_form(name: str) -> None:
