@@ -7,7 +7,6 @@ LLVM may legally hoist it out of a retry loop (a CAS counter hung that way).
 """
 from __future__ import annotations
 
-from llvmlite import ir
 from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
