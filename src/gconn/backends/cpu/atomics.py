@@ -12,6 +12,8 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 from numba.np.arrayobj import make_array
 
+from gconn.graph.build import prefetch  # noqa: F401 -- with the host forms, the lowest layer that uses it
+
 
 def _item_pointer(context, builder, arrty, arr, idx):
     ary = make_array(arrty)(context, builder, arr)
@@ -102,7 +104,3 @@ def fence(typingctx):
         return context.get_dummy_value()
 
     return types.void(), codegen
-
-
-# defined with the host forms, the lowest layer that uses it
-from gconn.graph.build import prefetch  # noqa: E402,F401
