@@ -33,7 +33,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from gconn.graph import _check_ids
+from gconn.graph import _check_ids, relabel as R
 from gconn.graph.ids import INT32_MAX, id_range
 from gconn.io._parsers import numba_free, use_compiled
 
@@ -96,7 +96,6 @@ def raw(src, dst, n, relabel=False) -> Edges | None:
     if relabel is True:
         return None
     if relabel == "auto" and n is None and src.size:
-        from gconn.graph import relabel as R
         if R.decide(src, dst, id_range(src, dst)) is not None:
             return None
     return Edges(src, dst, _check_ids(src, dst, n))

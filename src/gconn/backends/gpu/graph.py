@@ -24,20 +24,19 @@ from collections import OrderedDict
 
 import numpy as np
 
+from gconn.errors import GPUUnavailableError
+from gconn.graph.build import min_first_row
 from gconn.graph.ids import check_n, check_pair, id_dtype, id_range, offset_dtype
-from gconn.backends.gpu import memory, replay
+from gconn.backends.gpu import available, memory, replay
 from gconn.backends.gpu._compat import SIM, cuda, view, xp
 from gconn.backends.gpu.launch import dtypes_key, get, kernel, launch
 from gconn.backends.gpu.staging import put
-from gconn.graph.build import min_first_row
 from gconn.backends.gpu.primitives import GPU
 
 
 def require_device(what: str):
     """Raise GPUUnavailableError unless CuPy and a real GPU are there."""
     if SIM or xp is None:
-        from gconn.errors import GPUUnavailableError
-        from gconn.backends.gpu import available
         raise GPUUnavailableError(f"{what} needs a CUDA GPU with CuPy: {available()[1]}")
 
 
