@@ -355,7 +355,7 @@ class Graph:
                 src, dst = arr[:, 0], arr[:, 1]
         if _is_cupy(src) or _is_cupy(dst):
             if relabel is not False:
-                return _device_relabelled(src, dst, relabel, cls._on_device)
+                return device_forms()._device_relabelled(src, dst, relabel, cls._on_device)
             return cls._on_device(src, dst, n)
         named = _names(src, dst)
         if named is not None:
@@ -655,26 +655,3 @@ def _check_ids(src: np.ndarray, dst: np.ndarray, n: int | None) -> int:
         raise ValueError(f"vertex id {int(arr[i])} ({where}[{i}]) is out of range for n={n}")
     check_vertices(int(n), f"n={n}")
     return int(n)
-
-
-def _device_relabelled(src, dst, relabel, build) -> Graph:
-    """``Graph.from_edges`` with relabelling, for CuPy arrays."""
-    import cupy
-    src, dst = cupy.asarray(src), cupy.asarray(dst)
-    check_pair(src, dst)
-    if src.size == 0:
-        g = build(src, dst, None)
-        if relabel is True:
-            g.nodes = src.astype("int64")
-        return g
-    span = max(int(src.max()), int(dst.max())) + 1
-    if relabel == "auto" and span < R.AUTO_MIN_RANGE:
-        return build(src, dst, None)
-    s, d, ids = R.dense_ids(src, dst)
-    if relabel == "auto" and span <= R.AUTO_RATIO * ids.size:
-        return build(src, dst, None)
-    if int(ids[0]) < 0:
-        raise ValueError(f"negative vertex id {int(ids[0])}; ids must be >= 0")
-    g = build(s, d, int(ids.size))
-    g.nodes = ids
-    return g

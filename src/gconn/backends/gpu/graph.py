@@ -25,6 +25,7 @@ from collections import OrderedDict
 import numpy as np
 
 from gconn.errors import GPUUnavailableError
+from gconn.graph import relabel as R
 from gconn.graph.build import min_first_row
 from gconn.graph.ids import check_n, check_pair, id_dtype, id_range, offset_dtype
 from gconn.backends.gpu import available, memory, replay
@@ -590,3 +591,26 @@ def canonical_from_edges(src, dst, n: int):
             rows, cols = rows[order], cols[order]
         indptr = xp.searchsorted(rows, xp.arange(n + 1, dtype=np.int64)).astype(ptr_dt)
         return indptr, cols.astype(dt), u.astype(dt), v.astype(dt)
+
+
+def _device_relabelled(src, dst, relabel, build):
+    """``Graph.from_edges`` with relabelling, for CuPy arrays."""
+    import cupy
+    src, dst = cupy.asarray(src), cupy.asarray(dst)
+    check_pair(src, dst)
+    if src.size == 0:
+        g = build(src, dst, None)
+        if relabel is True:
+            g.nodes = src.astype("int64")
+        return g
+    span = max(int(src.max()), int(dst.max())) + 1
+    if relabel == "auto" and span < R.AUTO_MIN_RANGE:
+        return build(src, dst, None)
+    s, d, ids = R.dense_ids(src, dst)
+    if relabel == "auto" and span <= R.AUTO_RATIO * ids.size:
+        return build(src, dst, None)
+    if int(ids[0]) < 0:
+        raise ValueError(f"negative vertex id {int(ids[0])}; ids must be >= 0")
+    g = build(s, d, int(ids.size))
+    g.nodes = ids
+    return g
