@@ -32,7 +32,7 @@ import numpy as np
 
 from gconn.errors import VertexRangeError
 from gconn.graph import relabel as R
-from gconn.graph.ids import INT32_MAX, check_n, check_pair, id_range, id_dtype as _id_dtype
+from gconn.graph.ids import INT32_MAX, check_n, id_range, id_dtype as _id_dtype
 from gconn.graph.memory import check_vertices
 from gconn.graph.relabel import dense_names
 
@@ -45,8 +45,8 @@ def device_forms():
     (``gconn.backends.gpu.graph``).  It sits above this layer, so this one
     does not import it: gconn's package root installs the loader
     (:data:`DEVICE_FORMS`), which a device graph calls on first use.  What
-    a Graph asks of it: ``device_edge_list`` and ``device_sparse_edges``
-    (checked CuPy input), ``device_edges``, ``device_adjacency`` and
+    a Graph asks of it: ``device_graph`` and ``device_sparse_graph`` (a
+    Graph of CuPy input), ``device_edges``, ``device_adjacency`` and
     ``device_canonical`` (a form of a device graph), ``ids_local_counts``
     and ``require_device``."""
     return DEVICE_FORMS()
@@ -354,9 +354,7 @@ class Graph:
                     raise ValueError(f"an edge array must have shape (m, 2); got {arr.shape}")
                 src, dst = arr[:, 0], arr[:, 1]
         if _is_cupy(src) or _is_cupy(dst):
-            if relabel is not False:
-                return device_forms()._device_relabelled(src, dst, relabel, cls._on_device)
-            return cls._on_device(src, dst, n)
+            return device_forms().device_graph(src, dst, n, relabel)
         named = _names(src, dst)
         if named is not None:
             if relabel is False:
@@ -375,11 +373,6 @@ class Graph:
                 return cls._lazy(s, d, ids.size, ids)
         n = _check_ids(src, dst, n)
         return cls._lazy(src, dst, n)
-
-    @classmethod
-    def _on_device(cls, src, dst, n=None) -> "Graph":
-        n, s, d = device_forms().device_edge_list(src, dst, n)
-        return cls._of(n, "gpu", edges=(s, d))
 
     @classmethod
     def from_scipy(cls, A) -> "Graph":
@@ -544,8 +537,7 @@ def coerce(obj: Any, n: int | None = None, *, relabel=False) -> Graph:
     mod = type(obj).__module__.split(".")[0]
     if mod == "scipy" or (mod == "cupyx" and hasattr(obj, "tocoo")):
         if mod == "cupyx":
-            n, s, d = device_forms().device_sparse_edges(obj)
-            return Graph._of(n, "gpu", edges=(s, d))
+            return device_forms().device_sparse_graph(obj)
         return Graph.from_scipy(obj)
     if mod == "networkx":
         return Graph.from_networkx(obj)

@@ -14,8 +14,8 @@ Each function returns the arrays of one form; :class:`gconn.Graph` calls
 them for a device graph (:func:`gconn.graph.device_forms`).
 
 >>> import cupy as cp  # doctest: +SKIP
->>> n, src, dst = device_edge_list(cp.array([0, 1, 1]), cp.array([1, 0, 2]))  # doctest: +SKIP
->>> n, int(src.size)  # doctest: +SKIP
+>>> g = device_graph(cp.array([0, 1, 1]), cp.array([1, 0, 2]))  # doctest: +SKIP
+>>> g.n, g.m_input  # doctest: +SKIP
 (3, 3)
 """
 from __future__ import annotations
@@ -25,7 +25,7 @@ from collections import OrderedDict
 import numpy as np
 
 from gconn.errors import GPUUnavailableError
-from gconn.graph import relabel as R
+from gconn.graph import Graph, relabel as R
 from gconn.graph.build import min_first_row
 from gconn.graph.ids import check_n, check_pair, id_dtype, id_range, offset_dtype
 from gconn.backends.gpu import available, memory, replay
@@ -47,10 +47,13 @@ def _what(graph) -> str:
 
 # -- edges ---------------------------------------------------------------------
 
-def device_edge_list(src, dst, n=None):
-    """Check CuPy ``src``/``dst`` id arrays; returns (n, src, dst) with ids
-    of the graph's id dtype (no copy when they have it)."""
+def device_graph(src, dst, n=None, relabel=False) -> Graph:
+    """The Graph of CuPy id arrays (:meth:`gconn.Graph.from_edges` for
+    device input, ``relabel`` as there), its ids checked and cast to the
+    graph's id dtype (no copy when they have it)."""
     require_device("building a graph from CuPy arrays")
+    if relabel is not False:
+        return _relabelled(src, dst, relabel)
     src = xp.asarray(src)
     dst = xp.asarray(dst)
     check_pair(src, dst)
@@ -64,16 +67,37 @@ def device_edge_list(src, dst, n=None):
             raise ValueError(f"vertex id {hi} is out of range for n={n}")
     n = int(n or 0)
     dt = id_dtype(n)
-    return n, xp.ascontiguousarray(src, dtype=dt), xp.ascontiguousarray(dst, dtype=dt)
+    return Graph._of(n, "gpu", edges=(xp.ascontiguousarray(src, dtype=dt), xp.ascontiguousarray(dst, dtype=dt)))
 
 
-def device_sparse_edges(A):
-    """(n, row, col) of a cupyx.scipy.sparse matrix; stored entries are
-    edges, direction ignored (weak connectivity), as in scipy.sparse.csgraph."""
+def _relabelled(src, dst, relabel) -> Graph:
+    src, dst = xp.asarray(src), xp.asarray(dst)
+    check_pair(src, dst)
+    if src.size == 0:
+        g = device_graph(src, dst)
+        if relabel is True:
+            g.nodes = src.astype("int64")
+        return g
+    span = max(int(src.max()), int(dst.max())) + 1
+    if relabel == "auto" and span < R.AUTO_MIN_RANGE:
+        return device_graph(src, dst)
+    s, d, ids = R.dense_ids(src, dst)
+    if relabel == "auto" and span <= R.AUTO_RATIO * ids.size:
+        return device_graph(src, dst)
+    if int(ids[0]) < 0:
+        raise ValueError(f"negative vertex id {int(ids[0])}; ids must be >= 0")
+    g = device_graph(s, d, int(ids.size))
+    g.nodes = ids
+    return g
+
+
+def device_sparse_graph(A) -> Graph:
+    """The Graph of a cupyx.scipy.sparse matrix; stored entries are edges,
+    direction ignored (weak connectivity), as in scipy.sparse.csgraph."""
     if A.ndim != 2 or A.shape[0] != A.shape[1]:
         raise ValueError(f"the adjacency matrix must be square; got shape {A.shape}")
     coo = A.tocoo()
-    return device_edge_list(coo.row, coo.col, int(A.shape[0]))
+    return device_graph(coo.row, coo.col, int(A.shape[0]))
 
 
 def device_edges(graph):
@@ -591,26 +615,3 @@ def canonical_from_edges(src, dst, n: int):
             rows, cols = rows[order], cols[order]
         indptr = xp.searchsorted(rows, xp.arange(n + 1, dtype=np.int64)).astype(ptr_dt)
         return indptr, cols.astype(dt), u.astype(dt), v.astype(dt)
-
-
-def _device_relabelled(src, dst, relabel, build):
-    """``Graph.from_edges`` with relabelling, for CuPy arrays."""
-    import cupy
-    src, dst = cupy.asarray(src), cupy.asarray(dst)
-    check_pair(src, dst)
-    if src.size == 0:
-        g = build(src, dst, None)
-        if relabel is True:
-            g.nodes = src.astype("int64")
-        return g
-    span = max(int(src.max()), int(dst.max())) + 1
-    if relabel == "auto" and span < R.AUTO_MIN_RANGE:
-        return build(src, dst, None)
-    s, d, ids = R.dense_ids(src, dst)
-    if relabel == "auto" and span <= R.AUTO_RATIO * ids.size:
-        return build(src, dst, None)
-    if int(ids[0]) < 0:
-        raise ValueError(f"negative vertex id {int(ids[0])}; ids must be >= 0")
-    g = build(s, d, int(ids.size))
-    g.nodes = ids
-    return g
