@@ -7,7 +7,8 @@ compiled at install time: a one-off ``gconn cc FILE`` then never pays
 numba's import and target initialisation), otherwise from the numba
 kernels themselves (whose ``entries_ok`` is parallel).  The compiled
 module lives above this layer: :mod:`gconn.backends.aot` registers its
-loader here (:func:`use_compiled`) when it is imported.
+loader here (:func:`use_compiled`) when it is imported, which
+``gconn.api.dispatch`` does, so with every ``import gconn``.
 
 >>> K.TOO_FEW
 2
