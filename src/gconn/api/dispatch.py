@@ -31,15 +31,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from gconn import design, pipeline
-from gconn.backends import aot, gpu
-from gconn.chunked import cpu_route as streamed, gpu_route as streaming
-from gconn.chunked.cpu_route import plan_of
 from gconn.design import Plan, Variant
 from gconn.errors import GPUUnavailableError
 from gconn.graph import Graph, _is_cupy
 from gconn.graph.relabel import AUTO_MIN_RANGE, AUTO_RATIO
 from gconn.inputs import Source, to_graph
-from gconn.io import read_edges
 from gconn.inputs.tables import has_names
 from gconn.pipeline.stats import Stats
 
@@ -109,8 +105,10 @@ def backend_name(backend: str, on_gpu: bool = False) -> str:
     if backend == "auto":
         if on_gpu:
             return "gpu"
+        from gconn.backends import gpu     # each route's modules load lazily: a one-off run loads only its own
         return "gpu" if gpu.available(simulator_ok=False)[0] else "cpu"
     if backend == "gpu":
+        from gconn.backends import gpu
         ok, why = gpu.available(simulator_ok=True)
         if not ok:
             raise GPUUnavailableError(f"backend='gpu' is not usable here: {why}")
@@ -122,6 +120,7 @@ def backend_module(backend: str, on_gpu: bool = False):
     if backend_name(backend, on_gpu) == "cpu":
         from gconn.backends import cpu
         return cpu
+    from gconn.backends import gpu
     return gpu
 
 
@@ -170,6 +169,7 @@ def _compiled(src: Source, call: Call) -> bool:
     """A plain call on small host edges, on the CPU.  Statistics are asked
     for only where numba is not loaded (the CLI's one-off runs): the
     compiled route then times its read and its run, no finer."""
+    from gconn.backends import aot
     if not (call.auto and aot.module() is not None) or call.params or call.relabel is True or call.table \
             or call.n is not None or (call.stats and not aot.numba_free()):
         return False
@@ -190,6 +190,7 @@ def _chunked(src: Source, call: Call) -> bool:
     if src.kind != "file" or call.n is not None or call.table:
         return False
     from gconn.io.chunks import of_file
+    from gconn.chunked.cpu_route import plan_of
     if plan_of(call.algorithm, call.problem, call.params) is None:
         return False
     return not isinstance(of_file(src.file), str)
@@ -239,8 +240,10 @@ def _run_compiled(src: Source, call: Call):
     ids are sparse under relabel="auto", or names) comes back as its
     :class:`~gconn.io.edges.FileEdges` for the resident route."""
     import time
+    from gconn.backends import aot
     t0 = time.perf_counter()
     if src.kind == "file":
+        from gconn.io import read_edges
         fe = src.took(read_edges(src.file, call.n, call.relabel))
         if fe.names is not None or fe.canonical is not None:
             return fe
@@ -267,11 +270,13 @@ def _run_compiled(src: Source, call: Call):
 
 
 def _run_chunked(src: Source, call: Call) -> Outcome | None:
+    from gconn.chunked import cpu_route as streamed
     out = streamed.run(src, call)
     return None if out is None else Outcome(*out)
 
 
 def _run_stream(src: Source, call: Call, be) -> Outcome | None:
+    from gconn.chunked import gpu_route as streaming
     info = src.file if src.kind == "file" else None
     sent = streaming.run(src.obj, be, call.algorithm, call.problem, call.params, forest=call.problem == "forest",
                          device_memory=call.device_memory, return_stats=call.stats, info=info,

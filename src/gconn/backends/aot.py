@@ -1,12 +1,12 @@
 """One-off runs without numba: :mod:`gconn.backends._aot` and when to use it.
 
-This module is the one seam to the compiled module (built with
-``numba.pycc``, which is deprecated): :func:`module` loads it, the run
-functions below call it, and it hands the file parsers to
-:mod:`gconn.io._parsers` when imported (``use_compiled``).  Another
-ahead-of-time build replaces it by providing the same functions
+This module is the seam to the compiled module (built by
+:mod:`gconn.backends.aot_build` with ``numba.pycc``, which is deprecated):
+:func:`module` loads it and the run functions below call it; the file
+readers take its parsers by its name (:data:`gconn.io._parsers.COMPILED`).
+Another ahead-of-time build replaces it by providing the same functions
 (``components_*``, ``roots_*``, ``forest_*`` and the parsers of
-:mod:`gconn.io._kernels`) under the same names.
+:mod:`gconn.io._kernels`) as a module of that name.
 
 numba costs every new process about a second before its first kernel runs
 (import, CPU target initialisation, loading each cached kernel), more than
@@ -33,9 +33,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from gconn.graph import _check_ids, relabel as R
+from gconn.graph import _check_ids, numba_free, relabel as R
 from gconn.graph.ids import INT32_MAX, id_range
-from gconn.io._parsers import numba_free, use_compiled
 
 #: The variant of the compiled module (built by :mod:`gconn.backends.aot_build`).
 VARIANT = "none+union-rem-cas+find-naive+halve-one"
@@ -65,9 +64,6 @@ def module():
             _aot = None
         _MODULE.append(_aot)
     return _MODULE[0]
-
-
-use_compiled(module)
 
 
 def chosen(m: int) -> bool:

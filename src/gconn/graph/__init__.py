@@ -514,6 +514,12 @@ def graph_from_pair(src, dst, n=None, relabel=False):
     return Graph._lazy(s, d, names.size, names)
 
 
+def numba_free() -> bool:
+    """Whether this process has not imported numba (yet): then the one-off
+    paths keep it so (see :mod:`gconn.backends.aot`)."""
+    return "numba" not in sys.modules
+
+
 def _check_form(name: str) -> None:
     if name not in FORMS:
         raise ValueError(f"unknown graph form {name!r}; one of {', '.join(FORMS)}")
@@ -623,7 +629,7 @@ def _check_ids(src: np.ndarray, dst: np.ndarray, n: int | None) -> int:
         if n is not None:
             check_vertices(int(n), f"n={n}")
         return 0 if n is None else int(n)
-    if "numba" in sys.modules:
+    if not numba_free():
         from gconn.graph.build import id_bounds   # one parallel pass instead of four
         lo, hi = id_bounds(src, dst)
     else:   # the compiled one-off path (gconn.backends.aot) must not load numba for this

@@ -27,8 +27,6 @@ from gconn.graph import AMBIGUOUS_2X2, Graph, _as_id_array, _is_cupy, coerce, gr
 from gconn.graph.ids import check_n
 from gconn.inputs.adjacency import adjacency, graph_of as graph_of_adjacency
 from gconn.inputs.tables import edge_columns, from_tensor, is_table, is_tensor
-from gconn.io import graph_of, identify, load, read_edges
-from gconn.io.gcb import layout
 
 __all__ = ["Source", "describe", "to_graph", "as_graph", "KINDS"]
 
@@ -95,9 +93,11 @@ def describe(obj: Any, *, format=None, header=None, source=None, target=None, na
     ('edges', 3)
     """
     if isinstance(obj, (str, os.PathLike)):
+        from gconn.io import identify     # the io package loads with the first file (`import gconn` stays fast)
         info = identify(obj, format, header=header, source=source, target=target, names=names)
         return Source("file", obj, file=info, edges=_edges_in(info), notes=info.notes)
     if _is_paths(obj):
+        from gconn.io import identify
         infos = [identify(p, format, header=header, source=source, target=target, names=names) for p in obj]
         return Source("files", obj, file=infos, notes=tuple(n for i in infos for n in i.notes))
     for option, value in (("format", format), ("header", header), ("names", names)):
@@ -176,6 +176,7 @@ def _edges_in(info) -> int | None:
     estimate from the length of its first lines (text), else None."""
     try:
         if info.format == "gcb":
+            from gconn.io.gcb import layout
             return int(layout(info.path)[1])
         if info.format == "npy":
             return int(np.load(info.path, mmap_mode="r", allow_pickle=False).shape[0])
@@ -200,9 +201,11 @@ def to_graph(src: Source, n: int | None = None, relabel=False, read=None) -> Gra
         raise TypeError(f"relabel applies to edge arrays, tables and files, not to {KINDS[kind]}; build the "
                         "graph with gconn.Graph.from_edges(..., relabel=True) or gconn.load(..., relabel=True)")
     if kind == "file":
+        from gconn.io import graph_of, read_edges
         fe = src.took(read if read is not None else read_edges(src.file, n, relabel))
         return graph_of(src.file, fe, n, relabel)
     if kind == "files":
+        from gconn.io import load
         return load(src.obj, n=n, relabel=relabel)
     if kind == "names":
         return graph_from_pair(src.src, src.dst, n, relabel)

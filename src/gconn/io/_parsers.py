@@ -1,14 +1,11 @@
-"""The byte-level parsers, and the one seam to their compiled form.
+"""The byte-level parsers, and the one place that picks their form.
 
 ``K`` stands for :mod:`gconn.io._kernels`: its status codes (from
 ``gconn.io._codes``), and its functions from the ahead-of-time compiled
-module while numba is not loaded in this process (the same bodies,
-compiled at install time: a one-off ``gconn cc FILE`` then never pays
-numba's import and target initialisation), otherwise from the numba
-kernels themselves (whose ``entries_ok`` is parallel).  The compiled
-module lives above this layer: :mod:`gconn.backends.aot` registers its
-loader here (:func:`use_compiled`) when it is imported, which
-``gconn.api.dispatch`` does, so with every ``import gconn``.
+module (:data:`COMPILED`) while numba is not loaded in this process (the
+same bodies, compiled at install time: a one-off ``gconn cc FILE`` then
+never pays numba's import and target initialisation), otherwise from the
+numba kernels themselves (whose ``entries_ok`` is parallel).
 
 >>> K.TOO_FEW
 2
@@ -18,33 +15,35 @@ loader here (:func:`use_compiled`) when it is imported, which
 """
 from __future__ import annotations
 
-import sys
+import importlib
 
+from gconn.graph import numba_free
 from gconn.io import _codes
 
 _CODES = {k: v for k, v in vars(_codes).items() if k.isupper()}
-#: Returns the compiled module or None (see :func:`use_compiled`).
-_COMPILED = [lambda: None]
+#: The compiled module's name (see :mod:`gconn.backends.aot`, its seam for
+#: the runs): looked up by name, as it is built into a layer above this one.
+COMPILED = "gconn.backends._aot"
+_LOADED: list = []
 
 
-def use_compiled(load) -> None:
-    """Take the parsers from ``load()``, a compiled module or None, while
-    numba is not loaded."""
-    _COMPILED[0] = load
-
-
-def numba_free() -> bool:
-    """Whether this process has not imported numba (yet)."""
-    return "numba" not in sys.modules
+def compiled():
+    """The compiled module, or None where it was not built."""
+    if not _LOADED:
+        try:
+            _LOADED.append(importlib.import_module(COMPILED))
+        except ImportError:
+            _LOADED.append(None)
+    return _LOADED[0]
 
 
 class _Kernels:
     def __getattr__(self, name):
         if name in _CODES:
             return _CODES[name]
-        compiled = _COMPILED[0]() if numba_free() else None
-        if compiled is not None and hasattr(compiled, name):
-            return getattr(compiled, name)
+        module = compiled() if numba_free() else None
+        if module is not None and hasattr(module, name):
+            return getattr(module, name)
         from gconn.io import _kernels
         return getattr(_kernels, name)
 

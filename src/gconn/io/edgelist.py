@@ -39,8 +39,8 @@ import numpy as np
 
 from gconn.graph.relabel import dense_ids
 from gconn.io._files import FileEdges, quote, read_bytes
-from gconn.io._parsers import K, numba_free
-from gconn.io.delimited import read_names
+from gconn.graph import numba_free
+from gconn.io._parsers import K
 
 _HEADER = re.compile(rb"#[ \t]*gconn edge list:[^\n]*?\bn=(\d+)")
 _LISTED = re.compile(rb"#[ \t]*gconn edge list:[^\n]*?\bvertices=listed")
@@ -301,6 +301,7 @@ def read_file(info, n: int | None, relabelled: bool):
     d = info.dialect
     buf = read_bytes(info.path)
     if not d.parsed:
+        from gconn.io.delimited import read_names     # lazily: it reads with pyarrow
         src, dst, names, notes = read_names(info.path, buf, d)
         return FileEdges(src, dst, None, names, notes=notes)
     limit = n if n is not None else (None if relabelled else d.declared_n)
