@@ -4,11 +4,18 @@
 >>> gconn.connected_components(([0, 1], [1, 2]), backend="cpu")[0]
 1
 """
+import importlib
+
+from gconn import graph as _graph
 from gconn.api import IncrementalConnectivity, connected_components, spanning_forest
 from gconn.design import Variant, variants
 from gconn.errors import ConvergenceError, GPUUnavailableError, VertexRangeError
 from gconn.graph import Graph
 from gconn.inputs import as_graph
+
+# The one need of a layer for one above it, wired here at the top: a device
+# graph's forms are built by the GPU backend, loaded when one first asks.
+_graph.DEVICE_FORMS = lambda: importlib.import_module("gconn.backends.gpu.graph")
 
 __version__ = "0.1.0"
 
@@ -19,7 +26,6 @@ __all__ = ["Graph", "as_graph", "connected_components", "spanning_forest", "Incr
 
 def __getattr__(name):
     # io, generators and csgraph import lazily: `import gconn` stays fast.
-    import importlib
     if name in ("load", "save"):
         return getattr(importlib.import_module(".io", __name__), name)
     where = {"io": "gconn.io", "generators": "gconn.graph.generators", "csgraph": "gconn.integrations.csgraph"}

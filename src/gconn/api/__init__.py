@@ -107,7 +107,7 @@ def connected_components(graph=None, directed=True, connection="weak", return_la
                 or source is not None or target is not None:
             raise TypeError("algorithm=, relabel=, source=, target=, output= and variant options apply to "
                             "undirected components; strong components have one method per backend (see gconn.api.scc)")
-        from gconn.api.scc import strong_components
+        from gconn.api.scc import strong_components     # lazily: SciPy's and NetworkX's drop-ins load it
         return strong_components(graph, backend=backend, compact=compact, return_labels=return_labels,
                                  return_stats=return_stats)
     relabel = relabel_option(relabel)

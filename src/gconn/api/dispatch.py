@@ -34,6 +34,7 @@ from gconn import design, pipeline
 from gconn.design import Plan, Variant
 from gconn.errors import GPUUnavailableError
 from gconn.graph import Graph, _is_cupy
+from gconn.graph.relabel import AUTO_MIN_RANGE, AUTO_RATIO
 from gconn.inputs import Source, to_graph
 from gconn.inputs.tables import has_names
 from gconn.pipeline.stats import Stats
@@ -104,7 +105,7 @@ def backend_name(backend: str, on_gpu: bool = False) -> str:
     if backend == "auto":
         if on_gpu:
             return "gpu"
-        from gconn.backends import gpu
+        from gconn.backends import gpu     # each route's modules load lazily: a one-off run loads only its own
         return "gpu" if gpu.available(simulator_ok=False)[0] else "cpu"
     if backend == "gpu":
         from gconn.backends import gpu
@@ -294,7 +295,6 @@ def _run_stream(src: Source, call: Call, be) -> Outcome | None:
         # Sparse ids are known only now: the vertices in components of two or
         # more are a lower bound on those that occur.  Where the range may
         # be sparse, the resident route reads the input and relabels it.
-        from gconn.graph.relabel import AUTO_MIN_RANGE, AUTO_RATIO
         n = int(roots.size)
         if n >= AUTO_MIN_RANGE:
             sizes = np.bincount(np.asarray(out_array(roots, False)), minlength=1)

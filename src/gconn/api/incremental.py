@@ -9,8 +9,10 @@ import numpy as np
 from gconn import pipeline
 from gconn.api.dispatch import backend_module as _backend_module, out_array as _out, variant_of as _variant
 from gconn.design import Plan, Variant
+from gconn.errors import VertexRangeError
 from gconn.graph import INT32_MAX, _as_id_array, _is_cupy
 from gconn.graph.ids import check_pair, id_range
+from gconn.graph.memory import check_vertices
 from gconn.inputs import as_graph
 
 
@@ -298,8 +300,6 @@ def _check_growth(state, n: int, locate) -> None:
     """Host memory for growing incremental state to ``n`` vertices, checked
     only when the state must reallocate: the new parent and auxiliary
     arrays beside the old ones while copying, or labels() afterwards."""
-    from gconn.errors import VertexRangeError
-    from gconn.graph.memory import check_vertices
     parents = getattr(state, "P", None)
     size = int(getattr(parents, "size", 0))
     if n <= size:

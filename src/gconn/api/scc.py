@@ -25,8 +25,8 @@ import time
 
 import numpy as np
 
+from gconn.api.dispatch import backend_name
 from gconn.inputs.adjacency import Adjacency, adjacency
-from gconn.errors import GPUUnavailableError
 from gconn.graph import INT32_MAX, Graph, _as_id_array, _check_ids, _is_cupy, _is_square
 from gconn.pipeline.stats import Stats
 
@@ -96,15 +96,10 @@ def strong_components(graph, *, backend="auto", compact=True, return_labels=True
     numbering).  ``compact=False`` labels each vertex by its component's
     smallest vertex instead.  ``return_stats`` appends a :class:`gconn.pipeline.stats.Stats`."""
     adj = directed_adjacency(graph)
-    if backend not in ("auto", "cpu", "gpu"):
-        raise ValueError(f"unknown backend {backend!r}; one of auto, cpu, gpu")
-    on_gpu = backend == "gpu" or (backend == "auto" and adj.on_gpu)
-    if on_gpu:
-        from gconn.backends import gpu as gpu_backend
-        ok, why = gpu_backend.available(simulator_ok=True)
-        if not ok:
-            raise GPUUnavailableError(f"backend='gpu' is not usable here: {why}")
-    elif adj.on_gpu:
+    if backend == "auto":
+        backend = "gpu" if adj.on_gpu else "cpu"
+    on_gpu = backend_name(backend) == "gpu"
+    if not on_gpu and adj.on_gpu:
         adj = Adjacency(adj.n, adj.indptr.get(), adj.indices.get(), False)
     stats = Stats(variant="scc-coloring" if on_gpu else "scc-tarjan", backend="gpu" if on_gpu else "cpu",
                   n=adj.n, m=int(adj.indices.size))

@@ -1,5 +1,13 @@
 """One-off runs without numba: :mod:`gconn.backends._aot` and when to use it.
 
+This module is the seam to the compiled module (built by
+:mod:`gconn.backends.aot_build` with ``numba.pycc``, which is deprecated):
+:func:`module` loads it and the run functions below call it; the file
+readers take its parsers by its name (:data:`gconn.io._parsers.COMPILED`).
+Another ahead-of-time build replaces it by providing the same functions
+(``components_*``, ``roots_*``, ``forest_*`` and the parsers of
+:mod:`gconn.io._kernels`) as a module of that name.
+
 numba costs every new process about a second before its first kernel runs
 (import, CPU target initialisation, loading each cached kernel), more than
 SciPy's whole one-off run on a 1M-edge file.  ``gconn.backends._aot`` holds, compiled
@@ -21,12 +29,11 @@ True
 """
 from __future__ import annotations
 
-import sys
 from typing import NamedTuple
 
 import numpy as np
 
-from gconn.graph import _check_ids
+from gconn.graph import _check_ids, numba_free, relabel as R
 from gconn.graph.ids import INT32_MAX, id_range
 
 #: The variant of the compiled module (built by :mod:`gconn.backends.aot_build`).
@@ -59,11 +66,6 @@ def module():
     return _MODULE[0]
 
 
-def numba_free() -> bool:
-    """Whether this process has not imported numba (yet)."""
-    return "numba" not in sys.modules
-
-
 def chosen(m: int) -> bool:
     """Whether an input of ``m`` edges runs on the compiled module."""
     if module() is None:
@@ -90,7 +92,6 @@ def raw(src, dst, n, relabel=False) -> Edges | None:
     if relabel is True:
         return None
     if relabel == "auto" and n is None and src.size:
-        from gconn.graph import relabel as R
         if R.decide(src, dst, id_range(src, dst)) is not None:
             return None
     return Edges(src, dst, _check_ids(src, dst, n))

@@ -30,10 +30,34 @@ from typing import Any
 
 import numpy as np
 
-from gconn.graph.ids import INT32_MAX, check_n, check_pair, id_range, id_dtype as _id_dtype
+from gconn.errors import VertexRangeError
+from gconn.graph import relabel as R
+from gconn.graph.ids import INT32_MAX, check_n, id_range, id_dtype as _id_dtype
+from gconn.graph.memory import check_vertices
+from gconn.graph.relabel import dense_names
 
 #: The forms of a graph's edges, weakest first (see the module docstring).
 FORMS = ("edges", "adjacency", "canonical")
+
+
+def device_forms():
+    """The module that builds a device graph's forms: the GPU backend's
+    (``gconn.backends.gpu.graph``).  It sits above this layer, so this one
+    does not import it: gconn's package root installs the loader
+    (:data:`DEVICE_FORMS`), which a device graph calls on first use.  What
+    a Graph asks of it: ``device_graph`` and ``device_sparse_graph`` (a
+    Graph of CuPy input), ``device_edges``, ``device_adjacency`` and
+    ``device_canonical`` (a form of a device graph), ``ids_local_counts``
+    and ``require_device``."""
+    return DEVICE_FORMS()
+
+
+def _no_device_forms():
+    raise RuntimeError("no GPU backend is installed for device graphs (gconn/__init__ installs it)")
+
+
+#: Loads the module of :func:`device_forms` (set by ``gconn/__init__``).
+DEVICE_FORMS = _no_device_forms
 
 
 def _is_cupy(x) -> bool:
@@ -155,28 +179,22 @@ class Graph:
         return c
 
     def _build_edges(self):
-        o = self._origin
-        if o is not None:
-            from gconn.backends.gpu.graph import device_edges, device_edges_of_csr
-            if "input-csr" in o._forms and not ("edges" in o._forms or "canonical" in o._forms):
-                return device_edges_of_csr(*o._forms["input-csr"], self.n)
-            return device_edges(o)
+        if self.on_gpu:
+            return device_forms().device_edges(self)
         indptr, indices = self._forms["input-csr"]
         from gconn.graph.build import rows_of
         return rows_of(indptr, self._ids), indices
 
     def _build_adjacency(self):
         if self.on_gpu:
-            from gconn.backends.gpu.graph import device_adjacency
-            return device_adjacency(self)
+            return device_forms().device_adjacency(self)
         from gconn.graph.build import adjacency_csr
         src, dst = self.edges()
         return adjacency_csr(src, dst, self.n)
 
     def _build_canonical(self):
         if self.on_gpu:
-            from gconn.backends.gpu.graph import device_canonical
-            return device_canonical(self)
+            return device_forms().device_canonical(self)
         from gconn.graph.build import rows_of, symmetric_csr, upper_csr
         src, dst = self.edges()
         dt = self._ids
@@ -273,8 +291,7 @@ class Graph:
             indptr, indices = self.adjacency()
             n = self.n
             if self.on_gpu:
-                from gconn.backends.gpu.graph import ids_local_counts
-                hit = ids_local_counts(indptr, indices, n, sample)
+                hit = device_forms().ids_local_counts(indptr, indices, n, sample)
             else:
                 rows = np.arange(0, n, max(n // sample, 1), dtype=np.int64)
                 first = indptr[rows].astype(np.int64)
@@ -337,27 +354,18 @@ class Graph:
                     raise ValueError(f"an edge array must have shape (m, 2); got {arr.shape}")
                 src, dst = arr[:, 0], arr[:, 1]
         if _is_cupy(src) or _is_cupy(dst):
-            if relabel is not False:
-                return _device_relabelled(src, dst, relabel, cls._on_device)
-            return cls._on_device(src, dst, n)
+            return device_forms().device_graph(src, dst, n, relabel)
         named = _names(src, dst)
         if named is not None:
             if relabel is False:
                 raise TypeError("the vertex ids are names, not integers: pass relabel=True to number them "
                                 "0..k-1 in sorted order (graph.nodes keeps the names)")
-            if n is not None:
-                raise ValueError("n cannot be given with named vertices: the graph has one vertex per distinct name")
-            from gconn.graph.relabel import dense_names
-            s, d, names = dense_names(*named)
-            g = cls._lazy(s, d, names.size)
-            g.nodes = names
-            return g
+            return graph_from_pair(*named, n)
         src = _as_id_array(src, "src")
         dst = _as_id_array(dst, "dst")
         if src.shape[0] != dst.shape[0]:
             raise ValueError(f"src and dst have different lengths ({src.shape[0]} and {dst.shape[0]})")
         if relabel is True or (relabel == "auto" and src.size):
-            from gconn.graph import relabel as R
             hi = id_range(src, dst) if src.size else -1
             how = R.decide(src, dst, hi) if relabel == "auto" else True
             if how is not None:
@@ -365,12 +373,6 @@ class Graph:
                 return cls._lazy(s, d, ids.size, ids)
         n = _check_ids(src, dst, n)
         return cls._lazy(src, dst, n)
-
-    @classmethod
-    def _on_device(cls, src, dst, n=None) -> "Graph":
-        from gconn.backends.gpu.graph import device_edge_list
-        n, s, d = device_edge_list(src, dst, n)
-        return cls._of(n, "gpu", edges=(s, d))
 
     @classmethod
     def from_scipy(cls, A) -> "Graph":
@@ -386,7 +388,6 @@ class Graph:
         if A.ndim != 2 or A.shape[0] != A.shape[1]:
             raise ValueError(f"the adjacency matrix must be square; got shape {A.shape}")
         n = int(A.shape[0])
-        from gconn.graph.memory import check_vertices
         check_vertices(n, f"the matrix's shape {A.shape}")
         dt = _id_dtype(n)
         if A.format == "coo":
@@ -454,8 +455,7 @@ class Graph:
         form is copied (or built on the device) when a run first asks for it."""
         if self.device == "gpu":
             return self
-        from gconn.backends.gpu.graph import require_device
-        require_device("moving a graph to the GPU")
+        device_forms().require_device("moving a graph to the GPU")
         g = Graph.__new__(Graph)
         g._init(self.n, "gpu", self.nodes, self.m_input, self._ids)
         g._origin = self
@@ -481,6 +481,45 @@ class Graph:
         return {k: v.item() for k, v in zip(keys, values)}
 
 
+def is_named(values) -> bool:
+    """Whether an id array holds names rather than integers."""
+    kind = getattr(values, "dtype", np.dtype(np.int64)).kind
+    if kind in "SU":
+        return True
+    if kind != "O" or values.size == 0:
+        return False
+    first = values.flat[0]
+    return not isinstance(first, (int, np.integer))
+
+
+def graph_from_pair(src, dst, n=None, relabel=False):
+    """A Graph from id arrays that may hold names (see :func:`dense_names`)
+    instead of integers; integer ids go to :meth:`Graph.from_edges`.
+
+    >>> g = graph_from_pair(np.array(["x", "y"]), np.array(["y", "z"]))
+    >>> g.n, g.nodes.tolist()
+    (3, ['x', 'y', 'z'])
+    """
+    named = is_named(src), is_named(dst)
+    if not any(named):
+        return Graph.from_edges(src, dst, n, relabel=relabel)
+    if not all(named) and np.asarray(src if not named[0] else dst).size:
+        raise TypeError("src and dst must both hold names or both integer ids; got "
+                        f"{'names' if named[0] else 'integers'} and {'names' if named[1] else 'integers'}")
+    if n is not None:
+        raise ValueError("n cannot be given with named vertices: the graph has one vertex per distinct name")
+    if len(src) != len(dst):
+        raise ValueError(f"src and dst have different lengths ({len(src)} and {len(dst)})")
+    s, d, names = dense_names(src, dst)
+    return Graph._lazy(s, d, names.size, names)
+
+
+def numba_free() -> bool:
+    """Whether this process has not imported numba (yet): then the one-off
+    paths keep it so (see :mod:`gconn.backends.aot`)."""
+    return "numba" not in sys.modules
+
+
 def _check_form(name: str) -> None:
     if name not in FORMS:
         raise ValueError(f"unknown graph form {name!r}; one of {', '.join(FORMS)}")
@@ -504,9 +543,7 @@ def coerce(obj: Any, n: int | None = None, *, relabel=False) -> Graph:
     mod = type(obj).__module__.split(".")[0]
     if mod == "scipy" or (mod == "cupyx" and hasattr(obj, "tocoo")):
         if mod == "cupyx":
-            from gconn.backends.gpu.graph import device_sparse_edges
-            n, s, d = device_sparse_edges(obj)
-            return Graph._of(n, "gpu", edges=(s, d))
+            return device_forms().device_sparse_graph(obj)
         return Graph.from_scipy(obj)
     if mod == "networkx":
         return Graph.from_networkx(obj)
@@ -587,14 +624,12 @@ def _names(src, dst):
 
 
 def _check_ids(src: np.ndarray, dst: np.ndarray, n: int | None) -> int:
-    from gconn.errors import VertexRangeError
-    from gconn.graph.memory import check_vertices
     check_n(n)
     if src.size == 0:
         if n is not None:
             check_vertices(int(n), f"n={n}")
         return 0 if n is None else int(n)
-    if "numba" in sys.modules:
+    if not numba_free():
         from gconn.graph.build import id_bounds   # one parallel pass instead of four
         lo, hi = id_bounds(src, dst)
     else:   # the compiled one-off path (gconn.backends.aot) must not load numba for this
@@ -618,27 +653,3 @@ def _check_ids(src: np.ndarray, dst: np.ndarray, n: int | None) -> int:
         raise ValueError(f"vertex id {int(arr[i])} ({where}[{i}]) is out of range for n={n}")
     check_vertices(int(n), f"n={n}")
     return int(n)
-
-
-def _device_relabelled(src, dst, relabel, build) -> Graph:
-    """``Graph.from_edges`` with relabelling, for CuPy arrays."""
-    import cupy
-    from gconn.graph import relabel as R
-    src, dst = cupy.asarray(src), cupy.asarray(dst)
-    check_pair(src, dst)
-    if src.size == 0:
-        g = build(src, dst, None)
-        if relabel is True:
-            g.nodes = src.astype("int64")
-        return g
-    span = max(int(src.max()), int(dst.max())) + 1
-    if relabel == "auto" and span < R.AUTO_MIN_RANGE:
-        return build(src, dst, None)
-    s, d, ids = R.dense_ids(src, dst)
-    if relabel == "auto" and span <= R.AUTO_RATIO * ids.size:
-        return build(src, dst, None)
-    if int(ids[0]) < 0:
-        raise ValueError(f"negative vertex id {int(ids[0])}; ids must be >= 0")
-    g = build(s, d, int(ids.size))
-    g.nodes = ids
-    return g

@@ -6,11 +6,44 @@ sorts, which is several times faster than ``np.unique`` on 10^7+ edges.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from llvmlite import ir
+from numba import njit, prange, types
+from numba.extending import intrinsic
 
-from gconn.backends.core.sampling import build as sampling_bodies
-from gconn.backends.cpu.atomics import prefetch
-from gconn.backends.cpu.primitives import CPU
+from gconn.graph.ids import offset_dtype
+
+
+@intrinsic
+def prefetch(typingctx, arr, i):
+    """Hint the CPU to fetch ``arr[i]`` into cache (numba has no API for it).
+    A hint never faults, so ``i`` needs no bounds check."""
+    def codegen(context, builder, sig, args):
+        ary = context.make_array(sig.args[0])(context, builder, args[0])
+        byte_ptr = ir.IntType(8).as_pointer()
+        ptr = builder.bitcast(builder.gep(ary.data, [args[1]]), byte_ptr)
+        i32 = ir.IntType(32)
+        fn = builder.module.declare_intrinsic(
+            "llvm.prefetch", fnty=ir.FunctionType(ir.VoidType(), [byte_ptr, i32, i32, i32]))
+        # (read, keep in all cache levels, data cache)
+        builder.call(fn, [ptr, i32(0), i32(3), i32(1)])
+        return context.get_dummy_value()
+    return types.none(arr, i), codegen
+
+
+def min_first_row(indptr, indices, v):
+    """Swap the smallest neighbour of ``v`` to the front of its row (one
+    body, jitted for the host here and for the device in
+    :mod:`gconn.backends.gpu.graph`)."""
+    b = indptr[v]
+    e = indptr[v + 1]
+    j = b
+    for k in range(b + 1, e):
+        if indices[k] < indices[j]:
+            j = k
+    if j != b:
+        w = indices[j]
+        indices[j] = indices[b]
+        indices[b] = w
 
 
 @njit(cache=True)
@@ -250,7 +283,7 @@ def _adj_scatter(src, dst, hist, indices):
                 h[v] += 1
 
 
-_min_first_row = sampling_bodies(CPU).min_first_row
+_min_first_row = njit(min_first_row)
 
 
 @njit(parallel=True, cache=True)
@@ -277,7 +310,6 @@ def adjacency_csr(src: np.ndarray, dst: np.ndarray, n: int, nchunks: int | None 
     ([0, 1, 3, 4], [1, 0, 2, 1])
     """
     from numba import get_num_threads
-    from gconn.graph.ids import offset_dtype
     m = int(src.size)
     if nchunks is None:
         # one histogram row of n counters per thread; fewer rows when the

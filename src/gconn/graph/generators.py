@@ -24,7 +24,7 @@ from typing import Callable
 import numpy as np
 from numba import njit, prange
 
-from gconn.backends.cpu.atomics import prefetch
+from gconn.graph.build import prefetch
 from gconn.graph import Graph, _id_dtype
 
 __all__ = [
@@ -42,6 +42,8 @@ _MIX1 = _U(0xBF58476D1CE4E5B9)
 _MIX2 = _U(0x94D049BB133111EB)
 _LOW16 = _U(0xFFFF)
 _TWO_POW_MINUS_53 = 2.0 ** -53
+#: what ``name_edges(...)`` returns: ``(src, dst, n)``
+Edges = tuple[np.ndarray, np.ndarray, int]
 # Far enough ahead to cover a DRAM miss, near enough that the line is still cached.
 _BA_PREFETCH_DISTANCE = 32
 
@@ -88,9 +90,16 @@ def _real(name: str, value, low: float, high: float = np.inf) -> float:
     return float(value)
 
 
-def _graph(edges) -> Graph:
-    src, dst, n = edges
-    return Graph.from_edges(src, dst, n)
+def _graph_form(edges: Callable, doc: str) -> Callable[..., Graph]:
+    """The :class:`~gconn.graph.Graph` form ``name(...)`` of the raw-edge
+    generator ``name_edges(...)``, with its parameters."""
+    def graph(*args, **kwargs) -> Graph:
+        return Graph.from_edges(*edges(*args, **kwargs))
+
+    graph.__name__ = graph.__qualname__ = edges.__name__.removesuffix("_edges")
+    graph.__signature__ = inspect.signature(edges).replace(return_annotation=Graph)
+    graph.__doc__ = doc
+    return graph
 
 
 # -- R-MAT / Kronecker ------------------------------------------------------
@@ -167,8 +176,7 @@ def _rmat_kernel(scale, table, key, permute, keys, src, dst):
 
 
 def rmat_edges(scale: int, edge_factor: int = 16, a: float = 0.57, b: float = 0.19,
-               c: float = 0.19, seed: int = 0, permute: bool = True
-               ) -> tuple[np.ndarray, np.ndarray, int]:
+               c: float = 0.19, seed: int = 0, permute: bool = True) -> Edges:
     """Raw edge samples of :func:`rmat`: ``edge_factor * 2**scale`` of them.
 
     >>> src, dst, n = rmat_edges(10, edge_factor=8)
@@ -195,9 +203,7 @@ def rmat_edges(scale: int, edge_factor: int = 16, a: float = 0.57, b: float = 0.
     return src, dst, n
 
 
-def rmat(scale: int, edge_factor: int = 16, a: float = 0.57, b: float = 0.19,
-         c: float = 0.19, seed: int = 0, permute: bool = True) -> Graph:
-    """R-MAT graph: ``2**scale`` vertices, ``edge_factor * 2**scale`` edge samples.
+rmat = _graph_form(rmat_edges, """R-MAT graph: ``2**scale`` vertices, ``edge_factor * 2**scale`` edge samples.
 
     Each sample descends ``scale`` levels of the adjacency matrix, picking
     quadrant a, b, c or d = 1 - a - b - c at each.  With ``permute`` the ids
@@ -208,12 +214,10 @@ def rmat(scale: int, edge_factor: int = 16, a: float = 0.57, b: float = 0.19,
     >>> g = rmat(10, seed=1)
     >>> g.n, g.m < 16 * 1024
     (1024, True)
-    """
-    return _graph(rmat_edges(scale, edge_factor, a, b, c, seed, permute))
+    """)
 
 
-def kronecker_edges(scale: int, edge_factor: int = 16, seed: int = 0
-                    ) -> tuple[np.ndarray, np.ndarray, int]:
+def kronecker_edges(scale: int, edge_factor: int = 16, seed: int = 0) -> Edges:
     """Raw edge samples of :func:`kronecker`.
 
     >>> kronecker_edges(8)[2]
@@ -222,13 +226,11 @@ def kronecker_edges(scale: int, edge_factor: int = 16, seed: int = 0
     return rmat_edges(scale, edge_factor, 0.57, 0.19, 0.19, seed, True)
 
 
-def kronecker(scale: int, edge_factor: int = 16, seed: int = 0) -> Graph:
-    """Graph500 Kronecker graph: :func:`rmat` with a=0.57, b=c=0.19, permuted ids.
+kronecker = _graph_form(kronecker_edges, """Graph500 Kronecker graph: :func:`rmat` with a=0.57, b=c=0.19, permuted ids.
 
     >>> kronecker(8, seed=3) == rmat(8, seed=3)
     True
-    """
-    return _graph(kronecker_edges(scale, edge_factor, seed))
+    """)
 
 
 # -- Barabasi-Albert --------------------------------------------------------
@@ -290,8 +292,7 @@ def _ba_kernel(n, m, key, retry_key, src, dst):
             e += 1
 
 
-def barabasi_albert_edges(n: int, m_per_vertex: int, seed: int = 0
-                          ) -> tuple[np.ndarray, np.ndarray, int]:
+def barabasi_albert_edges(n: int, m_per_vertex: int, seed: int = 0) -> Edges:
     """Raw edges of :func:`barabasi_albert`, each once as (newer, older) vertex.
 
     >>> src, dst, n = barabasi_albert_edges(100, 3)
@@ -312,8 +313,7 @@ def barabasi_albert_edges(n: int, m_per_vertex: int, seed: int = 0
     return src, dst, n
 
 
-def barabasi_albert(n: int, m_per_vertex: int, seed: int = 0) -> Graph:
-    """Barabasi-Albert preferential attachment graph.
+barabasi_albert = _graph_form(barabasi_albert_edges, """Barabasi-Albert preferential attachment graph.
 
     Starts from a clique on ``m_per_vertex + 1`` vertices; each later vertex
     links to ``m_per_vertex`` distinct earlier vertices chosen with
@@ -323,14 +323,12 @@ def barabasi_albert(n: int, m_per_vertex: int, seed: int = 0) -> Graph:
     >>> g = barabasi_albert(1000, 4, seed=2)
     >>> g.m, int(g.degrees().min())
     (3990, 4)
-    """
-    return _graph(barabasi_albert_edges(n, m_per_vertex, seed))
+    """)
 
 
 # -- Erdos-Renyi ------------------------------------------------------------
 
-def erdos_renyi_edges(n: int, avg_degree: float, seed: int = 0
-                      ) -> tuple[np.ndarray, np.ndarray, int]:
+def erdos_renyi_edges(n: int, avg_degree: float, seed: int = 0) -> Edges:
     """Raw edges of :func:`erdos_renyi`: ``round(n * avg_degree / 2)`` uniform pairs.
 
     >>> src, dst, n = erdos_renyi_edges(1000, 8)
@@ -347,8 +345,7 @@ def erdos_renyi_edges(n: int, avg_degree: float, seed: int = 0
     return src, dst, n
 
 
-def erdos_renyi(n: int, avg_degree: float, seed: int = 0) -> Graph:
-    """Erdos-Renyi G(n, m) graph with m = n * avg_degree / 2 uniform random pairs.
+erdos_renyi = _graph_form(erdos_renyi_edges, """Erdos-Renyi G(n, m) graph with m = n * avg_degree / 2 uniform random pairs.
 
     The pairs are drawn with replacement; the few self loops and repeats are
     dropped, so ``m`` comes out slightly below n * avg_degree / 2.
@@ -356,13 +353,12 @@ def erdos_renyi(n: int, avg_degree: float, seed: int = 0) -> Graph:
     >>> g = erdos_renyi(10000, 10, seed=1)
     >>> 49000 < g.m <= 50000
     True
-    """
-    return _graph(erdos_renyi_edges(n, avg_degree, seed))
+    """)
 
 
 # -- lattices ---------------------------------------------------------------
 
-def _lattice_edges(side: int, diagonals: bool) -> tuple[np.ndarray, np.ndarray, int]:
+def _lattice_edges(side: int, diagonals: bool) -> Edges:
     n = side * side
     ids = np.arange(n, dtype=_id_dtype(n)).reshape(side, side)
     right = ids[:, :-1].ravel()
@@ -376,8 +372,7 @@ def _lattice_edges(side: int, diagonals: bool) -> tuple[np.ndarray, np.ndarray, 
     return np.concatenate(parts_src), np.concatenate(parts_dst), n
 
 
-def grid_road_edges(side: int, keep: float = 0.7, seed: int = 0
-                    ) -> tuple[np.ndarray, np.ndarray, int]:
+def grid_road_edges(side: int, keep: float = 0.7, seed: int = 0) -> Edges:
     """Raw edges of :func:`grid_road`; vertex (row, col) has id row * side + col.
 
     >>> src, dst, n = grid_road_edges(3, keep=1.0)
@@ -393,8 +388,7 @@ def grid_road_edges(side: int, keep: float = 0.7, seed: int = 0
     return src, dst, n
 
 
-def grid_road(side: int, keep: float = 0.7, seed: int = 0) -> Graph:
-    """A road-like graph: a side x side 4-neighbour grid keeping each edge
+grid_road = _graph_form(grid_road_edges, """A road-like graph: a side x side 4-neighbour grid keeping each edge
     with probability ``keep``.
 
     Ids follow the grid row by row, so neighbours have nearby ids, the
@@ -403,11 +397,10 @@ def grid_road(side: int, keep: float = 0.7, seed: int = 0) -> Graph:
 
     >>> grid_road(64, keep=1.0).m == 2 * 64 * 63
     True
-    """
-    return _graph(grid_road_edges(side, keep, seed))
+    """)
 
 
-def triangle_mesh_edges(side: int) -> tuple[np.ndarray, np.ndarray, int]:
+def triangle_mesh_edges(side: int) -> Edges:
     """Raw edges of :func:`triangle_mesh` (no duplicates).
 
     >>> triangle_mesh_edges(3)[0].size
@@ -416,21 +409,18 @@ def triangle_mesh_edges(side: int) -> tuple[np.ndarray, np.ndarray, int]:
     return _lattice_edges(_int("side", side), diagonals=True)
 
 
-def triangle_mesh(side: int) -> Graph:
-    """A side x side grid with the down-right diagonal of every cell: a
+triangle_mesh = _graph_form(triangle_mesh_edges, """A side x side grid with the down-right diagonal of every cell: a
     triangulated mesh with 3 * side**2 - 4 * side + 1 edges (side >= 1).
 
     >>> g = triangle_mesh(4)
     >>> g.n, g.m
     (16, 33)
-    """
-    return _graph(triangle_mesh_edges(side))
+    """)
 
 
 # -- paths, components and small helpers -------------------------------------
 
-def path_edges(n: int, permute: bool = False, seed: int = 0
-               ) -> tuple[np.ndarray, np.ndarray, int]:
+def path_edges(n: int, permute: bool = False, seed: int = 0) -> Edges:
     """Raw edges of :func:`path`.
 
     >>> src, dst, n = path_edges(4)
@@ -443,20 +433,17 @@ def path_edges(n: int, permute: bool = False, seed: int = 0
     return order[:-1].copy(), order[1:].copy(), n
 
 
-def path(n: int, permute: bool = False, seed: int = 0) -> Graph:
-    """The path 0-1-...-(n-1): diameter n - 1, the worst case for label propagation.
+path = _graph_form(path_edges, """The path 0-1-...-(n-1): diameter n - 1, the worst case for label propagation.
 
     With ``permute`` the vertices along the path get randomly permuted ids.
 
     >>> g = path(5, permute=True, seed=4)
     >>> g.m, sorted(g.degrees().tolist())
     (4, [1, 1, 2, 2, 2])
-    """
-    return _graph(path_edges(n, permute, seed))
+    """)
 
 
-def small_components_edges(n_components: int, size: int, seed: int = 0, p: float = 0.0
-                           ) -> tuple[np.ndarray, np.ndarray, int]:
+def small_components_edges(n_components: int, size: int, seed: int = 0, p: float = 0.0) -> Edges:
     """Raw edges of :func:`small_components`.
 
     >>> src, dst, n = small_components_edges(5, 4)
@@ -488,8 +475,7 @@ def small_components_edges(n_components: int, size: int, seed: int = 0, p: float
     return ids[src], ids[dst], n
 
 
-def small_components(n_components: int, size: int, seed: int = 0, p: float = 0.0) -> Graph:
-    """``n_components`` components of ``size`` vertices each, ids shuffled.
+small_components = _graph_form(small_components_edges, """``n_components`` components of ``size`` vertices each, ids shuffled.
 
     Each component is a random recursive tree; with ``p > 0`` each vertex
     also links, with probability ``p``, to another random vertex of its
@@ -499,11 +485,10 @@ def small_components(n_components: int, size: int, seed: int = 0, p: float = 0.0
     >>> g = small_components(100, 10, seed=5)
     >>> g.n, g.m
     (1000, 900)
-    """
-    return _graph(small_components_edges(n_components, size, seed, p))
+    """)
 
 
-def star_edges(n: int) -> tuple[np.ndarray, np.ndarray, int]:
+def star_edges(n: int) -> Edges:
     """Raw edges of :func:`star`.
 
     >>> star_edges(4)[1].tolist()
@@ -514,16 +499,14 @@ def star_edges(n: int) -> tuple[np.ndarray, np.ndarray, int]:
     return np.zeros(max(n - 1, 0), dt), np.arange(1, n, dtype=dt), n
 
 
-def star(n: int) -> Graph:
-    """Vertex 0 joined to each of 1..n-1.
+star = _graph_form(star_edges, """Vertex 0 joined to each of 1..n-1.
 
     >>> star(5).degrees().tolist()
     [4, 1, 1, 1, 1]
-    """
-    return _graph(star_edges(n))
+    """)
 
 
-def complete_edges(n: int) -> tuple[np.ndarray, np.ndarray, int]:
+def complete_edges(n: int) -> Edges:
     """Raw edges of :func:`complete`, each pair once.
 
     >>> complete_edges(4)[0].size
@@ -535,16 +518,14 @@ def complete_edges(n: int) -> tuple[np.ndarray, np.ndarray, int]:
     return src.astype(dt), dst.astype(dt), n
 
 
-def complete(n: int) -> Graph:
-    """The complete graph on n vertices.
+complete = _graph_form(complete_edges, """The complete graph on n vertices.
 
     >>> complete(5).m
     10
-    """
-    return _graph(complete_edges(n))
+    """)
 
 
-def cycle_edges(n: int) -> tuple[np.ndarray, np.ndarray, int]:
+def cycle_edges(n: int) -> Edges:
     """Raw edges of :func:`cycle`.
 
     >>> cycle_edges(3)[1].tolist()
@@ -555,13 +536,11 @@ def cycle_edges(n: int) -> tuple[np.ndarray, np.ndarray, int]:
     return src, np.roll(src, -1), n
 
 
-def cycle(n: int) -> Graph:
-    """The cycle 0-1-...-(n-1)-0 (for n < 3 the loop and repeat are dropped).
+cycle = _graph_form(cycle_edges, """The cycle 0-1-...-(n-1)-0 (for n < 3 the loop and repeat are dropped).
 
     >>> cycle(6).m
     6
-    """
-    return _graph(cycle_edges(n))
+    """)
 
 
 # -- string specs -------------------------------------------------------------
@@ -734,7 +713,7 @@ def _parse(spec: str) -> tuple[GeneratorSpec, dict]:
     return gen, kwargs
 
 
-def edges_from_spec(spec: str) -> tuple[np.ndarray, np.ndarray, int]:
+def edges_from_spec(spec: str) -> Edges:
     """Raw ``(src, dst, n)`` edges for a spec string.
 
     >>> src, dst, n = edges_from_spec("path:5")
@@ -753,4 +732,4 @@ def from_spec(spec: str) -> Graph:
     >>> from_spec("kron:8") == kronecker(8)
     True
     """
-    return _graph(edges_from_spec(spec))
+    return Graph.from_edges(*edges_from_spec(spec))

@@ -23,9 +23,10 @@ from typing import Any
 
 import numpy as np
 
-from gconn.graph import AMBIGUOUS_2X2, Graph, _as_id_array, _is_cupy, coerce, relabel_option
+from gconn.graph import AMBIGUOUS_2X2, Graph, _as_id_array, _is_cupy, coerce, graph_from_pair, is_named, relabel_option
 from gconn.graph.ids import check_n
-from gconn.inputs.tables import edge_columns, from_tensor, graph_from_pair, is_named, is_table, is_tensor
+from gconn.inputs.adjacency import adjacency, graph_of as graph_of_adjacency
+from gconn.inputs.tables import edge_columns, from_tensor, is_table, is_tensor
 
 __all__ = ["Source", "describe", "to_graph", "as_graph", "KINDS"]
 
@@ -92,7 +93,7 @@ def describe(obj: Any, *, format=None, header=None, source=None, target=None, na
     ('edges', 3)
     """
     if isinstance(obj, (str, os.PathLike)):
-        from gconn.io import identify
+        from gconn.io import identify     # the io package loads with the first file (`import gconn` stays fast)
         info = identify(obj, format, header=header, source=source, target=target, names=names)
         return Source("file", obj, file=info, edges=_edges_in(info), notes=info.notes)
     if _is_paths(obj):
@@ -211,8 +212,7 @@ def to_graph(src: Source, n: int | None = None, relabel=False, read=None) -> Gra
     if kind in ("edges", "device-edges"):
         return Graph.from_edges(src.src, src.dst, n, relabel=relabel)
     if kind == "matrix":
-        from gconn.inputs.adjacency import adjacency, graph_of
-        g = graph_of(adjacency(src.obj))
+        g = graph_of_adjacency(adjacency(src.obj))
         if n is not None and n != g.n:
             raise ValueError(f"n={n} does not match the {g.n} x {g.n} adjacency matrix")
         return g

@@ -13,7 +13,7 @@ reads besides arrays, matrices and files.
 * **Names**: vertex ids that are not integers (strings, bytes) are
   mapped to ``0..k-1`` in the sorted order of the distinct names;
   ``graph.nodes`` holds the names (a NumPy array), so vertex ``i`` is
-  ``graph.nodes[i]``.
+  ``graph.nodes[i]`` (:func:`gconn.graph.graph_from_pair`).
 
 >>> import pandas as pd
 >>> s, d, cols = edge_columns(pd.DataFrame({"a": [0, 1], "b": [1, 2]}), None, None)
@@ -25,7 +25,6 @@ from __future__ import annotations
 import numpy as np
 
 from gconn.graph.ids import check_column
-from gconn.graph.relabel import dense_names
 
 _TABLE_MODULES = ("pandas", "polars", "pyarrow", "cudf")
 
@@ -120,42 +119,6 @@ def _column(table, mod: str, names: list, name: str):
     if nulls:
         raise ValueError(f"{where} of the table has {nulls} null vertex id(s); drop or fill them first")
     return check_column(values, where)
-
-
-def is_named(values) -> bool:
-    """Whether an id array holds names rather than integers."""
-    kind = getattr(values, "dtype", np.dtype(np.int64)).kind
-    if kind in "SU":
-        return True
-    if kind != "O" or values.size == 0:
-        return False
-    first = values.flat[0]
-    return not isinstance(first, (int, np.integer))
-
-
-def graph_from_pair(src, dst, n=None, relabel=False):
-    """A Graph from id arrays that may hold names (see :func:`dense_names`)
-    instead of integers; integer ids go to :meth:`Graph.from_edges`.
-
-    >>> g = graph_from_pair(np.array(["x", "y"]), np.array(["y", "z"]))
-    >>> g.n, g.nodes.tolist()
-    (3, ['x', 'y', 'z'])
-    """
-    from gconn.graph import Graph
-    named = is_named(src), is_named(dst)
-    if not any(named):
-        return Graph.from_edges(src, dst, n, relabel=relabel)
-    if not all(named) and np.asarray(src if not named[0] else dst).size:
-        raise TypeError("src and dst must both hold names or both integer ids; got "
-                        f"{'names' if named[0] else 'integers'} and {'names' if named[1] else 'integers'}")
-    if n is not None:
-        raise ValueError("n cannot be given with named vertices: the graph has one vertex per distinct name")
-    if len(src) != len(dst):
-        raise ValueError(f"src and dst have different lengths ({len(src)} and {len(dst)})")
-    s, d, names = dense_names(src, dst)
-    g = Graph.from_edges(s, d, names.size)
-    g.nodes = names
-    return g
 
 
 def has_names(graph) -> bool:

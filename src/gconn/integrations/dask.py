@@ -62,6 +62,7 @@ from dask import delayed
 from gconn import Graph
 from gconn import connected_components as _gconn_cc
 from gconn import spanning_forest as _gconn_forest
+from gconn.io import identify, read_edges
 
 __all__ = ["connected_components", "spanning_forest", "IncrementalForest"]
 
@@ -224,7 +225,6 @@ def _file_forest(path: str, source, target, backend: str) -> _Forest:
     """The forest of one file, read by gconn's reader of its format (the
     edge columns ``source``/``target`` apply to the formats that have
     columns: edge lists and Parquet)."""
-    from gconn.io import identify, read_edges
     info = identify(path)
     if info.format in ("edgelist", "parquet") and (source is not None or target is not None):
         info = identify(path, source=source, target=target)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from gconn.graph import Graph, coerce, relabel_option
+from gconn.graph import Graph, coerce, graph_from_pair, relabel_option
 from gconn.graph.ids import check_n
 from gconn.io import arrays, edgelist, gcb, metis, mtx, parquet
 from gconn.io._files import atomic_write
@@ -117,7 +117,6 @@ def load(path, *, format: str | None = None, n: int | None = None, relabel=False
 
 def _load_parts(paths, format, n, relabel, options) -> Graph:
     """Partitions read one by one, then their edges (in input ids) as one graph."""
-    from gconn.inputs.tables import graph_from_pair
     if not paths:
         raise ValueError("an empty list of files")
     srcs, dsts, sizes = [], [], []

@@ -1,11 +1,11 @@
-"""The byte-level parsers without importing numba when it can be avoided.
+"""The byte-level parsers, and the one place that picks their form.
 
-``K`` stands for :mod:`gconn.io._kernels`: its status codes (from ``gconn.io._codes``), and
-its functions come from the ahead-of-time compiled :mod:`gconn.backends._aot` while
-numba is not loaded in this process (the same bodies, compiled at install
-time: a one-off ``gconn cc FILE`` then never pays numba's import and target
-initialisation), otherwise from the numba kernels themselves (whose
-``entries_ok`` is parallel).
+``K`` stands for :mod:`gconn.io._kernels`: its status codes (from
+``gconn.io._codes``), and its functions from the ahead-of-time compiled
+module (:data:`COMPILED`) while numba is not loaded in this process (the
+same bodies, compiled at install time: a one-off ``gconn cc FILE`` then
+never pays numba's import and target initialisation), otherwise from the
+numba kernels themselves (whose ``entries_ok`` is parallel).
 
 >>> K.TOO_FEW
 2
@@ -15,19 +15,35 @@ initialisation), otherwise from the numba kernels themselves (whose
 """
 from __future__ import annotations
 
+import importlib
+
+from gconn.graph import numba_free
 from gconn.io import _codes
 
 _CODES = {k: v for k, v in vars(_codes).items() if k.isupper()}
+#: The compiled module's name (see :mod:`gconn.backends.aot`, its seam for
+#: the runs): looked up by name, as it is built into a layer above this one.
+COMPILED = "gconn.backends._aot"
+_LOADED: list = []
+
+
+def compiled():
+    """The compiled module, or None where it was not built."""
+    if not _LOADED:
+        try:
+            _LOADED.append(importlib.import_module(COMPILED))
+        except ImportError:
+            _LOADED.append(None)
+    return _LOADED[0]
 
 
 class _Kernels:
     def __getattr__(self, name):
         if name in _CODES:
             return _CODES[name]
-        from gconn.backends import aot
-        compiled = aot.module() if aot.numba_free() else None
-        if compiled is not None and hasattr(compiled, name):
-            return getattr(compiled, name)
+        module = compiled() if numba_free() else None
+        if module is not None and hasattr(module, name):
+            return getattr(module, name)
         from gconn.io import _kernels
         return getattr(_kernels, name)
 

@@ -34,6 +34,7 @@ import numpy as np
 from gconn.io import _kernels as K
 from gconn.io._files import GZIP_ERRORS, gzip_error, open_binary
 from gconn.io.edgelist import parse_error
+from gconn.io.gcb import layout
 from gconn.io.identify import FileInfo, identify
 
 __all__ = ["edge_chunks", "EdgeChunks", "DEFAULT_CHUNK_EDGES", "of_file"]
@@ -335,7 +336,6 @@ def _mapped(path: Path, offset: int, dtype, count: int, chunk_edges: int):
 
 
 def _gcb(path: Path, chunk_edges: int):
-    from gconn.io.gcb import layout
     n, m, ids, src_at, dst_at = layout(path)
 
     def read():

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
+from gconn.graph.relabel import dense_names
 from gconn.io._files import quote
 
 _COMMENTS = re.compile(rb"(?m)^[ \t]*[#%][^\n]*\n?")
@@ -39,7 +40,6 @@ def read_names(path: Path, buf: np.ndarray, d):
     (``d.names``), or int64 ids and None for a quoted integer file."""
     import pyarrow as pa
     from pyarrow import csv
-    from gconn.graph.relabel import dense_names
     data = bytes(buf[d.start:])
     if b"#" in data or b"%" in data:
         data = _COMMENTS.sub(b"", data)

@@ -37,7 +37,9 @@ from pathlib import Path
 
 import numpy as np
 
+from gconn.graph.relabel import dense_ids
 from gconn.io._files import FileEdges, quote, read_bytes
+from gconn.graph import numba_free
 from gconn.io._parsers import K
 
 _HEADER = re.compile(rb"#[ \t]*gconn edge list:[^\n]*?\bn=(\d+)")
@@ -299,7 +301,7 @@ def read_file(info, n: int | None, relabelled: bool):
     d = info.dialect
     buf = read_bytes(info.path)
     if not d.parsed:
-        from gconn.io.delimited import read_names
+        from gconn.io.delimited import read_names     # lazily: it reads with pyarrow
         src, dst, names, notes = read_names(info.path, buf, d)
         return FileEdges(src, dst, None, names, notes=notes)
     limit = n if n is not None else (None if relabelled else d.declared_n)
@@ -309,7 +311,6 @@ def read_file(info, n: int | None, relabelled: bool):
         return FileEdges(empty, empty, d.declared_n)
     src, dst, k = parse_all(info.path, buf, d, -1 if limit is None else limit, origin)
     if d.listed and n is None:
-        from gconn.graph.relabel import dense_ids
         s, t, ids = dense_ids(src[:k], dst[:k])
         return FileEdges(s, t, ids.size, ids)
     return FileEdges(src[:k], dst[:k], d.declared_n)
@@ -317,10 +318,9 @@ def read_file(info, n: int | None, relabelled: bool):
 
 def parse_all(path: Path, buf: np.ndarray, d: Dialect, limit: int, limit_origin: str):
     """(src, dst, count): every edge of ``buf`` from ``d.start`` on, parsed
-    serially where numba is not loaded (gconn.backends._aot's parser) and in
-    parallel pieces where it is."""
-    from gconn.backends import aot
-    if aot.numba_free() or buf.size - d.start < (1 << 20):
+    serially where numba is not loaded (the compiled parser, see
+    :mod:`gconn.io._parsers`) and in parallel pieces where it is."""
+    if numba_free() or buf.size - d.start < (1 << 20):
         cap = K.count_lines(buf)
         src, dst = np.empty(cap, np.int64), np.empty(cap, np.int64)
         k, status, line, start, end, value, fld = K.parse_edges(

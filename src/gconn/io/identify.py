@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from gconn.io._files import GZIP_ERRORS, GZIP_MAGIC, gzip_error
+from gconn.io.edgelist import HEAD_BYTES, sniff
 
 #: format name -> file extensions it is recognised by.
 FORMATS = {
@@ -135,7 +136,6 @@ def identify(path, format=None, *, header=None, source=None, target=None, names=
         raise FileNotFoundError(f"{path}: no such file")
     if path.is_dir():
         raise IsADirectoryError(f"{path}: is a directory, not a graph file")
-    from gconn.io.edgelist import HEAD_BYTES, sniff
     head, gz, whole = read_head(path, HEAD_BYTES)
     size = os.path.getsize(path)
     certain = next((fmt for magic, fmt in _MAGIC if head.startswith(magic)), None) if not gz else None

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from gconn.graph.ids import check_column
+from gconn.graph.relabel import dense_names
 from gconn.io._files import FileEdges
 
 
@@ -19,8 +21,6 @@ def read(info, n, relabelled: bool):
     """The :class:`~gconn.io.edges.FileEdges` of a Parquet edge table."""
     import pyarrow as pa
     import pyarrow.parquet as pq
-    from gconn.graph.ids import check_column
-    from gconn.graph.relabel import dense_names
     path = info.path
     source, target = info.columns
     try:

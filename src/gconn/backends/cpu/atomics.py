@@ -7,11 +7,12 @@ LLVM may legally hoist it out of a retry loop (a CAS counter hung that way).
 """
 from __future__ import annotations
 
-from llvmlite import ir
 from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 from numba.np.arrayobj import make_array
+
+from gconn.graph.build import prefetch  # noqa: F401 -- with the host forms, the lowest layer that uses it
 
 
 def _item_pointer(context, builder, arrty, arr, idx):
@@ -103,20 +104,3 @@ def fence(typingctx):
         return context.get_dummy_value()
 
     return types.void(), codegen
-
-
-@intrinsic
-def prefetch(typingctx, arr, i):
-    """Hint the CPU to fetch ``arr[i]`` into cache (numba has no API for it).
-    A hint never faults, so ``i`` needs no bounds check."""
-    def codegen(context, builder, sig, args):
-        ary = context.make_array(sig.args[0])(context, builder, args[0])
-        byte_ptr = ir.IntType(8).as_pointer()
-        ptr = builder.bitcast(builder.gep(ary.data, [args[1]]), byte_ptr)
-        i32 = ir.IntType(32)
-        fn = builder.module.declare_intrinsic(
-            "llvm.prefetch", fnty=ir.FunctionType(ir.VoidType(), [byte_ptr, i32, i32, i32]))
-        # (read, keep in all cache levels, data cache)
-        builder.call(fn, [ptr, i32(0), i32(3), i32(1)])
-        return context.get_dummy_value()
-    return types.none(arr, i), codegen

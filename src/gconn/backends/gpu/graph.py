@@ -10,12 +10,12 @@ or builds each form when a run first asks for it, and only that one.
 * ``"canonical"``: CuPy's sort and unique over the device edges, or the
   host's canonical CSR copied with its COO derived on the device.
 
-Each function returns the arrays of one form; :class:`gconn.Graph` wraps
-them (this module does not import it: imports run one way).
+Each function returns the arrays of one form; :class:`gconn.Graph` calls
+them for a device graph (:func:`gconn.graph.device_forms`).
 
 >>> import cupy as cp  # doctest: +SKIP
->>> n, src, dst = device_edge_list(cp.array([0, 1, 1]), cp.array([1, 0, 2]))  # doctest: +SKIP
->>> n, int(src.size)  # doctest: +SKIP
+>>> g = device_graph(cp.array([0, 1, 1]), cp.array([1, 0, 2]))  # doctest: +SKIP
+>>> g.n, g.m_input  # doctest: +SKIP
 (3, 3)
 """
 from __future__ import annotations
@@ -24,20 +24,20 @@ from collections import OrderedDict
 
 import numpy as np
 
+from gconn.errors import GPUUnavailableError
+from gconn.graph import Graph, relabel as R
+from gconn.graph.build import min_first_row
 from gconn.graph.ids import check_n, check_pair, id_dtype, id_range, offset_dtype
-from gconn.backends.gpu import memory, replay
+from gconn.backends.gpu import available, memory, replay
 from gconn.backends.gpu._compat import SIM, cuda, view, xp
 from gconn.backends.gpu.launch import dtypes_key, get, kernel, launch
 from gconn.backends.gpu.staging import put
-from gconn.backends.core.sampling import build as sampling_bodies
 from gconn.backends.gpu.primitives import GPU
 
 
 def require_device(what: str):
     """Raise GPUUnavailableError unless CuPy and a real GPU are there."""
     if SIM or xp is None:
-        from gconn.errors import GPUUnavailableError
-        from gconn.backends.gpu import available
         raise GPUUnavailableError(f"{what} needs a CUDA GPU with CuPy: {available()[1]}")
 
 
@@ -47,10 +47,13 @@ def _what(graph) -> str:
 
 # -- edges ---------------------------------------------------------------------
 
-def device_edge_list(src, dst, n=None):
-    """Check CuPy ``src``/``dst`` id arrays; returns (n, src, dst) with ids
-    of the graph's id dtype (no copy when they have it)."""
+def device_graph(src, dst, n=None, relabel=False) -> Graph:
+    """The Graph of CuPy id arrays (:meth:`gconn.Graph.from_edges` for
+    device input, ``relabel`` as there), its ids checked and cast to the
+    graph's id dtype (no copy when they have it)."""
     require_device("building a graph from CuPy arrays")
+    if relabel is not False:
+        return _relabelled(src, dst, relabel)
     src = xp.asarray(src)
     dst = xp.asarray(dst)
     check_pair(src, dst)
@@ -64,20 +67,46 @@ def device_edge_list(src, dst, n=None):
             raise ValueError(f"vertex id {hi} is out of range for n={n}")
     n = int(n or 0)
     dt = id_dtype(n)
-    return n, xp.ascontiguousarray(src, dtype=dt), xp.ascontiguousarray(dst, dtype=dt)
+    return Graph._of(n, "gpu", edges=(xp.ascontiguousarray(src, dtype=dt), xp.ascontiguousarray(dst, dtype=dt)))
 
 
-def device_sparse_edges(A):
-    """(n, row, col) of a cupyx.scipy.sparse matrix; stored entries are
-    edges, direction ignored (weak connectivity), as in scipy.sparse.csgraph."""
+def _relabelled(src, dst, relabel) -> Graph:
+    src, dst = xp.asarray(src), xp.asarray(dst)
+    check_pair(src, dst)
+    if src.size == 0:
+        g = device_graph(src, dst)
+        if relabel is True:
+            g.nodes = src.astype("int64")
+        return g
+    span = max(int(src.max()), int(dst.max())) + 1
+    if relabel == "auto" and span < R.AUTO_MIN_RANGE:
+        return device_graph(src, dst)
+    s, d, ids = R.dense_ids(src, dst)
+    if relabel == "auto" and span <= R.AUTO_RATIO * ids.size:
+        return device_graph(src, dst)
+    if int(ids[0]) < 0:
+        raise ValueError(f"negative vertex id {int(ids[0])}; ids must be >= 0")
+    g = device_graph(s, d, int(ids.size))
+    g.nodes = ids
+    return g
+
+
+def device_sparse_graph(A) -> Graph:
+    """The Graph of a cupyx.scipy.sparse matrix; stored entries are edges,
+    direction ignored (weak connectivity), as in scipy.sparse.csgraph."""
     if A.ndim != 2 or A.shape[0] != A.shape[1]:
         raise ValueError(f"the adjacency matrix must be square; got shape {A.shape}")
     coo = A.tocoo()
-    return device_edge_list(coo.row, coo.col, int(A.shape[0]))
+    return device_graph(coo.row, coo.col, int(A.shape[0]))
 
 
-def device_edges(host):
-    """The edge list of a host graph, copied to the GPU."""
+def device_edges(graph):
+    """The edge list of a device graph: its host graph's, copied to the GPU
+    (a matrix's CSR crosses as it is, see :func:`device_edges_of_csr`)."""
+    host = graph._origin
+    f = host._forms
+    if "input-csr" in f and not ("edges" in f or "canonical" in f):
+        return device_edges_of_csr(*f["input-csr"], graph.n)
     src, dst = host.edges()
     memory.check(src.nbytes + dst.nbytes, _what(host))
     with memory.guard(f"copying {_what(host)} to the GPU"):
@@ -445,7 +474,7 @@ def make_adj_scatter():
     return adj_scatter
 
 
-_min_first_row = sampling_bodies(GPU).min_first_row
+_min_first_row = GPU.jit(min_first_row)
 
 
 @kernel("adj_min_first", lambda t: (t.ptr, t.id, t.I64))
