@@ -45,3 +45,10 @@ def test_the_check_sees_an_upward_import(tmp_path):
     bad.write_text("def f():\n    from gconn.backends.gpu import graph\n")
     assert [layer(m) for _, m in imports(bad)] == ["backends"]
     assert RANK["backends"] > RANK["graph"]
+
+
+def test_at_most_14_entries_at_the_top():
+    """Each entry of src/gconn a concept: the layers, and the package's own two files."""
+    entries = sorted(p.stem for p in PACKAGE.iterdir() if p.name != "__pycache__")
+    assert len(entries) <= 14, entries
+    assert set(entries) <= set(LAYERS) | {"__init__", "__main__"}, entries
