@@ -58,7 +58,7 @@ class IncrementalState:
     def insert(self, src: np.ndarray, dst: np.ndarray) -> None:
         c = self.plan
         if c.family != UNION_FIND:
-            from gconn.backends.cpu.finishes import insert_batch  # imported by the variants that use it
+            from gconn.pipeline.finishes import insert_batch  # imported by the variants that use it
             insert_batch(c, self.P, self.H, src, dst)
             return
         kernel = K.insert_serial if src.size < K.SERIAL_BELOW else K.insert_batch
@@ -73,7 +73,7 @@ class IncrementalState:
     def mixed(self, kinds: np.ndarray, src: np.ndarray, dst: np.ndarray) -> np.ndarray:
         c = self.plan
         if c.family != UNION_FIND:
-            from gconn.backends.cpu.finishes import mixed_batch
+            from gconn.pipeline.finishes import mixed_batch
             return mixed_batch(c, self.P, self.H, kinds, src, dst, self.query)
         out = np.zeros(kinds.size, np.bool_)
         kernel = K.mixed_serial if kinds.size < K.SERIAL_BELOW else K.mixed_batch
