@@ -1,105 +1,193 @@
-"""The round-based finishes' drivers and the incremental batches of the
-root-based finishes that are not union-find."""
+"""The finishes that are not union-find, once for every backend: the round
+loops of SV, Liu-Tarjan, Stergiou and label propagation, ECL-CC's and
+Afforest's hooking, the gathering of the active vertices' edges, and the
+incremental batches of the root-based ones.
+
+Each backend keeps only its kernels and a small launch interface ``k``
+(``gconn.backends.cpu.finishes.Launches``, ``gconn.backends.gpu.finishes.Launches``):
+
+* ``xp``: the array module (NumPy or CuPy); ``arg(a)``: array ``a`` in the
+  form a launch takes (a kernel view on the GPU); ``vertices(P, verts)``:
+  the vertex set of the vertex passes (``verts`` None: every vertex of P).
+* ``clear()`` and ``changed()``: a round's change flag, which the passes
+  marked *flag* below OR (on the GPU a device flag, read back once per
+  round by ``changed``).
+* vertex passes: ``copy(dst, src, vs)``, ``shortcut(P, vs, sopt)`` *flag*,
+  ``lt_update(P, N, vs, uopt)`` *flag*, ``stergiou_shortcut(cur, prev, vs)``
+  *flag*, ``endpoints(P, src, dst, m)`` (FullShortcut of a batch's ends).
+* edge passes over ``m`` edges: ``sv_round(P, prev, eu, ev, m, snapshot)``
+  *flag*, ``sv_winners(P, prev, eu, ev, m, fa, fb)``,
+  ``sv_classic_round(P, eu, ev, m, down)`` *flag*,
+  ``lt_connect(P, N, wu, wv, m, copt)``,
+  ``lt_winners(P, N, wu, wv, eid, has_eid, m, ou, ov, copt, fa, fb)``,
+  ``alter(P, wu, wv, wua, wva, eid, has_eid)`` -> the kept edges and
+  their ids (``wua``, ``wva``: the edges as ``arg`` gave them) *flag*, ``lp_round(P, eu, ev, m)`` *flag*,
+  ``stergiou_round(cur, prev, eu, ev, m)``,
+  ``link(P, src, dst, m, method)`` (ECL-CC's / Afforest's hooks),
+  ``hook(s, work)`` -> edges inspected (those hooks over a static run's
+  work, recording the forest),
+  ``mixed_link(P, kinds, src, dst, m, method, out)``,
+  ``gather_edges(P, indptr, indices, active, nact, offsets, lmax, contract,
+  eu, ev)``.
+
+Every finish works on the parent array ``P`` left by the sampling phase
+(each vertex pointing at its sampled root) and an edge list: all edges
+(COO) without sampling, or the CSR edges of the active vertices (label !=
+L_max) gathered into a list.  Vertex phases run over all vertices, or over
+the batch's endpoints and their roots for incremental batches.
+
+>>> import numpy as np
+>>> from gconn.backends.cpu.finishes import Launches
+>>> from gconn.design import Plan, Variant
+>>> P = np.arange(4, dtype=np.int32)
+>>> src, dst, none = np.array([0, 2], np.int32), np.array([1, 3], np.int32), P[:0]
+>>> run_rounds(Launches(), Plan.of(Variant.parse("none+label-prop")), P, None, src, dst, None, none, none, 10)
+(2, 4)
+>>> P.tolist()
+[0, 0, 2, 2]
+"""
 from __future__ import annotations
 
 import numpy as np
 
-from gconn.backends.core.minbased import FULL_SHORTCUT
-from gconn.design import HOOK_COMPRESS, LT_FINISHES, Plan
+from gconn.design import HOOK_COMPRESS, LT_FINISHES, LT_SHORTCUT_CODE, Plan
 from gconn.errors import not_converged
-from gconn.backends.cpu.finishes import (_no_verts, alter_edges, copy_pass, link_coo, lp_round, lt_connect_pass,
-                                         lt_update_pass, lt_winners, mixed_link_batch, shortcut_endpoints,
-                                         shortcut_pass, stergiou_round, stergiou_shortcut_pass, sv_classic_round,
-                                         sv_round, sv_winners)
+
+#: the shortcut rule of SV's and ECL-CC's / Afforest's compression
+FULL_SHORTCUT = LT_SHORTCUT_CODE["full-shortcut"]
 
 
-def run_rounds(plan: Plan, P, aux, eu, ev, verts, fa, fb, max_rounds: int):
+def run_rounds(k, plan: Plan, P, aux, eu, ev, verts, fa, fb, max_rounds: int):
     """Rounds of a round-based finish over the edge list (eu, ev) until one
     changes nothing; returns (rounds, edge inspections).  ``aux`` is the
-    n-array the finish keeps beside P; with a non-empty ``fa`` the hooks of
-    a root-based finish are recorded there.
-
-    >>> P = np.arange(4, dtype=np.int32)
-    >>> src, dst, none = np.array([0, 2], np.int32), np.array([1, 3], np.int32), P[:0]
-    >>> from gconn.design import Variant
-    >>> plan = Plan.of(Variant.parse("none+label-prop"))
-    >>> run_rounds(plan, P, None, src, dst, none, none, none, 10)
-    (2, 4)
-    >>> P.tolist()
-    [0, 0, 2, 2]
-    """
+    n-array the finish keeps beside P; ``verts`` None means every vertex;
+    with a non-empty ``fa`` the hooks of a root-based finish are recorded
+    there."""
     f = plan.finish
+    if f in LT_FINISHES:
+        return _lt_rounds(k, plan, P, aux, eu, ev, verts, fa, fb, max_rounds)
     record = fa.size > 0
-    m = eu.size
+    m = int(eu.size)
+    Pa, eua, eva, vs = k.arg(P), k.arg(eu), k.arg(ev), k.vertices(P, verts)
     if f == "sv":
-        prev = aux
-        copy_pass(prev, P, verts)
+        prev = k.arg(aux)
+        k.copy(prev, Pa, vs)
         # The paper's hooks read the live labels; replaying them for the
         # forest needs the round's snapshot instead.
-        R = prev if record else P
         inspected = 0
         for r in range(1, max_rounds + 1):
-            hooked = sv_round(P, R, prev, eu, ev)
+            k.clear()
+            k.sv_round(Pa, prev, eua, eva, m, record)
             inspected += m
+            hooked = k.changed()
             if record and hooked:
-                sv_winners(P, prev, eu, ev, fa, fb)
+                k.sv_winners(Pa, prev, eua, eva, m, k.arg(fa), k.arg(fb))
                 inspected += m
-            shortcut_pass(P, verts, FULL_SHORTCUT)
-            copy_pass(prev, P, verts)
+            k.shortcut(Pa, vs, FULL_SHORTCUT)
+            k.copy(prev, Pa, vs)
             if not hooked:
                 return r, inspected
     elif f == "sv-classic":
         for r in range(1, max_rounds + 1):
-            hooked = sv_classic_round(P, eu, ev, r % 2 == 1)
-            shortcut_pass(P, verts, FULL_SHORTCUT)
+            k.clear()
+            k.sv_classic_round(Pa, eua, eva, m, r % 2 == 1)
+            hooked = k.changed()
+            k.shortcut(Pa, vs, FULL_SHORTCUT)
             if not hooked:
                 return r, r * m
-    elif f in LT_FINISHES:
-        return _lt_rounds(plan, P, aux, eu, ev, verts, fa, fb, max_rounds)
     elif f == "stergiou":
-        prev = aux
-        copy_pass(prev, P, verts)
+        prev = k.arg(aux)
+        k.copy(prev, Pa, vs)
         for r in range(1, max_rounds + 1):
-            stergiou_round(P, prev, eu, ev)
-            if not stergiou_shortcut_pass(P, prev, verts):
+            k.clear()
+            k.stergiou_round(Pa, prev, eua, eva, m)
+            k.stergiou_shortcut(Pa, prev, vs)
+            if not k.changed():
                 return r, r * m
     elif f == "label-prop":
         for r in range(1, max_rounds + 1):
-            if not lp_round(P, eu, ev):
+            k.clear()
+            k.lp_round(Pa, eua, eva, m)
+            if not k.changed():
                 return r, r * m
     else:
         raise ValueError(f"{f} is not a round-based finish")
     raise not_converged(plan.name, max_rounds)
 
 
-def _lt_rounds(plan, P, N, eu, ev, verts, fa, fb, max_rounds):
+def _lt_rounds(k, plan, P, N, eu, ev, verts, fa, fb, max_rounds):
+    """Liu-Tarjan's rounds: connect, update, shortcut and (with Alter) the
+    edges moved to their ends' parents."""
     copt, uopt, sopt, alter = plan.lt
     record = fa.size > 0
+    Pa, Na, vs = k.arg(P), k.arg(N), k.vertices(P, verts)
     wu, wv = eu, ev
     # Altered edges are compacted every round; the forest needs their
     # input edge, so carry its index along.
-    eid = np.arange(eu.size, dtype=np.int64) if record and alter else np.empty(0, np.int64)
+    has_eid = record and alter
+    eid = k.xp.arange(eu.size, dtype=np.int64) if has_eid else k.xp.zeros(1, np.int64)
+    fa_, fb_, eua, eva = k.arg(fa), k.arg(fb), k.arg(eu), k.arg(ev)
     inspected = 0
     for r in range(1, max_rounds + 1):
-        copy_pass(N, P, verts)
-        lt_connect_pass(P, N, wu, wv, copt)
-        inspected += wu.size
-        if record:
-            lt_winners(P, N, wu, wv, eid, eu, ev, copt, fa, fb)
-            inspected += wu.size
-        changed = lt_update_pass(P, N, verts, uopt)
-        changed += shortcut_pass(P, verts, sopt)
+        m = int(wu.size)
+        wua, wva = k.arg(wu), k.arg(wv)
+        k.clear()
+        k.copy(Na, Pa, vs)
+        k.lt_connect(Pa, Na, wua, wva, m, copt)
+        inspected += m
+        if record and m:    # (an empty eid has no device pointer to pass)
+            k.lt_winners(Pa, Na, wua, wva, k.arg(eid), has_eid, m, eua, eva, copt, fa_, fb_)
+            inspected += m
+        k.lt_update(Pa, Na, vs, uopt)
+        k.shortcut(Pa, vs, sopt)
         if alter:
-            inspected += wu.size
-            wu, wv, eid, moved = alter_edges(P, wu, wv, eid)
-            changed += moved
-        if not changed:
+            inspected += m
+            wu, wv, eid = k.alter(Pa, wu, wv, wua, wva, eid, has_eid)
+        if not k.changed():
             return r, inspected
     raise not_converged(plan.name, max_rounds)
 
 
-def insert_batch(plan: Plan, P, aux, src, dst) -> None:
-    """Insert a batch with a root-based non-union-find finish.
+def finish(k, s, work):
+    """A finish that is neither union-find nor BFS-CC on run state ``s``
+    (P holds the sampled labels); ``work`` is None without sampling (all
+    edges, COO), else the gathered edges.  Returns (edges inspected,
+    rounds).
+
+    >>> import gconn
+    >>> gconn.connected_components(([0, 2], [1, 3]), algorithm="none+lt-prf", backend="cpu")
+    (2, array([0, 0, 1, 1], dtype=int32))
+    """
+    p = s.plan
+    if p.family == HOOK_COMPRESS:
+        inspected = k.hook(s, work)
+        # ECL-CC's / Afforest's own compression step, after all hooks.
+        k.shortcut(k.arg(s.P), k.vertices(s.P, None), FULL_SHORTCUT)
+        return inspected, 0
+    eu, ev = (s.src, s.dst) if work is None else work
+    rounds, inspected = run_rounds(k, p, s.P, s.H, eu, ev, None, s.fa, s.fb, p.max_rounds(s.graph.n))
+    return inspected, rounds
+
+
+def gather_edges(k, P, indptr, indices, active, lmax: int, contract: bool):
+    """The CSR edges (v, w) of the ``active`` vertices as a list; with
+    ``contract`` an endpoint labelled ``lmax`` becomes lmax itself
+    (:mod:`gconn.pipeline`)."""
+    xp = k.xp
+    offsets = xp.zeros(active.size + 1, np.int64)
+    xp.cumsum((indptr[active + 1] - indptr[active]).astype(np.int64, copy=False), out=offsets[1:])
+    total = int(offsets[-1])
+    eu, ev = xp.empty(total, indices.dtype), xp.empty(total, indices.dtype)
+    if total:
+        k.gather_edges(k.arg(P), k.arg(indptr), k.arg(indices), k.arg(active), int(active.size), k.arg(offsets),
+                       int(lmax), int(contract), k.arg(eu), k.arg(ev))
+    return eu, ev
+
+
+# -- incremental batches -----------------------------------------------------
+
+def insert_batch(k, plan: Plan, P, aux, src, dst) -> None:
+    """Insert a batch with a root-based finish that is not union-find.
 
     ECL-CC / Afforest hook each edge once and compress the batch's
     endpoints.  SV and root-based LT run rounds on the batch's edges alone
@@ -108,44 +196,53 @@ def insert_batch(plan: Plan, P, aux, src, dst) -> None:
     over the endpoints and their roots -- the only vertices whose parents
     such a batch can change.
 
-    >>> P = np.arange(4, dtype=np.int32)
+    >>> from gconn.backends.cpu.finishes import Launches
     >>> from gconn.design import Variant
-    >>> insert_batch(Plan.of(Variant.parse("none+sv")), P, np.empty_like(P), P[3:], P[1:2])
+    >>> P = np.arange(4, dtype=np.int32)
+    >>> insert_batch(Launches(), Plan.of(Variant.parse("none+sv")), P, np.empty_like(P), P[3:], P[1:2])
     >>> P.tolist()
     [0, 1, 2, 1]
     """
-    if plan.family == HOOK_COMPRESS:
-        link_coo(P, src, dst, plan.link, _no_verts(P), _no_verts(P))
-        shortcut_endpoints(P, src, dst)
+    m = int(src.size)
+    if m == 0:
         return
-    shortcut_endpoints(P, src, dst)
-    verts = np.unique(np.concatenate([src, dst, P[src], P[dst]]))
-    run_rounds(plan, P, aux, src, dst, verts, _no_verts(P), _no_verts(P), plan.max_rounds(P.size))
+    Pa, sa, da = k.arg(P), k.arg(src), k.arg(dst)
+    if plan.family == HOOK_COMPRESS:
+        k.link(Pa, sa, da, m, plan.link)
+        k.endpoints(Pa, sa, da, m)
+        return
+    k.endpoints(Pa, sa, da, m)
+    xp = k.xp
+    verts = xp.unique(xp.concatenate([src, dst, P[src], P[dst]])).astype(P.dtype, copy=False)
+    none = xp.empty(0, P.dtype)
+    run_rounds(k, plan, P, aux, src, dst, verts, none, none, plan.max_rounds(P.size))
 
 
-def mixed_batch(plan: Plan, P, aux, kinds, src, dst, query) -> np.ndarray:
+def mixed_batch(k, plan: Plan, P, aux, kinds, src, dst, query):
     """A mixed batch; ``query(src, dst)`` answers queries.  ECL-CC and
     Afforest run inserts and queries concurrently; the round-synchronous SV
     and LT have no per-edge insert to interleave with, so their batch runs
     its inserts to convergence first and then answers its queries (which
     the concurrent mode's contract allows).
 
+    >>> from gconn.backends.cpu.finishes import Launches
+    >>> from gconn.design import Variant
     >>> P = np.arange(4, dtype=np.int32)
     >>> kinds, src, dst = np.array([0, 1], np.int8), np.array([3, 1], np.int32), np.array([1, 3], np.int32)
     >>> ask = lambda s, d: P[s] == P[d]
-    >>> from gconn.design import Variant
-    >>> mixed_batch(Plan.of(Variant.parse("none+lt-prf")), P, np.empty_like(P), kinds, src, dst, ask).tolist()
+    >>> mixed_batch(Launches(), Plan.of(Variant.parse("none+lt-prf")), P, np.empty_like(P), kinds, src, dst, ask).tolist()
     [False, True]
     """
+    xp = k.xp
+    out = xp.zeros(kinds.size, np.bool_)
     if plan.family == HOOK_COMPRESS:
-        out = np.zeros(kinds.size, np.bool_)
-        mixed_link_batch(P, kinds, src, dst, plan.link, out)
+        m = int(kinds.size)
+        if m:
+            k.mixed_link(k.arg(P), k.arg(kinds), k.arg(src), k.arg(dst), m, plan.link, k.arg(out))
         return out
     ins = kinds == 0
-    if ins.any():
-        insert_batch(plan, P, aux, src[ins], dst[ins])
-    out = np.zeros(kinds.size, np.bool_)
-    q = ~ins
-    if q.any():
-        out[q] = query(src[q], dst[q])
+    insert_batch(k, plan, P, aux, xp.ascontiguousarray(src[ins]), xp.ascontiguousarray(dst[ins]))
+    q = xp.flatnonzero(~ins)
+    if q.size:
+        out[q] = query(xp.ascontiguousarray(src[q]), xp.ascontiguousarray(dst[q]))
     return out

@@ -2,8 +2,9 @@
 propagation, ECL-CC, Afforest and BFS-CC.
 
 The rule bodies come from :mod:`gconn.backends.core.minbased`; here they run in
-``prange`` loops, and the round loops live in Python (a round is a handful
-of parallel passes, so the interpreter's share is small).  Rule choices are
+``prange`` loops, which :class:`Launches` offers to the drivers of
+:mod:`gconn.pipeline.finishes` (a round is a handful of parallel passes,
+so the interpreter's share is small).  Rule choices are
 runtime codes: one cached compilation per kernel and id width serves every
 variant.
 
@@ -21,10 +22,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from gconn.backends.core.minbased import FULL_SHORTCUT, build
+from gconn.backends.core.minbased import build
 from gconn.backends.core.unionfind import FIND_NAIVE, UNION_ASYNC
-from gconn.design import HOOK_COMPRESS, LT_FINISHES, TRAVERSAL, Plan
-from gconn.errors import not_converged
+from gconn.design import TRAVERSAL
+from gconn.pipeline import finishes as drivers
 from gconn.backends.cpu import atomics
 from gconn.backends.cpu import bfs as _bfs
 from gconn.backends.cpu.bfs import degree_sum
@@ -139,22 +140,23 @@ def lt_connect_pass(P, N, wu, wv, copt):
 
 
 @njit(parallel=True, cache=True)
-def lt_winners(P, N, wu, wv, eid, ou, ov, copt, fa, fb):
+def lt_winners(P, N, wu, wv, eid, has_eid, ou, ov, copt, fa, fb):
     """Forest mode, before the update phase: the first edge whose message is
     a root's minimum claims the root's slot with its input edge (``eid``
-    maps altered edges back to the input; empty means the identity)."""
+    maps altered edges back to the input when ``has_eid``)."""
     for i in prange(wu.size):
         r = lt_winner(P, N, wu[i], wv[i], copt)
         if r >= 0:
-            e = eid[i] if eid.size > 0 else np.int64(i)
+            e = eid[i] if has_eid else np.int64(i)
             if atomics.cas(fa, r, -1, ou[e]) == -1:
                 fb[r] = ov[e]
 
 
 @njit(parallel=True, cache=True)
-def alter_edges(P, wu, wv, eid):
+def alter_edges(P, wu, wv, eid, has_eid):
     """Alter: every edge becomes (P[u], P[v]); edges whose ends became equal
-    are dropped.  Returns the new lists and how many edges changed."""
+    are dropped.  Returns the new lists, their ids (``eid`` itself unless
+    ``has_eid``) and how many edges changed."""
     m = wu.size
     nchunks = 256
     size = (m + nchunks - 1) // nchunks
@@ -175,7 +177,7 @@ def alter_edges(P, wu, wv, eid):
         kept[c + 1] += kept[c]
     nu = np.empty(kept[nchunks], wu.dtype)
     nv = np.empty(kept[nchunks], wv.dtype)
-    neid = np.empty(kept[nchunks] if eid.size > 0 else 0, eid.dtype)
+    neid = np.empty(kept[nchunks], eid.dtype) if has_eid else eid
     for c in prange(nchunks):
         o = kept[c]
         for i in range(c * size, min(m, (c + 1) * size)):
@@ -183,7 +185,7 @@ def alter_edges(P, wu, wv, eid):
             if a != b:
                 nu[o] = a
                 nv[o] = b
-                if eid.size > 0:
+                if has_eid:
                     neid[o] = eid[i]
                 o += 1
     return nu, nv, neid, moved.sum()
@@ -237,47 +239,115 @@ def mixed_link_batch(P, kinds, src, dst, method, out):
 
 
 @njit(parallel=True, cache=True)
-def gather_edges(P, indptr, indices, active, offsets, lmax, contract):
-    """The CSR edges (v, w) of the active vertices as a list; with
-    ``contract`` an endpoint labelled lmax becomes lmax itself."""
-    eu = np.empty(offsets[-1], indices.dtype)
-    ev = np.empty(offsets[-1], indices.dtype)
-    for t in prange(active.size):
+def gather_edges(P, indptr, indices, active, nact, offsets, lmax, contract, eu, ev):
+    """The CSR edges (v, w) of the active vertices into (eu, ev) at
+    ``offsets``; with ``contract`` an endpoint labelled lmax becomes lmax
+    itself."""
+    for t in prange(nact):
         GatherEdges(P, indptr, indices, active[t], offsets[t], lmax, contract, eu, ev)
-    return eu, ev
 
 
-# -- drivers -----------------------------------------------------------------
+# -- the launch interface of gconn.pipeline.finishes -------------------------
+
+class Launches:
+    """The CPU's launches of :mod:`gconn.pipeline.finishes`: each pass is a
+    ``prange`` loop that returns how many vertices or edges it changed; the
+    round's flag adds those counts up."""
+
+    xp = np
+
+    def __init__(self):
+        self.flag = 0
+
+    @staticmethod
+    def arg(a):
+        return a
+
+    @staticmethod
+    def vertices(P, verts):
+        """``verts``, or the empty array: every vertex of P."""
+        return np.empty(0, P.dtype) if verts is None else verts
+
+    def clear(self):
+        self.flag = 0
+
+    def changed(self) -> bool:
+        return self.flag > 0
+
+    def shortcut(self, P, vs, sopt):
+        self.flag += shortcut_pass(P, vs, sopt)
+
+    def lt_update(self, P, N, vs, uopt):
+        self.flag += lt_update_pass(P, N, vs, uopt)
+
+    def stergiou_shortcut(self, cur, prev, vs):
+        self.flag += stergiou_shortcut_pass(cur, prev, vs)
+
+    def sv_round(self, P, prev, eu, ev, m, snapshot):
+        self.flag += sv_round(P, prev if snapshot else P, prev, eu, ev)
+
+    def sv_classic_round(self, P, eu, ev, m, down):
+        self.flag += sv_classic_round(P, eu, ev, down)
+
+    def lp_round(self, P, eu, ev, m):
+        self.flag += lp_round(P, eu, ev)
+
+    def alter(self, P, wu, wv, wua, wva, eid, has_eid):
+        nu, nv, eid, moved = alter_edges(P, wu, wv, eid, has_eid)
+        self.flag += moved
+        return nu, nv, eid
+
+    @staticmethod
+    def copy(dst, src, vs):
+        copy_pass(dst, src, vs)
+
+    @staticmethod
+    def endpoints(P, src, dst, m):
+        shortcut_endpoints(P, src, dst)
+
+    @staticmethod
+    def sv_winners(P, prev, eu, ev, m, fa, fb):
+        sv_winners(P, prev, eu, ev, fa, fb)
+
+    @staticmethod
+    def lt_connect(P, N, wu, wv, m, copt):
+        lt_connect_pass(P, N, wu, wv, copt)
+
+    @staticmethod
+    def lt_winners(P, N, wu, wv, eid, has_eid, m, ou, ov, copt, fa, fb):
+        lt_winners(P, N, wu, wv, eid, has_eid, ou, ov, copt, fa, fb)
+
+    @staticmethod
+    def stergiou_round(cur, prev, eu, ev, m):
+        stergiou_round(cur, prev, eu, ev)
+
+    @staticmethod
+    def link(P, src, dst, m, method):
+        none = np.empty(0, P.dtype)
+        link_coo(P, src, dst, method, none, none)
+
+    @staticmethod
+    def hook(s, work) -> int:
+        """ECL-CC's / Afforest's hooks over all edges (``work`` None) or the
+        edges of the gathered active vertices, straight from the CSR."""
+        if work is None:
+            link_coo(s.P, s.src, s.dst, s.plan.link, s.fa, s.fb)
+            return int(s.src.size)
+        link_csr(s.P, s.indptr, s.indices, work, s.plan.link, s.fa, s.fb)
+        return int(degree_sum(s.indptr, work))
+
+    @staticmethod
+    def mixed_link(P, kinds, src, dst, m, method, out):
+        mixed_link_batch(P, kinds, src, dst, method, out)
+
+    gather_edges = staticmethod(gather_edges)
+
+
 def finish(s, work):
     """Run a non-union-find finish on run state ``s`` (P holds the sampled
     labels); ``work`` is None without sampling (all edges, COO), else the
     gathered active vertices (ECL-CC, Afforest) or their edges.  Returns
-    (edges inspected, rounds).
-
-    >>> import gconn
-    >>> gconn.connected_components(([0, 2], [1, 3]), algorithm="none+lt-prf", backend="cpu")
-    (2, array([0, 0, 1, 1], dtype=int32))
-    """
-    g, p, P = s.graph, s.plan, s.P
-    if p.family == TRAVERSAL:
-        return _bfs.components(s.indptr, s.indices, P)
-    if p.family == HOOK_COMPRESS:
-        if work is None:
-            link_coo(P, s.src, s.dst, p.link, s.fa, s.fb)
-            inspected = int(s.src.size)
-        else:
-            link_csr(P, s.indptr, s.indices, work, p.link, s.fa, s.fb)
-            inspected = int(degree_sum(s.indptr, work))
-        # ECL-CC's / Afforest's own compression step, after all hooks.
-        shortcut_pass(P, _no_verts(P), FULL_SHORTCUT)
-        return inspected, 0
-    eu, ev = (s.src, s.dst) if work is None else work
-    from gconn.pipeline.finishes import run_rounds
-    rounds, inspected = run_rounds(p, P, s.H, eu, ev, _no_verts(P), s.fa, s.fb, p.max_rounds(g.n))
-    return inspected, rounds
-
-
-def _no_verts(P):
-    """The empty vertex (or forest) array: vertex phases cover all of P,
-    and nothing is recorded."""
-    return np.empty(0, P.dtype)
+    (edges inspected, rounds)."""
+    if s.plan.family == TRAVERSAL:
+        return _bfs.components(s.indptr, s.indices, s.P)
+    return drivers.finish(Launches(), s, work)

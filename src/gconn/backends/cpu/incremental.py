@@ -2,7 +2,7 @@
 
 The root-based finishes that are not union-find (ECL-CC, Afforest, SV and
 the root-based Liu-Tarjan variants) keep the same parent array and process
-each batch with :mod:`gconn.backends.cpu.finishes`.
+each batch with :mod:`gconn.pipeline.finishes`.
 """
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import numpy as np
 from gconn.design import UNION_FIND, Plan, Variant
 from gconn.backends.cpu import unionfind as K
 from gconn.backends.cpu.backend import labels_view, new_arrays
+from gconn.pipeline.finishes import insert_batch, mixed_batch
 
 
 class IncrementalState:
@@ -58,8 +59,8 @@ class IncrementalState:
     def insert(self, src: np.ndarray, dst: np.ndarray) -> None:
         c = self.plan
         if c.family != UNION_FIND:
-            from gconn.pipeline.finishes import insert_batch  # imported by the variants that use it
-            insert_batch(c, self.P, self.H, src, dst)
+            from gconn.backends.cpu.finishes import Launches  # imported by the variants that use it
+            insert_batch(Launches(), c, self.P, self.H, src, dst)
             return
         kernel = K.insert_serial if src.size < K.SERIAL_BELOW else K.insert_batch
         kernel(self.P, self.H, src, dst, c.fin, c.fopt, c.sopt)
@@ -73,8 +74,8 @@ class IncrementalState:
     def mixed(self, kinds: np.ndarray, src: np.ndarray, dst: np.ndarray) -> np.ndarray:
         c = self.plan
         if c.family != UNION_FIND:
-            from gconn.pipeline.finishes import mixed_batch
-            return mixed_batch(c, self.P, self.H, kinds, src, dst, self.query)
+            from gconn.backends.cpu.finishes import Launches
+            return mixed_batch(Launches(), c, self.P, self.H, kinds, src, dst, self.query)
         out = np.zeros(kinds.size, np.bool_)
         kernel = K.mixed_serial if kinds.size < K.SERIAL_BELOW else K.mixed_batch
         kernel(self.P, self.H, kinds, src, dst, c.fin, c.fopt, c.sopt, out)
