@@ -6,29 +6,21 @@ incremental batches of the root-based ones.
 Each backend keeps only its kernels and a small launch interface ``k``
 (``gconn.backends.cpu.finishes.Launches``, ``gconn.backends.gpu.finishes.Launches``):
 
-* ``xp``: the array module (NumPy or CuPy); ``arg(a)``: array ``a`` in the
-  form a launch takes (a kernel view on the GPU); ``vertices(P, verts)``:
-  the vertex set of the vertex passes (``verts`` None: every vertex of P).
-* ``clear()`` and ``changed()``: a round's change flag, which the passes
-  marked *flag* below OR (on the GPU a device flag, read back once per
-  round by ``changed``).
-* vertex passes: ``copy(dst, src, vs)``, ``shortcut(P, vs, sopt)`` *flag*,
-  ``lt_update(P, N, vs, uopt)`` *flag*, ``stergiou_shortcut(cur, prev, vs)``
-  *flag*, ``endpoints(P, src, dst, m)`` (FullShortcut of a batch's ends).
-* edge passes over ``m`` edges: ``sv_round(P, prev, eu, ev, m, snapshot)``
-  *flag*, ``sv_winners(P, prev, eu, ev, m, fa, fb)``,
-  ``sv_classic_round(P, eu, ev, m, down)`` *flag*,
-  ``lt_connect(P, N, wu, wv, m, copt)``,
-  ``lt_winners(P, N, wu, wv, eid, has_eid, m, ou, ov, copt, fa, fb)``,
-  ``alter(P, wu, wv, wua, wva, eid, has_eid)`` -> the kept edges and
-  their ids (``wua``, ``wva``: the edges as ``arg`` gave them) *flag*, ``lp_round(P, eu, ev, m)`` *flag*,
-  ``stergiou_round(cur, prev, eu, ev, m)``,
-  ``link(P, src, dst, m, method)`` (ECL-CC's / Afforest's hooks),
-  ``hook(s, work)`` -> edges inspected (those hooks over a static run's
-  work, recording the forest),
-  ``mixed_link(P, kinds, src, dst, m, method, out)``,
-  ``gather_edges(P, indptr, indices, active, nact, offsets, lmax, contract,
-  eu, ev)``.
+* ``k(kind, key, nthreads, *args)`` launches kernel ``kind`` (``"copy"``,
+  ``"shortcut"``, ``"sv_round"``, ``"lt_connect"``, ...; the same
+  arguments on both backends) specialized on the rule codes ``key``.
+* ``xp``: the array module (NumPy or CuPy); ``v(a)``: array ``a`` as a
+  launch takes it (a kernel view on the GPU); ``none``: a placeholder.
+* ``flagv``, ``clear()``, ``changed()``: a round's change flag, which the
+  passes OR (on the GPU a device flag, read back once a round by
+  ``changed``).
+* ``alter(P, wu, wv, wua, wva, eid, has_eid)``: Liu-Tarjan's Alter, the
+  kept edges and their input ids back (``wua``, ``wva``: the edges' views);
+  ``hook(s, work)``: ECL-CC's / Afforest's hooks over a static run's work,
+  recording the forest; returns the edges inspected.
+
+Vertex passes take ``(verts, count, every)``: every vertex of P, or the
+first ``count`` of ``verts``.
 
 Every finish works on the parent array ``P`` left by the sampling phase
 (each vertex pointing at its sampled root) and an edge list: all edges
@@ -41,7 +33,7 @@ the batch's endpoints and their roots for incremental batches.
 >>> from gconn.design import Plan, Variant
 >>> P = np.arange(4, dtype=np.int32)
 >>> src, dst, none = np.array([0, 2], np.int32), np.array([1, 3], np.int32), P[:0]
->>> run_rounds(Launches(), Plan.of(Variant.parse("none+label-prop")), P, None, src, dst, None, none, none, 10)
+>>> run_rounds(Launches(P.dtype), Plan.of(Variant.parse("none+label-prop")), P, None, src, dst, None, none, none, 10)
 (2, 4)
 >>> P.tolist()
 [0, 0, 2, 2]
@@ -68,46 +60,47 @@ def run_rounds(k, plan: Plan, P, aux, eu, ev, verts, fa, fb, max_rounds: int):
         return _lt_rounds(k, plan, P, aux, eu, ev, verts, fa, fb, max_rounds)
     record = fa.size > 0
     m = int(eu.size)
-    Pa, eua, eva, vs = k.arg(P), k.arg(eu), k.arg(ev), k.vertices(P, verts)
+    Pv, euv, evv, vs, flag = k.v(P), k.v(eu), k.v(ev), _vertices(k, P, verts), k.flagv
+    cnt = vs[1]
     if f == "sv":
-        prev = k.arg(aux)
-        k.copy(prev, Pa, vs)
+        prev = k.v(aux)
+        k("copy", (), cnt, prev, Pv, *vs)
         # The paper's hooks read the live labels; replaying them for the
         # forest needs the round's snapshot instead.
         inspected = 0
         for r in range(1, max_rounds + 1):
             k.clear()
-            k.sv_round(Pa, prev, eua, eva, m, record)
+            k("sv_round", (), m, Pv, prev, euv, evv, m, int(record), flag)
             inspected += m
             hooked = k.changed()
             if record and hooked:
-                k.sv_winners(Pa, prev, eua, eva, m, k.arg(fa), k.arg(fb))
+                k("sv_winners", (), m, Pv, prev, euv, evv, m, k.v(fa), k.v(fb))
                 inspected += m
-            k.shortcut(Pa, vs, FULL_SHORTCUT)
-            k.copy(prev, Pa, vs)
+            k("shortcut", (FULL_SHORTCUT,), cnt, Pv, *vs, flag)
+            k("copy", (), cnt, prev, Pv, *vs)
             if not hooked:
                 return r, inspected
     elif f == "sv-classic":
         for r in range(1, max_rounds + 1):
             k.clear()
-            k.sv_classic_round(Pa, eua, eva, m, r % 2 == 1)
+            k("sv_classic_round", (), m, Pv, euv, evv, m, int(r % 2 == 1), flag)
             hooked = k.changed()
-            k.shortcut(Pa, vs, FULL_SHORTCUT)
+            k("shortcut", (FULL_SHORTCUT,), cnt, Pv, *vs, flag)
             if not hooked:
                 return r, r * m
     elif f == "stergiou":
-        prev = k.arg(aux)
-        k.copy(prev, Pa, vs)
+        prev = k.v(aux)
+        k("copy", (), cnt, prev, Pv, *vs)
         for r in range(1, max_rounds + 1):
             k.clear()
-            k.stergiou_round(Pa, prev, eua, eva, m)
-            k.stergiou_shortcut(Pa, prev, vs)
+            k("stergiou_round", (), m, Pv, prev, euv, evv, m)
+            k("stergiou_shortcut", (), cnt, Pv, prev, *vs, flag)
             if not k.changed():
                 return r, r * m
     elif f == "label-prop":
         for r in range(1, max_rounds + 1):
             k.clear()
-            k.lp_round(Pa, eua, eva, m)
+            k("lp_round", (), m, Pv, euv, evv, m, flag)
             if not k.changed():
                 return r, r * m
     else:
@@ -115,34 +108,43 @@ def run_rounds(k, plan: Plan, P, aux, eu, ev, verts, fa, fb, max_rounds: int):
     raise not_converged(plan.name, max_rounds)
 
 
+def _vertices(k, P, verts):
+    """The vertex passes' (verts, count, every): ``verts`` None is every
+    vertex of P."""
+    if verts is None:
+        return k.none, int(P.size), 1
+    return k.v(verts), int(verts.size), 0
+
+
 def _lt_rounds(k, plan, P, N, eu, ev, verts, fa, fb, max_rounds):
     """Liu-Tarjan's rounds: connect, update, shortcut and (with Alter) the
     edges moved to their ends' parents."""
     copt, uopt, sopt, alter = plan.lt
     record = fa.size > 0
-    Pa, Na, vs = k.arg(P), k.arg(N), k.vertices(P, verts)
+    Pv, Nv, vs, flag = k.v(P), k.v(N), _vertices(k, P, verts), k.flagv
+    cnt = vs[1]
     wu, wv = eu, ev
     # Altered edges are compacted every round; the forest needs their
     # input edge, so carry its index along.
     has_eid = record and alter
     eid = k.xp.arange(eu.size, dtype=np.int64) if has_eid else k.xp.zeros(1, np.int64)
-    fa_, fb_, eua, eva = k.arg(fa), k.arg(fb), k.arg(eu), k.arg(ev)
+    fav, fbv, euv, evv = k.v(fa), k.v(fb), k.v(eu), k.v(ev)
     inspected = 0
     for r in range(1, max_rounds + 1):
         m = int(wu.size)
-        wua, wva = k.arg(wu), k.arg(wv)
+        wuv, wvv = k.v(wu), k.v(wv)
         k.clear()
-        k.copy(Na, Pa, vs)
-        k.lt_connect(Pa, Na, wua, wva, m, copt)
+        k("copy", (), cnt, Nv, Pv, *vs)
+        k("lt_connect", (copt,), m, Pv, Nv, wuv, wvv, m)
         inspected += m
         if record and m:    # (an empty eid has no device pointer to pass)
-            k.lt_winners(Pa, Na, wua, wva, k.arg(eid), has_eid, m, eua, eva, copt, fa_, fb_)
+            k("lt_winners", (copt,), m, Pv, Nv, wuv, wvv, k.v(eid), int(has_eid), m, euv, evv, fav, fbv)
             inspected += m
-        k.lt_update(Pa, Na, vs, uopt)
-        k.shortcut(Pa, vs, sopt)
+        k("lt_update", (uopt,), cnt, Pv, Nv, *vs, flag)
+        k("shortcut", (sopt,), cnt, Pv, *vs, flag)
         if alter:
             inspected += m
-            wu, wv, eid = k.alter(Pa, wu, wv, wua, wva, eid, has_eid)
+            wu, wv, eid = k.alter(Pv, wu, wv, wuv, wvv, eid, has_eid)
         if not k.changed():
             return r, inspected
     raise not_converged(plan.name, max_rounds)
@@ -162,7 +164,8 @@ def finish(k, s, work):
     if p.family == HOOK_COMPRESS:
         inspected = k.hook(s, work)
         # ECL-CC's / Afforest's own compression step, after all hooks.
-        k.shortcut(k.arg(s.P), k.vertices(s.P, None), FULL_SHORTCUT)
+        n = s.graph.n
+        k("shortcut", (FULL_SHORTCUT,), n, k.v(s.P), *_vertices(k, s.P, None), k.flagv)
         return inspected, 0
     eu, ev = (s.src, s.dst) if work is None else work
     rounds, inspected = run_rounds(k, p, s.P, s.H, eu, ev, None, s.fa, s.fb, p.max_rounds(s.graph.n))
@@ -179,8 +182,9 @@ def gather_edges(k, P, indptr, indices, active, lmax: int, contract: bool):
     total = int(offsets[-1])
     eu, ev = xp.empty(total, indices.dtype), xp.empty(total, indices.dtype)
     if total:
-        k.gather_edges(k.arg(P), k.arg(indptr), k.arg(indices), k.arg(active), int(active.size), k.arg(offsets),
-                       int(lmax), int(contract), k.arg(eu), k.arg(ev))
+        nact = int(active.size)
+        k("gather_edges", (), nact, k.v(P), k.v(indptr), k.v(indices), k.v(active), nact, k.v(offsets), int(lmax),
+          int(contract), k.v(eu), k.v(ev))
     return eu, ev
 
 
@@ -199,19 +203,19 @@ def insert_batch(k, plan: Plan, P, aux, src, dst) -> None:
     >>> from gconn.backends.cpu.finishes import Launches
     >>> from gconn.design import Variant
     >>> P = np.arange(4, dtype=np.int32)
-    >>> insert_batch(Launches(), Plan.of(Variant.parse("none+sv")), P, np.empty_like(P), P[3:], P[1:2])
+    >>> insert_batch(Launches(P.dtype), Plan.of(Variant.parse("none+sv")), P, np.empty_like(P), P[3:], P[1:2])
     >>> P.tolist()
     [0, 1, 2, 1]
     """
     m = int(src.size)
     if m == 0:
         return
-    Pa, sa, da = k.arg(P), k.arg(src), k.arg(dst)
+    Pv, sv, dv = k.v(P), k.v(src), k.v(dst)
     if plan.family == HOOK_COMPRESS:
-        k.link(Pa, sa, da, m, plan.link)
-        k.endpoints(Pa, sa, da, m)
+        k("link", (plan.link,), m, Pv, sv, dv, m, 0, k.none, k.none)
+        k("endpoints", (), m, Pv, sv, dv, m)
         return
-    k.endpoints(Pa, sa, da, m)
+    k("endpoints", (), m, Pv, sv, dv, m)
     xp = k.xp
     verts = xp.unique(xp.concatenate([src, dst, P[src], P[dst]])).astype(P.dtype, copy=False)
     none = xp.empty(0, P.dtype)
@@ -230,7 +234,7 @@ def mixed_batch(k, plan: Plan, P, aux, kinds, src, dst, query):
     >>> P = np.arange(4, dtype=np.int32)
     >>> kinds, src, dst = np.array([0, 1], np.int8), np.array([3, 1], np.int32), np.array([1, 3], np.int32)
     >>> ask = lambda s, d: P[s] == P[d]
-    >>> mixed_batch(Launches(), Plan.of(Variant.parse("none+lt-prf")), P, np.empty_like(P), kinds, src, dst, ask).tolist()
+    >>> mixed_batch(Launches(P.dtype), Plan.of(Variant.parse("none+lt-prf")), P, np.empty_like(P), kinds, src, dst, ask).tolist()
     [False, True]
     """
     xp = k.xp
@@ -238,7 +242,7 @@ def mixed_batch(k, plan: Plan, P, aux, kinds, src, dst, query):
     if plan.family == HOOK_COMPRESS:
         m = int(kinds.size)
         if m:
-            k.mixed_link(k.arg(P), k.arg(kinds), k.arg(src), k.arg(dst), m, plan.link, k.arg(out))
+            k("mixed_link", (plan.link,), m, k.v(P), k.v(kinds), k.v(src), k.v(dst), m, k.v(out))
         return out
     ins = kinds == 0
     insert_batch(k, plan, P, aux, xp.ascontiguousarray(src[ins]), xp.ascontiguousarray(dst[ins]))

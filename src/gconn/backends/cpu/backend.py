@@ -120,7 +120,7 @@ def gather(s: State, lmax: int):
     if p.family in (UNION_FIND, HOOK_COMPRESS):
         return active
     from gconn.backends.cpu.finishes import Launches  # only the variants that are not union-find pay its import
-    return gather_edges(Launches(), s.P, s.indptr, s.indices, active, lmax, p.contract)
+    return gather_edges(Launches(g.id_dtype), s.P, s.indptr, s.indices, active, lmax, p.contract)
 
 
 def sample_stats(s: State, lmax, work, stats) -> None:

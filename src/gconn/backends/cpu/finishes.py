@@ -47,104 +47,99 @@ StergiouShortcut = MB.StergiouShortcut
 link = MB.link
 GatherEdges = MB.GatherEdges
 
-# -- vertex phases ---------------------------------------------------------
-# ``verts`` empty means every vertex of P.
+# -- vertex phases: every vertex (``every``) or ``verts[:cnt]``; the passes
+# that may change P add how many vertices they changed to ``flag[0]``
 
 @njit(parallel=True, cache=True)
-def shortcut_pass(P, verts, sopt):
-    every = verts.size == 0
-    cnt = P.size if every else verts.size
-    changed = 0
-    for t in prange(cnt):
-        v = np.int64(t) if every else np.int64(verts[t])
-        if shortcut(P, v, sopt):
-            changed += 1
-    return changed
-
-
-@njit(parallel=True, cache=True)
-def copy_pass(dst, src, verts):
-    every = verts.size == 0
-    cnt = src.size if every else verts.size
+def copy_pass(dst, src, verts, cnt, every):
     for t in prange(cnt):
         v = np.int64(t) if every else np.int64(verts[t])
         dst[v] = src[v]
 
 
 @njit(parallel=True, cache=True)
-def lt_update_pass(P, N, verts, uopt):
-    every = verts.size == 0
-    cnt = P.size if every else verts.size
+def shortcut_pass(P, verts, cnt, every, flag, sopt):
+    changed = 0
+    for t in prange(cnt):
+        v = np.int64(t) if every else np.int64(verts[t])
+        if shortcut(P, v, sopt):
+            changed += 1
+    flag[0] += changed
+
+
+@njit(parallel=True, cache=True)
+def lt_update_pass(P, N, verts, cnt, every, flag, uopt):
     changed = 0
     for t in prange(cnt):
         v = np.int64(t) if every else np.int64(verts[t])
         if lt_update(P, N, v, uopt):
             changed += 1
-    return changed
+    flag[0] += changed
 
 
 @njit(parallel=True, cache=True)
-def stergiou_shortcut_pass(cur, prev, verts):
-    every = verts.size == 0
-    cnt = cur.size if every else verts.size
+def stergiou_shortcut_pass(cur, prev, verts, cnt, every, flag):
     changed = 0
     for t in prange(cnt):
         v = np.int64(t) if every else np.int64(verts[t])
         if StergiouShortcut(cur, prev, v):
             changed += 1
-    return changed
+    flag[0] += changed
 
 
 @njit(parallel=True, cache=True)
-def shortcut_endpoints(P, src, dst):
+def shortcut_endpoints(P, src, dst, m):
     """FullShortcut of every endpoint of a batch.  Threads sharing an
     endpoint both store one of its ancestors, so the race is harmless."""
-    for i in prange(src.size):
+    for i in prange(m):
         FullShortcut(P, src[i])
         FullShortcut(P, dst[i])
 
 
-# -- edge phases -------------------------------------------------------------
+# -- edge phases over (eu, ev)[:m] -----------------------------------------------
+
 @njit(parallel=True, cache=True)
-def sv_round(P, R, prev, eu, ev):
+def sv_round(P, prev, eu, ev, m, snapshot, flag):
+    # the labels come from prev (``snapshot``) or P
+    R = prev if snapshot else P
     hooked = 0
-    for i in prange(eu.size):
+    for i in prange(m):
         if SVHook(P, R, prev, eu[i], ev[i]) >= 0:
             hooked += 1
-    return hooked
+    flag[0] += hooked
 
 
 @njit(parallel=True, cache=True)
-def sv_winners(P, prev, eu, ev, fa, fb):
+def sv_winners(P, prev, eu, ev, m, fa, fb):
     """Forest mode: replay each hook on the snapshot; the first edge whose
     hook equals the root's final parent claims the root's slot."""
-    for i in prange(eu.size):
+    for i in prange(m):
         h = SVWinner(P, prev, eu[i], ev[i])
         if h >= 0 and atomics.cas(fa, h, -1, eu[i]) == -1:
             fb[h] = ev[i]
 
 
 @njit(parallel=True, cache=True)
-def sv_classic_round(P, eu, ev, down):
+def sv_classic_round(P, eu, ev, m, down, flag):
     hooked = 0
-    for i in prange(eu.size):
+    for i in prange(m):
         if SVClassicHook(P, eu[i], ev[i], down):
             hooked += 1
-    return hooked
+    flag[0] += hooked
 
 
 @njit(parallel=True, cache=True)
-def lt_connect_pass(P, N, wu, wv, copt):
-    for i in prange(wu.size):
+def lt_connect_pass(P, N, wu, wv, m, copt):
+    for i in prange(m):
         lt_connect(P, N, wu[i], wv[i], copt)
 
 
 @njit(parallel=True, cache=True)
-def lt_winners(P, N, wu, wv, eid, has_eid, ou, ov, copt, fa, fb):
+def lt_winners(P, N, wu, wv, eid, has_eid, m, ou, ov, fa, fb, copt):
     """Forest mode, before the update phase: the first edge whose message is
     a root's minimum claims the root's slot with its input edge (``eid``
     maps altered edges back to the input when ``has_eid``)."""
-    for i in prange(wu.size):
+    for i in prange(m):
         r = lt_winner(P, N, wu[i], wv[i], copt)
         if r >= 0:
             e = eid[i] if has_eid else np.int64(i)
@@ -192,27 +187,28 @@ def alter_edges(P, wu, wv, eid, has_eid):
 
 
 @njit(parallel=True, cache=True)
-def lp_round(P, eu, ev):
+def lp_round(P, eu, ev, m, flag):
     changed = 0
-    for i in prange(eu.size):
+    for i in prange(m):
         if LabelPropEdge(P, eu[i], ev[i]):
             changed += 1
-    return changed
+    flag[0] += changed
 
 
 @njit(parallel=True, cache=True)
-def stergiou_round(cur, prev, eu, ev):
-    for i in prange(eu.size):
+def stergiou_round(cur, prev, eu, ev, m):
+    for i in prange(m):
         StergiouEdge(cur, prev, eu[i], ev[i])
 
 
 @njit(parallel=True, cache=True)
-def link_coo(P, src, dst, method, fa, fb):
-    """ECL-CC's / Afforest's hooking over an edge list (the linked root
-    records the edge when fa is non-empty)."""
-    for i in prange(src.size):
+def link_coo(P, src, dst, m, record, fa, fb, method):
+    """ECL-CC's / Afforest's hooking over an edge list (with ``record`` the
+    linked root records the edge)."""
+    for i in prange(m):
         r = link(P, src[i], dst[i], method)
-        record_edge(fa, fb, r, src[i], dst[i])
+        if record:
+            record_edge(fa, fb, r, src[i], dst[i])
 
 
 @njit(parallel=True, cache=True)
@@ -227,11 +223,11 @@ def link_csr(P, indptr, indices, active, method, fa, fb):
 
 
 @njit(parallel=True, cache=True)
-def mixed_link_batch(P, kinds, src, dst, method, out):
+def mixed_link_batch(P, kinds, src, dst, m, out, method):
     """Inserts (kind 0) and queries (kind 1) of one batch, concurrently:
     the hooks are lock-free and root-based, so a query's root check is
     linearizable as for UnionAsync."""
-    for i in prange(kinds.size):
+    for i in prange(m):
         if kinds[i] == 0:
             link(P, src[i], dst[i], method)
         else:
@@ -249,98 +245,52 @@ def gather_edges(P, indptr, indices, active, nact, offsets, lmax, contract, eu, 
 
 # -- the launch interface of gconn.pipeline.finishes -------------------------
 
+#: kind -> the kernel; a launch passes its arguments, then the key's codes
+KERNELS = {"copy": copy_pass, "shortcut": shortcut_pass, "lt_update": lt_update_pass,
+           "stergiou_shortcut": stergiou_shortcut_pass, "endpoints": shortcut_endpoints, "sv_round": sv_round,
+           "sv_winners": sv_winners, "sv_classic_round": sv_classic_round, "lt_connect": lt_connect_pass,
+           "lt_winners": lt_winners, "lp_round": lp_round, "stergiou_round": stergiou_round, "link": link_coo,
+           "mixed_link": mixed_link_batch, "gather_edges": gather_edges}
+
+
 class Launches:
-    """The CPU's launches of :mod:`gconn.pipeline.finishes`: each pass is a
-    ``prange`` loop that returns how many vertices or edges it changed; the
-    round's flag adds those counts up."""
+    """The CPU's launches of :mod:`gconn.pipeline.finishes`: ``prange``
+    loops; the round's flag is the sum of what the passes changed."""
 
     xp = np
 
-    def __init__(self):
-        self.flag = 0
+    def __init__(self, id_dtype):
+        self.flagv = np.zeros(1, np.int64)
+        self.none = np.full(1, -1, id_dtype)
+
+    def __call__(self, kind, key, nthreads, *args):
+        KERNELS[kind](*args, *key)
 
     @staticmethod
-    def arg(a):
+    def v(a):
         return a
 
-    @staticmethod
-    def vertices(P, verts):
-        """``verts``, or the empty array: every vertex of P."""
-        return np.empty(0, P.dtype) if verts is None else verts
-
     def clear(self):
-        self.flag = 0
+        self.flagv[0] = 0
 
     def changed(self) -> bool:
-        return self.flag > 0
-
-    def shortcut(self, P, vs, sopt):
-        self.flag += shortcut_pass(P, vs, sopt)
-
-    def lt_update(self, P, N, vs, uopt):
-        self.flag += lt_update_pass(P, N, vs, uopt)
-
-    def stergiou_shortcut(self, cur, prev, vs):
-        self.flag += stergiou_shortcut_pass(cur, prev, vs)
-
-    def sv_round(self, P, prev, eu, ev, m, snapshot):
-        self.flag += sv_round(P, prev if snapshot else P, prev, eu, ev)
-
-    def sv_classic_round(self, P, eu, ev, m, down):
-        self.flag += sv_classic_round(P, eu, ev, down)
-
-    def lp_round(self, P, eu, ev, m):
-        self.flag += lp_round(P, eu, ev)
+        return bool(self.flagv[0])
 
     def alter(self, P, wu, wv, wua, wva, eid, has_eid):
         nu, nv, eid, moved = alter_edges(P, wu, wv, eid, has_eid)
-        self.flag += moved
+        self.flagv[0] += moved
         return nu, nv, eid
-
-    @staticmethod
-    def copy(dst, src, vs):
-        copy_pass(dst, src, vs)
-
-    @staticmethod
-    def endpoints(P, src, dst, m):
-        shortcut_endpoints(P, src, dst)
-
-    @staticmethod
-    def sv_winners(P, prev, eu, ev, m, fa, fb):
-        sv_winners(P, prev, eu, ev, fa, fb)
-
-    @staticmethod
-    def lt_connect(P, N, wu, wv, m, copt):
-        lt_connect_pass(P, N, wu, wv, copt)
-
-    @staticmethod
-    def lt_winners(P, N, wu, wv, eid, has_eid, m, ou, ov, copt, fa, fb):
-        lt_winners(P, N, wu, wv, eid, has_eid, ou, ov, copt, fa, fb)
-
-    @staticmethod
-    def stergiou_round(cur, prev, eu, ev, m):
-        stergiou_round(cur, prev, eu, ev)
-
-    @staticmethod
-    def link(P, src, dst, m, method):
-        none = np.empty(0, P.dtype)
-        link_coo(P, src, dst, method, none, none)
 
     @staticmethod
     def hook(s, work) -> int:
         """ECL-CC's / Afforest's hooks over all edges (``work`` None) or the
         edges of the gathered active vertices, straight from the CSR."""
         if work is None:
-            link_coo(s.P, s.src, s.dst, s.plan.link, s.fa, s.fb)
-            return int(s.src.size)
+            m = int(s.src.size)
+            link_coo(s.P, s.src, s.dst, m, s.fa.size > 0, s.fa, s.fb, s.plan.link)
+            return m
         link_csr(s.P, s.indptr, s.indices, work, s.plan.link, s.fa, s.fb)
         return int(degree_sum(s.indptr, work))
-
-    @staticmethod
-    def mixed_link(P, kinds, src, dst, m, method, out):
-        mixed_link_batch(P, kinds, src, dst, method, out)
-
-    gather_edges = staticmethod(gather_edges)
 
 
 def finish(s, work):
@@ -350,4 +300,4 @@ def finish(s, work):
     (edges inspected, rounds)."""
     if s.plan.family == TRAVERSAL:
         return _bfs.components(s.indptr, s.indices, s.P)
-    return drivers.finish(Launches(), s, work)
+    return drivers.finish(Launches(s.graph.id_dtype), s, work)

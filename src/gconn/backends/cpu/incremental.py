@@ -60,7 +60,7 @@ class IncrementalState:
         c = self.plan
         if c.family != UNION_FIND:
             from gconn.backends.cpu.finishes import Launches  # imported by the variants that use it
-            insert_batch(Launches(), c, self.P, self.H, src, dst)
+            insert_batch(Launches(self.P.dtype), c, self.P, self.H, src, dst)
             return
         kernel = K.insert_serial if src.size < K.SERIAL_BELOW else K.insert_batch
         kernel(self.P, self.H, src, dst, c.fin, c.fopt, c.sopt)
@@ -75,7 +75,7 @@ class IncrementalState:
         c = self.plan
         if c.family != UNION_FIND:
             from gconn.backends.cpu.finishes import Launches
-            return mixed_batch(Launches(), c, self.P, self.H, kinds, src, dst, self.query)
+            return mixed_batch(Launches(self.P.dtype), c, self.P, self.H, kinds, src, dst, self.query)
         out = np.zeros(kinds.size, np.bool_)
         kernel = K.mixed_serial if kinds.size < K.SERIAL_BELOW else K.mixed_batch
         kernel(self.P, self.H, kinds, src, dst, c.fin, c.fopt, c.sopt, out)

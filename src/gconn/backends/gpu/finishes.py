@@ -275,50 +275,11 @@ def make_gather_edges():
 
 
 class Launches(Launcher):
-    """The GPU's launches of :mod:`gconn.pipeline.finishes`: grid-stride
-    kernels over views, a round's kernels ORing the device flag that
+    """The GPU's launches of :mod:`gconn.pipeline.finishes`: the kernels
+    above, grid-stride, a round's kernels ORing the device flag that
     ``changed`` reads back (one sync a round)."""
 
     xp = xp
-
-    def arg(self, a):
-        return self.v(a)
-
-    def vertices(self, P, verts):
-        """(view, count, every) of the vertex passes."""
-        if verts is None:
-            return self.none, int(P.size), 1
-        return self.v(verts), int(verts.size), 0
-
-    def copy(self, dst, src, vs):
-        self("copy", (), vs[1], dst, src, *vs)
-
-    def shortcut(self, P, vs, sopt):
-        self("shortcut", (sopt,), vs[1], P, *vs, self.flagv)
-
-    def lt_update(self, P, N, vs, uopt):
-        self("lt_update", (uopt,), vs[1], P, N, *vs, self.flagv)
-
-    def stergiou_shortcut(self, cur, prev, vs):
-        self("stergiou_shortcut", (), vs[1], cur, prev, *vs, self.flagv)
-
-    def endpoints(self, P, src, dst, m):
-        self("endpoints", (), m, P, src, dst, m)
-
-    def sv_round(self, P, prev, eu, ev, m, snapshot):
-        self("sv_round", (), m, P, prev, eu, ev, m, int(snapshot), self.flagv)
-
-    def sv_winners(self, P, prev, eu, ev, m, fa, fb):
-        self("sv_winners", (), m, P, prev, eu, ev, m, fa, fb)
-
-    def sv_classic_round(self, P, eu, ev, m, down):
-        self("sv_classic_round", (), m, P, eu, ev, m, int(down), self.flagv)
-
-    def lt_connect(self, P, N, wu, wv, m, copt):
-        self("lt_connect", (copt,), m, P, N, wu, wv, m)
-
-    def lt_winners(self, P, N, wu, wv, eid, has_eid, m, ou, ov, copt, fa, fb):
-        self("lt_winners", (copt,), m, P, N, wu, wv, eid, int(has_eid), m, ou, ov, fa, fb)
 
     def alter(self, P, wu, wv, wua, wva, eid, has_eid):
         """Alter on the device; the edges whose ends became equal are
@@ -329,15 +290,6 @@ class Launches(Launcher):
         keep = nu != nv
         return nu[keep], nv[keep], eid[keep] if has_eid else eid
 
-    def lp_round(self, P, eu, ev, m):
-        self("lp_round", (), m, P, eu, ev, m, self.flagv)
-
-    def stergiou_round(self, cur, prev, eu, ev, m):
-        self("stergiou_round", (), m, cur, prev, eu, ev, m)
-
-    def link(self, P, src, dst, m, method):
-        self("link", (method,), m, P, src, dst, m, 0, self.none, self.none)
-
     def hook(self, s, work) -> int:
         """ECL-CC's / Afforest's hooks over all edges (``work`` None) or the
         gathered edges, recording the forest."""
@@ -345,12 +297,6 @@ class Launches(Launcher):
         m = int(eu.size)
         self("link", (s.plan.link,), m, view(s.P), self.v(eu), self.v(ev), m, s.record, self.v(s.fa), self.v(s.fb))
         return m
-
-    def mixed_link(self, P, kinds, src, dst, m, method, out):
-        self("mixed_link", (method,), m, P, kinds, src, dst, m, out)
-
-    def gather_edges(self, *args):
-        self("gather_edges", (), args[4], *args)
 
 
 # -- static drivers ------------------------------------------------------------
