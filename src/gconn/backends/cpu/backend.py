@@ -92,7 +92,8 @@ def init(graph, plan: Plan, forest: bool) -> State:
 
 
 def sample(s: State, seed: int, count: bool) -> int:
-    return sampling.sample(s, seed)
+    from gconn.pipeline.sampling import sample as run_sampling
+    return run_sampling(s, seed)
 
 
 def compress(s: State) -> None:
