@@ -1,56 +1,64 @@
-"""The sampling step's drivers (paper Sec. 3.3)."""
+"""The sampling step (paper Sec. 3.3), once for every backend: the choice
+of sampler and BFS sampling's driver, over a backend's sampling module
+``k`` (``gconn.backends.cpu.sampling``, ``gconn.backends.gpu.sampling``).
+
+``k`` offers ``xp`` (the array module), the samplers ``kout(s, seed,
+count)``, ``hb(s, seed, count)`` and ``stride(s, count)`` (each returns the edges
+it inspected; a backend may skip counting, which reads back, unless
+``count``), and for BFS sampling ``bfs_source(s, seed)``, ``search(s,
+level, parent)`` (a direction-optimizing BFS with ``run(source, levels)``
+and ``inspected``) and ``relabel_visited(s, level, mn)``.
+
+>>> import gconn
+>>> from gconn.backends import cpu
+>>> from gconn.design import Plan, Variant
+>>> from gconn.pipeline import run
+>>> run(gconn.Graph.from_edges([0, 1], [1, 2]), Plan.of(Variant.parse("bfs+sv")), cpu)[0].tolist()
+[0, 0, 0]
+"""
 from __future__ import annotations
 
 import numpy as np
 
-from gconn.design import STRIDE_RUN
-from gconn.backends.cpu.bfs import Search
-from gconn.backends.cpu.sampling import (KOUT_AFFOREST, KOUT_PAPER, hb_hook_first, hb_union_roots, kout_sample,
-                                         pick_source, relabel_visited, stride_sample)
 
-
-def sample(s, seed: int) -> int:
+def sample(k, s, seed: int, count: bool) -> int:
     """Run the plan's sampling on run state ``s``; returns the edges it
-    inspected."""
-    p = s.plan
-    if p.sampling == "stride":
-        return int(stride_sample(s.P, s.H, s.src, s.dst, STRIDE_RUN, p.stride_step(s.src.size, s.graph.n),
-                                 p.fin, p.fopt, p.sopt, s.fa, s.fb))
-    indptr, indices = s.indptr, s.indices
-    deg = np.diff(indptr)
-    if p.sampling == "kout":
-        mode = KOUT_PAPER if p.kout_paper else KOUT_AFFOREST
-        kout_sample(s.P, s.H, indptr, indices, p.k, mode, seed, p.fin, p.fopt, p.sopt, s.fa, s.fb)
-        return int(np.minimum(deg, p.k).sum())
-    if p.sampling == "hb":
-        hb_hook_first(s.P, indptr, indices, p.fin, s.fa, s.fb)
-        second = hb_union_roots(s.P, s.H, indptr, indices, p.hb_n, p.fin, p.fopt, p.sopt, s.fa, s.fb)
-        return int(np.count_nonzero(deg)) + int(second)
-    if p.sampling == "bfs":
-        return bfs_sample(s, seed)
-    raise ValueError(f"unknown sampling {p.sampling!r}")
+    inspected (0 where the backend counts only with ``count``)."""
+    sampling = s.plan.sampling
+    if sampling == "stride":
+        return k.stride(s, count)
+    if sampling == "kout":
+        return k.kout(s, seed, count)
+    if sampling == "hb":
+        return k.hb(s, seed, count)
+    if sampling == "bfs":
+        return bfs_sample(k, s, seed)
+    raise ValueError(f"unknown sampling {sampling!r}")
 
 
-def bfs_sample(s, seed: int) -> int:
+def bfs_sample(k, s, seed: int) -> int:
     """BFS sampling: a direction-optimizing BFS from the highest-degree
-    vertex of a random sample, for at most ``bfs_levels`` levels; the
-    visited set is pointed at its minimum id.  Returns the edges inspected."""
-    g, p, fa, fb = s.graph, s.plan, s.fa, s.fb
-    src = pick_source(s.indptr, p.bfs_sample, seed)
-    level = np.full(g.n, -1, np.int32)
-    parent = np.full(g.n, -1, s.indices.dtype)
-    search = Search(s.indptr, s.indices, level, parent)
-    search.run(src, p.bfs_levels)
-    visited = np.flatnonzero(level >= 0)
-    mn = int(visited[0])
-    relabel_visited(s.P, level, mn)
-    if fa.size:
-        tree = visited[visited != src]
-        fa[tree] = parent[tree]
-        fb[tree] = tree
-        if mn != src:
-            # The root's slot must stay free for a later link of the
-            # root; the source has no tree edge, so move mn's there.
-            fa[src], fb[src] = fa[mn], fb[mn]
-            fa[mn] = fb[mn] = -1
+    vertex of a random sample (Slota et al.), for at most ``bfs_levels``
+    levels; the visited set is pointed at its minimum id, which keeps
+    parent <= child for the finishes that rely on it.  Returns the edges
+    inspected."""
+    xp, n, idt = k.xp, s.graph.n, s.graph.id_dtype
+    source = k.bfs_source(s, seed)
+    level = xp.full(n, -1, np.int32)
+    parent = xp.full(n, -1, idt)
+    search = k.search(s, level, parent)
+    search.run(source, s.plan.bfs_levels)
+    visited = level >= 0
+    mn = int(xp.argmax(visited))
+    k.relabel_visited(s, level, mn)
+    if s.fa.size:
+        # The tree edge of each visited vertex but the source sits in its
+        # slot; the minimum stays a root, so its slot must stay free for a
+        # later link: the source has none, so mn's edge moves there.
+        visited[source] = False
+        xp.copyto(s.fa, parent, where=visited)
+        xp.copyto(s.fb, xp.arange(n, dtype=idt), where=visited)
+        if mn != source:
+            s.fa[source], s.fb[source] = s.fa[mn], s.fb[mn]
+            s.fa[mn] = s.fb[mn] = -1
     return search.inspected

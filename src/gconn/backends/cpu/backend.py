@@ -18,6 +18,7 @@ import numpy as np
 from numba import njit, prange
 
 from gconn.design import HOOK_COMPRESS, UNION_FIND, Plan
+from gconn.pipeline import sampling as pipeline_sampling
 from gconn.pipeline.finishes import gather_edges
 from gconn.backends.cpu import atomics
 from gconn.backends.cpu import sampling
@@ -92,8 +93,7 @@ def init(graph, plan: Plan, forest: bool) -> State:
 
 
 def sample(s: State, seed: int, count: bool) -> int:
-    from gconn.pipeline.sampling import sample as run_sampling
-    return run_sampling(s, seed)
+    return pipeline_sampling.sample(sampling, s, seed, count)
 
 
 def compress(s: State) -> None:

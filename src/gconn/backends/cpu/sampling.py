@@ -4,7 +4,8 @@ choice's cheap estimate of HB's coverage.
 
 Each sampler unions (or points) vertices into partial trees of the parent
 array with the plan's union rule; a finish that is not a union-find samples
-with UnionAsync + FindHalve (:class:`gconn.design.Plan`).
+with UnionAsync + FindHalve (:class:`gconn.design.Plan`).  The choice of
+sampler and BFS sampling's driver are :mod:`gconn.pipeline.sampling`'s.
 """
 from __future__ import annotations
 
@@ -95,7 +96,7 @@ def follow_first(indptr, indices, starts, max_steps):
 
 
 @njit(parallel=True, cache=True)
-def relabel_visited(P, level, mn):
+def _relabel_visited(P, level, mn):
     """Point every visited vertex at the visited set's minimum id, keeping
     parent <= child for the finishes that rely on it."""
     for vi in prange(P.size):
@@ -130,6 +131,43 @@ def stride_sample(P, H, src, dst, run, step, fin, fopt, sopt, fa, fb):
             r = unite(P, H, u, v, fin, fopt, sopt)
             record_edge(fa, fb, r, u, v)
     return inspected
+
+
+# -- the samplers of gconn.pipeline.sampling -----------------------------------
+
+xp = np
+
+
+def stride(s, count: bool) -> int:
+    p = s.plan
+    return int(stride_sample(s.P, s.H, s.src, s.dst, STRIDE_RUN, p.stride_step(s.src.size, s.graph.n),
+                             p.fin, p.fopt, p.sopt, s.fa, s.fb))
+
+
+def kout(s, seed: int, count: bool) -> int:
+    p = s.plan
+    mode = KOUT_PAPER if p.kout_paper else KOUT_AFFOREST
+    kout_sample(s.P, s.H, s.indptr, s.indices, p.k, mode, seed, p.fin, p.fopt, p.sopt, s.fa, s.fb)
+    return int(np.minimum(np.diff(s.indptr), p.k).sum())
+
+
+def hb(s, seed: int, count: bool) -> int:
+    p = s.plan
+    hb_hook_first(s.P, s.indptr, s.indices, p.fin, s.fa, s.fb)
+    second = hb_union_roots(s.P, s.H, s.indptr, s.indices, p.hb_n, p.fin, p.fopt, p.sopt, s.fa, s.fb)
+    return int(np.count_nonzero(np.diff(s.indptr))) + int(second)
+
+
+def bfs_source(s, seed: int) -> int:
+    return pick_source(s.indptr, s.plan.bfs_sample, seed)
+
+
+def search(s, level, parent) -> Search:
+    return Search(s.indptr, s.indices, level, parent)
+
+
+def relabel_visited(s, level, mn: int) -> None:
+    _relabel_visited(s.P, level, mn)
 
 
 def hb_coverage(graph, sample: int = 1024, seed: int = 0, max_steps: int = 4096) -> float:
