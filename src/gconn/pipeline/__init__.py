@@ -32,6 +32,11 @@ seams between them:
 * ``scope(graph, plan, forest, stats)``: a context around the run (device
   memory check, device timer).
 
+The steps' shared drivers are written once as well, over a backend's
+launches: :mod:`gconn.pipeline.sampling` (the samplers, BFS sampling) and
+:mod:`gconn.pipeline.finishes` (the finishes that are not union-find:
+round loops, hooking, gathering, incremental batches).
+
 Skipping L_max's edges is safe for a root-based finish: L_max's tree is only
 ever extended through its root.  The others may move any vertex out of its
 tree (LT's Update, label propagation), which would cut a vertex of L_max off

@@ -18,6 +18,8 @@ import numpy as np
 from numba import njit, prange
 
 from gconn.design import HOOK_COMPRESS, UNION_FIND, Plan
+from gconn.pipeline import sampling as pipeline_sampling
+from gconn.pipeline.finishes import gather_edges
 from gconn.backends.cpu import atomics
 from gconn.backends.cpu import sampling
 from gconn.backends.cpu import unionfind as UF
@@ -91,7 +93,7 @@ def init(graph, plan: Plan, forest: bool) -> State:
 
 
 def sample(s: State, seed: int, count: bool) -> int:
-    return sampling.sample(s, seed)
+    return pipeline_sampling.sample(sampling, s, seed, count)
 
 
 def compress(s: State) -> None:
@@ -118,11 +120,8 @@ def gather(s: State, lmax: int):
     s.active = active = gather_active(labels_view(s.P, p, g.id_dtype), lmax)
     if p.family in (UNION_FIND, HOOK_COMPRESS):
         return active
-    from gconn.backends.cpu import finishes  # only the variants that are not union-find pay its import
-    deg = s.indptr[active + 1] - s.indptr[active]
-    offsets = np.zeros(active.size + 1, np.int64)
-    np.cumsum(deg, out=offsets[1:])
-    return finishes.gather_edges(s.P, s.indptr, s.indices, active, offsets, lmax, p.contract)
+    from gconn.backends.cpu.finishes import Launches  # only the variants that are not union-find pay its import
+    return gather_edges(Launches(g.id_dtype), s.P, s.indptr, s.indices, active, lmax, p.contract)
 
 
 def sample_stats(s: State, lmax, work, stats) -> None:

@@ -2,8 +2,9 @@
 propagation, ECL-CC, Afforest and BFS-CC.
 
 The rule bodies come from :mod:`gconn.backends.core.minbased`; here they run in
-``prange`` loops, and the round loops live in Python (a round is a handful
-of parallel passes, so the interpreter's share is small).  Rule choices are
+``prange`` loops, which :class:`Launches` offers to the drivers of
+:mod:`gconn.pipeline.finishes` (a round is a handful of parallel passes,
+so the interpreter's share is small).  Rule choices are
 runtime codes: one cached compilation per kernel and id width serves every
 variant.
 
@@ -21,10 +22,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from gconn.backends.core.minbased import FULL_SHORTCUT, build
+from gconn.backends.core.minbased import build
 from gconn.backends.core.unionfind import FIND_NAIVE, UNION_ASYNC
-from gconn.design import HOOK_COMPRESS, LT_FINISHES, TRAVERSAL, Plan
-from gconn.errors import not_converged
+from gconn.design import TRAVERSAL
+from gconn.pipeline import finishes as drivers
 from gconn.backends.cpu import atomics
 from gconn.backends.cpu import bfs as _bfs
 from gconn.backends.cpu.bfs import degree_sum
@@ -46,115 +47,111 @@ StergiouShortcut = MB.StergiouShortcut
 link = MB.link
 GatherEdges = MB.GatherEdges
 
-# -- vertex phases ---------------------------------------------------------
-# ``verts`` empty means every vertex of P.
+# -- vertex phases: every vertex (``every``) or ``verts[:cnt]``; the passes
+# that may change P add how many vertices they changed to ``flag[0]``
 
 @njit(parallel=True, cache=True)
-def shortcut_pass(P, verts, sopt):
-    every = verts.size == 0
-    cnt = P.size if every else verts.size
-    changed = 0
-    for t in prange(cnt):
-        v = np.int64(t) if every else np.int64(verts[t])
-        if shortcut(P, v, sopt):
-            changed += 1
-    return changed
-
-
-@njit(parallel=True, cache=True)
-def copy_pass(dst, src, verts):
-    every = verts.size == 0
-    cnt = src.size if every else verts.size
+def copy_pass(dst, src, verts, cnt, every):
     for t in prange(cnt):
         v = np.int64(t) if every else np.int64(verts[t])
         dst[v] = src[v]
 
 
 @njit(parallel=True, cache=True)
-def lt_update_pass(P, N, verts, uopt):
-    every = verts.size == 0
-    cnt = P.size if every else verts.size
+def shortcut_pass(P, verts, cnt, every, flag, sopt):
+    changed = 0
+    for t in prange(cnt):
+        v = np.int64(t) if every else np.int64(verts[t])
+        if shortcut(P, v, sopt):
+            changed += 1
+    flag[0] += changed
+
+
+@njit(parallel=True, cache=True)
+def lt_update_pass(P, N, verts, cnt, every, flag, uopt):
     changed = 0
     for t in prange(cnt):
         v = np.int64(t) if every else np.int64(verts[t])
         if lt_update(P, N, v, uopt):
             changed += 1
-    return changed
+    flag[0] += changed
 
 
 @njit(parallel=True, cache=True)
-def stergiou_shortcut_pass(cur, prev, verts):
-    every = verts.size == 0
-    cnt = cur.size if every else verts.size
+def stergiou_shortcut_pass(cur, prev, verts, cnt, every, flag):
     changed = 0
     for t in prange(cnt):
         v = np.int64(t) if every else np.int64(verts[t])
         if StergiouShortcut(cur, prev, v):
             changed += 1
-    return changed
+    flag[0] += changed
 
 
 @njit(parallel=True, cache=True)
-def shortcut_endpoints(P, src, dst):
+def shortcut_endpoints(P, src, dst, m):
     """FullShortcut of every endpoint of a batch.  Threads sharing an
     endpoint both store one of its ancestors, so the race is harmless."""
-    for i in prange(src.size):
+    for i in prange(m):
         FullShortcut(P, src[i])
         FullShortcut(P, dst[i])
 
 
-# -- edge phases -------------------------------------------------------------
+# -- edge phases over (eu, ev)[:m] -----------------------------------------------
+
 @njit(parallel=True, cache=True)
-def sv_round(P, R, prev, eu, ev):
+def sv_round(P, prev, eu, ev, m, snapshot, flag):
+    # the labels come from prev (``snapshot``) or P
+    R = prev if snapshot else P
     hooked = 0
-    for i in prange(eu.size):
+    for i in prange(m):
         if SVHook(P, R, prev, eu[i], ev[i]) >= 0:
             hooked += 1
-    return hooked
+    flag[0] += hooked
 
 
 @njit(parallel=True, cache=True)
-def sv_winners(P, prev, eu, ev, fa, fb):
+def sv_winners(P, prev, eu, ev, m, fa, fb):
     """Forest mode: replay each hook on the snapshot; the first edge whose
     hook equals the root's final parent claims the root's slot."""
-    for i in prange(eu.size):
+    for i in prange(m):
         h = SVWinner(P, prev, eu[i], ev[i])
         if h >= 0 and atomics.cas(fa, h, -1, eu[i]) == -1:
             fb[h] = ev[i]
 
 
 @njit(parallel=True, cache=True)
-def sv_classic_round(P, eu, ev, down):
+def sv_classic_round(P, eu, ev, m, down, flag):
     hooked = 0
-    for i in prange(eu.size):
+    for i in prange(m):
         if SVClassicHook(P, eu[i], ev[i], down):
             hooked += 1
-    return hooked
+    flag[0] += hooked
 
 
 @njit(parallel=True, cache=True)
-def lt_connect_pass(P, N, wu, wv, copt):
-    for i in prange(wu.size):
+def lt_connect_pass(P, N, wu, wv, m, copt):
+    for i in prange(m):
         lt_connect(P, N, wu[i], wv[i], copt)
 
 
 @njit(parallel=True, cache=True)
-def lt_winners(P, N, wu, wv, eid, ou, ov, copt, fa, fb):
+def lt_winners(P, N, wu, wv, eid, has_eid, m, ou, ov, fa, fb, copt):
     """Forest mode, before the update phase: the first edge whose message is
     a root's minimum claims the root's slot with its input edge (``eid``
-    maps altered edges back to the input; empty means the identity)."""
-    for i in prange(wu.size):
+    maps altered edges back to the input when ``has_eid``)."""
+    for i in prange(m):
         r = lt_winner(P, N, wu[i], wv[i], copt)
         if r >= 0:
-            e = eid[i] if eid.size > 0 else np.int64(i)
+            e = eid[i] if has_eid else np.int64(i)
             if atomics.cas(fa, r, -1, ou[e]) == -1:
                 fb[r] = ov[e]
 
 
 @njit(parallel=True, cache=True)
-def alter_edges(P, wu, wv, eid):
+def alter_edges(P, wu, wv, eid, has_eid):
     """Alter: every edge becomes (P[u], P[v]); edges whose ends became equal
-    are dropped.  Returns the new lists and how many edges changed."""
+    are dropped.  Returns the new lists, their ids (``eid`` itself unless
+    ``has_eid``) and how many edges changed."""
     m = wu.size
     nchunks = 256
     size = (m + nchunks - 1) // nchunks
@@ -175,7 +172,7 @@ def alter_edges(P, wu, wv, eid):
         kept[c + 1] += kept[c]
     nu = np.empty(kept[nchunks], wu.dtype)
     nv = np.empty(kept[nchunks], wv.dtype)
-    neid = np.empty(kept[nchunks] if eid.size > 0 else 0, eid.dtype)
+    neid = np.empty(kept[nchunks], eid.dtype) if has_eid else eid
     for c in prange(nchunks):
         o = kept[c]
         for i in range(c * size, min(m, (c + 1) * size)):
@@ -183,34 +180,35 @@ def alter_edges(P, wu, wv, eid):
             if a != b:
                 nu[o] = a
                 nv[o] = b
-                if eid.size > 0:
+                if has_eid:
                     neid[o] = eid[i]
                 o += 1
     return nu, nv, neid, moved.sum()
 
 
 @njit(parallel=True, cache=True)
-def lp_round(P, eu, ev):
+def lp_round(P, eu, ev, m, flag):
     changed = 0
-    for i in prange(eu.size):
+    for i in prange(m):
         if LabelPropEdge(P, eu[i], ev[i]):
             changed += 1
-    return changed
+    flag[0] += changed
 
 
 @njit(parallel=True, cache=True)
-def stergiou_round(cur, prev, eu, ev):
-    for i in prange(eu.size):
+def stergiou_round(cur, prev, eu, ev, m):
+    for i in prange(m):
         StergiouEdge(cur, prev, eu[i], ev[i])
 
 
 @njit(parallel=True, cache=True)
-def link_coo(P, src, dst, method, fa, fb):
-    """ECL-CC's / Afforest's hooking over an edge list (the linked root
-    records the edge when fa is non-empty)."""
-    for i in prange(src.size):
+def link_coo(P, src, dst, m, record, fa, fb, method):
+    """ECL-CC's / Afforest's hooking over an edge list (with ``record`` the
+    linked root records the edge)."""
+    for i in prange(m):
         r = link(P, src[i], dst[i], method)
-        record_edge(fa, fb, r, src[i], dst[i])
+        if record:
+            record_edge(fa, fb, r, src[i], dst[i])
 
 
 @njit(parallel=True, cache=True)
@@ -225,11 +223,11 @@ def link_csr(P, indptr, indices, active, method, fa, fb):
 
 
 @njit(parallel=True, cache=True)
-def mixed_link_batch(P, kinds, src, dst, method, out):
+def mixed_link_batch(P, kinds, src, dst, m, out, method):
     """Inserts (kind 0) and queries (kind 1) of one batch, concurrently:
     the hooks are lock-free and root-based, so a query's root check is
     linearizable as for UnionAsync."""
-    for i in prange(kinds.size):
+    for i in prange(m):
         if kinds[i] == 0:
             link(P, src[i], dst[i], method)
         else:
@@ -237,185 +235,69 @@ def mixed_link_batch(P, kinds, src, dst, method, out):
 
 
 @njit(parallel=True, cache=True)
-def gather_edges(P, indptr, indices, active, offsets, lmax, contract):
-    """The CSR edges (v, w) of the active vertices as a list; with
-    ``contract`` an endpoint labelled lmax becomes lmax itself."""
-    eu = np.empty(offsets[-1], indices.dtype)
-    ev = np.empty(offsets[-1], indices.dtype)
-    for t in prange(active.size):
+def gather_edges(P, indptr, indices, active, nact, offsets, lmax, contract, eu, ev):
+    """The CSR edges (v, w) of the active vertices into (eu, ev) at
+    ``offsets``; with ``contract`` an endpoint labelled lmax becomes lmax
+    itself."""
+    for t in prange(nact):
         GatherEdges(P, indptr, indices, active[t], offsets[t], lmax, contract, eu, ev)
-    return eu, ev
 
 
-# -- drivers -----------------------------------------------------------------
+# -- the launch interface of gconn.pipeline.finishes -------------------------
+
+#: kind -> the kernel; a launch passes its arguments, then the key's codes
+KERNELS = {"copy": copy_pass, "shortcut": shortcut_pass, "lt_update": lt_update_pass,
+           "stergiou_shortcut": stergiou_shortcut_pass, "endpoints": shortcut_endpoints, "sv_round": sv_round,
+           "sv_winners": sv_winners, "sv_classic_round": sv_classic_round, "lt_connect": lt_connect_pass,
+           "lt_winners": lt_winners, "lp_round": lp_round, "stergiou_round": stergiou_round, "link": link_coo,
+           "mixed_link": mixed_link_batch, "gather_edges": gather_edges}
+
+
+class Launches:
+    """The CPU's launches of :mod:`gconn.pipeline.finishes`: ``prange``
+    loops; the round's flag is the sum of what the passes changed."""
+
+    xp = np
+
+    def __init__(self, id_dtype):
+        self.flagv = np.zeros(1, np.int64)
+        self.none = np.full(1, -1, id_dtype)
+
+    def __call__(self, kind, key, nthreads, *args):
+        KERNELS[kind](*args, *key)
+
+    @staticmethod
+    def v(a):
+        return a
+
+    def clear(self):
+        self.flagv[0] = 0
+
+    def changed(self) -> bool:
+        return bool(self.flagv[0])
+
+    def alter(self, P, wu, wv, wua, wva, eid, has_eid):
+        nu, nv, eid, moved = alter_edges(P, wu, wv, eid, has_eid)
+        self.flagv[0] += moved
+        return nu, nv, eid
+
+    @staticmethod
+    def hook(s, work) -> int:
+        """ECL-CC's / Afforest's hooks over all edges (``work`` None) or the
+        edges of the gathered active vertices, straight from the CSR."""
+        if work is None:
+            m = int(s.src.size)
+            link_coo(s.P, s.src, s.dst, m, s.fa.size > 0, s.fa, s.fb, s.plan.link)
+            return m
+        link_csr(s.P, s.indptr, s.indices, work, s.plan.link, s.fa, s.fb)
+        return int(degree_sum(s.indptr, work))
+
+
 def finish(s, work):
     """Run a non-union-find finish on run state ``s`` (P holds the sampled
     labels); ``work`` is None without sampling (all edges, COO), else the
     gathered active vertices (ECL-CC, Afforest) or their edges.  Returns
-    (edges inspected, rounds).
-
-    >>> import gconn
-    >>> gconn.connected_components(([0, 2], [1, 3]), algorithm="none+lt-prf", backend="cpu")
-    (2, array([0, 0, 1, 1], dtype=int32))
-    """
-    g, p, P = s.graph, s.plan, s.P
-    if p.family == TRAVERSAL:
-        return _bfs.components(s.indptr, s.indices, P)
-    if p.family == HOOK_COMPRESS:
-        if work is None:
-            link_coo(P, s.src, s.dst, p.link, s.fa, s.fb)
-            inspected = int(s.src.size)
-        else:
-            link_csr(P, s.indptr, s.indices, work, p.link, s.fa, s.fb)
-            inspected = int(degree_sum(s.indptr, work))
-        # ECL-CC's / Afforest's own compression step, after all hooks.
-        shortcut_pass(P, _no_verts(P), FULL_SHORTCUT)
-        return inspected, 0
-    eu, ev = (s.src, s.dst) if work is None else work
-    rounds, inspected = run_rounds(p, P, s.H, eu, ev, _no_verts(P), s.fa, s.fb, p.max_rounds(g.n))
-    return inspected, rounds
-
-
-def run_rounds(plan: Plan, P, aux, eu, ev, verts, fa, fb, max_rounds: int):
-    """Rounds of a round-based finish over the edge list (eu, ev) until one
-    changes nothing; returns (rounds, edge inspections).  ``aux`` is the
-    n-array the finish keeps beside P; with a non-empty ``fa`` the hooks of
-    a root-based finish are recorded there.
-
-    >>> P = np.arange(4, dtype=np.int32)
-    >>> src, dst, none = np.array([0, 2], np.int32), np.array([1, 3], np.int32), P[:0]
-    >>> from gconn.design import Variant
-    >>> plan = Plan.of(Variant.parse("none+label-prop"))
-    >>> run_rounds(plan, P, None, src, dst, none, none, none, 10)
-    (2, 4)
-    >>> P.tolist()
-    [0, 0, 2, 2]
-    """
-    f = plan.finish
-    record = fa.size > 0
-    m = eu.size
-    if f == "sv":
-        prev = aux
-        copy_pass(prev, P, verts)
-        # The paper's hooks read the live labels; replaying them for the
-        # forest needs the round's snapshot instead.
-        R = prev if record else P
-        inspected = 0
-        for r in range(1, max_rounds + 1):
-            hooked = sv_round(P, R, prev, eu, ev)
-            inspected += m
-            if record and hooked:
-                sv_winners(P, prev, eu, ev, fa, fb)
-                inspected += m
-            shortcut_pass(P, verts, FULL_SHORTCUT)
-            copy_pass(prev, P, verts)
-            if not hooked:
-                return r, inspected
-    elif f == "sv-classic":
-        for r in range(1, max_rounds + 1):
-            hooked = sv_classic_round(P, eu, ev, r % 2 == 1)
-            shortcut_pass(P, verts, FULL_SHORTCUT)
-            if not hooked:
-                return r, r * m
-    elif f in LT_FINISHES:
-        return _lt_rounds(plan, P, aux, eu, ev, verts, fa, fb, max_rounds)
-    elif f == "stergiou":
-        prev = aux
-        copy_pass(prev, P, verts)
-        for r in range(1, max_rounds + 1):
-            stergiou_round(P, prev, eu, ev)
-            if not stergiou_shortcut_pass(P, prev, verts):
-                return r, r * m
-    elif f == "label-prop":
-        for r in range(1, max_rounds + 1):
-            if not lp_round(P, eu, ev):
-                return r, r * m
-    else:
-        raise ValueError(f"{f} is not a round-based finish")
-    raise not_converged(plan.name, max_rounds)
-
-
-def _lt_rounds(plan, P, N, eu, ev, verts, fa, fb, max_rounds):
-    copt, uopt, sopt, alter = plan.lt
-    record = fa.size > 0
-    wu, wv = eu, ev
-    # Altered edges are compacted every round; the forest needs their
-    # input edge, so carry its index along.
-    eid = np.arange(eu.size, dtype=np.int64) if record and alter else np.empty(0, np.int64)
-    inspected = 0
-    for r in range(1, max_rounds + 1):
-        copy_pass(N, P, verts)
-        lt_connect_pass(P, N, wu, wv, copt)
-        inspected += wu.size
-        if record:
-            lt_winners(P, N, wu, wv, eid, eu, ev, copt, fa, fb)
-            inspected += wu.size
-        changed = lt_update_pass(P, N, verts, uopt)
-        changed += shortcut_pass(P, verts, sopt)
-        if alter:
-            inspected += wu.size
-            wu, wv, eid, moved = alter_edges(P, wu, wv, eid)
-            changed += moved
-        if not changed:
-            return r, inspected
-    raise not_converged(plan.name, max_rounds)
-
-
-def _no_verts(P):
-    """The empty vertex (or forest) array: vertex phases cover all of P,
-    and nothing is recorded."""
-    return np.empty(0, P.dtype)
-
-
-# -- incremental batches -----------------------------------------------------
-def insert_batch(plan: Plan, P, aux, src, dst) -> None:
-    """Insert a batch with a root-based non-union-find finish.
-
-    ECL-CC / Afforest hook each edge once and compress the batch's
-    endpoints.  SV and root-based LT run rounds on the batch's edges alone
-    until nothing changes (earlier batches are never re-inspected): every
-    endpoint is first pointed at its root, and the vertex phases then run
-    over the endpoints and their roots -- the only vertices whose parents
-    such a batch can change.
-
-    >>> P = np.arange(4, dtype=np.int32)
-    >>> from gconn.design import Variant
-    >>> insert_batch(Plan.of(Variant.parse("none+sv")), P, np.empty_like(P), P[3:], P[1:2])
-    >>> P.tolist()
-    [0, 1, 2, 1]
-    """
-    if plan.family == HOOK_COMPRESS:
-        link_coo(P, src, dst, plan.link, _no_verts(P), _no_verts(P))
-        shortcut_endpoints(P, src, dst)
-        return
-    shortcut_endpoints(P, src, dst)
-    verts = np.unique(np.concatenate([src, dst, P[src], P[dst]]))
-    run_rounds(plan, P, aux, src, dst, verts, _no_verts(P), _no_verts(P), plan.max_rounds(P.size))
-
-
-def mixed_batch(plan: Plan, P, aux, kinds, src, dst, query) -> np.ndarray:
-    """A mixed batch; ``query(src, dst)`` answers queries.  ECL-CC and
-    Afforest run inserts and queries concurrently; the round-synchronous SV
-    and LT have no per-edge insert to interleave with, so their batch runs
-    its inserts to convergence first and then answers its queries (which
-    the concurrent mode's contract allows).
-
-    >>> P = np.arange(4, dtype=np.int32)
-    >>> kinds, src, dst = np.array([0, 1], np.int8), np.array([3, 1], np.int32), np.array([1, 3], np.int32)
-    >>> ask = lambda s, d: P[s] == P[d]
-    >>> from gconn.design import Variant
-    >>> mixed_batch(Plan.of(Variant.parse("none+lt-prf")), P, np.empty_like(P), kinds, src, dst, ask).tolist()
-    [False, True]
-    """
-    if plan.family == HOOK_COMPRESS:
-        out = np.zeros(kinds.size, np.bool_)
-        mixed_link_batch(P, kinds, src, dst, plan.link, out)
-        return out
-    ins = kinds == 0
-    if ins.any():
-        insert_batch(plan, P, aux, src[ins], dst[ins])
-    out = np.zeros(kinds.size, np.bool_)
-    q = ~ins
-    if q.any():
-        out[q] = query(src[q], dst[q])
-    return out
+    (edges inspected, rounds)."""
+    if s.plan.family == TRAVERSAL:
+        return _bfs.components(s.indptr, s.indices, s.P)
+    return drivers.finish(Launches(s.graph.id_dtype), s, work)

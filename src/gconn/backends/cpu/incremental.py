@@ -2,7 +2,7 @@
 
 The root-based finishes that are not union-find (ECL-CC, Afforest, SV and
 the root-based Liu-Tarjan variants) keep the same parent array and process
-each batch with :mod:`gconn.backends.cpu.finishes`.
+each batch with :mod:`gconn.pipeline.finishes`.
 """
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import numpy as np
 from gconn.design import UNION_FIND, Plan, Variant
 from gconn.backends.cpu import unionfind as K
 from gconn.backends.cpu.backend import labels_view, new_arrays
+from gconn.pipeline.finishes import insert_batch, mixed_batch
 
 
 class IncrementalState:
@@ -24,6 +25,7 @@ class IncrementalState:
         self._ids_typed()
 
     def _ids_typed(self):
+        self._k = None
         #: Batches below this many operations may take the small_* kernels.
         self.small_below = K.SERIAL_BELOW if self.plan.family == UNION_FIND else 0
         # they cast ids to the dtype of the empty array and take ids below
@@ -32,6 +34,15 @@ class IncrementalState:
         idmax = int(np.iinfo(np.int32).max) if self.id_dtype == np.int32 else int(np.iinfo(np.int64).max)
         c = self.plan
         self._codes = (np.empty(0, self.id_dtype), idmax, c.fin, c.fopt, c.sopt)
+
+    def _launches(self):
+        """The other finishes' launches, made once: their round flag is
+        shared by the batches, which the API's lock serializes (making
+        them cost a 10-edge batch a few percent)."""
+        if self._k is None:
+            from gconn.backends.cpu.finishes import Launches  # imported by the variants that use it
+            self._k = Launches(self.id_dtype)
+        return self._k
 
     def reserve(self, n: int) -> None:
         if n <= self.P.size:
@@ -58,8 +69,7 @@ class IncrementalState:
     def insert(self, src: np.ndarray, dst: np.ndarray) -> None:
         c = self.plan
         if c.family != UNION_FIND:
-            from gconn.backends.cpu.finishes import insert_batch  # imported by the variants that use it
-            insert_batch(c, self.P, self.H, src, dst)
+            insert_batch(self._launches(), c, self.P, self.H, src, dst)
             return
         kernel = K.insert_serial if src.size < K.SERIAL_BELOW else K.insert_batch
         kernel(self.P, self.H, src, dst, c.fin, c.fopt, c.sopt)
@@ -73,8 +83,7 @@ class IncrementalState:
     def mixed(self, kinds: np.ndarray, src: np.ndarray, dst: np.ndarray) -> np.ndarray:
         c = self.plan
         if c.family != UNION_FIND:
-            from gconn.backends.cpu.finishes import mixed_batch
-            return mixed_batch(c, self.P, self.H, kinds, src, dst, self.query)
+            return mixed_batch(self._launches(), c, self.P, self.H, kinds, src, dst, self.query)
         out = np.zeros(kinds.size, np.bool_)
         kernel = K.mixed_serial if kinds.size < K.SERIAL_BELOW else K.mixed_batch
         kernel(self.P, self.H, kinds, src, dst, c.fin, c.fopt, c.sopt, out)

@@ -4,7 +4,8 @@ choice's cheap estimate of HB's coverage.
 
 Each sampler unions (or points) vertices into partial trees of the parent
 array with the plan's union rule; a finish that is not a union-find samples
-with UnionAsync + FindHalve (:class:`gconn.design.Plan`).
+with UnionAsync + FindHalve (:class:`gconn.design.Plan`).  The choice of
+sampler and BFS sampling's driver are :mod:`gconn.pipeline.sampling`'s.
 """
 from __future__ import annotations
 
@@ -95,7 +96,7 @@ def follow_first(indptr, indices, starts, max_steps):
 
 
 @njit(parallel=True, cache=True)
-def relabel_visited(P, level, mn):
+def _relabel_visited(P, level, mn):
     """Point every visited vertex at the visited set's minimum id, keeping
     parent <= child for the finishes that rely on it."""
     for vi in prange(P.size):
@@ -132,51 +133,41 @@ def stride_sample(P, H, src, dst, run, step, fin, fopt, sopt, fa, fb):
     return inspected
 
 
-def sample(s, seed: int) -> int:
-    """Run the plan's sampling on run state ``s``; returns the edges it
-    inspected."""
+# -- the samplers of gconn.pipeline.sampling -----------------------------------
+
+xp = np
+
+
+def stride(s, count: bool) -> int:
     p = s.plan
-    if p.sampling == "stride":
-        return int(stride_sample(s.P, s.H, s.src, s.dst, STRIDE_RUN, p.stride_step(s.src.size, s.graph.n),
-                                 p.fin, p.fopt, p.sopt, s.fa, s.fb))
-    indptr, indices = s.indptr, s.indices
-    deg = np.diff(indptr)
-    if p.sampling == "kout":
-        mode = KOUT_PAPER if p.kout_paper else KOUT_AFFOREST
-        kout_sample(s.P, s.H, indptr, indices, p.k, mode, seed, p.fin, p.fopt, p.sopt, s.fa, s.fb)
-        return int(np.minimum(deg, p.k).sum())
-    if p.sampling == "hb":
-        hb_hook_first(s.P, indptr, indices, p.fin, s.fa, s.fb)
-        second = hb_union_roots(s.P, s.H, indptr, indices, p.hb_n, p.fin, p.fopt, p.sopt, s.fa, s.fb)
-        return int(np.count_nonzero(deg)) + int(second)
-    if p.sampling == "bfs":
-        return bfs_sample(s, seed)
-    raise ValueError(f"unknown sampling {p.sampling!r}")
+    return int(stride_sample(s.P, s.H, s.src, s.dst, STRIDE_RUN, p.stride_step(s.src.size, s.graph.n),
+                             p.fin, p.fopt, p.sopt, s.fa, s.fb))
 
 
-def bfs_sample(s, seed: int) -> int:
-    """BFS sampling: a direction-optimizing BFS from the highest-degree
-    vertex of a random sample, for at most ``bfs_levels`` levels; the
-    visited set is pointed at its minimum id.  Returns the edges inspected."""
-    g, p, fa, fb = s.graph, s.plan, s.fa, s.fb
-    src = pick_source(s.indptr, p.bfs_sample, seed)
-    level = np.full(g.n, -1, np.int32)
-    parent = np.full(g.n, -1, s.indices.dtype)
-    search = Search(s.indptr, s.indices, level, parent)
-    search.run(src, p.bfs_levels)
-    visited = np.flatnonzero(level >= 0)
-    mn = int(visited[0])
-    relabel_visited(s.P, level, mn)
-    if fa.size:
-        tree = visited[visited != src]
-        fa[tree] = parent[tree]
-        fb[tree] = tree
-        if mn != src:
-            # The root's slot must stay free for a later link of the
-            # root; the source has no tree edge, so move mn's there.
-            fa[src], fb[src] = fa[mn], fb[mn]
-            fa[mn] = fb[mn] = -1
-    return search.inspected
+def kout(s, seed: int, count: bool) -> int:
+    p = s.plan
+    mode = KOUT_PAPER if p.kout_paper else KOUT_AFFOREST
+    kout_sample(s.P, s.H, s.indptr, s.indices, p.k, mode, seed, p.fin, p.fopt, p.sopt, s.fa, s.fb)
+    return int(np.minimum(np.diff(s.indptr), p.k).sum())
+
+
+def hb(s, seed: int, count: bool) -> int:
+    p = s.plan
+    hb_hook_first(s.P, s.indptr, s.indices, p.fin, s.fa, s.fb)
+    second = hb_union_roots(s.P, s.H, s.indptr, s.indices, p.hb_n, p.fin, p.fopt, p.sopt, s.fa, s.fb)
+    return int(np.count_nonzero(np.diff(s.indptr))) + int(second)
+
+
+def bfs_source(s, seed: int) -> int:
+    return pick_source(s.indptr, s.plan.bfs_sample, seed)
+
+
+def search(s, level, parent) -> Search:
+    return Search(s.indptr, s.indices, level, parent)
+
+
+def relabel_visited(s, level, mn: int) -> None:
+    _relabel_visited(s.P, level, mn)
 
 
 def hb_coverage(graph, sample: int = 1024, seed: int = 0, max_steps: int = 4096) -> float:

@@ -21,6 +21,7 @@ from contextlib import contextmanager
 import numpy as np
 
 from gconn.design import UNION_FIND, Plan
+from gconn.pipeline import sampling as pipeline_sampling
 from gconn.backends.gpu import finishes
 from gconn.backends.gpu import memory
 from gconn.backends.gpu import ops
@@ -172,7 +173,7 @@ def init(graph, plan: Plan, forest: bool) -> State:
 
 
 def sample(s: State, seed: int, count: bool) -> int:
-    return sampling.sample(s, seed, count)
+    return pipeline_sampling.sample(sampling, s, seed, count)
 
 
 def compress(s: State) -> None:

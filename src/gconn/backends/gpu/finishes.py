@@ -5,12 +5,10 @@ The rule bodies are those of :mod:`gconn.backends.core.minbased`, compiled with 
 GPU primitives; each kernel is made by a factory that closes over them and
 over the variant's rule codes (LT's connect / update / shortcut, ECL-CC or
 Afforest) as constants, like :mod:`gconn.backends.gpu.unionfind` does for union-find.
-The round loops run on the host and mirror :mod:`gconn.backends.cpu.finishes`
-phase for phase (same edge lists, same contraction of L_max for the
-finishes that are not root-based, same forest recording, same round and
-inspection counts); the kernels of a round OR a device flag that the host
-reads once at the round's end.  Liu-Tarjan's Alter also compacts the edge
-list on the host side (an ``xp`` boolean mask) each round.
+The round loops are those of :mod:`gconn.pipeline.finishes`, the CPU's
+too, over :class:`Launches`; the kernels of a round OR a device flag that
+the host reads once at the round's end.  Liu-Tarjan's Alter also compacts
+the edge list on the host side (an ``xp`` boolean mask) each round.
 
 BFS-CC runs the BFS of BFS sampling (:class:`gconn.backends.gpu.bfs.Search`) from
 the smallest unvisited id, writing the BFS forest into P; the next source
@@ -29,8 +27,8 @@ import numpy as np
 
 from gconn.backends.core.minbased import AFFOREST, ECL_CC, FULL_SHORTCUT, build
 from gconn.backends.core.unionfind import FIND_NAIVE, UNION_ASYNC
-from gconn.design import HOOK_COMPRESS, LT_FINISHES, TRAVERSAL, lt_codes
-from gconn.errors import not_converged
+from gconn.design import LT_FINISHES, TRAVERSAL, lt_codes
+from gconn.pipeline import finishes as drivers
 from gconn.backends.gpu._compat import cuda, view, xp
 from gconn.backends.gpu.bfs import Search
 from gconn.backends.gpu.launch import Launcher, kernel
@@ -273,9 +271,34 @@ def make_gather_edges():
     return gather_edges
 
 
-# -- the registry --------------------------------------------------------------
+# -- the launch interface of gconn.pipeline.finishes ---------------------------
 
-#: kind -> factory(*key); keys are the rule codes the factory closes over
+
+class Launches(Launcher):
+    """The GPU's launches of :mod:`gconn.pipeline.finishes`: the kernels
+    above, grid-stride, a round's kernels ORing the device flag that
+    ``changed`` reads back (one sync a round)."""
+
+    xp = xp
+
+    def alter(self, P, wu, wv, wua, wva, eid, has_eid):
+        """Alter on the device; the edges whose ends became equal are
+        dropped here (an ``xp`` mask)."""
+        m = int(wu.size)
+        nu, nv = xp.empty_like(wu), xp.empty_like(wv)
+        self("alter", (), m, P, wua, wva, self.v(nu), self.v(nv), m, self.flagv)
+        keep = nu != nv
+        return nu[keep], nv[keep], eid[keep] if has_eid else eid
+
+    def hook(self, s, work) -> int:
+        """ECL-CC's / Afforest's hooks over all edges (``work`` None) or the
+        gathered edges, recording the forest."""
+        eu, ev = (s.src, s.dst) if work is None else work
+        m = int(eu.size)
+        self("link", (s.plan.link,), m, view(s.P), self.v(eu), self.v(ev), m, s.record, self.v(s.fa), self.v(s.fb))
+        return m
+
+
 # -- static drivers ------------------------------------------------------------
 
 
@@ -284,137 +307,17 @@ def finish(s, work):
     labels, compressed; ``arange`` without sampling); ``work`` is None
     without sampling (all edges, COO), else the gathered edge list.
     Returns (edges inspected, rounds)."""
-    g, p = s.graph, s.plan
-    go = Launcher(g.id_dtype, s.ptr_dtype)
-    P = s.P
-    if p.family == TRAVERSAL:
-        return bfs_components(s, P)
-    eu, ev = (s.src, s.dst) if work is None else work
-    m = int(eu.size)
-    if p.family == HOOK_COMPRESS:
-        go("link", (p.link,), m, view(P), go.v(eu), go.v(ev), m, s.record, go.v(s.fa), go.v(s.fb))
-        # ECL-CC's / Afforest's own compression step, after all hooks.
-        go("shortcut", (FULL_SHORTCUT,), g.n, view(P), go.none, g.n, 1, go.flagv)
-        return m, 0
-    rounds, inspected = run_rounds(p, P, s.H, eu, ev, None, s.fa, s.fb, p.max_rounds(g.n), go)
-    return inspected, rounds
+    if s.plan.family == TRAVERSAL:
+        return bfs_components(s, s.P)
+    return drivers.finish(Launches(s.graph.id_dtype, s.ptr_dtype), s, work)
 
 
 def gather_edges(s, lmax: int):
     """The CSR edges of the vertices whose label is not ``lmax``, as a
     list, contracting L_max where the plan asks (:mod:`gconn.pipeline`)."""
-    g, P = s.graph, s.P
-    go = Launcher(g.id_dtype, s.ptr_dtype)
-    active = xp.flatnonzero(P != lmax).astype(np.int64)
-    deg = (s.indptr[active + 1] - s.indptr[active]).astype(np.int64)
-    offsets = xp.zeros(active.size + 1, np.int64)
-    xp.cumsum(deg, out=offsets[1:])
-    total = int(offsets[-1])
-    eu, ev = xp.empty(total, go.idt), xp.empty(total, go.idt)
-    if total:
-        go("gather_edges", (), int(active.size), view(P), view(s.indptr), view(s.indices), view(active),
-           int(active.size), view(offsets), int(lmax), int(s.plan.contract), view(eu), view(ev))
-    return eu, ev
-
-
-def run_rounds(plan, P, aux, eu, ev, verts, fa, fb, max_rounds, go):
-    """Rounds of a round-based finish over the edge list (eu, ev) until one
-    changes nothing, as :func:`gconn.backends.cpu.finishes.run_rounds`; returns
-    (rounds, edge inspections).  ``verts`` None means every vertex."""
-    f = plan.finish
-    record = fa.size > 0
-    m = int(eu.size)
-    every = verts is None
-    cnt = int(P.size if every else verts.size)
-    Pv, euv, evv = view(P), go.v(eu), go.v(ev)
-    vv = go.none if every else go.v(verts)
-    vert = (vv, cnt, int(every))
-    flag = go.flagv
-    if f == "sv":
-        prevv = view(aux)
-        go("copy", (), cnt, prevv, Pv, *vert)
-        # The paper's hooks read the live labels; replaying them for the
-        # forest needs the round's snapshot instead.
-        inspected = 0
-        for r in range(1, max_rounds + 1):
-            go.clear()
-            go("sv_round", (), m, Pv, prevv, euv, evv, m, int(record), flag)
-            inspected += m
-            hooked = go.changed()
-            if record and hooked:
-                go("sv_winners", (), m, Pv, prevv, euv, evv, m, view(fa), view(fb))
-                inspected += m
-            go("shortcut", (FULL_SHORTCUT,), cnt, Pv, *vert, flag)
-            go("copy", (), cnt, prevv, Pv, *vert)
-            if not hooked:
-                return r, inspected
-    elif f == "sv-classic":
-        for r in range(1, max_rounds + 1):
-            go.clear()
-            go("sv_classic_round", (), m, Pv, euv, evv, m, int(r % 2 == 1), flag)
-            hooked = go.changed()
-            go("shortcut", (FULL_SHORTCUT,), cnt, Pv, *vert, flag)
-            if not hooked:
-                return r, r * m
-    elif f in LT_FINISHES:
-        return _lt_rounds(plan, P, aux, eu, ev, vert, fa, fb, max_rounds, go)
-    elif f == "stergiou":
-        prevv = view(aux)
-        go("copy", (), cnt, prevv, Pv, *vert)
-        for r in range(1, max_rounds + 1):
-            go.clear()
-            go("stergiou_round", (), m, Pv, prevv, euv, evv, m)
-            go("stergiou_shortcut", (), cnt, Pv, prevv, *vert, flag)
-            if not go.changed():
-                return r, r * m
-    elif f == "label-prop":
-        for r in range(1, max_rounds + 1):
-            go.clear()
-            go("lp_round", (), m, Pv, euv, evv, m, flag)
-            if not go.changed():
-                return r, r * m
-    else:
-        raise ValueError(f"{f} is not a round-based finish")
-    raise not_converged(plan.name, max_rounds)
-
-
-def _lt_rounds(plan, P, N, eu, ev, vert, fa, fb, max_rounds, go):
-    copt, uopt, sopt, alter = plan.lt
-    record = fa.size > 0
-    Pv, Nv = view(P), view(N)
-    cnt = vert[1]
-    flag = go.flagv
-    wu, wv = eu, ev
-    # Altered edges are compacted every round; the forest needs their
-    # input edge, so carry its index along.
-    has_eid = record and alter
-    eid = xp.arange(eu.size, dtype=np.int64) if has_eid else xp.zeros(1, np.int64)
-    fav, fbv = (view(fa), view(fb)) if record else (go.none, go.none)
-    euv, evv = go.v(eu), go.v(ev)
-    inspected = 0
-    for r in range(1, max_rounds + 1):
-        m = int(wu.size)
-        wuv, wvv = go.v(wu), go.v(wv)
-        go.clear()
-        go("copy", (), cnt, Nv, Pv, *vert)
-        go("lt_connect", (copt,), m, Pv, Nv, wuv, wvv, m)
-        inspected += m
-        if record and m:    # (an empty eid has no device pointer to pass)
-            go("lt_winners", (copt,), m, Pv, Nv, wuv, wvv, view(eid), int(has_eid), m, euv, evv, fav, fbv)
-            inspected += m
-        go("lt_update", (uopt,), cnt, Pv, Nv, *vert, flag)
-        go("shortcut", (sopt,), cnt, Pv, *vert, flag)
-        if alter:
-            inspected += m
-            nu, nv = xp.empty_like(wu), xp.empty_like(wv)
-            go("alter", (), m, Pv, wuv, wvv, go.v(nu), go.v(nv), m, flag)
-            keep = nu != nv
-            wu, wv = nu[keep], nv[keep]
-            if has_eid:
-                eid = eid[keep]
-        if not go.changed():
-            return r, inspected
-    raise not_converged(plan.name, max_rounds)
+    active = xp.flatnonzero(s.P != lmax).astype(np.int64)
+    return drivers.gather_edges(Launches(s.graph.id_dtype, s.ptr_dtype), s.P, s.indptr, s.indices, active, lmax,
+                                s.plan.contract)
 
 
 def bfs_components(graph, P):
@@ -452,43 +355,3 @@ def _sources(level):
             continue
         yield s + i
         s += i + 1
-
-
-# -- incremental batches -------------------------------------------------------
-
-
-def insert_batch(plan, P, aux, src, dst) -> None:
-    """Insert a batch with a root-based non-union-find finish, as
-    :func:`gconn.backends.cpu.finishes.insert_batch`."""
-    go = Launcher(P.dtype)
-    m = int(src.size)
-    if m == 0:
-        return
-    Pv, sv, dv = view(P), view(src), view(dst)
-    if plan.family == HOOK_COMPRESS:
-        go("link", (plan.link,), m, Pv, sv, dv, m, 0, go.none, go.none)
-        go("endpoints", (), m, Pv, sv, dv, m)
-        return
-    go("endpoints", (), m, Pv, sv, dv, m)
-    verts = xp.unique(xp.concatenate([src, dst, P[src], P[dst]])).astype(P.dtype)
-    run_rounds(plan, P, aux, src, dst, verts, go.empty, go.empty, plan.max_rounds(P.size), go)
-
-
-def mixed_batch(plan, P, aux, kinds, src, dst, query):
-    """A mixed batch, as :func:`gconn.backends.cpu.finishes.mixed_batch`: ECL-CC and
-    Afforest run inserts and queries concurrently; SV and LT run the inserts
-    to convergence first, then ``query(src, dst)`` answers the queries."""
-    out = xp.zeros(kinds.size, np.bool_)
-    if plan.family == HOOK_COMPRESS:
-        m = int(kinds.size)
-        if m:
-            go = Launcher(P.dtype)
-            go("mixed_link", (plan.link,), m, view(P), view(kinds), view(src), view(dst),
-               m, view(out))
-        return out
-    ins = kinds == 0
-    insert_batch(plan, P, aux, xp.ascontiguousarray(src[ins]), xp.ascontiguousarray(dst[ins]))
-    q = xp.flatnonzero(~ins)
-    if q.size:
-        out[q] = query(xp.ascontiguousarray(src[q]), xp.ascontiguousarray(dst[q]))
-    return out

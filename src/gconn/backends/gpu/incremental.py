@@ -11,7 +11,8 @@ from __future__ import annotations
 import numpy as np
 
 from gconn.design import UNION_FIND, Plan, Variant
-from gconn.backends.gpu import finishes as MB
+from gconn.pipeline.finishes import insert_batch, mixed_batch
+from gconn.backends.gpu.finishes import Launches
 from gconn.backends.gpu import memory
 from gconn.backends.gpu._compat import view, xp
 from gconn.backends.gpu.launch import WARP, dtypes_key, dummy, get, launch
@@ -78,7 +79,7 @@ class IncrementalState:
 
     def insert(self, src, dst) -> None:
         if self.plan.family != UNION_FIND:
-            MB.insert_batch(self.plan, self.P, self.H, src, dst)
+            insert_batch(Launches(self.P.dtype), self.plan, self.P, self.H, src, dst)
             return
         self._ops(src, dst, OP_UNION)
 
@@ -91,10 +92,10 @@ class IncrementalState:
         """Inserts (kind 0) and queries (kind 1) of one batch, concurrently;
         ``out[i]`` answers op i where it is a query.  Rem's algorithms with
         SpliceAtomic need a barrier between the two, so they get two phases;
-        the min-based finishes are dispatched to :mod:`gconn.backends.gpu.finishes`."""
+        the min-based finishes are dispatched to :mod:`gconn.pipeline.finishes`."""
         if self.plan.family != UNION_FIND:
-            return MB.mixed_batch(self.plan, self.P, self.H, xp.ascontiguousarray(kinds, dtype=np.int8),
-                                  src, dst, self.query)
+            return mixed_batch(Launches(self.P.dtype), self.plan, self.P, self.H,
+                               xp.ascontiguousarray(kinds, dtype=np.int8), src, dst, self.query)
         out = xp.zeros(kinds.size, np.bool_)
         kinds = xp.ascontiguousarray(kinds, dtype=np.int8)
         if self.variant.phase_separated:

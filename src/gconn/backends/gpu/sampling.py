@@ -2,7 +2,8 @@
 reorganization, HB's two steps and BFS sampling; stride sampling over an
 edge list (ours, :mod:`gconn.design`).  (The automatic choice
 estimates HB's coverage only on the CPU: on the GPU it chooses by the
-number of edges, see :func:`gconn.design.choose`.)
+number of edges, see :func:`gconn.design.choose`.)  The choice of sampler
+and BFS sampling's driver are :mod:`gconn.pipeline.sampling`'s.
 
 >>> from gconn.backends.gpu import sampling
 >>> from gconn.backends.gpu.launch import REGISTRY
@@ -127,36 +128,31 @@ def make_bfs_relabel(jtb):
     return bfs_relabel
 
 
-def sample(s, seed: int, count: bool) -> int:
-    """Run the plan's sampling on run state ``s``; returns the edges it
-    inspected when ``count`` (counting reads back), else 0."""
-    g, p = s.graph, s.plan
-    n = g.n
-    if p.sampling == "stride":
-        return stride_sample(s, count)
-    deg = s.indptr[1:] - s.indptr[:-1] if count else None
-    if p.sampling == "kout":
-        mode = KOUT_PAPER if p.kout_paper else KOUT_AFFOREST
-        er = int(EDGE_REORGANIZATION and WARP_INTRINSICS and p.k == 2 and mode == KOUT_AFFOREST)
-        launch(s.kernel("sample_csr"), n if er else n * p.k, s.Pv, s.Hv, s.ipv, s.ixv, n, p.k, mode, seed, er,
-               s.record, s.fav, s.fbv)
-        return int(xp.minimum(deg, p.k).sum()) if count else 0
-    if p.sampling == "hb":
-        launch(s.kernel("hb_hook"), n, s.Pv, s.ipv, s.ixv, n, s.record, s.fav, s.fbv, persistent=True)
-        second = 0
-        if count:
-            labels = (s.P & 0xFFFFFFFF) if p.jtb else s.P
-            roots = labels == xp.arange(n, dtype=labels.dtype)
-            second = int(xp.count_nonzero(deg)) + int(xp.minimum(deg[roots], p.hb_n).sum())
-        launch(s.kernel("sample_csr"), n * p.hb_n, s.Pv, s.Hv, s.ipv, s.ixv, n, p.hb_n, HB_ROOTS, seed, 0,
-               s.record, s.fav, s.fbv)
-        return second
-    if p.sampling == "bfs":
-        return bfs_sample(s, seed)
-    raise ValueError(f"unknown sampling {p.sampling!r}")
+# -- the samplers of gconn.pipeline.sampling ---------------------------------
 
 
-def stride_sample(s, count: bool) -> int:
+def kout(s, seed: int, count: bool) -> int:
+    p, n = s.plan, s.graph.n
+    mode = KOUT_PAPER if p.kout_paper else KOUT_AFFOREST
+    er = int(EDGE_REORGANIZATION and WARP_INTRINSICS and p.k == 2 and mode == KOUT_AFFOREST)
+    launch(s.kernel("sample_csr"), n if er else n * p.k, s.Pv, s.Hv, s.ipv, s.ixv, n, p.k, mode, seed, er,
+           s.record, s.fav, s.fbv)
+    return int(xp.minimum(s.indptr[1:] - s.indptr[:-1], p.k).sum()) if count else 0
+
+
+def hb(s, seed: int, count: bool) -> int:
+    p, n = s.plan, s.graph.n
+    launch(s.kernel("hb_hook"), n, s.Pv, s.ipv, s.ixv, n, s.record, s.fav, s.fbv, persistent=True)
+    inspected = 0
+    if count:
+        deg = s.indptr[1:] - s.indptr[:-1]
+        labels = (s.P & 0xFFFFFFFF) if p.jtb else s.P
+        roots = labels == xp.arange(n, dtype=labels.dtype)
+        inspected = int(xp.count_nonzero(deg)) + int(xp.minimum(deg[roots], p.hb_n).sum())
+    launch(s.kernel("sample_csr"), n * p.hb_n, s.Pv, s.Hv, s.ipv, s.ixv, n, p.hb_n, HB_ROOTS, seed, 0,
+           s.record, s.fav, s.fbv)
+    return inspected
+def stride(s, count: bool) -> int:
     """Stride sampling (ours, :mod:`gconn.design`): the union kernel over
     the edge list with its 32-edge chunks spread ``step`` edges apart.
     Ids not checked before the run (:func:`gconn.backends.gpu.graph.track_ids`)
@@ -173,30 +169,16 @@ def stride_sample(s, count: bool) -> int:
     return (runs - 1) * WARP + min(WARP, m - (runs - 1) * step) if runs else 0
 
 
-def bfs_sample(s, seed: int) -> int:
-    """BFS sampling: a direction-optimizing BFS from the highest-degree
-    vertex of a random sample, for at most ``bfs_levels`` levels; the
-    visited set is pointed at its minimum id."""
-    g, p = s.graph, s.plan
-    n, idt = g.n, g.id_dtype
-    cand = xp.random.RandomState(seed).randint(0, n, size=min(p.bfs_sample, n)) if n > p.bfs_sample \
-        else xp.arange(n)
-    source = int(cand[int(xp.argmax(s.indptr[cand + 1] - s.indptr[cand]))])
-    level = xp.full(n, -1, np.int32)
-    parent = xp.full(n, -1, idt)
-    search = Search(s, level, parent)
-    search.run(source, p.bfs_levels)
-    visited = level >= 0
-    mn = int(xp.argmax(visited))
-    launch(s.kernel("bfs_relabel"), n, s.Pv, view(level), n, mn, persistent=True)
-    if s.record:
-        # The tree edge of each visited vertex but the source sits in its
-        # slot; the minimum stays a root, so its slot must stay free for a
-        # later link: the source has none, so mn's edge moves there.
-        visited[source] = False
-        xp.copyto(s.fa, parent, where=visited)
-        xp.copyto(s.fb, xp.arange(n, dtype=idt), where=visited)
-        if mn != source:
-            s.fa[source], s.fb[source] = s.fa[mn], s.fb[mn]
-            s.fa[mn] = s.fb[mn] = -1
-    return search.inspected
+def bfs_source(s, seed: int) -> int:
+    """The highest-degree vertex of a random sample (Slota et al.)."""
+    n, k = s.graph.n, s.plan.bfs_sample
+    cand = xp.random.RandomState(seed).randint(0, n, size=min(k, n)) if n > k else xp.arange(n)
+    return int(cand[int(xp.argmax(s.indptr[cand + 1] - s.indptr[cand]))])
+
+
+def search(s, level, parent) -> Search:
+    return Search(s, level, parent)
+
+
+def relabel_visited(s, level, mn: int) -> None:
+    launch(s.kernel("bfs_relabel"), s.graph.n, s.Pv, view(level), s.graph.n, mn, persistent=True)
