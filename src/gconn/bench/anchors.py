@@ -90,6 +90,7 @@ def make_graphs(names, anchors, data, where):
     """Each graph's canonical (n, src.npy, dst.npy), written once to ``where``
     (the generators are serial NumPy: one process a graph)."""
     from concurrent.futures import ProcessPoolExecutor
+    os.makedirs(where, exist_ok=True)
     with ProcessPoolExecutor(max_workers=min(len(names), os.cpu_count() or 1)) as pool:
         done = [pool.submit(_make, name, anchors, data, where) for name in names]
         return {name: f.result() for name, f in zip(names, done)}
