@@ -424,7 +424,7 @@ def _run_unchecked(be, g, plan: Plan, numbered: bool, seed):
     return (k if numbered else device_graph.if_ids_fit(k, flags)), labels
 
 
-_DEVICE_GRAPH = __package__ + ".gpu.graph"
+_DEVICE_GRAPH = "gconn.backends.gpu.graph"
 
 
 def _cupy_pair_again(graph, backend, algorithm, numbered: bool, seed):
