@@ -1,9 +1,7 @@
 """Public entry points: static connectivity, spanning forest, incremental.
 
-A call states what it asks for (:class:`gconn.api.dispatch.Call`), describes
-its input once (:func:`gconn.inputs.describe`) and runs on the route
-:mod:`gconn.api.dispatch` chooses; what comes back is shaped here (labels,
-input ids, a table, statistics).
+A call is described (:func:`gconn.inputs.describe`), routed by
+:mod:`gconn.api.dispatch`, and its result shaped here.
 """
 from __future__ import annotations
 
@@ -31,7 +29,7 @@ def _the_graph(graph, csgraph):
 
 
 def _with_input(stats, src) -> None:
-    """Put what the input was, and the guesses made reading it, into ``stats``."""
+    """Record the input's kind and the guesses made reading it in ``stats``."""
     if stats is None:
         return
     stats.input = {"kind": src.kind, "notes": list(src.notes) + list(src.read_notes)}
@@ -142,8 +140,7 @@ def connected_components(graph=None, directed=True, connection="weak", return_la
 
 
 def _input_ids(nodes, labels, on_gpu: bool):
-    """The input id of each vertex: ``nodes``, or 0..n-1 where the ids were
-    used as they are."""
+    """The input id of each vertex: ``nodes``, or 0..n-1."""
     if nodes is not None:
         return nodes
     if on_gpu:
