@@ -452,16 +452,13 @@ def connected_components(edges, *, source=None, target=None, n=None, output="aut
     list of files read one per task (Parquet, CSV, ``.npy`` edge arrays,
     and gconn's formats through :func:`gconn.load`; a glob pattern works).
 
-    ``labels`` numbers components 0..k-1 like scipy.  With ``output=
-    "array"`` it is a dask.array over the vertices 0..n-1 (``n`` defaults to
-    the largest id + 1); with ``"dataframe"`` a dask.dataframe with columns
-    ``vertex, label`` over the ids that appear in the edges, sorted (files
-    that gconn.load reads lose their self loops, and with them any vertex
-    seen only in one);
-    ``"auto"`` gives the array unless the ids are sparse (beyond 2^20 and
-    more than 4 times the distinct count).  ``fan_in`` forests merge in each
-    task of the reduction; ``backend`` is gconn's (``"auto"``: a worker's
-    GPU when it has one).  The labels stay on the cluster, in chunks of
+    ``labels`` numbers components 0..k-1 like scipy: with ``output="array"``
+    a dask.array over 0..n-1 (``n`` defaults to the largest id + 1); with
+    ``"dataframe"`` a dask.dataframe ``vertex, label`` over the sorted ids
+    in the edges (files gconn.load reads lose vertices seen only in self
+    loops); ``"auto"`` the array unless the ids are sparse (beyond 2^20 and
+    more than 4 times the distinct count).  ``fan_in`` forests merge per
+    task; ``backend`` is gconn's.  Labels stay on the cluster in chunks of
     ``chunk_size``.
 
     >>> import dask.array as da, numpy as np
