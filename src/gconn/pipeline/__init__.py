@@ -22,8 +22,8 @@ step; this module fixes their order, timing and counting:
 * ``sample_stats(state, lmax, work, stats)`` fills Cov, IC and L_max.
 * ``scope(graph, plan, forest, stats)``: a context around the run.
 
-Shared drivers over a backend's launches: :mod:`gconn.pipeline.sampling`
-and :mod:`gconn.pipeline.finishes`.
+Shared drivers over a backend's launches: ``gconn.pipeline.sampling``
+and ``gconn.pipeline.finishes``.
 
 Skipping L_max's edges is safe for a root-based finish: L_max's tree is only
 ever extended through its root.  The others may move any vertex out of its
