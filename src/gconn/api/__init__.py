@@ -1,9 +1,7 @@
 """Public entry points: static connectivity, spanning forest, incremental.
 
-A call states what it asks for (:class:`gconn.api.dispatch.Call`), describes
-its input once (:func:`gconn.inputs.describe`) and runs on the route
-:mod:`gconn.api.dispatch` chooses; what comes back is shaped here (labels,
-input ids, a table, statistics).
+A call is described (:func:`gconn.inputs.describe`), routed by
+:mod:`gconn.api.dispatch`, and its result shaped here.
 """
 from __future__ import annotations
 
@@ -31,7 +29,7 @@ def _the_graph(graph, csgraph):
 
 
 def _with_input(stats, src) -> None:
-    """Put what the input was, and the guesses made reading it, into ``stats``."""
+    """Record the input's kind and the guesses made reading it in ``stats``."""
     if stats is None:
         return
     stats.input = {"kind": src.kind, "notes": list(src.notes) + list(src.read_notes)}
@@ -47,41 +45,28 @@ def connected_components(graph=None, directed=True, connection="weak", return_la
     """Connected components, scipy-compatible.
 
     Returns ``(n_components, labels)`` with labels 0..k-1 numbered like
-    ``scipy.sparse.csgraph.connected_components``; with ``compact=False``
-    each label is instead the smallest vertex id of the component (no
-    relabelling pass).  ``return_stats=True`` appends a :class:`~gconn.pipeline.stats.Stats`.
+    ``scipy.sparse.csgraph.connected_components``; ``compact=False`` labels
+    each vertex by its component's smallest id instead.  ``return_stats=True``
+    appends a :class:`~gconn.pipeline.stats.Stats`.
 
-    ``directed``, ``connection`` and ``return_labels`` (also positional) and
-    ``csgraph=`` (another name for ``graph``) mean what they mean in SciPy:
-    ``connection='strong'`` with ``directed=True`` gives the strongly
-    connected components of directed input (see :mod:`gconn.api.scc`; the
-    labels are SciPy's on the CPU), anything else the components of the
-    undirected graph.  For SciPy's input rules exactly (dense arrays,
-    explicit zeros, masked arrays) use :mod:`gconn.integrations.csgraph`.
+    ``directed``, ``connection``, ``return_labels`` and ``csgraph=`` mean what
+    they mean in SciPy: ``connection='strong'`` with ``directed=True`` gives
+    strongly connected components (:mod:`gconn.api.scc`).  For SciPy's input
+    rules exactly use :mod:`gconn.integrations.csgraph`.
 
-    ``relabel`` (edge arrays, tables and files): ``True`` counts only the
-    ids that occur, so sparse ids such as ``3000000000`` cost nothing;
-    ``"auto"`` does so when they are sparse (see :mod:`gconn.graph.relabel`).
-    The result is then ``(n_components, labels, ids)``: ``labels[i]`` is
-    the component of input id ``ids[i]``, ``ids`` sorted ascending
-    (int64, every id 0..n-1 when "auto" kept the ids as they are); with
-    ``compact=False`` labels are smallest input ids.  ``Stats.relabelled``
-    says whether ids were relabelled.  Ids that are not integers (names)
-    need ``relabel=True``; ``ids`` then holds the names (see
-    :mod:`gconn.inputs.tables`).
+    ``relabel`` (edge arrays, tables and files): ``True`` counts only the ids
+    that occur, so sparse ids cost nothing; ``"auto"`` does so when they are
+    sparse (:mod:`gconn.graph.relabel`).  The result is then
+    ``(n_components, labels, ids)``, ``labels[i]`` the component of input id
+    ``ids[i]`` (sorted int64, or the names, which need ``relabel=True``; see
+    :mod:`gconn.inputs.tables`).  ``Stats.relabelled`` says whether ids were relabelled.
 
     ``source=``/``target=`` name the edge columns of a table or edge file
-    (pandas, polars, pyarrow, cuDF, CSV, Parquet; default: the first two).
-
-    ``device_memory`` (bytes or e.g. ``"4GB"``; default: the environment
-    variable ``GCONN_DEVICE_MEMORY``, else all that is free) bounds what
-    the GPU backend may use: host edges whose graph would not fit are
-    streamed to the GPU in chunks (see :mod:`gconn.chunked.gpu`).
-
+    (default: the first two).  ``device_memory`` (bytes or e.g. ``"4GB"``;
+    default ``GCONN_DEVICE_MEMORY``, else all that is free) bounds the GPU's
+    use: larger host graphs are streamed in chunks (:mod:`gconn.chunked.gpu`).
     ``output="pandas"`` or ``"polars"`` returns ``(n_components, table)``
-    instead: one row per vertex, columns ``vertex`` (its input id or name)
-    and ``component`` (its label, as above); names need no ``relabel``
-    then, since the table carries them.
+    with columns ``vertex`` (input id or name) and ``component``.
 
     >>> import gconn
     >>> gconn.connected_components(([0, 2], [1, 3]), backend="cpu")
@@ -142,8 +127,7 @@ def connected_components(graph=None, directed=True, connection="weak", return_la
 
 
 def _input_ids(nodes, labels, on_gpu: bool):
-    """The input id of each vertex: ``nodes``, or 0..n-1 where the ids were
-    used as they are."""
+    """The input id of each vertex: ``nodes``, or 0..n-1."""
     if nodes is not None:
         return nodes
     if on_gpu:

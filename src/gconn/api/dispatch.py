@@ -1,26 +1,19 @@
-"""The one decision of a call's route, from the input's description, before
-anything is read.
+"""The one decision of a call's route, from the input's description
+(:func:`gconn.inputs.describe`) and the :class:`Call`, before anything is
+read.  :func:`route` picks one of:
 
-:func:`gconn.connected_components` and :func:`gconn.spanning_forest` in ``gconn.api``
-describe their input (:func:`gconn.inputs.describe`), state the call
-(:class:`Call`), and hand both here.  :func:`route` picks one of:
+* ``compiled``: a plain call on small host input on the CPU, through
+  ``gconn.backends.aot``, so that a one-off process never loads numba;
+* ``chunked``: a file or chunk iterator on the CPU with union-find without
+  sampling, in O(n + chunk) memory (``gconn.chunked.cpu``);
+* ``stream``: host edges on the GPU in overlapped chunks
+  (:mod:`gconn.chunked.gpu`);
+* ``resident``: the graph built (:func:`gconn.inputs.to_graph`) and run by
+  :mod:`gconn.pipeline`.
 
-* ``compiled``: a plain call on a small host input (edge arrays, or a text
-  file whose size says it is small), on the CPU, through the compiled
-  module ``gconn.backends.aot``, so that a one-off process never loads numba;
-* ``chunked``: a file (or an iterator of edge chunks) on the CPU with a
-  union-find variant without sampling: parsed and united chunk by chunk in
-  O(n + chunk) memory (``gconn.chunked.cpu``);
-* ``stream``: host edges on the GPU: copied in overlapped chunks and united
-  on the device (:mod:`gconn.chunked.gpu`), when the variant reads only edges
-  or the graph does not fit the device's memory budget;
-* ``resident``: everything else: the graph built (:func:`gconn.inputs.to_graph`),
-  moved to the backend, and run by :mod:`gconn.pipeline`.
-
-A resident GPU graph or a CuPy edge pair passed again takes a faster way
-still (:func:`gconn.api.dispatch.replay`), tried before the input is even described.  Each
-route reads the input once: a file read whole for the compiled route that
-turns out to need relabelling is handed to the resident route as it is.
+A resident GPU graph or CuPy edge pair passed again is replayed
+(:func:`gconn.api.dispatch.replay`) before the input is described.  Each
+route reads the input once.
 """
 from __future__ import annotations
 
@@ -78,34 +71,29 @@ class Call:
 
 @dataclass
 class Outcome:
-    """What a route returns: ``(k, labels)`` or a forest's ``(src, dst)``
-    in ``result``, each vertex's input id or name (``nodes``, None when the
-    ids are 0..n-1 as they are), and the statistics."""
+    """What a route returns: ``(k, labels)`` or ``(src, dst)``, each vertex's input
+    id or name (``nodes``, None for 0..n-1), and the statistics."""
 
     result: tuple
     nodes: object = None
     stats: Stats | None = None
-    #: the results are CuPy arrays and stay so (the input was on the GPU)
     on_gpu: bool = False
     #: where the labels land on the host, and the check to run once they have
     landing: object = None
     settle: object = None
-    #: the route that ran (see :func:`route`)
     route: str = "resident"
 
 
 # -- the backend ---------------------------------------------------------------------
 
 def backend_name(backend: str, on_gpu: bool = False) -> str:
-    """'cpu' or 'gpu': the backend a call runs on (``auto``: the GPU for
-    device input or where one is usable, else the CPU), without importing
-    either (the CPU's imports numba, which a compiled one-off run avoids)."""
+    """'cpu' or 'gpu' for ``backend``, without importing the CPU backend (numba)."""
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}; one of {', '.join(BACKENDS)}")
     if backend == "auto":
         if on_gpu:
             return "gpu"
-        from gconn.backends import gpu     # each route's modules load lazily: a one-off run loads only its own
+        from gconn.backends import gpu
         return "gpu" if gpu.available(simulator_ok=False)[0] else "cpu"
     if backend == "gpu":
         from gconn.backends import gpu
@@ -125,8 +113,7 @@ def backend_module(backend: str, on_gpu: bool = False):
 
 
 def variant_of(algorithm, problem: str, graph, be, params: dict) -> Variant:
-    """The variant a call runs: the name given, or the automatic choice for
-    ``graph``; options that it would ignore are an error."""
+    """The variant named or chosen for ``graph``; options it would ignore are an error."""
     design.check_param_names(params)  # before the automatic choice does any work
     chosen = algorithm is None or (isinstance(algorithm, str) and algorithm == "auto")
     if chosen:
@@ -140,9 +127,7 @@ def variant_of(algorithm, problem: str, graph, be, params: dict) -> Variant:
 
 
 def out_array(arr, like_device: bool, landing=None):
-    """Results follow the input: CuPy for a graph on the GPU, NumPy
-    otherwise (fetched into the host memory ``landing`` where it fits, see
-    :func:`gconn.backends.gpu.staging.fetch`)."""
+    """CuPy for input on the GPU, else NumPy (fetched into ``landing`` where it fits)."""
     if _is_cupy(arr) and not like_device:
         from gconn.backends.gpu.staging import fetch
         return fetch(arr, landing)
@@ -152,8 +137,7 @@ def out_array(arr, like_device: bool, landing=None):
 # -- the route -----------------------------------------------------------------------
 
 def route(src: Source, call: Call, be: str) -> str:
-    """The route of a call on the backend ``be`` ('cpu' or 'gpu'; see the
-    module docstring)."""
+    """The route of a call on the backend ``be`` ('cpu' or 'gpu')."""
     if be == "cpu":
         if _compiled(src, call):
             return "compiled"
@@ -166,9 +150,7 @@ def route(src: Source, call: Call, be: str) -> str:
 
 
 def _compiled(src: Source, call: Call) -> bool:
-    """A plain call on small host edges, on the CPU.  Statistics are asked
-    for only where numba is not loaded (the CLI's one-off runs): the
-    compiled route then times its read and its run, no finer."""
+    """A plain call on small host edges on the CPU (with stats only where numba is not loaded)."""
     from gconn.backends import aot
     if not (call.auto and aot.module() is not None) or call.params or call.relabel is True or call.table \
             or call.n is not None or (call.stats and not aot.numba_free()):
@@ -197,8 +179,7 @@ def _chunked(src: Source, call: Call) -> bool:
 
 
 def _streams(src: Source, call: Call) -> bool:
-    """Whether the GPU route may stream the input (it still declines a
-    variant that needs the graph where the graph fits the device)."""
+    """Whether the GPU route may stream the input (it may still decline)."""
     if call.relabel is True or call.table or call.n is not None:
         return False
     if src.kind in ("edges", "chunks"):
@@ -214,8 +195,7 @@ def _streams(src: Source, call: Call) -> bool:
 # -- running a call --------------------------------------------------------------------
 
 def run(src: Source, call: Call, be=None) -> Outcome:
-    """Run ``call`` on ``src`` by its route (on the backend module ``be``,
-    or the one the call asks for)."""
+    """Run ``call`` on ``src`` by its route."""
     name = be.NAME if be is not None else backend_name(call.backend, src.on_gpu)
     way = route(src, call, name)
     out = None
@@ -236,9 +216,7 @@ def run(src: Source, call: Call, be=None) -> Outcome:
 
 
 def _run_compiled(src: Source, call: Call):
-    """The compiled one-off route; a file read whole that needs more (its
-    ids are sparse under relabel="auto", or names) comes back as its
-    :class:`~gconn.io.edges.FileEdges` for the resident route."""
+    """The compiled route; a file that needs more comes back as its FileEdges for the resident route."""
     import time
     from gconn.backends import aot
     t0 = time.perf_counter()
@@ -292,9 +270,8 @@ def _run_stream(src: Source, call: Call, be) -> Outcome | None:
         result = labels_of(be, roots, plan, call.numbered)
     nodes = None
     if call.relabel == "auto":
-        # Sparse ids are known only now: the vertices in components of two or
-        # more are a lower bound on those that occur.  Where the range may
-        # be sparse, the resident route reads the input and relabels it.
+        # vertices in components of two or more bound those that occur from below; where the range
+        # may be sparse, the resident route relabels
         n = int(roots.size)
         if n >= AUTO_MIN_RANGE:
             sizes = np.bincount(np.asarray(out_array(roots, False)), minlength=1)
@@ -315,7 +292,6 @@ def _run_resident(src: Source, call: Call, be, read=None) -> Outcome:
     plan = Plan.of(variant_of(call.algorithm, call.problem, g, be, call.params))
     stats = None
     if call.stats:
-        # nodes is an id array after relabelling (a list holds networkx labels)
         stats = Stats(variant=plan.name, backend=be.NAME, n=g.n, m=g.m_input,
                       relabelled=g_in.nodes is not None and not isinstance(g_in.nodes, list))
     forest = call.problem == "forest"
@@ -343,8 +319,7 @@ def _phase(stats, name, be):
 
 
 def edges_only(g, plan: Plan) -> bool:
-    """Whether a run reads nothing of ``g`` but its edge list (see
-    :func:`gconn.backends.gpu.replay.replayed`)."""
+    """Whether a run reads nothing of ``g`` but its edge list."""
     return plan.needs == "edges" and g.m_input > 0
 
 
@@ -358,9 +333,7 @@ def labels_of(be, roots, plan: Plan, numbered: bool):
 
 
 def run_labels(be, g, plan: Plan, numbered: bool, seed):
-    """(k, labels) of a run, as :func:`labels_of` gives them; numbered
-    through :func:`gconn.pipeline.components`, whose GPU labels kernel
-    also does the finalize's compression."""
+    """(k, labels) of a run, as :func:`labels_of` gives them."""
     if numbered:
         return pipeline.components(g, plan, be, seed=seed)
     return labels_of(be, pipeline.run(g, plan, be, seed=seed)[0], plan, False)
@@ -378,12 +351,9 @@ def replay(graph, backend, algorithm, numbered: bool, seed):
 
 
 def _resident_again(graph, backend, algorithm, numbered: bool, seed):
-    """(k, labels) of a plain call on a Graph already on the GPU, or None
-    for other input.  Its setup (backend, automatic choice, plan) is kept
-    with the graph, per set of forms the graph holds (an adjacency built
-    since changes the choice), so that a repeated call goes straight to its
-    replay: the setup cost 20-25 us of the H100's host per call, as much as
-    a small graph's whole computation."""
+    """(k, labels) of a plain call on a Graph on the GPU, or None.  Its setup is
+    kept with the graph, per set of forms it holds (they change the choice),
+    as it costs as much as a small graph's computation."""
     if type(graph) is not Graph or backend not in ("auto", "gpu") or not graph.on_gpu:
         return None
     try:
@@ -403,7 +373,6 @@ def _resident_again(graph, backend, algorithm, numbered: bool, seed):
         # memory to the garbage collector
         hit = memo[key] = (be, plan, edges_only(g, plan), [])
     be, plan, only_edges, handle = hit
-    # once captured, straight to the replay (the store's lookups cost 2-3 us of the H100's host)
     out = be.again(handle)
     if out is not None:
         return out
@@ -413,11 +382,8 @@ def _resident_again(graph, backend, algorithm, numbered: bool, seed):
 
 
 def _run_unchecked(be, g, plan: Plan, numbered: bool, seed):
-    """(k, labels) of a GPU run on edges whose ids were not checked against
-    ``g.n``: its union kernels skip and flag ids outside 0..n-1, and k is
-    -1 (on the device) unless every id fit and n-1 was among them.  The
-    numbering's scan reads the flags into k itself (``gpu.backend.number``);
-    a count of roots is followed by ``ids_fit``."""
+    """(k, labels) of a GPU run on unchecked ids: the kernels flag ids outside
+    0..n-1, and k is -1 unless every id fit and n-1 was among them."""
     from gconn.backends.gpu import graph as device_graph
     flags = device_graph.track_ids(g)
     k, labels = run_labels(be, g, plan, numbered, seed)
@@ -428,13 +394,9 @@ _DEVICE_GRAPH = "gconn.backends.gpu.graph"
 
 
 def _cupy_pair_again(graph, backend, algorithm, numbered: bool, seed):
-    """(k, labels) of a CuPy ``(src, dst)`` pair whose ids were checked
-    before, without checking them again first, or None (then the call
-    takes the usual path).  The run starts from the n the last check found
-    and checks the ids itself, in the union kernel; its result stands only
-    if they still fit that n (see :mod:`gconn.backends.gpu.graph`).  A wrong n, a
-    negative id: the call starts over on the usual path, which checks the
-    ids first and names a bad one."""
+    """(k, labels) of a CuPy pair checked before, run from the n the last check
+    found with the ids checked in the union kernel, or None (the usual path,
+    which names a bad id)."""
     if backend not in ("auto", "gpu") or algorithm not in ("auto", None) or type(graph) is not tuple \
             or len(graph) != 2 or not (_is_cupy(graph[0]) and _is_cupy(graph[1])):
         return None

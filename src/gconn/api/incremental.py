@@ -33,13 +33,10 @@ class IncrementalConnectivity:
       false if they are not after it, otherwise either.  (Rem's algorithms
       with SpliceAtomic are always run phased, as they require.)
 
-    Its methods may be called from several threads at once: each call
-    takes the structure's lock around whatever reads or changes the state
-    (growing the arrays included), so calls take effect one at a time and
-    a batch is never split by another thread's.  On the CPU, a batch of
-    fewer than 1000 operations given as lists or 1-D arrays of ints is
-    checked and run in one compiled call (``python -m
-    gconn.bench.small_batches`` times it).
+    Methods may be called from several threads: each takes the structure's
+    lock, so calls take effect one at a time and a batch is never split.
+    On the CPU, a batch of fewer than 1000 ints is checked and run in one
+    compiled call.
 
     >>> import gconn
     >>> ic = gconn.IncrementalConnectivity(backend="cpu")
@@ -63,7 +60,6 @@ class IncrementalConnectivity:
         self.mode = mode
         self._n = 0
         self._lock = threading.Lock()
-        # labels() answers in CuPy only when the structure was seeded on the GPU
         self._device_io = g is not None and g.on_gpu
         id_dtype = np.int64 if max(n, g.n if g is not None else 0) > INT32_MAX else np.int32
         self._state = self._be.IncrementalState(self.variant, id_dtype)
@@ -75,8 +71,6 @@ class IncrementalConnectivity:
             self._state.seed(roots)
             self._n = g.n
         self._grow(int(n))
-        # small host batches of a union-find variant on the CPU: one
-        # compiled call checks and runs them (see _small_ids)
         self._small_below = getattr(self._state, "small_below", 0)
         self._phased = mode == "phased" or (mode == "concurrent" and self.variant.phase_separated)
 
@@ -88,10 +82,8 @@ class IncrementalConnectivity:
     @property
     def n_components(self) -> int:
         """The number of connected components among vertices 0..n-1."""
-        # roots() compresses the whole forest, which concurrent unions
-        # would disturb, and reads P, which a growing call replaces; the
-        # count's kernels stay inside too, as CUDA's simulator runs only
-        # one kernel at a time
+        # under the lock: roots() compresses the forest and reads P, which a growing call replaces,
+        # and CUDA's simulator runs one kernel at a time
         with self._lock:
             return int(self._be.count_roots(self._state.roots(self._n)))
 
@@ -169,8 +161,7 @@ class IncrementalConnectivity:
         s, d, hi = self._ids(src, dst)
         if s.size == 0:
             return self._empty_bool()
-        # one lock for the whole batch: its phases or runs see no other
-        # thread's inserts in between
+        # one lock for the whole batch: no other thread's inserts in between
         with self._lock:
             self._grow_to(hi, s, d)
             return self._run(kinds, s, d)
@@ -200,7 +191,6 @@ class IncrementalConnectivity:
             return self._empty_bool()
         return self._be.concatenate(answers)
 
-    # -- helpers ----------------------------------------------------------
     def _empty_bool(self):
         return self._be.asarray(np.zeros(0, np.bool_))
 
@@ -220,8 +210,7 @@ class IncrementalConnectivity:
         self._grow(hi + 1, lambda: _position_of(hi, s, d))
 
     def _ids(self, src, dst):
-        """Checked ids in the state's dtype and the largest (-1 if none);
-        reads no state that changes, so it runs outside the lock."""
+        """Checked ids in the state's dtype and the largest (-1 if none); runs outside the lock."""
         if _is_cupy(src) or _is_cupy(dst):
             s, d = self._be.validate_device_ids(src, dst)
         else:
@@ -232,8 +221,7 @@ class IncrementalConnectivity:
                 id_range(s, d)
         hi = int(max(s.max(), d.max())) if s.size else -1
         if hi >= INT32_MAX and self._state.id_dtype == np.int32:
-            # raises (too little memory, or the id needs int64) and changes
-            # nothing, before the cast below would wrap the id around
+            # raises before the cast below would wrap the id around
             self._grow(hi + 1, lambda: _position_of(hi, s, d))
         dt = self._state.id_dtype
         return self._be.asarray(s, dt), self._be.asarray(d, dt), hi
@@ -267,12 +255,9 @@ class IncrementalConnectivity:
 
 
 def _small_ids(x, below: int):
-    """``x`` as a 1-D array of signed integers for the one-call path (a
-    list or tuple of fewer than ``below`` ints, or such a NumPy array), or
-    None where the checked path must look at it: other types, floats,
-    bools, strings, unsigned or huge ids, more dimensions.  The kernel
-    checks the rest (lengths, kinds, negative ids, growth) and hands
-    anything wrong back to the checked path, which names it."""
+    """``x`` as a 1-D signed int array of fewer than ``below`` entries for the
+    one-call path, else None; the kernel hands anything wrong back to the
+    checked path, which names it."""
     t = type(x)
     if t is list or t is tuple:
         if len(x) >= below:
@@ -297,9 +282,7 @@ def _position_of(value: int, src, dst) -> str:
 
 
 def _check_growth(state, n: int, locate) -> None:
-    """Host memory for growing incremental state to ``n`` vertices, checked
-    only when the state must reallocate: the new parent and auxiliary
-    arrays beside the old ones while copying, or labels() afterwards."""
+    """Check host memory for growing the state to ``n`` vertices, where it must reallocate."""
     parents = getattr(state, "P", None)
     size = int(getattr(parents, "size", 0))
     if n <= size:

@@ -1,19 +1,15 @@
-"""The chunked route on the CPU: components and spanning forests of a
-graph file (or an iterator of edge chunks) in O(n + chunk) memory, parsed
-and united chunk by chunk (the dispatcher's ``chunked`` route,
-:mod:`gconn.api.dispatch`).
+"""The chunked route on the CPU (:mod:`gconn.api.dispatch`): components and
+spanning forests of a graph file (or an iterator of edge chunks) in
+O(n + chunk) memory.
 
-Union-find without sampling needs nothing but the edges, in any order, so
-a file is read by :func:`gconn.io.chunks.of_file` and each chunk is
-united in parallel into the parent array of an
-:class:`~gconn.backends.cpu.incremental.IncrementalState`, which grows
-with the largest id (:class:`ChunkedUnion`).  The union is the static COO
-finish (:func:`gconn.backends.cpu.unionfind.finish_coo`), which records
-the spanning forest in the same pass.  With ``relabel=True`` the ids are
-numbered as they first arrive (:class:`gconn.graph._relabel_kernels.IdTable`),
-so memory follows the distinct ids, not their range; ``relabel="auto"``
-switches to that numbering once the ids' range exceeds
-:data:`gconn.graph.relabel.AUTO_RATIO` times what the edges so far can hold.
+Union-find without sampling needs only the edges, in any order: each chunk
+of :func:`gconn.io.chunks.of_file` is united by the static COO finish
+(:func:`gconn.backends.cpu.unionfind.finish_coo`, which records the forest)
+into a growing :class:`~gconn.backends.cpu.incremental.IncrementalState`.
+``relabel=True`` numbers ids as they arrive
+(:class:`gconn.graph._relabel_kernels.IdTable`); ``relabel="auto"`` switches
+to that once the ids' range exceeds :data:`gconn.graph.relabel.AUTO_RATIO`
+times what the edges so far can hold.
 
 >>> from gconn.design import Plan, Variant
 >>> u = ChunkedUnion(Plan.of(Variant.parse("none+union-async")), forest=True)
@@ -75,12 +71,8 @@ def id_bounds(src, dst):
 
 
 class ChunkedUnion:
-    """Parent array (and forest slots) over the chunks added so far.
-
-    ``mark_loops`` keeps which vertices have a self loop, so that
-    :meth:`occurring` can tell which ids occur in an edge at all (it is on
-    whenever ``relabel`` is "auto").
-    """
+    """Parent array (and forest slots) over the chunks added so far; ``mark_loops``
+    records self loops for :meth:`occurring` (on whenever ``relabel`` is "auto")."""
 
     def __init__(self, plan: Plan, forest: bool = False, mark_loops: bool = False, relabel=False):
         if plan.family != UNION_FIND or plan.sampling != "none":
@@ -137,8 +129,7 @@ class ChunkedUnion:
             self.fa, self.fb = self.fa.astype(np.int64), self.fb.astype(np.int64)
         if n > s.P.size:
             cap = max(n, 2 * s.P.size, 1024)
-            # Checked against the run's peak: these arrays, the old ones while
-            # copying, and the roots and labels the run ends with.
+            # checked against the run's peak: these arrays, the old ones while copying, roots and labels
             ids = s.id_dtype.itemsize
             per_vertex = s.P.itemsize + s.H.itemsize * (s.H.size > 1) + 2 * ids * self.forest_slots \
                 + (self.looped is not None) + 3 * ids
@@ -157,8 +148,7 @@ class ChunkedUnion:
         return np.array(labels_view(P, self.plan, self.state.id_dtype), copy=True)
 
     def forest(self):
-        """The spanning forest's (src, dst): one recorded edge per link, in
-        input ids."""
+        """The spanning forest's (src, dst) in input ids."""
         fa, fb = collect_forest(self.fa[:self.n], self.fb[:self.n])
         if self.table is not None:
             ids = self.table.ids
@@ -166,14 +156,11 @@ class ChunkedUnion:
         return fa, fb
 
     def ids(self):
-        """The input id of each vertex 0..n-1, None where the ids are used as
-        they are."""
+        """The input id of each vertex 0..n-1, None where the ids are used as they are."""
         return None if self.table is None else self.table.ids
 
     def _to_table(self) -> None:
-        """Renumber the vertices seen so far into an :class:`IdTable` (the
-        ids turned out sparse): each occurring id in increasing order, its
-        component and recorded forest edge carried over."""
+        """Renumber the occurring vertices into an :class:`IdTable` in increasing id order."""
         roots = self.roots()
         ids = np.flatnonzero(self.occurring(roots)) if self.n else np.zeros(0, np.int64)
         table = IdTable()
@@ -192,8 +179,7 @@ class ChunkedUnion:
         self.state, self.table, self.n = state, table, int(ids.size)
 
     def occurring(self, roots: np.ndarray) -> np.ndarray:
-        """Whether each vertex occurs in an edge: its component has another
-        vertex, or it has a self loop (needs ``mark_loops``)."""
+        """Whether each vertex occurs in an edge (needs ``mark_loops``)."""
         sizes = np.bincount(roots, minlength=roots.size)
         return (sizes[roots] > 1) | self.looped[:self.n]
 
@@ -205,13 +191,12 @@ def _grown(a: np.ndarray, size: int, fill) -> np.ndarray:
 
 
 def plan_of(algorithm, problem: str, params: dict) -> Plan | None:
-    """The plan a chunked run would use, or None when the variant needs the
-    graph (sampling, or a finish that is not union-find)."""
+    """The plan a chunked run would use, or None when the variant needs the graph."""
     design.check_param_names(params)
     auto = algorithm is None or (isinstance(algorithm, str) and algorithm == "auto")
     if auto:
         if any(params.get(key) is not None for key in ("k", "kout", "hb_n", "bfs_sample", "bfs_levels")):
-            return None     # sampling asked for: the automatic choice on the graph decides
+            return None
         v = Variant.parse(design.default_name("incremental"), problem)
     else:
         v = Variant.parse(algorithm, problem)
@@ -222,10 +207,7 @@ def plan_of(algorithm, problem: str, params: dict) -> Plan | None:
 
 
 class Run:
-    """One chunked pass over a file: parent array, counts, times.
-
-    ``relabel`` as :func:`gconn.connected_components` takes it; a file that
-    declares its vertex count (``chunks.n``) keeps its ids as they are."""
+    """One chunked pass over a file; a file that declares n keeps its ids as they are."""
 
     def __init__(self, chunks, plan: Plan, forest: bool = False, relabel=False, stats: Stats | None = None):
         self.plan = plan
@@ -252,8 +234,7 @@ class Run:
         self.roots = self.union.roots()
         self.ids = self.union.ids()
         if self.ids is not None:
-            # numbered as they arrived: renumber in increasing id order, so
-            # that the labels are numbered as SciPy's are over sorted ids
+            # renumber in increasing id order, so that labels are numbered as SciPy's
             order = np.argsort(self.ids, kind="stable")
             rank = np.empty(order.size, self.roots.dtype)
             rank[order] = np.arange(order.size, dtype=self.roots.dtype)
@@ -269,21 +250,17 @@ class Run:
             stats.phase_times.update({"read": parse, "finish": unite, "finalize": time.perf_counter() - t0})
 
     def components(self, compact: bool):
-        """(k, labels): labels numbered as SciPy numbers them (``compact``)
-        or each component's smallest vertex; over the occurring ids only
-        when they were relabelled."""
+        """(k, labels): SciPy's numbering (``compact``) or each component's smallest vertex."""
         from gconn.backends.cpu import compact as compacted, min_representatives
         t0 = time.perf_counter()
         if self.ids is not None and self.union.ids() is not None:
-            # the vertices are exactly the ids that occur
             k, labels = compacted(self.roots)
             if not compact:
                 labels = self.roots if self.plan.variant.min_rooted else min_representatives(self.roots)
         else:
             k, labels = compacted(self.roots)
             if self.ids is not None:
-                # Isolated ids that never occur drop out; the order of the
-                # others' components (by smallest vertex) is kept.
+                # ids that never occur drop out, the others' order is kept
                 labels = labels[self.ids]
                 kept = np.zeros(k, labels.dtype)
                 kept[labels] = 1
@@ -302,10 +279,8 @@ class Run:
 
 
 def run(src, call):
-    """``(result, input ids, stats)`` of a call on the dispatcher's
-    ``chunked`` route (:mod:`gconn.api.dispatch`), or None when its variant needs the graph (sampling, or a finish
-    that is not union-find) or its file the graph's loading (a vertex id
-    too large for memory: the resident route names its place)."""
+    """``(result, input ids, stats)`` of a call on the ``chunked`` route, or None
+    when its variant needs the graph."""
     plan = plan_of(call.algorithm, call.problem, call.params)
     if plan is None:
         return None
@@ -335,10 +310,8 @@ def run(src, call):
 
 def run_file(file, plan: Plan, *, forest: bool = False, relabel=False, chunk_edges: int | None = None,
            stats: Stats | None = None, **options) -> Run:
-    """A :class:`Run` over a file: its :class:`~gconn.io.FileInfo`, or a
-    path identified with ``options`` (``format``, ``header``, ``source``,
-    ``target``, ``names``); ValueError where its edges are not read in
-    chunks (names, quoted fields, other formats).
+    """A :class:`Run` over a file (a FileInfo, or a path identified with
+    ``options``); ValueError where its edges are not read in chunks.
 
     >>> import tempfile, os
     >>> path = os.path.join(tempfile.mkdtemp(), "g.el")
@@ -357,8 +330,7 @@ def run_file(file, plan: Plan, *, forest: bool = False, relabel=False, chunk_edg
 
 
 def warm(plan: Plan) -> None:
-    """Load (or compile) the kernels of a chunked run: a tiny file parsed
-    into int32 chunks and united."""
+    """Load (or compile) the kernels of a chunked run on a tiny file."""
     import tempfile
     with tempfile.TemporaryDirectory(prefix="gconn-") as folder:
         path = os.path.join(folder, "warm.el")

@@ -1,27 +1,15 @@
 """The chunked route on the GPU: union-find over host edges copied to the
-device in chunks (issue 11), and the decision of when a call takes it.
+device in chunks, and the decision of when a call takes it.
 
 Chunk ``i + 1`` is copied on a copy stream while chunk ``i`` is unioned
-on the compute stream, through ``BUFFERS`` device buffers that take
-turns, by the ``coo_ops`` kernel of the static COO finish (which records
-the spanning forest).  Device memory is O(n + BUFFERS * chunk) whatever
-m is, so graphs larger than the GPU run.  Host memory reaches the copy
-engine through a ring of small pinned pieces filled on all cores
-(``gconn.backends.gpu.staging.Ring``); once the parent array has a
-size the chunks are issued by one compiled loop
-(``gconn.chunked.gpu_feed``): the same loop in Python took 1.15-1.28x
-as long on the H200 (``python -m gconn.bench.stream --parts machinery``).
-Pinning the user's arrays in place (``cudaHostRegister``) measured 3x
-slower than staging them (BENCHMARKS.md, thirty-sixth session).
-
-Where the edges can be read again (arrays, memory-mapped files, a
-matrix's CSR) the kernel that unions a chunk checks its ids (see
-``ChunkedUnion``); an iterable's chunks are checked on the host as
-they are staged.  A SciPy CSR sends its column ids only; each entry's row
-is found on the device from the offsets.  An unknown vertex count is
-sized from the first chunk and grows (at least doubling) when a later
-chunk holds a larger id.  In the CUDA simulator the same chunking,
-growth and checks run over plain copies.
+by the static COO finish's ``coo_ops`` kernel, through ``BUFFERS`` device
+buffers, so device memory is O(n + BUFFERS * chunk) whatever m is.  Host
+memory reaches the copy engine through a ring of small pinned pieces
+(``gconn.backends.gpu.staging.Ring``); once the parent array has a size
+the chunks are issued by one compiled loop (``gconn.chunked.gpu_feed``).
+Re-readable edges are checked by the kernel (see ``ChunkedUnion``), an
+iterable's on the host; a SciPy CSR sends its column ids only.  An
+unknown vertex count is sized from the first chunk and grows.
 
 Which calls take the route (``run``):
 
@@ -78,22 +66,16 @@ from gconn.chunked.gpu_feed import (NAMES, _A, _ARRIVED, _BLOCK, _CALL, _CAP, _C
                                     _pump, addresses, handle)
 
 
-#: device buffers that take turns: one being unioned, one being copied
-#: into, one waiting
+#: device buffers that take turns: one being unioned, one copied into, one waiting
 BUFFERS = 3
-#: edges per chunk (H100 sweeps: BENCHMARKS.md, issue 11; 2^21-2^22 with
-#: three buffers staged in 10.3-10.7 ms, 2^20 in 11.1, 2^23 in 12.8)
+#: edges per chunk (BENCHMARKS.md, chunked route)
 CHUNK_EDGES = 1 << 22
-#: pinned staging pieces that take turns, and the bytes of each: small, so
-#: that they stay in the host's cache from the fill to the copy (H100,
-#: Kronecker s22 from host arrays: 4 x 8 MB 1.18x the pinned copy, 3 x 16 MB
-#: 1.20-1.32x, 3 x 32 MB 1.31x, 4 x 4 MB 1.52x; BENCHMARKS.md, issue 11)
+#: pinned staging pieces and their bytes: small, so that they stay in the
+#: host's cache from the fill to the copy (BENCHMARKS.md, chunked route)
 RING = 4
 PIECE_BYTES = 1 << 23
-#: first capacity of a parent array of unknown size (small in the
-#: simulator, so that tests grow it)
+#: first capacity of a parent array of unknown size (small in the simulator, so that tests grow it)
 FIRST_CAP = 16 if SIM else 1 << 16
-#: the environment variable of the device memory budget
 ENV = "GCONN_DEVICE_MEMORY"
 #: labels of at least this many bytes get a :func:`~gconn.backends.gpu.staging.landing`
 LAND_BYTES = 1 << 22
@@ -123,8 +105,7 @@ def parse_bytes(value, what: str = "device_memory") -> int:
 
 
 def budget(device_memory=None) -> int:
-    """The device memory gconn may use: the argument, else the environment
-    variable ``GCONN_DEVICE_MEMORY``, never more than what is free."""
+    """The device memory gconn may use: the argument, else ``GCONN_DEVICE_MEMORY``, at most what is free."""
     free = memory.free_bytes()
     if device_memory is None:
         env = os.environ.get(ENV, "").strip()
@@ -139,7 +120,6 @@ def budget(device_memory=None) -> int:
 def _id_dtype(a, where: str) -> np.dtype:
     if a.dtype.kind == "b" or a.dtype.kind not in "iu":
         raise TypeError(f"{where} has dtype {a.dtype}; vertex ids must be integers")
-    # int32 and int64 go over as they are; other integer types become int64
     return a.dtype if a.dtype in (np.dtype(np.int32), np.dtype(np.int64)) else np.dtype(np.int64)
 
 
@@ -178,10 +158,7 @@ class HostEdges:
 
     @classmethod
     def of_csr(cls, indptr: np.ndarray, indices: np.ndarray, n: int) -> "HostEdges":
-        """The entries of an n x n CSR as edges (row, column): only the
-        column ids are sent; each entry's row is found on the device
-        from ``indptr``, which goes over whole (n + 1 offsets, where the
-        rows as ids would be one per entry).
+        """The entries of an n x n CSR as edges (row, column); rows are found on the device from ``indptr``.
 
         >>> e = HostEdges.of_csr(np.array([0, 2, 3, 3]), np.array([1, 2, 0]), 3)
         >>> e.m, [(o, s, d.tolist()) for o, s, d in e.chunks(2)]
@@ -203,12 +180,11 @@ class HostEdges:
 
     @property
     def rereadable(self) -> bool:
-        """Whether a chunk can be read again (arrays, not an iterable)."""
+        """Whether a chunk can be read again (not an iterable)."""
         return self._iter is None
 
     def chunks(self, size: int):
-        """``(offset, src, dst)`` host pieces of at most ``size`` edges
-        (``src`` None for a CSR: the rows are found on the device)."""
+        """``(offset, src, dst)`` host pieces of at most ``size`` edges (``src`` None for a CSR)."""
         if self._iter is None:
             for a in range(0, self.m, size):
                 yield (a,) + self.piece(a, size)
@@ -230,14 +206,12 @@ class HostEdges:
             offset += s.size
 
     def piece(self, offset: int, size: int):
-        """``(src, dst)`` of the edges ``offset .. offset + size - 1`` of
-        arrays or a CSR (``src`` None)."""
+        """``(src, dst)`` of edges ``offset .. offset + size - 1`` (``src`` None for a CSR)."""
         src = None if self.src is None else self.src[offset:offset + size]
         return src, self.dst[offset:offset + size]
 
     def rows(self, offset: int, size: int) -> tuple[int, int]:
-        """The rows of a CSR's entries ``offset`` and ``offset + size - 1``
-        (kept within 0..n-1 whatever the offsets hold)."""
+        """The rows (clamped to 0..n-1) of a CSR's entries ``offset`` and ``offset + size - 1``."""
         # needles of the offsets' type: others make NumPy cast all of indptr, every call
         at = np.array([offset, offset + size - 1], self.indptr.dtype)
         first, last = np.searchsorted(self.indptr, at, side="right") - 1
@@ -245,8 +219,7 @@ class HostEdges:
         return int(min(max(first, 0), top)), int(min(max(last, 0), top))
 
     def offsets_error(self) -> str | None:
-        """Where a CSR's offsets decrease, as an error message (checked only
-        after the device found it)."""
+        """Where a CSR's offsets decrease, as an error message."""
         bad = np.flatnonzero(np.diff(self.indptr) < 0)
         if bad.size == 0:
             return None
@@ -258,15 +231,11 @@ class HostEdges:
 # -- the union ---------------------------------------------------------------
 
 class WiderIds(ValueError):
-    """A chunk after the first holds ids wider than the first's type (the
-    id type, and the device arrays, are chosen from the first chunk)."""
+    """A chunk after the first holds ids wider than the first's type."""
 
 
 class SparseIds(WiderIds):
-    """Under ``relabel="auto"`` (``ChunkedUnion(sparse=True)``), an id whose range
-    is more than :data:`gconn.graph.relabel.AUTO_RATIO` times any number of
-    distinct ids the edges so far can hold: the parent array would be sized
-    by a range the relabelled graph does not need."""
+    """Under ``relabel="auto"``, ids too sparse (:data:`gconn.graph.relabel.AUTO_RATIO`) to size a parent array by."""
 
 
 def _next_pow2(x: int) -> int:
@@ -279,13 +248,10 @@ class ChunkedUnion:
     the device memory budget in bytes; ``copy_threads`` caps the threads
     that fill the staging pieces (default: numba's).
 
-    Where the edges can be read again, the kernel that unions a chunk
-    skips ids outside the parent array and folds the chunk's smallest and
-    largest id into a bounds row, copied back asynchronously.  The host
-    reads the rows without waiting to grow the parent array ahead of the
-    next chunks; once the feed has settled, a negative id or one beyond
-    ``n`` is an error naming the chunk and the edge, and a chunk that met
-    a parent array too small is unioned again.
+    Where the edges can be read again, the kernel skips ids outside the
+    parent array and folds each chunk's smallest and largest id into a
+    bounds row copied back asynchronously; once the feed has settled, bad
+    ids raise and chunks that met a parent array too small are unioned again.
 
     >>> from gconn.design import Variant, Plan
     >>> s = ChunkedUnion(Plan.of(Variant.parse("none+union-async+find-halve")), limit=1 << 20)  # doctest: +SKIP
@@ -306,38 +272,31 @@ class ChunkedUnion:
         if copy_threads is not None and copy_threads < 1:
             raise ValueError(f"copy_threads must be >= 1; got {copy_threads}")
         self.copy_threads = copy_threads
-        #: stop (SparseIds) before sizing the arrays by a sparse range
         self.sparse = sparse
-        #: the host memory the labels will come back into (``land``: see :meth:`_land`)
         self.landing = None
         self._land_wanted = land
         self.cap = 0
         self.max_id = -1
-        #: chunks unioned (of the input; ``again`` counts those unioned twice)
         self.chunks = 0
         self.again = 0
         self.edges = 0
         self.chunk_edges = 0
-        #: how a CSR's rows were found: "whole" (every entry's in one pass) or "chunks"
+        #: how a CSR's rows were found: "whole" (one pass) or "chunks"
         self.csr_rows = None
         self.seconds = 0.0
         self._ready = False
         self._slot = 0
-        #: ids below this need a parent array the budget holds only with
-        #: smaller edge buffers (set by a chunk, acted on after it)
+        #: ids below this need smaller edge buffers (set by a chunk, acted on after it)
         self._short_of = None
         #: what :meth:`settle` checks of the last feed: (edges, bounds rows, CSR)
         self._pending = None
 
-    # per-vertex bytes of the union-find arrays (parents, aux, forest slots)
     def _vertex_bytes(self, idt) -> int:
         pb = 8 if self.plan.jtb else idt.itemsize
         return pb * (2 if self.plan.aux else 1) + (2 * idt.itemsize if self.forest else 0)
 
     def _setup(self, edges: HostEdges) -> None:
-        """Buffers for ids of ``edges.dtype``: the chunk size that fits the
-        budget beside the parent array (and a CSR's offsets), then the
-        device and staging buffers."""
+        """The chunk size that fits the budget beside the parent array, then the buffers."""
         # a declared vertex count beyond int32 needs int64 ids whatever the first chunk holds
         self.idt = np.dtype(np.int64) if self.n is not None and self.n > INT32_MAX + 1 else np.dtype(edges.dtype)
         self.p_dtype = np.dtype(np.int64) if self.plan.jtb else self.idt
@@ -353,8 +312,7 @@ class ChunkedUnion:
             spare = self.limit - vertex_part
         else:
             spare = self.limit // 4   # the rest is kept for a parent array of unknown size
-        #: the smallest chunk: buffers shrink back to it, never below (the
-        #: bounds' rows are counted with it)
+        #: the smallest chunk: buffers shrink back to it (bounds rows are counted with it)
         self._floor = int(min(self.want_chunk, spare // self._edge_bytes()))
         if self._floor < 1:
             raise MemoryError(f"the device memory budget of {_size(self.limit)} leaves no room for "
@@ -371,11 +329,9 @@ class ChunkedUnion:
         self._grow(self.n if self.n is not None else FIRST_CAP)
 
     def _edge_bytes(self) -> int:
-        """Device bytes per edge of a chunk: src and dst in each buffer."""
         return 2 * self.idt.itemsize * BUFFERS
 
     def _buffers(self, c: int) -> None:
-        """The device buffers of chunks of ``c`` edges (none in use)."""
         self.chunk_edges = int(c)
         self._dev = [(xp.empty(c, self.idt), xp.empty(c, self.idt)) for _ in range(BUFFERS)]
         # views of whole buffers are made once (a view costs ~10 us)
@@ -383,10 +339,8 @@ class ChunkedUnion:
 
     def _widen(self, left: int) -> None:
         """Edge buffers as large as the budget allows once the first chunk sized
-        the parent array of an unknown n (the first chunk had a quarter of
-        the budget; each chunk costs ~90 us of host time).  The copies into
-        the new buffers wait on the device for the work launched so far, as
-        their memory may be the old buffers' (BENCHMARKS.md, issue 11)."""
+        the parent array; copies into them wait for the work launched so far,
+        as their memory may be the old buffers'."""
         room = self.limit - self.cap * self._vertex_bytes(self.idt)
         c = min(self.want_chunk, room // self._edge_bytes(), max(left, self._floor))
         if c > self.chunk_edges + self.chunk_edges // 4:
@@ -394,14 +348,11 @@ class ChunkedUnion:
             self._buffers(c)
 
     def _fits(self, need: int, extra: int = 0) -> bool:
-        """Whether the union-find arrays can grow to ids below ``need``
-        beside the edge buffers as they are (and ``extra`` bytes more)."""
+        """Whether the union-find arrays for ids below ``need`` (and ``extra`` bytes) fit beside the buffers."""
         return need * self._vertex_bytes(self.idt) + self._edge_bytes() * self.chunk_edges + extra <= self.limit
 
     def _make_room(self, need: int) -> None:
-        """Between chunks (none in flight): shrink the edge buffers to the
-        first chunk's size, so that the union-find arrays can grow to ids
-        below ``need``, then widen them again as far as the budget allows."""
+        """Between chunks: shrink the edge buffers, grow the union-find arrays, widen the buffers again."""
         self._pipe.sync()
         if self.chunk_edges > self._floor:
             self._buffers(self._floor)
@@ -409,8 +360,7 @@ class ChunkedUnion:
         self._widen(self.want_chunk)
 
     def _grow(self, need: int) -> None:
-        """Parent (and aux, forest) arrays for ids below ``need``: at least
-        doubling, to a power of two where the budget allows."""
+        """Union-find arrays for ids below ``need``, at least doubling where the budget allows."""
         if need <= self.cap:
             return
         if self.n is not None:
@@ -458,8 +408,7 @@ class ChunkedUnion:
         self._fav, self._fbv = (view(fa), view(fb)) if self.forest else (dummy(self.idt), dummy(self.idt))
 
     def _check(self, index: int, offset: int, hs, hd, lo: int, hi: int) -> None:
-        """Negative ids, and ids >= n, are errors naming the chunk and the
-        first offending edge (found only once the bounds say there is one)."""
+        """Raise for negative ids, or ids >= n, naming the chunk and the first offending edge."""
         if lo < 0:
             bad = lambda a: a < 0                                      # noqa: E731
             why = "negative vertex id {v} ({w}[{i}]); ids must be >= 0"
@@ -482,9 +431,8 @@ class ChunkedUnion:
         """Union every edge of ``edges``, chunk by chunk, overlapped.
 
         ``settle=False`` with a known n returns once the last chunk is
-        queued, so that the host queues the labels' kernels while the last
-        copies are in flight (0.6-0.7 ms on the H100); :meth:`settle` then
-        waits and checks the ids.  With n unknown the feed settles itself."""
+        queued (the labels' kernels queue while copies are in flight);
+        :meth:`settle` then waits and checks the ids."""
         self.settle()
         t0 = time.perf_counter()
         pieces = edges.chunks(self.want_chunk)
@@ -516,9 +464,7 @@ class ChunkedUnion:
                     pumps = self._pipe.pumps(edges, csr)
                     a = 0
                     while a < edges.m:
-                        # the chunks after the first (an unknown n is sized from it) in native code, up to
-                        # one whose ids need a larger parent array: that one, and one after PUMP_CHUNKS,
-                        # here; so are all where it cannot run
+                        # native code up to a chunk that needs a larger parent array (and every PUMP_CHUNKS)
                         if pumps and self._sized:
                             a = self._pipe.pump(edges, a, rows, csr)
                             if a >= edges.m:
@@ -529,7 +475,6 @@ class ChunkedUnion:
                         a += hd.size
                 else:
                     for offset, hs, hd in pieces:
-                        # an iterable's pieces come as they were given
                         e = self.chunk_edges
                         for a in range(0, hd.size, e):
                             self._chunk(edges, offset + a, None if hs is None else hs[a:a + e], hd[a:a + e], rows,
@@ -545,12 +490,8 @@ class ChunkedUnion:
         self.seconds += time.perf_counter() - t0
 
     def settle(self) -> None:
-        """Wait for the copies and unions of the last :meth:`feed`, then
-        check the bounds the device folded: raises the ids' errors (naming
-        the chunk and the edge) and unions again the chunks that met a
-        parent array too small.  A feed settles itself unless it was told
-        not to; then results read before this call may rest on skipped
-        edges."""
+        """Wait for the last :meth:`feed`, raise its ids' errors and union again
+        the chunks that met a parent array too small."""
         if self._pending is None:
             return
         edges, rows, csr = self._pending
@@ -560,16 +501,11 @@ class ChunkedUnion:
 
     @property
     def _sized(self) -> bool:
-        """Whether the parent array has its size: n was given, or the first
-        chunk's ids (checked on the host) sized it."""
+        """Whether n was given or the first chunk sized the parent array."""
         return self.n is not None or self.max_id >= 0
 
     def _chunk(self, edges: HostEdges, offset: int, hs, hd, rows: list, csr) -> None:
-        """One chunk of :meth:`feed` through :meth:`_put`, checked by the
-        device (and recorded in ``rows``) where the edges can be read again
-        and the parent array has a size; then room for ids it found too
-        large, or wider edge buffers once the first chunk sized the parent
-        array."""
+        """One chunk of :meth:`feed` through :meth:`_put`, then room for its ids or wider buffers."""
         on_device = edges.rereadable
         host = not (on_device and self._sized)
         row = None if host else len(rows)
@@ -584,12 +520,8 @@ class ChunkedUnion:
             self._widen(edges.m - (offset + hd.size))
 
     def _land(self) -> None:
-        """The labels' host memory (:func:`~gconn.backends.gpu.staging.landing`),
-        its pages written while the device finishes the last chunks: without
-        it Erdos-Renyi 8M's calls took 1.37-1.46x as long on the H200
-        (``python -m gconn.bench.stream --parts machinery``).  Its size is
-        n, else the parent array's capacity (a later growth makes the fetch
-        allocate its own array)."""
+        """The labels' host memory (:func:`~gconn.backends.gpu.staging.landing`), its
+        pages written while the device finishes (BENCHMARKS.md, chunked route)."""
         self._land_wanted = False
         size = self.n if self.n is not None else self.cap
         dtype = np.dtype(np.int32) if size <= INT32_MAX else np.dtype(np.int64)
@@ -597,9 +529,7 @@ class ChunkedUnion:
             self.landing = landing(size, dtype)
 
     def _verify(self, edges: HostEdges, rows: list, csr) -> None:
-        """The device's bounds of the chunks it checked: errors, the
-        largest id, and the chunks to union again with a larger parent
-        array."""
+        """Check the device's bounds; union again the chunks that met a parent array too small."""
         if csr is not None:
             why = csr.check()
             if why is not None:
@@ -631,10 +561,8 @@ class ChunkedUnion:
             self.again += len(again)
 
     def _put(self, offset: int, hs, hd, row, csr, checked: bool = False) -> int:
-        """Stage, copy and union one chunk: its ids checked by the device
-        into bounds ``row``, or (``row`` None) on the host as it is staged,
-        unless they are known to be in range (``checked``).  Returns the
-        parent array's capacity its unions saw."""
+        """Stage, copy and union one chunk, its ids checked by the device into bounds ``row``
+        or (``row`` None) on the host unless ``checked``; returns the capacity its unions saw."""
         s = self._slot % BUFFERS
         self._slot += 1
         hs = None if hs is None else self._cast(hs)
@@ -647,7 +575,7 @@ class ChunkedUnion:
         else:
             self._pipe.copy_in(s, hs, hd, bounds=False)
             if row is not None and self.n is None:
-                seen = self._pipe.seen()         # the largest id of the chunks unioned so far
+                seen = self._pipe.seen()
                 if seen >= self.cap:
                     if self._fits(seen + 1):
                         self._grow(seen + 1)
@@ -670,10 +598,8 @@ class ChunkedUnion:
         return self.cap
 
     def _release(self) -> None:
-        """Drop the edge buffers (and a CSR's offsets and rows) before the
-        feed settles, so that work queued after it has their memory: CuPy's
-        pool hands it on only to work on the compute stream, which runs
-        after every copy into them."""
+        """Drop the edge buffers before the feed settles so that later work has their memory
+        (CuPy's pool hands it only to the compute stream, which runs after every copy)."""
         self._dev = self._devv = None
         csr = self._pending[2]
         if csr is not None:
@@ -689,8 +615,7 @@ class ChunkedUnion:
         return a
 
     def result(self):
-        """(roots, forest_src, forest_dst, n): each vertex's root (0..n-1)
-        and the forest slots, on the device."""
+        """(roots, forest_src, forest_dst, n) on the device."""
         n = self.n if self.n is not None else self.max_id + 1
         if not self._ready:
             idt = np.int64 if n > np.iinfo(np.int32).max else np.int32
@@ -717,12 +642,8 @@ class ChunkedUnion:
 
 
 class _Csr:
-    """A CSR sent in chunks: its offsets on the device, the rows of its
-    entries found there, and the check that the offsets never decrease
-    (into the bounds' flag pair, read once the feed has settled).  Where
-    the budget holds one more id per entry, every entry's row is found in
-    one pass once the offsets are over (``whole``); otherwise each chunk's
-    rows are found into its source buffer before its unions."""
+    """A CSR sent in chunks: offsets on the device, entries' rows found there (all at
+    once into ``whole`` where the budget allows, else per chunk), offsets checked."""
 
     def __init__(self, edges: HostEdges, st: ChunkedUnion):
         self.edges = edges
@@ -740,9 +661,7 @@ class _Csr:
                 self.whole = xp.empty(edges.m, st.idt)
 
     def send(self, pipe) -> None:
-        """The offsets on the copy stream ahead of the first chunk's ids; then,
-        on the compute stream once they are over, every entry's row
-        (``whole``) and the offsets' check."""
+        """The offsets ahead of the first chunk; then ``whole``'s rows and the offsets' check."""
         pipe.send_whole(self.dptr, self.edges.indptr)
         if self.whole is None:
             return
@@ -752,9 +671,7 @@ class _Csr:
         self._check_order()
 
     def rows(self, offset: int, k: int, outv):
-        """The device view of the rows of entries ``offset .. offset + k -
-        1``: a piece of ``whole``, else found into the chunk's source
-        buffer (``outv``, its view) on the compute stream."""
+        """The device view of the rows of entries ``offset .. offset + k - 1`` (into ``outv`` unless ``whole``)."""
         if self.whole is not None:
             return view(self.whole[offset:offset + k])
         r0, r1 = self.edges.rows(offset, k)
@@ -780,8 +697,7 @@ class _Csr:
 
 
 class _SimPipe:
-    """The simulator's transfers: plain copies, nothing asynchronous; the
-    bounds the kernels fold are read where they are."""
+    """The simulator's transfers: plain copies, nothing asynchronous."""
 
     def __init__(self, st: ChunkedUnion):
         # a proxy: a cycle with the ChunkedUnion would keep its device buffers
@@ -835,20 +751,17 @@ class _SimPipe:
 
 
 def _pairs(dev: tuple, hs, hd) -> tuple:
-    """(device buffer, host ids) of a chunk: dst alone for a CSR (``hs``
-    None: its rows are found on the device)."""
+    """(device buffer, host ids) of a chunk: dst alone for a CSR."""
     ds, dd = dev
     return ((dd, hd),) if hs is None else ((ds, hs), (dd, hd))
 
 
 def _empty_bounds(lib, rows: int):
-    """``rows`` (smallest, largest) pairs, flat and empty (see :func:`_clear_bounds`)."""
     return _clear_bounds(lib.empty(2 * max(rows, 1), np.int64))
 
 
 def _clear_bounds(b, largest: int = -1):
-    """Every (smallest, largest) pair of the flat ``b`` set to (int64 max,
-    ``largest``)."""
+    """Every (smallest, largest) pair of the flat ``b`` set to (int64 max, ``largest``)."""
     b[0::2] = np.iinfo(np.int64).max
     b[1::2] = largest
     return b
@@ -877,10 +790,8 @@ _PINNED_LOCK = Lock()
 
 
 def _take_pinned(nbytes: int) -> tuple[int, object]:
-    """Pinned memory for ``RING`` staging pieces of at least ``nbytes``
-    each, in one block (the native feed finds a piece by its index): the
-    kept block, else a new one (a cudaHostAlloc of 96 MB took 36-52 ms of
-    a 57-108 ms call on the H100).  Returns (bytes a piece, the memory)."""
+    """(bytes a piece, memory) for ``RING`` pinned pieces of at least ``nbytes`` in one
+    block: the kept one, else a new one (cudaHostAlloc is slow)."""
     with _PINNED_LOCK:
         kept = _PINNED.pop() if _PINNED and _PINNED[0][0] >= nbytes else None
     if kept is None:
@@ -891,8 +802,7 @@ def _take_pinned(nbytes: int) -> tuple[int, object]:
 
 
 def _give_back_pinned(size: int, mem, done) -> None:
-    """Keep the larger of this block and the kept one; ``done`` (a CUDA
-    event) is recorded after the last copy out of it."""
+    """Keep the larger of this block and the kept one (``done``: after its last copy)."""
     with _PINNED_LOCK:
         keep = not _PINNED or _PINNED[0][0] < size
         if keep:
@@ -904,13 +814,10 @@ def _give_back_pinned(size: int, mem, done) -> None:
 class _CudaPipe:
     """Copies on a non-blocking copy stream, unions on CuPy's current stream.
 
-    Each chunk goes over through a ring of ``RING`` pinned pieces of
-    ``PIECE_BYTES``, small enough to stay in the host's cache between the
-    fill and the copy (whole-chunk staging ran at 1.5-1.9x the pinned
-    copy; BENCHMARKS.md, issue 11).  A chunk's copy waits for the last
-    union of its device buffer and its union for the copy (CUDA events);
-    the host waits only before refilling a piece.  Each chunk's bounds
-    follow its union back to pinned memory (:meth:`seen`)."""
+    A chunk's copy waits for the last union of its device buffer and its
+    union for the copy (CUDA events); the host waits only before refilling
+    a staging piece.  Each chunk's bounds follow its union back to pinned
+    memory (:meth:`seen`)."""
 
     def __init__(self, st: ChunkedUnion):
         # a proxy: a cycle with the ChunkedUnion would keep its device buffers
@@ -918,7 +825,6 @@ class _CudaPipe:
         self.st = weakref.proxy(st)
         cp = xp
         self.copy_stream = cp.cuda.Stream(non_blocking=True)
-        # the stream the unions are launched on (CuPy's current one)
         self.compute = cp.cuda.get_current_stream()
         ev = lambda: cp.cuda.Event(disable_timing=True)   # noqa: E731
         self.copied = [ev() for _ in range(BUFFERS)]
@@ -930,14 +836,11 @@ class _CudaPipe:
 
     @contextmanager
     def open(self):
-        """One feed: at most ``copy_threads`` threads fill the staging
-        pieces, which are taken from the kept ones and given back once the
-        last copy out of them is done."""
+        """One feed, its staging pieces taken from the kept ones and given back after."""
         st = self.st
         isz = st.idt.itemsize
-        # sized for the chunks asked for, not for the first chunk of a budget
-        # (5.6 MB pieces under a 128 MiB budget ran 20% slower per chunk than
-        # 8 MB ones), and not below 4 KiB: a CSR's offsets go through them too
+        # sized for the chunks asked for, not the first chunk of a budget (slower pieces), and at
+        # least 4 KiB: a CSR's offsets go through them too
         piece = max(min(PIECE_BYTES // isz, max(st.chunk_edges, st.want_chunk)), 4096 // isz)
         size, mem = _take_pinned(piece * isz)
         self.block = np.frombuffer(mem, st.idt, RING * (size // isz)).reshape(RING, size // isz)
@@ -946,16 +849,13 @@ class _CudaPipe:
             with _threads(st.copy_threads):
                 yield
         finally:
-            # the next run that takes the pieces waits for this event (this one does not wait)
             done = xp.cuda.Event(disable_timing=True)
             done.record(self.copy_stream)
             self.ring = self.block = None
             _give_back_pinned(size, mem, done)
 
     def copy_in(self, s, hs, hd, bounds: bool):
-        """Stage the chunk piece by piece into slot ``s``'s device buffers,
-        each piece's copy started as soon as it is filled; the ids' bounds
-        when asked for (else None)."""
+        """Stage the chunk into slot ``s``'s buffers; the ids' bounds when asked for (else None)."""
         self.copy_stream.wait_event(self.unioned[s])    # the buffer's last union is done
         acc = None
         for dev, arr in _pairs(self.st._dev[s], hs, hd):
@@ -965,25 +865,19 @@ class _CudaPipe:
         return acc
 
     def send_whole(self, dev, host) -> None:
-        """``host`` into the device array ``dev`` of its type, through the
-        staging pieces, on the copy stream."""
+        """``host`` into the device array ``dev`` on the copy stream."""
         self.ring.send(dev.data.ptr, host, self.copy_stream, raw=True)
 
     def compute_after_copies(self) -> None:
-        """Work launched on the compute stream from here waits for the
-        copies started so far."""
+        """Later compute work waits for the copies started so far."""
         _after(self.compute, self.copy_stream)
 
     def copies_after_compute(self) -> None:
-        """Copies started from here wait for the work launched so far on
-        the compute stream, and so for every use of memory freed before
-        (CuPy's pool hands it on at once, for work on the compute stream)."""
+        """Later copies wait for the compute work so far, and so for every use of memory freed before."""
         _after(self.copy_stream, self.compute)
 
     def bounds(self, rows: int) -> None:
-        """Slots for ``rows`` chunks' bounds and a flag pair after them, on
-        the device and pinned (kept between runs); the device's are copied
-        from a pinned image (two CuPy fills cost ~100 us of host time)."""
+        """Slots for ``rows`` chunks' bounds and a flag pair, on the device and pinned (kept between runs)."""
         size = 2 * (rows + 1)
         self.rows = rows
         with _PINNED_LOCK:
@@ -1003,8 +897,7 @@ class _CudaPipe:
         self.top = -1
 
     def seen(self) -> int:
-        """The largest id of the chunks whose bounds are back (no wait:
-        each chunk's pair lands after the one before)."""
+        """The largest id of the chunks whose bounds are back (no wait: pairs land in order)."""
         h = self.host
         while self.arrived < self.rows and h[2 * self.arrived + 1] != _NOT_BACK:
             self.top = max(self.top, int(h[2 * self.arrived + 1]))
@@ -1021,8 +914,7 @@ class _CudaPipe:
         return out
 
     def back(self, row: int) -> None:
-        """Pair ``row`` back to pinned memory once the work launched so far
-        on the compute stream is done."""
+        """Pair ``row`` back to pinned memory after the compute work so far."""
         rt = xp.cuda.runtime
         rt.memcpyAsync(self.host.ctypes.data + 16 * row, self.b.data.ptr + 16 * row, 16,
                        rt.memcpyDeviceToHost, self.compute.ptr)
@@ -1042,9 +934,8 @@ class _CudaPipe:
         self.compute.synchronize()
 
     def pumps(self, edges: HostEdges, csr) -> bool:
-        """Whether :meth:`pump` can take this feed's checked chunks: arrays
-        (or a CSR whose rows are found whole) of the ids' type, contiguous,
-        and a driver to call (the kernel launched directly)."""
+        """Whether :meth:`pump` can take this feed: contiguous arrays of the ids' type (or a whole
+        CSR) and a directly launchable kernel."""
         st = self.st
         sides = (edges.dst,) if edges.src is None else (edges.src, edges.dst)
         return (PUMP and edges.rereadable and (csr is None or csr.whole is not None)
@@ -1052,9 +943,7 @@ class _CudaPipe:
                 and addresses() is not None and bool(direct(st._kern)))
 
     def pump(self, edges: HostEdges, a: int, rows: list, csr) -> int:
-        """Checked chunks from edge ``a`` by :func:`_pump`, at most
-        ``PUMP_CHUNKS``, each recorded as ``ChunkedUnion.feed`` records one;
-        returns the edge it stopped at."""
+        """At most ``PUMP_CHUNKS`` checked chunks from edge ``a`` by :func:`_pump`; returns where it stopped."""
         st = self.st
         d = direct(st._kern)
         none = st._none
@@ -1066,7 +955,6 @@ class _CudaPipe:
         # dst (3), src's data (a CSR's rows) and the bounds row (13)
         at = np.array([d.field(5), d.field(2) + 2, d.field(2) + 5, d.field(2) + 4, d.field(3) + 2, d.field(3) + 5,
                        d.field(13)], np.int64)
-        # kernelParams: per buffer, the address of each of its parameters
         ptrs = (np.arange(params.size, dtype=np.int64) * 8 + params.ctypes.data).reshape(params.shape)
         events = np.array([e.ptr for e in self.ring.freed + self.copied + self.unioned], np.int64)
         dbuf = np.array([(ds.data.ptr, dd.data.ptr) for ds, dd in st._dev], np.int64)
@@ -1095,8 +983,7 @@ class _CudaPipe:
 
 
 def _after(waiting, stream) -> None:
-    """Work queued on ``waiting`` from here runs after the work queued on
-    ``stream`` so far (a CUDA event, no host wait)."""
+    """Later work on ``waiting`` runs after the work on ``stream`` so far (no host wait)."""
     done = xp.cuda.Event(disable_timing=True)
     done.record(stream)
     waiting.wait_event(done)
@@ -1104,19 +991,16 @@ def _after(waiting, stream) -> None:
 
 # -- the native feed (gconn.chunked.gpu_feed) ------------------------------------------------
 
-#: whether :meth:`_CudaPipe.pump` runs the chunks it can take (False: every
-#: chunk through :meth:`ChunkedUnion._put`, for measuring one against the other)
+#: whether :meth:`_CudaPipe.pump` runs (False: every chunk through :meth:`ChunkedUnion._put`)
 PUMP = True
-#: chunks a pump runs before it returns to the host (which then takes one
-#: chunk itself, so that a Ctrl-C is seen within about this many)
+#: chunks a pump runs before it returns to the host (so that a Ctrl-C is seen)
 PUMP_CHUNKS = 64
 
 
 def chunked_union(edges, variant="none+union-async+find-halve", *, n=None, forest=False, chunk_edges=None,
                   device_memory=None, copy_threads=None):
-    """Union-find over host ``edges`` (see :class:`HostEdges`) sent to the
-    GPU in chunks; returns the :class:`ChunkedUnion` after :meth:`ChunkedUnion.result`
-    is ready (``st.result()`` -> roots, forest slots, n).
+    """Union-find over host ``edges`` (:class:`HostEdges`) sent to the GPU in chunks; returns the
+    :class:`ChunkedUnion` (``st.result()`` -> roots, forest slots, n).
 
     >>> import numpy as np
     >>> st = chunked_union((np.array([0, 2]), np.array([1, 3])), chunk_edges=1)  # doctest: +SKIP
@@ -1155,8 +1039,7 @@ def raw_edges(obj):
 
 
 def _edge_list(info):
-    """The chunks of a text edge list that streams (``info`` its
-    :class:`~gconn.io.FileInfo`), else None."""
+    """The chunks of a streamable text edge list (``info``: its FileInfo), else None."""
     if info is None or info.format != "edgelist":
         return None
     edges = of_file(info)
@@ -1180,11 +1063,9 @@ def _host_matrix(obj) -> bool:
 
 
 def _resident_bytes(obj, plan: Plan, forest: bool) -> int:
-    """Device bytes of a resident run: the graph's arrays (COO and CSR)
-    and what the plan allocates beside them."""
+    """Device bytes of a resident run: the graph's arrays and the plan's."""
     if isinstance(obj, Graph):
         n, m, ib = obj.n, obj.m_input, obj.id_dtype.itemsize
-        # only the form the plan reads goes to the device (gconn.graph's forms)
         arrays = 2 * m * ib if plan.needs == "edges" else (n + 1) * 8 + 2 * m * ib
         return arrays + plan.device_bytes(n, m, ib, 8, forest, 1)
     if isinstance(obj, (str, os.PathLike)):
@@ -1205,9 +1086,7 @@ def _chunked_variant(v: Variant, problem: str) -> Variant:
 
 
 def _graph_edges(graph: Graph):
-    """What of a host graph streams: a matrix's CSR as it is (the rows of
-    its entries are found on the device), else the edge list the graph
-    holds (each edge once where the canonical form is built)."""
+    """What of a host graph streams: a matrix's CSR as it is, else its edge list."""
     f = graph._forms
     if "input-csr" in f and not ("edges" in f or "canonical" in f):
         return HostEdges.of_csr(*f["input-csr"], graph.n)
@@ -1216,19 +1095,13 @@ def _graph_edges(graph: Graph):
 
 def run(graph, be, algorithm, problem: str, params: dict, *, forest: bool, device_memory, return_stats: bool,
         info=None, relabel=False):
-    """Run ``graph`` by the chunked route on the GPU backend ``be`` when it
-    should (see the module docstring): ``(plan, stats, roots, forest_src,
-    forest_dst)`` on the device, the labels' host memory (a
-    :class:`~gconn.backends.gpu.staging.Landing`, or None) and ``settle``,
-    or None to take the resident route.  ``info`` is a file's
-    :class:`~gconn.io.FileInfo`; under ``relabel="auto"`` sparse ids give
-    None (the resident route relabels them).  The results may still be in
-    the making: ``settle()``, called once work queued after them has been
-    waited for, raises the input's errors (:meth:`ChunkedUnion.feed`)."""
+    """Run ``graph`` by the chunked route when it should (module docstring):
+    ``(plan, stats, roots, forest_src, forest_dst, landing, settle)``, or None
+    for the resident route.  Call ``settle()`` once later work has been
+    waited for: it raises the input's errors."""
     if be.NAME != "gpu":
         return None
     if _host_matrix(graph):
-        # as a lazy Graph (its CSR kept as it is): chunked when it does not fit
         graph = Graph.from_scipy(graph)
     src = raw_edges(graph)
     text = src is None and isinstance(graph, (str, os.PathLike))
@@ -1243,9 +1116,7 @@ def run(graph, be, algorithm, problem: str, params: dict, *, forest: bool, devic
     limit = budget(device_memory)
     chosen = False
     if isinstance(graph, Graph) and algorithm in (None, "auto"):
-        # a host graph: the automatic choice it would get resident (no
-        # adjacency on it yet: union-find over its edges, which go in chunks; a
-        # variant asked for by name runs resident, with its phases' Stats)
+        # a host graph: the automatic choice it would get resident (a named variant runs resident)
         asked = design.choose(graph, problem, backend="gpu", streamed=True)
         chosen = edges_only = _edges_only(asked)
     if src is not None and edges_only or chosen:
@@ -1270,7 +1141,6 @@ def run(graph, be, algorithm, problem: str, params: dict, *, forest: bool, devic
         return None     # a file's ids outgrow int32 after its first chunk: it is loaded whole
     roots, fa, fb, n = st.result()
     if isinstance(graph, Graph) and roots.dtype != graph.id_dtype:
-        # labels in the graph's id type, as the resident path gives them
         roots, fa, fb = (a.astype(graph.id_dtype) for a in (roots, fa, fb))
     stats = None
     if return_stats:

@@ -1,16 +1,13 @@
 """The native feed: the chunked route's loop compiled for the host
 (:class:`gconn.chunked.gpu.ChunkedUnion` runs it through
-``_CudaPipe.pump``), a chunk's fills, copies, events, union launch and
-bounds back made as CUDA driver calls with no Python between them: the
-same loop in Python took 1.15-1.28x as long on the H200
-(``python -m gconn.bench.stream --parts machinery``).
+``_CudaPipe.pump``): CUDA driver calls with no Python between them
+(BENCHMARKS.md, chunked route).
 
-A driver call goes through the function's address, passed in as an
-integer, so that numba's on-disk cache can keep the loop (an address fixed
-at compile time would be wrong in the next process); :func:`addresses`
-reads them from ``libcuda``, and a test may pass its own functions.  The
-module imports no GPU kernel, so that ``gconn warmup`` compiles it where
-numba-cuda is not installed.
+Driver functions are called through addresses passed in as integers, so
+that numba's on-disk cache can keep the loop (a compiled-in address would
+be wrong in the next process); :func:`addresses` reads them from
+``libcuda``.  No GPU kernel is imported, so ``gconn warmup`` compiles it
+without numba-cuda.
 
 >>> NAMES[LAUNCH], SIGNATURES["cuStreamWaitEvent"]
 ('cuLaunchKernel', (64, 64, 32))
@@ -91,8 +88,7 @@ def addresses() -> np.ndarray | None:
 
 
 def handle(obj) -> int:
-    """The integer value of a driver handle (a CUfunction of the NVIDIA
-    bindings, a ctypes pointer, or an int)."""
+    """The integer value of a driver handle (CUfunction, ctypes pointer or int)."""
     if isinstance(obj, int):
         return obj
     value = getattr(obj, "value", None)
@@ -116,18 +112,11 @@ _AT_M, _AT_SRC_SIZE, _AT_SRC_SHAPE, _AT_SRC_DATA, _AT_DST_SIZE, _AT_DST_SHAPE, _
 
 @njit(parallel=True, nogil=True, cache=True)
 def _pump(fns, src, dst, pieces, events, dbuf, params, at, hostb, c):
-    """Chunks of the feed, each as :meth:`ChunkedUnion._put` makes a checked
-    chunk (its copies, its union with the bounds into row ``c[_ROW]``, the
-    bounds back, the events between the streams), from edge ``c[_A]``
-    until ``c[_M]``, ``c[_LIMIT]`` chunks, or, with ``c[_WATCH]`` (n not
-    known), until a chunk's bounds show an id beyond the parent array,
-    whose growth the host makes.
-
-    ``events``: the ring's pieces' events, then ``copied`` and ``unioned``
-    per device buffer; ``dbuf[s]``: buffer s's (src, dst) device
-    addresses; ``params[s]``: the kernel's parameters for buffer s, whose
-    fields at ``at`` a chunk rewrites.  Stops at the first failed call,
-    with the error in ``c[_ERR]`` and the call in ``c[_CALL]``."""
+    """Checked chunks as :meth:`ChunkedUnion._put` makes them, from edge ``c[_A]``
+    until ``c[_M]``, ``c[_LIMIT]`` chunks, or (``c[_WATCH]``) an id beyond the
+    parent array.  ``events``: the ring's, then ``copied`` and ``unioned`` per
+    buffer; ``params[s]``: buffer s's kernel parameters, fields ``at``
+    rewritten per chunk.  A failed call stops it (``c[_ERR]``, ``c[_CALL]``)."""
     ring = pieces.shape[0]
     buffers = dbuf.shape[0]
     fields = params.shape[1]
@@ -158,10 +147,8 @@ def _pump(fns, src, dst, pieces, events, dbuf, params, at, hostb, c):
                     break
                 cnt = min(piece, k - p)
                 out, part = pieces[j, :cnt], a[o + p:o + p + cnt]
-                # staging.copy_shares' shares, written out here rather than called: this function without
-                # parallel=True calling copy_shares crashed once numba loaded it from its disk cache; with
-                # parallel=True and no loop of its own numba warns on every compile; and a share loop
-                # inlined from another function stays serial
+                # staging.copy_shares written out: calling it crashed when loaded from numba's disk cache,
+                # and an inlined share loop stays serial
                 parts = max(min(c[_SHARES], cnt // BLOCK), 1)
                 step = (cnt + parts - 1) // parts
                 for t in prange(parts):
@@ -207,9 +194,7 @@ def _pump(fns, src, dst, pieces, events, dbuf, params, at, hostb, c):
 
 
 def warm() -> None:
-    """Compile (or load) the native feed (:func:`_pump`) for the id types
-    that are streamed, and for read-only ids: it runs no chunk, and needs
-    no GPU."""
+    """Compile (or load) :func:`_pump` for the streamed id types (no GPU needed)."""
     z = lambda *shape: np.zeros(shape, np.int64)                # noqa: E731
     for dt in (np.int32, np.int64):
         for writeable in (True, False):     # read-only: a memory-mapped .npy or .gcb

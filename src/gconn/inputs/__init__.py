@@ -1,11 +1,9 @@
 """Every input a user brings, identified once: :func:`describe` says what it is
 (a :class:`Source`), :func:`to_graph` builds the :class:`gconn.Graph`.
 
-The API's dispatcher (:mod:`gconn.api.dispatch`) chooses the route of a call
-from the description before anything is read: a file is identified from
-its name and first bytes (:func:`gconn.io.identify`), arrays are checked
-once for their shape and dtype, a table gives up its two edge columns.
-Nothing is parsed here, and nothing a route reads is read again.
+:mod:`gconn.api.dispatch` routes a call from the description before anything
+is read: a file is identified from its name and first bytes
+(:func:`gconn.io.identify`), arrays are checked for shape and dtype.
 
 >>> describe(([0, 1], [1, 2])).kind
 'edges'
@@ -59,11 +57,8 @@ class Source:
     on_gpu: bool = False
     #: the number of edges where known without reading them, else an estimate (files), else None
     edges: int | None = None
-    #: guesses made identifying the input (a file's format from its content,
-    #: a header taken): each a sentence, reported
+    #: guesses made identifying the input, and those made reading it: each a sentence
     notes: tuple = field(default_factory=tuple)
-    #: ... and those made reading it (a file of names whose first line is a
-    #: header or an edge), added as the reading makes them
     read_notes: list = field(default_factory=list)
 
     @property
@@ -71,29 +66,25 @@ class Source:
         return self.file.format if self.kind == "file" else None
 
     def took(self, fe):
-        """Keep the notes of a reading of this file (its
-        :class:`~gconn.io.edges.FileEdges`); returns ``fe``."""
+        """Keep the notes of a reading of this file (its FileEdges); returns ``fe``."""
         self.read_notes.extend(x for x in fe.notes if x not in self.notes and x not in self.read_notes)
         return fe
 
 
 def _is_paths(obj) -> bool:
-    # A flat list of strings cannot be an edge list, so it names files.
     return isinstance(obj, list) and bool(obj) and all(isinstance(p, (str, os.PathLike)) for p in obj)
 
 
 def describe(obj: Any, *, format=None, header=None, source=None, target=None, names=None) -> Source:
-    """What ``obj`` is, checked as far as that can be done without reading
-    its data: see :data:`gconn.inputs.KINDS`.  ``format``, ``header``, ``source``,
-    ``target`` and ``names`` apply to files (``source``/``target`` to
-    tables too) and are errors elsewhere.
+    """What ``obj`` is (:data:`gconn.inputs.KINDS`), checked without reading its
+    data.  The keyword options apply to files (``source``/``target`` to tables too).
 
     >>> s = describe((np.arange(3), np.arange(1, 4)))
     >>> s.kind, s.edges
     ('edges', 3)
     """
     if isinstance(obj, (str, os.PathLike)):
-        from gconn.io import identify     # the io package loads with the first file (`import gconn` stays fast)
+        from gconn.io import identify     # lazily: `import gconn` stays fast
         info = identify(obj, format, header=header, source=source, target=target, names=names)
         return Source("file", obj, file=info, edges=_edges_in(info), notes=info.notes)
     if _is_paths(obj):
@@ -139,8 +130,7 @@ def _no_columns(obj, source, target) -> None:
 
 
 def _pair(obj, s, d) -> Source:
-    """A ``(src, dst)`` pair: device arrays stay on the device; host arrays
-    are integer ids (checked: 1-D, one length, integer dtype) or names."""
+    """A ``(src, dst)`` pair: device arrays, checked integer host ids, or names."""
     if _is_cupy(s) or _is_cupy(d):
         return Source("device-edges", obj, s, d, on_gpu=True, edges=int(getattr(s, "size", 0)))
     s, d = np.asarray(s), np.asarray(d)
@@ -153,8 +143,7 @@ def _pair(obj, s, d) -> Source:
 
 
 def _edge_array(obj, arr) -> Source:
-    """An array: an (m, 2) edge list, or a square adjacency matrix (a 2 x 2
-    array could be either: an error that asks which)."""
+    """An array: an (m, 2) edge list or a square adjacency matrix (2 x 2: an error)."""
     if _is_cupy(arr):
         shape = tuple(arr.shape)
     else:
@@ -172,8 +161,7 @@ def _edge_array(obj, arr) -> Source:
 
 
 def _edges_in(info) -> int | None:
-    """The edges of a file where its header says (.gcb, .npy), else an
-    estimate from the length of its first lines (text), else None."""
+    """A file's edges from its header (.gcb, .npy), else estimated from its first lines, else None."""
     try:
         if info.format == "gcb":
             from gconn.io.gcb import layout
@@ -191,9 +179,7 @@ def _edges_in(info) -> int | None:
 
 
 def to_graph(src: Source, n: int | None = None, relabel=False, read=None) -> Graph:
-    """The :class:`gconn.Graph` of a described input.  ``relabel`` is
-    :meth:`gconn.Graph.from_edges`'s (edge input and files only); ``read``, when
-    given, is a file's :class:`~gconn.io.edges.FileEdges` already read."""
+    """The :class:`gconn.Graph` of a described input (``read``: a file's FileEdges already read)."""
     relabel = relabel_option(relabel)
     check_n(n)
     kind = src.kind
@@ -228,19 +214,12 @@ def as_graph(obj: Any, n: int | None = None, *, relabel=False, source=None, targ
              header=None, names=None) -> Graph:
     """Any supported input as a :class:`gconn.Graph` (see :data:`gconn.inputs.KINDS`).
 
-    Beyond the Graph constructors' inputs: a file path or a list of paths
-    (partitions of one graph), loaded as :func:`gconn.load` loads them; a
-    square N x N array, an adjacency matrix read as SciPy's csgraph reads
-    it (a 2 x 2 array, which could be an edge list too, is an error that
-    asks which it is); a pandas, polars, pyarrow or cuDF edge table, its
-    edge columns named by ``source=`` and ``target=`` (default: the first
-    two); DLPack and CUDA-array-interface tensors (PyTorch, JAX, CuPy,
-    Numba) as ``(src, dst)`` or ``(m, 2)``, a GPU tensor staying on the GPU.
-
-    Vertex ids that are not integers (strings) are mapped to 0..k-1 in
-    sorted order, with ``graph.nodes`` holding the names (see
-    :mod:`gconn.inputs.tables`).  ``relabel`` (edge arrays, tables and
-    files) is :meth:`gconn.Graph.from_edges`'s.
+    Beyond the Graph constructors' inputs: file paths (as :func:`gconn.load`),
+    a square adjacency matrix (as SciPy's csgraph reads it), a pandas,
+    polars, pyarrow or cuDF edge table (columns ``source=``/``target=``,
+    default the first two), and DLPack or CUDA-array-interface tensors.
+    Names are mapped to 0..k-1 in sorted order (``graph.nodes``, see
+    :mod:`gconn.inputs.tables`); ``relabel`` is :meth:`gconn.Graph.from_edges`'s.
 
     >>> as_graph(([0, 1], [1, 2])).n
     3

@@ -13,7 +13,7 @@ reads besides arrays, matrices and files.
 * **Names**: vertex ids that are not integers (strings, bytes) are
   mapped to ``0..k-1`` in the sorted order of the distinct names;
   ``graph.nodes`` holds the names (a NumPy array), so vertex ``i`` is
-  ``graph.nodes[i]`` (:func:`gconn.graph.graph_from_pair`).
+  ``graph.nodes[i]`` (``gconn.graph.graph_from_pair``).
 
 >>> import pandas as pd
 >>> s, d, cols = edge_columns(pd.DataFrame({"a": [0, 1], "b": [1, 2]}), None, None)

@@ -70,16 +70,14 @@ def connected_components(csgraph, directed=True, connection="weak", return_label
 
 
 def weak_components(adj: Adjacency):
-    """Components of the undirected graph, numbered by smallest vertex (as
-    SciPy numbers them), through gconn's connectivity algorithms."""
+    """Components of the undirected graph, numbered by smallest vertex (as SciPy numbers them)."""
     if adj.n == 0:
         return 0, _empty_labels(adj)
     if adj.on_gpu:
         k, labels = api.connected_components(graph_of(adj), backend="gpu")
         return k, labels.astype(np.int32, copy=False)
-    # Union-find over the arcs as they are: building the symmetric,
-    # deduplicated CSR a gconn.Graph holds would cost more than the
-    # components (measured: BENCHMARKS.md, "SciPy drop-in").
+    # union-find over the arcs as they are: a gconn.Graph's CSR would cost more than the
+    # components (BENCHMARKS.md, "SciPy drop-in")
     rows = np.repeat(np.arange(adj.n, dtype=adj.indices.dtype), np.diff(adj.indptr))
     ic = api.IncrementalConnectivity(adj.n, backend="auto")
     ic.insert(rows, adj.indices)
@@ -88,8 +86,7 @@ def weak_components(adj: Adjacency):
 
 
 def strong_components(adj: Adjacency):
-    """Strongly connected components: Tarjan on the host (SciPy's
-    numbering), the coloring method on the GPU (numbered by smallest vertex)."""
+    """Strongly connected components: Tarjan on the host, coloring on the GPU."""
     if adj.n == 0:
         return 0, _empty_labels(adj)
     if adj.on_gpu:

@@ -16,26 +16,17 @@ How it works -- spanning forests are mergeable:
 3. the root's forest gives the labels (:func:`gconn.connected_components`
    on the forest alone).
 
-Vertex ids are integers in [0, 2^63).  A task whose ids are sparse (the
-largest id far above its edge count) first maps its ids to a dense range
-(its sorted distinct ids) and maps the forest back, so ids such as hashes
-cost nothing; the root does the same when it labels a sparse vertex set,
-and the labels then come as a dataframe (vertex, label).
+Vertex ids are integers in [0, 2^63); sparse ids (such as hashes) are
+mapped to a dense range per task and back, and sparse labels come as a
+dataframe (vertex, label).
 
-Memory, and where n is the limit: a task holds its partition plus O(n),
-where n is the number of distinct vertices it sees (at most the largest
-id + 1): a leaf holds one partition and its forest; a merge holds
-``fan_in`` forests of at most n - 1 edges each; the root labelling holds
-the final forest and n labels.  The cluster keeps every forest of the
-reduction until the root is done (so that a lost worker's results can be
-recomputed), at most about ``P * fan_in / (fan_in - 1)`` forests for P
-partitions, spread over the workers.  So the edges may exceed any one
-machine, but the vertex set must fit in one worker (once as labels, a
-few times as forests): n, not m, is the limit.
+Memory: a task holds its partition plus O(n) for the n distinct vertices
+it sees, and the cluster keeps every forest of the reduction until the
+root is done (so that a lost worker's results can be recomputed).  The
+edges may exceed any one machine; the vertex set must fit in one worker.
 
-gconn's kernels use all cores of a process, so tasks in one process run
-gconn one at a time; give each worker one thread (or one GPU, as
-dask-cuda's ``LocalCUDACluster`` does) and use more workers instead.
+gconn's kernels use all cores of a process, so give each worker one
+thread (or one GPU, as dask-cuda's ``LocalCUDACluster`` does).
 
 >>> import dask.dataframe as dd, pandas as pd
 >>> import gconn.integrations.dask
@@ -69,13 +60,11 @@ __all__ = ["connected_components", "spanning_forest", "IncrementalForest"]
 OUTPUTS = ("auto", "array", "dataframe")
 BACKENDS = ("auto", "cpu", "gpu")
 
-# A task runs gconn on its ids directly while the id range is at most this
-# many times its edge count (plus a little), and relabels them first beyond
-# that: gconn's graph costs O(largest id), relabelling O(m log m).
+# a task relabels its ids first beyond this range per edge: gconn's graph costs O(largest id)
 _DENSE_FACTOR = 8
 _DENSE_SLACK = 1 << 16
-# Labels come as an array while the id range is at most this many times
-# the distinct vertex count, or below _SMALL_RANGE ids whatever the count.
+# labels come as an array while the id range is at most this many times the distinct count,
+# or below _SMALL_RANGE
 _SPARSE_RATIO = 4
 _SMALL_RANGE = 1 << 20
 _INT64_MAX = np.iinfo(np.int64).max
@@ -87,8 +76,7 @@ _GCONN_LOCK = threading.Lock()
 
 
 class _Forest(NamedTuple):
-    """A spanning forest in original ids (int32 or int64), the vertices seen
-    only in self loops (sorted int64), and a lower bound on the vertex count."""
+    """A spanning forest in original ids, the vertices seen only in self loops, a bound on n."""
     src: np.ndarray
     dst: np.ndarray
     lone: np.ndarray
@@ -105,8 +93,7 @@ class _Labels(NamedTuple):
 # -- validation -------------------------------------------------------------
 
 def _check_ids(arr: np.ndarray, what: str) -> np.ndarray:
-    """Signed integer ids (int32 stays int32) from an array of any integer
-    dtype, or a clear error."""
+    """Signed integer ids (int32 stays int32) from any integer dtype, or a clear error."""
     if arr.dtype.kind == "f":
         raise TypeError(f"{what} has float dtype {arr.dtype}; vertex ids must be integers")
     if arr.dtype.kind not in "iu":
@@ -197,7 +184,6 @@ def _forest(src: np.ndarray, dst: np.ndarray, lone: np.ndarray, n_lo: int, backe
     hi = int(max(src.max(), dst.max()))
     n_lo = max(n_lo, hi + 1)
     if hi < _DENSE_FACTOR * src.size + _DENSE_SLACK:
-        # In gconn's id dtype: int32 while the ids fit halves what moves.
         with _GCONN_LOCK:
             fs, fd = _gconn_forest((src, dst), backend=backend)
     else:
@@ -222,9 +208,7 @@ def _block_forest(block: np.ndarray, where: str, backend: str) -> _Forest:
 
 
 def _file_forest(path: str, source, target, backend: str) -> _Forest:
-    """The forest of one file, read by gconn's reader of its format (the
-    edge columns ``source``/``target`` apply to the formats that have
-    columns: edge lists and Parquet)."""
+    """The forest of one file, read by gconn's reader of its format."""
     info = identify(path)
     if info.format in ("edgelist", "parquet") and (source is not None or target is not None):
         info = identify(path, source=source, target=target)
@@ -234,7 +218,6 @@ def _file_forest(path: str, source, target, backend: str) -> _Forest:
                         "integers first)")
     src = _check_ids(np.asarray(fe.src), f"{path}, source ids")
     dst = _check_ids(np.asarray(fe.dst), f"{path}, target ids")
-    # a file that declares n: vertices up to it exist even without edges
     return _forest(src, dst, _EMPTY, fe.n or 0, backend)
 
 
@@ -380,13 +363,8 @@ def _get_client(client):
 
 
 def _run(client, nodes: list):
-    """Compute the last of ``nodes``; with a client, a Future of it,
-    otherwise its value.
-
-    Every node of the reduction is computed as a future held until the last
-    is done, so the scheduler can recompute whatever a lost worker held
-    (released intermediates of a futures tree could not be).
-    """
+    """Compute the last of ``nodes`` (with a client, a Future of it); every node is
+    held as a future until the last is done, so a lost worker's can be recomputed."""
     if client is None:
         return dask.compute(nodes[-1])[0]
     futures = client.compute(nodes)
@@ -474,16 +452,13 @@ def connected_components(edges, *, source=None, target=None, n=None, output="aut
     list of files read one per task (Parquet, CSV, ``.npy`` edge arrays,
     and gconn's formats through :func:`gconn.load`; a glob pattern works).
 
-    ``labels`` numbers components 0..k-1 like scipy.  With ``output=
-    "array"`` it is a dask.array over the vertices 0..n-1 (``n`` defaults to
-    the largest id + 1); with ``"dataframe"`` a dask.dataframe with columns
-    ``vertex, label`` over the ids that appear in the edges, sorted (files
-    that gconn.load reads lose their self loops, and with them any vertex
-    seen only in one);
-    ``"auto"`` gives the array unless the ids are sparse (beyond 2^20 and
-    more than 4 times the distinct count).  ``fan_in`` forests merge in each
-    task of the reduction; ``backend`` is gconn's (``"auto"``: a worker's
-    GPU when it has one).  The labels stay on the cluster, in chunks of
+    ``labels`` numbers components 0..k-1 like scipy: with ``output="array"``
+    a dask.array over 0..n-1 (``n`` defaults to the largest id + 1); with
+    ``"dataframe"`` a dask.dataframe ``vertex, label`` over the sorted ids
+    in the edges (files gconn.load reads lose vertices seen only in self
+    loops); ``"auto"`` the array unless the ids are sparse (beyond 2^20 and
+    more than 4 times the distinct count).  ``fan_in`` forests merge per
+    task; ``backend`` is gconn's.  Labels stay on the cluster in chunks of
     ``chunk_size``.
 
     >>> import dask.array as da, numpy as np
@@ -526,13 +501,9 @@ class IncrementalForest:
     """Connectivity under batches of edges added on Dask.
 
     :meth:`add` merges a batch (any input of :func:`connected_components`)
-    into the current spanning forest, by the same tree reduction with the
-    current forest as one more leaf; queries are answered from labels of
-    the forest, computed once per batch.  The forest stays on the cluster;
-    the scheduler keeps the chain of batches that produced it (their task
-    specifications: file names, or the data itself for in-memory inputs
-    such as ``da.from_array``), so a forest lost with its worker is
-    recomputed, not wrong.
+    into the current spanning forest, which is one more leaf of the
+    reduction; queries use labels computed once per batch.  The scheduler
+    keeps the chain of batches, so a forest lost with its worker is recomputed.
 
     >>> import dask.array as da, numpy as np
     >>> import gconn.integrations.dask

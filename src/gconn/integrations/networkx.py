@@ -33,19 +33,16 @@ from gconn import Graph, connected_components as _gconn_components
 
 _BACKENDS = ("auto", "cpu", "gpu")
 _INT32_LIMIT = 2**31
-# Integer node labels spanning at most this many times n get an array lookup
-# table instead of a dict: the table's memory stays proportional to n.
+# integer node labels spanning at most this many times n get an array lookup table
 _TABLE_SPREAD = 4
 
 
 class ConvertedGraph:
     """The structure of a NetworkX graph, as the gconn backend holds it.
 
-    Node ``i`` is ``labels[i]`` (``G``'s node order); ``src``/``dst`` hold
-    every NetworkX edge exactly once as node indices (each key of a
-    multigraph, self loops included), so ``number_of_edges`` matches
-    NetworkX.  Attributes are not carried over: no implemented function
-    reads them.
+    Node ``i`` is ``labels[i]``; ``src``/``dst`` hold every NetworkX edge once
+    as node indices (each multigraph key, self loops included).  Attributes
+    are not carried over: no implemented function reads them.
 
     >>> import networkx as nx
     >>> H = ConvertedGraph.from_networkx(nx.MultiGraph([(1, 2), (1, 2), (3, 3)]))
@@ -63,7 +60,6 @@ class ConvertedGraph:
         self.directed = directed
         self.multigraph = multigraph
         self.graph = {} if graph is None else graph
-        # NetworkX caches this graph's own conversions (back to networkx) here.
         self.__networkx_cache__ = {}
         self._gconn = None
         self._successors = None
@@ -81,8 +77,7 @@ class ConvertedGraph:
         adj = G._adj
         multigraph = G.is_multigraph()
         if not isinstance(adj, dict):
-            # A graph view filters as it iterates, and its len() may count
-            # what the filter drops: take what iteration gives.
+            # a view's len() may count what its filter drops: take what iteration gives
             adj = {u: {v: list(keys) if multigraph else None for v, keys in nbrs.items()}
                    for u, nbrs in adj.items()}
         n = len(adj)
@@ -96,7 +91,6 @@ class ConvertedGraph:
             keys = np.fromiter(map(len, chain.from_iterable(nbrs.values() for nbrs in adj.values())),
                                np.int64, total)
         if not G.is_directed():
-            # An undirected edge sits in both endpoints' neighbour dicts.
             once = src <= dst
             src, dst = src[once], dst[once]
             keys = keys[once] if keys is not None else None
@@ -106,8 +100,7 @@ class ConvertedGraph:
                    graph=dict(G.graph) if keep_graph_attrs else None)
 
     def to_networkx(self):
-        """The same nodes and edges as a NetworkX graph of the original class
-        (without attributes).
+        """The same nodes and edges as a NetworkX graph of the original class.
 
         >>> import networkx as nx
         >>> H = ConvertedGraph.from_networkx(nx.DiGraph([(2, 1)])).to_networkx()
@@ -122,7 +115,6 @@ class ConvertedGraph:
         H.add_edges_from(zip(self.labels[self.src].tolist(), self.labels[self.dst].tolist()))
         return H
 
-    # -- what NetworkX's dispatch and decorators ask of a graph ------------
     def is_directed(self) -> bool:
         return self.directed
 
@@ -136,15 +128,12 @@ class ConvertedGraph:
         return len(self)
 
     def number_of_edges(self) -> int:
-        """Edges as NetworkX counts them: each key of a multigraph, each
-        direction of a digraph, and self loops."""
         return int(self.src.shape[0])
 
     def __repr__(self) -> str:
         kind = ", ".join(k for k, on in (("directed", self.directed), ("multigraph", self.multigraph)) if on)
         return f"ConvertedGraph(n={len(self)}, edges={self.number_of_edges()}{', ' + kind if kind else ''})"
 
-    # -- for the algorithms --------------------------------------------------
     def gconn_graph(self) -> Graph:
         """The undirected simple :class:`gconn.Graph` (built on first use)."""
         if self._gconn is None:
@@ -152,11 +141,8 @@ class ConvertedGraph:
         return self._gconn
 
     def successor_matrix(self):
-        """The arcs as a SciPy CSR matrix (built on first use), each row
-        holding the node's successors in reverse adjacency order: gconn's
-        CPU Tarjan takes a row from its end, so its depth-first search
-        visits successors in ``G``'s order, as NetworkX's does, and the
-        components complete in NetworkX's order.
+        """The arcs as a SciPy CSR matrix, each row's successors reversed: gconn's
+        CPU Tarjan takes a row from its end, so components complete in NetworkX's order.
 
         >>> import networkx as nx
         >>> H = ConvertedGraph.from_networkx(nx.DiGraph([(0, 1), (0, 2), (2, 0)]))
@@ -168,7 +154,6 @@ class ConvertedGraph:
             import scipy.sparse as sp
             n, src, dst = len(self), self.src, self.dst
             if src.size and (src[1:] < src[:-1]).any():
-                # from_networkx keeps the arcs row by row; a graph built by hand may not.
                 by_row = np.argsort(src, kind="stable")
                 src, dst = src[by_row], dst[by_row]
             indptr = np.zeros(n + 1, np.int64)
@@ -184,19 +169,16 @@ class ConvertedGraph:
         return self._index[node]
 
 
-# -- finding each neighbour's node index ----------------------------------------
-# Fibonacci hashing: multiply by 2^64 / golden ratio, keep the top bits.
+# Fibonacci hashing: multiply by 2^64 / golden ratio, keep the top bits
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-# Rows, and entries per row, looked at to decide whether the neighbour
-# entries are the node objects themselves.
+# rows, and entries per row, sampled by _mostly_themselves
 _SAMPLE_ROWS = 64
 _SAMPLE_ENTRIES = 16
 
 
 @njit(cache=True)
 def _build_table(keys):
-    """An open-addressing table of ``keys`` (int64) -> their positions, at
-    most half full; ``ok`` is False when two keys are equal."""
+    """An open-addressing table of ``keys`` -> positions; False when two keys are equal."""
     bits = 1
     while (1 << bits) < 2 * keys.size:
         bits += 1
@@ -238,35 +220,24 @@ def _look_up(table, queries, out):
 
 
 def _addresses(objects: np.ndarray) -> np.ndarray:
-    """The addresses (CPython's ``id``) of an object array's items, read
-    from the array's own pointers: no Python int per item."""
+    """The addresses (CPython's ``id``) of an object array's items."""
     return np.frombuffer(objects, np.intp).astype(np.int64, copy=False)
 
 
 def _addresses_are_ids() -> bool:
-    """Whether an object array's pointers are its items' ids (CPython's
-    are; PyPy's ids are not addresses)."""
+    """Whether an object array's pointers are its items' ids (not on PyPy)."""
     probe = [object(), None]
     return _addresses(np.fromiter(probe, object, 2)).tolist() == list(map(id, probe))
 
 
-# Whether neighbours may be found by the address of the node object they are.
 _IDENTITY = _addresses_are_ids()
 
 
 def _neighbour_positions(nodes: list, adj: dict, total: int, dt):
     """Node labels as an array, and the node index of each of the ``total``
-    neighbour entries of ``adj`` (rows in node order).
-
-    Walking the entries in the interpreter is most of a conversion's
-    time, so each path walks them once and leaves the search to NumPy or
-    numba.  When the entries are mostly the node objects themselves (a
-    graph built from one set of objects), a hash table over the nodes'
-    addresses finds them, and equal copies go by value.  Otherwise
-    Python-int labels in a narrow range (0..n-1 above all) use an array
-    lookup table, and other labels a hash table over their hashes (a
-    dict when two nodes share a hash).
-    """
+    neighbour entries of ``adj``, walked once in the interpreter: by the node
+    objects' addresses when entries are mostly the nodes themselves, else an
+    array table for narrow int labels, else a hash table (or dict)."""
     n = len(nodes)
     neighbours = chain.from_iterable(adj.values())
     objects = np.fromiter(nodes, object, n)
@@ -296,10 +267,9 @@ def _neighbour_positions(nodes: list, adj: dict, total: int, dt):
 
 
 def _mostly_themselves(by_address, adj: dict, nodes: list) -> bool:
-    """Whether, in rows spread over the graph, most neighbour entries are
-    the node objects themselves rather than equal copies."""
+    """Whether most sampled neighbour entries are the node objects themselves."""
     step = max(len(nodes) // _SAMPLE_ROWS, 1)
-    # A few entries per row: a hub's row alone could hold most of the graph.
+    # a few entries per row: a hub's row alone could hold most of the graph
     sample = [v for u in nodes[::step] for v in islice(adj[u], _SAMPLE_ENTRIES)]
     if not sample:
         return True
@@ -309,9 +279,7 @@ def _mostly_themselves(by_address, adj: dict, nodes: list) -> bool:
 
 
 def _by_value(nodes: list, values, count: int) -> np.ndarray:
-    """Positions in ``nodes`` of ``count`` values equal to nodes: by hash
-    (a value equal to a node has the node's hash) when no two nodes share
-    one, else through a dict."""
+    """Positions in ``nodes`` of ``count`` values: by hash when no two nodes share one, else a dict."""
     by_hash, unique = _build_table(np.fromiter(map(hash, nodes), np.int64, len(nodes)))
     if not unique:
         index = {v: i for i, v in enumerate(nodes)}
@@ -325,7 +293,7 @@ def _by_value(nodes: list, values, count: int) -> np.ndarray:
 def _options() -> tuple[str, str]:
     """(backend, algorithm) from ``nx.config.backends.gconn``."""
     cfg = getattr(nx.config.backends, "gconn", None)
-    if cfg is None:  # the backend is in use without its entry points installed
+    if cfg is None:  # entry points not installed
         cfg = get_info()["default_config"]
     backend, algorithm = cfg["backend"], cfg["algorithm"]
     if backend not in _BACKENDS:
@@ -350,17 +318,12 @@ def _labels(G: ConvertedGraph) -> tuple[int, np.ndarray]:
 
 
 def _component_sets(G: ConvertedGraph):
-    """A fresh set of nodes per component, in the order NetworkX yields them:
-    gconn numbers components by their first vertex, which is G's node order."""
+    """A set of nodes per component, in NetworkX's order (gconn's numbering is G's node order)."""
     return _grouped(G, *_labels(G))
 
 
 def _strong(G: ConvertedGraph, return_labels: bool = True):
-    """``(k, labels)`` of the strong components, or ``k``.  On the CPU the
-    labels count components in the order NetworkX yields them (see
-    :meth:`ConvertedGraph.successor_matrix`); on a GPU by smallest node
-    index, i.e. in ``G``'s node order.  The configured ``algorithm`` names
-    an undirected variant and does not apply."""
+    """``(k, labels)`` of the strong components, or ``k`` (the configured algorithm does not apply)."""
     backend, _ = _options()
     return _gconn_components(G.successor_matrix(), connection="strong", backend=backend,
                              return_labels=return_labels)
@@ -381,7 +344,6 @@ def _sets(members: list, ends: list):
         start = end
 
 
-# NetworkX's messages for the null graph.
 _UNDEFINED = "Connectivity is undefined for the null graph."
 _NO_NODES = "G has no nodes."
 
@@ -422,8 +384,7 @@ class BackendInterface:
 
     @staticmethod
     def should_run(name, args, kwargs) -> bool:
-        """Always: listing gconn in ``backend_priority`` asks for it, and the
-        conversion is paid once per graph (NetworkX caches it)."""
+        """Always: the conversion is paid once per graph (NetworkX caches it)."""
         return True
 
     # -- undirected -----------------------------------------------------------

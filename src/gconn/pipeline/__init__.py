@@ -5,37 +5,25 @@
 
     init -> sample -> compress -> L_max -> gather -> finish -> finalize
 
-A backend (``gconn.backends.cpu``, ``gconn.backends.gpu``) implements each step over its own
-arrays; this module fixes their order, what is timed and counted, and the
-seams between them:
+A backend (``gconn.backends.cpu``, ``gconn.backends.gpu``) implements each
+step; this module fixes their order, timing and counting:
 
-* ``init(graph, plan, forest)`` -> a run state: the parent array (every
-  vertex its own root), the plan's auxiliary array, the forest slots.
-* ``sample(state, seed, count)`` runs the plan's sampling (k-out, HB, BFS
-  or stride) and returns the edges it inspected (0 unless ``count``);
-  ``compress(state)`` then points every vertex at its root.
-* ``lmax(state, seed)`` finds L_max, the most frequent label (a handle the
-  backend may keep on its device); ``gather(state, lmax)`` builds the
-  finish's work: the active vertices (label != L_max) or their edges.
-  Stride sampling has no adjacency to gather from: its finish runs over
-  every edge, as without sampling.
-* ``finish(state, work)`` runs the finish over all edges (``work`` None:
-  no sampling) or over the gathered work; returns (edges inspected or
-  None when only a pass would count them, rounds).
-* ``finalize(state)`` -> (roots, forest_src, forest_dst); or, for
-  ``components()``, ``number(state)`` -> (k, labels 0..k-1 in scipy's
-  order), which may skip the compression that finalize does (the GPU's
-  labels kernel finds each root itself).
-* ``sample_stats(state, lmax, work, stats)`` fills Cov, IC and L_max (only
-  with ``return_stats``: it reads back; ``lmax`` None after stride
-  sampling, whose IC counts over the edge list).
-* ``scope(graph, plan, forest, stats)``: a context around the run (device
-  memory check, device timer).
+* ``init(graph, plan, forest)`` -> a run state (parent array, the plan's
+  auxiliary array, forest slots).
+* ``sample(state, seed, count)`` runs the plan's sampling and returns the
+  edges it inspected (0 unless ``count``); ``compress(state)`` then points
+  every vertex at its root.
+* ``lmax(state, seed)`` finds L_max, the most frequent label;
+  ``gather(state, lmax)`` builds the finish's work (the active vertices
+  or their edges; stride sampling has none: its finish reads every edge).
+* ``finish(state, work)`` -> (edges inspected or None, rounds).
+* ``finalize(state)`` -> (roots, forest_src, forest_dst); or
+  ``number(state)`` -> (k, labels 0..k-1 in scipy's order).
+* ``sample_stats(state, lmax, work, stats)`` fills Cov, IC and L_max.
+* ``scope(graph, plan, forest, stats)``: a context around the run.
 
-The steps' shared drivers are written once as well, over a backend's
-launches: :mod:`gconn.pipeline.sampling` (the samplers, BFS sampling) and
-:mod:`gconn.pipeline.finishes` (the finishes that are not union-find:
-round loops, hooking, gathering, incremental batches).
+Shared drivers over a backend's launches: ``gconn.pipeline.sampling``
+and ``gconn.pipeline.finishes``.
 
 Skipping L_max's edges is safe for a root-based finish: L_max's tree is only
 ever extended through its root.  The others may move any vertex out of its
@@ -61,9 +49,7 @@ from gconn.pipeline.stats import Stats
 
 def run(graph, plan: Plan, backend, *, forest: bool = False, stats: Stats | None = None, seed: int = 0):
     """Run ``plan`` on ``graph`` (already on ``backend``); returns (roots,
-    forest_src, forest_dst).  ``roots[v]`` is the root of v's tree (for
-    min-rooted variants the smallest id of its component); forest arrays
-    have one slot per vertex, -1 where no edge was recorded."""
+    forest_src, forest_dst), forest slots -1 where no edge was recorded."""
     return _run(graph, plan, backend, forest, stats, seed, backend.finalize)
 
 

@@ -6,27 +6,17 @@ incremental batches of the root-based ones.
 Each backend keeps only its kernels and a small launch interface ``k``
 (``gconn.backends.cpu.finishes.Launches``, ``gconn.backends.gpu.finishes.Launches``):
 
-* ``k(kind, key, nthreads, *args)`` launches kernel ``kind`` (``"copy"``,
-  ``"shortcut"``, ``"sv_round"``, ``"lt_connect"``, ...; the same
-  arguments on both backends) specialized on the rule codes ``key``.
-* ``xp``: the array module (NumPy or CuPy); ``v(a)``: array ``a`` as a
-  launch takes it (a kernel view on the GPU); ``none``: a placeholder.
-* ``flagv``, ``clear()``, ``changed()``: a round's change flag, which the
-  passes OR (on the GPU a device flag, read back once a round by
-  ``changed``).
-* ``alter(P, wu, wv, wua, wva, eid, has_eid)``: Liu-Tarjan's Alter, the
-  kept edges and their input ids back (``wua``, ``wva``: the edges' views);
-  ``hook(s, work)``: ECL-CC's / Afforest's hooks over a static run's work,
-  recording the forest; returns the edges inspected.
+* ``k(kind, key, nthreads, *args)`` launches kernel ``kind`` specialized
+  on the rule codes ``key``.
+* ``xp``: the array module; ``v(a)``: ``a`` as a launch takes it;
+  ``none``: a placeholder.
+* ``flagv``, ``clear()``, ``changed()``: a round's change flag.
+* ``alter(P, wu, wv, wua, wva, eid, has_eid)``: Liu-Tarjan's Alter;
+  ``hook(s, work)``: ECL-CC's / Afforest's hooks, returning edges inspected.
 
 Vertex passes take ``(verts, count, every)``: every vertex of P, or the
-first ``count`` of ``verts``.
-
-Every finish works on the parent array ``P`` left by the sampling phase
-(each vertex pointing at its sampled root) and an edge list: all edges
-(COO) without sampling, or the CSR edges of the active vertices (label !=
-L_max) gathered into a list.  Vertex phases run over all vertices, or over
-the batch's endpoints and their roots for incremental batches.
+first ``count`` of ``verts``.  Every finish works on the sampled parent
+array ``P`` and an edge list (all edges, or the active vertices' gathered).
 
 >>> import numpy as np
 >>> from gconn.backends.cpu.finishes import Launches
@@ -50,11 +40,9 @@ FULL_SHORTCUT = LT_SHORTCUT_CODE["full-shortcut"]
 
 
 def run_rounds(k, plan: Plan, P, aux, eu, ev, verts, fa, fb, max_rounds: int):
-    """Rounds of a round-based finish over the edge list (eu, ev) until one
-    changes nothing; returns (rounds, edge inspections).  ``aux`` is the
-    n-array the finish keeps beside P; ``verts`` None means every vertex;
-    with a non-empty ``fa`` the hooks of a root-based finish are recorded
-    there."""
+    """Rounds of a round-based finish over (eu, ev) until one changes nothing;
+    returns (rounds, edge inspections).  ``verts`` None means every vertex;
+    a non-empty ``fa`` records the forest."""
     f = plan.finish
     if f in LT_FINISHES:
         return _lt_rounds(k, plan, P, aux, eu, ev, verts, fa, fb, max_rounds)
@@ -65,8 +53,7 @@ def run_rounds(k, plan: Plan, P, aux, eu, ev, verts, fa, fb, max_rounds: int):
     if f == "sv":
         prev = k.v(aux)
         k("copy", (), cnt, prev, Pv, *vs)
-        # The paper's hooks read the live labels; replaying them for the
-        # forest needs the round's snapshot instead.
+        # replaying the hooks for the forest needs the round's snapshot, not the live labels
         inspected = 0
         for r in range(1, max_rounds + 1):
             k.clear()
@@ -109,23 +96,20 @@ def run_rounds(k, plan: Plan, P, aux, eu, ev, verts, fa, fb, max_rounds: int):
 
 
 def _vertices(k, P, verts):
-    """The vertex passes' (verts, count, every): ``verts`` None is every
-    vertex of P."""
+    """The vertex passes' (verts, count, every)."""
     if verts is None:
         return k.none, int(P.size), 1
     return k.v(verts), int(verts.size), 0
 
 
 def _lt_rounds(k, plan, P, N, eu, ev, verts, fa, fb, max_rounds):
-    """Liu-Tarjan's rounds: connect, update, shortcut and (with Alter) the
-    edges moved to their ends' parents."""
+    """Liu-Tarjan's rounds: connect, update, shortcut and (with Alter) alter."""
     copt, uopt, sopt, alter = plan.lt
     record = fa.size > 0
     Pv, Nv, vs, flag = k.v(P), k.v(N), _vertices(k, P, verts), k.flagv
     cnt = vs[1]
     wu, wv = eu, ev
-    # Altered edges are compacted every round; the forest needs their
-    # input edge, so carry its index along.
+    # altered edges are compacted every round: the forest needs their input edge's index
     has_eid = record and alter
     eid = k.xp.arange(eu.size, dtype=np.int64) if has_eid else k.xp.zeros(1, np.int64)
     fav, fbv, euv, evv = k.v(fa), k.v(fb), k.v(eu), k.v(ev)
@@ -152,9 +136,7 @@ def _lt_rounds(k, plan, P, N, eu, ev, verts, fa, fb, max_rounds):
 
 def finish(k, s, work):
     """A finish that is neither union-find nor BFS-CC on run state ``s``
-    (P holds the sampled labels); ``work`` is None without sampling (all
-    edges, COO), else the gathered edges.  Returns (edges inspected,
-    rounds).
+    (``work`` None: all edges); returns (edges inspected, rounds).
 
     >>> import gconn
     >>> gconn.connected_components(([0, 2], [1, 3]), algorithm="none+lt-prf", backend="cpu")
@@ -163,7 +145,6 @@ def finish(k, s, work):
     p = s.plan
     if p.family == HOOK_COMPRESS:
         inspected = k.hook(s, work)
-        # ECL-CC's / Afforest's own compression step, after all hooks.
         n = s.graph.n
         k("shortcut", (FULL_SHORTCUT,), n, k.v(s.P), *_vertices(k, s.P, None), k.flagv)
         return inspected, 0
@@ -173,9 +154,7 @@ def finish(k, s, work):
 
 
 def gather_edges(k, P, indptr, indices, active, lmax: int, contract: bool):
-    """The CSR edges (v, w) of the ``active`` vertices as a list; with
-    ``contract`` an endpoint labelled ``lmax`` becomes lmax itself
-    (:mod:`gconn.pipeline`)."""
+    """The CSR edges of the ``active`` vertices; ``contract`` maps ``lmax``'s vertices to lmax."""
     xp = k.xp
     offsets = xp.zeros(active.size + 1, np.int64)
     xp.cumsum((indptr[active + 1] - indptr[active]).astype(np.int64, copy=False), out=offsets[1:])
@@ -193,12 +172,9 @@ def gather_edges(k, P, indptr, indices, active, lmax: int, contract: bool):
 def insert_batch(k, plan: Plan, P, aux, src, dst) -> None:
     """Insert a batch with a root-based finish that is not union-find.
 
-    ECL-CC / Afforest hook each edge once and compress the batch's
-    endpoints.  SV and root-based LT run rounds on the batch's edges alone
-    until nothing changes (earlier batches are never re-inspected): every
-    endpoint is first pointed at its root, and the vertex phases then run
-    over the endpoints and their roots -- the only vertices whose parents
-    such a batch can change.
+    ECL-CC / Afforest hook each edge once; SV and root-based LT run rounds on
+    the batch's edges alone, over its endpoints and their roots (the only
+    vertices whose parents it can change).
 
     >>> from gconn.backends.cpu.finishes import Launches
     >>> from gconn.design import Variant
@@ -223,11 +199,8 @@ def insert_batch(k, plan: Plan, P, aux, src, dst) -> None:
 
 
 def mixed_batch(k, plan: Plan, P, aux, kinds, src, dst, query):
-    """A mixed batch; ``query(src, dst)`` answers queries.  ECL-CC and
-    Afforest run inserts and queries concurrently; the round-synchronous SV
-    and LT have no per-edge insert to interleave with, so their batch runs
-    its inserts to convergence first and then answers its queries (which
-    the concurrent mode's contract allows).
+    """A mixed batch; ``query(src, dst)`` answers queries.  ECL-CC and Afforest
+    interleave; SV and LT insert first, then answer (which concurrent mode allows).
 
     >>> from gconn.backends.cpu.finishes import Launches
     >>> from gconn.design import Variant

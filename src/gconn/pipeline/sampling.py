@@ -22,8 +22,7 @@ import numpy as np
 
 
 def sample(k, s, seed: int, count: bool) -> int:
-    """Run the plan's sampling on run state ``s``; returns the edges it
-    inspected (0 where the backend counts only with ``count``)."""
+    """Run the plan's sampling on run state ``s``; returns the edges it inspected."""
     sampling = s.plan.sampling
     if sampling == "stride":
         return k.stride(s, count)
@@ -52,9 +51,8 @@ def bfs_sample(k, s, seed: int) -> int:
     mn = int(xp.argmax(visited))
     k.relabel_visited(s, level, mn)
     if s.fa.size:
-        # The tree edge of each visited vertex but the source sits in its
-        # slot; the minimum stays a root, so its slot must stay free for a
-        # later link: the source has none, so mn's edge moves there.
+        # tree edges sit in their child's slot; the minimum stays a root, so its slot must stay
+        # free for a later link: mn's edge moves to the source's (empty) slot
         visited[source] = False
         xp.copyto(s.fa, parent, where=visited)
         xp.copyto(s.fb, xp.arange(n, dtype=idt), where=visited)

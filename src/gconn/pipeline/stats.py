@@ -25,10 +25,8 @@ class Stats:
     variant: str = ""
     backend: str = ""
     n: int = 0
-    #: edges of the graph's edge list (``Graph.m_input``): the input's as
-    #: given (duplicates, self loops and both orientations count), or the
-    #: simple graph's when its canonical form was built; counting the simple
-    #: graph's edges would build that form, which a run does not need
+    #: edges of the graph's edge list (``Graph.m_input``): the input's as given
+    #: (duplicates and self loops count), or the simple graph's once built
     m: int = 0
     #: seconds per phase, in execution order ("sample", "lmax", "finish", "finalize", ...)
     phase_times: dict = field(default_factory=dict)
@@ -45,17 +43,14 @@ class Stats:
     rounds: int = 0
     #: the device-resident compute time in seconds where a backend measures it
     device_time: float | None = None
-    #: the input ids were mapped to 0..n-1 (``relabel=True``, or ``"auto"``
-    #: that found them sparse); the graph's ``nodes`` holds them
+    #: the input ids were mapped to 0..n-1 (the graph's ``nodes`` holds them)
     relabelled: bool = False
-    #: the edges were streamed to the GPU in ``chunks`` chunks of up to
-    #: ``chunk_edges`` edges (union-find over host edges, issue 11)
+    #: the edges were streamed to the GPU in ``chunks`` chunks of up to ``chunk_edges`` edges
     streamed: bool = False
     chunks: int = 0
     chunk_edges: int = 0
-    #: what the input was (``kind``; a file's ``format``, what ``decided_by``
-    #: it and its ``dialect``) and ``notes``: the guesses made reading it
-    #: (a header taken, a format read from the content), each a sentence
+    #: what the input was (``kind``; a file's ``format``, ``decided_by``, ``dialect``)
+    #: and ``notes``: the guesses made reading it, each a sentence
     input: dict = field(default_factory=dict)
 
     @contextmanager
