@@ -206,12 +206,11 @@ def _param_buffer(n: int):
 class Direct:
     """A compiled kernel launched by one ``cuLaunchKernel`` call.
 
-    numba-cuda's dispatcher converts every argument in Python on every
-    launch (35-150 us a launch on the H100's host); here the arguments
-    become numba's kernel ABI straight from the views' precomputed fields
-    and go to the driver in one buffer, on CuPy's current stream (so CuPy's
-    stream capture records them).  Array arguments are checked against
-    the signature's types, as the dispatcher would."""
+    numba-cuda's dispatcher converts every argument in Python on every launch;
+    here the arguments become numba's kernel ABI straight from the views'
+    precomputed fields and go to the driver in one buffer, on CuPy's current
+    stream (so CuPy's stream capture records them). Array arguments are checked
+    against the signature's types, as the dispatcher would."""
 
     __slots__ = ("handle", "types", "buf", "ptrs", "params", "lock", "function")
 
@@ -342,13 +341,11 @@ def launch(kern, nthreads: int, *args, persistent: bool = False, block: int = BL
 
 
 class Bound:
-    """A launch whose grid and leading arguments are fixed, made again with
-    new trailing arrays (CuPy arrays of the signature's types): the last
-    kernel of a replayed run, which writes a fresh array every call.  A
-    launch writes only the trailing arrays' fields into its own parameter
-    buffer (the full conversion cost most of such a launch's 24 us on the
-    H100's host).  Where :class:`Direct` does not launch, it calls
-    :func:`launch`."""
+    """A launch whose grid and leading arguments are fixed, made again with new
+    trailing arrays (CuPy arrays of the signature's types): the last kernel of
+    a replayed run, which writes a fresh array every call. A launch writes only
+    the trailing arrays' fields into its own parameter buffer. Where
+    :class:`Direct` does not launch, it calls :func:`launch`."""
 
     __slots__ = ("kern", "nthreads", "args", "block", "direct", "grid", "buf", "ptrs", "params", "tail", "lock")
 
