@@ -92,19 +92,13 @@ def make_coo_ops(fin, fopt, sopt, track=TRACK_NONE):
 
     * ``TRACK_BOUNDS``: the smallest and largest id of the pairs are folded
       into ``bounds[2 row]`` and ``bounds[2 row + 1]`` (one pair of atomics
-      per block; none when ``row`` is -1): a streamed chunk's ids are
-      checked on the device, in the pass that unions them, instead of by a
-      pass of the host over them (which held the staging copies to 33-36
-      GB/s, BENCHMARKS.md);
+      per block; none when ``row`` is -1), so a streamed chunk's ids are
+      checked in the pass that unions them, not by a pass of the host;
     * ``TRACK_FIT``: ``bounds[0] = 1`` where an id is outside ``0..cap-1``
-      and ``bounds[1] = 1`` where an id is ``cap - 1``: plain stores, on
-      those pairs only, for a CuPy pair, which needs only to know that its
-      ids still fit the n it was run with.  The bounds' code takes the
-      kernel from 30-32 registers a thread to 34-40, so from 8 resident
-      blocks an SM to 6: 9-16% more union time on the mesh, wave and
-      Slashdot, where the parents fit the L2; with a stream's parents in
-      DRAM (n = 2^30) the fewer warps were 15% faster (H100, BENCHMARKS.md,
-      thirty-fifth session)."""
+      and ``bounds[1] = 1`` where an id is ``cap - 1`` (plain stores), for a
+      CuPy pair, which needs only to know that its ids still fit its n.
+
+    Tracking costs registers, so fewer resident blocks (BENCHMARKS.md)."""
     union_any, same_set_any = UF.union_any, UF.same_set_any
     warp = WARP_INTRINSICS
     bounded = track == TRACK_BOUNDS
