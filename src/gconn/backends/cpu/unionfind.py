@@ -62,8 +62,7 @@ def finish_csr(P, H, indptr, indices, active, fin, fopt, sopt, fa, fb):
 
 
 #: Edges ahead of the current one whose parents :func:`finish_coo`
-#: prefetches (measured on R-MAT edges in input order, one core: 8-64 all
-#: cut the time 3x; the first find's load is a cache miss otherwise).
+#: prefetches (the first find's load is a cache miss otherwise).
 PREFETCH_AHEAD = 16
 
 #: Chunks of the edge list per parallel loop: each thread walks whole

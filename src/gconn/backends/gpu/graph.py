@@ -272,11 +272,9 @@ _SEEN_N: OrderedDict = OrderedDict()
 _SEEN_MAX = 64
 #: (a pair's key, call options) -> (the n its run with unchecked ids was
 #: captured with, that capture's replay handle), so that a pair passed
-#: again goes straight to its replay.  Without it each call built a Graph
-#: and made the automatic choice again, 35-40 us of the H100's host on a
-#: graph of half a million edges, where the whole call on a resident graph
-#: takes 45 (BENCHMARKS.md, thirty-third session).  Nothing here holds the
-#: arrays: a capture reads them at their addresses.
+#: again goes straight to its replay, without building a Graph and making
+#: the automatic choice again (host time as long as a small run's).  Nothing
+#: here holds the arrays: a capture reads them at their addresses.
 _RUNS: OrderedDict = OrderedDict()
 #: the graph's cache key of the bounds a run with unchecked ids fills
 TRACK_IDS = "gpu_track_ids"

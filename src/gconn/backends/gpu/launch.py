@@ -41,9 +41,8 @@ CHUNK = 4 if SIM else 256
 SAMPLE = 64 if SIM else 1024
 FULL_MASK = 0xFFFFFFFF
 #: blocks per SM of a grid-stride ("persistent") kernel: 16 x 256 threads,
-#: two H100 waves, so that blocks that finish early leave room for others
-#: (measured against 4, 8 and 32: 10-15% faster than 8 on Kronecker k-out,
-#: Erdos-Renyi, the mesh and the path)
+#: two waves, so that blocks that finish early leave room for others (the
+#: fastest of 4, 8, 16 and 32)
 WAVES = 2 if SIM else 16
 
 I64 = types.int64

@@ -28,8 +28,8 @@ from numba.extending import intrinsic
 #: elements per parallel block of a copy (below this, one thread copies)
 BLOCK = 1 << 16
 #: the shares of :func:`copy_shares`: numba's largest thread count (a
-#: fixed number: asking numba for its current one cost 8 us of host time a
-#: piece; with fewer threads set, each takes several shares)
+#: fixed number: asking numba for its current one costs host time; with
+#: fewer threads set, each takes several shares)
 SHARES = config.NUMBA_NUM_THREADS
 
 
@@ -132,11 +132,8 @@ def _copy(out, a):
 
 
 #: bytes per piece of :func:`put` (two pinned pieces take turns) and of
-#: :func:`fetch`, and the pieces a fetch keeps in flight.  H100: a 0.27 GB put
-#: took 5.8 ms with 32 MB pieces, 8.3 with 8 MB.  Fetching 4.2M / 8.4M int32
-#: labels into written memory: 2 x 8 MB pieces 0.57-0.64 / 1.12-1.17 ms,
-#: 4 x 8 MB 0.61-0.65 / 0.87-0.88, 6 x 4 MB 0.53-0.55 / 0.82-0.85, 6 x 2 MB
-#: 0.58-0.69 / 1.18-1.47; the copy alone into pinned memory took 0.32 / 0.64.
+#: :func:`fetch`, and the pieces a fetch keeps in flight (sizes chosen by
+#: timing, BENCHMARKS.md).
 PIECE_BYTES = 1 << 25
 FETCH_PIECE_BYTES = 1 << 22
 FETCH_SLOTS = 6
@@ -175,9 +172,8 @@ def fill(out: np.ndarray, a: np.ndarray, bounds: bool, acc=None):
 
 #: numba's threading layer where each parallel loop's start and join cost
 #: several times what they cost on OpenMP or TBB; the fills are many short
-#: loops, so streams from host arrays or a SciPy CSR took 2.4-2.8x longer on
-#: it than on OpenMP on the H100's host (16 cores; BENCHMARKS.md,
-#: thirty-seventh session).  numba falls back to it where the system has no
+#: loops, so streams from host memory take much longer on it (BENCHMARKS.md).
+#: numba falls back to it where the system has no
 #: OpenMP runtime (libgomp), as in minimal container images.
 SLOW_LAYER = "workqueue"
 SLOW_LAYER_HINT = ("numba runs gconn's host copies to the GPU on its workqueue threading layer (numba's choice "
