@@ -37,7 +37,9 @@ from gconn.backends.cpu.primitives import record_edge
 from gconn.design import Plan, Variant
 from gconn.io import _kernels as K
 
-# The union rule (aot.VARIANT).
+# The union rule (aot.VARIANT): serially, Rem's UnionRemCAS with
+# HalveAtomicOne beats UnionAsync + FindHalve (BENCHMARKS.md, "Startup and
+# small batches").
 _PLAN = Plan.of(Variant.parse(VARIANT))
 _FIND, _SPLICE = _PLAN.fopt, _PLAN.sopt
 

@@ -58,7 +58,8 @@ def build(pr) -> SimpleNamespace:
     # otherwise fail its CAS until the cache line left the L1). A peeked find
     # walks at most PEEK_STEPS steps, then goes on coherently: on a long chain
     # stale parents hide the other threads' halving, and each walk would take
-    # the whole chain. The compressing finds after a link are peeked too.
+    # the whole chain. The compressing finds after a link are peeked too:
+    # compression is best effort.
     @jit
     def _unused(P, u):
         return u

@@ -10,7 +10,8 @@ from gconn.backends.core.unionfind import FIND_HALVE, FIND_NAIVE, UNION_ASYNC
 from gconn.backends.cpu.atomics import prefetch
 from gconn.backends.cpu.primitives import UF, find_any, parent_of, record_edge, same_set_any, set_parent, union_any
 
-# UnionAsync, the automatic choice, is called in the loops themselves.
+# UnionAsync, the automatic choice, is called in the loops themselves: behind
+# union_any's dispatch it is a call per edge that LLVM does not inline.
 UnionAsync = UF.UnionAsync
 
 
@@ -113,8 +114,9 @@ def query_batch(P, src, dst, fin, fopt, out):
         out[i] = same_set_any(P, src[i], dst[i], fin, fopt)
 
 
-# One-thread twins of the batch kernels for batches below SERIAL_BELOW ops. A
-# serial loop over a few hundred unions takes less than that.
+# One-thread twins of the batch kernels for batches below SERIAL_BELOW ops: a
+# parallel launch costs microseconds, far more when other processes keep the
+# cores busy, and a serial loop over a few hundred unions takes less.
 
 #: Batches with fewer operations than this run on the calling thread.
 SERIAL_BELOW = 1000

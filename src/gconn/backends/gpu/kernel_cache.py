@@ -1,8 +1,8 @@
 """The disk cache of compiled GPU kernels.
 
 NVVM takes up to a second a kernel and a run needs several, so each kernel's
-cubin is kept on disk, named by a digest of everything
-it is built from: gconn's sources, numba-cuda's version, the ``NUMBA_*``
+cubin is kept on disk, named by a digest of everything it is built from:
+gconn's sources, numba-cuda's version, the ``NUMBA_*``
 settings, the device's compute capability, and the kernel's kind,
 specialization and dtypes. A change to any of them compiles afresh; stale files
 are never read, only left behind (``gconn cache --clear`` removes them).

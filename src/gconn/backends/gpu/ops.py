@@ -197,10 +197,10 @@ def make_compact_tiles(checked):
     (:func:`gconn.backends.gpu.graph.track_ids`), and k becomes -1 unless its
     union kernels' ``flags`` show no id outside 0..n-1 and the id n-1, the
     flags cleared for the next run (:func:`gconn.backends.gpu.graph.fitted`).
-    Doing this here, not in ``ids_fit``, saves a node in a pair's capture.  On a GPU
-    each thread loads SCAN_ITEMS sums into registers before using any (the
-    stores may alias them) and scans with warp shuffles; the simulator, which
-    has no shuffles, scans in shared memory."""
+    Doing this here, not in ``ids_fit``, saves a node in a pair's capture.
+    On a GPU each thread loads SCAN_ITEMS sums into registers before using
+    any (the stores may alias them) and scans with warp shuffles; the
+    simulator, which has no shuffles, scans in shared memory."""
     warp = WARP_INTRINSICS
     items = SCAN_ITEMS
     warps = max(SCAN_BLOCK // WARP, 1)
@@ -288,9 +288,9 @@ def make_compact_labels(min_rooted, vectors):
     A thread owns two runs of four consecutive vertices, a block's runs apart;
     with ``vectors`` (``roots`` 16-byte aligned) each run is read and written
     in 16-byte accesses (:func:`gconn.backends.gpu.primitives.load4`).  When
-    k == 1 every label is 0 and the roots are not read.  The blocks run from the last vertices to the first: ``compact_local`` has
-    just read the roots from the first to the last, so the L2 cache still holds
-    the last ones."""
+    k == 1 every label is 0 and the roots are not read.  The blocks run from
+    the last vertices to the first: ``compact_local`` has just read the roots
+    from the first to the last, so the L2 cache still holds the last ones."""
     span = 4 * BLOCK
 
     @cuda.jit(device=True)
@@ -394,6 +394,7 @@ def compact(roots, min_rooted: bool = False, flat: bool = True, flags=None):
         threads = (n + LABEL_ITEMS - 1) // LABEL_ITEMS
         if replay.deferring():
             return sums[-1], replay.Deferred(_labels, bind(kern, threads, rv, n, mv, lv, sv), n, roots.dtype)
+        # launched as it is, not bound: a bound launch's setup costs more host time
         labels = xp.empty(n, roots.dtype)
         launch(kern, threads, rv, n, mv, lv, sv, view(labels))
         return sums[-1], labels

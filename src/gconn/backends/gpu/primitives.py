@@ -9,7 +9,8 @@ an earlier value of the same address is still a correct answer (a CAS checks
 it, or the next iteration reads again). Where a re-read must see a newer value,
 as inside UnionRemLock's lock, they use ``reread``: an LLVM ``load volatile``,
 which NVVM emits as ``ld.volatile.global``, one per call, in order with other
-volatile accesses (not with atomics: a fence orders those). ``peek`` is a plain
+volatile accesses (not with atomics: a fence orders those); it is slower, hence
+two loads. ``peek`` is a plain
 load, cached in the SM's L1, which other SMs' writes and every atomic leave
 stale until the line is evicted or the kernel ends: the union-find bodies use
 it where a stale parent is still a correct answer
@@ -173,7 +174,8 @@ else:
     def peek(a, i):
         # a plain load, cached in the SM's L1 (not coherent across SMs): see
         # gconn.backends.core.unionfind for why a stale parent is safe where it
-        # is used.
+        # is used.  As fast as ld.global.ca or faster (the compiler schedules
+        # it freely), and faster than .cg (BENCHMARKS.md).
         return a[i]
 
 

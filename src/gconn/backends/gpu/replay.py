@@ -227,7 +227,9 @@ def capture(fn) -> Captured:
 
 @_launch.kernel("scalar_out", lambda t: (t.i8, t.i8, t.I64), offsets=False)
 def make_scalar_out():
-    """``out[:nbytes] = a[:nbytes]`` by one thread."""
+    """``out[:nbytes] = a[:nbytes]`` by one thread: a captured run's 0-d
+    output written into pinned host memory (unified addressing); as the last
+    node a kernel costs a replay less than a copy node."""
 
     def scalar_out(a, out, nbytes):
         if cuda.grid(1) == 0:
