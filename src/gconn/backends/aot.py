@@ -40,14 +40,9 @@ from gconn.graph.ids import INT32_MAX, id_range
 VARIANT = "none+union-rem-cas+find-naive+halve-one"
 
 #: Largest input (edges) given to the compiled serial union-find once numba
-#: is loaded.  With the lazy graph the JIT path runs union-find straight over
-#: the input's edges in parallel; on the 2-core development machine (median
-#: of 15, one process, same run) it wins from about 2^18 edges: ER d8 200K
-#: edges 4.3 ms compiled vs 5.7 ms JIT, 1M edges 23 vs 12 ms, R-MAT 2^20x16
-#: (16.8M) 750 vs 97 ms.
+#: is loaded: above it the JIT path's parallel union-find wins.
 WARM_MAX_EDGES = 1 << 18
-#: ... while numba is not loaded, which adds ~1 s to the JIT path: at 16.8M
-#: edges the two are about even (750 ms vs 97 ms + ~1 s of numba).
+#: ... while numba is not loaded, which adds ~1 s to the JIT path.
 COLD_MAX_EDGES = 1 << 24
 
 _MODULE: list = []

@@ -1,8 +1,8 @@
 """Build :mod:`gconn.backends._aot`: the kernels a one-off run needs, compiled ahead of
 time with numba's ``pycc``, so that such a run never imports numba.
 
-What goes in (serial: pycc has no ``parallel=True``), all from the bodies
-the JIT backends use, none rewritten here:
+What goes in (serial: pycc has no ``parallel=True``), all from the bodies the
+JIT backends use, none rewritten here.
 
 * union-find over raw edge arrays: ``core.unionfind``'s UnionRemCAS with
   HalveAtomicOne (``gconn.backends.aot.VARIANT``), built with plain-memory primitives
@@ -14,8 +14,7 @@ the JIT backends use, none rewritten here:
 
 ``pip install`` builds it (``setup.py``); in a development checkout::
 
-    PYTHONPATH=src python -m gconn.backends.aot_build     # writes src/gconn/_aot*.so
-"""
+    PYTHONPATH=src python -m gconn.backends.aot_build     # writes src/gconn/_aot*.so"""
 from __future__ import annotations
 
 import os
@@ -38,10 +37,9 @@ from gconn.backends.cpu.primitives import record_edge
 from gconn.design import Plan, Variant
 from gconn.io import _kernels as K
 
-# The union rule (aot.VARIANT).  Serially, on 1M random edges (n = 250k),
-# Rem's UnionRemCAS with HalveAtomicOne took 0.09 s against UnionAsync +
-# FindHalve's 0.22 s (same process, loaded 2-core machine; BENCHMARKS.md,
-# "Startup and small batches").
+# The union rule (aot.VARIANT): serially, Rem's UnionRemCAS with
+# HalveAtomicOne beats UnionAsync + FindHalve (BENCHMARKS.md, "Startup and
+# small batches").
 _PLAN = Plan.of(Variant.parse(VARIANT))
 _FIND, _SPLICE = _PLAN.fopt, _PLAN.sopt
 

@@ -37,8 +37,7 @@ class LevelSearch:
     its degree), ``top_down(depth, nf)`` and ``bottom_up(depth)`` (one level;
     return the new frontier's size and edges and the edges scanned) and
     ``queue(depth)`` (the vertices on level ``depth`` as the frontier, to go
-    top-down again).
-    """
+    top-down again)."""
 
     def __init__(self, n: int, edges: int):
         self.n = n

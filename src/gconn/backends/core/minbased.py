@@ -1,8 +1,8 @@
 """Min-based finishes beyond union-find, written once for every target.
 
-``build(pr)`` compiles the per-edge and per-vertex rule bodies with a
-backend's primitives (see :mod:`gconn.backends.core.primitives`); the backends supply
-the parallel loops and the round structure around them:
+``build(pr)`` compiles the per-edge and per-vertex rule bodies with a backend's
+primitives (see :mod:`gconn.backends.core.primitives`); the backends supply the
+parallel loops and the round structure around them.
 
 * ShiloachVishkin (appendix Alg. SV): ``SVHook`` lowers ``P[h]`` of the larger
   label ``h`` of an edge when ``h`` was a root at the round's start; a
@@ -24,8 +24,7 @@ the parallel loops and the round structure around them:
 Every rule keeps ``P[v] <= v`` except sv-classic's smaller-under-larger
 rounds, so parents form a forest whose roots are component minima.  Hooks
 that a spanning forest must record return the hooked root (or -1), so the
-winner can claim the root's slot.
-"""
+winner can claim the root's slot."""
 from __future__ import annotations
 
 from types import SimpleNamespace

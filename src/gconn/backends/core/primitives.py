@@ -3,8 +3,7 @@
 A backend hands a :class:`Primitives` to the factories in ``gconn.backends.core``; the
 factories return the algorithm's functions compiled with ``jit`` for that
 target.  This is how one Python body serves numba's CPU target and CUDA
-(the role C++ templates play in GConn).
-"""
+(the role C++ templates play in GConn)."""
 from __future__ import annotations
 
 from dataclasses import dataclass

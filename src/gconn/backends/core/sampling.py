@@ -4,8 +4,7 @@
 smallest neighbour while it is smaller.  The automatic choice samples it
 from random vertices to bound HB's coverage (paper Sec. 4.6); the
 adjacency puts each row's smallest neighbour first for it
-(:func:`gconn.graph.build.min_first_row`).
-"""
+(:func:`gconn.graph.build.min_first_row`)."""
 from __future__ import annotations
 
 from types import SimpleNamespace

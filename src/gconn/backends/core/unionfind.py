@@ -7,8 +7,7 @@ caller can record a spanning-forest edge at that root) or -1.
 All finishes except UnionJTB keep the invariant parent id <= child id: links
 go from the larger root to the smaller one, so each root is the minimum id
 of its tree.  UnionJTB links by rank and packs ``rank << 32 | parent`` into
-one int64 per vertex so that one 64-bit CAS checks both.
-"""
+one int64 per vertex so that one 64-bit CAS checks both."""
 from __future__ import annotations
 
 from types import SimpleNamespace
@@ -50,19 +49,17 @@ def build(pr) -> SimpleNamespace:
     # -- finds (Alg. "Find Algorithms") and splices (Alg. "Splice Algorithms")
     # Each is made twice: reading parents with ``load`` (coherent) and with
     # ``peek`` (on the GPU an L1-cached read, which may be stale within a
-    # kernel).  A stale parent is still an ancestor -- parents only ever move
-    # up a tree -- so a find on peeked parents ends at a vertex that was a
-    # root and is an ancestor now, and every step still moves to a smaller
-    # id: it terminates, and only a CAS on a root can tell a stale root from
-    # a real one.  The unions below therefore run their first pass on peeked
-    # parents and everything after a failed link on coherent ones (a stale
-    # root would otherwise fail its CAS until the cache line left the L1).
-    # A peeked find walks at most PEEK_STEPS steps, then goes on coherently:
-    # on a long chain stale parents hide the other threads' halving, and
-    # each walk would take the whole chain (measured on a 4M-vertex path:
-    # 26-50 ms against 0.4-0.6 ms).  The compressing finds after a link are
-    # peeked too: compression is best effort, and coherent ones there cost
-    # k-out on Kronecker 0.48 against 0.27 ms (BENCHMARKS.md).
+    # kernel). A stale parent is still an ancestor -- parents only ever move up
+    # a tree -- so a find on peeked parents ends at a vertex that was a root
+    # and is an ancestor now, and every step still moves to a smaller id: it
+    # terminates, and only a CAS on a root can tell a stale root from a real
+    # one. The unions below therefore run their first pass on peeked parents
+    # and everything after a failed link on coherent ones (a stale root would
+    # otherwise fail its CAS until the cache line left the L1). A peeked find
+    # walks at most PEEK_STEPS steps, then goes on coherently: on a long chain
+    # stale parents hide the other threads' halving, and each walk would take
+    # the whole chain. The compressing finds after a link are peeked too:
+    # compression is best effort.
     @jit
     def _unused(P, u):
         return u

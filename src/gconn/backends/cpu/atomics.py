@@ -3,8 +3,7 @@
 ``cas`` returns the value it found (like CUDA's atomicCAS), so a caller
 retries with that value instead of reloading.  Every read of an array that
 other threads write must use ``load``: a plain numba load is non-atomic, and
-LLVM may legally hoist it out of a retry loop (a CAS counter hung that way).
-"""
+LLVM may legally hoist it out of a retry loop (a CAS counter hung that way)."""
 from __future__ import annotations
 
 from numba import types

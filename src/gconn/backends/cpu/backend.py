@@ -211,9 +211,7 @@ def inter_component_edges(labels, indptr, indices, active):
 def _compact(roots):
     """Labels 0..k-1 numbered by each component's smallest vertex, which is
     scipy's numbering; works for any choice of root.  One serial pass: a
-    parallel version (minimum per root, ranks of the minima, a gather)
-    took 10x longer on 2 cores shared with other work, 48 ms against 4.8
-    for 2^20 vertices."""
+    parallel version was ten times slower on few shared cores."""
     n = roots.size
     first = np.full(n, -1, roots.dtype)
     out = np.empty(n, roots.dtype)

@@ -15,8 +15,7 @@ L_max) gathered into a list.  Vertex phases run over all vertices, or over
 ``verts`` (the batch's endpoints and their roots) for incremental batches.
 
 Skipping L_max's edges, and contracting L_max for the finishes that are
-not root-based, is explained in :mod:`gconn.pipeline`.
-"""
+not root-based, is explained in :mod:`gconn.pipeline`."""
 from __future__ import annotations
 
 import numpy as np

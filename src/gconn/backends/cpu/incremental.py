@@ -2,8 +2,7 @@
 
 The root-based finishes that are not union-find (ECL-CC, Afforest, SV and
 the root-based Liu-Tarjan variants) keep the same parent array and process
-each batch with :mod:`gconn.pipeline.finishes`.
-"""
+each batch with :mod:`gconn.pipeline.finishes`."""
 from __future__ import annotations
 
 import numpy as np

@@ -5,8 +5,7 @@ choice's cheap estimate of HB's coverage.
 Each sampler unions (or points) vertices into partial trees of the parent
 array with the plan's union rule; a finish that is not a union-find samples
 with UnionAsync + FindHalve (:class:`gconn.design.Plan`).  The choice of
-sampler and BFS sampling's driver are :mod:`gconn.pipeline.sampling`'s.
-"""
+sampler and BFS sampling's driver are :mod:`gconn.pipeline.sampling`'s."""
 from __future__ import annotations
 
 import numpy as np

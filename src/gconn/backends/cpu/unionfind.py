@@ -1,7 +1,6 @@
 """The union-find finish on the CPU (paper Sec. 3.4): initialization,
 compression, the finish over the gathered active vertices (CSR) or over
-all edges (COO), and the incremental batches.
-"""
+all edges (COO), and the incremental batches."""
 from __future__ import annotations
 
 import numpy as np
@@ -12,18 +11,15 @@ from gconn.backends.cpu.atomics import prefetch
 from gconn.backends.cpu.primitives import UF, find_any, parent_of, record_edge, same_set_any, set_parent, union_any
 
 # UnionAsync, the automatic choice, is called in the loops themselves: behind
-# union_any's dispatch, a call per edge that LLVM does not inline, its unions
-# ran 3.7x slower (one core, R-MAT edges; BENCHMARKS.md "End to end from
-# arrays, lazy graph").
+# union_any's dispatch it is a call per edge that LLVM does not inline.
 UnionAsync = UF.UnionAsync
 
 
 @njit(inline="always")
 def unite(P, H, u, v, fin, fopt, sopt):
-    """Union u and v by the plan's codes: UnionAsync in the caller's loop,
-    with FindHalve (the automatic choice) as a constant, so LLVM inlines
-    both (20% less CPU than FindHalve's code passed on; R-MAT 2^20 x 16, one
-    thread: 127 vs 153 ms), and any other rule through union_any."""
+    """Union u and v by the plan's codes: UnionAsync in the caller's loop, with
+    FindHalve (the automatic choice) as a constant, so LLVM inlines both, and
+    any other rule through union_any."""
     if fin == UNION_ASYNC:
         if fopt == FIND_HALVE:
             return UnionAsync(P, u, v, FIND_HALVE)
@@ -67,8 +63,7 @@ def finish_csr(P, H, indptr, indices, active, fin, fopt, sopt, fa, fb):
 
 
 #: Edges ahead of the current one whose parents :func:`finish_coo`
-#: prefetches (measured on R-MAT edges in input order, one core: 8-64 all
-#: cut the time 3x; the first find's load is a cache miss otherwise).
+#: prefetches (the first find's load is a cache miss otherwise).
 PREFETCH_AHEAD = 16
 
 #: Chunks of the edge list per parallel loop: each thread walks whole
@@ -119,11 +114,9 @@ def query_batch(P, src, dst, fin, fopt, out):
         out[i] = same_set_any(P, src[i], dst[i], fin, fopt)
 
 
-# One-thread twins of the batch kernels for batches below SERIAL_BELOW ops:
-# a parallel launch costs ~3 us on a quiet machine and, when other processes
-# keep the cores busy, waits for descheduled workers (50 us mean per call,
-# ms at worst).  A serial loop over a few hundred unions takes less than that
-# (BENCHMARKS.md, "Startup and small batches").
+# One-thread twins of the batch kernels for batches below SERIAL_BELOW ops: a
+# parallel launch costs microseconds, far more when other processes keep the
+# cores busy, and a serial loop over a few hundred unions takes less.
 
 #: Batches with fewer operations than this run on the calling thread.
 SERIAL_BELOW = 1000

@@ -109,10 +109,8 @@ def _fast_views_work(cls) -> bool:
 
 
 def view(a):
-    """What a kernel launch takes for the ``xp`` array ``a``: ``a`` itself in
-    the simulator; on a GPU a light view sharing CuPy's memory (numba
-    launches with CuPy arrays cost about 43 us, with numba's own arrays
-    about 20 us, and making those costs tens of microseconds more)."""
+    """What a kernel launch takes for the ``xp`` array ``a``: ``a`` itself in the
+    simulator; on a GPU a light view sharing CuPy's memory."""
     if SIM:
         return a
     if not _FAST:

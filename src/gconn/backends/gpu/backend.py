@@ -120,10 +120,8 @@ class State:
 
 def sync() -> None:
     """Wait for the device: Stats phases are timed between two of these.
-    Through CuPy's runtime call: numba's ``cuda.synchronize()`` cost the
-    H100's host 10.6 us on an idle device against 1.8 (BENCHMARKS.md,
-    sixteenth session), which a phase's timing or a benchmark's would
-    count."""
+    Through CuPy's runtime call, which costs the host far less than numba's
+    ``cuda.synchronize()``."""
     if not SIM:
         xp.cuda.runtime.deviceSynchronize()
 
@@ -177,10 +175,9 @@ def sample(s: State, seed: int, count: bool) -> int:
 
 
 def compress(s: State) -> None:
-    # Full compression before L_max (paper Alg. 1): HB's first step alone
-    # makes a path one 4M-long chain, far too long for the finds of
-    # L_max's one block (measured: 38 ms).  A thread per vertex, not
-    # persistent: see make_compress.
+    # Full compression before L_max (paper Alg. 1): HB's first step alone makes
+    # a path one 4M-long chain, far too long for the finds of L_max's one
+    # block. A thread per vertex, not persistent: see make_compress.
     n = s.graph.n
     compress_all(s.kernel("compress"), n, s.Pv, dummy(s.graph.id_dtype), 0)
 

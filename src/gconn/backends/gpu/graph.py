@@ -177,10 +177,8 @@ def rows_kernel(dtypes: tuple):
 
 @kernel("csr_order", lambda t: (t.ptr, t.I64, t.i64, t.I64))
 def make_csr_order():
-    """``flags[at] = 1`` where the ``rows + 1`` offsets ever decrease.  A
-    kernel of its own instead of CuPy's comparison and ``any()``, which
-    cost 200 us of host time in a streamed CSR call of 8 ms on the GPU
-    machine (BENCHMARKS.md, nineteenth session)."""
+    """``flags[at] = 1`` where the ``rows + 1`` offsets ever decrease (one
+    kernel costs less host time than CuPy's comparison and ``any()``)."""
 
     def csr_order(indptr, rows, flags, at):
         for i in range(cuda.grid(1), rows, cuda.gridsize(1)):
@@ -261,25 +259,24 @@ def ids_local_counts(indptr, indices, n: int, sample: int) -> tuple[int, int, in
 
 
 # -- ids checked by the run itself ----------------------------------------------
-# A CuPy (src, dst) passed again costs a check of its ids before the run: a
-# kernel and a read-back, which on a graph of 0.5-1M edges took as long as
-# the replayed run.  So the n that the last check of the same arrays found
-# is kept, and a later run may start from it with its ids unchecked: its
-# union kernels then skip ids outside 0..n-1 and flag them, and flag the id
-# n-1 (coo_ops with ``TRACK_FIT``), and its result stands only if the flags
-# show ids in 0..n-1 with n-1 among them (the numbering's scan checks them,
-# :func:`gconn.backends.gpu.ops.compact`; a count of roots, :func:`if_ids_fit`).
+# A CuPy (src, dst) passed again costs a check of its ids before the run (a
+# kernel and a read-back, as long as a small replayed run).  So
+# the n that the last check of the same arrays found is kept, and a later run
+# may start from it with its ids unchecked: its union kernels then skip ids
+# outside 0..n-1 and flag them, and flag the id n-1 (coo_ops with
+# ``TRACK_FIT``), and its result stands only if the flags show ids in 0..n-1
+# with n-1 among them (the numbering's scan checks them,
+# :func:`gconn.backends.gpu.ops.compact`; a count of roots,
+# :func:`if_ids_fit`).
 
 #: (pointers, size, dtype) of checked CuPy id arrays -> the n found
 _SEEN_N: OrderedDict = OrderedDict()
 _SEEN_MAX = 64
 #: (a pair's key, call options) -> (the n its run with unchecked ids was
 #: captured with, that capture's replay handle), so that a pair passed
-#: again goes straight to its replay.  Without it each call built a Graph
-#: and made the automatic choice again, 35-40 us of the H100's host on a
-#: graph of half a million edges, where the whole call on a resident graph
-#: takes 45 (BENCHMARKS.md, thirty-third session).  Nothing here holds the
-#: arrays: a capture reads them at their addresses.
+#: again goes straight to its replay, without building a Graph and making
+#: the automatic choice again (host time as long as a small run's).  Nothing
+#: here holds the arrays: a capture reads them at their addresses.
 _RUNS: OrderedDict = OrderedDict()
 #: the graph's cache key of the bounds a run with unchecked ids fills
 TRACK_IDS = "gpu_track_ids"
@@ -327,11 +324,9 @@ def seen_n(src, dst, key=None):
 
 
 def pair_again(src, dst, numbered: bool, seed):
-    """The outputs of another replay of the run with unchecked ids kept for
-    CuPy arrays ``src`` and ``dst`` and these options (:func:`keep_run`),
-    or None.  The whole lookup of a pair passed again, in one place: its
-    steps spread over ``api`` cost the H100's host 6-7 us a call, where a
-    resident graph's took under 1 (BENCHMARKS.md, thirty-fifth session)."""
+    """The outputs of another replay of the run with unchecked ids kept for CuPy
+    arrays ``src`` and ``dst`` and these options (:func:`keep_run`), or None.
+    The whole lookup of a pair passed again, in one place."""
     if dst.dtype != src.dtype or not _plain(src, dst):
         return None
     pair = pair_key(src, dst)
@@ -359,9 +354,7 @@ _I64_MAX = np.iinfo(np.int64).max
 
 @kernel("pair_set", lambda t: (t.i64, t.I64, t.I64), offsets=False)
 def make_pair_set():
-    """out = (a, b), by one thread.  In a captured run a kernel costs the
-    replay 1-2 us of device time, a copy from a kept pair 8.5
-    (BENCHMARKS.md, issue 12)."""
+    """out = (a, b), by one thread."""
 
     def pair_set(out, a, b):
         if cuda.grid(1) == 0:
@@ -385,10 +378,8 @@ def fitted(k, flags):
 
 @kernel("ids_fit", lambda t: (t.id, t.i64, t.i64), offsets=False)
 def make_ids_fit():
-    """out[0] = :func:`fitted` of k[0], by one thread: where CuPy's
-    comparisons and ``where`` took four kernels (a CuPy pair's replay spent
-    15-20 us more than a resident graph's on them and on a copy, H100,
-    BENCHMARKS.md, thirty-fourth session)."""
+    """out[0] = :func:`fitted` of k[0], by one thread (CuPy's comparisons and
+    ``where`` would take four kernels)."""
 
     def ids_fit(k, flags, out):
         if cuda.grid(1) == 0:
@@ -405,11 +396,11 @@ def _device_pair(a: int, b: int):
 
 
 def track_ids(graph):
-    """Make the next run on ``graph`` check its ids in its union kernels;
-    returns the device flags (an id outside 0..n-1, the id n-1) that they
-    set.  They are zero at every replay of a captured run without a node
-    that sets them (:func:`gconn.backends.gpu.replay.zeroed`; the kernel that
-    reads them clears them): each node cost a small graph's replay 1-2 us."""
+    """Make the next run on ``graph`` check its ids in its union kernels; returns
+    the device flags (an id outside 0..n-1, the id n-1) that they set. They are
+    zero at every replay of a captured run without a node that sets them
+    (:func:`gconn.backends.gpu.replay.zeroed`; the kernel that reads them
+    clears them)."""
     flags = graph._cache[TRACK_IDS] = replay.zeroed(2, np.int64)
     return flags
 

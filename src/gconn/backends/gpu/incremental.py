@@ -4,8 +4,7 @@ Capacity doubles; new vertices start as singletons (one pass writing
 ``P[v] = v``, as a fill would cost), so every parent a batch reads, cached
 or not, is a vertex (:mod:`gconn.backends.core.unionfind` peeks at parents through
 the SM's L1; a "not yet seen" sentinel read stale there would be followed
-as an id).
-"""
+as an id)."""
 from __future__ import annotations
 
 import numpy as np

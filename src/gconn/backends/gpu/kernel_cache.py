@@ -1,14 +1,11 @@
 """The disk cache of compiled GPU kernels.
 
-NVVM takes 0.2-1 s to compile one of gconn's kernels, and a run needs
-several, so a process that runs gconn once (``gconn cc`` on a file, a
-script) would spend seconds compiling what the last process compiled.  Each
-kernel's cubin is therefore kept on disk, named by a digest of everything it
-is built from: gconn's sources, numba-cuda's version, the ``NUMBA_*``
+NVVM takes up to a second a kernel and a run needs several, so each kernel's
+cubin is kept on disk, named by a digest of everything it is built from:
+gconn's sources, numba-cuda's version, the ``NUMBA_*``
 settings, the device's compute capability, and the kernel's kind,
-specialization and dtypes.  A change to any of them compiles afresh; stale
-files are never read, only left behind (``gconn cache --clear`` removes
-them).
+specialization and dtypes. A change to any of them compiles afresh; stale files
+are never read, only left behind (``gconn cache --clear`` removes them).
 
 The directory is ``GCONN_KERNEL_CACHE`` when set (``off`` or ``0`` turns the
 cache off), else ``$XDG_CACHE_HOME/gconn/kernels``, else

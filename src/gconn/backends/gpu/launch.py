@@ -41,9 +41,8 @@ CHUNK = 4 if SIM else 256
 SAMPLE = 64 if SIM else 1024
 FULL_MASK = 0xFFFFFFFF
 #: blocks per SM of a grid-stride ("persistent") kernel: 16 x 256 threads,
-#: two H100 waves, so that blocks that finish early leave room for others
-#: (measured against 4, 8 and 32: 10-15% faster than 8 on Kronecker k-out,
-#: Erdos-Renyi, the mesh and the path)
+#: two waves, so that blocks that finish early leave room for others (the
+#: fastest of 4, 8, 16 and 32)
 WAVES = 2 if SIM else 16
 
 I64 = types.int64
@@ -206,12 +205,11 @@ def _param_buffer(n: int):
 class Direct:
     """A compiled kernel launched by one ``cuLaunchKernel`` call.
 
-    numba-cuda's dispatcher converts every argument in Python on every
-    launch (35-150 us a launch on the H100's host); here the arguments
-    become numba's kernel ABI straight from the views' precomputed fields
-    and go to the driver in one buffer, on CuPy's current stream (so CuPy's
-    stream capture records them).  Array arguments are checked against
-    the signature's types, as the dispatcher would."""
+    numba-cuda's dispatcher converts every argument in Python on every launch;
+    here the arguments become numba's kernel ABI straight from the views'
+    precomputed fields and go to the driver in one buffer, on CuPy's current
+    stream (so CuPy's stream capture records them). Array arguments are checked
+    against the signature's types, as the dispatcher would."""
 
     __slots__ = ("handle", "types", "buf", "ptrs", "params", "lock", "function")
 
@@ -342,13 +340,11 @@ def launch(kern, nthreads: int, *args, persistent: bool = False, block: int = BL
 
 
 class Bound:
-    """A launch whose grid and leading arguments are fixed, made again with
-    new trailing arrays (CuPy arrays of the signature's types): the last
-    kernel of a replayed run, which writes a fresh array every call.  A
-    launch writes only the trailing arrays' fields into its own parameter
-    buffer (the full conversion cost most of such a launch's 24 us on the
-    H100's host).  Where :class:`Direct` does not launch, it calls
-    :func:`launch`."""
+    """A launch whose grid and leading arguments are fixed, made again with new
+    trailing arrays (CuPy arrays of the signature's types): the last kernel of
+    a replayed run, which writes a fresh array every call. A launch writes only
+    the trailing arrays' fields into its own parameter buffer. Where
+    :class:`Direct` does not launch, it calls :func:`launch`."""
 
     __slots__ = ("kern", "nthreads", "args", "block", "direct", "grid", "buf", "ptrs", "params", "tail", "lock")
 

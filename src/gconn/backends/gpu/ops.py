@@ -36,12 +36,10 @@ def to_backend(graph):
 
 @kernel("root_min", lambda t: (t.id, t.I64, t.id), offsets=False)
 def make_root_min():
-    """mins[r] = the smallest vertex whose root is r, for any root choice.
-    Reading first skips the atomic for all but a few vertices of a large
-    component (blocks run roughly in id order).  The read may be stale (it
-    is cached in the SM's L1: an L2 read of one address by every vertex of
-    a 16.7M-vertex component took 235-290 us); a stale value only lets an
-    atomic through that finds nothing to lower."""
+    """mins[r] = the smallest vertex whose root is r, for any root choice. Reading
+    first skips the atomic for all but a few vertices of a large component
+    (blocks run roughly in id order). The read may be stale; a stale value only
+    lets an atomic through that finds nothing to lower."""
 
     def root_min(roots, n, mins):
         for v in range(cuda.grid(1), n, cuda.gridsize(1)):
@@ -79,38 +77,15 @@ def make_compact_local(min_rooted, find):
     minima precede minimum v in its tile, sums[tile] = the tile's minima.
     v is a minimum where mins[roots[v]] == v (roots[v] == v when min-rooted).
 
-    On a GPU each warp owns WARP * COMPACT_ITEMS consecutive vertices and
-    issues all its loads first; it ranks its flags with a ballot per item,
-    publishes its count, and after the block's one barrier adds the counts
-    of the warps before it (an earlier layout, items strided by the block,
-    needed a scan by warp 0 between two barriers: 60-65 us on the
-    16.7M-vertex mesh and grid, a third of DRAM bandwidth).  Each item's
-    ballot is taken once and kept for the ranks, and a warp with no
-    minima writes none (a resident call on the one-component 4096^2 mesh
-    added 100-126 us to its compute instead of 126-163; BENCHMARKS.md,
-    twenty-first session).  The simulator, which has no ballots, counts in
-    shared memory per item.
+    On a GPU each warp loads WARP * COMPACT_ITEMS consecutive vertices first
+    and ranks its flags by ballots, so the block needs one barrier; the
+    simulator counts in shared memory.
 
-    ``find`` (min-rooted only): ``roots`` is a parent array whose trees may
-    be deeper than one, with no unions running.  The roots are known from
-    the loads (P[v] == v), so the flags need no compression; afterwards
-    each thread follows its other vertices to their roots and points them
-    there (:func:`gconn.backends.gpu.unionfind.roots_together`, the items' chases
-    stepping together, in registers of the ids' width), so that this
-    kernel is also the finalize's compression and the labels read flat
-    roots.  The labels kernel finding the roots instead made the
-    compaction 265 us against 203 on the 4096^2 grid, and as long or
-    longer on the nine other graphs measured (BENCHMARKS.md, thirteenth
-    session).
-
-    With int32 ids a thread may use 40 registers, where the compiler
-    chose 48: six blocks of 256 threads fit an SM instead of five, for
-    the latency-bound chase, and ptxas spills nothing (int64 ids: 56
-    chosen, and a cap of 40 spills, so none).  With the labels kernel's
-    16-byte accesses, a resident call on the 16.7M-vertex grid ended
-    93-99 us after its compute against 98-110 uncapped, and 109-110 on
-    the tree before both (H100, three rounds in turns, BENCHMARKS.md,
-    twenty-ninth session)."""
+    ``find`` (min-rooted only): ``roots`` may be deeper than one (no unions
+    running); after the flags each thread points its vertices at their roots
+    (:func:`gconn.backends.gpu.unionfind.roots_together`), so that this kernel
+    is also the finalize's compression.  int32 ids are capped at 40 registers
+    (six blocks an SM instead of five, no spills)."""
     warp = WARP_INTRINSICS
     warps = max(BLOCK // WARP, 1)
     items = COMPACT_ITEMS
@@ -217,24 +192,15 @@ def warp_scan(x, lane):
 
 @kernel("compact_tiles", lambda t: (t.id, t.I64, t.i64), keys=((False,), (True,)), offsets=False)
 def make_compact_tiles(checked):
-    """The inclusive scan of ``sums[:tiles]`` in place, by one block; its
-    last sum is k.  ``checked``: the run's ids were not checked before it
-    (:func:`gconn.backends.gpu.graph.track_ids`), and k becomes -1 unless its union
-    kernels' ``flags`` show no id outside 0..n-1 and the id n-1, the flags
-    cleared for the next run (:func:`gconn.backends.gpu.graph.fitted`).  ``ids_fit``
-    does the same after other counts; here it saves that kernel's node at
-    the end of a pair's capture: with it Slashdot's pair took 61-69 us a
-    call on the H100 (1.13-1.15x its lazy graph's), without it 60 (1.11x;
-    BENCHMARKS.md, thirty-sixth session).
-
-    On a GPU each thread holds SCAN_ITEMS consecutive sums in registers,
-    all loaded before any is used, and a round of SCAN_BLOCK * SCAN_ITEMS
-    sums is scanned with warp shuffles and one warp's scan of the warps'
-    totals.  Each thread summing a run in a loop, then writing it back in
-    a second one, left its loads one after another (the stores may alias
-    them): 70,000 sums took 93 us a launch against 63 now; at 8,192 (a
-    16.7M-vertex graph) both run as fast as they can be launched.  The
-    simulator, which has no shuffles, scans the runs in shared memory."""
+    """The inclusive scan of ``sums[:tiles]`` in place, by one block; its last sum
+    is k. ``checked``: the run's ids were not checked before it
+    (:func:`gconn.backends.gpu.graph.track_ids`), and k becomes -1 unless its
+    union kernels' ``flags`` show no id outside 0..n-1 and the id n-1, the
+    flags cleared for the next run (:func:`gconn.backends.gpu.graph.fitted`).
+    Doing this here, not in ``ids_fit``, saves a node in a pair's capture.
+    On a GPU each thread loads SCAN_ITEMS sums into registers before using
+    any (the stores may alias them) and scans with warp shuffles; the
+    simulator, which has no shuffles, scans in shared memory."""
     warp = WARP_INTRINSICS
     items = SCAN_ITEMS
     warps = max(SCAN_BLOCK // WARP, 1)
@@ -319,25 +285,12 @@ def make_compact_labels(min_rooted, vectors):
     then writes: the loads of one step are in flight together (the stores
     may alias them, so loads after a store would wait for it).
 
-    A thread owns two runs of four consecutive vertices, a block's runs
-    apart; with ``vectors`` (``roots`` 16-byte aligned) each run is
-    read and written in 16-byte accesses (:func:`gconn.backends.gpu.primitives.load4`).
-    The kernel moves about as many bytes as a copy of the roots, which
-    took 53 us on the 16.7M-vertex grids (H100); a resident call on the
-    grid ended a median of 102 us after its compute against 109 with four
-    vertices a block apart in 4-byte accesses (nine rounds each, in turns;
-    BENCHMARKS.md, twenty-ninth session).
-
-    A connected graph (k == 1, the last tile's inclusive sum) has every
-    label 0: the roots are not read, and the kernel only writes, which
-    halves its memory traffic: 23.5 against 51.9 us on the 4096^2 mesh, 56.9
-    against 55.9 on the grid, where k is 159,258 (BENCHMARKS.md, twenty-third session).
-
-    The blocks run from the last vertices to the first: ``compact_local``
-    has just read the roots from the first to the last, so the L2 cache
-    still holds the last ones.  A resident call on the 4096^2 grid ended
-    100-116 us after its compute against 109-122 in block order (H100,
-    four rounds in turns, BENCHMARKS.md, twenty-eighth session)."""
+    A thread owns two runs of four consecutive vertices, a block's runs apart;
+    with ``vectors`` (``roots`` 16-byte aligned) each run is read and written
+    in 16-byte accesses (:func:`gconn.backends.gpu.primitives.load4`).  When
+    k == 1 every label is 0 and the roots are not read.  The blocks run from
+    the last vertices to the first: ``compact_local`` has just read the roots
+    from the first to the last, so the L2 cache still holds the last ones."""
     span = 4 * BLOCK
 
     @cuda.jit(device=True)
@@ -401,14 +354,10 @@ def make_compact_labels(min_rooted, vectors):
 
 
 def compact(roots, min_rooted: bool = False, flat: bool = True, flags=None):
-    """(k, labels 0..k-1 in scipy's order) from any root array: three
-    kernels (five when not ``min_rooted``), no CuPy scan: a block's flags
-    are counted in the block, one block scans the tile sums, and each
-    label adds its minimum's offset in its tile to the tiles before it
-    (each CuPy operation costs about 10 us of host time, which on a
-    1M-edge graph is the size of the whole computation).  k stays on the
-    device (a 0-d array; ``int(k)`` reads it), so that a captured run can
-    end here; for :func:`gconn.backends.gpu.replay.replayed` the labels are a
+    """(k, labels 0..k-1 in scipy's order) from any root array: three kernels
+    (five when not ``min_rooted``), no CuPy scan.  k stays on the device
+    (a 0-d array; ``int(k)`` reads it), so that a captured run can end here;
+    for :func:`gconn.backends.gpu.replay.replayed` the labels are a
     :class:`~gconn.backends.gpu.replay.Deferred`, made after the replay.
 
     ``flat=False`` (only with ``min_rooted``): ``roots`` is a parent array
@@ -445,7 +394,7 @@ def compact(roots, min_rooted: bool = False, flat: bool = True, flags=None):
         threads = (n + LABEL_ITEMS - 1) // LABEL_ITEMS
         if replay.deferring():
             return sums[-1], replay.Deferred(_labels, bind(kern, threads, rv, n, mv, lv, sv), n, roots.dtype)
-        # launched as it is, not bound: a bound launch's setup cost the H100's host 43-59 us
+        # launched as it is, not bound: a bound launch's setup costs more host time
         labels = xp.empty(n, roots.dtype)
         launch(kern, threads, rv, n, mv, lv, sv, view(labels))
         return sums[-1], labels

@@ -1,26 +1,24 @@
 """CUDA primitives for :mod:`gconn.backends.core` and the union-find bodies built with them.
 
 Coherent loads of arrays that other threads write (``load``) go through
-``ld.global.cg`` (cached in L2 only, which is coherent across SMs).
-numba-cuda emits it as inline asm without side effects, which NVVM treats
-as a pure function of the address: two reads of one address may become
-one, and a loop waiting on one fixed address would spin on a register
-(PTX for sm_90, BENCHMARKS.md, twenty-fifth session).  The bodies use it
-where an earlier value of the same address is still a correct answer (a
-CAS checks it, or the next iteration reads again).  Where a re-read must
-see a newer value, as inside UnionRemLock's lock, they use ``reread``: an
-LLVM ``load volatile``, which NVVM emits as ``ld.volatile.global``, one
-per call, in order with other volatile accesses (not with atomics: a
-fence orders those).  ``reread`` everywhere cost JTB's incremental run
-1.3x and ECL-CC 1.2x (twenty-sixth session), hence two loads.  ``peek``
-is a plain load, cached in the SM's L1, which other SMs' writes and every
-atomic leave stale until the line is evicted or the kernel ends: the
-union-find bodies use it where a stale parent is still a correct answer
-(:mod:`gconn.backends.core.unionfind`).  The simulator has no cache hints and
+``ld.global.cg`` (cached in L2 only, which is coherent across SMs). numba-cuda
+emits it as inline asm without side effects, which NVVM treats as a pure
+function of the address: two reads of one address may become one, and a loop
+waiting on one fixed address would spin on a register. The bodies use it where
+an earlier value of the same address is still a correct answer (a CAS checks
+it, or the next iteration reads again). Where a re-read must see a newer value,
+as inside UnionRemLock's lock, they use ``reread``: an LLVM ``load volatile``,
+which NVVM emits as ``ld.volatile.global``, one per call, in order with other
+volatile accesses (not with atomics: a fence orders those); it is slower, hence
+two loads. ``peek`` is a plain
+load, cached in the SM's L1, which other SMs' writes and every atomic leave
+stale until the line is evicted or the kernel ends: the union-find bodies use
+it where a stale parent is still a correct answer
+(:mod:`gconn.backends.core.unionfind`). The simulator has no cache hints and
 locks each kind of atomic with its own lock, so there
 ``atomic_min``/``atomic_add`` are CAS loops: then only CAS ever touches an
-array that a CAS also touches.  ``load4``/``store4`` move four consecutive
-items in 16-byte accesses, which numba-cuda does not emit on its own (the
+array that a CAS also touches. ``load4``/``store4`` move four consecutive items
+in 16-byte accesses, which numba-cuda does not emit on its own (the
 compaction's labels kernel, :mod:`gconn.backends.gpu.ops`).
 
 >>> from gconn.backends.gpu.primitives import UF
@@ -174,11 +172,10 @@ if SIM:
 else:
     @device
     def peek(a, i):
-        # a plain load, cached in the SM's L1 (not coherent across SMs):
-        # see gconn.backends.core.unionfind for why a stale parent is safe where it is
-        # used.  Measured against ld.global.ca and ld.global.cg (the H100,
-        # BENCHMARKS.md): as fast as .ca or faster (the compiler schedules it
-        # freely), and 1.6-2.1x faster than .cg on the sampled runs.
+        # a plain load, cached in the SM's L1 (not coherent across SMs): see
+        # gconn.backends.core.unionfind for why a stale parent is safe where it
+        # is used.  As fast as ld.global.ca or faster (the compiler schedules
+        # it freely), and faster than .cg (BENCHMARKS.md).
         return a[i]
 
 

@@ -143,10 +143,9 @@ class Captured:
         self.lock = threading.Lock()
 
     def results(self) -> tuple:
-        """The outputs of the replay just launched: Deferred ones made,
-        arrays copied, 0-d ones read as ints from their pinned copies once
-        the stream is done (a stream synchronization; reading each from the
-        device cost 13 us of the H100's host)."""
+        """The outputs of the replay just launched: Deferred ones made, arrays
+        copied, 0-d ones read as ints from their pinned copies once the stream
+        is done."""
         out = tuple(a() if isinstance(a, Deferred) else a if a.ndim == 0 else a.copy() for a in self.outputs)
         self.wait()
         return tuple(a if h is None else int(h[0]) for a, h in zip(out, self.scalars))
@@ -229,9 +228,8 @@ def capture(fn) -> Captured:
 @_launch.kernel("scalar_out", lambda t: (t.i8, t.i8, t.I64), offsets=False)
 def make_scalar_out():
     """``out[:nbytes] = a[:nbytes]`` by one thread: a captured run's 0-d
-    output written into pinned host memory (unified addressing); as the
-    graph's last node a kernel cost a replay 1.3 us, a copy node 8.5-9
-    (H100, BENCHMARKS.md, issue 12)."""
+    output written into pinned host memory (unified addressing); as the last
+    node a kernel costs a replay less than a copy node."""
 
     def scalar_out(a, out, nbytes):
         if cuda.grid(1) == 0:
@@ -348,10 +346,10 @@ def replayed(graph, key, fn, edges_only: bool = False, handle: list | None = Non
 
 
 def again(handle: list) -> tuple | None:
-    """The outputs of another replay of the capture a :func:`replayed` call
-    put in ``handle``, without finding it in its store (2-3 us of host time
-    a call); None where it has been dropped or another thread is replaying
-    it: then call :func:`replayed`.  The capture becomes the most recent."""
+    """The outputs of another replay of the capture a :func:`replayed` call put in
+    ``handle``, without finding it in its store; None where it has been dropped
+    or another thread is replaying it: then call :func:`replayed`. The capture
+    becomes the most recent."""
     if not handle:
         return None
     ref, runs, key = handle

@@ -36,8 +36,7 @@ def make_sample_csr(fin, fopt, sopt):
     (edge reorganization, needs warp shuffles, k = 2, Afforest mode) a pair
     of lanes reads the two first edges of two vertices in two coalesced
     rounds, then swaps halves so that each lane unions its vertex's two
-    edges in sequence: no two lanes of a pair CAS the same root.
-    """
+    edges in sequence: no two lanes of a pair CAS the same root."""
     union_any, parent_of = UF.union_any, UF.parent_of
     warp = WARP_INTRINSICS
 

@@ -1,13 +1,11 @@
-"""Host side of the transfers between the user's (pageable) host memory
-and the GPU (issue 11): parallel copies through pinned buffers for the
-chunked route's chunks (``Ring``), whole arrays (:func:`put`) and
-results (:func:`fetch`, :func:`landing`).
+"""Host side of the transfers between the user's (pageable) host memory and the
+GPU: parallel copies through pinned buffers for the chunked route's chunks
+(``Ring``), whole arrays (:func:`put`) and results (:func:`fetch`,
+:func:`landing`).
 
-The copy engine reads only pinned memory, and the driver's own staging
-from pageable memory is single-threaded: on the H200 :func:`put` took
-0.18-0.35x and :func:`fetch` 0.37-0.40x the time of CuPy's copies
-(``python -m gconn.bench.stream --parts machinery``).  These are CPU
-kernels: ``gconn warmup`` compiles them without a GPU.
+The copy engine reads only pinned memory, and the driver's own staging from
+pageable memory is single-threaded. These are CPU kernels: ``gconn warmup``
+compiles them without a GPU.
 
 >>> import numpy as np
 >>> out = np.empty(5, np.int32)
@@ -30,8 +28,8 @@ from numba.extending import intrinsic
 #: elements per parallel block of a copy (below this, one thread copies)
 BLOCK = 1 << 16
 #: the shares of :func:`copy_shares`: numba's largest thread count (a
-#: fixed number: asking numba for its current one cost 8 us of host time a
-#: piece; with fewer threads set, each takes several shares)
+#: fixed number: asking numba for its current one costs host time; with
+#: fewer threads set, each takes several shares)
 SHARES = config.NUMBA_NUM_THREADS
 
 
@@ -110,9 +108,8 @@ def _memcpy(typingctx, out, a, start, count):
 
 @njit(parallel=True, nogil=True, cache=True)
 def copy_shares(out, a, threads):
-    """out[:] = a (contiguous, one type): one share per thread, each a
-    single ``memcpy`` (0-11% faster than :func:`_copy`'s blocks in calls
-    from host arrays; BENCHMARKS.md, twenty-fourth session)."""
+    """out[:] = a (contiguous, one type): one share per thread, each a single
+    ``memcpy``."""
     n = a.size
     parts = max(min(threads, n // BLOCK), 1)
     step = (n + parts - 1) // parts
@@ -135,11 +132,8 @@ def _copy(out, a):
 
 
 #: bytes per piece of :func:`put` (two pinned pieces take turns) and of
-#: :func:`fetch`, and the pieces a fetch keeps in flight.  H100: a 0.27 GB put
-#: took 5.8 ms with 32 MB pieces, 8.3 with 8 MB.  Fetching 4.2M / 8.4M int32
-#: labels into written memory: 2 x 8 MB pieces 0.57-0.64 / 1.12-1.17 ms,
-#: 4 x 8 MB 0.61-0.65 / 0.87-0.88, 6 x 4 MB 0.53-0.55 / 0.82-0.85, 6 x 2 MB
-#: 0.58-0.69 / 1.18-1.47; the copy alone into pinned memory took 0.32 / 0.64.
+#: :func:`fetch`, and the pieces a fetch keeps in flight (sizes chosen by
+#: timing, BENCHMARKS.md).
 PIECE_BYTES = 1 << 25
 FETCH_PIECE_BYTES = 1 << 22
 FETCH_SLOTS = 6
@@ -178,9 +172,8 @@ def fill(out: np.ndarray, a: np.ndarray, bounds: bool, acc=None):
 
 #: numba's threading layer where each parallel loop's start and join cost
 #: several times what they cost on OpenMP or TBB; the fills are many short
-#: loops, so streams from host arrays or a SciPy CSR took 2.4-2.8x longer on
-#: it than on OpenMP on the H100's host (16 cores; BENCHMARKS.md,
-#: thirty-seventh session).  numba falls back to it where the system has no
+#: loops, so streams from host memory take much longer on it (BENCHMARKS.md).
+#: numba falls back to it where the system has no
 #: OpenMP runtime (libgomp), as in minimal container images.
 SLOW_LAYER = "workqueue"
 SLOW_LAYER_HINT = ("numba runs gconn's host copies to the GPU on its workqueue threading layer (numba's choice "
@@ -319,7 +312,7 @@ class _Region:
     def unmap_after(self, nbytes: int) -> None:
         """Give the pages past the first ``nbytes`` back to the kernel
         (``MADV_DONTNEED``), keeping the address range; a registered region
-        keeps them (unregistering cost 0.5-1.3 ms inside a call)."""
+        keeps them."""
         if self.pinned:
             return
         start = -(-(self.buf.ctypes.data + nbytes) // PAGE) * PAGE
@@ -393,11 +386,9 @@ def _register():
 
 
 def _pin(region: _Region) -> None:
-    """Register the written pages of a kept region with the driver, so that
-    the next call's labels come back by one DMA into them (16.8 MB in 0.31
-    against 0.53 ms through pinned pieces, H100; registering took 1.3 ms,
-    paid once while the region is reused).  Where registration fails,
-    fetches copy through pinned pieces."""
+    """Register the written pages of a kept region with the driver, so that the
+    next call's labels come back by one DMA into them. Where registration
+    fails, fetches copy through pinned pieces."""
     calls = _register()
     nbytes = -(-region.written // PAGE) * PAGE
     if calls is None or nbytes == 0 or region.pinned >= nbytes:
@@ -429,13 +420,11 @@ def _take(nbytes: int) -> _Region | None:
 
 
 class Landing:
-    """Host memory for labels still being computed, each page already
-    written, for :func:`fetch` to copy into: a fresh array's pages are
-    mapped and zeroed at their first write (copying 33.6 MB of labels took
-    0.89-0.95 ms into a fresh array, 0.29-0.39 ms into a written one, H200).
-    The memory of labels the caller has dropped is kept, registered with
-    the driver (``_pin``), for the next landing: one region, of at most
-    ``KEEP_BYTES``.
+    """Host memory for labels still being computed, each page already written, for
+    :func:`fetch` to copy into: a fresh array's pages are mapped and zeroed at
+    their first write. The memory of labels the caller has dropped is kept,
+    registered with the driver (``_pin``), for the next landing: one region, of
+    at most ``KEEP_BYTES``.
 
     >>> a = landing(5, np.int32).array(3, np.int32); a.shape, a.dtype.name, a.flags.writeable
     ((3,), 'int32', True)

@@ -79,33 +79,26 @@ def make_coo_ops(fin, fopt, sopt, track=TRACK_NONE):
     incremental inserts, queries and mixed batches, the chunks streamed
     from the host (:mod:`gconn.chunked.gpu`), and stride sampling.
 
-    Each warp owns a contiguous segment of the pairs and walks it in
-    32-pair chunks (coalesced), chunk c at pair ``c * step``: ``step`` is
-    32 (every pair) but for stride sampling, whose chunks are spread
-    through the list (:meth:`gconn.design.Plan.stride_step`).  Sorted input links nearly in order within a
-    segment; one thread per pair in id order would instead link a whole
-    window of a path, (i, i+1) for ~10**5 consecutive i, before any find
-    could compress it, and later finds walk that chain (measured: 226 ms for
-    a 4M-vertex path).
+    Each warp owns a contiguous segment of the pairs and walks it in 32-pair
+    chunks (coalesced), chunk c at pair ``c * step``: ``step`` is 32 (every
+    pair) but for stride sampling, whose chunks are spread through the list
+    (:meth:`gconn.design.Plan.stride_step`). Sorted input links nearly in order
+    within a segment; one thread per pair in id order would instead link a
+    whole window of a path, (i, i+1) for ~10**5 consecutive i, before any find
+    could compress it, and later finds walk that chain.
 
     ``track`` (a compile-time constant) checks ids that were not checked
     before: pairs with an id outside ``0..cap-1`` are skipped, and
 
     * ``TRACK_BOUNDS``: the smallest and largest id of the pairs are folded
       into ``bounds[2 row]`` and ``bounds[2 row + 1]`` (one pair of atomics
-      per block; none when ``row`` is -1): a streamed chunk's ids are
-      checked on the device, in the pass that unions them, instead of by a
-      pass of the host over them (which held the staging copies to 33-36
-      GB/s, BENCHMARKS.md);
+      per block; none when ``row`` is -1), so a streamed chunk's ids are
+      checked in the pass that unions them, not by a pass of the host;
     * ``TRACK_FIT``: ``bounds[0] = 1`` where an id is outside ``0..cap-1``
-      and ``bounds[1] = 1`` where an id is ``cap - 1``: plain stores, on
-      those pairs only, for a CuPy pair, which needs only to know that its
-      ids still fit the n it was run with.  The bounds' code takes the
-      kernel from 30-32 registers a thread to 34-40, so from 8 resident
-      blocks an SM to 6: 9-16% more union time on the mesh, wave and
-      Slashdot, where the parents fit the L2; with a stream's parents in
-      DRAM (n = 2^30) the fewer warps were 15% faster (H100, BENCHMARKS.md,
-      thirty-fifth session)."""
+      and ``bounds[1] = 1`` where an id is ``cap - 1`` (plain stores), for a
+      CuPy pair, which needs only to know that its ids still fit its n.
+
+    Tracking costs registers, so fewer resident blocks (BENCHMARKS.md)."""
     union_any, same_set_any = UF.union_any, UF.same_set_any
     warp = WARP_INTRINSICS
     bounded = track == TRACK_BOUNDS
@@ -170,8 +163,7 @@ def make_coo_ops(fin, fopt, sopt, track=TRACK_NONE):
 
 @kernel("init_parents", lambda t: (t.P, t.I64), offsets=False)
 def make_init_parents():
-    """P[v] = v (for UnionJTB records: rank 0, parent v), one store per
-    vertex; CuPy's arange took 22 us for 4M int32 ids, this about 8."""
+    """P[v] = v (for UnionJTB records: rank 0, parent v), one store per vertex."""
 
     def init_parents(P, n):
         for v in range(cuda.grid(1), n, cuda.gridsize(1)):
@@ -215,21 +207,17 @@ COMPRESS_ITEMS = 1 if SIM else 4
 
 @kernel("compress", lambda t: (t.P, t.I64, t.id, t.I64), keys="jtb", offsets=False)
 def make_compress(jtb):
-    """Point every vertex at its root with no unions running (after
-    sampling, finalization, incremental roots()): the paper's "fully
-    compress the components array".  Each thread owns COMPRESS_ITEMS
-    vertices a block apart and jumps only their own pointers, ``P[v] =
-    P[P[v]]``, until each reaches a root: no atomics, and each store lets
-    the threads that read ``v`` later jump further.  The items' chases step
-    together, so that their loads are in flight at once (one vertex a
-    thread: 101 us on the 4096^2 mesh, 161 on the 4096^2 grid; BENCHMARKS.md).
-    Launch it through :func:`compress`, not persistent: blocks then finish
-    roughly in id order, so on a chain whose parents have smaller ids (HB's
-    first step on a path) a thread soon reaches vertices that already point
-    at the root.  The first PEEK_STEPS reads are peeked, then coherent, as
-    in the finds.  On the H100 (BENCHMARKS.md) a 4M-vertex chain takes 0.16
-    ms, where path halving over a grid-stride loop had not finished after
-    40 s.  ``write_out`` also writes the roots to ``out`` (UnionJTB: the
+    """Point every vertex at its root with no unions running (after sampling,
+    finalization, incremental roots()): the paper's "fully compress the
+    components array". Each thread owns COMPRESS_ITEMS vertices a block apart
+    and jumps only their own pointers, ``P[v] = P[P[v]]``, until each reaches a
+    root: no atomics, and each store lets the threads that read ``v`` later
+    jump further. The items' chases step together, so that their loads are in
+    flight at once. Launch it through :func:`compress`, not persistent: blocks
+    then finish roughly in id order, so on a chain whose parents have smaller
+    ids (HB's first step on a path) a thread soon reaches vertices that already
+    point at the root. The first PEEK_STEPS reads are peeked, then coherent, as
+    in the finds. ``write_out`` also writes the roots to ``out`` (UnionJTB: the
     parent field)."""
     parent_of = UF.parent_of
     fin = jtb_fin(jtb)
@@ -281,12 +269,10 @@ TABLE = 2 * SAMPLE
 @device
 def block_mode(vals, t, best, keys, counts):
     """Thread ``t`` of a SAMPLE-thread block holds ``vals[t]``; afterwards
-    ``best[0]`` packs (count << 20 | index) of a most frequent value
-    (entries < 0 do not count; ties go to the highest index).  Counting
-    goes through a shared hash table of TABLE slots (``keys`` int64,
-    ``counts`` int32): O(1) per thread, where comparing with every other
-    value took 150 us on the H100 (1024 threads x 1024 shared loads on one
-    SM, a fifth of a whole Kronecker run)."""
+    ``best[0]`` packs (count << 20 | index) of a most frequent value (entries <
+    0 do not count; ties go to the highest index). Counting goes through a
+    shared hash table of TABLE slots (``keys`` int64, ``counts`` int32): O(1)
+    per thread, not a comparison with every other value."""
     keys[t] = -1
     keys[t + SAMPLE] = -1
     counts[t] = 0
