@@ -117,7 +117,7 @@ ROOT_BASED_LT = tuple(f for f, r in LT_RULES.items() if r[1] == "root-update")
 _ROOT_BASED = set(UNION_FINDS) | {"ecl-cc", "afforest", "sv"} | set(ROOT_BASED_LT)
 
 
-#: parsed names and plans, by (name, problem) and by variant (both immutable)
+#: parsed names and plans (both immutable)
 _PARSED: dict = {}
 _PLANS: dict = {}
 
@@ -133,8 +133,7 @@ class Variant:
 
     sampling: str
     finish: str
-    #: the find (compress) option of a union-find finish; None for the others
-    find: str | None = None
+    find: str | None = None     # a union-find finish's find (compress) option
     splice: str | None = None
     params: tuple = field(default=(), compare=True)
 
@@ -326,7 +325,7 @@ PARAMS = {
                          "default: see gconn.design.default_max_rounds"),
 }
 
-#: The options that take one of a few names; every other option takes an integer.
+#: The options that take a name; the others take an integer.
 PARAM_CHOICES = {"kout": ("afforest", "paper")}
 
 #: Finishes that keep a second n-array beside the parents.
@@ -377,8 +376,7 @@ _PARAM_USE = {
 
 
 def check_params_apply(v: "Variant", params: dict, chosen: bool) -> None:
-    """Raise ValueError for an option ``v`` would ignore (``chosen``: ``v``
-    is the automatic choice, not a name the caller gave).
+    """Raise ValueError for an option ``v`` would ignore (``chosen``: ``v`` is the automatic choice).
 
     >>> check_params_apply(Variant.parse("kout+union-async"), {"k": 3}, False)
     >>> check_params_apply(Variant.parse("none+union-async"), {"k": 3}, True)
@@ -438,19 +436,13 @@ class Plan:
 
     variant: Variant
     family: str
-    #: union, find and splice codes of the union-find kernels
-    fin: int
+    fin: int            # union, find and splice codes of the union-find kernels
     fopt: int
     sopt: int
-    #: UnionJTB packs (rank, parent) into int64 records
-    jtb: bool
-    #: the array kept beside the parents: "hooks" (UnionHooks, -1 = none),
-    #: "locks" (UnionRemLock, 0 = free), "labels" (SV / LT / Stergiou) or None
-    aux: str | None
-    #: ECL-CC's or Afforest's hook code (HOOK_COMPRESS only)
-    link: int
-    #: Liu-Tarjan's (connect, update, shortcut, alter) codes (LT only)
-    lt: tuple | None
+    jtb: bool           # UnionJTB packs (rank, parent) into int64 records
+    aux: str | None     # beside the parents: "hooks" (-1 = none), "locks" (0 = free), "labels" or None
+    link: int           # ECL-CC's or Afforest's hook code (HOOK_COMPRESS only)
+    lt: tuple | None    # Liu-Tarjan's (connect, update, shortcut, alter) codes
     k: int
     kout_paper: bool
     hb_n: int
@@ -643,9 +635,8 @@ AUTO_GPU_STRIDE_MAX_N = 1 << 18
 
 
 class Rule(NamedTuple):
-    """One rule of :func:`choose`: where ``when(features)`` holds, the
-    variant ``variant`` (``{link}``: split-one for forests, else splice;
-    ``{sampling}``: kout or hb, see :class:`_Features`)."""
+    """One rule of :func:`choose`: where ``when(features)`` holds, ``variant``
+    (``{link}`` and ``{sampling}`` filled from :class:`_Features`)."""
 
     backend: str
     name: str
@@ -734,16 +725,15 @@ class _Features:
         return getattr(self, key)
 
 
-#: the rules of each backend, and the variants they named (choose runs on every call)
+#: the rules of each backend, and the variants they named
 _RULES_OF = {side: tuple(r for r in RULES if r.backend in ("any", side)) for side in ("cpu", "gpu")}
 _NAMED: dict = {}
 
 
 def choose(graph, problem: str = "cc", backend: str = "cpu", hb_coverage=None, streamed: bool = False) -> Variant:
     """The automatic choice: the variant of the first rule of :data:`RULES`
-    for ``backend`` that holds.  ``hb_coverage(graph)``: the backend's lower
-    bound on HB's coverage (CPU); ``streamed``: the edges would stream from
-    the host in chunks, which are not sampled.
+    for ``backend`` that holds (``hb_coverage(graph)``: a lower bound on HB's
+    coverage; ``streamed``: the edges would stream in chunks).
 
     >>> import gconn
     >>> choose(gconn.Graph.from_edges([0, 1], [1, 2])).name
