@@ -6,7 +6,7 @@ points are valid for each problem and how names map to them, not how the
 backends implement them.
 
 Names follow the paper (Hong, Dhulipala, Shun, PACT 2020, Sec. 3 and the
-appendix); :data:`PAPER_NAMES` maps them.
+appendix); ``PAPER_NAMES`` maps them.
 
 Stride sampling (``stride``, ours) unions runs of 32 edges spread evenly
 over an edge list, for graphs with no adjacency lists to walk.
