@@ -731,7 +731,7 @@ _NAMED: dict = {}
 
 
 def choose(graph, problem: str = "cc", backend: str = "cpu", hb_coverage=None, streamed: bool = False) -> Variant:
-    """The automatic choice: the variant of the first rule of :data:`RULES`
+    """The automatic choice: the variant of the first rule of ``RULES``
     for ``backend`` that holds (``hb_coverage(graph)``: a lower bound on HB's
     coverage; ``streamed``: the edges would stream in chunks).
 
