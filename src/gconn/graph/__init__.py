@@ -68,7 +68,7 @@ class Graph:
     __slots__ = ("n", "nodes", "device", "_cache", "_forms", "_m_input", "_ids", "_origin")
 
     def __init__(self, n, indptr, indices, src, dst, nodes=None, device="cpu"):
-        """A graph from its canonical arrays (see :meth:`canonical`)."""
+        """A graph from its canonical arrays."""
         self._init(n, device, nodes, int(src.shape[0]), indices.dtype)
         self._forms["canonical"] = (indptr, indices, src, dst)
 
