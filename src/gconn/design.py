@@ -1,22 +1,15 @@
 """The GConn design space: sampling x finish x find/compress x splice.
 
-A *variant* is one point of that space and has a readable name such as
-``kout+union-async+find-halve``, ``none+union-rem-cas+find-split+splice``,
-``kout+lt-prf`` or ``none+bfs-cc``.
-This module knows which points are valid for each problem (static
-connectivity, spanning forest, incremental) and how names map to them.  It
-knows nothing about how the backends implement them.
+A *variant* is one point of that space, named like
+``kout+union-async+find-halve`` or ``none+lt-prf``.  This module knows which
+points are valid for each problem and how names map to them, not how the
+backends implement them.
 
 Names follow the paper (Hong, Dhulipala, Shun, PACT 2020, Sec. 3 and the
-appendix): UnionAsync, UnionHooks, UnionEarly, UnionRemCAS, UnionRemLock,
-UnionJTB; FindNaive, FindSplit, FindHalve, FindCompress, FindTwoTrySplit;
-SplitAtomicOne, HalveAtomicOne, SpliceAtomic; k-out, HB and BFS sampling;
-ShiloachVishkin, the 16 LiuTarjan variants (CUSA ... EUF), Stergiou,
-LabelPropagation, and the finishes of ECL-CC and Afforest; BFS-CC.
+appendix); ``PAPER_NAMES`` maps them.
 
-One point is ours, not the paper's: stride sampling (``stride``) unions
-runs of 32 edges spread evenly over an edge list, for graphs that have no
-adjacency lists to walk (see :data:`RULES` for where it pays).
+Stride sampling (``stride``, ours) unions runs of 32 edges spread evenly
+over an edge list, for graphs with no adjacency lists to walk.
 """
 from __future__ import annotations
 
@@ -26,8 +19,7 @@ from typing import Callable, Iterator, NamedTuple
 # --- the axes -------------------------------------------------------------
 
 SAMPLINGS = ("none", "kout", "hb", "bfs", "stride")
-#: the samplings that walk adjacency lists; the finish after them runs over
-#: the vertices outside L_max (paper Alg. 1)
+#: the samplings that walk adjacency lists (paper Alg. 1)
 GATHERING = ("kout", "hb", "bfs")
 
 #: Union-find finishes (paper Sec. 3.4, Alg. UnionAsync .. UnionRemCAS, JTB).
@@ -50,9 +42,7 @@ EXISTING_FINISHES = (
 #: classic alternating-hook form of GPU-CC (Soman et al.).
 SV_FINISHES = ("sv", "sv-classic")
 
-#: Liu-Tarjan: connect (Connect/ParentConnect/ExtendedConnect), update
-#: (Update/RootUpdate), shortcut (Shortcut/FullShortcut) and an optional
-#: Alter phase, exactly the 16 combinations of the appendix.
+#: Liu-Tarjan's 16 variants (appendix): (connect, update, shortcut, alter).
 LT_RULES = {
     "lt-cusa": ("connect", "update", "shortcut", True),
     "lt-crsa": ("connect", "root-update", "shortcut", True),
@@ -76,8 +66,7 @@ LT_FINISHES = tuple(LT_RULES)
 #: Min-based finishes that iterate rounds over the edges until nothing changes.
 ROUND_FINISHES = SV_FINISHES + LT_FINISHES + ("stergiou", "label-prop")
 
-#: Every finish method.  Union-find first: kernels use these integer codes,
-#: so new families are only ever appended.
+#: Every finish; kernels use the indices as codes, so only append.
 FINISHES = UNION_FINDS + EXISTING_FINISHES + ROUND_FINISHES + ("bfs-cc",)
 
 FINDS = ("find-naive", "find-split", "find-halve", "find-compress", "find-two-try-split")
@@ -85,7 +74,6 @@ SPLICES = ("split-one", "halve-one", "splice")
 
 PROBLEMS = ("cc", "forest", "incremental")
 
-# Paper names, for readers of the paper and for aliases on input.
 PAPER_NAMES = {
     "union-async": "UnionAsync", "union-hooks": "UnionHooks", "union-early": "UnionEarly",
     "union-rem-cas": "UnionRemCAS", "union-rem-lock": "UnionRemLock", "union-jtb": "UnionJTB",
@@ -100,17 +88,12 @@ PAPER_NAMES = {
     **{f: "LiuTarjan" + f[3:].upper() for f in LT_FINISHES},
 }
 
-# Integer codes shared by every backend's kernels (runtime options and
-# compile-time constants alike).  Order matters: the kernels use these numbers.
+# Integer codes shared by every backend's kernels.
 FINISH_CODE = {f: i for i, f in enumerate(FINISHES)}
 FIND_CODE = {f: i for i, f in enumerate(FINDS)}
 SPLICE_CODE = {s: i for i, s in enumerate(SPLICES)}
 
-# Which find (compress) options each union rule accepts.  From the paper's
-# appendix: the UnionAsync family takes the four classic finds; Rem's
-# algorithms take naive/split/halve as their compress rule (FindCompress is
-# not valid with them) and additionally need a splice rule; JTB takes
-# FindNaive ("FindSimple") or its own two-try splitting.
+# The find (compress) options each union rule accepts (paper appendix).
 _VALID_FINDS = {
     "union-async": ("find-naive", "find-split", "find-halve", "find-compress"),
     "union-hooks": ("find-naive", "find-split", "find-halve", "find-compress"),
@@ -121,34 +104,20 @@ _VALID_FINDS = {
 }
 _NEEDS_SPLICE = {"union-rem-cas", "union-rem-lock"}
 # The other finishes take no find option: their compression is part of the
-# method (SV's and LT's shortcut phases, ECL-CC's intermediate pointer
-# jumping plus its compress pass, Afforest's two-step climb plus compress),
-# and the paper and ConnectIt evaluate each as one algorithm.  Giving ECL-CC
-# the find axis would only re-create UnionAsync with an extra compress pass.
+# method.
 
-# Root-based finishes only ever change the parent of a root; they are the
-# ones that give spanning forests and incremental batches (paper Sec. 3.3,
-# 3.6).  SpliceAtomic moves a non-root between trees, so Rem's algorithms
-# with it are not root-based: no spanning forest, and in the incremental
-# setting updates and queries must run in separate phases.
-#
-# Beyond union-find:
-# * ecl-cc and afforest hook a root (CAS on P[r] == r) and never touch
-#   non-roots until their separate compression, which only shortens paths;
-#   the paper calls both root-based (Sec. 3.4).
-# * sv: an edge may only lower P[h] of an h that was a root at the round's
-#   start, and the shortcut phase only shortens paths (appendix Alg. SV).
-# * LT with RootUpdate (CRSA, PRSA, PRS, CRFA, PRFA, PRF): only roots take
-#   their minimum message -- ConnectIt's 6 root-based LT variants.
-# Not root-based: LT with Update moves a non-root to another tree; Stergiou
-# and label propagation relabel any vertex; sv-classic stores hooks with
-# plain writes, so a root's parent can be overwritten within a round and no
-# single edge owns the link; bfs-cc is a traversal, not a linking method.
+# Root-based finishes only change the parent of a root, so they give spanning
+# forests and incremental batches (paper Sec. 3.3, 3.6); SpliceAtomic moves
+# non-roots, so Rem's algorithms with it are not.  ecl-cc, afforest and sv
+# hook only roots and their compression only shortens paths; LT with
+# RootUpdate is ConnectIt's 6 root-based LT variants.  Not root-based: LT
+# with Update, Stergiou and label propagation (move any vertex), sv-classic
+# (plain-write hooks can overwrite a root's parent in a round), bfs-cc.
 ROOT_BASED_LT = tuple(f for f, r in LT_RULES.items() if r[1] == "root-update")
 _ROOT_BASED = set(UNION_FINDS) | {"ecl-cc", "afforest", "sv"} | set(ROOT_BASED_LT)
 
 
-#: parsed names and plans, by (name, problem) and by variant (both immutable)
+#: parsed names and plans (both immutable)
 _PARSED: dict = {}
 _PLANS: dict = {}
 
@@ -164,8 +133,7 @@ class Variant:
 
     sampling: str
     finish: str
-    #: the find (compress) option of a union-find finish; None for the others
-    find: str | None = None
+    find: str | None = None     # a union-find finish's find (compress) option
     splice: str | None = None
     params: tuple = field(default=(), compare=True)
 
@@ -195,10 +163,8 @@ class Variant:
 
     @property
     def min_rooted(self) -> bool:
-        """True when every root is the minimum id of its tree (links go from
-        larger to smaller id).  UnionJTB links by rank and sv-classic's
-        alternate rounds hook smaller roots under larger ones, so their roots
-        are not; BFS-CC starts each BFS at the smallest unvisited id."""
+        """Whether every root is its tree's minimum id (not UnionJTB, which
+        links by rank, nor sv-classic, whose alternate rounds hook upwards)."""
         return self.finish not in ("union-jtb", "sv-classic")
 
     @property
@@ -214,19 +180,15 @@ class Variant:
 
     @classmethod
     def parse(cls, name: "str | Variant", problem: str = "cc") -> "Variant":
-        """Parse and validate a variant name for ``problem``.
-
-        Accepts the canonical lower-case names and the paper's names
-        (``KOut+UnionAsync+FindHalve``); the sampling part may be left out,
-        meaning no sampling.  Raises ValueError naming the valid choices.
-        """
+        """Parse and validate a variant name (canonical or the paper's; no
+        sampling part means none) for ``problem``."""
         if isinstance(name, Variant):
             check(name, problem)
             return name
         if not isinstance(name, str):
             raise TypeError(f"a variant name must be a string, not {type(name).__name__}")
         v = _PARSED.get((name, problem))
-        if v is not None:       # a repeated call on a small graph: parsing costs what a kernel does
+        if v is not None:       # parsing costs what a small graph's kernel does
             return v
         parts = [_canonical(p) for p in name.strip().split("+") if p.strip()]
         if not parts:
@@ -275,8 +237,7 @@ def _canonical(part: str) -> str:
     return _CANONICAL.get(p, p)
 
 
-#: lower-case spelling -> canonical part name (made on first use; a lookup
-#: per part, since every API call parses its variant name)
+#: lower-case spelling -> canonical part name (made on first use)
 _CANONICAL: dict = {}
 
 
@@ -332,7 +293,7 @@ def check(v: Variant, problem: str = "cc") -> None:
 
 # --- the plan: everything a backend needs to run one variant ---------------
 
-#: Finish families (paper Sec. 3.4-3.5): how the finish runs on the pipeline.
+#: Finish families (paper Sec. 3.4-3.5).
 UNION_FIND = "union-find"          # one pass of concurrent unions over the edges
 HOOK_COMPRESS = "hook-compress"    # ECL-CC, Afforest: one hooking pass, then compression
 ROUNDS = "rounds"                  # SV, Liu-Tarjan, Stergiou, LP: rounds until nothing changes
@@ -343,18 +304,13 @@ LT_CONNECT_CODE = {"connect": 0, "parent-connect": 1, "extended-connect": 2}
 LT_UPDATE_CODE = {"update": 0, "root-update": 1}
 LT_SHORTCUT_CODE = {"shortcut": 0, "full-shortcut": 1}
 
-# BFS sampling pays a synchronization per level, so on a high-diameter graph
-# a full BFS costs far more than the finish (millions of levels on a path).
-# It stops after this many levels: what it reached is a subtree of one
-# component, which the finish completes as it does k-out's partial trees.
+# BFS sampling pays a synchronization per level, so it stops after this many
+# levels; the finish completes the partial tree as it does k-out's.
 BFS_LEVELS = 256
 
-#: Stride sampling unions runs of this many consecutive edges (a warp's
-#: coalesced read on the GPU)
+#: Stride sampling unions runs of this many consecutive edges (a warp's read)
 STRIDE_RUN = 32
-#: and by default about this many edges per vertex (H100: k = 1 was as fast
-#: as k = 2 or faster on every graph measured, k = 4 and 8 slower;
-#: BENCHMARKS.md, thirty-fourth session)
+#: and by default about this many edges per vertex (BENCHMARKS.md, stride sampling)
 STRIDE_K = 1
 
 #: Options a variant takes (``algorithm=..., k=3``): name -> (default, help).
@@ -369,28 +325,19 @@ PARAMS = {
                          "default: see gconn.design.default_max_rounds"),
 }
 
-#: The options that take one of a few names; every other option takes an integer.
+#: The options that take a name; the others take an integer.
 PARAM_CHOICES = {"kout": ("afforest", "paper")}
 
-#: Finishes that keep a second n-array beside the parents: SV's previous
-#: labels, LT's next parents, Stergiou's previous labels.
+#: Finishes that keep a second n-array beside the parents.
 _LABEL_AUX = frozenset(("sv", "stergiou") + LT_FINISHES)
 
 
 def default_max_rounds(finish: str, n: int) -> int:
-    """The default round cap of an iterative finish on n vertices.
-
-    * label-prop, stergiou: n + 2.  Synchronous label propagation settles
-      within diameter + 1 rounds, asynchronous updates and shortcuts only
-      speed it up, and one more round sees no change.
-    * sv, sv-classic: n + 2.  Every round that does not end the loop hooks
-      at least one root, and roots are never created.
-    * Liu-Tarjan: (n + 2) * (log2 n + 4).  With RootUpdate at most n rounds
-      hook a root, and between two of them shortcuts flatten the trees
-      within log2 n + 1 rounds, after which an Alter (if any) leaves root
-      pairs and the next round hooks or stops.  For the Update variants this
-      is not proven, only generous (their rounds are polylogarithmic in
-      practice); hitting it raises ConvergenceError rather than hanging.
+    """The default round cap of an iterative finish on n vertices: n + 2
+    (label propagation settles within diameter + 1 rounds; SV hooks a root
+    every round), (n + 2) * (log2 n + 4) for Liu-Tarjan (at most n hooking
+    rounds, log2 n + 1 shortcut rounds between; generous, not proven, for
+    the Update variants).
 
     >>> default_max_rounds("label-prop", 2000)
     2002
@@ -429,8 +376,7 @@ _PARAM_USE = {
 
 
 def check_params_apply(v: "Variant", params: dict, chosen: bool) -> None:
-    """Raise ValueError for an option ``v`` would ignore (``chosen``: ``v``
-    is the automatic choice, not a name the caller gave).
+    """Raise ValueError for an option ``v`` would ignore (``chosen``: ``v`` is the automatic choice).
 
     >>> check_params_apply(Variant.parse("kout+union-async"), {"k": 3}, False)
     >>> check_params_apply(Variant.parse("none+union-async"), {"k": 3}, True)
@@ -478,13 +424,8 @@ def _int_param(params: dict, name: str, low: int, what: str) -> int:
 
 @dataclass(frozen=True)
 class Plan:
-    """Everything a backend needs to run one variant, derived once from it:
-    the kernels' integer codes, the auxiliary array, the finish family, the
-    validated options with their defaults, the round cap and the memory
-    estimate.  Nothing downstream re-derives them.
-
-    A finish that is not a union-find keeps a plain parent array and samples
-    with UnionAsync + FindHalve, so those are its union-find codes.
+    """Everything a backend needs to run one variant, derived once from it.
+    A finish that is not a union-find samples with UnionAsync + FindHalve.
 
     >>> p = Plan.of(Variant.parse("kout+union-rem-lock+find-split"))
     >>> p.family, p.aux, p.k
@@ -495,19 +436,13 @@ class Plan:
 
     variant: Variant
     family: str
-    #: union, find and splice codes of the union-find kernels
-    fin: int
+    fin: int            # union, find and splice codes of the union-find kernels
     fopt: int
     sopt: int
-    #: UnionJTB packs (rank, parent) into int64 records
-    jtb: bool
-    #: the array kept beside the parents: "hooks" (UnionHooks, -1 = none),
-    #: "locks" (UnionRemLock, 0 = free), "labels" (SV / LT / Stergiou) or None
-    aux: str | None
-    #: ECL-CC's or Afforest's hook code (HOOK_COMPRESS only)
-    link: int
-    #: Liu-Tarjan's (connect, update, shortcut, alter) codes (LT only)
-    lt: tuple | None
+    jtb: bool           # UnionJTB packs (rank, parent) into int64 records
+    aux: str | None     # beside the parents: "hooks" (-1 = none), "locks" (0 = free), "labels" or None
+    link: int           # ECL-CC's or Afforest's hook code (HOOK_COMPRESS only)
+    lt: tuple | None    # Liu-Tarjan's (connect, update, shortcut, alter) codes
     k: int
     kout_paper: bool
     hb_n: int
@@ -581,10 +516,7 @@ class Plan:
     @property
     def needs(self) -> str:
         """The form of the graph this variant reads (:data:`gconn.graph.FORMS`):
-        ``"adjacency"`` for k-out, HB and BFS sampling (they walk neighbour
-        lists) and BFS-CC; else ``"edges"``, the input's edge list as it is:
-        no finish needs sorted or duplicate-free lists (a self loop or a
-        duplicate links nothing; it costs a round-based finish an inspection).
+        ``"adjacency"`` where it walks neighbour lists, else ``"edges"``.
 
         >>> Plan.of(Variant.parse("none+lt-prf")).needs, Plan.of(Variant.parse("hb+union-async")).needs
         ('edges', 'adjacency')
@@ -595,15 +527,12 @@ class Plan:
 
     @property
     def gathers(self) -> bool:
-        """Whether the finish runs over the vertices outside L_max (after
-        k-out, HB and BFS sampling), not over every edge (no sampling,
-        stride sampling)."""
+        """Whether the finish runs over the vertices outside L_max, not every edge."""
         return self.sampling in GATHERING
 
     def stride_step(self, m: int, n: int) -> int:
-        """Stride sampling's step through an edge list of m edges on n
-        vertices: it unions the first ``STRIDE_RUN`` edges of every
-        ``step``, about k n edges in all (every edge where m <= k n).
+        """Stride sampling's step: the first ``STRIDE_RUN`` edges of every
+        ``step`` are unioned, about k n edges in all.
 
         >>> Plan.of(Variant.parse("stride+union-async")).stride_step(m=64 * 10**6, n=4 * 10**6)
         512
@@ -613,9 +542,8 @@ class Plan:
     @property
     def contract(self) -> bool:
         """Whether the gathered edges contract L_max to its root: a finish
-        that is not root-based may move any vertex out of its tree, which
-        would cut a vertex of L_max off from the L_max edges nobody
-        inspects (:mod:`gconn.pipeline`)."""
+        that is not root-based could move a vertex out of L_max
+        (:mod:`gconn.pipeline`)."""
         return not self.variant.root_based
 
     def max_rounds(self, n: int) -> int:
@@ -624,14 +552,12 @@ class Plan:
 
     def device_bytes(self, n: int, m: int, id_bytes: int, ptr_bytes: int, forest: bool,
                      units_per_edge: float) -> int:
-        """Memory a static run allocates beyond the graph's arrays:
-        ``units_per_edge`` is the backend's gather work-list slots per
-        (directed) edge."""
+        """Memory a static run allocates beyond the graph's arrays
+        (``units_per_edge``: gather work-list slots per directed edge)."""
         pb = 8 if self.jtb else id_bytes
         total = n * pb * (2 if self.aux else 1)
         if self.family != UNION_FIND:
-            # the finish's edge list (COO, or the gathered CSR edges; LT's
-            # Alter keeps a second one) and BFS-CC's levels and queues
+            # the finish's edge lists and BFS-CC's levels and queues
             total += 6 * m * id_bytes + (n * (4 + 2 * id_bytes) if self.family == TRAVERSAL else 0)
         if forest:
             total += 2 * n * id_bytes
@@ -685,15 +611,10 @@ def default_name(problem: str = "cc") -> str:
 
 
 # --- the automatic choice: a table of rules --------------------------------
-#
-# choose() measures the graph (:class:`_Features`) and returns the variant
-# of the first rule of its backend whose condition holds.  Each rule carries the
-# measurement that set it; "B:" names a BENCHMARKS.md section (H100 for the
-# GPU, 2 CPU cores for the CPU).  Tests monkeypatch the thresholds, so the
-# conditions read them at call time.
+# Tests monkeypatch the thresholds, so the conditions read them at call time;
+# "B:" names a BENCHMARKS.md section.
 
-#: average degree below which sampling inspects most edges anyway (CPU; GPU
-#: with UnionAsync from AUTO_GPU_ASYNC_EDGES)
+#: average degree below which sampling inspects most edges anyway
 AUTO_MIN_DEGREE = 5.0
 #: HB's estimated coverage above which the CPU samples with HB, not k-out
 AUTO_HB_COVERAGE = 0.9
@@ -714,9 +635,8 @@ AUTO_GPU_STRIDE_MAX_N = 1 << 18
 
 
 class Rule(NamedTuple):
-    """One rule of :func:`choose`: where ``when(features)`` holds, the
-    variant ``variant`` (``{link}``: split-one for forests, else splice;
-    ``{sampling}``: kout or hb, see :class:`_Features`)."""
+    """One rule of :func:`choose`: where ``when(features)`` holds, ``variant``
+    (``{link}`` and ``{sampling}`` filled from :class:`_Features`)."""
 
     backend: str
     name: str
@@ -732,46 +652,36 @@ RULES = (
     # --- GPU
     Rule("gpu", "a path numbered along it",
          lambda f: f.chains and f.degree < AUTO_GPU_SCATTERED_DEGREE, "none+union-rem-cas+find-naive+{link}",
-         "4M path in order: 0.157 ms against HB's 0.285 and 0.339 with FindSplit; forest 0.219 against 0.344 "
-         "(B: Fourteenth session: UnionRemCAS without FindHalve after k-out; a path takes no sampling)"),
+         "a path takes no sampling, and FindHalve does not pay (B: Fourteenth session)"),
     Rule("gpu", "large and road-like",
          lambda f: f.degree < AUTO_MIN_DEGREE and f.m >= AUTO_GPU_ASYNC_EDGES and not (f.scattered or f.chains),
          "none+union-async+find-halve",
-         "4096^2 grid, 23M edges: 1.09 against UnionRemCAS's 1.47 ms; below 2^23 edges UnionAsync lost on every "
-         "road graph (porto_osm 0.077 against 0.061 ms) and a 256K path in id order took 36 ms "
-         "(B: The automatic choice at low average degree (GPU))"),
+         "UnionAsync wins on large road-like graphs only (B: The automatic choice at low average degree (GPU))"),
     Rule("gpu", "an edge list on few vertices",
          lambda f: not (f.adjacency or f.low or f.streamed) and f.m >= AUTO_GPU_STRIDE_EDGES
          and f.n <= AUTO_GPU_STRIDE_MAX_N, "stride+union-rem-cas+find-naive+{link}",
-         "flat trees shorten the finish's finds where the parents fit the caches: wave 0.052 against 0.080 ms, "
-         "soc-Slashdot0902 shuffled 0.062 against 0.087; on larger graphs it lost (Erdos-Renyi 8M 1.55 against "
-         "1.38 ms); streamed chunks are not sampled (B: Thirty-fourth session: stride sampling over an edge list)"),
+         "flat trees shorten the finish's finds where the parents fit the caches; streamed chunks are not "
+         "sampled (B: Thirty-fourth session: stride sampling over an edge list)"),
     Rule("gpu", "low degree, or no adjacency",
          lambda f: (f.low or not f.adjacency) and not (f.scattered or f.chains),
          "none+union-rem-cas+find-split+split-one",
-         "sampling needs the adjacency, which costs 2-35 ms to build on 64M edges; the 4096^2 mesh (degree 6) "
-         "1.5-1.65 ms unsampled against 2.0-6.6 sampled; UnionRemCAS beat UnionAsync by 30-60% "
+         "building the adjacency for sampling costs more than it saves here "
          "(B: The automatic choice; The automatic choice at low average degree (GPU))"),
     Rule("gpu", "k-out where HB leaves many roots",
          lambda f: f.kout and f.hb_roots() > AUTO_GPU_HB_ROOTS, "kout+union-rem-cas+find-naive+{link}",
-         "after k-out the few unions left do not repay FindHalve's compression: Kronecker 0.234 against 0.261 ms, "
-         "Erdos-Renyi 0.590 against 0.618, shuffled grid 1.81 against 2.18; not with hubs numbered first "
-         "(few HB roots: Barabasi-Albert 0.243 with FindHalve against 0.269) (B: Fourteenth session)"),
+         "after k-out the few unions left do not repay FindHalve's compression (B: Fourteenth session)"),
     Rule("gpu", "sampled, a spanning forest", lambda f: f.problem == "forest",
          "{sampling}+union-rem-cas+find-split+split-one",
          "SpliceAtomic moves non-roots between trees; FindSplit where FindHalve would be chosen "
          "(B: Fourteenth session)"),
     Rule("gpu", "sampled", lambda f: True, "{sampling}+union-rem-cas+find-halve+splice",
-         "with an adjacency sampling beat no sampling at every size (0.13M-67M edges); k-out beats HB from "
-         "2^20 edges (Kronecker 0.27 against 0.40 ms) and HB leads below (Slashdot 0.029 against 0.043); "
-         "scattered ids take k-out at low degree (shuffled 4096^2 mesh 1.75 against 3.31 ms) and chains HB "
-         "(mesh in order 0.90 against 1.10) (B: Parents through the L1; The automatic choice on scattered ids; "
-         "Later in the session: the compression four vertices a thread, HB on chains)"),
+         "with an adjacency, sampling wins at every size; k-out from 2^20 edges or scattered ids, HB below "
+         "and on chains (B: Parents through the L1; The automatic choice on scattered ids)"),
     # --- CPU
     Rule("cpu", "low degree, or no adjacency",
          lambda f: f.degree < AUTO_MIN_DEGREE or not f.adjacency, "none+union-async+find-halve",
-         "road-like graphs lose with sampling (paper Sec. 4.6); building the adjacency costs more than the "
-         "finish it saves (B: The automatic choice counts construction (CPU, one thread, CPU time))"),
+         "road-like graphs lose with sampling (paper Sec. 4.6), and building the adjacency costs more than "
+         "it saves (B: The automatic choice counts construction (CPU, one thread, CPU time))"),
     Rule("cpu", "HB covers the graph", lambda f: f.coverage() >= AUTO_HB_COVERAGE, "hb+union-async+find-halve",
          "the paper's decision tree (Sec. 4.6): HB where its first step covers most vertices"),
     Rule("cpu", "otherwise", lambda f: True, "kout+union-async+find-halve", "the paper's decision tree (Sec. 4.6)"),
@@ -779,10 +689,9 @@ RULES = (
 
 
 class _Features:
-    """What the rules read of a graph.  choose() runs on every call, a
-    resident GPU graph's too (tens of microseconds): the cheap features are
-    plain attributes, and the probes that read the adjacency (ids_local,
-    hb_roots, the CPU's coverage estimate) run only where they can matter."""
+    """What the rules read of a graph: cheap features as attributes, the
+    probes that read the adjacency only where a rule asks (choose() runs on
+    every call)."""
 
     __slots__ = ("adjacency", "chains", "degree", "graph", "hb_coverage", "kout", "link", "low", "m", "n", "problem",
                  "sampling", "scattered", "streamed")
@@ -799,10 +708,9 @@ class _Features:
         self.low = low = degree < AUTO_GPU_MIN_DEGREE
         if backend != "gpu":
             return
-        #: low degree with scattered ids (Graph.ids_local): unsampled finishes miss the caches
+        # low degree with scattered ids: unsampled finishes miss the caches
         self.scattered = (adjacency and m >= AUTO_GPU_SCATTERED_EDGES and AUTO_GPU_SCATTERED_DEGREE <= degree
                           and low and not graph.ids_local())
-        #: low degree numbered along the graph: HB's first step leaves almost no roots
         self.chains = adjacency and low and not self.scattered and graph.hb_roots() <= AUTO_GPU_HB_ROOTS
         self.kout = (m >= AUTO_GPU_KOUT_EDGES and not self.chains) or self.scattered
         self.sampling = "kout" if self.kout else "hb"
@@ -817,16 +725,15 @@ class _Features:
         return getattr(self, key)
 
 
-#: the rules of each backend, and the variants they named (choose runs on every call)
+#: the rules of each backend, and the variants they named
 _RULES_OF = {side: tuple(r for r in RULES if r.backend in ("any", side)) for side in ("cpu", "gpu")}
 _NAMED: dict = {}
 
 
 def choose(graph, problem: str = "cc", backend: str = "cpu", hb_coverage=None, streamed: bool = False) -> Variant:
-    """The automatic choice: the variant of the first rule of :data:`RULES`
-    for ``backend`` that holds.  ``hb_coverage(graph)``: the backend's lower
-    bound on HB's coverage (CPU); ``streamed``: the edges would stream from
-    the host in chunks, which are not sampled.
+    """The automatic choice: the variant of the first rule of ``RULES``
+    for ``backend`` that holds (``hb_coverage(graph)``: a lower bound on HB's
+    coverage; ``streamed``: the edges would stream in chunks).
 
     >>> import gconn
     >>> choose(gconn.Graph.from_edges([0, 1], [1, 2])).name
@@ -842,9 +749,7 @@ def choose(graph, problem: str = "cc", backend: str = "cpu", hb_coverage=None, s
             return v
 
 
-#: Every variant :func:`choose` can name on the GPU, by problem (what
-#: ``gconn warmup`` compiles into the GPU kernel cache; a test walks the
-#: rules and finds exactly these).
+#: Every variant :func:`choose` can name on the GPU, by problem (``gconn warmup`` compiles them).
 AUTO_GPU_VARIANTS = {
     "cc": ("none+union-async+find-halve", "none+union-rem-cas+find-split+split-one",
            "none+union-rem-cas+find-naive+splice", "kout+union-rem-cas+find-naive+splice",

@@ -1,7 +1,4 @@
-"""Errors gconn raises beyond ValueError/TypeError.
-
-Every module may import this one; it imports nothing of gconn.
-"""
+"""Errors gconn raises beyond ValueError/TypeError (imports nothing of gconn)."""
 from __future__ import annotations
 
 
@@ -20,12 +17,9 @@ class ConvergenceError(RuntimeError):
 
 
 class VertexRangeError(ValueError):
-    """A vertex id (or ``n``) asks for more memory than the machine has.
-
-    Raised before anything sized by the vertex count is allocated.  It
-    names where the id came from (an argument and index, or a file and
-    line); ``vertex_id``, ``n``, ``needed`` and ``available`` (bytes) hold
-    the numbers.  Sparse ids usually mean ``relabel=True`` is wanted.
+    """A vertex id (or ``n``) asks for more memory than the machine has,
+    raised before anything is allocated; ``vertex_id``, ``n``, ``needed``
+    and ``available`` (bytes) hold the numbers.
 
     >>> import gconn
     >>> try:
@@ -57,8 +51,7 @@ class VertexRangeError(ValueError):
                 f"is available; {self.hint or hint}")
 
     def at(self, origin: str, vertex_id: int | None = None, hint: str | None = None) -> "VertexRangeError":
-        """The same error with the place it came from replaced (a reader
-        turns an array index into a file and line)."""
+        """The same error from another place (a file and line for an index)."""
         return VertexRangeError(origin, vertex_id=vertex_id, n=self.n, needed=self.needed,
                                 available=self.available, hint=hint)
 

@@ -3,25 +3,16 @@
 A graph keeps its input and builds the other forms on first use (cached),
 so a run pays only for the form its variant needs (``Plan.needs``):
 
-* ``"edges"`` -- :meth:`~gconn.Graph.edges`: ``(src, dst)``, the input's edges as
-  given: either orientation, duplicates and self loops included.  What
-  union-find and the other edge-centric finishes read: none of them is
-  disturbed by a duplicate or a loop.
+* ``"edges"`` -- :meth:`~gconn.Graph.edges`: the input's ``(src, dst)`` as
+  given, duplicates and self loops included (edge-centric finishes).
 * ``"adjacency"`` -- :meth:`~gconn.Graph.adjacency`: ``(indptr, indices)``, a
-  symmetric CSR made by one counting sort by source: each edge in both
-  rows, duplicates kept, self loops dropped, each row's smallest neighbour
-  first and the rest unsorted.  What k-out, HB and BFS sampling and BFS-CC
-  read.
+  symmetric CSR, duplicates kept, self loops dropped, each row's smallest
+  neighbour first (the samplings and BFS-CC).
 * ``"canonical"`` -- :meth:`~gconn.Graph.canonical`: ``(indptr, indices, src,
-  dst)``, the simple graph: a symmetric CSR with sorted, duplicate-free
-  rows, and the COO with each edge once as (u, v), u < v.  ``g.indptr``,
-  ``g.indices``, ``g.src``, ``g.dst``, ``g.m``, ``g.degrees()``,
-  ``to_scipy()`` and equality read it.
+  dst)``, the simple graph as a sorted CSR and a COO with u < v; ``g.m``,
+  ``g.indptr`` and the like read it.  Once built it serves every form.
 
-Once the canonical form is built it serves every form (it has the fewest
-edges).  ``g.m_input`` counts the input's edges without building anything.
-Ids are int32 unless n needs int64; offsets are int64 only when the slots
-need it.
+Ids are int32 unless n needs int64; so are offsets.
 """
 from __future__ import annotations
 
@@ -41,14 +32,9 @@ FORMS = ("edges", "adjacency", "canonical")
 
 
 def device_forms():
-    """The module that builds a device graph's forms: the GPU backend's
-    (``gconn.backends.gpu.graph``).  It sits above this layer, so this one
-    does not import it: gconn's package root installs the loader
-    (:data:`DEVICE_FORMS`), which a device graph calls on first use.  What
-    a Graph asks of it: ``device_graph`` and ``device_sparse_graph`` (a
-    Graph of CuPy input), ``device_edges``, ``device_adjacency`` and
-    ``device_canonical`` (a form of a device graph), ``ids_local_counts``
-    and ``require_device``."""
+    """The module that builds a device graph's forms (``gconn.backends.gpu.graph``),
+    through the loader gconn's package root installs (:data:`DEVICE_FORMS`):
+    this layer sits below it."""
     return DEVICE_FORMS()
 
 
@@ -65,15 +51,10 @@ def _is_cupy(x) -> bool:
 
 
 class Graph:
-    """An undirected graph with ``n`` vertices, built from common inputs.
-
-    Build it from ``(src, dst)`` arrays, an ``(m, 2)`` array, any
-    scipy.sparse matrix (a directed matrix means weak connectivity), a
-    networkx graph, or CuPy arrays / a CuPy sparse matrix (then the graph
-    lives on the GPU).  The graph is the simple one: self loops and
-    duplicate edges do not count (``m``), though the input's edges are kept
-    as they are for the variants that do not mind them (see
-    :mod:`gconn.graph`).
+    """An undirected graph with ``n`` vertices, from ``(src, dst)`` arrays, an
+    ``(m, 2)`` array, a scipy.sparse matrix (directed: weak connectivity), a
+    networkx graph, or CuPy input (then it lives on the GPU).  Self loops and
+    duplicates do not count in ``m`` (see :mod:`gconn.graph`).
 
     >>> g = Graph.from_edges([0, 1, 3, 1], [1, 2, 4, 0])
     >>> g.n, g.m_input, g.has_form("canonical")
@@ -87,7 +68,7 @@ class Graph:
     __slots__ = ("n", "nodes", "device", "_cache", "_forms", "_m_input", "_ids", "_origin")
 
     def __init__(self, n, indptr, indices, src, dst, nodes=None, device="cpu"):
-        """A graph from its canonical arrays (see :meth:`canonical`)."""
+        """A graph from its canonical arrays."""
         self._init(n, device, nodes, int(src.shape[0]), indices.dtype)
         self._forms["canonical"] = (indptr, indices, src, dst)
 
@@ -103,9 +84,7 @@ class Graph:
 
     @classmethod
     def _of(cls, n, device="cpu", nodes=None, *, edges=None, input_csr=None) -> "Graph":
-        """A lazy graph over checked edges ``(src, dst)`` or the directed
-        CSR ``(indptr, indices)`` of a matrix, ids already of the graph's
-        id dtype."""
+        """A lazy graph over checked edges or a matrix's directed CSR, of the id dtype."""
         g = cls.__new__(cls)
         if edges is not None:
             g._init(n, device, nodes, edges[0].shape[0], edges[0].dtype)
@@ -117,8 +96,7 @@ class Graph:
 
     # -- the forms ----------------------------------------------------------
     def has_form(self, name: str) -> bool:
-        """Whether ``form(name)`` is there without building anything (a
-        device graph counts the forms of the host graph it copies from).
+        """Whether ``form(name)`` is there without building anything.
 
         >>> g = Graph.from_edges([0], [1])
         >>> [g.has_form(f) for f in FORMS]
@@ -136,9 +114,7 @@ class Graph:
         return getattr(self, name)()
 
     def edges(self):
-        """``(src, dst)``: every edge of the input in either orientation,
-        duplicates and self loops included (the canonical COO once that is
-        built).
+        """``(src, dst)``: the input's edges as given (the canonical COO once built).
 
         >>> [a.tolist() for a in Graph.from_edges([1, 2, 2], [0, 2, 1]).edges()]
         [[1, 2, 2], [0, 2, 1]]
@@ -152,10 +128,8 @@ class Graph:
         return e
 
     def adjacency(self):
-        """``(indptr, indices)``: a symmetric CSR with each edge in both rows,
-        duplicates kept, self loops dropped, each row's smallest neighbour
-        first and the others in no order (the canonical CSR once that is
-        built).  One counting sort by source builds it.
+        """``(indptr, indices)``: a symmetric CSR, duplicates kept, self loops
+        dropped, each row's smallest neighbour first (the canonical CSR once built).
 
         >>> [a.tolist() for a in Graph.from_edges([1, 2, 2], [0, 2, 1]).adjacency()]
         [[0, 1, 3, 4], [1, 0, 2, 1]]
@@ -174,7 +148,6 @@ class Graph:
         c = self._forms.get("canonical")
         if c is None:
             c = self._forms["canonical"] = self._build_canonical()
-            # it serves as the adjacency from now on; the input stays
             self._forms.pop("adjacency", None)
         return c
 
@@ -226,15 +199,12 @@ class Graph:
     # -- sizes ------------------------------------------------------------
     @property
     def m(self) -> int:
-        """Number of undirected edges of the simple graph (each counted
-        once; builds the canonical form)."""
+        """Number of edges of the simple graph (builds the canonical form)."""
         return int(self.src.shape[0])
 
     @property
     def m_input(self) -> int:
-        """Number of edges of the input as given (duplicates, self loops and
-        both orientations of an edge each count), known without building
-        anything; ``m`` once the canonical form is built."""
+        """Number of edges of the input as given (``m`` once the canonical form is built)."""
         c = self._forms.get("canonical")
         return int(c[2].shape[0]) if c is not None else self._m_input
 
@@ -250,11 +220,8 @@ class Graph:
         return self.indptr[1:] - self.indptr[:-1]
 
     def ids_local(self, sample: int = 1024) -> bool:
-        """Whether neighbours have nearby ids, as in a grid or a road
-        network numbered along its geometry: of ``sample`` rows spread over
-        the adjacency, whether most rows' first neighbour lies within n / 64
-        of the row (about 3% of them do in a random numbering).  Read once,
-        on the device for a device graph, and kept.
+        """Whether neighbours have nearby ids (a grid numbered along it): of
+        ``sample`` rows, whether most rows' first neighbour lies within n / 64.
 
         >>> from gconn.graph import generators as gen
         >>> s, d, n = gen.grid_road_edges(128, keep=1.0)
@@ -266,12 +233,9 @@ class Graph:
         return 2 * near > has
 
     def hb_roots(self, sample: int = 1024) -> float:
-        """The share of vertices that HB's first step (each vertex hooks to
-        its smallest neighbour) leaves as roots, of ``sample`` rows spread
-        over the adjacency: those whose smallest neighbour has a larger id.
-        Near 0 on a mesh or a path numbered along it (HB's trees then cover
-        nearly everything), about 0.2 on a road network or a grid with
-        edges missing.  Read with :meth:`ids_local`, and kept.
+        """The share of ``sample`` rows that HB's first step leaves as roots
+        (their smallest neighbour has a larger id): near 0 on a path numbered
+        along it.
 
         >>> from gconn.graph import generators as gen
         >>> s, d, n = gen.path_edges(5000)
@@ -283,9 +247,8 @@ class Graph:
         return low / has if has else 1.0
 
     def _row_probe(self, sample: int) -> tuple[int, int, int]:
-        """(rows with a neighbour, those whose first neighbour lies within
-        n / 64, those whose first is larger than the row) of ``sample``
-        rows; read once, on the device for a device graph, and kept."""
+        """(rows with a neighbour, with the first within n / 64, with the first
+        larger) of ``sample`` rows; read once and kept."""
         hit = self._cache.get(("row probe", sample))
         if hit is None:
             indptr, indices = self.adjacency()
@@ -318,18 +281,13 @@ class Graph:
     # -- constructors -----------------------------------------------------
     @classmethod
     def from_edges(cls, src, dst=None, n: int | None = None, *, relabel=False) -> "Graph":
-        """From ``(src, dst)`` id arrays or one ``(m, 2)`` array.
+        """From ``(src, dst)`` id arrays or one ``(m, 2)`` array; ``n``
+        defaults to the largest id + 1 (too large for memory:
+        :class:`gconn.VertexRangeError`).
 
-        ``n`` defaults to the largest id + 1; ids must lie in [0, n).  An id
-        range too large for the available memory raises
-        :class:`gconn.VertexRangeError` before anything is allocated.
-
-        ``relabel=True`` makes the graph's vertices the distinct ids that
-        occur, numbered 0..k-1 in increasing order; ``graph.nodes`` holds
-        the original ids (int64, sorted), so vertex ``i`` is id
-        ``graph.nodes[i]``.  ``relabel="auto"`` does so only when the ids
-        are sparse (see :mod:`gconn.graph.relabel`) and ``n`` is not given;
-        ``graph.nodes`` is None when it did not.
+        ``relabel=True`` numbers the distinct ids 0..k-1 in order, kept in
+        ``graph.nodes``; ``relabel="auto"`` only when the ids are sparse
+        (:mod:`gconn.graph.relabel`) and ``n`` is not given.
 
         >>> Graph.from_edges(np.array([[0, 1], [1, 2]])).m
         2
@@ -376,10 +334,8 @@ class Graph:
 
     @classmethod
     def from_scipy(cls, A) -> "Graph":
-        """From any scipy.sparse matrix or array; stored entries are edges
-        (explicit zeros too, as in scipy.sparse.csgraph), direction ignored.
-        A CSR or CSC matrix is kept as it is (its rows are edge lists), a
-        COO one as its edge list, others are converted to CSR.
+        """From any scipy.sparse matrix or array; stored entries (explicit
+        zeros too) are edges, direction ignored.
 
         >>> import scipy.sparse as sp
         >>> Graph.from_scipy(sp.csr_matrix(np.eye(3))).m
@@ -400,8 +356,7 @@ class Graph:
 
     @classmethod
     def from_networkx(cls, G) -> "Graph":
-        """From a networkx graph; node labels map to 0..n-1 in ``G.nodes``
-        order and are kept in ``graph.nodes``.
+        """From a networkx graph; ``graph.nodes`` keeps the labels in ``G.nodes`` order.
 
         >>> import networkx as nx
         >>> g = Graph.from_networkx(nx.path_graph(["a", "b", "c"]))
@@ -432,8 +387,7 @@ class Graph:
 
     @classmethod
     def _lazy(cls, src: np.ndarray, dst: np.ndarray, n: int, nodes=None) -> "Graph":
-        """A graph over checked host edges: they are cast to the id dtype
-        (no copy when they have it) and nothing else is built."""
+        """A graph over checked host edges, cast to the id dtype."""
         dt = _id_dtype(n)
         return cls._of(n, nodes=nodes, edges=(np.ascontiguousarray(src, dtype=dt),
                                               np.ascontiguousarray(dst, dtype=dt)))
@@ -451,8 +405,7 @@ class Graph:
         return g
 
     def to_device(self) -> "Graph":
-        """This graph on the GPU (CuPy arrays).  Nothing is copied yet: each
-        form is copied (or built on the device) when a run first asks for it."""
+        """This graph on the GPU; each form is copied (or built there) on first use."""
         if self.device == "gpu":
             return self
         device_forms().require_device("moving a graph to the GPU")
@@ -515,8 +468,7 @@ def graph_from_pair(src, dst, n=None, relabel=False):
 
 
 def numba_free() -> bool:
-    """Whether this process has not imported numba (yet): then the one-off
-    paths keep it so (see :mod:`gconn.backends.aot`)."""
+    """Whether this process has not imported numba (see :mod:`gconn.backends.aot`)."""
     return "numba" not in sys.modules
 
 
@@ -526,10 +478,8 @@ def _check_form(name: str) -> None:
 
 
 def coerce(obj: Any, n: int | None = None, *, relabel=False) -> Graph:
-    """A Graph from an object in memory: a Graph, a scipy.sparse or
-    cupyx matrix, a networkx graph, ``(src, dst)`` arrays or an ``(m, 2)``
-    array (:func:`gconn.as_graph` adds files and adjacency matrices).
-    ``relabel`` (edge arrays only) is :meth:`Graph.from_edges`'s.
+    """A Graph from an object in memory (:func:`gconn.as_graph` adds files
+    and adjacency matrices); ``relabel`` is :meth:`Graph.from_edges`'s.
 
     >>> coerce(([0, 1], [1, 2])).n
     3
@@ -565,8 +515,7 @@ AMBIGUOUS_2X2 = (
 
 
 def _is_square(obj) -> bool:
-    """Whether an array(-like) is square (an adjacency matrix), failing
-    for 2 x 2, which reads as an edge list as well."""
+    """Whether an array is square (an adjacency matrix); 2 x 2 is ambiguous and raises."""
     shape = tuple(obj.shape) if hasattr(obj, "shape") else np.shape(obj)
     if len(shape) != 2 or shape[0] != shape[1]:
         return False
@@ -641,7 +590,6 @@ def _check_ids(src: np.ndarray, dst: np.ndarray, n: int | None) -> int:
         try:
             check_vertices(hi + 1, "edges", hi)
         except VertexRangeError as e:
-            # Only now find where the largest id is: a pass over the edges.
             where = "src" if int(src.max()) == hi else "dst"
             i = int(np.argmax((src if where == "src" else dst) == hi))
             raise e.at(f"{where}[{i}]", hi) from None

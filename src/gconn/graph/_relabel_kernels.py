@@ -47,12 +47,8 @@ def first_seen(src, dst, out_src, out_dst):
 
 @njit(cache=True)
 def map_ids(keys, vals, order, k, bits, src, dst, out_src, out_dst):
-    """Number the ids of src then dst not yet in the table in order of
-    first appearance, over a table that persists between calls (the
-    chunks of one file): ``keys``/``vals``/``order`` hold ``k`` ids so far
-    and grow as more arrive; ``out_*[i]`` gets the number of ``*[i]``.
-    Keep the load at most 1/2 so probe runs stay short.  Returns the
-    table's new arrays, ``k`` and ``bits``."""
+    """:func:`first_seen` over a table that persists between calls (holding
+    ``k`` ids so far, load at most 1/2); returns its new arrays, ``k`` and ``bits``."""
     for part in range(2):
         arr = src if part == 0 else dst
         out = out_src if part == 0 else out_dst
@@ -82,8 +78,7 @@ def map_ids(keys, vals, order, k, bits, src, dst, out_src, out_dst):
 
 class IdTable:
     """Ids numbered 0, 1, ... in the order they first arrive, over any
-    number of calls of :meth:`map` (the chunks of one file): memory grows
-    with the distinct ids, never with their range.
+    number of calls of :meth:`map`; memory grows with the distinct ids.
 
     >>> t = IdTable()
     >>> [a.tolist() for a in t.map(np.array([10, 3000000000]), np.array([10, 7]))]

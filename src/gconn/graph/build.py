@@ -1,8 +1,5 @@
-"""Host-side graph construction kernels: canonical edge lists and symmetric CSR.
-
-Counting sorts rather than a global sort: O(m + n) passes plus small per-row
-sorts, which is several times faster than ``np.unique`` on 10^7+ edges.
-"""
+"""Host-side graph construction kernels: counting sorts (O(m + n) plus small
+per-row sorts, several times faster than ``np.unique``) to CSR and COO."""
 from __future__ import annotations
 
 import numpy as np
@@ -15,8 +12,7 @@ from gconn.graph.ids import offset_dtype
 
 @intrinsic
 def prefetch(typingctx, arr, i):
-    """Hint the CPU to fetch ``arr[i]`` into cache (numba has no API for it).
-    A hint never faults, so ``i`` needs no bounds check."""
+    """Hint the CPU to fetch ``arr[i]`` into cache; a hint never faults, so no bounds check."""
     def codegen(context, builder, sig, args):
         ary = context.make_array(sig.args[0])(context, builder, args[0])
         byte_ptr = ir.IntType(8).as_pointer()
@@ -31,9 +27,8 @@ def prefetch(typingctx, arr, i):
 
 
 def min_first_row(indptr, indices, v):
-    """Swap the smallest neighbour of ``v`` to the front of its row (one
-    body, jitted for the host here and for the device in
-    :mod:`gconn.backends.gpu.graph`)."""
+    """Swap the smallest neighbour of ``v`` to the front of its row (jitted
+    here and in :mod:`gconn.backends.gpu.graph`)."""
     b = indptr[v]
     e = indptr[v + 1]
     j = b
@@ -92,11 +87,7 @@ def _compact_rows(ptr, col, newptr, out):
 
 
 def upper_csr(src: np.ndarray, dst: np.ndarray, n: int, id_dtype) -> tuple[np.ndarray, np.ndarray]:
-    """CSR of the simple undirected graph with each edge once as (u, v), u < v.
-
-    Self loops and duplicates (in either direction) are dropped; rows are
-    sorted.
-    """
+    """Sorted CSR of the simple graph with each edge once as (u, v), u < v."""
     ptr = _upper_counts(src, dst, n)
     col = np.empty(int(ptr[n]), id_dtype)
     _upper_scatter(src, dst, ptr, col)
@@ -170,8 +161,6 @@ def rows_of(ptr: np.ndarray, id_dtype) -> np.ndarray:
     return out
 
 
-# -- the forms a variant asks for (gconn.graph): bounds and adjacency ----------
-
 #: Edges ahead whose random accesses the counting sort prefetches.
 PREFETCH_AHEAD = 16
 
@@ -196,16 +185,13 @@ def _bounds(src, dst, nchunks):
 
 
 def id_bounds(src: np.ndarray, dst: np.ndarray) -> tuple[int, int]:
-    """(smallest, largest) id of non-empty id arrays of one length, in one
-    parallel pass over both (NumPy's min and max read each array twice on
-    one core).
+    """(smallest, largest) id of non-empty id arrays of one length, in one parallel pass.
 
     >>> id_bounds(np.array([3, 1]), np.array([2, 7]))
     (1, 7)
     """
     if src.dtype == np.uint64 or dst.dtype == np.uint64:
-        # int64 accumulators cannot hold every uint64; the caller checked
-        # the range, and NumPy's reductions are exact here
+        # int64 accumulators cannot hold every uint64
         return min(int(src.min()), int(dst.min())), max(int(src.max()), int(dst.max()))
     lo, hi = _bounds(src, dst, max(1, min(256, src.size // 65536)))
     return int(lo), int(hi)
@@ -288,8 +274,7 @@ _min_first_row = njit(min_first_row)
 
 @njit(parallel=True, cache=True)
 def min_first(indptr, indices):
-    """Swap each row's smallest neighbour to the front: HB's first step
-    and its coverage estimate read it there."""
+    """Swap each row's smallest neighbour to the front (HB reads it there)."""
     n = indptr.size - 1
     for v in prange(n):
         _min_first_row(indptr, indices, np.int64(v))
@@ -297,13 +282,9 @@ def min_first(indptr, indices):
 
 def adjacency_csr(src: np.ndarray, dst: np.ndarray, n: int, nchunks: int | None = None):
     """The symmetric adjacency of an edge list by a counting sort by source:
-    each edge (u, v), u != v, in row u and in row v; duplicates kept, rows
-    unsorted but for their smallest neighbour, which comes first.  Self
-    loops are dropped (they would only cost the samplers a union).
-
-    Each of ``nchunks`` threads counts and scatters its own slice of the
-    edges through its own histogram row, so no two threads write one
-    counter and no atomics are needed.
+    duplicates kept, self loops dropped, each row's smallest neighbour
+    first.  Each of ``nchunks`` threads has its own histogram row, so no
+    atomics are needed.
 
     >>> indptr, indices = adjacency_csr(np.array([2, 1, 1]), np.array([1, 0, 1]), 3)
     >>> indptr.tolist(), indices.tolist()
@@ -312,8 +293,7 @@ def adjacency_csr(src: np.ndarray, dst: np.ndarray, n: int, nchunks: int | None 
     from numba import get_num_threads
     m = int(src.size)
     if nchunks is None:
-        # one histogram row of n counters per thread; fewer rows when the
-        # edges are few next to the vertices, where the rows would dominate
+        # fewer rows where n counters per thread would dominate the edges
         nchunks = max(1, min(get_num_threads(), 64, (2 * m) // max(n, 1)))
     ptr_dt = offset_dtype(m)
     hist = np.empty((nchunks, n), ptr_dt)

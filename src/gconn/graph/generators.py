@@ -1,18 +1,13 @@
 """Seeded, vectorized graph generators.
 
 Every generator has two forms: ``name(...)`` returns a :class:`~gconn.graph.Graph`,
-and ``name_edges(...)`` returns the raw ``(src, dst, n)`` id arrays before
-``Graph.from_edges`` drops self loops and duplicates (the benchmark and the
-incremental streams consume raw edges).  Ids are int32 unless ``n`` needs int64.
+``name_edges(...)`` the raw ``(src, dst, n)`` arrays, self loops and
+duplicates kept.  The numba kernels draw from a counter-based splitmix64
+hash keyed by ``numpy.random.default_rng(seed)``, so the output depends on
+the seed only, not on the thread count.
 
-Randomness comes from ``numpy.random.default_rng(seed)``.  The numba kernels
-draw from a counter-based splitmix64 hash keyed by that Generator, so their
-output depends on the seed only, never on the number of threads.
-
-:func:`from_spec` builds a graph from a compact string such as
-``rmat:scale=20,ef=16``, ``kron:22``, ``ba:n=4194304,m=16`` or
-``grid:4096,keep=0.7``: a generator name, then ``:`` and comma-separated
-parameters, positional ones first (see :data:`SPECS` and :func:`spec_help`).
+:func:`from_spec` builds a graph from a string such as ``rmat:scale=20,ef=16``
+or ``grid:4096,keep=0.7`` (see :data:`SPECS` and :func:`spec_help`).
 """
 from __future__ import annotations
 
@@ -105,13 +100,8 @@ def _graph_form(edges: Callable, doc: str) -> Callable[..., Graph]:
 # -- R-MAT / Kronecker ------------------------------------------------------
 
 def _rmat_table(a: float, b: float, c: float) -> np.ndarray:
-    """Two R-MAT levels per 16 random bits: a 65536-entry lookup table.
-
-    Entry bits are (row1 row2 col1 col2) for quadrants q1 (the higher
-    level) then q2, quadrants ordered a=(0,0), b=(0,1), c=(1,0), d=(1,1).
-    One lookup replaces two rounds of threshold compares, and 16-bit
-    resolution keeps every two-level probability within 2^-16.
-    """
+    """Two R-MAT levels per 16 random bits: a 65536-entry table of
+    (row1 row2 col1 col2) bits, each two-level probability within 2^-16."""
     p = np.array([a, b, c, max(0.0, 1.0 - a - b - c)])
     joint = np.outer(p, p).ravel()
     bounds = np.round(np.cumsum(joint) * 65536).astype(np.int64)
@@ -129,10 +119,8 @@ def _two_levels(u, v, t):
 
 @njit(inline="always")
 def _scramble(x, mask, shift, k):
-    # A seeded bijection of the scale-bit ids: odd multipliers carry low bits
-    # up, the xor-shift folds high bits down.  It relabels like a random
-    # permutation without a 4-byte-per-vertex table and a random gather per
-    # endpoint (Graph500's reference generator also scrambles arithmetically).
+    # A seeded bijection of the scale-bit ids: a random permutation without
+    # a table and a random gather per endpoint (as Graph500's generator does).
     for i in range(3):
         x = (x * k[2 * i] + k[2 * i + 1]) & mask
         x ^= x >> shift
@@ -205,11 +193,8 @@ def rmat_edges(scale: int, edge_factor: int = 16, a: float = 0.57, b: float = 0.
 
 rmat = _graph_form(rmat_edges, """R-MAT graph: ``2**scale`` vertices, ``edge_factor * 2**scale`` edge samples.
 
-    Each sample descends ``scale`` levels of the adjacency matrix, picking
-    quadrant a, b, c or d = 1 - a - b - c at each.  With ``permute`` the ids
-    are relabelled by a seeded pseudo-random bijection, so id order says
-    nothing about degree (as Graph500 requires).  Duplicates and self loops
-    are dropped, so ``m`` is below the sample count.
+    Each sample descends ``scale`` levels, picking quadrant a, b, c or
+    d = 1 - a - b - c at each; ``permute`` relabels the ids pseudo-randomly.
 
     >>> g = rmat(10, seed=1)
     >>> g.n, g.m < 16 * 1024
@@ -242,10 +227,9 @@ def _ba_position(key, i, ends):
 
 @njit(cache=True)
 def _ba_kernel(n, m, key, retry_key, src, dst):
-    # The edge array doubles as the list of endpoints repeated by degree:
-    # position 2i is src[i], 2i+1 is dst[i], so a uniform position is a
-    # degree-proportional vertex.  src[i] is never read: it is a function of
-    # i, which halves the random memory reads.
+    # The edge array is the list of endpoints repeated by degree (position
+    # 2i is src[i], 2i+1 dst[i]), so a uniform position is degree-proportional;
+    # src[i] is computed from i, not read.
     m0 = m + 1
     e = 0
     for i in range(1, m0):  # seed: a clique on m + 1 vertices
@@ -259,8 +243,7 @@ def _ba_kernel(n, m, key, retry_key, src, dst):
         first = e
         ends = 2 * first
         for _ in range(m):
-            # Positions do not depend on earlier targets, so the read for a
-            # later edge can start now; unhidden, these misses more than double the time.
+            # positions do not depend on earlier targets: prefetch a later edge's read
             ahead = e + _BA_PREFETCH_DISTANCE
             if ahead < src.size:
                 ahead_first = seed_edges + (ahead - seed_edges) // m * m
@@ -283,8 +266,7 @@ def _ba_kernel(n, m, key, retry_key, src, dst):
                         break
                 if not repeated:
                     break
-                # Redraws come from their own stream so that every edge's first
-                # draw stays a function of its index (the prefetch relies on it).
+                # redraws have their own stream: first draws stay a function of the index (prefetch)
                 retries += 1
                 p = _ba_position(retry_key, retries, ends)
             src[e] = v
@@ -315,10 +297,8 @@ def barabasi_albert_edges(n: int, m_per_vertex: int, seed: int = 0) -> Edges:
 
 barabasi_albert = _graph_form(barabasi_albert_edges, """Barabasi-Albert preferential attachment graph.
 
-    Starts from a clique on ``m_per_vertex + 1`` vertices; each later vertex
-    links to ``m_per_vertex`` distinct earlier vertices chosen with
-    probability proportional to their degree.  So the graph is connected,
-    has exactly the generated edges and every degree is >= ``m_per_vertex``.
+    A clique on ``m_per_vertex + 1`` vertices, then each vertex links to
+    ``m_per_vertex`` distinct earlier ones chosen by degree: connected.
 
     >>> g = barabasi_albert(1000, 4, seed=2)
     >>> g.m, int(g.degrees().min())
@@ -347,8 +327,7 @@ def erdos_renyi_edges(n: int, avg_degree: float, seed: int = 0) -> Edges:
 
 erdos_renyi = _graph_form(erdos_renyi_edges, """Erdos-Renyi G(n, m) graph with m = n * avg_degree / 2 uniform random pairs.
 
-    The pairs are drawn with replacement; the few self loops and repeats are
-    dropped, so ``m`` comes out slightly below n * avg_degree / 2.
+    Drawn with replacement; self loops and repeats are dropped.
 
     >>> g = erdos_renyi(10000, 10, seed=1)
     >>> 49000 < g.m <= 50000
@@ -391,9 +370,7 @@ def grid_road_edges(side: int, keep: float = 0.7, seed: int = 0) -> Edges:
 grid_road = _graph_form(grid_road_edges, """A road-like graph: a side x side 4-neighbour grid keeping each edge
     with probability ``keep``.
 
-    Ids follow the grid row by row, so neighbours have nearby ids, the
-    diameter is about 2 * side, and a low ``keep`` leaves many small
-    components.
+    Ids follow the grid row by row; the diameter is about 2 * side.
 
     >>> grid_road(64, keep=1.0).m == 2 * 64 * 63
     True
@@ -456,7 +433,7 @@ def small_components_edges(n_components: int, size: int, seed: int = 0, p: float
     n = n_components * size
     dt = _id_dtype(n)
     rng = _rng(seed)
-    # Random recursive trees: local vertex i >= 1 hangs off a uniform j < i.
+    # local vertex i >= 1 hangs off a uniform j < i
     child = np.tile(np.arange(1, size, dtype=dt), n_components)
     parent = rng.integers(0, child, dtype=dt)
     base = np.repeat(np.arange(n_components, dtype=dt) * dt(size), size - 1)
@@ -477,10 +454,8 @@ def small_components_edges(n_components: int, size: int, seed: int = 0, p: float
 
 small_components = _graph_form(small_components_edges, """``n_components`` components of ``size`` vertices each, ids shuffled.
 
-    Each component is a random recursive tree; with ``p > 0`` each vertex
-    also links, with probability ``p``, to another random vertex of its
-    component (adding cycles).  No giant component: the case where sampling
-    cannot skip most of the graph.
+    Random recursive trees; with ``p > 0`` each vertex also links, with
+    probability ``p``, to another vertex of its component.
 
     >>> g = small_components(100, 10, seed=5)
     >>> g.n, g.m
@@ -551,12 +526,8 @@ _BOOLS = {"true": True, "1": True, "yes": True, "on": True,
 
 @dataclass(frozen=True)
 class GeneratorSpec:
-    """One generator as the spec strings name it.
-
-    ``graph`` and ``edges`` are the two forms of the generator; the
-    parameters (names, order, types, defaults) are read from ``edges``'s
-    signature.  ``short`` maps abbreviations to parameter names.
-    """
+    """One generator as the spec strings name it; its parameters are
+    ``edges``'s signature, ``short`` maps abbreviations to them."""
 
     name: str
     graph: Callable[..., Graph]
@@ -587,8 +558,7 @@ class GeneratorSpec:
         return text + (f"[,{','.join(optional)}]" if optional else "")
 
 
-#: Each generator by its spec name (``rmat``, ``kron``, ...), as
-#: :func:`from_spec` parses and :func:`spec_help` lists them.
+#: Each generator by its spec name.
 SPECS: dict[str, GeneratorSpec] = {s.name: s for s in (
     GeneratorSpec("rmat", rmat, rmat_edges,
                   "R-MAT: 2^scale vertices, ef*2^scale edge samples, skewed degrees",

@@ -1,6 +1,5 @@
 """Vertex ids: their widths, and the checks every entry point makes on id
-arrays (NumPy or CuPy alike), shared by the graph, the readers, the API and
-both backends.
+arrays (NumPy or CuPy alike).
 
 >>> id_dtype(2**31 - 1).__name__, id_dtype(2**31).__name__
 ('int32', 'int64')
@@ -48,8 +47,7 @@ def check_pair(src, dst) -> None:
 
 
 def id_range(src, dst) -> int:
-    """The largest id of non-empty id arrays, after checking that none is
-    negative (the error names the first negative id and where it is)."""
+    """The largest id of non-empty id arrays; the first negative one raises."""
     lo = min(int(src.min()), int(dst.min()))
     if lo < 0:
         where = "src" if int(src.min()) < 0 else "dst"
@@ -60,8 +58,7 @@ def id_range(src, dst) -> int:
 
 
 def check_column(values, where: str):
-    """A column's values checked as vertex ids: integers (>= 0, <= 2^63 - 1)
-    or names (str/bytes/object); floats and booleans are errors."""
+    """A column's values checked as vertex ids: integers (>= 0, <= 2^63 - 1) or names."""
     kind = values.dtype.kind
     if kind in "OSU":
         return values

@@ -1,17 +1,9 @@
 """Host memory: how much there is, and whether a vertex count fits in it.
 
-A graph's per-vertex arrays are sized by its largest id, so one stray id
-(``0 3000000000`` in an edge list) asks for gigabytes.  The builders call
-:func:`check_vertices` first, so such an input ends in a
-:class:`gconn.VertexRangeError` rather than in the kernel's OOM killer.
-
-The available memory is the smallest of /proc/meminfo's MemAvailable, the
-cgroup limit minus its usage (containers), and ``GCONN_MEMORY_LIMIT``
-(bytes, or with a k/M/G/T suffix) when set; elsewhere it falls back to
-``os.sysconf``.  When none of them is known, nothing is checked.  A check
-may answer from a reading of the system's figures up to ``REUSE_SECONDS``
-old when the request is below half of it; nearer the limit it reads them
-again, so a refusal always rests on a fresh reading.
+One stray id asks for gigabytes of per-vertex arrays, so the builders call
+:func:`check_vertices` first: a :class:`gconn.VertexRangeError`, not the OOM
+killer.  The available memory is the smallest of MemAvailable, the cgroup's
+room and ``GCONN_MEMORY_LIMIT`` (else ``os.sysconf``; unknown: no check).
 
 >>> human_bytes(3 * 10**9)
 '3.0 GB'
@@ -26,21 +18,14 @@ from threading import Lock
 
 from gconn.errors import VertexRangeError, human_bytes
 
-#: Peak bytes per vertex of building a Graph and then running connected
-#: components or a spanning forest on it (measured with ru_maxrss on 2e7
-#: vertices: the build's int64 degree and offset arrays peak at 28 B; with
-#: 64-bit ids the parent and label arrays of the run double, to about 36 B).
+#: Peak bytes per vertex of building a Graph and running on it (ru_maxrss), by id size.
 BYTES_PER_VERTEX = {4: 28, 8: 36}
 
-#: Requests up to this size are not checked: reading the limits costs
-#: ~50 us, more than building a small graph, and a process that cannot get
-#: 64 MiB more is failing anyway.
+#: Requests up to this size are not checked (reading the limits costs more than a small build).
 SMALL = 64 << 20
 
-#: Seconds a reading of the system's available memory may answer the checks
-#: of requests below half of it.  On the GPU machine's host, reading
-#: /proc/meminfo and the cgroup files took 90-190 us, twice in each streamed
-#: call from host arrays of 8-13 ms (BENCHMARKS.md, nineteenth session).
+#: Seconds a reading may answer the checks of requests below half of it
+#: (a refusal always rests on a fresh one).
 REUSE_SECONDS = 1.0
 #: the last reading: (time.monotonic() when taken, bytes or None)
 _READING: list = []
@@ -103,8 +88,7 @@ def _sysconf_available() -> int | None:
 
 
 def _system_available() -> int | None:
-    """The system's figure: the smaller of MemAvailable and the cgroup's
-    room, else sysconf's; None when none is known."""
+    """The smaller of MemAvailable and the cgroup's room, else sysconf's, else None."""
     known = [x for x in (_meminfo_available(), _cgroup_available()) if x is not None]
     if not known:
         return _sysconf_available()
@@ -112,9 +96,8 @@ def _system_available() -> int | None:
 
 
 def available_bytes(max_age: float = 0.0) -> int | None:
-    """Memory this process may still allocate, or None when unknown.
-    ``max_age``: seconds an earlier reading of the system's figures may
-    serve (0: read them now).
+    """Memory this process may still allocate, or None when unknown;
+    ``max_age``: seconds an earlier reading may serve.
 
     >>> a = available_bytes(max_age=60.0)
     >>> a is None or a > 0
@@ -135,8 +118,7 @@ def available_bytes(max_age: float = 0.0) -> int | None:
 
 
 def vertex_bytes(n: int) -> int:
-    """Estimated peak bytes for a graph of ``n`` vertices (its per-vertex
-    arrays only; edges are already in memory when this is asked)."""
+    """Estimated peak bytes of a graph's per-vertex arrays."""
     return n * BYTES_PER_VERTEX[4 if n <= 2**31 - 1 else 8]
 
 
@@ -144,10 +126,9 @@ def check_vertices(n: int, origin: str, vertex_id: int | None = None, per_vertex
                    hint: str | None = None) -> None:
     """Raise :class:`gconn.VertexRangeError` when ``n`` vertices do not fit.
 
-    ``origin`` says where the count came from ('dst[7]', 'n=...'), and
-    ``vertex_id`` is the id that asked for it; ``per_vertex`` overrides the
-    bytes per vertex of a graph build (e.g. for incremental state); ``hint``
-    replaces the advice that ends the message.
+    ``origin``: where the count came from ('dst[7]'); ``vertex_id``: the id
+    that asked for it; ``per_vertex`` overrides the bytes per vertex; ``hint``
+    replaces the message's advice.
 
     >>> check_vertices(10, "n")
     >>> try:

@@ -1,17 +1,9 @@
 """Relabelling: map the vertex ids that occur in an edge list to 0..k-1.
 
-The dense numbering keeps the order of the ids (``ids`` is sorted), so the
-smallest dense index of a component is its smallest original id.  Two
-paths, both linear in the edges:
-
-* when the id range is at most 4 x 2m, a mark table over the range (one
-  byte per id) and an int32/int64 lookup table;
-* otherwise an open-addressing hash table of the distinct ids (numba),
-  which grows with their number, not with the range, followed by a sort
-  of the distinct ids alone.
-
-``relabel="auto"`` relabels when ids are sparse: the range (largest id +
-1) is at least :data:`AUTO_MIN_RANGE` and more than :data:`AUTO_RATIO`
+The dense numbering keeps the order of the ids (``ids`` is sorted).  A mark
+table over the range where it is at most 4 x 2m, else a hash table of the
+distinct ids and a sort of them alone.  ``relabel="auto"`` relabels when the
+range is at least :data:`AUTO_MIN_RANGE` and more than :data:`AUTO_RATIO`
 times the number of distinct ids.
 
 >>> import numpy as np
@@ -23,8 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-#: ``relabel="auto"`` leaves id ranges below this alone: their per-vertex
-#: arrays cost at most ~30 MB, and small inputs keep scipy's numbering.
+#: ``relabel="auto"`` leaves id ranges below this alone (small inputs keep scipy's numbering)
 AUTO_MIN_RANGE = 1 << 20
 #: ... and relabels when the range exceeds this many times the distinct ids.
 AUTO_RATIO = 4
@@ -52,12 +43,9 @@ def decide(src: np.ndarray, dst: np.ndarray, hi: int):
 
 
 def dense_ids(src: np.ndarray, dst: np.ndarray, seen=None):
-    """``(src', dst', ids)``: ``ids`` the sorted distinct ids of ``src`` and
-    ``dst`` (int64), and ``src'``/``dst'`` their positions in it.
-
-    ``seen`` is a mark table from :func:`decide`, reused when given.
-    Works on NumPy arrays, and on CuPy arrays through ``cupy.unique``.
-    """
+    """``(src', dst', ids)``: ``ids`` the sorted distinct ids (int64), ``src'``/
+    ``dst'`` their positions in it; ``seen``: a mark table from :func:`decide`.
+    NumPy or CuPy arrays."""
     if type(src).__module__.split(".")[0] == "cupy":
         import cupy
         ids, inverse = cupy.unique(cupy.concatenate([src, dst]), return_inverse=True)
@@ -87,8 +75,7 @@ def _hashed(src: np.ndarray, dst: np.ndarray):
     out_s = np.empty(s.size, np.int64)
     out_d = np.empty(d.size, np.int64)
     order = first_seen(s, d, out_s, out_d)
-    # Dense indices come out in first-seen order; rank them by id so that
-    # the numbering keeps the order of the ids.
+    # first-seen order, ranked by id
     perm = np.argsort(order, kind="stable")
     dt = np.int32 if order.size <= _INT32_MAX else np.int64
     rank = np.empty(order.size, dt)
@@ -97,9 +84,8 @@ def _hashed(src: np.ndarray, dst: np.ndarray):
 
 
 def dense_names(src, dst, *more):
-    """``(src', dst', names)``: ``names`` the sorted distinct names of
-    ``src``, ``dst`` and any ``more`` arrays (vertices without edges), a
-    NumPy array; ``src'``/``dst'`` their positions in it.
+    """``(src', dst', names)``: the sorted distinct names of ``src``, ``dst``
+    and ``more`` (vertices without edges), and the positions in it.
 
     >>> s, d, names = dense_names(np.array(["b", "c"]), np.array(["a", "b"]))
     >>> s.tolist(), d.tolist(), names.tolist()
@@ -118,8 +104,7 @@ def dense_names(src, dst, *more):
     if pd is None:
         names, codes = np.unique(both, return_inverse=True)
     else:
-        # A hash-based factorisation: much faster than np.unique's sort of
-        # Python strings (2M names: 0.87 s vs 12.8 s, BENCHMARKS.md).
+        # hashing: far faster than np.unique's sort of Python strings (BENCHMARKS.md)
         codes, names = pd.factorize(both, sort=True)
         names = np.asarray(names)
     dt = np.int32 if names.size <= np.iinfo(np.int32).max else np.int64

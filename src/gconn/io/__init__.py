@@ -1,13 +1,10 @@
 """Load and save graphs: Matrix Market, edge lists (CSV/TSV), METIS, NumPy, Parquet, gconn's .gcb.
 
-A file is identified once (:func:`gconn.io.identify.identify`): the content
-where it is certain (gzip, the binary formats' first bytes, a Matrix
-Market banner), else the name, else ``format=``; then read by its format's
-one reader (:func:`gconn.io.edges.read_edges`, or in chunks by
-:func:`edge_chunks`).  An error in a file raises ``ValueError`` naming the
-file and, for text formats, the 1-based line (comment lines count) and
-column.  Decisions the name did not settle (a header taken, a format read
-from the content) are kept in the ``notes`` of :class:`~gconn.io.identify.FileInfo` and reported.
+A file is identified once (:func:`gconn.io.identify.identify`), then read by
+its format's one reader (:func:`gconn.io.edges.read_edges`, or in chunks by
+:func:`edge_chunks`).  An error raises ``ValueError`` naming the file and,
+for text formats, the 1-based line and column.  Decisions the name did not
+settle are reported in the ``notes`` of :class:`~gconn.io.identify.FileInfo`.
 """
 from __future__ import annotations
 
@@ -20,7 +17,8 @@ from gconn.graph.ids import check_n
 from gconn.io import arrays, edgelist, gcb, metis, mtx, parquet
 from gconn.io._files import atomic_write
 from gconn.io.edges import FileEdges, graph_of, read_edges
-from gconn.io.identify import FORMATS, TEXT, FileInfo, as_path, check_format, identify, split_name, supported
+from gconn.io.identify import (EXTENSIONS as FORMATS_BY_EXTENSION, FORMATS, TEXT, FileInfo, as_path, check_format,
+                               identify, split_name, supported)
 
 __all__ = ["load", "save", "edge_chunks", "identify", "read_edges", "FileInfo", "FileEdges", "FORMATS"]
 
@@ -32,7 +30,6 @@ _WRITERS = {
     "gcb": gcb.write,
     "parquet": parquet.write,
 }
-# Edge-list writers pick the separator their extension promises.
 _SEPARATORS = {".tsv": "\t", ".csv": ","}
 
 
@@ -54,37 +51,21 @@ def load(path, *, format: str | None = None, n: int | None = None, relabel=False
          header=None, names=None, return_names=False):
     """Read a graph file, or a list of files (partitions of one graph's edges).
 
-    Formats (``format=`` name: extensions): ``mtx``: .mtx, Matrix Market
-    coordinate or array, 1-based; ``edgelist``: .txt .el .tsv .csv .edges,
-    'u v [more fields]' lines, 0-based, '#'/'%' comments, an optional
-    header line (see :mod:`gconn.io.edgelist`); ``metis``: .graph;
-    ``npy``: an (m, 2) edge array; ``npz``: src+dst or indptr+indices,
-    optional n and nodes; ``gcb``: gconn's binary; ``parquet``: .parquet
-    .pq, an edge table.  Text formats may be gzipped.  A file whose name
-    names no format (standard input, ``graph.dat``) is read as what its
-    content shows.
+    Formats (``format=``, else the content or extension): ``mtx`` (.mtx,
+    1-based), ``edgelist`` (.txt .el .tsv .csv .edges, see
+    :mod:`gconn.io.edgelist`), ``metis`` (.graph), ``npy`` ((m, 2) edges),
+    ``npz`` (src+dst or indptr+indices, optional n and nodes), ``gcb``
+    (gconn's binary), ``parquet`` (.parquet .pq); text formats may be
+    gzipped.
 
-    Edge lists and Parquet: ``source=``/``target=`` name the edge columns
-    (default: the first two).  Edge lists: ``header`` says whether the
-    first line names the columns (None: only where it cannot be data),
-    ``names`` whether the ids are names (None: when the first data line
-    holds a word).  Names make the graph's vertices the distinct names in
-    sorted order, kept in ``graph.nodes``.  ``return_names=True`` returns
-    ``(graph, names)``: ``names[i]`` is the input id of vertex ``i``
-    (``graph.nodes``, or ``arange(n)`` when ids were used as they are).
-
-    ``n``, when given, is the vertex count: ids must be below it, and
-    vertices beyond the file's largest id (or declared size) are isolated.
-    A vertex count too large for the available memory raises
-    :class:`gconn.VertexRangeError` naming the line (or header) it came
-    from, before it is allocated.
-
-    ``relabel=True`` makes the graph's vertices the ids that occur in the
-    edges, numbered 0..k-1 in increasing order, with the ids in
-    ``graph.nodes`` (0-based: a Matrix Market or METIS index i is id
-    i - 1); isolated vertices a header declares are dropped.
-    ``relabel="auto"`` does so when the ids are sparse and the file
-    declares no vertex count (edge lists without gconn's header, .npy).
+    ``source=``/``target=`` name the edge columns (edge lists, Parquet);
+    ``header`` and ``names`` say whether an edge list's first line names
+    the columns and whether its ids are names (None: decide).  Names become
+    ``graph.nodes``; ``return_names=True`` returns ``(graph, names)``.
+    ``n`` is the vertex count (too large for memory:
+    :class:`gconn.VertexRangeError`).  ``relabel`` is
+    :meth:`gconn.Graph.from_edges`'s ("auto" only where the file declares
+    no vertex count).
 
     >>> import gconn.io, tempfile, os
     >>> path = os.path.join(tempfile.mkdtemp(), "tiny.el")
@@ -140,15 +121,10 @@ def _load_parts(paths, format, n, relabel, options) -> Graph:
 def save(graph, path) -> None:
     """Write ``graph`` to ``path`` in the format its extension names.
 
-    ``load`` gives back the same graph: its vertex count, the vertices
-    without edges, and ``graph.nodes`` (the names or input ids of a
-    relabelled graph), or ``save`` refuses a format that cannot hold them:
-    ``.npy`` holds edges only (no vertices after the largest id, no
-    nodes), Matrix Market, METIS and ``.gcb`` number vertices 0..n-1 (no
-    nodes), edge lists hold integer ids (no names).  ``.npz`` and
-    ``.parquet`` hold everything; ``.gcb`` is the fastest to load back.
-    The file appears complete or not at all: a temporary file is renamed
-    over it.
+    ``load`` gives back the same graph (n, isolated vertices,
+    ``graph.nodes``), or ``save`` refuses a format that cannot hold it;
+    ``.npz`` and ``.parquet`` hold everything, ``.gcb`` loads fastest.  The
+    file appears complete or not at all.
 
     >>> import gconn.io, tempfile, os
     >>> from gconn.graph import Graph
@@ -174,8 +150,6 @@ def save(graph, path) -> None:
         else:
             _WRITERS[fmt](graph, f)
 
-
-FORMATS_BY_EXTENSION = {ext: fmt for fmt, exts in FORMATS.items() for ext in exts}
 
 
 def _check_storable(graph: Graph, path: Path, fmt: str) -> None:

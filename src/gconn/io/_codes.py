@@ -1,6 +1,4 @@
-"""The byte-level parsers' status codes and value kinds, shared by the
-numba kernels (:mod:`gconn.io._kernels`) and the dispatch that picks them
-or their compiled twins (:mod:`gconn.io._parsers`)."""
+"""The byte-level parsers' status codes and value kinds."""
 
 # Parser status codes.
 OK = 0

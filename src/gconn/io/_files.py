@@ -11,15 +11,16 @@ from typing import NamedTuple
 
 import numpy as np
 
+from gconn.graph.memory import check_vertices
+
 #: The advice when a file's declared vertex count does not fit in memory.
 RELABEL_HINT = "pass relabel=True (gconn cc --relabel) to count only the vertices that have edges"
 
 
 class FileEdges(NamedTuple):
-    """A file's edges: ``src``/``dst`` ids (int64, or the id dtype of a
-    binary file), the vertex count ``n`` the file declares (None: the
-    largest id + 1), and ``names``, when the vertices carry names or
-    original ids, with ``src``/``dst`` indices into them."""
+    """A file's edges: ``src``/``dst`` ids, the vertex count ``n`` the file
+    declares (or None), and ``names`` the vertices carry (then ``src``/``dst``
+    index them)."""
 
     src: np.ndarray
     dst: np.ndarray
@@ -29,16 +30,34 @@ class FileEdges(NamedTuple):
     canonical: tuple | None = None
     notes: tuple = ()
 
+
+def check_declared(name: str, n, declared: int, line, origin: str, relabelled: bool) -> None:
+    """Check a given ``n`` against the vertex count a file declares (on
+    ``line``, where it has one), and that the count fits in memory."""
+    if n is not None and n < declared and line is not None:
+        raise ValueError(f"{name}: n={n} is smaller than the {declared} vertices declared on line {line}")
+    if not relabelled:
+        if n is not None and n > declared:
+            check_vertices(n, f"n={n}")
+        check_vertices(declared, origin, None, hint=RELABEL_HINT)
+
+
+def without_edges(graph) -> np.ndarray:
+    """The vertices of ``graph`` that have no edge."""
+    has_edge = np.zeros(graph.n, np.bool_)
+    has_edge[graph.src] = True
+    has_edge[graph.dst] = True
+    return np.flatnonzero(~has_edge)
+
+
 GZIP_MAGIC = b"\x1f\x8b"
 
 
 def is_gzip(path: Path) -> bool:
-    # By content, not name, so a misnamed file still reads.
     with open(path, "rb") as f:
         return f.read(2) == GZIP_MAGIC
 
 
-# What a damaged .gz raises while it is read.
 GZIP_ERRORS = (EOFError, gzip.BadGzipFile, zlib.error)
 
 
@@ -72,19 +91,14 @@ def quote(raw, limit: int = 60) -> str:
 
 @contextlib.contextmanager
 def atomic_write(path: Path, compress: bool = False):
-    """Open a temporary file beside ``path`` for binary writing; on success it
-    replaces ``path``, on any error it is removed, so ``path`` never holds a
-    half-written graph.  ``compress`` wraps the file in gzip.
-    """
-    # A same-directory temporary keeps os.replace atomic (same filesystem);
-    # opening with "xb" rather than mkstemp keeps the usual umask permissions.
+    """A temporary file beside ``path`` (gzipped with ``compress``) that
+    replaces it on success and is removed on error."""
+    # same directory: os.replace stays atomic; "xb", not mkstemp: the usual umask
     tmp = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
     try:
         with open(tmp, "xb") as raw:
             if compress:
-                # filename= puts the final name, not the temporary's, in the
-                # gzip header.  Level 1 writes several times faster than the
-                # default 9 for files a few percent larger.
+                # the final name in the gzip header; level 1: several times faster than 9
                 with gzip.GzipFile(filename=path.name, mode="wb", fileobj=raw,
                                    compresslevel=1) as gz:
                     yield gz

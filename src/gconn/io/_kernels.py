@@ -1,10 +1,7 @@
 """Byte-level numba kernels for the text formats: parse and format integers.
 
-The parsers walk the raw file bytes once, so a bad line is found in the same
-pass that reads the good ones: they stop at the first problem and report its
-status, its 1-based line number and the byte span of the line, and the
-caller turns that into a message.  This keeps the fast path and the error
-path the same code (no second, slower parser that could disagree).
+The parsers stop at the first bad line and return its status, 1-based line
+number and byte span, so the error path is the fast path's code.
 """
 from __future__ import annotations
 
@@ -60,12 +57,8 @@ def count_lines(buf):
 
 @njit(cache=True, inline="always")
 def _parse_int(buf, i, end, commas):
-    """Parse the token starting at ``i``; return (status, value, next index).
-
-    A token runs to the next separator; it is an integer only if it is all
-    digits after an optional minus sign (so '1.5' and '1e3' are rejected,
-    not truncated).
-    """
+    """(status, value, next index) of the token at ``i``: digits after an
+    optional minus sign ('1.5' is rejected, not truncated)."""
     neg = buf[i] == _MINUS
     if neg:
         i += 1
@@ -73,8 +66,7 @@ def _parse_int(buf, i, end, commas):
     value = 0
     status = OK
     while i < end:
-        # Digits first: they are most of the bytes, and the separator and
-        # overflow tests cost more than the digit itself.
+        # digits first: they are most of the bytes
         d = np.int64(buf[i]) - _ZERO
         if 0 <= d <= 9:
             if status == OK:
@@ -97,8 +89,7 @@ def _parse_int(buf, i, end, commas):
 
 @njit(cache=True, inline="always")
 def _digits_value(buf, i, size):
-    """(index after the run of digits at ``i``, its value); at most 18
-    digits are meant, which cannot overflow int64 (the caller checks)."""
+    """(index after the run of digits at ``i``, its value); the caller checks for <= 18 digits."""
     value = 0
     while i < size:
         d = np.int64(buf[i]) - _ZERO
@@ -111,26 +102,18 @@ def _digits_value(buf, i, size):
 
 @njit(cache=True)
 def parse_pairs(buf, pos, line, base, limit, nfields, expect, src, dst):
-    """Read one (u, v) record per data line of ``buf[pos:]`` into src/dst.
+    """Read one (u, v) record per data line of ``buf[pos:]`` into src/dst
+    (fields split on blanks and a comma; '#'/'%' and blank lines skipped;
+    ``base`` subtracted; ``nfields`` required; ``limit >= 0`` bounds the
+    ids, ``expect >= 0`` the records; ``line``: the number of the line at ``pos``).
 
-    Lines are split on spaces, tabs and a comma (an empty field between
-    two commas is an error); lines whose first non-blank
-    byte is '#' or '%' and blank lines are skipped.  The first two fields
-    are the ids (``base`` is subtracted); ``nfields`` fields must be present,
-    later ones are ignored.  ``limit >= 0`` bounds the ids after the base is
-    removed; ``expect >= 0`` caps the number of records.  ``line`` is the
-    1-based number of the line at ``pos``.
-
-    Returns (records, status, line, line start, line end, offending value);
-    on success ``line`` is the number of lines read plus the starting one.
+    Returns (records, status, line, line start, line end, offending value).
     """
     size = buf.size
     k = 0
     while pos < size:
         if nfields == 2 and k != expect:
-            # Most lines are 'u<sep>v\n': read them in one pass; any other
-            # line (and any id out of range) takes the general path below,
-            # which accepts the same lines with the same values.
+            # the common 'u<sep>v\n' in one pass; anything else takes the general path
             i, u = _digits_value(buf, pos, size)
             if i < size and (buf[i] == _SPACE or buf[i] == _TAB or buf[i] == _COMMA) and 0 < i - pos <= 18:
                 j, v = _digits_value(buf, i + 1, size)
@@ -153,8 +136,7 @@ def parse_pairs(buf, pos, line, base, limit, nfields, expect, src, dst):
             if k == expect:
                 return k, TOO_MANY, line, pos, end, 0
             for f in range(nfields):
-                # One comma may end a field; two, or one before the first
-                # field, leave a field empty ('1,,2' is not '1 2').
+                # one comma may end a field; '1,,2' is not '1 2'
                 commas = 0
                 while i < end and _is_sep(buf[i], True):
                     commas += buf[i] == _COMMA
@@ -184,9 +166,7 @@ def parse_pairs(buf, pos, line, base, limit, nfields, expect, src, dst):
 
 @njit(cache=True, inline="always")
 def _id_token(buf, i, end):
-    """(status, value) of the vertex id ``buf[i:end]``: digits only (OK),
-    a minus sign and digits (NEGATIVE), anything else BAD_FIELD; OVERFLOW
-    beyond int64."""
+    """(status, value) of the vertex id ``buf[i:end]``: OK, NEGATIVE, BAD_FIELD or OVERFLOW."""
     neg = buf[i] == _MINUS
     if neg:
         i += 1
@@ -211,28 +191,19 @@ def _id_token(buf, i, end):
 
 @njit(cache=True)
 def parse_edges(buf, pos, line, delim, nfields, ca, cb, numbers, limit, src, dst):
-    """Read the edges of an edge list's data lines ``buf[pos:]`` into
-    ``src``/``dst``: the ids in fields ``ca`` and ``cb`` of each line.
+    """Read the ids in fields ``ca`` and ``cb`` of an edge list's data lines
+    ``buf[pos:]`` into ``src``/``dst``.  ``delim`` 0 splits at runs of
+    blanks, else at that byte; each line has ``nfields`` fields; with
+    ``numbers`` the others must be numbers; ``limit >= 0`` bounds the ids.
 
-    ``delim`` 0 splits fields at runs of spaces and tabs; otherwise it is
-    the byte of the one delimiter (',' or ';'), with blanks around a field
-    ignored.  Every data line must have exactly ``nfields`` fields; the
-    ids are digits only; with ``numbers`` the other fields must be numbers
-    (weights), otherwise they are not read.  Lines whose first non-blank
-    byte is '#' or '%' and blank lines are skipped.  ``limit >= 0`` bounds
-    the ids.  ``line`` is the 1-based number of the line at ``pos``.
-
-    Returns (records, status, line, line start, line end, value, field):
-    on failure the status, the line, its byte span, the offending id and
-    the 0-based field; on success ``line`` is one past the last line.
+    Returns (records, status, line, line start, line end, value, field).
     """
     size = buf.size
     k = 0
     fast = nfields == 2 and ca == 0 and cb == 1
     while pos < size:
         if fast:
-            # Most lines are 'u<delimiter>v\n': one pass; any other line
-            # (and an id out of range) takes the general path below.
+            # the common 'u<delimiter>v\n' in one pass; anything else takes the general path
             i, u = _digits_value(buf, pos, size)
             if 0 < i - pos <= 18 and i < size and (buf[i] == delim or (delim == 0 and (
                     buf[i] == _SPACE or buf[i] == _TAB))):
@@ -327,17 +298,11 @@ def parse_block(buf, pos, line, delim, nfields, ca, cb, numbers, limit, pieces, 
     """:func:`parse_edges` over ``pieces`` pieces of ``buf[pos:]`` in
     parallel, the records compacted into ``src``/``dst`` in file order.
 
-    Returns what parse_edges returns for the first piece that fails, or
-    for success with ``line`` one past the last line; status NEED_SPACE
-    (and the size in ``records``) when ``src``/``dst`` are too small for
-    the worst case.  Line numbers are counted by the pieces as they parse:
-    only the ones before a failing piece are summed.  The GIL is released,
-    so a thread can read (inflate) the next block meanwhile.
+    Returns what parse_edges returns (for the first piece that fails), or
+    NEED_SPACE with the size needed.  Releases the GIL.
     """
     starts = _piece_starts(buf, pos, pieces)
-    # A record takes at least 4 bytes ('0 1' and its newline; 3 for a
-    # piece's last line), so each piece gets room for bytes // 4 + 1:
-    # no pass to count lines first.
+    # a record takes 4 bytes or more ('0 1\n'): room for bytes // 4 + 1, no counting pass
     room = np.zeros(pieces + 1, np.int64)
     for c in range(pieces):
         room[c + 1] = room[c] + (starts[c + 1] - starts[c]) // 4 + 1
@@ -371,17 +336,12 @@ def parse_block(buf, pos, line, delim, nfields, ca, cb, numbers, limit, pieces, 
 
 @njit(cache=True)
 def parse_metis(buf, pos, line, n, skip, edge_weights, src, dst):
-    """Read METIS vertex lines from ``buf[pos:]``: line i lists vertex i's
-    1-based neighbours after ``skip`` leading fields (vertex size and
-    weights), each followed by its weight when ``edge_weights``.
-
-    Only '%' lines are comments: a blank line is a vertex without
-    neighbours.  After ``n`` vertex lines only blank and comment lines may
-    follow.  ``src``/``dst`` must hold every neighbour entry (TOO_MANY
-    otherwise).
+    """Read METIS vertex lines from ``buf[pos:]``: vertex i's 1-based
+    neighbours after ``skip`` leading fields, each with a weight when
+    ``edge_weights``; a blank line is a vertex without neighbours.
 
     Returns (entries, vertex lines read, status, line, line start, line
-    end, offending value); on success ``line`` is one past the last line.
+    end, offending value).
     """
     size = buf.size
     cap = src.size
@@ -559,8 +519,7 @@ def _entry_status(buf, pos, end, nidx, nvals, kind):
         if i == end:
             return TOO_FEW
         if f < nidx:
-            # A negative index is well-formed but out of range: the range
-            # check reports it as such.
+            # a negative index is well-formed; the range check reports it
             if buf[i] == _MINUS:
                 i += 1
             j = _digits(buf, i, end)
@@ -579,13 +538,9 @@ def _entry_status(buf, pos, end, nidx, nvals, kind):
 
 @njit(cache=True)
 def check_entries(buf, pos, line, nidx, nvals, kind):
-    """Check every data line of ``buf[pos:]`` (Matrix Market entries) has
-    exactly ``nidx`` unsigned integer indices then ``nvals`` numbers of
-    ``kind``, separated by blanks; '%' lines and blank lines are skipped.
-
-    Returns (status, line, line start, line end): OK, or BAD_FIELD for a
-    malformed index or value, TOO_FEW / TOO_MANY for a wrong field count.
-    """
+    """(status, line, line start, line end) of the first Matrix Market
+    entry line of ``buf[pos:]`` that is not ``nidx`` indices then ``nvals``
+    numbers of ``kind`` (OK where none is)."""
     size = buf.size
     while pos < size:
         end = line_end(buf, pos)
@@ -599,9 +554,7 @@ def check_entries(buf, pos, line, nidx, nvals, kind):
 
 @njit(parallel=True, cache=True)
 def entries_ok(buf, pos, nidx, nvals, kind, chunks):
-    """:func:`check_entries` without the line numbers, over ``chunks``
-    pieces of ``buf[pos:]`` in parallel: True when every line is well-formed.
-    (A line belongs to the piece it starts in.)"""
+    """Whether :func:`check_entries` finds no bad line, in ``chunks`` parallel pieces."""
     starts = _piece_starts(buf, pos, chunks)
     bad = 0
     for c in prange(chunks):

@@ -1,11 +1,8 @@
 """The byte-level parsers, and the one place that picks their form.
 
-``K`` stands for :mod:`gconn.io._kernels`: its status codes (from
-``gconn.io._codes``), and its functions from the ahead-of-time compiled
-module (:data:`COMPILED`) while numba is not loaded in this process (the
-same bodies, compiled at install time: a one-off ``gconn cc FILE`` then
-never pays numba's import and target initialisation), otherwise from the
-numba kernels themselves (whose ``entries_ok`` is parallel).
+``K`` stands for :mod:`gconn.io._kernels`: its functions from the
+ahead-of-time compiled module (:data:`COMPILED`) while numba is not loaded
+(a one-off ``gconn cc FILE`` then never imports it), else the numba kernels.
 
 >>> K.TOO_FEW
 2
@@ -21,8 +18,7 @@ from gconn.graph import numba_free
 from gconn.io import _codes
 
 _CODES = {k: v for k, v in vars(_codes).items() if k.isupper()}
-#: The compiled module's name (see :mod:`gconn.backends.aot`, its seam for
-#: the runs): looked up by name, as it is built into a layer above this one.
+#: The compiled module's name (:mod:`gconn.backends.aot`; a layer above this one).
 COMPILED = "gconn.backends._aot"
 _LOADED: list = []
 

@@ -1,11 +1,6 @@
 """NumPy files: ``.npy`` holds an (m, 2) edge array; ``.npz`` holds ``src``
 and ``dst`` (or CSR ``indptr`` and ``indices``), optionally ``n`` and
-``nodes`` (each vertex's input id or name).
-
-A ``.npy`` cannot store n: vertices after the largest id would be lost,
-so :func:`gconn.save` refuses to write a graph that has them; ``.npz``
-keeps n, and the names of a graph's vertices in ``nodes``.
-"""
+``nodes`` (each vertex's input id or name)."""
 from __future__ import annotations
 
 import zipfile
@@ -37,9 +32,7 @@ def read_npy(info, n: int | None, relabelled: bool):
 
 
 def read_npz(info, n: int | None, relabelled: bool):
-    """The :class:`~gconn.io.edges.FileEdges` of an archive of ``src`` and
-    ``dst`` (or CSR ``indptr`` and ``indices``), with optional ``n`` and
-    ``nodes`` (the input id or name of each vertex)."""
+    """The :class:`~gconn.io.edges.FileEdges` of an ``.npz`` archive."""
     path = info.path
     archive = _load(path)
     if not isinstance(archive, np.lib.npyio.NpzFile):

@@ -1,28 +1,18 @@
 """Edges in chunks: a graph file read piece by piece, in bounded memory.
 
-:func:`edge_chunks` is the producer side of the streamed path: it yields
-``(src, dst)`` NumPy arrays of at most ``chunk_edges`` edges each while it
-reads, so a consumer (union-find over growing parent arrays, on the CPU or
-a GPU) never holds more than one chunk of a file that may be larger than
-memory.
+:func:`edge_chunks` yields ``(src, dst)`` arrays of at most ``chunk_edges``
+edges while it reads, so a consumer never holds more than one chunk.
 
-* Edge lists (SNAP, plain, CSV/TSV with or without a header, gzipped or
-  not) are read in blocks of bytes cut at a line end and parsed by the
-  numba parser ``gconn.io._kernels.parse_edges`` under the dialect
-  :func:`gconn.io.identify.identify` found, as :func:`gconn.load` reads
-  them: a bad token stops the read with an error naming the file, line
-  and column, wherever in the file it is.  (pyarrow's
-  streaming CSV reader measured slower on this data and knows neither
-  comment lines nor runs of spaces: BENCHMARKS.md, "Files, streamed".)
-* ``.gcb`` is memory-mapped: its chunks are views of the file's ``src``
-  and ``dst`` sections, and the pages of a chunk already consumed are
-  given back to the OS, so the resident set stays one chunk.
-* ``.npy`` (an (m, 2) edge array) is memory-mapped and copied column by
-  column, one chunk at a time.
+* Edge lists are read in blocks cut at a line end and parsed by
+  ``gconn.io._kernels.parse_edges`` under the dialect
+  :func:`gconn.io.identify.identify` found, with the errors of
+  :func:`gconn.load`.  (pyarrow's streaming CSV reader is slower and knows
+  neither comments nor runs of spaces: BENCHMARKS.md, "Files, streamed".)
+* ``.gcb`` is memory-mapped; the pages of consumed chunks go back to the OS.
+* ``.npy`` (an (m, 2) edge array) is memory-mapped and copied a chunk at a time.
 
-Ids are int32 while they fit and int64 from the block of text (or the
-chunk) on that holds a larger one.  Files whose ids are names or whose
-fields are quoted are read whole by :func:`gconn.load`.
+Ids are int32 while they fit, int64 from the block that holds a larger one.
+Files whose ids are names or whose fields are quoted are read whole.
 """
 from __future__ import annotations
 
@@ -39,8 +29,7 @@ from gconn.io.identify import FileInfo, identify
 
 __all__ = ["edge_chunks", "EdgeChunks", "DEFAULT_CHUNK_EDGES", "of_file"]
 
-#: Edges per chunk by default: 32 MB of int32 pairs, large enough that a
-#: parallel union over a chunk amortises its launch, small next to memory.
+#: Edges per chunk by default: 32 MB of int32 pairs, enough to amortise a launch.
 DEFAULT_CHUNK_EDGES = 1 << 22
 #: Bytes read from a text file at a time (at most; a line is never split).
 BLOCK_BYTES = 1 << 24
@@ -49,12 +38,8 @@ _STREAMED = ("edgelist", "gcb", "npy")
 
 
 class EdgeChunks:
-    """The chunks of one file (see :func:`edge_chunks`): iterable, any number
-    of times, each pass reading the file again.
-
-    ``n`` is the vertex count the file declares (gconn's edge-list header,
-    the ``.gcb`` header), or None: then it is the largest id + 1.
-    """
+    """The chunks of one file (see :func:`edge_chunks`), iterable any number
+    of times; ``n``: the vertex count the file declares, or None."""
 
     def __init__(self, path: Path, fmt: str, chunk_edges: int, n: int | None, reader):
         self.path, self.format, self.chunk_edges, self.n = path, fmt, chunk_edges, n
@@ -72,17 +57,12 @@ def edge_chunks(path, chunk_edges: int | None = None, *, format: str | None = No
     """The edges of a graph file as ``(src, dst)`` chunks of at most
     ``chunk_edges`` edges (default :data:`DEFAULT_CHUNK_EDGES`).
 
-    Each chunk is two 1-D integer NumPy arrays of one length (int32, or
-    int64 once an id needs it), every id >= 0, in file order, duplicates
-    and self loops as they are; a new pair of arrays each time (``.gcb``:
-    read-only views of the file).  The vertex count is not known ahead:
-    it is the largest id + 1, or ``.n`` of the returned object when the
-    file declares one.  Formats: edge lists (.el .txt .tsv .csv
-    .edges, gzipped or not; '#'/'%' comments; an optional header, see
-    :mod:`gconn.io.edgelist`), ``.gcb`` and ``.npy``; ``format=``,
-    ``header=``, ``source=``, ``target=`` and ``names=`` are
-    :func:`gconn.load`'s.  Errors in the file raise ``ValueError`` naming
-    the file, line and column when the reading reaches them.
+    Each chunk is two int32 (or int64 once an id needs it) arrays in file
+    order, duplicates and self loops kept (``.gcb``: read-only views).  The
+    vertex count is ``.n`` where the file declares one, else the largest id
+    + 1.  Formats: edge lists (:mod:`gconn.io.edgelist`), ``.gcb`` and
+    ``.npy``; the keywords are :func:`gconn.load`'s.  Errors raise
+    ``ValueError`` naming the file, line and column.
 
     >>> import gconn.io, tempfile, os
     >>> path = os.path.join(tempfile.mkdtemp(), "g.csv")
@@ -103,9 +83,8 @@ def edge_chunks(path, chunk_edges: int | None = None, *, format: str | None = No
 
 
 def of_file(info: FileInfo, chunk_edges: int | None = None):
-    """:class:`EdgeChunks` of the file ``info`` describes (chunks of
-    ``chunk_edges``, default :data:`DEFAULT_CHUNK_EDGES`), or a sentence
-    saying why its edges are not read in chunks (it is read whole)."""
+    """:class:`EdgeChunks` of the file ``info`` describes, or a sentence
+    saying why it is read whole."""
     chunk_edges = chunk_edges or DEFAULT_CHUNK_EDGES
     fmt, name = info.format, info.name
     if fmt not in _STREAMED:
@@ -127,9 +106,7 @@ def of_file(info: FileInfo, chunk_edges: int | None = None):
 # -- edge lists ----------------------------------------------------------------------
 
 class _ReadAhead:
-    """A file read one block ahead by a thread: gzip inflates the next
-    block while the caller parses this one (zlib and the numba parser both
-    release the GIL)."""
+    """A file read one block ahead by a thread (zlib and the parser release the GIL)."""
 
     def __init__(self, f, size: int):
         from concurrent.futures import ThreadPoolExecutor
@@ -175,9 +152,7 @@ def _edgelist(info: FileInfo, chunk_edges: int):
 
 
 def _parse_text(path: Path, gz: bool, d, chunk_edges: int):
-    """Parse the data lines from byte ``d.start`` (line ``d.line``) on, one
-    block at a time (in parallel pieces), into chunks; ids are int32 until
-    one needs int64."""
+    """Parse the data lines from byte ``d.start`` on, a block at a time, into chunks."""
     try:
         with open_binary(path, gz) as raw:
             if d.start:
@@ -192,16 +167,9 @@ def _parse_text(path: Path, gz: bool, d, chunk_edges: int):
         raise gzip_error(path, e) from None
 
 
-def _blocks(path: Path, f, d, chunk_edges: int):
-    """The chunks of the blocks of whole lines read from ``f``."""
-    import numba
-    pieces = 4 * numba.get_num_threads()
-    line, declared = d.line, d.declared_n
-    delim, fields, ca, cb, numbers = d.parser_delimiter, d.fields, d.columns[0], d.columns[1], d.numbers
-    dtype = np.int32
-    limit = declared if declared is not None and declared <= _INT32_LIMIT else _INT32_LIMIT
-    src, dst, fill = np.empty(chunk_edges, dtype), np.empty(chunk_edges, dtype), 0
-    block_src = block_dst = np.empty(0, dtype)
+def _line_blocks(f):
+    """The bytes of ``f`` as uint8 arrays of whole lines, at most about
+    BLOCK_BYTES each (longer where one line is)."""
     buf = bytearray(BLOCK_BYTES)
     held = 0
     while True:
@@ -212,7 +180,25 @@ def _blocks(path: Path, f, d, chunk_edges: int):
             buf.extend(bytes(len(buf)))
             held = used
             continue
-        data = np.frombuffer(buf, np.uint8)[:cut]
+        yield np.frombuffer(buf, np.uint8)[:cut]
+        if at_end:
+            return
+        # The cut-off last line moves to the front of the buffer.
+        held = used - cut
+        buf[:held] = buf[cut:used]
+
+
+def _blocks(path: Path, f, d, chunk_edges: int):
+    """The chunks of the blocks of whole lines read from ``f``."""
+    import numba
+    pieces = 4 * numba.get_num_threads()
+    line, declared = d.line, d.declared_n
+    delim, fields, ca, cb, numbers = d.parser_delimiter, d.fields, d.columns[0], d.columns[1], d.numbers
+    dtype = np.int32
+    limit = declared if declared is not None and declared <= _INT32_LIMIT else _INT32_LIMIT
+    src, dst, fill = np.empty(chunk_edges, dtype), np.empty(chunk_edges, dtype), 0
+    block_src = block_dst = np.empty(0, dtype)
+    for data in _line_blocks(f):
         while True:
             k, status, next_line, start, end, value, field = K.parse_block(
                 data, 0, line, delim, fields, ca, cb, numbers, limit, pieces, block_src, block_dst)
@@ -241,11 +227,6 @@ def _blocks(path: Path, f, d, chunk_edges: int):
             if fill == chunk_edges:
                 yield src, dst
                 src, dst, fill = np.empty(chunk_edges, dtype), np.empty(chunk_edges, dtype), 0
-        if at_end:
-            break
-        # The cut-off last line moves to the front of the buffer.
-        held = used - cut
-        buf[:held] = buf[cut:used]
     if fill:
         yield src[:fill], dst[:fill]
 
@@ -258,30 +239,17 @@ def line_of_id(info: FileInfo, vertex_id: int) -> int | None:
         with open_binary(info.path, info.gzip) as f:
             if d.start:
                 f.seek(d.start)
-            line, held = d.line, 0
-            buf = bytearray(BLOCK_BYTES)
+            line = d.line
             scratch = np.empty(0, np.int64)
-            while True:
-                used = _fill(f, buf, held)
-                at_end = used < len(buf)
-                cut = used if at_end else buf.rfind(b"\n", 0, used) + 1
-                if cut == 0 and not at_end:
-                    buf.extend(bytes(len(buf)))
-                    held = used
-                    continue
-                data = np.frombuffer(buf, np.uint8)[:cut]
-                if scratch.size < cut // 2 + 2:
-                    scratch = np.empty(cut // 2 + 2, np.int64)
-                k, status, line_at, _, _, _, _ = K.parse_edges(
+            for data in _line_blocks(f):
+                if scratch.size < data.size // 2 + 2:
+                    scratch = np.empty(data.size // 2 + 2, np.int64)
+                k, status, line, _, _, _, _ = K.parse_edges(
                     data, 0, line, d.parser_delimiter, d.fields, d.columns[0], d.columns[1], d.numbers,
                     vertex_id, scratch, scratch)
                 if status == K.OUT_OF_RANGE:
-                    return int(line_at)
-                if at_end:
-                    return None
-                line = line_at
-                held = used - cut
-                buf[:held] = buf[cut:used]
+                    return int(line)
+            return None
     except GZIP_ERRORS as e:
         raise gzip_error(info.path, e) from None
 
@@ -290,8 +258,7 @@ def line_of_id(info: FileInfo, vertex_id: int) -> int | None:
 
 def mapped_arrays(path) -> tuple:
     """``(src, dst, n)`` of a ``.gcb`` file, or the columns of an ``.npy``
-    (m, 2) edge array with n None, memory-mapped: nothing is read before it
-    is used (the GPU's chunked route copies them chunk by chunk).
+    (m, 2) edge array with n None, memory-mapped.
 
     >>> import os, tempfile
     >>> path = os.path.join(tempfile.mkdtemp(), "e.npy")
@@ -327,8 +294,7 @@ def _mapped(path: Path, offset: int, dtype, count: int, chunk_edges: int):
         j = min(i + chunk_edges, count)
         yield arr[i:j]
         if advise is not None and hasattr(mmap, "MADV_DONTNEED"):
-            # The chunk was consumed: its pages leave the resident set (a
-            # view kept by the consumer still reads, from the file).
+            # consumed: its pages leave the resident set (a kept view rereads the file)
             lo = (offset + i * arr.itemsize) // page * page
             hi = (offset + j * arr.itemsize) // page * page
             if hi > lo:

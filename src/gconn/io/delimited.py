@@ -1,9 +1,8 @@
 """Edge lists that gconn's integer parser does not read, through pyarrow's CSV
 reader: ids that are names, and quoted fields.
 
-Comment lines ('#', '%') and blank lines are dropped first and runs of
-blanks become one delimiter; pyarrow then reads the two id columns of rows
-that must all have the file's number of fields (:class:`~gconn.io.edgelist.Dialect`).
+Comments and blank lines are dropped and runs of blanks become one
+delimiter first (:class:`~gconn.io.edgelist.Dialect`).
 """
 from __future__ import annotations
 
@@ -22,8 +21,7 @@ _EDGES = re.compile(rb"(?m)^[ \t]+|[ \t]+(?=\r?$)")
 
 
 def _line_of(buf: np.ndarray, start: int, text: str) -> int | None:
-    """The 1-based line of the first line from byte ``start`` on whose
-    fields read as ``text`` (a row pyarrow rejected), or None."""
+    """The 1-based line from byte ``start`` on whose fields read as ``text``, or None."""
     want = re.sub(r"[ \t,;]+", " ", text).strip()
     raw = bytes(buf)
     line = raw.count(b"\n", 0, start) + 1
@@ -56,8 +54,7 @@ def read_names(path: Path, buf: np.ndarray, d):
         data = re.sub(around + re.escape(delimiter.encode()) + around, delimiter.encode(), data)
     column_names = [f"f{i}" for i in range(d.fields)]
     chosen = [column_names[c] for c in d.columns]
-    # every id read as text: integers are checked and converted below, so
-    # that a bad one is named by its line
+    # ids read as text, so that a bad integer is named by its line
     kind = pa.string()
     bad = []
 
@@ -120,8 +117,7 @@ def read_names(path: Path, buf: np.ndarray, d):
 
 
 def _no_integers(path: Path, buf: np.ndarray, d, table, chosen) -> None:
-    """Ids found to be names (a word on the first data line) must all be
-    names: an integer among them is a line of another kind, an error."""
+    """Ids found to be names must all be names: an integer among them is an error."""
     import pyarrow.compute as pc
     for c, name in zip(d.columns, chosen):
         digits = pc.match_substring_regex(table.column(name), r"^[0-9]+$")
@@ -136,8 +132,7 @@ def _no_integers(path: Path, buf: np.ndarray, d, table, chosen) -> None:
 
 
 def _line_of_row(buf: np.ndarray, d, row: int) -> int | None:
-    """The 1-based line of data row ``row`` (0-based; comment and blank
-    lines skipped) from byte ``d.start`` on."""
+    """The 1-based line of 0-based data row ``row``."""
     raw = bytes(buf)
     line = d.line
     seen = -1
@@ -158,11 +153,9 @@ HEADER_WORDS = frozenset({"source", "target", "src", "dst", "from", "to", "u", "
 
 
 def _header_by_occurrence(path: Path, buf: np.ndarray, d, src, dst):
-    """Decide whether the first line of a file of names is a header, where
-    either could be true: it is data when one of its names occurs on
-    another line, a header when its names are the usual column names (and
-    occur nowhere else); anything else is an error asking which it is.
-    The decision is reported either way."""
+    """Whether the first line of a file of names is a header: data when one
+    of its names occurs elsewhere, a header when its names are the usual
+    column names, else an error; reported either way."""
     text = bytes(buf[d.start:]).split(b"\n", 1)[0]
     shown = quote(text)
     if src.size < 2:

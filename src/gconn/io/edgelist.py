@@ -1,33 +1,23 @@
 """Edge lists (SNAP, plain, CSV/TSV): one 'u v [more fields]' line per edge.
 
 '#' and '%' lines are comments, blank lines are skipped.  The first lines
-that are not decide how every other line is read (:func:`sniff`, once, for
-every route: whole, in chunks, to the GPU, compiled):
+that are not decide how every line is read (:func:`sniff`, once):
 
-* **the delimiter**: a comma, else a semicolon, else blanks (runs of
-  spaces and tabs; a tab alone where the ids are names, which may hold
-  spaces);
+* **the delimiter**: a comma, else a semicolon, else blanks (a tab alone
+  where the ids are names);
 * **the number of fields**: every data line has as many as the first;
-* **a header**: with ``header=None`` the first line is taken as a header
-  only where it cannot be data -- every field a word (not a number) above
-  a line of integer ids, or ``source=``/``target=`` naming its columns.
-  Where the ids are names, a first line of words could be either: it is a
-  header when none of its two names occurs anywhere else in the file, and
-  that guess is reported (``Dialect.notes``).  ``header=True``/``False``
-  decides it outright;
-* **the ids**: integers (digits only, 0-based, used as they are) unless the
-  first data line holds a word, or ``names=True``: then every id is a name,
-  and the vertices are the distinct names in sorted order
-  (``graph.nodes``).  An integer file with a field that is not an integer
-  id (``1.0``, ``1e3``, ``0x10``, ``-1``, a name) is an error naming the
-  file, line and column;
-* **other fields**: numbers (weights) unless a header names the columns,
-  then anything.
+* **a header**: with ``header=None``, only where the first line cannot be
+  data (words above integer ids, or ``source=``/``target=`` naming its
+  columns); where the ids are names, it is a header when neither of its
+  names occurs elsewhere, and that guess is reported (``Dialect.notes``);
+* **the ids**: integers (digits only, 0-based) unless the first data line
+  holds a word, or ``names=True``: then the vertices are the distinct names
+  in sorted order (``graph.nodes``);
+* **other fields**: numbers (weights) unless a header names the columns.
 
-Integer ids go through gconn's parser (``gconn.io._kernels.parse_edges``);
-names and quoted fields through pyarrow's CSV reader.  gconn writes a first
-line '# gconn edge list: n=N m=M' and reads N back from it, so isolated
-vertices after the largest id survive a round trip.
+Integer ids go through ``gconn.io._kernels.parse_edges``, names and quoted
+fields through pyarrow's CSV reader.  gconn writes a first line '# gconn
+edge list: n=N m=M' and reads N back from it.
 """
 from __future__ import annotations
 
@@ -38,7 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from gconn.graph.relabel import dense_ids
-from gconn.io._files import FileEdges, quote, read_bytes
+from gconn.io._files import FileEdges, quote, read_bytes, without_edges
 from gconn.graph import numba_free
 from gconn.io._parsers import K
 
@@ -56,9 +46,8 @@ DELIMITERS = {" ": "blanks", ",": "commas", ";": "semicolons", "\t": "tabs"}
 
 
 def token_kind(token: str) -> str:
-    """What a field is: ``integer`` (digits), ``negative`` (a minus and
-    digits), ``number`` (anything else that reads as a number, or starts
-    like one: ``1.0``, ``1e3``, ``0x10``, ``nan``), ``word`` or ``empty``.
+    """What a field is: ``integer``, ``negative``, ``number`` (or starts like
+    one), ``word`` or ``empty``.
 
     >>> [token_kind(t) for t in ("12", "-3", "1.5", "0x10", "nan", "bob", "")]
     ['integer', 'negative', 'number', 'number', 'number', 'word', 'empty']
@@ -90,8 +79,7 @@ def split_fields(text: str, delimiter: str, unquote: bool = False) -> list:
 
 @dataclass(frozen=True)
 class Dialect:
-    """How an edge list is read: decided once from its first lines by
-    :func:`sniff`, used by every reader of the file."""
+    """How an edge list is read, decided once by :func:`sniff`."""
 
     delimiter: str = " "
     fields: int = 2
@@ -144,9 +132,7 @@ class Dialect:
 
 
 def _data_lines(raw: bytes, pos: int, line: int, count: int):
-    """Up to ``count`` (line number, start, end, text) of the lines at or
-    after byte ``pos`` that are neither blank nor comments; ``raw`` holds
-    whole lines only."""
+    """Up to ``count`` (line number, start, end, text) of the data lines from byte ``pos`` on."""
     out = []
     size = len(raw)
     while pos < size and len(out) < count:
@@ -171,10 +157,8 @@ def _whole_lines(head: bytes, complete: bool) -> bytes:
 def sniff(head: bytes, name: str, *, complete: bool = True, header=None, source=None, target=None,
           names=None) -> Dialect:
     """The :class:`Dialect` of an edge list from its first bytes ``head``
-    (``complete``: the whole file).  ``header``, ``source``, ``target`` and
-    ``names`` are the caller's say (None: decide).  Raises ``ValueError``
-    naming ``name`` and the line where the first lines contradict each
-    other or the options.
+    (``complete``: the whole file); ``header``, ``source``, ``target`` and
+    ``names``: the caller's say (None: decide).
 
     >>> d = sniff(b"# c\\nfrom,to,w\\n0,1,0.5\\n", "g.csv")
     >>> d.delimiter, d.fields, d.header, d.columns, d.names, d.line
@@ -269,8 +253,7 @@ def _header_of(f1, f2, names):
     if not all(token_kind(t) == "word" for t in f1):
         return False, ""
     if f2 is None:
-        # One line of words and nothing else: an edge between two names,
-        # or the header of a table without rows.  Data, reported.
+        # one line of words: an edge or the header of no rows; data, reported
         return (True, "certain") if names is False else (False, "alone")
     ids2 = [token_kind(t) for t in f2[:2]]
     if names is not True and "word" not in ids2:
@@ -294,10 +277,7 @@ def _column(fields, given, default, option, name, line):
 # -- reading ---------------------------------------------------------------------------
 
 def read_file(info, n: int | None, relabelled: bool):
-    """The :class:`~gconn.io.edges.FileEdges` of a whole edge list
-    (``info`` from :func:`gconn.io.identify.identify`): int64 ids, or codes
-    into the sorted names; ``n`` (else the n of gconn's header line, unless
-    ``relabelled``) bounds integer ids."""
+    """The :class:`~gconn.io.edges.FileEdges` of a whole edge list."""
     d = info.dialect
     buf = read_bytes(info.path)
     if not d.parsed:
@@ -317,9 +297,8 @@ def read_file(info, n: int | None, relabelled: bool):
 
 
 def parse_all(path: Path, buf: np.ndarray, d: Dialect, limit: int, limit_origin: str):
-    """(src, dst, count): every edge of ``buf`` from ``d.start`` on, parsed
-    serially where numba is not loaded (the compiled parser, see
-    :mod:`gconn.io._parsers`) and in parallel pieces where it is."""
+    """(src, dst, count): every edge of ``buf`` from ``d.start`` on, in
+    parallel pieces where numba is loaded (else :mod:`gconn.io._parsers`)."""
     if numba_free() or buf.size - d.start < (1 << 20):
         cap = K.count_lines(buf)
         src, dst = np.empty(cap, np.int64), np.empty(cap, np.int64)
@@ -353,8 +332,7 @@ def line_of_id(info, vertex_id: int) -> int:
 # -- errors ----------------------------------------------------------------------------------
 
 def _field_span(text: str, delimiter: str, index: int) -> tuple[int, str]:
-    """(1-based column, text) of field ``index`` of a line, split as the
-    parser splits it; the column past the end for a missing field."""
+    """(1-based column, text) of field ``index`` of a line, as the parser splits it."""
     if delimiter in (" ", "\t"):
         spans = [(m.start(), m.group()) for m in re.finditer(r"[^ \t\r]+", text)]
     else:
@@ -370,8 +348,7 @@ def _field_span(text: str, delimiter: str, index: int) -> tuple[int, str]:
 
 def parse_error(path: Path, d: Dialect, status: int, line: int, raw, value: int, field: int, limit,
                 limit_origin: str) -> ValueError:
-    """The error for a bad data line: file, line, column, and what is wrong
-    with it measured against the file's first data line."""
+    """The error for a bad data line: file, line, column and what is wrong."""
     text = bytes(raw).decode("utf-8", "replace")
     col, token = _field_span(text, d.delimiter, field)
     where = f"{path.name}, line {line}, column {col}"
@@ -408,18 +385,14 @@ def parse_error(path: Path, d: Dialect, status: int, line: int, raw, value: int,
 # -- writing ---------------------------------------------------------------------------------
 
 def write(graph, f, sep: str) -> None:
-    """gconn's header line, then one line per edge; a relabelled graph
-    (``graph.nodes`` its input ids) is written in those ids, each vertex
-    without an edge as a self loop, which the simple graph does not count."""
+    """gconn's header line, then one line per edge; a relabelled graph in its
+    input ids, each vertex without an edge as a self loop."""
     if graph.nodes is None:
         f.write(f"# gconn edge list: n={graph.n} m={graph.m}\n".encode())
         write_pairs(f, graph.src, graph.dst, 0, sep)
         return
     ids = np.asarray(graph.nodes, np.int64)
-    has_edge = np.zeros(graph.n, np.bool_)
-    has_edge[graph.src] = True
-    has_edge[graph.dst] = True
-    alone = ids[~has_edge]
+    alone = ids[without_edges(graph)]
     f.write(f"# gconn edge list: vertices=listed m={graph.m} (input ids; a vertex without edges is a self "
             f"loop)\n".encode())
     write_pairs(f, np.concatenate([ids[graph.src], alone]), np.concatenate([ids[graph.dst], alone]), 0, sep)

@@ -1,11 +1,7 @@
 """A whole file's edges, read by its format's one reader, and the graph they make.
 
-:func:`read_edges` is what every route that holds a file whole reads (the
-compiled one-off path, ``gconn.load``, the GPU's resident graph): the ids
-as the file has them, checked, with the vertex count the file declares and
-the names its vertices carry.  :func:`graph_of` builds the
-:class:`~gconn.graph.Graph` from them; the chunked routes read the same
-formats piece by piece (:mod:`gconn.io.chunks`).
+:func:`read_edges` is what every route that holds a file whole reads;
+:func:`graph_of` builds the :class:`~gconn.graph.Graph` from it.
 """
 from __future__ import annotations
 
@@ -22,9 +18,7 @@ _READERS = {"edgelist": edgelist.read_file, "mtx": mtx.read, "metis": metis.read
 def read_edges(info: FileInfo, n: int | None = None, relabel=False) -> FileEdges:
     """The edges of the file ``info`` describes (see :func:`gconn.io.identify.identify`).
 
-    ``n`` (the vertex count asked for) bounds the ids of the formats that
-    read them one by one; ``relabel=True`` skips the check that a declared
-    vertex count fits in memory (a relabelled graph does not allocate it).
+    ``n`` bounds the ids; ``relabel=True`` skips the memory check of a declared count.
 
     >>> import os, tempfile
     >>> from gconn.io.identify import identify
@@ -43,9 +37,8 @@ def read_edges(info: FileInfo, n: int | None = None, relabel=False) -> FileEdges
 
 def graph_of(info: FileInfo, fe: FileEdges, n: int | None = None, relabel=False) -> Graph:
     """The graph of a file's edges: ``n`` vertices where given, else the
-    file's declared count, else the largest id + 1; ``relabel`` as
-    :meth:`gconn.Graph.from_edges` takes it ("auto" only where neither ``n`` nor
-    the file gives the vertex count)."""
+    file's declared count, else the largest id + 1; ``relabel`` is
+    :meth:`gconn.Graph.from_edges`'s."""
     relabel = relabel_option(relabel)
     check_n(n)
     if relabel is True and n is not None:
@@ -72,8 +65,7 @@ def graph_of(info: FileInfo, fe: FileEdges, n: int | None = None, relabel=False)
 
 
 def _located(info: FileInfo, fe: FileEdges, e: VertexRangeError, n) -> VertexRangeError:
-    """A memory error from building the graph, naming the file, and the line
-    or row of the id (or the declared count) that asked for the memory."""
+    """A memory error naming the file and the line or row that asked for the memory."""
     name = info.name
     if e.vertex_id is None:
         if n is not None:

@@ -2,10 +2,8 @@
 
 Layout (little-endian): a 64-byte header -- magic, version (u16), id and
 offset item sizes (u8 each, 4 or 8), 4 reserved bytes, n (u64), m (u64),
-zero padding -- then ``indptr`` (n+1 offsets), ``indices`` (2m ids), ``src``
-(m ids) and ``dst`` (m ids).  Loading is four sequential reads and no
-rebuild; the file size must match the header exactly, which catches
-truncation.
+zero padding -- then ``indptr``, ``indices``, ``src`` and ``dst``.  The file
+size must match the header exactly.
 """
 from __future__ import annotations
 
@@ -16,11 +14,9 @@ from pathlib import Path
 import numpy as np
 
 from gconn.graph import INT32_MAX
-from gconn.graph.memory import check_vertices
-from gconn.io._files import RELABEL_HINT, FileEdges
+from gconn.io._files import FileEdges, check_declared
 
-# PNG-style: a high-bit byte and CR LF / ^Z / LF expose text-mode or 7-bit
-# mangling of the file, not only a wrong file type.
+# PNG-style: exposes text-mode or 7-bit mangling too
 MAGIC = b"\x89GCB\r\n\x1a\n"
 VERSION = 1
 HEADER_SIZE = 64
@@ -56,8 +52,7 @@ def _header(f, name: str):
 
 
 def layout(path: Path):
-    """(n, m, id dtype, byte offset of src, byte offset of dst): where the
-    edge arrays of a .gcb file lie, for reading them in place.
+    """(n, m, id dtype, byte offset of src, byte offset of dst) of a .gcb file.
 
     >>> import gconn, tempfile, os
     >>> path = os.path.join(tempfile.mkdtemp(), "g.gcb")
@@ -72,8 +67,7 @@ def layout(path: Path):
 
 
 def edge_arrays(path):
-    """(src, dst, n) of a .gcb file, memory-mapped: the edges are read
-    only when used (streamed to the GPU by :mod:`gconn.chunked.gpu`).
+    """(src, dst, n) of a .gcb file, memory-mapped.
 
     >>> import gconn, tempfile, os
     >>> path = os.path.join(tempfile.mkdtemp(), "g.gcb")
@@ -89,16 +83,12 @@ def edge_arrays(path):
 
 
 def read(info, n: int | None, relabelled: bool):
-    """The :class:`~gconn.io.edges.FileEdges` of a .gcb file: its
-    canonical arrays as they are stored."""
+    """The :class:`~gconn.io.edges.FileEdges` of a .gcb file (its canonical arrays)."""
     path = info.path
     name = path.name
     with open(path, "rb") as f:
         id_size, ptr_size, n_file, m = _header(f, name)
-        if not relabelled:
-            if n is not None and n > n_file:
-                check_vertices(n, f"n={n}")
-            check_vertices(n_file, f"{name}: the n={n_file} stored in the file", None, hint=RELABEL_HINT)
+        check_declared(name, n, n_file, None, f"{name}: the n={n_file} stored in the file", relabelled)
         ids = _dtype(id_size)
         indptr = np.fromfile(f, _dtype(ptr_size), n_file + 1)
         indices = np.fromfile(f, ids, 2 * m)
@@ -107,7 +97,6 @@ def read(info, n: int | None, relabelled: bool):
     if indptr[0] != 0 or indptr[-1] != 2 * m:
         raise ValueError(f"{name}: corrupt .gcb file: indptr runs from {indptr[0]} to "
                          f"{indptr[-1]}, expected 0 to 2m={2 * m}")
-    # '<' arrays are native on little-endian hosts: these are no-op views there.
     indptr, indices, src, dst = (a.astype(a.dtype.newbyteorder("="), copy=False)
                                  for a in (indptr, indices, src, dst))
     return FileEdges(src, dst, n_file, canonical=(indptr, indices))

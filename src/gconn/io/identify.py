@@ -1,12 +1,9 @@
 """What a graph file is, decided once from its name and its first bytes.
 
-The content wins where it is certain: gzip, gconn's ``.gcb``, NumPy's
-``.npy``/``.npz``, Parquet and a Matrix Market banner each begin with bytes
-no other format starts with.  Otherwise the extension names the format,
-and where there is none (standard input, ``graph.dat``) the content is
-sniffed: a METIS header ``n m [fmt [ncon]]`` followed by exactly n vertex
-lines holding 2m neighbour entries, else an edge list.  Every decision not
-made by the name or by ``format=`` is reported in :class:`FileInfo`'s ``notes``.
+The content wins where it is certain (gzip, the binary formats' magic, a
+Matrix Market banner); otherwise the extension, and where there is none the
+content is sniffed (METIS, else an edge list).  Every decision not made by
+the name or ``format=`` is reported in :class:`FileInfo`'s ``notes``.
 """
 from __future__ import annotations
 
@@ -115,12 +112,9 @@ def _shown(head: bytes) -> str:
 
 def identify(path, format=None, *, header=None, source=None, target=None, names=None,
              full=None) -> FileInfo:
-    """The :class:`FileInfo` of a graph file: its format (``format=``
-    where given, checked against the content), how that was decided, and
-    an edge list's dialect (``header``, ``source``, ``target`` and
-    ``names`` as :func:`gconn.io.edgelist.sniff` takes them).  ``full``,
-    when given, is the file's whole content (standard input, already
-    read), so that sniffing METIS costs no second read.
+    """The :class:`FileInfo` of a graph file: its format, how that was
+    decided, and an edge list's dialect (the keywords are
+    :func:`gconn.io.edgelist.sniff`'s); ``full``: the whole content, if read.
 
     >>> import tempfile, os
     >>> path = os.path.join(tempfile.mkdtemp(), "stdin")
@@ -197,10 +191,8 @@ def _content(path: Path, gz: bool) -> bytes:
 
 def _metis_evidence(content: bytes) -> str:
     """Why ``content`` reads as METIS ('' when it does not): a header line
-    'n m [fmt [ncon]]', then exactly n vertex lines (blank lines are
-    vertices without neighbours, '%' lines comments; after the n-th, only
-    blank lines) holding as many entries as n, m, fmt and ncon call for.
-    Counted with NumPy: an edge list of millions of lines costs a pass."""
+    'n m [fmt [ncon]]', then exactly n vertex lines holding as many entries
+    as the header calls for."""
     pos, line = 0, 1
     while pos < len(content) and content[pos:content.find(b"\n", pos) if b"\n" in content[pos:] else None
                                          ].lstrip().startswith(b"%"):

@@ -11,8 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from gconn.graph.memory import check_vertices
-from gconn.io._files import RELABEL_HINT, FileEdges, quote, read_bytes
+from gconn.io._files import FileEdges, check_declared, quote, read_bytes
 from gconn.io._parsers import K
 
 _CHUNK = 1 << 20
@@ -46,16 +45,10 @@ def read(info, n: int | None, relabelled: bool):
     name = path.name
     buf = read_bytes(path)
     n_file, m, fmt, ncon, hline, body = _read_header(path, buf)
-    if n is not None and n < n_file:
-        raise ValueError(f"{name}: n={n} is smaller than the {n_file} vertices declared on line {hline}")
-    if not relabelled:
-        if n is not None and n > n_file:
-            check_vertices(n, f"n={n}")
-        check_vertices(n_file, f"{name}, line {hline}: n={n_file}", None, hint=RELABEL_HINT)
+    check_declared(name, n, n_file, hline, f"{name}, line {hline}: n={n_file}", relabelled)
     skip = (fmt[0] == "1") + (ncon if fmt[1] == "1" else 0)
     edge_weights = fmt[2] == "1"
-    # Each neighbour takes at least two bytes, which bounds the entries even
-    # when the header's m is wrong.
+    # each neighbour takes two bytes or more: a bound where the header's m is wrong
     cap = min(2 * m, buf.size // 2 + 1)
     src = np.empty(cap, np.int64)
     dst = np.empty(cap, np.int64)
@@ -94,7 +87,6 @@ def write(graph, f) -> None:
     width = len(str(graph.n)) + 1
     v0 = 0
     while v0 < graph.n:
-        # A bounded chunk of vertices and entries, but at least one vertex.
         v1 = int(np.searchsorted(indptr, indptr[v0] + _CHUNK, side="right")) - 1
         v1 = min(max(v1, v0 + 1), v0 + _CHUNK, graph.n)
         out = np.empty(int(indptr[v1] - indptr[v0]) * width + (v1 - v0), np.uint8)

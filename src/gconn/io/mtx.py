@@ -1,11 +1,8 @@
 """Matrix Market: coordinate (or dense array) adjacency matrices, 1-based.
 
-The header is read here, the entries by fast_matrix_market (multithreaded
-C++).  fast_matrix_market reads some malformed entries leniently (a pattern
-entry '3 1.5' as '3 1', extra fields), so a syntax pass over the bytes
-checks every entry first.  When fast_matrix_market rejects the file, the
-entries are re-scanned with gconn's own parser to name the line and what is
-wrong with it in gconn's words.
+The header is read here, the entries by fast_matrix_market, after a syntax
+pass (it reads some malformed entries leniently); where it rejects a file,
+gconn's parser re-scans it to name the line.
 """
 from __future__ import annotations
 
@@ -14,8 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from gconn.graph.memory import check_vertices
-from gconn.io._files import GZIP_ERRORS, RELABEL_HINT, FileEdges, gzip_error, is_gzip, open_binary, quote, read_bytes
+from gconn.io._files import GZIP_ERRORS, FileEdges, check_declared, gzip_error, is_gzip, open_binary, quote, read_bytes
 from gconn.io._parsers import K
 from gconn.io.edgelist import write_pairs
 
@@ -84,18 +80,11 @@ def read_coo(path: Path, n: int | None, relabelled: bool = False):
             header = _read_header(path, f)
     except GZIP_ERRORS as e:
         raise gzip_error(path, e) from None
-    if n is not None and n < header.rows:
-        raise ValueError(f"{path.name}: n={n} is smaller than the {header.rows} vertices "
-                         f"declared on line {header.size_line}")
-    if not relabelled:
-        if n is not None and n > header.rows:
-            check_vertices(n, f"n={n}")
-        check_vertices(header.rows, f"{path.name}, line {header.size_line}: the {header.rows} x "
-                       f"{header.cols} matrix", None, hint=RELABEL_HINT)
+    check_declared(path.name, n, header.rows, header.size_line, f"{path.name}, line {header.size_line}: the "
+                   f"{header.rows} x {header.cols} matrix", relabelled)
     _check_syntax(path, header)
     import fast_matrix_market as fmm  # here: gconn's build (setup.py) imports the readers without it
-    # fast_matrix_market picks gzip by the '.gz' name; hand it a stream
-    # whenever the name and the content might disagree.
+    # fast_matrix_market picks gzip by the name: a stream where name and content might disagree
     try:
         if gz or path.suffix in (".gz", ".bz2"):
             with open_binary(path, gz) as f:
@@ -122,7 +111,6 @@ def _check_syntax(path: Path, header: _Header) -> None:
         raise ValueError(f"{path.name}, line 1: a dense 'array' file cannot have the 'pattern' field")
     if K.entries_ok(buf, body, nidx, nvals, kind, 64):
         return
-    # The serial pass finds the first bad line and its number.
     status, line, start, end = K.check_entries(buf, body, header.size_line + 1, nidx, nvals, kind)
     if nidx:
         value = {"pattern": "", "integer": " and an integer value", "real": " and a real value",
@@ -158,8 +146,7 @@ def _describe_error(path: Path, header: _Header, error: Exception) -> ValueError
         if k < header.nnz:
             return ValueError(f"{name}, line {K.count_lines(buf)}: file ends after {k} of the "
                               f"{header.nnz} entries {declared}")
-    # What is left (a bad value field, a short dense file) fmm words itself,
-    # as 'Line N: Message.' when it knows the line.
+    # the rest fmm words itself, as 'Line N: Message.' when it knows the line
     message = str(error).strip().rstrip(".")
     if message.startswith("Line "):
         number, _, message = message[5:].partition(":")

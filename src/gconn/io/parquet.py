@@ -1,12 +1,10 @@
 """Parquet edge tables: two columns of ids, ``source=``/``target=`` by name
 (default: the first two), integers or names as in :mod:`gconn.tables`.
 
-gconn writes the columns ``source`` and ``target``, each edge once, and
-says in the file's metadata what else makes the graph: ``gconn.n`` the
-vertex count of integer ids used as they are (vertices after the largest
-id survive), or ``gconn.vertices = "listed"`` where the vertices are the
-ids or names that occur, each vertex without an edge listed as a row whose
-target is null.
+gconn writes the columns ``source`` and ``target``, each edge once, with
+``gconn.n`` (the vertex count) in the metadata, or ``gconn.vertices =
+"listed"`` where the vertices are the ids or names that occur (a vertex
+without edges: a row whose target is null).
 """
 from __future__ import annotations
 
@@ -14,7 +12,7 @@ import numpy as np
 
 from gconn.graph.ids import check_column
 from gconn.graph.relabel import dense_names
-from gconn.io._files import FileEdges
+from gconn.io._files import FileEdges, without_edges
 
 
 def read(info, n, relabelled: bool):
@@ -82,10 +80,7 @@ def write(graph, f) -> None:
         table = pa.table({"source": graph.src, "target": graph.dst}, metadata={"gconn.n": str(graph.n)})
     else:
         ids = np.asarray(ids)
-        has_edge = np.zeros(graph.n, np.bool_)
-        has_edge[graph.src] = True
-        has_edge[graph.dst] = True
-        alone = np.flatnonzero(~has_edge)
+        alone = without_edges(graph)
         kind = pa.string() if ids.dtype.kind in "OU" else pa.binary() if ids.dtype.kind == "S" else pa.int64()
         source = pa.array(np.concatenate([ids[graph.src], ids[alone]]), type=kind)
         target = pa.concat_arrays([pa.array(ids[graph.dst], type=kind), pa.nulls(alone.size, kind)])
