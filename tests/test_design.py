@@ -149,7 +149,7 @@ def test_auto_choice_follows_the_decision_tree():
     assert design.choose(mid, "forest", backend="gpu").name == "stride+union-rem-cas+find-naive+split-one"
     assert design.choose(mid, backend="cpu").name == "none+union-async+find-halve"
     # host edges that stream in chunks are not sampled
-    assert design.choose(mid, backend="gpu", streamed=True).name == "none+union-rem-cas+find-split+split-one"
+    assert design.choose(mid, backend="gpu", chunked=True).name == "none+union-rem-cas+find-split+split-one"
     for other in (SimpleNamespace(n=1 << 14, m_input=design.AUTO_GPU_STRIDE_EDGES - 1, has_form=lambda f: False),
                   SimpleNamespace(n=design.AUTO_GPU_STRIDE_MAX_N + 1, m_input=1 << 21, has_form=lambda f: False),
                   SimpleNamespace(n=1 << 18, m_input=(1 << 20) - 1, has_form=lambda f: False)):   # degree < 8
@@ -214,7 +214,7 @@ def test_every_rule_decides_some_graph():
                             hb_roots=lambda r=roots: r)
         features = d._Features(g, problem, backend, streamed, lambda _, c=cov: c)
         rule = next(r for r in d.RULES if r.backend in ("any", backend) and r.when(features))
-        assert d.choose(g, problem, backend, hb_coverage=lambda _, c=cov: c, streamed=streamed).name == \
+        assert d.choose(g, problem, backend, hb_coverage=lambda _, c=cov: c, chunked=streamed).name == \
             rule.variant.format_map(features)
         used.add(rule.name + rule.backend)
     assert used == {r.name + r.backend for r in d.RULES}

@@ -263,12 +263,12 @@ def test_cli_cc_streams_a_file(tmp_path, capsys):
     assert main(["cc", str(path), "--json", "-q", "-o", str(out), "--labels-format", "plain"]) == 0
     result = json.loads(capsys.readouterr().out)
     k_ref, ref = scipy_labels(src, dst, n)
-    assert result["streamed"] and result["components"] == k_ref and result["m"] == src.size
+    assert result["chunked"] and result["components"] == k_ref and result["m"] == src.size
     assert np.load(out).tolist() == ref.tolist()
     # --compare needs the graph: it loads it, as before.
     assert main(["cc", str(path), "--json", "-q", "--compare"]) == 0
     result = json.loads(capsys.readouterr().out)
-    assert not result.get("streamed") and result["matches_scipy"]
+    assert not result.get("chunked") and result["matches_scipy"]
 
 
 @pytest.mark.parametrize("algorithm", ["none+union-rem-cas+find-naive+split-one", "union-jtb", "union-hooks"])

@@ -658,9 +658,9 @@ RULES = (
          "none+union-async+find-halve",
          "UnionAsync wins on large road-like graphs only (B: The automatic choice at low average degree (GPU))"),
     Rule("gpu", "an edge list on few vertices",
-         lambda f: not (f.adjacency or f.low or f.streamed) and f.m >= AUTO_GPU_STRIDE_EDGES
+         lambda f: not (f.adjacency or f.low or f.chunked) and f.m >= AUTO_GPU_STRIDE_EDGES
          and f.n <= AUTO_GPU_STRIDE_MAX_N, "stride+union-rem-cas+find-naive+{link}",
-         "flat trees shorten the finish's finds where the parents fit the caches; streamed chunks are not "
+         "flat trees shorten the finish's finds where the parents fit the caches; chunks are not "
          "sampled (B: Thirty-fourth session: stride sampling over an edge list)"),
     Rule("gpu", "low degree, or no adjacency",
          lambda f: (f.low or not f.adjacency) and not (f.scattered or f.chains),
@@ -694,10 +694,10 @@ class _Features:
     every call)."""
 
     __slots__ = ("adjacency", "chains", "degree", "graph", "hb_coverage", "kout", "link", "low", "m", "n", "problem",
-                 "sampling", "scattered", "streamed")
+                 "sampling", "scattered", "chunked")
 
-    def __init__(self, graph, problem, backend, streamed, hb_coverage):
-        self.graph, self.problem, self.streamed, self.hb_coverage = graph, problem, streamed, hb_coverage
+    def __init__(self, graph, problem, backend, chunked, hb_coverage):
+        self.graph, self.problem, self.chunked, self.hb_coverage = graph, problem, chunked, hb_coverage
         self.link = "split-one" if problem == "forest" else "splice"
         self.sampling = None
         self.n, self.m = n, m = graph.n, graph.m_input
@@ -730,16 +730,16 @@ _RULES_OF = {side: tuple(r for r in RULES if r.backend in ("any", side)) for sid
 _NAMED: dict = {}
 
 
-def choose(graph, problem: str = "cc", backend: str = "cpu", hb_coverage=None, streamed: bool = False) -> Variant:
+def choose(graph, problem: str = "cc", backend: str = "cpu", hb_coverage=None, chunked: bool = False) -> Variant:
     """The automatic choice: the variant of the first rule of ``RULES``
     for ``backend`` that holds (``hb_coverage(graph)``: a lower bound on HB's
-    coverage; ``streamed``: the edges would stream in chunks).
+    coverage; ``chunked``: the edges would come in chunks, the chunked route).
 
     >>> import gconn
     >>> choose(gconn.Graph.from_edges([0, 1], [1, 2])).name
     'none+union-async+find-halve'
     """
-    f = _Features(graph, problem, backend, streamed, hb_coverage)
+    f = _Features(graph, problem, backend, chunked, hb_coverage)
     for rule in _RULES_OF["gpu" if backend == "gpu" else "cpu"]:
         if rule.when(f):
             key = (rule.variant, f.link, f.sampling)

@@ -235,7 +235,7 @@ def run_budget(src, dst, n, limit, variant):
     k0, l0 = reference(g)
     k, labels, stats = gconn.connected_components((src, dst), backend="gpu", algorithm=variant,
                                                   device_memory=limit, return_stats=True)
-    assert stats.streamed and stats.chunks > 1 and stats.chunk_edges < src.size
+    assert stats.chunked and stats.chunks > 1 and stats.chunk_edges < src.size
     assert k == k0 and np.array_equal(host(labels), l0)
     return stats
 
@@ -244,7 +244,7 @@ def run_forest(src, dst, n, **kw):
     g = Graph.from_edges(src, dst, n)
     k0, _ = reference(g)
     fs, fd, stats = gconn.spanning_forest((src, dst), backend="gpu", return_stats=True, **kw)
-    assert stats.streamed
+    assert stats.chunked
     check_forest(g, fs, fd, k0)
 
 
@@ -281,7 +281,7 @@ def run_text_chunks(src, dst, n, folder, monkeypatch, sizes):
         monkeypatch.setattr(chunks, "DEFAULT_CHUNK_EDGES", c)
         k, labels, stats = gconn.connected_components(str(path), backend="gpu", return_stats=True)
         assert isinstance(labels, np.ndarray)
-        assert stats.streamed and stats.n == n_file and stats.m == src.size
+        assert stats.chunked and stats.n == n_file and stats.m == src.size
         assert stats.chunks == -(-src.size // c)
         assert k == k0 and np.array_equal(labels, l0)
 
@@ -298,10 +298,10 @@ def run_text_formats(src, dst, n, folder):
     k0, l0 = reference(g)
     for path, kw in ((gz, {}), (csv, {"source": "from", "target": "to"})):
         k, labels, stats = gconn.connected_components(str(path), backend="gpu", return_stats=True, **kw)
-        assert stats.streamed and stats.n == n_seen
+        assert stats.chunked and stats.n == n_seen
         assert k == k0 and np.array_equal(labels, l0)
         fs, fd, stats = gconn.spanning_forest(str(path), backend="gpu", return_stats=True, **kw)
-        assert stats.streamed and isinstance(fs, np.ndarray)
+        assert stats.chunked and isinstance(fs, np.ndarray)
         check_forest(g, fs, fd, k0)
 
 
@@ -320,13 +320,13 @@ def run_text_errors_and_fallbacks(folder):
     names.write_text("from to\na b\nc d\nb e\n")
     k, labels, ids, stats = gconn.connected_components(str(names), backend="gpu", relabel=True,
                                                        return_stats=True)
-    assert not stats.streamed
+    assert not stats.chunked
     assert k == 2 and list(ids) == list("abcde") and same_partition(host(labels), [0, 0, 1, 1, 0])
     ints = folder / "ints.el"
     ints.write_text("0 1\n3 2\n1 4\n")
     k, labels, stats = gconn.connected_components(str(ints), backend="gpu", algorithm="kout+union-async+find-halve",
                                                   return_stats=True)
-    assert not stats.streamed
+    assert not stats.chunked
     assert k == 2 and same_partition(host(labels), [0, 0, 1, 1, 0])
 
 
@@ -345,14 +345,14 @@ def run_text_cli(src, dst, n, folder, capsys):
         return json.loads(capsys.readouterr().out)
 
     out = summary("cc", path, "-o", folder / "labels.txt", "--labels-format", "plain")
-    assert out["streamed"] and out["components"] == k0 and out["n"] == g.n and out["m"] == src.size
+    assert out["chunked"] and out["components"] == k0 and out["n"] == g.n and out["m"] == src.size
     assert np.array_equal(np.loadtxt(folder / "labels.txt", dtype=np.int64), l0)
     out = summary("forest", path, "-o", folder / "forest.el")
-    assert out["streamed"] and out["components"] == k0
+    assert out["chunked"] and out["components"] == k0
     f = gconn.load(str(folder / "forest.el"))
     check_forest(g, f.src, f.dst, k0)
     out = summary("cc", path, "--algorithm", "kout+union-async+find-halve")
-    assert "streamed" not in out and out["components"] == k0
+    assert "chunked" not in out and out["components"] == k0
 
 
 def run_sparse_ids_before_the_range(folder, monkeypatch):
@@ -375,4 +375,4 @@ def run_sparse_ids_before_the_range(folder, monkeypatch):
     dense = folder / "dense.el"
     dense.write_text("0 1\n2 3\n")
     k, labels, ids, stats = gconn.connected_components(str(dense), backend="gpu", relabel="auto", return_stats=True)
-    assert k == 2 and ids.tolist() == [0, 1, 2, 3] and stats.streamed
+    assert k == 2 and ids.tolist() == [0, 1, 2, 3] and stats.chunked

@@ -79,12 +79,12 @@ def test_scipy_matrix_streams(dense):
     k0, want = scipy_cc(A, directed=False)
     limit = quarter_of_graph(src, dst, n)
     k, labels, stats = gconn.connected_components(A, backend="gpu", device_memory=limit, return_stats=True)
-    assert stats.streamed and stats.chunks > 1 and k == k0 and np.array_equal(labels, want)
+    assert stats.chunked and stats.chunks > 1 and k == k0 and np.array_equal(labels, want)
     k, labels, stats = gconn.connected_components(A, backend="gpu", return_stats=True)
-    assert stats.streamed and k == k0 and np.array_equal(labels, want)
+    assert stats.chunked and k == k0 and np.array_equal(labels, want)
     k, labels, stats = gconn.connected_components(A, backend="gpu", algorithm="kout+union-async+find-halve",
                                                   return_stats=True)
-    assert not stats.streamed and k == k0 and np.array_equal(labels, want)
+    assert not stats.chunked and k == k0 and np.array_equal(labels, want)
 
 
 def test_arrays_checked_on_the_device_grow_the_parents(dense):
@@ -116,7 +116,7 @@ def test_budget_from_the_environment(dense, monkeypatch):
     src, dst, n = dense
     monkeypatch.setenv("GCONN_DEVICE_MEMORY", str(quarter_of_graph(src, dst, n)))
     _, _, stats = gconn.connected_components((src, dst), backend="gpu", algorithm="hb+ecl-cc", return_stats=True)
-    assert stats.streamed and stats.chunks > 1
+    assert stats.chunked and stats.chunks > 1
 
 
 def test_vertices_beyond_the_budget(edges):
@@ -152,7 +152,7 @@ def test_hot_path_streams_host_arrays(edges):
     """(src, dst) NumPy arrays and the automatic choice: streamed, one chunk."""
     src, dst, n = edges
     k, labels, stats = gconn.connected_components((src, dst), backend="gpu", return_stats=True)
-    assert stats.streamed and stats.chunks == 1
+    assert stats.chunked and stats.chunks == 1
     check_labels(src, dst, n, labels)
     it = chunked(src, dst, [10])
     k2, labels2 = gconn.connected_components(it, backend="gpu")

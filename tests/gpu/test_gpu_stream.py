@@ -150,7 +150,7 @@ def test_csr_streamed(edges):
     A = sp.csr_matrix((np.ones(src.size, np.int8), (src, dst)), shape=(n, n))
     k0, want = scipy_cc(A, directed=False)
     k, labels, stats = gconn.connected_components(A, backend="gpu", return_stats=True)
-    assert stats.streamed and k == k0 and np.array_equal(labels, want)
+    assert stats.chunked and k == k0 and np.array_equal(labels, want)
 
 
 @pytest.mark.parametrize("known_n", [False, True])
@@ -189,7 +189,7 @@ def test_matches_the_resident_path(edges):
     k, labels, stats = gconn.connected_components((src, dst), backend="gpu", return_stats=True)
     g = gconn.Graph.from_edges(src, dst)
     k2, labels2 = gconn.connected_components(g, backend="gpu")
-    assert stats.streamed and k == k2 and np.array_equal(host(labels), host(labels2))
+    assert stats.chunked and k == k2 and np.array_equal(host(labels), host(labels2))
 
 
 def test_labels_land_in_a_host_array_made_while_streaming(monkeypatch):

@@ -144,8 +144,8 @@ def route(src: Source, call: Call, be: str) -> str:
         if _chunked(src, call):
             return "chunked"
         return "resident"
-    if _streams(src, call):
-        return "stream"
+    if _chunked_gpu(src, call):
+        return "chunked"
     return "resident"
 
 
@@ -178,8 +178,8 @@ def _chunked(src: Source, call: Call) -> bool:
     return not isinstance(of_file(src.file), str)
 
 
-def _streams(src: Source, call: Call) -> bool:
-    """Whether the GPU route may stream the input (it may still decline)."""
+def _chunked_gpu(src: Source, call: Call) -> bool:
+    """Whether the GPU may take the input in chunks (it may still decline)."""
     if call.relabel is True or call.table or call.n is not None:
         return False
     if src.kind in ("edges", "chunks"):
@@ -206,9 +206,7 @@ def run(src: Source, call: Call, be=None) -> Outcome:
     else:
         be = be or backend_module(name)
         if way == "chunked":
-            out = _run_chunked(src, call)
-        elif way == "stream":
-            out = _run_stream(src, call, be)
+            out = _run_chunked(src, call) if name == "cpu" else _run_chunked_gpu(src, call, be)
     if out is None:
         return _run_resident(src, call, be)
     out.route = way
@@ -248,12 +246,12 @@ def _run_compiled(src: Source, call: Call):
 
 
 def _run_chunked(src: Source, call: Call) -> Outcome | None:
-    from gconn.chunked import cpu as streamed
-    out = streamed.run(src, call)
+    from gconn.chunked import cpu as chunked_cpu
+    out = chunked_cpu.run(src, call)
     return None if out is None else Outcome(*out)
 
 
-def _run_stream(src: Source, call: Call, be) -> Outcome | None:
+def _run_chunked_gpu(src: Source, call: Call, be) -> Outcome | None:
     from gconn.chunked import gpu as streaming
     info = src.file if src.kind == "file" else None
     sent = streaming.run(src.obj, be, call.algorithm, call.problem, call.params, forest=call.problem == "forest",

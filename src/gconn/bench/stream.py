@@ -131,7 +131,7 @@ def bench_graph(key: str, quick: bool, repeat: int, log, parts=PARTS) -> dict:
     log(f"  pinned H2D copy of src+dst: {pin:.2f} ms = {row['pinned_gbs']:.1f} GB/s")
     _, _, st = gconn.connected_components((src, dst), backend="gpu", return_stats=True)
     log(f"  gconn end to end ((src, dst) -> labels): {row['e2e_ms']:.2f} ms = {row['e2e_ratio']:.2f}x the "
-        f"pinned copy, timed in turns with it (streamed={st.streamed}, {st.chunks} chunks of {st.chunk_edges}, "
+        f"pinned copy, timed in turns with it (streamed={st.chunked}, {st.chunks} chunks of {st.chunk_edges}, "
         f"{st.variant}; " + ", ".join(f"{p} {t * 1e3:.1f} ms" for p, t in st.phase_times.items()) + ")")
     row["e2e_after_idle_ms"] = idle = _wall_ms(e2e, repeat, warmup=0, idle=IDLE)
     log(f"  the same call after the process idled {IDLE * 1e3:.0f} ms: {idle:.2f} ms = {idle / pin:.2f}x the pinned "

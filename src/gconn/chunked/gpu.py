@@ -23,7 +23,7 @@ Which calls take the route (``run``):
 * any host input whose resident arrays would not fit the device memory
   budget (``device_memory=`` or ``GCONN_DEVICE_MEMORY``, never more than
   what is free), with the requested union-find finish, else
-  :data:`CHUNKED_VARIANT`.  ``Stats.streamed`` says so.
+  :data:`CHUNKED_VARIANT`.  ``Stats.chunked`` says so.
 
 >>> import numpy as np
 >>> parse_bytes("1.5 GB"), parse_bytes("64MiB"), parse_bytes(4096)
@@ -1117,7 +1117,7 @@ def run(graph, be, algorithm, problem: str, params: dict, *, forest: bool, devic
     chosen = False
     if isinstance(graph, Graph) and algorithm in (None, "auto"):
         # a host graph: the automatic choice it would get resident (a named variant runs resident)
-        asked = design.choose(graph, problem, backend="gpu", streamed=True)
+        asked = design.choose(graph, problem, backend="gpu", chunked=True)
         chosen = edges_only = _edges_only(asked)
     if src is not None and edges_only or chosen:
         v = asked.with_params(**params)
@@ -1144,7 +1144,7 @@ def run(graph, be, algorithm, problem: str, params: dict, *, forest: bool, devic
         roots, fa, fb = (a.astype(graph.id_dtype) for a in (roots, fa, fb))
     stats = None
     if return_stats:
-        stats = Stats(variant=plan.name, backend=be.NAME, n=n, m=st.edges, streamed=True, chunks=st.chunks,
+        stats = Stats(variant=plan.name, backend=be.NAME, n=n, m=st.edges, chunked=True, chunks=st.chunks,
                       chunk_edges=st.chunk_edges)
         stats.phase_times["stream"] = st.seconds
         stats.edge_inspections["finish"] = st.edges

@@ -2,7 +2,7 @@
 
 A file runs on the route the API's dispatcher chooses for it
 (:mod:`gconn.api.dispatch`): the compiled one-off path, the chunked path
-(parsed and united in bounded memory) or the GPU stream, each timed as a
+(parsed and united in bounded memory) or the GPU in chunks, each timed as a
 whole (read and run); a file the dispatcher would load whole, and a
 generated graph, are loaded once and the runs on the graph are timed
 apart from the loading, with their kernels loaded ahead (``kernels``).
@@ -19,7 +19,7 @@ from gconn.cli import common as C
 
 #: How each route that reads the file itself reads it (for the output).
 ROUTES = {"compiled": "read whole and run by the compiled one-off kernels",
-          "chunked": "parsed and united in chunks", "stream": "streamed to the GPU in chunks"}
+          "chunked": "read and united in chunks"}
 
 #: ``-o`` suffixes for component labels.
 LABEL_SUFFIXES = (".npy", ".txt", ".csv", ".parquet")
@@ -87,7 +87,7 @@ def _summary(args, inp, runs, backend, relabel):
     if g is None:
         out["route"] = last.route
         if last.route != "resident":
-            out["streamed"] = last.route in ("chunked", "stream")
+            out["chunked"] = last.route == "chunked"
     if inp.is_file:
         out.update(format=inp.obj.file.format, notes=list(inp.obj.notes))
     if args.compare:

@@ -42,7 +42,7 @@ def cmd_forest(args, parser) -> int:
            "warmup": args.warmup, "times_s": walls, "median_s": statistics.median(walls), "min_s": min(walls),
            "phases_s": C.phase_medians([r.stats for r in runs.results]), **C.kernels_json(*runs.kernels)}
     if runs.graph is None and last.route != "resident":
-        out.update(route=last.route, streamed=last.route in ("chunked", "stream"))
+        out.update(route=last.route, chunked=last.route == "chunked")
     if args.output:
         _save(fa, fb, n, last.nodes, args.output)
         out["output"] = args.output

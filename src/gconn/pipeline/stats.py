@@ -45,8 +45,8 @@ class Stats:
     device_time: float | None = None
     #: the input ids were mapped to 0..n-1 (the graph's ``nodes`` holds them)
     relabelled: bool = False
-    #: the edges were streamed to the GPU in ``chunks`` chunks of up to ``chunk_edges`` edges
-    streamed: bool = False
+    #: the chunked route: the edges came in ``chunks`` chunks of up to ``chunk_edges`` edges
+    chunked: bool = False
     chunks: int = 0
     chunk_edges: int = 0
     #: what the input was (``kind``; a file's ``format``, ``decided_by``, ``dialect``)
@@ -76,6 +76,6 @@ class Stats:
             "phase_times": dict(self.phase_times), "edge_inspections": dict(self.edge_inspections),
             "coverage": self.coverage, "inter_component": self.inter_component, "lmax": self.lmax,
             "rounds": self.rounds, "device_time": self.device_time, "relabelled": self.relabelled,
-            "streamed": self.streamed, "chunks": self.chunks, "chunk_edges": self.chunk_edges,
+            "chunked": self.chunked, "chunks": self.chunks, "chunk_edges": self.chunk_edges,
             "input": dict(self.input),
         }
