@@ -356,7 +356,7 @@ def _big_runs(src, dst, log) -> tuple:
         runs.append(time.perf_counter() - t0)
         gbs = 8 * m / 1e9 / runs[-1]
         # the stream phase: the feed, and the labels' host memory written at its end
-        feeds.append(st.phase_times.get("stream", runs[-1]))
+        feeds.append(st.phase_times.get("chunked", runs[-1]))
         log(f"  run {r}: k={k} in {runs[-1]:.2f} s = {gbs:.1f} GB/s of edges = {100 * gbs / pinned_gbs:.0f}% of "
             f"pinned (the stream phase {feeds[-1]:.2f} s = {100 * 8 * m / 1e9 / feeds[-1] / pinned_gbs:.0f}%, the "
             f"rest the labels); {st.chunks} chunks; "

@@ -1146,6 +1146,6 @@ def run(graph, be, algorithm, problem: str, params: dict, *, forest: bool, devic
     if return_stats:
         stats = Stats(variant=plan.name, backend=be.NAME, n=n, m=st.edges, chunked=True, chunks=st.chunks,
                       chunk_edges=st.chunk_edges)
-        stats.phase_times["stream"] = st.seconds
+        stats.phase_times["chunked"] = st.seconds
         stats.edge_inspections["finish"] = st.edges
     return plan, stats, roots, fa, fb, st.landing, st.settle

@@ -372,7 +372,7 @@ NO_KERNELS = {"kernels": 0.0, "compiled": 0}
 
 def timed_runs(problem: str, args, inp: Input, backend: str, relabel, load: bool = False) -> Runs:
     """The runs of ``problem`` on the input.  A file that the API's
-    dispatcher reads itself (the compiled, chunked and stream routes) is
+    dispatcher reads itself (the compiled and chunked routes) is
     read by each run, timed whole, unless ``load``; otherwise the graph is
     loaded once, its kernels ahead, and the runs on it are timed apart."""
     from gconn.api import dispatch
@@ -381,7 +381,7 @@ def timed_runs(problem: str, args, inp: Input, backend: str, relabel, load: bool
                          args.n)
     way = dispatch.route(inp.obj, call, backend) if inp.is_file and not load else "resident"
     if way != "resident":
-        kernels = [warm_chunked(args) if way == "chunked" and problem == "cc" else NO_KERNELS]
+        kernels = [warm_chunked(args) if way == "chunked" and backend == "cpu" and problem == "cc" else NO_KERNELS]
         source, input_times, g = inp.obj, inp.times, None
     else:
         kernels = [prepare(problem, args, backend)]
@@ -396,7 +396,7 @@ def timed_runs(problem: str, args, inp: Input, backend: str, relabel, load: bool
 
 
 def warm_chunked(args) -> dict:
-    """Load the chunked route's kernels ahead of its timed runs."""
+    """Load the CPU's chunked route's kernels ahead of its timed runs."""
     import os
     from gconn.chunked.cpu import plan_of, warm
     from gconn.cli.kernels import watch_compiles
