@@ -1,0 +1,83 @@
+"""Compute time of variants on resident graphs, for source trees in turns:
+
+    python -m gconn.bench.turns --tree OLD/src --tree src --backend cpu \\
+        --graphs rmat:scale=18 grid:side=512 --variants auto none+sv kout+union-async+find-halve
+
+Per tree, graph and variant, a fresh process (``PYTHONPATH`` set to the
+tree) builds the graph from its generator spec, makes its adjacency (so
+every variant can run), runs ``connected_components(graph,
+algorithm=variant)`` once to warm up, then ``--repeat`` times; its figure
+is the median wall time of those calls.  The trees run in turns, ``--rounds``
+times, and the table gives each tree's median over rounds and their ratio.
+Every run's component count must agree across trees.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import statistics
+import subprocess
+import sys
+
+def _child_code():
+    return r"""
+import json, sys, time, statistics
+import gconn
+spec, backend, variants, repeat = sys.argv[1], sys.argv[2], sys.argv[3].split(","), int(sys.argv[4])
+g = gconn.generators.from_spec(spec)
+if backend == "gpu":
+    g = g.to_device()
+g.adjacency()
+out = {}
+for v in variants:
+    k = gconn.connected_components(g, algorithm=v, backend=backend)[0]
+    ts = []
+    for _ in range(repeat):
+        t = time.perf_counter(); gconn.connected_components(g, algorithm=v, backend=backend)
+        if backend == "gpu":
+            import cupy; cupy.cuda.Device().synchronize()
+        ts.append(time.perf_counter() - t)
+    out[v] = [statistics.median(ts), int(k)]
+print(json.dumps(out))
+"""
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m gconn.bench.turns", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--tree", action="append", required=True, help="a source tree (repeatable)")
+    ap.add_argument("--backend", default="cpu", choices=["cpu", "gpu"])
+    ap.add_argument("--graphs", nargs="+", default=["rmat:scale=18", "grid:side=512"],
+                    help="generator specs (gconn generate --help)")
+    ap.add_argument("--variants", nargs="+", default=["auto"])
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--repeat", type=int, default=5)
+    a = ap.parse_args(argv)
+    print(f"| graph | variant | {' | '.join(f'tree {i + 1}, ms' for i in range(len(a.tree)))} | last / first |")
+    print("|---|---|" + "--:|" * (len(a.tree) + 1))
+    ratios = []
+    for spec in a.graphs:
+        per = {t: [] for t in a.tree}
+        for _ in range(a.rounds):
+            for t in a.tree:
+                env = dict(os.environ, PYTHONPATH=os.path.abspath(t))
+                r = subprocess.run([sys.executable, "-c", _child_code(), spec, a.backend, ",".join(a.variants),
+                                    str(a.repeat)], env=env, capture_output=True, text=True, check=False)
+                if r.returncode:
+                    raise SystemExit(f"{t}, {spec}: {r.stderr[-1500:]}")
+                per[t].append(json.loads(r.stdout.strip().splitlines()[-1]))
+        for v in a.variants:
+            ks = {run[v][1] for t in a.tree for run in per[t]}
+            if len(ks) != 1:
+                raise SystemExit(f"{spec}, {v}: the trees disagree on the component count: {sorted(ks)}")
+            med = [statistics.median(run[v][0] for run in per[t]) for t in a.tree]
+            ratios.append(med[-1] / med[0])
+            print(f"| {spec} | {v} | " + " | ".join(f"{m * 1e3:.2f}" for m in med) + f" | {med[-1] / med[0]:.2f} |",
+                  flush=True)
+    print(f"\ngeomean of last / first: {math.exp(sum(map(math.log, ratios)) / len(ratios)):.3f} "
+          f"({len(ratios)} cases)")
+
+
+if __name__ == "__main__":
+    main()
