@@ -1,22 +1,6 @@
-"""The ``gconn`` command.
-
-    gconn warmup                                 # compile the kernels once, after installing
-    gconn demo                                   # a built-in example, GPU if there is one
-    gconn cc graph.mtx -o labels.npy             # connected components
-    gconn cc - < edges.el                        # ... of an edge list on stdin
-    gconn cc --generate rmat:scale=16 --compare  # ... timed against scipy
-    gconn forest graph.el -o forest.el           # a spanning forest
-    gconn stream --generate er:n=100000,d=8 --batch-size 100000 --query-ratio 0.5
-    gconn generate kron:16 -o kron16.gcb
-    gconn info                                   # versions, threads, GPU
-    gconn cache                                  # the compiled GPU kernels kept on disk
-    gconn variants --problem forest              # valid variant names
-    gconn bench --suite cpu-target               # gconn vs scipy, tables in ./bench-out
-
-Results go to stdout, progress bars to stderr (only on a terminal).  Bad
-input ends with one ``gconn: error: ...`` line and a non-zero exit status;
-``--debug`` shows the traceback instead.
-"""
+"""The ``gconn`` command (docs/cli.rst): one module per subcommand.  Results go to stdout,
+progress bars to stderr; bad input ends with one ``gconn: error: ...`` line and a non-zero
+exit status (``--debug``: the traceback)."""
 from __future__ import annotations
 
 import argparse
@@ -24,7 +8,6 @@ import os
 import sys
 
 from gconn.cli import common as C
-from gconn.cli.common import EXAMPLE_SPEC  # noqa: F401 -- the example graph's spec, for the docs and tests
 from gconn.cli.stream import stream_ops  # noqa: F401 -- the replay `gconn stream` runs, for tests
 
 def build_parser() -> argparse.ArgumentParser:
@@ -57,23 +40,20 @@ def _one_line(error: BaseException) -> str:
     elif isinstance(error, MemoryError):
         text = f"out of memory{': ' + str(error) if str(error) else ''}; try a smaller graph"
     else:
-        # Some messages append a multi-line listing (e.g. of generator
-        # specs); the first line says what is wrong.
+        # the first line says what is wrong; some messages append a listing (e.g. of generator specs)
         text = (str(error).strip().splitlines() or [type(error).__name__])[0]
     return " ".join(text.split())
 
 
 def main(argv=None) -> int:
-    """Run the ``gconn`` command with ``argv`` (default: ``sys.argv[1:]``);
-    returns the exit status.
+    """Run ``gconn`` with ``argv`` (default: ``sys.argv[1:]``); returns the exit status.
 
     >>> main(["variants", "--problem", "incremental"]) == 0  # doctest: +ELLIPSIS
     none+union-async+find-naive
     ...
     True
     """
-    from gconn.errors import GPUUnavailableError
-    from gconn.errors import ConvergenceError
+    from gconn.errors import ConvergenceError, GPUUnavailableError
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     try:

@@ -1,12 +1,7 @@
 """``gconn cc``: connected components, their counts and sizes, and the time of each phase.
 
-A file runs on the route the API's dispatcher chooses for it
-(:mod:`gconn.api.dispatch`): the compiled one-off path, the chunked path
-(parsed and united in bounded memory) or the GPU in chunks, each timed as a
-whole (read and run); a file the dispatcher would load whole, and a
-generated graph, are loaded once and the runs on the graph are timed
-apart from the loading, with their kernels loaded ahead (``kernels``).
-"""
+A file the dispatcher reads itself (compiled or chunked route) is timed whole; anything else is
+loaded once, its kernels ahead, and the runs on the graph are timed apart."""
 from __future__ import annotations
 
 import json
@@ -17,11 +12,9 @@ import numpy as np
 
 from gconn.cli import common as C
 
-#: How each route that reads the file itself reads it (for the output).
 ROUTES = {"compiled": "read whole and run by the compiled one-off kernels",
           "chunked": "read and united in chunks"}
 
-#: ``-o`` suffixes for component labels.
 LABEL_SUFFIXES = (".npy", ".txt", ".csv", ".parquet")
 
 
@@ -38,8 +31,7 @@ def add_parser(add) -> None:
 
 
 def cmd_cc(args, parser) -> int:
-    C.check_input_options(args, parser)
-    C.check_algorithm(args.algorithm, "cc")
+    C.check_input_options(args, parser, "cc")
     relabel = C.relabel_of(args)
     if args.output:
         if Path(args.output).suffix.lower() not in LABEL_SUFFIXES:
@@ -65,25 +57,20 @@ def cmd_cc(args, parser) -> int:
 
 
 def _summary(args, inp, runs, backend, relabel):
-    """The JSON object of a run, its labels, and the input ids of its
-    vertices where they were relabelled (else None)."""
+    """The JSON object of a run, its labels, and its vertices' input ids where relabelled (else None)."""
     last, g = runs.results[-1], runs.graph
     k, labels = last.result
     labels, stats = C.host(labels), last.stats
     n = labels.size
     nodes = last.nodes if g is None else g.nodes
-    if nodes is not None and not isinstance(nodes, np.ndarray):
-        nodes = np.asarray(nodes)
+    nodes = None if nodes is None else np.asarray(nodes)
     relabelled = nodes is not None and not (nodes.dtype.kind in "iu" and nodes.size == n
                                             and (n == 0 or int(nodes[-1]) == n - 1))
-    walls = runs.walls
     out = {"input": inp.name, "n": n, "m": g.m_input if g is not None else stats.m if stats is not None else 0,
            "components": int(k), "largest": int(np.bincount(labels).max()) if n else 0, "relabelled": relabelled,
            "relabel": {True: "yes", False: "no"}.get(relabel, "auto"),
            "variant": stats.variant if stats is not None else "",
-           "backend": stats.backend if stats is not None else backend, "input_times_s": runs.input_times,
-           "warmup": args.warmup, "times_s": walls, "median_s": statistics.median(walls), "min_s": min(walls),
-           "phases_s": C.phase_medians([r.stats for r in runs.results]), **C.kernels_json(*runs.kernels)}
+           "backend": stats.backend if stats is not None else backend, **C.runs_json(args, runs)}
     if g is None:
         out["route"] = last.route
         if last.route != "resident":
@@ -137,13 +124,9 @@ def _compare_scipy(g, labels, median, repeat) -> dict:
             "matches_scipy": bool(int(k) == int(labels.max(initial=-1)) + 1 and same_partition(labels, ref))}
 
 
-# -- label files ---------------------------------------------------------------------------
-
 def _write_labels(labels: np.ndarray, ids, path: str, style: str, one_based: bool) -> None:
-    """Write component labels.  ``pairs``: one 'vertex label' row per
-    vertex (an (n, 2) array in .npy; a '# vertex label' comment or a
-    'vertex,label' header row in text), vertices in the input's own ids;
-    ``plain``: the labels alone, the i-th for vertex i."""
+    """``pairs``: a (vertex, label) row per vertex in the input's ids (with a header in text);
+    ``plain``: the labels alone."""
     suffix = Path(path).suffix.lower()
     named = ids is not None and np.asarray(ids).dtype.kind in "OSU"
     if suffix == ".parquet" or named:
@@ -155,9 +138,7 @@ def _write_labels(labels: np.ndarray, ids, path: str, style: str, one_based: boo
                 np.save(f, labels)
             return
         with open(path, "w") as f:
-            if labels.size:
-                f.write("\n".join(map(str, labels.tolist())))
-                f.write("\n")
+            f.write("".join(map("{}\n".format, labels.tolist())))
         return
     vertex = np.arange(labels.size, dtype=np.int64) if ids is None else np.asarray(ids, np.int64)
     if one_based:
@@ -176,8 +157,7 @@ def _write_labels(labels: np.ndarray, ids, path: str, style: str, one_based: boo
 
 
 def _write_label_table(labels: np.ndarray, ids, path: str, suffix: str, style: str, one_based: bool) -> None:
-    """Labels through pyarrow: Parquet (columns vertex, label; label alone
-    for ``plain``), and text files whose vertices are names."""
+    """Labels through pyarrow: Parquet, and text files whose vertices are names."""
     import pyarrow as pa
     if suffix == ".npy":
         raise ValueError(f"{path}: the vertices are names, which .npy cannot store; use .parquet or .csv")

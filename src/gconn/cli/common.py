@@ -1,13 +1,6 @@
-"""What the subcommands share: the input options and their reading, the
-variant options, timing and printing.
-
-Every subcommand that reads a graph takes the same input options
-(:func:`input_options`) and reads them with :func:`read_input`: one of
-FILE (or '-' for standard input), ``--generate SPEC`` or ``--example``;
-a file is identified once (:func:`gconn.inputs.describe`), and every
-guess made reading it (a header taken, a format read from the content)
-is printed to stderr as a ``gconn: note:`` line.
-"""
+"""What the subcommands share: the input options and their reading (every
+guess made reading a file is a ``gconn: note:`` line on stderr), the
+variant options, timing and printing."""
 from __future__ import annotations
 
 import argparse
@@ -26,8 +19,6 @@ import numpy as np
 EXAMPLE_SPEC = "rmat:scale=18,ef=16"
 
 
-# -- options --------------------------------------------------------------------------
-
 def common_options(top: bool) -> argparse.ArgumentParser:
     # Accepted before and after the command; after it, SUPPRESS keeps the
     # subcommand's default from overwriting a value given before it.
@@ -45,30 +36,24 @@ def input_options() -> argparse.ArgumentParser:
     g = p.add_argument_group("input (one of FILE, --generate, --example)")
     g.add_argument("file", nargs="?", metavar="FILE",
                    help="a graph file: .mtx, .el/.txt/.csv/.tsv/.edges, .graph (METIS), .npy, .npz, .gcb, "
-                        ".parquet; text formats may be gzipped; '-' reads standard input, whose format is "
-                        "read from its content (a Matrix Market banner, a METIS header, else an edge list) "
-                        "unless --format says it")
+                        ".parquet, text maybe gzipped; '-': standard input, its format read from its content")
     g.add_argument("--generate", metavar="SPEC", help="a generated graph, e.g. rmat:scale=16 or grid:1024")
     g.add_argument("--example", action="store_true", help=f"the built-in example graph ({EXAMPLE_SPEC})")
     f = p.add_argument_group("reading FILE")
     f.add_argument("--format", choices=("mtx", "edgelist", "metis", "npy", "npz", "gcb", "parquet"),
                    help="the file's format, where its name does not say it (checked against the content)")
     f.add_argument("--n", type=vertex_count, metavar="N",
-                   help="the vertex count: ids must be below N, and vertices past the largest id (or the "
-                        "file's declared size) are isolated")
+                   help="the vertex count: ids below N, any past the largest id (or declared size) isolated")
     f.add_argument("--relabel", action=argparse.BooleanOptionalAction, default=None,
-                   help="number only the vertex ids that occur, so sparse ids such as 3000000000 cost "
-                        "nothing (--no-relabel: ids as they are); default: only when the ids are sparse and "
-                        "the file declares no vertex count")
+                   help="number only the vertex ids that occur (--no-relabel: ids as they are); default: "
+                        "only when the ids are sparse and the file declares no vertex count")
     f.add_argument("--header", action=argparse.BooleanOptionalAction, default=None,
                    help="whether an edge list's first line names its columns; default: only where it cannot "
-                        "be data (words above integer ids), and for files of names a guess that is reported")
+                        "be data (words above integer ids), else a reported guess")
     f.add_argument("--names", action=argparse.BooleanOptionalAction, default=None,
-                   help="whether an edge list's ids are names (strings) rather than integers; default: names "
-                        "when the first data line holds a word")
+                   help="whether an edge list's ids are names; default: if the first data line holds a word")
     f.add_argument("--source", metavar="COLUMN",
-                   help="the source column of an edge list (named in its header) or a Parquet table "
-                        "(default: the first column)")
+                   help="the source column of an edge list or Parquet table (default: the first column)")
     f.add_argument("--target", metavar="COLUMN", help="the target column, as --source (default: the second)")
     return p
 
@@ -78,8 +63,7 @@ def algorithm_options(problem: str) -> argparse.ArgumentParser:
     p.add_argument("-a", "--algorithm", default="auto", metavar="VARIANT",
                    help=f"a variant name (see 'gconn variants --problem {problem}') or auto (default)")
     p.add_argument("-b", "--backend", default="auto", choices=("auto", "cpu", "gpu"),
-                   help="auto (default) uses a CUDA GPU when one is found, else the CPU (a text edge list: "
-                        "the CPU, whose parse is the run either way)")
+                   help="auto (default): a CUDA GPU if one is found, else (and for text edge lists) the CPU")
     p.add_argument("--json", action="store_true", help="print the result as one JSON object")
     return p
 
@@ -109,8 +93,7 @@ def param_options() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(add_help=False)
     p.add_argument("-p", "--param", type=param, action="append", default=[], metavar="KEY=VALUE",
                    help="a variant option, repeatable: k=3 (k-out edges), kout=paper, hb_n=4, "
-                        "bfs_sample=1024, bfs_levels=256, max_rounds=...; an option the variant does not "
-                        "use is an error")
+                        "bfs_sample=1024, bfs_levels=256, max_rounds=...; one the variant ignores: an error")
     return p
 
 
@@ -120,28 +103,25 @@ def timing_options() -> argparse.ArgumentParser:
     p.add_argument("--repeat", type=positive_int, default=1, metavar="R",
                    help="timed runs; the median and min are reported (default 1)")
     p.add_argument("--warmup", type=non_negative_int, default=0, metavar="W",
-                   help="untimed runs first (default 0: the kernels are loaded on a tiny graph "
-                        "before the input, and timed apart as 'kernels')")
+                   help="untimed runs first (default 0: kernels load on a tiny graph, timed as 'kernels')")
     return p
 
 
 def vertex_count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a vertex count (an integer >= 0), got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a vertex count (an integer >= 0), got {value}")
-    return value
+    return _non_negative(text, int, "a vertex count (an integer >= 0)")
 
 
 def nonneg_float(text: str) -> float:
+    return _non_negative(text, float, "a number >= 0")
+
+
+def _non_negative(text: str, kind, what: str):
     try:
-        value = float(text)
+        value = kind(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number >= 0, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}") from None
     if not value >= 0:
-        raise argparse.ArgumentTypeError(f"must be a number >= 0, got {text}")
+        raise argparse.ArgumentTypeError(f"expected {what}, got {text}")
     return value
 
 
@@ -150,17 +130,13 @@ def relabel_of(args):
     return {None: "auto", True: True, False: False}[args.relabel]
 
 
-# -- input ----------------------------------------------------------------------------
-
 class Input(NamedTuple):
-    """What a subcommand reads: a described file (:class:`gconn.inputs.Source`)
-    or a generated :class:`gconn.Graph`, its name for the output, and the
-    seconds spent getting it (reading stdin, generating)."""
+    """A described file (:class:`gconn.inputs.Source`) or a generated graph, its name, the seconds
+    spent getting it, and whether its ids are 1-based (Matrix Market, METIS)."""
 
     obj: object
     name: str
     times: dict
-    #: vertex ids in the output are 1-based (Matrix Market, METIS)
     one_based: bool
 
     @property
@@ -169,8 +145,9 @@ class Input(NamedTuple):
         return isinstance(self.obj, Source)
 
 
-def check_input_options(args, parser) -> tuple[str, str]:
-    """Usage errors first: ('file', path) or ('spec', spec)."""
+def check_input_options(args, parser, problem: str | None = None) -> tuple[str, str]:
+    """Usage errors first (with ``problem``, the variant's name too, before a large file's read):
+    ('file', path) or ('spec', spec)."""
     chosen = [x for x in (args.file, args.generate, EXAMPLE_SPEC if args.example else None) if x]
     if len(chosen) != 1:
         parser.error("give exactly one input: FILE, --generate SPEC or --example")
@@ -182,6 +159,9 @@ def check_input_options(args, parser) -> tuple[str, str]:
             parser.error(f"{option} applies to FILE input only")
     if args.relabel and args.n is not None:
         parser.error("--relabel and --n cannot be combined: a relabelled graph has one vertex per id that occurs")
+    if problem and args.algorithm != "auto":
+        from gconn.design import Variant
+        Variant.parse(args.algorithm, problem)
     return ("file", args.file) if args.file else ("spec", chosen[0])
 
 
@@ -191,6 +171,7 @@ def read_input(args, parser):
     kept in a temporary file while the command runs)."""
     from gconn.bench.harness import generate
     from gconn.cli.kernels import watch_compiles
+    from gconn.inputs import describe
     kind, name = check_input_options(args, parser)
     if kind == "spec":
         with watch_compiles(notice=not args.quiet) as watch:
@@ -209,40 +190,22 @@ def read_input(args, parser):
             with open(path, "wb") as f:
                 shutil.copyfileobj(sys.stdin.buffer, f, 1 << 20)
             times["read stdin"] = time.perf_counter() - t0
-        src = describe_file(path, args)
-        for note in src.notes:
-            print(f"gconn: note: {note}", file=sys.stderr)
+        src = describe(path, format=args.format, header=args.header, source=args.source, target=args.target,
+                       names=args.names)
+        print_notes(src.notes)
         yield Input(src, "stdin" if name == "-" else name, times, src.file.format in ("mtx", "metis"))
 
 
-def print_read_notes(inp) -> None:
-    """The guesses the reading of a file made (see :attr:`gconn.inputs.Source.read_notes`)."""
-    if inp.is_file:
-        for note in inp.obj.read_notes:
-            print(f"gconn: note: {note}", file=sys.stderr)
-
-
-def describe_file(path: str, args):
-    """The :class:`gconn.inputs.Source` of a FILE with the input options."""
-    from gconn.inputs import describe
-    return describe(path, format=args.format, header=args.header, source=args.source, target=args.target,
-                    names=args.names)
-
-
-def text_edge_list(inp: Input) -> bool:
-    """Whether the input is a text edge list, whose automatic backend is the
-    CPU even beside a GPU: the run is the parse, on the CPU whichever backend
-    unions the edges, and a GPU run adds its start (CuPy, the CUDA context,
-    NVRTC) to it.  H100 machine, a 1.1 GB edge list, fresh processes: the
-    CPU backend 3.1-3.6 s and 340 MB at peak, the GPU backend 3.1-4.5 s and
-    740-750 MB (BENCHMARKS.md, issue 11).  The GPU is not even looked for:
-    that alone took the CPU run to 650 MB."""
-    return inp.is_file and inp.obj.format == "edgelist"
+def print_notes(notes) -> None:
+    for note in notes:
+        print(f"gconn: note: {note}", file=sys.stderr)
 
 
 def backend_for(args, inp: Input) -> str:
     from gconn.bench.harness import resolve_backend
-    if args.backend == "auto" and text_edge_list(inp):
+    # A text edge list's run is its parse, on the CPU either way; a GPU adds its start-up and
+    # memory (BENCHMARKS.md, issue 11), so auto does not even look for one.
+    if args.backend == "auto" and inp.is_file and inp.obj.format == "edgelist":
         return "cpu"
     return resolve_backend(args.backend)
 
@@ -259,18 +222,11 @@ def load_graph(inp: Input, args, relabel):
     t0 = time.perf_counter()
     with watch_compiles(notice=not args.quiet) as watch, busy(desc, show_progress(args)):
         g = to_graph(inp.obj, args.n, relabel)
-    print_read_notes(inp)
+    print_notes(inp.obj.read_notes)
     times = {**inp.times, "load": time.perf_counter() - t0}
     if watch.count:
         times["of which compiling kernels"] = watch.seconds
     return g, times
-
-
-def check_algorithm(name: str, problem: str) -> None:
-    # Before loading: a typo should not cost a large file's read time.
-    if name != "auto":
-        from gconn.design import Variant
-        Variant.parse(name, problem)
 
 
 def check_output_folder(path: str) -> None:
@@ -290,8 +246,6 @@ def check_graph_path(path: str) -> None:
         raise ValueError(f"{path}: unsupported output extension {suffix or '(none)'!r}; use one of {known}")
 
 
-# -- kernels ----------------------------------------------------------------------------
-
 def prepare(problem: str, args, backend: str, g=None, **kw) -> dict:
     """Load the kernels of the run ahead of it (``g`` None: graph
     construction's), timed apart from the input and the run."""
@@ -304,18 +258,15 @@ def prepare(problem: str, args, backend: str, g=None, **kw) -> dict:
 
 
 def kernels_field(*parts) -> tuple:
-    seconds = sum(p["kernels"] for p in parts)
-    compiled = sum(p["compiled"] for p in parts)
-    how = (f"compiled {compiled} once; later runs load them from numba's cache" if compiled
-           else "loaded from numba's cache")
-    return ("kernels", f"{fmt_s(seconds)} ({how})")
+    k = kernels_json(*parts)
+    how = (f"compiled {k['kernels_compiled']} once; later runs load them from numba's cache"
+           if k["kernels_compiled"] else "loaded from numba's cache")
+    return ("kernels", f"{fmt_s(k['kernels_s'])} ({how})")
 
 
 def kernels_json(*parts) -> dict:
     return {"kernels_s": sum(p["kernels"] for p in parts), "kernels_compiled": sum(p["compiled"] for p in parts)}
 
-
-# -- timing and printing ------------------------------------------------------------------
 
 def show_progress(args) -> bool:
     from gconn.bench.harness import progress_enabled
@@ -340,34 +291,15 @@ def input_line(name: str, times: dict) -> str:
     return f"{name} ({', '.join(f'{k} {fmt_s(v)}' for k, v in times.items())})"
 
 
-def timed_calls(fn, warmup: int, repeat: int, show: bool, what: str):
-    """``fn()`` warmup + repeat times; the wall times and results of the timed ones."""
-    from gconn.bench.harness import progress, time_calls
-    walls, results = [], []
-    with progress(show and warmup + repeat > 1, total=warmup + repeat, desc=what, unit="run") as bar:
-        for i, (seconds, result) in enumerate(time_calls(fn, warmup + repeat)):
-            if i >= warmup:
-                walls.append(seconds)
-                results.append(result)
-            bar.update()
-    return walls, results
-
-
 class Runs(NamedTuple):
-    """The timed runs of a subcommand (:func:`timed_runs`)."""
+    """The timed runs (the dispatcher's outcomes and wall times), the input's times, the kernels
+    loaded ahead (:func:`prepare`'s figures) and the graph (None where the route read the file)."""
 
-    #: the dispatcher's outcomes of the timed runs, and their wall times
     results: list
     walls: list
-    #: the seconds spent getting the input (reading stdin, loading, generating)
     input_times: dict
-    #: :func:`prepare`'s figures of the kernels loaded ahead
     kernels: list
-    #: the loaded graph; None where the route read the file itself
     graph: object
-
-
-NO_KERNELS = {"kernels": 0.0, "compiled": 0}
 
 
 def timed_runs(problem: str, args, inp: Input, backend: str, relabel, load: bool = False) -> Runs:
@@ -376,22 +308,29 @@ def timed_runs(problem: str, args, inp: Input, backend: str, relabel, load: bool
     read by each run, timed whole, unless ``load``; otherwise the graph is
     loaded once, its kernels ahead, and the runs on it are timed apart."""
     from gconn.api import dispatch
+    from gconn.bench.harness import progress, time_calls
     from gconn.inputs import describe
     call = dispatch.Call(problem, backend, args.algorithm, dict(args.param), relabel, True, True, 0, None, False,
                          args.n)
     way = dispatch.route(inp.obj, call, backend) if inp.is_file and not load else "resident"
     if way != "resident":
-        kernels = [warm_chunked(args) if way == "chunked" and backend == "cpu" and problem == "cc" else NO_KERNELS]
+        chunked_cpu = way == "chunked" and backend == "cpu" and problem == "cc"
+        kernels = [warm_chunked(args) if chunked_cpu else {"kernels": 0.0, "compiled": 0}]
         source, input_times, g = inp.obj, inp.times, None
     else:
         kernels = [prepare(problem, args, backend)]
         g, input_times = load_graph(inp, args, relabel if inp.is_file else False)
         kernels.append(prepare(problem, args, backend, g))
         source, call = describe(g), dispatch.Call(problem, backend, args.algorithm, dict(args.param), False, True, True)
-    walls, results = timed_calls(lambda: dispatch.run(source, call), args.warmup, args.repeat, show_progress(args),
-                                 problem)
-    if g is None:
-        print_read_notes(inp)
+    walls, results, runs = [], [], args.warmup + args.repeat
+    with progress(show_progress(args) and runs > 1, total=runs, desc=problem, unit="run") as bar:
+        for i, (seconds, result) in enumerate(time_calls(lambda: dispatch.run(source, call), runs)):
+            if i >= args.warmup:
+                walls.append(seconds)
+                results.append(result)
+            bar.update()
+    if g is None and inp.is_file:
+        print_notes(inp.obj.read_notes)
     return Runs(results, walls, input_times, kernels, g)
 
 
@@ -400,11 +339,8 @@ def warm_chunked(args) -> dict:
     import os
     from gconn.chunked.cpu import plan_of, warm
     from gconn.cli.kernels import watch_compiles
-    # Parallel parsing and union alternate with serial reading: OpenMP
-    # workers that spin between them took the cores from the reader (2
-    # shared cores, 1.1 GB edge list: 3.4-4.1 s spinning, 2.3-2.4 s
-    # passive; BENCHMARKS.md).  Set before the first parallel kernel
-    # starts the runtime; a user's own setting wins.
+    # Parallel parsing and union alternate with serial reading: spinning OpenMP workers would take
+    # the cores from the reader (BENCHMARKS.md).  Set before the runtime starts; a user's setting wins.
     os.environ.setdefault("OMP_WAIT_POLICY", "passive")
     with watch_compiles(notice=not args.quiet) as watch:
         t0 = time.perf_counter()
@@ -412,10 +348,14 @@ def warm_chunked(args) -> dict:
         return {"kernels": time.perf_counter() - t0, "compiled": watch.count}
 
 
-def phase_medians(stats_list) -> dict:
-    stats_list = [s for s in stats_list if s is not None]
-    names = list(dict.fromkeys(p for s in stats_list for p in s.phase_times))
-    return {p: statistics.median(s.phase_times.get(p, 0.0) for s in stats_list) for p in names}
+def runs_json(args, runs: Runs) -> dict:
+    """The JSON fields of the timed runs: times, median phase times, kernels."""
+    stats = [r.stats for r in runs.results if r.stats is not None]
+    names = list(dict.fromkeys(p for s in stats for p in s.phase_times))
+    return {"input_times_s": runs.input_times, "warmup": args.warmup, "times_s": runs.walls,
+            "median_s": statistics.median(runs.walls), "min_s": min(runs.walls),
+            "phases_s": {p: statistics.median(s.phase_times.get(p, 0.0) for s in stats) for p in names},
+            **kernels_json(*runs.kernels)}
 
 
 def timing_fields(walls, phases) -> list:

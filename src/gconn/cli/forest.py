@@ -1,16 +1,7 @@
-"""``gconn forest``: a spanning forest, n - k edges of the input.
-
-Routes and timing as ``gconn cc`` (:mod:`gconn.cli.cc`): a file the
-dispatcher reads itself is timed whole, anything else is loaded once and
-the runs on the graph are timed apart.  ``-o`` writes the forest as a graph
-on the input's vertices, in any format ``gconn generate`` writes that can
-hold them (names and relabelled ids: .npz, .parquet, or an edge list for
-integer ids).
-"""
+"""``gconn forest``: a spanning forest, n - k edges of the input, timed as ``gconn cc``."""
 from __future__ import annotations
 
 import json
-import statistics
 
 import numpy as np
 
@@ -26,8 +17,7 @@ def add_parser(add) -> None:
 
 
 def cmd_forest(args, parser) -> int:
-    C.check_input_options(args, parser)
-    C.check_algorithm(args.algorithm, "forest")
+    C.check_input_options(args, parser, "forest")
     if args.output:
         C.check_graph_path(args.output)
     with C.read_input(args, parser) as inp:
@@ -36,11 +26,8 @@ def cmd_forest(args, parser) -> int:
     fa, fb = (C.host(a) for a in last.result)
     stats, n = last.stats, last.stats.n
     k = n - int(fa.size)
-    walls = runs.walls
     out = {"input": inp.name, "n": n, "m": stats.m, "forest_edges": int(fa.size), "components": k,
-           "variant": stats.variant, "backend": stats.backend, "input_times_s": runs.input_times,
-           "warmup": args.warmup, "times_s": walls, "median_s": statistics.median(walls), "min_s": min(walls),
-           "phases_s": C.phase_medians([r.stats for r in runs.results]), **C.kernels_json(*runs.kernels)}
+           "variant": stats.variant, "backend": stats.backend, **C.runs_json(args, runs)}
     if runs.graph is None and last.route != "resident":
         out.update(route=last.route, chunked=last.route == "chunked")
     if args.output:
@@ -52,7 +39,7 @@ def cmd_forest(args, parser) -> int:
     fields = [("input", C.input_line(inp.name, runs.input_times)), ("n", f"{n:,}"), ("m", f"{out['m']:,}"),
               ("forest", f"{fa.size:,} edges (n - k, k = {k:,} components)"),
               ("variant", f"{out['variant']} ({C.backend_note(out['backend'], args.algorithm)})"),
-              C.kernels_field(*runs.kernels), *C.timing_fields(walls, out["phases_s"])]
+              C.kernels_field(*runs.kernels), *C.timing_fields(runs.walls, out["phases_s"])]
     if args.output:
         fields.append(("wrote", f"{fa.size:,} edges to {args.output}"))
     C.print_fields(fields)
@@ -60,7 +47,6 @@ def cmd_forest(args, parser) -> int:
 
 
 def _save(fa, fb, n: int, nodes, path: str) -> None:
-    """The forest as a graph on the input's vertices (their names or ids)."""
     from gconn.graph import Graph
     from gconn.io import save
     forest = Graph.from_edges(fa, fb, n)

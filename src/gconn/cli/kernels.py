@@ -1,7 +1,5 @@
-"""Loading the kernels a command will run, apart from its timing: numba's
-compilations watched (and announced once), kernels prepared on a tiny graph,
-and ``gconn warmup``'s compile-everything runs.
-"""
+"""Loading a command's kernels apart from its timing: numba's compilations
+watched (and announced once), kernels run on a tiny graph, ``gconn warmup``."""
 from __future__ import annotations
 
 import contextlib
@@ -21,15 +19,12 @@ def gpu_status() -> tuple[bool, str]:
     return gpu.available(simulator_ok=False)
 
 
-#: What the user sees on stderr when numba compiles (cache misses only).
 COMPILE_NOTICE = "gconn: compiling kernels (once; later runs load them from numba's cache)..."
 _COMPILE_NOTICE_SHOWN = False
 
 
 class _CompileWatch:
-    """Counts numba compilations (cache misses; loads from the cache do not
-    count) and their seconds, and prints COMPILE_NOTICE at the first one in
-    the process."""
+    """Counts numba compilations (cache misses) and their seconds; COMPILE_NOTICE at the first."""
 
     def __init__(self, notice: bool):
         self.notice = notice
@@ -59,9 +54,8 @@ class _CompileWatch:
 
 @contextlib.contextmanager
 def watch_compiles(notice: bool = True):
-    """Within the block, numba compilations are counted (``.count``,
-    ``.seconds``) and, with ``notice``, the first one prints
-    :data:`COMPILE_NOTICE` on stderr (once per process).
+    """Within the block, numba compilations are counted (``.count``, ``.seconds``); with ``notice``
+    the process's first prints :data:`COMPILE_NOTICE` on stderr.
 
     >>> with watch_compiles(notice=False) as w:
     ...     pass
@@ -69,7 +63,6 @@ def watch_compiles(notice: bool = True):
     0
     """
     from numba.core import event
-    # numba is imported here, not with this module: a listener is one of its classes
     watch = type("Watch", (_CompileWatch, event.Listener), {})(notice)
     event.register("numba:compile", watch)
     try:
@@ -79,8 +72,7 @@ def watch_compiles(notice: bool = True):
 
 
 def resolve_algorithm(graph, problem: str, backend: str, algorithm: str = "auto") -> str:
-    """The variant name ``algorithm`` means for ``graph``: the automatic
-    choice when 'auto'.
+    """The variant name ``algorithm`` means for ``graph`` (the automatic choice for 'auto').
 
     >>> resolve_algorithm(Graph.from_edges([0], [1]), "cc", "cpu")
     'none+union-async+find-halve'
@@ -89,22 +81,16 @@ def resolve_algorithm(graph, problem: str, backend: str, algorithm: str = "auto"
         return algorithm
     from gconn import design
     from gconn.backends.cpu.sampling import hb_coverage
-    # The host graph's estimate, also for the GPU: the graph is not on the
-    # device yet (and the estimate is the same sampled quantity).
+    # The host graph's estimate also for the GPU: the graph is not on the device yet.
     return design.choose(graph, problem, backend=backend, hb_coverage=hb_coverage).name
 
 
 def prepare_kernels(problem: str, backend: str, algorithm: str = "auto", params=None, *,
                     id_dtype=np.int32, mode: str = "phased", notice: bool = True) -> dict:
-    """Load (or, on a cache miss, compile) the kernels that a run will use by
-    running it on a tiny graph, so that neither a file's load time nor the
-    first timed run is charged for them.  ``problem``: 'build' (graph
-    construction only), 'cc', 'forest' or 'incremental'.  Returns
-    ``{"kernels": seconds, "compiled": count, "compile_s": seconds}``.
-
-    Kernels of paths a tiny graph does not take (e.g. bottom-up BFS steps)
-    still load at their first use; an 'auto' algorithm is resolved on the
-    tiny graph, so pass the real graph's choice (:func:`resolve_algorithm`).
+    """Load (or compile) a run's kernels by running it on a tiny graph, so that neither a file's
+    load nor the first timed run pays for them.  ``problem``: 'build', 'cc', 'forest' or
+    'incremental'; pass the real graph's choice of 'auto' (:func:`resolve_algorithm`).
+    Returns ``{"kernels": seconds, "compiled": count}``.
 
     >>> prepare_kernels("cc", "cpu", notice=False)["kernels"] >= 0
     True
@@ -127,13 +113,10 @@ def prepare_kernels(problem: str, backend: str, algorithm: str = "auto", params=
             api.spanning_forest(g, algorithm=algorithm, backend=backend, return_stats=True, **params)
         elif problem == "cc":
             api.connected_components(g, algorithm=algorithm, backend=backend, return_stats=True, **params)
-        elif problem != "build":
-            raise ValueError(f"unknown problem {problem!r}")
-    return {"kernels": time.perf_counter() - t0, "compiled": watch.count, "compile_s": watch.seconds}
+    return {"kernels": time.perf_counter() - t0, "compiled": watch.count}
 
 
-#: What ``gconn warmup`` compiles: the CPU kernels of the README's commands
-#: and of every automatic choice (problem, algorithm, incremental mode).
+#: ``gconn warmup``'s runs (problem, algorithm, incremental mode): every automatic choice on the CPU.
 WARMUP_RUNS = (
     ("cc", "none+union-async+find-halve", None), ("cc", "kout+union-async+find-halve", None),
     ("cc", "hb+union-async+find-halve", None), ("forest", "none+union-async+find-halve", None),
@@ -144,11 +127,9 @@ WARMUP_RUNS = (
 
 
 def warmup(show: bool = True, notice: bool = True) -> dict:
-    """Compile (or load) the CPU kernels the README's commands use: graph
-    construction, the readers and writers, a file streamed in chunks, the
-    host copies of GPU transfers, the generators of the examples, and every automatic choice for cc, forest and incremental.  ``show``: a
-    progress bar; ``notice``: :data:`COMPILE_NOTICE` at the first
-    compilation.  Returns ``{"seconds": s, "compiled": count}``.
+    """Compile (or load) the CPU kernels of the common commands: graph construction, readers and
+    writers, chunked files, GPU transfers' host side, generators and every automatic choice.
+    Returns ``{"seconds": s, "compiled": count}``.
 
     >>> warmup(show=False, notice=False)["compiled"] >= 0
     True
@@ -171,9 +152,7 @@ def warmup(show: bool = True, notice: bool = True) -> dict:
                 for ext in (".mtx", ".el", ".graph", ".npy", ".gcb"):
                     io.save(g, os.path.join(tmp, "g" + ext))
                     io.load(os.path.join(tmp, "g" + ext))
-            # a file streamed in chunks (gconn cc on a large edge list)
             streamed.warm(streamed.plan_of("auto", "cc", {}))
-            # the host side of the GPU's transfers (CPU kernels: no GPU needed)
             staging.warm()
             feed.warm()
             bar.update()
@@ -186,12 +165,9 @@ def warmup(show: bool = True, notice: bool = True) -> dict:
 
 
 def warmup_gpu(show: bool = True) -> dict:
-    """Compile (or load) the GPU kernels of the common calls into the disk
-    cache of :mod:`gconn.backends.gpu.kernel_cache`, so that later processes load
-    them: host arrays (int32 and int64) and a text file for cc and a
-    forest, a SciPy CSR matrix for cc, every automatic variant on a resident graph
-    (:data:`gconn.design.AUTO_GPU_VARIANTS`), and incremental batches.  Returns ``{"seconds", "compiled", "loaded", "directory"}``;
-    raises :class:`gconn.GPUUnavailableError` without a GPU."""
+    """Compile (or load) the GPU kernels of the common calls into :mod:`gconn.backends.gpu.kernel_cache`
+    (host arrays, a file, a CSR matrix, :data:`gconn.design.AUTO_GPU_VARIANTS`, incremental
+    batches).  Returns ``{"seconds", "compiled", "loaded", "directory"}``."""
     import tempfile
 
     import scipy.sparse as sp

@@ -1,7 +1,5 @@
-"""``gconn stream``: a graph's edges replayed as batches of inserts and queries
-through :class:`gconn.IncrementalConnectivity`, checked against the static
-components at the end.
-"""
+"""``gconn stream``: a graph's edges replayed as batches of inserts and queries through
+:class:`gconn.IncrementalConnectivity`, checked against the static components."""
 from __future__ import annotations
 
 import argparse
@@ -27,10 +25,8 @@ def add_parser(add) -> None:
 
 
 def stream_ops(g, query_ratio: float, seed: int):
-    """The replay of ``g``: its edges shuffled, with random-pair queries at
-    random places, ``query_ratio`` per insert on average.
-
-    Returns ``(kinds, src, dst)`` with kinds 0 = insert, 1 = query.
+    """``g``'s edges shuffled, with ``query_ratio`` random-pair queries per insert at random
+    places: ``(kinds, src, dst)``, kinds 0 = insert, 1 = query.
 
     >>> from gconn import Graph
     >>> kinds, s, d = stream_ops(Graph.from_edges([0, 1], [1, 2]), 0.5, seed=0)
@@ -56,8 +52,7 @@ def stream_ops(g, query_ratio: float, seed: int):
 
 def cmd_stream(args, parser) -> int:
     from gconn import api
-    C.check_input_options(args, parser)
-    C.check_algorithm(args.algorithm, "incremental")
+    C.check_input_options(args, parser, "incremental")
     with C.read_input(args, parser) as inp:
         from gconn.bench.harness import resolve_backend
         backend = resolve_backend(args.backend)
@@ -67,8 +62,7 @@ def cmd_stream(args, parser) -> int:
     kinds, src, dst = stream_ops(g, args.query_ratio, args.seed)
     total = kinds.size
     n_batches = -(-total // args.batch_size)
-    # The batches' kernels and the static check's, so neither the first
-    # batch nor the check is charged for loading them.
+    # so that neither the first batch nor the check pays for loading kernels
     kernels.append(C.prepare("incremental", args, backend, g, mode=args.mode))
     kernels.append(C.prepare("cc", argparse.Namespace(algorithm="auto", quiet=args.quiet), backend, g))
     ic = api.IncrementalConnectivity(g.n, algorithm=args.algorithm, backend=backend, mode=args.mode)
@@ -104,8 +98,7 @@ def cmd_stream(args, parser) -> int:
 
 
 def _replay(ic, ops, batch_size: int, show: bool) -> tuple:
-    """The seconds ``ic.process`` took over the batches of ``ops`` (kinds,
-    src, dst), and how many queries it answered connected."""
+    """The seconds ``ic.process`` took over the batches of ``ops``, and its connected answers."""
     from gconn.bench.harness import progress
     total, elapsed, answers = ops[0].size, 0.0, 0
     with progress(show, total=total, desc="stream", unit="op", unit_scale=True) as bar:

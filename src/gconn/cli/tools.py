@@ -1,5 +1,4 @@
-"""The subcommands that read no graph file: generate, info, variants, demo,
-warmup, cache and bench."""
+"""The subcommands that read no graph file: generate, info, variants, demo, warmup, cache, bench."""
 from __future__ import annotations
 
 import argparse
@@ -12,14 +11,11 @@ import numpy as np
 from gconn.cli import common as C
 
 
-# -- the parsers ----------------------------------------------------------------------
-
 _SPECS_EPILOG = "generator specs:"
 
 
 class _SpecsHelp(argparse.RawDescriptionHelpFormatter):
-    """Lists the generator specs in ``gconn generate -h`` only: the
-    generators import numba, which other commands may not need."""
+    """The generator specs in ``gconn generate -h`` only: the generators import numba."""
 
     def add_text(self, text):
         if text is _SPECS_EPILOG:
@@ -29,7 +25,6 @@ class _SpecsHelp(argparse.RawDescriptionHelpFormatter):
 
 
 def add_parsers(add) -> None:
-    """The subcommands that read no graph file."""
     p = add("generate", cmd_generate, "generate a graph and write it to a file")
     p.formatter_class = _SpecsHelp
     p.epilog = _SPECS_EPILOG
@@ -64,8 +59,6 @@ def add_parsers(add) -> None:
     add_arguments(p)
 
 
-# -- gconn generate ----------------------------------------------------------------------
-
 def cmd_generate(args, parser) -> int:
     from gconn.bench.harness import generate
     from gconn.io import save
@@ -79,8 +72,6 @@ def cmd_generate(args, parser) -> int:
                    ("wrote", args.output)])
     return 0
 
-
-# -- gconn info / variants ----------------------------------------------------------------
 
 def _version_of(module: str, dist: str | None = None) -> str | None:
     """The version of an importable module, or None when it does not import."""
@@ -150,8 +141,6 @@ def cmd_variants(args, parser) -> int:
     return 0
 
 
-# -- gconn demo ----------------------------------------------------------------------
-
 def cmd_demo(args, parser) -> int:
     from gconn.bench.harness import resolve_backend
     from gconn.cli.kernels import gpu_status
@@ -159,7 +148,6 @@ def cmd_demo(args, parser) -> int:
         found, why = gpu_status()
         where = "a CUDA GPU" if found else f"the CPU ({why})"
     else:
-        # Fails here, before the banner, when -b gpu has no GPU to run on.
         where = "a CUDA GPU" if resolve_backend(args.backend) == "gpu" else "the CPU"
     print(f"gconn demo: connected components of a generated R-MAT graph ({C.EXAMPLE_SPEC}) on {where},"
           " checked against scipy")
@@ -169,8 +157,6 @@ def cmd_demo(args, parser) -> int:
     cc.quiet, cc.debug = args.quiet, args.debug
     return cmd_cc(cc, cc.command_parser)
 
-
-# -- gconn warmup ---------------------------------------------------------------------
 
 def cmd_warmup(args, parser) -> int:
     from gconn.cli.kernels import gpu_status, warmup, warmup_gpu
@@ -217,8 +203,6 @@ def cmd_cache(args, parser) -> int:
     print(f"GPU kernel cache: {where}, {len(found)} kernels, {human_size(size)}")
     return 0
 
-
-# -- gconn bench ----------------------------------------------------------------------
 
 def cmd_bench(args, parser) -> int:
     from gconn.bench.harness import run_from_args

@@ -1,32 +1,13 @@
 """gconn on Dask: connected components, spanning forests and incremental
-batches over edges that no single process holds.
+batches over edges that no single process holds (``pip install gconn[dask]``).
 
-Install with ``pip install gconn[dask]``.  The functions run on the
-``distributed.Client`` passed as ``client=``, else on the current one, else
-(or with ``client=False``) on Dask's default local scheduler.
-
-How it works -- spanning forests are mergeable:
-
-1. every task reads one partition of the edges (a dataframe partition, an
-   array block or a file) and returns its spanning forest, computed by
-   :func:`gconn.spanning_forest` on the worker's CPU or GPU (``backend=``);
-2. a tree reduction with fan-in ``fan_in`` merges forests: a spanning
-   forest of the union of the children's forests spans the union of their
-   partitions;
-3. the root's forest gives the labels (:func:`gconn.connected_components`
-   on the forest alone).
-
-Vertex ids are integers in [0, 2^63); sparse ids (such as hashes) are
-mapped to a dense range per task and back, and sparse labels come as a
-dataframe (vertex, label).
-
-Memory: a task holds its partition plus O(n) for the n distinct vertices
-it sees, and the cluster keeps every forest of the reduction until the
-root is done (so that a lost worker's results can be recomputed).  The
-edges may exceed any one machine; the vertex set must fit in one worker.
-
-gconn's kernels use all cores of a process, so give each worker one
-thread (or one GPU, as dask-cuda's ``LocalCUDACluster`` does).
+Each task computes the spanning forest of one partition (a dataframe
+partition, an array block or a file); a tree reduction merges forests
+``fan_in`` at a time; the root's forest gives the labels.  The functions run
+on ``client=``, else the current ``distributed.Client``, else (or with
+``client=False``) Dask's local scheduler.  Vertex ids are integers in
+[0, 2^63); the vertex set must fit in one worker.  gconn's kernels use all
+cores of a process: give each worker one thread (or one GPU).
 
 >>> import dask.dataframe as dd, pandas as pd
 >>> import gconn.integrations.dask
@@ -60,11 +41,10 @@ __all__ = ["connected_components", "spanning_forest", "IncrementalForest"]
 OUTPUTS = ("auto", "array", "dataframe")
 BACKENDS = ("auto", "cpu", "gpu")
 
-# a task relabels its ids first beyond this range per edge: gconn's graph costs O(largest id)
+# a task relabels its ids beyond this range per edge: gconn's graph costs O(largest id)
 _DENSE_FACTOR = 8
 _DENSE_SLACK = 1 << 16
-# labels come as an array while the id range is at most this many times the distinct count,
-# or below _SMALL_RANGE
+# labels come as an array while the id range is below _SMALL_RANGE or _SPARSE_RATIO x the distinct count
 _SPARSE_RATIO = 4
 _SMALL_RANGE = 1 << 20
 _INT64_MAX = np.iinfo(np.int64).max
@@ -90,14 +70,9 @@ class _Labels(NamedTuple):
     labels: np.ndarray
 
 
-# -- validation -------------------------------------------------------------
-
 def _check_ids(arr: np.ndarray, what: str) -> np.ndarray:
     """Signed integer ids (int32 stays int32) from any integer dtype, or a clear error."""
-    if arr.dtype.kind == "f":
-        raise TypeError(f"{what} has float dtype {arr.dtype}; vertex ids must be integers")
-    if arr.dtype.kind not in "iu":
-        raise TypeError(f"{what} has dtype {arr.dtype}; vertex ids must be integers")
+    _check_dtype(arr.dtype, what)
     if arr.size == 0:
         return _EMPTY
     if arr.dtype.kind == "u":
@@ -147,18 +122,26 @@ def _series_ids(col: pd.Series, what: str) -> np.ndarray:
     return _check_ids(col.to_numpy(dtype=getattr(col.dtype, "numpy_dtype", col.dtype)), what)
 
 
-def _check_backend(backend) -> None:
+def _int_at_least(x, lo: int) -> bool:
+    return isinstance(x, (int, np.integer)) and not isinstance(x, bool) and x >= lo
+
+
+def _check_common(fan_in, backend, chunk_size) -> int:
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}; one of {', '.join(BACKENDS)}")
-
-
-def _check_fan_in(fan_in) -> int:
-    if not isinstance(fan_in, (int, np.integer)) or isinstance(fan_in, bool) or fan_in < 2:
+    if not _int_at_least(chunk_size, 1):
+        raise ValueError(f"chunk_size must be a positive integer; got {chunk_size!r}")
+    if not _int_at_least(fan_in, 2):
         raise ValueError(f"fan_in must be an integer >= 2; got {fan_in!r}")
     return int(fan_in)
 
 
-# -- tasks ------------------------------------------------------------------
+def _check_output(output, n) -> None:
+    if output not in OUTPUTS:
+        raise ValueError(f"unknown output {output!r}; one of {', '.join(OUTPUTS)}")
+    if n is not None and not _int_at_least(n, 0):
+        raise ValueError(f"n must be a non-negative integer; got {n!r}")
+
 
 def _unseen(lone: np.ndarray, src: np.ndarray, dst: np.ndarray) -> np.ndarray:
     """The vertices of ``lone`` (sorted) that no forest edge touches."""
@@ -183,14 +166,13 @@ def _forest(src: np.ndarray, dst: np.ndarray, lone: np.ndarray, n_lo: int, backe
         return _Forest(_EMPTY, _EMPTY, lone, n_lo)
     hi = int(max(src.max(), dst.max()))
     n_lo = max(n_lo, hi + 1)
-    if hi < _DENSE_FACTOR * src.size + _DENSE_SLACK:
-        with _GCONN_LOCK:
-            fs, fd = _gconn_forest((src, dst), backend=backend)
-    else:
-        m = src.size
+    verts = None
+    if hi >= _DENSE_FACTOR * src.size + _DENSE_SLACK:
         verts, local = np.unique(np.concatenate([src, dst]), return_inverse=True)
-        with _GCONN_LOCK:
-            fs, fd = _gconn_forest((local[:m], local[m:]), backend=backend)
+        src, dst = local[:src.size], local[src.size:]
+    with _GCONN_LOCK:
+        fs, fd = _gconn_forest((src, dst), backend=backend)
+    if verts is not None:
         fs, fd = verts[fs], verts[fd]
     return _Forest(fs, fd, _unseen(lone, fs, fd), n_lo)
 
@@ -214,8 +196,8 @@ def _file_forest(path: str, source, target, backend: str) -> _Forest:
         info = identify(path, source=source, target=target)
     fe = read_edges(info)
     if fe.names is not None:
-        raise TypeError(f"{path}: the vertex ids are names; gconn.integrations.dask takes integer ids (map the names to "
-                        "integers first)")
+        raise TypeError(f"{path}: the vertex ids are names; gconn.integrations.dask takes integer ids "
+                        "(map the names to integers first)")
     src = _check_ids(np.asarray(fe.src), f"{path}, source ids")
     dst = _check_ids(np.asarray(fe.dst), f"{path}, target ids")
     return _forest(src, dst, _EMPTY, fe.n or 0, backend)
@@ -224,20 +206,13 @@ def _file_forest(path: str, source, target, backend: str) -> _Forest:
 def _merge(backend: str, *children: _Forest) -> _Forest:
     src = np.concatenate([c.src for c in children])
     dst = np.concatenate([c.dst for c in children])
-    lone = _EMPTY
-    for c in children:
-        lone = np.union1d(lone, c.lone)
+    lone = np.unique(np.concatenate([_EMPTY, *(c.lone for c in children)]))
     return _forest(src, dst, lone, max(c.n_lo for c in children), backend)
 
 
 def _no_edges() -> ValueError:
     return ValueError("the edges are empty: every partition holds no edges; pass n= to label "
                       "n isolated vertices")
-
-
-def _vertex_set(f: _Forest) -> np.ndarray:
-    """Every vertex of the graph: the forest's and the loop-only ones."""
-    return np.unique(np.concatenate([f.src, f.dst, f.lone]))
 
 
 def _label(f: _Forest, n, output: str, backend: str) -> _Labels:
@@ -248,7 +223,7 @@ def _label(f: _Forest, n, output: str, backend: str) -> _Labels:
         raise _no_edges()
     verts = None
     if output == "dataframe" or (n is None and size > _SMALL_RANGE):
-        verts = _vertex_set(f)
+        verts = np.unique(np.concatenate([f.src, f.dst, f.lone]))
         if output == "array" and size > _SPARSE_RATIO * verts.size:
             raise ValueError(
                 f"vertex ids are sparse (largest {size - 1}, {verts.size} distinct): labels as an "
@@ -266,8 +241,7 @@ def _label(f: _Forest, n, output: str, backend: str) -> _Labels:
 
 
 def _summary(lab: _Labels) -> tuple:
-    n = lab.labels.size
-    return lab.k, n, lab.vertices is not None, lab.labels.dtype
+    return lab.k, lab.labels.size, lab.vertices is not None, lab.labels.dtype
 
 
 def _forest_size(f: _Forest) -> int:
@@ -301,8 +275,6 @@ def _query(lab: _Labels, u: np.ndarray, v: np.ndarray) -> np.ndarray:
     sv, lv = find(v)
     return (u == v) | (su & sv & (lu == lv))
 
-
-# -- inputs -----------------------------------------------------------------
 
 def _leaves(edges, source, target, backend: str) -> list:
     """One delayed forest per partition of ``edges``."""
@@ -404,44 +376,32 @@ def _labels_out(client, lab, output: str, chunk_size: int):
         parts = [da.from_delayed(p, shape=(b - a,), dtype=dtype)
                  for a, b, p in _pieces(lab, _label_slice, size, chunk_size)]
         return k, da.concatenate(parts) if len(parts) > 1 else parts[0]
-    if client is None:
-        return k, dd.from_pandas(_label_frame(lab, 0, size), chunksize=chunk_size, sort=False)
     meta = pd.DataFrame({"vertex": _EMPTY, "label": np.zeros(0, dtype)})
-    parts = [p for _, _, p in _pieces(lab, _label_frame, size, chunk_size)]
-    return k, dd.from_delayed(parts, meta=meta, verify_meta=False)
+    return k, _frames(client, lab, _label_frame, size, chunk_size, meta)
 
 
 def _forest_out(client, forest, chunk_size: int):
     size = _local(client, _forest_size, forest)
-    if client is None:
-        return dd.from_pandas(_forest_frame(forest, 0, size), chunksize=chunk_size, sort=False)
     meta = pd.DataFrame({"source": _EMPTY, "target": _EMPTY})
-    parts = [p for _, _, p in _pieces(forest, _forest_frame, size, chunk_size)]
+    return _frames(client, forest, _forest_frame, size, chunk_size, meta)
+
+
+def _frames(client, ref, fn, size: int, chunk_size: int, meta: pd.DataFrame):
+    if client is None:
+        return dd.from_pandas(fn(ref, 0, size), chunksize=chunk_size, sort=False)
+    parts = [p for _, _, p in _pieces(ref, fn, size, chunk_size)]
     return dd.from_delayed(parts, meta=meta, verify_meta=False)
 
 
-def _check_common(fan_in, backend, chunk_size) -> int:
-    _check_backend(backend)
-    if not isinstance(chunk_size, (int, np.integer)) or isinstance(chunk_size, bool) or chunk_size < 1:
-        raise ValueError(f"chunk_size must be a positive integer; got {chunk_size!r}")
-    return _check_fan_in(fan_in)
-
-
-def _check_output(output, n) -> None:
-    if output not in OUTPUTS:
-        raise ValueError(f"unknown output {output!r}; one of {', '.join(OUTPUTS)}")
-    if n is not None and (not isinstance(n, (int, np.integer)) or isinstance(n, bool) or n < 0):
-        raise ValueError(f"n must be a non-negative integer; got {n!r}")
-
-
-def _partition_forest(edges, source, target, fan_in, backend, client):
+def _partition_forest(edges, source, target, fan_in, backend, client, what="the edges are", forest=None):
+    """The forest of ``edges`` (merged with ``forest``, a previous one), computed."""
     leaves = _leaves(edges, source, target, backend)
     if not leaves:
-        raise ValueError("the edges are empty: no partitions or files")
+        raise ValueError(f"{what} empty: no partitions or files")
+    if forest is not None:
+        leaves.insert(0, delayed(forest) if client is not None else forest)
     return _run(client, _tree(leaves, fan_in, backend))
 
-
-# -- public -----------------------------------------------------------------
 
 def connected_components(edges, *, source=None, target=None, n=None, output="auto", fan_in=4,
                          backend="auto", chunk_size=1 << 22, client=None):
@@ -526,12 +486,8 @@ class IncrementalForest:
 
     def add(self, edges, *, source=None, target=None) -> None:
         """Merge a batch of edge partitions into the forest."""
-        leaves = _leaves(edges, source, target, self._backend)
-        if not leaves:
-            raise ValueError("the batch is empty: no partitions or files")
-        if self._forest is not None:
-            leaves.insert(0, delayed(self._forest) if self._client is not None else self._forest)
-        self._forest = _run(self._client, _tree(leaves, self._fan_in, self._backend))
+        self._forest = _partition_forest(edges, source, target, self._fan_in, self._backend, self._client,
+                                         "the batch is", self._forest)
         self._labels = None
 
     def _current_labels(self):

@@ -1,17 +1,10 @@
 """gconn as a NetworkX backend: ``nx.connected_components(G, backend="gconn")``.
 
-Installing gconn registers the backend through the ``networkx.backends``
-entry point, so the calls below run on gconn either with ``backend="gconn"``
-or, for every call, after ``nx.config.backend_priority = ["gconn"]``:
-connected, weakly connected and strongly connected components, their
-counts, ``is_connected``, ``is_weakly_connected``, ``is_strongly_connected``,
-``node_connected_component``, ``is_forest`` and ``is_tree``.
-
-A NetworkX graph is converted once to a :class:`ConvertedGraph` (node labels
-mapped to 0..n-1); NetworkX keeps it in ``G.__networkx_cache__`` and drops
-it when ``G`` changes through its methods, so repeated calls on the same
-graph skip the conversion.  gconn runs on the CPU unless
-``nx.config.backends.gconn.backend`` says ``"auto"`` or ``"gpu"``.
+Registered through the ``networkx.backends`` entry point: the functions
+of ``_nx_gconn`` run on gconn with ``backend="gconn"`` or after
+``nx.config.backend_priority = ["gconn"]``.  A graph is converted once to a
+:class:`ConvertedGraph`, which NetworkX caches until ``G`` changes.  gconn
+runs on the CPU unless ``nx.config.backends.gconn.backend`` says "auto" or "gpu".
 
 >>> import networkx as nx
 >>> from gconn.integrations.networkx import BackendInterface, ConvertedGraph
@@ -21,6 +14,7 @@ graph skip the conversion.  gconn runs on the CPU unless
 """
 from __future__ import annotations
 
+from functools import partial
 from itertools import chain, islice
 
 import networkx as nx
@@ -302,39 +296,27 @@ def _options() -> tuple[str, str]:
     return backend, algorithm
 
 
-def _require(G: ConvertedGraph, directed: bool) -> None:
-    if G.directed != directed:
-        raise nx.NetworkXNotImplemented(f"not implemented for {'un' if directed else ''}directed type")
-
-
-def _count(G: ConvertedGraph) -> int:
+def _components(G: ConvertedGraph, strong: bool = False, return_labels: bool = True):
+    """``(k, labels)`` of the weak or strong components, or ``k`` (the configured algorithm is
+    for weak components)."""
     backend, algorithm = _options()
-    return _gconn_components(G.gconn_graph(), backend=backend, algorithm=algorithm, return_labels=False)
-
-
-def _labels(G: ConvertedGraph) -> tuple[int, np.ndarray]:
-    backend, algorithm = _options()
-    return _gconn_components(G.gconn_graph(), backend=backend, algorithm=algorithm)
-
-
-def _component_sets(G: ConvertedGraph):
-    """A set of nodes per component, in NetworkX's order (gconn's numbering is G's node order)."""
-    return _grouped(G, *_labels(G))
-
-
-def _strong(G: ConvertedGraph, return_labels: bool = True):
-    """``(k, labels)`` of the strong components, or ``k`` (the configured algorithm does not apply)."""
-    backend, _ = _options()
-    return _gconn_components(G.successor_matrix(), connection="strong", backend=backend,
+    if strong:
+        return _gconn_components(G.successor_matrix(), connection="strong", backend=backend,
+                                 return_labels=return_labels)
+    return _gconn_components(G.gconn_graph(), backend=backend, algorithm=algorithm,
                              return_labels=return_labels)
 
 
-def _grouped(G: ConvertedGraph, k: int, labels: np.ndarray):
-    """A fresh set of nodes per label, labels ascending."""
-    order = np.argsort(labels, kind="stable")
-    ends = np.cumsum(np.bincount(labels, minlength=k)).tolist()
-    members = G.labels[order].tolist()
-    return _sets(members, ends)
+def _count(G: ConvertedGraph, strong: bool = False) -> int:
+    return _components(G, strong, return_labels=False)
+
+
+def _component_sets(G: ConvertedGraph, strong: bool = False):
+    """A fresh set of nodes per component, labels ascending: NetworkX's order (gconn numbers
+    weak components in G's node order)."""
+    k, labels = _components(G, strong)
+    members = G.labels[np.argsort(labels, kind="stable")].tolist()
+    return _sets(members, np.cumsum(np.bincount(labels, minlength=k)).tolist())
 
 
 def _sets(members: list, ends: list):
@@ -344,13 +326,29 @@ def _sets(members: list, ends: list):
         start = end
 
 
-_UNDEFINED = "Connectivity is undefined for the null graph."
-_NO_NODES = "G has no nodes."
+def _node_component(G: ConvertedGraph, n) -> set:
+    i = G.position(n)
+    _, labels = _components(G)
+    return set(G.labels[np.flatnonzero(labels == labels[i])].tolist())
 
 
 def _not_null(G: ConvertedGraph, message: str) -> None:
     if len(G) == 0:
         raise nx.NetworkXPointlessConcept(message)
+
+
+def _connected(G: ConvertedGraph, strong: bool = False) -> bool:
+    _not_null(G, "Connectivity is undefined for the null graph.")
+    return _count(G, strong) == 1
+
+
+def _only(directed: bool, answer):
+    """``answer`` as a backend function for directed or for undirected graphs only, as in NetworkX."""
+    def call(G, *args, **kwargs):
+        if G.directed != directed:
+            raise nx.NetworkXNotImplemented(f"not implemented for {'un' if directed else ''}directed type")
+        return answer(G, *args, **kwargs)
+    return staticmethod(call)
 
 
 class BackendInterface:
@@ -387,71 +385,25 @@ class BackendInterface:
         """Always: the conversion is paid once per graph (NetworkX caches it)."""
         return True
 
-    # -- undirected -----------------------------------------------------------
-    @staticmethod
-    def connected_components(G):
-        _require(G, directed=False)
-        return _component_sets(G)
-
-    @staticmethod
-    def number_connected_components(G) -> int:
-        _require(G, directed=False)
-        return _count(G)
-
-    @staticmethod
-    def is_connected(G) -> bool:
-        _require(G, directed=False)
-        _not_null(G, _UNDEFINED)
-        return _count(G) == 1
-
-    @staticmethod
-    def node_connected_component(G, n) -> set:
-        _require(G, directed=False)
-        i = G.position(n)
-        _, labels = _labels(G)
-        return set(G.labels[np.flatnonzero(labels == labels[i])].tolist())
-
-    # -- directed -------------------------------------------------------------
-    @staticmethod
-    def weakly_connected_components(G):
-        _require(G, directed=True)
-        return _component_sets(G)
-
-    @staticmethod
-    def number_weakly_connected_components(G) -> int:
-        _require(G, directed=True)
-        return _count(G)
-
-    @staticmethod
-    def is_weakly_connected(G) -> bool:
-        _require(G, directed=True)
-        _not_null(G, _UNDEFINED)
-        return _count(G) == 1
-
-    @staticmethod
-    def strongly_connected_components(G):
-        _require(G, directed=True)
-        return _grouped(G, *_strong(G))
-
-    @staticmethod
-    def number_strongly_connected_components(G) -> int:
-        _require(G, directed=True)
-        return _strong(G, return_labels=False)
-
-    @staticmethod
-    def is_strongly_connected(G) -> bool:
-        _require(G, directed=True)
-        _not_null(G, _UNDEFINED)
-        return _strong(G, return_labels=False) == 1
+    connected_components = _only(False, _component_sets)
+    number_connected_components = _only(False, _count)
+    is_connected = _only(False, _connected)
+    node_connected_component = _only(False, _node_component)
+    weakly_connected_components = _only(True, _component_sets)
+    number_weakly_connected_components = _only(True, _count)
+    is_weakly_connected = _only(True, _connected)
+    strongly_connected_components = _only(True, partial(_component_sets, strong=True))
+    number_strongly_connected_components = _only(True, partial(_count, strong=True))
+    is_strongly_connected = _only(True, partial(_connected, strong=True))
 
     # -- either: a spanning forest has n - k edges ----------------------------
     @staticmethod
     def is_forest(G) -> bool:
-        _not_null(G, _NO_NODES)
+        _not_null(G, "G has no nodes.")
         n, m = len(G), G.number_of_edges()
         return m < n and m == n - _count(G)
 
     @staticmethod
     def is_tree(G) -> bool:
-        _not_null(G, _NO_NODES)
+        _not_null(G, "G has no nodes.")
         return G.number_of_edges() == len(G) - 1 and _count(G) == 1
