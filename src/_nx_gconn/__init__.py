@@ -1,31 +1,14 @@
-"""NetworkX backend metadata for gconn, kept apart from the ``gconn`` package.
-
-NetworkX calls :func:`get_info` (the ``networkx.backend_info`` entry point)
-on every ``import networkx``.  Importing anything under ``gconn`` would
-import numpy and gconn's API with it, so this module lives outside the
-package and imports nothing.
-
->>> info = get_info()
->>> info["backend_name"], info["default_config"]["backend"]
-('gconn', 'cpu')
-"""
+"""NetworkX backend metadata for gconn: NetworkX calls :func:`get_info` on every ``import networkx``,
+so this module lives outside the ``gconn`` package (which imports numpy) and imports nothing."""
 
 _DOCS = ("Runs on gconn's connectivity kernels (CPU by default; set "
          "``nx.config.backends.gconn.backend = 'auto'`` to let gconn pick a GPU).")
 
 _FUNCTIONS = (
-    "connected_components",
-    "number_connected_components",
-    "is_connected",
-    "node_connected_component",
-    "weakly_connected_components",
-    "number_weakly_connected_components",
-    "is_weakly_connected",
-    "strongly_connected_components",
-    "number_strongly_connected_components",
-    "is_strongly_connected",
-    "is_forest",
-    "is_tree",
+    "connected_components", "number_connected_components", "is_connected", "node_connected_component",
+    "weakly_connected_components", "number_weakly_connected_components", "is_weakly_connected",
+    "strongly_connected_components", "number_strongly_connected_components", "is_strongly_connected",
+    "is_forest", "is_tree",
 )
 
 

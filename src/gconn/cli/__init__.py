@@ -46,13 +46,7 @@ def _one_line(error: BaseException) -> str:
 
 
 def main(argv=None) -> int:
-    """Run ``gconn`` with ``argv`` (default: ``sys.argv[1:]``); returns the exit status.
-
-    >>> main(["variants", "--problem", "incremental"]) == 0  # doctest: +ELLIPSIS
-    none+union-async+find-naive
-    ...
-    True
-    """
+    """Run ``gconn`` with ``argv`` (default: ``sys.argv[1:]``); returns the exit status."""
     from gconn.errors import ConvergenceError, GPUUnavailableError
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()

@@ -20,7 +20,7 @@ LABEL_SUFFIXES = (".npy", ".txt", ".csv", ".parquet")
 
 def add_parser(add) -> None:
     p = add("cc", cmd_cc, "connected components: counts, sizes and time per phase",
-            [C.input_options(), C.algorithm_options("cc"), C.param_options(), C.timing_options()])
+            [C.input_options(), C.algorithm_options("cc")])
     p.add_argument("-o", "--output", metavar="LABELS",
                    help="write the labels (.npy, .txt, .csv or .parquet): a (vertex, label) row per vertex, "
                         "vertex ids (or names) as in the input (1-based for .mtx and METIS)")
@@ -132,20 +132,16 @@ def _write_labels(labels: np.ndarray, ids, path: str, style: str, one_based: boo
     if suffix == ".parquet" or named:
         _write_label_table(labels, ids, path, suffix, style, one_based)
         return
-    if style == "plain":
-        if suffix == ".npy":
-            with open(path, "wb") as f:
-                np.save(f, labels)
-            return
+    if style == "plain" and suffix != ".npy":
         with open(path, "w") as f:
             f.write("".join(map("{}\n".format, labels.tolist())))
         return
-    vertex = np.arange(labels.size, dtype=np.int64) if ids is None else np.asarray(ids, np.int64)
-    if one_based:
-        vertex = vertex + 1
+    if style == "pairs":
+        vertex = np.arange(labels.size, dtype=np.int64) if ids is None else np.asarray(ids, np.int64)
+        vertex, labels = vertex + one_based, labels.astype(np.int64, copy=False)
     if suffix == ".npy":
         with open(path, "wb") as f:
-            np.save(f, np.column_stack([vertex, labels.astype(np.int64, copy=False)]))
+            np.save(f, labels if style == "plain" else np.column_stack([vertex, labels]))
         return
     from gconn.io.edgelist import write_pairs
     sep = "," if suffix == ".csv" else " "
@@ -153,7 +149,7 @@ def _write_labels(labels: np.ndarray, ids, path: str, style: str, one_based: boo
     header = "vertex,label\n" if suffix == ".csv" else f"# vertex label (vertex ids {base})\n"
     with open(path, "wb") as f:
         f.write(header.encode())
-        write_pairs(f, vertex, labels.astype(np.int64, copy=False), 0, sep)
+        write_pairs(f, vertex, labels, 0, sep)
 
 
 def _write_label_table(labels: np.ndarray, ids, path: str, suffix: str, style: str, one_based: bool) -> None:

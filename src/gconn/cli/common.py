@@ -42,7 +42,7 @@ def input_options() -> argparse.ArgumentParser:
     f = p.add_argument_group("reading FILE")
     f.add_argument("--format", choices=("mtx", "edgelist", "metis", "npy", "npz", "gcb", "parquet"),
                    help="the file's format, where its name does not say it (checked against the content)")
-    f.add_argument("--n", type=vertex_count, metavar="N",
+    f.add_argument("--n", type=non_negative(int, "a vertex count (an integer >= 0)"), metavar="N",
                    help="the vertex count: ids below N, any past the largest id (or declared size) isolated")
     f.add_argument("--relabel", action=argparse.BooleanOptionalAction, default=None,
                    help="number only the vertex ids that occur (--no-relabel: ids as they are); default: "
@@ -65,6 +65,16 @@ def algorithm_options(problem: str) -> argparse.ArgumentParser:
     p.add_argument("-b", "--backend", default="auto", choices=("auto", "cpu", "gpu"),
                    help="auto (default): a CUDA GPU if one is found, else (and for text edge lists) the CPU")
     p.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    if problem == "incremental":
+        return p
+    from gconn.bench.harness import non_negative_int, positive_int
+    p.add_argument("-p", "--param", type=param, action="append", default=[], metavar="KEY=VALUE",
+                   help="a variant option, repeatable: k=3 (k-out edges), kout=paper, hb_n=4, "
+                        "bfs_sample=1024, bfs_levels=256, max_rounds=...; one the variant ignores: an error")
+    p.add_argument("--repeat", type=positive_int, default=1, metavar="R",
+                   help="timed runs; the median and min are reported (default 1)")
+    p.add_argument("--warmup", type=non_negative_int, default=0, metavar="W",
+                   help="untimed runs first (default 0: kernels load on a tiny graph, timed as 'kernels')")
     return p
 
 
@@ -89,40 +99,17 @@ def param(text: str) -> tuple:
     return key, int(value) if value.lstrip("-").isdigit() else value
 
 
-def param_options() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(add_help=False)
-    p.add_argument("-p", "--param", type=param, action="append", default=[], metavar="KEY=VALUE",
-                   help="a variant option, repeatable: k=3 (k-out edges), kout=paper, hb_n=4, "
-                        "bfs_sample=1024, bfs_levels=256, max_rounds=...; one the variant ignores: an error")
-    return p
-
-
-def timing_options() -> argparse.ArgumentParser:
-    from gconn.bench.harness import non_negative_int, positive_int
-    p = argparse.ArgumentParser(add_help=False)
-    p.add_argument("--repeat", type=positive_int, default=1, metavar="R",
-                   help="timed runs; the median and min are reported (default 1)")
-    p.add_argument("--warmup", type=non_negative_int, default=0, metavar="W",
-                   help="untimed runs first (default 0: kernels load on a tiny graph, timed as 'kernels')")
-    return p
-
-
-def vertex_count(text: str) -> int:
-    return _non_negative(text, int, "a vertex count (an integer >= 0)")
-
-
-def nonneg_float(text: str) -> float:
-    return _non_negative(text, float, "a number >= 0")
-
-
-def _non_negative(text: str, kind, what: str):
-    try:
-        value = kind(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}") from None
-    if not value >= 0:
-        raise argparse.ArgumentTypeError(f"expected {what}, got {text}")
-    return value
+def non_negative(kind, what: str):
+    """An argparse type: a ``kind`` number >= 0 (``what`` names it in errors)."""
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}") from None
+        if not value >= 0:
+            raise argparse.ArgumentTypeError(f"expected {what}, got {text}")
+        return value
+    return parse
 
 
 def relabel_of(args):
@@ -167,8 +154,7 @@ def check_input_options(args, parser, problem: str | None = None) -> tuple[str, 
 
 @contextlib.contextmanager
 def read_input(args, parser):
-    """The :class:`Input` of the command line (a context: standard input is
-    kept in a temporary file while the command runs)."""
+    """The :class:`Input` of the command line (a context: stdin kept in a temporary file)."""
     from gconn.bench.harness import generate
     from gconn.cli.kernels import watch_compiles
     from gconn.inputs import describe
@@ -211,8 +197,7 @@ def backend_for(args, inp: Input) -> str:
 
 
 def load_graph(inp: Input, args, relabel):
-    """The whole graph of the input (a file read through its one reader),
-    and the seconds it took, for runs timed apart from the input."""
+    """The input's whole graph, and the seconds it took."""
     from gconn.inputs import to_graph
     from gconn.bench.harness import busy, human_size
     from gconn.cli.kernels import watch_compiles
@@ -247,8 +232,7 @@ def check_graph_path(path: str) -> None:
 
 
 def prepare(problem: str, args, backend: str, g=None, **kw) -> dict:
-    """Load the kernels of the run ahead of it (``g`` None: graph
-    construction's), timed apart from the input and the run."""
+    """Load the run's kernels ahead of it (``g`` None: graph construction's)."""
     from gconn.cli.kernels import prepare_kernels, resolve_algorithm
     if g is None:
         return prepare_kernels("build", backend, notice=not args.quiet)
@@ -303,10 +287,8 @@ class Runs(NamedTuple):
 
 
 def timed_runs(problem: str, args, inp: Input, backend: str, relabel, load: bool = False) -> Runs:
-    """The runs of ``problem`` on the input.  A file that the API's
-    dispatcher reads itself (the compiled and chunked routes) is
-    read by each run, timed whole, unless ``load``; otherwise the graph is
-    loaded once, its kernels ahead, and the runs on it are timed apart."""
+    """The runs of ``problem``: a file the dispatcher reads itself is read by each run unless
+    ``load``; otherwise the graph is loaded once, its kernels ahead, and the runs timed apart."""
     from gconn.api import dispatch
     from gconn.bench.harness import progress, time_calls
     from gconn.inputs import describe

@@ -10,7 +10,7 @@ from gconn.cli import common as C
 
 def add_parser(add) -> None:
     p = add("forest", cmd_forest, "a spanning forest: n - k edges of the input, a tree on every component",
-            [C.input_options(), C.algorithm_options("forest"), C.param_options(), C.timing_options()])
+            [C.input_options(), C.algorithm_options("forest")])
     p.add_argument("-o", "--output", metavar="FILE",
                    help="write the forest's edges as a graph on the input's vertices, in any format 'gconn "
                         "generate' writes (e.g. .el, .npz)")
@@ -31,7 +31,12 @@ def cmd_forest(args, parser) -> int:
     if runs.graph is None and last.route != "resident":
         out.update(route=last.route, chunked=last.route == "chunked")
     if args.output:
-        _save(fa, fb, n, last.nodes, args.output)
+        from gconn.graph import Graph
+        from gconn.io import save
+        forest = Graph.from_edges(fa, fb, n)
+        if last.nodes is not None and not isinstance(last.nodes, list):
+            forest.nodes = np.asarray(last.nodes)
+        save(forest, args.output)
         out["output"] = args.output
     if args.json:
         print(json.dumps(out))
@@ -44,12 +49,3 @@ def cmd_forest(args, parser) -> int:
         fields.append(("wrote", f"{fa.size:,} edges to {args.output}"))
     C.print_fields(fields)
     return 0
-
-
-def _save(fa, fb, n: int, nodes, path: str) -> None:
-    from gconn.graph import Graph
-    from gconn.io import save
-    forest = Graph.from_edges(fa, fb, n)
-    if nodes is not None and not isinstance(nodes, list):
-        forest.nodes = np.asarray(nodes)
-    save(forest, path)

@@ -35,8 +35,7 @@ class _CompileWatch:
 
     def on_start(self, event):
         global _COMPILE_NOTICE_SHOWN
-        # Compiling a kernel may compile the functions it calls: count the
-        # outermost compilation only.
+        # compiling a kernel may compile the functions it calls: count the outermost only
         self._depth += 1
         if self._depth > 1:
             return
@@ -55,13 +54,7 @@ class _CompileWatch:
 @contextlib.contextmanager
 def watch_compiles(notice: bool = True):
     """Within the block, numba compilations are counted (``.count``, ``.seconds``); with ``notice``
-    the process's first prints :data:`COMPILE_NOTICE` on stderr.
-
-    >>> with watch_compiles(notice=False) as w:
-    ...     pass
-    >>> w.count
-    0
-    """
+    the process's first prints :data:`COMPILE_NOTICE` on stderr."""
     from numba.core import event
     watch = type("Watch", (_CompileWatch, event.Listener), {})(notice)
     event.register("numba:compile", watch)
@@ -72,11 +65,7 @@ def watch_compiles(notice: bool = True):
 
 
 def resolve_algorithm(graph, problem: str, backend: str, algorithm: str = "auto") -> str:
-    """The variant name ``algorithm`` means for ``graph`` (the automatic choice for 'auto').
-
-    >>> resolve_algorithm(Graph.from_edges([0], [1]), "cc", "cpu")
-    'none+union-async+find-halve'
-    """
+    """The variant name ``algorithm`` means for ``graph`` (the automatic choice for 'auto')."""
     if algorithm != "auto":
         return algorithm
     from gconn import design
@@ -87,14 +76,8 @@ def resolve_algorithm(graph, problem: str, backend: str, algorithm: str = "auto"
 
 def prepare_kernels(problem: str, backend: str, algorithm: str = "auto", params=None, *,
                     id_dtype=np.int32, mode: str = "phased", notice: bool = True) -> dict:
-    """Load (or compile) a run's kernels by running it on a tiny graph, so that neither a file's
-    load nor the first timed run pays for them.  ``problem``: 'build', 'cc', 'forest' or
-    'incremental'; pass the real graph's choice of 'auto' (:func:`resolve_algorithm`).
-    Returns ``{"kernels": seconds, "compiled": count}``.
-
-    >>> prepare_kernels("cc", "cpu", notice=False)["kernels"] >= 0
-    True
-    """
+    """Load (or compile) a run's kernels on a tiny graph (``problem`` 'build', 'cc', 'forest' or
+    'incremental'; 'auto' resolved for the real graph): ``{"kernels": seconds, "compiled": count}``."""
     from gconn import api
     params = dict(params or {})
     t0 = time.perf_counter()
@@ -109,21 +92,16 @@ def prepare_kernels(problem: str, backend: str, algorithm: str = "auto", params=
                 kinds = np.arange(size, dtype=np.int8) % 2
                 ic.process(kinds, np.resize(src, size), np.resize(dst, size))
             ic.labels()
-        elif problem == "forest":
-            api.spanning_forest(g, algorithm=algorithm, backend=backend, return_stats=True, **params)
-        elif problem == "cc":
-            api.connected_components(g, algorithm=algorithm, backend=backend, return_stats=True, **params)
+        elif problem != "build":
+            run = api.spanning_forest if problem == "forest" else api.connected_components
+            run(g, algorithm=algorithm, backend=backend, return_stats=True, **params)
     return {"kernels": time.perf_counter() - t0, "compiled": watch.count}
 
 
 #: ``gconn warmup``'s runs (problem, algorithm, incremental mode): every automatic choice on the CPU.
-WARMUP_RUNS = (
-    ("cc", "none+union-async+find-halve", None), ("cc", "kout+union-async+find-halve", None),
-    ("cc", "hb+union-async+find-halve", None), ("forest", "none+union-async+find-halve", None),
-    ("forest", "kout+union-async+find-halve", None), ("forest", "hb+union-async+find-halve", None),
-    ("incremental", "auto", "phased"), ("incremental", "auto", "sequential"),
-    ("incremental", "auto", "concurrent"),
-)
+WARMUP_RUNS = (*((problem, f"{sampling}+union-async+find-halve", "phased")
+                 for problem in ("cc", "forest") for sampling in ("none", "kout", "hb")),
+               *(("incremental", "auto", mode) for mode in ("phased", "sequential", "concurrent")))
 
 
 def warmup(show: bool = True, notice: bool = True) -> dict:
@@ -158,7 +136,7 @@ def warmup(show: bool = True, notice: bool = True) -> dict:
             bar.update()
         compiled += watch.count
         for problem, algorithm, mode in WARMUP_RUNS:
-            r = prepare_kernels(problem, "cpu", algorithm, mode=mode or "phased", notice=notice)
+            r = prepare_kernels(problem, "cpu", algorithm, mode=mode, notice=notice)
             compiled += r["compiled"]
             bar.update()
     return {"seconds": time.perf_counter() - t0, "compiled": compiled}
@@ -196,11 +174,9 @@ def warmup_gpu(show: bool = True) -> dict:
         bar.update()
         g = Graph.from_edges(cp.asarray(src.astype(np.int32)), cp.asarray(dst.astype(np.int32)))
         for problem, names in AUTO_GPU_VARIANTS.items():
+            run = api.connected_components if problem == "cc" else api.spanning_forest
             for name in names:
-                if problem == "cc":
-                    api.connected_components(g, algorithm=name, backend="gpu")
-                else:
-                    api.spanning_forest(g, algorithm=name, backend="gpu")
+                run(g, algorithm=name, backend="gpu")
                 bar.update()
         ic = api.IncrementalConnectivity(int(src.max()) + 2, backend="gpu")
         ic.process(np.arange(src.size, dtype=np.int8) % 2, src, dst)

@@ -17,7 +17,7 @@ def add_parser(add) -> None:
                                   "(incremental connectivity), checked against the static components",
             [C.input_options(), C.algorithm_options("incremental")])
     p.add_argument("--batch-size", type=positive_int, required=True, metavar="B", help="operations per batch")
-    p.add_argument("--query-ratio", type=C.nonneg_float, default=0.0, metavar="R",
+    p.add_argument("--query-ratio", type=C.non_negative(float, "a number >= 0"), default=0.0, metavar="R",
                    help="queries per insert on average (0.5: one query per two inserts; default 0)")
     p.add_argument("--mode", choices=("phased", "sequential", "concurrent"), default="phased",
                    help="what a query in a batch sees (see gconn.IncrementalConnectivity; default phased)")
@@ -26,13 +26,7 @@ def add_parser(add) -> None:
 
 def stream_ops(g, query_ratio: float, seed: int):
     """``g``'s edges shuffled, with ``query_ratio`` random-pair queries per insert at random
-    places: ``(kinds, src, dst)``, kinds 0 = insert, 1 = query.
-
-    >>> from gconn import Graph
-    >>> kinds, s, d = stream_ops(Graph.from_edges([0, 1], [1, 2]), 0.5, seed=0)
-    >>> int((kinds == 0).sum()), int((kinds == 1).sum())
-    (2, 1)
-    """
+    places: ``(kinds, src, dst)``, kinds 0 = insert, 1 = query."""
     rng = np.random.default_rng(seed)
     m = g.m
     q = int(round(query_ratio * m)) if g.n else 0
@@ -52,13 +46,12 @@ def stream_ops(g, query_ratio: float, seed: int):
 
 def cmd_stream(args, parser) -> int:
     from gconn import api
+    from gconn.bench.harness import progress, resolve_backend
     C.check_input_options(args, parser, "incremental")
     with C.read_input(args, parser) as inp:
-        from gconn.bench.harness import resolve_backend
         backend = resolve_backend(args.backend)
         kernels = [C.prepare("incremental", args, backend)]
         g, load_times = C.load_graph(inp, args, C.relabel_of(args) if inp.is_file else False)
-    name = inp.name
     kinds, src, dst = stream_ops(g, args.query_ratio, args.seed)
     total = kinds.size
     n_batches = -(-total // args.batch_size)
@@ -66,7 +59,15 @@ def cmd_stream(args, parser) -> int:
     kernels.append(C.prepare("incremental", args, backend, g, mode=args.mode))
     kernels.append(C.prepare("cc", argparse.Namespace(algorithm="auto", quiet=args.quiet), backend, g))
     ic = api.IncrementalConnectivity(g.n, algorithm=args.algorithm, backend=backend, mode=args.mode)
-    elapsed, answers = _replay(ic, (kinds, src, dst), args.batch_size, C.show_progress(args))
+    elapsed, answers = 0.0, 0
+    with progress(C.show_progress(args), total=total, desc="stream", unit="op", unit_scale=True) as bar:
+        for start in range(0, total, args.batch_size):
+            batch = tuple(a[start:start + args.batch_size] for a in (kinds, src, dst))
+            t0 = time.perf_counter()
+            res = ic.process(*batch)
+            elapsed += time.perf_counter() - t0
+            answers += int(res.sum())
+            bar.update(batch[0].size)
     k_stream = ic.n_components
     k_static, static_labels = api.connected_components(g, backend=backend)
     ok = k_stream == int(k_static) and np.array_equal(C.host(ic.labels()), C.host(static_labels))
@@ -75,7 +76,7 @@ def cmd_stream(args, parser) -> int:
     def rate(count: int) -> float:
         return count / elapsed if elapsed > 0 else 0.0
 
-    out = {"input": name, "n": g.n, "m": g.m, "inserts": g.m, "queries": q, "batches": n_batches,
+    out = {"input": inp.name, "n": g.n, "m": g.m, "inserts": g.m, "queries": q, "batches": n_batches,
            "batch_size": args.batch_size, "mode": args.mode, "variant": ic.variant.name, "backend": backend,
            "input_times_s": load_times, "time_s": elapsed, "edges_per_s": rate(g.m), "ops_per_s": rate(total),
            "queries_true": answers, "components": k_stream, "static_components": int(k_static), "ok": ok,
@@ -84,7 +85,7 @@ def cmd_stream(args, parser) -> int:
         print(json.dumps(out))
     else:
         C.print_fields([
-            ("input", C.input_line(name, load_times)), ("n", f"{g.n:,}"), ("m", f"{g.m:,}"),
+            ("input", C.input_line(inp.name, load_times)), ("n", f"{g.n:,}"), ("m", f"{g.m:,}"),
             ("operations", f"{g.m:,} inserts + {q:,} queries (ratio {args.query_ratio:g}, seed {args.seed})"),
             ("batches", f"{n_batches:,} of up to {args.batch_size:,} operations, {args.mode} mode"),
             ("variant", f"{ic.variant.name} ({C.backend_note(backend, args.algorithm)})"),
@@ -95,18 +96,3 @@ def cmd_stream(args, parser) -> int:
             ("components", f"{k_stream:,} (static: {int(k_static):,}) {'ok' if ok else 'MISMATCH'}"),
         ])
     return 0 if ok else 1
-
-
-def _replay(ic, ops, batch_size: int, show: bool) -> tuple:
-    """The seconds ``ic.process`` took over the batches of ``ops``, and its connected answers."""
-    from gconn.bench.harness import progress
-    total, elapsed, answers = ops[0].size, 0.0, 0
-    with progress(show, total=total, desc="stream", unit="op", unit_scale=True) as bar:
-        for start in range(0, total, batch_size):
-            batch = tuple(a[start:start + batch_size] for a in ops)
-            t0 = time.perf_counter()
-            res = ic.process(*batch)
-            elapsed += time.perf_counter() - t0
-            answers += int(res.sum())
-            bar.update(batch[0].size)
-    return elapsed, answers

@@ -40,18 +40,15 @@ def add_parsers(add) -> None:
     p.add_argument("--problem", choices=("cc", "forest", "incremental"), default="cc",
                    help="cc (default), forest or incremental")
 
-    p = add("demo", cmd_demo, f"run connected components on a built-in example ({C.EXAMPLE_SPEC}), "
-                                    "on the GPU if there is one, checked against scipy")
+    p = add("demo", cmd_demo, f"components of a built-in example ({C.EXAMPLE_SPEC}), checked against scipy")
     p.add_argument("-b", "--backend", default="auto", choices=("auto", "cpu", "gpu"))
 
-    p = add("warmup", cmd_warmup, "compile the kernels of the common commands once, the CPU's into numba's "
-                                        "cache and the GPU's into gconn's (run it after installing; otherwise the "
-                                        "first run of each compiles them)")
+    p = add("warmup", cmd_warmup, "compile the common commands' kernels once (after installing): the CPU's "
+                                  "into numba's cache, the GPU's into gconn's")
     p.add_argument("-b", "--backend", default="auto", choices=("auto", "cpu", "gpu"),
                    help="auto (default): the CPU's, and the GPU's when one is usable")
 
-    p = add("cache", cmd_cache, "where the compiled GPU kernels are kept (GCONN_KERNEL_CACHE), how many, "
-                                      "how large; --clear removes them")
+    p = add("cache", cmd_cache, "the compiled GPU kernels (GCONN_KERNEL_CACHE): where, how many, how large")
     p.add_argument("--clear", action="store_true", help="remove the cached kernels")
 
     p = add("bench", cmd_bench, "benchmark variants x graphs against scipy and NetworkX")

@@ -8,13 +8,6 @@ on ``client=``, else the current ``distributed.Client``, else (or with
 ``client=False``) Dask's local scheduler.  Vertex ids are integers in
 [0, 2^63); the vertex set must fit in one worker.  gconn's kernels use all
 cores of a process: give each worker one thread (or one GPU).
-
->>> import dask.dataframe as dd, pandas as pd
->>> import gconn.integrations.dask
->>> df = dd.from_pandas(pd.DataFrame({"u": [0, 1, 3], "v": [1, 2, 4]}), npartitions=2)
->>> k, labels = gconn.integrations.dask.connected_components(df, backend="cpu")
->>> k, labels.compute().tolist()
-(2, [0, 0, 0, 1, 1])
 """
 from __future__ import annotations
 
@@ -177,16 +170,14 @@ def _forest(src: np.ndarray, dst: np.ndarray, lone: np.ndarray, n_lo: int, backe
     return _Forest(fs, fd, _unseen(lone, fs, fd), n_lo)
 
 
-def _frame_forest(df: pd.DataFrame, source, target, where: str, backend: str) -> _Forest:
-    src = _series_ids(df[source], f"{where}, column {source!r}")
-    dst = _series_ids(df[target], f"{where}, column {target!r}")
+def _part_forest(part, columns, where: str, backend: str) -> _Forest:
+    """The forest of a dataframe partition (``columns``: its two id columns) or an array block (None)."""
+    if columns is None:
+        block = np.asarray(part)
+        src, dst = (_check_ids(block[:, i], f"{where}, column {i}") for i in (0, 1))
+    else:
+        src, dst = (_series_ids(part[c], f"{where}, column {c!r}") for c in columns)
     return _forest(src, dst, _EMPTY, 0, backend)
-
-
-def _block_forest(block: np.ndarray, where: str, backend: str) -> _Forest:
-    block = np.asarray(block)
-    return _forest(_check_ids(block[:, 0], f"{where}, column 0"),
-                   _check_ids(block[:, 1], f"{where}, column 1"), _EMPTY, 0, backend)
 
 
 def _file_forest(path: str, source, target, backend: str) -> _Forest:
@@ -230,13 +221,10 @@ def _label(f: _Forest, n, output: str, backend: str) -> _Labels:
                 f"array would need {size} entries; use output='dataframe' or pass n=")
         if output != "dataframe" and size <= _SPARSE_RATIO * verts.size:
             verts = None
-    if verts is None:
-        g = Graph.from_edges(f.src, f.dst, n=size)
-    else:
-        g = Graph.from_edges(np.searchsorted(verts, f.src), np.searchsorted(verts, f.dst),
-                             n=verts.size)
+    if verts is not None:
+        f, size = f._replace(src=np.searchsorted(verts, f.src), dst=np.searchsorted(verts, f.dst)), verts.size
     with _GCONN_LOCK:
-        k, labels = _gconn_cc(g, backend=backend)
+        k, labels = _gconn_cc(Graph.from_edges(f.src, f.dst, n=size), backend=backend)
     return _Labels(int(k), verts, labels)
 
 
@@ -283,7 +271,7 @@ def _leaves(edges, source, target, backend: str) -> list:
         for name in (s, t):
             _check_dtype(edges.dtypes[name], f"column {name!r}")
         parts = edges[[s, t]].to_delayed()
-        return [delayed(_frame_forest, pure=False)(p, s, t, f"partition {i}", backend)
+        return [delayed(_part_forest, pure=False)(p, (s, t), f"partition {i}", backend)
                 for i, p in enumerate(parts)]
     if isinstance(edges, da.Array):
         if source is not None or target is not None:
@@ -294,7 +282,7 @@ def _leaves(edges, source, target, backend: str) -> list:
         _check_dtype(edges.dtype, "the edge array")
         if edges.numblocks[1] > 1:
             edges = edges.rechunk({1: 2})
-        return [delayed(_block_forest, pure=False)(b, f"block {i}", backend)
+        return [delayed(_part_forest, pure=False)(b, None, f"block {i}", backend)
                 for i, b in enumerate(edges.to_delayed().ravel())]
     if isinstance(edges, (str, os.PathLike)):
         edges = [edges]
@@ -313,8 +301,7 @@ def _leaves(edges, source, target, backend: str) -> list:
 
 def _tree(leaves: list, fan_in: int, backend: str) -> list:
     """Every node of a fan-in reduction over delayed forests, the root last."""
-    nodes = list(leaves)
-    level = list(leaves)
+    nodes, level = list(leaves), leaves
     while len(level) > 1:
         level = [delayed(_merge, pure=False)(backend, *level[i:i + fan_in])
                  for i in range(0, len(level), fan_in)]
@@ -323,10 +310,8 @@ def _tree(leaves: list, fan_in: int, backend: str) -> list:
 
 
 def _get_client(client):
-    if client is False:
-        return None
     if client is not None:
-        return client
+        return None if client is False else client
     try:
         from distributed import default_client
         return default_client()
@@ -335,8 +320,8 @@ def _get_client(client):
 
 
 def _run(client, nodes: list):
-    """Compute the last of ``nodes`` (with a client, a Future of it); every node is
-    held as a future until the last is done, so a lost worker's can be recomputed."""
+    """The last of ``nodes`` computed (a Future with a client; the others held until it is
+    done, so that a lost worker's results can be recomputed)."""
     if client is None:
         return dask.compute(nodes[-1])[0]
     futures = client.compute(nodes)
@@ -407,19 +392,13 @@ def connected_components(edges, *, source=None, target=None, n=None, output="aut
                          backend="auto", chunk_size=1 << 22, client=None):
     """Connected components of edges held by Dask; returns ``(k, labels)``.
 
-    ``edges`` is a dask.dataframe (``source=``/``target=`` name its two id
-    columns, the first two by default), a dask.array of shape (m, 2), or a
-    list of files read one per task (Parquet, CSV, ``.npy`` edge arrays,
-    and gconn's formats through :func:`gconn.load`; a glob pattern works).
-
-    ``labels`` numbers components 0..k-1 like scipy: with ``output="array"``
-    a dask.array over 0..n-1 (``n`` defaults to the largest id + 1); with
-    ``"dataframe"`` a dask.dataframe ``vertex, label`` over the sorted ids
-    in the edges (files gconn.load reads lose vertices seen only in self
-    loops); ``"auto"`` the array unless the ids are sparse (beyond 2^20 and
-    more than 4 times the distinct count).  ``fan_in`` forests merge per
-    task; ``backend`` is gconn's.  Labels stay on the cluster in chunks of
-    ``chunk_size``.
+    ``edges``: a dask.dataframe (``source=``/``target=`` name its id columns, the first two by
+    default), a dask.array of shape (m, 2), or a list of files (or glob patterns) read one per
+    task.  ``labels`` numbers components 0..k-1 like scipy: ``output="array"``, a dask.array over
+    0..n-1 (``n`` defaults to the largest id + 1); ``"dataframe"``, ``vertex, label`` over the
+    ids in the edges (a file's loop-only vertices are lost); ``"auto"``, the array unless the
+    ids are sparse (beyond 2^20 and more than 4 times the distinct count).  ``fan_in`` forests
+    merge per task; labels stay on the cluster in chunks of ``chunk_size``.
 
     >>> import dask.array as da, numpy as np
     >>> import gconn.integrations.dask
@@ -440,10 +419,8 @@ def connected_components(edges, *, source=None, target=None, n=None, output="aut
 
 def spanning_forest(edges, *, source=None, target=None, fan_in=4, backend="auto",
                     chunk_size=1 << 22, client=None):
-    """A spanning forest of edges held by Dask, as a dask.dataframe of
-    ``source, target`` edges (n - k of the input's edges, in its ids).
-
-    ``edges`` and the options are those of :func:`connected_components`.
+    """A spanning forest of edges held by Dask: a dask.dataframe of ``source, target`` edges
+    (n - k of the input's); ``edges`` and the options as in :func:`connected_components`.
 
     >>> import dask.dataframe as dd, pandas as pd
     >>> import gconn.integrations.dask
@@ -458,12 +435,9 @@ def spanning_forest(edges, *, source=None, target=None, fan_in=4, backend="auto"
 
 
 class IncrementalForest:
-    """Connectivity under batches of edges added on Dask.
-
-    :meth:`add` merges a batch (any input of :func:`connected_components`)
-    into the current spanning forest, which is one more leaf of the
-    reduction; queries use labels computed once per batch.  The scheduler
-    keeps the chain of batches, so a forest lost with its worker is recomputed.
+    """Connectivity under batches of edges added on Dask: :meth:`add` merges a batch (any input
+    of :func:`connected_components`) into the spanning forest; queries use labels computed once
+    per batch.
 
     >>> import dask.array as da, numpy as np
     >>> import gconn.integrations.dask
@@ -511,8 +485,7 @@ class IncrementalForest:
         return _labels_out(self._client, lab, output, self._chunk_size)
 
     def connected(self, u, v) -> np.ndarray:
-        """Whether u[i] and v[i] are connected now (an id never seen is
-        connected only to itself), as a NumPy bool array."""
+        """Whether u[i] and v[i] are connected now (an unseen id only to itself): a NumPy bool array."""
         u = _check_ids(np.atleast_1d(np.asarray(u)), "u")
         v = _check_ids(np.atleast_1d(np.asarray(v)), "v")
         if u.shape != v.shape:

@@ -5,12 +5,6 @@ of ``_nx_gconn`` run on gconn with ``backend="gconn"`` or after
 ``nx.config.backend_priority = ["gconn"]``.  A graph is converted once to a
 :class:`ConvertedGraph`, which NetworkX caches until ``G`` changes.  gconn
 runs on the CPU unless ``nx.config.backends.gconn.backend`` says "auto" or "gpu".
-
->>> import networkx as nx
->>> from gconn.integrations.networkx import BackendInterface, ConvertedGraph
->>> G = ConvertedGraph.from_networkx(nx.Graph([("a", "b"), ("c", "d")]))
->>> sorted(sorted(c) for c in BackendInterface.connected_components(G))
-[['a', 'b'], ['c', 'd']]
 """
 from __future__ import annotations
 
@@ -32,11 +26,8 @@ _TABLE_SPREAD = 4
 
 
 class ConvertedGraph:
-    """The structure of a NetworkX graph, as the gconn backend holds it.
-
-    Node ``i`` is ``labels[i]``; ``src``/``dst`` hold every NetworkX edge once
-    as node indices (each multigraph key, self loops included).  Attributes
-    are not carried over: no implemented function reads them.
+    """A NetworkX graph's structure: node ``i`` is ``labels[i]``; ``src``/``dst`` hold every edge
+    once as node indices (each multigraph key, self loops included); attributes are not kept.
 
     >>> import networkx as nx
     >>> H = ConvertedGraph.from_networkx(nx.MultiGraph([(1, 2), (1, 2), (3, 3)]))
@@ -80,27 +71,17 @@ class ConvertedGraph:
         total = int(degrees.sum())
         labels, dst = _neighbour_positions(list(adj), adj, total, dt)
         src = np.repeat(np.arange(n, dtype=dt), degrees)
-        keys = None
+        once = slice(None) if G.is_directed() else src <= dst
+        src, dst = src[once], dst[once]
         if multigraph:
             keys = np.fromiter(map(len, chain.from_iterable(nbrs.values() for nbrs in adj.values())),
-                               np.int64, total)
-        if not G.is_directed():
-            once = src <= dst
-            src, dst = src[once], dst[once]
-            keys = keys[once] if keys is not None else None
-        if keys is not None:
+                               np.int64, total)[once]
             src, dst = np.repeat(src, keys), np.repeat(dst, keys)
         return cls(labels, src, dst, directed=G.is_directed(), multigraph=multigraph,
                    graph=dict(G.graph) if keep_graph_attrs else None)
 
     def to_networkx(self):
-        """The same nodes and edges as a NetworkX graph of the original class.
-
-        >>> import networkx as nx
-        >>> H = ConvertedGraph.from_networkx(nx.DiGraph([(2, 1)])).to_networkx()
-        >>> type(H).__name__, list(H.edges)
-        ('DiGraph', [(2, 1)])
-        """
+        """The same nodes and edges as a NetworkX graph of the original class."""
         cls = {(False, False): nx.Graph, (True, False): nx.DiGraph,
                (False, True): nx.MultiGraph, (True, True): nx.MultiDiGraph}
         H = cls[self.directed, self.multigraph]()
@@ -135,8 +116,8 @@ class ConvertedGraph:
         return self._gconn
 
     def successor_matrix(self):
-        """The arcs as a SciPy CSR matrix, each row's successors reversed: gconn's
-        CPU Tarjan takes a row from its end, so components complete in NetworkX's order.
+        """The arcs as a SciPy CSR matrix, each row reversed: gconn's CPU Tarjan takes a row from
+        its end, so components complete in NetworkX's order.
 
         >>> import networkx as nx
         >>> H = ConvertedGraph.from_networkx(nx.DiGraph([(0, 1), (0, 2), (2, 0)]))
@@ -218,20 +199,14 @@ def _addresses(objects: np.ndarray) -> np.ndarray:
     return np.frombuffer(objects, np.intp).astype(np.int64, copy=False)
 
 
-def _addresses_are_ids() -> bool:
-    """Whether an object array's pointers are its items' ids (not on PyPy)."""
-    probe = [object(), None]
-    return _addresses(np.fromiter(probe, object, 2)).tolist() == list(map(id, probe))
-
-
-_IDENTITY = _addresses_are_ids()
+# whether an object array's pointers are its items' ids (not on PyPy)
+_PROBE = [object(), None]
+_IDENTITY = _addresses(np.fromiter(_PROBE, object, 2)).tolist() == list(map(id, _PROBE))
 
 
 def _neighbour_positions(nodes: list, adj: dict, total: int, dt):
-    """Node labels as an array, and the node index of each of the ``total``
-    neighbour entries of ``adj``, walked once in the interpreter: by the node
-    objects' addresses when entries are mostly the nodes themselves, else an
-    array table for narrow int labels, else a hash table (or dict)."""
+    """Node labels as an array, and the node index of each of the ``total`` neighbour entries of
+    ``adj``: by address when entries are mostly the node objects, else by table or hash."""
     n = len(nodes)
     neighbours = chain.from_iterable(adj.values())
     objects = np.fromiter(nodes, object, n)
@@ -377,7 +352,6 @@ class BackendInterface:
 
     @staticmethod
     def can_run(name, args, kwargs) -> bool:
-        """Every implemented function runs on any graph with any arguments."""
         return True
 
     @staticmethod
