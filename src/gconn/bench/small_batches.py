@@ -138,7 +138,8 @@ def run(n: int = 100_000, batches: int = 3000, warmup: int = 300, size: int = 10
             ic._small_below = 0
         cases.append((name, mode, call, as_arrays if arrays else work, ic, list(ref), [], []))
     parent, ref_times = list(ref), []
-    yardstick = (None, None, lambda _, b: py_batch(parent, b[0], b[1], b[2], b[3]), work, None, None, ref_times, [])
+    yardstick = (None, None, lambda _, b: py_batch(parent, b[0], b[1], b[2], b[3]), work, None, None,
+                 ref_times, [])
     # turns by chunks: a case has the caches to itself, and the load drifts alike for all
     for lo in range(0, warmup + batches, chunk):
         for name, mode, call, inputs, ic, state, times, answers in [yardstick] + cases:
@@ -205,8 +206,8 @@ def in_trees(trees: list, args: list, rounds: int) -> list:
     for _ in range(rounds):
         for t in trees:
             env = dict(os.environ, PYTHONPATH=os.path.abspath(t))
-            r = subprocess.run([sys.executable, __file__, "--json", *args], env=env, capture_output=True, text=True,
-                               check=False)
+            r = subprocess.run([sys.executable, __file__, "--json", *args], env=env, capture_output=True,
+                               text=True, check=False)
             if r.returncode:
                 raise SystemExit(f"{t}: {r.stderr[-1500:]}")
             per[t].append(json.loads(r.stdout.strip().splitlines()[-1]))
@@ -227,7 +228,7 @@ def main(argv=None) -> int:
                    "(default 250)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--variants", nargs="+", help="variants to time (default: the automatic choice's cases)")
-    p.add_argument("--tree", action="append", help="a source tree to time, in turns with the others (repeatable)")
+    p.add_argument("--tree", action="append", help="a source tree to time in turns (repeatable)")
     p.add_argument("--rounds", type=int, default=3, help="turns of the trees (default 3)")
     p.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     a = p.parse_args(argv)
@@ -239,7 +240,9 @@ def main(argv=None) -> int:
     before, load = cpu_snapshot(), os.getloadavg()
     if a.tree:
         args = [f"--n={a.n}", f"--batches={a.batches}", f"--warmup={a.warmup}", f"--size={a.size}",
-                f"--chunk={a.chunk}", f"--seed={a.seed}", *(["--variants", *a.variants] if a.variants else [])]
+                f"--chunk={a.chunk}", f"--seed={a.seed}"]
+        if a.variants:
+            args += ["--variants", *a.variants]
         rows = in_trees(a.tree, args, a.rounds)
         out = md_table(["case", *(f"tree {i + 1}, median us:" for i in range(len(a.tree))), "last / first:"],
                        rows)
