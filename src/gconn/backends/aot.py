@@ -1,24 +1,14 @@
-"""One-off runs without numba: :mod:`gconn.backends._aot` and when to use it.
+"""One-off runs without numba: the seam to :mod:`gconn.backends._aot`, built
+by :mod:`gconn.backends.aot_build` with ``numba.pycc`` (deprecated; another
+ahead-of-time build may replace it by a module of that name with the same
+functions: ``components_*``, ``roots_*``, ``forest_*`` and the parsers of
+:mod:`gconn.io._kernels`, which the file readers take by that name).
 
-This module is the seam to the compiled module (built by
-:mod:`gconn.backends.aot_build` with ``numba.pycc``, which is deprecated):
-:func:`module` loads it and the run functions below call it; the file
-readers take its parsers by its name (:data:`gconn.io._parsers.COMPILED`).
-Another ahead-of-time build replaces it by providing the same functions
-(``components_*``, ``roots_*``, ``forest_*`` and the parsers of
-:mod:`gconn.io._kernels`) as a module of that name.
-
-numba costs every new process about a second before its first kernel runs
-(import, CPU target initialisation, loading each cached kernel), more than
-SciPy's whole one-off run on a 1M-edge file.  ``gconn.backends._aot`` holds, compiled
-at install time, what a plain call needs: serial union-find over the raw
-edges (see :mod:`gconn.backends.aot_build`) and the text parsers.
-
-The dispatcher (:mod:`gconn.api.dispatch`, route ``compiled``) sends the API's
-(and ``gconn cc FILE``'s) plain calls on small host edge arrays and files
-here -- the automatic variant, no statistics, no relabelling -- when
-:func:`chosen` says so.  The labels are SciPy's, exactly as the JIT
-backends give them.
+numba costs a new process about a second before its first kernel runs, more
+than SciPy's whole run on a 1M-edge file; the compiled module holds what a
+plain call needs (serial union-find over the raw edges, the text parsers).
+:mod:`gconn.api.dispatch` (route ``compiled``) sends plain calls on small
+host edges and files here when :func:`chosen` says so; the labels are SciPy's.
 
 >>> import numpy as np
 >>> e = raw(np.array([0, 2]), np.array([1, 3]), None)
@@ -39,19 +29,17 @@ from gconn.graph.ids import INT32_MAX, id_range
 #: The variant of the compiled module (built by :mod:`gconn.backends.aot_build`).
 VARIANT = "none+union-rem-cas+find-naive+halve-one"
 
-#: Largest input (edges) given to the compiled serial union-find once numba
-#: is loaded: above it the JIT path's parallel union-find wins.
+#: Largest input (edges) for the compiled serial union-find once numba is
+#: loaded (above it the parallel JIT wins), and while it is not (it costs ~1 s).
 WARM_MAX_EDGES = 1 << 18
-#: ... while numba is not loaded, which adds ~1 s to the JIT path.
 COLD_MAX_EDGES = 1 << 24
 
 _MODULE: list = []
 
 
 def module():
-    """:mod:`gconn.backends._aot`, or None where it was not built (numba's JIT then
-    does everything; ``PYTHONPATH=src python -m gconn.backends.aot_build`` builds it
-    in a development checkout)."""
+    """:mod:`gconn.backends._aot`, or None where it was not built
+    (``PYTHONPATH=src python -m gconn.backends.aot_build`` builds it in a checkout)."""
     if not _MODULE:
         try:
             from gconn.backends import _aot
@@ -68,10 +56,8 @@ def chosen(m: int) -> bool:
     return m <= (COLD_MAX_EDGES if numba_free() else WARM_MAX_EDGES)
 
 
-#: Largest file read whole for the compiled path: larger ones go to the
-#: streamed path (:mod:`gconn.chunked.cpu`), which parses and unites them in
-#: O(n + chunk) memory instead of reading every edge first.  64 MB is a few
-#: million edges of text, well inside :data:`COLD_MAX_EDGES`' range.
+#: Largest file read whole for the compiled path; larger ones go chunked
+#: (:mod:`gconn.chunked.cpu`, O(n + chunk) memory).
 MAX_FILE_BYTES = 64 << 20
 
 
@@ -82,8 +68,7 @@ class Edges(NamedTuple):
 
 
 def raw(src, dst, n, relabel=False) -> Edges | None:
-    """The edges as they are, after the checks ``Graph.from_edges`` makes
-    (None where it would relabel them)."""
+    """The edges after ``Graph.from_edges``'s checks (None where it would relabel them)."""
     if relabel is True:
         return None
     if relabel == "auto" and n is None and src.size:

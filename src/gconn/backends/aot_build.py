@@ -1,20 +1,11 @@
-"""Build :mod:`gconn.backends._aot`: the kernels a one-off run needs, compiled ahead of
-time with numba's ``pycc``, so that such a run never imports numba.
+"""Build :mod:`gconn.backends._aot` with numba's ``pycc``: what a one-off run
+needs, serial (pycc has no ``parallel=True``), from the JIT backends' bodies:
+``core.unionfind``'s UnionRemCAS with HalveAtomicOne (``aot.VARIANT``) on
+one-thread primitives, compression, ``cpu.backend._compact`` (SciPy's
+numbering) and the forest's ``record_edge``; and the text parsers of
+:mod:`gconn.io._kernels`.  ``pip install`` builds it; in a checkout::
 
-What goes in (serial: pycc has no ``parallel=True``), all from the bodies the
-JIT backends use, none rewritten here.
-
-* union-find over raw edge arrays: ``core.unionfind``'s UnionRemCAS with
-  HalveAtomicOne (``gconn.backends.aot.VARIANT``), built with plain-memory primitives
-  (:data:`SERIAL`, the one-thread target), then compression and
-  ``cpu.backend._compact`` (SciPy's numbering); the spanning-forest
-  variant records each link with ``cpu.primitives.record_edge``;
-* the text parsers of :mod:`gconn.io._kernels` that reading a Matrix
-  Market file or an edge list needs (``entries_ok`` is the serial check).
-
-``pip install`` builds it (``setup.py``); in a development checkout::
-
-    PYTHONPATH=src python -m gconn.backends.aot_build     # writes src/gconn/_aot*.so"""
+    PYTHONPATH=src python -m gconn.backends.aot_build"""
 from __future__ import annotations
 
 import os
@@ -24,8 +15,7 @@ from numba import njit
 from numba.core.errors import NumbaPendingDeprecationWarning
 
 with warnings.catch_warnings():
-    # pycc is "pending deprecation" with no replacement yet; if it goes,
-    # setup.py installs without gconn.backends._aot and numba's JIT does the work.
+    # pycc is "pending deprecation"; if it goes, setup.py installs without _aot and the JIT does the work
     warnings.simplefilter("ignore", NumbaPendingDeprecationWarning)
     from numba.pycc import CC
 
@@ -37,9 +27,7 @@ from gconn.backends.cpu.primitives import record_edge
 from gconn.design import Plan, Variant
 from gconn.io import _kernels as K
 
-# The union rule (aot.VARIANT): serially, Rem's UnionRemCAS with
-# HalveAtomicOne beats UnionAsync + FindHalve (BENCHMARKS.md, "Startup and
-# small batches").
+# serially, UnionRemCAS + HalveAtomicOne beats UnionAsync + FindHalve (BENCHMARKS.md)
 _PLAN = Plan.of(Variant.parse(VARIANT))
 _FIND, _SPLICE = _PLAN.fopt, _PLAN.sopt
 
@@ -63,28 +51,13 @@ def _cas(a, i, old, new):
 
 
 @njit(inline="always")
-def _atomic_min(a, i, v):
-    old = a[i]
-    if v < old:
-        a[i] = v
-    return old
-
-
-@njit(inline="always")
-def _atomic_add(a, i, v):
-    old = a[i]
-    a[i] = old + v
-    return old
-
-
-@njit(inline="always")
 def _fence():
     pass
 
 
-#: One thread, so the atomics are plain reads and writes.
-SERIAL = Primitives(jit=njit, load=_load, store=_store, cas=_cas, atomic_min=_atomic_min,
-                    atomic_add=_atomic_add, fence=_fence)
+#: One thread, so the atomics are plain reads and writes (union-find uses no atomic_min, atomic_add).
+SERIAL = Primitives(jit=njit, load=_load, store=_store, cas=_cas, atomic_min=None, atomic_add=None,
+                    fence=_fence)
 _UF = build(SERIAL)
 _union = _UF.UnionRemCAS
 _find = _UF.FindNaive
@@ -108,20 +81,17 @@ def components(src, dst, P):
 
 
 def roots(src, dst, P):
-    """Each vertex's root, the smallest vertex of its component (Rem
-    links a root under a smaller one)."""
+    """Each vertex's root, its component's smallest vertex."""
     _unite(src, dst, P, P[:0], P[:0])
 
 
 def forest(src, dst, P, fa, fb):
-    """Spanning forest: fa[r], fb[r] = the edge whose union linked root r
-    (fa, fb filled with -1 beforehand, of length P.size)."""
+    """Spanning forest: fa[r], fb[r] = the edge that linked root r (fa, fb of -1s, length P.size)."""
     _unite(src, dst, P, fa, fb)
 
 
-# The parsers go in through their dispatchers (compiled as numba compiles
-# them for the JIT; pycc's own typing of their bodies rejects the literal
-# status codes).  entries_ok, parallel in the JIT, is the serial check here.
+# The parsers go in through their dispatchers: pycc's own typing of their bodies rejects the
+# literal status codes.  entries_ok, parallel in the JIT, is the serial check here.
 def _line_end(buf, pos):
     return K.line_end(buf, pos)
 
@@ -150,8 +120,7 @@ def _entries_ok(buf, pos, nidx, nvals, kind, chunks):
     return K.check_entries(buf, pos, 1, nidx, nvals, kind)[0] == K.OK
 
 
-#: (edge id type, vertex id type): int64 edges with int32 vertices is what
-#: Python lists and most files give for graphs under 2^31 vertices.
+#: (edge id type, vertex id type); int64 edges with int32 vertices: lists and files under 2^31 vertices
 ID_TYPES = (("i4", "i4"), ("i8", "i4"), ("i8", "i8"))
 
 

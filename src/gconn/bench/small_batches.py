@@ -1,21 +1,24 @@
 """Small batches on :class:`gconn.IncrementalConnectivity` (CPU backend)
 beside a pure-Python union-find, in one process.
 
-``python -m gconn.bench.small_batches [--n N] [--batches B] [--size K]``
+``python -m gconn.bench.small_batches [--n N] [--batches B] [--size K]
+[--variants V ...] [--tree A --tree B ...]``
 
-Every case starts from the same structure of ``n`` vertices holding
-``n/2`` random edges and gets the same random batches of ``K`` inserts
-and ``K`` queries: the yardstick, a list of parents with path halving
-doing the K unions and K finds-and-compare; ``insert(src, dst)`` then
-``connected(u, v)`` with Python lists and with int64 arrays; and
-``process(kinds, src, dst)`` with the 2K operations shuffled, in each
-mode; and, for comparison, two cases on the checked path every batch
-took before the one-call path (see :mod:`gconn.backends.cpu.unionfind`). Cases
-take turns in chunks of ``--chunk`` batches (the machine's load drifts
-alike for all), each call is timed alone with ``perf_counter_ns``, after
-``--warmup`` batches; the table gives microseconds per batch: median,
-min, p90, and the median over the yardstick's. Every answer is checked
-against the yardstick's union-find.
+Every case starts from ``n`` vertices holding ``n/2`` random edges and
+gets the same batches of ``K`` inserts and ``K`` queries: the yardstick (a
+list of parents with path halving); ``insert`` then ``connected`` with
+lists and int64 arrays; ``process`` with the operations shuffled, in each
+mode; and two cases on the checked path (the one-call path off).  Cases
+take turns in chunks of ``--chunk`` batches, each call timed alone after
+``--warmup`` batches; the table gives microseconds per batch (median, min,
+p90, median over the yardstick's).  Every answer is checked.
+
+``--variants`` times the named variants (``gconn.variants("incremental")``,
+``sv`` for ``none+sv``) instead, each with ``insert+connected`` and
+``process`` in every mode, on int64 arrays.  ``--tree`` (repeatable) runs
+the whole comparison in a fresh process per source tree (``PYTHONPATH``
+set to it), the trees taking turns ``--rounds`` times; the table gives
+each tree's median over rounds and the ratio last / first.
 
 >>> rows = run(n=200, batches=30, warmup=5, size=4)
 >>> [r["case"] for r in rows][:2]
@@ -48,8 +51,7 @@ def _finder(parent: list):
 
 
 def py_batch(parent: list, src, dst, u, v) -> list:
-    """The yardstick: K unions, then K finds-and-compare, on a list of
-    parents with path halving."""
+    """The yardstick: K unions, then K finds-and-compare."""
     find = _finder(parent)
     for a, b in zip(src, dst):
         ra, rb = find(a), find(b)
@@ -59,10 +61,7 @@ def py_batch(parent: list, src, dst, u, v) -> list:
 
 
 def _expected(parent: list, kinds, src, dst, mode: str) -> tuple:
-    """A process() batch's allowed answers on the yardstick's structure, as
-    (must be True, may be True) lists: each query after all inserts
-    (phased), after the inserts before it (sequential), or anything between
-    the state before the batch and after it (concurrent)."""
+    """A process() batch's allowed answers in ``mode``, as (must be True, may be True) lists."""
     find = _finder(parent)
     queries = [i for i, k in enumerate(kinds) if k == 1]
     before = [find(src[i]) == find(dst[i]) for i in queries]
@@ -82,8 +81,7 @@ def _expected(parent: list, kinds, src, dst, mode: str) -> tuple:
 
 
 def _batches(rng, n: int, count: int, size: int) -> list:
-    """(src, dst, u, v, kinds, psrc, pdst) as Python lists: the insert and
-    query halves, and the same operations shuffled for process()."""
+    """(src, dst, u, v, kinds, psrc, pdst) lists: inserts, queries, and both shuffled."""
     out = []
     for _ in range(count):
         s, d, u, v = (rng.integers(0, n, size).tolist() for _ in range(4))
@@ -94,30 +92,36 @@ def _batches(rng, n: int, count: int, size: int) -> list:
     return out
 
 
-def _cases(modes):
-    """(name, mode, call(ic, batch), arrays?, checked?) for each gconn case;
-    checked: the structure takes the checked path for every batch (the
-    one-call path switched off), as before it existed."""
-    def pair(ic, b):
-        ic.insert(b[0], b[1])
-        return ic.connected(b[2], b[3])
+def _pair(ic, b):
+    ic.insert(b[0], b[1])
+    return ic.connected(b[2], b[3])
 
-    def mixed(ic, b):
-        return ic.process(b[4], b[5], b[6])
 
-    cases = [("insert+connected, lists", "phased", pair, False, False),
-             ("insert+connected, arrays", "phased", pair, True, False)]
+def _mixed(ic, b):
+    return ic.process(b[4], b[5], b[6])
+
+
+def _cases(modes, variants=None):
+    """(name, algorithm, mode, call(ic, batch), arrays?, checked path?) per gconn case."""
+    if variants:
+        cases = []
+        for v in variants:
+            cases.append((f"{v}: insert+connected", v, "phased", _pair, True, False))
+            cases.extend((f"{v}: process {mode}", v, mode, _mixed, True, False) for mode in modes)
+        return cases
+    cases = [("insert+connected, lists", "auto", "phased", _pair, False, False),
+             ("insert+connected, arrays", "auto", "phased", _pair, True, False)]
     for mode in modes:
-        cases.append((f"process {mode}, lists", mode, mixed, False, False))
+        cases.append((f"process {mode}, lists", "auto", mode, _mixed, False, False))
     for mode in modes:
-        cases.append((f"process {mode}, arrays", mode, mixed, True, False))
-    cases.append(("insert+connected, lists, checked path", "phased", pair, False, True))
-    cases.append(("process phased, lists, checked path", "phased", mixed, False, True))
+        cases.append((f"process {mode}, arrays", "auto", mode, _mixed, True, False))
+    cases.append(("insert+connected, lists, checked path", "auto", "phased", _pair, False, True))
+    cases.append(("process phased, lists, checked path", "auto", "phased", _mixed, False, True))
     return cases
 
 
 def run(n: int = 100_000, batches: int = 3000, warmup: int = 300, size: int = 10, seed: int = 0,
-        modes=MODES, chunk: int = 250) -> list:
+        modes=MODES, chunk: int = 250, variants=None) -> list:
     """Time every case on the same batches; returns one dict per case."""
     import gconn
     rng = np.random.default_rng(seed)
@@ -127,37 +131,30 @@ def run(n: int = 100_000, batches: int = 3000, warmup: int = 300, size: int = 10
     ref = list(range(n))
     py_batch(ref, s0.tolist(), d0.tolist(), [], [])
     cases = []
-    for name, mode, call, arrays, checked in _cases(modes):
-        ic = gconn.IncrementalConnectivity(n, backend="cpu", mode=mode)
+    for name, algorithm, mode, call, arrays, checked in _cases(modes, variants):
+        ic = gconn.IncrementalConnectivity(n, algorithm=algorithm, backend="cpu", mode=mode)
         ic.insert(s0, d0)
         if checked:
             ic._small_below = 0
         cases.append((name, mode, call, as_arrays if arrays else work, ic, list(ref), [], []))
-    parent = list(ref)
-    ref_times, ref_answers = [], []
-    everyone = [(None, None, None, work, None, parent, ref_times, ref_answers)] + cases
-    # Cases take turns chunk by chunk: within a chunk a case has the caches
-    # to itself (batch by batch, each would pay for the misses the others
-    # cause), and across chunks the machine's load drifts alike for all
+    parent, ref_times = list(ref), []
+    yardstick = (None, None, lambda _, b: py_batch(parent, b[0], b[1], b[2], b[3]), work, None, None,
+                 ref_times, [])
+    # turns by chunks: a case has the caches to itself, and the load drifts alike for all
     for lo in range(0, warmup + batches, chunk):
-        for name, mode, call, inputs, ic, state, times, answers in everyone:
+        for name, mode, call, inputs, ic, state, times, answers in [yardstick] + cases:
             for i in range(lo, min(lo + chunk, warmup + batches)):
                 b = inputs[i]
-                if call is None:
-                    t0 = time.perf_counter_ns()
-                    got = py_batch(state, b[0], b[1], b[2], b[3])
-                    t1 = time.perf_counter_ns()
-                else:
-                    t0 = time.perf_counter_ns()
-                    got = call(ic, b)
-                    t1 = time.perf_counter_ns()
+                t0 = time.perf_counter_ns()
+                got = call(ic, b)
+                t1 = time.perf_counter_ns()
                 if i >= warmup:
                     times.append(t1 - t0)
                 answers.append(got)
     rows = [_row("pure-Python union-find", ref_times, None)]
     for name, mode, call, inputs, ic, check, times, answers in cases:
         for i, b in enumerate(work):
-            if call.__name__ == "pair":
+            if call is _pair:
                 low = high = py_batch(check, b[0], b[1], b[2], b[3])
             else:
                 low, high = _expected(check, b[4], b[5], b[6], mode)
@@ -200,10 +197,28 @@ def _revision() -> str:
         return "unknown"
 
 
-def main(argv=None) -> int:
-    import gconn
+def in_trees(trees: list, args: list, rounds: int) -> list:
+    """Rows of each case, one column per tree: the median over ``rounds``
+    fresh processes (``PYTHONPATH`` = the tree) of its median, in turns."""
+    import json
+    import sys
+    per = {t: [] for t in trees}
+    for _ in range(rounds):
+        for t in trees:
+            env = dict(os.environ, PYTHONPATH=os.path.abspath(t))
+            r = subprocess.run([sys.executable, __file__, "--json", *args], env=env, capture_output=True,
+                               text=True, check=False)
+            if r.returncode:
+                raise SystemExit(f"{t}: {r.stderr[-1500:]}")
+            per[t].append(json.loads(r.stdout.strip().splitlines()[-1]))
+    rows = []
+    for i, row in enumerate(per[trees[0]][0]):
+        meds = [float(np.median([run[i]["median_us"] for run in per[t]])) for t in trees]
+        rows.append([row["case"], *(f"{m:.2f}" for m in meds), f"{meds[-1] / meds[0]:.3f}"])
+    return rows
 
-    from gconn.bench.harness import cpu_snapshot, load_note, machine
+
+def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m gconn.bench.small_batches", description=__doc__.split("\n\n")[0])
     p.add_argument("--n", type=int, default=100_000, help="vertices of the structure (default 100000)")
     p.add_argument("--batches", type=int, default=3000, help="timed batches per case (default 3000)")
@@ -212,18 +227,40 @@ def main(argv=None) -> int:
     p.add_argument("--chunk", type=int, default=250, help="batches a case runs before the next takes over "
                    "(default 250)")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--variants", nargs="+", help="variants to time (default: the automatic choice's cases)")
+    p.add_argument("--tree", action="append", help="a source tree to time in turns (repeatable)")
+    p.add_argument("--rounds", type=int, default=3, help="turns of the trees (default 3)")
+    p.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     a = p.parse_args(argv)
+    if a.json:
+        import json
+        print(json.dumps(run(a.n, a.batches, a.warmup, a.size, a.seed, chunk=a.chunk, variants=a.variants)))
+        return 0
+    from gconn.bench.harness import cpu_snapshot, load_note, machine, md_table
     before, load = cpu_snapshot(), os.getloadavg()
-    rows = run(a.n, a.batches, a.warmup, a.size, a.seed, chunk=a.chunk)
+    if a.tree:
+        args = [f"--n={a.n}", f"--batches={a.batches}", f"--warmup={a.warmup}", f"--size={a.size}",
+                f"--chunk={a.chunk}", f"--seed={a.seed}"]
+        if a.variants:
+            args += ["--variants", *a.variants]
+        rows = in_trees(a.tree, args, a.rounds)
+        out = md_table(["case", *(f"tree {i + 1}, median us:" for i in range(len(a.tree))), "last / first:"],
+                       rows)
+        trees = "; ".join(f"tree {i + 1}: {t}" for i, t in enumerate(a.tree))
+        head = f"{trees}; median over {a.rounds} rounds in turns"
+    else:
+        import gconn
+        out = table(run(a.n, a.batches, a.warmup, a.size, a.seed, chunk=a.chunk, variants=a.variants))
+        stamp = datetime.datetime.now().astimezone().isoformat(timespec="seconds")
+        head = f"{stamp}; gconn {gconn.__version__} at {_revision()}"
     note = load_note(before)
     print(f"# Small batches: {a.size} inserts + {a.size} queries per batch, n = {a.n}, "
           f"{a.batches} batches per case after {a.warmup} of warm-up")
-    print(f"{datetime.datetime.now().astimezone().isoformat(timespec='seconds')}; gconn {gconn.__version__} "
-          f"at {_revision()}")
+    print(head)
     print(machine())
     print(f"load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; {note or 'CPU share of others unknown'}")
     print()
-    print(table(rows))
+    print(out)
     return 0
 
 

@@ -1,35 +1,12 @@
 """The static pipeline, once for every backend: the paper's Algorithm 1
-(connectivity) and Algorithm 2 (spanning forest).
+(connectivity) and Algorithm 2 (spanning forest), ``init -> sample ->
+compress -> L_max -> gather -> finish -> finalize`` over a backend's steps
+(the protocol in docs/ARCHITECTURE.md); this module fixes their order,
+timing and counting.
 
-::
-
-    init -> sample -> compress -> L_max -> gather -> finish -> finalize
-
-A backend (``gconn.backends.cpu``, ``gconn.backends.gpu``) implements each
-step; this module fixes their order, timing and counting:
-
-* ``init(graph, plan, forest)`` -> a run state (parent array, the plan's
-  auxiliary array, forest slots).
-* ``sample(state, seed, count)`` runs the plan's sampling and returns the
-  edges it inspected (0 unless ``count``); ``compress(state)`` then points
-  every vertex at its root.
-* ``lmax(state, seed)`` finds L_max, the most frequent label;
-  ``gather(state, lmax)`` builds the finish's work (the active vertices
-  or their edges; stride sampling has none: its finish reads every edge).
-* ``finish(state, work)`` -> (edges inspected or None, rounds).
-* ``finalize(state)`` -> (roots, forest_src, forest_dst); or
-  ``number(state)`` -> (k, labels 0..k-1 in scipy's order).
-* ``sample_stats(state, lmax, work, stats)`` fills Cov, IC and L_max.
-* ``scope(graph, plan, forest, stats)``: a context around the run.
-
-Shared drivers over a backend's launches: ``gconn.pipeline.sampling``
-and ``gconn.pipeline.finishes``.
-
-Skipping L_max's edges is safe for a root-based finish: L_max's tree is only
-ever extended through its root.  The others may move any vertex out of its
-tree (LT's Update, label propagation), which would cut a vertex of L_max off
-from the L_max edges that nobody inspects; for them the gathered edges
-contract L_max to its root (``Plan.contract``).
+Skipping L_max's edges is safe for a root-based finish (L_max's tree only
+grows through its root); the others may move a vertex out of its tree, so
+their gathered edges contract L_max to its root (``Plan.contract``).
 
 >>> import gconn
 >>> from gconn.backends import cpu
@@ -48,14 +25,14 @@ from gconn.pipeline.stats import Stats
 
 
 def run(graph, plan: Plan, backend, *, forest: bool = False, stats: Stats | None = None, seed: int = 0):
-    """Run ``plan`` on ``graph`` (already on ``backend``); returns (roots,
-    forest_src, forest_dst), forest slots -1 where no edge was recorded."""
+    """Run ``plan`` on ``graph`` (on ``backend``); returns (roots, forest_src,
+    forest_dst), forest slots -1 where no edge was recorded."""
     return _run(graph, plan, backend, forest, stats, seed, backend.finalize)
 
 
 def components(graph, plan: Plan, backend, *, stats: Stats | None = None, seed: int = 0):
-    """Run ``plan`` on ``graph`` to (k, labels): labels 0..k-1 numbered as
-    scipy numbers them (k may be a 0-d device array; ``int(k)`` reads it).
+    """Run ``plan`` on ``graph`` to (k, labels 0..k-1 numbered as scipy's); k
+    may be a 0-d device array.
 
     >>> import gconn
     >>> from gconn.backends import cpu

@@ -1,22 +1,15 @@
 """The finishes that are not union-find, once for every backend: the round
 loops of SV, Liu-Tarjan, Stergiou and label propagation, ECL-CC's and
-Afforest's hooking, the gathering of the active vertices' edges, and the
-incremental batches of the root-based ones.
+Afforest's hooking, the gathering of edges, and the incremental batches.
 
-Each backend keeps only its kernels and a small launch interface ``k``
-(``gconn.backends.cpu.finishes.Launches``, ``gconn.backends.gpu.finishes.Launches``):
-
-* ``k(kind, key, nthreads, *args)`` launches kernel ``kind`` specialized
-  on the rule codes ``key``.
-* ``xp``: the array module; ``v(a)``: ``a`` as a launch takes it;
-  ``none``: a placeholder.
-* ``flagv``, ``clear()``, ``changed()``: a round's change flag.
-* ``alter(P, wu, wv, wua, wva, eid, has_eid)``: Liu-Tarjan's Alter;
-  ``hook(s, work)``: ECL-CC's / Afforest's hooks, returning edges inspected.
-
+Each backend gives a launch interface ``k`` (its ``finishes.Launches``):
+``k(kind, key, nthreads, *args)`` launches kernel ``kind`` on the rule
+codes ``key``; ``xp`` the array module, ``v(a)`` ``a`` as a launch takes
+it, ``none`` a placeholder; ``flagv``, ``clear()``, ``changed()`` a round's
+change flag; ``alter(P, wu, wv, wua, wva, eid, has_eid)`` Liu-Tarjan's
+Alter; ``hook(s, work)`` ECL-CC's / Afforest's hooks (edges inspected).
 Vertex passes take ``(verts, count, every)``: every vertex of P, or the
-first ``count`` of ``verts``.  Every finish works on the sampled parent
-array ``P`` and an edge list (all edges, or the active vertices' gathered).
+first ``count`` of ``verts``.
 
 >>> import numpy as np
 >>> from gconn.backends.cpu.finishes import Launches
@@ -40,9 +33,8 @@ FULL_SHORTCUT = LT_SHORTCUT_CODE["full-shortcut"]
 
 
 def run_rounds(k, plan: Plan, P, aux, eu, ev, verts, fa, fb, max_rounds: int):
-    """Rounds of a round-based finish over (eu, ev) until one changes nothing;
-    returns (rounds, edge inspections).  ``verts`` None means every vertex;
-    a non-empty ``fa`` records the forest."""
+    """Rounds over (eu, ev) until one changes nothing; returns (rounds, edge
+    inspections).  ``verts`` None: every vertex; a non-empty ``fa`` records the forest."""
     f = plan.finish
     if f in LT_FINISHES:
         return _lt_rounds(k, plan, P, aux, eu, ev, verts, fa, fb, max_rounds)
@@ -53,7 +45,6 @@ def run_rounds(k, plan: Plan, P, aux, eu, ev, verts, fa, fb, max_rounds: int):
     if f == "sv":
         prev = k.v(aux)
         k("copy", (), cnt, prev, Pv, *vs)
-        # replaying the hooks for the forest needs the round's snapshot, not the live labels
         inspected = 0
         for r in range(1, max_rounds + 1):
             k.clear()
@@ -96,14 +87,12 @@ def run_rounds(k, plan: Plan, P, aux, eu, ev, verts, fa, fb, max_rounds: int):
 
 
 def _vertices(k, P, verts):
-    """The vertex passes' (verts, count, every)."""
     if verts is None:
         return k.none, int(P.size), 1
     return k.v(verts), int(verts.size), 0
 
 
 def _lt_rounds(k, plan, P, N, eu, ev, verts, fa, fb, max_rounds):
-    """Liu-Tarjan's rounds: connect, update, shortcut and (with Alter) alter."""
     copt, uopt, sopt, alter = plan.lt
     record = fa.size > 0
     Pv, Nv, vs, flag = k.v(P), k.v(N), _vertices(k, P, verts), k.flagv
@@ -135,8 +124,8 @@ def _lt_rounds(k, plan, P, N, eu, ev, verts, fa, fb, max_rounds):
 
 
 def finish(k, s, work):
-    """A finish that is neither union-find nor BFS-CC on run state ``s``
-    (``work`` None: all edges); returns (edges inspected, rounds).
+    """A finish that is neither union-find nor BFS-CC (``work`` None: all
+    edges); returns (edges inspected, rounds).
 
     >>> import gconn
     >>> gconn.connected_components(([0, 2], [1, 3]), algorithm="none+lt-prf", backend="cpu")
@@ -170,11 +159,9 @@ def gather_edges(k, P, indptr, indices, active, lmax: int, contract: bool):
 # -- incremental batches -----------------------------------------------------
 
 def insert_batch(k, plan: Plan, P, aux, src, dst) -> None:
-    """Insert a batch with a root-based finish that is not union-find.
-
-    ECL-CC / Afforest hook each edge once; SV and root-based LT run rounds on
-    the batch's edges alone, over its endpoints and their roots (the only
-    vertices whose parents it can change).
+    """Insert a batch with a root-based finish that is not union-find: ECL-CC /
+    Afforest hook each edge once; SV and LT run rounds on the batch's edges over
+    its endpoints and their roots (the only vertices whose parents it can change).
 
     >>> from gconn.backends.cpu.finishes import Launches
     >>> from gconn.design import Variant
@@ -199,8 +186,8 @@ def insert_batch(k, plan: Plan, P, aux, src, dst) -> None:
 
 
 def mixed_batch(k, plan: Plan, P, aux, kinds, src, dst, query):
-    """A mixed batch; ``query(src, dst)`` answers queries.  ECL-CC and Afforest
-    interleave; SV and LT insert first, then answer (which concurrent mode allows).
+    """A mixed batch; ``query(src, dst)`` answers queries.  SV and LT insert
+    first, then answer (which concurrent mode allows).
 
     >>> from gconn.backends.cpu.finishes import Launches
     >>> from gconn.design import Variant

@@ -1,13 +1,9 @@
-"""The sampling step (paper Sec. 3.3), once for every backend: the choice
-of sampler and BFS sampling's driver, over a backend's sampling module
-``k`` (``gconn.backends.cpu.sampling``, ``gconn.backends.gpu.sampling``).
-
-``k`` offers ``xp`` (the array module), the samplers ``kout(s, seed,
-count)``, ``hb(s, seed, count)`` and ``stride(s, count)`` (each returns the edges
-it inspected; a backend may skip counting, which reads back, unless
-``count``), and for BFS sampling ``bfs_source(s, seed)``, ``search(s,
-level, parent)`` (a direction-optimizing BFS with ``run(source, levels)``
-and ``inspected``) and ``relabel_visited(s, level, mn)``.
+"""The sampling step (paper Sec. 3.3), once for every backend, over its
+sampling module ``k``: ``xp``, the samplers ``kout(s, seed, count)``,
+``hb(s, seed, count)`` and ``stride(s, count)`` (edges inspected; counted
+only when ``count``), and for BFS ``bfs_source(s, seed)``, ``search(s,
+level, parent)`` (with ``run(source, levels)`` and ``inspected``) and
+``relabel_visited(s, level, mn)``.
 
 >>> import gconn
 >>> from gconn.backends import cpu
@@ -36,11 +32,8 @@ def sample(k, s, seed: int, count: bool) -> int:
 
 
 def bfs_sample(k, s, seed: int) -> int:
-    """BFS sampling: a direction-optimizing BFS from the highest-degree
-    vertex of a random sample (Slota et al.), for at most ``bfs_levels``
-    levels; the visited set is pointed at its minimum id, which keeps
-    parent <= child for the finishes that rely on it.  Returns the edges
-    inspected."""
+    """A BFS of at most ``bfs_levels`` levels from ``k.bfs_source``; the visited
+    set points at its minimum id (keeping parent <= child).  Returns edges inspected."""
     xp, n, idt = k.xp, s.graph.n, s.graph.id_dtype
     source = k.bfs_source(s, seed)
     level = xp.full(n, -1, np.int32)

@@ -1,14 +1,10 @@
-"""Opt-in instrumentation returned with a result (``return_stats=True``).
-
-The fields reproduce the paper's analyses: edge inspections and time per
-phase, sampling coverage (Cov), inter-component edges left for the finish
-(IC) and rounds of the iterative methods.
-"""
+"""Opt-in instrumentation returned with a result (``return_stats=True``): the
+paper's analyses (edge inspections and time per phase, Cov, IC, rounds)."""
 from __future__ import annotations
 
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 
 
 @dataclass
@@ -71,11 +67,4 @@ class Stats:
         return sum(self.phase_times.values())
 
     def as_dict(self) -> dict:
-        return {
-            "variant": self.variant, "backend": self.backend, "n": self.n, "m": self.m,
-            "phase_times": dict(self.phase_times), "edge_inspections": dict(self.edge_inspections),
-            "coverage": self.coverage, "inter_component": self.inter_component, "lmax": self.lmax,
-            "rounds": self.rounds, "device_time": self.device_time, "relabelled": self.relabelled,
-            "chunked": self.chunked, "chunks": self.chunks, "chunk_edges": self.chunk_edges,
-            "input": dict(self.input),
-        }
+        return asdict(self)

@@ -1,6 +1,5 @@
-"""The direction-optimizing BFS (Beamer, Asanovic, Patterson): its switch
-and its level loop, shared by both backends' searches (BFS sampling and
-BFS-CC); a backend supplies the three steps of :class:`LevelSearch`.
+"""The direction-optimizing BFS (Beamer et al.): its switch and level loop,
+shared by both backends; a backend supplies the steps of :class:`LevelSearch`.
 
 >>> next_direction(False, nf=1, fe=1000, unexplored=2000, n=10)
 True
@@ -16,28 +15,19 @@ BETA = 18
 
 
 def next_direction(bottom_up: bool, nf: int, fe: int, unexplored: int, n: int) -> bool:
-    """Whether the next level runs bottom-up, given this one's direction,
-    the frontier's size ``nf`` and edges ``fe`` and the edges not yet
-    explored.  A frontier that would switch straight back never goes
-    bottom-up: a bottom-up step scans all n vertices, which late, small
-    components must not pay."""
+    """Whether the next level runs bottom-up.  A frontier that would switch straight
+    back never goes bottom-up (which scans all n vertices)."""
     if not bottom_up:
         return fe > unexplored / ALPHA and nf >= n / BETA
     return nf >= n / BETA
 
 
 class LevelSearch:
-    """Direction-optimizing BFS over one graph of ``n`` vertices and
-    ``edges`` directed edges, run from one source or, for BFS-CC, from each
-    not-yet-visited vertex in turn.  Depths run on across the searches, so
-    a level equal to ``depth`` always means the current search.
-    ``inspected`` and ``levels`` add up over the searches.
-
-    A backend implements ``begin(source, depth)`` (mark the source; return
-    its degree), ``top_down(depth, nf)`` and ``bottom_up(depth)`` (one level;
-    return the new frontier's size and edges and the edges scanned) and
-    ``queue(depth)`` (the vertices on level ``depth`` as the frontier, to go
-    top-down again)."""
+    """Direction-optimizing BFS from one source or, for BFS-CC, from each
+    unvisited vertex in turn; depths run on across searches.  A backend gives
+    ``begin(source, depth)`` (the source's degree), ``top_down(depth, nf)``
+    and ``bottom_up(depth)`` (the new frontier's size and edges, edges
+    scanned) and ``queue(depth)`` (level ``depth`` as the frontier)."""
 
     def __init__(self, n: int, edges: int):
         self.n = n
@@ -47,8 +37,7 @@ class LevelSearch:
         self.levels = 0
 
     def run(self, source: int, max_levels: int | None = None) -> None:
-        """Visit the component of the unvisited ``source``, for at most
-        ``max_levels`` levels."""
+        """Visit the component of ``source``, for at most ``max_levels`` levels."""
         self.depth += 1
         fe = self.begin(source, self.depth)
         self.unexplored -= fe

@@ -1,30 +1,10 @@
-"""Min-based finishes beyond union-find, written once for every target.
-
-``build(pr)`` compiles the per-edge and per-vertex rule bodies with a backend's
-primitives (see :mod:`gconn.backends.core.primitives`); the backends supply the
-parallel loops and the round structure around them.
-
-* ShiloachVishkin (appendix Alg. SV): ``SVHook`` lowers ``P[h]`` of the larger
-  label ``h`` of an edge when ``h`` was a root at the round's start; a
-  FullShortcut of every vertex ends the round.
-* ``sv-classic`` (GPU-CC, Soman et al.): ``SVClassicHook`` hooks a root with a
-  plain write, larger-under-smaller and smaller-under-larger in alternate
-  rounds (Greiner), then pointer jumping.
-* LiuTarjan (appendix): ``lt_connect`` sends an edge's messages into the
-  next-parent array ``N`` (Connect / ParentConnect / ExtendedConnect);
-  ``lt_update`` applies Update or RootUpdate; ``shortcut`` is Shortcut or
-  FullShortcut; ``Alter`` rewrites an edge to its endpoints' parents.
-* Stergiou: label propagation from the previous round's labels into the
-  current ones (two arrays), then a shortcut through the current labels.
-* LabelPropagation: an edge's larger label takes the smaller (atomic min).
-* ECL-CC: ``EclHook`` finds roots with intermediate pointer jumping and CASes
-  the larger root under the smaller; Afforest: ``AfforestLink``.  Both are
-  followed by a separate compression (FullShortcut of every vertex).
-
-Every rule keeps ``P[v] <= v`` except sv-classic's smaller-under-larger
-rounds, so parents form a forest whose roots are component minima.  Hooks
-that a spanning forest must record return the hooked root (or -1), so the
-winner can claim the root's slot."""
+"""Min-based finishes beyond union-find, written once for every target:
+``build(pr)`` compiles the per-edge and per-vertex rule bodies with a
+backend's primitives; the backends supply the loops and rounds around them.
+SV (root-based, the paper's) and sv-classic (GPU-CC), Liu-Tarjan's rules,
+Stergiou, label propagation, ECL-CC and Afforest.  Every rule keeps
+``P[v] <= v`` except sv-classic's smaller-under-larger rounds; hooks that a
+spanning forest records return the hooked root or -1."""
 from __future__ import annotations
 
 from types import SimpleNamespace
@@ -75,9 +55,8 @@ def build(pr) -> SimpleNamespace:
     # -- Shiloach-Vishkin, the paper's root-based adaptation ---------------
     @jit
     def SVHook(P, R, prev, u, v):
-        """Labels are read from R (P itself, as in the paper, or the round's
-        snapshot ``prev`` when a spanning forest must replay the hooks);
-        returns the hooked root h or -1."""
+        """Labels from R (P, or the round's snapshot ``prev`` when a forest replays
+        the hooks); the hooked root h or -1."""
         pu = load(R, u)
         pv = load(R, v)
         lo = min(pu, pv)
@@ -89,8 +68,7 @@ def build(pr) -> SimpleNamespace:
 
     @jit
     def SVWinner(P, prev, u, v):
-        """After a snapshot-read hooking pass: the root whose final parent
-        this edge's hook set, or -1."""
+        """The root whose final parent this edge's hook set, or -1."""
         pu = load(prev, u)
         pv = load(prev, v)
         lo = min(pu, pv)
@@ -102,11 +80,9 @@ def build(pr) -> SimpleNamespace:
     # -- classic Shiloach-Vishkin (GPU-CC) ---------------------------------
     @jit
     def SVClassicHook(P, u, v, down):
-        """Conditional hooking of a root with a plain write: the larger label
-        under the smaller (down) or the smaller under the larger.  Racing
-        writers may overwrite a root's fresh hook (GPU-CC's behaviour; the
-        lost link's edge is seen again next round), but all hooks of a round
-        point one way, so they cannot close a cycle."""
+        """Hook a root with a plain write, larger under smaller (``down``) or the
+        reverse.  A racing write may lose a hook (its edge is seen next round);
+        a round's hooks all point one way, so they close no cycle."""
         pu = load(P, u)
         pv = load(P, v)
         if pu == pv:
@@ -125,9 +101,8 @@ def build(pr) -> SimpleNamespace:
     # -- Liu-Tarjan rules ---------------------------------------------------
     @jit
     def lt_message(P, u, v, copt):
-        """The one message (target, value) of Connect or ParentConnect; the
-        smaller end's message to the larger is the only one that can lower a
-        parent.  (-1, -1) when the ends are equal."""
+        """The one message (target, value) of Connect or ParentConnect that can
+        lower a parent; (-1, -1) when the ends are equal."""
         a = u
         b = v
         if copt == PARENT_CONNECT:
@@ -141,9 +116,7 @@ def build(pr) -> SimpleNamespace:
 
     @jit
     def lt_connect(P, N, u, v, copt):
-        """The connect phase for one edge: atomic-min its messages into N."""
         if copt == EXTENDED_CONNECT:
-            # The smaller parent goes to the other endpoint and to its parent.
             x = load(P, u)
             y = load(P, v)
             if y < x:
@@ -169,9 +142,7 @@ def build(pr) -> SimpleNamespace:
 
     @jit
     def lt_winner(P, N, u, v, copt):
-        """Between the connect and update phases of a RootUpdate variant: the
-        root that this edge's message will hook, or -1.  Ties between equal
-        messages are settled by the caller's CAS on the root's slot."""
+        """The root that this edge's message will hook, or -1 (between connect and update)."""
         t, m = lt_message(P, u, v, copt)
         if t >= 0 and load(P, t) == t and load(N, t) == m:
             return t
@@ -179,13 +150,11 @@ def build(pr) -> SimpleNamespace:
 
     @jit
     def Alter(P, u, v):
-        """An edge rewritten to its endpoints' current parents."""
         return load(P, u), load(P, v)
 
     # -- label propagation and Stergiou -------------------------------------
     @jit
     def LabelPropEdge(P, u, v):
-        """The larger label of the two endpoints takes the smaller one."""
         a = load(P, u)
         b = load(P, v)
         if a < b:
@@ -206,8 +175,7 @@ def build(pr) -> SimpleNamespace:
 
     @jit
     def StergiouShortcut(cur, prev, v):
-        """Shortcut through the current labels and retire the round's label
-        into prev; True if v's label changed this round."""
+        """Shortcut through cur and retire the label into prev; True if it changed."""
         c = load(cur, v)
         g = load(cur, c)
         if g != c:
@@ -221,9 +189,7 @@ def build(pr) -> SimpleNamespace:
     # -- ECL-CC and Afforest ------------------------------------------------
     @jit
     def EclFind(P, v):
-        """Find with intermediate pointer jumping: each node on the path is
-        pointed at its grandparent.  The plain writes only ever target
-        non-roots and store an ancestor, so racing writers are harmless."""
+        """Find with intermediate pointer jumping (plain writes of ancestors to non-roots)."""
         prev = v
         cur = load(P, v)
         while True:
@@ -250,8 +216,7 @@ def build(pr) -> SimpleNamespace:
 
     @jit
     def AfforestLink(P, u, v):
-        """Climb both parent chains two steps at a time and CAS the higher
-        root under the lower value; done when the chains meet."""
+        """Climb both chains, CAS the higher root under the lower value until they meet."""
         p1 = load(P, u)
         p2 = load(P, v)
         while p1 != p2:
@@ -268,9 +233,7 @@ def build(pr) -> SimpleNamespace:
 
     @jit
     def GatherEdges(P, indptr, indices, v, o, lmax, contract, eu, ev):
-        """Write v's CSR edges (v, w) to eu/ev from slot o; with ``contract``
-        an endpoint labelled lmax becomes lmax itself (the finishes that
-        are not root-based contract L_max to one vertex)."""
+        """v's CSR edges to eu/ev from slot o; ``contract`` maps lmax's vertices to lmax."""
         for j in range(indptr[v], indptr[v + 1]):
             w = indices[j]
             eu[o] = v
@@ -279,7 +242,6 @@ def build(pr) -> SimpleNamespace:
 
     @jit
     def link(P, u, v, method):
-        """ECL-CC's or Afforest's hook of one edge; the linked root or -1."""
         if method == AFFOREST:
             return AfforestLink(P, u, v)
         return EclHook(P, u, v)

@@ -1,9 +1,6 @@
-"""The contract between target-independent algorithm bodies and a backend.
-
-A backend hands a :class:`Primitives` to the factories in ``gconn.backends.core``; the
-factories return the algorithm's functions compiled with ``jit`` for that
-target.  This is how one Python body serves numba's CPU target and CUDA
-(the role C++ templates play in GConn)."""
+"""The contract between target-independent algorithm bodies and a backend: a
+backend hands a :class:`Primitives` to the factories in ``gconn.backends.core``,
+which compile the bodies with ``jit`` for it (GConn's C++ templates)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -27,12 +24,9 @@ class Primitives:
     atomic_add: Callable
     #: fence(): order this thread's earlier reads and writes before its later ones
     fence: Callable
-    #: peek(a, i): a cheaper read of a[i] that may return an older value than
-    #: ``load`` would, never one older than the kernel's start (GPU: cached in
-    #: the SM's L1, which is not coherent across SMs); None: ``load``
+    #: peek(a, i): a cheaper read that may be older than ``load``'s, never older than the
+    #: kernel's start (GPU: the SM's L1); None: ``load``
     peek: Callable | None = None
-    #: reread(a, i): a read of a[i] made where it stands, every time: never
-    #: merged with an earlier read of the same address nor hoisted out of a
-    #: loop (for re-reads that must see a newer value; after an atomic, only
-    #: a fence orders it, as after taking a lock); None: ``load``
+    #: reread(a, i): a read never merged with an earlier one nor hoisted (for re-reads that
+    #: must see a newer value; ordered after an atomic only by a fence); None: ``load``
     reread: Callable | None = None

@@ -1,13 +1,9 @@
 """Concurrent union-find, written once for every target (paper appendix).
 
-``build(pr)`` compiles the bodies with a backend's primitives and returns a
-namespace of functions.  Every union returns the root it linked (so the
-caller can record a spanning-forest edge at that root) or -1.
-
-All finishes except UnionJTB keep the invariant parent id <= child id: links
-go from the larger root to the smaller one, so each root is the minimum id
-of its tree.  UnionJTB links by rank and packs ``rank << 32 | parent`` into
-one int64 per vertex so that one 64-bit CAS checks both."""
+``build(pr)`` compiles the bodies with a backend's primitives.  Every union
+returns the root it linked (for the spanning forest) or -1.  All but UnionJTB
+keep parent id <= child id (each root is its tree's minimum); UnionJTB links
+by rank, packing ``rank << 32 | parent`` so that one 64-bit CAS checks both."""
 from __future__ import annotations
 
 from types import SimpleNamespace
@@ -46,20 +42,11 @@ def build(pr) -> SimpleNamespace:
     reread = pr.reread or load
     peek = pr.peek or load
 
-    # -- finds (Alg. "Find Algorithms") and splices (Alg. "Splice Algorithms")
-    # Each is made twice: reading parents with ``load`` (coherent) and with
-    # ``peek`` (on the GPU an L1-cached read, which may be stale within a
-    # kernel). A stale parent is still an ancestor -- parents only ever move up
-    # a tree -- so a find on peeked parents ends at a vertex that was a root
-    # and is an ancestor now, and every step still moves to a smaller id: it
-    # terminates, and only a CAS on a root can tell a stale root from a real
-    # one. The unions below therefore run their first pass on peeked parents
-    # and everything after a failed link on coherent ones (a stale root would
-    # otherwise fail its CAS until the cache line left the L1). A peeked find
-    # walks at most PEEK_STEPS steps, then goes on coherently: on a long chain
-    # stale parents hide the other threads' halving, and each walk would take
-    # the whole chain. The compressing finds after a link are peeked too:
-    # compression is best effort.
+    # -- finds and splices, made twice: reading parents with ``load`` (coherent) and ``peek`` (GPU:
+    # L1-cached, maybe stale).  A stale parent is still an ancestor, so a peeked find terminates at a
+    # past root, and only a CAS on it tells; the unions peek in their first pass and read coherently
+    # after a failed link (a stale root would fail its CAS until the line left the L1).  A peeked
+    # find walks PEEK_STEPS steps, then coherently: stale parents hide others' halving on long chains.
     @jit
     def _unused(P, u):
         return u
@@ -85,7 +72,6 @@ def build(pr) -> SimpleNamespace:
 
         @jit
         def FindSplit(P, u):
-            # Path splitting: every node on the path is pointed at its grandparent.
             v = ld(P, u)
             steps = 0
             while True:
@@ -101,9 +87,7 @@ def build(pr) -> SimpleNamespace:
 
         @jit
         def FindHalve(P, u):
-            # Path halving: every other node is pointed at its grandparent.
-            # The CAS returns u's parent as it is now: v (then it is w) or
-            # whatever another thread put there, fresher than a peek.
+            # the CAS returns u's parent as it is now, fresher than a peek
             steps = 0
             while True:
                 v = ld(P, u)
@@ -129,8 +113,7 @@ def build(pr) -> SimpleNamespace:
                 if limit and steps == limit:
                     r = compress_then(P, r)
                     break
-            # Parents only decrease towards the root, so "> r" bounds the rewrite
-            # to this path even while other threads compress it too.
+            # parents only decrease towards the root: "> r" bounds the rewrite to this path
             while True:
                 j = ld(P, u)
                 if j <= r:
@@ -169,7 +152,6 @@ def build(pr) -> SimpleNamespace:
         def SpliceAtomic(P, ru, rv):
             pu = ld(P, ru)
             pv = ld(P, rv)
-            # Only ever lower a parent, keeping parent <= child.
             if pv < pu:
                 cas(P, ru, pu, pv)
             return pu
@@ -192,13 +174,11 @@ def build(pr) -> SimpleNamespace:
     SplitAtomicOne, HalveAtomicOne, SpliceAtomic = (coherent.SplitAtomicOne, coherent.HalveAtomicOne,
                                                     coherent.SpliceAtomic)
     find, splice = coherent.find, coherent.splice
-    # where peek is load (the CPU), the peeked finds are the coherent ones
     cached = finds(peek, coherent) if pr.peek is not None else coherent
     find_peeked, splice_peeked = cached.find, cached.splice
 
     @jit
     def read(P, i, fresh):
-        """P[i], coherent once ``fresh`` (after a failed link), else peeked."""
         if fresh:
             return load(P, i)
         return peek(P, i)
@@ -209,11 +189,8 @@ def build(pr) -> SimpleNamespace:
             return splice(P, ru, rv, opt)
         return splice_peeked(P, ru, rv, opt)
 
-    # -- unions --------------------------------------------------------------
-    # A peeked root may be stale, but a peeked non-root never is (a root only
-    # ever becomes a non-root), so "peek says root" is always checked by the
-    # CAS that links it; equal roots or parents, even read at different
-    # moments, are common ancestors, so the sets are already one.
+    # -- unions: "peek says root" is checked by the CAS that links it (a peeked non-root is never
+    # stale); equal roots or parents, even read at different moments, mean the sets are one
     @jit
     def UnionAsync(P, u, v, fopt):
         pu = find_peeked(P, u, fopt)
@@ -229,8 +206,7 @@ def build(pr) -> SimpleNamespace:
 
     @jit
     def UnionHooks(P, H, u, v, fopt):
-        # The CAS goes to the hooks array, so the parent array only sees
-        # uncontended writes.
+        # the CAS goes to the hooks array: the parent array sees uncontended writes
         pu = find_peeked(P, u, fopt)
         pv = find_peeked(P, v, fopt)
         while pu != pv:
@@ -296,10 +272,7 @@ def build(pr) -> SimpleNamespace:
 
     @jit
     def UnionRemLock(P, L, u, v, fopt, sopt):
-        # A try-lock, never a spin: a thread that misses the lock re-reads and
-        # retries, so no thread waits on another (safe with or without
-        # independent thread scheduling).  Inside the lock every read is
-        # re-read: the same addresses were read just before it.
+        # a try-lock, never a spin (no thread waits on another); inside it every read is re-read
         ru = u
         rv = v
         linked = -1
@@ -314,9 +287,7 @@ def build(pr) -> SimpleNamespace:
                 pu, pv = pv, pu
             if ru == pu:
                 if cas(L, ru, 0, 1) == 0:
-                    # the lock's CAS orders no other access (a relaxed
-                    # atomic on the GPU): the fence keeps the reads below
-                    # after it, as the one before the release keeps the write
+                    # the lock's CAS orders nothing else (relaxed on the GPU): the fences do
                     fence()
                     pv = reread(P, rv)
                     if reread(P, ru) == ru and ru > pv:
@@ -336,8 +307,7 @@ def build(pr) -> SimpleNamespace:
 
     @jit
     def union(P, H, u, v, fin, fopt, sopt):
-        """Any union rule but JTB; ``H`` is the hooks array (UnionHooks) or
-        the lock array (UnionRemLock)."""
+        """Any union rule but JTB; ``H``: hooks (UnionHooks) or locks (UnionRemLock)."""
         if fin == UNION_ASYNC:
             return UnionAsync(P, u, v, fopt)
         if fin == UNION_REM_CAS:
@@ -350,12 +320,8 @@ def build(pr) -> SimpleNamespace:
 
     @jit
     def SameSet(P, u, v, fopt):
-        # Linearizable under concurrent unions (Jayanti-Tarjan): equal roots
-        # mean connected; two roots that are both still roots, read
-        # coherently after the finds, mean not connected at that moment.
-        # (Peeked roots were roots at some moment of this kernel, perhaps
-        # before the other's find; the coherent check of both makes the
-        # "not connected" moment one inside this query.)
+        # linearizable (Jayanti-Tarjan): equal roots mean connected; two roots both still roots,
+        # read coherently after the finds, mean not connected at that moment
         fresh = False
         while True:
             if fresh:
@@ -385,10 +351,8 @@ def build(pr) -> SimpleNamespace:
 
     @jit
     def jtb_priority(x):
-        # A fixed pseudo-random order of the ids breaks rank ties (the
-        # "randomized" in randomized linking by rank).  Unsigned 64-bit
-        # arithmetic: the products of 32-bit values cannot overflow, which
-        # also keeps NumPy scalars (the CUDA simulator) free of errors.
+        # a fixed pseudo-random order breaks rank ties; unsigned 64-bit products of 32-bit
+        # values cannot overflow (NumPy scalars in the CUDA simulator raise on overflow)
         h = (np.uint64(x) * np.uint64(0x9E3779B1)) & np.uint64(0xFFFFFFFF)
         h ^= h >> np.uint64(16)
         h = (h * np.uint64(0x85EBCA6B)) & np.uint64(0xFFFFFFFF)
@@ -413,7 +377,7 @@ def build(pr) -> SimpleNamespace:
             w = jtb_parent(load(P, v))
             if v == w:
                 return v
-            # Try the split twice; if u's record keeps changing, move on.
+            # try the split twice; if u's record keeps changing, move on
             seen = cas(P, u, ru, jtb_pack(jtb_rank(ru), w))
             if seen != ru:
                 v = jtb_parent(seen)
@@ -448,8 +412,7 @@ def build(pr) -> SimpleNamespace:
                 u, v = v, u
                 ru, rv = rv, ru
                 ku, kv = kv, ku
-            # u has the lower (rank, priority): it becomes v's child.  The CAS
-            # on the whole record fails if u's rank changed meanwhile.
+            # u has the lower (rank, priority); the CAS fails if u's rank changed meanwhile
             if cas(P, u, ru, jtb_pack(ku, v)) == ru:
                 if ku == kv:
                     cas(P, v, rv, jtb_pack(kv + 1, v))
@@ -465,22 +428,17 @@ def build(pr) -> SimpleNamespace:
             if jtb_parent(load(P, u)) == u:
                 return False
 
-    # -- one entry point per operation, any finish ---------------------------
-    # On the CPU ``fin``/``fopt``/``sopt`` are runtime codes (one compiled
-    # kernel serves every variant); GPU kernels pass constants, and the dead
-    # branches fold away.
+    # -- one entry point per operation, any finish: runtime codes on the CPU, constants on the GPU
     @jit
     def parent_of(P, v, fin):
-        # peeked: read where no union can change the answer (after a
-        # compression) or where a stale one is harmless (HB's "still a root")
+        # peeked: only read where no union changes it or a stale value is harmless
         if fin == UNION_JTB:
             return jtb_parent(load(P, v))
         return peek(P, v)
 
     @jit
     def set_parent(P, v, p, fin):
-        """Point v at p with a plain write: for phases without concurrent
-        unions (HB's first step, compression, relabelling)."""
+        """Point v at p with a plain write (no concurrent unions)."""
         if fin == UNION_JTB:
             store(P, v, jtb_pack(jtb_rank(load(P, v)), p))
         else:
@@ -488,8 +446,7 @@ def build(pr) -> SimpleNamespace:
 
     @jit
     def find_any(P, u, fin, fopt):
-        """For phases without concurrent unions (compression, L_max, roots):
-        peeked parents, which no union is changing."""
+        """A find for phases without concurrent unions (peeked parents)."""
         if fin == UNION_JTB:
             return find_jtb(P, u, fopt)
         return find_peeked(P, u, fopt)

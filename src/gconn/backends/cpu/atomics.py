@@ -1,9 +1,6 @@
-"""Atomic primitives for numba's CPU target, written as llvmlite intrinsics.
-
-``cas`` returns the value it found (like CUDA's atomicCAS), so a caller
-retries with that value instead of reloading.  Every read of an array that
-other threads write must use ``load``: a plain numba load is non-atomic, and
-LLVM may legally hoist it out of a retry loop (a CAS counter hung that way)."""
+"""Atomic primitives for numba's CPU target as llvmlite intrinsics.  ``cas``
+returns the value it found (like atomicCAS).  Reads of arrays that other
+threads write use ``load``: LLVM may hoist a plain load out of a retry loop."""
 from __future__ import annotations
 
 from numba import types
@@ -94,9 +91,7 @@ def store(typingctx, arr, idx, val):
 
 @intrinsic
 def fence(typingctx):
-    """A sequentially consistent fence: this thread's earlier writes are
-    visible to others before its later ones (what UnionRemLock's unlock and
-    the primitives contract need)."""
+    """A sequentially consistent fence."""
 
     def codegen(context, builder, sig, args):
         builder.fence("seq_cst")

@@ -1,6 +1,4 @@
-"""The CPU backend's steps of the static pipeline (:mod:`gconn.pipeline`):
-run state, L_max, gathering, the finish dispatch, finalization, and the
-labels.
+"""The CPU backend's steps of :mod:`gconn.pipeline` and the labels.
 
 >>> import gconn
 >>> from gconn.design import Plan, Variant
@@ -30,10 +28,9 @@ LMAX_SAMPLE = 1024
 
 
 class State:
-    """One run: the graph, its plan, the form of the graph the plan needs
-    (``src``/``dst``: the edge list, or ``indptr``/``indices``: the
-    adjacency; the other pair None), the parent array ``P``, the plan's
-    auxiliary array ``H`` (a dummy when it has none) and the forest slots."""
+    """One run: the graph's form the plan needs (``src``/``dst`` or
+    ``indptr``/``indices``), the parent array ``P``, the plan's auxiliary
+    array ``H`` and the forest slots."""
 
     def __init__(self, graph, plan: Plan, forest: bool):
         self.graph, self.plan = graph, plan
@@ -41,8 +38,7 @@ class State:
         if plan.needs == "adjacency":
             self.indptr, self.indices = graph.adjacency()
         if plan.needs == "edges" or graph.m_input == 0:
-            # without edges the pipeline skips sampling: the finish reads
-            # the (empty) edge list
+            # without edges the pipeline skips sampling: the finish reads the (empty) edge list
             self.src, self.dst = graph.edges()
         self.P, self.H = new_arrays(graph.n, graph.id_dtype, plan)
         idt = graph.id_dtype
@@ -52,9 +48,8 @@ class State:
 
 
 def new_arrays(n: int, id_dtype, plan: Plan):
-    """Parent array (every vertex its own root) and the plan's auxiliary
-    array: hooks (-1 = none), locks (0 = free), labels (written before
-    read), or a length-1 dummy."""
+    """Parent array (every vertex a root) and the plan's auxiliary array: hooks
+    (-1), locks (0), labels, or a length-1 dummy."""
     P = np.empty(n, np.int64 if plan.jtb else id_dtype)
     UF.init_parents(P)
     if plan.aux == "hooks":
@@ -69,7 +64,6 @@ def new_arrays(n: int, id_dtype, plan: Plan):
 
 
 def labels_view(P: np.ndarray, plan: Plan, id_dtype) -> np.ndarray:
-    """Each vertex's parent id (after compression: its root)."""
     if not plan.jtb:
         return P
     out = np.empty(P.size, id_dtype)
@@ -80,12 +74,11 @@ def labels_view(P: np.ndarray, plan: Plan, id_dtype) -> np.ndarray:
 # -- the pipeline's steps -----------------------------------------------------
 
 def scope(graph, plan, forest, stats):
-    """Nothing to check or time around a CPU run."""
     return nullcontext()
 
 
 def sync() -> None:
-    """Nothing to wait for on the CPU."""
+    pass
 
 
 def init(graph, plan: Plan, forest: bool) -> State:
@@ -101,8 +94,7 @@ def compress(s: State) -> None:
 
 
 def lmax(s: State, seed: int) -> int:
-    """L_max: the most frequent sampled label (exact on small graphs,
-    estimated from LMAX_SAMPLE vertices otherwise)."""
+    """The most frequent sampled label (exact on small graphs, else from LMAX_SAMPLE vertices)."""
     labels = labels_view(s.P, s.plan, s.graph.id_dtype)
     n = labels.size
     if n <= 16 * LMAX_SAMPLE:
@@ -113,9 +105,8 @@ def lmax(s: State, seed: int) -> int:
 
 
 def gather(s: State, lmax: int):
-    """The finish's work: the active vertices (label != L_max) for the
-    union-find and hook finishes, which walk their CSR rows; their edges as
-    a list for the round-based finishes, which pass over them every round."""
+    """The active vertices (label != L_max) for union-find and hook finishes;
+    their edges for the round-based ones, which pass over them every round."""
     g, p = s.graph, s.plan
     s.active = active = gather_active(labels_view(s.P, p, g.id_dtype), lmax)
     if p.family in (UNION_FIND, HOOK_COMPRESS):
@@ -125,9 +116,8 @@ def gather(s: State, lmax: int):
 
 
 def sample_stats(s: State, lmax, work, stats) -> None:
-    """Cov, IC, L_max and the finish's share of the edges (``lmax`` None
-    after stride sampling: exact here, IC over the edge list; the finish
-    counts its edges itself)."""
+    """Cov, IC, L_max and the finish's edges (``lmax`` None after stride sampling:
+    exact here, IC over the edge list)."""
     g = s.graph
     labels = labels_view(s.P, s.plan, g.id_dtype)
     stride = lmax is None
@@ -146,8 +136,6 @@ def sample_stats(s: State, lmax, work, stats) -> None:
 
 
 def finish(s: State, work):
-    """The finish over all edges (``work`` None) or the gathered work;
-    returns (edges inspected or None, rounds)."""
     p = s.plan
     if p.family != UNION_FIND:
         from gconn.backends.cpu import finishes
@@ -165,7 +153,6 @@ def finalize(s: State):
 
 
 def number(s: State):
-    """(k, labels 0..k-1) after the finish: finalize, then compact."""
     return compact(finalize(s)[0], s.plan.variant.min_rooted)
 
 
@@ -173,7 +160,6 @@ def number(s: State):
 
 @njit(parallel=True, cache=True)
 def gather_active(labels, lmax):
-    """Vertex gathering: the ids whose sampled label is not L_max."""
     n = labels.size
     nchunks = 64
     size = (n + nchunks - 1) // nchunks
@@ -209,9 +195,8 @@ def inter_component_edges(labels, indptr, indices, active):
 
 @njit(cache=True)
 def _compact(roots):
-    """Labels 0..k-1 numbered by each component's smallest vertex, which is
-    scipy's numbering; works for any choice of root.  One serial pass: a
-    parallel version was ten times slower on few shared cores."""
+    """Labels 0..k-1 by each component's smallest vertex (scipy's), for any roots.
+    Serial: a parallel version was slower on few shared cores."""
     n = roots.size
     first = np.full(n, -1, roots.dtype)
     out = np.empty(n, roots.dtype)
@@ -234,8 +219,7 @@ def min_representatives(roots):
     mins = np.full(n, n, roots.dtype)
     for vi in prange(n):
         v = np.int64(vi)
-        # Reading first skips the atomic for all but a few vertices of a
-        # large component: each thread walks its vertices in id order.
+        # reading first skips the atomic for all but a few vertices of a large component
         r = roots[v]
         if v < atomics.load(mins, r):
             atomics.atomic_min(mins, r, v)
@@ -247,9 +231,8 @@ def min_representatives(roots):
 
 
 def compact(roots: np.ndarray, min_rooted: bool = False):
-    """(k, labels 0..k-1 in scipy's order) from any root array.
-    ``min_rooted`` (every root is its tree's smallest id) changes nothing
-    here: the one serial pass needs no minima either way."""
+    """(k, labels 0..k-1 in scipy's order) from any root array (``min_rooted``
+    changes nothing on the CPU)."""
     k, labels = _compact(roots)
     return int(k), labels
 
@@ -259,14 +242,12 @@ def count_roots(roots: np.ndarray) -> int:
 
 
 def replayed(graph, key, fn, edges_only: bool = False, handle: list | None = None) -> tuple:
-    """``fn()``'s outputs: the CPU launches nothing, so there is nothing to
-    capture and replay (:mod:`gconn.backends.gpu.replay`)."""
+    """``fn()``'s outputs: nothing to capture and replay on the CPU."""
     return tuple(fn())
 
 
 def again(handle: list) -> None:
-    """Nothing: no run is captured on the CPU (see :func:`replayed`)."""
-    return None
+    """Nothing: no run is captured on the CPU."""
 
 
 def collect_forest(fa: np.ndarray, fb: np.ndarray):

@@ -11,8 +11,7 @@ from gconn.backends.cpu import atomics
 
 @njit(parallel=True, cache=True)
 def _top_down(indptr, indices, frontier, level, parent, depth, nxt, counter):
-    """One top-down level; returns the edges scanned and the new frontier's
-    edges (the claimed vertices' degrees)."""
+    """One top-down level; returns the edges scanned and the new frontier's edges."""
     scanned = 0
     found_deg = 0
     for t in prange(frontier.size):
@@ -29,8 +28,6 @@ def _top_down(indptr, indices, frontier, level, parent, depth, nxt, counter):
 
 @njit(parallel=True, cache=True)
 def _bottom_up(indptr, indices, level, parent, depth):
-    # Each unvisited vertex looks for any neighbour on the previous level and
-    # stops at the first: the saving on low-diameter graphs.
     n = indptr.size - 1
     found = 0
     found_deg = 0
@@ -73,8 +70,7 @@ def _frontier_of(level, depth):
 
 @njit(parallel=True, cache=True)
 def degree_sum(indptr, verts):
-    """The edges of ``verts``: a frontier's, or the active vertices' after
-    sampling."""
+    """The edges of ``verts``."""
     s = 0
     for t in prange(verts.size):
         v = verts[t]
@@ -83,8 +79,7 @@ def degree_sum(indptr, verts):
 
 
 class Search(LevelSearch):
-    """The CPU steps of :class:`gconn.backends.core.bfs.LevelSearch`: ``level`` holds
-    -1 for unvisited vertices, ``parent`` receives the BFS tree."""
+    """The CPU steps of :class:`gconn.backends.core.bfs.LevelSearch` (``level`` -1: unvisited)."""
 
     def __init__(self, indptr, indices, level, parent):
         super().__init__(indptr.size - 1, int(indptr[-1]))
@@ -124,11 +119,8 @@ def _next_unvisited(level, start):
 
 
 def components(indptr: np.ndarray, indices: np.ndarray, P: np.ndarray):
-    """BFS-CC, the paper's baseline: a direction-optimizing BFS from each
-    not-yet-visited vertex in id order.
-
-    Writes the BFS forest into ``P`` (which must hold ``arange(n)``): every
-    source -- the smallest id of its component -- stays a root.  Returns
+    """BFS-CC, the paper's baseline: a BFS from each unvisited vertex in id
+    order, its forest written into ``P`` (holding ``arange(n)``); returns
     (edges inspected, BFS levels over all searches).
 
     >>> indptr = np.array([0, 1, 2, 2]); indices = np.array([1, 0], np.int32)
@@ -138,8 +130,7 @@ def components(indptr: np.ndarray, indices: np.ndarray, P: np.ndarray):
     [0, 0, 2]
     """
     n = indptr.size - 1
-    # Isolated vertices (a BFS that visits only its source) get level 0
-    # without a search.
+    # isolated vertices get level 0 without a search
     level = np.full(n, -1, np.int32 if 2 * n + 2 <= np.iinfo(np.int32).max else np.int64)
     level[np.diff(indptr) == 0] = 0
     search = Search(indptr, indices, level, P)

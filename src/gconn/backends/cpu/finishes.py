@@ -1,21 +1,10 @@
 """The non-union-find finishes on the CPU: SV, Liu-Tarjan, Stergiou, label
 propagation, ECL-CC, Afforest and BFS-CC.
 
-The rule bodies come from :mod:`gconn.backends.core.minbased`; here they run in
-``prange`` loops, which :class:`Launches` offers to the drivers of
-:mod:`gconn.pipeline.finishes` (a round is a handful of parallel passes,
-so the interpreter's share is small).  Rule choices are
-runtime codes: one cached compilation per kernel and id width serves every
-variant.
-
-Every finish works on the parent array ``P`` left by the sampling phase
-(each vertex pointing at its sampled root) and an edge list: all edges
-(COO) without sampling, or the CSR edges of the active vertices (label !=
-L_max) gathered into a list.  Vertex phases run over all vertices, or over
-``verts`` (the batch's endpoints and their roots) for incremental batches.
-
-Skipping L_max's edges, and contracting L_max for the finishes that are
-not root-based, is explained in :mod:`gconn.pipeline`."""
+The rule bodies of :mod:`gconn.backends.core.minbased` in ``prange`` loops,
+launched by :mod:`gconn.pipeline.finishes` through :class:`Launches`.  Rule
+choices are runtime codes: one cached compilation per kernel and id width
+serves every variant."""
 from __future__ import annotations
 
 import numpy as np
@@ -29,6 +18,7 @@ from gconn.backends.cpu import atomics
 from gconn.backends.cpu import bfs as _bfs
 from gconn.backends.cpu.bfs import degree_sum
 from gconn.backends.cpu.primitives import CPU, record_edge, same_set_any
+from gconn.backends.cpu.unionfind import SERIAL_BELOW, serial_twin
 
 MB = build(CPU)
 shortcut = MB.shortcut
@@ -46,8 +36,7 @@ StergiouShortcut = MB.StergiouShortcut
 link = MB.link
 GatherEdges = MB.GatherEdges
 
-# -- vertex phases: every vertex (``every``) or ``verts[:cnt]``; the passes
-# that may change P add how many vertices they changed to ``flag[0]``
+# -- vertex phases over every vertex (``every``) or ``verts[:cnt]``; ``flag[0]`` counts changes
 
 @njit(parallel=True, cache=True)
 def copy_pass(dst, src, verts, cnt, every):
@@ -88,8 +77,7 @@ def stergiou_shortcut_pass(cur, prev, verts, cnt, every, flag):
 
 @njit(parallel=True, cache=True)
 def shortcut_endpoints(P, src, dst, m):
-    """FullShortcut of every endpoint of a batch.  Threads sharing an
-    endpoint both store one of its ancestors, so the race is harmless."""
+    """FullShortcut of a batch's endpoints (threads sharing one store ancestors: harmless)."""
     for i in prange(m):
         FullShortcut(P, src[i])
         FullShortcut(P, dst[i])
@@ -99,7 +87,6 @@ def shortcut_endpoints(P, src, dst, m):
 
 @njit(parallel=True, cache=True)
 def sv_round(P, prev, eu, ev, m, snapshot, flag):
-    # the labels come from prev (``snapshot``) or P
     R = prev if snapshot else P
     hooked = 0
     for i in prange(m):
@@ -110,8 +97,8 @@ def sv_round(P, prev, eu, ev, m, snapshot, flag):
 
 @njit(parallel=True, cache=True)
 def sv_winners(P, prev, eu, ev, m, fa, fb):
-    """Forest mode: replay each hook on the snapshot; the first edge whose
-    hook equals the root's final parent claims the root's slot."""
+    """Forest mode: the first edge whose hook, replayed on the snapshot, equals
+    the root's final parent claims the root's slot."""
     for i in prange(m):
         h = SVWinner(P, prev, eu[i], ev[i])
         if h >= 0 and atomics.cas(fa, h, -1, eu[i]) == -1:
@@ -135,9 +122,8 @@ def lt_connect_pass(P, N, wu, wv, m, copt):
 
 @njit(parallel=True, cache=True)
 def lt_winners(P, N, wu, wv, eid, has_eid, m, ou, ov, fa, fb, copt):
-    """Forest mode, before the update phase: the first edge whose message is
-    a root's minimum claims the root's slot with its input edge (``eid``
-    maps altered edges back to the input when ``has_eid``)."""
+    """Forest mode, before the update: the first edge whose message is a root's
+    minimum claims its slot with its input edge (``eid`` when ``has_eid``)."""
     for i in prange(m):
         r = lt_winner(P, N, wu[i], wv[i], copt)
         if r >= 0:
@@ -148,9 +134,8 @@ def lt_winners(P, N, wu, wv, eid, has_eid, m, ou, ov, fa, fb, copt):
 
 @njit(parallel=True, cache=True)
 def alter_edges(P, wu, wv, eid, has_eid):
-    """Alter: every edge becomes (P[u], P[v]); edges whose ends became equal
-    are dropped.  Returns the new lists, their ids (``eid`` itself unless
-    ``has_eid``) and how many edges changed."""
+    """Alter: every edge becomes (P[u], P[v]), self loops dropped; returns the new
+    lists, their ids (``eid`` itself unless ``has_eid``) and how many changed."""
     m = wu.size
     nchunks = 256
     size = (m + nchunks - 1) // nchunks
@@ -202,8 +187,7 @@ def stergiou_round(cur, prev, eu, ev, m):
 
 @njit(parallel=True, cache=True)
 def link_coo(P, src, dst, m, record, fa, fb, method):
-    """ECL-CC's / Afforest's hooking over an edge list (with ``record`` the
-    linked root records the edge)."""
+    """ECL-CC's / Afforest's hooking over an edge list."""
     for i in prange(m):
         r = link(P, src[i], dst[i], method)
         if record:
@@ -212,7 +196,6 @@ def link_coo(P, src, dst, m, record, fa, fb, method):
 
 @njit(parallel=True, cache=True)
 def link_csr(P, indptr, indices, active, method, fa, fb):
-    """ECL-CC's / Afforest's hooking over the edges of the active vertices."""
     for t in prange(active.size):
         v = active[t]
         for j in range(indptr[v], indptr[v + 1]):
@@ -223,9 +206,8 @@ def link_csr(P, indptr, indices, active, method, fa, fb):
 
 @njit(parallel=True, cache=True)
 def mixed_link_batch(P, kinds, src, dst, m, out, method):
-    """Inserts (kind 0) and queries (kind 1) of one batch, concurrently:
-    the hooks are lock-free and root-based, so a query's root check is
-    linearizable as for UnionAsync."""
+    """Inserts (kind 0) and queries (kind 1) at once: the hooks are root-based,
+    so a query's root check is linearizable as for UnionAsync."""
     for i in prange(m):
         if kinds[i] == 0:
             link(P, src[i], dst[i], method)
@@ -235,9 +217,6 @@ def mixed_link_batch(P, kinds, src, dst, m, out, method):
 
 @njit(parallel=True, cache=True)
 def gather_edges(P, indptr, indices, active, nact, offsets, lmax, contract, eu, ev):
-    """The CSR edges (v, w) of the active vertices into (eu, ev) at
-    ``offsets``; with ``contract`` an endpoint labelled lmax becomes lmax
-    itself."""
     for t in prange(nact):
         GatherEdges(P, indptr, indices, active[t], offsets[t], lmax, contract, eu, ev)
 
@@ -251,10 +230,15 @@ KERNELS = {"copy": copy_pass, "shortcut": shortcut_pass, "lt_update": lt_update_
            "lt_winners": lt_winners, "lp_round": lp_round, "stergiou_round": stergiou_round, "link": link_coo,
            "mixed_link": mixed_link_batch, "gather_edges": gather_edges}
 
+#: their serial twins, for launches over fewer than SERIAL_BELOW items (as union-find batches)
+SERIAL = {kind: serial_twin(kernel) for kind, kernel in KERNELS.items()}
+alter_serial = serial_twin(alter_edges)
+
 
 class Launches:
     """The CPU's launches of :mod:`gconn.pipeline.finishes`: ``prange``
-    loops; the round's flag is the sum of what the passes changed."""
+    loops, or their serial twins below ``SERIAL_BELOW`` items; the round's
+    flag is the sum of what the passes changed."""
 
     xp = np
 
@@ -263,7 +247,7 @@ class Launches:
         self.none = np.full(1, -1, id_dtype)
 
     def __call__(self, kind, key, nthreads, *args):
-        KERNELS[kind](*args, *key)
+        (SERIAL if nthreads < SERIAL_BELOW else KERNELS)[kind](*args, *key)
 
     @staticmethod
     def v(a):
@@ -276,14 +260,13 @@ class Launches:
         return bool(self.flagv[0])
 
     def alter(self, P, wu, wv, wua, wva, eid, has_eid):
-        nu, nv, eid, moved = alter_edges(P, wu, wv, eid, has_eid)
+        kernel = alter_serial if wu.size < SERIAL_BELOW else alter_edges
+        nu, nv, eid, moved = kernel(P, wu, wv, eid, has_eid)
         self.flagv[0] += moved
         return nu, nv, eid
 
     @staticmethod
     def hook(s, work) -> int:
-        """ECL-CC's / Afforest's hooks over all edges (``work`` None) or the
-        edges of the gathered active vertices, straight from the CSR."""
         if work is None:
             m = int(s.src.size)
             link_coo(s.P, s.src, s.dst, m, s.fa.size > 0, s.fa, s.fb, s.plan.link)
@@ -293,10 +276,8 @@ class Launches:
 
 
 def finish(s, work):
-    """Run a non-union-find finish on run state ``s`` (P holds the sampled
-    labels); ``work`` is None without sampling (all edges, COO), else the
-    gathered active vertices (ECL-CC, Afforest) or their edges.  Returns
-    (edges inspected, rounds)."""
+    """A non-union-find finish over all edges (``work`` None) or the gathered
+    work; returns (edges inspected, rounds)."""
     if s.plan.family == TRAVERSAL:
         return _bfs.components(s.indptr, s.indices, s.P)
     return drivers.finish(Launches(s.graph.id_dtype), s, work)

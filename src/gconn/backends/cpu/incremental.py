@@ -1,8 +1,6 @@
-"""Incremental connectivity on the CPU: union-find state that grows.
-
-The root-based finishes that are not union-find (ECL-CC, Afforest, SV and
-the root-based Liu-Tarjan variants) keep the same parent array and process
-each batch with :mod:`gconn.pipeline.finishes`."""
+"""Incremental connectivity on the CPU: a parent array that grows; the
+root-based finishes that are not union-find run batches through
+:mod:`gconn.pipeline.finishes`."""
 from __future__ import annotations
 
 import numpy as np
@@ -25,19 +23,14 @@ class IncrementalState:
 
     def _ids_typed(self):
         self._k = None
-        #: Batches below this many operations may take the small_* kernels.
         self.small_below = K.SERIAL_BELOW if self.plan.family == UNION_FIND else 0
-        # they cast ids to the dtype of the empty array and take ids below
-        # idmax only: an int32 state holds vertices 0..INT32_MAX - 1, as
-        # the API's growth check allows
+        # the small_* kernels cast ids to the empty array's dtype and take ids below idmax
         idmax = int(np.iinfo(np.int32).max) if self.id_dtype == np.int32 else int(np.iinfo(np.int64).max)
         c = self.plan
         self._codes = (np.empty(0, self.id_dtype), idmax, c.fin, c.fopt, c.sopt)
 
     def _launches(self):
-        """The other finishes' launches, made once: their round flag is
-        shared by the batches, which the API's lock serializes (making
-        them cost a 10-edge batch a few percent)."""
+        """The other finishes' launches, made once (the API's lock serializes batches)."""
         if self._k is None:
             from gconn.backends.cpu.finishes import Launches  # imported by the variants that use it
             self._k = Launches(self.id_dtype)
@@ -88,10 +81,8 @@ class IncrementalState:
         kernel(self.P, self.H, kinds, src, dst, c.fin, c.fopt, c.sopt, out)
         return out
 
-    # -- small batches in one compiled call (the API layer's fast path) ----
-    # Each returns -1, having done nothing, where the checked path must
-    # take the batch (see gconn.backends.cpu.unionfind.small_insert); else 1 + the
-    # largest id.  Only for the union-find finishes.
+    # -- small union-find batches in one compiled call (the API's fast path):
+    # -1, having done nothing, where the checked path must take the batch; else 1 + the largest id
 
     def small_insert(self, src: np.ndarray, dst: np.ndarray) -> int:
         return K.small_insert(src, dst, self.P, self.H, *self._codes)

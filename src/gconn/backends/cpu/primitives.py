@@ -1,16 +1,7 @@
-"""The CPU primitives for :mod:`gconn.backends.core` and the union-find bodies built
-with them.
-
-The variant is a set of runtime codes (finish, find, splice), so one cached
-compilation per id width serves the whole design space; the branch on the
-codes is predictable and costs little next to the cache misses of a union.
-
-A ``prange`` index starting at 0 is typed uint64 by numba; mixed with int32
-ids it would unify to float64, so loops rebind it as a signed ``v``.
-
-Spanning forests: ``fa``/``fb`` are length-n arrays (or length 0 when not
-wanted); the thread that links root r writes the edge at slot r
-(:func:`record_edge`).
+"""The CPU primitives for :mod:`gconn.backends.core` and the union-find bodies
+built with them, on runtime codes: one cached compilation per id width
+serves every variant.  A ``prange`` index is uint64 (with int32 ids it would
+unify to float64), so loops rebind it as a signed ``v``.
 
 >>> callable(UF.union_any)
 True
@@ -36,7 +27,7 @@ same_set_any = UF.same_set_any
 
 @njit(inline="always")
 def record_edge(fa, fb, r, u, v):
-    """Spanning forest: the link of root r used edge (u, v)."""
+    """Spanning forest (``fa`` of length n, or 0 for none): root r was linked by edge (u, v)."""
     if r >= 0 and fa.size > 0:
         fa[r] = u
         fb[r] = v

@@ -1,23 +1,15 @@
-"""Sampling on the CPU (paper Sec. 3.3): k-out, HB and BFS sampling, stride
-sampling over an edge list (ours, :mod:`gconn.design`), and the automatic
-choice's cheap estimate of HB's coverage.
-
-Each sampler unions (or points) vertices into partial trees of the parent
-array with the plan's union rule; a finish that is not a union-find samples
-with UnionAsync + FindHalve (:class:`gconn.design.Plan`).  The choice of
-sampler and BFS sampling's driver are :mod:`gconn.pipeline.sampling`'s."""
+"""Sampling on the CPU (paper Sec. 3.3): k-out, HB, BFS and stride sampling,
+with the plan's union rule, for :mod:`gconn.pipeline.sampling`; and the
+automatic choice's estimate of HB's coverage."""
 from __future__ import annotations
 
 import numpy as np
 from numba import njit, prange
 
 from gconn.backends.cpu.bfs import Search
-from gconn.backends.core.sampling import build
 from gconn.design import STRIDE_RUN
-from gconn.backends.cpu.primitives import CPU, parent_of, record_edge, set_parent
+from gconn.backends.cpu.primitives import parent_of, record_edge, set_parent
 from gconn.backends.cpu.unionfind import unite
-
-_follow = build(CPU).follow_first
 
 KOUT_PAPER = 0      # first edge + k-1 uniformly random edges (paper Alg. k-out)
 KOUT_AFFOREST = 1   # the first k edges (Afforest)
@@ -25,8 +17,7 @@ KOUT_AFFOREST = 1   # the first k edges (Afforest)
 
 @njit(cache=True)
 def _mix(x):
-    # splitmix64 finalizer: a stateless hash, so each (vertex, draw) gets its
-    # own reproducible random number without per-thread RNG state.
+    # splitmix64 finalizer: a reproducible random number per (vertex, draw) without RNG state
     x = (x + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
     x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
     x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
@@ -54,8 +45,7 @@ def kout_sample(P, H, indptr, indices, k, mode, seed, fin, fopt, sopt, fa, fb):
 
 @njit(parallel=True, cache=True)
 def hb_hook_first(P, indptr, indices, fin, fa, fb):
-    """HB step 1: v points at its smallest neighbour w when w < v.  Every
-    vertex writes only its own slot, so there is no contention."""
+    """HB step 1: v points at its smallest neighbour w when w < v (its own slot only)."""
     n = indptr.size - 1
     for vi in prange(n):
         v = np.int64(vi)
@@ -86,37 +76,33 @@ def hb_union_roots(P, H, indptr, indices, N, fin, fopt, sopt, fa, fb):
 
 @njit(cache=True)
 def follow_first(indptr, indices, starts, max_steps):
-    """Where HB's first step sends each start: follow the smallest
-    neighbour while it is smaller; -1 when the walk is longer than max_steps."""
+    """Where HB's first step (follow the smallest neighbour while smaller) sends
+    each start; -1 after ``max_steps`` steps."""
     out = np.empty(starts.size, np.int64)
     for t in range(starts.size):
-        out[t] = _follow(indptr, indices, np.int64(starts[t]), max_steps)
+        v = np.int64(starts[t])
+        steps = 0
+        while steps < max_steps and indptr[v + 1] > indptr[v]:
+            w = indices[indptr[v]]
+            if w >= v:
+                break
+            v = w
+            steps += 1
+        out[t] = v if steps < max_steps else -1
     return out
 
 
 @njit(parallel=True, cache=True)
 def _relabel_visited(P, level, mn):
-    """Point every visited vertex at the visited set's minimum id, keeping
-    parent <= child for the finishes that rely on it."""
     for vi in prange(P.size):
         v = np.int64(vi)
         if level[v] >= 0:
             P[v] = mn
 
 
-def pick_source(indptr: np.ndarray, sample: int, seed: int) -> int:
-    """The highest-degree vertex of a random sample (Slota et al.)."""
-    n = indptr.size - 1
-    rng = np.random.default_rng(seed)
-    cand = rng.integers(0, n, size=min(sample, n)) if n > sample else np.arange(n)
-    deg = indptr[cand + 1] - indptr[cand]
-    return int(cand[int(np.argmax(deg))])
-
-
 @njit(parallel=True, cache=True)
 def stride_sample(P, H, src, dst, run, step, fin, fopt, sopt, fa, fb):
-    """Stride sampling: union edges ``i * step`` to ``i * step + run - 1``
-    for every i; returns how many edges that is."""
+    """Union edges ``i * step`` to ``i * step + run - 1`` for every i; returns how many."""
     m = src.size
     runs = (m + step - 1) // step
     inspected = 0
@@ -158,7 +144,11 @@ def hb(s, seed: int, count: bool) -> int:
 
 
 def bfs_source(s, seed: int) -> int:
-    return pick_source(s.indptr, s.plan.bfs_sample, seed)
+    """The highest-degree vertex of a random sample (Slota et al.)."""
+    indptr, sample = s.indptr, s.plan.bfs_sample
+    n = indptr.size - 1
+    cand = np.random.default_rng(seed).integers(0, n, size=min(sample, n)) if n > sample else np.arange(n)
+    return int(cand[int(np.argmax(indptr[cand + 1] - indptr[cand]))])
 
 
 def search(s, level, parent) -> Search:
@@ -170,9 +160,8 @@ def relabel_visited(s, level, mn: int) -> None:
 
 
 def hb_coverage(graph, sample: int = 1024, seed: int = 0, max_steps: int = 4096) -> float:
-    """A cheap lower bound on HB's coverage (the decision tree's HB Cov):
-    follow smallest-neighbour pointers (HB's first step) from sampled
-    vertices and count how many end at the most common end point.
+    """A cheap lower bound on HB's coverage: the share of sampled vertices whose
+    HB first-step walk ends at the most common end.
 
     >>> import gconn
     >>> hb_coverage(gconn.Graph.from_edges([0, 0], [1, 2]))

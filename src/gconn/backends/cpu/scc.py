@@ -1,12 +1,7 @@
 """Strongly connected components on the CPU: Tarjan's algorithm with an
-explicit stack (no recursion, so any depth works).
-
-Components are numbered in the order they complete, with the depth-first
-search started at vertices 0, 1, 2, ... and each vertex's successors taken
-from the last stored to the first.  That is the order SciPy's
-``connected_components(..., connection='strong')`` reports, so the labels
-equal SciPy's exactly (the tests check this on random graphs with unsorted
-and duplicate column indices).
+explicit stack.  Components are numbered as they complete, the search
+started at 0, 1, 2, ... and successors taken last to first: SciPy's order
+(``connection='strong'``), so the labels equal SciPy's.
 
 >>> import numpy as np
 >>> from gconn.backends.cpu.scc import tarjan
@@ -22,9 +17,7 @@ from numba import njit
 @njit(cache=True)
 def _tarjan(indptr, indices, n):
     dt = indptr.dtype
-    # order[v]: discovery number, -1 before, n once v has its component (so
-    # that a finished vertex never lowers low[]); low[v]: the smallest
-    # discovery number reachable through v's subtree and one back arc
+    # order[v]: discovery number, -1 before, n once v has its component (it never lowers low[])
     order = np.full(n, -1, dt)
     low = np.empty(n, dt)
     labels = np.empty(n, np.int32)
@@ -62,7 +55,6 @@ def _tarjan(indptr, indices, n):
                 e = -1
             low[v] = lv
             if e >= 0:
-                # descend into w
                 cursor[v] = e
                 order[w] = discovered
                 low[w] = discovered
@@ -91,9 +83,7 @@ def _tarjan(indptr, indices, n):
 
 
 def tarjan(indptr, indices, n: int):
-    """``(k, labels)`` of the strongly connected components of the digraph
-    whose successors of vertex ``v`` are ``indices[indptr[v]:indptr[v+1]]``;
-    labels are int32, numbered as SciPy numbers them (see the module)."""
+    """``(k, int32 labels)`` of the strongly connected components of a CSR digraph."""
     indptr = np.ascontiguousarray(indptr)
     indices = np.ascontiguousarray(indices)
     if indptr.dtype != indices.dtype:

@@ -1,7 +1,9 @@
 """The union-find finish on the CPU (paper Sec. 3.4): initialization,
-compression, the finish over the gathered active vertices (CSR) or over
-all edges (COO), and the incremental batches."""
+compression, the finish over active vertices (CSR) or all edges (COO),
+and the incremental batches."""
 from __future__ import annotations
+
+import types
 
 import numpy as np
 from numba import njit, prange
@@ -10,16 +12,13 @@ from gconn.backends.core.unionfind import FIND_HALVE, FIND_NAIVE, UNION_ASYNC
 from gconn.backends.cpu.atomics import prefetch
 from gconn.backends.cpu.primitives import UF, find_any, parent_of, record_edge, same_set_any, set_parent, union_any
 
-# UnionAsync, the automatic choice, is called in the loops themselves: behind
-# union_any's dispatch it is a call per edge that LLVM does not inline.
+# UnionAsync is called in the loops themselves: behind union_any's dispatch LLVM does not inline it
 UnionAsync = UF.UnionAsync
 
 
 @njit(inline="always")
 def unite(P, H, u, v, fin, fopt, sopt):
-    """Union u and v by the plan's codes: UnionAsync in the caller's loop, with
-    FindHalve (the automatic choice) as a constant, so LLVM inlines both, and
-    any other rule through union_any."""
+    """Union by the plan's codes; UnionAsync + FindHalve as constants, which LLVM inlines."""
     if fin == UNION_ASYNC:
         if fopt == FIND_HALVE:
             return UnionAsync(P, u, v, FIND_HALVE)
@@ -36,7 +35,6 @@ def init_parents(P):
 
 @njit(parallel=True, cache=True)
 def compress_all(P, fin):
-    """Point every vertex at its root (no unions run concurrently)."""
     for vi in prange(P.size):
         v = np.int64(vi)
         r = find_any(P, v, fin, FIND_NAIVE)
@@ -53,7 +51,6 @@ def roots_of(P, fin, out):
 
 @njit(parallel=True, cache=True)
 def finish_csr(P, H, indptr, indices, active, fin, fopt, sopt, fa, fb):
-    """Union every edge of the gathered active vertices (those not in L_max)."""
     for t in prange(active.size):
         v = active[t]
         for j in range(indptr[v], indptr[v + 1]):
@@ -62,20 +59,16 @@ def finish_csr(P, H, indptr, indices, active, fin, fopt, sopt, fa, fb):
             record_edge(fa, fb, r, v, w)
 
 
-#: Edges ahead of the current one whose parents :func:`finish_coo`
-#: prefetches (the first find's load is a cache miss otherwise).
+#: Edges ahead whose parents :func:`finish_coo` prefetches (the first find's load misses otherwise).
 PREFETCH_AHEAD = 16
 
-#: Chunks of the edge list per parallel loop: each thread walks whole
-#: chunks, so its prefetches stay within what it will read.
+#: Chunks of the edge list: a thread walks whole chunks, so its prefetches stay within what it reads.
 EDGE_CHUNKS = 256
 
 
 @njit(parallel=True, cache=True)
 def finish_coo(P, H, src, dst, fin, fopt, sopt, fa, fb):
-    """The edge-centric finish without sampling over an edge list in any
-    order and orientation (the input's, duplicates and self loops
-    included, or the canonical COO)."""
+    """The finish without sampling over an edge list in any order and orientation."""
     m = src.size
     size = (m + EDGE_CHUNKS - 1) // EDGE_CHUNKS
     for c in prange(EDGE_CHUNKS):
@@ -93,8 +86,7 @@ def finish_coo(P, H, src, dst, fin, fopt, sopt, fa, fb):
 
 @njit(parallel=True, cache=True)
 def mixed_batch(P, H, kinds, src, dst, fin, fopt, sopt, out):
-    """Inserts (kind 0) and queries (kind 1) of one batch, concurrently.
-    ``out[i]`` is the answer of op i for queries."""
+    """Inserts (kind 0) and queries (kind 1) of one batch at once; answers in ``out[i]``."""
     for i in prange(kinds.size):
         if kinds[i] == 0:
             union_any(P, H, src[i], dst[i], fin, fopt, sopt)
@@ -114,52 +106,32 @@ def query_batch(P, src, dst, fin, fopt, out):
         out[i] = same_set_any(P, src[i], dst[i], fin, fopt)
 
 
-# One-thread twins of the batch kernels for batches below SERIAL_BELOW ops: a
-# parallel launch costs microseconds, far more when other processes keep the
-# cores busy, and a serial loop over a few hundred unions takes less.
-
-#: Batches with fewer operations than this run on the calling thread.
+#: Batches of fewer operations run on the calling thread (serial twins): a parallel launch
+#: costs microseconds, far more on busy cores, more than a few hundred unions.
 SERIAL_BELOW = 1000
 
 
-@njit(cache=True)
-def mixed_serial(P, H, kinds, src, dst, fin, fopt, sopt, out):
-    for i in range(kinds.size):
-        if kinds[i] == 0:
-            union_any(P, H, src[i], dst[i], fin, fopt, sopt)
-        else:
-            out[i] = same_set_any(P, src[i], dst[i], fin, fopt)
+def serial_twin(kernel):
+    """A one-thread twin of a ``prange`` kernel (its prange runs as range), cached apart."""
+    f = kernel.py_func
+    g = types.FunctionType(f.__code__, f.__globals__, f.__name__, f.__defaults__, f.__closure__)
+    g.__qualname__ = f.__qualname__ + "_serial"
+    return njit(cache=True)(g)
 
 
-@njit(cache=True)
-def insert_serial(P, H, src, dst, fin, fopt, sopt):
-    for i in range(src.size):
-        union_any(P, H, src[i], dst[i], fin, fopt, sopt)
+mixed_serial = serial_twin(mixed_batch)
+insert_serial = serial_twin(insert_batch)
+query_serial = serial_twin(query_batch)
 
 
-@njit(cache=True)
-def query_serial(P, src, dst, fin, fopt, out):
-    for i in range(src.size):
-        out[i] = same_set_any(P, src[i], dst[i], fin, fopt)
-
-
-# The small-batch path of gconn.IncrementalConnectivity: one compiled call
-# checks a batch's ids and runs it, in place of the checked path's ten
-# NumPy calls per call (conversions, six reductions, casts), which on a few
-# ids cost more than the unions (`python -m gconn.bench.small_batches` times
-# both against a pure-Python union-find).  Each returns -1, having changed
-# nothing, when the batch needs the checked path: lengths that differ, an
-# operation kind other than 0/1, a negative id, or one at or beyond
-# ``limit`` = min(capacity, ``idmax``) (the state must grow, or the id
-# does not fit its width); else 1 + the largest id (0 when empty).  Ids of
-# any integer width are cast to the state's (``like.dtype``) as the
-# checked path does, so the unions are those of the serial kernels.  The
-# state's arrays and codes come last, in one order for all three, so the
-# caller passes them as one tuple.
+# The small-batch path of gconn.IncrementalConnectivity: one compiled call checks a batch's ids
+# and runs it, in place of the checked path's NumPy calls, which on a few ids cost more than the
+# unions.  Each returns -1, having changed nothing, when the batch needs the checked path (lengths
+# that differ, a kind other than 0/1, an id < 0 or >= min(capacity, ``idmax``)); else 1 + the
+# largest id.  Ids are cast to the state's width (``like.dtype``) as the checked path does.
 
 @njit(cache=True)
 def _ids_end(src, dst, limit):
-    """1 + the largest id, or -1 (see above)."""
     if src.size != dst.size:
         return -1
     end = 0
