@@ -1,10 +1,6 @@
-"""The GPU backend (numba-cuda kernels, CuPy arrays): the steps of
-:mod:`gconn.pipeline` and the operations the API needs.  Same interface as
-:mod:`gconn.backends.cpu`.
-
-Importing this package never fails: :func:`available` says whether the
-backend can run and why not.  The rest of the interface (the pipeline steps,
-``IncrementalState``, ``compact``...) loads on first use.
+"""The GPU backend (numba-cuda kernels, CuPy arrays): the interface of
+:mod:`gconn.backends.cpu`, loaded on first use.  Importing it never fails:
+:func:`available` says whether the backend can run.
 
 >>> from gconn.backends import gpu
 >>> ok, reason = gpu.available()
@@ -37,9 +33,7 @@ _LAZY = {
 _AVAILABLE: dict = {}
 
 
-#: Device nodes of an NVIDIA driver (Linux; /dev/dxg: WSL2).  Without any of
-#: them no CUDA GPU can be opened, and the probe skips importing CuPy and
-#: numba-cuda, which takes about a second.
+#: device nodes of an NVIDIA driver (/dev/dxg: WSL2): without them the probe imports nothing
 DEVICE_NODES = ("/dev/nvidiactl", "/dev/nvidia0", "/dev/dxg")
 
 
@@ -73,9 +67,8 @@ def _probe():
 
 def available(simulator_ok: bool = True):
     """``(True, description)`` when the backend can run, else ``(False,
-    reason)``.  Under NUMBA_ENABLE_CUDASIM=1 it runs in numba's simulator,
-    which counts only when ``simulator_ok`` (backend='auto' passes False:
-    the simulator is far too slow to pick on its own).
+    reason)``.  numba's simulator (NUMBA_ENABLE_CUDASIM=1) counts only when
+    ``simulator_ok``.
 
     >>> available(simulator_ok=False)[0] in (True, False)
     True
