@@ -16,19 +16,13 @@ NAME = "gpu"
 
 _STEPS = ("scope", "init", "sample", "compress", "lmax", "gather", "sample_stats", "finish", "finalize", "number", "sync")
 
-__all__ = ["NAME", "available", "IncrementalState", "to_backend", "compact",
-           "min_representatives", "count_roots", "collect_forest", "replayed", "again", "asarray", "concatenate",
-           "validate_device_ids", *_STEPS]
+#: name -> the module (loaded on first use) that defines it
+_LAZY = {name: module for module, names in (
+    ("backend", _STEPS), ("incremental", ("IncrementalState",)), ("replay", ("replayed", "again")),
+    ("ops", ("to_backend", "compact", "min_representatives", "count_roots", "collect_forest", "asarray",
+             "concatenate", "validate_device_ids"))) for name in names}
 
-_LAZY = {
-    **{step: ("backend", step) for step in _STEPS},
-    "IncrementalState": ("incremental", "IncrementalState"),
-    "to_backend": ("ops", "to_backend"), "compact": ("ops", "compact"),
-    "min_representatives": ("ops", "min_representatives"), "count_roots": ("ops", "count_roots"),
-    "collect_forest": ("ops", "collect_forest"), "replayed": ("replay", "replayed"), "again": ("replay", "again"),
-    "asarray": ("ops", "asarray"),
-    "concatenate": ("ops", "concatenate"), "validate_device_ids": ("ops", "validate_device_ids"),
-}
+__all__ = ["NAME", "available", *_LAZY]
 
 _AVAILABLE: dict = {}
 
@@ -84,8 +78,7 @@ def available(simulator_ok: bool = True):
 def __getattr__(name):
     if name in _LAZY:
         import importlib
-        module, attr = _LAZY[name]
-        value = getattr(importlib.import_module(f"{__name__}.{module}"), attr)
+        value = getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
         globals()[name] = value
         return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

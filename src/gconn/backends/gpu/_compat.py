@@ -34,9 +34,7 @@ WARP_INTRINSICS = not SIM
 
 
 def _fast_view_class():
-    """A light stand-in for numba's DeviceNDArray over a CuPy array: just the
-    fields numba-cuda 0.30 launches read (``cuda.as_cuda_array`` costs tens of
-    microseconds); None where numba-cuda lacks the shims."""
+    """A light stand-in for numba's DeviceNDArray over a CuPy array (None where numba lacks the shims)."""
     try:
         from numba import from_dtype, types
         from numba.cuda.cudadrv.devicearray import _StridedLayoutShim, _StridedMemoryViewShim
@@ -105,8 +103,7 @@ def view(a):
 
 
 def for_dispatcher(args: tuple) -> tuple:
-    """``args`` as numba's dispatcher takes them: light views where a probe
-    launch took one, else numba's arrays."""
+    """``args`` as numba's dispatcher takes them (numba's arrays where it refused a light view)."""
     if not _DISPATCHER_TAKES_FAST:
         cls = _FAST[0] if _FAST else None
         _DISPATCHER_TAKES_FAST.append(cls is None or _fast_views_work(cls))

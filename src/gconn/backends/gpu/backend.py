@@ -43,9 +43,7 @@ def graph_views(graph, form: str):
 
 
 class State:
-    """One run: the graph's form the plan needs (``src``/``dst`` or
-    ``indptr``/``indices``), the parents ``P``, the plan's auxiliary ``H``
-    and the forest slots, with their kernel views (placeholders if unused)."""
+    """One run: the graph's form the plan needs, ``P``, ``H``, the forest slots and their kernel views."""
 
     def __init__(self, graph, plan: Plan, forest: bool):
         n, idt = graph.n, graph.id_dtype
@@ -81,15 +79,19 @@ class State:
         if self.track is not None and (plan.family != UNION_FIND or plan.needs != "edges"):
             raise RuntimeError(f"{plan.name} reads ids before the union kernel checks them")
 
-    def coo_ops(self):
-        """The COO union kernel (checking ids not checked before), its flags and row."""
-        p = self.plan
+    def union_edges(self, step: int) -> int:
+        """The COO union kernel over the edge list, its 32-edge chunks ``step``
+        apart, checking the ids where they were not checked before; returns m."""
+        p, m = self.plan, int(self.src.size)
         if self.track is None:
-            return self.kernel("coo_ops"), dummy(np.int64), -1
-        return get("coo_ops", (p.fin, p.fopt, p.sopt, TRACK_FIT), self.dtypes), view(self.track), 0
+            kern, flags, row = self.kernel("coo_ops"), dummy(np.int64), -1
+        else:
+            kern, flags, row = get("coo_ops", (p.fin, p.fopt, p.sopt, TRACK_FIT), self.dtypes), view(self.track), 0
+        launch(kern, m, self.Pv, self.Hv, self.srcv, self.dstv, dummy(np.int8), m, OP_UNION, self.record,
+               self.fav, self.fbv, dummy(np.bool_), self.n, flags, row, step, persistent=True)
+        return m
 
     def kernel(self, kind: str):
-        """The kernel ``kind`` specialized as its registration asks."""
         keys = REGISTRY[kind].keys
         p = self.plan
         key = (p.fin, p.fopt, p.sopt) if keys == "union" else (p.jtb,) if keys == "jtb" else ()
@@ -103,7 +105,6 @@ def sync() -> None:
 
 
 class DeviceTimer:
-
     def __init__(self):
         if SIM:
             self.t0 = time.perf_counter()
@@ -121,11 +122,11 @@ class DeviceTimer:
 
 @contextmanager
 def scope(graph, plan: Plan, forest: bool, stats):
-    """Check the device memory a run needs first, name it in an out-of-memory
-    error, and time the device."""
+    """Check the device memory a run needs, name it in an out-of-memory error, time the device."""
     what = f"{plan.name} on a graph with n={graph.n} and {graph.m_input} input edges"
     m = graph.m_input
-    memory.check(plan.device_bytes(graph.n, m, graph.id_dtype.itemsize, np.dtype(offset_dtype(m)).itemsize, forest,
+    ptr_size = np.dtype(offset_dtype(m)).itemsize
+    memory.check(plan.device_bytes(graph.n, m, graph.id_dtype.itemsize, ptr_size, forest,
                                    1 / CHUNK + 1 / (SMALL_MAX + 1)), what)
     with memory.guard(what):
         timer = DeviceTimer() if stats is not None else None
@@ -150,9 +151,7 @@ def compress(s: State) -> None:
 
 
 def _scratch(s: State):
-    """The sampled pipeline's buffers (L_max and its count, the gather counters,
-    the small-vertex list, the warp units): the L_max array and the views.
-    Kept with the graph per stream, but a captured run's own."""
+    """The sampled pipeline's buffers (L_max first, then views), kept with the graph per stream."""
     graph = s.graph
     own = replay.capturing()
     key = ("gpu_scratch", SMALL_MAX, 0 if SIM else xp.cuda.get_current_stream().ptr)
@@ -191,8 +190,7 @@ def gather(s: State, scratch):
 
 
 def sample_stats(s: State, scratch, work, st) -> None:
-    """Cov, IC and the finish's edge count; ``scratch`` None after stride
-    sampling (L_max exact, IC over the edge list)."""
+    """Cov, IC and the finish's edge count; ``scratch`` None after stride sampling."""
     g = s.graph
     labels = (s.P & 0xFFFFFFFF) if s.plan.jtb else s.P
     lmax_ = int(xp.argmax(xp.bincount(labels, minlength=1))) if scratch is None else int(scratch[0][0])
@@ -210,17 +208,12 @@ def sample_stats(s: State, scratch, work, st) -> None:
 
 
 def finish(s: State, work):
-    """The finish over all edges (``work`` None) or the gathered work;
-    returns (edges inspected or None, rounds)."""
+    """The finish over all edges (``work`` None) or the gathered work: (inspected or None, rounds)."""
     g = s.graph
     if s.plan.family != UNION_FIND:
         return finishes.finish(s, work)
     if work is None:
-        m = int(s.src.size)
-        kern, flags, row = s.coo_ops()
-        launch(kern, m, s.Pv, s.Hv, s.srcv, s.dstv, dummy(np.int8), m, OP_UNION, s.record,
-               s.fav, s.fbv, dummy(np.bool_), g.n, flags, row, WARP, persistent=True)
-        return m, 0
+        return s.union_edges(WARP), 0
     smallv, uvv, usv, countsv = work
     launch(s.kernel("finish_csr"), g.n, s.Pv, s.Hv, s.ipv, s.ixv, smallv, uvv, usv, countsv, s.record,
            s.fav, s.fbv, persistent=True)
@@ -232,8 +225,7 @@ def finalize(s: State):
 
 
 def number(s: State):
-    """(k, labels 0..k-1) after the finish; min-rooted variants compress in the
-    compaction (roots are the P[v] == v), the others finalize first."""
+    """(k, labels 0..k-1); min-rooted variants compress in the compaction."""
     if s.plan.variant.min_rooted and not s.plan.jtb:
         return ops.compact(s.P, min_rooted=True, flat=False, flags=s.track)
     return ops.compact(finalize(s)[0], min_rooted=s.plan.variant.min_rooted, flags=s.track)

@@ -18,8 +18,7 @@ from gconn.backends.gpu.primitives import atomic_add, cas, load
 
 @kernel("bfs_top_down", lambda t: (t.ptr, t.id, t.id, t.I64, t.lvl, t.id, t.I64, t.id, t.i64))
 def make_bfs_top_down():
-    """One top-down level, a warp per frontier vertex claiming neighbours into
-    the next queue; counters += (queued, their degrees, edges inspected)."""
+    """One top-down level, a warp per frontier vertex; counters += (queued, degrees, inspected)."""
 
     def bfs_top_down(indptr, indices, frontier, nf, level, parent, depth, nxt, counters):
         tid = cuda.grid(1)
@@ -42,8 +41,7 @@ def make_bfs_top_down():
 
 @kernel("bfs_bottom_up", lambda t: (t.ptr, t.id, t.I64, t.lvl, t.id, t.I64, t.i64))
 def make_bfs_bottom_up():
-    """One bottom-up level, each unvisited vertex looking for a parent on the
-    last; counters += (found, their degrees, edges scanned)."""
+    """One bottom-up level; counters += (found, their degrees, edges scanned)."""
 
     def bfs_bottom_up(indptr, indices, n, level, parent, depth, counters):
         acc = cuda.shared.array(3, np.int64)
@@ -78,8 +76,6 @@ def make_bfs_bottom_up():
 
 @kernel("bfs_collect", lambda t: (t.lvl, t.I64, t.I64, t.id, t.i64), offsets=False)
 def make_bfs_collect():
-    """The vertices on level ``depth`` as a queue."""
-
     def bfs_collect(level, n, depth, out, counters):
         for v in range(cuda.grid(1), n, cuda.gridsize(1)):
             if level[v] == depth:
@@ -89,8 +85,7 @@ def make_bfs_collect():
 
 
 class Search(LevelSearch):
-    """The GPU steps of :class:`gconn.backends.core.bfs.LevelSearch` over a run
-    state's adjacency; ``level`` (int32, -1 unvisited) and ``parent`` on the device."""
+    """The GPU steps of :class:`gconn.backends.core.bfs.LevelSearch` over a run state's adjacency."""
 
     def __init__(self, graph, level, parent):
         super().__init__(graph.n, int(graph.indptr[-1]))

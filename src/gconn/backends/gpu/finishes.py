@@ -110,8 +110,7 @@ def make_sv_round():
 
 @kernel("sv_winners", lambda t: (t.id, t.id, t.id, t.id, t.I64, t.id, t.id), offsets=False)
 def make_sv_winners():
-    """Forest mode: the first edge whose replayed hook equals the root's final
-    parent claims its slot."""
+    """Forest mode: the first edge whose hook equals the root's final parent claims its slot."""
     sv_winner = MB.SVWinner
 
     def sv_winners(P, prev, eu, ev, m, fa, fb):
@@ -150,8 +149,7 @@ def make_lt_connect(copt):
 @kernel("lt_winners", lambda t: (t.id, t.id, t.id, t.id, t.i64, t.I64, t.I64, t.id, t.id, t.id, t.id),
         keys=sorted({(lt_codes(f)[0],) for f in LT_FINISHES}), offsets=False)
 def make_lt_winners(copt):
-    """Forest mode: the first edge whose message is a root's minimum claims
-    its slot with its input edge (``eid``: altered edges' inputs)."""
+    """Forest mode: the first edge whose message is a root's minimum claims its slot."""
     lt_winner = MB.lt_winner
 
     def lt_winners(P, N, wu, wv, eid, has_eid, m, ou, ov, fa, fb):
@@ -221,8 +219,7 @@ def make_link(method):
 @kernel("mixed_link", lambda t: (t.id, t.i8, t.id, t.id, t.I64, t.b),
         keys=[(ECL_CC,), (AFFOREST,)], offsets=False)
 def make_mixed_link(method):
-    """Inserts (kind 0) and queries (kind 1) of a batch, concurrently (the
-    hooks are lock-free and root-based)."""
+    """Inserts (kind 0) and queries (kind 1) of a batch, concurrently."""
     link, same_set_any = MB.link, UF.same_set_any
 
     def mixed_link(P, kinds, src, dst, m, out):
@@ -239,8 +236,7 @@ def make_mixed_link(method):
 
 @kernel("gather_edges", lambda t: (t.id, t.ptr, t.id, t.i64, t.I64, t.i64, t.I64, t.I64, t.id, t.id))
 def make_gather_edges():
-    """The CSR edges of the active vertices as a list at ``offsets``, L_max
-    contracted where ``contract``."""
+    """The CSR edges of the active vertices as a list, L_max contracted where ``contract``."""
     gather = MB.GatherEdges
 
     def gather_edges(P, indptr, indices, active, nact, offsets, lmax, contract, eu, ev):
@@ -276,8 +272,7 @@ class Launches(Launcher):
 # -- static drivers ------------------------------------------------------------
 
 def finish(s, work):
-    """A non-union-find finish over all edges (``work`` None) or the gathered
-    ones; returns (edges inspected, rounds)."""
+    """A non-union-find finish over all edges (``work`` None) or the gathered ones: (inspected, rounds)."""
     if s.plan.family == TRAVERSAL:
         return bfs_components(s, s.P)
     return drivers.finish(Launches(s.graph.id_dtype, s.ptr_dtype), s, work)
@@ -291,8 +286,7 @@ def gather_edges(s, lmax: int):
 
 
 def bfs_components(graph, P):
-    """BFS-CC on a run state: a BFS from each unvisited vertex in id order,
-    its forest written into P; returns (edges inspected, levels)."""
+    """BFS-CC: a BFS from each unvisited vertex in id order; (edges inspected, levels)."""
     level = xp.full(graph.n, -1, np.int32)
     level[graph.indptr[1:] == graph.indptr[:-1]] = 0      # isolated: no search
     search = Search(graph, level, P)
@@ -306,8 +300,7 @@ SOURCE_WINDOW = 1 << 16
 
 
 def _sources(level):
-    """The BFS sources in id order, each the first unvisited vertex after the
-    last, found in windows of ``level`` read back (O(n) reads in all)."""
+    """The BFS sources in id order, found in windows of ``level`` read back."""
     n = level.size
     s = 0
     while s < n:

@@ -38,8 +38,7 @@ def _what(graph) -> str:
 # -- edges ---------------------------------------------------------------------
 
 def device_graph(src, dst, n=None, relabel=False) -> Graph:
-    """The Graph of CuPy id arrays (:meth:`gconn.Graph.from_edges` for device
-    input), its ids checked and cast to the graph's id dtype."""
+    """The Graph of CuPy id arrays (:meth:`gconn.Graph.from_edges` for device input)."""
     require_device("building a graph from CuPy arrays")
     if relabel is not False:
         return _relabelled(src, dst, relabel)
@@ -81,8 +80,7 @@ def _relabelled(src, dst, relabel) -> Graph:
 
 
 def device_sparse_graph(A) -> Graph:
-    """The Graph of a cupyx.scipy.sparse matrix: stored entries are edges,
-    direction ignored."""
+    """The Graph of a cupyx.scipy.sparse matrix (stored entries are edges)."""
     if A.ndim != 2 or A.shape[0] != A.shape[1]:
         raise ValueError(f"the adjacency matrix must be square; got shape {A.shape}")
     coo = A.tocoo()
@@ -95,15 +93,17 @@ def device_edges(graph):
     f = host._forms
     if "input-csr" in f and not ("edges" in f or "canonical" in f):
         return device_edges_of_csr(*f["input-csr"], graph.n)
-    src, dst = host.edges()
-    memory.check(src.nbytes + dst.nbytes, _what(host))
-    with memory.guard(f"copying {_what(host)} to the GPU"):
-        return put(src), put(dst)
+    return _copied(_what(host), *host.edges())
+
+
+def _copied(what: str, *arrays):
+    memory.check(sum(a.nbytes for a in arrays), what)
+    with memory.guard(f"copying {what} to the GPU"):
+        return tuple(put(a) for a in arrays)
 
 
 def device_edges_of_csr(indptr, indices, n: int):
-    """The edge list of a host matrix's CSR: the CSR crosses (fewer bytes than
-    the edge list) and each entry's row is found on the device."""
+    """The edge list of a host matrix's CSR, each entry's row found on the device."""
     m = int(indices.size)
     memory.check(indptr.nbytes + 2 * indices.nbytes + 8 * min(COO_CHUNK, m),
                  f"a graph with n={n} and {m} input edges")
@@ -123,9 +123,7 @@ def _rows(indptr, lo: int, hi: int):
 
 @kernel("csr_rows", lambda t: (t.ptr, t.I64, t.I64, t.I64, t.I64, t.id))
 def make_csr_rows():
-    """``out[i]`` = the row (within ``r0..r1``) of CSR slot ``e0 + i``, i < k.
-    Each warp walks its own run of slots as ``coo_ops`` does, each thread
-    searching from its previous row (doubling, then halving steps)."""
+    """``out[i]`` = the row (in ``r0..r1``) of CSR slot ``e0 + i``, each thread searching on from its last."""
 
     def csr_rows(indptr, e0, k, r0, r1, out):
         tid = cuda.grid(1)
@@ -174,8 +172,7 @@ def order_kernel(dtypes: tuple):
 
 @kernel("id_bounds", lambda t: (t.id, t.id, t.I64, t.i64), offsets=False)
 def make_id_bounds():
-    """Fold the smallest and largest id of ``src`` and ``dst`` into ``bounds``
-    (per block in shared memory, then one atomic pair per block)."""
+    """Fold the smallest and largest id of ``src`` and ``dst`` into ``bounds``."""
 
     def id_bounds(src, dst, m, bounds):
         acc = cuda.shared.array(2, np.int64)
@@ -202,8 +199,7 @@ def make_id_bounds():
 
 @kernel("ids_local", lambda t: (t.ptr, t.id, t.I64, t.I64, t.i64))
 def make_ids_local():
-    """Over rows r = i * step: counts += (r has a neighbour, its first lies
-    within n / 64 of r, its first is larger than r)."""
+    """Over rows i * step: counts += (has a neighbour, first one near, first one larger)."""
 
     def ids_local(indptr, indices, n, step, counts):
         r = np.int64(cuda.grid(1)) * step
@@ -222,8 +218,7 @@ def make_ids_local():
 
 
 def ids_local_counts(indptr, indices, n: int, sample: int) -> tuple[int, int, int]:
-    """(rows with a neighbour, rows whose first neighbour is near, rows whose
-    smallest neighbour is larger) of ``sample`` rows spread over a device CSR."""
+    """(rows with a neighbour, with a near first one, with a larger first one) of a sample."""
     counts = xp.zeros(3, np.int64)
     step = max(n // sample, 1)
     rows = -(-n // step)
@@ -255,7 +250,6 @@ def pair_key(src, dst) -> tuple:
 
 
 def _keep(store: OrderedDict, key, value) -> None:
-    """``store[key] = value`` as its most recent entry, at most ``_SEEN_MAX`` kept."""
     store.pop(key, None)
     store[key] = value
     while len(store) > _SEEN_MAX:
@@ -266,8 +260,7 @@ def _keep(store: OrderedDict, key, value) -> None:
 
 
 def _plain(src, dst) -> bool:
-    """Whether ``src`` and ``dst`` are 1-D, contiguous and of one size: what
-    their :func:`pair_key` stands for."""
+    """Whether ``src`` and ``dst`` are 1-D, contiguous and of one size."""
     return src.ndim == 1 and dst.ndim == 1 and src.size == dst.size and src.flags.c_contiguous \
         and dst.flags.c_contiguous
 
@@ -288,8 +281,7 @@ def seen_n(src, dst, key=None):
 
 
 def pair_again(src, dst, numbered: bool, seed):
-    """The outputs of another replay of the run kept for this CuPy pair and
-    these options (:func:`keep_run`), or None."""
+    """Another replay of the run kept for this CuPy pair and options, or None."""
     if dst.dtype != src.dtype or not _plain(src, dst):
         return None
     pair = pair_key(src, dst)
@@ -312,7 +304,6 @@ def keep_run(key, n: int, handle: list) -> None:
 
 @kernel("pair_set", lambda t: (t.i64, t.I64, t.I64), offsets=False)
 def make_pair_set():
-
     def pair_set(out, a, b):
         if cuda.grid(1) == 0:
             out[0] = a
@@ -323,8 +314,7 @@ def make_pair_set():
 
 @cuda.jit(device=True)
 def fitted(k, flags):
-    """k where a run's ``flags`` show no id outside 0..n-1 and the id n-1,
-    else -1; the flags cleared for the next run (one thread)."""
+    """k where a run's ``flags`` show ids in 0..n-1, n-1 among them, else -1; the flags cleared."""
     fit = flags[0] == 0 and flags[1] == 1
     flags[0] = 0
     flags[1] = 0
@@ -333,7 +323,6 @@ def fitted(k, flags):
 
 @kernel("ids_fit", lambda t: (t.id, t.i64, t.i64), offsets=False)
 def make_ids_fit():
-
     def ids_fit(k, flags, out):
         if cuda.grid(1) == 0:
             out[0] = fitted(k[0], flags)
@@ -342,16 +331,13 @@ def make_ids_fit():
 
 
 def track_ids(graph):
-    """Make the next run on ``graph`` check its ids in its union kernels; returns
-    the device flags they set (an id outside 0..n-1, the id n-1), zero at every
-    replay (:func:`gconn.backends.gpu.replay.zeroed`; their reader clears them)."""
+    """Make the next run on ``graph`` check its ids; returns the (zeroed) flags its kernels set."""
     flags = graph._cache[TRACK_IDS] = replay.zeroed(2, np.int64)
     return flags
 
 
 def if_ids_fit(k, flags):
-    """k where a run with unchecked ids saw ids in 0..n-1, n-1 among them,
-    else -1; on the device (0-d int64)."""
+    """:func:`fitted` on the device (0-d int64)."""
     out = xp.empty(1, np.int64)
     k = xp.asarray(k).reshape(1)
     launch(get("ids_fit", (), dtypes_key(k.dtype, k.dtype, k.dtype)), 1, view(k), view(flags), view(out))
@@ -359,8 +345,7 @@ def if_ids_fit(k, flags):
 
 
 def device_id_range(src, dst) -> int:
-    """:func:`gconn.graph.ids.id_range` of non-empty device id arrays, in one
-    kernel and one read-back for int32 or int64 arrays of one type."""
+    """:func:`gconn.graph.ids.id_range` of device id arrays, by one kernel where it can."""
     if src.dtype != dst.dtype or src.dtype not in (np.dtype(np.int32), np.dtype(np.int64)):
         return id_range(src, dst)
     src, dst = xp.ascontiguousarray(src), xp.ascontiguousarray(dst)
@@ -380,7 +365,6 @@ def device_id_range(src, dst) -> int:
 
 @kernel("adj_count", lambda t: (t.id, t.id, t.I64, t.ptr))
 def make_adj_count():
-
     def adj_count(src, dst, m, deg):
         for i in range(cuda.grid(1), m, cuda.gridsize(1)):
             u = src[i]
@@ -394,7 +378,6 @@ def make_adj_count():
 
 @kernel("adj_scatter", lambda t: (t.id, t.id, t.I64, t.ptr, t.id))
 def make_adj_scatter():
-
     def adj_scatter(src, dst, m, cursor, indices):
         for i in range(cuda.grid(1), m, cuda.gridsize(1)):
             u = src[i]
@@ -421,8 +404,7 @@ def make_adj_min_first():
 
 
 def counting_adjacency(src, dst, n: int):
-    """``(indptr, indices)`` of the ``xp`` edge list's adjacency form
-    (:meth:`gconn.Graph.adjacency`) by a counting sort by source."""
+    """The adjacency form of an ``xp`` edge list by a counting sort by source."""
     m = int(src.size)
     ptr_dt = np.dtype(offset_dtype(m))
     dts = dtypes_key(src.dtype, ptr_dt, src.dtype)
@@ -444,10 +426,7 @@ def device_adjacency(graph):
     """The adjacency form of a device graph: the host's copied, else built."""
     host = graph._origin
     if host is not None and host.has_form("adjacency"):
-        indptr, indices = host.adjacency()
-        memory.check(indptr.nbytes + indices.nbytes, _what(graph))
-        with memory.guard(f"copying {_what(graph)} to the GPU"):
-            return put(indptr), put(indices)
+        return _copied(_what(graph), *host.adjacency())
     src, dst = graph.edges()
     m = int(src.size)
     memory.check(3 * (graph.n + 1) * 8 + 2 * m * src.dtype.itemsize, _what(graph))
@@ -467,8 +446,7 @@ def device_canonical(graph):
 
 
 def device_csr_coo(graph):
-    """(indptr, indices, src, dst) of a host graph's canonical CSR copied to the
-    GPU, its COO derived there (half the bytes cross the link)."""
+    """A host graph's canonical form on the GPU, its COO derived there."""
     require_device("moving a graph to the GPU")
     host_ptr, host_idx = graph.indptr, graph.indices
     nbytes = host_ptr.nbytes + 2 * host_idx.nbytes
@@ -485,12 +463,11 @@ COO_CHUNK = 1 << 24
 
 
 def coo_from_csr(indptr, indices):
-    """The canonical COO (each edge once, src < dst, in CSR order) of a
-    symmetric CSR with sorted rows, on ``xp`` arrays.
+    """The canonical COO (src < dst, CSR order) of a symmetric CSR with sorted rows.
 
     >>> coo_from_csr(xp.asarray([0, 1, 3, 4]), xp.asarray([1, 0, 2, 1]))  # doctest: +SKIP
     (array([0, 1]), array([1, 2]))
-    """
+"""
     srcs, dsts = [], []
     for lo in range(0, int(indices.size), COO_CHUNK):
         hi = min(lo + COO_CHUNK, int(indices.size))
@@ -522,8 +499,7 @@ def canonical_from_edges(src, dst, n: int):
 
 
 def _sorted(u, v, n: int, unique: bool):
-    """int64 pairs (u, v) sorted by u, then v (one int64 key where n * n fits
-    one), duplicates dropped where ``unique``."""
+    """int64 pairs sorted by u, then v; duplicates dropped where ``unique``."""
     if n <= 3037000499:
         key = xp.unique(u * n + v) if unique else xp.sort(u * n + v)
         return key // n, key % n

@@ -20,7 +20,7 @@ class IncrementalState:
     >>> from gconn.design import Variant
     >>> st = IncrementalState(Variant.parse("none+union-async", "incremental"))  # doctest: +SKIP
     >>> st.reserve(4); st.insert(asarray([0]), asarray([3]))  # doctest: +SKIP
-    """
+"""
 
     def __init__(self, variant: Variant, id_dtype=np.int32):
         self.variant = variant
@@ -83,8 +83,7 @@ class IncrementalState:
         return out
 
     def mixed(self, kinds, src, dst):
-        """Inserts (kind 0) and queries (kind 1) of one batch, concurrently
-        (in two phases where the variant needs them); ``out[i]`` answers query i."""
+        """Inserts (kind 0) and queries (kind 1) of one batch; ``out[i]`` answers query i."""
         if self.plan.family != UNION_FIND:
             return mixed_batch(Launches(self.P.dtype), self.plan, self.P, self.H,
                                xp.ascontiguousarray(kinds, dtype=np.int8), src, dst, self.query)

@@ -76,8 +76,7 @@ def _toolchain() -> str:
 
 
 def name(kind: str, key: tuple, dtypes: tuple, cc: tuple) -> str:
-    """The file name (without suffix) of kernel ``kind`` specialized to ``key``
-    for ``dtypes`` on a device of compute capability ``cc``."""
+    """The file name of kernel ``kind`` for ``key``, ``dtypes`` and compute capability ``cc``."""
     h = hashlib.sha256()
     h.update(repr((sources_digest(), _toolchain(), tuple(cc), kind, key, tuple(dtypes))).encode())
     return h.hexdigest()[:40]
@@ -104,8 +103,7 @@ def load(key: str):
 
 
 def save(key: str, entry: str, image: bytes) -> bool:
-    """Write ``image`` under ``key``; False (with one warning per process)
-    where the directory cannot be written."""
+    """Write ``image`` under ``key``; False (warning once) where it cannot be written."""
     d = directory()
     if d is None:
         return False

@@ -46,9 +46,8 @@ def _arr(dt):
 
 
 class ArgTypes:
-    """The types a signature is written in: arrays ``id``, ``ptr`` (CSR
-    offsets), ``P`` (parents), ``i64``, ``lvl`` (int32), ``i8``, ``b`` (bool);
-    the int64 scalar ``I64``."""
+    """Types of a signature: arrays ``id``, ``ptr``, ``P``, ``i64``, ``lvl`` (int32), ``i8``, ``b``;
+    the scalar ``I64``."""
 
     I64 = I64
     i64 = _arr(np.int64)
@@ -107,8 +106,7 @@ _CACHE: dict = {}
 
 
 def get(kind: str, key: tuple, dtypes: tuple):
-    """The kernel ``kind`` specialized to ``key`` for ``dtypes``: cached in the
-    process, else on disk, else compiled."""
+    """The kernel ``kind`` for ``key`` and ``dtypes``: cached in the process, else on disk, else compiled."""
     spec = REGISTRY[kind]
     if not spec.offsets:
         dtypes = (dtypes[0], dtypes[0], dtypes[2])
@@ -132,11 +130,10 @@ def _build(kind: str, key: tuple, dtypes: tuple):
         if found is not None:
             try:
                 d = Direct.from_image(*found, sig.args)
-            except Exception:   # a file that does not load (another driver)
-                d = None
-            if d is not None:
                 kernel_cache.COUNTS["loaded"] += 1
                 return d
+            except Exception:   # a file that does not load (another driver)
+                pass
     kern = cuda.jit(sig, max_registers=spec.registers and spec.registers(dtypes))(spec.factory(*key))
     kernel_cache.COUNTS["compiled"] += 1
     if stored is not None:
@@ -171,7 +168,6 @@ DIRECT = os.environ.get("GCONN_GPU_LAUNCH", "direct").strip().lower() != "numba"
 
 
 def _abi(a):
-    """The kernel parameters of array ``a`` (numba's ABI)."""
     abi = getattr(a, "abi", None)
     if abi is None:             # a numba DeviceNDArray (an empty array's view)
         ptr = a.device_ctypes_pointer.value or 0
@@ -180,17 +176,14 @@ def _abi(a):
 
 
 def _param_buffer(n: int):
-    """(n int64 parameters, their addresses, the addresses' address): the
-    ``kernelParams`` of ``cuLaunchKernel``."""
+    """(n int64 parameters, their addresses, the addresses' address) for ``cuLaunchKernel``."""
     buf = np.zeros(n, np.int64)
     ptrs = np.arange(n, dtype=np.uint64) * np.uint64(8) + np.uint64(buf.ctypes.data)
     return buf, ptrs, ptrs.ctypes.data
 
 
 class Direct:
-    """A compiled kernel launched by one ``cuLaunchKernel`` on CuPy's current
-    stream, its arguments numba's kernel ABI from the views' precomputed
-    fields (numba's dispatcher converts each in Python), array types checked."""
+    """A compiled kernel launched by one ``cuLaunchKernel`` from the views' precomputed fields."""
 
     __slots__ = ("handle", "types", "buf", "ptrs", "params", "lock", "function")
 
@@ -223,13 +216,11 @@ class Direct:
         return vals
 
     def field(self, index: int) -> int:
-        """Where argument ``index`` starts in the parameter buffer (an array's
-        7 fields: meminfo, parent, size, itemsize, data, shape, stride)."""
+        """Where argument ``index`` starts in the parameter buffer (7 fields an array)."""
         return sum(1 if t is None else 7 for t in self.types[:index])
 
     def send(self, grid: int, block: int, params: int) -> None:
-        """One ``cuLaunchKernel`` of the parameters at ``params`` (the caller
-        holds their buffer's lock)."""
+        """One ``cuLaunchKernel`` of the parameters at ``params`` (their buffer's lock held)."""
         stream = xp.cuda.get_current_stream().ptr
         err = _driver.cuLaunchKernel(self.handle, grid, 1, 1, block, 1, 1, 0, stream, params, 0)[0]
         if err == _INVALID_CONTEXT:
@@ -268,8 +259,7 @@ def _bindings() -> bool:
 
 
 def direct(kern):
-    """The :class:`Direct` launcher of ``kern``, or False where it cannot be
-    made (numba's dispatcher launches then)."""
+    """The :class:`Direct` launcher of ``kern``, or False (then numba's dispatcher launches)."""
     if type(kern) is Direct:
         return kern
     d = _DIRECT.get(kern)
@@ -283,8 +273,7 @@ def direct(kern):
 
 
 def launch(kern, nthreads: int, *args, persistent: bool = False, block: int = BLOCK) -> None:
-    """Launch ``kern`` on enough blocks of ``block`` threads for ``nthreads``
-    (at most :func:`persistent_grid` when ``persistent``)."""
+    """Launch ``kern`` for ``nthreads`` (at most :func:`persistent_grid` blocks when ``persistent``)."""
     if nthreads <= 0:
         return
     grid = (nthreads + block - 1) // block
@@ -309,9 +298,7 @@ def launch(kern, nthreads: int, *args, persistent: bool = False, block: int = BL
 
 
 class Bound:
-    """A launch whose grid and leading arguments are fixed, called with new
-    trailing CuPy arrays (a replayed run's last kernel, writing a fresh array):
-    each call writes only their fields into its own parameter buffer."""
+    """A launch with fixed grid and leading arguments, called with fresh trailing CuPy arrays."""
 
     __slots__ = ("kern", "nthreads", "args", "block", "direct", "grid", "buf", "ptrs", "params", "tail", "lock")
 
@@ -358,8 +345,7 @@ class Bound:
 
 
 def bind(kern, nthreads: int, *args, block: int = BLOCK) -> Bound:
-    """``kern`` launched for ``nthreads`` with ``args`` first; call the result
-    with the remaining arrays."""
+    """``kern``'s launch for ``nthreads`` with ``args`` first; call it with the remaining arrays."""
     return Bound(kern, nthreads, args, block)
 
 
@@ -375,8 +361,7 @@ def dummy(dtype):
 
 
 class Launcher:
-    """Launches of grid-stride kernels for one ``dtypes``, with a device flag
-    that a round's kernels set and the host reads once a round."""
+    """Launches for one ``dtypes``, with a device flag that a round's kernels set."""
 
     def __init__(self, id_dtype, ptr_dtype=None, p_dtype=None):
         self.dtypes = dtypes_key(id_dtype, ptr_dtype or id_dtype, p_dtype or id_dtype)

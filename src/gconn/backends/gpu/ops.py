@@ -24,8 +24,7 @@ from gconn.backends.gpu.unionfind import roots_together
 
 
 def to_backend(graph):
-    """The graph with its arrays where the kernels read them (the host's
-    under the simulator)."""
+    """The graph where the kernels read it (on the host under the simulator)."""
     if SIM:
         return graph.to_host()
     return graph.to_device()
@@ -33,8 +32,7 @@ def to_backend(graph):
 
 @kernel("root_min", lambda t: (t.id, t.I64, t.id), offsets=False)
 def make_root_min():
-    """mins[r] = the smallest vertex whose root is r.  Reading first skips the
-    atomic for most vertices; a stale read only lets a useless atomic through."""
+    """mins[r] = the smallest vertex whose root is r (reading first skips most atomics)."""
 
     def root_min(roots, n, mins):
         for v in range(cuda.grid(1), n, cuda.gridsize(1)):
@@ -46,11 +44,10 @@ def make_root_min():
 
 
 def _root_mins(roots):
-    """Per vertex, the smallest vertex of its root's tree."""
     n = roots.size
     mins = xp.full(n, n, roots.dtype)
-    launch(get("root_min", (), dtypes_key(roots.dtype, roots.dtype, roots.dtype)), n, view(roots), n, view(mins),
-           persistent=True)
+    dts = dtypes_key(roots.dtype, roots.dtype, roots.dtype)
+    launch(get("root_min", (), dts), n, view(roots), n, view(mins), persistent=True)
     return mins
 
 
@@ -63,10 +60,7 @@ SCAN_ITEMS = 8
 
 
 def _tile_flags(min_rooted: bool, clamped: bool):
-    """A device function ``flags(roots, mins, p, first, step, last)``: the bits
-    of a thread's items ``first + j * step`` that are their component's
-    minimum, their roots kept in ``p``; ``clamped`` (a tile's end) loads
-    ``min(v, last)``, unconditionally, so that all loads are in flight at once."""
+    """A device function: the bits of a thread's items that are minima, their roots into ``p``."""
     items = COMPACT_ITEMS
 
     @cuda.jit(device=True)
@@ -87,8 +81,7 @@ def _tile_flags(min_rooted: bool, clamped: bool):
 
 @cuda.jit(device=True)
 def _rank_by_ballots(bits, first, local, sums, counts, ballots):
-    """local[v] = the minima before v in the tile, sums[block] = the tile's,
-    by warp ballots: one barrier (``counts``: a shared int64 per warp)."""
+    """local[v] = the minima before v in the tile, sums[block] = the tile's, by warp ballots."""
     t = cuda.threadIdx.x
     lane = cuda.laneid
     w = t // WARP
@@ -144,12 +137,8 @@ def _rank_in_shared(bits, base, local, sums, counts):
         keys=((False, False), (True, False), (True, True)), offsets=False,
         registers=lambda dtypes: 40 if dtypes[0] == "int32" else None)
 def make_compact_local(min_rooted, find):
-    """For each TILE vertices (a block): local[v] = the component minima before
-    minimum v in its tile, sums[tile] = the tile's minima; v is a minimum where
-    mins[roots[v]] == v (roots[v] == v when min-rooted).  On a GPU a warp's
-    items are consecutive.  ``find`` (min-rooted, no unions running): then
-    each vertex is pointed at its root (:func:`~gconn.backends.gpu.unionfind.roots_together`),
-    the finalize's compression.  int32 ids: at most 40 registers (no spills)."""
+    """Per TILE vertices: local[v] = the minima before minimum v in the tile, sums[tile] = the
+    tile's.  ``find``: the vertices also pointed at their roots (the finalize's compression)."""
     warp = WARP_INTRINSICS
     warps = max(BLOCK // WARP, 1)
     items = COMPACT_ITEMS
@@ -196,8 +185,7 @@ def warp_scan(x, lane):
 
 @cuda.jit(device=True)
 def _scan_by_warps(sums, tiles, totals, held):
-    """The inclusive scan of ``sums[:tiles]`` by one block, SCAN_ITEMS sums a
-    thread, loaded before any is stored (the stores may alias them)."""
+    """The inclusive scan of ``sums[:tiles]`` by one block, each thread's sums loaded first."""
     t = cuda.threadIdx.x
     lane = cuda.laneid
     w = t // WARP
@@ -257,9 +245,8 @@ def _scan_in_shared(sums, tiles, acc):
 
 @kernel("compact_tiles", lambda t: (t.id, t.I64, t.i64), keys=((False,), (True,)), offsets=False)
 def make_compact_tiles(checked):
-    """The inclusive scan of ``sums[:tiles]`` in place, by one block; its last
-    sum is k.  ``checked``: k becomes :func:`~gconn.backends.gpu.graph.fitted`
-    of the ``flags`` of a run whose ids were not checked before it."""
+    """The inclusive scan of the tile sums, by one block; ``checked``: k is
+    :func:`~gconn.backends.gpu.graph.fitted`."""
     warp = WARP_INTRINSICS
     warps = max(SCAN_BLOCK // WARP, 1)
 
@@ -285,12 +272,8 @@ LABEL_ITEMS = 8
 @kernel("compact_labels", lambda t: (t.id, t.I64, t.id, t.id, t.id, t.id),
         keys=((False, False), (False, True), (True, False), (True, True)), offsets=False)
 def make_compact_labels(min_rooted, vectors):
-    """labels[v] = the rank of v's component minimum p: the minima of the tiles
-    before p's (``scanned``) plus ``local[p]``.  A thread loads its two runs'
-    roots, then their ranks, then stores (the stores may alias the loads);
-    ``vectors`` (``roots`` 16-byte aligned): 16-byte accesses.  k == 1: no
-    roots read.  Blocks run from the last vertices, which the L2 cache still
-    holds after ``compact_local``."""
+    """labels[v] = the rank of v's component minimum; a thread's loads, then ranks, then
+    stores, in 16-byte accesses where ``vectors``, blocks from the last vertices (still in L2)."""
     span = 4 * BLOCK
 
     @cuda.jit(device=True)
@@ -353,13 +336,10 @@ def make_compact_labels(min_rooted, vectors):
 
 
 def compact(roots, min_rooted: bool = False, flat: bool = True, flags=None):
-    """(k, labels 0..k-1 in scipy's order) from any root array, k left on the
-    device (0-d; ``int(k)`` reads it); for :func:`gconn.backends.gpu.replay.replayed`
-    the labels are a :class:`~gconn.backends.gpu.replay.Deferred`.
-    ``flat=False`` (min-rooted only): ``roots`` is a parent array not yet
-    compressed, whose roots are the v with roots[v] == v.  ``flags``: those of
-    a run whose ids were not checked (:func:`gconn.backends.gpu.graph.track_ids`);
-    then k is -1 unless every id was in 0..n-1, n-1 among them."""
+    """(k, labels 0..k-1 in scipy's order) from any roots, k on the device (0-d); labels
+    :class:`~gconn.backends.gpu.replay.Deferred` for :func:`~gconn.backends.gpu.replay.replayed`.
+    ``flat=False`` (min-rooted only): ``roots`` a parent array not yet compressed.  ``flags``:
+    :func:`~gconn.backends.gpu.graph.track_ids`'s; then k is -1 unless the ids fit."""
     n = roots.size
     if not (flat or min_rooted):
         raise ValueError("compact(flat=False) needs min-rooted trees: the minima pass reads flat roots")
@@ -381,7 +361,7 @@ def compact(roots, min_rooted: bool = False, flat: bool = True, flags=None):
         if replay.deferring():
             return sums[-1], replay.Deferred(_labels, bind(kern, threads, rv, n, mv, lv, sv), n, roots.dtype)
         labels = xp.empty(n, roots.dtype)
-        launch(kern, threads, rv, n, mv, lv, sv, view(labels))     # not bound: a bound launch's setup costs more
+        launch(kern, threads, rv, n, mv, lv, sv, view(labels))     # not bound: that costs more
         return sums[-1], labels
 
 

@@ -94,7 +94,6 @@ else:
         return a.dtype(a, i), codegen
 
     def _vectors(context, builder, aty, array, index, ity):
-        """A pointer to ``a[index]`` as 16-byte vectors, and their items."""
         arr = context.make_array(aty)(context, builder, array)
         idx = context.cast(builder, index, ity, types.intp)
         ptr = cgutils.get_item_pointer(context, builder, aty, arr, [idx], wraparound=False)

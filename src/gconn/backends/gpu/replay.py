@@ -46,15 +46,12 @@ _TLS = threading.local()
 
 
 def capturing() -> bool:
-    """Whether this thread is recording a capture (a run's buffers are then its
-    own, not shared through the graph's cache)."""
+    """Whether this thread is recording a capture."""
     return getattr(_TLS, "on", False)
 
 
 def zeroed(size: int, dtype):
-    """A device array of zeros; one made while capturing is zeroed once, when
-    the capture is made (a run that clears it after use finds it zero at
-    every replay)."""
+    """Device zeros; made while capturing, zeroed once when the capture is made."""
     if not capturing():
         return xp.zeros(size, dtype)
     a = xp.empty(size, dtype)
@@ -63,8 +60,7 @@ def zeroed(size: int, dtype):
 
 
 class Deferred:
-    """An output made by ``make(*args)`` (one launch into a fresh array) after
-    the run, outside a capture; made only where :func:`deferring`."""
+    """An output made by ``make(*args)`` after the run, outside a capture."""
 
     __slots__ = ("make", "args")
 
@@ -76,8 +72,7 @@ class Deferred:
 
 
 def deferring() -> bool:
-    """Whether this thread runs a function for :func:`replayed` (which makes
-    the :class:`Deferred` outputs)."""
+    """Whether this thread runs a function for :func:`replayed`."""
     return getattr(_TLS, "defer", False)
 
 
@@ -104,15 +99,13 @@ def _check(result, what: str):
 
 
 def _stream():
-    """The stream captures are recorded on (not the legacy stream)."""
     if not _STREAM:
         _STREAM.append(xp.cuda.Stream(non_blocking=True))
     return _STREAM[0]
 
 
 class Captured:
-    """A captured run: its CUDA graph, the device arrays it returns (written by
-    every replay) and every array it allocated."""
+    """A captured run: its CUDA graph, outputs and every array it allocated."""
 
     __slots__ = ("graph", "exec", "outputs", "kept", "scalars", "lock", "__weakref__")
 
@@ -123,8 +116,7 @@ class Captured:
         self.lock = threading.Lock()
 
     def results(self) -> tuple:
-        """The outputs of the replay just launched: Deferred ones made, arrays
-        copied, 0-d ones read from their pinned copies."""
+        """The outputs of the replay just launched."""
         out = tuple(a() if isinstance(a, Deferred) else a if a.ndim == 0 else a.copy() for a in self.outputs)
         self.wait()
         return tuple(a if h is None else int(h[0]) for a, h in zip(out, self.scalars))
@@ -133,8 +125,7 @@ class Captured:
         xp.cuda.get_current_stream().synchronize()
 
     def replay(self) -> tuple | None:
-        """:meth:`launch`, then :meth:`results`; None where another thread is
-        replaying this capture."""
+        """:meth:`launch`, then :meth:`results`; None where another thread is replaying it."""
         if not self.lock.acquire(blocking=False):
             return None
         try:
@@ -156,9 +147,7 @@ class Captured:
 
 
 def capture(fn) -> Captured:
-    """Record the device work of ``fn()`` (launching on the current stream,
-    returning device arrays) as a CUDA graph, without running it.  Raises what
-    ``fn`` raises, or RuntimeError where the driver refuses the capture."""
+    """Record ``fn()``'s device work as a CUDA graph, without running it (RuntimeError if refused)."""
     drv = _driver()
     stream = _stream()
     pool = xp.get_default_memory_pool()
@@ -201,8 +190,7 @@ def capture(fn) -> Captured:
 
 @_launch.kernel("scalar_out", lambda t: (t.i8, t.i8, t.I64), offsets=False)
 def make_scalar_out():
-    """``out[:nbytes] = a[:nbytes]`` by one thread: a 0-d output into pinned
-    host memory (as the last node, cheaper than a copy node)."""
+    """``out[:nbytes] = a[:nbytes]`` by one thread: a 0-d output into pinned host memory."""
 
     def scalar_out(a, out, nbytes):
         if cuda.grid(1) == 0:
@@ -217,8 +205,7 @@ def _scalar_out():
 
 
 def _copied_out(outputs) -> tuple:
-    """Per output, the pinned host copy that a kernel launched (recorded) now
-    writes of a 0-d one, or None."""
+    """Per output, the pinned host copy that a kernel recorded now writes of a 0-d one, or None."""
     zero_d = [i for i, a in enumerate(outputs) if isinstance(a, xp.ndarray) and a.ndim == 0]
     if not zero_d:
         return (None,) * len(outputs)
@@ -249,7 +236,6 @@ def _edges_key(graph) -> tuple:
 
 
 def _store(graph, key, edges_only: bool):
-    """The dict a run's capture is kept in, and its key there."""
     if edges_only:
         return _BY_EDGES, key + _edges_key(graph)
     runs = graph._cache.get(_CACHE_KEY)
@@ -268,7 +254,6 @@ def _bound(runs) -> None:
 
 
 def _put(runs, key, value) -> None:
-    """Set, mark most recently used and bound a store, under ``_STATE``."""
     with _STATE:
         runs[key] = value
         runs.move_to_end(key)
@@ -276,11 +261,9 @@ def _put(runs, key, value) -> None:
 
 
 def replayed(graph, key, fn, edges_only: bool = False, handle: list | None = None) -> tuple:
-    """``fn()``'s outputs (device arrays; 0-d ones as ints), replayed from a
-    capture kept under ``key`` (None: run as usual), which must name all that
-    decides what ``fn`` launches besides the graph.  ``edges_only``: ``fn``
-    reads only the edge list, n and id type.  ``handle``: a list a replay
-    fills for :func:`again`."""
+    """``fn()``'s outputs (0-d ones as ints), replayed from a capture kept under ``key`` (None:
+    run as usual), which names all that decides what ``fn`` launches besides the graph;
+    ``edges_only``: ``fn`` reads only the edge list; ``handle``: filled for :func:`again`."""
     if key is None or SIM or not _launch.DIRECT:
         return _as_usual(fn)
     with _STATE:
@@ -309,8 +292,7 @@ def replayed(graph, key, fn, edges_only: bool = False, handle: list | None = Non
 
 
 def again(handle: list) -> tuple | None:
-    """Another replay of the capture a :func:`replayed` call put in ``handle``,
-    without a lookup; None where it was dropped or is busy."""
+    """Another replay of the capture in ``handle``, without a lookup; None where dropped or busy."""
     if not handle:
         return None
     ref, runs, key = handle
@@ -328,8 +310,7 @@ def again(handle: list) -> tuple | None:
 
 
 def captured(graph) -> dict:
-    """``graph``'s runs (those under its edges' addresses too): key ->
-    "captured", "seen" (ran once) or "not capturable"."""
+    """``graph``'s runs: key -> "captured", "seen" or "not capturable"."""
     with _STATE:
         runs = dict(graph._cache.get(_CACHE_KEY) or {})
         if graph.has_form("edges"):

@@ -13,9 +13,9 @@ import numpy as np
 
 from gconn.backends.gpu._compat import WARP_INTRINSICS, cuda, view, xp
 from gconn.backends.gpu.bfs import Search
-from gconn.backends.gpu.launch import FULL_MASK, WARP, dummy, kernel, launch
+from gconn.backends.gpu.launch import FULL_MASK, WARP, kernel, launch
 from gconn.backends.gpu.primitives import U64, UF, rand64, record_edge
-from gconn.backends.gpu.unionfind import OP_UNION, jtb_fin
+from gconn.backends.gpu.unionfind import jtb_fin
 
 KOUT_PAPER = 0      # first edge + k-1 random edges (paper Alg. k-out)
 KOUT_AFFOREST = 1   # the first k edges (Afforest)
@@ -24,10 +24,8 @@ HB_ROOTS = 2        # HB step 2: the first N edges of vertices still roots
 
 @kernel("sample_csr", lambda t: (t.P, t.P, t.ptr, t.id) + (t.I64,) * 6 + (t.id, t.id), keys="union")
 def make_sample_csr(fin, fopt, sopt):
-    """k-out and HB's second step over the CSR, thread ``g`` on edge ``g % k``
-    of vertex ``g // k`` (CSR coalescing).  ``er`` (edge reorganization, k = 2,
-    Afforest mode): a pair of lanes reads two vertices' first edges, then swap
-    halves, each lane uniting its own vertex's two edges."""
+    """k-out and HB's second step, thread ``g`` on edge ``g % k`` of vertex ``g // k``; ``er``:
+    edge reorganization (k = 2, Afforest mode), a pair of lanes swapping the edges read."""
     union_any, parent_of = UF.union_any, UF.parent_of
     warp = WARP_INTRINSICS
 
@@ -81,8 +79,7 @@ def make_sample_csr(fin, fopt, sopt):
 
 @kernel("hb_hook", lambda t: (t.P, t.ptr, t.id, t.I64, t.I64, t.id, t.id), keys="jtb")
 def make_hb_hook(jtb):
-    """HB step 1, also P's initialization: v points at its smallest neighbour
-    w (its first) when w < v, else at itself."""
+    """HB step 1, also P's initialization: v points at its smallest neighbour when smaller."""
     fin = jtb_fin(jtb)
     set_parent = UF.set_parent
 
@@ -140,12 +137,9 @@ def hb(s, seed: int, count: bool) -> int:
     return inspected
 def stride(s, count: bool) -> int:
     """Stride sampling: the COO union kernel, its 32-edge chunks ``step`` apart."""
-    p = s.plan
-    m, n = int(s.src.size), s.graph.n
-    step = p.stride_step(m, n)
-    kern, flags, row = s.coo_ops()
-    launch(kern, m, s.Pv, s.Hv, s.srcv, s.dstv, dummy(np.int8), m, OP_UNION, s.record, s.fav, s.fbv,
-           dummy(np.bool_), n, flags, row, step, persistent=True)
+    m = int(s.src.size)
+    step = s.plan.stride_step(m, s.graph.n)
+    s.union_edges(step)
     if not count:
         return 0
     runs = (m + step - 1) // step

@@ -66,7 +66,6 @@ def _launch(kind: str, size: int, *arrays) -> None:
 
 
 def _arcs(indptr, indices, n: int):
-    """The arcs of a CSR as int32 (src, dst) on the device, without self loops."""
     indptr = xp.asarray(indptr)
     indices = xp.asarray(indices).astype(xp.int32, copy=False)
     slots = xp.arange(indices.size, dtype=indptr.dtype)
@@ -86,9 +85,8 @@ def _trim(src, dst, comp, n: int):
 
 
 def strong_components(indptr, indices, n: int, compact: bool = True):
-    """``(k, labels)`` of the digraph whose successors of ``v`` are
-    ``indices[indptr[v]:indptr[v + 1]]``; int32 labels on the device numbered
-    by smallest vertex, or (``compact=False``) each that vertex."""
+    """``(k, labels)`` of the digraph of a CSR; int32 labels on the device, numbered by smallest
+    vertex, or (``compact=False``) each that vertex."""
     if n > np.iinfo(np.int32).max:
         raise ValueError(f"GPU strong components take up to 2^31 - 1 vertices; got {n}")
     ids = xp.arange(n, dtype=xp.int32)

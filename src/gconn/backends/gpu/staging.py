@@ -29,8 +29,7 @@ SHARES = config.NUMBA_NUM_THREADS
 
 @njit(parallel=True, nogil=True, cache=True)
 def _copy_bounds(out, a):
-    """out[:] = a (cast) by blocks in parallel; returns a's (min, max), each
-    block scanned while still in the cache."""
+    """out[:] = a (cast) by blocks in parallel; returns a's (min, max)."""
     n = a.size
     blocks = (n + BLOCK - 1) // BLOCK
     lo = np.empty(blocks, np.int64)
@@ -46,8 +45,7 @@ def _copy_bounds(out, a):
 
 
 def stage(out: np.ndarray, a: np.ndarray) -> tuple[int, int]:
-    """Copy integer ``a`` into ``out[:a.size]`` (cast) on all cores; returns
-    ``(smallest, largest)`` of ``a``, ``(0, -1)`` when it is empty."""
+    """Copy integer ``a`` into ``out[:a.size]`` on all cores; its (min, max), (0, -1) if empty."""
     if a.size == 0:
         return 0, -1
     lo, hi = _copy_bounds(out[:a.size], a)
@@ -74,8 +72,7 @@ def _copy_any(out: np.ndarray, a: np.ndarray) -> None:
 
 @intrinsic
 def _memcpy(typingctx, out, a, start, count):
-    """``out[start:start + count] = a[start:start + count]`` (contiguous, one
-    type) by LLVM's memcpy intrinsic."""
+    """``out[start:start + count] = a[start:start + count]`` by LLVM's memcpy."""
     if not (isinstance(out, types.Array) and isinstance(a, types.Array) and out.dtype == a.dtype
             and out.layout == "C" and a.layout == "C"):
         return None
@@ -122,8 +119,7 @@ FETCH_SLOTS = 6
 
 
 def _pieces(size: int, dtype, piece_bytes: int = None, slots: int = 2):
-    """``slots`` pinned buffers of a piece each, their events, the piece
-    length and the pieces' starts."""
+    """``slots`` pinned buffers, their events, the piece length and the pieces' starts."""
     import cupy as cp
     dtype = np.dtype(dtype)
     step = max((piece_bytes or PIECE_BYTES) // dtype.itemsize, 1)
@@ -186,9 +182,7 @@ def warn_slow_layer() -> None:
 
 
 class Ring:
-    """Pinned pieces that take turns carrying host arrays to the device: a
-    piece's copy runs while the next is filled; the host waits only before
-    refilling a piece."""
+    """Pinned pieces taking turns: one's copy runs while the next is filled."""
 
     def __init__(self, bufs: list):
         import cupy as cp
@@ -199,8 +193,7 @@ class Ring:
         self.turn = 0
 
     def send(self, ptr: int, a: np.ndarray, stream, bounds: bool = False, acc=None, raw: bool = False):
-        """Copy ``a`` (cast to the pieces' type; ``raw``: in its own) to device
-        memory at ``ptr`` on ``stream``; returns :func:`fill`'s bounds."""
+        """Copy ``a`` (cast; ``raw``: as it is) to device address ``ptr``; :func:`fill`'s bounds."""
         import cupy as cp
         rt = cp.cuda.runtime
         bufs = self.bufs
@@ -248,15 +241,13 @@ REGION = 1 << 21
 
 @njit(parallel=True, nogil=True, cache=True)
 def _touch(b):
-    """Write one byte of each page of ``b`` (maps them), on all cores."""
     for r in prange((b.size + REGION - 1) // REGION):
         for i in range(r * REGION, min(b.size, (r + 1) * REGION), PAGE):
             b[i] = 0
 
 
 class _Region:
-    """Whole pages of host memory for labels: the first ``written`` bytes
-    mapped, the first ``pinned`` registered with the driver (:func:`_pin`)."""
+    """Whole pages for labels: the first ``written`` bytes mapped, ``pinned`` registered."""
 
     __slots__ = ("buf", "written", "pinned")
 
@@ -274,8 +265,7 @@ class _Region:
             self.written = nbytes
 
     def unmap_after(self, nbytes: int) -> None:
-        """Give the pages past the first ``nbytes`` back (``MADV_DONTNEED``),
-        unless registered."""
+        """Give back the pages past the first ``nbytes``, unless registered."""
         if self.pinned:
             return
         start = -(-(self.buf.ctypes.data + nbytes) // PAGE) * PAGE
@@ -299,7 +289,6 @@ _LIBC: list = []
 
 
 def _madvise(addr: int, length: int, advice: int) -> bool:
-    """Linux's ``madvise`` through libc; False where it fails or is not there."""
     if not _LIBC:
         lib = None
         if sys.platform.startswith("linux"):
@@ -315,8 +304,7 @@ def _madvise(addr: int, length: int, advice: int) -> bool:
 
 
 def _keep(region: _Region) -> None:
-    """Keep (and register) the region of labels that are gone, replacing the
-    one kept, unless it holds more than KEEP_BYTES."""
+    """Keep (and register) a region whose labels are gone, unless over KEEP_BYTES."""
     if region.written > KEEP_BYTES:
         return
     _pin(region)
@@ -342,8 +330,7 @@ def _register():
 
 
 def _pin(region: _Region) -> None:
-    """Register a kept region's written pages with the driver (one DMA for the
-    next labels); where that fails, fetches go through pinned pieces."""
+    """Register a kept region's written pages with the driver (where it can)."""
     calls = _register()
     nbytes = -(-region.written // PAGE) * PAGE
     if calls is None or nbytes == 0 or region.pinned >= nbytes:
@@ -386,8 +373,7 @@ class Landing:
         self.pinned = False
 
     def array(self, size: int, dtype) -> np.ndarray | None:
-        """The labels' host array (once), or None where they do not fit; its
-        memory is kept once the array and its views are gone."""
+        """The labels' host array (once), or None; its memory is kept once it is gone."""
         dtype = np.dtype(dtype)
         nbytes = size * dtype.itemsize
         region = self.region
@@ -414,10 +400,8 @@ def landing(size: int, dtype) -> Landing:
 
 
 def fetch(dev, out: Landing | None = None) -> np.ndarray:
-    """A device array back in host memory: ``FETCH_SLOTS`` pinned pieces in
-    flight, each copied out on all cores as it arrives.  ``out``: a
-    :class:`Landing` to fetch into where the result fits (one DMA where it
-    is registered)."""
+    """A device array back in host memory through pinned pieces, or into ``out`` (a
+    :class:`Landing`) where it fits."""
     import cupy as cp
     shape = dev.shape
     dev = cp.ascontiguousarray(dev).reshape(-1)

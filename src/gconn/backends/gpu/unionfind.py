@@ -35,9 +35,7 @@ def jtb_fin(jtb):
 @kernel("finish_csr",
         lambda t: (t.P, t.P, t.ptr, t.id, t.id, t.id, t.ptr, t.i64, t.I64, t.id, t.id), keys="union")
 def make_finish_csr(fin, fopt, sopt):
-    """The finish over the gathered active vertices: a thread per low-degree
-    vertex, a warp per CHUNK edges of the others; the list lengths read on the
-    device (``counts``)."""
+    """The finish over the gathered vertices: a thread per small one, a warp per CHUNK edges."""
     union_any = UF.union_any
 
     def finish_csr(P, H, indptr, indices, small, uv, us, counts, record, fa, fb):
@@ -72,8 +70,7 @@ def _open_bounds(acc):
 
 @device
 def _close_bounds(acc, lo, hi, bounds, row):
-    """A thread's (lo, hi) folded into its block's ``acc`` (warp shuffles
-    first), then into ``bounds[2 row:2 row + 2]`` unless ``row`` is -1."""
+    """Fold a thread's (lo, hi) into its block's ``acc``, then into ``bounds`` row ``row``."""
     if WARP_INTRINSICS:
         for d in (16, 8, 4, 2, 1):
             lo = min(lo, cuda.shfl_down_sync(FULL_MASK, lo, d))
@@ -89,8 +86,7 @@ def _close_bounds(acc, lo, hi, bounds, row):
 
 @device
 def _fits(u, v, cap, flags):
-    """Whether u and v are in 0..cap-1; flags[0] = 1 where not, flags[1] = 1
-    where one is cap - 1."""
+    """Whether u and v are in 0..cap-1 (else flags[0] = 1; flags[1] = 1 where one is cap - 1)."""
     if u < 0 or v < 0 or u >= cap or v >= cap:
         flags[0] = 1
         return False
@@ -103,15 +99,9 @@ def _fits(u, v, cap, flags):
         lambda t: (t.P, t.P, t.id, t.id, t.i8, t.I64, t.I64, t.I64, t.id, t.id, t.b, t.I64, t.i64, t.I64, t.I64),
         keys="union", offsets=False)
 def make_coo_ops(fin, fopt, sopt, track=TRACK_NONE):
-    """Unions, queries or both over COO pairs, a thread per pair: the finish
-    without sampling, incremental batches, streamed chunks, stride sampling.
-    Each warp walks its own segment in 32-pair chunks, chunk c at pair
-    ``c * step`` (32, or spread for stride sampling): sorted input then links
-    nearly in order (a thread per pair in id order builds long chains).
-    ``track``: pairs with an id outside ``0..cap-1`` are skipped, and
-    ``TRACK_BOUNDS`` folds the pairs' smallest and largest id into
-    ``bounds[2 row:2 row + 2]`` (none where ``row`` is -1); ``TRACK_FIT`` sets
-    ``bounds[0]`` where an id is outside, ``bounds[1]`` where one is cap - 1."""
+    """Unions, queries or both over COO pairs, each warp walking its own segment in 32-pair
+    chunks ``step`` apart (sorted input links nearly in order).  ``track``: ids outside
+    ``0..cap-1`` skipped, bounds folded (``TRACK_BOUNDS``) or flagged (``TRACK_FIT``)."""
     union_any, same_set_any = UF.union_any, UF.same_set_any
     bounded = track == TRACK_BOUNDS
     fit = track == TRACK_FIT
@@ -166,11 +156,8 @@ def make_init_parents():
 
 
 def roots_together(jtb: bool, items: int):
-    """A device function ``chase(P, p, todo, base, step)`` (no unions running):
-    each ``p[j]`` with bit j in ``todo``, the parent of vertex ``base + j *
-    step``, followed to its root, the items stepping together (their loads in
-    flight at once), the vertex pointed at each ancestor found.  The first
-    PEEK_STEPS reads are peeked, as in the finds (UnionJTB: coherent)."""
+    """A device function ``chase(P, p, todo, base, step)``: the items' parents followed to their
+    roots together, each vertex pointed at the ancestors found (no unions running)."""
     fin = jtb_fin(jtb)
     set_parent, parent_of = UF.set_parent, UF.parent_of
 
@@ -198,11 +185,8 @@ COMPRESS_ITEMS = 1 if SIM else 4
 
 @kernel("compress", lambda t: (t.P, t.I64, t.id, t.I64), keys="jtb", offsets=False)
 def make_compress(jtb):
-    """Point every vertex at its root, no unions running (the paper's "fully
-    compress"): each thread chases its COMPRESS_ITEMS vertices, a block apart
-    (:func:`roots_together`), without atomics.  Not persistent (through
-    :func:`compress`): blocks finish roughly in id order, so chains toward
-    smaller ids are soon short.  ``write_out``: the roots also to ``out``."""
+    """Point every vertex at its root (no unions running), a thread on COMPRESS_ITEMS vertices;
+    not persistent, so blocks finish roughly in id order."""
     parent_of = UF.parent_of
     fin = jtb_fin(jtb)
     items = COMPRESS_ITEMS
@@ -233,8 +217,7 @@ def compress(kern, n: int, Pv, out, write_out: int) -> None:
 
 
 def flat_roots(kern, n: int, P, Pv, jtb: bool, id_dtype):
-    """The roots of the first ``n`` vertices after ``kern`` (a ``compress``
-    kernel) points each at its root: ``P[:n]``, or (UnionJTB) a new array."""
+    """The roots of the first ``n`` vertices after ``kern``: ``P[:n]``, or (UnionJTB) a new array."""
     if not jtb:
         compress(kern, n, Pv, dummy(id_dtype), 0)
         return P if P.size == n else P[:n]
@@ -249,9 +232,7 @@ TABLE = 2 * SAMPLE
 
 @device
 def block_mode(vals, t, best, keys, counts):
-    """``best[0]`` = (count << 20 | index) of a most frequent of a SAMPLE-thread
-    block's ``vals`` (negative ones do not count), counted in a shared hash
-    table (``keys``, ``counts``)."""
+    """``best[0]`` = (count << 20 | index) of a most frequent of the block's ``vals``."""
     keys[t] = -1
     keys[t + SAMPLE] = -1
     counts[t] = 0
@@ -277,8 +258,7 @@ def block_mode(vals, t, best, keys, counts):
 
 @kernel("lmax", lambda t: (t.P, t.I64, t.I64, t.i64, t.i64), keys="jtb", offsets=False)
 def make_lmax(jtb):
-    """L_max, the most frequent root of SAMPLE random vertices (one block), to
-    ``out[0]``, its count to ``out[1]``; also zeroes the gather counters."""
+    """L_max of SAMPLE random vertices (one block) and its count; zeroes the gather counters."""
     fin = jtb_fin(jtb)
     find_any = UF.find_any
 
@@ -303,9 +283,7 @@ def make_lmax(jtb):
 
 @kernel("gather", lambda t: (t.P, t.ptr, t.I64, t.i64, t.I64, t.id, t.id, t.ptr, t.i64), keys="jtb")
 def make_gather(jtb):
-    """The vertices with edges outside L_max appended to the small list (degree
-    <= small_max) or split into CHUNK-edge warp units (uv, us: vertex, first
-    edge); one global atomic per block."""
+    """The active vertices into the small list or CHUNK-edge warp units; an atomic per block."""
     fin = jtb_fin(jtb)
     parent_of = UF.parent_of
     warp = WARP_INTRINSICS
@@ -361,8 +339,7 @@ def make_gather(jtb):
 
 @kernel("active_stats", lambda t: (t.P, t.ptr, t.id, t.I64, t.i64, t.i64), keys="jtb")
 def make_active_stats(jtb):
-    """For Stats: out += (edges of vertices outside L_max, those of them
-    joining different sampled components)."""
+    """For Stats: out += (edges outside L_max, those joining sampled components)."""
     fin = jtb_fin(jtb)
     parent_of = UF.parent_of
 
