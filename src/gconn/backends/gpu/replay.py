@@ -244,20 +244,14 @@ def _store(graph, key, edges_only: bool):
     return runs, key
 
 
-def _bound(runs) -> None:
-    held = [k for k, v in runs.items() if isinstance(v, Captured)]
-    for k in held[:-KEEP]:
-        del runs[k]
-    marks = [k for k, v in runs.items() if not isinstance(v, Captured)]
-    for k in marks[:-_MARKS]:
-        del runs[k]
-
-
 def _put(runs, key, value) -> None:
     with _STATE:
         runs[key] = value
         runs.move_to_end(key)
-        _bound(runs)
+        # at most KEEP captures and _MARKS other entries, the least recently used dropped
+        for captures, most in ((True, KEEP), (False, _MARKS)):
+            for k in [k for k, v in runs.items() if isinstance(v, Captured) is captures][:-most]:
+                del runs[k]
 
 
 def replayed(graph, key, fn, edges_only: bool = False, handle: list | None = None) -> tuple:
