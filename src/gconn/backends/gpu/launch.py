@@ -192,7 +192,7 @@ class Direct:
         self.handle = function.handle
         self.types = tuple(t if isinstance(t, types.Array) else None for t in argument_types)
         # the driver copies the parameters during the call: one buffer serves every launch
-        self.buf, self.ptrs, self.params = _param_buffer(sum(1 if t is None else 7 for t in self.types))
+        self.buf, self.ptrs, self.params = _param_buffer(self.field(len(self.types)))
         self.lock = threading.Lock()
 
     def __call__(self, grid: int, block: int, args: tuple) -> None:

@@ -37,7 +37,6 @@ _BY_EDGES: OrderedDict = OrderedDict()
 #: runs seen once or found not capturable, kept per store
 _MARKS = 256
 _STREAM: list = []
-_DRIVER: list = []
 #: one capture at a time (they share the capture stream)
 _CAPTURING = threading.Lock()
 #: held while the stores are read or changed
@@ -85,10 +84,8 @@ def _call(fn) -> tuple:
 
 
 def _driver():
-    if not _DRIVER:
-        from cuda.bindings import driver
-        _DRIVER.append(driver)
-    return _DRIVER[0]
+    _launch._bindings()         # imports the driver binding once
+    return _launch._driver
 
 
 def _check(result, what: str):
