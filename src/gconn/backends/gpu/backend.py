@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from contextlib import contextmanager
+from functools import partial
 
 import numpy as np
 
@@ -129,12 +130,9 @@ def scope(graph, plan: Plan, forest: bool, stats):
 
 # -- the pipeline's steps -----------------------------------------------------
 
-def init(graph, plan: Plan, forest: bool) -> State:
-    return State(graph, plan, forest)
-
-
-def sample(s: State, seed: int, count: bool) -> int:
-    return pipeline_sampling.sample(sampling, s, seed, count)
+init = State
+#: sample(s, seed, count): the plan's sampling, by the pipeline's drivers over this backend's
+sample = partial(pipeline_sampling.sample, sampling)
 
 
 def compress(s: State) -> None:

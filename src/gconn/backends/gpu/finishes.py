@@ -18,7 +18,7 @@ from gconn.design import LT_FINISHES, TRAVERSAL, lt_codes
 from gconn.pipeline import finishes as drivers
 from gconn.backends.gpu._compat import cuda, view, xp
 from gconn.backends.gpu.bfs import Search
-from gconn.backends.gpu.launch import Launcher, kernel
+from gconn.backends.gpu.launch import BLOCK, dtypes_key, get, kernel, launch
 from gconn.backends.gpu.primitives import GPU, UF, cas, record_edge
 
 MB = build(GPU)
@@ -248,10 +248,30 @@ def make_gather_edges():
 
 # -- the launch interface of gconn.pipeline.finishes ---------------------------
 
-class Launches(Launcher):
-    """The GPU's launches of :mod:`gconn.pipeline.finishes`."""
+class Launches:
+    """The GPU's launches of :mod:`gconn.pipeline.finishes`, with a device flag
+    that a round's kernels set."""
 
     xp = xp
+
+    def __init__(self, id_dtype, ptr_dtype=None):
+        self.dtypes = dtypes_key(id_dtype, ptr_dtype or id_dtype, id_dtype)
+        self.flag = xp.zeros(1, np.int64)
+        self.flagv = view(self.flag)
+        self.none = view(xp.full(1, -1, id_dtype))
+
+    def __call__(self, kind, key, nthreads, *args, persistent=True, block=BLOCK):
+        launch(get(kind, key, self.dtypes), nthreads, *args, persistent=persistent, block=block)
+
+    def v(self, a):
+        """A kernel view, or a placeholder for an empty array."""
+        return view(a) if a.size else self.none
+
+    def clear(self):
+        self.flag.fill(0)
+
+    def changed(self) -> bool:
+        return bool(int(self.flag[0]))
 
     def alter(self, P, wu, wv, wua, wva, eid, has_eid):
         """Alter, dropping the edges whose ends became equal."""

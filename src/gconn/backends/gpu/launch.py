@@ -358,26 +358,3 @@ def dummy(dtype):
     if d is None:
         d = _DUMMIES[np.dtype(dtype).name] = view(xp.zeros(1, dtype))
     return d
-
-
-class Launcher:
-    """Launches for one ``dtypes``, with a device flag that a round's kernels set."""
-
-    def __init__(self, id_dtype, ptr_dtype=None, p_dtype=None):
-        self.dtypes = dtypes_key(id_dtype, ptr_dtype or id_dtype, p_dtype or id_dtype)
-        self.flag = xp.zeros(1, np.int64)
-        self.flagv = view(self.flag)
-        self.none = view(xp.full(1, -1, id_dtype))
-
-    def __call__(self, kind, key, nthreads, *args, persistent=True, block=BLOCK):
-        launch(get(kind, key, self.dtypes), nthreads, *args, persistent=persistent, block=block)
-
-    def v(self, a):
-        """A kernel view, or a placeholder for an empty array."""
-        return view(a) if a.size else self.none
-
-    def clear(self):
-        self.flag.fill(0)
-
-    def changed(self) -> bool:
-        return bool(int(self.flag[0]))
