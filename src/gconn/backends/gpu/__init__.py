@@ -1,10 +1,6 @@
-"""The GPU backend (numba-cuda kernels, CuPy arrays): the steps of
-:mod:`gconn.pipeline` and the operations the API needs.  Same interface as
-:mod:`gconn.backends.cpu`.
-
-Importing this package never fails: :func:`available` says whether the
-backend can run and why not.  The rest of the interface (the pipeline steps,
-``IncrementalState``, ``compact``...) loads on first use.
+"""The GPU backend (numba-cuda kernels, CuPy arrays): the interface of
+:mod:`gconn.backends.cpu`, loaded on first use.  Importing it never fails:
+:func:`available` says whether the backend can run.
 
 >>> from gconn.backends import gpu
 >>> ok, reason = gpu.available()
@@ -20,26 +16,18 @@ NAME = "gpu"
 
 _STEPS = ("scope", "init", "sample", "compress", "lmax", "gather", "sample_stats", "finish", "finalize", "number", "sync")
 
-__all__ = ["NAME", "available", "IncrementalState", "to_backend", "compact",
-           "min_representatives", "count_roots", "collect_forest", "replayed", "again", "asarray", "concatenate",
-           "validate_device_ids", *_STEPS]
+#: name -> the module (loaded on first use) that defines it
+_LAZY = {name: module for module, names in (
+    ("backend", _STEPS), ("incremental", ("IncrementalState",)), ("replay", ("replayed", "again")),
+    ("ops", ("to_backend", "compact", "min_representatives", "count_roots", "collect_forest", "asarray",
+             "concatenate", "validate_device_ids"))) for name in names}
 
-_LAZY = {
-    **{step: ("backend", step) for step in _STEPS},
-    "IncrementalState": ("incremental", "IncrementalState"),
-    "to_backend": ("ops", "to_backend"), "compact": ("ops", "compact"),
-    "min_representatives": ("ops", "min_representatives"), "count_roots": ("ops", "count_roots"),
-    "collect_forest": ("ops", "collect_forest"), "replayed": ("replay", "replayed"), "again": ("replay", "again"),
-    "asarray": ("ops", "asarray"),
-    "concatenate": ("ops", "concatenate"), "validate_device_ids": ("ops", "validate_device_ids"),
-}
+__all__ = ["NAME", "available", *_LAZY]
 
 _AVAILABLE: dict = {}
 
 
-#: Device nodes of an NVIDIA driver (Linux; /dev/dxg: WSL2).  Without any of
-#: them no CUDA GPU can be opened, and the probe skips importing CuPy and
-#: numba-cuda, which takes about a second.
+#: device nodes of an NVIDIA driver (/dev/dxg: WSL2): without them the probe imports nothing
 DEVICE_NODES = ("/dev/nvidiactl", "/dev/nvidia0", "/dev/dxg")
 
 
@@ -73,9 +61,8 @@ def _probe():
 
 def available(simulator_ok: bool = True):
     """``(True, description)`` when the backend can run, else ``(False,
-    reason)``.  Under NUMBA_ENABLE_CUDASIM=1 it runs in numba's simulator,
-    which counts only when ``simulator_ok`` (backend='auto' passes False:
-    the simulator is far too slow to pick on its own).
+    reason)``.  numba's simulator (NUMBA_ENABLE_CUDASIM=1) counts only when
+    ``simulator_ok``.
 
     >>> available(simulator_ok=False)[0] in (True, False)
     True
@@ -91,8 +78,7 @@ def available(simulator_ok: bool = True):
 def __getattr__(name):
     if name in _LAZY:
         import importlib
-        module, attr = _LAZY[name]
-        value = getattr(importlib.import_module(f"{__name__}.{module}"), attr)
+        value = getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
         globals()[name] = value
         return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

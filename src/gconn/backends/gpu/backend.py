@@ -1,12 +1,6 @@
-"""The GPU backend's steps of the static pipeline (:mod:`gconn.pipeline`):
-run state, L_max, gathering, the finish dispatch, finalization.
-
-Launches per run, k-out: parents, sampling, compression,
-L_max (one block, also zeroes the gather counters), gathering, the
-load-balanced finish (a grid-stride kernel reading the list lengths on the
-device), finalization.  None of them waits for the host; only the
-instrumentation in :class:`~gconn.pipeline.stats.Stats` (and BFS sampling, which is
-level-synchronous) reads values back.
+"""The GPU backend's steps of the static pipeline (:mod:`gconn.pipeline`): run
+state, L_max, gathering, the finish, finalization.  None waits for the host;
+only Stats and BFS sampling read values back.
 
 >>> import gconn
 >>> from gconn.design import Plan, Variant
@@ -17,6 +11,7 @@ from __future__ import annotations
 
 import time
 from contextlib import contextmanager
+from functools import partial
 
 import numpy as np
 
@@ -34,15 +29,12 @@ from gconn.backends.gpu.launch import CHUNK, REGISTRY, SAMPLE, WARP, dtypes_key,
 from gconn.backends.gpu.unionfind import OP_UNION, TRACK_FIT
 from gconn.backends.gpu.unionfind import compress as compress_all, flat_roots
 
-#: active vertices up to this degree get a thread in the finish, larger
-#: ones warp units of CHUNK edges
+#: active vertices up to this degree get a thread in the finish, others warp units
 SMALL_MAX = 2 if SIM else 16
 
 
 def graph_views(graph, form: str):
-    """The arrays of ``form`` ("edges" or "adjacency", copied to the device
-    or built there on first use) and their kernel views, made once per
-    graph."""
+    """The arrays of ``form`` and their kernel views, made once per graph."""
     key = ("gpu_views", form)
     v = graph._cache.get(key)
     if v is None:
@@ -51,15 +43,8 @@ def graph_views(graph, form: str):
     return v
 
 
-_DTYPES: dict = {}
-
-
 class State:
-    """One run: the graph, the plan, the form of the graph the plan needs
-    (``src``/``dst``: the edge list, or ``indptr``/``indices``: the
-    adjacency; the other pair None), the parent array ``P``, the plan's
-    auxiliary array ``H`` and the forest slots, with the kernel views of
-    each (placeholders where an array is not used)."""
+    """One run: the graph's form the plan needs, ``P``, ``H``, the forest slots and their kernel views."""
 
     def __init__(self, graph, plan: Plan, forest: bool):
         n, idt = graph.n, graph.id_dtype
@@ -73,17 +58,13 @@ class State:
             (self.indptr, self.indices), (self.ipv, self.ixv) = graph_views(graph, "adjacency")
             self.ptr_dtype = self.indptr.dtype
         if plan.needs == "edges" or graph.m_input == 0:
-            # without edges the pipeline skips sampling: the finish reads
-            # the (empty) edge list
+            # without edges the finish reads the (empty) edge list
             (self.src, self.dst), (self.srcv, self.dstv) = graph_views(graph, "edges")
         p_dtype = np.dtype(np.int64) if plan.jtb else np.dtype(idt)
-        key = (idt, self.ptr_dtype, p_dtype)
-        self.dtypes = _DTYPES.get(key)
-        if self.dtypes is None:     # dtype names cost microseconds each
-            self.dtypes = _DTYPES[key] = dtypes_key(*key)
+        self.dtypes = dtypes_key(idt, self.ptr_dtype, p_dtype)
         self.P = xp.empty(n, dtype=p_dtype)
         self.Pv = view(self.P)
-        if plan.sampling != "hb" or graph.m_input == 0:    # HB's first step initializes P itself
+        if plan.sampling != "hb" or graph.m_input == 0:    # HB's first step initializes P
             launch(get("init_parents", (), self.dtypes), n, self.Pv, n, persistent=True)
         self.H = xp.full(n, -1 if plan.aux == "hooks" else 0, p_dtype) if plan.aux else None
         self.Hv = view(self.H) if plan.aux else dummy(p_dtype)
@@ -94,24 +75,24 @@ class State:
             self.fa = self.fb = xp.empty(0, idt)
             self.fav = self.fbv = dummy(idt)
         self.record = int(forest)
-        # ids not checked before the run (gconn.backends.gpu.graph.track_ids): the
-        # finish's union kernel checks them; no other kernel may read them
+        # ids not checked before the run (graph.track_ids): only the union kernel may read them
         self.track = graph._cache.get(TRACK_IDS)
         if self.track is not None and (plan.family != UNION_FIND or plan.needs != "edges"):
             raise RuntimeError(f"{plan.name} reads ids before the union kernel checks them")
 
-    def coo_ops(self):
-        """The COO union kernel on the plan's codes, the one that checks the
-        ids where they were not checked before the run, and its last two
-        arguments but the step (the flags it sets)."""
-        p = self.plan
+    def union_edges(self, step: int) -> int:
+        """The COO union kernel over the edge list, its 32-edge chunks ``step``
+        apart, checking the ids where they were not checked before; returns m."""
+        p, m = self.plan, int(self.src.size)
         if self.track is None:
-            return self.kernel("coo_ops"), dummy(np.int64), -1
-        return get("coo_ops", (p.fin, p.fopt, p.sopt, TRACK_FIT), self.dtypes), view(self.track), 0
+            kern, flags, row = self.kernel("coo_ops"), dummy(np.int64), -1
+        else:
+            kern, flags, row = get("coo_ops", (p.fin, p.fopt, p.sopt, TRACK_FIT), self.dtypes), view(self.track), 0
+        launch(kern, m, self.Pv, self.Hv, self.srcv, self.dstv, dummy(np.int8), m, OP_UNION, self.record,
+               self.fav, self.fbv, dummy(np.bool_), self.n, flags, row, step, persistent=True)
+        return m
 
     def kernel(self, kind: str):
-        """The kernel ``kind`` specialized as its registration asks: on the
-        plan's union codes, on UnionJTB records or not, or on nothing."""
         keys = REGISTRY[kind].keys
         p = self.plan
         key = (p.fin, p.fopt, p.sopt) if keys == "union" else (p.jtb,) if keys == "jtb" else ()
@@ -119,77 +100,48 @@ class State:
 
 
 def sync() -> None:
-    """Wait for the device: Stats phases are timed between two of these.
-    Through CuPy's runtime call, which costs the host far less than numba's
-    ``cuda.synchronize()``."""
+    """Wait for the device (CuPy's call: cheaper than numba's)."""
     if not SIM:
         xp.cuda.runtime.deviceSynchronize()
 
 
-class DeviceTimer:
-    """CUDA events around device work (the wall clock in the simulator)."""
-
-    def __init__(self):
-        if SIM:
-            self.t0 = time.perf_counter()
-        else:
-            self.e0, self.e1 = xp.cuda.Event(), xp.cuda.Event()
-            self.e0.record()
-
-    def seconds(self) -> float:
-        if SIM:
-            return time.perf_counter() - self.t0
-        self.e1.record()
-        self.e1.synchronize()
-        return xp.cuda.get_elapsed_time(self.e0, self.e1) / 1e3
-
-
-def estimate_bytes(graph, plan: Plan, forest: bool) -> int:
-    """Device memory a static run allocates beyond the graph."""
-    m = graph.m_input
-    return plan.device_bytes(graph.n, m, graph.id_dtype.itemsize, np.dtype(offset_dtype(m)).itemsize, forest,
-                             1 / CHUNK + 1 / (SMALL_MAX + 1))
-
-
 @contextmanager
 def scope(graph, plan: Plan, forest: bool, stats):
-    """Check the device memory a run needs before it starts, turn an
-    out-of-memory error into one that says what ran, and time the device."""
+    """Check the device memory a run needs, name it in an out-of-memory error, time the device."""
     what = f"{plan.name} on a graph with n={graph.n} and {graph.m_input} input edges"
-    memory.check(estimate_bytes(graph, plan, forest), what)
+    m = graph.m_input
+    ptr_size = np.dtype(offset_dtype(m)).itemsize
+    memory.check(plan.device_bytes(graph.n, m, graph.id_dtype.itemsize, ptr_size, forest,
+                                   1 / CHUNK + 1 / (SMALL_MAX + 1)), what)
     with memory.guard(what):
-        timer = DeviceTimer() if stats is not None else None
+        if stats is None or SIM:
+            t0 = time.perf_counter()    # the simulator's device time: the wall clock
+        else:
+            e0, e1 = xp.cuda.Event(), xp.cuda.Event()
+            e0.record()
         yield
-        if timer is not None:
-            stats.device_time = timer.seconds()
+        if stats is not None and SIM:
+            stats.device_time = time.perf_counter() - t0
+        elif stats is not None:
+            e1.record()
+            e1.synchronize()
+            stats.device_time = xp.cuda.get_elapsed_time(e0, e1) / 1e3
 
 
 # -- the pipeline's steps -----------------------------------------------------
 
-def init(graph, plan: Plan, forest: bool) -> State:
-    return State(graph, plan, forest)
-
-
-def sample(s: State, seed: int, count: bool) -> int:
-    return pipeline_sampling.sample(sampling, s, seed, count)
+init = State
+#: sample(s, seed, count): the plan's sampling, by the pipeline's drivers over this backend's
+sample = partial(pipeline_sampling.sample, sampling)
 
 
 def compress(s: State) -> None:
-    # Full compression before L_max (paper Alg. 1): HB's first step alone makes
-    # a path one 4M-long chain, far too long for the finds of L_max's one
-    # block. A thread per vertex, not persistent: see make_compress.
-    n = s.graph.n
-    compress_all(s.kernel("compress"), n, s.Pv, dummy(s.graph.id_dtype), 0)
+    # full compression before L_max (paper Alg. 1): chains too long for its one block's finds
+    compress_all(s.kernel("compress"), s.graph.n, s.Pv, dummy(s.graph.id_dtype), 0)
 
 
 def _scratch(s: State):
-    """Buffers of the sampled pipeline, kept with the graph and reused by
-    every run on it on the same stream (allocating them and making their
-    views costs more than a small kernel; runs on other streams would race
-    on them); a run being captured gets its own (:mod:`gconn.backends.gpu.replay`):
-    L_max and its count (written by the L_max kernel), the
-    gather counters (zeroed by it), the small-vertex list and the warp units
-    (vertex, first edge).  Returns the L_max array and the views."""
+    """The sampled pipeline's buffers (L_max first, then views), kept with the graph per stream."""
     graph = s.graph
     own = replay.capturing()
     key = ("gpu_scratch", SMALL_MAX, 0 if SIM else xp.cuda.get_current_stream().ptr)
@@ -202,7 +154,6 @@ def _scratch(s: State):
                   xp.empty(cap, s.ptr_dtype))
         scratch = (lm,) + tuple(view(a) for a in arrays)
         if not own:
-            # one per stream (runs on one stream are ordered), a few streams at most
             held = [k for k in graph._cache if isinstance(k, tuple) and k[0] == "gpu_scratch"]
             for k in held[:-3]:
                 del graph._cache[k]
@@ -211,8 +162,7 @@ def _scratch(s: State):
 
 
 def lmax(s: State, seed: int):
-    """L_max from one block's sample, left on the device; returns the
-    scratch buffers (L_max first)."""
+    """L_max from one block's sample, on the device; returns the scratch buffers."""
     scratch = _scratch(s)
     _, lmv, countsv, _, _, _ = scratch
     launch(s.kernel("lmax"), SAMPLE, s.Pv, s.graph.n, seed, lmv, countsv, block=SAMPLE)
@@ -220,9 +170,7 @@ def lmax(s: State, seed: int):
 
 
 def gather(s: State, scratch):
-    """The finish's work: for union-find, the active vertices split into a
-    small-degree list and warp units, built on the device; for the other
-    finishes the active vertices' edges as a list (reads L_max back)."""
+    """The finish's work: the active vertices (union-find) or their edges."""
     g = s.graph
     lm, lmv, countsv, smallv, uvv, usv = scratch
     if s.plan.family == UNION_FIND:
@@ -232,9 +180,7 @@ def gather(s: State, scratch):
 
 
 def sample_stats(s: State, scratch, work, st) -> None:
-    """Cov, IC and the finish's edge count (these read back); ``scratch``
-    None after stride sampling: L_max exact, IC over the edge list (the
-    finish counts its edges itself)."""
+    """Cov, IC and the finish's edge count; ``scratch`` None after stride sampling."""
     g = s.graph
     labels = (s.P & 0xFFFFFFFF) if s.plan.jtb else s.P
     lmax_ = int(xp.argmax(xp.bincount(labels, minlength=1))) if scratch is None else int(scratch[0][0])
@@ -252,17 +198,12 @@ def sample_stats(s: State, scratch, work, st) -> None:
 
 
 def finish(s: State, work):
-    """The finish over all edges (``work`` None) or the gathered work;
-    returns (edges inspected or None, rounds)."""
+    """The finish over all edges (``work`` None) or the gathered work: (inspected or None, rounds)."""
     g = s.graph
     if s.plan.family != UNION_FIND:
         return finishes.finish(s, work)
     if work is None:
-        m = int(s.src.size)
-        kern, flags, row = s.coo_ops()
-        launch(kern, m, s.Pv, s.Hv, s.srcv, s.dstv, dummy(np.int8), m, OP_UNION, s.record,
-               s.fav, s.fbv, dummy(np.bool_), g.n, flags, row, WARP, persistent=True)
-        return m, 0
+        return s.union_edges(WARP), 0
     smallv, uvv, usv, countsv = work
     launch(s.kernel("finish_csr"), g.n, s.Pv, s.Hv, s.ipv, s.ixv, smallv, uvv, usv, countsv, s.record,
            s.fav, s.fbv, persistent=True)
@@ -274,12 +215,7 @@ def finalize(s: State):
 
 
 def number(s: State):
-    """(k, labels 0..k-1) after the finish.  For min-rooted variants the
-    compression is folded into the compaction: the roots are already known
-    (P[v] == v), so its first kernel flags them and then points every
-    vertex at its root.  UnionJTB and the variants whose roots are not
-    minima finalize first.  Where the ids were not checked before the run
-    (``s.track``), k is -1 unless they all fit (see :func:`gconn.backends.gpu.ops.compact`)."""
+    """(k, labels 0..k-1); min-rooted variants compress in the compaction."""
     if s.plan.variant.min_rooted and not s.plan.jtb:
         return ops.compact(s.P, min_rooted=True, flat=False, flags=s.track)
     return ops.compact(finalize(s)[0], min_rooted=s.plan.variant.min_rooted, flags=s.track)

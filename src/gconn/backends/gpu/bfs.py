@@ -1,6 +1,5 @@
-"""Direction-optimizing BFS (Beamer et al.) on the GPU: one search for BFS
-sampling and BFS-CC.  Level-synchronous, so it reads each level's counters
-back.
+"""Direction-optimizing BFS on the GPU, for BFS sampling and BFS-CC; each
+level's counters are read back.
 
 >>> from gconn.backends.gpu import bfs
 >>> from gconn.backends.gpu.launch import REGISTRY
@@ -19,11 +18,7 @@ from gconn.backends.gpu.primitives import atomic_add, cas, load
 
 @kernel("bfs_top_down", lambda t: (t.ptr, t.id, t.id, t.I64, t.lvl, t.id, t.I64, t.id, t.i64))
 def make_bfs_top_down():
-    """One top-down level: a warp per frontier vertex claims unvisited
-    neighbours with a CAS on ``level`` and appends them to the next queue.
-    counters[0] = queue length, counters[1] += the claimed vertices'
-    degrees (the next frontier's edges, for the direction switch),
-    counters[2] += edges inspected."""
+    """One top-down level, a warp per frontier vertex; counters += (queued, degrees, inspected)."""
 
     def bfs_top_down(indptr, indices, frontier, nf, level, parent, depth, nxt, counters):
         tid = cuda.grid(1)
@@ -46,9 +41,7 @@ def make_bfs_top_down():
 
 @kernel("bfs_bottom_up", lambda t: (t.ptr, t.id, t.I64, t.lvl, t.id, t.I64, t.i64))
 def make_bfs_bottom_up():
-    """One bottom-up level: each unvisited vertex looks for a neighbour on
-    the previous level and stops at the first.  counters[0] += found,
-    counters[1] += their degrees, counters[2] += edges scanned (per block)."""
+    """One bottom-up level; counters += (found, their degrees, edges scanned)."""
 
     def bfs_bottom_up(indptr, indices, n, level, parent, depth, counters):
         acc = cuda.shared.array(3, np.int64)
@@ -83,8 +76,6 @@ def make_bfs_bottom_up():
 
 @kernel("bfs_collect", lambda t: (t.lvl, t.I64, t.I64, t.id, t.i64), offsets=False)
 def make_bfs_collect():
-    """The vertices on level ``depth`` as a queue (to go back top-down)."""
-
     def bfs_collect(level, n, depth, out, counters):
         for v in range(cuda.grid(1), n, cuda.gridsize(1)):
             if level[v] == depth:
@@ -94,11 +85,7 @@ def make_bfs_collect():
 
 
 class Search(LevelSearch):
-    """The GPU steps of :class:`gconn.backends.core.bfs.LevelSearch` over ``graph``
-    (anything with ``n``, ``id_dtype`` and an adjacency ``indptr``/``indices``,
-    such as a run state): ``level``
-    (int32, -1 unvisited) and ``parent`` are device arrays; each level reads
-    its three counters back."""
+    """The GPU steps of :class:`gconn.backends.core.bfs.LevelSearch` over a run state's adjacency."""
 
     def __init__(self, graph, level, parent):
         super().__init__(graph.n, int(graph.indptr[-1]))
@@ -118,8 +105,7 @@ class Search(LevelSearch):
         return int(self.indptr[source + 1] - self.indptr[source])
 
     def _read(self):
-        nf, fe, scanned = (int(x) for x in self.counters.tolist())
-        return nf, fe, scanned
+        return tuple(int(x) for x in self.counters.tolist())
 
     def top_down(self, depth: int, nf: int):
         self.counters.fill(0)

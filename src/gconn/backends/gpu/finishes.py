@@ -1,20 +1,7 @@
 """The non-union-find finishes on the GPU: SV, Liu-Tarjan, Stergiou, label
-propagation, ECL-CC, Afforest and BFS-CC.
-
-The rule bodies are those of :mod:`gconn.backends.core.minbased`, compiled with the
-GPU primitives; each kernel is made by a factory that closes over them and
-over the variant's rule codes (LT's connect / update / shortcut, ECL-CC or
-Afforest) as constants, like :mod:`gconn.backends.gpu.unionfind` does for union-find.
-The round loops are those of :mod:`gconn.pipeline.finishes`, the CPU's
-too, over :class:`Launches`; the kernels of a round OR a device flag that
-the host reads once at the round's end.  Liu-Tarjan's Alter also compacts
-the edge list on the host side (an ``xp`` boolean mask) each round.
-
-BFS-CC runs the BFS of BFS sampling (:class:`gconn.backends.gpu.bfs.Search`) from
-the smallest unvisited id, writing the BFS forest into P; the next source
-is found by scanning a window of the visited levels after the last source,
-so finding all sources costs O(n) reads in all rather than O(n) per
-component.
+propagation, ECL-CC, Afforest and BFS-CC.  The kernels close over the rule
+bodies of :mod:`gconn.backends.core.minbased` and the variant's rule codes;
+the round loops are :mod:`gconn.pipeline.finishes`'s, over :class:`Launches`.
 
 >>> from gconn.backends.gpu import finishes
 >>> from gconn.backends.gpu.launch import REGISTRY
@@ -31,14 +18,13 @@ from gconn.design import LT_FINISHES, TRAVERSAL, lt_codes
 from gconn.pipeline import finishes as drivers
 from gconn.backends.gpu._compat import cuda, view, xp
 from gconn.backends.gpu.bfs import Search
-from gconn.backends.gpu.launch import Launcher, kernel
+from gconn.backends.gpu.launch import BLOCK, dtypes_key, get, kernel, launch
 from gconn.backends.gpu.primitives import GPU, UF, cas, record_edge
 
 MB = build(GPU)
 
 
 # -- vertex phases: every vertex (``every``) or ``verts[:cnt]`` --------------
-
 
 @kernel("copy", lambda t: (t.id, t.id, t.id, t.I64, t.I64), offsets=False)
 def make_copy():
@@ -92,8 +78,7 @@ def make_stergiou_shortcut():
 
 @kernel("endpoints", lambda t: (t.id, t.id, t.id, t.I64), offsets=False)
 def make_endpoints():
-    """A batch's endpoints, each pointed at its root (threads sharing an
-    endpoint both store one of its ancestors, so the race is harmless)."""
+    """A batch's endpoints, each pointed at its root (a harmless race)."""
     full_shortcut = MB.FullShortcut
 
     def mb_endpoints(P, src, dst, m):
@@ -106,14 +91,12 @@ def make_endpoints():
 
 # -- edge phases: one thread per edge of (eu, ev)[:m] -------------------------
 
-
 @kernel("sv_round", lambda t: (t.id, t.id, t.id, t.id, t.I64, t.I64, t.i64), offsets=False)
 def make_sv_round():
     sv_hook = MB.SVHook
 
     def sv_round(P, prev, eu, ev, m, snapshot, flag):
-        # The labels come from prev (``snapshot``) or P; one array is never
-        # passed as two arguments (the simulator copies each argument).
+        # labels from prev (``snapshot``) or P; not one array passed twice (the simulator copies each)
         for i in range(cuda.grid(1), m, cuda.gridsize(1)):
             if snapshot:
                 h = sv_hook(P, prev, prev, eu[i], ev[i])
@@ -127,8 +110,7 @@ def make_sv_round():
 
 @kernel("sv_winners", lambda t: (t.id, t.id, t.id, t.id, t.I64, t.id, t.id), offsets=False)
 def make_sv_winners():
-    """Forest mode: the first edge whose replayed hook equals the root's
-    final parent claims the root's slot."""
+    """Forest mode: the first edge whose hook equals the root's final parent claims its slot."""
     sv_winner = MB.SVWinner
 
     def sv_winners(P, prev, eu, ev, m, fa, fb):
@@ -167,9 +149,7 @@ def make_lt_connect(copt):
 @kernel("lt_winners", lambda t: (t.id, t.id, t.id, t.id, t.i64, t.I64, t.I64, t.id, t.id, t.id, t.id),
         keys=sorted({(lt_codes(f)[0],) for f in LT_FINISHES}), offsets=False)
 def make_lt_winners(copt):
-    """Forest mode, before the update phase: the first edge whose message is
-    a root's minimum claims the root's slot with its input edge (``eid``
-    maps altered edges back to the input when ``has_eid``)."""
+    """Forest mode: the first edge whose message is a root's minimum claims its slot."""
     lt_winner = MB.lt_winner
 
     def lt_winners(P, N, wu, wv, eid, has_eid, m, ou, ov, fa, fb):
@@ -185,8 +165,7 @@ def make_lt_winners(copt):
 
 @kernel("alter", lambda t: (t.id, t.id, t.id, t.id, t.id, t.I64, t.i64), offsets=False)
 def make_alter():
-    """Alter: edge i becomes (P[u], P[v]) in (nu, nv); the flag notes any
-    edge that moved.  The host drops the edges whose ends became equal."""
+    """Alter: edge i becomes (P[u], P[v]) in (nu, nv); the flag notes a move."""
     alter = MB.Alter
 
     def alter_edges(P, wu, wv, nu, nv, m, flag):
@@ -226,8 +205,7 @@ def make_stergiou_round():
 @kernel("link", lambda t: (t.id, t.id, t.id, t.I64, t.I64, t.id, t.id),
         keys=[(ECL_CC,), (AFFOREST,)], offsets=False)
 def make_link(method):
-    """ECL-CC's / Afforest's hooking over an edge list; with ``record`` the
-    linked root records the edge (each root is linked at most once)."""
+    """ECL-CC's / Afforest's hooking over an edge list, recording the forest."""
     link = MB.link
 
     def link_edges(P, src, dst, m, record, fa, fb):
@@ -241,9 +219,7 @@ def make_link(method):
 @kernel("mixed_link", lambda t: (t.id, t.i8, t.id, t.id, t.I64, t.b),
         keys=[(ECL_CC,), (AFFOREST,)], offsets=False)
 def make_mixed_link(method):
-    """Inserts (kind 0) and queries (kind 1) of one incremental batch,
-    concurrently: the hooks are lock-free and root-based, so a query's root
-    check is linearizable as for UnionAsync."""
+    """Inserts (kind 0) and queries (kind 1) of a batch, concurrently."""
     link, same_set_any = MB.link, UF.same_set_any
 
     def mixed_link(P, kinds, src, dst, m, out):
@@ -260,8 +236,7 @@ def make_mixed_link(method):
 
 @kernel("gather_edges", lambda t: (t.id, t.ptr, t.id, t.i64, t.I64, t.i64, t.I64, t.I64, t.id, t.id))
 def make_gather_edges():
-    """The CSR edges (v, w) of the active vertices as a list at ``offsets``;
-    with ``contract`` an endpoint labelled lmax becomes lmax itself."""
+    """The CSR edges of the active vertices as a list, L_max contracted where ``contract``."""
     gather = MB.GatherEdges
 
     def gather_edges(P, indptr, indices, active, nact, offsets, lmax, contract, eu, ev):
@@ -273,17 +248,33 @@ def make_gather_edges():
 
 # -- the launch interface of gconn.pipeline.finishes ---------------------------
 
-
-class Launches(Launcher):
-    """The GPU's launches of :mod:`gconn.pipeline.finishes`: the kernels
-    above, grid-stride, a round's kernels ORing the device flag that
-    ``changed`` reads back (one sync a round)."""
+class Launches:
+    """The GPU's launches of :mod:`gconn.pipeline.finishes`, with a device flag
+    that a round's kernels set."""
 
     xp = xp
 
+    def __init__(self, id_dtype, ptr_dtype=None):
+        self.dtypes = dtypes_key(id_dtype, ptr_dtype or id_dtype, id_dtype)
+        self.flag = xp.zeros(1, np.int64)
+        self.flagv = view(self.flag)
+        self.none = view(xp.full(1, -1, id_dtype))
+
+    def __call__(self, kind, key, nthreads, *args, persistent=True, block=BLOCK):
+        launch(get(kind, key, self.dtypes), nthreads, *args, persistent=persistent, block=block)
+
+    def v(self, a):
+        """A kernel view, or a placeholder for an empty array."""
+        return view(a) if a.size else self.none
+
+    def clear(self):
+        self.flag.fill(0)
+
+    def changed(self) -> bool:
+        return bool(int(self.flag[0]))
+
     def alter(self, P, wu, wv, wua, wva, eid, has_eid):
-        """Alter on the device; the edges whose ends became equal are
-        dropped here (an ``xp`` mask)."""
+        """Alter, dropping the edges whose ends became equal."""
         m = int(wu.size)
         nu, nv = xp.empty_like(wu), xp.empty_like(wv)
         self("alter", (), m, P, wua, wva, self.v(nu), self.v(nv), m, self.flagv)
@@ -291,8 +282,7 @@ class Launches(Launcher):
         return nu[keep], nv[keep], eid[keep] if has_eid else eid
 
     def hook(self, s, work) -> int:
-        """ECL-CC's / Afforest's hooks over all edges (``work`` None) or the
-        gathered edges, recording the forest."""
+        """ECL-CC's / Afforest's hooks over all edges (``work`` None) or the gathered ones."""
         eu, ev = (s.src, s.dst) if work is None else work
         m = int(eu.size)
         self("link", (s.plan.link,), m, view(s.P), self.v(eu), self.v(ev), m, s.record, self.v(s.fa), self.v(s.fb))
@@ -301,35 +291,24 @@ class Launches(Launcher):
 
 # -- static drivers ------------------------------------------------------------
 
-
 def finish(s, work):
-    """Run a non-union-find finish on run state ``s`` (P holds the sampled
-    labels, compressed; ``arange`` without sampling); ``work`` is None
-    without sampling (all edges, COO), else the gathered edge list.
-    Returns (edges inspected, rounds)."""
+    """A non-union-find finish over all edges (``work`` None) or the gathered ones: (inspected, rounds)."""
     if s.plan.family == TRAVERSAL:
         return bfs_components(s, s.P)
     return drivers.finish(Launches(s.graph.id_dtype, s.ptr_dtype), s, work)
 
 
 def gather_edges(s, lmax: int):
-    """The CSR edges of the vertices whose label is not ``lmax``, as a
-    list, contracting L_max where the plan asks (:mod:`gconn.pipeline`)."""
+    """The CSR edges of the vertices whose label is not ``lmax``, as a list."""
     active = xp.flatnonzero(s.P != lmax).astype(np.int64)
     return drivers.gather_edges(Launches(s.graph.id_dtype, s.ptr_dtype), s.P, s.indptr, s.indices, active, lmax,
                                 s.plan.contract)
 
 
 def bfs_components(graph, P):
-    """BFS-CC on ``graph`` (anything with ``n``, ``id_dtype`` and an
-    adjacency ``indptr``/``indices``, such as a run state): a
-    direction-optimizing BFS from each not-yet-visited vertex
-    in id order (as :func:`gconn.backends.cpu.bfs.components`), writing the BFS
-    forest into P (``arange``: each source, its component's minimum, stays
-    a root).  Returns (edges inspected, BFS levels over all searches)."""
-    # Isolated vertices get level 0 without a search.
+    """BFS-CC: a BFS from each unvisited vertex in id order; (edges inspected, levels)."""
     level = xp.full(graph.n, -1, np.int32)
-    level[graph.indptr[1:] == graph.indptr[:-1]] = 0
+    level[graph.indptr[1:] == graph.indptr[:-1]] = 0      # isolated: no search
     search = Search(graph, level, P)
     for s in _sources(level):
         search.run(s)
@@ -341,9 +320,7 @@ SOURCE_WINDOW = 1 << 16
 
 
 def _sources(level):
-    """The BFS sources in id order: the first unvisited vertex after the
-    previous source, looked up in host copies of windows of ``level`` (one
-    readback per search, of at most SOURCE_WINDOW flags)."""
+    """The BFS sources in id order, found in windows of ``level`` read back."""
     n = level.size
     s = 0
     while s < n:

@@ -1,17 +1,8 @@
-"""Graph forms on the GPU (see :mod:`gconn.graph`): a device graph copies
-or builds each form when a run first asks for it, and only that one.
-
-* ``"edges"``: CuPy edge arrays as given (checked and cast), or the host
-  graph's edge list copied over.
-* ``"adjacency"``: one counting sort by source on the device (degrees by
-  atomic adds, a scan, a scatter by atomic cursors, each row's smallest
-  neighbour swapped to its front); the host's canonical CSR copied instead
-  when the host already has it.
-* ``"canonical"``: CuPy's sort and unique over the device edges, or the
-  host's canonical CSR copied with its COO derived on the device.
-
-Each function returns the arrays of one form; :class:`gconn.Graph` calls
-them for a device graph (:func:`gconn.graph.device_forms`).
+"""Graph forms on the GPU (see :mod:`gconn.graph`), each copied or built when
+a run first asks for it: ``"edges"`` (CuPy arrays as given, or the host's
+copied), ``"adjacency"`` (a counting sort by source on the device, or the
+host's copied), ``"canonical"`` (CuPy's sort and unique, or the host's CSR
+copied with its COO derived on the device).  Also the checks of CuPy ids.
 
 >>> import cupy as cp  # doctest: +SKIP
 >>> g = device_graph(cp.array([0, 1, 1]), cp.array([1, 0, 2]))  # doctest: +SKIP
@@ -36,7 +27,6 @@ from gconn.backends.gpu.primitives import GPU
 
 
 def require_device(what: str):
-    """Raise GPUUnavailableError unless CuPy and a real GPU are there."""
     if SIM or xp is None:
         raise GPUUnavailableError(f"{what} needs a CUDA GPU with CuPy: {available()[1]}")
 
@@ -48,9 +38,7 @@ def _what(graph) -> str:
 # -- edges ---------------------------------------------------------------------
 
 def device_graph(src, dst, n=None, relabel=False) -> Graph:
-    """The Graph of CuPy id arrays (:meth:`gconn.Graph.from_edges` for
-    device input, ``relabel`` as there), its ids checked and cast to the
-    graph's id dtype (no copy when they have it)."""
+    """The Graph of CuPy id arrays (:meth:`gconn.Graph.from_edges` for device input)."""
     require_device("building a graph from CuPy arrays")
     if relabel is not False:
         return _relabelled(src, dst, relabel)
@@ -92,8 +80,7 @@ def _relabelled(src, dst, relabel) -> Graph:
 
 
 def device_sparse_graph(A) -> Graph:
-    """The Graph of a cupyx.scipy.sparse matrix; stored entries are edges,
-    direction ignored (weak connectivity), as in scipy.sparse.csgraph."""
+    """The Graph of a cupyx.scipy.sparse matrix (stored entries are edges)."""
     if A.ndim != 2 or A.shape[0] != A.shape[1]:
         raise ValueError(f"the adjacency matrix must be square; got shape {A.shape}")
     coo = A.tocoo()
@@ -101,22 +88,22 @@ def device_sparse_graph(A) -> Graph:
 
 
 def device_edges(graph):
-    """The edge list of a device graph: its host graph's, copied to the GPU
-    (a matrix's CSR crosses as it is, see :func:`device_edges_of_csr`)."""
+    """The edge list of a device graph: its host graph's, copied to the GPU."""
     host = graph._origin
     f = host._forms
     if "input-csr" in f and not ("edges" in f or "canonical" in f):
         return device_edges_of_csr(*f["input-csr"], graph.n)
-    src, dst = host.edges()
-    memory.check(src.nbytes + dst.nbytes, _what(host))
-    with memory.guard(f"copying {_what(host)} to the GPU"):
-        return put(src), put(dst)
+    return _copied(_what(host), *host.edges())
+
+
+def _copied(what: str, *arrays):
+    memory.check(sum(a.nbytes for a in arrays), what)
+    with memory.guard(f"copying {what} to the GPU"):
+        return tuple(put(a) for a in arrays)
 
 
 def device_edges_of_csr(indptr, indices, n: int):
-    """The edge list of a matrix's CSR held on the host: the CSR crosses as
-    it is (n + 1 offsets and m ids, where the edge list is 2m ids) and each
-    entry's row is found on the device."""
+    """The edge list of a host matrix's CSR, each entry's row found on the device."""
     m = int(indices.size)
     memory.check(indptr.nbytes + 2 * indices.nbytes + 8 * min(COO_CHUNK, m),
                  f"a graph with n={n} and {m} input edges")
@@ -130,20 +117,13 @@ def device_edges_of_csr(indptr, indices, n: int):
 
 
 def _rows(indptr, lo: int, hi: int):
-    """The row of each CSR slot lo..hi-1 (a binary search per slot)."""
     slots = xp.arange(lo, hi, dtype=indptr.dtype)
     return xp.searchsorted(indptr, slots, side="right") - 1
 
 
 @kernel("csr_rows", lambda t: (t.ptr, t.I64, t.I64, t.I64, t.I64, t.id))
 def make_csr_rows():
-    """``out[i]`` = the row of CSR slot ``e0 + i`` for i < k, the row
-    searched for in ``r0..r1`` only (the rows of the first and last slot).
-    Each warp walks its own run of slots 32 at a time, as ``coo_ops`` does,
-    and each thread searches from its previous row (doubling steps, then
-    halving): a row a few slots on is one or two reads away, where a binary
-    search over the whole range reads ~log2(n) offsets per slot.  Rows
-    stay in ``r0..r1`` whatever the offsets hold."""
+    """``out[i]`` = the row (in ``r0..r1``) of CSR slot ``e0 + i``, each thread searching on from its last."""
 
     def csr_rows(indptr, e0, k, r0, r1, out):
         tid = cuda.grid(1)
@@ -171,14 +151,12 @@ def make_csr_rows():
 
 
 def rows_kernel(dtypes: tuple):
-    """The ``csr_rows`` kernel for ``dtypes`` (ids, offsets, parents)."""
     return get("csr_rows", (), dtypes)
 
 
 @kernel("csr_order", lambda t: (t.ptr, t.I64, t.i64, t.I64))
 def make_csr_order():
-    """``flags[at] = 1`` where the ``rows + 1`` offsets ever decrease (one
-    kernel costs less host time than CuPy's comparison and ``any()``)."""
+    """``flags[at] = 1`` where the ``rows + 1`` offsets ever decrease."""
 
     def csr_order(indptr, rows, flags, at):
         for i in range(cuda.grid(1), rows, cuda.gridsize(1)):
@@ -189,15 +167,12 @@ def make_csr_order():
 
 
 def order_kernel(dtypes: tuple):
-    """The ``csr_order`` kernel for ``dtypes`` (ids, offsets, parents)."""
     return get("csr_order", (), dtypes)
 
 
 @kernel("id_bounds", lambda t: (t.id, t.id, t.I64, t.i64), offsets=False)
 def make_id_bounds():
-    """bounds[0] = min(bounds[0], every id), bounds[1] = max(bounds[1],
-    every id) of ``src`` and ``dst``: per block in shared memory, then one
-    atomic pair per block."""
+    """Fold the smallest and largest id of ``src`` and ``dst`` into ``bounds``."""
 
     def id_bounds(src, dst, m, bounds):
         acc = cuda.shared.array(2, np.int64)
@@ -224,9 +199,7 @@ def make_id_bounds():
 
 @kernel("ids_local", lambda t: (t.ptr, t.id, t.I64, t.I64, t.i64))
 def make_ids_local():
-    """counts[0] += the rows r = i * step below n with a neighbour,
-    counts[1] += those whose first neighbour lies within n / 64 of r,
-    counts[2] += those whose first (smallest) neighbour is larger than r."""
+    """Over rows i * step: counts += (has a neighbour, first one near, first one larger)."""
 
     def ids_local(indptr, indices, n, step, counts):
         r = np.int64(cuda.grid(1)) * step
@@ -245,10 +218,7 @@ def make_ids_local():
 
 
 def ids_local_counts(indptr, indices, n: int, sample: int) -> tuple[int, int, int]:
-    """(rows with a neighbour, rows whose first neighbour is near, rows
-    whose smallest neighbour is larger) of ``sample`` rows spread over a
-    device CSR: one kernel and one read-back (CuPy's own operations
-    compiled for seconds on a machine's first run)."""
+    """(rows with a neighbour, with a near first one, with a larger first one) of a sample."""
     counts = xp.zeros(3, np.int64)
     step = max(n // sample, 1)
     rows = -(-n // step)
@@ -259,38 +229,28 @@ def ids_local_counts(indptr, indices, n: int, sample: int) -> tuple[int, int, in
 
 
 # -- ids checked by the run itself ----------------------------------------------
-# A CuPy (src, dst) passed again costs a check of its ids before the run (a
-# kernel and a read-back, as long as a small replayed run).  So
-# the n that the last check of the same arrays found is kept, and a later run
-# may start from it with its ids unchecked: its union kernels then skip ids
-# outside 0..n-1 and flag them, and flag the id n-1 (coo_ops with
-# ``TRACK_FIT``), and its result stands only if the flags show ids in 0..n-1
-# with n-1 among them (the numbering's scan checks them,
-# :func:`gconn.backends.gpu.ops.compact`; a count of roots,
+# A CuPy pair passed again starts from the n its last check found, its ids
+# unchecked: its union kernels skip ids outside 0..n-1 and flag them, and flag
+# the id n-1 (coo_ops with ``TRACK_FIT``); the result stands only if the flags
+# show ids in 0..n-1 with n-1 among them (:func:`gconn.backends.gpu.ops.compact`,
 # :func:`if_ids_fit`).
 
 #: (pointers, size, dtype) of checked CuPy id arrays -> the n found
 _SEEN_N: OrderedDict = OrderedDict()
 _SEEN_MAX = 64
-#: (a pair's key, call options) -> (the n its run with unchecked ids was
-#: captured with, that capture's replay handle), so that a pair passed
-#: again goes straight to its replay, without building a Graph and making
-#: the automatic choice again (host time as long as a small run's).  Nothing
-#: here holds the arrays: a capture reads them at their addresses.
+#: (a pair's key, call options) -> (the n its run was captured with, the
+#: capture's replay handle): a pair passed again goes straight to its replay
 _RUNS: OrderedDict = OrderedDict()
-#: the graph's cache key of the bounds a run with unchecked ids fills
+#: the graph's cache key of the flags a run with unchecked ids sets
 TRACK_IDS = "gpu_track_ids"
 
 
 def pair_key(src, dst) -> tuple:
-    """What a CuPy pair is known by here: its addresses, size and id type."""
     return (src.data.ptr, dst.data.ptr, src.size, src.dtype)
 
 
 def _keep(store: OrderedDict, key, value) -> None:
-    """``store[key] = value`` as its most recent entry, the oldest dropped
-    beyond ``_SEEN_MAX``."""
-    store.pop(key, None)        # re-inserted last: the oldest go first
+    store.pop(key, None)
     store[key] = value
     while len(store) > _SEEN_MAX:
         try:
@@ -300,9 +260,7 @@ def _keep(store: OrderedDict, key, value) -> None:
 
 
 def _plain(src, dst) -> bool:
-    """Whether ``src`` and ``dst`` are one-dimensional, contiguous and of
-    one size: what their :func:`pair_key` stands for (a strided view
-    shares its base's address)."""
+    """Whether ``src`` and ``dst`` are 1-D, contiguous and of one size."""
     return src.ndim == 1 and dst.ndim == 1 and src.size == dst.size and src.flags.c_contiguous \
         and dst.flags.c_contiguous
 
@@ -313,8 +271,7 @@ def _remember(src, dst, n: int) -> None:
 
 
 def seen_n(src, dst, key=None):
-    """The n that the last check of these very CuPy arrays found (they may
-    have changed since), or None; ``key``: their :func:`pair_key`."""
+    """The n that the last check of these CuPy arrays found, or None."""
     if SIM or src.size == 0 or not _plain(src, dst):
         return None
     n = _SEEN_N.get(pair_key(src, dst) if key is None else key)
@@ -324,9 +281,7 @@ def seen_n(src, dst, key=None):
 
 
 def pair_again(src, dst, numbered: bool, seed):
-    """The outputs of another replay of the run with unchecked ids kept for CuPy
-    arrays ``src`` and ``dst`` and these options (:func:`keep_run`), or None.
-    The whole lookup of a pair passed again, in one place."""
+    """Another replay of the run kept for this CuPy pair and options, or None."""
     if dst.dtype != src.dtype or not _plain(src, dst):
         return None
     pair = pair_key(src, dst)
@@ -337,7 +292,6 @@ def pair_again(src, dst, numbered: bool, seed):
 
 
 def forget(src, dst) -> None:
-    """Drop what is known of this pair: the n found and its kept runs."""
     pair = pair_key(src, dst)
     _SEEN_N.pop(pair, None)
     for key in [k for k in _RUNS if k[0] == pair]:
@@ -348,14 +302,8 @@ def keep_run(key, n: int, handle: list) -> None:
     _keep(_RUNS, key, (n, handle))
 
 
-_I64 = dtypes_key(np.int64, np.int64, np.int64)
-_I64_MAX = np.iinfo(np.int64).max
-
-
 @kernel("pair_set", lambda t: (t.i64, t.I64, t.I64), offsets=False)
 def make_pair_set():
-    """out = (a, b), by one thread."""
-
     def pair_set(out, a, b):
         if cuda.grid(1) == 0:
             out[0] = a
@@ -366,10 +314,7 @@ def make_pair_set():
 
 @cuda.jit(device=True)
 def fitted(k, flags):
-    """k where the ``flags`` of a run with unchecked ids show no id outside
-    0..n-1 and the id n-1, else -1; the flags cleared for the next run.
-    One thread, after the run's union kernels: in ``ids_fit`` after a
-    count of roots, in the numbering's scan (``gconn.backends.gpu.ops``) after it."""
+    """k where a run's ``flags`` show ids in 0..n-1, n-1 among them, else -1; the flags cleared."""
     fit = flags[0] == 0 and flags[1] == 1
     flags[0] = 0
     flags[1] = 0
@@ -378,9 +323,6 @@ def fitted(k, flags):
 
 @kernel("ids_fit", lambda t: (t.id, t.i64, t.i64), offsets=False)
 def make_ids_fit():
-    """out[0] = :func:`fitted` of k[0], by one thread (CuPy's comparisons and
-    ``where`` would take four kernels)."""
-
     def ids_fit(k, flags, out):
         if cuda.grid(1) == 0:
             out[0] = fitted(k[0], flags)
@@ -388,27 +330,14 @@ def make_ids_fit():
     return ids_fit
 
 
-def _device_pair(a: int, b: int):
-    """A device int64 pair (a, b), set by a kernel (also inside a capture)."""
-    out = xp.empty(2, np.int64)
-    launch(get("pair_set", (), _I64), 1, view(out), a, b)
-    return out
-
-
 def track_ids(graph):
-    """Make the next run on ``graph`` check its ids in its union kernels; returns
-    the device flags (an id outside 0..n-1, the id n-1) that they set. They are
-    zero at every replay of a captured run without a node that sets them
-    (:func:`gconn.backends.gpu.replay.zeroed`; the kernel that reads them
-    clears them)."""
+    """Make the next run on ``graph`` check its ids; returns the (zeroed) flags its kernels set."""
     flags = graph._cache[TRACK_IDS] = replay.zeroed(2, np.int64)
     return flags
 
 
 def if_ids_fit(k, flags):
-    """k where a run with unchecked ids saw ids in 0..n-1, n-1 among them
-    (then its n was right and no edge was skipped), else -1; on the device
-    (0-d int64), so that one read gives both answers."""
+    """:func:`fitted` on the device (0-d int64)."""
     out = xp.empty(1, np.int64)
     k = xp.asarray(k).reshape(1)
     launch(get("ids_fit", (), dtypes_key(k.dtype, k.dtype, k.dtype)), 1, view(k), view(flags), view(out))
@@ -416,14 +345,13 @@ def if_ids_fit(k, flags):
 
 
 def device_id_range(src, dst) -> int:
-    """The largest id of non-empty device id arrays after checking that none
-    is negative, as :func:`gconn.graph.ids.id_range` does, in one kernel and one
-    read-back where that takes four reductions and four (int32 or int64
-    arrays of one type; others go through ``id_range``)."""
+    """:func:`gconn.graph.ids.id_range` of device id arrays, by one kernel where it can."""
     if src.dtype != dst.dtype or src.dtype not in (np.dtype(np.int32), np.dtype(np.int64)):
         return id_range(src, dst)
     src, dst = xp.ascontiguousarray(src), xp.ascontiguousarray(dst)
-    bounds = _device_pair(_I64_MAX, -1)
+    bounds = xp.empty(2, np.int64)      # set by a kernel: also inside a capture
+    launch(get("pair_set", (), dtypes_key(np.int64, np.int64, np.int64)), 1, view(bounds),
+           np.iinfo(np.int64).max, -1)
     m = int(src.size)
     launch(get("id_bounds", (), dtypes_key(src.dtype, src.dtype, src.dtype)), m, view(src), view(dst), m,
            view(bounds), persistent=True)
@@ -437,8 +365,6 @@ def device_id_range(src, dst) -> int:
 
 @kernel("adj_count", lambda t: (t.id, t.id, t.I64, t.ptr))
 def make_adj_count():
-    """deg[u] and deg[v] += 1 for every edge (u, v), u != v."""
-
     def adj_count(src, dst, m, deg):
         for i in range(cuda.grid(1), m, cuda.gridsize(1)):
             u = src[i]
@@ -452,8 +378,6 @@ def make_adj_count():
 
 @kernel("adj_scatter", lambda t: (t.id, t.id, t.I64, t.ptr, t.id))
 def make_adj_scatter():
-    """Each edge (u, v), u != v, into row u and row v at their cursors."""
-
     def adj_scatter(src, dst, m, cursor, indices):
         for i in range(cuda.grid(1), m, cuda.gridsize(1)):
             u = src[i]
@@ -470,7 +394,7 @@ _min_first_row = GPU.jit(min_first_row)
 
 @kernel("adj_min_first", lambda t: (t.ptr, t.id, t.I64))
 def make_adj_min_first():
-    """Swap each row's smallest neighbour to its front (HB reads it there)."""
+    """Each row's smallest neighbour to its front (HB reads it there)."""
 
     def adj_min_first(indptr, indices, n):
         for v in range(cuda.grid(1), n, cuda.gridsize(1)):
@@ -480,10 +404,7 @@ def make_adj_min_first():
 
 
 def counting_adjacency(src, dst, n: int):
-    """``(indptr, indices)`` of the symmetric adjacency of the ``xp`` edge
-    list (src, dst) by a counting sort by source: the form
-    :meth:`gconn.Graph.adjacency` describes (duplicates kept, self loops
-    dropped, smallest neighbour first, rows otherwise unsorted)."""
+    """The adjacency form of an ``xp`` edge list by a counting sort by source."""
     m = int(src.size)
     ptr_dt = np.dtype(offset_dtype(m))
     dts = dtypes_key(src.dtype, ptr_dt, src.dtype)
@@ -502,17 +423,12 @@ def counting_adjacency(src, dst, n: int):
 
 
 def device_adjacency(graph):
-    """The adjacency form of a device graph: the host's copied when the
-    host has it, else a counting sort of the device edges."""
+    """The adjacency form of a device graph: the host's copied, else built."""
     host = graph._origin
     if host is not None and host.has_form("adjacency"):
-        indptr, indices = host.adjacency()
-        memory.check(indptr.nbytes + indices.nbytes, _what(graph))
-        with memory.guard(f"copying {_what(graph)} to the GPU"):
-            return put(indptr), put(indices)
+        return _copied(_what(graph), *host.adjacency())
     src, dst = graph.edges()
     m = int(src.size)
-    # degrees, offsets and cursors, and 2m ids
     memory.check(3 * (graph.n + 1) * 8 + 2 * m * src.dtype.itemsize, _what(graph))
     with memory.guard(f"building the adjacency of {_what(graph)}"):
         return counting_adjacency(src, dst, graph.n)
@@ -521,9 +437,7 @@ def device_adjacency(graph):
 # -- canonical: sorted, deduplicated -------------------------------------------
 
 def device_canonical(graph):
-    """The canonical form of a device graph: the host's copied (its COO
-    derived on the device, which halves the bytes that cross the link) or
-    built from the device edges."""
+    """The canonical form of a device graph: the host's copied, else built."""
     host = graph._origin
     if host is not None and host.has_form("canonical"):
         return device_csr_coo(host)
@@ -532,9 +446,7 @@ def device_canonical(graph):
 
 
 def device_csr_coo(graph):
-    """Copy a host graph's canonical CSR to the GPU and derive its COO there:
-    the copy is bound by the host link, so this halves the bytes that cross
-    it.  Returns (indptr, indices, src, dst)."""
+    """A host graph's canonical form on the GPU, its COO derived there."""
     require_device("moving a graph to the GPU")
     host_ptr, host_idx = graph.indptr, graph.indices
     nbytes = host_ptr.nbytes + 2 * host_idx.nbytes
@@ -551,13 +463,11 @@ COO_CHUNK = 1 << 24
 
 
 def coo_from_csr(indptr, indices):
-    """Each undirected edge once as (src < dst), in CSR order (sorted by
-    src, then dst), from a symmetric CSR with sorted neighbour lists: the
-    canonical COO.  Runs on ``xp`` arrays.
+    """The canonical COO (src < dst, CSR order) of a symmetric CSR with sorted rows.
 
     >>> coo_from_csr(xp.asarray([0, 1, 3, 4]), xp.asarray([1, 0, 2, 1]))  # doctest: +SKIP
     (array([0, 1]), array([1, 2]))
-    """
+"""
     srcs, dsts = [], []
     for lo in range(0, int(indices.size), COO_CHUNK):
         hi = min(lo + COO_CHUNK, int(indices.size))
@@ -574,35 +484,29 @@ def coo_from_csr(indptr, indices):
 
 
 def canonical_from_edges(src, dst, n: int):
-    """(indptr, indices, src, dst) of the simple graph of a device edge
-    list: drop self loops, put each edge as (min, max), deduplicate,
-    symmetric sorted CSR."""
-    # keys (u, v) sort and deduplicate; 16 bytes per input edge at the peak
+    """(indptr, indices, src, dst) of the simple graph of a device edge list."""
     memory.check(40 * int(src.size) + 8 * n, f"building a graph with n={n} from {src.size} edges")
     dt = id_dtype(n)
     with memory.guard(f"building a graph with n={n} from {src.size} edges"):
         u = xp.minimum(src, dst).astype(np.int64)
         v = xp.maximum(src, dst).astype(np.int64)
         keep = u != v
-        u, v = u[keep], v[keep]
-        if n <= 3037000499:                     # n * n fits in an int64 key
-            key = xp.unique(u * n + v)
-            u, v = key // n, key % n
-        else:
-            order = xp.lexsort(xp.stack([v, u]))
-            u, v = u[order], v[order]
-            new = xp.ones(u.size, bool)
-            new[1:] = (u[1:] != u[:-1]) | (v[1:] != v[:-1])
-            u, v = u[new], v[new]
-        m = int(u.size)
-        ptr_dt = offset_dtype(m)
-        rows = xp.concatenate([u, v])
-        cols = xp.concatenate([v, u])
-        if n <= 3037000499:
-            sym = xp.sort(rows * n + cols)
-            rows, cols = sym // n, sym % n
-        else:
-            order = xp.lexsort(xp.stack([cols, rows]))
-            rows, cols = rows[order], cols[order]
+        u, v = _sorted(u[keep], v[keep], n, unique=True)
+        ptr_dt = offset_dtype(int(u.size))
+        rows, cols = _sorted(xp.concatenate([u, v]), xp.concatenate([v, u]), n, unique=False)
         indptr = xp.searchsorted(rows, xp.arange(n + 1, dtype=np.int64)).astype(ptr_dt)
         return indptr, cols.astype(dt), u.astype(dt), v.astype(dt)
+
+
+def _sorted(u, v, n: int, unique: bool):
+    """int64 pairs sorted by u, then v; duplicates dropped where ``unique``."""
+    if n <= 3037000499:
+        key = xp.unique(u * n + v) if unique else xp.sort(u * n + v)
+        return key // n, key % n
+    order = xp.lexsort(xp.stack([v, u]))
+    u, v = u[order], v[order]
+    if unique:
+        new = xp.ones(u.size, bool)
+        new[1:] = (u[1:] != u[:-1]) | (v[1:] != v[:-1])
+        u, v = u[new], v[new]
+    return u, v

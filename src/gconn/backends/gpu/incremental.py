@@ -1,10 +1,6 @@
 """Incremental connectivity on the GPU (paper Sec. 3.6): batches in COO.
-
-Capacity doubles; new vertices start as singletons (one pass writing
-``P[v] = v``, as a fill would cost), so every parent a batch reads, cached
-or not, is a vertex (:mod:`gconn.backends.core.unionfind` peeks at parents through
-the SM's L1; a "not yet seen" sentinel read stale there would be followed
-as an id)."""
+Capacity doubles; new vertices start as singletons, so that every parent a
+batch reads, even a stale one, is a vertex."""
 from __future__ import annotations
 
 import numpy as np
@@ -24,7 +20,7 @@ class IncrementalState:
     >>> from gconn.design import Variant
     >>> st = IncrementalState(Variant.parse("none+union-async", "incremental"))  # doctest: +SKIP
     >>> st.reserve(4); st.insert(asarray([0]), asarray([3]))  # doctest: +SKIP
-    """
+"""
 
     def __init__(self, variant: Variant, id_dtype=np.int32):
         self.variant = variant
@@ -41,7 +37,6 @@ class IncrementalState:
         return xp.full(n if fill is not None else 1, 0 if fill is None else fill, self.p_dtype)
 
     def _views(self):
-        # no views of empty arrays (their device pointer is null)
         self._Pv = view(self.P) if self.P.size else None
         self._Hv = view(self.H)
 
@@ -88,10 +83,7 @@ class IncrementalState:
         return out
 
     def mixed(self, kinds, src, dst):
-        """Inserts (kind 0) and queries (kind 1) of one batch, concurrently;
-        ``out[i]`` answers op i where it is a query.  Rem's algorithms with
-        SpliceAtomic need a barrier between the two, so they get two phases;
-        the min-based finishes are dispatched to :mod:`gconn.pipeline.finishes`."""
+        """Inserts (kind 0) and queries (kind 1) of one batch; ``out[i]`` answers query i."""
         if self.plan.family != UNION_FIND:
             return mixed_batch(Launches(self.P.dtype), self.plan, self.P, self.H,
                                xp.ascontiguousarray(kinds, dtype=np.int8), src, dst, self.query)

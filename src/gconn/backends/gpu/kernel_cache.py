@@ -1,17 +1,11 @@
 """The disk cache of compiled GPU kernels.
 
-NVVM takes up to a second a kernel and a run needs several, so each kernel's
-cubin is kept on disk, named by a digest of everything it is built from:
-gconn's sources, numba-cuda's version, the ``NUMBA_*``
-settings, the device's compute capability, and the kernel's kind,
-specialization and dtypes. A change to any of them compiles afresh; stale files
-are never read, only left behind (``gconn cache --clear`` removes them).
-
-The directory is ``GCONN_KERNEL_CACHE`` when set (``off`` or ``0`` turns the
-cache off), else ``$XDG_CACHE_HOME/gconn/kernels``, else
-``~/.cache/gconn/kernels``.  Files are written whole under a temporary name
-and renamed, so processes sharing the directory never read half a file; an
-unreadable or foreign file counts as a miss.
+Each kernel's cubin is kept on disk, named by a digest of all it is built
+from (gconn's sources, numba-cuda, ``NUMBA_*`` settings, compute capability,
+the kernel's kind, key and dtypes); stale files are left behind (``gconn cache
+--clear``).  The directory: ``GCONN_KERNEL_CACHE`` (``off`` or ``0``: no
+cache), else ``$XDG_CACHE_HOME/gconn/kernels``, else ``~/.cache/gconn/kernels``.
+Files are written whole and renamed; an unreadable one counts as a miss.
 
 >>> import os, tempfile
 >>> from gconn.backends.gpu import kernel_cache
@@ -46,8 +40,7 @@ _WARNED: list = []
 
 
 def directory() -> Path | None:
-    """The cache directory, or None when ``GCONN_KERNEL_CACHE`` turns it
-    off.  It need not exist yet."""
+    """The cache directory (maybe not there yet), or None when it is off."""
     env = os.environ.get("GCONN_KERNEL_CACHE")
     if env is not None and env.strip():
         if env.strip().lower() in OFF:
@@ -58,9 +51,7 @@ def directory() -> Path | None:
 
 
 def sources_digest() -> str:
-    """A digest of gconn's Python sources (paths and contents), computed
-    once per process: any edit to a kernel, a device function or a design
-    code makes every name new."""
+    """A digest of gconn's Python sources (paths and contents), once a process."""
     if not _SOURCES:
         root = Path(__file__).resolve().parent.parent
         h = hashlib.sha256()
@@ -78,23 +69,21 @@ def _toolchain() -> str:
     try:
         from numba import cuda
         nc = getattr(sys.modules.get("numba_cuda"), "__version__", None) or cuda.__file__
-    except Exception:           # pragma: no cover - numba-cuda is present wherever kernels compile
+    except Exception:           # pragma: no cover
         nc = "?"
     settings = sorted((k, v) for k, v in os.environ.items() if k.startswith("NUMBA_"))
     return repr((numba.__version__, nc, settings))
 
 
 def name(kind: str, key: tuple, dtypes: tuple, cc: tuple) -> str:
-    """The file name (without suffix) of kernel ``kind`` specialized to
-    ``key`` for ``dtypes`` on a device of compute capability ``cc``."""
+    """The file name of kernel ``kind`` for ``key``, ``dtypes`` and compute capability ``cc``."""
     h = hashlib.sha256()
     h.update(repr((sources_digest(), _toolchain(), tuple(cc), kind, key, tuple(dtypes))).encode())
     return h.hexdigest()[:40]
 
 
 def load(key: str):
-    """``(entry name, image)`` of the file named ``key``, or None when
-    there is none (or it is not one of ours)."""
+    """``(entry name, image)`` of the file named ``key``, or None."""
     d = directory()
     if d is None:
         return None
@@ -114,9 +103,7 @@ def load(key: str):
 
 
 def save(key: str, entry: str, image: bytes) -> bool:
-    """Write ``image`` under ``key``; False (with one warning per process)
-    when the directory cannot be written -- the kernel still runs, it is
-    only compiled again by the next process."""
+    """Write ``image`` under ``key``; False (warning once) where it cannot be written."""
     d = directory()
     if d is None:
         return False
@@ -145,7 +132,7 @@ def save(key: str, entry: str, image: bytes) -> bool:
 
 
 def files() -> list:
-    """The cache's files (an empty list when it is off or absent)."""
+    """The cache's files."""
     d = directory()
     if d is None or not d.is_dir():
         return []

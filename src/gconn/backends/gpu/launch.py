@@ -1,16 +1,12 @@
 """Compiling and launching the GPU kernels.
 
-Every kernel is made by a factory that closes over device functions of
-:mod:`gconn.backends.core` and over the variant's integer codes as constants, so NVVM
-folds the dispatch on the codes away and specializes each variant -- what
-C++ templates do in GConn.  A factory declares its kernel's argument types
-next to it with :func:`kernel`; kernels compile on first use with that
-signature and are cached by ``(kind, key, dtypes)``, in the process and on
-disk (:mod:`gconn.backends.gpu.kernel_cache`).  The compile-only check
-(:mod:`gconn.bench.compile_check`) walks the same registry.
-
-``dtypes`` is always ``(ids, offsets, parents)``: parents are int64 for
-UnionJTB's records and the id type otherwise.
+Each kernel is made by a factory closing over the variant's codes as constants
+(NVVM specializes each variant, as C++ templates do in GConn), registered with
+its argument types by :func:`kernel`, compiled on first use and cached by
+``(kind, key, dtypes)`` in the process and on disk
+(:mod:`gconn.backends.gpu.kernel_cache`).  ``dtypes`` is ``(ids, offsets,
+parents)``; parents are int64 for UnionJTB's records.  Launches go straight to
+the driver (:class:`Direct`).
 
 >>> from gconn.backends.gpu import launch
 >>> launch.dtypes_key("int32", "int64", "int32")
@@ -30,9 +26,8 @@ from numba import from_dtype, types
 from gconn.backends.gpu import kernel_cache
 from gconn.backends.gpu._compat import SIM, cuda, for_dispatcher, view, xp
 
-# Launch geometry.  The simulator runs one Python thread per CUDA thread, so
-# it gets small blocks, few persistent blocks and tiny chunks (which also
-# makes tiny graphs exercise every load-balancing path).
+# The simulator gets small blocks and tiny chunks (one Python thread per CUDA
+# thread; tiny graphs then exercise every load-balancing path).
 BLOCK = 32 if SIM else 256
 WARP = 32
 #: edges per warp work unit of the load-balanced finish
@@ -40,9 +35,7 @@ CHUNK = 4 if SIM else 256
 #: vertices sampled for L_max (one block) and for HB's coverage estimate
 SAMPLE = 64 if SIM else 1024
 FULL_MASK = 0xFFFFFFFF
-#: blocks per SM of a grid-stride ("persistent") kernel: 16 x 256 threads,
-#: two waves, so that blocks that finish early leave room for others (the
-#: fastest of 4, 8, 16 and 32)
+#: blocks per SM of a grid-stride ("persistent") kernel
 WAVES = 2 if SIM else 16
 
 I64 = types.int64
@@ -53,9 +46,8 @@ def _arr(dt):
 
 
 class ArgTypes:
-    """The array types a signature is written in: ``id``, ``ptr`` (CSR
-    offsets), ``P`` (parents), ``i64``, ``lvl`` (int32 BFS levels), ``i8``
-    and ``b`` (bool); ``I64`` is the int64 scalar."""
+    """Types of a signature: arrays ``id``, ``ptr``, ``P``, ``i64``, ``lvl`` (int32), ``i8``, ``b``;
+    the scalar ``I64``."""
 
     I64 = I64
     i64 = _arr(np.int64)
@@ -73,13 +65,11 @@ class Spec:
     factory: Callable
     #: ArgTypes -> the argument types
     args: Callable
-    #: what the factory is specialized on: "union" (finish, find, splice
-    #: codes), "jtb" (UnionJTB records or not) or a list of keys
+    #: "union" (finish, find, splice codes), "jtb" (UnionJTB or not) or a list of keys
     keys: object
     #: whether the kernel reads CSR offsets (else its dtypes ignore them)
     offsets: bool
-    #: dtypes -> the most registers a thread may use, or None (the
-    #: compiler's choice): more resident blocks for a latency-bound kernel
+    #: dtypes -> the most registers a thread may use, or None
     registers: Callable | None = None
 
 
@@ -102,7 +92,7 @@ _KEYS: dict = {}
 
 
 def dtypes_key(id_dtype, ptr_dtype, p_dtype) -> tuple:
-    # kept: a dtype's name costs numpy several microseconds, on every call
+    # cached: a dtype's name costs numpy microseconds
     k = (id_dtype, ptr_dtype, p_dtype)
     key = _KEYS.get(k)
     if key is None:
@@ -116,9 +106,7 @@ _CACHE: dict = {}
 
 
 def get(kind: str, key: tuple, dtypes: tuple):
-    """The kernel ``kind`` specialized to ``key`` (codes, a jtb flag or ())
-    for ``dtypes``: from this process's cache, else from the disk cache
-    (:mod:`gconn.backends.gpu.kernel_cache`), else compiled."""
+    """The kernel ``kind`` for ``key`` and ``dtypes``: cached in the process, else on disk, else compiled."""
     spec = REGISTRY[kind]
     if not spec.offsets:
         dtypes = (dtypes[0], dtypes[0], dtypes[2])
@@ -142,11 +130,10 @@ def _build(kind: str, key: tuple, dtypes: tuple):
         if found is not None:
             try:
                 d = Direct.from_image(*found, sig.args)
-            except Exception:   # a file that does not load (another driver): compile it again
-                d = None
-            if d is not None:
                 kernel_cache.COUNTS["loaded"] += 1
                 return d
+            except Exception:   # a file that does not load (another driver)
+                pass
     kern = cuda.jit(sig, max_registers=spec.registers and spec.registers(dtypes))(spec.factory(*key))
     kernel_cache.COUNTS["compiled"] += 1
     if stored is not None:
@@ -167,60 +154,45 @@ def _store(stored: str, kern) -> None:
 _SMS: list = []
 
 
-def _sm_count() -> int:
-    if not _SMS:
-        _SMS.append(1 if SIM else cuda.get_current_device().MULTIPROCESSOR_COUNT)
-    return _SMS[0]
-
-
 def persistent_grid() -> int:
     """The most blocks a grid-stride ("persistent") kernel is launched with."""
-    return WAVES * _sm_count()
+    if not _SMS:
+        _SMS.append(WAVES * (1 if SIM else cuda.get_current_device().MULTIPROCESSOR_COUNT))
+    return _SMS[0]
 
 
 _CONFIGS: dict = {}
 
-#: ``GCONN_GPU_LAUNCH=numba`` launches through numba's dispatcher instead of
-#: the direct driver call (for measuring one against the other).
+#: ``GCONN_GPU_LAUNCH=numba`` launches through numba's dispatcher (for measuring)
 DIRECT = os.environ.get("GCONN_GPU_LAUNCH", "direct").strip().lower() != "numba"
 
 
 def _abi(a):
-    """The kernel parameters of array ``a`` (numba's ABI, one per field)."""
     abi = getattr(a, "abi", None)
-    if abi is None:             # a numba DeviceNDArray (the empty-array view)
+    if abi is None:             # a numba DeviceNDArray (an empty array's view)
         ptr = a.device_ctypes_pointer.value or 0
         abi = (0, 0, a.size, a.dtype.itemsize, ptr, a.size, a.dtype.itemsize)
     return abi
 
 
 def _param_buffer(n: int):
-    """(buffer of n int64 parameters, their addresses, the addresses' address):
-    what ``cuLaunchKernel`` takes as ``kernelParams``."""
+    """(n int64 parameters, their addresses, the addresses' address) for ``cuLaunchKernel``."""
     buf = np.zeros(n, np.int64)
     ptrs = np.arange(n, dtype=np.uint64) * np.uint64(8) + np.uint64(buf.ctypes.data)
     return buf, ptrs, ptrs.ctypes.data
 
 
 class Direct:
-    """A compiled kernel launched by one ``cuLaunchKernel`` call.
-
-    numba-cuda's dispatcher converts every argument in Python on every launch;
-    here the arguments become numba's kernel ABI straight from the views'
-    precomputed fields and go to the driver in one buffer, on CuPy's current
-    stream (so CuPy's stream capture records them). Array arguments are checked
-    against the signature's types, as the dispatcher would."""
+    """A compiled kernel launched by one ``cuLaunchKernel`` from the views' precomputed fields."""
 
     __slots__ = ("handle", "types", "buf", "ptrs", "params", "lock", "function")
 
     def __init__(self, function, argument_types):
-        #: numba's function object, which keeps its module loaded
-        self.function = function
+        self.function = function        # keeps its module loaded
         self.handle = function.handle
         self.types = tuple(t if isinstance(t, types.Array) else None for t in argument_types)
-        # The driver copies the parameters during the call, so one buffer
-        # per kernel serves every launch (the lock: one thread at a time).
-        self.buf, self.ptrs, self.params = _param_buffer(sum(1 if t is None else 7 for t in self.types))
+        # the driver copies the parameters during the call: one buffer serves every launch
+        self.buf, self.ptrs, self.params = _param_buffer(self.field(len(self.types)))
         self.lock = threading.Lock()
 
     def __call__(self, grid: int, block: int, args: tuple) -> None:
@@ -232,8 +204,7 @@ class Direct:
             self.send(grid, block, self.params)
 
     def values(self, args: tuple) -> list:
-        """The leading ``args`` as kernel parameters (an array: its 7 ABI
-        fields), each array checked against the signature's type."""
+        """The leading ``args`` as kernel parameters (7 per array), types checked."""
         vals = []
         for a, t in zip(args, self.types):
             if t is None:
@@ -245,32 +216,27 @@ class Direct:
         return vals
 
     def field(self, index: int) -> int:
-        """Where argument ``index`` starts in the parameter buffer (an
-        array's 7 ABI fields: meminfo, parent, size, itemsize, data, shape,
-        stride)."""
+        """Where argument ``index`` starts in the parameter buffer (7 fields an array)."""
         return sum(1 if t is None else 7 for t in self.types[:index])
 
     def send(self, grid: int, block: int, params: int) -> None:
-        """One ``cuLaunchKernel`` of the parameters at ``params`` on CuPy's
-        current stream (the caller holds the lock of their buffer)."""
+        """One ``cuLaunchKernel`` of the parameters at ``params`` (their buffer's lock held)."""
         stream = xp.cuda.get_current_stream().ptr
         err = _driver.cuLaunchKernel(self.handle, grid, 1, 1, block, 1, 1, 0, stream, params, 0)[0]
         if err == _INVALID_CONTEXT:
-            cuda.current_context()      # a thread that has not used the device yet
+            cuda.current_context()      # a thread's first use of the device
             err = _driver.cuLaunchKernel(self.handle, grid, 1, 1, block, 1, 1, 0, stream, params, 0)[0]
         if err != _SUCCESS:
             raise RuntimeError(f"cuLaunchKernel failed: {err!r}")
 
     @classmethod
     def of(cls, kern) -> "Direct":
-        """The launcher of a kernel numba compiled."""
         (compiled,) = kern.overloads.values()
         return cls(compiled._codelibrary.get_cufunc(), compiled.argument_types)
 
     @classmethod
     def from_image(cls, entry: str, image: bytes, argument_types) -> "Direct":
-        """The launcher of kernel ``entry`` in a cubin ``image`` (from the
-        disk cache), loaded into numba's context of the current device."""
+        """The launcher of kernel ``entry`` of a cubin from the disk cache."""
         from numba.cuda.cudadrv.driver import ObjectCode
         module = cuda.current_context().create_module_image(ObjectCode.from_cubin(image))
         return cls(module.get_function(entry), argument_types)
@@ -281,7 +247,6 @@ _driver = _SUCCESS = _INVALID_CONTEXT = None
 
 
 def _bindings() -> bool:
-    """Whether the driver binding :class:`Direct` calls is importable."""
     global _driver, _SUCCESS, _INVALID_CONTEXT
     if _driver is None:
         try:
@@ -294,9 +259,7 @@ def _bindings() -> bool:
 
 
 def direct(kern):
-    """The :class:`Direct` launcher of ``kern``, or False where this
-    numba-cuda or driver binding does not offer what it needs (then numba's
-    dispatcher launches it)."""
+    """The :class:`Direct` launcher of ``kern``, or False (then numba's dispatcher launches)."""
     if type(kern) is Direct:
         return kern
     d = _DIRECT.get(kern)
@@ -310,18 +273,13 @@ def direct(kern):
 
 
 def launch(kern, nthreads: int, *args, persistent: bool = False, block: int = BLOCK) -> None:
-    """Launch ``kern`` with enough blocks of ``block`` threads for
-    ``nthreads`` (capped at a few waves for the grid-stride kernels when
-    ``persistent``); nothing when there is no work.  On a GPU the launch
-    goes straight to the driver (:class:`Direct`); through numba's
-    dispatcher, launch configurations are kept and numba's low-occupancy
-    warning (noise for the one-block kernels) is silenced."""
+    """Launch ``kern`` for ``nthreads`` (at most :func:`persistent_grid` blocks when ``persistent``)."""
     if nthreads <= 0:
         return
     grid = (nthreads + block - 1) // block
     if persistent:
         grid = min(grid, persistent_grid())
-    if SIM:                     # the simulator's configuration is the kernel itself
+    if SIM:
         kern[grid, block](*args)
         return
     if DIRECT or type(kern) is Direct:
@@ -334,17 +292,13 @@ def launch(kern, nthreads: int, *args, persistent: bool = False, block: int = BL
         if len(_CONFIGS) > 4096:
             _CONFIGS.clear()
         with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
+            warnings.simplefilter("ignore")     # low occupancy: noise for the one-block kernels
             cfg = _CONFIGS[(kern, grid, block)] = kern[grid, block]
     cfg(*for_dispatcher(args))
 
 
 class Bound:
-    """A launch whose grid and leading arguments are fixed, made again with new
-    trailing arrays (CuPy arrays of the signature's types): the last kernel of
-    a replayed run, which writes a fresh array every call. A launch writes only
-    the trailing arrays' fields into its own parameter buffer. Where
-    :class:`Direct` does not launch, it calls :func:`launch`."""
+    """A launch with fixed grid and leading arguments, called with fresh trailing CuPy arrays."""
 
     __slots__ = ("kern", "nthreads", "args", "block", "direct", "grid", "buf", "ptrs", "params", "tail", "lock")
 
@@ -391,8 +345,7 @@ class Bound:
 
 
 def bind(kern, nthreads: int, *args, block: int = BLOCK) -> Bound:
-    """``kern`` launched as :func:`launch` would for ``nthreads``, with
-    ``args`` first; call the result with the remaining (array) arguments."""
+    """``kern``'s launch for ``nthreads`` with ``args`` first; call it with the remaining arrays."""
     return Bound(kern, nthreads, args, block)
 
 
@@ -405,30 +358,3 @@ def dummy(dtype):
     if d is None:
         d = _DUMMIES[np.dtype(dtype).name] = view(xp.zeros(1, dtype))
     return d
-
-
-class Launcher:
-    """Launches of grid-stride kernels for one ``dtypes``, with a device
-    flag that a round's kernels OR and the host reads once per round."""
-
-    def __init__(self, id_dtype, ptr_dtype=None, p_dtype=None):
-        self.idt = np.dtype(id_dtype)
-        self.dtypes = dtypes_key(id_dtype, ptr_dtype or id_dtype, p_dtype or id_dtype)
-        self.flag = xp.zeros(1, np.int64)
-        self.flagv = view(self.flag)
-        self.none = view(xp.full(1, -1, self.idt))
-        #: the forest arrays of a run that records nothing
-        self.empty = xp.empty(0, self.idt)
-
-    def __call__(self, kind, key, nthreads, *args, persistent=True, block=BLOCK):
-        launch(get(kind, key, self.dtypes), nthreads, *args, persistent=persistent, block=block)
-
-    def v(self, a):
-        """A kernel view, or the placeholder for an empty array (no pointer)."""
-        return view(a) if a.size else self.none
-
-    def clear(self):
-        self.flag.fill(0)
-
-    def changed(self) -> bool:
-        return bool(int(self.flag[0]))

@@ -17,7 +17,7 @@ def gib(nbytes: float) -> str:
 
 
 def free_bytes() -> int:
-    """Free device memory, counting what CuPy's pool holds but does not use."""
+    """Free device memory, CuPy's pool's free blocks included."""
     if SIM:
         return 1 << 62
     free, _ = xp.cuda.runtime.memGetInfo()
@@ -27,7 +27,7 @@ def free_bytes() -> int:
 def check(needed: int, what: str) -> None:
     """Raise MemoryError before allocating ``needed`` bytes that do not fit."""
     if not SIM and needed <= xp.get_default_memory_pool().free_bytes():
-        return      # CuPy's pool holds it already: no driver query (about 20 us)
+        return      # CuPy's pool holds it: no driver query
     free = free_bytes()
     if needed > free:
         raise MemoryError(
@@ -37,8 +37,7 @@ def check(needed: int, what: str) -> None:
 
 @contextmanager
 def guard(what: str):
-    """Re-raise CuPy's OutOfMemoryError as a MemoryError naming ``what``
-    (the estimate in :func:`check` can be beaten by fragmentation)."""
+    """Re-raise CuPy's OutOfMemoryError as a MemoryError naming ``what``."""
     if SIM:
         yield
         return

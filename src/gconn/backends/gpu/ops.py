@@ -1,11 +1,8 @@
 """Array-level operations of the GPU backend interface (see :mod:`gconn.backends.cpu`).
 
-Compaction numbers components 0..k-1 by their smallest vertex, which is
-scipy's numbering, for any choice of root: a per-root minimum by atomic
-min, a flag on each component's smallest vertex, a scan of the flags.  When
-every root is already its tree's smallest vertex (``min_rooted``, true of
-all but UnionJTB and sv-classic), the flags are the roots themselves and
-the minimum pass is skipped.
+Compaction numbers components 0..k-1 by their smallest vertex (scipy's order)
+for any roots: a per-root minimum by atomic min (skipped when ``min_rooted``),
+a flag on each component's minimum, a scan of the flags.
 
 >>> import numpy as np
 >>> k, labels = compact(asarray(np.array([0, 0, 2, 0])))  # doctest: +SKIP
@@ -27,8 +24,7 @@ from gconn.backends.gpu.unionfind import roots_together
 
 
 def to_backend(graph):
-    """The graph with its arrays where the kernels read them: on the GPU
-    (CuPy), or on the host under the simulator."""
+    """The graph where the kernels read it (on the host under the simulator)."""
     if SIM:
         return graph.to_host()
     return graph.to_device()
@@ -36,10 +32,7 @@ def to_backend(graph):
 
 @kernel("root_min", lambda t: (t.id, t.I64, t.id), offsets=False)
 def make_root_min():
-    """mins[r] = the smallest vertex whose root is r, for any root choice. Reading
-    first skips the atomic for all but a few vertices of a large component
-    (blocks run roughly in id order). The read may be stale; a stale value only
-    lets an atomic through that finds nothing to lower."""
+    """mins[r] = the smallest vertex whose root is r (reading first skips most atomics)."""
 
     def root_min(roots, n, mins):
         for v in range(cuda.grid(1), n, cuda.gridsize(1)):
@@ -55,118 +48,119 @@ def _root_mins(roots):
     mins = xp.full(n, n, roots.dtype)
     dts = dtypes_key(roots.dtype, roots.dtype, roots.dtype)
     launch(get("root_min", (), dts), n, view(roots), n, view(mins), persistent=True)
-    return mins[roots]
+    return mins
 
 
-#: Vertices a thread of the compaction flags (a block's tile is BLOCK times
-#: as many): 8 on a GPU, so that one block's scan over the tile sums reads
-#: few of them (2048-vertex tiles: 8192 sums on a 16.7M-vertex graph).
+#: vertices a thread of the compaction flags (a block's tile is BLOCK times as many)
 COMPACT_ITEMS = 2 if SIM else 8
 TILE = BLOCK * COMPACT_ITEMS
-#: threads of the one block that scans the tile sums, and the sums each
-#: holds at a time on a GPU
+#: threads of the one block that scans the tile sums, and the sums each holds at a time
 SCAN_BLOCK = BLOCK if SIM else 1024
 SCAN_ITEMS = 8
+
+
+def _tile_flags(min_rooted: bool, clamped: bool):
+    """A device function: the bits of a thread's items that are minima, their roots into ``p``."""
+    items = COMPACT_ITEMS
+
+    @cuda.jit(device=True)
+    def flags(roots, mins, p, first, step, last):
+        bits = 0
+        for j in range(items):
+            v = first + j * step
+            r = roots[min(v, last)] if clamped else roots[v]
+            p[j] = r
+            if not min_rooted:
+                r = mins[r]
+            if r == v:
+                bits |= 1 << j
+        return bits
+
+    return flags
+
+
+@cuda.jit(device=True)
+def _rank_by_ballots(bits, first, local, sums, counts, ballots):
+    """local[v] = the minima before v in the tile, sums[block] = the tile's, by warp ballots."""
+    t = cuda.threadIdx.x
+    lane = cuda.laneid
+    w = t // WARP
+    own = 0
+    for j in range(COMPACT_ITEMS):
+        ballot = cuda.ballot_sync(FULL_MASK, (bits >> j) & 1 == 1)
+        ballots[j] = ballot
+        own += cuda.popc(ballot)
+    if lane == 0:
+        counts[w] = own
+    cuda.syncthreads()
+    if own:
+        run = 0
+        for i in range(w):
+            run += counts[i]
+        below = cuda.lanemask_lt()
+        for j in range(COMPACT_ITEMS):
+            ballot = ballots[j]
+            if (bits >> j) & 1 == 1:
+                local[first + j * WARP] = run + cuda.popc(ballot & below)
+            run += cuda.popc(ballot)
+    if t == 0:
+        total = 0
+        for i in range(max(BLOCK // WARP, 1)):
+            total += counts[i]
+        sums[cuda.blockIdx.x] = total
+
+
+@cuda.jit(device=True)
+def _rank_in_shared(bits, base, local, sums, counts):
+    """:func:`_rank_by_ballots` in shared memory (the simulator)."""
+    t = cuda.threadIdx.x
+    running = 0
+    for j in range(COMPACT_ITEMS):
+        counts[t] = (bits >> j) & 1
+        cuda.syncthreads()
+        before = 0
+        step = 0
+        for i in range(BLOCK):
+            c = counts[i]
+            if i < t:
+                before += c
+            step += c
+        if (bits >> j) & 1 == 1:
+            local[base + j * BLOCK + t] = running + before
+        running += step
+        cuda.syncthreads()
+    if t == 0:
+        sums[cuda.blockIdx.x] = running
 
 
 @kernel("compact_local", lambda t: (t.id, t.I64, t.id, t.id, t.id),
         keys=((False, False), (True, False), (True, True)), offsets=False,
         registers=lambda dtypes: 40 if dtypes[0] == "int32" else None)
 def make_compact_local(min_rooted, find):
-    """For each TILE vertices (a block): local[v] = how many component
-    minima precede minimum v in its tile, sums[tile] = the tile's minima.
-    v is a minimum where mins[roots[v]] == v (roots[v] == v when min-rooted).
-
-    On a GPU each warp loads WARP * COMPACT_ITEMS consecutive vertices first
-    and ranks its flags by ballots, so the block needs one barrier; the
-    simulator counts in shared memory.
-
-    ``find`` (min-rooted only): ``roots`` may be deeper than one (no unions
-    running); after the flags each thread points its vertices at their roots
-    (:func:`gconn.backends.gpu.unionfind.roots_together`), so that this kernel
-    is also the finalize's compression.  int32 ids are capped at 40 registers
-    (six blocks an SM instead of five, no spills)."""
+    """Per TILE vertices: local[v] = the minima before minimum v in the tile, sums[tile] = the
+    tile's.  ``find``: the vertices also pointed at their roots (the finalize's compression)."""
     warp = WARP_INTRINSICS
     warps = max(BLOCK // WARP, 1)
     items = COMPACT_ITEMS
     span = WARP * items
+    stride = WARP if warp else BLOCK
+    whole, part = _tile_flags(min_rooted, False), _tile_flags(min_rooted, True)
     chase = roots_together(False, items)
 
     def compact_local(roots, n, mins, local, sums):
         t = cuda.threadIdx.x
         base = cuda.blockIdx.x * TILE
-        last = n - 1
-        # a thread's items: a warp's consecutive span on a GPU, strided by the block in the simulator
         first = base + (t // WARP) * span + cuda.laneid if warp else base + t
-        stride = WARP if warp else BLOCK
         p = cuda.local.array(items, roots.dtype)
-        bits = 0
         if warp and base + TILE <= n:
-            # a whole tile: loads at fixed offsets from one address (few registers)
-            for j in range(items):
-                r = roots[first + j * WARP]
-                p[j] = r
-                if not min_rooted:
-                    r = mins[r]
-                if r == first + j * WARP:
-                    bits |= 1 << j
+            bits = whole(roots, mins, p, first, stride, n - 1)     # fixed offsets: few registers
         else:
-            for j in range(items):
-                v = first + j * stride
-                # an unconditional (clamped) load, so that all are in flight at once
-                r = roots[min(v, last)]
-                p[j] = r
-                if not min_rooted:
-                    r = mins[r]
-                if r == v:
-                    bits |= 1 << j
+            bits = part(roots, mins, p, first, stride, n - 1)
         if warp:
-            counts = cuda.shared.array(warps, np.int64)
-            lane = cuda.laneid
-            w = t // WARP
-            own = 0
-            ballots = cuda.local.array(items, np.uint32)
-            for j in range(items):
-                ballot = cuda.ballot_sync(FULL_MASK, (bits >> j) & 1 == 1)
-                ballots[j] = ballot
-                own += cuda.popc(ballot)
-            if lane == 0:
-                counts[w] = own
-            cuda.syncthreads()
-            if own:
-                run = 0
-                for i in range(w):
-                    run += counts[i]
-                below = cuda.lanemask_lt()
-                for j in range(items):
-                    ballot = ballots[j]
-                    if (bits >> j) & 1 == 1:
-                        local[first + j * WARP] = run + cuda.popc(ballot & below)
-                    run += cuda.popc(ballot)
-            if t == 0:
-                total = 0
-                for i in range(warps):
-                    total += counts[i]
-                sums[cuda.blockIdx.x] = total
+            _rank_by_ballots(bits, first, local, sums, cuda.shared.array(warps, np.int64),
+                             cuda.local.array(items, np.uint32))
         else:
-            counts = cuda.shared.array(BLOCK, np.int64)
-            running = 0
-            for j in range(items):
-                counts[t] = (bits >> j) & 1
-                cuda.syncthreads()
-                before = 0
-                step = 0
-                for i in range(BLOCK):
-                    c = counts[i]
-                    if i < t:
-                        before += c
-                    step += c
-                if (bits >> j) & 1 == 1:
-                    local[base + j * BLOCK + t] = running + before
-                running += step
-                cuda.syncthreads()
-            if t == 0:
-                sums[cuda.blockIdx.x] = running
+            _rank_in_shared(bits, base, local, sums, cuda.shared.array(BLOCK, np.int64))
         if find:
             todo = 0
             for j in range(items):
@@ -179,8 +173,7 @@ def make_compact_local(min_rooted, find):
 
 @cuda.jit(device=True)
 def warp_scan(x, lane):
-    """The inclusive sum of ``x`` over the warp's lanes up to ``lane``
-    (every lane taking part; warp shuffles, so not in the simulator)."""
+    """The inclusive sum of ``x`` over the warp's lanes up to ``lane``."""
     d = 1
     while d < WARP:
         y = cuda.shfl_up_sync(FULL_MASK, x, d)
@@ -190,107 +183,97 @@ def warp_scan(x, lane):
     return x
 
 
+@cuda.jit(device=True)
+def _scan_by_warps(sums, tiles, totals, held):
+    """The inclusive scan of ``sums[:tiles]`` by one block, each thread's sums loaded first."""
+    t = cuda.threadIdx.x
+    lane = cuda.laneid
+    w = t // WARP
+    warps = max(SCAN_BLOCK // WARP, 1)
+    carry = 0
+    for start in range(0, tiles, SCAN_BLOCK * SCAN_ITEMS):
+        first = start + t * SCAN_ITEMS
+        for j in range(SCAN_ITEMS):
+            i = first + j
+            held[j] = sums[i] if i < tiles else 0
+        own = 0
+        for j in range(SCAN_ITEMS):
+            own += held[j]
+        x = warp_scan(own, lane)
+        if lane == WARP - 1:
+            totals[w] = x
+        cuda.syncthreads()
+        if w == 0:
+            z = warp_scan(totals[lane] if lane < warps else 0, lane)
+            if lane < warps:
+                totals[lane] = z
+        cuda.syncthreads()
+        run = carry + x - own + (totals[w - 1] if w > 0 else 0)
+        for j in range(SCAN_ITEMS):
+            run += held[j]
+            i = first + j
+            if i < tiles:
+                sums[i] = run
+        carry += totals[warps - 1]
+        cuda.syncthreads()      # totals are rewritten by the next round
+
+
+@cuda.jit(device=True)
+def _scan_in_shared(sums, tiles, acc):
+    """:func:`_scan_by_warps` in shared memory (the simulator)."""
+    t = cuda.threadIdx.x
+    per = (tiles + SCAN_BLOCK - 1) // SCAN_BLOCK
+    lo = min(t * per, tiles)
+    hi = min(lo + per, tiles)
+    own = 0
+    for i in range(lo, hi):
+        own += sums[i]
+    acc[t] = own
+    cuda.syncthreads()
+    d = 1
+    while d < SCAN_BLOCK:
+        x = acc[t - d] if t >= d else 0
+        cuda.syncthreads()
+        acc[t] += x
+        cuda.syncthreads()
+        d *= 2
+    run = acc[t] - own
+    for i in range(lo, hi):
+        run += sums[i]
+        sums[i] = run
+
+
 @kernel("compact_tiles", lambda t: (t.id, t.I64, t.i64), keys=((False,), (True,)), offsets=False)
 def make_compact_tiles(checked):
-    """The inclusive scan of ``sums[:tiles]`` in place, by one block; its last sum
-    is k. ``checked``: the run's ids were not checked before it
-    (:func:`gconn.backends.gpu.graph.track_ids`), and k becomes -1 unless its
-    union kernels' ``flags`` show no id outside 0..n-1 and the id n-1, the
-    flags cleared for the next run (:func:`gconn.backends.gpu.graph.fitted`).
-    Doing this here, not in ``ids_fit``, saves a node in a pair's capture.
-    On a GPU each thread loads SCAN_ITEMS sums into registers before using
-    any (the stores may alias them) and scans with warp shuffles; the
-    simulator, which has no shuffles, scans in shared memory."""
+    """The inclusive scan of the tile sums, by one block; ``checked``: k is
+    :func:`~gconn.backends.gpu.graph.fitted`."""
     warp = WARP_INTRINSICS
-    items = SCAN_ITEMS
     warps = max(SCAN_BLOCK // WARP, 1)
 
     def compact_tiles(sums, tiles, flags):
-        scan(sums, tiles)
+        if warp:
+            _scan_by_warps(sums, tiles, cuda.shared.array(warps, np.int64),
+                           cuda.local.array(SCAN_ITEMS, np.int64))
+        else:
+            _scan_in_shared(sums, tiles, cuda.shared.array(SCAN_BLOCK, np.int64))
         if checked:
             cuda.syncthreads()          # the last sum is written
             if cuda.threadIdx.x == 0:
                 sums[tiles - 1] = fitted(sums[tiles - 1], flags)
 
-    @cuda.jit(device=True)
-    def scan(sums, tiles):
-        t = cuda.threadIdx.x
-        if warp:
-            totals = cuda.shared.array(warps, np.int64)
-            lane = cuda.laneid
-            w = t // WARP
-            held = cuda.local.array(items, np.int64)
-            carry = 0
-            for start in range(0, tiles, SCAN_BLOCK * items):
-                first = start + t * items
-                for j in range(items):
-                    i = first + j
-                    held[j] = sums[i] if i < tiles else 0
-                own = 0
-                for j in range(items):
-                    own += held[j]
-                x = warp_scan(own, lane)
-                if lane == WARP - 1:
-                    totals[w] = x
-                cuda.syncthreads()
-                if w == 0:
-                    z = warp_scan(totals[lane] if lane < warps else 0, lane)
-                    if lane < warps:
-                        totals[lane] = z
-                cuda.syncthreads()
-                run = carry + x - own + (totals[w - 1] if w > 0 else 0)
-                for j in range(items):
-                    run += held[j]
-                    i = first + j
-                    if i < tiles:
-                        sums[i] = run
-                carry += totals[warps - 1]
-                cuda.syncthreads()      # totals are rewritten by the next round
-            return
-        acc = cuda.shared.array(SCAN_BLOCK, np.int64)
-        per = (tiles + SCAN_BLOCK - 1) // SCAN_BLOCK
-        lo = min(t * per, tiles)
-        hi = min(lo + per, tiles)
-        own = 0
-        for i in range(lo, hi):
-            own += sums[i]
-        acc[t] = own
-        cuda.syncthreads()
-        d = 1
-        while d < SCAN_BLOCK:
-            x = acc[t - d] if t >= d else 0
-            cuda.syncthreads()
-            acc[t] += x
-            cuda.syncthreads()
-            d *= 2
-        run = acc[t] - own
-        for i in range(lo, hi):
-            run += sums[i]
-            sums[i] = run
-
     return compact_tiles
 
 
 #: labels a thread of the last compaction kernel writes: two runs of four
-#: consecutive vertices, a block's runs apart (all loads first)
+#: consecutive vertices, a block's runs apart
 LABEL_ITEMS = 8
 
 
 @kernel("compact_labels", lambda t: (t.id, t.I64, t.id, t.id, t.id, t.id),
         keys=((False, False), (False, True), (True, False), (True, True)), offsets=False)
 def make_compact_labels(min_rooted, vectors):
-    """labels[v] = the rank of v's component minimum p among the minima:
-    the minima of the tiles before p's (``scanned``, inclusive) plus
-    ``local[p]``.  A thread reads its roots, then their minima's ranks,
-    then writes: the loads of one step are in flight together (the stores
-    may alias them, so loads after a store would wait for it).
-
-    A thread owns two runs of four consecutive vertices, a block's runs apart;
-    with ``vectors`` (``roots`` 16-byte aligned) each run is read and written
-    in 16-byte accesses (:func:`gconn.backends.gpu.primitives.load4`).  When
-    k == 1 every label is 0 and the roots are not read.  The blocks run from
-    the last vertices to the first: ``compact_local`` has just read the roots
-    from the first to the last, so the L2 cache still holds the last ones."""
+    """labels[v] = the rank of v's component minimum; a thread's loads, then ranks, then
+    stores, in 16-byte accesses where ``vectors``, blocks from the last vertices (still in L2)."""
     span = 4 * BLOCK
 
     @cuda.jit(device=True)
@@ -301,72 +284,62 @@ def make_compact_labels(min_rooted, vectors):
         return local[p] + (scanned[tile - 1] if tile > 0 else 0)
 
     @cuda.jit(device=True)
+    def ranks(a, mins, local, scanned):
+        return (rank(a[0], mins, local, scanned), rank(a[1], mins, local, scanned),
+                rank(a[2], mins, local, scanned), rank(a[3], mins, local, scanned))
+
+    @cuda.jit(device=True)
     def run_of(a, v):
         if vectors:
             return load4(a, v)
         return a[v], a[v + 1], a[v + 2], a[v + 3]
 
     @cuda.jit(device=True)
-    def put_run(a, v, x0, x1, x2, x3):
+    def put_run(a, v, x):
         if vectors:
-            store4(a, v, x0, x1, x2, x3)
+            store4(a, v, x[0], x[1], x[2], x[3])
         else:
-            a[v] = x0
-            a[v + 1] = x1
-            a[v + 2] = x2
-            a[v + 3] = x3
+            a[v] = x[0]
+            a[v + 1] = x[1]
+            a[v + 2] = x[2]
+            a[v + 3] = x[3]
+
+    @cuda.jit(device=True)
+    def put_tail(roots, v, n, one, mins, local, scanned, labels):
+        for u in range(v, min(v + 4, n)):
+            labels[u] = 0 if one else rank(roots[u], mins, local, scanned)
 
     def compact_labels(roots, n, mins, local, scanned, labels):
-        # blocks from the last vertices (see above)
         v0 = (cuda.gridDim.x - 1 - cuda.blockIdx.x) * (BLOCK * LABEL_ITEMS) + 4 * cuda.threadIdx.x
         v1 = v0 + span
         whole = v1 + 4 <= n
         if scanned[(n - 1) // TILE] == 1:
             if whole:
-                put_run(labels, v0, 0, 0, 0, 0)
-                put_run(labels, v1, 0, 0, 0, 0)
+                put_run(labels, v0, (0, 0, 0, 0))
+                put_run(labels, v1, (0, 0, 0, 0))
             else:
-                for v in range(v0, min(v0 + 4, n)):
-                    labels[v] = 0
-                for v in range(v1, min(v1 + 4, n)):
-                    labels[v] = 0
+                put_tail(roots, v0, n, True, mins, local, scanned, labels)
+                put_tail(roots, v1, n, True, mins, local, scanned, labels)
             return
         if whole:
-            a0, a1, a2, a3 = run_of(roots, v0)
-            b0, b1, b2, b3 = run_of(roots, v1)
-            a0 = rank(a0, mins, local, scanned)
-            a1 = rank(a1, mins, local, scanned)
-            a2 = rank(a2, mins, local, scanned)
-            a3 = rank(a3, mins, local, scanned)
-            b0 = rank(b0, mins, local, scanned)
-            b1 = rank(b1, mins, local, scanned)
-            b2 = rank(b2, mins, local, scanned)
-            b3 = rank(b3, mins, local, scanned)
-            put_run(labels, v0, a0, a1, a2, a3)
-            put_run(labels, v1, b0, b1, b2, b3)
+            a = run_of(roots, v0)
+            b = run_of(roots, v1)
+            a = ranks(a, mins, local, scanned)
+            b = ranks(b, mins, local, scanned)
+            put_run(labels, v0, a)
+            put_run(labels, v1, b)
         else:
-            for v in range(v0, min(v0 + 4, n)):
-                labels[v] = rank(roots[v], mins, local, scanned)
-            for v in range(v1, min(v1 + 4, n)):
-                labels[v] = rank(roots[v], mins, local, scanned)
+            put_tail(roots, v0, n, False, mins, local, scanned, labels)
+            put_tail(roots, v1, n, False, mins, local, scanned, labels)
 
     return compact_labels
 
 
 def compact(roots, min_rooted: bool = False, flat: bool = True, flags=None):
-    """(k, labels 0..k-1 in scipy's order) from any root array: three kernels
-    (five when not ``min_rooted``), no CuPy scan.  k stays on the device
-    (a 0-d array; ``int(k)`` reads it), so that a captured run can end here;
-    for :func:`gconn.backends.gpu.replay.replayed` the labels are a
-    :class:`~gconn.backends.gpu.replay.Deferred`, made after the replay.
-
-    ``flat=False`` (only with ``min_rooted``): ``roots`` is a parent array
-    not yet compressed, whose roots are the v with roots[v] == v; the first
-    kernel also compresses it, after reading the flags.
-
-    ``flags``: those of a run whose ids were not checked before it
-    (:func:`gconn.backends.gpu.graph.track_ids`); then k is -1 unless every id was
-    in 0..n-1 and n-1 among them (see ``compact_tiles``)."""
+    """(k, labels 0..k-1 in scipy's order) from any roots, k on the device (0-d); labels
+    :class:`~gconn.backends.gpu.replay.Deferred` for :func:`~gconn.backends.gpu.replay.replayed`.
+    ``flat=False`` (min-rooted only): ``roots`` a parent array not yet compressed.  ``flags``:
+    :func:`~gconn.backends.gpu.graph.track_ids`'s; then k is -1 unless the ids fit."""
     n = roots.size
     if not (flat or min_rooted):
         raise ValueError("compact(flat=False) needs min-rooted trees: the minima pass reads flat roots")
@@ -377,37 +350,27 @@ def compact(roots, min_rooted: bool = False, flat: bool = True, flags=None):
         tiles = (n + TILE - 1) // TILE
         local = xp.empty(n, roots.dtype)
         sums = xp.empty(tiles, roots.dtype)
-        rv = view(roots)
-        if min_rooted:
-            mv = dummy(roots.dtype)
-        else:
-            mins = xp.full(n, n, roots.dtype)
-            mv = view(mins)
-            launch(get("root_min", (), dts), n, rv, n, mv, persistent=True)
-        lv, sv = view(local), view(sums)
+        rv, lv, sv = view(roots), view(local), view(sums)
+        mv = dummy(roots.dtype) if min_rooted else view(_root_mins(roots))
         launch(get("compact_local", (min_rooted, not flat), dts), tiles * BLOCK, rv, n, mv, lv, sv)
         launch(get("compact_tiles", (flags is not None,), dts), SCAN_BLOCK, sv, tiles,
                dummy(np.int64) if flags is None else view(flags), block=SCAN_BLOCK)
         # fresh label arrays are aligned; roots may be a view
-        vectors = _address(roots) % 16 == 0
-        kern = get("compact_labels", (min_rooted, vectors), dts)
+        kern = get("compact_labels", (min_rooted, _address(roots) % 16 == 0), dts)
         threads = (n + LABEL_ITEMS - 1) // LABEL_ITEMS
         if replay.deferring():
             return sums[-1], replay.Deferred(_labels, bind(kern, threads, rv, n, mv, lv, sv), n, roots.dtype)
-        # launched as it is, not bound: a bound launch's setup costs more host time
         labels = xp.empty(n, roots.dtype)
-        launch(kern, threads, rv, n, mv, lv, sv, view(labels))
+        launch(kern, threads, rv, n, mv, lv, sv, view(labels))     # not bound: that costs more
         return sums[-1], labels
 
 
 def _address(a) -> int:
-    """Where a CuPy array's (or, in the simulator, a NumPy array's) data starts."""
     return a.ctypes.data if SIM else a.data.ptr
 
 
 def _labels(last, n, dtype):
-    """The last step of :func:`compact`, into a fresh array: after a
-    replay it runs outside the capture, instead of a copy of the labels."""
+    """The last step of :func:`compact`, into a fresh array (after a replay)."""
     with memory.guard(f"compacting {n} labels"):
         labels = xp.empty(n, dtype)
     last(labels)
@@ -418,7 +381,7 @@ def min_representatives(roots):
     """Replace each root by the smallest vertex of its component."""
     if roots.size == 0:
         return roots.copy()
-    return _root_mins(roots)
+    return _root_mins(roots)[roots]
 
 
 def count_roots(roots):
@@ -433,8 +396,7 @@ def collect_forest(fa, fb):
 
 
 def asarray(x, dtype=None):
-    """``x`` as a contiguous device array (host arrays are copied over,
-    through :func:`gconn.backends.gpu.staging.put`)."""
+    """``x`` as a contiguous device array (host arrays through :func:`~gconn.backends.gpu.staging.put`)."""
     if not SIM and not isinstance(x, xp.ndarray):
         x = put(np.asarray(x))
     return xp.ascontiguousarray(xp.asarray(x), dtype=dtype)

@@ -1,25 +1,12 @@
 """CUDA primitives for :mod:`gconn.backends.core` and the union-find bodies built with them.
 
-Coherent loads of arrays that other threads write (``load``) go through
-``ld.global.cg`` (cached in L2 only, which is coherent across SMs). numba-cuda
-emits it as inline asm without side effects, which NVVM treats as a pure
-function of the address: two reads of one address may become one, and a loop
-waiting on one fixed address would spin on a register. The bodies use it where
-an earlier value of the same address is still a correct answer (a CAS checks
-it, or the next iteration reads again). Where a re-read must see a newer value,
-as inside UnionRemLock's lock, they use ``reread``: an LLVM ``load volatile``,
-which NVVM emits as ``ld.volatile.global``, one per call, in order with other
-volatile accesses (not with atomics: a fence orders those); it is slower, hence
-two loads. ``peek`` is a plain
-load, cached in the SM's L1, which other SMs' writes and every atomic leave
-stale until the line is evicted or the kernel ends: the union-find bodies use
-it where a stale parent is still a correct answer
-(:mod:`gconn.backends.core.unionfind`). The simulator has no cache hints and
-locks each kind of atomic with its own lock, so there
-``atomic_min``/``atomic_add`` are CAS loops: then only CAS ever touches an
-array that a CAS also touches. ``load4``/``store4`` move four consecutive items
-in 16-byte accesses, which numba-cuda does not emit on its own (the
-compaction's labels kernel, :mod:`gconn.backends.gpu.ops`).
+``load`` is ``ld.global.cg`` (L2, coherent across SMs), which NVVM may merge
+with an earlier read of the same address: used where an earlier value is still
+correct.  ``reread`` is a volatile load, made every time (inside
+UnionRemLock's lock).  ``peek`` is a plain load (L1, maybe stale), where a
+stale parent is still correct.  In the simulator, which locks each kind of
+atomic apart, ``atomic_min``/``atomic_add`` are CAS loops.  ``load4``/``store4``
+move four items in 16-byte accesses.
 
 >>> from gconn.backends.gpu.primitives import UF
 >>> callable(UF.union_any)
@@ -81,8 +68,7 @@ else:
     def load(a, i):
         return cuda.ldcg(a, i)
 
-    class _VolatileLoad(ir.LoadInstr):
-        # llvmlite's IR builder has no volatile flag on loads
+    class _VolatileLoad(ir.LoadInstr):     # llvmlite has no volatile loads
         def descr(self, buf):
             [ptr] = self.operands
             buf.append(f"load volatile {self.type}, {ptr.type} {ptr.get_reference()}, align {self.align}"
@@ -90,7 +76,7 @@ else:
 
     @intrinsic
     def reread(typingctx, a, i):
-        """``a[i]`` (``i >= 0``) of a 1-D integer array as one volatile load."""
+        """``a[i]`` (``i >= 0``) of a 1-D integer array by one volatile load."""
         if not (isinstance(a, types.Array) and a.ndim == 1 and isinstance(a.dtype, types.Integer)
                 and isinstance(i, types.Integer)):
             return None
@@ -108,8 +94,6 @@ else:
         return a.dtype(a, i), codegen
 
     def _vectors(context, builder, aty, array, index, ity):
-        """A pointer to ``a[index]`` as 16-byte vectors of ``a``'s items,
-        and how many items one holds."""
         arr = context.make_array(aty)(context, builder, array)
         idx = context.cast(builder, index, ity, types.intp)
         ptr = cgutils.get_item_pointer(context, builder, aty, arr, [idx], wraparound=False)
@@ -123,9 +107,7 @@ else:
 
     @intrinsic
     def load4(typingctx, a, i):
-        """``a[i:i + 4]`` of a 1-D int32/int64 array as a tuple, in 16-byte
-        loads (``ld.global.v4.u32``, two ``v2.u64``); ``&a[i]`` must be
-        16-byte aligned."""
+        """``a[i:i + 4]`` of a 1-D int32/int64 array, ``&a[i]`` 16-byte aligned."""
         if not (_four(a) and isinstance(i, types.Integer)):
             return None
 
@@ -141,8 +123,7 @@ else:
 
     @intrinsic
     def store4(typingctx, a, i, x0, x1, x2, x3):
-        """``a[i:i + 4] = x0, x1, x2, x3`` (converted to ``a``'s type) in
-        16-byte stores; ``&a[i]`` must be 16-byte aligned."""
+        """``a[i:i + 4] = x0, x1, x2, x3``, ``&a[i]`` 16-byte aligned."""
         if not (_four(a) and all(isinstance(t, types.Integer) for t in (i, x0, x1, x2, x3))):
             return None
 
@@ -172,10 +153,6 @@ if SIM:
 else:
     @device
     def peek(a, i):
-        # a plain load, cached in the SM's L1 (not coherent across SMs): see
-        # gconn.backends.core.unionfind for why a stale parent is safe where it
-        # is used.  As fast as ld.global.ca or faster (the compiler schedules
-        # it freely), and faster than .cg (BENCHMARKS.md).
         return a[i]
 
 
@@ -197,7 +174,6 @@ def fence():
 GPU = Primitives(jit=device, load=load, store=store, cas=cas, atomic_min=atomic_min,
                  atomic_add=atomic_add, fence=fence, peek=peek, reread=reread)
 
-#: UnionAsync .. UnionJTB and the finds, compiled as CUDA device functions.
 UF = build(GPU)
 
 U64 = np.uint64
@@ -205,8 +181,7 @@ U64 = np.uint64
 
 @device
 def mix32(x):
-    # A 32-bit integer hash (lowbias32 constants) on uint64 values below 2**32,
-    # so the products never overflow (NumPy scalars in the simulator too).
+    # lowbias32 on uint64 values below 2**32: the products never overflow
     h = x & U64(0xFFFFFFFF)
     h ^= h >> U64(16)
     h = (h * U64(0x7FEB352D)) & U64(0xFFFFFFFF)
@@ -218,8 +193,7 @@ def mix32(x):
 
 @device
 def rand64(a, b):
-    """A reproducible random uint64 for the pair of non-negative ints (a, b):
-    stateless, so each (vertex, draw) gets its own number."""
+    """A reproducible random uint64 for the non-negative pair (a, b)."""
     ua = U64(a)
     x1 = mix32((ua & U64(0xFFFFFFFF)) ^ mix32(U64(b) & U64(0xFFFFFFFF)))
     x2 = mix32(x1 ^ (ua >> U64(32)) ^ U64(0x5BD1E995))
@@ -228,7 +202,7 @@ def rand64(a, b):
 
 @device
 def record_edge(record, fa, fb, r, u, v):
-    """Spanning forest: the link of root r (-1: none) used edge (u, v)."""
+    """Spanning forest: root r's link (-1: none) used edge (u, v)."""
     if record and r >= 0:
         fa[r] = u
         fb[r] = v

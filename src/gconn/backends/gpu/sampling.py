@@ -1,9 +1,6 @@
 """Sampling on the GPU (paper Sec. 3.3): k-out with CSR coalescing and edge
-reorganization, HB's two steps and BFS sampling; stride sampling over an
-edge list (ours, :mod:`gconn.design`).  (The automatic choice
-estimates HB's coverage only on the CPU: on the GPU it chooses by the
-number of edges, see :func:`gconn.design.choose`.)  The choice of sampler
-and BFS sampling's driver are :mod:`gconn.pipeline.sampling`'s.
+reorganization, HB, BFS sampling, and stride sampling over an edge list, for
+the drivers of :mod:`gconn.pipeline.sampling`.
 
 >>> from gconn.backends.gpu import sampling
 >>> from gconn.backends.gpu.launch import REGISTRY
@@ -16,27 +13,19 @@ import numpy as np
 
 from gconn.backends.gpu._compat import WARP_INTRINSICS, cuda, view, xp
 from gconn.backends.gpu.bfs import Search
-from gconn.backends.gpu.launch import FULL_MASK, WARP, dummy, kernel, launch
+from gconn.backends.gpu.launch import FULL_MASK, WARP, kernel, launch
 from gconn.backends.gpu.primitives import U64, UF, rand64, record_edge
-from gconn.backends.gpu.unionfind import OP_UNION, jtb_fin
+from gconn.backends.gpu.unionfind import jtb_fin
 
 KOUT_PAPER = 0      # first edge + k-1 random edges (paper Alg. k-out)
 KOUT_AFFOREST = 1   # the first k edges (Afforest)
 HB_ROOTS = 2        # HB step 2: the first N edges of vertices still roots
-#: edge reorganization in k-out (k = 2, Afforest mode); needs warp shuffles
-EDGE_REORGANIZATION = True
 
 
 @kernel("sample_csr", lambda t: (t.P, t.P, t.ptr, t.id) + (t.I64,) * 6 + (t.id, t.id), keys="union")
 def make_sample_csr(fin, fopt, sopt):
-    """k-out and HB's second step over the CSR (paper Alg. k-out, HB).
-
-    CSR coalescing: thread ``g`` handles edge ``g % k`` of vertex ``g // k``,
-    so adjacent threads read a vertex's adjacent first edges.  With ``er``
-    (edge reorganization, needs warp shuffles, k = 2, Afforest mode) a pair
-    of lanes reads the two first edges of two vertices in two coalesced
-    rounds, then swaps halves so that each lane unions its vertex's two
-    edges in sequence: no two lanes of a pair CAS the same root."""
+    """k-out and HB's second step, thread ``g`` on edge ``g % k`` of vertex ``g // k``; ``er``:
+    edge reorganization (k = 2, Afforest mode), a pair of lanes swapping the edges read."""
     union_any, parent_of = UF.union_any, UF.parent_of
     warp = WARP_INTRINSICS
 
@@ -90,10 +79,7 @@ def make_sample_csr(fin, fopt, sopt):
 
 @kernel("hb_hook", lambda t: (t.P, t.ptr, t.id, t.I64, t.I64, t.id, t.id), keys="jtb")
 def make_hb_hook(jtb):
-    """HB step 1: v points at its smallest neighbour w when w < v (the CSR
-    is sorted, so that is the first), else at itself: this is also the
-    parent array's initialization.  Each vertex writes only its own slot:
-    no contention, no atomics."""
+    """HB step 1, also P's initialization: v points at its smallest neighbour when smaller."""
     fin = jtb_fin(jtb)
     set_parent = UF.set_parent
 
@@ -114,8 +100,7 @@ def make_hb_hook(jtb):
 
 @kernel("bfs_relabel", lambda t: (t.P, t.lvl, t.I64, t.I64), keys="jtb", offsets=False)
 def make_bfs_relabel(jtb):
-    """Point every visited vertex at the visited set's minimum id, which
-    keeps parent <= child for the finishes that rely on it."""
+    """Point every visited vertex at the visited set's minimum id."""
     fin = jtb_fin(jtb)
     set_parent = UF.set_parent
 
@@ -129,11 +114,10 @@ def make_bfs_relabel(jtb):
 
 # -- the samplers of gconn.pipeline.sampling ---------------------------------
 
-
 def kout(s, seed: int, count: bool) -> int:
     p, n = s.plan, s.graph.n
     mode = KOUT_PAPER if p.kout_paper else KOUT_AFFOREST
-    er = int(EDGE_REORGANIZATION and WARP_INTRINSICS and p.k == 2 and mode == KOUT_AFFOREST)
+    er = int(WARP_INTRINSICS and p.k == 2 and mode == KOUT_AFFOREST)    # edge reorganization
     launch(s.kernel("sample_csr"), n if er else n * p.k, s.Pv, s.Hv, s.ipv, s.ixv, n, p.k, mode, seed, er,
            s.record, s.fav, s.fbv)
     return int(xp.minimum(s.indptr[1:] - s.indptr[:-1], p.k).sum()) if count else 0
@@ -152,16 +136,10 @@ def hb(s, seed: int, count: bool) -> int:
            s.record, s.fav, s.fbv)
     return inspected
 def stride(s, count: bool) -> int:
-    """Stride sampling (ours, :mod:`gconn.design`): the union kernel over
-    the edge list with its 32-edge chunks spread ``step`` edges apart.
-    Ids not checked before the run (:func:`gconn.backends.gpu.graph.track_ids`)
-    are skipped and flagged here as in the finish."""
-    p = s.plan
-    m, n = int(s.src.size), s.graph.n
-    step = p.stride_step(m, n)
-    kern, flags, row = s.coo_ops()
-    launch(kern, m, s.Pv, s.Hv, s.srcv, s.dstv, dummy(np.int8), m, OP_UNION, s.record, s.fav, s.fbv,
-           dummy(np.bool_), n, flags, row, step, persistent=True)
+    """Stride sampling: the COO union kernel, its 32-edge chunks ``step`` apart."""
+    m = int(s.src.size)
+    step = s.plan.stride_step(m, s.graph.n)
+    s.union_edges(step)
     if not count:
         return 0
     runs = (m + step - 1) // step
@@ -169,7 +147,7 @@ def stride(s, count: bool) -> int:
 
 
 def bfs_source(s, seed: int) -> int:
-    """The highest-degree vertex of a random sample (Slota et al.)."""
+    """The highest-degree vertex of a random sample."""
     n, k = s.graph.n, s.plan.bfs_sample
     cand = xp.random.RandomState(seed).randint(0, n, size=min(k, n)) if n > k else xp.arange(n)
     return int(cand[int(xp.argmax(s.indptr[cand + 1] - s.indptr[cand]))])

@@ -1,26 +1,11 @@
 """Strongly connected components on the GPU: coloring with trimming.
 
-The method of ECL-SCC (Alabandi, Sands, Burtscher): every vertex starts
-with its own id as two colours, and the largest colour is pushed forwards
-(``vin``: the largest id that reaches the vertex) and backwards (``vout``:
-the largest id it reaches) along the arcs until nothing changes.  A vertex
-with ``vin == vout == x`` reaches x and is reached by it, so it belongs to
-x's component; all of x's component has that colour pair, so the test
-finds every member.  Arcs whose ends differ in a colour join different
-components and are dropped; the rest start over with fresh colours.  Each
-round settles at least the component of the largest id in every
-remaining piece, usually far more.
-
-Trimming first settles vertices with no remaining in-arcs or no remaining
-out-arcs (singleton components: DAG-like parts of the graph) without any
-propagation.
-
-Labels come out numbered by each component's smallest vertex, not in
-SciPy's order (that order is the completion order of a sequential
-depth-first search); the partition is the same.
-
-Under ``NUMBA_ENABLE_CUDASIM=1`` this runs in numba's simulator on NumPy
-arrays (``xp`` is NumPy there), which is how CI tests it.
+ECL-SCC's method: each vertex's id is pushed forwards as ``vin`` (the largest
+id reaching it) and backwards as ``vout`` (the largest it reaches) until
+nothing changes; ``vin == vout == x`` puts a vertex in x's component.  Arcs
+whose ends differ in a colour are dropped and the rest start over.  Trimming
+first settles vertices with no in-arcs or no out-arcs left.  Labels are
+numbered by each component's smallest vertex (not SciPy's order).
 
 >>> import numpy as np
 >>> strong_components(np.array([0, 1, 2, 2]), np.array([1, 0]), 3)  # doctest: +SKIP
@@ -33,14 +18,13 @@ import numpy as np
 from gconn.backends.gpu._compat import cuda, view, xp
 from gconn.backends.gpu.launch import dtypes_key, get, kernel, launch
 
-#: every array of these kernels is int32 (ids below 2^31)
+#: every array of these kernels is int32
 _DTYPES = dtypes_key(np.int32, np.int32, np.int32)
 
 
 @kernel("scc_propagate", lambda t: (t.id, t.id, t.id, t.id, t.id), offsets=False)
 def make_scc_propagate():
-    """Push the largest reaching id forwards, the largest reached id
-    backwards, along every arc."""
+    """Push ``vin`` forwards and ``vout`` backwards along every arc."""
 
     def scc_propagate(src, dst, vin, vout, changed):
         for i in range(cuda.grid(1), src.size, cuda.gridsize(1)):
@@ -82,8 +66,6 @@ def _launch(kind: str, size: int, *arrays) -> None:
 
 
 def _arcs(indptr, indices, n: int):
-    """The arcs of a CSR as int32 (src, dst) on the device, self loops dropped
-    (they never join two vertices)."""
     indptr = xp.asarray(indptr)
     indices = xp.asarray(indices).astype(xp.int32, copy=False)
     slots = xp.arange(indices.size, dtype=indptr.dtype)
@@ -103,15 +85,13 @@ def _trim(src, dst, comp, n: int):
 
 
 def strong_components(indptr, indices, n: int, compact: bool = True):
-    """``(k, labels)`` of the digraph whose successors of ``v`` are
-    ``indices[indptr[v]:indptr[v + 1]]`` (NumPy or CuPy arrays); labels on
-    the device (``xp``), int32, numbered by smallest vertex, or with
-    ``compact=False`` each the smallest vertex of its component."""
+    """``(k, labels)`` of the digraph of a CSR; int32 labels on the device, numbered by smallest
+    vertex, or (``compact=False``) each that vertex."""
     if n > np.iinfo(np.int32).max:
         raise ValueError(f"GPU strong components take up to 2^31 - 1 vertices; got {n}")
     ids = xp.arange(n, dtype=xp.int32)
     src, dst = _arcs(indptr, indices, n)
-    comp = xp.full(n, -1, xp.int32)      # the largest id of each settled vertex's component
+    comp = xp.full(n, -1, xp.int32)      # a settled vertex's component's largest id
     changed = xp.zeros(1, xp.int32)
     while True:
         _trim(src, dst, comp, n)

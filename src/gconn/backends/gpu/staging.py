@@ -1,11 +1,7 @@
-"""Host side of the transfers between the user's (pageable) host memory and the
-GPU: parallel copies through pinned buffers for the chunked route's chunks
-(``Ring``), whole arrays (:func:`put`) and results (:func:`fetch`,
-:func:`landing`).
-
-The copy engine reads only pinned memory, and the driver's own staging from
-pageable memory is single-threaded. These are CPU kernels: ``gconn warmup``
-compiles them without a GPU.
+"""Copies between pageable host memory and the GPU through pinned buffers
+filled on all cores (the driver's own staging is single-threaded): the chunked
+route's chunks (``Ring``), whole arrays (:func:`put`), results (:func:`fetch`,
+:func:`landing`).  CPU kernels: ``gconn warmup`` compiles them without a GPU.
 
 >>> import numpy as np
 >>> out = np.empty(5, np.int32)
@@ -27,17 +23,13 @@ from numba.extending import intrinsic
 
 #: elements per parallel block of a copy (below this, one thread copies)
 BLOCK = 1 << 16
-#: the shares of :func:`copy_shares`: numba's largest thread count (a
-#: fixed number: asking numba for its current one costs host time; with
-#: fewer threads set, each takes several shares)
+#: the shares of :func:`copy_shares` (fixed: asking numba its thread count costs host time)
 SHARES = config.NUMBA_NUM_THREADS
 
 
 @njit(parallel=True, nogil=True, cache=True)
 def _copy_bounds(out, a):
-    """out[:] = a (cast to out's type) by blocks in parallel, returning the
-    smallest and largest value of ``a``; each block is scanned while it is
-    still in the cache (one loop doing both ran at a quarter of the speed)."""
+    """out[:] = a (cast) by blocks in parallel; returns a's (min, max)."""
     n = a.size
     blocks = (n + BLOCK - 1) // BLOCK
     lo = np.empty(blocks, np.int64)
@@ -53,11 +45,7 @@ def _copy_bounds(out, a):
 
 
 def stage(out: np.ndarray, a: np.ndarray) -> tuple[int, int]:
-    """Copy ``a`` into ``out[:a.size]`` (cast) on all cores; returns
-    ``(smallest, largest)`` of ``a``, ``(0, -1)`` when it is empty.
-
-    ``a`` must be an integer array whose values fit ``out``'s type (the
-    caller checks the type, and the range from the returned bounds)."""
+    """Copy integer ``a`` into ``out[:a.size]`` on all cores; its (min, max), (0, -1) if empty."""
     if a.size == 0:
         return 0, -1
     lo, hi = _copy_bounds(out[:a.size], a)
@@ -65,8 +53,7 @@ def stage(out: np.ndarray, a: np.ndarray) -> tuple[int, int]:
 
 
 def copy_into(out: np.ndarray, a: np.ndarray) -> None:
-    """Copy ``a`` into ``out[:a.size]`` (cast) on all cores, reading
-    nothing else (a fill with :func:`stage`'s bounds ran at 33-36 GB/s).
+    """Copy ``a`` into ``out[:a.size]`` (cast) on all cores.
 
     >>> out = np.zeros(4, np.int32)
     >>> copy_into(out, np.array([3, 1], np.int64)); out.tolist()
@@ -77,8 +64,6 @@ def copy_into(out: np.ndarray, a: np.ndarray) -> None:
 
 
 def _copy_any(out: np.ndarray, a: np.ndarray) -> None:
-    """out[:] = a on all cores: by :func:`copy_shares` where both are
-    contiguous and of one type, else cast by blocks (:func:`_copy`)."""
     if out.dtype == a.dtype and out.flags.c_contiguous and a.flags.c_contiguous:
         copy_shares(out, a, SHARES)
     else:
@@ -87,9 +72,7 @@ def _copy_any(out: np.ndarray, a: np.ndarray) -> None:
 
 @intrinsic
 def _memcpy(typingctx, out, a, start, count):
-    """libc's ``memcpy`` of ``a[start:start + count]`` into the same items
-    of ``out`` (contiguous arrays of one type): LLVM's memcpy intrinsic,
-    which a variable length lowers to the call."""
+    """``out[start:start + count] = a[start:start + count]`` by LLVM's memcpy."""
     if not (isinstance(out, types.Array) and isinstance(a, types.Array) and out.dtype == a.dtype
             and out.layout == "C" and a.layout == "C"):
         return None
@@ -108,8 +91,7 @@ def _memcpy(typingctx, out, a, start, count):
 
 @njit(parallel=True, nogil=True, cache=True)
 def copy_shares(out, a, threads):
-    """out[:] = a (contiguous, one type): one share per thread, each a single
-    ``memcpy``."""
+    """out[:] = a (contiguous, one type): one ``memcpy`` per thread."""
     n = a.size
     parts = max(min(threads, n // BLOCK), 1)
     step = (n + parts - 1) // parts
@@ -122,8 +104,7 @@ def copy_shares(out, a, threads):
 
 @njit(parallel=True, nogil=True, cache=True)
 def _copy(out, a):
-    """out[:] = a by blocks in parallel, cast to out's type: what
-    :func:`copy_shares` does not take (other types, strided columns)."""
+    """out[:] = a by blocks in parallel, cast (other types, strided columns)."""
     n = a.size
     for b in prange((n + BLOCK - 1) // BLOCK):
         s = b * BLOCK
@@ -131,18 +112,14 @@ def _copy(out, a):
         out[s:e] = a[s:e]
 
 
-#: bytes per piece of :func:`put` (two pinned pieces take turns) and of
-#: :func:`fetch`, and the pieces a fetch keeps in flight (sizes chosen by
-#: timing, BENCHMARKS.md).
+#: bytes per piece of :func:`put` and of :func:`fetch`, and the pieces a fetch keeps in flight
 PIECE_BYTES = 1 << 25
 FETCH_PIECE_BYTES = 1 << 22
 FETCH_SLOTS = 6
 
 
 def _pieces(size: int, dtype, piece_bytes: int = None, slots: int = 2):
-    """``slots`` pinned buffers of one piece each (fewer where there are
-    fewer pieces; NumPy views, which keep the memory), their events, the
-    piece length and the pieces' starts."""
+    """``slots`` pinned buffers, their events, the piece length and the pieces' starts."""
     import cupy as cp
     dtype = np.dtype(dtype)
     step = max((piece_bytes or PIECE_BYTES) // dtype.itemsize, 1)
@@ -155,9 +132,8 @@ def _pieces(size: int, dtype, piece_bytes: int = None, slots: int = 2):
 
 
 def fill(out: np.ndarray, a: np.ndarray, bounds: bool, acc=None):
-    """``out[:a.size] = a`` on all cores; with ``bounds``, ``a``'s
-    (smallest, largest) folded into ``acc`` (None: none yet) and returned,
-    else ``acc`` as it was.
+    """``out[:a.size] = a`` on all cores; with ``bounds``, ``a``'s (min, max)
+    folded into ``acc`` (None: none yet) and returned, else ``acc``.
 
     >>> out = np.zeros(3, np.int32)
     >>> fill(out, np.array([5, 2]), True, (3, 4)), fill(out, np.array([1]), False, (3, 4))
@@ -170,11 +146,8 @@ def fill(out: np.ndarray, a: np.ndarray, bounds: bool, acc=None):
     return (lo, hi) if acc is None else (min(acc[0], lo), max(acc[1], hi))
 
 
-#: numba's threading layer where each parallel loop's start and join cost
-#: several times what they cost on OpenMP or TBB; the fills are many short
-#: loops, so streams from host memory take much longer on it (BENCHMARKS.md).
-#: numba falls back to it where the system has no
-#: OpenMP runtime (libgomp), as in minimal container images.
+#: numba's threading layer whose loop start and join are slow: the fills are
+#: many short loops (numba's choice where there is no OpenMP runtime)
 SLOW_LAYER = "workqueue"
 SLOW_LAYER_HINT = ("numba runs gconn's host copies to the GPU on its workqueue threading layer (numba's choice "
                    "where it finds no OpenMP runtime, libgomp.so.1, and no TBB, or NUMBA_THREADING_LAYER's): "
@@ -184,9 +157,8 @@ _LAYER_CHECKED: list = []
 
 
 def threading_layer() -> str:
-    """The threading layer numba runs the fills on (``"omp"``, ``"tbb"``
-    or ``"workqueue"``); a tiny fill runs first where no parallel kernel
-    has run in this process yet.
+    """The threading layer numba runs the fills on (a tiny fill first where
+    none has run yet).
 
     >>> threading_layer() in ("omp", "tbb", "workqueue")
     True
@@ -194,15 +166,14 @@ def threading_layer() -> str:
     import numba
     try:
         return numba.threading_layer()
-    except ValueError:      # no parallel kernel has run yet: numba picks the layer at the first
-        a = np.zeros(2 * BLOCK, np.int32)     # a type :func:`warm` compiles
+    except ValueError:      # numba picks the layer at the first parallel kernel
+        a = np.zeros(2 * BLOCK, np.int32)
         copy_shares(np.empty_like(a), a, 2)
         return numba.threading_layer()
 
 
 def warn_slow_layer() -> None:
-    """A ``RuntimeWarning`` (:data:`SLOW_LAYER_HINT`), once per process,
-    where the fills run on :data:`SLOW_LAYER`."""
+    """Warn once per process where the fills run on :data:`SLOW_LAYER`."""
     if _LAYER_CHECKED:
         return
     _LAYER_CHECKED.append(True)
@@ -211,12 +182,7 @@ def warn_slow_layer() -> None:
 
 
 class Ring:
-    """Pinned pieces (NumPy views of pinned memory, of one length) that take
-    turns carrying host arrays to the device: each piece is filled on all
-    cores and its copy started at once, while the next piece is filled; the
-    host waits only before refilling a piece, for the copy that last read
-    it.  :func:`put` and the streamed chunks (:mod:`gconn.chunked.gpu`) send
-    through one."""
+    """Pinned pieces taking turns: one's copy runs while the next is filled."""
 
     def __init__(self, bufs: list):
         import cupy as cp
@@ -227,9 +193,7 @@ class Ring:
         self.turn = 0
 
     def send(self, ptr: int, a: np.ndarray, stream, bounds: bool = False, acc=None, raw: bool = False):
-        """Copy ``a`` (cast to the pieces' type; with ``raw``, in its own
-        type) to device memory at ``ptr`` on ``stream``; returns ``fill``'s
-        bounds (see :func:`fill`)."""
+        """Copy ``a`` (cast; ``raw``: as it is) to device address ``ptr``; :func:`fill`'s bounds."""
         import cupy as cp
         rt = cp.cuda.runtime
         bufs = self.bufs
@@ -239,7 +203,7 @@ class Ring:
         for s in range(0, a.size, piece):
             j = self.turn % len(bufs)
             self.turn += 1
-            self.freed[j].synchronize()             # the piece's last copy is done
+            self.freed[j].synchronize()
             part = a[s:s + piece]
             acc = fill(bufs[j], part, bounds, acc)
             rt.memcpyAsync(ptr + s * isz, bufs[j].ctypes.data, part.size * isz, rt.memcpyHostToDevice,
@@ -248,15 +212,12 @@ class Ring:
         return acc
 
     def wait(self) -> None:
-        """Until every copy out of the pieces is done."""
         for e in self.freed:
             e.synchronize()
 
 
 def put(a: np.ndarray):
-    """A host array on the device (CuPy), in pieces: each copied into a
-    pinned buffer on all cores, then by DMA while the next one is filled.
-    Returns once the copy is done.
+    """A host array on the device (CuPy), copied through a :class:`Ring`.
 
     >>> import numpy as np
     >>> put(np.arange(3)).tolist()  # doctest: +SKIP
@@ -280,18 +241,13 @@ REGION = 1 << 21
 
 @njit(parallel=True, nogil=True, cache=True)
 def _touch(b):
-    """Write one byte of each page of ``b``, a region per thread at a time."""
     for r in prange((b.size + REGION - 1) // REGION):
         for i in range(r * REGION, min(b.size, (r + 1) * REGION), PAGE):
             b[i] = 0
 
 
 class _Region:
-    """Host memory for labels: whole pages (so that registering it pins no
-    page another allocation shares), owned by a NumPy byte array.
-    ``written`` bytes at its start have their pages mapped (written once);
-    ``pinned`` bytes at its start are registered with the driver (page-locked,
-    see :func:`_pin`), so that a fetch copies into them by one DMA."""
+    """Whole pages for labels: the first ``written`` bytes mapped, ``pinned`` registered."""
 
     __slots__ = ("buf", "written", "pinned")
 
@@ -304,15 +260,12 @@ class _Region:
         self.pinned = 0
 
     def write(self, nbytes: int) -> None:
-        """Map the pages of the first ``nbytes``, on all cores."""
         if nbytes > self.written:
             _touch(self.buf[self.written:nbytes])
             self.written = nbytes
 
     def unmap_after(self, nbytes: int) -> None:
-        """Give the pages past the first ``nbytes`` back to the kernel
-        (``MADV_DONTNEED``), keeping the address range; a registered region
-        keeps them."""
+        """Give back the pages past the first ``nbytes``, unless registered."""
         if self.pinned:
             return
         start = -(-(self.buf.ctypes.data + nbytes) // PAGE) * PAGE
@@ -327,8 +280,7 @@ class _Region:
             pass
 
 
-#: the labels' memory kept for the next call: at most one region (see
-#: Landing), of at most KEEP_BYTES written (larger ones are freed)
+#: the labels' memory kept for the next call: one region of at most KEEP_BYTES
 _KEPT: list = []
 KEEP_BYTES = 1 << 30
 _KEPT_LOCK = threading.Lock()
@@ -337,9 +289,6 @@ _LIBC: list = []
 
 
 def _madvise(addr: int, length: int, advice: int) -> bool:
-    """Linux's ``madvise`` through the process's libc; False where it fails
-    or is not there (libc is not loaded off Linux, where ``CDLL(None)``
-    may not name one)."""
     if not _LIBC:
         lib = None
         if sys.platform.startswith("linux"):
@@ -355,9 +304,7 @@ def _madvise(addr: int, length: int, advice: int) -> bool:
 
 
 def _keep(region: _Region) -> None:
-    """A region whose labels are gone: the latest one is kept, registered
-    (:func:`_pin`), unless it holds more than KEEP_BYTES of pages.  The
-    region it replaces is freed, and unregistered first."""
+    """Keep (and register) a region whose labels are gone, unless over KEEP_BYTES."""
     if region.written > KEEP_BYTES:
         return
     _pin(region)
@@ -365,30 +312,25 @@ def _keep(region: _Region) -> None:
         _KEPT[:] = [region]
 
 
-#: cudaHostRegister / cudaHostUnregister (CuPy's runtime), or None in the
-#: simulator and where they fail; tests may put others here
+#: (cudaHostRegister, cudaHostUnregister), or None in the simulator and where they fail
 _REGISTER: list = []
 
 
 def _register():
     if not _REGISTER:
         from gconn.backends.gpu._compat import SIM
-        calls = None
-        if not SIM:
-            try:
-                import cupy as cp
-                rt = cp.cuda.runtime
-                calls = (lambda address, nbytes: rt.hostRegister(address, nbytes, 0), rt.hostUnregister)
-            except Exception:
-                calls = None
-        _REGISTER.append(calls)
+        try:
+            import cupy as cp
+            rt = cp.cuda.runtime
+            _REGISTER.append(None if SIM else (lambda address, nbytes: rt.hostRegister(address, nbytes, 0),
+                                               rt.hostUnregister))
+        except Exception:
+            _REGISTER.append(None)
     return _REGISTER[0]
 
 
 def _pin(region: _Region) -> None:
-    """Register the written pages of a kept region with the driver, so that the
-    next call's labels come back by one DMA into them. Where registration
-    fails, fetches copy through pinned pieces."""
+    """Register a kept region's written pages with the driver (where it can)."""
     calls = _register()
     nbytes = -(-region.written // PAGE) * PAGE
     if calls is None or nbytes == 0 or region.pinned >= nbytes:
@@ -396,13 +338,12 @@ def _pin(region: _Region) -> None:
     _unpin(region)
     try:
         calls[0](region.buf.ctypes.data, nbytes)
-    except Exception:       # refused (e.g. no GPU in this process): left unregistered
+    except Exception:       # refused (no GPU in this process, say)
         return
     region.pinned = nbytes
 
 
 def _unpin(region: _Region) -> None:
-    """Unregister a region's pages (before they are freed or outgrown)."""
     if not region.pinned:
         return
     region.pinned = 0
@@ -412,37 +353,27 @@ def _unpin(region: _Region) -> None:
         pass
 
 
-def _take(nbytes: int) -> _Region | None:
-    with _KEPT_LOCK:
-        if _KEPT and _KEPT[0].buf.nbytes >= nbytes:
-            return _KEPT.pop()
-    return None
-
-
 class Landing:
-    """Host memory for labels still being computed, each page already written, for
-    :func:`fetch` to copy into: a fresh array's pages are mapped and zeroed at
-    their first write. The memory of labels the caller has dropped is kept,
-    registered with the driver (``_pin``), for the next landing: one region, of
-    at most ``KEEP_BYTES``.
+    """Host memory, its pages already mapped, for :func:`fetch` to copy labels
+    into.  The memory of labels the caller has dropped is kept, registered,
+    for the next landing (one region of at most ``KEEP_BYTES``).
 
     >>> a = landing(5, np.int32).array(3, np.int32); a.shape, a.dtype.name, a.flags.writeable
     ((3,), 'int32', True)
     """
 
     def __init__(self, nbytes: int):
-        region = _take(nbytes) or _Region(nbytes)
+        with _KEPT_LOCK:
+            region = _KEPT.pop() if _KEPT and _KEPT[0].buf.nbytes >= nbytes else None
+        region = region or _Region(nbytes)
         region.write(nbytes)
         self.region = region
-        #: the bytes asked for, and where the labels will be
         self.nbytes, self.address = nbytes, region.buf.ctypes.data
-        #: whether the array handed out is registered memory (set by :meth:`array`)
+        #: whether the array handed out is registered memory
         self.pinned = False
 
     def array(self, size: int, dtype) -> np.ndarray | None:
-        """The labels' host array (once): ``size`` elements of ``dtype``,
-        or None where they do not fit.  Its memory goes back to be kept
-        when the array and every view of it are gone."""
+        """The labels' host array (once), or None; its memory is kept once it is gone."""
         dtype = np.dtype(dtype)
         nbytes = size * dtype.itemsize
         region = self.region
@@ -454,10 +385,8 @@ class Landing:
         if nbytes == 0:
             _keep(region)
             return np.empty(0, dtype)
-        # a buffer over the region that does not own it: every view of the
-        # array keeps it, and its end gives the region back
+        # every view keeps this buffer; its end gives the region back (not at exit)
         owner = (ctypes.c_char * nbytes).from_address(region.buf.ctypes.data)
-        # not at exit: a region kept then would be registered for nothing
         weakref.finalize(owner, _keep, region).atexit = False
         return np.frombuffer(owner, dtype, size)
 
@@ -467,16 +396,12 @@ class Landing:
 
 
 def landing(size: int, dtype) -> Landing:
-    """A :class:`Landing` for ``size`` elements of ``dtype``."""
     return Landing(size * np.dtype(dtype).itemsize)
 
 
 def fetch(dev, out: Landing | None = None) -> np.ndarray:
-    """A device array back in (pageable) host memory: ``FETCH_SLOTS`` pieces
-    copied device-to-pinned by DMA at once, each copied out on all cores as
-    it arrives, its buffer then taking a later piece.  ``out``: a
-    :class:`Landing` to fetch into where the result fits it (one DMA
-    straight into it where its memory is registered)."""
+    """A device array back in host memory through pinned pieces, or into ``out`` (a
+    :class:`Landing`) where it fits."""
     import cupy as cp
     shape = dev.shape
     dev = cp.ascontiguousarray(dev).reshape(-1)
@@ -488,10 +413,14 @@ def fetch(dev, out: Landing | None = None) -> np.ndarray:
     if land is not None and land.pinned and dev.size:
         rt.memcpyAsync(out.ctypes.data, dev.data.ptr, dev.nbytes, rt.memcpyDeviceToHost, stream.ptr)
         stream.synchronize()
-        return out if out.shape == shape else out.reshape(shape)
-    if dev.size < BLOCK:
+    elif dev.size < BLOCK:
         dev.get(out=out)
-        return out if out.shape == shape else out.reshape(shape)
+    else:
+        _fetch_pieces(out, dev, rt, stream)
+    return out if out.shape == shape else out.reshape(shape)
+
+
+def _fetch_pieces(out, dev, rt, stream) -> None:
     bufs, done, step, starts = _pieces(dev.size, dev.dtype, FETCH_PIECE_BYTES, FETCH_SLOTS)
     slots = len(bufs)
 
@@ -510,16 +439,15 @@ def fetch(dev, out: Landing | None = None) -> np.ndarray:
         _copy_any(out[a:a + k], bufs[j % slots][:k])
         if j + slots < len(starts):
             start(j + slots)
-    return out if out.shape == shape else out.reshape(shape)
 
 
 def warm() -> None:
-    """Compile (or load) the copies for the id types that are staged."""
+    """Compile (or load) the copies for the staged id types."""
     for dt in (np.int32, np.int64):
         stage(np.empty(2, dt), np.arange(2, dtype=dt))
         _copy(np.empty(2, dt), np.arange(2, dtype=dt))
         copy_shares(np.empty(2, dt), np.arange(2, dtype=dt), 1)
     _touch(np.empty(2, np.uint8))
-    column = np.arange(4, dtype=np.int64)[::2]      # a strided column of an (m, 2) array
+    column = np.arange(4, dtype=np.int64)[::2]      # a column of an (m, 2) array
     stage(np.empty(2, np.int64), column)
     copy_into(np.empty(2, np.int64), column)

@@ -1,11 +1,6 @@
-"""The union-find finish on the GPU (paper Sec. 3.4): L_max, vertex
-gathering, the load-balanced finish over the gathered CSR work, the
-edge-centric COO operations (the finish without sampling and incremental
-batches), and compression.
-
-Options that cost nothing measurable (recording a spanning forest, lazy
-initialization) are runtime arguments; the (finish, find, splice) codes are
-compile-time constants of the factories (:mod:`gconn.backends.gpu.launch`).
+"""The union-find finish on the GPU (paper Sec. 3.4): L_max, vertex gathering,
+the load-balanced finish over the gathered CSR work, the COO operations (the
+finish without sampling, incremental batches, streamed chunks), compression.
 
 >>> from gconn.backends.gpu import unionfind
 >>> from gconn.backends.gpu.launch import REGISTRY
@@ -21,32 +16,26 @@ from gconn.backends.gpu._compat import SIM, WARP_INTRINSICS, cuda, view, xp
 from gconn.backends.gpu.launch import CHUNK, FULL_MASK, SAMPLE, WARP, dummy, kernel, launch
 from gconn.backends.gpu.primitives import U64, UF, atomic_add, device, load, rand64, record_edge
 
-OP_UNION = 0        # coo_ops modes: every op a union (static finish, inserts),
+OP_UNION = 0        # coo_ops modes: every op a union,
 OP_QUERY = 1        # every op a query,
 OP_MIXED = 2        # kinds[i] says (0 union, 1 query)
-#: coo_ops's id checks (a compile-time constant): none (ids checked before),
+#: coo_ops's id checks: none,
 TRACK_NONE = 0
 #: the smallest and largest id folded into a bounds row (streamed chunks),
 TRACK_BOUNDS = 1
 #: two flags, an id outside 0..cap-1 and an id cap-1 (a CuPy pair passed again)
 TRACK_FIT = 2
-#: the largest int64: a ``cap`` that skips no pair, and an empty minimum
 I64_MAX = np.int64(np.iinfo(np.int64).max)
 
 
 def jtb_fin(jtb):
-    """The finish code a kernel specialized only on UnionJTB records uses."""
     return UNION_JTB if jtb else UNION_ASYNC
 
 
 @kernel("finish_csr",
         lambda t: (t.P, t.P, t.ptr, t.id, t.id, t.id, t.ptr, t.i64, t.I64, t.id, t.id), keys="union")
 def make_finish_csr(fin, fopt, sopt):
-    """The finish over the gathered active vertices, load-balanced: a thread
-    per low-degree vertex, a warp per work unit of up to CHUNK edges of a
-    higher-degree vertex (one unit per CHUNK edges, so a vertex of degree
-    10**6 spreads over ~4000 warps).  A persistent grid reads the list
-    lengths from ``counts`` on the device: no host round trip."""
+    """The finish over the gathered vertices: a thread per small one, a warp per CHUNK edges."""
     union_any = UF.union_any
 
     def finish_csr(P, H, indptr, indices, small, uv, us, counts, record, fa, fb):
@@ -70,47 +59,57 @@ def make_finish_csr(fin, fopt, sopt):
     return finish_csr
 
 
+@device
+def _open_bounds(acc):
+    """A block's (min, max) in shared ``acc``, empty."""
+    if cuda.threadIdx.x == 0:
+        acc[0] = I64_MAX
+        acc[1] = -1
+    cuda.syncthreads()
+
+
+@device
+def _close_bounds(acc, lo, hi, bounds, row):
+    """Fold a thread's (lo, hi) into its block's ``acc``, then into ``bounds`` row ``row``."""
+    if WARP_INTRINSICS:
+        for d in (16, 8, 4, 2, 1):
+            lo = min(lo, cuda.shfl_down_sync(FULL_MASK, lo, d))
+            hi = max(hi, cuda.shfl_down_sync(FULL_MASK, hi, d))
+    if not WARP_INTRINSICS or cuda.grid(1) % WARP == 0:
+        cuda.atomic.min(acc, 0, lo)
+        cuda.atomic.max(acc, 1, hi)
+    cuda.syncthreads()
+    if cuda.threadIdx.x == 0 and row >= 0:     # row -1: ids checked on the host
+        cuda.atomic.min(bounds, 2 * row, acc[0])
+        cuda.atomic.max(bounds, 2 * row + 1, acc[1])
+
+
+@device
+def _fits(u, v, cap, flags):
+    """Whether u and v are in 0..cap-1 (else flags[0] = 1; flags[1] = 1 where one is cap - 1)."""
+    if u < 0 or v < 0 or u >= cap or v >= cap:
+        flags[0] = 1
+        return False
+    if u == cap - 1 or v == cap - 1:
+        flags[1] = 1
+    return True
+
+
 @kernel("coo_ops",
         lambda t: (t.P, t.P, t.id, t.id, t.i8, t.I64, t.I64, t.I64, t.id, t.id, t.b, t.I64, t.i64, t.I64, t.I64),
         keys="union", offsets=False)
 def make_coo_ops(fin, fopt, sopt, track=TRACK_NONE):
-    """Operations over COO pairs, one thread per pair: the edge-centric
-    finish without sampling (each undirected edge once, src < dst),
-    incremental inserts, queries and mixed batches, the chunks streamed
-    from the host (:mod:`gconn.chunked.gpu`), and stride sampling.
-
-    Each warp owns a contiguous segment of the pairs and walks it in 32-pair
-    chunks (coalesced), chunk c at pair ``c * step``: ``step`` is 32 (every
-    pair) but for stride sampling, whose chunks are spread through the list
-    (:meth:`gconn.design.Plan.stride_step`). Sorted input links nearly in order
-    within a segment; one thread per pair in id order would instead link a
-    whole window of a path, (i, i+1) for ~10**5 consecutive i, before any find
-    could compress it, and later finds walk that chain.
-
-    ``track`` (a compile-time constant) checks ids that were not checked
-    before: pairs with an id outside ``0..cap-1`` are skipped, and
-
-    * ``TRACK_BOUNDS``: the smallest and largest id of the pairs are folded
-      into ``bounds[2 row]`` and ``bounds[2 row + 1]`` (one pair of atomics
-      per block; none when ``row`` is -1), so a streamed chunk's ids are
-      checked in the pass that unions them, not by a pass of the host;
-    * ``TRACK_FIT``: ``bounds[0] = 1`` where an id is outside ``0..cap-1``
-      and ``bounds[1] = 1`` where an id is ``cap - 1`` (plain stores), for a
-      CuPy pair, which needs only to know that its ids still fit its n.
-
-    Tracking costs registers, so fewer resident blocks (BENCHMARKS.md)."""
+    """Unions, queries or both over COO pairs, each warp walking its own segment in 32-pair
+    chunks ``step`` apart (sorted input links nearly in order).  ``track``: ids outside
+    ``0..cap-1`` skipped, bounds folded (``TRACK_BOUNDS``) or flagged (``TRACK_FIT``)."""
     union_any, same_set_any = UF.union_any, UF.same_set_any
-    warp = WARP_INTRINSICS
     bounded = track == TRACK_BOUNDS
     fit = track == TRACK_FIT
 
     def coo_ops(P, H, src, dst, kinds, m, mode, record, fa, fb, out, cap, bounds, row, step):
         acc = cuda.shared.array(2, np.int64)
         if bounded:
-            if cuda.threadIdx.x == 0:
-                acc[0] = I64_MAX
-                acc[1] = -1
-            cuda.syncthreads()
+            _open_bounds(acc)
         lo = I64_MAX
         hi = np.int64(-1)
         tid = cuda.grid(1)
@@ -131,39 +130,23 @@ def make_coo_ops(fin, fopt, sopt, track=TRACK_NONE):
                 hi = max(hi, np.int64(b))
                 if a < 0 or b >= cap:
                     continue
-            if fit:
-                if u < 0 or v < 0 or u >= cap or v >= cap:
-                    bounds[0] = 1
-                    continue
-                if u == cap - 1 or v == cap - 1:
-                    bounds[1] = 1
-            op = mode
-            if mode == OP_MIXED:
-                op = kinds[i]
+            if fit and not _fits(u, v, cap, bounds):
+                continue
+            op = kinds[i] if mode == OP_MIXED else mode
             if op == OP_UNION:
                 r = union_any(P, H, u, v, fin, fopt, sopt)
                 record_edge(record, fa, fb, r, u, v)
             else:
                 out[i] = same_set_any(P, u, v, fin, fopt)
         if bounded:
-            if warp:
-                for d in (16, 8, 4, 2, 1):
-                    lo = min(lo, cuda.shfl_down_sync(FULL_MASK, lo, d))
-                    hi = max(hi, cuda.shfl_down_sync(FULL_MASK, hi, d))
-            if not warp or tid % WARP == 0:
-                cuda.atomic.min(acc, 0, lo)
-                cuda.atomic.max(acc, 1, hi)
-            cuda.syncthreads()
-            if cuda.threadIdx.x == 0 and row >= 0:     # row -1: ids checked on the host
-                cuda.atomic.min(bounds, 2 * row, acc[0])
-                cuda.atomic.max(bounds, 2 * row + 1, acc[1])
+            _close_bounds(acc, lo, hi, bounds, row)
 
     return coo_ops
 
 
 @kernel("init_parents", lambda t: (t.P, t.I64), offsets=False)
 def make_init_parents():
-    """P[v] = v (for UnionJTB records: rank 0, parent v), one store per vertex."""
+    """P[v] = v (UnionJTB: rank 0, parent v)."""
 
     def init_parents(P, n):
         for v in range(cuda.grid(1), n, cuda.gridsize(1)):
@@ -173,13 +156,8 @@ def make_init_parents():
 
 
 def roots_together(jtb: bool, items: int):
-    """A device function ``chase(P, p, todo, base, step)`` for phases with
-    no unions running: each ``p[j]`` whose bit is set in ``todo`` (the
-    parent of vertex ``base + j * step``) is followed to its root, the
-    items' chases stepping together so that their loads are in flight at
-    once, and the vertex is pointed at each ancestor found (so that threads
-    reading it later jump further).  The first PEEK_STEPS reads are peeked,
-    then coherent, as in the finds (UnionJTB records: always coherent)."""
+    """A device function ``chase(P, p, todo, base, step)``: the items' parents followed to their
+    roots together, each vertex pointed at the ancestors found (no unions running)."""
     fin = jtb_fin(jtb)
     set_parent, parent_of = UF.set_parent, UF.parent_of
 
@@ -201,24 +179,14 @@ def roots_together(jtb: bool, items: int):
     return chase
 
 
-#: vertices a thread of ``compress`` owns (their chases step together)
+#: vertices a thread of ``compress`` owns
 COMPRESS_ITEMS = 1 if SIM else 4
 
 
 @kernel("compress", lambda t: (t.P, t.I64, t.id, t.I64), keys="jtb", offsets=False)
 def make_compress(jtb):
-    """Point every vertex at its root with no unions running (after sampling,
-    finalization, incremental roots()): the paper's "fully compress the
-    components array". Each thread owns COMPRESS_ITEMS vertices a block apart
-    and jumps only their own pointers, ``P[v] = P[P[v]]``, until each reaches a
-    root: no atomics, and each store lets the threads that read ``v`` later
-    jump further. The items' chases step together, so that their loads are in
-    flight at once. Launch it through :func:`compress`, not persistent: blocks
-    then finish roughly in id order, so on a chain whose parents have smaller
-    ids (HB's first step on a path) a thread soon reaches vertices that already
-    point at the root. The first PEEK_STEPS reads are peeked, then coherent, as
-    in the finds. ``write_out`` also writes the roots to ``out`` (UnionJTB: the
-    parent field)."""
+    """Point every vertex at its root (no unions running), a thread on COMPRESS_ITEMS vertices;
+    not persistent, so blocks finish roughly in id order."""
     parent_of = UF.parent_of
     fin = jtb_fin(jtb)
     items = COMPRESS_ITEMS
@@ -245,15 +213,11 @@ def make_compress(jtb):
 
 
 def compress(kern, n: int, Pv, out, write_out: int) -> None:
-    """Launch a ``compress`` kernel over the first ``n`` vertices."""
     launch(kern, (n + COMPRESS_ITEMS - 1) // COMPRESS_ITEMS, Pv, n, out, write_out)
 
 
 def flat_roots(kern, n: int, P, Pv, jtb: bool, id_dtype):
-    """Each of the first ``n`` vertices pointed at its root by ``kern`` (a
-    ``compress`` kernel, no unions running), and the roots: ``P[:n]``
-    itself, or for UnionJTB, whose parent words also hold a rank, a new
-    array of ``id_dtype``."""
+    """The roots of the first ``n`` vertices after ``kern``: ``P[:n]``, or (UnionJTB) a new array."""
     if not jtb:
         compress(kern, n, Pv, dummy(id_dtype), 0)
         return P if P.size == n else P[:n]
@@ -262,17 +226,13 @@ def flat_roots(kern, n: int, P, Pv, jtb: bool, id_dtype):
     return roots
 
 
-#: slots of block_mode's shared hash table (a power of two, twice SAMPLE)
+#: slots of block_mode's shared hash table (a power of two)
 TABLE = 2 * SAMPLE
 
 
 @device
 def block_mode(vals, t, best, keys, counts):
-    """Thread ``t`` of a SAMPLE-thread block holds ``vals[t]``; afterwards
-    ``best[0]`` packs (count << 20 | index) of a most frequent value (entries <
-    0 do not count; ties go to the highest index). Counting goes through a
-    shared hash table of TABLE slots (``keys`` int64, ``counts`` int32): O(1)
-    per thread, not a comparison with every other value."""
+    """``best[0]`` = (count << 20 | index) of a most frequent of the block's ``vals``."""
     keys[t] = -1
     keys[t + SAMPLE] = -1
     counts[t] = 0
@@ -298,9 +258,7 @@ def block_mode(vals, t, best, keys, counts):
 
 @kernel("lmax", lambda t: (t.P, t.I64, t.I64, t.i64, t.i64), keys="jtb", offsets=False)
 def make_lmax(jtb):
-    """L_max: the most frequent root among SAMPLE random vertices (one
-    block, shared memory), written to ``out[0]`` with its count in
-    ``out[1]``.  Also zeroes the gather counters, saving a launch."""
+    """L_max of SAMPLE random vertices (one block) and its count; zeroes the gather counters."""
     fin = jtb_fin(jtb)
     find_any = UF.find_any
 
@@ -325,12 +283,7 @@ def make_lmax(jtb):
 
 @kernel("gather", lambda t: (t.P, t.ptr, t.I64, t.i64, t.I64, t.id, t.id, t.ptr, t.i64), keys="jtb")
 def make_gather(jtb):
-    """Vertex gathering after the compression that follows sampling: the
-    vertices with degree > 0 outside L_max are appended to the small list
-    (degree <= small_max) or split into CHUNK-edge warp units (uv, us =
-    vertex, first edge).  Appends are aggregated per warp (ballot) or per
-    block (shared atomics), so the global counters see one atomic per
-    block."""
+    """The active vertices into the small list or CHUNK-edge warp units; an atomic per block."""
     fin = jtb_fin(jtb)
     parent_of = UF.parent_of
     warp = WARP_INTRINSICS
@@ -386,8 +339,7 @@ def make_gather(jtb):
 
 @kernel("active_stats", lambda t: (t.P, t.ptr, t.id, t.I64, t.i64, t.i64), keys="jtb")
 def make_active_stats(jtb):
-    """For Stats only: out[0] += edges of vertices outside L_max, out[1] +=
-    those joining different sampled components (the paper's IC)."""
+    """For Stats: out += (edges outside L_max, those joining sampled components)."""
     fin = jtb_fin(jtb)
     parent_of = UF.parent_of
 
