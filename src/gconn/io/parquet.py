@@ -1,10 +1,7 @@
-"""Parquet edge tables: two columns of ids, ``source=``/``target=`` by name
-(default: the first two), integers or names as in :mod:`gconn.tables`.
+"""Parquet edge tables: two columns of ids or names, ``source=``/``target=`` (default: the first two).
 
-gconn writes the columns ``source`` and ``target``, each edge once, with
-``gconn.n`` (the vertex count) in the metadata, or ``gconn.vertices =
-"listed"`` where the vertices are the ids or names that occur (a vertex
-without edges: a row whose target is null).
+gconn writes columns ``source`` and ``target`` with ``gconn.n`` in the metadata, or ``gconn.vertices =
+"listed"`` where the vertices are the ids that occur (a vertex without edges: a null target).
 """
 from __future__ import annotations
 
@@ -71,8 +68,6 @@ def read(info, n, relabelled: bool):
 
 
 def write(graph, f) -> None:
-    """Edges once each as columns ``source``, ``target``, in input ids (or
-    names); see the module docstring for the metadata."""
     import pyarrow as pa
     import pyarrow.parquet as pq
     ids = graph.nodes
