@@ -47,15 +47,12 @@ def without_edges(graph) -> np.ndarray:
     return np.flatnonzero(~has_edge)
 
 
-GZIP_MAGIC = b"\x1f\x8b"
+GZIP_ERRORS = (EOFError, gzip.BadGzipFile, zlib.error)
 
 
 def is_gzip(path: Path) -> bool:
     with open(path, "rb") as f:
-        return f.read(2) == GZIP_MAGIC
-
-
-GZIP_ERRORS = (EOFError, gzip.BadGzipFile, zlib.error)
+        return f.read(2) == b"\x1f\x8b"
 
 
 def gzip_error(path: Path, error: Exception) -> ValueError:
@@ -71,7 +68,7 @@ def read_bytes(path: Path) -> np.ndarray:
     if not is_gzip(path):
         return np.fromfile(path, np.uint8)
     try:
-        with open_binary(path, True) as f:
+        with gzip.open(path, "rb") as f:
             data = f.read()
     except GZIP_ERRORS as e:
         raise gzip_error(path, e) from None

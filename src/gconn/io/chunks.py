@@ -91,8 +91,7 @@ def of_file(info: FileInfo, chunk_edges: int | None = None):
         return f"{name}: the fields are quoted"
     if d.listed:
         return f"{name}: its vertices are the ids that occur (gconn's header says vertices=listed)"
-    return EdgeChunks(info.path, "edgelist", chunk_edges, d.declared_n,
-                      lambda: _parse_text(info.path, info.gzip, d, chunk_edges))
+    return EdgeChunks(info.path, "edgelist", chunk_edges, d.declared_n, lambda: _blocks(info, chunk_edges))
 
 
 class _ReadAhead:
@@ -133,24 +132,23 @@ def _fill(f, buf: bytearray, start: int) -> int:
     return end
 
 
-def _parse_text(path: Path, gz: bool, d, chunk_edges: int):
-    """The chunks of the data lines from byte ``d.start`` on."""
+def _line_blocks(info: FileInfo):
+    """An edge list's data as uint8 arrays of whole lines, about BLOCK_BYTES each (or one longer line)."""
     try:
-        with open_binary(path, gz) as raw:
-            if d.start:
-                raw.seek(d.start)
-            f = _ReadAhead(raw, BLOCK_BYTES) if gz else raw
+        with open_binary(info.path, info.gzip) as raw:
+            if info.dialect.start:
+                raw.seek(info.dialect.start)
+            f = _ReadAhead(raw, BLOCK_BYTES) if info.gzip else raw
             try:
-                yield from _blocks(path, f, d, chunk_edges)
+                yield from _split(f)
             finally:
-                if gz:
+                if info.gzip:
                     f.close()
     except GZIP_ERRORS as e:
-        raise gzip_error(path, e) from None
+        raise gzip_error(info.path, e) from None
 
 
-def _line_blocks(f):
-    """The bytes of ``f`` as uint8 arrays of whole lines, about BLOCK_BYTES each (or one longer line)."""
+def _split(f):
     buf = bytearray(BLOCK_BYTES)
     held = 0
     while True:
@@ -169,16 +167,17 @@ def _line_blocks(f):
         buf[:held] = buf[cut:used]
 
 
-def _blocks(path: Path, f, d, chunk_edges: int):
-    """The chunks of the blocks of whole lines read from ``f``."""
+def _blocks(info: FileInfo, chunk_edges: int):
+    """The chunks of an edge list, parsed a block at a time."""
     import numba
+    d = info.dialect
     pieces = 4 * numba.get_num_threads()
     line, declared = d.line, d.declared_n
     dtype = np.int32
     limit = declared if declared is not None and declared <= _INT32_LIMIT else _INT32_LIMIT
     src, dst, fill = np.empty(chunk_edges, dtype), np.empty(chunk_edges, dtype), 0
     block_src = block_dst = np.empty(0, dtype)
-    for data in _line_blocks(f):
+    for data in _line_blocks(info):
         while True:
             k, status, next_line, start, end, value, field = K.parse_block(
                 data, 0, line, *d.parser_args, limit, pieces, block_src, block_dst)
@@ -192,7 +191,7 @@ def _blocks(path: Path, f, d, chunk_edges: int):
                 src, dst = src.astype(dtype), dst.astype(dtype)
                 block_src, block_dst = block_src.astype(dtype), block_dst.astype(dtype)
             elif status != K.OK:
-                raise parse_error(path, d, status, next_line, data[start:end], value, field, declared,
+                raise parse_error(info.path, d, status, next_line, data[start:end], value, field, declared,
                                   "declared on line 1")
             else:
                 break
@@ -213,23 +212,16 @@ def _blocks(path: Path, f, d, chunk_edges: int):
 
 def line_of_id(info: FileInfo, vertex_id: int) -> int | None:
     """The line of the first edge with an id >= ``vertex_id``, the edge list read again in bounded memory."""
-    d = info.dialect
-    try:
-        with open_binary(info.path, info.gzip) as f:
-            if d.start:
-                f.seek(d.start)
-            line = d.line
-            scratch = np.empty(0, np.int64)
-            for data in _line_blocks(f):
-                if scratch.size < data.size // 2 + 2:
-                    scratch = np.empty(data.size // 2 + 2, np.int64)
-                k, status, line, _, _, _, _ = K.parse_edges(data, 0, line, *d.parser_args, vertex_id, scratch,
-                                                            scratch)
-                if status == K.OUT_OF_RANGE:
-                    return int(line)
-            return None
-    except GZIP_ERRORS as e:
-        raise gzip_error(info.path, e) from None
+    line = info.dialect.line
+    scratch = np.empty(0, np.int64)
+    for data in _line_blocks(info):
+        if scratch.size < data.size // 2 + 2:
+            scratch = np.empty(data.size // 2 + 2, np.int64)
+        _, status, line, _, _, _, _ = K.parse_edges(data, 0, line, *info.dialect.parser_args, vertex_id,
+                                                    scratch, scratch)
+        if status == K.OUT_OF_RANGE:
+            return int(line)
+    return None
 
 
 def mapped_arrays(path) -> tuple:

@@ -337,15 +337,14 @@ def parse_error(path: Path, d: Dialect, status: int, line: int, raw, value: int,
 def write(graph, f, sep: str) -> None:
     """gconn's header line, then one line per edge; a relabelled graph in its
     input ids, each vertex without an edge as a self loop."""
-    if graph.nodes is None:
-        f.write(f"# gconn edge list: n={graph.n} m={graph.m}\n".encode())
-        write_pairs(f, graph.src, graph.dst, 0, sep)
-        return
-    ids = np.asarray(graph.nodes, np.int64)
-    alone = ids[without_edges(graph)]
-    f.write(f"# gconn edge list: vertices=listed m={graph.m} (input ids; a vertex without edges is a self "
-            f"loop)\n".encode())
-    write_pairs(f, np.concatenate([ids[graph.src], alone]), np.concatenate([ids[graph.dst], alone]), 0, sep)
+    head, a, b = f"n={graph.n} m={graph.m}", graph.src, graph.dst
+    if graph.nodes is not None:
+        ids = np.asarray(graph.nodes, np.int64)
+        alone = ids[without_edges(graph)]
+        head = f"vertices=listed m={graph.m} (input ids; a vertex without edges is a self loop)"
+        a, b = np.concatenate([ids[a], alone]), np.concatenate([ids[b], alone])
+    f.write(f"# gconn edge list: {head}\n".encode())
+    write_pairs(f, a, b, 0, sep)
 
 
 def write_pairs(f, a: np.ndarray, b: np.ndarray, add: int, sep: str) -> None:

@@ -98,7 +98,7 @@ def _check_syntax(path: Path, header: _Header) -> None:
     buf = read_bytes(path)
     body = K.line_start(buf, header.size_line + 1)
     kind = K.VALUE_INTEGER if header.field == "integer" else K.VALUE_REAL
-    nvals = {"pattern": 0, "integer": 1, "real": 1, "complex": 2}[header.field]
+    nvals = header.fields - 2
     nidx = 2 if header.format == "coordinate" else 0
     if nidx == 0 and nvals == 0:
         raise ValueError(f"{path.name}, line 1: a dense 'array' file cannot have the 'pattern' field")
