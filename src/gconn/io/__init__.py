@@ -1,10 +1,8 @@
 """Load and save graphs: Matrix Market, edge lists (CSV/TSV), METIS, NumPy, Parquet, gconn's .gcb.
 
-A file is identified once (:func:`gconn.io.identify.identify`), then read by
-its format's one reader (:func:`gconn.io.edges.read_edges`, or in chunks by
-:func:`edge_chunks`).  An error raises ``ValueError`` naming the file and,
-for text formats, the 1-based line and column.  Decisions the name did not
-settle are reported in the ``notes`` of :class:`~gconn.io.identify.FileInfo`.
+A file is identified once (:func:`gconn.io.identify.identify`, its guesses in
+``FileInfo.notes``), then read by its format's one reader; errors name the
+file and, for text formats, the 1-based line and column.
 """
 from __future__ import annotations
 
@@ -12,13 +10,13 @@ from pathlib import Path
 
 import numpy as np
 
-from gconn.graph import Graph, coerce, graph_from_pair, relabel_option
-from gconn.graph.ids import check_n
+from gconn.graph import Graph, coerce, graph_from_pair
 from gconn.io import arrays, edgelist, gcb, metis, mtx, parquet
 from gconn.io._files import atomic_write
-from gconn.io.edges import FileEdges, graph_of, read_edges
-from gconn.io.identify import (EXTENSIONS as FORMATS_BY_EXTENSION, FORMATS, TEXT, FileInfo, as_path, check_format,
-                               identify, split_name, supported)
+from gconn.io.chunks import edge_chunks
+from gconn.io.edges import FileEdges, check_options, graph_of, read_edges
+from gconn.io.identify import (EXTENSIONS as FORMATS_BY_EXTENSION, FORMATS, FileInfo, as_path, check_format,
+                               check_gzip, identify, split_name, supported)
 
 __all__ = ["load", "save", "edge_chunks", "identify", "read_edges", "FileInfo", "FileEdges", "FORMATS"]
 
@@ -33,20 +31,6 @@ _WRITERS = {
 _SEPARATORS = {".tsv": "\t", ".csv": ","}
 
 
-def edge_chunks(path, chunk_edges=None, **options):
-    """The edges of a file in chunks: see :func:`gconn.io.chunks.edge_chunks`.
-
-    >>> import gconn, tempfile, os
-    >>> path = os.path.join(tempfile.mkdtemp(), "g.el")
-    >>> with open(path, "w") as f:
-    ...     _ = f.write("0 1\\n2 3\\n")
-    >>> [s.tolist() for s, _ in gconn.io.edge_chunks(path, chunk_edges=1)]
-    [[0], [2]]
-    """
-    from gconn.io.chunks import edge_chunks as chunked
-    return chunked(path, chunk_edges, **options)
-
-
 def load(path, *, format: str | None = None, n: int | None = None, relabel=False, source=None, target=None,
          header=None, names=None, return_names=False):
     """Read a graph file, or a list of files (partitions of one graph's edges).
@@ -58,14 +42,11 @@ def load(path, *, format: str | None = None, n: int | None = None, relabel=False
     (gconn's binary), ``parquet`` (.parquet .pq); text formats may be
     gzipped.
 
-    ``source=``/``target=`` name the edge columns (edge lists, Parquet);
-    ``header`` and ``names`` say whether an edge list's first line names
-    the columns and whether its ids are names (None: decide).  Names become
-    ``graph.nodes``; ``return_names=True`` returns ``(graph, names)``.
-    ``n`` is the vertex count (too large for memory:
-    :class:`gconn.VertexRangeError`).  ``relabel`` is
-    :meth:`gconn.Graph.from_edges`'s ("auto" only where the file declares
-    no vertex count).
+    ``source=``/``target=`` name the edge columns; ``header`` and ``names``:
+    whether an edge list's first line names the columns and whether its ids
+    are names (None: decide).  Names become ``graph.nodes``;
+    ``return_names=True`` returns ``(graph, names)``.  ``n``: the vertex
+    count; ``relabel``: :meth:`gconn.Graph.from_edges`'s.
 
     >>> import gconn.io, tempfile, os
     >>> path = os.path.join(tempfile.mkdtemp(), "tiny.el")
@@ -79,12 +60,8 @@ def load(path, *, format: str | None = None, n: int | None = None, relabel=False
     >>> g.n, names.tolist()
     (2, ['ann', 'bob'])
     """
-    relabel = relabel_option(relabel)
+    relabel = check_options(n, relabel)
     check_format(format)
-    check_n(n)
-    if relabel is True and n is not None:
-        raise ValueError("n cannot be combined with relabel=True: a relabelled graph has one vertex per "
-                         "distinct id that occurs")
     options = dict(header=header, source=source, target=target, names=names)
     if isinstance(path, (list, tuple)):
         g = _load_parts(path, format, n, relabel, options)
@@ -97,7 +74,7 @@ def load(path, *, format: str | None = None, n: int | None = None, relabel=False
 
 
 def _load_parts(paths, format, n, relabel, options) -> Graph:
-    """Partitions read one by one, then their edges (in input ids) as one graph."""
+    """Partitions read one by one, their edges (in input ids) made one graph."""
     if not paths:
         raise ValueError("an empty list of files")
     srcs, dsts, sizes = [], [], []
@@ -121,10 +98,9 @@ def _load_parts(paths, format, n, relabel, options) -> Graph:
 def save(graph, path) -> None:
     """Write ``graph`` to ``path`` in the format its extension names.
 
-    ``load`` gives back the same graph (n, isolated vertices,
-    ``graph.nodes``), or ``save`` refuses a format that cannot hold it;
-    ``.npz`` and ``.parquet`` hold everything, ``.gcb`` loads fastest.  The
-    file appears complete or not at all.
+    ``load`` gives back the same graph (n, isolated vertices, ``graph.nodes``),
+    or ``save`` refuses a format that cannot hold it; the file appears
+    complete or not at all.
 
     >>> import gconn.io, tempfile, os
     >>> from gconn.graph import Graph
@@ -141,15 +117,13 @@ def save(graph, path) -> None:
     if fmt is None:
         shown = f"'{ext}'" if ext else "no extension"
         raise ValueError(f"{path.name}: unsupported file extension ({shown}); {supported()}")
-    if gz and fmt not in TEXT:
-        raise ValueError(f"{path.name}: gzip applies to the text formats only ({', '.join(TEXT)}), not {fmt}")
+    check_gzip(path, fmt, gz)
     _check_storable(graph, path, fmt)
     with atomic_write(path, compress=gz) as f:
         if fmt == "edgelist":
             edgelist.write(graph, f, _SEPARATORS.get(ext, " "))
         else:
             _WRITERS[fmt](graph, f)
-
 
 
 def _check_storable(graph: Graph, path: Path, fmt: str) -> None:

@@ -1,6 +1,5 @@
 """The byte-level parsers' status codes and value kinds."""
 
-# Parser status codes.
 OK = 0
 BAD_FIELD = 1      # a field that must be a non-negative integer is not one
 TOO_FEW = 2        # fewer fields on the line than required
@@ -13,6 +12,6 @@ EXTRA_FIELDS = 8   # an edge-list line with more fields than the file's lines ha
 BAD_EXTRA = 9      # a field besides the ids that must be a number is not one
 EMPTY_FIELD = 10   # nothing between two delimiters
 
-# Value kinds of a Matrix Market entry, for check_entries.
+# Value kinds of a Matrix Market entry
 VALUE_INTEGER = 0
 VALUE_REAL = 1

@@ -18,9 +18,8 @@ RELABEL_HINT = "pass relabel=True (gconn cc --relabel) to count only the vertice
 
 
 class FileEdges(NamedTuple):
-    """A file's edges: ``src``/``dst`` ids, the vertex count ``n`` the file
-    declares (or None), and ``names`` the vertices carry (then ``src``/``dst``
-    index them)."""
+    """A file's edges: ``src``/``dst`` ids, the vertex count ``n`` the file declares (or None), and
+    ``names`` the vertices carry (then ``src``/``dst`` index them)."""
 
     src: np.ndarray
     dst: np.ndarray
@@ -32,8 +31,7 @@ class FileEdges(NamedTuple):
 
 
 def check_declared(name: str, n, declared: int, line, origin: str, relabelled: bool) -> None:
-    """Check a given ``n`` against the vertex count a file declares (on
-    ``line``, where it has one), and that the count fits in memory."""
+    """Check a given ``n`` against the vertex count a file declares (on ``line``) and that it fits memory."""
     if n is not None and n < declared and line is not None:
         raise ValueError(f"{name}: n={n} is smaller than the {declared} vertices declared on line {line}")
     if not relabelled:
@@ -43,22 +41,18 @@ def check_declared(name: str, n, declared: int, line, origin: str, relabelled: b
 
 
 def without_edges(graph) -> np.ndarray:
-    """The vertices of ``graph`` that have no edge."""
     has_edge = np.zeros(graph.n, np.bool_)
     has_edge[graph.src] = True
     has_edge[graph.dst] = True
     return np.flatnonzero(~has_edge)
 
 
-GZIP_MAGIC = b"\x1f\x8b"
+GZIP_ERRORS = (EOFError, gzip.BadGzipFile, zlib.error)
 
 
 def is_gzip(path: Path) -> bool:
     with open(path, "rb") as f:
-        return f.read(2) == GZIP_MAGIC
-
-
-GZIP_ERRORS = (EOFError, gzip.BadGzipFile, zlib.error)
+        return f.read(2) == b"\x1f\x8b"
 
 
 def gzip_error(path: Path, error: Exception) -> ValueError:
@@ -70,11 +64,11 @@ def open_binary(path: Path, gz: bool):
 
 
 def read_bytes(path: Path) -> np.ndarray:
-    """The (decompressed) content of ``path`` as a uint8 array."""
+    """The (decompressed) content of ``path``, uint8."""
     if not is_gzip(path):
         return np.fromfile(path, np.uint8)
     try:
-        with open_binary(path, True) as f:
+        with gzip.open(path, "rb") as f:
             data = f.read()
     except GZIP_ERRORS as e:
         raise gzip_error(path, e) from None
@@ -82,7 +76,7 @@ def read_bytes(path: Path) -> np.ndarray:
 
 
 def quote(raw, limit: int = 60) -> str:
-    """A line's bytes (bytes or a uint8 array) quoted for a message, shortened if long."""
+    """A line's bytes (bytes or uint8) quoted for a message, shortened if long."""
     text = bytes(raw).decode("utf-8", "replace").strip()
     if len(text) > limit:
         text = text[:limit] + "..."
@@ -91,16 +85,14 @@ def quote(raw, limit: int = 60) -> str:
 
 @contextlib.contextmanager
 def atomic_write(path: Path, compress: bool = False):
-    """A temporary file beside ``path`` (gzipped with ``compress``) that
-    replaces it on success and is removed on error."""
+    """A temporary file beside ``path`` (gzipped with ``compress``) that replaces it on success."""
     # same directory: os.replace stays atomic; "xb", not mkstemp: the usual umask
     tmp = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
     try:
         with open(tmp, "xb") as raw:
             if compress:
-                # the final name in the gzip header; level 1: several times faster than 9
-                with gzip.GzipFile(filename=path.name, mode="wb", fileobj=raw,
-                                   compresslevel=1) as gz:
+                # level 1: several times faster than 9
+                with gzip.GzipFile(filename=path.name, mode="wb", fileobj=raw, compresslevel=1) as gz:
                     yield gz
             else:
                 yield raw

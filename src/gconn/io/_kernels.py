@@ -1,7 +1,6 @@
 """Byte-level numba kernels for the text formats: parse and format integers.
 
-The parsers stop at the first bad line and return its status, 1-based line
-number and byte span, so the error path is the fast path's code.
+The parsers stop at the first bad line and return its status, 1-based line number and byte span.
 """
 from __future__ import annotations
 
@@ -36,7 +35,7 @@ def _is_sep(c, commas):
 
 @njit(cache=True, inline="always")
 def line_end(buf, pos):
-    """Index of the newline ending the line at ``pos`` (or ``buf.size``)."""
+    """Index of the newline ending the line at ``pos``, or ``buf.size``."""
     size = buf.size
     while pos < size and buf[pos] != _NL:
         pos += 1
@@ -57,8 +56,7 @@ def count_lines(buf):
 
 @njit(cache=True, inline="always")
 def _parse_int(buf, i, end, commas):
-    """(status, value, next index) of the token at ``i``: digits after an
-    optional minus sign ('1.5' is rejected, not truncated)."""
+    """(status, value, next index) of the token at ``i``: digits after an optional minus sign."""
     neg = buf[i] == _MINUS
     if neg:
         i += 1
@@ -102,18 +100,15 @@ def _digits_value(buf, i, size):
 
 @njit(cache=True)
 def parse_pairs(buf, pos, line, base, limit, nfields, expect, src, dst):
-    """Read one (u, v) record per data line of ``buf[pos:]`` into src/dst
-    (fields split on blanks and a comma; '#'/'%' and blank lines skipped;
-    ``base`` subtracted; ``nfields`` required; ``limit >= 0`` bounds the
-    ids, ``expect >= 0`` the records; ``line``: the number of the line at ``pos``).
-
-    Returns (records, status, line, line start, line end, offending value).
+    """Read one (u, v) record per data line of ``buf[pos:]`` into src/dst: fields split on blanks and
+    a comma, ``base`` subtracted, ``nfields`` required; ``limit >= 0`` bounds the ids, ``expect >= 0``
+    the records.  Returns (records, status, line, line start, line end, offending value).
     """
     size = buf.size
     k = 0
     while pos < size:
         if nfields == 2 and k != expect:
-            # the common 'u<sep>v\n' in one pass; anything else takes the general path
+            # the common 'u<sep>v\n' in one pass
             i, u = _digits_value(buf, pos, size)
             if i < size and (buf[i] == _SPACE or buf[i] == _TAB or buf[i] == _COMMA) and 0 < i - pos <= 18:
                 j, v = _digits_value(buf, i + 1, size)
@@ -164,38 +159,11 @@ def parse_pairs(buf, pos, line, base, limit, nfields, expect, src, dst):
     return k, OK, line, pos, pos, 0
 
 
-@njit(cache=True, inline="always")
-def _id_token(buf, i, end):
-    """(status, value) of the vertex id ``buf[i:end]``: OK, NEGATIVE, BAD_FIELD or OVERFLOW."""
-    neg = buf[i] == _MINUS
-    if neg:
-        i += 1
-    if i == end:
-        return BAD_FIELD, 0
-    value = 0
-    status = OK
-    while i < end:
-        d = np.int64(buf[i]) - _ZERO
-        if d < 0 or d > 9:
-            return BAD_FIELD, 0
-        if status == OK:
-            if value < _SAFE or value <= (_INT64_MAX - d) // 10:
-                value = value * 10 + d
-            else:
-                status = OVERFLOW
-        i += 1
-    if status == OK and neg:
-        return NEGATIVE, -value
-    return status, value
-
-
 @njit(cache=True)
 def parse_edges(buf, pos, line, delim, nfields, ca, cb, numbers, limit, src, dst):
-    """Read the ids in fields ``ca`` and ``cb`` of an edge list's data lines
-    ``buf[pos:]`` into ``src``/``dst``.  ``delim`` 0 splits at runs of
-    blanks, else at that byte; each line has ``nfields`` fields; with
-    ``numbers`` the others must be numbers; ``limit >= 0`` bounds the ids.
-
+    """Read the ids in fields ``ca`` and ``cb`` of an edge list's data lines ``buf[pos:]`` into
+    ``src``/``dst``.  ``delim`` 0 splits at runs of blanks, else at that byte; each line has ``nfields``
+    fields; with ``numbers`` the others must be numbers; ``limit >= 0`` bounds the ids.
     Returns (records, status, line, line start, line end, value, field).
     """
     size = buf.size
@@ -203,7 +171,7 @@ def parse_edges(buf, pos, line, delim, nfields, ca, cb, numbers, limit, src, dst
     fast = nfields == 2 and ca == 0 and cb == 1
     while pos < size:
         if fast:
-            # the common 'u<delimiter>v\n' in one pass; anything else takes the general path
+            # the common 'u<delimiter>v\n' in one pass
             i, u = _digits_value(buf, pos, size)
             if 0 < i - pos <= 18 and i < size and (buf[i] == delim or (delim == 0 and (
                     buf[i] == _SPACE or buf[i] == _TAB))):
@@ -244,7 +212,9 @@ def parse_edges(buf, pos, line, delim, nfields, ca, cb, numbers, limit, src, dst
             if f >= nfields:
                 return k, EXTRA_FIELDS, line, pos, end, 0, f
             if f == ca or f == cb:
-                status, value = _id_token(buf, i, stop)
+                status, value, e = _parse_int(buf, i, stop, False)
+                if e != stop:
+                    status = BAD_FIELD
                 if status != OK:
                     return k, status, line, pos, end, value, f
                 if limit >= 0 and value >= limit:
@@ -295,11 +265,9 @@ def _piece_starts(buf, pos, pieces):
 
 @njit(parallel=True, cache=True, nogil=True)
 def parse_block(buf, pos, line, delim, nfields, ca, cb, numbers, limit, pieces, src, dst):
-    """:func:`parse_edges` over ``pieces`` pieces of ``buf[pos:]`` in
-    parallel, the records compacted into ``src``/``dst`` in file order.
-
-    Returns what parse_edges returns (for the first piece that fails), or
-    NEED_SPACE with the size needed.  Releases the GIL.
+    """:func:`parse_edges` over ``pieces`` pieces of ``buf[pos:]`` in parallel, the records compacted
+    into ``src``/``dst`` in file order.  Returns what parse_edges returns (for the first piece that
+    fails), or NEED_SPACE with the size needed.
     """
     starts = _piece_starts(buf, pos, pieces)
     # a record takes 4 bytes or more ('0 1\n'): room for bytes // 4 + 1, no counting pass
@@ -310,16 +278,10 @@ def parse_block(buf, pos, line, delim, nfields, ca, cb, numbers, limit, pieces, 
         return room[pieces], NEED_SPACE, line, pos, pos, 0, 0
     result = np.zeros((pieces, 7), np.int64)
     for c in prange(pieces):
-        k, status, ln, start, end, value, field = parse_edges(
-            buf[:starts[c + 1]], starts[c], 0, delim, nfields, ca, cb, numbers, limit,
-            src[room[c]:], dst[room[c]:])
-        result[c, 0] = k
-        result[c, 1] = status
-        result[c, 2] = ln
-        result[c, 3] = start
-        result[c, 4] = end
-        result[c, 5] = value
-        result[c, 6] = field
+        out = parse_edges(buf[:starts[c + 1]], starts[c], 0, delim, nfields, ca, cb, numbers, limit,
+                          src[room[c]:], dst[room[c]:])
+        for t in range(7):
+            result[c, t] = out[t]
     total = 0
     for c in range(pieces):
         if result[c, 1] != OK:
@@ -336,12 +298,9 @@ def parse_block(buf, pos, line, delim, nfields, ca, cb, numbers, limit, pieces, 
 
 @njit(cache=True)
 def parse_metis(buf, pos, line, n, skip, edge_weights, src, dst):
-    """Read METIS vertex lines from ``buf[pos:]``: vertex i's 1-based
-    neighbours after ``skip`` leading fields, each with a weight when
-    ``edge_weights``; a blank line is a vertex without neighbours.
-
-    Returns (entries, vertex lines read, status, line, line start, line
-    end, offending value).
+    """Read METIS vertex lines from ``buf[pos:]``: vertex i's 1-based neighbours after ``skip`` fields,
+    each with a weight when ``edge_weights``.  Returns (entries, vertex lines read, status, line, line
+    start, line end, offending value).
     """
     size = buf.size
     cap = src.size
@@ -441,32 +400,13 @@ _PLUS = 43
 _DOT = 46
 
 
-@njit(cache=True, inline="always")
-def _token_end(buf, i, end):
-    while i < end and not _is_blank(buf[i]):
-        i += 1
-    return i
-
-
-@njit(cache=True, inline="always")
-def _digits(buf, i, end):
-    """Index after the run of digits at ``i``."""
-    while i < end and _ZERO <= buf[i] <= _ZERO + 9:
-        i += 1
-    return i
-
-
-@njit(cache=True, inline="always")
-def _lower(c):
-    return c + 32 if 65 <= c <= 90 else c
-
-
 @njit(cache=True)
 def _is_word(buf, i, end, word):
+    """Whether buf[i:end] is the lower-case letters ``word``, in any case."""
     if end - i != len(word):
         return False
     for j in range(end - i):
-        if _lower(buf[i + j]) != word[j]:
+        if (buf[i + j] | 32) != word[j]:
             return False
     return True
 
@@ -478,18 +418,18 @@ _NAN = np.frombuffer(b"nan", np.uint8)
 
 @njit(cache=True)
 def _is_number(buf, i, end, kind):
-    """Whether buf[i:end] is an integer (kind 0: [+-]digits) or a real
-    ([+-] digits [. digits] [e [+-] digits], or inf / nan)."""
+    """Whether buf[i:end] is an integer ([+-]digits) or a real ([+-] digits [. digits] [e [+-] digits],
+    inf, nan)."""
     if i < end and (buf[i] == _PLUS or buf[i] == _MINUS):
         i += 1
     if kind == VALUE_INTEGER:
-        return i < end and _digits(buf, i, end) == end
+        return i < end and _digits_value(buf, i, end)[0] == end
     if _is_word(buf, i, end, _INF) or _is_word(buf, i, end, _INFINITY) or _is_word(buf, i, end, _NAN):
         return True
-    j = _digits(buf, i, end)
+    j = _digits_value(buf, i, end)[0]
     mantissa = j - i
     if j < end and buf[j] == _DOT:
-        k = _digits(buf, j + 1, end)
+        k = _digits_value(buf, j + 1, end)[0]
         mantissa += k - j - 1
         j = k
     if mantissa == 0:
@@ -498,7 +438,7 @@ def _is_number(buf, i, end, kind):
         j += 1
         if j < end and (buf[j] == _PLUS or buf[j] == _MINUS):
             j += 1
-        k = _digits(buf, j, end)
+        k = _digits_value(buf, j, end)[0]
         if k == j:
             return False
         j = k
@@ -522,12 +462,14 @@ def _entry_status(buf, pos, end, nidx, nvals, kind):
             # a negative index is well-formed; the range check reports it
             if buf[i] == _MINUS:
                 i += 1
-            j = _digits(buf, i, end)
+            j = _digits_value(buf, i, end)[0]
             if j == i or (j < end and not _is_blank(buf[j])):
                 return BAD_FIELD
             i = j
         else:
-            stop = _token_end(buf, i, end)
+            stop = i
+            while stop < end and not _is_blank(buf[stop]):
+                stop += 1
             if not _is_number(buf, i, stop, kind):
                 return BAD_FIELD
             i = stop
@@ -538,9 +480,8 @@ def _entry_status(buf, pos, end, nidx, nvals, kind):
 
 @njit(cache=True)
 def check_entries(buf, pos, line, nidx, nvals, kind):
-    """(status, line, line start, line end) of the first Matrix Market
-    entry line of ``buf[pos:]`` that is not ``nidx`` indices then ``nvals``
-    numbers of ``kind`` (OK where none is)."""
+    """(status, line, line start, line end) of the first Matrix Market entry line of ``buf[pos:]`` that
+    is not ``nidx`` indices then ``nvals`` numbers of ``kind`` (OK where none is)."""
     size = buf.size
     while pos < size:
         end = line_end(buf, pos)

@@ -1,8 +1,6 @@
-"""The byte-level parsers, and the one place that picks their form.
-
-``K`` stands for :mod:`gconn.io._kernels`: its functions from the
-ahead-of-time compiled module (:data:`COMPILED`) while numba is not loaded
-(a one-off ``gconn cc FILE`` then never imports it), else the numba kernels.
+"""``K``: :mod:`gconn.io._kernels`'s functions from the ahead-of-time compiled module
+(:data:`COMPILED`) while numba is not loaded (a one-off ``gconn cc FILE`` never imports it),
+else the numba kernels.
 
 >>> K.TOO_FEW
 2
@@ -18,7 +16,7 @@ from gconn.graph import numba_free
 from gconn.io import _codes
 
 _CODES = {k: v for k, v in vars(_codes).items() if k.isupper()}
-#: The compiled module's name (:mod:`gconn.backends.aot`; a layer above this one).
+#: The compiled module (built by :mod:`gconn.backends.aot`, a layer above this one).
 COMPILED = "gconn.backends._aot"
 _LOADED: list = []
 

@@ -12,22 +12,27 @@ from gconn.graph import Graph
 from gconn.io._files import FileEdges
 
 
-def _load(path: Path):
+def _load(path: Path, mmap_mode=None):
     try:
-        return np.load(path, allow_pickle=False)
+        return np.load(path, mmap_mode, allow_pickle=False)
     except (ValueError, EOFError, zipfile.BadZipFile) as e:
         raise ValueError(f"{path.name}: not a readable {path.suffix} file ({e})") from None
 
 
-def read_npy(info, n: int | None, relabelled: bool):
-    """The :class:`~gconn.io.edges.FileEdges` of an (m, 2) edge array."""
-    path = info.path
-    arr = _load(path)
+def edge_array(path: Path, mmap_mode=None) -> np.ndarray:
+    """The (m, 2) integer edge array of an .npy file, checked."""
+    arr = _load(path, mmap_mode)
     if not isinstance(arr, np.ndarray):
         raise ValueError(f"{path.name}: expected a .npy array, found an .npz archive")
     if arr.ndim != 2 or arr.shape[1] != 2 or arr.dtype.kind not in "iu":
         raise ValueError(f"{path.name}: expected an (m, 2) integer array of edges, "
                          f"got shape {arr.shape} of {arr.dtype}")
+    return arr
+
+
+def read_npy(info, n: int | None, relabelled: bool):
+    """The :class:`~gconn.io.edges.FileEdges` of an (m, 2) edge array."""
+    arr = edge_array(info.path)
     return FileEdges(arr[:, 0], arr[:, 1])
 
 

@@ -1,18 +1,10 @@
 """Edges in chunks: a graph file read piece by piece, in bounded memory.
 
-:func:`edge_chunks` yields ``(src, dst)`` arrays of at most ``chunk_edges``
-edges while it reads, so a consumer never holds more than one chunk.
-
-* Edge lists are read in blocks cut at a line end and parsed by
-  ``gconn.io._kernels.parse_edges`` under the dialect
-  :func:`gconn.io.identify.identify` found, with the errors of
-  :func:`gconn.load`.  (pyarrow's streaming CSV reader is slower and knows
-  neither comments nor runs of spaces: BENCHMARKS.md, "Files, streamed".)
-* ``.gcb`` is memory-mapped; the pages of consumed chunks go back to the OS.
-* ``.npy`` (an (m, 2) edge array) is memory-mapped and copied a chunk at a time.
-
-Ids are int32 while they fit, int64 from the block that holds a larger one.
-Files whose ids are names or whose fields are quoted are read whole.
+Edge lists are read in blocks cut at a line end and parsed under their
+dialect, with :func:`gconn.load`'s errors (pyarrow's streaming CSV reader is
+slower and knows neither comments nor runs of spaces); ``.gcb`` and ``.npy``
+are memory-mapped.  Ids are int32 while they fit, int64 from the block that
+holds a larger one.
 """
 from __future__ import annotations
 
@@ -21,15 +13,16 @@ from pathlib import Path
 
 import numpy as np
 
-from gconn.io import _kernels as K
+from gconn.io._parsers import K
 from gconn.io._files import GZIP_ERRORS, gzip_error, open_binary
 from gconn.io.edgelist import parse_error
-from gconn.io.gcb import layout
+from gconn.io.arrays import edge_array
+from gconn.io.gcb import edge_arrays, layout
 from gconn.io.identify import FileInfo, identify
 
 __all__ = ["edge_chunks", "EdgeChunks", "DEFAULT_CHUNK_EDGES", "of_file"]
 
-#: Edges per chunk by default: 32 MB of int32 pairs, enough to amortise a launch.
+#: Edges per chunk by default: 32 MB of int32 pairs.
 DEFAULT_CHUNK_EDGES = 1 << 22
 #: Bytes read from a text file at a time (at most; a line is never split).
 BLOCK_BYTES = 1 << 24
@@ -60,9 +53,8 @@ def edge_chunks(path, chunk_edges: int | None = None, *, format: str | None = No
     Each chunk is two int32 (or int64 once an id needs it) arrays in file
     order, duplicates and self loops kept (``.gcb``: read-only views).  The
     vertex count is ``.n`` where the file declares one, else the largest id
-    + 1.  Formats: edge lists (:mod:`gconn.io.edgelist`), ``.gcb`` and
-    ``.npy``; the keywords are :func:`gconn.load`'s.  Errors raise
-    ``ValueError`` naming the file, line and column.
+    + 1.  Formats: edge lists, ``.gcb`` and ``.npy``; the keywords are
+    :func:`gconn.load`'s.
 
     >>> import gconn.io, tempfile, os
     >>> path = os.path.join(tempfile.mkdtemp(), "g.csv")
@@ -83,8 +75,7 @@ def edge_chunks(path, chunk_edges: int | None = None, *, format: str | None = No
 
 
 def of_file(info: FileInfo, chunk_edges: int | None = None):
-    """:class:`EdgeChunks` of the file ``info`` describes, or a sentence
-    saying why it is read whole."""
+    """:class:`EdgeChunks` of the file ``info`` describes, or a sentence saying why it is read whole."""
     chunk_edges = chunk_edges or DEFAULT_CHUNK_EDGES
     fmt, name = info.format, info.name
     if fmt not in _STREAMED:
@@ -100,10 +91,8 @@ def of_file(info: FileInfo, chunk_edges: int | None = None):
         return f"{name}: the fields are quoted"
     if d.listed:
         return f"{name}: its vertices are the ids that occur (gconn's header says vertices=listed)"
-    return _edgelist(info, chunk_edges)
+    return EdgeChunks(info.path, "edgelist", chunk_edges, d.declared_n, lambda: _blocks(info, chunk_edges))
 
-
-# -- edge lists ----------------------------------------------------------------------
 
 class _ReadAhead:
     """A file read one block ahead by a thread (zlib and the parser release the GIL)."""
@@ -143,33 +132,23 @@ def _fill(f, buf: bytearray, start: int) -> int:
     return end
 
 
-def _edgelist(info: FileInfo, chunk_edges: int):
-    d = info.dialect
-
-    def read():
-        yield from _parse_text(info.path, info.gzip, d, chunk_edges)
-    return EdgeChunks(info.path, "edgelist", chunk_edges, d.declared_n, read)
-
-
-def _parse_text(path: Path, gz: bool, d, chunk_edges: int):
-    """Parse the data lines from byte ``d.start`` on, a block at a time, into chunks."""
+def _line_blocks(info: FileInfo):
+    """An edge list's data as uint8 arrays of whole lines, about BLOCK_BYTES each (or one longer line)."""
     try:
-        with open_binary(path, gz) as raw:
-            if d.start:
-                raw.seek(d.start)
-            f = _ReadAhead(raw, BLOCK_BYTES) if gz else raw
+        with open_binary(info.path, info.gzip) as raw:
+            if info.dialect.start:
+                raw.seek(info.dialect.start)
+            f = _ReadAhead(raw, BLOCK_BYTES) if info.gzip else raw
             try:
-                yield from _blocks(path, f, d, chunk_edges)
+                yield from _split(f)
             finally:
-                if gz:
+                if info.gzip:
                     f.close()
     except GZIP_ERRORS as e:
-        raise gzip_error(path, e) from None
+        raise gzip_error(info.path, e) from None
 
 
-def _line_blocks(f):
-    """The bytes of ``f`` as uint8 arrays of whole lines, at most about
-    BLOCK_BYTES each (longer where one line is)."""
+def _split(f):
     buf = bytearray(BLOCK_BYTES)
     held = 0
     while True:
@@ -188,20 +167,20 @@ def _line_blocks(f):
         buf[:held] = buf[cut:used]
 
 
-def _blocks(path: Path, f, d, chunk_edges: int):
-    """The chunks of the blocks of whole lines read from ``f``."""
+def _blocks(info: FileInfo, chunk_edges: int):
+    """The chunks of an edge list, parsed a block at a time."""
     import numba
+    d = info.dialect
     pieces = 4 * numba.get_num_threads()
     line, declared = d.line, d.declared_n
-    delim, fields, ca, cb, numbers = d.parser_delimiter, d.fields, d.columns[0], d.columns[1], d.numbers
     dtype = np.int32
     limit = declared if declared is not None and declared <= _INT32_LIMIT else _INT32_LIMIT
     src, dst, fill = np.empty(chunk_edges, dtype), np.empty(chunk_edges, dtype), 0
     block_src = block_dst = np.empty(0, dtype)
-    for data in _line_blocks(f):
+    for data in _line_blocks(info):
         while True:
             k, status, next_line, start, end, value, field = K.parse_block(
-                data, 0, line, delim, fields, ca, cb, numbers, limit, pieces, block_src, block_dst)
+                data, 0, line, *d.parser_args, limit, pieces, block_src, block_dst)
             if status == K.NEED_SPACE:
                 block_src, block_dst = np.empty(k, dtype), np.empty(k, dtype)
             elif status == K.OUT_OF_RANGE and limit == _INT32_LIMIT and dtype == np.int32 \
@@ -212,7 +191,7 @@ def _blocks(path: Path, f, d, chunk_edges: int):
                 src, dst = src.astype(dtype), dst.astype(dtype)
                 block_src, block_dst = block_src.astype(dtype), block_dst.astype(dtype)
             elif status != K.OK:
-                raise parse_error(path, d, status, next_line, data[start:end], value, field, declared,
+                raise parse_error(info.path, d, status, next_line, data[start:end], value, field, declared,
                                   "declared on line 1")
             else:
                 break
@@ -232,29 +211,18 @@ def _blocks(path: Path, f, d, chunk_edges: int):
 
 
 def line_of_id(info: FileInfo, vertex_id: int) -> int | None:
-    """The line of the first edge of an edge list with an id >= ``vertex_id``,
-    read again block by block (an error's place, found in bounded memory)."""
-    d = info.dialect
-    try:
-        with open_binary(info.path, info.gzip) as f:
-            if d.start:
-                f.seek(d.start)
-            line = d.line
-            scratch = np.empty(0, np.int64)
-            for data in _line_blocks(f):
-                if scratch.size < data.size // 2 + 2:
-                    scratch = np.empty(data.size // 2 + 2, np.int64)
-                k, status, line, _, _, _, _ = K.parse_edges(
-                    data, 0, line, d.parser_delimiter, d.fields, d.columns[0], d.columns[1], d.numbers,
-                    vertex_id, scratch, scratch)
-                if status == K.OUT_OF_RANGE:
-                    return int(line)
-            return None
-    except GZIP_ERRORS as e:
-        raise gzip_error(info.path, e) from None
+    """The line of the first edge with an id >= ``vertex_id``, the edge list read again in bounded memory."""
+    line = info.dialect.line
+    scratch = np.empty(0, np.int64)
+    for data in _line_blocks(info):
+        if scratch.size < data.size // 2 + 2:
+            scratch = np.empty(data.size // 2 + 2, np.int64)
+        _, status, line, _, _, _, _ = K.parse_edges(data, 0, line, *info.dialect.parser_args, vertex_id,
+                                                    scratch, scratch)
+        if status == K.OUT_OF_RANGE:
+            return int(line)
+    return None
 
-
-# -- binary formats ----------------------------------------------------------------------
 
 def mapped_arrays(path) -> tuple:
     """``(src, dst, n)`` of a ``.gcb`` file, or the columns of an ``.npy``
@@ -268,12 +236,9 @@ def mapped_arrays(path) -> tuple:
     """
     name = str(path)
     if name.endswith(".gcb"):
-        from gconn.io.gcb import edge_arrays
         return edge_arrays(name)
     if name.endswith(".npy"):
-        arr = np.load(name, mmap_mode="r")
-        if arr.ndim != 2 or arr.shape[1] != 2:
-            raise ValueError(f"{name}: an edge .npy holds an (m, 2) array; got shape {arr.shape}")
+        arr = edge_array(Path(name), "r")
         return arr[:, 0], arr[:, 1], None
     raise ValueError(f"{name}: only .gcb and .npy files are read as mapped arrays")
 
@@ -315,13 +280,7 @@ def _gcb(path: Path, chunk_edges: int):
 
 
 def _npy(path: Path, chunk_edges: int):
-    try:
-        arr = np.load(path, mmap_mode="r", allow_pickle=False)
-    except ValueError as e:
-        raise ValueError(f"{path.name}: not a readable .npy file ({e})") from None
-    if arr.ndim != 2 or arr.shape[1] != 2 or arr.dtype.kind not in "iu":
-        raise ValueError(f"{path.name}: expected an (m, 2) integer array of edges, "
-                         f"got shape {arr.shape} of {arr.dtype}")
+    edge_array(path, "r")
 
     def read():
         edges = np.load(path, mmap_mode="r", allow_pickle=False)

@@ -1,11 +1,8 @@
-"""Edge lists that gconn's integer parser does not read, through pyarrow's CSV
-reader: ids that are names, and quoted fields.
-
-Comments and blank lines are dropped and runs of blanks become one
-delimiter first (:class:`~gconn.io.edgelist.Dialect`).
-"""
+"""Edge lists that gconn's integer parser does not read (ids that are names, quoted fields), through
+pyarrow's CSV reader, once comments, blank lines and runs of blanks are gone."""
 from __future__ import annotations
 
+import itertools
 import re
 from pathlib import Path
 
@@ -13,6 +10,7 @@ import numpy as np
 
 from gconn.graph.relabel import dense_names
 from gconn.io._files import quote
+from gconn.io.edgelist import data_lines
 
 _COMMENTS = re.compile(rb"(?m)^[ \t]*[#%][^\n]*\n?")
 _BLANK_LINES = re.compile(rb"(?m)^[ \t\r]*\n")
@@ -20,23 +18,17 @@ _SPACES = re.compile(rb"[ \t]+")
 _EDGES = re.compile(rb"(?m)^[ \t]+|[ \t]+(?=\r?$)")
 
 
-def _line_of(buf: np.ndarray, start: int, text: str) -> int | None:
-    """The 1-based line from byte ``start`` on whose fields read as ``text``, or None."""
+def _line_of(buf: np.ndarray, d, text: str) -> int | None:
+    """The first data line whose fields read as ``text``, or None."""
     want = re.sub(r"[ \t,;]+", " ", text).strip()
-    raw = bytes(buf)
-    line = raw.count(b"\n", 0, start) + 1
-    for chunk in raw[start:].split(b"\n"):
-        got = re.sub(r"[ \t,;]+", " ", chunk.decode("utf-8", "replace")).strip()
-        if got == want:
-            return line
-        line += 1
-    return None
+    return next((line for line, _, _, got in data_lines(bytes(buf), d.start, d.line)
+                 if re.sub(r"[ \t,;]+", " ", got).strip() == want), None)
 
 
 def read_names(path: Path, buf: np.ndarray, d):
-    """``(src, dst, names, notes)``: codes into the sorted distinct names
-    (``d.names``), or int64 ids and None for a quoted integer file."""
+    """``(src, dst, names, notes)``: codes into the sorted distinct names, or int64 ids and None."""
     import pyarrow as pa
+    import pyarrow.compute as pc
     from pyarrow import csv
     data = bytes(buf[d.start:])
     if b"#" in data or b"%" in data:
@@ -54,8 +46,7 @@ def read_names(path: Path, buf: np.ndarray, d):
         data = re.sub(around + re.escape(delimiter.encode()) + around, delimiter.encode(), data)
     column_names = [f"f{i}" for i in range(d.fields)]
     chosen = [column_names[c] for c in d.columns]
-    # ids read as text, so that a bad integer is named by its line
-    kind = pa.string()
+    kind = pa.string()      # ids as text: a bad integer is named by its line
     bad = []
 
     def invalid(row):
@@ -72,7 +63,7 @@ def read_names(path: Path, buf: np.ndarray, d):
     except (pa.ArrowInvalid, pa.ArrowTypeError) as e:
         if bad:
             row = bad[0]
-            line = _line_of(buf, d.start, row.text)
+            line = _line_of(buf, d, row.text)
             where = f"{path.name}, line {line}" if line else f"{path.name}"
             raise ValueError(f"{where}: {row.actual_columns} fields, but the lines of this file have "
                              f"{row.expected_columns} (line {d.first_line}): {quote(row.text.encode())}") from None
@@ -83,13 +74,12 @@ def read_names(path: Path, buf: np.ndarray, d):
         col = table.column(name)
         label = d.header[c] if d.header is not None else f"{c + 1}"
         if col.null_count:
-            row = int(np.flatnonzero(col.is_null().to_numpy(zero_copy_only=False))[0])
+            row = _first(col.is_null())
             raise ValueError(f"{path.name}: column {label}, data row {row + 1}: missing vertex id")
         if not d.names:
-            import pyarrow.compute as pc
             ok = pc.match_substring_regex(col, r"^[0-9]{1,18}$")
             if not pc.all(ok).as_py():
-                row = int(np.flatnonzero(~ok.to_numpy(zero_copy_only=False))[0])
+                row = _first(pc.invert(ok))
                 token = col[row].as_py()
                 line = _line_of_row(buf, d, row)
                 what = "a negative vertex id" if token[:1] == "-" else "not a vertex id"
@@ -106,7 +96,16 @@ def read_names(path: Path, buf: np.ndarray, d):
         cols.append(values)
     src, dst = cols
     if d.names and not d.names_given:
-        _no_integers(path, buf, d, table, chosen)
+        for name in chosen:
+            digits = pc.match_substring_regex(table.column(name), r"^[0-9]+$")
+            if pc.any(digits).as_py():
+                row = _first(digits)
+                line = _line_of_row(buf, d, row)
+                where = f"line {line}" if line is not None else f"data row {row + 1}"
+                token = table.column(name)[row].as_py()
+                raise ValueError(f"{path.name}, {where}: {token!r} is an integer, but the ids of this file are "
+                                 f"names (line {d.first_line} holds a word); pass names=True (--names) to read "
+                                 "every id as a name")
     notes = ()
     if d.header_rule == "occurrence":
         src, dst, notes = _header_by_occurrence(path, buf, d, src, dst)
@@ -116,34 +115,14 @@ def read_names(path: Path, buf: np.ndarray, d):
     return s, t, names, notes
 
 
-def _no_integers(path: Path, buf: np.ndarray, d, table, chosen) -> None:
-    """Ids found to be names must all be names: an integer among them is an error."""
-    import pyarrow.compute as pc
-    for c, name in zip(d.columns, chosen):
-        digits = pc.match_substring_regex(table.column(name), r"^[0-9]+$")
-        if pc.any(digits).as_py():
-            row = int(np.flatnonzero(digits.to_numpy(zero_copy_only=False))[0])
-            token = table.column(name)[row].as_py()
-            line = _line_of_row(buf, d, row)
-            where = f"{path.name}, line {line}" if line is not None else f"{path.name}, data row {row + 1}"
-            raise ValueError(f"{where}: {token!r} is an integer, but the ids of this file are names (line "
-                             f"{d.first_line} holds a word); pass names=True (--names) to read every id as a "
-                             "name")
+def _first(mask) -> int:
+    """The first row where an Arrow boolean column is true."""
+    return int(np.flatnonzero(mask.to_numpy(zero_copy_only=False))[0])
 
 
 def _line_of_row(buf: np.ndarray, d, row: int) -> int | None:
-    """The 1-based line of 0-based data row ``row``."""
-    raw = bytes(buf)
-    line = d.line
-    seen = -1
-    for chunk in raw[d.start:].split(b"\n"):
-        body = chunk.strip(b" \t\r")
-        if body and body[:1] not in (b"#", b"%"):
-            seen += 1
-            if seen == row:
-                return line
-        line += 1
-    return None
+    """The line of 0-based data row ``row``."""
+    return next(itertools.islice(data_lines(bytes(buf), d.start, d.line), row, None), (None,))[0]
 
 
 #: Column names that say a first line of names is a header (compared in lower case).
@@ -153,9 +132,8 @@ HEADER_WORDS = frozenset({"source", "target", "src", "dst", "from", "to", "u", "
 
 
 def _header_by_occurrence(path: Path, buf: np.ndarray, d, src, dst):
-    """Whether the first line of a file of names is a header: data when one
-    of its names occurs elsewhere, a header when its names are the usual
-    column names, else an error; reported either way."""
+    """Whether the first line of a file of names is a header: data when one of its names occurs
+    elsewhere, a header when its names are the usual column names, else an error; reported."""
     text = bytes(buf[d.start:]).split(b"\n", 1)[0]
     shown = quote(text)
     if src.size < 2:

@@ -8,19 +8,17 @@ that are not decide how every line is read (:func:`sniff`, once):
 * **the number of fields**: every data line has as many as the first;
 * **a header**: with ``header=None``, only where the first line cannot be
   data (words above integer ids, or ``source=``/``target=`` naming its
-  columns); where the ids are names, it is a header when neither of its
-  names occurs elsewhere, and that guess is reported (``Dialect.notes``);
-* **the ids**: integers (digits only, 0-based) unless the first data line
-  holds a word, or ``names=True``: then the vertices are the distinct names
-  in sorted order (``graph.nodes``);
+  columns); where the ids are names, by whether its names occur elsewhere
+  (reported in ``Dialect.notes``);
+* **the ids**: integers (0-based) unless the first data line holds a word,
+  or ``names=True``: then the distinct names in sorted order (``graph.nodes``);
 * **other fields**: numbers (weights) unless a header names the columns.
 
-Integer ids go through ``gconn.io._kernels.parse_edges``, names and quoted
-fields through pyarrow's CSV reader.  gconn writes a first line '# gconn
-edge list: n=N m=M' and reads N back from it.
+gconn writes a first line '# gconn edge list: n=N m=M' and reads N back.
 """
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field as _field
 from pathlib import Path
@@ -39,15 +37,14 @@ _BLANKS = re.compile(r"[ \t\r]+")
 _NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?|[+-]?(nan|inf|infinity)", re.IGNORECASE)
 _INTEGER = re.compile(r"[0-9]+")
 _NEGATIVE = re.compile(r"-[0-9]+")
-#: Bytes of the file's head read to decide its dialect (whole lines only).
+#: Bytes of the file's head read to decide its dialect.
 HEAD_BYTES = 1 << 16
 #: What each delimiter is called in messages.
 DELIMITERS = {" ": "blanks", ",": "commas", ";": "semicolons", "\t": "tabs"}
 
 
 def token_kind(token: str) -> str:
-    """What a field is: ``integer``, ``negative``, ``number`` (or starts like
-    one), ``word`` or ``empty``.
+    """What a field is: ``integer``, ``negative``, ``number`` (or starts like one), ``word`` or ``empty``.
 
     >>> [token_kind(t) for t in ("12", "-3", "1.5", "0x10", "nan", "bob", "")]
     ['integer', 'negative', 'number', 'number', 'number', 'word', 'empty']
@@ -64,8 +61,7 @@ def token_kind(token: str) -> str:
 
 
 def split_fields(text: str, delimiter: str, unquote: bool = False) -> list:
-    """The fields of one line as gconn's parser splits them (blanks around
-    a field dropped; the quotes around a field too with ``unquote``)."""
+    """The fields of one line as gconn's parser splits them (``unquote``: the quotes dropped too)."""
     text = text.rstrip("\r\n")
     if delimiter == " ":
         text = text.strip(" \t\r")
@@ -85,21 +81,18 @@ class Dialect:
     fields: int = 2
     columns: tuple = (0, 1)
     header: tuple | None = None
-    #: where a header was taken (or not): "given", "source/target", "certain",
-    #: "occurrence" (names: decided once the names are read), or "" (no header)
+    #: "given", "source/target", "certain", "occurrence" (decided once the names are read) or ""
     header_rule: str = ""
     names: bool = False
-    #: the caller said the ids are names (else gconn found a word among them)
     names_given: bool = False
     quoted: bool = False
-    #: byte offset and 1-based line number of the first line to read as data
+    #: byte offset and 1-based line number of the first line read as data
     start: int = 0
     line: int = 1
-    #: line number of the first data line (the one the others are held to)
+    #: the first data line, the one the others are held to
     first_line: int = 1
     declared_n: int | None = None
-    #: gconn's header says the vertices are the ids that occur (a relabelled
-    #: graph written in its input ids, a vertex without edges as a self loop)
+    #: gconn's header says the vertices are the ids that occur ('vertices=listed')
     listed: bool = False
     notes: tuple = _field(default_factory=tuple)
 
@@ -109,14 +102,11 @@ class Dialect:
         return not self.names and not self.quoted
 
     @property
-    def numbers(self) -> bool:
-        """Whether fields besides the ids must be numbers."""
-        return self.header is None
-
-    @property
-    def parser_delimiter(self) -> int:
-        """The delimiter as ``gconn.io._kernels.parse_edges`` takes it."""
-        return 0 if self.delimiter in (" ", "\t") else ord(self.delimiter)
+    def parser_args(self) -> tuple:
+        """(delimiter, fields, source column, target column, numbers) as ``_kernels.parse_edges`` takes them;
+        numbers: whether the other fields must be numbers."""
+        delim = 0 if self.delimiter in (" ", "\t") else ord(self.delimiter)
+        return delim, self.fields, self.columns[0], self.columns[1], self.header is None
 
     def describe(self) -> str:
         """One line for messages and ``Stats``.
@@ -131,34 +121,24 @@ class Dialect:
         return f"edge list: {self.fields} fields separated by {DELIMITERS[self.delimiter]}, {ids}, {head}"
 
 
-def _data_lines(raw: bytes, pos: int, line: int, count: int):
-    """Up to ``count`` (line number, start, end, text) of the data lines from byte ``pos`` on."""
-    out = []
+def data_lines(raw: bytes, pos: int, line: int):
+    """(line number, start, end, text) of each data line from byte ``pos`` (on line ``line``) on."""
     size = len(raw)
-    while pos < size and len(out) < count:
+    while pos < size:
         end = raw.find(b"\n", pos)
         end = size if end < 0 else end
         text = raw[pos:end].decode("utf-8", "replace")
         body = text.strip(" \t\r")
         if body and body[0] not in "#%":
-            out.append((line, pos, end, text))
+            yield line, pos, end, text
         pos = end + 1
         line += 1
-    return out
-
-
-def _whole_lines(head: bytes, complete: bool) -> bytes:
-    if complete:
-        return head
-    cut = head.rfind(b"\n")
-    return head[:cut + 1] if cut >= 0 else b""
 
 
 def sniff(head: bytes, name: str, *, complete: bool = True, header=None, source=None, target=None,
           names=None) -> Dialect:
     """The :class:`Dialect` of an edge list from its first bytes ``head``
-    (``complete``: the whole file); ``header``, ``source``, ``target`` and
-    ``names``: the caller's say (None: decide).
+    (``complete``: the whole file); the keywords are :func:`gconn.load`'s.
 
     >>> d = sniff(b"# c\\nfrom,to,w\\n0,1,0.5\\n", "g.csv")
     >>> d.delimiter, d.fields, d.header, d.columns, d.names, d.line
@@ -169,14 +149,13 @@ def sniff(head: bytes, name: str, *, complete: bool = True, header=None, source=
     for option, value in (("header", header), ("names", names)):
         if value not in (None, True, False):
             raise ValueError(f"{option} must be True, False or None; got {value!r}")
-    raw = _whole_lines(head, complete)
+    raw = head if complete else head[:head.rfind(b"\n") + 1]
     bom = 3 if raw[:3] == b"\xef\xbb\xbf" else 0
     found = _HEADER.match(raw[bom:bom + 200])
     declared = int(found.group(1)) if found else None
     listed = _LISTED.match(raw[bom:bom + 200]) is not None
-    lines = _data_lines(raw, bom, 1, 2)
-    # source=/target= name header columns, or give positions (integers)
-    positions = [c for c in (source, target) if isinstance(c, (int, np.integer)) and not isinstance(c, bool)]
+    lines = list(itertools.islice(data_lines(raw, bom, 1), 2))
+    positions = [c for c in (source, target) if _is_position(c)]
     given_columns = any(c is not None and c not in positions for c in (source, target))
     if not lines:
         if given_columns:
@@ -207,19 +186,14 @@ def sniff(head: bytes, name: str, *, complete: bool = True, header=None, source=
                      "pass header=True (--header) if it names the columns")
     if not header:
         rule = ""
-    cols = tuple(c if isinstance(c, (int, np.integer)) and not isinstance(c, bool) else default
-                 for c, default in ((source, 0), (target, 1)))
+    cols = tuple(c if _is_position(c) else default for c, default in ((source, 0), (target, 1)))
+    data = second if header else lines[0]
     if header and not positions:
         if len(f1) < 2:
             raise ValueError(f"{name}, line {l1}: a header needs two or more column names, got "
                              f"{quote(t1.encode())}")
         cols = tuple(_column(f1, given, default, option, name, l1)
                      for given, default, option in ((source, 0, "source"), (target, 1, "target")))
-        data = second
-    else:
-        data = lines[0]
-    if header and positions:
-        data = second
     dfields = split_fields(data[3], delimiter, quoted) if data is not None else f1
     if data is not None and max(cols) >= len(dfields):
         raise ValueError(f"{name}, line {data[0]}: column {max(cols)} (0-based) asked for, but the line has "
@@ -231,12 +205,9 @@ def sniff(head: bytes, name: str, *, complete: bool = True, header=None, source=
         raise ValueError(f"{name}, line {data[0]}: expected two vertex ids, got {quote(data[3].encode())}")
     named = names
     if named is None:
-        ids = [token_kind(dfields[c]) for c in cols] if data is not None else []
-        named = "word" in ids
-    if named and delimiter == "\t":
-        pass        # names may hold spaces: only tabs separate them
-    elif delimiter == "\t":
-        delimiter = " "
+        named = data is not None and any(token_kind(dfields[c]) == "word" for c in cols)
+    if delimiter == "\t" and not named:
+        delimiter = " "     # names may hold spaces: there only tabs separate them
     if rule == "certain":
         notes.append(f"line {l1} ({quote(t1.encode())}) is a header: its fields are not integers like "
                      f"line {data[0]}'s")
@@ -246,6 +217,11 @@ def sniff(head: bytes, name: str, *, complete: bool = True, header=None, source=
                    names=bool(named), names_given=names is True, quoted=quoted, start=min(start, len(raw)), line=line,
                    first_line=data[0] if data is not None else l1 + 1, declared_n=declared, listed=listed,
                    notes=tuple(notes))
+
+
+def _is_position(c) -> bool:
+    """Whether ``source=``/``target=`` give a column's position (an integer), not its name."""
+    return isinstance(c, (int, np.integer)) and not isinstance(c, bool)
 
 
 def _header_of(f1, f2, names):
@@ -274,8 +250,6 @@ def _column(fields, given, default, option, name, line):
                      f"columns: {fields}")
 
 
-# -- reading ---------------------------------------------------------------------------
-
 def read_file(info, n: int | None, relabelled: bool):
     """The :class:`~gconn.io.edges.FileEdges` of a whole edge list."""
     d = info.dialect
@@ -284,52 +258,31 @@ def read_file(info, n: int | None, relabelled: bool):
         from gconn.io.delimited import read_names     # lazily: it reads with pyarrow
         src, dst, names, notes = read_names(info.path, buf, d)
         return FileEdges(src, dst, None, names, notes=notes)
-    limit = n if n is not None else (None if relabelled else d.declared_n)
-    origin = "given" if n is not None else "declared on line 1"
     if d.start >= buf.size:
         empty = np.zeros(0, np.int64)
         return FileEdges(empty, empty, d.declared_n)
-    src, dst, k = parse_all(info.path, buf, d, -1 if limit is None else limit, origin)
-    if d.listed and n is None:
-        s, t, ids = dense_ids(src[:k], dst[:k])
-        return FileEdges(s, t, ids.size, ids)
-    return FileEdges(src[:k], dst[:k], d.declared_n)
-
-
-def parse_all(path: Path, buf: np.ndarray, d: Dialect, limit: int, limit_origin: str):
-    """(src, dst, count): every edge of ``buf`` from ``d.start`` on, in
-    parallel pieces where numba is loaded (else :mod:`gconn.io._parsers`)."""
+    limit = n if n is not None else (-1 if relabelled or d.declared_n is None else d.declared_n)
+    # parallel pieces where numba is loaded
     if numba_free() or buf.size - d.start < (1 << 20):
         cap = K.count_lines(buf)
         src, dst = np.empty(cap, np.int64), np.empty(cap, np.int64)
-        k, status, line, start, end, value, fld = K.parse_edges(
-            buf, d.start, d.line, d.parser_delimiter, d.fields, d.columns[0], d.columns[1], d.numbers, limit,
-            src, dst)
+        k, status, line, start, end, value, fld = K.parse_edges(buf, d.start, d.line, *d.parser_args, limit,
+                                                                src, dst)
     else:
         import numba
         pieces = 4 * numba.get_num_threads()
         cap = (buf.size - d.start) // 4 + pieces + 1
         src, dst = np.empty(cap, np.int64), np.empty(cap, np.int64)
-        k, status, line, start, end, value, fld = K.parse_block(
-            buf, d.start, d.line, d.parser_delimiter, d.fields, d.columns[0], d.columns[1], d.numbers, limit,
-            pieces, src, dst)
+        k, status, line, start, end, value, fld = K.parse_block(buf, d.start, d.line, *d.parser_args, limit,
+                                                                pieces, src, dst)
     if status != K.OK:
-        raise parse_error(path, d, status, line, buf[start:end], value, fld, limit, limit_origin)
-    return src, dst, k
+        raise parse_error(info.path, d, status, line, buf[start:end], value, fld, limit,
+                          "given" if n is not None else "declared on line 1")
+    if d.listed and n is None:
+        s, t, ids = dense_ids(src[:k], dst[:k])
+        return FileEdges(s, t, ids.size, ids)
+    return FileEdges(src[:k], dst[:k], d.declared_n)
 
-
-def line_of_id(info, vertex_id: int) -> int:
-    """The line of the first edge with an id >= ``vertex_id`` (for errors
-    found after the parse: an id too large for memory)."""
-    d = info.dialect
-    buf = read_bytes(info.path)
-    cap = K.count_lines(buf)
-    src, dst = np.empty(cap, np.int64), np.empty(cap, np.int64)
-    return K.parse_edges(buf, d.start, d.line, d.parser_delimiter, d.fields, d.columns[0], d.columns[1],
-                         d.numbers, vertex_id, src, dst)[2]
-
-
-# -- errors ----------------------------------------------------------------------------------
 
 def _field_span(text: str, delimiter: str, index: int) -> tuple[int, str]:
     """(1-based column, text) of field ``index`` of a line, as the parser splits it."""
@@ -370,7 +323,6 @@ def parse_error(path: Path, d: Dialect, status: int, line: int, raw, value: int,
         return ValueError(f"{where}: {token[:40]!r} is not a number; the fields after the two ids of an edge "
                           "list without a header are weights (numbers); a header line naming the columns "
                           "lets them hold anything")
-    # BAD_FIELD: an id that is not an integer
     hint = ""
     other = next((c for c in ",;\t " if c != d.delimiter and c in token and not (d.delimiter == " " and c == "\t")),
                  None)
@@ -382,20 +334,17 @@ def parse_error(path: Path, d: Dialect, status: int, line: int, raw, value: int,
     return ValueError(f"{where}: {token[:40]!r} is not a vertex id: ids are integers >= 0 (digits only){hint}")
 
 
-# -- writing ---------------------------------------------------------------------------------
-
 def write(graph, f, sep: str) -> None:
     """gconn's header line, then one line per edge; a relabelled graph in its
     input ids, each vertex without an edge as a self loop."""
-    if graph.nodes is None:
-        f.write(f"# gconn edge list: n={graph.n} m={graph.m}\n".encode())
-        write_pairs(f, graph.src, graph.dst, 0, sep)
-        return
-    ids = np.asarray(graph.nodes, np.int64)
-    alone = ids[without_edges(graph)]
-    f.write(f"# gconn edge list: vertices=listed m={graph.m} (input ids; a vertex without edges is a self "
-            f"loop)\n".encode())
-    write_pairs(f, np.concatenate([ids[graph.src], alone]), np.concatenate([ids[graph.dst], alone]), 0, sep)
+    head, a, b = f"n={graph.n} m={graph.m}", graph.src, graph.dst
+    if graph.nodes is not None:
+        ids = np.asarray(graph.nodes, np.int64)
+        alone = ids[without_edges(graph)]
+        head = f"vertices=listed m={graph.m} (input ids; a vertex without edges is a self loop)"
+        a, b = np.concatenate([ids[a], alone]), np.concatenate([ids[b], alone])
+    f.write(f"# gconn edge list: {head}\n".encode())
+    write_pairs(f, a, b, 0, sep)
 
 
 def write_pairs(f, a: np.ndarray, b: np.ndarray, add: int, sep: str) -> None:

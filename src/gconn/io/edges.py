@@ -1,8 +1,4 @@
-"""A whole file's edges, read by its format's one reader, and the graph they make.
-
-:func:`read_edges` is what every route that holds a file whole reads;
-:func:`graph_of` builds the :class:`~gconn.graph.Graph` from it.
-"""
+"""A whole file's edges (:func:`read_edges`, one reader per format) and their graph (:func:`graph_of`)."""
 from __future__ import annotations
 
 from gconn.errors import VertexRangeError
@@ -10,10 +6,22 @@ from gconn.graph import Graph, relabel_option
 from gconn.graph.ids import check_n
 from gconn.io import arrays, edgelist, gcb, metis, mtx, parquet
 from gconn.io._files import RELABEL_HINT, FileEdges
+from gconn.io.chunks import line_of_id
 from gconn.io.identify import FileInfo
 
 _READERS = {"edgelist": edgelist.read_file, "mtx": mtx.read, "metis": metis.read, "npy": arrays.read_npy,
             "npz": arrays.read_npz, "gcb": gcb.read, "parquet": parquet.read}
+
+
+def check_options(n, relabel):
+    """``relabel`` checked (returned as :func:`gconn.graph.relabel_option` gives it) against ``n``."""
+    relabel = relabel_option(relabel)
+    check_n(n)
+    if relabel is True and n is not None:
+        raise ValueError("n cannot be combined with relabel=True: a relabelled graph has one vertex per "
+                         "distinct id that occurs")
+    return relabel
+
 
 def read_edges(info: FileInfo, n: int | None = None, relabel=False) -> FileEdges:
     """The edges of the file ``info`` describes (see :func:`gconn.io.identify.identify`).
@@ -39,11 +47,7 @@ def graph_of(info: FileInfo, fe: FileEdges, n: int | None = None, relabel=False)
     """The graph of a file's edges: ``n`` vertices where given, else the
     file's declared count, else the largest id + 1; ``relabel`` is
     :meth:`gconn.Graph.from_edges`'s."""
-    relabel = relabel_option(relabel)
-    check_n(n)
-    if relabel is True and n is not None:
-        raise ValueError("n cannot be combined with relabel=True: a relabelled graph has one vertex per "
-                         "distinct id that occurs")
+    relabel = check_options(n, relabel)
     name = info.name
     if fe.names is not None:
         if n is not None and n != fe.names.size:
@@ -74,7 +78,7 @@ def _located(info: FileInfo, fe: FileEdges, e: VertexRangeError, n) -> VertexRan
             f"{name}: the n={fe.n} stored in the file"
         return e.at(where, None, RELABEL_HINT)
     if info.format == "edgelist" and info.dialect.parsed:
-        return e.at(f"{name}, line {edgelist.line_of_id(info, e.vertex_id)}", e.vertex_id)
+        return e.at(f"{name}, line {line_of_id(info, e.vertex_id)}", e.vertex_id)
     origin = e.origin
     if origin[:4] in ("src[", "dst["):
         row = origin[4:-1]

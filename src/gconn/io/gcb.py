@@ -1,9 +1,7 @@
 """``.gcb``: gconn's binary graph, the Graph arrays as they are in memory.
 
-Layout (little-endian): a 64-byte header -- magic, version (u16), id and
-offset item sizes (u8 each, 4 or 8), 4 reserved bytes, n (u64), m (u64),
-zero padding -- then ``indptr``, ``indices``, ``src`` and ``dst``.  The file
-size must match the header exactly.
+Layout (little-endian): a 64-byte header (magic, version u16, id and offset item sizes u8 each,
+4 reserved bytes, n u64, m u64, zero padding), then ``indptr``, ``indices``, ``src`` and ``dst``.
 """
 from __future__ import annotations
 
@@ -52,14 +50,7 @@ def _header(f, name: str):
 
 
 def layout(path: Path):
-    """(n, m, id dtype, byte offset of src, byte offset of dst) of a .gcb file.
-
-    >>> import gconn, tempfile, os
-    >>> path = os.path.join(tempfile.mkdtemp(), "g.gcb")
-    >>> gconn.save(gconn.Graph.from_edges([0, 1], [1, 2]), path)
-    >>> layout(Path(path))[:3]
-    (3, 2, dtype('int32'))
-    """
+    """(n, m, id dtype, byte offset of src, byte offset of dst) of a .gcb file."""
     with open(path, "rb") as f:
         id_size, ptr_size, n, m = _header(f, path.name)
     src_at = HEADER_SIZE + (n + 1) * ptr_size + 2 * m * id_size
@@ -83,7 +74,7 @@ def edge_arrays(path):
 
 
 def read(info, n: int | None, relabelled: bool):
-    """The :class:`~gconn.io.edges.FileEdges` of a .gcb file (its canonical arrays)."""
+    """The :class:`~gconn.io.edges.FileEdges` of a .gcb file, with its canonical arrays."""
     path = info.path
     name = path.name
     with open(path, "rb") as f:

@@ -1,13 +1,11 @@
 """What a graph file is, decided once from its name and its first bytes.
 
-The content wins where it is certain (gzip, the binary formats' magic, a
-Matrix Market banner); otherwise the extension, and where there is none the
-content is sniffed (METIS, else an edge list).  Every decision not made by
-the name or ``format=`` is reported in :class:`FileInfo`'s ``notes``.
+The content wins where it is certain (gzip, magic bytes, a Matrix Market
+banner); else the extension; else the content is sniffed (METIS, else an
+edge list).  Decisions not made by the name or ``format=`` are in ``notes``.
 """
 from __future__ import annotations
 
-import gzip
 import os
 import re
 from dataclasses import dataclass, field
@@ -15,8 +13,9 @@ from pathlib import Path
 
 import numpy as np
 
-from gconn.io._files import GZIP_ERRORS, GZIP_MAGIC, gzip_error
+from gconn.io._files import GZIP_ERRORS, gzip_error, is_gzip, open_binary, read_bytes
 from gconn.io.edgelist import HEAD_BYTES, sniff
+from gconn.io.metis import read_header as metis_header
 
 #: format name -> file extensions it is recognised by.
 FORMATS = {
@@ -33,7 +32,6 @@ EXTENSIONS = {ext: fmt for fmt, exts in FORMATS.items() for ext in exts}
 #: The first bytes of the binary formats.
 _MAGIC = ((b"\x89GCB\r\n\x1a\n", "gcb"), (b"\x93NUMPY", "npy"), (b"PK\x03\x04", "npz"), (b"PAR1", "parquet"))
 _BANNER = re.compile(rb"(\xef\xbb\xbf)?%%matrixmarket", re.IGNORECASE)
-_METIS_HEADER = re.compile(rb"\s*(\d+)[ \t]+(\d+)(?:[ \t]+([01]{1,3})(?:[ \t]+(\d+))?)?[ \t\r]*")
 
 
 @dataclass(frozen=True)
@@ -44,7 +42,7 @@ class FileInfo:
     format: str
     gzip: bool = False
     size: int = 0
-    #: how the format was decided ("format=", "the extension .el", "the content: ...")
+    #: "format=", "the extension .el" or "the content: ..."
     how: str = ""
     notes: tuple = field(default_factory=tuple)
     #: an edge list's :class:`~gconn.io.edgelist.Dialect` (None for other formats)
@@ -63,15 +61,10 @@ def supported() -> str:
 
 
 def split_name(path: Path) -> tuple[str, bool]:
-    """(extension, gzipped) of a file name: 'a.el.gz' -> ('.el', True)."""
+    """'a.el.gz' -> ('.el', True)."""
     name = path.name.lower()
     gz = name.endswith(".gz")
     return Path(name[:-3] if gz else name).suffix, gz
-
-
-def format_of_name(path: Path) -> str | None:
-    """The format a file's name says, or None."""
-    return EXTENSIONS.get(split_name(path)[0])
 
 
 def as_path(path) -> Path:
@@ -85,20 +78,21 @@ def check_format(format) -> None:
         raise ValueError(f"unknown format {format!r}; expected one of {', '.join(map(repr, FORMATS))}")
 
 
+def check_gzip(path: Path, fmt: str, gz: bool) -> None:
+    if gz and fmt not in TEXT:
+        raise ValueError(f"{path.name}: gzip applies to the text formats only ({', '.join(TEXT)}), not {fmt}")
+
+
 def read_head(path: Path, size: int) -> tuple[bytes, bool, bool]:
     """(the first ``size`` bytes of the content, gzipped?, whole content?)."""
-    with open(path, "rb") as f:
-        raw = f.read(size)
-        whole = len(raw) < size or not f.read(1)
-    if raw[:2] != GZIP_MAGIC:
-        return raw, False, whole
+    gz = is_gzip(path)
     try:
-        with gzip.open(path, "rb") as f:
+        with open_binary(path, gz) as f:
             head = f.read(size)
             whole = len(head) < size or not f.read(1)
     except GZIP_ERRORS as e:
         raise gzip_error(path, e) from None
-    return head, True, whole
+    return head, gz, whole
 
 
 def _binary(head: bytes) -> bool:
@@ -106,15 +100,14 @@ def _binary(head: bytes) -> bool:
 
 
 def _shown(head: bytes) -> str:
-    """The first bytes of binary content, as hex, for messages."""
     return " ".join(f"{b:02x}" for b in head[:8])
 
 
 def identify(path, format=None, *, header=None, source=None, target=None, names=None,
              full=None) -> FileInfo:
     """The :class:`FileInfo` of a graph file: its format, how that was
-    decided, and an edge list's dialect (the keywords are
-    :func:`gconn.io.edgelist.sniff`'s); ``full``: the whole content, if read.
+    decided, and an edge list's dialect (the keywords are :func:`gconn.load`'s);
+    ``full``: the whole content, if read.
 
     >>> import tempfile, os
     >>> path = os.path.join(tempfile.mkdtemp(), "stdin")
@@ -136,7 +129,7 @@ def identify(path, format=None, *, header=None, source=None, target=None, names=
     evidence = f"its first bytes are those of a .{certain} file" if certain else ""
     if certain is None and _BANNER.match(head):
         certain, evidence = "mtx", "a Matrix Market banner"
-    named = format_of_name(path)
+    named = EXTENSIONS.get(split_name(path)[0])
     notes = []
     if format is not None:
         if certain is not None and certain != format:
@@ -162,8 +155,7 @@ def identify(path, format=None, *, header=None, source=None, target=None, names=
         notes.append(f"{path.name}: read as {'METIS' if metis else 'an edge list'}: its name names no format, "
                      f"and its content has {metis or 'no Matrix Market banner and no METIS layout'}; "
                      "pass format= (--format) to say")
-    if gz and fmt not in TEXT:
-        raise ValueError(f"{path.name}: gzip applies to the text formats only ({', '.join(TEXT)}), not {fmt}")
+    check_gzip(path, fmt, gz)
     dialect = None
     if fmt == "edgelist":
         dialect = sniff(head, path.name, complete=whole, header=header, source=source, target=target,
@@ -180,42 +172,22 @@ def identify(path, format=None, *, header=None, source=None, target=None, names=
 
 
 def _content(path: Path, gz: bool) -> bytes:
-    if not gz:
-        return path.read_bytes()
-    try:
-        with gzip.open(path, "rb") as f:
-            return f.read()
-    except GZIP_ERRORS as e:
-        raise gzip_error(path, e) from None
+    return bytes(read_bytes(path)) if gz else path.read_bytes()
 
 
 def _metis_evidence(content: bytes) -> str:
-    """Why ``content`` reads as METIS ('' when it does not): a header line
-    'n m [fmt [ncon]]', then exactly n vertex lines holding as many entries
-    as the header calls for."""
-    pos, line = 0, 1
-    while pos < len(content) and content[pos:content.find(b"\n", pos) if b"\n" in content[pos:] else None
-                                         ].lstrip().startswith(b"%"):
-        end = content.find(b"\n", pos)
-        if end < 0:
-            return ""
-        pos, line = end + 1, line + 1
-    end = content.find(b"\n", pos)
-    end = len(content) if end < 0 else end
-    found = _METIS_HEADER.fullmatch(content[pos:end])
-    if found is None:
+    """Why ``content`` reads as METIS ('' when it does not): a header line 'n m [fmt [ncon]]', then
+    exactly n vertex lines holding as many entries as the header calls for."""
+    try:
+        n, m, fmt, ncon, line, body = metis_header(Path("content"), np.frombuffer(content, np.uint8))
+    except ValueError:
         return ""
-    n, m = int(found.group(1)), int(found.group(2))
-    fmt = (found.group(3) or b"0").decode().zfill(3)
-    ncon = int(found.group(4) or 1)
-    if n == 0 or end + 1 >= len(content):
+    if n == 0 or body >= len(content):
         return ""
-    # the lines up to the last that is not blank: n at most (cheap, no copy)
-    last = len(content.rstrip())
-    if b"%" not in content[end:end + 4096] and content.count(b"\n", end + 1, last) + 1 > n \
-            and content.find(b"%", end) < 0:
+    # more lines than n vertices and no comment: not METIS (cheap, no copy)
+    if content.find(b"%", body) < 0 and content.count(b"\n", body, len(content.rstrip())) + 1 > n:
         return ""
-    rest = content[end + 1:]
+    rest = content[body:]
     if b"%" in rest:
         kept = [ln for ln in rest.split(b"\n") if not ln.lstrip().startswith(b"%")]
         rest = b"\n".join(kept)

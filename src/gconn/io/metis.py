@@ -1,9 +1,7 @@
-"""METIS graph files: a header 'n m [fmt [ncon]]', then line i (1-based)
-lists vertex i's neighbours, 1-based, each edge on both endpoints' lines.
+"""METIS graph files: a header 'n m [fmt [ncon]]', then line i lists vertex i's neighbours, 1-based.
 
-fmt is up to three 0/1 digits: hundreds = a vertex size field, tens =
-``ncon`` vertex weights, units = a weight after every neighbour.  Sizes and
-weights are checked to be integers and otherwise ignored.
+fmt's 0/1 digits: a vertex size field, ``ncon`` vertex weights, a weight after every neighbour
+(sizes and weights are checked to be integers, then ignored).
 """
 from __future__ import annotations
 
@@ -17,7 +15,7 @@ from gconn.io._parsers import K
 _CHUNK = 1 << 20
 
 
-def _read_header(path: Path, buf: np.ndarray):
+def read_header(path: Path, buf: np.ndarray):
     """(n, m, fmt, ncon, header line number, body offset)."""
     pos, line = 0, 1
     while pos < buf.size:
@@ -44,7 +42,7 @@ def read(info, n: int | None, relabelled: bool):
     path = info.path
     name = path.name
     buf = read_bytes(path)
-    n_file, m, fmt, ncon, hline, body = _read_header(path, buf)
+    n_file, m, fmt, ncon, hline, body = read_header(path, buf)
     check_declared(name, n, n_file, hline, f"{name}, line {hline}: n={n_file}", relabelled)
     skip = (fmt[0] == "1") + (ncon if fmt[1] == "1" else 0)
     edge_weights = fmt[2] == "1"

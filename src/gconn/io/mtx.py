@@ -1,8 +1,7 @@
 """Matrix Market: coordinate (or dense array) adjacency matrices, 1-based.
 
-The header is read here, the entries by fast_matrix_market, after a syntax
-pass (it reads some malformed entries leniently); where it rejects a file,
-gconn's parser re-scans it to name the line.
+The header is read here, the entries by fast_matrix_market after a syntax pass (it reads some
+malformed entries leniently); where it rejects a file, gconn's parser names the line.
 """
 from __future__ import annotations
 
@@ -68,12 +67,7 @@ def _read_header(path: Path, f) -> _Header:
 
 def read(info, n: int | None, relabelled: bool):
     """The :class:`~gconn.io.edges.FileEdges` of a Matrix Market file."""
-    row, col, rows = read_coo(info.path, n, relabelled)
-    return FileEdges(row, col, rows)
-
-
-def read_coo(path: Path, n: int | None, relabelled: bool = False):
-    """(row, col, declared rows): the entries' 0-based ids, checked."""
+    path = info.path
     gz = is_gzip(path)
     try:
         with open_binary(path, gz) as f:
@@ -96,16 +90,15 @@ def read_coo(path: Path, n: int | None, relabelled: bool = False):
     if header.format == "array":
         keep = data != 0
         row, col = row[keep], col[keep]
-    return row, col, header.rows
+    return FileEdges(row, col, header.rows)
 
 
 def _check_syntax(path: Path, header: _Header) -> None:
-    """Reject what fast_matrix_market would read leniently: a pattern entry
-    '3 1.5' (read as '3 1'), extra fields, a real value in an integer file."""
+    """Reject what fast_matrix_market reads leniently: '3 1.5' as '3 1', extra fields, a real as integer."""
     buf = read_bytes(path)
     body = K.line_start(buf, header.size_line + 1)
     kind = K.VALUE_INTEGER if header.field == "integer" else K.VALUE_REAL
-    nvals = {"pattern": 0, "integer": 1, "real": 1, "complex": 2}[header.field]
+    nvals = header.fields - 2
     nidx = 2 if header.format == "coordinate" else 0
     if nidx == 0 and nvals == 0:
         raise ValueError(f"{path.name}, line 1: a dense 'array' file cannot have the 'pattern' field")
@@ -126,8 +119,7 @@ def _describe_error(path: Path, header: _Header, error: Exception) -> ValueError
     name = path.name
     if header.format == "coordinate":
         buf = read_bytes(path)
-        newlines = np.flatnonzero(buf == 10)
-        body = int(newlines[header.size_line - 1]) + 1 if newlines.size >= header.size_line else buf.size
+        body = K.line_start(buf, header.size_line + 1)
         cap = min(header.nnz, K.count_lines(buf))
         src = np.empty(cap, np.int64)
         dst = np.empty(cap, np.int64)
@@ -146,7 +138,7 @@ def _describe_error(path: Path, header: _Header, error: Exception) -> ValueError
         if k < header.nnz:
             return ValueError(f"{name}, line {K.count_lines(buf)}: file ends after {k} of the "
                               f"{header.nnz} entries {declared}")
-    # the rest fmm words itself, as 'Line N: Message.' when it knows the line
+    # fmm words the rest, as 'Line N: Message.' where it knows the line
     message = str(error).strip().rstrip(".")
     if message.startswith("Line "):
         number, _, message = message[5:].partition(":")

@@ -1,10 +1,7 @@
-"""Parquet edge tables: two columns of ids, ``source=``/``target=`` by name
-(default: the first two), integers or names as in :mod:`gconn.tables`.
+"""Parquet edge tables: two columns of ids or names, ``source=``/``target=`` (default: the first two).
 
-gconn writes the columns ``source`` and ``target``, each edge once, with
-``gconn.n`` (the vertex count) in the metadata, or ``gconn.vertices =
-"listed"`` where the vertices are the ids or names that occur (a vertex
-without edges: a row whose target is null).
+gconn writes columns ``source`` and ``target`` with ``gconn.n`` in the metadata, or ``gconn.vertices =
+"listed"`` where the vertices are the ids that occur (a vertex without edges: a null target).
 """
 from __future__ import annotations
 
@@ -24,24 +21,23 @@ def read(info, n, relabelled: bool):
     try:
         schema = pq.read_schema(path)
         names = schema.names
-    except (pa.ArrowInvalid, OSError) as e:
-        raise ValueError(f"{path.name}: not a readable Parquet file ({e})") from None
-    # integers are column positions
-    source, target = (names[c] if isinstance(c, int) and not isinstance(c, bool) and 0 <= c < len(names) else c
-                      for c in (source, target))
-    for given, option in ((source, "source"), (target, "target")):
-        if given is not None and given not in names:
-            raise ValueError(f"{path.name}: {option}={given!r} is not a column of the file; its columns: {names}")
-    if len(names) < 2 and (source is None or target is None):
-        raise ValueError(f"{path.name}: an edge table needs two columns (source and target); it has {names}")
-    columns = [source if source is not None else names[0], target if target is not None else names[1]]
-    meta = schema.metadata or {}
-    declared = meta.get(b"gconn.n")
-    listed = meta.get(b"gconn.vertices") == b"listed"
-    try:
+        # integers are column positions
+        source, target = (names[c] if isinstance(c, int) and not isinstance(c, bool) and 0 <= c < len(names)
+                          else c for c in (source, target))
+        for given, option in ((source, "source"), (target, "target")):
+            if given is not None and given not in names:
+                raise ValueError(f"{path.name}: {option}={given!r} is not a column of the file; its columns: "
+                                 f"{names}")
+        if len(names) < 2 and (source is None or target is None):
+            raise ValueError(f"{path.name}: an edge table needs two columns (source and target); it has "
+                             f"{names}")
+        columns = [source if source is not None else names[0], target if target is not None else names[1]]
         table = pq.read_table(path, columns=list(dict.fromkeys(columns)))
     except (pa.ArrowInvalid, OSError) as e:
         raise ValueError(f"{path.name}: not a readable Parquet file ({e})") from None
+    meta = schema.metadata or {}
+    declared = meta.get(b"gconn.n")
+    listed = meta.get(b"gconn.vertices") == b"listed"
     src_col, dst_col = table.column(columns[0]), table.column(columns[1])
     alone = None
     if listed and dst_col.null_count:
@@ -71,8 +67,6 @@ def read(info, n, relabelled: bool):
 
 
 def write(graph, f) -> None:
-    """Edges once each as columns ``source``, ``target``, in input ids (or
-    names); see the module docstring for the metadata."""
     import pyarrow as pa
     import pyarrow.parquet as pq
     ids = graph.nodes
