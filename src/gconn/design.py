@@ -32,8 +32,7 @@ EXISTING_FINISHES = (
     "afforest",        # Afforest: link (repeated CAS of the higher root to the lower), then compress
 )
 
-#: Shiloach-Vishkin: the paper's root-based adaptation (appendix) and the
-#: classic alternating-hook form of GPU-CC (Soman et al.).
+#: Shiloach-Vishkin: the paper's root-based adaptation and GPU-CC's classic alternating hooks (Soman et al.).
 SV_FINISHES = ("sv", "sv-classic")
 
 #: Liu-Tarjan's 16 variants (appendix): (connect, update, shortcut, alter).
@@ -74,8 +73,7 @@ FINISH_CODE = {f: i for i, f in enumerate(FINISHES)}
 FIND_CODE = {f: i for i, f in enumerate(FINDS)}
 SPLICE_CODE = {s: i for i, s in enumerate(SPLICES)}
 
-# The find (compress) options each union rule accepts (paper appendix).
-# (the other finishes take none: their compression is part of the method)
+# The find options each union rule accepts (paper appendix); the other finishes' compression is fixed.
 _VALID_FINDS = {**dict.fromkeys(("union-async", "union-hooks", "union-early"), FINDS[:4]),
                 **dict.fromkeys(("union-rem-cas", "union-rem-lock"), FINDS[:3]),
                 "union-jtb": ("find-naive", "find-two-try-split")}
@@ -112,12 +110,7 @@ class Variant:
 
     @property
     def name(self) -> str:
-        parts = [self.sampling, self.finish]
-        if self.find:
-            parts.append(self.find)
-        if self.splice:
-            parts.append(self.splice)
-        return "+".join(parts)
+        return "+".join(p for p in (self.sampling, self.finish, self.find, self.splice) if p)
 
     def __str__(self) -> str:
         return self.name
@@ -147,8 +140,7 @@ class Variant:
 
     @classmethod
     def parse(cls, name: "str | Variant", problem: str = "cc") -> "Variant":
-        """Parse and validate a variant name (canonical or the paper's; no
-        sampling part means none) for ``problem``."""
+        """Parse and validate a variant name (canonical or the paper's; no sampling part: none)."""
         if isinstance(name, Variant):
             check(name, problem)
             return name
@@ -264,8 +256,7 @@ LT_CONNECT_CODE = {"connect": 0, "parent-connect": 1, "extended-connect": 2}
 LT_UPDATE_CODE = {"update": 0, "root-update": 1}
 LT_SHORTCUT_CODE = {"shortcut": 0, "full-shortcut": 1}
 
-# BFS sampling pays a synchronization per level, so it stops after this many
-# levels; the finish completes the partial tree as it does k-out's.
+# BFS sampling pays a synchronization per level, so it stops after this many; the finish completes it.
 BFS_LEVELS = 256
 
 #: Stride sampling unions runs of this many consecutive edges (a warp's read)
@@ -306,10 +297,7 @@ def default_max_rounds(finish: str, n: int) -> int:
 
 
 def check_param_names(params: dict) -> None:
-    """Raise TypeError naming any option a variant does not take.
-
-    >>> check_param_names({"k": 3})
-    """
+    """Raise TypeError naming any option a variant does not take."""
     unknown = sorted(set(params) - set(PARAMS))
     if unknown:
         if "n" in unknown:
@@ -457,15 +445,12 @@ class Plan:
 
     @property
     def needs(self) -> str:
-        """The form of the graph this variant reads (:data:`gconn.graph.FORMS`):
-        ``"adjacency"`` where it walks neighbour lists, else ``"edges"``.
+        """The form of the graph it reads (:data:`gconn.graph.FORMS`): ``"adjacency"`` or ``"edges"``.
 
         >>> Plan.of(Variant.parse("none+lt-prf")).needs, Plan.of(Variant.parse("hb+union-async")).needs
         ('edges', 'adjacency')
         """
-        if self.gathers or self.family == TRAVERSAL:
-            return "adjacency"
-        return "edges"
+        return "adjacency" if self.gathers or self.family == TRAVERSAL else "edges"
 
     @property
     def gathers(self) -> bool:
@@ -473,8 +458,7 @@ class Plan:
         return self.sampling in GATHERING
 
     def stride_step(self, m: int, n: int) -> int:
-        """Stride sampling's step: the first ``STRIDE_RUN`` edges of every
-        ``step`` are unioned, about k n edges in all.
+        """Stride sampling's step: the first ``STRIDE_RUN`` edges of every ``step``, about k n in all.
 
         >>> Plan.of(Variant.parse("stride+union-async")).stride_step(m=64 * 10**6, n=4 * 10**6)
         512
@@ -483,9 +467,8 @@ class Plan:
 
     @property
     def contract(self) -> bool:
-        """Whether the gathered edges contract L_max to its root: a finish
-        that is not root-based could move a vertex out of L_max
-        (:mod:`gconn.pipeline`)."""
+        """Whether the gathered edges contract L_max to its root: a finish that is not root-based
+        could move a vertex out of L_max."""
         return not self.variant.root_based
 
     def max_rounds(self, n: int) -> int:
@@ -494,8 +477,8 @@ class Plan:
 
     def device_bytes(self, n: int, m: int, id_bytes: int, ptr_bytes: int, forest: bool,
                      units_per_edge: float) -> int:
-        """Memory a static run allocates beyond the graph's arrays
-        (``units_per_edge``: gather work-list slots per directed edge)."""
+        """Memory a static run allocates beyond the graph's arrays (``units_per_edge``: gather work-list
+        slots per directed edge)."""
         pb = 8 if self.jtb else id_bytes
         total = n * pb * (2 if self.aux else 1)
         if self.family != UNION_FIND:
@@ -511,6 +494,7 @@ class Plan:
             total += n * id_bytes
         return total
 
+
 def variants(problem: str = "cc") -> list[str]:
     """All valid variant names for ``problem`` ('cc', 'forest' or 'incremental').
 
@@ -524,16 +508,13 @@ def iter_variants(problem: str = "cc") -> Iterator[Variant]:
     if problem not in PROBLEMS:
         raise ValueError(f"unknown problem {problem!r}; one of {', '.join(PROBLEMS)}")
     samplings = ("none",) if problem == "incremental" else SAMPLINGS
-    for s in samplings:
-        for f in FINISHES:
-            for fd in _VALID_FINDS.get(f, (None,)):
-                for sp in (SPLICES if f in _NEEDS_SPLICE else (None,)):
-                    v = Variant(s, f, fd, sp)
-                    try:
-                        check(v, problem)
-                    except ValueError:
-                        continue
-                    yield v
+    for v in (Variant(s, f, fd, sp) for s in samplings for f in FINISHES
+              for fd in _VALID_FINDS.get(f, (None,)) for sp in (SPLICES if f in _NEEDS_SPLICE else (None,))):
+        try:
+            check(v, problem)
+        except ValueError:
+            continue
+        yield v
 
 
 def count_variants() -> dict:
@@ -576,8 +557,8 @@ AUTO_GPU_STRIDE_MAX_N = 1 << 18
 
 
 class Rule(NamedTuple):
-    """One rule of :func:`choose`: where ``when(features)`` holds, ``variant``
-    (``{link}`` and ``{sampling}`` filled from :class:`_Features`)."""
+    """One rule of :func:`choose`: where ``when(features)`` holds, ``variant`` (``{link}``, ``{sampling}``
+    filled from :class:`_Features`)."""
 
     backend: str
     name: str
