@@ -1,16 +1,9 @@
-"""Every input a user brings, identified once: :func:`describe` says what it is
-(a :class:`Source`), :func:`to_graph` builds the :class:`gconn.Graph`.
+"""Every input a user brings, identified once, before anything is read: :func:`describe` says what
+it is (a :class:`Source`: a file by its name and first bytes, arrays by shape and dtype),
+:func:`to_graph` builds the :class:`gconn.Graph`.
 
-:mod:`gconn.api.dispatch` routes a call from the description before anything
-is read: a file is identified from its name and first bytes
-(:func:`gconn.io.identify`), arrays are checked for shape and dtype.
-
->>> describe(([0, 1], [1, 2])).kind
-'edges'
 >>> describe(np.zeros((3, 3))).kind
 'matrix'
->>> as_graph(([0, 1], [1, 2])).n
-3
 """
 from __future__ import annotations
 
@@ -212,14 +205,11 @@ def to_graph(src: Source, n: int | None = None, relabel=False, read=None) -> Gra
 
 def as_graph(obj: Any, n: int | None = None, *, relabel=False, source=None, target=None, format=None,
              header=None, names=None) -> Graph:
-    """Any supported input as a :class:`gconn.Graph` (see :data:`gconn.inputs.KINDS`).
-
-    Beyond the Graph constructors' inputs: file paths (as :func:`gconn.load`),
-    a square adjacency matrix (as SciPy's csgraph reads it), a pandas,
-    polars, pyarrow or cuDF edge table (columns ``source=``/``target=``,
-    default the first two), and DLPack or CUDA-array-interface tensors.
-    Names are mapped to 0..k-1 in sorted order (``graph.nodes``, see
-    :mod:`gconn.inputs.tables`); ``relabel`` is :meth:`gconn.Graph.from_edges`'s.
+    """Any supported input as a :class:`gconn.Graph` (:data:`gconn.inputs.KINDS`): besides the Graph
+    constructors' inputs, file paths (as :func:`gconn.load`), a square adjacency matrix (as SciPy's
+    csgraph reads it), an edge table (columns ``source=``/``target=``, default the first two) and
+    DLPack tensors.  Names are mapped to 0..k-1 in sorted order (``graph.nodes``); ``relabel`` is
+    :meth:`gconn.Graph.from_edges`'s.
 
     >>> as_graph(([0, 1], [1, 2])).n
     3
