@@ -152,25 +152,20 @@ class Variant:
         parts = [_canonical(p) for p in name.strip().split("+") if p.strip()]
         if not parts:
             raise ValueError(f"empty variant name; try one of e.g. {default_name(problem)!r}")
-        sampling = "none"
-        if parts[0] in SAMPLINGS:
-            sampling = parts.pop(0)
+        sampling = parts.pop(0) if parts[0] in SAMPLINGS else "none"
         if not parts:
             raise ValueError(f"variant {name!r} names no finish method; finishes: {', '.join(FINISHES)}")
         finish = parts.pop(0)
         if finish not in FINISHES:
-            raise ValueError(
-                f"unknown finish method {finish!r} in {name!r}; valid finishes: {', '.join(FINISHES)}"
-            )
+            raise ValueError(f"unknown finish method {finish!r} in {name!r}; "
+                             f"valid finishes: {', '.join(FINISHES)}")
         if finish in _VALID_FINDS:
             find = parts.pop(0) if parts else _VALID_FINDS[finish][-1 if finish == "union-jtb" else 2]
         else:
             find = parts.pop(0) if parts and parts[0] in FINDS else None
-        splice = parts.pop(0) if parts else None
+        splice = parts.pop(0) if parts else "split-one" if finish in _NEEDS_SPLICE else None
         if parts:
             raise ValueError(f"variant {name!r} has unexpected trailing parts {parts}")
-        if finish in _NEEDS_SPLICE and splice is None:
-            splice = "split-one"
         v = cls(sampling, finish, find, splice)
         check(v, problem)
         if len(_PARSED) < 4096:
@@ -190,7 +185,7 @@ def _canonical(part: str) -> str:
                    "lp": "label-prop", "label-propagation": "label-prop", "shiloach-vishkin": "sv",
                    "gpu-cc": "sv-classic", "soman": "sv-classic", "ecl": "ecl-cc", "bfscc": "bfs-cc",
                    **{f[3:]: f for f in LT_FINISHES}}
-        # the paper's names first: they win over an alias of the same spelling
+        # the paper's names win over an alias of the same spelling
         _CANONICAL.update(aliases)
         _CANONICAL.update({paper.lower(): canon for canon, paper in PAPER_NAMES.items()})
     return _CANONICAL.get(p, p)
@@ -415,8 +410,7 @@ class Plan:
         if kout not in PARAM_CHOICES["kout"]:
             raise ValueError(f"kout must be 'afforest' or 'paper'; got {kout!r}")
         cap = params.get("max_rounds")
-        if cap is not None:
-            cap = _int_param(params, "max_rounds", 1, "an iterative finish")
+        cap = None if cap is None else _int_param(params, "max_rounds", 1, "an iterative finish")
         lt = lt_codes(v.finish) if v.finish in LT_RULES else None
         return cls(
             variant=v, family=family, fin=fin,
@@ -589,7 +583,7 @@ RULES = (
          "the adjacency costs more than sampling saves "
          "(B: The automatic choice; The automatic choice at low average degree (GPU))"),
     Rule("gpu", "k-out where HB leaves many roots",
-         lambda f: f.kout and f.hb_roots() > AUTO_GPU_HB_ROOTS, "kout+union-rem-cas+find-naive+{link}",
+         lambda f: f.kout and f.graph.hb_roots() > AUTO_GPU_HB_ROOTS, "kout+union-rem-cas+find-naive+{link}",
          "after k-out the few unions left do not repay FindHalve's compression (B: Fourteenth session)"),
     Rule("gpu", "sampled, a spanning forest", lambda f: f.problem == "forest",
          "{sampling}+union-rem-cas+find-split+split-one",
@@ -632,9 +626,6 @@ class _Features:
         self.chains = adjacency and low and not self.scattered and graph.hb_roots() <= AUTO_GPU_HB_ROOTS
         self.kout = (m >= AUTO_GPU_KOUT_EDGES and not self.chains) or self.scattered
         self.sampling = "kout" if self.kout else "hb"
-
-    def hb_roots(self) -> float:
-        return self.graph.hb_roots()
 
     def coverage(self) -> float:
         return self.hb_coverage(self.graph) if self.hb_coverage is not None else 0.0
