@@ -76,14 +76,13 @@ def describe(obj: Any, *, format=None, header=None, source=None, target=None, na
     >>> s.kind, s.edges
     ('edges', 3)
     """
-    if isinstance(obj, (str, os.PathLike)):
+    if isinstance(obj, (str, os.PathLike)) or _is_paths(obj):
         from gconn.io import identify     # lazily: `import gconn` stays fast
-        info = identify(obj, format, header=header, source=source, target=target, names=names)
-        return Source("file", obj, file=info, edges=_edges_in(info), notes=info.notes)
-    if _is_paths(obj):
-        from gconn.io import identify
-        infos = [identify(p, format, header=header, source=source, target=target, names=names) for p in obj]
-        return Source("files", obj, file=infos, notes=tuple(n for i in infos for n in i.notes))
+        infos = [identify(p, format, header=header, source=source, target=target, names=names)
+                 for p in (obj if isinstance(obj, list) else [obj])]
+        if isinstance(obj, list):
+            return Source("files", obj, file=infos, notes=tuple(n for i in infos for n in i.notes))
+        return Source("file", obj, file=infos[0], edges=_edges_in(infos[0]), notes=infos[0].notes)
     for option, value in (("format", format), ("header", header), ("names", names)):
         if value is not None:
             raise TypeError(f"{option}= applies to files, not to a {type(obj).__name__}")
@@ -137,13 +136,11 @@ def _pair(obj, s, d) -> Source:
 
 def _edge_array(obj, arr) -> Source:
     """An array: an (m, 2) edge list or a square adjacency matrix (2 x 2: an error)."""
-    if _is_cupy(arr):
-        shape = tuple(arr.shape)
-    else:
+    if not _is_cupy(arr):
         arr = np.asarray(arr)
-        shape = arr.shape
-        if len(shape) == 2 and shape[1] == 2 and is_named(arr):
+        if arr.ndim == 2 and arr.shape[1] == 2 and is_named(arr):
             return _pair(obj, arr[:, 0], arr[:, 1])     # names: an edge list, never a matrix
+    shape = tuple(arr.shape)
     if len(shape) == 2 and shape[0] == shape[1]:
         if shape[0] == 2:
             raise ValueError(AMBIGUOUS_2X2)
@@ -196,9 +193,8 @@ def to_graph(src: Source, n: int | None = None, relabel=False, read=None) -> Gra
             raise ValueError(f"n={n} does not match the {g.n} x {g.n} adjacency matrix")
         return g
     if kind == "chunks":
-        chunks = [(np.asarray(a), np.asarray(b)) for a, b in src.obj]
-        s = np.concatenate([a for a, _ in chunks]) if chunks else np.zeros(0, np.int64)
-        d = np.concatenate([b for _, b in chunks]) if chunks else np.zeros(0, np.int64)
+        chunks = [(np.asarray(a), np.asarray(b)) for a, b in src.obj] or [(np.zeros(0, np.int64),) * 2]
+        s, d = (np.concatenate(c) for c in zip(*chunks))
         return Graph.from_edges(s, d, n, relabel=relabel)
     return coerce(src.obj, n)
 
