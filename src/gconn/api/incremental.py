@@ -140,17 +140,14 @@ class IncrementalConnectivity:
                             self._n = end
                         return out[:answers]
         device_io = _is_cupy(src) or _is_cupy(dst) or (src is None and _is_cupy(kinds))
-        return _out(self._process(kinds, src, dst), device_io)
-
-    def _process(self, kinds, src, dst):
         kinds, src, dst = self._batch(kinds, src, dst)
         s, d, hi = self._ids(src, dst)
         if s.size == 0:
-            return self._empty_bool()
-        # one lock for the whole batch: no other thread's inserts in between
-        with self._lock:
+            return _out(self._empty_bool(), device_io)
+        with self._lock:        # one lock for the whole batch: no other thread's inserts in between
             self._grow_to(hi, s, d)
-            return self._run(kinds, s, d)
+            out = self._run(kinds, s, d)
+        return _out(out, device_io)
 
     def _run(self, kinds, s, d):
         is_query = kinds == 1
@@ -170,9 +167,7 @@ class IncrementalConnectivity:
                 self._state.insert(s[a:b], d[a:b])
             else:
                 answers.append(self._state.query(s[a:b], d[a:b]))
-        if not answers:
-            return self._empty_bool()
-        return self._be.concatenate(answers)
+        return self._be.concatenate(answers) if answers else self._empty_bool()
 
     def _empty_bool(self):
         return self._be.asarray(np.zeros(0, np.bool_))
@@ -182,9 +177,8 @@ class IncrementalConnectivity:
             if self._be.NAME == "cpu":
                 _check_growth(self._state, n, origin)
             if n > INT32_MAX and self._state.id_dtype == np.int32:
-                raise ValueError(
-                    f"vertex id {n - 1} needs 64-bit ids; create IncrementalConnectivity(n={n}) "
-                    "up front so it starts with int64 ids")
+                raise ValueError(f"vertex id {n - 1} needs 64-bit ids; create IncrementalConnectivity(n={n}) "
+                                 "up front so it starts with int64 ids")
             self._state.reserve(n)
             self._n = n
 
