@@ -1,15 +1,9 @@
 """The GConn design space: sampling x finish x find/compress x splice.
 
-A *variant* is one point of that space, named like
-``kout+union-async+find-halve`` or ``none+lt-prf``.  This module knows which
-points are valid for each problem and how names map to them, not how the
-backends implement them.
-
-Names follow the paper (Hong, Dhulipala, Shun, PACT 2020, Sec. 3 and the
-appendix); ``PAPER_NAMES`` maps them.
-
-Stride sampling (``stride``, ours) unions runs of 32 edges spread evenly
-over an edge list, for graphs with no adjacency lists to walk.
+A *variant* is one point of it, named like ``kout+union-async+find-halve``
+(the paper's names, ``PAPER_NAMES``, also parse); this module knows which
+variants are valid for each problem, how a backend runs one (:class:`Plan`)
+and which one the automatic choice takes (``RULES``).
 """
 from __future__ import annotations
 
@@ -38,29 +32,15 @@ EXISTING_FINISHES = (
     "afforest",        # Afforest: link (repeated CAS of the higher root to the lower), then compress
 )
 
-#: Shiloach-Vishkin: the paper's root-based adaptation (appendix) and the
-#: classic alternating-hook form of GPU-CC (Soman et al.).
+#: Shiloach-Vishkin: the paper's root-based adaptation and GPU-CC's classic alternating hooks (Soman et al.).
 SV_FINISHES = ("sv", "sv-classic")
 
 #: Liu-Tarjan's 16 variants (appendix): (connect, update, shortcut, alter).
-LT_RULES = {
-    "lt-cusa": ("connect", "update", "shortcut", True),
-    "lt-crsa": ("connect", "root-update", "shortcut", True),
-    "lt-pusa": ("parent-connect", "update", "shortcut", True),
-    "lt-prsa": ("parent-connect", "root-update", "shortcut", True),
-    "lt-pus": ("parent-connect", "update", "shortcut", False),
-    "lt-prs": ("parent-connect", "root-update", "shortcut", False),
-    "lt-eusa": ("extended-connect", "update", "shortcut", True),
-    "lt-eus": ("extended-connect", "update", "shortcut", False),
-    "lt-cufa": ("connect", "update", "full-shortcut", True),
-    "lt-crfa": ("connect", "root-update", "full-shortcut", True),
-    "lt-pufa": ("parent-connect", "update", "full-shortcut", True),
-    "lt-prfa": ("parent-connect", "root-update", "full-shortcut", True),
-    "lt-puf": ("parent-connect", "update", "full-shortcut", False),
-    "lt-prf": ("parent-connect", "root-update", "full-shortcut", False),
-    "lt-eufa": ("extended-connect", "update", "full-shortcut", True),
-    "lt-euf": ("extended-connect", "update", "full-shortcut", False),
-}
+#: Each name spells its rules: C/P/E connect, U/R (root-)update, S/F (full-)shortcut, A alter.
+_LT_WORDS = {"c": "connect", "p": "parent-connect", "e": "extended-connect", "u": "update",
+             "r": "root-update", "s": "shortcut", "f": "full-shortcut"}
+LT_RULES = {"lt-" + x: (_LT_WORDS[x[0]], _LT_WORDS[x[1]], _LT_WORDS[x[2]], x[3:] == "a")
+            for x in "cusa crsa pusa prsa pus prs eusa eus cufa crfa pufa prfa puf prf eufa euf".split()}
 LT_FINISHES = tuple(LT_RULES)
 
 #: Min-based finishes that iterate rounds over the edges until nothing changes.
@@ -93,28 +73,19 @@ FINISH_CODE = {f: i for i, f in enumerate(FINISHES)}
 FIND_CODE = {f: i for i, f in enumerate(FINDS)}
 SPLICE_CODE = {s: i for i, s in enumerate(SPLICES)}
 
-# The find (compress) options each union rule accepts (paper appendix).
-_VALID_FINDS = {
-    "union-async": ("find-naive", "find-split", "find-halve", "find-compress"),
-    "union-hooks": ("find-naive", "find-split", "find-halve", "find-compress"),
-    "union-early": ("find-naive", "find-split", "find-halve", "find-compress"),
-    "union-rem-cas": ("find-naive", "find-split", "find-halve"),
-    "union-rem-lock": ("find-naive", "find-split", "find-halve"),
-    "union-jtb": ("find-naive", "find-two-try-split"),
-}
+# The find options each union rule accepts (paper appendix); the other finishes' compression is fixed.
+_VALID_FINDS = {**dict.fromkeys(("union-async", "union-hooks", "union-early"), FINDS[:4]),
+                **dict.fromkeys(("union-rem-cas", "union-rem-lock"), FINDS[:3]),
+                "union-jtb": ("find-naive", "find-two-try-split")}
 _NEEDS_SPLICE = {"union-rem-cas", "union-rem-lock"}
-# The other finishes take no find option: their compression is part of the
-# method.
 
-# Root-based finishes only change the parent of a root, so they give spanning
-# forests and incremental batches (paper Sec. 3.3, 3.6); SpliceAtomic moves
-# non-roots, so Rem's algorithms with it are not.  ecl-cc, afforest and sv
-# hook only roots and their compression only shortens paths; LT with
-# RootUpdate is ConnectIt's 6 root-based LT variants.  Not root-based: LT
-# with Update, Stergiou and label propagation (move any vertex), sv-classic
-# (plain-write hooks can overwrite a root's parent in a round), bfs-cc.
+# Root-based finishes only change a root's parent, so they give spanning forests and incremental
+# batches (paper Sec. 3.3, 3.6); SpliceAtomic moves non-roots.  LT with RootUpdate: ConnectIt's 6
+# root-based LT variants.  Not root-based: LT with Update, Stergiou, label propagation (move any
+# vertex), sv-classic (plain-write hooks can overwrite a root's parent in a round), bfs-cc.
 ROOT_BASED_LT = tuple(f for f, r in LT_RULES.items() if r[1] == "root-update")
 _ROOT_BASED = set(UNION_FINDS) | {"ecl-cc", "afforest", "sv"} | set(ROOT_BASED_LT)
+_ROOT_BASED_NAMES = f"root-based finishes: {', '.join(f for f in FINISHES if f in _ROOT_BASED)}"
 
 
 #: parsed names and plans (both immutable)
@@ -139,19 +110,10 @@ class Variant:
 
     @property
     def name(self) -> str:
-        parts = [self.sampling, self.finish]
-        if self.find:
-            parts.append(self.find)
-        if self.splice:
-            parts.append(self.splice)
-        return "+".join(parts)
+        return "+".join(p for p in (self.sampling, self.finish, self.find, self.splice) if p)
 
     def __str__(self) -> str:
         return self.name
-
-    @property
-    def param_dict(self) -> dict:
-        return dict(self.params)
 
     @property
     def root_based(self) -> bool:
@@ -163,14 +125,12 @@ class Variant:
 
     @property
     def min_rooted(self) -> bool:
-        """Whether every root is its tree's minimum id (not UnionJTB, which
-        links by rank, nor sv-classic, whose alternate rounds hook upwards)."""
+        """Whether every root is its tree's minimum id (UnionJTB links by rank, sv-classic hooks upwards)."""
         return self.finish not in ("union-jtb", "sv-classic")
 
     @property
     def phase_separated(self) -> bool:
-        """Rem's algorithms with SpliceAtomic are correct for unions and finds
-        only when the two are separated by a barrier (ConnectIt)."""
+        """Rem's algorithms with SpliceAtomic: unions and finds need a barrier between them (ConnectIt)."""
         return self.finish in _NEEDS_SPLICE and self.splice == "splice"
 
     def with_params(self, **params) -> "Variant":
@@ -180,8 +140,7 @@ class Variant:
 
     @classmethod
     def parse(cls, name: "str | Variant", problem: str = "cc") -> "Variant":
-        """Parse and validate a variant name (canonical or the paper's; no
-        sampling part means none) for ``problem``."""
+        """Parse and validate a variant name (canonical or the paper's; no sampling part: none)."""
         if isinstance(name, Variant):
             check(name, problem)
             return name
@@ -193,25 +152,20 @@ class Variant:
         parts = [_canonical(p) for p in name.strip().split("+") if p.strip()]
         if not parts:
             raise ValueError(f"empty variant name; try one of e.g. {default_name(problem)!r}")
-        sampling = "none"
-        if parts[0] in SAMPLINGS:
-            sampling = parts.pop(0)
+        sampling = parts.pop(0) if parts[0] in SAMPLINGS else "none"
         if not parts:
             raise ValueError(f"variant {name!r} names no finish method; finishes: {', '.join(FINISHES)}")
         finish = parts.pop(0)
         if finish not in FINISHES:
-            raise ValueError(
-                f"unknown finish method {finish!r} in {name!r}; valid finishes: {', '.join(FINISHES)}"
-            )
+            raise ValueError(f"unknown finish method {finish!r} in {name!r}; "
+                             f"valid finishes: {', '.join(FINISHES)}")
         if finish in _VALID_FINDS:
             find = parts.pop(0) if parts else _VALID_FINDS[finish][-1 if finish == "union-jtb" else 2]
         else:
             find = parts.pop(0) if parts and parts[0] in FINDS else None
-        splice = parts.pop(0) if parts else None
+        splice = parts.pop(0) if parts else "split-one" if finish in _NEEDS_SPLICE else None
         if parts:
             raise ValueError(f"variant {name!r} has unexpected trailing parts {parts}")
-        if finish in _NEEDS_SPLICE and splice is None:
-            splice = "split-one"
         v = cls(sampling, finish, find, splice)
         check(v, problem)
         if len(_PARSED) < 4096:
@@ -231,7 +185,7 @@ def _canonical(part: str) -> str:
                    "lp": "label-prop", "label-propagation": "label-prop", "shiloach-vishkin": "sv",
                    "gpu-cc": "sv-classic", "soman": "sv-classic", "ecl": "ecl-cc", "bfscc": "bfs-cc",
                    **{f[3:]: f for f in LT_FINISHES}}
-        # the paper's names first: they win over an alias of the same spelling
+        # the paper's names win over an alias of the same spelling
         _CANONICAL.update(aliases)
         _CANONICAL.update({paper.lower(): canon for canon, paper in PAPER_NAMES.items()})
     return _CANONICAL.get(p, p)
@@ -252,9 +206,8 @@ def check(v: Variant, problem: str = "cc") -> None:
     if v.finish in _VALID_FINDS:
         finds = _VALID_FINDS[v.finish]
         if v.find not in finds:
-            raise ValueError(
-                f"{v.finish} does not combine with {v.find!r}; valid find options: {', '.join(finds)}"
-            )
+            raise ValueError(f"{v.finish} does not combine with {v.find!r}; "
+                             f"valid find options: {', '.join(finds)}")
     elif v.find is not None:
         raise ValueError(f"{v.finish} takes no find option (its compression is part of the method); "
                          f"got {v.find!r}; write e.g. '{v.sampling}+{v.finish}'")
@@ -272,23 +225,17 @@ def check(v: Variant, problem: str = "cc") -> None:
         raise ValueError(f"only Rem's algorithms take a splice rule; {v.finish} does not (got {v.splice!r})")
     if problem == "forest" and not v.root_based:
         if v.splice == "splice":
-            raise ValueError(
-                f"{v.name} cannot produce a spanning forest: it is not root-based "
-                "(SpliceAtomic moves non-roots between trees); use split-one or halve-one"
-            )
-        raise ValueError(
-            f"{v.name} cannot produce a spanning forest: {v.finish} is not root-based; "
-            f"root-based finishes: {', '.join(f for f in FINISHES if f in _ROOT_BASED)}"
-        )
+            raise ValueError(f"{v.name} cannot produce a spanning forest: it is not root-based "
+                             "(SpliceAtomic moves non-roots between trees); use split-one or halve-one")
+        raise ValueError(f"{v.name} cannot produce a spanning forest: {v.finish} is not root-based; "
+                         + _ROOT_BASED_NAMES)
     if problem == "incremental":
         if v.sampling != "none":
-            raise ValueError(
-                f"incremental connectivity takes no sampling (batches arrive as COO); got {v.sampling!r}"
-            )
+            raise ValueError("incremental connectivity takes no sampling (batches arrive as COO); "
+                             f"got {v.sampling!r}")
         if v.finish not in _ROOT_BASED:
             raise ValueError(f"{v.finish} is not root-based and cannot process incremental batches; "
-                             f"root-based finishes: {', '.join(f for f in FINISHES if f in _ROOT_BASED)}")
-
+                             + _ROOT_BASED_NAMES)
 
 
 # --- the plan: everything a backend needs to run one variant ---------------
@@ -304,8 +251,7 @@ LT_CONNECT_CODE = {"connect": 0, "parent-connect": 1, "extended-connect": 2}
 LT_UPDATE_CODE = {"update": 0, "root-update": 1}
 LT_SHORTCUT_CODE = {"shortcut": 0, "full-shortcut": 1}
 
-# BFS sampling pays a synchronization per level, so it stops after this many
-# levels; the finish completes the partial tree as it does k-out's.
+# BFS sampling pays a synchronization per level, so it stops after this many; the finish completes it.
 BFS_LEVELS = 256
 
 #: Stride sampling unions runs of this many consecutive edges (a warp's read)
@@ -333,11 +279,8 @@ _LABEL_AUX = frozenset(("sv", "stergiou") + LT_FINISHES)
 
 
 def default_max_rounds(finish: str, n: int) -> int:
-    """The default round cap of an iterative finish on n vertices: n + 2
-    (label propagation settles within diameter + 1 rounds; SV hooks a root
-    every round), (n + 2) * (log2 n + 4) for Liu-Tarjan (at most n hooking
-    rounds, log2 n + 1 shortcut rounds between; generous, not proven, for
-    the Update variants).
+    """The default round cap of an iterative finish on n vertices: n + 2 (LP settles within
+    diameter + 1 rounds, SV hooks a root every round); Liu-Tarjan: (n + 2) * (log2 n + 4), generous.
 
     >>> default_max_rounds("label-prop", 2000)
     2002
@@ -349,10 +292,7 @@ def default_max_rounds(finish: str, n: int) -> int:
 
 
 def check_param_names(params: dict) -> None:
-    """Raise TypeError naming any option a variant does not take.
-
-    >>> check_param_names({"k": 3})
-    """
+    """Raise TypeError naming any option a variant does not take."""
     unknown = sorted(set(params) - set(PARAMS))
     if unknown:
         if "n" in unknown:
@@ -363,15 +303,17 @@ def check_param_names(params: dict) -> None:
         raise TypeError(f"unknown option(s) {', '.join(unknown)}; valid options: {valid}")
 
 
-#: Which variants each option applies to, and how to say so.
+#: Which variants each option applies to, how to say so, and a variant that has it.
+_BFS = (lambda v: v.sampling == "bfs", "BFS sampling", "bfs+union-async+find-halve")
+_KOUT = "kout+union-async+find-halve"
 _PARAM_USE = {
-    "k": (lambda v: v.sampling in ("kout", "stride"), "k-out or stride sampling"),
-    "kout": (lambda v: v.sampling == "kout", "k-out sampling"),
-    "hb_n": (lambda v: v.sampling == "hb", "HB sampling"),
-    "bfs_sample": (lambda v: v.sampling == "bfs", "BFS sampling"),
-    "bfs_levels": (lambda v: v.sampling == "bfs", "BFS sampling"),
+    "k": (lambda v: v.sampling in ("kout", "stride"), "k-out or stride sampling", _KOUT),
+    "kout": (lambda v: v.sampling == "kout", "k-out sampling", _KOUT),
+    "hb_n": (lambda v: v.sampling == "hb", "HB sampling", "hb+union-async+find-halve"),
+    "bfs_sample": _BFS,
+    "bfs_levels": _BFS,
     "max_rounds": (lambda v: v.finish in ROUND_FINISHES, "the iterative finishes (SV, Liu-Tarjan, Stergiou, "
-                                                          "label propagation)"),
+                   "label propagation)", "none+sv"),
 }
 
 
@@ -387,16 +329,11 @@ def check_params_apply(v: "Variant", params: dict, chosen: bool) -> None:
     for key, value in params.items():
         if value is None or key not in _PARAM_USE:
             continue
-        applies, what = _PARAM_USE[key]
+        applies, what, example = _PARAM_USE[key]
         if not applies(v):
             who = "the automatic choice here is" if chosen else "the variant"
             raise ValueError(f"{key}={value} applies to {what}, but {who} {v.name}, which has none; name a "
-                             f"variant that has it (algorithm=, gconn -a), e.g. {_example_for(key)}")
-
-
-def _example_for(key: str) -> str:
-    return {"hb_n": "hb+union-async+find-halve", "bfs_sample": "bfs+union-async+find-halve",
-            "bfs_levels": "bfs+union-async+find-halve", "max_rounds": "none+sv"}.get(key, default_name("cc"))
+                             f"variant that has it (algorithm=, gconn -a), e.g. {example}")
 
 
 def lt_codes(finish: str) -> tuple:
@@ -461,32 +398,19 @@ class Plan:
 
     @classmethod
     def _of(cls, v: Variant) -> "Plan":
-        params = v.param_dict
+        params = dict(v.params)
         check_param_names(params)
         uf = v.is_union_find
-        if uf:
-            family = UNION_FIND
-        elif v.finish in EXISTING_FINISHES:
-            family = HOOK_COMPRESS
-        elif v.finish == "bfs-cc":
-            family = TRAVERSAL
-        else:
-            family = ROUNDS
+        family = (UNION_FIND if uf else HOOK_COMPRESS if v.finish in EXISTING_FINISHES
+                  else TRAVERSAL if v.finish == "bfs-cc" else ROUNDS)
         fin = FINISH_CODE[v.finish] if uf else FINISH_CODE["union-async"]
-        if v.finish == "union-hooks":
-            aux = "hooks"
-        elif v.finish == "union-rem-lock":
-            aux = "locks"
-        elif v.finish in _LABEL_AUX:
-            aux = "labels"
-        else:
-            aux = None
+        aux = {"union-hooks": "hooks", "union-rem-lock": "locks"}.get(
+            v.finish, "labels" if v.finish in _LABEL_AUX else None)
         kout = params.get("kout", PARAMS["kout"][0])
         if kout not in PARAM_CHOICES["kout"]:
             raise ValueError(f"kout must be 'afforest' or 'paper'; got {kout!r}")
         cap = params.get("max_rounds")
-        if cap is not None:
-            cap = _int_param(params, "max_rounds", 1, "an iterative finish")
+        cap = None if cap is None else _int_param(params, "max_rounds", 1, "an iterative finish")
         lt = lt_codes(v.finish) if v.finish in LT_RULES else None
         return cls(
             variant=v, family=family, fin=fin,
@@ -515,15 +439,12 @@ class Plan:
 
     @property
     def needs(self) -> str:
-        """The form of the graph this variant reads (:data:`gconn.graph.FORMS`):
-        ``"adjacency"`` where it walks neighbour lists, else ``"edges"``.
+        """The form of the graph it reads (:data:`gconn.graph.FORMS`): ``"adjacency"`` or ``"edges"``.
 
         >>> Plan.of(Variant.parse("none+lt-prf")).needs, Plan.of(Variant.parse("hb+union-async")).needs
         ('edges', 'adjacency')
         """
-        if self.gathers or self.family == TRAVERSAL:
-            return "adjacency"
-        return "edges"
+        return "adjacency" if self.gathers or self.family == TRAVERSAL else "edges"
 
     @property
     def gathers(self) -> bool:
@@ -531,8 +452,7 @@ class Plan:
         return self.sampling in GATHERING
 
     def stride_step(self, m: int, n: int) -> int:
-        """Stride sampling's step: the first ``STRIDE_RUN`` edges of every
-        ``step`` are unioned, about k n edges in all.
+        """Stride sampling's step: the first ``STRIDE_RUN`` edges of every ``step``, about k n in all.
 
         >>> Plan.of(Variant.parse("stride+union-async")).stride_step(m=64 * 10**6, n=4 * 10**6)
         512
@@ -541,9 +461,8 @@ class Plan:
 
     @property
     def contract(self) -> bool:
-        """Whether the gathered edges contract L_max to its root: a finish
-        that is not root-based could move a vertex out of L_max
-        (:mod:`gconn.pipeline`)."""
+        """Whether the gathered edges contract L_max to its root: a finish that is not root-based
+        could move a vertex out of L_max."""
         return not self.variant.root_based
 
     def max_rounds(self, n: int) -> int:
@@ -552,8 +471,8 @@ class Plan:
 
     def device_bytes(self, n: int, m: int, id_bytes: int, ptr_bytes: int, forest: bool,
                      units_per_edge: float) -> int:
-        """Memory a static run allocates beyond the graph's arrays
-        (``units_per_edge``: gather work-list slots per directed edge)."""
+        """Memory a static run allocates beyond the graph's arrays (``units_per_edge``: gather work-list
+        slots per directed edge)."""
         pb = 8 if self.jtb else id_bytes
         total = n * pb * (2 if self.aux else 1)
         if self.family != UNION_FIND:
@@ -569,6 +488,7 @@ class Plan:
             total += n * id_bytes
         return total
 
+
 def variants(problem: str = "cc") -> list[str]:
     """All valid variant names for ``problem`` ('cc', 'forest' or 'incremental').
 
@@ -582,16 +502,13 @@ def iter_variants(problem: str = "cc") -> Iterator[Variant]:
     if problem not in PROBLEMS:
         raise ValueError(f"unknown problem {problem!r}; one of {', '.join(PROBLEMS)}")
     samplings = ("none",) if problem == "incremental" else SAMPLINGS
-    for s in samplings:
-        for f in FINISHES:
-            for fd in _VALID_FINDS.get(f, (None,)):
-                for sp in (SPLICES if f in _NEEDS_SPLICE else (None,)):
-                    v = Variant(s, f, fd, sp)
-                    try:
-                        check(v, problem)
-                    except ValueError:
-                        continue
-                    yield v
+    for v in (Variant(s, f, fd, sp) for s in samplings for f in FINISHES
+              for fd in _VALID_FINDS.get(f, (None,)) for sp in (SPLICES if f in _NEEDS_SPLICE else (None,))):
+        try:
+            check(v, problem)
+        except ValueError:
+            continue
+        yield v
 
 
 def count_variants() -> dict:
@@ -611,8 +528,7 @@ def default_name(problem: str = "cc") -> str:
 
 
 # --- the automatic choice: a table of rules --------------------------------
-# Tests monkeypatch the thresholds, so the conditions read them at call time;
-# "B:" names a BENCHMARKS.md section.
+# Tests monkeypatch the thresholds, which the conditions read at call time; "B:" is a BENCHMARKS.md section.
 
 #: average degree below which sampling inspects most edges anyway
 AUTO_MIN_DEGREE = 5.0
@@ -635,8 +551,8 @@ AUTO_GPU_STRIDE_MAX_N = 1 << 18
 
 
 class Rule(NamedTuple):
-    """One rule of :func:`choose`: where ``when(features)`` holds, ``variant``
-    (``{link}`` and ``{sampling}`` filled from :class:`_Features`)."""
+    """One rule of :func:`choose`: where ``when(features)`` holds, ``variant`` (``{link}``, ``{sampling}``
+    filled from :class:`_Features`)."""
 
     backend: str
     name: str
@@ -660,20 +576,18 @@ RULES = (
     Rule("gpu", "an edge list on few vertices",
          lambda f: not (f.adjacency or f.low or f.chunked) and f.m >= AUTO_GPU_STRIDE_EDGES
          and f.n <= AUTO_GPU_STRIDE_MAX_N, "stride+union-rem-cas+find-naive+{link}",
-         "flat trees shorten the finish's finds where the parents fit the caches; chunks are not "
-         "sampled (B: Thirty-fourth session: stride sampling over an edge list)"),
+         "flat trees shorten finds where parents fit the caches (B: Thirty-fourth session: stride sampling)"),
     Rule("gpu", "low degree, or no adjacency",
          lambda f: (f.low or not f.adjacency) and not (f.scattered or f.chains),
          "none+union-rem-cas+find-split+split-one",
-         "building the adjacency for sampling costs more than it saves here "
+         "the adjacency costs more than sampling saves "
          "(B: The automatic choice; The automatic choice at low average degree (GPU))"),
     Rule("gpu", "k-out where HB leaves many roots",
-         lambda f: f.kout and f.hb_roots() > AUTO_GPU_HB_ROOTS, "kout+union-rem-cas+find-naive+{link}",
+         lambda f: f.kout and f.graph.hb_roots() > AUTO_GPU_HB_ROOTS, "kout+union-rem-cas+find-naive+{link}",
          "after k-out the few unions left do not repay FindHalve's compression (B: Fourteenth session)"),
     Rule("gpu", "sampled, a spanning forest", lambda f: f.problem == "forest",
          "{sampling}+union-rem-cas+find-split+split-one",
-         "SpliceAtomic moves non-roots between trees; FindSplit where FindHalve would be chosen "
-         "(B: Fourteenth session)"),
+         "SpliceAtomic moves non-roots; FindSplit where FindHalve would be chosen (B: Fourteenth session)"),
     Rule("gpu", "sampled", lambda f: True, "{sampling}+union-rem-cas+find-halve+splice",
          "with an adjacency, sampling wins at every size; k-out from 2^20 edges or scattered ids, HB below "
          "and on chains (B: Parents through the L1; The automatic choice on scattered ids)"),
@@ -689,9 +603,7 @@ RULES = (
 
 
 class _Features:
-    """What the rules read of a graph: cheap features as attributes, the
-    probes that read the adjacency only where a rule asks (choose() runs on
-    every call)."""
+    """What the rules read of a graph: cheap features as attributes, probes of the adjacency as methods."""
 
     __slots__ = ("adjacency", "chains", "degree", "graph", "hb_coverage", "kout", "link", "low", "m", "n", "problem",
                  "sampling", "scattered", "chunked")
@@ -714,9 +626,6 @@ class _Features:
         self.chains = adjacency and low and not self.scattered and graph.hb_roots() <= AUTO_GPU_HB_ROOTS
         self.kout = (m >= AUTO_GPU_KOUT_EDGES and not self.chains) or self.scattered
         self.sampling = "kout" if self.kout else "hb"
-
-    def hb_roots(self) -> float:
-        return self.graph.hb_roots()
 
     def coverage(self) -> float:
         return self.hb_coverage(self.graph) if self.hb_coverage is not None else 0.0

@@ -1,9 +1,8 @@
-"""Public entry points: static connectivity, spanning forest, incremental.
-
-A call is described (:func:`gconn.inputs.describe`), routed by
-:mod:`gconn.api.dispatch`, and its result shaped here.
-"""
+"""Public entry points: a call is described (:mod:`gconn.inputs`), routed (:mod:`gconn.api.dispatch`),
+and its result shaped here."""
 from __future__ import annotations
+
+import importlib
 
 import numpy as np
 
@@ -15,7 +14,6 @@ from gconn.api.incremental import IncrementalConnectivity  # noqa: F401 -- part 
 from gconn.inputs import describe
 from gconn.inputs.tables import labels_table, output_option
 
-BACKENDS = dispatch.BACKENDS
 _out = dispatch.out_array
 
 
@@ -28,45 +26,35 @@ def _the_graph(graph, csgraph):
     return csgraph if graph is None else graph
 
 
-def _with_input(stats, src) -> None:
-    """Record the input's kind and the guesses made reading it in ``stats``."""
-    if stats is None:
-        return
-    stats.input = {"kind": src.kind, "notes": list(src.notes) + list(src.read_notes)}
-    if src.kind == "file":
-        stats.input.update(format=src.file.format, decided_by=src.file.how)
-        if src.file.dialect is not None:
-            stats.input["dialect"] = src.file.dialect.describe()
+def _run(graph, call, source, target) -> dispatch.Outcome:
+    """The call's outcome; its stats record the input's kind and the guesses made reading it."""
+    src = describe(graph, source=source, target=target)
+    out = dispatch.run(src, call)
+    if out.stats is not None:
+        out.stats.input = {"kind": src.kind, "notes": list(src.notes) + list(src.read_notes)}
+        if src.kind == "file":
+            out.stats.input.update(format=src.file.format, decided_by=src.file.how)
+            if src.file.dialect is not None:
+                out.stats.input["dialect"] = src.file.dialect.describe()
+    return out
 
 
 def connected_components(graph=None, directed=True, connection="weak", return_labels=True, *, csgraph=None,
                          algorithm="auto", backend="auto", compact=True, return_stats=False, seed=0, relabel=False,
                          source=None, target=None, output="array", device_memory=None, **params):
-    """Connected components, scipy-compatible.
+    """Connected components, scipy-compatible: ``(n_components, labels)``, labels 0..k-1 numbered
+    as ``scipy.sparse.csgraph.connected_components`` numbers them (``compact=False``: each
+    component's smallest id); ``return_stats=True`` appends a :class:`~gconn.pipeline.stats.Stats`.
 
-    Returns ``(n_components, labels)`` with labels 0..k-1 numbered like
-    ``scipy.sparse.csgraph.connected_components``; ``compact=False`` labels
-    each vertex by its component's smallest id instead.  ``return_stats=True``
-    appends a :class:`~gconn.pipeline.stats.Stats`.
-
-    ``directed``, ``connection``, ``return_labels`` and ``csgraph=`` mean what
-    they mean in SciPy: ``connection='strong'`` with ``directed=True`` gives
-    strongly connected components (:mod:`gconn.api.scc`).  For SciPy's input
-    rules exactly use :mod:`gconn.integrations.csgraph`.
-
-    ``relabel`` (edge arrays, tables and files): ``True`` counts only the ids
-    that occur, so sparse ids cost nothing; ``"auto"`` does so when they are
-    sparse (:mod:`gconn.graph.relabel`).  The result is then
-    ``(n_components, labels, ids)``, ``labels[i]`` the component of input id
-    ``ids[i]`` (sorted int64, or the names, which need ``relabel=True``; see
-    :mod:`gconn.inputs.tables`).  ``Stats.relabelled`` says whether ids were relabelled.
-
-    ``source=``/``target=`` name the edge columns of a table or edge file
-    (default: the first two).  ``device_memory`` (bytes or e.g. ``"4GB"``;
-    default ``GCONN_DEVICE_MEMORY``, else all that is free) bounds the GPU's
-    use: larger host graphs are streamed in chunks (:mod:`gconn.chunked.gpu`).
-    ``output="pandas"`` or ``"polars"`` returns ``(n_components, table)``
-    with columns ``vertex`` (input id or name) and ``component``.
+    ``directed``, ``connection``, ``return_labels`` and ``csgraph=`` are SciPy's
+    (``connection='strong'``: strongly connected components, :mod:`gconn.api.scc`); for SciPy's
+    input rules exactly, use :mod:`gconn.integrations.csgraph`.
+    ``relabel=True`` (edge arrays, tables, files) counts only the ids that occur, ``"auto"`` where
+    they are sparse; the result is then ``(n_components, labels, ids)``, ``labels[i]`` the component
+    of input id (or name) ``ids[i]``.  ``source=``/``target=`` name the edge columns of a table or
+    file (default: the first two).  ``device_memory`` (bytes or e.g. ``"4GB"``; default
+    ``GCONN_DEVICE_MEMORY``, else all free) bounds the GPU's use: larger host graphs go in chunks.
+    ``output="pandas"`` or ``"polars"`` returns ``(n_components, table)`` (``vertex``, ``component``).
 
     >>> import gconn
     >>> gconn.connected_components(([0, 2], [1, 3]), backend="cpu")
@@ -103,24 +91,17 @@ def connected_components(graph=None, directed=True, connection="weak", return_la
         again = dispatch.replay(graph, backend, algorithm, numbered, seed)
         if again is not None:
             return again if return_labels else again[0]
-    src = describe(graph, source=source, target=target)
-    out = dispatch.run(src, call)
-    _with_input(out.stats, src)
+    out = _run(graph, call, source, target)
     k, labels = out.result
     labels = _out(labels, out.on_gpu, out.landing)
     if out.settle is not None:
         out.settle()        # the labels have been waited for: now the input's errors
     result = (int(k), labels) if return_labels else (int(k),)
-    if relabel is not False and return_labels:
+    if (relabel is not False and return_labels) or table:
         ids = _input_ids(out.nodes, labels, out.on_gpu)
         if not compact and out.nodes is not None:
             labels = ids[labels]
-        result = (int(k), labels, ids)
-    if table:
-        ids = _input_ids(out.nodes, labels, out.on_gpu)
-        if not compact and out.nodes is not None and relabel is False:
-            labels = ids[labels]
-        result = (int(k), labels_table(output, ids, labels))
+        result = (int(k), labels_table(output, ids, labels)) if table else (int(k), labels, ids)
     if return_stats:
         result = result + (out.stats,)
     return result if len(result) > 1 else result[0]
@@ -130,21 +111,15 @@ def _input_ids(nodes, labels, on_gpu: bool):
     """The input id of each vertex: ``nodes``, or 0..n-1."""
     if nodes is not None:
         return nodes
-    if on_gpu:
-        import cupy
-        return cupy.arange(labels.size, dtype=cupy.int64)
-    return np.arange(labels.size, dtype=np.int64)
+    xp = importlib.import_module("cupy") if on_gpu else np
+    return xp.arange(labels.size, dtype=xp.int64)
 
 
 def spanning_forest(graph, *, algorithm="auto", backend="auto", return_stats=False, seed=0, relabel=False,
                     source=None, target=None, device_memory=None, **params):
-    """A spanning forest: ``(src, dst)`` arrays of n - k edges of the input
-    that form a tree on every component.
-
-    Any root-based variant works (``gconn.variants("forest")``).
-    ``relabel``, ``source``, ``target`` and ``device_memory`` are as in
-    :func:`connected_components`; the edges are returned in input ids (or
-    names) either way.
+    """A spanning forest: ``(src, dst)`` arrays of n - k input edges, a tree on every component, in
+    input ids (or names).  Any root-based variant works (``gconn.variants("forest")``); the other
+    options are as in :func:`connected_components`.
 
     >>> import gconn
     >>> src, dst = gconn.spanning_forest(([0, 1, 0], [1, 2, 2]), backend="cpu")
@@ -155,9 +130,7 @@ def spanning_forest(graph, *, algorithm="auto", backend="auto", return_stats=Fal
         raise TypeError("spanning_forest() needs a graph: the first argument is None")
     relabel = relabel_option(relabel)
     call = Call("forest", backend, algorithm, params, relabel, True, return_stats, seed, device_memory)
-    src = describe(graph, source=source, target=target)
-    out = dispatch.run(src, call)
-    _with_input(out.stats, src)
+    out = _run(graph, call, source, target)
     fa, fb = (_out(a, out.on_gpu) for a in out.result)
     if out.settle is not None:
         out.settle()

@@ -1,22 +1,11 @@
-"""The one decision of a call's route, from the input's description
-(:func:`gconn.inputs.describe`) and the :class:`Call`, before anything is
-read.  :func:`route` picks one of:
-
-* ``compiled``: a plain call on small host input on the CPU, through
-  ``gconn.backends.aot``, so that a one-off process never loads numba;
-* ``chunked``: a file or chunk iterator on the CPU with union-find without
-  sampling, in O(n + chunk) memory (``gconn.chunked.cpu``);
-* ``stream``: host edges on the GPU in overlapped chunks
-  (:mod:`gconn.chunked.gpu`);
-* ``resident``: the graph built (:func:`gconn.inputs.to_graph`) and run by
-  :mod:`gconn.pipeline`.
-
-A resident GPU graph or CuPy edge pair passed again is replayed
-(:func:`gconn.api.dispatch.replay`) before the input is described.  Each
-route reads the input once.
+"""A call's route, chosen from the input's description and the :class:`Call` before anything is read
+(:func:`route`): ``compiled`` (small host input on the CPU through ``gconn.backends.aot``, without
+numba), ``chunked`` (:mod:`gconn.chunked.cpu`, :mod:`gconn.chunked.gpu`) or ``resident`` (the graph
+built and run by :mod:`gconn.pipeline`).  A GPU graph or CuPy pair passed again is replayed (:func:`replay`).
 """
 from __future__ import annotations
 
+import importlib
 import sys
 from contextlib import nullcontext
 from dataclasses import dataclass, field
@@ -44,24 +33,17 @@ class Call:
     algorithm: object = "auto"
     params: dict = field(default_factory=dict)
     relabel: object = False         # False, True or "auto"
-    #: labels numbered 0..k-1 (else each component's smallest vertex)
-    numbered: bool = True
+    numbered: bool = True           # labels 0..k-1, else each component's smallest vertex
     stats: bool = False
     seed: int = 0
     device_memory: object = None
-    #: labels as a table (``output=``): names need no relabel then
-    table: bool = False
-    #: the vertex count a file's reader is held to (the CLI's ``--n``)
-    n: int | None = None
+    table: bool = False             # labels as a table (``output=``): names need no relabel then
+    n: int | None = None            # the vertex count a file's reader is held to (the CLI's ``--n``)
 
     def __post_init__(self):
         if self.backend not in BACKENDS:
             raise ValueError(f"unknown backend {self.backend!r}; one of {', '.join(BACKENDS)}")
         design.check_param_names(self.params)
-
-    @property
-    def auto(self) -> bool:
-        return self.algorithm is None or (isinstance(self.algorithm, str) and self.algorithm == "auto")
 
     @property
     def plain(self) -> bool:
@@ -78,13 +60,10 @@ class Outcome:
     nodes: object = None
     stats: Stats | None = None
     on_gpu: bool = False
-    #: where the labels land on the host, and the check to run once they have
-    landing: object = None
+    landing: object = None          # where the labels land on the host; settle: the check once they have
     settle: object = None
     route: str = "resident"
 
-
-# -- the backend ---------------------------------------------------------------------
 
 def backend_name(backend: str, on_gpu: bool = False) -> str:
     """'cpu' or 'gpu' for ``backend``, without importing the CPU backend (numba)."""
@@ -105,17 +84,13 @@ def backend_name(backend: str, on_gpu: bool = False) -> str:
 
 def backend_module(backend: str, on_gpu: bool = False):
     """The backend module a call runs on (see :func:`backend_name`)."""
-    if backend_name(backend, on_gpu) == "cpu":
-        from gconn.backends import cpu
-        return cpu
-    from gconn.backends import gpu
-    return gpu
+    return importlib.import_module("gconn.backends." + backend_name(backend, on_gpu))
 
 
 def variant_of(algorithm, problem: str, graph, be, params: dict) -> Variant:
     """The variant named or chosen for ``graph``; options it would ignore are an error."""
     design.check_param_names(params)  # before the automatic choice does any work
-    chosen = algorithm is None or (isinstance(algorithm, str) and algorithm == "auto")
+    chosen = _auto(algorithm)
     if chosen:
         # only the CPU estimates HB's coverage (design.choose)
         v = design.choose(graph, problem, backend=be.NAME, hb_coverage=getattr(be, "hb_coverage", None)) \
@@ -126,6 +101,10 @@ def variant_of(algorithm, problem: str, graph, be, params: dict) -> Variant:
     return v.with_params(**params)
 
 
+def _auto(algorithm) -> bool:
+    return algorithm is None or (isinstance(algorithm, str) and algorithm == "auto")
+
+
 def out_array(arr, like_device: bool, landing=None):
     """CuPy for input on the GPU, else NumPy (fetched into ``landing`` where it fits)."""
     if _is_cupy(arr) and not like_device:
@@ -134,34 +113,24 @@ def out_array(arr, like_device: bool, landing=None):
     return arr
 
 
-# -- the route -----------------------------------------------------------------------
-
 def route(src: Source, call: Call, be: str) -> str:
     """The route of a call on the backend ``be`` ('cpu' or 'gpu')."""
     if be == "cpu":
-        if _compiled(src, call):
-            return "compiled"
-        if _chunked(src, call):
-            return "chunked"
-        return "resident"
-    if _chunked_gpu(src, call):
-        return "chunked"
-    return "resident"
+        return "compiled" if _compiled(src, call) else "chunked" if _chunked(src, call) else "resident"
+    return "chunked" if _chunked_gpu(src, call) else "resident"
 
 
 def _compiled(src: Source, call: Call) -> bool:
     """A plain call on small host edges on the CPU (with stats only where numba is not loaded)."""
     from gconn.backends import aot
-    if not (call.auto and aot.module() is not None) or call.params or call.relabel is True or call.table \
-            or call.n is not None or (call.stats and not aot.numba_free()):
+    if not (_auto(call.algorithm) and aot.module() is not None) or call.params or call.relabel is True \
+            or call.table or call.n is not None or (call.stats and not aot.numba_free()):
         return False
     if src.kind == "edges":
         return aot.chosen(src.edges)
     if src.kind == "file" and src.format in ("mtx", "edgelist") and src.file.size <= aot.MAX_FILE_BYTES:
         d = src.file.dialect
-        if d is not None and (not d.parsed or d.listed):
-            return False
-        return src.edges is not None and aot.chosen(src.edges)
+        return (d is None or d.parsed and not d.listed) and src.edges is not None and aot.chosen(src.edges)
     return False
 
 
@@ -173,9 +142,8 @@ def _chunked(src: Source, call: Call) -> bool:
         return False
     from gconn.io.chunks import of_file
     from gconn.chunked.cpu import plan_of
-    if plan_of(call.algorithm, call.problem, call.params) is None:
-        return False
-    return not isinstance(of_file(src.file), str)
+    return (plan_of(call.algorithm, call.problem, call.params) is not None
+            and not isinstance(of_file(src.file), str))
 
 
 def _chunked_gpu(src: Source, call: Call) -> bool:
@@ -187,28 +155,26 @@ def _chunked_gpu(src: Source, call: Call) -> bool:
     if src.kind == "file":
         from gconn.io.chunks import of_file
         return not isinstance(of_file(src.file), str)
-    if src.kind == "graph":
-        return not src.on_gpu
-    return src.kind == "sparse" and not src.on_gpu
+    return src.kind in ("graph", "sparse") and not src.on_gpu
 
 
-# -- running a call --------------------------------------------------------------------
-
-def run(src: Source, call: Call, be=None) -> Outcome:
+def run(src: Source, call: Call) -> Outcome:
     """Run ``call`` on ``src`` by its route."""
-    name = be.NAME if be is not None else backend_name(call.backend, src.on_gpu)
+    name = backend_name(call.backend, src.on_gpu)
     way = route(src, call, name)
-    out = None
-    if way == "compiled":
+    out = read = None
+    if way == "compiled":       # loads no numba unless it falls back
         out = _run_compiled(src, call)
         if not isinstance(out, Outcome):
-            return _run_resident(src, call, be or backend_module(name), read=out)
-    else:
-        be = be or backend_module(name)
-        if way == "chunked":
-            out = _run_chunked(src, call) if name == "cpu" else _run_chunked_gpu(src, call, be)
+            out, read = None, out
+    elif way == "chunked" and name == "cpu":
+        from gconn.chunked import cpu as chunked_cpu
+        sent = chunked_cpu.run(src, call)
+        out = None if sent is None else Outcome(*sent)
+    elif way == "chunked":
+        out = _run_chunked_gpu(src, call, backend_module(name))
     if out is None:
-        return _run_resident(src, call, be)
+        return _run_resident(src, call, backend_module(name), read)
     out.route = way
     return out
 
@@ -245,12 +211,6 @@ def _run_compiled(src: Source, call: Call):
     return Outcome(result, nodes, stats)
 
 
-def _run_chunked(src: Source, call: Call) -> Outcome | None:
-    from gconn.chunked import cpu as chunked_cpu
-    out = chunked_cpu.run(src, call)
-    return None if out is None else Outcome(*out)
-
-
 def _run_chunked_gpu(src: Source, call: Call, be) -> Outcome | None:
     from gconn.chunked import gpu as streaming
     info = src.file if src.kind == "file" else None
@@ -260,14 +220,9 @@ def _run_chunked_gpu(src: Source, call: Call, be) -> Outcome | None:
     if sent is None:
         return None
     plan, stats, roots, fa, fb, landing, settle = sent
-    if call.problem == "forest":
-        with _phase(stats, "collect", be):
-            result = be.collect_forest(fa, fb)
-        return Outcome(result, None, stats, False, landing, settle)
-    with _phase(stats, "labels", be):
-        result = labels_of(be, roots, plan, call.numbered)
+    result = _shaped(be, call, plan, stats, roots, fa, fb)
     nodes = None
-    if call.relabel == "auto":
+    if call.relabel == "auto" and call.problem == "cc":
         # vertices in components of two or more bound those that occur from below; where the range
         # may be sparse, the resident route relabels
         n = int(roots.size)
@@ -288,32 +243,24 @@ def _run_resident(src: Source, call: Call, be, read=None) -> Outcome:
         be = backend_module("gpu")
     g = be.to_backend(g_in)
     plan = Plan.of(variant_of(call.algorithm, call.problem, g, be, call.params))
-    stats = None
-    if call.stats:
-        stats = Stats(variant=plan.name, backend=be.NAME, n=g.n, m=g.m_input,
-                      relabelled=g_in.nodes is not None and not isinstance(g_in.nodes, list))
     forest = call.problem == "forest"
-    if stats is None:
+    if not call.stats:
         key = ("forest", plan.variant, call.seed) if forest else ("cc", plan.variant, call.numbered, call.seed)
         result = be.replayed(g, key, (lambda: pipeline.run(g, plan, be, forest=True, seed=call.seed)[1:]) if forest
                              else (lambda: run_labels(be, g, plan, call.numbered, call.seed)),
                              edges_only=edges_only(g, plan))
-        if forest:
-            result = be.collect_forest(*result)
-    else:
-        roots, fa, fb = pipeline.run(g, plan, be, forest=forest, stats=stats, seed=call.seed)
-        if forest:
-            with _phase(stats, "collect", be):
-                result = be.collect_forest(fa, fb)
-        else:
-            with _phase(stats, "labels", be):
-                result = labels_of(be, roots, plan, call.numbered)
-    nodes = g_in.nodes
-    return Outcome(result, nodes, stats, g_in.on_gpu)
+        return Outcome(be.collect_forest(*result) if forest else result, g_in.nodes, None, g_in.on_gpu)
+    stats = Stats(variant=plan.name, backend=be.NAME, n=g.n, m=g.m_input,
+                  relabelled=g_in.nodes is not None and not isinstance(g_in.nodes, list))
+    roots, fa, fb = pipeline.run(g, plan, be, forest=forest, stats=stats, seed=call.seed)
+    return Outcome(_shaped(be, call, plan, stats, roots, fa, fb), g_in.nodes, stats, g_in.on_gpu)
 
 
-def _phase(stats, name, be):
-    return stats.phase(name, sync=be.sync) if stats is not None else nullcontext()
+def _shaped(be, call: Call, plan: Plan, stats, roots, fa, fb):
+    """A run's forest collected, or its (k, labels), timed as a phase where ``stats``."""
+    forest = call.problem == "forest"
+    with stats.phase("collect" if forest else "labels", sync=be.sync) if stats is not None else nullcontext():
+        return be.collect_forest(fa, fb) if forest else labels_of(be, roots, plan, call.numbered)
 
 
 def edges_only(g, plan: Plan) -> bool:
@@ -322,8 +269,7 @@ def edges_only(g, plan: Plan) -> bool:
 
 
 def labels_of(be, roots, plan: Plan, numbered: bool):
-    """(k, labels): numbered 0..k-1 in scipy's order, or each component's
-    smallest id; k may be left on the device (``int(k)`` reads it)."""
+    """(k, labels): 0..k-1 in scipy's order, or each component's smallest id; k may be on the device."""
     if numbered:
         return be.compact(roots, min_rooted=plan.variant.min_rooted)
     labels = roots if plan.variant.min_rooted else be.min_representatives(roots)
@@ -337,21 +283,16 @@ def run_labels(be, g, plan: Plan, numbered: bool, seed):
     return labels_of(be, pipeline.run(g, plan, be, seed=seed)[0], plan, False)
 
 
-# -- repeated calls on the GPU ----------------------------------------------------------------
-
 def replay(graph, backend, algorithm, numbered: bool, seed):
     """(k, labels) of a plain call on a resident GPU graph or a CuPy edge
     pair that was passed before, or None (the call takes its route)."""
-    again = _resident_again(graph, backend, algorithm, numbered, seed)
-    if again is None:
-        again = _cupy_pair_again(graph, backend, algorithm, numbered, seed)
-    return again
+    return (_resident_again(graph, backend, algorithm, numbered, seed)
+            or _cupy_pair_again(graph, backend, algorithm, numbered, seed))
 
 
 def _resident_again(graph, backend, algorithm, numbered: bool, seed):
-    """(k, labels) of a plain call on a Graph on the GPU, or None.  Its setup is
-    kept with the graph, per set of forms it holds (they change the choice),
-    as it costs as much as a small graph's computation."""
+    """(k, labels) of a plain call on a Graph on the GPU, or None.  Its setup (as costly as a small
+    graph's run) is kept with the graph, per set of forms it holds (they change the choice)."""
     if type(graph) is not Graph or backend not in ("auto", "gpu") or not graph.on_gpu:
         return None
     try:
@@ -367,8 +308,7 @@ def _resident_again(graph, backend, algorithm, numbered: bool, seed):
         be = backend_module(backend, True)
         g = be.to_backend(graph)
         plan = Plan.of(variant_of(algorithm, "cc", g, be, {}))
-        # not g (the graph itself): a cycle would leave the graph's device
-        # memory to the garbage collector
+        # not g: a cycle would leave the graph's device memory to the garbage collector
         hit = memo[key] = (be, plan, edges_only(g, plan), [])
     be, plan, only_edges, handle = hit
     out = be.again(handle)
@@ -388,18 +328,14 @@ def _run_unchecked(be, g, plan: Plan, numbered: bool, seed):
     return (k if numbered else device_graph.if_ids_fit(k, flags)), labels
 
 
-_DEVICE_GRAPH = "gconn.backends.gpu.graph"
-
-
 def _cupy_pair_again(graph, backend, algorithm, numbered: bool, seed):
-    """(k, labels) of a CuPy pair checked before, run from the n the last check
-    found with the ids checked in the union kernel, or None (the usual path,
-    which names a bad id)."""
+    """(k, labels) of a CuPy pair checked before, run from the n the last check found with the ids
+    checked in the union kernel, or None (the usual path, which names a bad id)."""
     if backend not in ("auto", "gpu") or algorithm not in ("auto", None) or type(graph) is not tuple \
             or len(graph) != 2 or not (_is_cupy(graph[0]) and _is_cupy(graph[1])):
         return None
     # imported by the check of a pair's ids: no pair can be passed again before
-    device_graph = sys.modules.get(_DEVICE_GRAPH)
+    device_graph = sys.modules.get("gconn.backends.gpu.graph")
     if device_graph is None:
         return None
     src, dst = graph
@@ -415,7 +351,6 @@ def _cupy_pair_again(graph, backend, algorithm, numbered: bool, seed):
         plan = Plan.of(variant_of(algorithm, "cc", g, be, {}))
         if not edges_only(g, plan):
             return None
-
         handle = []
         out = be.replayed(g, ("cc", plan.variant, numbered, seed, "ids unchecked"),
                           lambda: _run_unchecked(be, g, plan, numbered, seed), edges_only=True, handle=handle)

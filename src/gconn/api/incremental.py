@@ -22,21 +22,11 @@ _KIND_NAMES = {"insert": 0, "query": 1, "i": 0, "q": 1}
 class IncrementalConnectivity:
     """Connectivity under batches of edge insertions and queries.
 
-    ``mode`` sets what a query in a mixed batch sees:
-
-    * ``"phased"`` (default): the batch's inserts are applied first, then its
-      queries are answered -- deterministic;
-    * ``"sequential"``: each query sees exactly the inserts before it (the
-      batch is cut into runs of inserts and runs of queries);
-    * ``"concurrent"``: the paper's mode, inserts and queries run together;
-      a query is true if its endpoints were connected before the batch and
-      false if they are not after it, otherwise either.  (Rem's algorithms
-      with SpliceAtomic are always run phased, as they require.)
-
-    Methods may be called from several threads: each takes the structure's
-    lock, so calls take effect one at a time and a batch is never split.
-    On the CPU, a batch of fewer than 1000 ints is checked and run in one
-    compiled call.
+    ``mode`` sets what a query in a mixed batch sees: ``"phased"`` (default, deterministic) the
+    batch's inserts first, then its queries; ``"sequential"`` exactly the inserts before it;
+    ``"concurrent"`` (the paper's) inserts and queries run together: true if connected before the
+    batch, false if not after it, else either (Rem's algorithms with SpliceAtomic run phased).
+    Methods may be called from several threads: each call takes the structure's lock.
 
     >>> import gconn
     >>> ic = gconn.IncrementalConnectivity(backend="cpu")
@@ -82,8 +72,8 @@ class IncrementalConnectivity:
     @property
     def n_components(self) -> int:
         """The number of connected components among vertices 0..n-1."""
-        # under the lock: roots() compresses the forest and reads P, which a growing call replaces,
-        # and CUDA's simulator runs one kernel at a time
+        # roots() compresses the forest and reads P, which a growing call replaces; CUDA's simulator
+        # runs one kernel at a time
         with self._lock:
             return int(self._be.count_roots(self._state.roots(self._n)))
 
@@ -136,12 +126,8 @@ class IncrementalConnectivity:
         return _out(out, _is_cupy(u) or _is_cupy(v))
 
     def process(self, kinds, src=None, dst=None):
-        """Process a mixed batch; returns the answers of its queries in order.
-
-        ``kinds[i]`` is 0 (or 'insert') for an insertion and 1 (or 'query')
-        for a query; alternatively pass one ``(m, 3)`` array of
-        ``[kind, u, v]`` rows.
-        """
+        """Process a mixed batch (``kinds[i]`` 0 or 'insert', 1 or 'query'; or one ``(m, 3)`` array of
+        ``[kind, u, v]`` rows); returns the answers of its queries in order."""
         if self._small_below and src is not None and dst is not None:
             below = self._small_below
             k, s, d = _small_ids(kinds, below), _small_ids(src, below), _small_ids(dst, below)
@@ -154,27 +140,21 @@ class IncrementalConnectivity:
                             self._n = end
                         return out[:answers]
         device_io = _is_cupy(src) or _is_cupy(dst) or (src is None and _is_cupy(kinds))
-        return _out(self._process(kinds, src, dst), device_io)
-
-    def _process(self, kinds, src, dst):
         kinds, src, dst = self._batch(kinds, src, dst)
         s, d, hi = self._ids(src, dst)
         if s.size == 0:
-            return self._empty_bool()
-        # one lock for the whole batch: no other thread's inserts in between
-        with self._lock:
+            return _out(self._empty_bool(), device_io)
+        with self._lock:        # one lock for the whole batch: no other thread's inserts in between
             self._grow_to(hi, s, d)
-            return self._run(kinds, s, d)
+            out = self._run(kinds, s, d)
+        return _out(out, device_io)
 
     def _run(self, kinds, s, d):
         is_query = kinds == 1
-        mode = self.mode
-        if mode == "concurrent" and self.variant.phase_separated:
-            mode = "phased"
-        if mode == "concurrent":
+        if self.mode == "concurrent" and not self._phased:
             out = self._state.mixed(self._be.asarray(kinds), s, d)
             return out[self._be.asarray(is_query)]
-        if mode == "phased":
+        if self._phased:
             ins = ~is_query
             if ins.any():
                 self._state.insert(s[self._be.asarray(ins)], d[self._be.asarray(ins)])
@@ -187,9 +167,7 @@ class IncrementalConnectivity:
                 self._state.insert(s[a:b], d[a:b])
             else:
                 answers.append(self._state.query(s[a:b], d[a:b]))
-        if not answers:
-            return self._empty_bool()
-        return self._be.concatenate(answers)
+        return self._be.concatenate(answers) if answers else self._empty_bool()
 
     def _empty_bool(self):
         return self._be.asarray(np.zeros(0, np.bool_))
@@ -199,14 +177,13 @@ class IncrementalConnectivity:
             if self._be.NAME == "cpu":
                 _check_growth(self._state, n, origin)
             if n > INT32_MAX and self._state.id_dtype == np.int32:
-                raise ValueError(
-                    f"vertex id {n - 1} needs 64-bit ids; create IncrementalConnectivity(n={n}) "
-                    "up front so it starts with int64 ids")
+                raise ValueError(f"vertex id {n - 1} needs 64-bit ids; create IncrementalConnectivity(n={n}) "
+                                 "up front so it starts with int64 ids")
             self._state.reserve(n)
             self._n = n
 
     def _grow_to(self, hi: int, s, d) -> None:
-        """Grow to hold id ``hi`` (the caller holds the lock)."""
+        """Grow to hold id ``hi``."""
         self._grow(hi + 1, lambda: _position_of(hi, s, d))
 
     def _ids(self, src, dst):
@@ -221,8 +198,7 @@ class IncrementalConnectivity:
                 id_range(s, d)
         hi = int(max(s.max(), d.max())) if s.size else -1
         if hi >= INT32_MAX and self._state.id_dtype == np.int32:
-            # raises before the cast below would wrap the id around
-            self._grow(hi + 1, lambda: _position_of(hi, s, d))
+            self._grow_to(hi, s, d)     # raises before the cast below would wrap the id around
         dt = self._state.id_dtype
         return self._be.asarray(s, dt), self._be.asarray(d, dt), hi
 
@@ -255,9 +231,8 @@ class IncrementalConnectivity:
 
 
 def _small_ids(x, below: int):
-    """``x`` as a 1-D signed int array of fewer than ``below`` entries for the
-    one-call path, else None; the kernel hands anything wrong back to the
-    checked path, which names it."""
+    """``x`` as a 1-D signed int array of fewer than ``below`` entries for the one-call path, else
+    None; the kernel hands anything wrong back to the checked path, which names it."""
     t = type(x)
     if t is list or t is tuple:
         if len(x) >= below:

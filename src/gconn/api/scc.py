@@ -1,18 +1,7 @@
-"""Strongly connected components behind ``gconn.connected_components(...,
-connection='strong')`` and :mod:`gconn.integrations.csgraph`.
-
-* CPU (:mod:`gconn.backends.cpu.scc`): iterative Tarjan, labels numbered exactly as
-  SciPy numbers them.
-* GPU (:mod:`gconn.backends.gpu.scc`): coloring (max-id propagation forwards and
-  backwards, after ECL-SCC) with trimming; labels numbered by each
-  component's smallest vertex.
-
-Directed input only: (src, dst) arrays and (m, 2) arrays are arcs src ->
-dst, matrices (dense, masked, scipy.sparse, pydata/sparse, CuPy) are read
-as SciPy's csgraph reads them, networkx DiGraphs by their arcs.  A
-gconn.Graph, a file path (gconn.load reads files as undirected graphs) and
-an undirected networkx graph carry no directions: they are an error, never
-quietly the weak components.
+"""Strongly connected components (``connection='strong'``): iterative Tarjan on the CPU (SciPy's
+numbering), coloring with trimming after ECL-SCC on the GPU (numbered by smallest vertex).  Directed
+input only: arrays are arcs src -> dst, matrices read as SciPy reads them, networkx DiGraphs by their
+arcs; a gconn.Graph, a file or an undirected networkx graph is an error, never the weak components.
 
 >>> from gconn.api.scc import strong_components
 >>> strong_components(([0, 1, 2], [1, 2, 1]), backend="cpu")   # 0 -> 1 <-> 2
@@ -64,8 +53,7 @@ def directed_adjacency(obj):
 
 
 def _from_arcs(src, dst, n):
-    """Arcs src[i] -> dst[i] as the CSR SciPy would build from
-    ``coo_matrix((1, (src, dst)))`` (duplicates merged, columns sorted)."""
+    """Arcs src[i] -> dst[i] as the CSR of SciPy's ``coo_matrix((1, (src, dst)))``."""
     if _is_cupy(src) or _is_cupy(dst):
         import cupy
         import cupyx.scipy.sparse as csp
@@ -89,12 +77,9 @@ def _from_arcs(src, dst, n):
 
 
 def strong_components(graph, *, backend="auto", compact=True, return_labels=True, return_stats=False):
-    """``(k, labels)`` of the strongly connected components of ``graph``
-    (see the module for the inputs).  ``backend``: 'cpu' (Tarjan, SciPy's
-    numbering), 'gpu' (coloring; numbered by smallest vertex) or 'auto'
-    (the GPU for input already there, else the CPU, which keeps SciPy's
-    numbering).  ``compact=False`` labels each vertex by its component's
-    smallest vertex instead.  ``return_stats`` appends a :class:`gconn.pipeline.stats.Stats`."""
+    """``(k, labels)`` of the strongly connected components of ``graph``; ``backend='auto'``: the GPU
+    for input already there, else the CPU.  ``compact=False`` labels each vertex by its component's
+    smallest vertex; ``return_stats`` appends a :class:`gconn.pipeline.stats.Stats`."""
     adj = directed_adjacency(graph)
     if backend == "auto":
         backend = "gpu" if adj.on_gpu else "cpu"

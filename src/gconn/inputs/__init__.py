@@ -1,16 +1,9 @@
-"""Every input a user brings, identified once: :func:`describe` says what it is
-(a :class:`Source`), :func:`to_graph` builds the :class:`gconn.Graph`.
+"""Every input a user brings, identified once, before anything is read: :func:`describe` says what
+it is (a :class:`Source`: a file by its name and first bytes, arrays by shape and dtype),
+:func:`to_graph` builds the :class:`gconn.Graph`.
 
-:mod:`gconn.api.dispatch` routes a call from the description before anything
-is read: a file is identified from its name and first bytes
-(:func:`gconn.io.identify`), arrays are checked for shape and dtype.
-
->>> describe(([0, 1], [1, 2])).kind
-'edges'
 >>> describe(np.zeros((3, 3))).kind
 'matrix'
->>> as_graph(([0, 1], [1, 2])).n
-3
 """
 from __future__ import annotations
 
@@ -83,14 +76,13 @@ def describe(obj: Any, *, format=None, header=None, source=None, target=None, na
     >>> s.kind, s.edges
     ('edges', 3)
     """
-    if isinstance(obj, (str, os.PathLike)):
+    if isinstance(obj, (str, os.PathLike)) or _is_paths(obj):
         from gconn.io import identify     # lazily: `import gconn` stays fast
-        info = identify(obj, format, header=header, source=source, target=target, names=names)
-        return Source("file", obj, file=info, edges=_edges_in(info), notes=info.notes)
-    if _is_paths(obj):
-        from gconn.io import identify
-        infos = [identify(p, format, header=header, source=source, target=target, names=names) for p in obj]
-        return Source("files", obj, file=infos, notes=tuple(n for i in infos for n in i.notes))
+        infos = [identify(p, format, header=header, source=source, target=target, names=names)
+                 for p in (obj if isinstance(obj, list) else [obj])]
+        if isinstance(obj, list):
+            return Source("files", obj, file=infos, notes=tuple(n for i in infos for n in i.notes))
+        return Source("file", obj, file=infos[0], edges=_edges_in(infos[0]), notes=infos[0].notes)
     for option, value in (("format", format), ("header", header), ("names", names)):
         if value is not None:
             raise TypeError(f"{option}= applies to files, not to a {type(obj).__name__}")
@@ -144,13 +136,11 @@ def _pair(obj, s, d) -> Source:
 
 def _edge_array(obj, arr) -> Source:
     """An array: an (m, 2) edge list or a square adjacency matrix (2 x 2: an error)."""
-    if _is_cupy(arr):
-        shape = tuple(arr.shape)
-    else:
+    if not _is_cupy(arr):
         arr = np.asarray(arr)
-        shape = arr.shape
-        if len(shape) == 2 and shape[1] == 2 and is_named(arr):
+        if arr.ndim == 2 and arr.shape[1] == 2 and is_named(arr):
             return _pair(obj, arr[:, 0], arr[:, 1])     # names: an edge list, never a matrix
+    shape = tuple(arr.shape)
     if len(shape) == 2 and shape[0] == shape[1]:
         if shape[0] == 2:
             raise ValueError(AMBIGUOUS_2X2)
@@ -203,23 +193,19 @@ def to_graph(src: Source, n: int | None = None, relabel=False, read=None) -> Gra
             raise ValueError(f"n={n} does not match the {g.n} x {g.n} adjacency matrix")
         return g
     if kind == "chunks":
-        chunks = [(np.asarray(a), np.asarray(b)) for a, b in src.obj]
-        s = np.concatenate([a for a, _ in chunks]) if chunks else np.zeros(0, np.int64)
-        d = np.concatenate([b for _, b in chunks]) if chunks else np.zeros(0, np.int64)
+        chunks = [(np.asarray(a), np.asarray(b)) for a, b in src.obj] or [(np.zeros(0, np.int64),) * 2]
+        s, d = (np.concatenate(c) for c in zip(*chunks))
         return Graph.from_edges(s, d, n, relabel=relabel)
     return coerce(src.obj, n)
 
 
 def as_graph(obj: Any, n: int | None = None, *, relabel=False, source=None, target=None, format=None,
              header=None, names=None) -> Graph:
-    """Any supported input as a :class:`gconn.Graph` (see :data:`gconn.inputs.KINDS`).
-
-    Beyond the Graph constructors' inputs: file paths (as :func:`gconn.load`),
-    a square adjacency matrix (as SciPy's csgraph reads it), a pandas,
-    polars, pyarrow or cuDF edge table (columns ``source=``/``target=``,
-    default the first two), and DLPack or CUDA-array-interface tensors.
-    Names are mapped to 0..k-1 in sorted order (``graph.nodes``, see
-    :mod:`gconn.inputs.tables`); ``relabel`` is :meth:`gconn.Graph.from_edges`'s.
+    """Any supported input as a :class:`gconn.Graph` (:data:`gconn.inputs.KINDS`): besides the Graph
+    constructors' inputs, file paths (as :func:`gconn.load`), a square adjacency matrix (as SciPy's
+    csgraph reads it), an edge table (columns ``source=``/``target=``, default the first two) and
+    DLPack tensors.  Names are mapped to 0..k-1 in sorted order (``graph.nodes``); ``relabel`` is
+    :meth:`gconn.Graph.from_edges`'s.
 
     >>> as_graph(([0, 1], [1, 2])).n
     3

@@ -1,7 +1,5 @@
-"""The directed graph SciPy's csgraph reads from a matrix: scipy.sparse and
-pydata/sparse matrices, masked arrays, dense arrays and array-likes, and
-their CuPy counterparts, with SciPy's rules for which entries are edges
-(used by :mod:`gconn.integrations.csgraph`, :mod:`gconn.api.scc` and :func:`gconn.as_graph`).
+"""The directed graph SciPy's csgraph reads from a matrix (sparse, masked, dense, or their CuPy
+counterparts), with SciPy's rules for which entries are edges.
 
 >>> import numpy as np
 >>> adjacency(np.array([[0, 1, 0], [0, 0, 0], [0, 0, 0]])).indices.tolist()
@@ -25,8 +23,7 @@ _DENSE_ATOL = 1e-8
 
 
 class CSGraphTypeError(TypeError, AttributeError):
-    """``csgraph`` is not a matrix at all (None, a number...).  Also an
-    AttributeError, which is what SciPy raises for such input."""
+    """``csgraph`` is not a matrix at all (None, a number...); also an AttributeError, as in SciPy."""
 
 
 class Adjacency(NamedTuple):
@@ -41,21 +38,15 @@ class Adjacency(NamedTuple):
 
 
 def strong_requested(directed, connection) -> bool:
-    """Whether ``(directed, connection)`` asks for strong components,
-    validating ``connection`` as SciPy does (a non-string fails on
-    ``.lower()``)."""
+    """Whether ``(directed, connection)`` asks for strong components (checked as SciPy does)."""
     mode = connection.lower()
     if mode not in ("weak", "strong"):
         raise ValueError(f"connection must be 'weak' or 'strong'; got {connection!r}")
     return bool(directed) and mode == "strong"
 
 
-# -- input ----------------------------------------------------------------------
-
 def adjacency(csgraph) -> Adjacency:
-    """The directed graph that SciPy reads from ``csgraph``: a scipy.sparse
-    or pydata/sparse matrix, a masked array, a dense array or array-like,
-    or their CuPy counterparts."""
+    """The directed graph that SciPy reads from ``csgraph``."""
     mod = type(csgraph).__module__.split(".")[0]
     if mod == "sparse" and hasattr(csgraph, "asformat"):
         # pydata/sparse: DOK and others convert through COO (SciPy only takes COO, GCXS)
@@ -125,8 +116,6 @@ def _from_dense_mask(edges, xp) -> Adjacency:
     indptr[1:] = xp.cumsum(xp.bincount(rows, minlength=n))
     return Adjacency(n, indptr, cols.astype(_id_dtype(n)), xp is not np)
 
-
-# -- components ------------------------------------------------------------------
 
 def graph_of(adj: Adjacency):
     """The undirected :class:`gconn.Graph` of ``adj`` (on the GPU for CuPy)."""

@@ -1,19 +1,9 @@
-"""Edge tables, tensors and named vertices: what :func:`gconn.as_graph`
-reads besides arrays, matrices and files.
-
-* **Tables** (pandas, polars, pyarrow, cuDF -- recognised by module name,
-  never imported here unless the object comes from them): the edge
-  columns are ``source=`` and ``target=``, by default the first two.
-  Integer columns without nulls reach NumPy without a copy; a cuDF table
-  stays on the GPU (CuPy).
-* **Tensors**: any object with ``__cuda_array_interface__`` (CuPy, Numba
-  device arrays, PyTorch CUDA tensors) or ``__dlpack__`` (PyTorch, JAX,
-  ...).  A device tensor becomes a CuPy array without leaving the GPU; a
-  host tensor a NumPy array through ``np.from_dlpack``, without a copy.
-* **Names**: vertex ids that are not integers (strings, bytes) are
-  mapped to ``0..k-1`` in the sorted order of the distinct names;
-  ``graph.nodes`` holds the names (a NumPy array), so vertex ``i`` is
-  ``graph.nodes[i]`` (``gconn.graph.graph_from_pair``).
+"""Edge tables, tensors and named vertices: what :func:`gconn.as_graph` reads besides arrays,
+matrices and files.  Tables (pandas, polars, pyarrow, cuDF, recognised by module name): the edge
+columns ``source=`` and ``target=``, by default the first two; cuDF stays on the GPU.  Tensors
+(``__cuda_array_interface__`` or ``__dlpack__``) become CuPy or NumPy arrays without a copy.
+Names (ids that are not integers) are mapped to ``0..k-1`` in sorted order, ``graph.nodes[i]``
+the name of vertex ``i``.
 
 >>> import pandas as pd
 >>> s, d, cols = edge_columns(pd.DataFrame({"a": [0, 1], "b": [1, 2]}), None, None)
@@ -21,6 +11,8 @@ reads besides arrays, matrices and files.
 ([0, 1], [1, 2], ('a', 'b'))
 """
 from __future__ import annotations
+
+import importlib
 
 import numpy as np
 
@@ -43,10 +35,8 @@ def is_table(obj) -> bool:
 
 
 def is_tensor(obj) -> bool:
-    """A DLPack or CUDA-array-interface object that NumPy and CuPy do not
-    already take as they are."""
-    # pandas/polars/pyarrow columns go through np.asarray, which also
-    # takes their strings; DLPack carries numbers only.
+    """A DLPack or CUDA-array-interface object that NumPy and CuPy do not already take as they are."""
+    # pandas/polars/pyarrow columns go through np.asarray, which takes their strings; DLPack does not
     if isinstance(obj, np.ndarray) or _module(obj) in ("cupy", "cupyx", "pandas", "polars", "pyarrow"):
         return False
     return hasattr(obj, "__cuda_array_interface__") or hasattr(obj, "__dlpack__")
@@ -74,9 +64,8 @@ def from_tensor(obj, what: str):
 
 
 def edge_columns(table, source, target):
-    """``(src, dst, (source, target))``: the two edge columns of a table as
-    arrays (NumPy; CuPy for cuDF), with nulls, floats and other non-id
-    columns reported by column name."""
+    """``(src, dst, (source, target))``: a table's two edge columns as arrays (CuPy for cuDF);
+    nulls, floats and other non-id columns are reported by column name."""
     mod = _module(table)
     names = [str(c) for c in table.columns] if mod != "pyarrow" else list(table.column_names)
     if len(set(names)) != len(names):
@@ -99,26 +88,22 @@ def _column(table, mod: str, names: list, name: str):
     if mod == "pandas":
         col = table.iloc[:, names.index(name)]
         nulls = int(col.isna().sum())
-        values = None if nulls else col.to_numpy()
     elif mod == "polars":
         col = table.get_column(name)
         nulls = col.null_count()
-        values = None if nulls else col.to_numpy()
     elif mod == "pyarrow":
         col = table.column(name)
         nulls = col.null_count
-        if not nulls:
-            import pyarrow as pa
-            if pa.types.is_dictionary(col.type):
-                col = col.cast(col.type.value_type)
-            values = col.to_numpy()
     else:  # cudf
         col = table[name]
         nulls = int(col.null_count)
-        values = None if nulls else (col.values if col.dtype.kind in "iuf" else col.to_numpy())
     if nulls:
         raise ValueError(f"{where} of the table has {nulls} null vertex id(s); drop or fill them first")
-    return check_column(values, where)
+    if mod == "pyarrow":
+        import pyarrow as pa
+        if pa.types.is_dictionary(col.type):
+            col = col.cast(col.type.value_type)
+    return check_column(col.values if mod == "cudf" and col.dtype.kind in "iuf" else col.to_numpy(), where)
 
 
 def has_names(graph) -> bool:
@@ -147,8 +132,4 @@ def labels_table(kind: str, vertices, labels):
     """
     vertices = vertices.get() if _module(vertices) == "cupy" else np.asarray(vertices)
     labels = labels.get() if _module(labels) == "cupy" else np.asarray(labels)
-    if kind == "pandas":
-        import pandas as pd
-        return pd.DataFrame({"vertex": vertices, "component": labels})
-    import polars as pl
-    return pl.DataFrame({"vertex": vertices, "component": labels})
+    return importlib.import_module(kind).DataFrame({"vertex": vertices, "component": labels})
