@@ -170,7 +170,7 @@ def test_forest_on_raw_edges():
 def test_choice_counts_construction():
     """Without an adjacency, sampling would first build one: no sampling.
     With it (here the canonical form), the paper's decision tree."""
-    s, d, n = gconn.graph.generators.erdos_renyi_edges(4000, 16, seed=1)
+    s, d, n = gconn.generators.erdos_renyi_edges(4000, 16, seed=1)
     g = Graph.from_edges(s, d, n)
     assert choose(g).sampling == "none"
     assert choose(g, backend="gpu").name == "none+union-rem-cas+find-split+split-one"
