@@ -433,7 +433,7 @@ def run(graphs, *, variants="auto", backend="auto", repeat=5, warmup=1,
                 graph_rows.append(_bench_gconn(g, gdev, label, name, backend, warmup, repeat,
                                                ref.components, ref_labels))
                 bar.update()
-            del gdev
+            del gdev  # frees a device copy before the next graph loads
             bar.set_description(f"{label}: networkx")
             graph_rows.append(_bench_networkx(g, label, repeat, ref.components, nx_max_edges))
             bar.update()

@@ -7,8 +7,7 @@ from pathlib import Path
 
 
 def data_dir() -> Path:
-    """The real-graph data folder: ``$GCONN_DATA``, else ``shared/data``
-    beside the repository (``<repo>/../shared/data``).
+    """The real-graph data folder: ``$GCONN_DATA``, else ``<repo>/../shared/data``.
 
     >>> data_dir().name
     'data'
@@ -17,9 +16,8 @@ def data_dir() -> Path:
     if env:
         return Path(env)
     import gconn
-    # <repo>/src/gconn/__init__.py: parents[2] is the repository root.
-    repo = Path(gconn.__file__).resolve().parents[2]
-    return repo.parent / "shared" / "data"
+    # <repo>/src/gconn/__init__.py
+    return Path(gconn.__file__).resolve().parents[3] / "shared" / "data"
 
 
 def real_graphs() -> list[str]:
