@@ -12,6 +12,7 @@ gconn's components are first checked equal to NetworkX's, in NetworkX's order.
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import statistics
 import sys
@@ -110,10 +111,7 @@ def main(argv=None) -> int:
     functions = [FUNCTIONS[f] for f in _choices(p, "--functions", args.functions, FUNCTIONS)]
 
     import networkx as nx
-
-    def log(msg):
-        print(msg, file=sys.stderr, flush=True)
-
+    log = functools.partial(print, file=sys.stderr, flush=True)
     rows = []
     load = os.getloadavg()[0]
     with warnings.catch_warnings():

@@ -32,12 +32,12 @@ def real_graphs() -> list[str]:
 @dataclass(frozen=True)
 class Suite:
     description: str
-    variants: str
     backend: str
-    repeat: int
-    warmup: int
     graph_list: tuple = ()
     real: bool = False
+    variants: str = "auto"
+    repeat: int = 5
+    warmup: int = 1
 
     def graphs(self) -> list[str]:
         return real_graphs() if self.real else list(self.graph_list)
@@ -51,9 +51,9 @@ SUITES = {
     "cpu-target": Suite(
         description="the CPU target: R-MAT with 2^20 vertices and 16M edges, the CPU backend's "
                     "automatic choice vs scipy, median of 5",
-        variants="auto", backend="cpu", repeat=5, warmup=1, graph_list=("rmat:scale=20,ef=16",)),
+        backend="cpu", graph_list=("rmat:scale=20,ef=16",)),
     "real": Suite(
         description="the real graphs in $GCONN_DATA/graphs (default ../shared/data/graphs), "
                     "the automatic choice vs scipy and NetworkX",
-        variants="auto", backend="auto", repeat=5, warmup=1, real=True),
+        backend="auto", real=True),
 }
