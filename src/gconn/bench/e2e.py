@@ -1,5 +1,5 @@
-"""End to end from the user's data (issue 11): edge arrays or a SciPy matrix in, labels out,
-against SciPy's whole path, next to compute only.
+"""End to end from the user's data (issue 11): edge arrays or a SciPy matrix
+in, labels out, against SciPy's whole path, next to compute only.
 
     python -m gconn.bench.e2e --graphs rmat:scale=20,ef=16 grid_road:side=2048 --repeat 5
 

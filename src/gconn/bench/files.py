@@ -1,5 +1,7 @@
-"""The peer of ``gconn cc FILE`` for an edge-list file: ``pandas.read_csv``, ``coo_matrix ->
-tocsr`` and SciPy's ``connected_components`` in one process, for its wall time and peak memory::
+"""The peer of ``gconn cc FILE`` for a whole edge-list file, the SciPy way.
+
+``pandas.read_csv``, ``coo_matrix -> tocsr`` and SciPy's ``connected_components`` in one process,
+for its wall time and peak memory::
 
     python -m gconn.bench.files edges.el        # prints one JSON line
 """

@@ -1,5 +1,5 @@
-"""Input-handling costs: relabelling sparse ids, and the strict Matrix Market syntax pass,
-each the median of ``--repeat`` runs after a warm-up beside its peer in the same process.
+"""Input-handling costs: relabelling sparse ids, and the strict Matrix Market
+syntax pass; each the median of ``--repeat`` runs after a warm-up beside its peer.
 
     python -m gconn.bench.inputs --edges 16000000 --distinct 4000000 --mtx graph.mtx
 """

@@ -1,6 +1,8 @@
-"""CSV with a header: gconn's numba parser vs pyarrow's CSV reader vs pandas.read_csv, on one
-generated file (``python -m gconn.bench.tables``), the parse alone and the whole load; then names
-as ids.  Each time is the median of ``--repeat`` runs after a warm-up.
+"""CSV with a header: gconn's numba parser vs pyarrow's CSV reader vs
+pandas.read_csv, on one generated file (``python -m gconn.bench.tables``).
+
+The parse alone and the whole load, then names as ids; each time the median of ``--repeat`` runs
+after a warm-up.
 
 >>> from gconn.bench.tables import write_csv
 >>> import tempfile, os
