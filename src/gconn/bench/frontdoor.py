@@ -116,8 +116,8 @@ def run_once(how, tree: str, k: int) -> dict:
     if how[0] == "cli":
         with open(how[2], "rb") if how[2] else contextlib.nullcontext(subprocess.DEVNULL) as stdin:
             t0 = time.perf_counter()
-            p = subprocess.run(how[1], env=dict(os.environ, PYTHONPATH=tree), stdin=stdin, capture_output=True,
-                               text=True)
+            p = subprocess.run(how[1], env=dict(os.environ, PYTHONPATH=tree), stdin=stdin,
+                               capture_output=True, text=True)
             wall = time.perf_counter() - t0
         got = _components_line(p.stdout)
         if p.returncode != 0 or got != how[3]:

@@ -51,8 +51,8 @@ def main(argv=None):
     print("|---|---|" + "--:|" * (len(a.tree) + 1))
     ratios = []
     for spec in a.graphs:
-        per = turns(a.tree, lambda t, _: child_json(t, _CHILD, spec, a.backend, ",".join(a.variants), a.repeat),
-                    a.rounds, warmup=0)
+        per = turns(a.tree, lambda t, _: child_json(t, _CHILD, spec, a.backend, ",".join(a.variants),
+                                                    a.repeat), a.rounds, warmup=0)
         for v in a.variants:
             ks = {run[v][1] for t in a.tree for run in per[t]}
             if len(ks) != 1:
