@@ -276,17 +276,17 @@ def median_time(fn, repeat: int, warmup: int = 1) -> float:
     return statistics.median(s for s, _ in time_calls(fn, repeat, warmup))
 
 
-def turns(keys, fn, repeat: int, warmup: int = 1) -> dict:
+def turns(keys, fn, repeat: int, warmup: int = 1, alternate: bool = False) -> dict:
     """``{key: [fn(key, warm) of each of the last repeat rounds]}``: the keys take turns
     (A B A B ...) round by round, ``warm`` true in the first ``warmup`` rounds, so that a drift
-    in the machine's load reaches all of them alike.
+    in the machine's load reaches all of them alike; ``alternate`` reverses every other round.
 
     >>> turns("ab", lambda k, warm: k * warm, 2, 1)
     {'a': ['', ''], 'b': ['', '']}
     """
     out = {k: [] for k in keys}
     for r in range(warmup + repeat):
-        for k in out:
+        for k in list(out)[::-1] if alternate and (r - warmup) % 2 else out:
             result = fn(k, r < warmup)
             if r >= warmup:
                 out[k].append(result)

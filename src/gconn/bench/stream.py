@@ -24,6 +24,7 @@ from numba import njit, prange
 
 from gconn.graph import generators as gen
 from gconn.bench.gpu import _median_ms, _once_ms, _paired_ms, _wall_ms
+from gconn.bench.harness import turns
 
 GRAPHS = {
     "kron": ("Kronecker s22 ef16", lambda q: gen.kronecker_edges(16 if q else 22, 16, seed=1)),
@@ -179,12 +180,7 @@ def _matrix(src, dst, n, repeat, log) -> dict:
 def _turns(fns: dict, repeat: int) -> dict:
     """Median wall ms of each function, called in turns (the order reversed every other round)
     after a round of warm-ups."""
-    times = {k: [] for k in fns}
-    for r in range(repeat + 1):
-        for k in (list(fns) if r % 2 else list(fns)[::-1]):
-            ms = _once_ms(fns[k])
-            if r:
-                times[k].append(ms)
+    times = turns(fns, lambda k, _: _once_ms(fns[k]), repeat, alternate=True)
     return {k: float(np.median(v)) for k, v in times.items()}
 
 
