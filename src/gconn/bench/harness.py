@@ -28,6 +28,7 @@ from gconn.errors import GPUUnavailableError
 from gconn.graph import Graph
 from gconn.bench.suites import SUITES, Suite
 
+
 def resolve_backend(backend: str) -> str:
     """'cpu' or 'gpu': 'auto' takes a real CUDA device when usable; 'gpu' raises
     :class:`gconn.GPUUnavailableError` up front when it is not.
