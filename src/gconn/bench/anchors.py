@@ -1,27 +1,13 @@
-"""The GPU on the graphs of the side-by-side reference run
-(``../shared/anchors``), for one or more source trees in turns:
+"""The GPU on the graphs of the side-by-side reference run (``../shared/anchors``), for one or
+more source trees in turns:
 
     python -m gconn.bench.anchors --tree OLD/src --tree src --rounds 3
 
-Per graph and tree, in a fresh process (``PYTHONPATH`` set to the tree),
-the automatic choice as users call it:
-
-* ``host first`` / ``host``: ``connected_components((src, dst),
-  backend="gpu")`` on NumPy int32 arrays, labels back on the host: the
-  process's first call, then the median of later calls (wall clock);
-* ``resident first`` / ``resident``: the same on a graph already on the
-  device (``as_graph`` of CuPy arrays): the first call (the adjacency
-  built, kernels loaded), then the median of later calls, which replay;
-* ``compute``: the device time of calls asking ``return_stats=True``
-  (``Stats.device_time``), which run the pipeline rather than a replay.
-
-The trees run in turns (A B A B ...), one warm-up round first (it fills
-the kernel caches), so a drifting machine moves both alike; a figure is
-the median over rounds.  Every run's component count must equal the
-SciPy's on the same arrays, else the benchmark fails (a count that differs
-from the reference run's, ``EXPECTED``, is printed).  The synthetic
-graphs come from the anchors' ``graphs.py`` (canonical: each edge once,
-no self loops); the real ones from ``--data``.
+Per graph and tree, a fresh process times the automatic choice as users call it: from NumPy
+arrays (``host first``, then the median of later calls ``host``), on a resident graph
+(``resident first``, ``resident``: replays) and its device time with ``return_stats=True``
+(``compute``).  Each figure is the median over rounds after a warm-up round; every component
+count must equal SciPy's.
 """
 from __future__ import annotations
 
@@ -30,11 +16,11 @@ import importlib.util
 import json
 import os
 import statistics
-import subprocess
-import sys
 import tempfile
 
 import numpy as np
+
+from gconn.bench.harness import child_json, this_tree, turns
 
 #: graph -> components in the reference run (../shared/anchors/README.md)
 EXPECTED = {"kron_s22": 1_799_852, "ba_s22_k16": 5, "uniform_s23_d16": 2, "mesh_4k": 1, "road_4k": 159_666,
@@ -73,6 +59,7 @@ def _anchors(path):
 
 
 def _make(name, anchors, data, where):
+    """(n, src.npy, dst.npy, SciPy's count with n, and with n = max id + 1) of a canonical graph."""
     s_path, d_path, n_path = (os.path.join(where, f"{name}.{x}.npy") for x in ("src", "dst", "n"))
     if not os.path.exists(n_path):
         A = _anchors(anchors)
@@ -85,8 +72,7 @@ def _make(name, anchors, data, where):
         s, d = A.canonical(n, np.asarray(s), np.asarray(d))
         np.save(s_path, s.astype(np.int32))
         np.save(d_path, d.astype(np.int32))
-        # SciPy's counts: with n (the resident graph) and with n = max id + 1
-        # (host arrays carry no n)
+        # host arrays carry no n
         import scipy.sparse as sp
         from scipy.sparse.csgraph import connected_components
         k = connected_components(sp.coo_matrix((np.ones(s.size, np.int8), (s, d)), shape=(n, n)), directed=False)[0]
@@ -97,23 +83,12 @@ def _make(name, anchors, data, where):
 
 
 def make_graphs(names, anchors, data, where):
-    """Each graph's canonical (n, src.npy, dst.npy), written once to ``where``
-    (the generators are serial NumPy: one process a graph)."""
+    """:func:`_make` of each graph, one process a graph (the generators are serial NumPy)."""
     from concurrent.futures import ProcessPoolExecutor
     os.makedirs(where, exist_ok=True)
     with ProcessPoolExecutor(max_workers=min(len(names), os.cpu_count() or 1)) as pool:
         done = [pool.submit(_make, name, anchors, data, where) for name in names]
         return {name: f.result() for name, f in zip(names, done)}
-
-
-def run_child(tree, n, s_path, d_path, repeat):
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.abspath(tree)] + [
-        p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p and os.path.abspath(p) != os.path.abspath(tree)]))
-    r = subprocess.run([sys.executable, "-c", CHILD, str(n), s_path, d_path, str(repeat)], env=env,
-                       capture_output=True, text=True, check=False)
-    if r.returncode:
-        raise RuntimeError(f"{tree}: {r.stderr[-2000:]}")
-    return json.loads(r.stdout.strip().splitlines()[-1])
 
 
 def main(argv=None):
@@ -128,21 +103,21 @@ def main(argv=None):
     ap.add_argument("--cache", default=None, help="a folder for the graphs' arrays (default: a temporary one)")
     ap.add_argument("--out", default=None, help="write every figure as JSON here")
     a = ap.parse_args(argv)
-    trees = a.tree or [os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))]
+    trees = a.tree or [this_tree()]
     with tempfile.TemporaryDirectory() as tmp:
         graphs = make_graphs(a.graphs, a.anchors, a.data, a.cache or tmp)
         results = {}
         for name, (n, s_path, d_path, k, k_host) in graphs.items():
             if k != EXPECTED.get(name, k):
                 print(f"{name}: {k} components here, {EXPECTED[name]} in the reference run", flush=True)
-            per = {t: [] for t in trees}
-            for rnd in range(a.rounds + 1):
-                for t in trees:
-                    r = run_child(t, n, s_path, d_path, a.repeat if rnd else 1)
-                    if r["k"] != sorted({k, k_host}):
-                        raise SystemExit(f"{name}, {t}: {r['k']} components, SciPy {sorted({k, k_host})}")
-                    if rnd:   # round 0 warms the caches
-                        per[t].append(r)
+
+            def run(t, warm):
+                r = child_json(t, CHILD, n, s_path, d_path, 1 if warm else a.repeat)
+                if r["k"] != sorted({k, k_host}):
+                    raise SystemExit(f"{name}, {t}: {r['k']} components, SciPy {sorted({k, k_host})}")
+                return r
+
+            per = turns(trees, run, a.rounds)
             results[name] = {t: {key: statistics.median(x[key] for x in rs if x[key] is not None)
                                  if any(x[key] is not None for x in rs) else None
                                  for key in ("host first", "host", "resident first", "resident", "compute")}

@@ -2,17 +2,10 @@
 
     python -m gconn.bench.compile_check [--jobs N] [--quick]
 
-Compiles each kernel of the registry (:mod:`gconn.backends.gpu.launch`) for every
-specialization the backend can ask for: the union kernels for every
-union-find (finish, find, splice) combination of ``gconn.variants``, the
-JTB-aware ones for UnionJTB records or not, the others for each key they
-declare, each for int32 and int64 vertex ids (int32 ids also with int64
-offsets for the kernels that read CSR offsets).  Prints the count and exits
-non-zero on any failure.
-
-numba-cuda asks the current device for its compute capability when it
-compiles a kernel that calls device functions; with no device this module
-(and only this module) substitutes a Hopper (9, 0) answer.
+Each kernel of the registry (:mod:`gconn.backends.gpu.launch`), for every specialization the
+backend can ask for, for int32 and int64 ids (int32 ids also with int64 offsets where a kernel
+reads CSR offsets).  With no device, this module (and only it) answers numba-cuda's question for
+the compute capability with Hopper's (9, 0).
 
 >>> from gconn.bench.compile_check import jobs
 >>> len(jobs(quick=True)) > 10
@@ -32,17 +25,8 @@ ID_PAIRS = (("int32", "int32"), ("int64", "int64"))
 MIXED_PAIR = ("int32", "int64")
 
 
-def _pretend_device():
-    import numba.cuda.dispatcher as dispatcher
-
-    class _Device:
-        compute_capability = CC
-
-    dispatcher.get_current_device = lambda: _Device()
-
-
 def _load_kernels():
-    """Import every module that registers kernels."""
+    """Import every module that registers kernels; the registry."""
     from gconn.backends.gpu import scc as scc_gpu  # noqa: F401
     from gconn.backends.gpu import bfs, finishes, graph, ops, replay, sampling, unionfind  # noqa: F401
     from gconn.chunked import gpu as stream
@@ -51,12 +35,9 @@ def _load_kernels():
 
 
 def jobs(quick: bool = False) -> list:
-    """Every (kind, key, dtypes) to compile.  Kernels specialized on union
-    codes get every union-find combination for the id pairs of ID_PAIRS,
-    and one combination per finish for MIXED_PAIR (the offset width is
-    independent of the codes); ``quick`` keeps one combination per finish
-    throughout.  The others get each of their keys; MIXED_PAIR only where
-    they read offsets."""
+    """Every (kind, key, dtypes) to compile: union kernels with every union-find combination for
+    ID_PAIRS and one per finish for MIXED_PAIR (or one per finish throughout, ``quick``); the
+    others with each of their keys, MIXED_PAIR only where they read offsets."""
     from gconn.design import Plan, iter_variants
     from gconn.backends.gpu.launch import dtypes_key
     from gconn.backends.gpu.unionfind import TRACK_BOUNDS, TRACK_FIT
@@ -84,9 +65,7 @@ def jobs(quick: bool = False) -> list:
             for key, jtb in keys:
                 out.append((kind, key, dtypes_key(ids, ptr, "int64" if jtb else ids)))
         if not mixed:
-            # coo_ops checking ids on the device (streamed chunks, a CuPy
-            # pair passed again): the extra code does not depend on the
-            # union codes
+            # coo_ops checking ids on the device: the extra code does not depend on the union codes
             for key, jtb in per_finish.values():
                 for track in (TRACK_BOUNDS, TRACK_FIT):
                     out.append(("coo_ops", key + (track,), dtypes_key(ids, ptr, "int64" if jtb else ids)))
@@ -110,7 +89,13 @@ def _compile(job):
 
 
 def _init():
-    _pretend_device()
+    """Pretend a device of compute capability CC to numba-cuda."""
+    import numba.cuda.dispatcher as dispatcher
+
+    class _Device:
+        compute_capability = CC
+
+    dispatcher.get_current_device = lambda: _Device()
 
 
 def main(argv=None) -> int:
@@ -126,7 +111,7 @@ def main(argv=None) -> int:
     results = []
 
     def report(done):
-        # CI shows this while it waits: a line per tenth of the kernels.
+        # CI shows a line per tenth of the kernels while it waits
         results.extend(done)
         if len(results) % max(1, len(todo) // 10) == 0 or len(results) == len(todo):
             print(f"compile_check: {len(results)} of {len(todo)} kernels, {time.perf_counter() - t0:.0f} s",

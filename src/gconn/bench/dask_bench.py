@@ -1,29 +1,18 @@
 """``python -m gconn.bench.dask_bench``: gconn.integrations.dask on a LocalCluster against
 one process that reads every file and calls gconn.connected_components.
 
-The graph is an R-MAT edge sample (:func:`gconn.graph.generators.rmat_edges`,
-duplicates and self loops kept, as a producer would write them) split into
-Parquet files.  Each single-process run is a fresh subprocess (one warm-up
-run, then one timed; its peak RSS is its own); the Dask runs share one
-cluster (one warm-up run), whose workers report their peak RSS at the end.
-Single and Dask runs alternate, so that both see the same load on a shared
-machine.  Times are wall clock from the first file read to labels in
-memory (on the cluster, for Dask), for n = 2^scale vertices.
-
-CPU (the default): ``--workers`` worker processes with one thread and one
-numba thread each.  ``--cuda``: dask-cuda's LocalCUDACluster, one worker
-per GPU in ``--gpus``, gconn's GPU backend in workers and in the single
-process (peak host RSS only; GPU memory is not measured).
+The graph is an R-MAT edge sample (duplicates and self loops kept) in Parquet files, n =
+2^scale.  Single-process runs are fresh subprocesses (own peak RSS), alternating with the Dask
+runs on one cluster; times are wall clock from the first read to labels in memory.  CPU: one
+thread per worker.  ``--cuda``: dask-cuda's LocalCUDACluster, one worker per GPU in ``--gpus``,
+the GPU backend everywhere (peak host RSS only).
 """
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import resource
 import statistics
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -40,8 +29,7 @@ def peak_rss_mib() -> float:
 
 
 def write_parquet(directory, scale: int, edge_factor: int, files: int, seed: int = 0) -> list:
-    """Write an R-MAT edge sample as ``files`` Parquet files (columns src,
-    dst) unless they are there already; returns their paths.
+    """An R-MAT edge sample as ``files`` Parquet files (src, dst), written unless there already.
 
     >>> import tempfile
     >>> paths = write_parquet(tempfile.mkdtemp(), 8, 4, 2)
@@ -64,9 +52,8 @@ def write_parquet(directory, scale: int, edge_factor: int, files: int, seed: int
     return paths
 
 
-def single_process(paths, backend: str, n: int, repeats: int = 1) -> dict:
-    """Read every file in this process and run gconn.connected_components:
-    one warm-up, then ``repeats`` timed runs.
+def single_process(paths, backend: str, n: int) -> dict:
+    """Read every file in this process and run gconn.connected_components: one warm-up, one timed.
 
     >>> import tempfile
     >>> r = single_process(write_parquet(tempfile.mkdtemp(), 8, 4, 2), "cpu", 256)
@@ -76,26 +63,23 @@ def single_process(paths, backend: str, n: int, repeats: int = 1) -> dict:
     import gconn
     from gconn.bench.harness import time_calls
     runs = list(time_calls(lambda: gconn.connected_components(gconn.Graph.from_edges(*_read_edges(paths), n=n),
-                                                              backend=backend), repeats, 1))
+                                                              backend=backend), 1, 1))
     k, labels = runs[-1][1]
     return {"seconds": [s for s, _ in runs], "k": int(k), "n": int(labels.size), "peak_mib": peak_rss_mib()}
 
 
 def _read_edges(paths) -> tuple:
-    """The (src, dst) columns of every file, concatenated."""
     import pyarrow.parquet as pq
     tables = [pq.read_table(p, columns=["src", "dst"]) for p in paths]
     return tuple(np.concatenate([t.column(c).to_numpy() for t in tables]) for c in ("src", "dst"))
 
 
-def _single_subprocess(paths, backend: str, n: int, repeats: int) -> dict:
+def _single_subprocess(paths, backend: str, n: int) -> dict:
     """single_process in a fresh interpreter, so that its peak RSS is its own."""
+    from gconn.bench.harness import child_json, this_tree
     code = ("import json, sys; from gconn.bench.dask_bench import single_process; "
-            "print(json.dumps(single_process(sys.argv[4:], sys.argv[1], int(sys.argv[2]), "
-            "int(sys.argv[3]))))")
-    out = subprocess.run([sys.executable, "-c", code, backend, str(n), str(repeats), *map(str, paths)],
-                         check=True, capture_output=True, text=True)
-    return json.loads(out.stdout.strip().splitlines()[-1])
+            "print(json.dumps(single_process(sys.argv[3:], sys.argv[1], int(sys.argv[2]))))")
+    return child_json(this_tree(), code, backend, n, *paths)
 
 
 def _cluster(workers: int, cuda: bool, gpus: str | None):
@@ -103,18 +87,16 @@ def _cluster(workers: int, cuda: bool, gpus: str | None):
         from dask_cuda import LocalCUDACluster
         return LocalCUDACluster(CUDA_VISIBLE_DEVICES=gpus, dashboard_address=None)
     from distributed import LocalCluster
-    # One numba thread per worker: the workers share the machine's cores.
+    # the workers share the machine's cores
     return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                         dashboard_address=None, env={"NUMBA_NUM_THREADS": "1"})
 
 
 def compare(paths, n: int, repeats: int, workers: int, backend: str, fan_in: int,
             cuda: bool = False, gpus: str | None = None) -> dict:
-    """Timed runs of gconn.integrations.dask.connected_components on a fresh local cluster
-    (after one warm-up), each right after a run of :func:`single_process`
-    in a fresh subprocess, so that both see the same load on a shared
-    machine; the Dask labels are checked against one process's.  The
-    client's peak includes the labels it fetched for the check.
+    """Timed runs of gconn.integrations.dask.connected_components on a fresh local cluster after
+    one warm-up, each after a :func:`single_process` subprocess; the labels are checked against
+    one process's (the client's peak includes them).
 
     >>> import tempfile
     >>> r = compare(write_parquet(tempfile.mkdtemp(), 8, 4, 2), 256, 1, 1, "cpu", 2)
@@ -130,7 +112,7 @@ def compare(paths, n: int, repeats: int, workers: int, backend: str, fan_in: int
         client.wait_for_workers(1)
         gd.connected_components(paths, n=n, backend=backend, fan_in=fan_in)
         for _ in range(repeats):
-            single = _single_subprocess(paths, backend, n, 1)
+            single = _single_subprocess(paths, backend, n)
             out["single_seconds"] += single["seconds"]
             out["single_peak_mib"] = max(out["single_peak_mib"], single["peak_mib"])
             t0 = time.perf_counter()

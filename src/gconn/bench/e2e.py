@@ -3,20 +3,10 @@ in, labels out, against SciPy's whole path, next to compute only.
 
     python -m gconn.bench.e2e --graphs rmat:scale=20,ef=16 grid_road:side=2048 --repeat 5
 
-Per graph, in one process and one after the other (median of ``--repeat``
-wall times after one warm-up call each):
-
-* ``scipy arrays``: SciPy's whole path from ``(src, dst)``: a COO matrix,
-  ``tocsr()``, ``connected_components(directed=False)``;
-* ``gconn arrays``: ``connected_components(Graph.from_edges(src, dst, n))``
-  (what ``connected_components((src, dst))`` does, with the generator's n);
-* ``gconn forest``: ``spanning_forest`` from the same arrays;
-* ``scipy CSR`` and ``gconn CSR``: both from the same prebuilt CSR matrix;
-* ``gconn compute``: a prebuilt graph that already holds the form the
-  automatic choice reads (its input edges), and ``gconn canonical``: one
-  whose canonical form is built (compute only, as ``gconn bench`` times it).
-
-``--threads`` sets numba's thread count (default: all).
+Per graph, the median of ``--repeat`` wall times after one warm-up of: SciPy from ``(src, dst)``
+(COO, ``tocsr()``, ``connected_components``) and from a prebuilt CSR; gconn from the arrays, the
+CSR, a spanning forest, and compute only on a prebuilt graph (``gconn compute``: its input edges;
+``gconn canonical``: its canonical form built).  ``--threads`` sets numba's threads.
 """
 from __future__ import annotations
 
@@ -29,8 +19,7 @@ from gconn.bench.harness import cpu_snapshot, load_note, md_table, median_time
 
 
 def edges_of(source: str):
-    """``(src, dst, n)`` of a generator spec or a graph file (its input
-    edges as the reader left them)."""
+    """``(src, dst, n)`` of a generator spec or a graph file (its input edges)."""
     if os.path.exists(source):
         from gconn import load
         g = load(source)
@@ -41,8 +30,7 @@ def edges_of(source: str):
 
 
 def measure(source: str, repeat: int) -> dict:
-    """Milliseconds of each path on one graph (see the module docstring),
-    with the variant the automatic choice took and whether every gconn
+    """Milliseconds of each path on one graph, the automatic choice, and whether every gconn
     result has SciPy's component count.
 
     >>> r = measure("path:100", 1)
@@ -86,7 +74,6 @@ def measure(source: str, repeat: int) -> dict:
 
 
 def table(rows) -> str:
-    """The Markdown table of :func:`measure`'s rows."""
     cols = ["scipy arrays", "gconn arrays", "gconn forest", "scipy CSR", "gconn CSR", "gconn compute",
             "gconn canonical"]
     return md_table(["graph", "n:", "input edges:", "auto", *(f"{c} ms:" for c in cols), "arrays vs scipy:",
@@ -97,7 +84,6 @@ def table(rows) -> str:
 
 
 def main(argv=None) -> int:
-    """Print the table; see the module docstring for the options."""
     p = argparse.ArgumentParser(prog="python -m gconn.bench.e2e", description=__doc__.splitlines()[0])
     p.add_argument("--graphs", nargs="+", default=["rmat:scale=20,ef=16"],
                    help="generator specs and/or graph files")

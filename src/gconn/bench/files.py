@@ -1,12 +1,9 @@
-"""The peer of ``gconn cc FILE`` for a whole edge-list file: what a SciPy
-user writes -- ``pandas.read_csv``, then ``coo_matrix -> tocsr`` and
-``scipy.sparse.csgraph.connected_components`` -- as one process, so that
-its wall time and peak memory can be set beside gconn's
-(BENCHMARKS.md, "Files, streamed")::
+"""The peer of ``gconn cc FILE`` for a whole edge-list file, the SciPy way.
+
+``pandas.read_csv``, ``coo_matrix -> tocsr`` and SciPy's ``connected_components`` in one process,
+for its wall time and peak memory::
 
     python -m gconn.bench.files edges.el        # prints one JSON line
-
-The file is a space-separated edge list, '#' comment lines allowed.
 """
 from __future__ import annotations
 
@@ -16,7 +13,7 @@ import time
 
 
 def pandas_scipy(path: str) -> dict:
-    """Components of the file the pandas + SciPy way; the time of each step."""
+    """Components of the space-separated file ('#' comments) the pandas + SciPy way; each step's time."""
     import numpy as np
     import pandas as pd
     import scipy.sparse as sp

@@ -1,38 +1,18 @@
-"""The front door as users call it: ``gconn cc FILE`` in a fresh process, and
-``gconn.connected_components`` from arrays and from a file path, first call
-and repeated calls, for one or more source trees side by side.
+"""The front door as users call it, for one or more source trees side by side:
+``gconn cc FILE`` in a fresh process (wall time, peak memory), and
+``gconn.connected_components`` from arrays and from a file path (first and repeated calls).
 
-    python -m gconn.bench.frontdoor --edges 1000000 --repeat 7
-    python -m gconn.bench.frontdoor --tree /path/to/old/src --tree src   # before / after
+    python -m gconn.bench.frontdoor --tree /path/to/old/src --tree src --edges 1000000 --repeat 7
 
-Every measurement runs in a fresh Python process (``PYTHONPATH`` set to the
-tree), the trees in turns (A B A B ...) so that a drifting machine moves
-both alike.  Per case: the median, minimum and maximum of ``--repeat``
-runs after one warm-up run of each tree.  Cases:
-
-* ``cli FILE``: the wall time and peak memory of ``gconn cc FILE -b cpu``
-  (``--backend gpu``: ``-b gpu`` here and in the API cases)
-  (the whole process: start, import, read, run, print), for an edge list
-  (``.el``), Matrix Market (``.mtx``) and METIS (``.graph``) file of the
-  same graph;
-* ``cli stdin``: the edge list piped to ``gconn cc -``;
-* ``cli sparse ids``: a file holding the one edge ``0 200000000``, by
-  default and with ``--relabel`` (with the process's peak memory);
-* ``api arrays, first`` / ``repeat``: in one process, NumPy ``(src, dst)``
-  int32 arrays loaded from ``.npy``, then the first
-  ``connected_components((src, dst), backend=...)`` call and the median
-  of 5 later ones (the labels come back as NumPy);
-* ``api file, first`` / ``repeat``: the same with the ``.el`` path.
-
-The graph is Erdos-Renyi: ``--edges`` random pairs on ``--edges / 4``
-vertices (numpy's generator, seed 1).  Every run's component count is
-checked against SciPy's; a mismatch fails the benchmark.
+Every run is a fresh process importing gconn from its tree, the trees in turns after one warm-up
+run each; the graph is Erdos-Renyi, ``--edges`` random pairs on ``--edges / 4`` vertices (seed 1),
+in .el, .mtx and METIS files, and every run's component count must equal SciPy's.
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime
-import json
 import os
 import statistics
 import subprocess
@@ -43,8 +23,9 @@ from pathlib import Path
 
 import numpy as np
 
-#: What a CLI case runs in its child process: ``gconn`` with its arguments,
-#: then the process's peak memory on stderr's last line.
+from gconn.bench.harness import child_json, machine, md_table, this_tree, turns
+
+#: a CLI case's child: ``gconn`` with its arguments, then its peak memory on stderr's last line
 _CLI_CHILD = r"""
 import resource, sys
 from gconn.cli import main
@@ -54,7 +35,7 @@ print(f"maxrss_kb {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}", file=sy
 raise SystemExit(code)
 """
 
-#: What an API case runs in its child process: it prints one JSON line.
+#: an API case's child: one JSON line
 _API_CHILD = r"""
 import json, sys, time
 import numpy as np
@@ -80,8 +61,7 @@ print(json.dumps({"k": int(k), "k2": int(k2), "n": int(labels.size), "import_s":
 
 
 def make_files(edges: int, folder: Path) -> dict:
-    """The benchmark graph in every format the cases read, and its SciPy
-    component count: ``{"el": path, ..., "n": n, "k": k}``."""
+    """The graph in every format the cases read, and SciPy's count: ``{"el": path, ..., "n": n, "k": k}``."""
     import scipy.sparse as sp
     from scipy.sparse.csgraph import connected_components
     rng = np.random.default_rng(1)
@@ -90,29 +70,24 @@ def make_files(edges: int, folder: Path) -> dict:
     dst = rng.integers(0, n, edges, dtype=np.int32)
     A = sp.coo_matrix((np.ones(edges, np.int8), (src, dst)), shape=(n, n)).tocsr()
     k = int(connected_components(A, directed=False)[0])
-    files = {"n": n, "k": k}
-    np.save(folder / "g.npy", np.column_stack([src, dst]))
-    files["npy"] = str(folder / "g.npy")
-    # Plain text writers of our own, so that every tree reads the same bytes.
-    lines = "\n".join(f"{a} {b}" for a, b in zip(src.tolist(), dst.tolist())) + "\n"
-    (folder / "g.el").write_text(lines)
-    files["el"] = str(folder / "g.el")
+    files = {"n": n, "k": k, "sparse": str(folder / "sparse.el"),
+             **{fmt: str(folder / f"g.{fmt}") for fmt in ("npy", "el", "mtx", "graph")}}
+    np.save(files["npy"], np.column_stack([src, dst]))
+    # writers of our own, so that every tree reads the same bytes
+    Path(files["el"]).write_text("\n".join(f"{a} {b}" for a, b in zip(src.tolist(), dst.tolist())) + "\n")
     sym = sp.triu(A + A.T, k=1).tocoo()
-    with open(folder / "g.mtx", "w") as f:
+    with open(files["mtx"], "w") as f:
         f.write("%%MatrixMarket matrix coordinate pattern symmetric\n")
         f.write(f"{n} {n} {sym.nnz}\n")
         f.write("\n".join(f"{b + 1} {a + 1}" for a, b in zip(sym.row.tolist(), sym.col.tolist())) + "\n")
-    files["mtx"] = str(folder / "g.mtx")
     S = (A + A.T).tocsr()
     S.setdiag(0)
     S.eliminate_zeros()
-    with open(folder / "g.graph", "w") as f:
+    with open(files["graph"], "w") as f:
         f.write(f"{n} {S.nnz // 2}\n")
         for v in range(n):
             f.write(" ".join(str(u + 1) for u in S.indices[S.indptr[v]:S.indptr[v + 1]].tolist()) + "\n")
-    files["graph"] = str(folder / "g.graph")
-    (folder / "sparse.el").write_text("0 200000000\n")
-    files["sparse"] = str(folder / "sparse.el")
+    Path(files["sparse"]).write_text("0 200000000\n")
     return files
 
 
@@ -124,35 +99,26 @@ def _components_line(out: str) -> int | None:
 
 
 def cases(files: dict, backend: str = "cpu") -> list:
-    """(name, how to run it): ``("cli", argv, stdin path or None, components)``
-    or ``("api", kind, path)``."""
-    py = [sys.executable, "-c", _CLI_CHILD]
-    out = []
-    for fmt in ("el", "mtx", "graph"):
-        out.append((f"cli .{fmt}", ("cli", py + ["cc", "-q", "-b", backend, files[fmt]], None, files["k"])))
-    out.append(("cli stdin (.el)", ("cli", py + ["cc", "-q", "-b", backend, "-"], files["el"], files["k"])))
-    out.append(("cli sparse ids (one edge 0 200000000)", ("cli", py + ["cc", "-q", "-b", backend, files["sparse"]],
-                                                          None, 1)))
-    out.append(("cli sparse ids, --relabel", ("cli", py + ["cc", "-q", "-b", backend, "--relabel", files["sparse"]],
-                                              None, 1)))
-    out.append(("api arrays", ("api", "arrays", files["npy"], backend)))
-    out.append(("api file (.el)", ("api", "file", files["el"], backend)))
-    return out
+    """(name, ``("cli", argv, stdin path or None, components)`` or ``("api", kind, path, backend)``)."""
+    def cli(*args, stdin=None, k=files["k"]):
+        return ("cli", [sys.executable, "-c", _CLI_CHILD, "cc", "-q", "-b", backend, *args], stdin, k)
+
+    return [*((f"cli .{fmt}", cli(files[fmt])) for fmt in ("el", "mtx", "graph")),
+            ("cli stdin (.el)", cli("-", stdin=files["el"])),
+            ("cli sparse ids (one edge 0 200000000)", cli(files["sparse"], k=1)),
+            ("cli sparse ids, --relabel", cli("--relabel", files["sparse"], k=1)),
+            ("api arrays", ("api", "arrays", files["npy"], backend)),
+            ("api file (.el)", ("api", "file", files["el"], backend))]
 
 
 def run_once(how, tree: str, k: int) -> dict:
-    """One fresh process of a case: its wall time (and for the API, the
-    child's own times); checks the component count."""
-    env = dict(os.environ, PYTHONPATH=tree)
+    """One fresh process of a case: its wall time (and the API child's own times), count checked."""
     if how[0] == "cli":
-        stdin = open(how[2], "rb") if how[2] else subprocess.DEVNULL
-        try:
+        with open(how[2], "rb") if how[2] else contextlib.nullcontext(subprocess.DEVNULL) as stdin:
             t0 = time.perf_counter()
-            p = subprocess.run(how[1], env=env, stdin=stdin, capture_output=True, text=True)
+            p = subprocess.run(how[1], env=dict(os.environ, PYTHONPATH=tree), stdin=stdin,
+                               capture_output=True, text=True)
             wall = time.perf_counter() - t0
-        finally:
-            if how[2]:
-                stdin.close()
         got = _components_line(p.stdout)
         if p.returncode != 0 or got != how[3]:
             raise RuntimeError(f"{' '.join(how[1][3:])} (tree {tree}): exit {p.returncode}, components {got}, "
@@ -160,12 +126,8 @@ def run_once(how, tree: str, k: int) -> dict:
         rss = int(p.stderr.strip().splitlines()[-1].split()[1])
         return {"wall_s": wall, "maxrss_mb": rss / 1024}
     t0 = time.perf_counter()
-    p = subprocess.run([sys.executable, "-c", _API_CHILD, how[1], how[2], how[3]], env=env, capture_output=True,
-                       text=True)
+    r = child_json(tree, _API_CHILD, *how[1:])
     wall = time.perf_counter() - t0
-    if p.returncode != 0:
-        raise RuntimeError(f"api {how[1]} (tree {tree}): exit {p.returncode}\n{p.stderr[-2000:]}")
-    r = json.loads(p.stdout.strip().splitlines()[-1])
     if r["k"] != k or r["k2"] != k:
         raise RuntimeError(f"api {how[1]} (tree {tree}): {r['k']} components, expected {k}")
     return {"wall_s": wall, **r}
@@ -178,18 +140,13 @@ def _spread(xs, scale=1e3) -> str:
 
 
 def measure(trees: list, edges: int, repeat: int, folder: Path, only=None, backend: str = "cpu") -> list:
-    """Rows ``(case, figure, tree, seconds...)`` of every case in turns."""
+    """Rows ``(case, figure, {tree: figures})`` of every case, and the files."""
     files = make_files(edges, folder)
     rows = []
     for name, how in cases(files, backend):
         if only and not any(o in name for o in only):
             continue
-        got = {t: [] for t in trees}
-        for i in range(repeat + 1):
-            for t in trees:
-                r = run_once(how, t, files["k"])
-                if i:
-                    got[t].append(r)
+        got = turns(trees, lambda t, _: run_once(how, t, files["k"]), repeat)
         figures = ["wall_s", "maxrss_mb"] if how[0] == "cli" else ["wall_s", "first_s", "repeat_s"]
         for fig in figures:
             rows.append((name, fig, {t: [r[fig] for r in got[t]] for t in trees}))
@@ -197,11 +154,10 @@ def measure(trees: list, edges: int, repeat: int, folder: Path, only=None, backe
 
 
 def table(rows, trees) -> str:
-    """Markdown: one row per case and figure, one column per tree (median
-    and range in ms), and each later tree's median over the first's."""
+    """Markdown: a row per case and figure, a column per tree (median and range), then each
+    later tree's median over the first's."""
     names = {"wall_s": "process wall, ms", "first_s": "first call, ms", "repeat_s": "repeated call (median of 5), ms",
              "maxrss_mb": "peak memory, MB"}
-    from gconn.bench.harness import md_table
     columns = ["case", "figure", *(f"tree {i + 1} (min-max):" for i in range(len(trees))),
                *(f"tree {i + 1} / tree 1:" for i in range(1, len(trees)))]
     cells = []
@@ -213,7 +169,6 @@ def table(rows, trees) -> str:
 
 
 def main(argv=None) -> int:
-    """Print the machine, the trees and the table (see the module docstring)."""
     p = argparse.ArgumentParser(prog="python -m gconn.bench.frontdoor", description=__doc__.splitlines()[0])
     p.add_argument("--tree", action="append", help="a source tree to import gconn from (repeatable; "
                                                    "default: this one)")
@@ -222,8 +177,7 @@ def main(argv=None) -> int:
     p.add_argument("--only", nargs="*", help="cases whose name contains one of these words")
     p.add_argument("--backend", default="cpu", choices=("cpu", "gpu", "auto"), help="of every call (default cpu)")
     args = p.parse_args(argv)
-    trees = [str(Path(t).resolve()) for t in (args.tree or [str(Path(__file__).resolve().parents[2])])]
-    from gconn.bench.harness import machine
+    trees = [str(Path(t).resolve()) for t in (args.tree or [this_tree()])]
     print(f"# gconn front door, {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC")
     print(f"# {machine()}; load average {os.getloadavg()[0]:.1f} at the start")
     for i, t in enumerate(trees):

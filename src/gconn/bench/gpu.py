@@ -1,37 +1,13 @@
-"""GPU benchmark: the paper's evaluation (``gconn bench --gpu [OPTIONS]``,
-also ``python -m gconn.bench.gpu``).
+"""GPU benchmark, the paper's evaluation: ``gconn bench --gpu [OPTIONS]`` (also
+``python -m gconn.bench.gpu``).
 
-Per graph (resident on the device, CUDA events around the static pipeline
-up to its roots, warm-up, median of repeats; each run both launched from
-the host, as a first call runs, and replayed from its CUDA graph, as later
-calls on the same graph run, :mod:`gconn.backends.gpu.replay`):
-
-* the static table, the paper's Table 3: sampling {none, k-out, HB, BFS} x
-  the finishes the paper finds fastest (Sec. 4.6: UnionAsync, UnionRemCAS,
-  ECL-CC), and the automatic choice with its distance from the best;
-* the sampling table, the paper's Table 4: each sampling's share of the run
-  (synchronized phase times), Cov (the share of vertices in L_max) and IC
-  (the share of the finish's edges that join different sampled trees);
-* end to end from the resident graph (``gconn.connected_components`` with
-  compact labels) next to compute only, and from a host graph;
-* incremental throughput of one batch holding every edge in random order
-  (each undirected edge counted once).
-
-Then incremental throughput on Kronecker against the batch size (10^3 to
-10^8 edges) and against the share of inserts in a mixed batch, as PNG
-plots (matplotlib, the ``plot`` extra).  ``--out DIR`` writes
-``gpu.json``, ``gpu.md`` and the plots.
-
-Graphs (edges generated on the host by :mod:`gconn.graph.generators`, the graph
-built on the device): Graph500 Kronecker scale 22 edge factor 16,
-Barabasi-Albert 2^22 x 16, Erdos-Renyi 2^23 with average degree 16, a
-4096^2 road-like grid keeping 70% of its edges, a 4096^2 triangle mesh, a
-2^22-vertex path, the grid with its ids shuffled; three real graphs of
-the data folder (``$GCONN_DATA``): wave (a METIS finite-element mesh,
-1.06M edges), soc-Slashdot0902 (0.5M) and porto_osm (a road network,
-0.37M).  ``--quick`` shrinks the generated graphs 64-fold; ``--tiny``
-makes them a few dozen edges for numba's CUDA simulator (CI's check that
-the harness runs; its times mean nothing).
+Per graph, resident on the device (CUDA events, median of repeats, each run launched from the
+host and replayed from its CUDA graph): the static table (the paper's Table 3: samplings x the
+fastest finishes, and the automatic choice), the sampling table (Table 4: time share, Cov, IC),
+end to end from resident, host and CuPy-pair inputs, and incremental throughput; then
+incremental throughput on Kronecker against the batch size and the share of inserts, as plots.
+``--quick`` shrinks the generated graphs 64-fold; ``--tiny`` makes them a few dozen edges for
+numba's CUDA simulator (times mean nothing).  ``--out DIR`` writes gpu.json, gpu.md, the plots.
 
 >>> from gconn.bench.gpu import GRAPHS
 >>> sorted(GRAPHS)[:2]
@@ -40,22 +16,23 @@ the harness runs; its times mean nothing).
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import statistics
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
-from gconn.bench.harness import md_table
+from gconn.bench.harness import md_table, median_time, turns
 from gconn.graph import generators as gen
 
 FULL, QUICK, TINY = 0, 1, 2
 
 
 def _real(file: str):
-    """Edges of a real graph of the data folder (``$GCONN_DATA``); the same
-    graph with ``--quick``, none with ``--tiny``."""
+    """A real graph of ``$GCONN_DATA`` at every size but ``--tiny``."""
     def edges(size):
         if size == TINY:
             return None
@@ -74,9 +51,7 @@ def _sized(make, full, quick, tiny):
 
 
 def _ids_shuffled(edges, seed: int = 6):
-    """The same graph with its vertex ids permuted at random: neighbours
-    no longer have nearby ids (the locality a road network's file order
-    may not have)."""
+    """The same graph with its vertex ids permuted at random (no locality in the ids)."""
     def shuffled(size):
         src, dst, n = edges(size)
         perm = np.random.default_rng(seed).permutation(n).astype(src.dtype)
@@ -84,6 +59,7 @@ def _ids_shuffled(edges, seed: int = 6):
     return shuffled
 
 
+_GRID = _sized(lambda s: gen.grid_road_edges(s, 0.7, seed=4), 4096, 512, 5)
 #: name -> (description, edges(size) -> (src, dst, n) or None, best reference ms, GConn's incremental
 #: throughput in 1e9 edges/s).  The references are the best of the paper's code (12 variants) and
 #: ECL-CC on the same H100, compute only (issue 12).
@@ -94,10 +70,8 @@ GRAPHS = {
            _sized(lambda s: gen.barabasi_albert_edges(1 << s, 16 if s > 4 else 2, seed=2), 22, 16, 4), 0.346, 25.2),
     "er": ("Erdos-Renyi 8M d16", _sized(lambda s: gen.erdos_renyi_edges(1 << s, 16 if s > 4 else 2, seed=3),
                                         23, 17, 5), 0.694, 18.3),
-    "grid": ("grid 4096^2 70%", _sized(lambda s: gen.grid_road_edges(s, 0.7, seed=4), 4096, 512, 5), 1.798, None),
-    "grid-shuffled": ("grid 4096^2 70%, ids shuffled",
-                      _ids_shuffled(_sized(lambda s: gen.grid_road_edges(s, 0.7, seed=4), 4096, 512, 5)),
-                      2.094, None),
+    "grid": ("grid 4096^2 70%", _GRID, 1.798, None),
+    "grid-shuffled": ("grid 4096^2 70%, ids shuffled", _ids_shuffled(_GRID), 2.094, None),
     "mesh": ("mesh 4096^2", _sized(gen.triangle_mesh_edges, 4096, 512, 4), 0.974, 7.6),
     "path": ("path 4M", _sized(gen.path_edges, 1 << 22, 1 << 16, 24), 0.395, None),
     "wave": ("wave (METIS mesh)", _real("graphs/wave.graph.gz"), 0.140, 2.7),
@@ -106,13 +80,12 @@ GRAPHS = {
 }
 
 SAMPLINGS = ("none", "kout", "hb", "bfs")
-#: the finishes the paper finds fastest (Sec. 4.6: always one of UnionAsync, UnionRemCAS, ECL-CC), and
-#: UnionRemCAS without FindHalve's compression after each link, the automatic choice after k-out
+#: the finishes the paper finds fastest (Sec. 4.6: UnionAsync, UnionRemCAS, ECL-CC), and the automatic
+#: choice after k-out
 FINISHES = ("union-async+find-halve", "union-async+find-compress", "union-rem-cas+find-halve+splice",
             "union-rem-cas+find-naive+splice", "union-rem-cas+find-split+split-one", "ecl-cc")
 INCREMENTAL = ("none+union-async+find-halve", "none+union-async+find-compress",
                "none+union-rem-cas+find-halve+splice", "none+union-jtb+find-two-try-split")
-#: the finish of the sampling table's rows
 SAMPLING_FINISH = "union-async+find-halve"
 #: repeats of the end-to-end timings and the compute beside them (at least)
 E2E_REPEAT = 21
@@ -136,17 +109,12 @@ def _sync():
 
 
 def _median_ms(fn, repeat: int, warmup: int) -> float:
-    """Median device time of ``fn()`` over ``repeat`` runs: CUDA events
-    (the wall clock in the simulator)."""
+    """Median device ms of ``fn()`` over ``repeat`` runs: CUDA events (the wall clock in the simulator)."""
+    if _sim():
+        return 1e3 * median_time(fn, repeat, warmup)
     for _ in range(warmup):
         fn()
     times = []
-    if _sim():
-        for _ in range(repeat):
-            t0 = time.perf_counter()
-            fn()
-            times.append((time.perf_counter() - t0) * 1e3)
-        return statistics.median(times)
     import cupy as cp
     e0, e1 = cp.cuda.Event(), cp.cuda.Event()
     for _ in range(repeat):
@@ -159,12 +127,8 @@ def _median_ms(fn, repeat: int, warmup: int) -> float:
 
 
 def _once_ms(fn) -> float:
-    """Wall time of one call of ``fn()`` from an idle device until the
-    device is done, in ms.  What ``fn`` returns is dropped after the clock
-    stops, as a caller keeps a call's labels: dropping them inside added
-    0.18-0.21 ms to a call from Erdos-Renyi 8M's host arrays or CSR, whose
-    33.6 MB of labels are a mapping of their own that the host's cores
-    wrote (BENCHMARKS.md, twenty-seventh session)."""
+    """Wall ms of one call of ``fn()`` from an idle device until the device is done; what it
+    returns is dropped after the clock stops, as a caller keeps a call's labels."""
     _sync()
     t0 = time.perf_counter()
     out = fn()
@@ -175,9 +139,7 @@ def _once_ms(fn) -> float:
 
 
 def _wall_ms(fn, repeat: int, warmup: int = 1, idle: float = 0.0) -> float:
-    """Median wall time of ``fn()`` including waiting for the device, over
-    ``repeat`` calls after ``warmup`` untimed ones; with ``idle``, the
-    process sleeps that many seconds before each timed call."""
+    """Median :func:`_once_ms` of ``repeat`` calls after ``warmup``, each after sleeping ``idle`` s."""
     for _ in range(warmup):
         fn()
     times = []
@@ -189,26 +151,15 @@ def _wall_ms(fn, repeat: int, warmup: int = 1, idle: float = 0.0) -> float:
 
 
 def _paired_ms(yardstick, fn, repeat: int, warmup: int = 1) -> tuple[float, float, float]:
-    """``yardstick`` and ``fn`` timed in turns, one of each a round:
-    (median of the yardstick, median of ``fn``, median of the rounds'
-    ratios).  This host's memory bandwidth drifts over seconds (the same
-    pinned copy took 9.8 and 13.7 ms a few seconds apart on the H100's
-    machine), so a yardstick timed before a run can flatter or wrong it;
-    in turns, both see the same host."""
-    for _ in range(warmup):
-        yardstick()
-        fn()
-    ys, ts = [], []
-    for _ in range(repeat):
-        ys.append(_once_ms(yardstick))
-        ts.append(_once_ms(fn))
+    """``yardstick`` and ``fn`` in :func:`turns` (the host's memory bandwidth drifts over seconds):
+    (median of the yardstick, median of ``fn``, median of the rounds' ratios)."""
+    ys, ts = turns((yardstick, fn), lambda f, _: _once_ms(f), repeat, warmup).values()
     return statistics.median(ys), statistics.median(ts), statistics.median(t / y for t, y in zip(ts, ys))
 
 
 def _replayed_ms(dg, plan, repeat: int, warmup: int):
-    """Median device time of the run replayed from its CUDA graph (what the
-    second and later calls on a resident graph run: :mod:`gconn.backends.gpu.replay`),
-    or None where it cannot be captured, and in the simulator."""
+    """Median device ms of the run replayed from its CUDA graph (as later calls run), or None
+    where it cannot be captured and in the simulator."""
     if _sim():
         return None
     from gconn.backends import gpu
@@ -222,8 +173,7 @@ def _replayed_ms(dg, plan, repeat: int, warmup: int):
 
 
 def launch_overhead(log, launches: int = 2000) -> dict:
-    """Host microseconds per launch of a small kernel: gconn's direct
-    driver launch and numba-cuda's dispatcher."""
+    """Host us per launch of a small kernel: gconn's direct driver launch and numba-cuda's dispatcher."""
     from gconn.backends.gpu import launch as L
     from gconn.backends.gpu import ops  # noqa: F401  (registers root_min)
     from gconn.backends.gpu._compat import view
@@ -263,14 +213,13 @@ def _graphs(key: str, size: int):
 def _fresh_ms(v, dg, fn, repeat: int, warmup: int) -> float:
     """Median device ms of ``fn(state)`` on a fresh incremental structure each run."""
     from gconn.backends import gpu
-    times = []
-    for i in range(warmup + repeat):
+
+    def once():
         st = gpu.IncrementalState(v, dg.id_dtype)
         st.reserve(dg.n)
-        ms = _median_ms(lambda: fn(st), 1, 0)
-        if i >= warmup:
-            times.append(ms)
-    return statistics.median(times)
+        return _median_ms(lambda: fn(st), 1, 0)
+
+    return statistics.median([once() for _ in range(warmup + repeat)][warmup:])
 
 
 def _shuffled(dg, seed: int = 5):
@@ -293,8 +242,7 @@ def bench_graph(key: str, size: int, repeat: int, warmup: int, log, finishes=FIN
         log(f"{desc}: skipped at this size")
         return None
     hg, dg = built
-    # dg.m builds the canonical form, and with it the adjacency the sampled
-    # rows read: the graph is then as one loaded from a file or a matrix
+    # dg.m builds the canonical form and adjacency, as a graph loaded from a file has
     log(f"{desc}: n={dg.n} m={dg.m} built in {time.perf_counter() - t0:.1f} s")
     auto = design.choose(dg, "cc", backend="gpu").name
     names = [f"{s}+{f}" for s in SAMPLINGS for f in finishes]
@@ -311,12 +259,8 @@ def bench_graph(key: str, size: int, repeat: int, warmup: int, log, finishes=FIN
     row = dict(key=key, graph=desc, n=dg.n, m=dg.m, ref_ms=ref, auto=auto, auto_ms=auto_ms,
                best=best["variant"], best_ms=best["run_ms"], auto_over_best=auto_ms / best["run_ms"],
                static=static)
-    # end to end: compact labels from the resident graph (the first two calls
-    # run and capture, the timed ones replay), beside the automatic variant's
-    # replayed compute timed just before with as many repeats (the
-    # difference, what a call adds, is a few percent of a large graph's
-    # run: five repeats taken apart left it 0.03-0.05 ms high), and from the
-    # host graph
+    # end to end from the resident graph (the first two calls capture, the timed ones replay), beside
+    # the replayed compute timed with as many repeats, and from the host graph
     warm = max(warmup, 2)
     reps = repeat if _sim() else max(repeat, E2E_REPEAT)
     beside = _replayed_ms(dg, design.Plan.of(design.Variant.parse(auto)), reps, warm)
@@ -324,19 +268,14 @@ def bench_graph(key: str, size: int, repeat: int, warmup: int, log, finishes=FIN
     row["e2e_device_ms"] = _wall_ms(lambda: gconn.connected_components(dg, algorithm=auto), reps, warm)
     row["e2e_device_compute_ms"] = _median_ms(lambda: gconn.connected_components(dg, algorithm=auto), reps,
                                               warm)
-    # the same edges as a resident CuPy pair (src, dst), each call end to end
-    # like the device graph's (issue 11: at most 1.1x the resident graph's),
-    # the automatic choice for a pair (no adjacency: union-find); and a
-    # resident Graph of those edges whose adjacency is not built (the
-    # automatic choice then counts the build, and does not sample)
+    # the same edges as a resident CuPy pair, and as a resident Graph whose adjacency is not built
     from gconn.graph import Graph
     xp = _xp()
     pair = xp.ascontiguousarray(dg.src), xp.ascontiguousarray(dg.dst)
     lazy = Graph.from_edges(*pair, n=dg.n)
-    # in turns, as the host drifts by more than the few us between them on a small graph
     row["e2e_lazy_ms"], row["e2e_pair_ms"], row["pair_over_lazy"] = _paired_ms(
         lambda: gconn.connected_components(lazy), lambda: gconn.connected_components(pair), reps, warm)
-    # a host graph's first calls on a fresh machine ran 10-100x its later ones
+    # two warm-ups: a host graph's first calls on a fresh machine are far slower
     row["e2e_host_ms"] = _wall_ms(lambda: gconn.connected_components(hg, algorithm=auto, backend="gpu"), 5, 2)
     log(f"  auto {auto}: compute {auto_ms:.3f} ms, end to end from the device graph {row['e2e_device_ms']:.3f} ms "
         f"(device time {row['e2e_device_compute_ms']:.3f}; {row['e2e_device_ms'] - row['e2e_compute_ms']:+.3f} over "
@@ -344,7 +283,6 @@ def bench_graph(key: str, size: int, repeat: int, warmup: int, log, finishes=FIN
         f"{row['e2e_pair_ms']:.3f} ms ({row['e2e_pair_ms'] / row['e2e_device_ms']:.2f}x the device graph; "
         f"{row['pair_over_lazy']:.2f}x a device graph of the pair, adjacency not built, timed in turns: "
         f"{row['e2e_lazy_ms']:.3f} ms)")
-    # the sampling table
     row["sampling"] = []
     for smp in SAMPLINGS[1:]:
         name = f"{smp}+{SAMPLING_FINISH}"
@@ -356,7 +294,6 @@ def bench_graph(key: str, size: int, repeat: int, warmup: int, log, finishes=FIN
         row["sampling"].append(dict(variant=name, share=share, cov=st.coverage, ic=st.inter_component))
         log(f"  {name:45s} sampling {100 * share:5.1f}% of the run, Cov {st.coverage:.3f}, "
             f"IC {st.inter_component:.3f}")
-    # incremental: one batch of every edge in random order
     src, dst = _shuffled(dg)
     row["incremental_ref"] = inc_ref
     row["incremental"] = []
@@ -364,7 +301,7 @@ def bench_graph(key: str, size: int, repeat: int, warmup: int, log, finishes=FIN
         ms = _fresh_ms(design.Variant.parse(name, "incremental"), dg, lambda st: st.insert(src, dst), repeat, warmup)
         row["incremental"].append(dict(variant=name, ms=ms, edges_per_s=dg.m / (ms / 1e3)))
         log(f"  incremental {name:40s} {ms:8.3f} ms  {dg.m / (ms / 1e3):.3e} edges/s")
-    hg = dg = None  # free the device graph before the next one
+    hg = dg = None  # frees the device graph before the next one
     if not _sim():
         _xp().get_default_memory_pool().free_all_blocks()
     return row
@@ -372,10 +309,8 @@ def bench_graph(key: str, size: int, repeat: int, warmup: int, log, finishes=FIN
 
 def bench_incremental_curves(size: int, repeat: int, warmup: int, log, variants=INCREMENTAL,
                              batches=BATCHES, shares=INSERT_SHARES) -> dict:
-    """Kronecker: throughput against the batch size (up to 100 consecutive
-    batches of b edges of a random order, on one structure) and against the
-    share of inserts in one mixed batch of every edge (the rest queries of
-    random pairs)."""
+    """Kronecker: throughput against the batch size (up to 100 consecutive batches on one
+    structure) and against the share of inserts in one mixed batch of every edge."""
     from gconn import design
     from gconn.backends import gpu
     xp = _xp()
@@ -458,8 +393,7 @@ def _curve(rows, x: str, y: str, head) -> str:
 
 
 def report(rows: list, curves: dict | None, launch_us: dict) -> str:
-    """The Markdown tables of a run (``rows`` from :func:`bench_graph`,
-    ``curves`` from :func:`bench_incremental_curves`).
+    """The Markdown tables of :func:`bench_graph`'s rows and :func:`bench_incremental_curves`.
 
     >>> report([], None, {"direct": 7.6}).splitlines()[0]
     'Host time per kernel launch: direct 7.6 us'
@@ -533,10 +467,7 @@ def main(argv=None) -> int:
         return 2
     print(f"device: {why}", flush=True)
     size = TINY if args.tiny else QUICK if args.quick else FULL
-
-    def log(msg):
-        print(msg, flush=True)
-
+    log = functools.partial(print, flush=True)
     launch_us = {} if _sim() else launch_overhead(log)
     finishes = tuple(f for f in args.finishes.split(",") if f)
     incremental = tuple(v for v in args.incremental.split(",") if v)
@@ -546,15 +477,14 @@ def main(argv=None) -> int:
             ap.error(f"unknown graph {key!r}; choose from {', '.join(GRAPHS)}")
 
     def write(rows, curves, final):
-        """The results so far (after every graph, so that a run cut off by
-        a time limit keeps what it measured)."""
+        # after every graph, so that a run cut off by a time limit keeps what it measured
+
         result = {"launch_us": launch_us, "graphs": rows, "curves": curves}
         text = report(rows, curves, launch_us)
         if args.json:
             with open(args.json, "w") as f:
                 json.dump(result, f, indent=1)
         if args.out:
-            from pathlib import Path
             out = Path(args.out)
             out.mkdir(parents=True, exist_ok=True)
             (out / "gpu.json").write_text(json.dumps(result, indent=1))

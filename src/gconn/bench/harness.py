@@ -1,14 +1,7 @@
-"""The benchmark harness: gconn variants x graphs, beside scipy and NetworkX.
-
-Every method is timed on the same loaded :class:`gconn.Graph`, with
-``time.perf_counter`` around the call only: scipy gets ``g.to_scipy()``
-and NetworkX a prebuilt ``nx.Graph`` made before its clock starts, and on
-the GPU the graph is moved to the device first.  Each gconn result is
-checked against scipy's (component count and partition).
-
-Outputs in ``--out`` (default ``./bench-out``): ``results.csv``,
-``results.md`` and, when matplotlib is installed, ``results.png``.  The
-Markdown table is printed last.
+"""The benchmark harness (``gconn bench``): gconn variants x graphs beside scipy and NetworkX,
+each timed on the same loaded graph and checked against scipy's partition; writes ``results.csv``,
+``results.md`` and ``results.png`` (with matplotlib) to ``--out``.  Also the timing loops, tables and
+helpers the other benchmarks share.
 """
 from __future__ import annotations
 
@@ -16,10 +9,12 @@ import argparse
 import contextlib
 import csv
 import datetime
+import json
 import os
 import platform
 import shlex
 import statistics
+import subprocess
 import sys
 import threading
 import time
@@ -33,14 +28,10 @@ from gconn.errors import GPUUnavailableError
 from gconn.graph import Graph
 from gconn.bench.suites import SUITES, Suite
 
-# -- backends, progress, graph sources, argparse types -----------------------------
 
 def resolve_backend(backend: str) -> str:
-    """The backend ``backend`` means here: 'cpu' or 'gpu'.
-
-    'auto' picks the GPU when a real CUDA device is usable (as the API does);
-    'gpu' raises :class:`gconn.GPUUnavailableError` up front, before any
-    graph is loaded, when it is not.
+    """'cpu' or 'gpu': 'auto' takes a real CUDA device when usable; 'gpu' raises
+    :class:`gconn.GPUUnavailableError` up front when it is not.
 
     >>> resolve_backend("cpu")
     'cpu'
@@ -75,10 +66,8 @@ def progress(enabled: bool, **kwargs):
 
 @contextlib.contextmanager
 def busy(desc: str, enabled: bool, delay: float = 0.5):
-    """Show ``desc`` and the elapsed time on stderr while the block runs.
-
-    For steps that report no progress of their own (reading a file,
-    generating a graph); nothing is shown when they end within ``delay``.
+    """Show ``desc`` and the elapsed time on stderr while a step without progress of its own
+    runs longer than ``delay``.
 
     >>> with busy("loading", enabled=False):
     ...     pass
@@ -92,8 +81,6 @@ def busy(desc: str, enabled: bool, delay: float = 0.5):
         if stop.wait(delay):
             return
         with progress(True, desc=desc, bar_format="{desc} {elapsed}") as bar:
-            # A numba kernel holds the GIL, so ticks may pause; the clock
-            # catches up at the next one.
             while not stop.wait(0.2):
                 bar.refresh()
 
@@ -166,8 +153,7 @@ def graph_source(source: str, *, show: bool = False) -> tuple[Graph, dict]:
 
 
 def same_partition(a: np.ndarray, b: np.ndarray) -> bool:
-    """Whether two label arrays split the vertices the same way, whatever
-    the numbering.
+    """Whether two label arrays split the vertices the same way, whatever the numbering.
 
     >>> same_partition(np.array([0, 0, 1]), np.array([5, 5, 2]))
     True
@@ -199,10 +185,7 @@ def non_negative_int(text: str) -> int:
     return value
 
 
-# -- the benchmark ---------------------------------------------------------------
-
-#: ``--variants fastest``: the paper's strongest points (Sec. 4) and one
-#: of each sampling method, a handful that runs in seconds.
+#: ``--variants fastest``: the paper's strongest points (Sec. 4) and one of each sampling.
 FASTEST = (
     "kout+union-async+find-halve",
     "kout+union-async+find-naive",
@@ -212,9 +195,8 @@ FASTEST = (
     "none+union-async+find-halve",
 )
 
-#: NetworkX is pure Python; beyond this many edges it takes minutes.
+#: NetworkX is pure Python: skipped beyond this many edges, and run at most NX_MAX_RUNS times.
 NX_MAX_EDGES = 2_000_000
-#: ... and it runs at most this many times per graph.
 NX_MAX_RUNS = 3
 
 DEFAULTS = {"variants": "auto", "backend": "auto", "repeat": 5, "warmup": 1, "out": "bench-out"}
@@ -248,11 +230,8 @@ class Row:
 
 
 def expand_variants(spec: str) -> list[str]:
-    """The variant names a ``--variants`` value means, in order.
-
-    A comma-separated list of variant names and the keywords ``auto`` (the
-    automatic choice, made per graph), ``fastest`` (:data:`FASTEST`) and
-    ``all`` (every valid variant).
+    """The variant names of a ``--variants`` value: names and the keywords ``auto`` (the
+    automatic choice), ``fastest`` (:data:`FASTEST`) and ``all``.
 
     >>> expand_variants("auto,kout+union-async+find-halve")
     ['auto', 'kout+union-async+find-halve']
@@ -279,11 +258,8 @@ def _largest(labels: np.ndarray) -> int:
     return int(np.bincount(labels).max()) if labels.size else 0
 
 
-# -- the one timing loop, load note and table every benchmark uses ------------------
-
 def time_calls(fn, repeat: int, warmup: int = 0):
-    """Yield (seconds, result) of ``repeat`` timed calls of ``fn`` after
-    ``warmup`` untimed ones."""
+    """Yield (seconds, result) of ``repeat`` timed calls of ``fn`` after ``warmup`` untimed ones."""
     for _ in range(warmup):
         fn()
     for _ in range(repeat):
@@ -301,24 +277,50 @@ def median_time(fn, repeat: int, warmup: int = 1) -> float:
     return statistics.median(s for s, _ in time_calls(fn, repeat, warmup))
 
 
+def turns(keys, fn, repeat: int, warmup: int = 1, alternate: bool = False) -> dict:
+    """``{key: [fn(key, warm) of each of the last repeat rounds]}``: the keys take turns
+    (A B A B ...) round by round, ``warm`` true in the first ``warmup`` rounds, so that a drift
+    in the machine's load reaches all of them alike; ``alternate`` reverses every other round.
+
+    >>> turns("ab", lambda k, warm: k * warm, 2, 1)
+    {'a': ['', ''], 'b': ['', '']}
+    """
+    out = {k: [] for k in keys}
+    for r in range(warmup + repeat):
+        for k in list(out)[::-1] if alternate and (r - warmup) % 2 else out:
+            result = fn(k, r < warmup)
+            if r >= warmup:
+                out[k].append(result)
+    return out
+
+
 def in_turns(fns, repeat: int, warmup: int = 1, before=None) -> list[list[float]]:
-    """Seconds of ``repeat`` timed calls of each of ``fns``, the functions
-    taking turns round by round after ``warmup`` untimed rounds, so that a
-    drift in the machine's load reaches all of them alike; ``before[i]``,
-    where not None, runs untimed ahead of each call of ``fns[i]``.
+    """Seconds of ``repeat`` calls of each of ``fns`` in :func:`turns`; ``before[i]``, where
+    not None, runs untimed ahead of each call of ``fns[i]``.
 
     >>> [len(t) for t in in_turns([lambda: 1, lambda: 2], 3)]
     [3, 3]
     """
-    times = [[] for _ in fns]
-    for r in range(warmup + repeat):
-        for fn, out, ahead in zip(fns, times, before or [None] * len(fns)):
-            if ahead is not None:
-                ahead()
-            seconds = next(time_calls(fn, 1))[0]
-            if r >= warmup:
-                out.append(seconds)
-    return times
+    def call(i, _):
+        if before and before[i] is not None:
+            before[i]()
+        return next(time_calls(fns[i], 1))[0]
+
+    return list(turns(range(len(fns)), call, repeat, warmup).values())
+
+
+def this_tree() -> str:
+    """The source tree gconn is imported from here (``--tree``'s default)."""
+    return str(Path(__file__).resolve().parents[2])
+
+
+def child_json(tree: str, code: str, *args):
+    """The last stdout line, as JSON, of ``python -c code args`` importing gconn from ``tree``."""
+    r = subprocess.run([sys.executable, "-c", code, *map(str, args)], capture_output=True, text=True,
+                       check=False, env=dict(os.environ, PYTHONPATH=os.path.abspath(tree)))
+    if r.returncode:
+        raise RuntimeError(f"{tree}: exit {r.returncode}\n{r.stderr[-2000:]}")
+    return json.loads(r.stdout.strip().splitlines()[-1])
 
 
 def md_table(columns, rows) -> str:
@@ -403,9 +405,8 @@ def _bench_gconn(g: Graph, gdev: Graph, label: str, name: str, backend: str, war
 
 def run(graphs, *, variants="auto", backend="auto", repeat=5, warmup=1,
         nx_max_edges=NX_MAX_EDGES, show_progress=False) -> list[Row]:
-    """Benchmark ``variants`` on ``graphs`` (specs or file paths) with
-    scipy and NetworkX alongside; returns one :class:`Row` per method and
-    graph.
+    """Benchmark ``variants`` on ``graphs`` (specs or file paths) beside scipy and NetworkX:
+    one :class:`Row` per method and graph.
 
     >>> rows = run(["path:100"], repeat=1, warmup=0, backend="cpu")
     >>> [(r.method, r.components, r.correct) for r in rows]
@@ -443,8 +444,6 @@ def run(graphs, *, variants="auto", backend="auto", repeat=5, warmup=1,
             rows.extend(graph_rows)
     return rows
 
-
-# -- reports -----------------------------------------------------------------
 
 def _ms(seconds: float | None) -> str:
     if seconds is None:
@@ -523,10 +522,9 @@ def write_markdown(rows, path, *, command: str, title: str, notes=()) -> str:
 
 
 def write_plot(rows, path) -> str | None:
-    """A bar chart of median times per graph (log scale); returns a note
-    instead when matplotlib is missing."""
+    """A bar chart of median times per graph; a note instead when matplotlib is missing."""
     try:
-        # The Figure API draws without pyplot, leaving the caller's backend alone.
+        # without pyplot: the caller's backend stays alone
         from matplotlib.figure import Figure
     except ImportError:
         return "plot skipped: matplotlib is not installed (pip install 'gconn[plot]')"
@@ -537,13 +535,9 @@ def write_plot(rows, path) -> str | None:
     fig = Figure(figsize=(max(6.0, 0.25 * len(graphs) * len(methods) + 2), 4.5))
     ax = fig.subplots()
     for i, method in enumerate(methods):
-        xs, ys = [], []
-        for j, gname in enumerate(graphs):
-            for r in timed:
-                if r.graph == gname and _method_label(r) == method:
-                    xs.append(j + i * width)
-                    ys.append(r.median * 1e3)
-        ax.bar(xs, ys, width, label=method)
+        mine = [r for r in timed if _method_label(r) == method]
+        ax.bar([graphs.index(r.graph) + i * width for r in mine], [r.median * 1e3 for r in mine], width,
+               label=method)
     ax.set_xticks([j + (len(methods) - 1) * width / 2 for j in range(len(graphs))], graphs,
                   rotation=20, ha="right")
     ax.set_yscale("log")
@@ -560,8 +554,6 @@ def _method_label(r: Row) -> str:
         return r.method
     return "gconn auto" if r.variant.startswith("auto") else f"gconn {r.variant}"
 
-
-# -- command line ---------------------------------------------------------------
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The benchmark options, shared by ``gconn bench`` and ``python -m gconn.bench``."""
@@ -618,22 +610,20 @@ def run_from_args(args: argparse.Namespace, argv_for_record=None) -> int:
 
 
 def cpu_snapshot():
-    """(machine busy CPU seconds, this process's CPU seconds, wall clock), or None off Linux."""
+    """(machine busy CPU s, this process's CPU s, wall clock), or None off Linux."""
     try:
         with open("/proc/stat") as f:
             ticks = [int(x) for x in f.readline().split()[1:9]]
         hz = os.sysconf("SC_CLK_TCK")
     except (OSError, ValueError):
         return None
-    busy = sum(ticks) - ticks[3] - ticks[4]  # all but idle and iowait
+    busy = sum(ticks) - ticks[3] - ticks[4]  # not idle nor iowait
     own = os.times()
     return busy / hz, own.user + own.system, time.perf_counter()
 
 
 def load_note(before) -> str | None:
-    """How much of the CPUs other processes used since ``before`` (a
-    :func:`cpu_snapshot`): on a shared machine they show up as slow, noisy
-    runs.  None off Linux."""
+    """How much of the CPUs other processes used since ``before`` (a :func:`cpu_snapshot`)."""
     after = cpu_snapshot()
     if before is None or after is None or after[2] <= before[2]:
         return None

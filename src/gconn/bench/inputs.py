@@ -1,11 +1,7 @@
 """Input-handling costs: relabelling sparse ids, and the strict Matrix Market
-syntax pass.
+syntax pass; each the median of ``--repeat`` runs after a warm-up beside its peer.
 
     python -m gconn.bench.inputs --edges 16000000 --distinct 4000000 --mtx graph.mtx
-
-Every time is the median of ``--repeat`` runs after one warm-up run, with
-the peer (``np.unique(..., return_inverse=True)``, or loading without the
-syntax pass) measured in the same process.
 """
 from __future__ import annotations
 
@@ -23,9 +19,8 @@ def _unique_peer(src, dst):
 
 
 def relabel_times(edges: int, distinct: int, span: int, repeat: int, seed: int = 1) -> dict:
-    """Seconds for gconn.graph.relabel.dense_ids, np.unique and a relabelling
-    Graph build on ``edges`` random edges among ``distinct`` ids drawn
-    from [0, span); the two relabellings are checked to agree.
+    """Seconds for dense_ids, np.unique and a relabelling Graph build on ``edges`` random edges
+    among ``distinct`` ids from [0, span); the two relabellings must agree.
 
     >>> t = relabel_times(1000, 100, 2**40, 1)
     >>> sorted(t)
@@ -47,8 +42,7 @@ def relabel_times(edges: int, distinct: int, span: int, repeat: int, seed: int =
 
 
 def auto_overhead(edges: int, n: int, repeat: int, seed: int = 2) -> dict:
-    """Seconds for Graph.from_edges on dense ids 0..n-1 with relabel=False
-    and with relabel="auto" (which inspects the ids, then keeps them).
+    """Seconds for Graph.from_edges on dense ids with relabel=False and relabel="auto".
 
     >>> sorted(auto_overhead(100, 10, 1))
     ['auto', 'plain']
@@ -62,8 +56,7 @@ def auto_overhead(edges: int, n: int, repeat: int, seed: int = 2) -> dict:
 
 
 def mtx_syntax_times(path, repeat: int) -> dict:
-    """Seconds for gconn.load of a .mtx with the strict syntax pass, without
-    it, and for the pass alone."""
+    """Seconds for gconn.load of a .mtx with the strict syntax pass, without it, and the pass alone."""
     from gconn.io import load, mtx
     path = Path(path)
     strict = median_time(lambda: load(path), repeat)
@@ -80,7 +73,6 @@ def mtx_syntax_times(path, repeat: int) -> dict:
 
 
 def main(argv=None) -> int:
-    """Print the measurements; see the module docstring for the options."""
     p = argparse.ArgumentParser(prog="python -m gconn.bench.inputs", description=__doc__.splitlines()[0])
     p.add_argument("--edges", type=int, default=16_000_000)
     p.add_argument("--distinct", type=int, default=4_000_000)

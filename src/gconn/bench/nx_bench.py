@@ -1,33 +1,18 @@
-"""NetworkX's connected and strongly connected components with and without
-the gconn backend.
+"""NetworkX's connected and strongly connected components with and without the gconn backend.
 
 ``python -m gconn.bench.nx_bench [--edges 1000000] [--repeat 5] [--labels int,str] [--functions cc,scc]``
 
-``--edges`` random pairs on ``edges / 4`` nodes (Erdos-Renyi, average
-degree 8) make an ``nx.Graph`` for ``connected_components`` (``cc``) and
-an ``nx.DiGraph`` of arcs for ``strongly_connected_components`` (``scc``).
-The nodes are, per ``--labels`` kind: ``int`` (0..n-1) or ``str`` (``"v0"``,
-``"v1"``, ...), with every edge naming the node objects themselves, or
-``int-copies`` / ``str-copies``, with every edge naming equal copies of them,
-as a graph read from a file does.  Each function is timed as
-``list(nx.<function>(G, backend=...))``:
-
-* ``networkx``: NetworkX's own implementation;
-* ``gconn cold``: the gconn backend, conversion included (G's conversion
-  cache is emptied before each run);
-* ``gconn warm``: the gconn backend on the conversion NetworkX cached;
-
-plus, for the breakdown, the conversion alone and the ``number_`` function
-on the cached conversion (gconn without building one Python set per
-component).  All on one graph in one process: one warm-up round, then
-``--repeat`` rounds in which the methods take turns (a shared machine's
-load changes from one minute to the next); the table gives each method's
-median, minimum and maximum.  gconn's components are checked equal to NetworkX's, in
-NetworkX's order, first.
+Erdos-Renyi, ``--edges`` random pairs on ``edges / 4`` nodes, as an ``nx.Graph`` (``cc``) or
+``nx.DiGraph`` (``scc``), its nodes ``int`` or ``str`` (``"v0"``, ...) with the edges naming the
+node objects, or equal copies of them (``int-copies``, ``str-copies``, as a file's graph does).
+Timed in turns: NetworkX's own, the gconn backend with the conversion (``gconn cold``) and on
+NetworkX's cached conversion (``gconn warm``), the conversion alone and ``number_<function>``.
+gconn's components are first checked equal to NetworkX's, in NetworkX's order.
 """
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import statistics
 import sys
@@ -51,7 +36,7 @@ def _graph(edges: int, labels: str, directed: bool = False):
         G.add_nodes_from(names)
         G.add_edges_from(zip(map(names.__getitem__, src.tolist()), map(names.__getitem__, dst.tolist())))
     elif labels == "int-copies":
-        # tolist() makes a fresh int object per edge end (but for -5..256)
+        # tolist() makes a fresh int per edge end (but for -5..256)
         G.add_nodes_from(range(n))
         G.add_edges_from(zip(src.tolist(), dst.tolist()))
     else:
@@ -107,7 +92,7 @@ def table(rows) -> str:
 
 
 def main(argv=None) -> int:
-    """Run the benchmark and print the table (``-h`` for the options).
+    """Run the benchmark and print the table.
 
     >>> main(["--edges", "40", "--repeat", "1", "--labels", "int,str-copies"])  # doctest: +ELLIPSIS
     Machine: ...
@@ -126,14 +111,11 @@ def main(argv=None) -> int:
     functions = [FUNCTIONS[f] for f in _choices(p, "--functions", args.functions, FUNCTIONS)]
 
     import networkx as nx
-
-    def log(msg):
-        print(msg, file=sys.stderr, flush=True)
-
+    log = functools.partial(print, file=sys.stderr, flush=True)
     rows = []
     load = os.getloadavg()[0]
     with warnings.catch_warnings():
-        # NetworkX notes every use of a cached conversion; the warm runs are exactly that.
+        # NetworkX notes every use of a cached conversion: the warm runs
         warnings.filterwarnings("ignore", "Note: conversions to backend graphs are saved to cache")
         for kind in kinds:
             for function in functions:

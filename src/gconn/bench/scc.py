@@ -1,10 +1,7 @@
 """``python -m gconn.bench.scc``: gconn.integrations.csgraph against scipy.sparse.csgraph
 on one random digraph, strong and weak components, in one process.
 
-Each function runs once to warm up (numba compiles or loads its cache),
-then ``--repeat`` times alternating with SciPy; the medians are printed
-with their ratio.  Both sides get the same ``csr_matrix`` and must agree
-on every label.
+Both get the same ``csr_matrix``, must agree on every label, and run ``--repeat`` times in turns.
 
 >>> from gconn.bench.scc import random_digraph
 >>> random_digraph(100, 300, seed=1).nnz <= 300

@@ -1,29 +1,12 @@
 """GPU from host arrays, chunked and overlapped (issue 11):
-``python -m gconn.bench.stream [--quick] [--graphs kron,er] [--repeat 5]``.
+``python -m gconn.bench.stream [--quick] [--graphs kron,er] [--repeat 5] [--parts ...]``.
 
-For each 64M-edge graph, from host NumPy int32 arrays (wall clock,
-warm-up, median of repeats):
-
-* the yardstick: a plain copy of the same arrays from pinned host memory
-  to the device (and its bandwidth), timed in turns with gconn's call
-  (the ratio is the median of the rounds' ratios);
-* ``gconn.connected_components((src, dst), backend="gpu")`` end to end
-  (the chunked route), back to back and after the process idled 100 ms,
-  next to the device-resident compute time of the same variant and of the
-  automatic choice on a resident graph;
-* a chunk-size sweep of the chunked route, staging buffers filled by 1..all
-  threads, against the driver's pageable copy and ``cudaHostRegister`` of
-  the user's arrays (each alone);
-* streaming with a device budget 4x smaller than the graph's arrays, as
-  GB/s of edge data against the pinned bandwidth;
-* from a SciPy CSR of the same edges, against the pinned copy of its
-  indptr and indices and against SciPy;
-* the GPU host machinery measured against going without it, calls in
-  turns (:func:`_machinery`): the native feed, the labels' landing, and
-  the staged copies against CuPy's own;
-* with ``--big 10e9``, only a graph larger than the GPU's memory, held in
-  host RAM (:func:`bench_big`); with ``--big-kronecker 29``, Graph500's
-  Kronecker graph of that scale (:func:`bench_big_kronecker`).
+Per graph, from host int32 arrays (wall clock, median of repeats): the pinned host-to-device
+copy of the arrays as the yardstick, timed in turns with ``connected_components((src, dst),
+backend="gpu")`` end to end (also after the process idled); then, per ``--parts``: a chunk-size
+sweep, the ways host memory reaches the device, a device budget 4x smaller than the arrays,
+the resident compute, a SciPy CSR input, and the host machinery against going without it.
+``--big EDGES`` and ``--big-kronecker SCALE`` run only a graph larger than the GPU's memory.
 
 >>> from gconn.bench.stream import GRAPHS
 >>> sorted(GRAPHS)
@@ -32,6 +15,7 @@ warm-up, median of repeats):
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 import time
 
@@ -40,6 +24,7 @@ from numba import njit, prange
 
 from gconn.graph import generators as gen
 from gconn.bench.gpu import _median_ms, _once_ms, _paired_ms, _wall_ms
+from gconn.bench.harness import turns
 
 GRAPHS = {
     "kron": ("Kronecker s22 ef16", lambda q: gen.kronecker_edges(16 if q else 22, 16, seed=1)),
@@ -49,8 +34,7 @@ CHUNKS = (1 << 20, 1 << 21, 1 << 22, 1 << 23, 1 << 24)
 
 
 def _pinned_copier(*arrays):
-    """The yardstick as a function: the arrays, already in pinned memory,
-    copied to the device (it holds the pinned and device buffers)."""
+    """The yardstick: a function copying the arrays, already in pinned memory, to the device."""
     import cupy as cp
     bufs = []
     for a in arrays:
@@ -70,9 +54,8 @@ def _pinned_copier(*arrays):
 
 
 def _modes(run, src, dst, repeat: int, log) -> dict:
-    """Staging filled by 1..all threads, against the two other ways host
-    memory reaches the device: the driver's pageable copy, and pinning the
-    arrays in place (``cudaHostRegister``, alone: before any copy)."""
+    """Staging filled by 1..all threads, against the driver's pageable copy and pinning the
+    arrays in place (``cudaHostRegister``, alone)."""
     import cupy as cp
     import numba
     modes = {}
@@ -99,10 +82,8 @@ def _modes(run, src, dst, repeat: int, log) -> dict:
 
 
 PARTS = ("sweep", "modes", "budget", "resident", "matrix", "machinery")
-#: seconds the process sleeps before each call timed "after idling": a
-#: program calls gconn between other work, and on the H100's virtual machine
-#: numba's threads then wake slowly (a parallel loop over 16 ints took 3.6 ms
-#: after 100 ms asleep, 10 us back to back; BENCHMARKS.md)
+#: seconds the process sleeps before each call timed "after idling", as a program calls gconn
+#: between other work (numba's threads then wake slowly)
 IDLE = 0.1
 
 
@@ -166,8 +147,7 @@ def bench_graph(key: str, quick: bool, repeat: int, log, parts=PARTS) -> dict:
 
 
 def _budget(run, resident, gb, pin, repeat, log) -> dict:
-    """Streaming with a device budget 4x smaller than the graph's edge
-    arrays (``resident`` bytes)."""
+    """Streaming with a device budget 4x smaller than the edge arrays' ``resident`` bytes."""
     limit = resident // 4
     s = run(device_memory=limit)
     ms = _wall_ms(lambda: run(device_memory=limit), repeat)
@@ -178,9 +158,8 @@ def _budget(run, resident, gb, pin, repeat, log) -> dict:
 
 
 def _matrix(src, dst, n, repeat, log) -> dict:
-    """From a SciPy CSR of the edges: gconn end to end against the pinned
-    copy of its indptr and indices (the issue's yardstick) and against
-    SciPy's own connected_components on the same matrix."""
+    """From a SciPy CSR of the edges: gconn end to end against the pinned copy of its indptr and
+    indices, and against SciPy's connected_components."""
     import scipy.sparse as sp
     from scipy.sparse.csgraph import connected_components as scipy_cc
 
@@ -199,23 +178,16 @@ def _matrix(src, dst, n, repeat, log) -> dict:
 
 
 def _turns(fns: dict, repeat: int) -> dict:
-    """Median wall ms of each function, called in turns (the order reversed
-    every other round) after a round of warm-ups."""
-    times = {k: [] for k in fns}
-    for r in range(repeat + 1):
-        for k in (list(fns) if r % 2 else list(fns)[::-1]):
-            ms = _once_ms(fns[k])
-            if r:
-                times[k].append(ms)
+    """Median wall ms of each function, called in turns (the order reversed every other round)
+    after a round of warm-ups."""
+    times = turns(fns, lambda k, _: _once_ms(fns[k]), repeat, alternate=True)
     return {k: float(np.median(v)) for k, v in times.items()}
 
 
 def _machinery(src, dst, n, repeat, log) -> dict:
-    """What the GPU host machinery saves on the calls users make: the
-    chunked route from host arrays and from a SciPy CSR as it is, and
-    without the native feed (``gconn.chunked.gpu.PUMP``), without the
-    labels' landing (``LAND_BYTES``), and without both; then the staged
-    copies (``staging.put``, ``staging.fetch``) against CuPy's."""
+    """The chunked route from host arrays and a SciPy CSR as is, without the native feed
+    (``gconn.chunked.gpu.PUMP``), without the labels' landing (``LAND_BYTES``) and without both;
+    then the staged copies against CuPy's."""
     import cupy as cp
     import scipy.sparse as sp
 
@@ -248,15 +220,9 @@ def _machinery(src, dst, n, repeat, log) -> dict:
 
 
 def bench_big(random_edges: int, log, n: int = 1 << 30, block: int = 1 << 20) -> dict:
-    """A graph larger than the GPU's memory from host RAM: n = 2^30
-    vertices in 1,024 blocks of 2^20 (``n`` and ``block``, powers of two),
-    each a path plus its share of ``random_edges`` random edges inside it,
-    so the components are exactly the blocks (every label is checked).
-    Generated on the GPU in 32 pieces and copied to host arrays; then two
-    runs of ``connected_components((src, dst), backend="gpu")`` against
-    the pinned copy of the first 0.54 GB of the arrays (:func:`_big_runs`).
-    10e9 random edges make 88.6 GB of int32 edges (the H100
-    machine has 125 GiB)."""
+    """A graph larger than the GPU's memory from host RAM: ``n`` vertices in blocks of ``block``
+    (powers of two), each a path plus its share of ``random_edges`` random edges inside it, so
+    the components are exactly the blocks (every label is checked); run by :func:`_big_runs`."""
     import cupy as cp
 
     pieces = min(32, n // block)
@@ -290,12 +256,8 @@ def bench_big(random_edges: int, log, n: int = 1 << 30, block: int = 1 << 20) ->
 
 
 def bench_big_kronecker(scale: int, log, edge_factor: int = 16) -> dict:
-    """Graph500's Kronecker graph (:func:`gconn.graph.generators.kronecker_edges`)
-    from host RAM: scale 29 with edge factor 16 is 8.6e9 edge samples,
-    68.7 GB of int32 edges, the largest Graph500 scale the H100 machine's
-    RAM holds.  Runs as :func:`bench_big`; the labels are checked against
-    the CPU backend's union-find on the same arrays (the component count,
-    and every edge's ends sharing a label)."""
+    """Graph500's Kronecker graph from host RAM, run as :func:`bench_big`; the labels are checked
+    against the CPU backend's count and every edge's ends."""
     import gconn
     t0 = time.perf_counter()
     src, dst, n = gen.kronecker_edges(scale, edge_factor, seed=1)
@@ -332,13 +294,9 @@ def _edges_split(labels, src, dst) -> int:
 
 
 def _big_runs(src, dst, log) -> tuple:
-    """A warm-up call on the first 2^24 edges (four chunks: the first
-    goes through the host's loop, the rest through the native feed, whose
-    loading it takes out of the first run), the yardstick (the pinned
-    copy of the first 2^26 edges' arrays, 0.54 GB: pinned memory for the
-    whole graph would not fit beside it), then two runs of
-    ``connected_components((src, dst), backend="gpu")``; returns the last
-    run's k and labels, and the times."""
+    """A warm-up call on the first 2^24 edges (loading the native feed), the yardstick (the
+    pinned copy of the first 2^26 edges: the whole would not fit beside the graph), then two
+    timed runs; returns the last run's k and labels, and the times."""
     import gconn
     m = src.size
     gconn.connected_components((src[:1 << 24], dst[:1 << 24]), backend="gpu")
@@ -348,14 +306,12 @@ def _big_runs(src, dst, log) -> tuple:
     log(f"  pinned copy of {8 * head / 1e9:.2f} GB of its edges: {pin:.2f} ms = {pinned_gbs:.1f} GB/s")
     runs, feeds = [], []
     for r in range(2):
-        # the last run's labels are dropped before the clock starts: dropping
-        # 4.3 GB of them took 0.16 s, which the rebinding would put in this run
+        # the last run's labels are dropped before the clock starts, not inside it
         labels = st = None
         t0 = time.perf_counter()
         k, labels, st = gconn.connected_components((src, dst), backend="gpu", return_stats=True)
         runs.append(time.perf_counter() - t0)
         gbs = 8 * m / 1e9 / runs[-1]
-        # the stream phase: the feed, and the labels' host memory written at its end
         feeds.append(st.phase_times.get("chunked", runs[-1]))
         log(f"  run {r}: k={k} in {runs[-1]:.2f} s = {gbs:.1f} GB/s of edges = {100 * gbs / pinned_gbs:.0f}% of "
             f"pinned (the stream phase {feeds[-1]:.2f} s = {100 * 8 * m / 1e9 / feeds[-1] / pinned_gbs:.0f}%, the "
@@ -382,15 +338,15 @@ def main(argv=None) -> int:
         print(f"no GPU: {why}", file=sys.stderr)
         return 2
     print(f"device: {why}", flush=True)
+    log = functools.partial(print, flush=True)
     if args.big:
-        bench_big(int(args.big), lambda msg: print(msg, flush=True))
+        bench_big(int(args.big), log)
         return 0
     if args.big_kronecker:
-        bench_big_kronecker(args.big_kronecker, lambda msg: print(msg, flush=True), args.edge_factor)
+        bench_big_kronecker(args.big_kronecker, log, args.edge_factor)
         return 0
     for key in args.graphs.split(","):
-        bench_graph(key.strip(), args.quick, args.repeat, lambda msg: print(msg, flush=True),
-                    args.parts.split(","))
+        bench_graph(key.strip(), args.quick, args.repeat, log, args.parts.split(","))
     return 0
 
 

@@ -7,8 +7,7 @@ from pathlib import Path
 
 
 def data_dir() -> Path:
-    """The real-graph data folder: ``$GCONN_DATA``, else ``shared/data``
-    beside the repository (``<repo>/../shared/data``).
+    """The real-graph data folder: ``$GCONN_DATA``, else ``<repo>/../shared/data``.
 
     >>> data_dir().name
     'data'
@@ -17,9 +16,8 @@ def data_dir() -> Path:
     if env:
         return Path(env)
     import gconn
-    # <repo>/src/gconn/__init__.py: parents[2] is the repository root.
-    repo = Path(gconn.__file__).resolve().parents[2]
-    return repo.parent / "shared" / "data"
+    # <repo>/src/gconn/__init__.py
+    return Path(gconn.__file__).resolve().parents[3] / "shared" / "data"
 
 
 def real_graphs() -> list[str]:
@@ -34,12 +32,12 @@ def real_graphs() -> list[str]:
 @dataclass(frozen=True)
 class Suite:
     description: str
-    variants: str
     backend: str
-    repeat: int
-    warmup: int
     graph_list: tuple = ()
     real: bool = False
+    variants: str = "auto"
+    repeat: int = 5
+    warmup: int = 1
 
     def graphs(self) -> list[str]:
         return real_graphs() if self.real else list(self.graph_list)
@@ -53,9 +51,9 @@ SUITES = {
     "cpu-target": Suite(
         description="the CPU target: R-MAT with 2^20 vertices and 16M edges, the CPU backend's "
                     "automatic choice vs scipy, median of 5",
-        variants="auto", backend="cpu", repeat=5, warmup=1, graph_list=("rmat:scale=20,ef=16",)),
+        backend="cpu", graph_list=("rmat:scale=20,ef=16",)),
     "real": Suite(
         description="the real graphs in $GCONN_DATA/graphs (default ../shared/data/graphs), "
                     "the automatic choice vs scipy and NetworkX",
-        variants="auto", backend="auto", repeat=5, warmup=1, real=True),
+        backend="auto", real=True),
 }

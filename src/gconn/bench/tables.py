@@ -1,9 +1,8 @@
 """CSV with a header: gconn's numba parser vs pyarrow's CSV reader vs
 pandas.read_csv, on one generated file (``python -m gconn.bench.tables``).
 
-Each reader's time is the median of ``--repeat`` runs after a warm-up; the
-parse alone (bytes to two id arrays) and the whole ``gconn.load`` (to a
-Graph) are timed.
+The parse alone and the whole load, then names as ids; each time the median of ``--repeat`` runs
+after a warm-up.
 
 >>> from gconn.bench.tables import write_csv
 >>> import tempfile, os
@@ -91,7 +90,7 @@ def main(argv=None) -> None:
 
 
 def _names(args) -> None:
-    """Names as ids: the whole load, and the two ways to number the names."""
+    """Names as ids: the whole load, and two ways to number the names."""
     import pandas as pd
 
     import gconn

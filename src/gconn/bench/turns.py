@@ -3,26 +3,19 @@
     python -m gconn.bench.turns --tree OLD/src --tree src --backend cpu \\
         --graphs rmat:scale=18 grid:side=512 --variants auto none+sv kout+union-async+find-halve
 
-Per tree, graph and variant, a fresh process (``PYTHONPATH`` set to the
-tree) builds the graph from its generator spec, makes its adjacency (so
-every variant can run), runs ``connected_components(graph,
-algorithm=variant)`` once to warm up, then ``--repeat`` times; its figure
-is the median wall time of those calls.  The trees run in turns, ``--rounds``
-times, and the table gives each tree's median over rounds and their ratio.
-Every run's component count must agree across trees.
+Per tree and graph, a fresh process builds the graph and its adjacency, then times each variant
+(the median of ``--repeat`` calls after one); the trees take turns ``--rounds`` times, and the
+table gives each tree's median over rounds and their ratio.  The component counts must agree.
 """
 from __future__ import annotations
 
 import argparse
-import json
 import math
-import os
 import statistics
-import subprocess
-import sys
 
-def _child_code():
-    return r"""
+from gconn.bench.harness import child_json, turns
+
+_CHILD = r"""
 import json, sys, time, statistics
 import gconn
 spec, backend, variants, repeat = sys.argv[1], sys.argv[2], sys.argv[3].split(","), int(sys.argv[4])
@@ -58,15 +51,8 @@ def main(argv=None):
     print("|---|---|" + "--:|" * (len(a.tree) + 1))
     ratios = []
     for spec in a.graphs:
-        per = {t: [] for t in a.tree}
-        for _ in range(a.rounds):
-            for t in a.tree:
-                env = dict(os.environ, PYTHONPATH=os.path.abspath(t))
-                r = subprocess.run([sys.executable, "-c", _child_code(), spec, a.backend, ",".join(a.variants),
-                                    str(a.repeat)], env=env, capture_output=True, text=True, check=False)
-                if r.returncode:
-                    raise SystemExit(f"{t}, {spec}: {r.stderr[-1500:]}")
-                per[t].append(json.loads(r.stdout.strip().splitlines()[-1]))
+        per = turns(a.tree, lambda t, _: child_json(t, _CHILD, spec, a.backend, ",".join(a.variants),
+                                                    a.repeat), a.rounds, warmup=0)
         for v in a.variants:
             ks = {run[v][1] for t in a.tree for run in per[t]}
             if len(ks) != 1:
