@@ -285,9 +285,8 @@ class ChunkedUnion:
         self.p_dtype = np.dtype(np.int64) if self.plan.jtb else self.idt
         ptr = edges.indptr
         self.dtypes = dtypes_key(self.idt, self.idt if ptr is None else ptr.dtype, self.p_dtype)
-        per_vertex = self._vertex_bytes(self.idt)
         if self.n is not None:
-            vertex_part = self.n * per_vertex + (0 if ptr is None else ptr.nbytes)
+            vertex_part = self.n * self._vertex_bytes(self.idt) + (0 if ptr is None else ptr.nbytes)
             if vertex_part > self.limit:
                 raise MemoryError(
                     f"union-find over n={self.n} vertices needs {_size(vertex_part)} of GPU memory "
@@ -302,8 +301,7 @@ class ChunkedUnion:
                               f"edge buffers beside the union-find arrays (n={self.n})")
         # one kernel for both: chunks checked on the host skip no pair (ids in range)
         self._kern = get("coo_ops", (self.plan.fin, self.plan.fopt, self.plan.sopt, TRACK_BOUNDS), self.dtypes)
-        self.P = xp.empty(0, self.p_dtype)
-        self.H = xp.empty(0, self.p_dtype)
+        self.P = self.H = xp.empty(0, self.p_dtype)
         self.fa = self.fb = xp.empty(0, self.idt)
         self._buffers(self._floor)
         self._none = (dummy(np.int8), dummy(np.bool_), dummy(np.int64))
@@ -500,8 +498,7 @@ class ChunkedUnion:
             self._widen(edges.m - (offset + hd.size))
 
     def _land(self) -> None:
-        """The labels' host memory (:func:`~gconn.backends.gpu.staging.landing`), its
-        pages written while the device finishes (BENCHMARKS.md, chunked route)."""
+        """The labels' host memory (:func:`~gconn.backends.gpu.staging.landing`), written while the device works."""
         self._land_wanted = False
         size = self.n if self.n is not None else self.cap
         dtype = np.dtype(np.int32) if size <= INT32_MAX else np.dtype(np.int64)
@@ -578,8 +575,7 @@ class ChunkedUnion:
         return self.cap
 
     def _release(self) -> None:
-        """Drop the edge buffers before the feed settles so that later work has their memory
-        (CuPy's pool hands it only to the compute stream, which runs after every copy)."""
+        """Drop the edge buffers before the feed settles, for later work on the compute stream."""
         self._dev = self._devv = None
         csr = self._pending[2]
         if csr is not None:
@@ -597,10 +593,9 @@ class ChunkedUnion:
     def result(self):
         """(roots, forest_src, forest_dst, n) on the device."""
         n = self.n if self.n is not None else self.max_id + 1
+        out = np.dtype(np.int32) if n <= INT32_MAX else np.dtype(np.int64)
         if not self._ready:
-            idt = np.int64 if n > np.iinfo(np.int32).max else np.int32
-            empty = xp.empty(0, idt)
-            return xp.arange(n, dtype=idt), empty, empty, n
+            return xp.arange(n, dtype=out), xp.empty(0, out), xp.empty(0, out), n
         if self._pending is None:
             self._pipe.sync()
             seen = self.max_id + 1
@@ -611,7 +606,6 @@ class ChunkedUnion:
         jtb = self.plan.jtb
         roots = flat_roots(get("compress", (jtb,), self.dtypes), seen, self.P, self._Pv, jtb, self.idt)
         fa, fb = self.fa[:seen], self.fb[:seen]
-        out = np.dtype(np.int32) if n <= np.iinfo(np.int32).max else np.dtype(np.int64)
         if seen < n or roots.dtype != out:
             full = xp.arange(n, dtype=out)
             full[:seen] = roots
