@@ -108,7 +108,7 @@ def budget(device_memory=None) -> int:
 # -- host edges as chunks -----------------------------------------------------
 
 def _id_dtype(a, where: str) -> np.dtype:
-    if a.dtype.kind == "b" or a.dtype.kind not in "iu":
+    if a.dtype.kind not in "iu":
         raise TypeError(f"{where} has dtype {a.dtype}; vertex ids must be integers")
     return a.dtype if a.dtype in (np.dtype(np.int32), np.dtype(np.int64)) else np.dtype(np.int64)
 
@@ -125,8 +125,7 @@ class HostEdges:
     """
 
     def __init__(self, source):
-        self.src = self.dst = self._iter = self.indptr = None
-        self.n = None
+        self.src = self.dst = self._iter = self.indptr = self.n = None
         if isinstance(source, (str, os.PathLike)):
             *source, self.n = mapped_arrays(os.fspath(source))
             source = tuple(source)
@@ -159,8 +158,7 @@ class HostEdges:
         e.n = int(n)
         if indptr.ndim != 1 or indptr.size != e.n + 1:
             raise ValueError(f"indptr has {indptr.size} offsets; an n x n CSR with n={n} has {e.n + 1}")
-        e.indptr = indptr
-        e.dst = indices
+        e.indptr, e.dst = indptr, indices
         e.m = int(indices.size)
         if int(indptr[0]) != 0 or int(indptr[-1]) != e.m:
             raise ValueError(f"indptr runs from {int(indptr[0])} to {int(indptr[-1])}; a CSR's runs from 0 "
@@ -207,15 +205,6 @@ class HostEdges:
         first, last = np.searchsorted(self.indptr, at, side="right") - 1
         top = max(self.n - 1, 0)
         return int(min(max(first, 0), top)), int(min(max(last, 0), top))
-
-    def offsets_error(self) -> str | None:
-        """Where a CSR's offsets decrease, as an error message."""
-        bad = np.flatnonzero(np.diff(self.indptr) < 0)
-        if bad.size == 0:
-            return None
-        r = int(bad[0])
-        return (f"indptr decreases from {int(self.indptr[r])} to {int(self.indptr[r + 1])} at row {r}; "
-                "a CSR's offsets never decrease")
 
 
 # -- the union ---------------------------------------------------------------
@@ -583,9 +572,7 @@ class ChunkedUnion:
 
     def _cast(self, a):
         """A later chunk of an iterable whose ids are wider than the first's."""
-        if a.dtype == self.idt or np.can_cast(a.dtype, self.idt, "safe"):
-            return a
-        if a.size and (int(a.max()) > np.iinfo(self.idt).max):
+        if not np.can_cast(a.dtype, self.idt, "safe") and a.size and int(a.max()) > np.iinfo(self.idt).max:
             raise WiderIds(f"vertex id {int(a.max())} does not fit the {self.idt} ids of the first chunk; "
                            "pass int64 chunks from the start")
         return a
@@ -651,8 +638,7 @@ class _Csr:
         r0, r1 = self.edges.rows(offset, k)
         launch(self.kern, k, self.ptrv, offset, k, r0, r1, outv, persistent=True)
         if not self.ordered:
-            # after the first chunk's copy, so after the offsets'; its flag
-            # comes back with the bounds: no wait here
+            # after the first chunk's copy, so after the offsets'; its flag comes back with the bounds
             self._check_order()
         return outv
 
@@ -665,9 +651,13 @@ class _Csr:
             pipe.back(pipe.rows)
 
     def check(self) -> str | None:
-        if self.ordered and self.pipe.flagged():
-            return self.edges.offsets_error() or "indptr decreases; a CSR's offsets never decrease"
-        return None
+        """Where the offsets decrease, as an error message."""
+        if not (self.ordered and self.pipe.flagged()):
+            return None
+        ptr = self.edges.indptr
+        bad = np.flatnonzero(np.diff(ptr) < 0)
+        where = f" from {int(ptr[bad[0]])} to {int(ptr[bad[0] + 1])} at row {int(bad[0])}" if bad.size else ""
+        return f"indptr decreases{where}; a CSR's offsets never decrease"
 
 
 class _SimPipe:
