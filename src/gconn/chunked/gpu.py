@@ -63,7 +63,7 @@ from gconn.chunked.gpu_feed import (NAMES, _A, _ARRIVED, _BLOCK, _CALL, _CAP, _C
 #: device buffers that take turns: one being unioned, one copied into, one waiting
 BUFFERS = 3
 CHUNK_EDGES = 1 << 22
-#: pinned staging pieces and their bytes: small, so that they stay in the host's cache from the fill to the copy
+#: pinned staging pieces and their bytes: small, so that they stay in the host's cache from fill to copy
 RING = 4
 PIECE_BYTES = 1 << 23
 #: first capacity of a parent array of unknown size (small in the simulator, so that tests grow it)
@@ -228,13 +228,7 @@ class ChunkedUnion:
 
     Re-readable edges are checked by the kernel (each chunk's smallest and largest id
     into a bounds row); once the feed settles, bad ids raise and chunks that met a
-    parent array too small are unioned again.
-
-    >>> from gconn.design import Variant, Plan
-    >>> s = ChunkedUnion(Plan.of(Variant.parse("none+union-async+find-halve")), limit=1 << 20)  # doctest: +SKIP
-    >>> s.feed(HostEdges((np.array([0, 2]), np.array([1, 3])))); s.result()[3]  # doctest: +SKIP
-    4
-    """
+    parent array too small are unioned again."""
 
     def __init__(self, plan: Plan, *, n: int | None = None, forest: bool = False, chunk_edges: int | None = None,
                  limit: int | None = None, copy_threads: int | None = None, land: bool = False,
@@ -339,8 +333,7 @@ class ChunkedUnion:
             if self.sparse and need >= AUTO_MIN_RANGE and \
                     need > AUTO_RATIO * 2 * (self.edges + max(self.chunk_edges, self.want_chunk)):
                 raise SparseIds(f"vertex id {need - 1} after {self.edges} edges: sparse ids")
-            # the labels come back to the host: ids as sparse as 3000000000
-            # fail here as they do when a Graph is built
+            # the labels come back to the host: ids as sparse as 3000000000 fail here as for a Graph
             check_vertices(need, "the largest id of the chunked edges", vertex_id=need - 1, per_vertex=8)
             top = np.iinfo(self.idt).max + 1
             cap = min(max(_next_pow2(need), 2 * self.cap), top)
@@ -352,9 +345,8 @@ class ChunkedUnion:
                 f"{_size(cap * self._vertex_bytes(self.idt))} of GPU memory (O(n)) beside "
                 f"{_size(self._edge_bytes() * self.chunk_edges)} of edge buffers, more than the "
                 f"device memory budget of {_size(self.limit)}")
-        # no wait for the unions in flight: the new arrays are filled on the
-        # stream that runs them, after them, and CuPy's pool hands the old
-        # arrays' memory only to later work on that stream
+        # no wait for the unions in flight: the new arrays are filled after them on their stream, and
+        # CuPy's pool hands the old arrays' memory only to later work on that stream
         old = self.cap
         with memory.guard(f"growing the parent array to {cap} vertices"):
             P = xp.empty(cap, self.p_dtype)
@@ -487,7 +479,7 @@ class ChunkedUnion:
             self._widen(edges.m - (offset + hd.size))
 
     def _land(self) -> None:
-        """The labels' host memory (:func:`~gconn.backends.gpu.staging.landing`), written while the device works."""
+        """The labels' host memory (:func:`~gconn.backends.gpu.staging.landing`), written as the GPU works."""
         self._land_wanted = False
         size = self.n if self.n is not None else self.cap
         dtype = np.dtype(np.int32) if size <= INT32_MAX else np.dtype(np.int64)
@@ -744,7 +736,7 @@ def _take(kept: list, nbytes: int, times: int = 1) -> tuple[int, object]:
     if block is None:
         return nbytes, xp.cuda.alloc_pinned_memory(times * nbytes)
     if block[2] is not None:
-        block[2].synchronize()
+        block[2].synchronize()      # the last copy out of it
     return block[0], block[1]
 
 
@@ -938,13 +930,7 @@ PUMP_CHUNKS = 64
 def chunked_union(edges, variant="none+union-async+find-halve", *, n=None, forest=False, chunk_edges=None,
                   device_memory=None, copy_threads=None):
     """Union-find over host ``edges`` (:class:`HostEdges`) sent to the GPU in chunks; returns the
-    :class:`ChunkedUnion` (``st.result()`` -> roots, forest slots, n).
-
-    >>> import numpy as np
-    >>> st = chunked_union((np.array([0, 2]), np.array([1, 3])), chunk_edges=1)  # doctest: +SKIP
-    >>> st.result()[3], st.chunks  # doctest: +SKIP
-    (4, 2)
-    """
+    :class:`ChunkedUnion` (``st.result()`` -> roots, forest slots, n)."""
     v = variant if isinstance(variant, Variant) else Variant.parse(variant, "forest" if forest else "cc")
     st = ChunkedUnion(Plan.of(v), n=n, forest=forest, chunk_edges=chunk_edges,
                       limit=budget(device_memory), copy_threads=copy_threads)

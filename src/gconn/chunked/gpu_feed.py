@@ -38,7 +38,7 @@ SYNC, RECORD, WAIT, TO_DEVICE, TO_HOST, LAUNCH = range(len(NAMES))
 
 
 def _caller(widths: tuple):
-    """An intrinsic ``call(address, (args...))`` of a C function returning int32, arguments of ``widths`` bits."""
+    """An intrinsic ``call(address, (args...))`` of a C function returning int32, of ``widths``-bit args."""
 
     @intrinsic
     def call(typingctx, fn, args):
