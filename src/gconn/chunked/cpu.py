@@ -1,15 +1,8 @@
-"""The chunked route on the CPU (:mod:`gconn.api.dispatch`): components and
-spanning forests of a graph file (or an iterator of edge chunks) in
-O(n + chunk) memory.
-
-Union-find without sampling needs only the edges, in any order: each chunk
-of :func:`gconn.io.chunks.of_file` is united by the static COO finish
-(:func:`gconn.backends.cpu.unionfind.finish_coo`, which records the forest)
-into a growing :class:`~gconn.backends.cpu.incremental.IncrementalState`.
-``relabel=True`` numbers ids as they arrive
-(:class:`gconn.graph._relabel_kernels.IdTable`); ``relabel="auto"`` switches
-to that once the ids' range exceeds :data:`gconn.graph.relabel.AUTO_RATIO`
-times what the edges so far can hold.
+"""The chunked route on the CPU: components and spanning forests of a graph
+file (or an iterator of edge chunks) in O(n + chunk) memory, each chunk
+united by union-find without sampling into a growing parent array.
+``relabel=True`` numbers ids as they arrive; ``relabel="auto"`` switches to
+that once the ids' range exceeds ``AUTO_RATIO`` times what the edges can hold.
 
 >>> from gconn.design import Plan, Variant
 >>> u = ChunkedUnion(Plan.of(Variant.parse("none+union-async")), forest=True)
@@ -23,15 +16,6 @@ times what the edges so far can hold.
 >>> u.add(np.array([0]), np.array([200000000]))
 >>> u.n, u.ids().tolist()
 (2, [0, 200000000])
->>> import gconn, tempfile, os
->>> from gconn.io import identify
->>> from gconn.io.chunks import of_file
->>> path = os.path.join(tempfile.mkdtemp(), "g.el")
->>> with open(path, "w") as f:
-...     _ = f.write("0 1\\n3 2\\n1 4\\n")
->>> run = Run(of_file(identify(path)), Plan.of(Variant.parse("none+union-async")))
->>> run.n, run.m, run.components(compact=True)[0]
-(5, 3, 2)
 """
 from __future__ import annotations
 
@@ -71,10 +55,10 @@ def id_bounds(src, dst):
 
 
 class ChunkedUnion:
-    """Parent array (and forest slots) over the chunks added so far; ``mark_loops``
-    records self loops for :meth:`occurring` (on whenever ``relabel`` is "auto")."""
+    """Parent array (and forest slots) over the chunks added so far; under ``relabel="auto"``
+    self loops are recorded for :meth:`occurring`."""
 
-    def __init__(self, plan: Plan, forest: bool = False, mark_loops: bool = False, relabel=False):
+    def __init__(self, plan: Plan, forest: bool = False, relabel=False):
         if plan.family != UNION_FIND or plan.sampling != "none":
             raise ValueError(f"chunks are united by a union-find finish without sampling, not {plan.name}")
         self.plan = plan
@@ -83,7 +67,7 @@ class ChunkedUnion:
         self.m = 0
         self.forest_slots = forest
         self.fa = self.fb = np.zeros(0, np.int32)
-        self.looped = np.zeros(0, np.bool_) if mark_loops or relabel == "auto" else None
+        self.looped = np.zeros(0, np.bool_) if relabel == "auto" else None
         self.relabel = relabel
         self.table = IdTable() if relabel is True else None
 
@@ -179,7 +163,7 @@ class ChunkedUnion:
         self.state, self.table, self.n = state, table, int(ids.size)
 
     def occurring(self, roots: np.ndarray) -> np.ndarray:
-        """Whether each vertex occurs in an edge (needs ``mark_loops``)."""
+        """Whether each vertex occurs in an edge (under ``relabel="auto"``)."""
         sizes = np.bincount(roots, minlength=roots.size)
         return (sizes[roots] > 1) | self.looped[:self.n]
 
@@ -253,26 +237,20 @@ class Run:
         """(k, labels): SciPy's numbering (``compact``) or each component's smallest vertex."""
         from gconn.backends.cpu import compact as compacted, min_representatives
         t0 = time.perf_counter()
-        if self.ids is not None and self.union.ids() is not None:
-            k, labels = compacted(self.roots)
-            if not compact:
-                labels = self.roots if self.plan.variant.min_rooted else min_representatives(self.roots)
-        else:
-            k, labels = compacted(self.roots)
-            if self.ids is not None:
-                # ids that never occur drop out, the others' order is kept
-                labels = labels[self.ids]
-                kept = np.zeros(k, labels.dtype)
-                kept[labels] = 1
-                k = int(kept.sum())
-                labels = (np.cumsum(kept) - 1).astype(labels.dtype)[labels]
-            if not compact:
-                mins = self.roots if self.plan.variant.min_rooted else min_representatives(self.roots)
-                if self.ids is None:
-                    labels = mins
-                else:
-                    # smallest input id of each component, as a position among the occurring ids
-                    labels = np.searchsorted(self.ids, mins[self.ids])
+        k, labels = compacted(self.roots)
+        # ids that occur among ids used as they are (relabel="auto"): the others drop out
+        sparse = self.ids is not None and self.union.ids() is None
+        if sparse:
+            labels = labels[self.ids]
+            kept = np.zeros(k, labels.dtype)
+            kept[labels] = 1
+            k = int(kept.sum())
+            labels = (np.cumsum(kept) - 1).astype(labels.dtype)[labels]
+        if not compact:
+            labels = self.roots if self.plan.variant.min_rooted else min_representatives(self.roots)
+            if sparse:
+                # smallest input id of each component, as a position among the occurring ids
+                labels = np.searchsorted(self.ids, labels[self.ids])
         if self.stats is not None:
             self.stats.phase_times["labels"] = time.perf_counter() - t0
         return k, labels
@@ -309,20 +287,20 @@ def run(src, call):
 
 
 def run_file(file, plan: Plan, *, forest: bool = False, relabel=False, chunk_edges: int | None = None,
-           stats: Stats | None = None, **options) -> Run:
-    """A :class:`Run` over a file (a FileInfo, or a path identified with
-    ``options``); ValueError where its edges are not read in chunks.
+           stats: Stats | None = None) -> Run:
+    """A :class:`Run` over a file (a FileInfo or a path); ValueError where its edges are not read in chunks.
 
     >>> import tempfile, os
     >>> path = os.path.join(tempfile.mkdtemp(), "g.el")
     >>> with open(path, "w") as f:
-    ...     _ = f.write("0 5\\n5 9\\n")
-    >>> run_file(path, Plan.of(Variant.parse("none+union-async")), relabel=True).ids.tolist()
-    [0, 5, 9]
+    ...     _ = f.write("0 5\\n5 9\\n3 4\\n")
+    >>> r = run_file(path, Plan.of(Variant.parse("none+union-async")), relabel=True)
+    >>> r.n, r.m, r.components(compact=True)[0], r.ids.tolist()
+    (5, 3, 2, [0, 3, 4, 5, 9])
     """
     from gconn.io import identify
     from gconn.io.chunks import DEFAULT_CHUNK_EDGES, of_file
-    info = file if not isinstance(file, (str, os.PathLike)) else identify(file, **options)
+    info = file if not isinstance(file, (str, os.PathLike)) else identify(file)
     chunks = of_file(info, chunk_edges or DEFAULT_CHUNK_EDGES)
     if isinstance(chunks, str):
         raise ValueError(chunks)

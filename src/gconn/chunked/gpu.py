@@ -1,23 +1,17 @@
 """The chunked route on the GPU: union-find over host edges copied to the
 device in chunks, and the decision of when a call takes it.
 
-Chunk ``i + 1`` is copied on a copy stream while chunk ``i`` is unioned
-by the static COO finish's ``coo_ops`` kernel, through ``BUFFERS`` device
-buffers, so device memory is O(n + BUFFERS * chunk) whatever m is.  Host
-memory reaches the copy engine through a ring of small pinned pieces
-(``gconn.backends.gpu.staging.Ring``); once the parent array has a size
-the chunks are issued by one compiled loop (``gconn.chunked.gpu_feed``).
-Re-readable edges are checked by the kernel (see ``ChunkedUnion``), an
-iterable's on the host; a SciPy CSR sends its column ids only.  An
-unknown vertex count is sized from the first chunk and grows.
+Chunk ``i + 1`` is copied (through a ring of small pinned pieces, on a copy
+stream) while chunk ``i`` is unioned by ``coo_ops``, through ``BUFFERS``
+device buffers: device memory is O(n + BUFFERS * chunk) whatever m is.
 
-Which calls take the route (``run``):
+Which calls take the route (:func:`run`):
 
 * raw host edges -- ``(src, dst)`` NumPy integer arrays, an ``(m, 2)``
   array, a ``.gcb``/``.npy`` path, an iterator of ``(src, dst)`` chunks --
   and a text edge list that ``gconn.io.chunks.of_file`` reads in chunks,
   whenever the variant is union-find without sampling (the automatic
-  choice included): they need only the edge list;
+  choice included);
 * a host ``Graph`` or SciPy matrix whose automatic choice is union-find
   without sampling;
 * any host input whose resident arrays would not fit the device memory
@@ -68,10 +62,8 @@ from gconn.chunked.gpu_feed import (NAMES, _A, _ARRIVED, _BLOCK, _CALL, _CAP, _C
 
 #: device buffers that take turns: one being unioned, one copied into, one waiting
 BUFFERS = 3
-#: edges per chunk (BENCHMARKS.md, chunked route)
 CHUNK_EDGES = 1 << 22
-#: pinned staging pieces and their bytes: small, so that they stay in the
-#: host's cache from the fill to the copy (BENCHMARKS.md, chunked route)
+#: pinned staging pieces and their bytes: small, so that they stay in the host's cache from fill to copy
 RING = 4
 PIECE_BYTES = 1 << 23
 #: first capacity of a parent array of unknown size (small in the simulator, so that tests grow it)
@@ -106,19 +98,17 @@ def parse_bytes(value, what: str = "device_memory") -> int:
 
 def budget(device_memory=None) -> int:
     """The device memory gconn may use: the argument, else ``GCONN_DEVICE_MEMORY``, at most what is free."""
-    free = memory.free_bytes()
+    what = "device_memory"
     if device_memory is None:
-        env = os.environ.get(ENV, "").strip()
-        if not env:
-            return free
-        return min(free, parse_bytes(env, ENV))
-    return min(free, parse_bytes(device_memory))
+        device_memory, what = os.environ.get(ENV, "").strip() or None, ENV
+    free = memory.free_bytes()
+    return free if device_memory is None else min(free, parse_bytes(device_memory, what))
 
 
 # -- host edges as chunks -----------------------------------------------------
 
 def _id_dtype(a, where: str) -> np.dtype:
-    if a.dtype.kind == "b" or a.dtype.kind not in "iu":
+    if a.dtype.kind not in "iu":
         raise TypeError(f"{where} has dtype {a.dtype}; vertex ids must be integers")
     return a.dtype if a.dtype in (np.dtype(np.int32), np.dtype(np.int64)) else np.dtype(np.int64)
 
@@ -135,8 +125,7 @@ class HostEdges:
     """
 
     def __init__(self, source):
-        self.src = self.dst = self._iter = self.indptr = None
-        self.n = None
+        self.src = self.dst = self._iter = self.indptr = self.n = None
         if isinstance(source, (str, os.PathLike)):
             *source, self.n = mapped_arrays(os.fspath(source))
             source = tuple(source)
@@ -169,8 +158,7 @@ class HostEdges:
         e.n = int(n)
         if indptr.ndim != 1 or indptr.size != e.n + 1:
             raise ValueError(f"indptr has {indptr.size} offsets; an n x n CSR with n={n} has {e.n + 1}")
-        e.indptr = indptr
-        e.dst = indices
+        e.indptr, e.dst = indptr, indices
         e.m = int(indices.size)
         if int(indptr[0]) != 0 or int(indptr[-1]) != e.m:
             raise ValueError(f"indptr runs from {int(indptr[0])} to {int(indptr[-1])}; a CSR's runs from 0 "
@@ -218,15 +206,6 @@ class HostEdges:
         top = max(self.n - 1, 0)
         return int(min(max(first, 0), top)), int(min(max(last, 0), top))
 
-    def offsets_error(self) -> str | None:
-        """Where a CSR's offsets decrease, as an error message."""
-        bad = np.flatnonzero(np.diff(self.indptr) < 0)
-        if bad.size == 0:
-            return None
-        r = int(bad[0])
-        return (f"indptr decreases from {int(self.indptr[r])} to {int(self.indptr[r + 1])} at row {r}; "
-                "a CSR's offsets never decrease")
-
 
 # -- the union ---------------------------------------------------------------
 
@@ -243,21 +222,13 @@ def _next_pow2(x: int) -> int:
 
 
 class ChunkedUnion:
-    """Union-find over chunks of host edges: :meth:`feed` them, then
-    :meth:`result`.  ``n`` (optional) fixes the vertex count; ``limit`` is
-    the device memory budget in bytes; ``copy_threads`` caps the threads
-    that fill the staging pieces (default: numba's).
+    """Union-find over chunks of host edges: :meth:`feed` them, then :meth:`result`.
+    ``n`` fixes the vertex count; ``limit``: the device memory budget in bytes;
+    ``copy_threads`` caps the threads that fill the staging pieces.
 
-    Where the edges can be read again, the kernel skips ids outside the
-    parent array and folds each chunk's smallest and largest id into a
-    bounds row copied back asynchronously; once the feed has settled, bad
-    ids raise and chunks that met a parent array too small are unioned again.
-
-    >>> from gconn.design import Variant, Plan
-    >>> s = ChunkedUnion(Plan.of(Variant.parse("none+union-async+find-halve")), limit=1 << 20)  # doctest: +SKIP
-    >>> s.feed(HostEdges((np.array([0, 2]), np.array([1, 3])))); s.result()[3]  # doctest: +SKIP
-    4
-    """
+    Re-readable edges are checked by the kernel (each chunk's smallest and largest id
+    into a bounds row); once the feed settles, bad ids raise and chunks that met a
+    parent array too small are unioned again."""
 
     def __init__(self, plan: Plan, *, n: int | None = None, forest: bool = False, chunk_edges: int | None = None,
                  limit: int | None = None, copy_threads: int | None = None, land: bool = False,
@@ -275,17 +246,12 @@ class ChunkedUnion:
         self.sparse = sparse
         self.landing = None
         self._land_wanted = land
-        self.cap = 0
+        self.cap = self.chunks = self.again = self.edges = self.chunk_edges = self._slot = 0
         self.max_id = -1
-        self.chunks = 0
-        self.again = 0
-        self.edges = 0
-        self.chunk_edges = 0
         #: how a CSR's rows were found: "whole" (one pass) or "chunks"
         self.csr_rows = None
         self.seconds = 0.0
         self._ready = False
-        self._slot = 0
         #: ids below this need smaller edge buffers (set by a chunk, acted on after it)
         self._short_of = None
         #: what :meth:`settle` checks of the last feed: (edges, bounds rows, CSR)
@@ -302,9 +268,8 @@ class ChunkedUnion:
         self.p_dtype = np.dtype(np.int64) if self.plan.jtb else self.idt
         ptr = edges.indptr
         self.dtypes = dtypes_key(self.idt, self.idt if ptr is None else ptr.dtype, self.p_dtype)
-        per_vertex = self._vertex_bytes(self.idt)
         if self.n is not None:
-            vertex_part = self.n * per_vertex + (0 if ptr is None else ptr.nbytes)
+            vertex_part = self.n * self._vertex_bytes(self.idt) + (0 if ptr is None else ptr.nbytes)
             if vertex_part > self.limit:
                 raise MemoryError(
                     f"union-find over n={self.n} vertices needs {_size(vertex_part)} of GPU memory "
@@ -319,8 +284,7 @@ class ChunkedUnion:
                               f"edge buffers beside the union-find arrays (n={self.n})")
         # one kernel for both: chunks checked on the host skip no pair (ids in range)
         self._kern = get("coo_ops", (self.plan.fin, self.plan.fopt, self.plan.sopt, TRACK_BOUNDS), self.dtypes)
-        self.P = xp.empty(0, self.p_dtype)
-        self.H = xp.empty(0, self.p_dtype)
+        self.P = self.H = xp.empty(0, self.p_dtype)
         self.fa = self.fb = xp.empty(0, self.idt)
         self._buffers(self._floor)
         self._none = (dummy(np.int8), dummy(np.bool_), dummy(np.int64))
@@ -369,8 +333,7 @@ class ChunkedUnion:
             if self.sparse and need >= AUTO_MIN_RANGE and \
                     need > AUTO_RATIO * 2 * (self.edges + max(self.chunk_edges, self.want_chunk)):
                 raise SparseIds(f"vertex id {need - 1} after {self.edges} edges: sparse ids")
-            # the labels come back to the host: ids as sparse as 3000000000
-            # fail here as they do when a Graph is built
+            # the labels come back to the host: ids as sparse as 3000000000 fail here as for a Graph
             check_vertices(need, "the largest id of the chunked edges", vertex_id=need - 1, per_vertex=8)
             top = np.iinfo(self.idt).max + 1
             cap = min(max(_next_pow2(need), 2 * self.cap), top)
@@ -382,25 +345,21 @@ class ChunkedUnion:
                 f"{_size(cap * self._vertex_bytes(self.idt))} of GPU memory (O(n)) beside "
                 f"{_size(self._edge_bytes() * self.chunk_edges)} of edge buffers, more than the "
                 f"device memory budget of {_size(self.limit)}")
-        # no wait for the unions in flight: the new arrays are filled on the
-        # stream that runs them, after them, and CuPy's pool hands the old
-        # arrays' memory only to later work on that stream
+        # no wait for the unions in flight: the new arrays are filled after them on their stream, and
+        # CuPy's pool hands the old arrays' memory only to later work on that stream
         old = self.cap
         with memory.guard(f"growing the parent array to {cap} vertices"):
             P = xp.empty(cap, self.p_dtype)
             launch(get("init_parents", (), self.dtypes), cap, view(P), cap, persistent=True)
-            if old:
-                P[:old] = self.P[:old]
+            P[:old] = self.P[:old]
             if self.plan.aux:
                 H = xp.full(cap, -1 if self.plan.aux == "hooks" else 0, self.p_dtype)
-                if old:
-                    H[:old] = self.H[:old]
+                H[:old] = self.H[:old]
             else:
                 H = xp.zeros(1, self.p_dtype)
             if self.forest:
                 fa, fb = xp.full(cap, -1, self.idt), xp.full(cap, -1, self.idt)
-                if old:
-                    fa[:old], fb[:old] = self.fa[:old], self.fb[:old]
+                fa[:old], fb[:old] = self.fa[:old], self.fb[:old]
             else:
                 fa = fb = xp.empty(0, self.idt)
         self.P, self.H, self.fa, self.fb, self.cap = P, H, fa, fb, cap
@@ -520,8 +479,7 @@ class ChunkedUnion:
             self._widen(edges.m - (offset + hd.size))
 
     def _land(self) -> None:
-        """The labels' host memory (:func:`~gconn.backends.gpu.staging.landing`), its
-        pages written while the device finishes (BENCHMARKS.md, chunked route)."""
+        """The labels' host memory (:func:`~gconn.backends.gpu.staging.landing`), written as the GPU works."""
         self._land_wanted = False
         size = self.n if self.n is not None else self.cap
         dtype = np.dtype(np.int32) if size <= INT32_MAX else np.dtype(np.int64)
@@ -598,8 +556,7 @@ class ChunkedUnion:
         return self.cap
 
     def _release(self) -> None:
-        """Drop the edge buffers before the feed settles so that later work has their memory
-        (CuPy's pool hands it only to the compute stream, which runs after every copy)."""
+        """Drop the edge buffers before the feed settles, for later work on the compute stream."""
         self._dev = self._devv = None
         csr = self._pending[2]
         if csr is not None:
@@ -607,9 +564,7 @@ class ChunkedUnion:
 
     def _cast(self, a):
         """A later chunk of an iterable whose ids are wider than the first's."""
-        if a.dtype == self.idt or np.can_cast(a.dtype, self.idt, "safe"):
-            return a
-        if a.size and (int(a.max()) > np.iinfo(self.idt).max):
+        if not np.can_cast(a.dtype, self.idt, "safe") and a.size and int(a.max()) > np.iinfo(self.idt).max:
             raise WiderIds(f"vertex id {int(a.max())} does not fit the {self.idt} ids of the first chunk; "
                            "pass int64 chunks from the start")
         return a
@@ -617,10 +572,9 @@ class ChunkedUnion:
     def result(self):
         """(roots, forest_src, forest_dst, n) on the device."""
         n = self.n if self.n is not None else self.max_id + 1
+        out = np.dtype(np.int32) if n <= INT32_MAX else np.dtype(np.int64)
         if not self._ready:
-            idt = np.int64 if n > np.iinfo(np.int32).max else np.int32
-            empty = xp.empty(0, idt)
-            return xp.arange(n, dtype=idt), empty, empty, n
+            return xp.arange(n, dtype=out), xp.empty(0, out), xp.empty(0, out), n
         if self._pending is None:
             self._pipe.sync()
             seen = self.max_id + 1
@@ -631,7 +585,6 @@ class ChunkedUnion:
         jtb = self.plan.jtb
         roots = flat_roots(get("compress", (jtb,), self.dtypes), seen, self.P, self._Pv, jtb, self.idt)
         fa, fb = self.fa[:seen], self.fb[:seen]
-        out = np.dtype(np.int32) if n <= np.iinfo(np.int32).max else np.dtype(np.int64)
         if seen < n or roots.dtype != out:
             full = xp.arange(n, dtype=out)
             full[:seen] = roots
@@ -677,8 +630,7 @@ class _Csr:
         r0, r1 = self.edges.rows(offset, k)
         launch(self.kern, k, self.ptrv, offset, k, r0, r1, outv, persistent=True)
         if not self.ordered:
-            # after the first chunk's copy, so after the offsets'; its flag
-            # comes back with the bounds: no wait here
+            # after the first chunk's copy, so after the offsets'; its flag comes back with the bounds
             self._check_order()
         return outv
 
@@ -691,17 +643,20 @@ class _Csr:
             pipe.back(pipe.rows)
 
     def check(self) -> str | None:
-        if self.ordered and self.pipe.flagged():
-            return self.edges.offsets_error() or "indptr decreases; a CSR's offsets never decrease"
-        return None
+        """Where the offsets decrease, as an error message."""
+        if not (self.ordered and self.pipe.flagged()):
+            return None
+        ptr = self.edges.indptr
+        bad = np.flatnonzero(np.diff(ptr) < 0)
+        where = f" from {int(ptr[bad[0]])} to {int(ptr[bad[0] + 1])} at row {int(bad[0])}" if bad.size else ""
+        return f"indptr decreases{where}; a CSR's offsets never decrease"
 
 
 class _SimPipe:
     """The simulator's transfers: plain copies, nothing asynchronous."""
 
     def __init__(self, st: ChunkedUnion):
-        # a proxy: a cycle with the ChunkedUnion would keep its device buffers
-        # until the garbage collector ran
+        # a proxy: a cycle with the ChunkedUnion would keep its device buffers until the garbage collector ran
         self.st = weakref.proxy(st)
         self.b = self.bv = None
 
@@ -717,16 +672,14 @@ class _SimPipe:
     def send_whole(self, dev, host) -> None:
         dev[:] = host
 
-    def compute_after_copies(self) -> None:
-        pass
+    def _nothing(self, *args) -> None:
+        """Nothing to order or wait for: the simulator's copies and kernels run in turn."""
 
-    def copies_after_compute(self) -> None:
-        pass
+    compute_after_copies = copies_after_compute = back = after_union = sync = _nothing
 
     def bounds(self, rows: int) -> None:
         self.rows = rows
-        self.b = _empty_bounds(np, rows + 1)
-        self.bv = self.b
+        self.b = self.bv = _clear_bounds(np.empty(2 * (rows + 1), np.int64))
 
     def seen(self) -> int:
         return int(self.b[1:2 * self.rows:2].max(initial=-1))
@@ -734,17 +687,8 @@ class _SimPipe:
     def read_bounds(self, rows: int):
         return self.b[:2 * rows].reshape(rows, 2)
 
-    def back(self, row: int) -> None:
-        pass
-
     def flagged(self) -> bool:
         return bool(self.b[2 * self.rows + 1] > 0)
-
-    def after_union(self, s, row) -> None:
-        pass
-
-    def sync(self) -> None:
-        pass
 
     def pumps(self, edges, csr) -> bool:
         return False
@@ -754,10 +698,6 @@ def _pairs(dev: tuple, hs, hd) -> tuple:
     """(device buffer, host ids) of a chunk: dst alone for a CSR."""
     ds, dd = dev
     return ((dd, hd),) if hs is None else ((ds, hs), (dd, hd))
-
-
-def _empty_bounds(lib, rows: int):
-    return _clear_bounds(lib.empty(2 * max(rows, 1), np.int64))
 
 
 def _clear_bounds(b, largest: int = -1):
@@ -782,32 +722,31 @@ def _threads(k: int | None):
         numba.set_num_threads(before)
 
 
-#: the pinned staging buffers kept between runs: [(bytes each, buffers)]
+#: pinned memory kept between runs (cudaHostAlloc is slow), [(bytes, memory, event after its last copy)]:
+#: the staging pieces (bytes a piece, ``RING`` pieces) and the chunks' bounds
 _PINNED: list = []
-#: the pinned memory of the chunks' bounds kept between runs: [(bytes, memory)]
 _BOUNDS: list = []
 _PINNED_LOCK = Lock()
 
 
-def _take_pinned(nbytes: int) -> tuple[int, object]:
-    """(bytes a piece, memory) for ``RING`` pinned pieces of at least ``nbytes`` in one
-    block: the kept one, else a new one (cudaHostAlloc is slow)."""
+def _take(kept: list, nbytes: int, times: int = 1) -> tuple[int, object]:
+    """(bytes, memory) of ``times`` blocks of at least ``nbytes``: the kept one, else a new one."""
     with _PINNED_LOCK:
-        kept = _PINNED.pop() if _PINNED and _PINNED[0][0] >= nbytes else None
-    if kept is None:
-        return nbytes, xp.cuda.alloc_pinned_memory(RING * nbytes)
-    size, mem, done = kept
-    done.synchronize()      # the last copy out of it
-    return size, mem
+        block = kept.pop() if kept and kept[0][0] >= nbytes else None
+    if block is None:
+        return nbytes, xp.cuda.alloc_pinned_memory(times * nbytes)
+    if block[2] is not None:
+        block[2].synchronize()      # the last copy out of it
+    return block[0], block[1]
 
 
-def _give_back_pinned(size: int, mem, done) -> None:
-    """Keep the larger of this block and the kept one (``done``: after its last copy)."""
+def _keep(kept: list, size: int, mem, done=None) -> None:
+    """Keep the larger of this block and the kept one."""
     with _PINNED_LOCK:
-        keep = not _PINNED or _PINNED[0][0] < size
+        keep = not kept or kept[0][0] < size
         if keep:
-            _PINNED[:] = [(size, mem, done)]
-    if not keep:
+            kept[:] = [(size, mem, done)]
+    if not keep and done is not None:
         done.synchronize()      # before its memory is freed
 
 
@@ -820,9 +759,7 @@ class _CudaPipe:
     memory (:meth:`seen`)."""
 
     def __init__(self, st: ChunkedUnion):
-        # a proxy: a cycle with the ChunkedUnion would keep its device buffers
-        # until the garbage collector ran
-        self.st = weakref.proxy(st)
+        self.st = weakref.proxy(st)     # as _SimPipe's
         cp = xp
         self.copy_stream = cp.cuda.Stream(non_blocking=True)
         self.compute = cp.cuda.get_current_stream()
@@ -842,7 +779,7 @@ class _CudaPipe:
         # sized for the chunks asked for, not the first chunk of a budget (slower pieces), and at
         # least 4 KiB: a CSR's offsets go through them too
         piece = max(min(PIECE_BYTES // isz, max(st.chunk_edges, st.want_chunk)), 4096 // isz)
-        size, mem = _take_pinned(piece * isz)
+        size, mem = _take(_PINNED, piece * isz, RING)
         self.block = np.frombuffer(mem, st.idt, RING * (size // isz)).reshape(RING, size // isz)
         self.ring = Ring([row[:piece] for row in self.block])
         try:
@@ -852,7 +789,7 @@ class _CudaPipe:
             done = xp.cuda.Event(disable_timing=True)
             done.record(self.copy_stream)
             self.ring = self.block = None
-            _give_back_pinned(size, mem, done)
+            _keep(_PINNED, size, mem, done)
 
     def copy_in(self, s, hs, hd, bounds: bool):
         """Stage the chunk into slot ``s``'s buffers; the ids' bounds when asked for (else None)."""
@@ -880,12 +817,7 @@ class _CudaPipe:
         """Slots for ``rows`` chunks' bounds and a flag pair, on the device and pinned (kept between runs)."""
         size = 2 * (rows + 1)
         self.rows = rows
-        with _PINNED_LOCK:
-            kept = _BOUNDS.pop() if _BOUNDS and _BOUNDS[0][0] >= 16 * size else None
-        if kept is None:
-            nbytes = max(16 * size, 4096)
-            kept = (nbytes, xp.cuda.alloc_pinned_memory(nbytes))
-        self.kept = kept
+        self.kept = kept = _take(_BOUNDS, max(16 * size, 4096))
         pinned = np.frombuffer(kept[1], np.int64, 2 * size)
         self.host, start = _clear_bounds(pinned[:size], _NOT_BACK), _clear_bounds(pinned[size:])
         self.b = xp.empty(size, np.int64)
@@ -907,9 +839,7 @@ class _CudaPipe:
     def read_bounds(self, rows: int):
         self.sync()
         out = self.host[:2 * rows].reshape(rows, 2).copy()
-        with _PINNED_LOCK:
-            if not _BOUNDS or _BOUNDS[0][0] < self.kept[0]:
-                _BOUNDS[:] = [self.kept]
+        _keep(_BOUNDS, *self.kept)
         self.host = self.kept = None
         return out
 
@@ -1000,13 +930,7 @@ PUMP_CHUNKS = 64
 def chunked_union(edges, variant="none+union-async+find-halve", *, n=None, forest=False, chunk_edges=None,
                   device_memory=None, copy_threads=None):
     """Union-find over host ``edges`` (:class:`HostEdges`) sent to the GPU in chunks; returns the
-    :class:`ChunkedUnion` (``st.result()`` -> roots, forest slots, n).
-
-    >>> import numpy as np
-    >>> st = chunked_union((np.array([0, 2]), np.array([1, 3])), chunk_edges=1)  # doctest: +SKIP
-    >>> st.result()[3], st.chunks  # doctest: +SKIP
-    (4, 2)
-    """
+    :class:`ChunkedUnion` (``st.result()`` -> roots, forest slots, n)."""
     v = variant if isinstance(variant, Variant) else Variant.parse(variant, "forest" if forest else "cc")
     st = ChunkedUnion(Plan.of(v), n=n, forest=forest, chunk_edges=chunk_edges,
                       limit=budget(device_memory), copy_threads=copy_threads)
@@ -1026,40 +950,12 @@ def _int_array(a) -> bool:
 
 def raw_edges(obj):
     """``obj`` as a chunked source when it is raw host edges, else None."""
-    if isinstance(obj, tuple) and len(obj) == 2 and all(_int_array(a) for a in obj):
-        return obj
-    if isinstance(obj, np.ndarray) and obj.ndim == 2 and obj.shape[1] == 2 and obj.shape[0] != 2 \
-            and _int_array(obj[:, 0]):
-        return obj
-    if isinstance(obj, (str, os.PathLike)) and os.fspath(obj).endswith((".gcb", ".npy")):
-        return obj
-    if isinstance(obj, Iterator):
-        return obj
-    return None
-
-
-def _edge_list(info):
-    """The chunks of a streamable text edge list (``info``: its FileInfo), else None."""
-    if info is None or info.format != "edgelist":
-        return None
-    edges = of_file(info)
-    return None if isinstance(edges, str) else edges
-
-
-def _asked(algorithm, problem: str, params: dict) -> Variant:
-    """The variant asked for; the automatic choice is :data:`CHUNKED_VARIANT`."""
-    design.check_param_names(params)
-    auto = algorithm is None or (isinstance(algorithm, str) and algorithm == "auto")
-    return Variant.parse(CHUNKED_VARIANT if auto else algorithm, problem)
-
-
-def _edges_only(v: Variant) -> bool:
-    """Whether ``v`` reads only the edge list (union-find without sampling)."""
-    return v.sampling == "none" and v.is_union_find
-
-
-def _host_matrix(obj) -> bool:
-    return type(obj).__module__.startswith("scipy.sparse") and hasattr(obj, "tocsr")
+    raw = (isinstance(obj, tuple) and len(obj) == 2 and all(_int_array(a) for a in obj)
+           or isinstance(obj, np.ndarray) and obj.ndim == 2 and obj.shape[1] == 2 and obj.shape[0] != 2
+           and _int_array(obj[:, 0])
+           or isinstance(obj, (str, os.PathLike)) and os.fspath(obj).endswith((".gcb", ".npy"))
+           or isinstance(obj, Iterator))
+    return obj if raw else None
 
 
 def _resident_bytes(obj, plan: Plan, forest: bool) -> int:
@@ -1079,20 +975,6 @@ def _resident_bytes(obj, plan: Plan, forest: bool) -> int:
     return 2 * m * 8 + 4 * m * ib + plan.device_bytes(2 * m, m, ib, 8, forest, 1)
 
 
-def _chunked_variant(v: Variant, problem: str) -> Variant:
-    if v.is_union_find and (problem == "cc" or v.root_based):
-        return Variant("none", v.finish, v.find, v.splice)
-    return Variant.parse(CHUNKED_VARIANT, problem)
-
-
-def _graph_edges(graph: Graph):
-    """What of a host graph streams: a matrix's CSR as it is, else its edge list."""
-    f = graph._forms
-    if "input-csr" in f and not ("edges" in f or "canonical" in f):
-        return HostEdges.of_csr(*f["input-csr"], graph.n)
-    return graph.edges()
-
-
 def run(graph, be, algorithm, problem: str, params: dict, *, forest: bool, device_memory, return_stats: bool,
         info=None, relabel=False):
     """Run ``graph`` by the chunked route when it should (module docstring):
@@ -1101,32 +983,42 @@ def run(graph, be, algorithm, problem: str, params: dict, *, forest: bool, devic
     waited for: it raises the input's errors."""
     if be.NAME != "gpu":
         return None
-    if _host_matrix(graph):
+    if type(graph).__module__.startswith("scipy.sparse") and hasattr(graph, "tocsr"):
         graph = Graph.from_scipy(graph)
     src = raw_edges(graph)
     text = src is None and isinstance(graph, (str, os.PathLike))
     if src is None and not text and not (isinstance(graph, Graph) and not graph.on_gpu):
         return None
-    asked = _asked(algorithm, problem, params)
-    edges_only = _edges_only(asked)
+    design.check_param_names(params)
+    auto = algorithm is None or (isinstance(algorithm, str) and algorithm == "auto")
+    asked = Variant.parse(CHUNKED_VARIANT if auto else algorithm, problem)
+    edges_only = asked.sampling == "none" and asked.is_union_find
     if text:
-        src = _edge_list(info) if edges_only else None
-        if src is None:
+        # a streamable text edge list (``info``: its FileInfo)
+        src = of_file(info) if edges_only and info is not None and info.format == "edgelist" else None
+        if src is None or isinstance(src, str):
             return None
     limit = budget(device_memory)
     chosen = False
-    if isinstance(graph, Graph) and algorithm in (None, "auto"):
+    if isinstance(graph, Graph) and auto:
         # a host graph: the automatic choice it would get resident (a named variant runs resident)
         asked = design.choose(graph, problem, backend="gpu", chunked=True)
-        chosen = edges_only = _edges_only(asked)
+        chosen = edges_only = asked.sampling == "none" and asked.is_union_find
     if src is not None and edges_only or chosen:
         v = asked.with_params(**params)
     elif isinstance(graph, Iterator) or _resident_bytes(graph, Plan.of(asked), forest) > limit:
-        v = _chunked_variant(asked, problem)     # sampling options do not apply to it
+        # sampling options do not apply to it
+        if asked.is_union_find and (problem == "cc" or asked.root_based):
+            v = Variant("none", asked.finish, asked.find, asked.splice)
+        else:
+            v = Variant.parse(CHUNKED_VARIANT, problem)
     else:
         return None
     if isinstance(graph, Graph):
-        src = _graph_edges(graph)
+        # a matrix's CSR streams as it is, else the edge list
+        f = graph._forms
+        csr = "input-csr" in f and not ("edges" in f or "canonical" in f)
+        src = HostEdges.of_csr(*f["input-csr"], graph.n) if csr else graph.edges()
     plan = Plan.of(v)
     # a file's declared vertex count (EdgeChunks.n) keeps its isolated vertices
     n = graph.n if isinstance(graph, Graph) else getattr(src, "n", None)

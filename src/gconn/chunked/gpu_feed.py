@@ -1,13 +1,10 @@
 """The native feed: the chunked route's loop compiled for the host
-(:class:`gconn.chunked.gpu.ChunkedUnion` runs it through
-``_CudaPipe.pump``): CUDA driver calls with no Python between them
-(BENCHMARKS.md, chunked route).
+(``gconn.chunked.gpu._CudaPipe.pump``), CUDA driver calls with no Python between them.
 
 Driver functions are called through addresses passed in as integers, so
 that numba's on-disk cache can keep the loop (a compiled-in address would
-be wrong in the next process); :func:`addresses` reads them from
-``libcuda``.  No GPU kernel is imported, so ``gconn warmup`` compiles it
-without numba-cuda.
+be wrong in the next process).  No GPU kernel is imported, so ``gconn
+warmup`` compiles it without numba-cuda.
 
 >>> NAMES[LAUNCH], SIGNATURES["cuStreamWaitEvent"]
 ('cuLaunchKernel', (64, 64, 32))
@@ -41,8 +38,7 @@ SYNC, RECORD, WAIT, TO_DEVICE, TO_HOST, LAUNCH = range(len(NAMES))
 
 
 def _caller(widths: tuple):
-    """An intrinsic ``call(address, (args...))`` of a C function returning
-    int32 whose integer arguments have ``widths`` bits."""
+    """An intrinsic ``call(address, (args...))`` of a C function returning int32, of ``widths``-bit args."""
 
     @intrinsic
     def call(typingctx, fn, args):
@@ -75,8 +71,7 @@ _ADDRESSES: list = []
 
 
 def addresses() -> np.ndarray | None:
-    """The driver functions' addresses (int64, in :data:`NAMES`' order), or
-    None where ``libcuda`` cannot be loaded."""
+    """The driver functions' addresses (int64, in :data:`NAMES`' order), or None without ``libcuda``."""
     if not _ADDRESSES:
         try:
             lib = ctypes.CDLL("libcuda.so.1")
@@ -89,12 +84,8 @@ def addresses() -> np.ndarray | None:
 
 def handle(obj) -> int:
     """The integer value of a driver handle (CUfunction, ctypes pointer or int)."""
-    if isinstance(obj, int):
-        return obj
-    value = getattr(obj, "value", None)
-    if isinstance(value, int):
-        return value
-    return int(obj)
+    value = getattr(obj, "value", obj)
+    return value if isinstance(value, int) else int(obj)
 
 
 #: a pinned bounds slot whose chunk's pair has not come back yet
@@ -167,11 +158,8 @@ def _pump(fns, src, dst, pieces, events, dbuf, params, at, hostb, c):
             err, where = call_wait(fns[WAIT], (c[_COMPUTE], copied, 0)), WAIT
         if err == 0:
             par = params[s]
-            par[at[_AT_M]] = k
-            par[at[_AT_SRC_SIZE]] = k
-            par[at[_AT_SRC_SHAPE]] = k
-            par[at[_AT_DST_SIZE]] = k
-            par[at[_AT_DST_SHAPE]] = k
+            for f in (_AT_M, _AT_SRC_SIZE, _AT_SRC_SHAPE, _AT_DST_SIZE, _AT_DST_SHAPE):
+                par[at[f]] = k
             par[at[_AT_ROW]] = c[_ROW]
             if c[_WHOLE] != 0:          # a CSR's rows, found for every entry before the feed
                 par[at[_AT_SRC_DATA]] = c[_WHOLE] + o * c[_ISZ]
