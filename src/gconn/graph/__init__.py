@@ -1,18 +1,10 @@
-"""``gconn.Graph``: an undirected graph and the forms its edges take.
-
-A graph keeps its input and builds the other forms on first use (cached),
-so a run pays only for the form its variant needs (``Plan.needs``):
-
-* ``"edges"`` -- :meth:`~gconn.Graph.edges`: the input's ``(src, dst)`` as
-  given, duplicates and self loops included (edge-centric finishes).
-* ``"adjacency"`` -- :meth:`~gconn.Graph.adjacency`: ``(indptr, indices)``, a
-  symmetric CSR, duplicates kept, self loops dropped, each row's smallest
-  neighbour first (the samplings and BFS-CC).
-* ``"canonical"`` -- :meth:`~gconn.Graph.canonical`: ``(indptr, indices, src,
-  dst)``, the simple graph as a sorted CSR and a COO with u < v; ``g.m``,
-  ``g.indptr`` and the like read it.  Once built it serves every form.
-
-Ids are int32 unless n needs int64; so are offsets.
+"""``gconn.Graph``: an undirected graph that keeps its input and builds the
+other forms of its edges on first use, so a run pays only for the form its
+variant needs (``Plan.needs``): ``"edges"`` (:meth:`~gconn.Graph.edges`, the
+input as given), ``"adjacency"`` (:meth:`~gconn.Graph.adjacency`, a symmetric
+CSR) and ``"canonical"`` (:meth:`~gconn.Graph.canonical`, the simple graph;
+``g.m``, ``g.indptr`` and the like read it, and once built it serves every form).
+Ids and offsets are int32 unless they need int64.
 """
 from __future__ import annotations
 
@@ -31,18 +23,12 @@ from gconn.graph.relabel import dense_names
 FORMS = ("edges", "adjacency", "canonical")
 
 
-def device_forms():
-    """The module that builds a device graph's forms (``gconn.backends.gpu.graph``),
-    through the loader gconn's package root installs (:data:`DEVICE_FORMS`):
-    this layer sits below it."""
-    return DEVICE_FORMS()
-
-
 def _no_device_forms():
     raise RuntimeError("no GPU backend is installed for device graphs (gconn/__init__ installs it)")
 
 
-#: Loads the module of :func:`device_forms` (set by ``gconn/__init__``).
+#: Loads ``gconn.backends.gpu.graph``, which builds a device graph's forms (set by ``gconn/__init__``:
+#: this layer sits below it).
 DEVICE_FORMS = _no_device_forms
 
 
@@ -128,8 +114,8 @@ class Graph:
         return e
 
     def adjacency(self):
-        """``(indptr, indices)``: a symmetric CSR, duplicates kept, self loops
-        dropped, each row's smallest neighbour first (the canonical CSR once built).
+        """``(indptr, indices)``: a symmetric CSR, duplicates kept, self loops dropped,
+        each row's smallest neighbour first.
 
         >>> [a.tolist() for a in Graph.from_edges([1, 2, 2], [0, 2, 1]).adjacency()]
         [[0, 1, 3, 4], [1, 0, 2, 1]]
@@ -153,21 +139,21 @@ class Graph:
 
     def _build_edges(self):
         if self.on_gpu:
-            return device_forms().device_edges(self)
+            return DEVICE_FORMS().device_edges(self)
         indptr, indices = self._forms["input-csr"]
         from gconn.graph.build import rows_of
         return rows_of(indptr, self._ids), indices
 
     def _build_adjacency(self):
         if self.on_gpu:
-            return device_forms().device_adjacency(self)
+            return DEVICE_FORMS().device_adjacency(self)
         from gconn.graph.build import adjacency_csr
         src, dst = self.edges()
         return adjacency_csr(src, dst, self.n)
 
     def _build_canonical(self):
         if self.on_gpu:
-            return device_forms().device_canonical(self)
+            return DEVICE_FORMS().device_canonical(self)
         from gconn.graph.build import rows_of, symmetric_csr, upper_csr
         src, dst = self.edges()
         dt = self._ids
@@ -220,8 +206,7 @@ class Graph:
         return self.indptr[1:] - self.indptr[:-1]
 
     def ids_local(self, sample: int = 1024) -> bool:
-        """Whether neighbours have nearby ids (a grid numbered along it): of
-        ``sample`` rows, whether most rows' first neighbour lies within n / 64.
+        """Whether most of ``sample`` rows' first neighbours lie within n / 64 (a grid numbered along it).
 
         >>> from gconn.graph import generators as gen
         >>> s, d, n = gen.grid_road_edges(128, keep=1.0)
@@ -233,9 +218,7 @@ class Graph:
         return 2 * near > has
 
     def hb_roots(self, sample: int = 1024) -> float:
-        """The share of ``sample`` rows that HB's first step leaves as roots
-        (their smallest neighbour has a larger id): near 0 on a path numbered
-        along it.
+        """The share of ``sample`` rows that HB's first step leaves as roots (smallest neighbour larger).
 
         >>> from gconn.graph import generators as gen
         >>> s, d, n = gen.path_edges(5000)
@@ -247,14 +230,13 @@ class Graph:
         return low / has if has else 1.0
 
     def _row_probe(self, sample: int) -> tuple[int, int, int]:
-        """(rows with a neighbour, with the first within n / 64, with the first
-        larger) of ``sample`` rows; read once and kept."""
+        """(rows with a neighbour, with the first within n / 64, with the first larger), kept."""
         hit = self._cache.get(("row probe", sample))
         if hit is None:
             indptr, indices = self.adjacency()
             n = self.n
             if self.on_gpu:
-                hit = device_forms().ids_local_counts(indptr, indices, n, sample)
+                hit = DEVICE_FORMS().ids_local_counts(indptr, indices, n, sample)
             else:
                 rows = np.arange(0, n, max(n // sample, 1), dtype=np.int64)
                 first = indptr[rows].astype(np.int64)
@@ -281,13 +263,10 @@ class Graph:
     # -- constructors -----------------------------------------------------
     @classmethod
     def from_edges(cls, src, dst=None, n: int | None = None, *, relabel=False) -> "Graph":
-        """From ``(src, dst)`` id arrays or one ``(m, 2)`` array; ``n``
-        defaults to the largest id + 1 (too large for memory:
-        :class:`gconn.VertexRangeError`).
-
-        ``relabel=True`` numbers the distinct ids 0..k-1 in order, kept in
-        ``graph.nodes``; ``relabel="auto"`` only when the ids are sparse
-        (:mod:`gconn.graph.relabel`) and ``n`` is not given.
+        """From ``(src, dst)`` id arrays or one ``(m, 2)`` array; ``n`` defaults to the
+        largest id + 1 (too large for memory: :class:`gconn.VertexRangeError`).
+        ``relabel=True`` numbers the distinct ids 0..k-1 in order, kept in ``graph.nodes``;
+        ``relabel="auto"`` only when the ids are sparse and ``n`` is not given.
 
         >>> Graph.from_edges(np.array([[0, 1], [1, 2]])).m
         2
@@ -312,7 +291,7 @@ class Graph:
                     raise ValueError(f"an edge array must have shape (m, 2); got {arr.shape}")
                 src, dst = arr[:, 0], arr[:, 1]
         if _is_cupy(src) or _is_cupy(dst):
-            return device_forms().device_graph(src, dst, n, relabel)
+            return DEVICE_FORMS().device_graph(src, dst, n, relabel)
         named = _names(src, dst)
         if named is not None:
             if relabel is False:
@@ -334,8 +313,7 @@ class Graph:
 
     @classmethod
     def from_scipy(cls, A) -> "Graph":
-        """From any scipy.sparse matrix or array; stored entries (explicit
-        zeros too) are edges, direction ignored.
+        """From a scipy.sparse matrix or array; stored entries (explicit zeros too) are edges.
 
         >>> import scipy.sparse as sp
         >>> Graph.from_scipy(sp.csr_matrix(np.eye(3))).m
@@ -367,13 +345,8 @@ class Graph:
         n = len(nodes)
         index = {v: i for i, v in enumerate(nodes)}
         dt = _id_dtype(n)
-        m = G.number_of_edges()
-        src = np.empty(m, dt)
-        dst = np.empty(m, dt)
-        for i, (a, b) in enumerate(G.edges()):
-            src[i] = index[a]
-            dst[i] = index[b]
-        return cls._lazy(src, dst, n, nodes)
+        pairs = np.array([(index[a], index[b]) for a, b in G.edges()], dt).reshape(-1, 2)
+        return cls._lazy(pairs[:, 0], pairs[:, 1], n, nodes)
 
     @classmethod
     def from_csr(cls, indptr, indices, n: int | None = None) -> "Graph":
@@ -408,7 +381,7 @@ class Graph:
         """This graph on the GPU; each form is copied (or built there) on first use."""
         if self.device == "gpu":
             return self
-        device_forms().require_device("moving a graph to the GPU")
+        DEVICE_FORMS().require_device("moving a graph to the GPU")
         g = Graph.__new__(Graph)
         g._init(self.n, "gpu", self.nodes, self.m_input, self._ids)
         g._origin = self
@@ -446,8 +419,7 @@ def is_named(values) -> bool:
 
 
 def graph_from_pair(src, dst, n=None, relabel=False):
-    """A Graph from id arrays that may hold names (see :func:`dense_names`)
-    instead of integers; integer ids go to :meth:`Graph.from_edges`.
+    """A Graph from id arrays that may hold names (see :func:`dense_names`) instead of integers.
 
     >>> g = graph_from_pair(np.array(["x", "y"]), np.array(["y", "z"]))
     >>> g.n, g.nodes.tolist()
@@ -478,8 +450,7 @@ def _check_form(name: str) -> None:
 
 
 def coerce(obj: Any, n: int | None = None, *, relabel=False) -> Graph:
-    """A Graph from an object in memory (:func:`gconn.as_graph` adds files
-    and adjacency matrices); ``relabel`` is :meth:`Graph.from_edges`'s.
+    """A Graph from an object in memory (:func:`gconn.as_graph` adds files and matrices).
 
     >>> coerce(([0, 1], [1, 2])).n
     3
@@ -493,7 +464,7 @@ def coerce(obj: Any, n: int | None = None, *, relabel=False) -> Graph:
     mod = type(obj).__module__.split(".")[0]
     if mod == "scipy" or (mod == "cupyx" and hasattr(obj, "tocoo")):
         if mod == "cupyx":
-            return device_forms().device_sparse_graph(obj)
+            return DEVICE_FORMS().device_sparse_graph(obj)
         return Graph.from_scipy(obj)
     if mod == "networkx":
         return Graph.from_networkx(obj)
@@ -579,9 +550,9 @@ def _check_ids(src: np.ndarray, dst: np.ndarray, n: int | None) -> int:
             check_vertices(int(n), f"n={n}")
         return 0 if n is None else int(n)
     if not numba_free():
-        from gconn.graph.build import id_bounds   # one parallel pass instead of four
+        from gconn.graph.build import id_bounds
         lo, hi = id_bounds(src, dst)
-    else:   # the compiled one-off path (gconn.backends.aot) must not load numba for this
+    else:   # the compiled one-off path (gconn.backends.aot) must not load numba
         lo = min(int(src.min()), int(dst.min()))
         hi = max(int(src.max()), int(dst.max()))
     if lo < 0:
