@@ -15,7 +15,7 @@ import numpy as np
 
 from gconn.errors import VertexRangeError
 from gconn.graph import relabel as R
-from gconn.graph.ids import INT32_MAX, check_n, id_range, id_dtype as _id_dtype
+from gconn.graph.ids import INT32_MAX, check_n, id_range, offset_dtype, id_dtype as _id_dtype
 from gconn.graph.memory import check_vertices
 from gconn.graph.relabel import dense_names
 
@@ -158,8 +158,7 @@ class Graph:
         src, dst = self.edges()
         dt = self._ids
         uptr, ucol = upper_csr(src, dst, self.n, dt)
-        m = ucol.size
-        indptr, indices = symmetric_csr(uptr, ucol, np.int32 if 2 * m <= INT32_MAX else np.int64)
+        indptr, indices = symmetric_csr(uptr, ucol, offset_dtype(ucol.size))
         return indptr, indices, rows_of(uptr, dt), ucol
 
     @property
