@@ -15,7 +15,7 @@ import numpy as np
 
 from gconn.errors import VertexRangeError
 from gconn.graph import relabel as R
-from gconn.graph.ids import INT32_MAX, check_n, id_range, offset_dtype, id_dtype as _id_dtype
+from gconn.graph.ids import INT32_MAX, check_n, id_range, offset_dtype, id_dtype as _id_dtype  # noqa: F401
 from gconn.graph.memory import check_vertices
 from gconn.graph.relabel import dense_names
 
@@ -55,32 +55,27 @@ class Graph:
 
     def __init__(self, n, indptr, indices, src, dst, nodes=None, device="cpu"):
         """A graph from its canonical arrays."""
-        self._init(n, device, nodes, int(src.shape[0]), indices.dtype)
-        self._forms["canonical"] = (indptr, indices, src, dst)
+        self._init(n, device, nodes, src.shape[0], indices.dtype, {"canonical": (indptr, indices, src, dst)})
 
-    def _init(self, n, device, nodes, m_input, ids):
+    def _init(self, n, device, nodes, m_input, ids, forms) -> "Graph":
         self.n = int(n)
         self.nodes = nodes
         self.device = device
         self._cache = {}
-        self._forms = {}
+        self._forms = forms
         self._m_input = int(m_input)
         self._ids = np.dtype(ids)
         self._origin = None
+        return self
 
     @classmethod
     def _of(cls, n, device="cpu", nodes=None, *, edges=None, input_csr=None) -> "Graph":
         """A lazy graph over checked edges or a matrix's directed CSR, of the id dtype."""
         g = cls.__new__(cls)
         if edges is not None:
-            g._init(n, device, nodes, edges[0].shape[0], edges[0].dtype)
-            g._forms["edges"] = edges
-        else:
-            g._init(n, device, nodes, int(input_csr[0][-1]), input_csr[1].dtype)
-            g._forms["input-csr"] = input_csr
-        return g
+            return g._init(n, device, nodes, edges[0].shape[0], edges[0].dtype, {"edges": edges})
+        return g._init(n, device, nodes, int(input_csr[0][-1]), input_csr[1].dtype, {"input-csr": input_csr})
 
-    # -- the forms ----------------------------------------------------------
     def has_form(self, name: str) -> bool:
         """Whether ``form(name)`` is there without building anything.
 
@@ -129,8 +124,7 @@ class Graph:
         return a
 
     def canonical(self):
-        """``(indptr, indices, src, dst)``: the simple graph as a symmetric
-        CSR with sorted rows and as a COO with each edge once, u < v."""
+        """``(indptr, indices, src, dst)``: the simple graph, a sorted symmetric CSR and a COO with u < v."""
         c = self._forms.get("canonical")
         if c is None:
             c = self._forms["canonical"] = self._build_canonical()
@@ -181,7 +175,6 @@ class Graph:
         """Larger ends of the canonical COO."""
         return self.canonical()[3]
 
-    # -- sizes ------------------------------------------------------------
     @property
     def m(self) -> int:
         """Number of edges of the simple graph (builds the canonical form)."""
@@ -259,7 +252,6 @@ class Graph:
 
     __hash__ = None
 
-    # -- constructors -----------------------------------------------------
     @classmethod
     def from_edges(cls, src, dst=None, n: int | None = None, *, relabel=False) -> "Graph":
         """From ``(src, dst)`` id arrays or one ``(m, 2)`` array; ``n`` defaults to the
@@ -280,15 +272,10 @@ class Graph:
             raise ValueError("n cannot be combined with relabel=True: a relabelled graph has one vertex "
                              "per distinct id that occurs")
         if dst is None:
-            if _is_cupy(src):
-                if src.ndim != 2 or src.shape[1] != 2:
-                    raise ValueError(f"an edge array must have shape (m, 2); got {tuple(src.shape)}")
-                src, dst = src[:, 0], src[:, 1]
-            else:
-                arr = _as_id_array(src, "edges", allow_2d=True)
-                if arr.ndim != 2 or arr.shape[1] != 2:
-                    raise ValueError(f"an edge array must have shape (m, 2); got {arr.shape}")
-                src, dst = arr[:, 0], arr[:, 1]
+            arr = src if _is_cupy(src) else _as_id_array(src, "edges", allow_2d=True)
+            if arr.ndim != 2 or arr.shape[1] != 2:
+                raise ValueError(f"an edge array must have shape (m, 2); got {tuple(arr.shape)}")
+            src, dst = arr[:, 0], arr[:, 1]
         if _is_cupy(src) or _is_cupy(dst):
             return DEVICE_FORMS().device_graph(src, dst, n, relabel)
         named = _names(src, dst)
@@ -343,8 +330,7 @@ class Graph:
         nodes = list(G.nodes)
         n = len(nodes)
         index = {v: i for i, v in enumerate(nodes)}
-        dt = _id_dtype(n)
-        pairs = np.array([(index[a], index[b]) for a, b in G.edges()], dt).reshape(-1, 2)
+        pairs = np.array([(index[a], index[b]) for a, b in G.edges()], _id_dtype(n)).reshape(-1, 2)
         return cls._lazy(pairs[:, 0], pairs[:, 1], n, nodes)
 
     @classmethod
@@ -364,25 +350,21 @@ class Graph:
         return cls._of(n, nodes=nodes, edges=(np.ascontiguousarray(src, dtype=dt),
                                               np.ascontiguousarray(dst, dtype=dt)))
 
-    # -- conversions ------------------------------------------------------
     def to_host(self) -> "Graph":
         """This graph with host arrays: the forms built on the GPU, copied."""
         if self.device == "cpu":
             return self
         if self._origin is not None:
             return self._origin
-        g = Graph.__new__(Graph)
-        g._init(self.n, "cpu", self.nodes, self._m_input, self._ids)
-        g._forms = {k: tuple(a.get() for a in v) for k, v in self._forms.items()}
-        return g
+        forms = {k: tuple(a.get() for a in v) for k, v in self._forms.items()}
+        return Graph.__new__(Graph)._init(self.n, "cpu", self.nodes, self._m_input, self._ids, forms)
 
     def to_device(self) -> "Graph":
         """This graph on the GPU; each form is copied (or built there) on first use."""
         if self.device == "gpu":
             return self
         DEVICE_FORMS().require_device("moving a graph to the GPU")
-        g = Graph.__new__(Graph)
-        g._init(self.n, "gpu", self.nodes, self.m_input, self._ids)
+        g = Graph.__new__(Graph)._init(self.n, "gpu", self.nodes, self.m_input, self._ids, {})
         g._origin = self
         return g
 
@@ -418,12 +400,7 @@ def is_named(values) -> bool:
 
 
 def graph_from_pair(src, dst, n=None, relabel=False):
-    """A Graph from id arrays that may hold names (see :func:`dense_names`) instead of integers.
-
-    >>> g = graph_from_pair(np.array(["x", "y"]), np.array(["y", "z"]))
-    >>> g.n, g.nodes.tolist()
-    (3, ['x', 'y', 'z'])
-    """
+    """A Graph from id arrays that may hold names (see :func:`dense_names`) instead of integers."""
     named = is_named(src), is_named(dst)
     if not any(named):
         return Graph.from_edges(src, dst, n, relabel=relabel)
@@ -449,11 +426,7 @@ def _check_form(name: str) -> None:
 
 
 def coerce(obj: Any, n: int | None = None, *, relabel=False) -> Graph:
-    """A Graph from an object in memory (:func:`gconn.as_graph` adds files and matrices).
-
-    >>> coerce(([0, 1], [1, 2])).n
-    3
-    """
+    """A Graph from an object in memory (:func:`gconn.as_graph` adds files and matrices)."""
     edges = isinstance(obj, (tuple, np.ndarray, list)) or _is_cupy(obj)
     if relabel is not False and not edges:
         raise TypeError(f"relabel applies to edge arrays, not to a {type(obj).__name__}; build the graph "
@@ -471,11 +444,9 @@ def coerce(obj: Any, n: int | None = None, *, relabel=False) -> Graph:
         return Graph.from_edges(obj[0], obj[1], n, relabel=relabel)
     if isinstance(obj, (np.ndarray, list)) or _is_cupy(obj):
         return Graph.from_edges(obj, None, n, relabel=relabel)
-    raise TypeError(
-        f"cannot build a graph from {type(obj).__name__}; pass a gconn.Graph, (src, dst) arrays, "
-        "an (m, 2) array, a square adjacency matrix, a scipy.sparse matrix, a networkx graph "
-        "or a file path"
-    )
+    raise TypeError(f"cannot build a graph from {type(obj).__name__}; pass a gconn.Graph, (src, dst) arrays, "
+                    "an (m, 2) array, a square adjacency matrix, a scipy.sparse matrix, a networkx graph "
+                    "or a file path")
 
 
 AMBIGUOUS_2X2 = (
@@ -544,29 +515,25 @@ def _names(src, dst):
 
 def _check_ids(src: np.ndarray, dst: np.ndarray, n: int | None) -> int:
     check_n(n)
-    if src.size == 0:
-        if n is not None:
-            check_vertices(int(n), f"n={n}")
-        return 0 if n is None else int(n)
-    if not numba_free():
+    if src.size and not numba_free():
         from gconn.graph.build import id_bounds
         lo, hi = id_bounds(src, dst)
-    else:   # the compiled one-off path (gconn.backends.aot) must not load numba
+    elif src.size:   # the compiled one-off path (gconn.backends.aot) must not load numba
         lo = min(int(src.min()), int(dst.min()))
         hi = max(int(src.max()), int(dst.max()))
+    else:
+        lo, hi = 0, -1
     if lo < 0:
         id_range(src, dst)  # names the first negative id
     if n is None:
         try:
             check_vertices(hi + 1, "edges", hi)
         except VertexRangeError as e:
-            where = "src" if int(src.max()) == hi else "dst"
-            i = int(np.argmax((src if where == "src" else dst) == hi))
-            raise e.at(f"{where}[{i}]", hi) from None
+            where, arr = ("src", src) if int(src.max()) == hi else ("dst", dst)
+            raise e.at(f"{where}[{int(np.argmax(arr == hi))}]", hi) from None
         return hi + 1
     if hi >= n:
-        where = "src" if int(src.max()) >= n else "dst"
-        arr = src if where == "src" else dst
+        where, arr = ("src", src) if int(src.max()) >= n else ("dst", dst)
         i = int(np.argmax(arr >= n))
         raise ValueError(f"vertex id {int(arr[i])} ({where}[{i}]) is out of range for n={n}")
     check_vertices(int(n), f"n={n}")

@@ -19,7 +19,7 @@ def prefetch(typingctx, arr, i):
         i32 = ir.IntType(32)
         fn = builder.module.declare_intrinsic(
             "llvm.prefetch", fnty=ir.FunctionType(ir.VoidType(), [byte_ptr, i32, i32, i32]))
-        builder.call(fn, [ptr, i32(0), i32(3), i32(1)])
+        builder.call(fn, [ptr, i32(0), i32(3), i32(1)])  # read, keep in all cache levels, data cache
         return context.get_dummy_value()
     return types.none(arr, i), codegen
 

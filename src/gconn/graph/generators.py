@@ -309,15 +309,10 @@ erdos_renyi = _graph_form(erdos_renyi_edges, """Erdos-Renyi G(n, m) graph: m = n
 def _lattice_edges(side: int, diagonals: bool) -> Edges:
     n = side * side
     ids = np.arange(n, dtype=_id_dtype(n)).reshape(side, side)
-    right = ids[:, :-1].ravel()
-    down = ids[:-1, :].ravel()
-    parts_src = [right, down]
-    parts_dst = [right + 1, down + side]
+    parts = [(ids[:, :-1].ravel(), 1), (ids[:-1, :].ravel(), side)]  # (source, step to its neighbour)
     if diagonals:
-        diag = ids[:-1, :-1].ravel()
-        parts_src.append(diag)
-        parts_dst.append(diag + (side + 1))
-    return np.concatenate(parts_src), np.concatenate(parts_dst), n
+        parts.append((ids[:-1, :-1].ravel(), side + 1))
+    return np.concatenate([a for a, _ in parts]), np.concatenate([a + step for a, step in parts]), n
 
 
 def grid_road_edges(side: int, keep: float = 0.7, seed: int = 0) -> Edges:
@@ -407,9 +402,8 @@ def small_components_edges(n_components: int, size: int, seed: int = 0, p: float
         # a uniform other vertex: draw among size - 1 and skip over itself
         other = rng.integers(0, size - 1, size=extra.size, dtype=dt)
         other += other >= local
-        mate = extra - local + other
         src = np.concatenate([src, extra])
-        dst = np.concatenate([dst, mate])
+        dst = np.concatenate([dst, extra - local + other])
     ids = rng.permutation(n).astype(dt)
     return ids[src], ids[dst], n
 

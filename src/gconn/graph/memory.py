@@ -111,15 +111,7 @@ def vertex_bytes(n: int) -> int:
 def check_vertices(n: int, origin: str, vertex_id: int | None = None, per_vertex: int | None = None,
                    hint: str | None = None) -> None:
     """Raise :class:`gconn.VertexRangeError` when ``n`` vertices do not fit; ``origin``: where the
-    count came from ('dst[7]'), ``vertex_id`` the id that asked, ``hint`` the message's advice.
-
-    >>> check_vertices(10, "n")
-    >>> try:
-    ...     check_vertices(2**60, "n=1152921504606846976")
-    ... except ValueError as e:
-    ...     print(type(e).__name__, e.origin)
-    VertexRangeError n=1152921504606846976
-    """
+    count came from ('dst[7]'), ``vertex_id`` the id that asked, ``hint`` the message's advice."""
     needed = n * per_vertex if per_vertex is not None else vertex_bytes(n)
     if needed <= SMALL:
         return
