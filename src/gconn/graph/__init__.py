@@ -1,18 +1,10 @@
-"""``gconn.Graph``: an undirected graph and the forms its edges take.
-
-A graph keeps its input and builds the other forms on first use (cached),
-so a run pays only for the form its variant needs (``Plan.needs``):
-
-* ``"edges"`` -- :meth:`~gconn.Graph.edges`: the input's ``(src, dst)`` as
-  given, duplicates and self loops included (edge-centric finishes).
-* ``"adjacency"`` -- :meth:`~gconn.Graph.adjacency`: ``(indptr, indices)``, a
-  symmetric CSR, duplicates kept, self loops dropped, each row's smallest
-  neighbour first (the samplings and BFS-CC).
-* ``"canonical"`` -- :meth:`~gconn.Graph.canonical`: ``(indptr, indices, src,
-  dst)``, the simple graph as a sorted CSR and a COO with u < v; ``g.m``,
-  ``g.indptr`` and the like read it.  Once built it serves every form.
-
-Ids are int32 unless n needs int64; so are offsets.
+"""``gconn.Graph``: an undirected graph that keeps its input and builds the
+other forms of its edges on first use, so a run pays only for the form its
+variant needs (``Plan.needs``): ``"edges"`` (:meth:`~gconn.Graph.edges`, the
+input as given), ``"adjacency"`` (:meth:`~gconn.Graph.adjacency`, a symmetric
+CSR) and ``"canonical"`` (:meth:`~gconn.Graph.canonical`, the simple graph;
+``g.m``, ``g.indptr`` and the like read it, and once built it serves every form).
+Ids and offsets are int32 unless they need int64.
 """
 from __future__ import annotations
 
@@ -23,7 +15,7 @@ import numpy as np
 
 from gconn.errors import VertexRangeError
 from gconn.graph import relabel as R
-from gconn.graph.ids import INT32_MAX, check_n, id_range, id_dtype as _id_dtype
+from gconn.graph.ids import INT32_MAX, check_n, id_range, offset_dtype, id_dtype as _id_dtype  # noqa: F401
 from gconn.graph.memory import check_vertices
 from gconn.graph.relabel import dense_names
 
@@ -31,18 +23,12 @@ from gconn.graph.relabel import dense_names
 FORMS = ("edges", "adjacency", "canonical")
 
 
-def device_forms():
-    """The module that builds a device graph's forms (``gconn.backends.gpu.graph``),
-    through the loader gconn's package root installs (:data:`DEVICE_FORMS`):
-    this layer sits below it."""
-    return DEVICE_FORMS()
-
-
 def _no_device_forms():
     raise RuntimeError("no GPU backend is installed for device graphs (gconn/__init__ installs it)")
 
 
-#: Loads the module of :func:`device_forms` (set by ``gconn/__init__``).
+#: Loads ``gconn.backends.gpu.graph``, which builds a device graph's forms (set by ``gconn/__init__``:
+#: this layer sits below it).
 DEVICE_FORMS = _no_device_forms
 
 
@@ -69,32 +55,27 @@ class Graph:
 
     def __init__(self, n, indptr, indices, src, dst, nodes=None, device="cpu"):
         """A graph from its canonical arrays."""
-        self._init(n, device, nodes, int(src.shape[0]), indices.dtype)
-        self._forms["canonical"] = (indptr, indices, src, dst)
+        self._init(n, device, nodes, src.shape[0], indices.dtype, {"canonical": (indptr, indices, src, dst)})
 
-    def _init(self, n, device, nodes, m_input, ids):
+    def _init(self, n, device, nodes, m_input, ids, forms) -> "Graph":
         self.n = int(n)
         self.nodes = nodes
         self.device = device
         self._cache = {}
-        self._forms = {}
+        self._forms = forms
         self._m_input = int(m_input)
         self._ids = np.dtype(ids)
         self._origin = None
+        return self
 
     @classmethod
     def _of(cls, n, device="cpu", nodes=None, *, edges=None, input_csr=None) -> "Graph":
         """A lazy graph over checked edges or a matrix's directed CSR, of the id dtype."""
         g = cls.__new__(cls)
         if edges is not None:
-            g._init(n, device, nodes, edges[0].shape[0], edges[0].dtype)
-            g._forms["edges"] = edges
-        else:
-            g._init(n, device, nodes, int(input_csr[0][-1]), input_csr[1].dtype)
-            g._forms["input-csr"] = input_csr
-        return g
+            return g._init(n, device, nodes, edges[0].shape[0], edges[0].dtype, {"edges": edges})
+        return g._init(n, device, nodes, int(input_csr[0][-1]), input_csr[1].dtype, {"input-csr": input_csr})
 
-    # -- the forms ----------------------------------------------------------
     def has_form(self, name: str) -> bool:
         """Whether ``form(name)`` is there without building anything.
 
@@ -128,8 +109,8 @@ class Graph:
         return e
 
     def adjacency(self):
-        """``(indptr, indices)``: a symmetric CSR, duplicates kept, self loops
-        dropped, each row's smallest neighbour first (the canonical CSR once built).
+        """``(indptr, indices)``: a symmetric CSR, duplicates kept, self loops dropped,
+        each row's smallest neighbour first.
 
         >>> [a.tolist() for a in Graph.from_edges([1, 2, 2], [0, 2, 1]).adjacency()]
         [[0, 1, 3, 4], [1, 0, 2, 1]]
@@ -143,8 +124,7 @@ class Graph:
         return a
 
     def canonical(self):
-        """``(indptr, indices, src, dst)``: the simple graph as a symmetric
-        CSR with sorted rows and as a COO with each edge once, u < v."""
+        """``(indptr, indices, src, dst)``: the simple graph, a sorted symmetric CSR and a COO with u < v."""
         c = self._forms.get("canonical")
         if c is None:
             c = self._forms["canonical"] = self._build_canonical()
@@ -153,27 +133,26 @@ class Graph:
 
     def _build_edges(self):
         if self.on_gpu:
-            return device_forms().device_edges(self)
+            return DEVICE_FORMS().device_edges(self)
         indptr, indices = self._forms["input-csr"]
         from gconn.graph.build import rows_of
         return rows_of(indptr, self._ids), indices
 
     def _build_adjacency(self):
         if self.on_gpu:
-            return device_forms().device_adjacency(self)
+            return DEVICE_FORMS().device_adjacency(self)
         from gconn.graph.build import adjacency_csr
         src, dst = self.edges()
         return adjacency_csr(src, dst, self.n)
 
     def _build_canonical(self):
         if self.on_gpu:
-            return device_forms().device_canonical(self)
+            return DEVICE_FORMS().device_canonical(self)
         from gconn.graph.build import rows_of, symmetric_csr, upper_csr
         src, dst = self.edges()
         dt = self._ids
         uptr, ucol = upper_csr(src, dst, self.n, dt)
-        m = ucol.size
-        indptr, indices = symmetric_csr(uptr, ucol, np.int32 if 2 * m <= INT32_MAX else np.int64)
+        indptr, indices = symmetric_csr(uptr, ucol, offset_dtype(ucol.size))
         return indptr, indices, rows_of(uptr, dt), ucol
 
     @property
@@ -196,7 +175,6 @@ class Graph:
         """Larger ends of the canonical COO."""
         return self.canonical()[3]
 
-    # -- sizes ------------------------------------------------------------
     @property
     def m(self) -> int:
         """Number of edges of the simple graph (builds the canonical form)."""
@@ -220,8 +198,7 @@ class Graph:
         return self.indptr[1:] - self.indptr[:-1]
 
     def ids_local(self, sample: int = 1024) -> bool:
-        """Whether neighbours have nearby ids (a grid numbered along it): of
-        ``sample`` rows, whether most rows' first neighbour lies within n / 64.
+        """Whether most of ``sample`` rows' first neighbours lie within n / 64 (a grid numbered along it).
 
         >>> from gconn.graph import generators as gen
         >>> s, d, n = gen.grid_road_edges(128, keep=1.0)
@@ -233,9 +210,7 @@ class Graph:
         return 2 * near > has
 
     def hb_roots(self, sample: int = 1024) -> float:
-        """The share of ``sample`` rows that HB's first step leaves as roots
-        (their smallest neighbour has a larger id): near 0 on a path numbered
-        along it.
+        """The share of ``sample`` rows that HB's first step leaves as roots (smallest neighbour larger).
 
         >>> from gconn.graph import generators as gen
         >>> s, d, n = gen.path_edges(5000)
@@ -247,14 +222,13 @@ class Graph:
         return low / has if has else 1.0
 
     def _row_probe(self, sample: int) -> tuple[int, int, int]:
-        """(rows with a neighbour, with the first within n / 64, with the first
-        larger) of ``sample`` rows; read once and kept."""
+        """(rows with a neighbour, with the first within n / 64, with the first larger), kept."""
         hit = self._cache.get(("row probe", sample))
         if hit is None:
             indptr, indices = self.adjacency()
             n = self.n
             if self.on_gpu:
-                hit = device_forms().ids_local_counts(indptr, indices, n, sample)
+                hit = DEVICE_FORMS().ids_local_counts(indptr, indices, n, sample)
             else:
                 rows = np.arange(0, n, max(n // sample, 1), dtype=np.int64)
                 first = indptr[rows].astype(np.int64)
@@ -278,16 +252,12 @@ class Graph:
 
     __hash__ = None
 
-    # -- constructors -----------------------------------------------------
     @classmethod
     def from_edges(cls, src, dst=None, n: int | None = None, *, relabel=False) -> "Graph":
-        """From ``(src, dst)`` id arrays or one ``(m, 2)`` array; ``n``
-        defaults to the largest id + 1 (too large for memory:
-        :class:`gconn.VertexRangeError`).
-
-        ``relabel=True`` numbers the distinct ids 0..k-1 in order, kept in
-        ``graph.nodes``; ``relabel="auto"`` only when the ids are sparse
-        (:mod:`gconn.graph.relabel`) and ``n`` is not given.
+        """From ``(src, dst)`` id arrays or one ``(m, 2)`` array; ``n`` defaults to the
+        largest id + 1 (too large for memory: :class:`gconn.VertexRangeError`).
+        ``relabel=True`` numbers the distinct ids 0..k-1 in order, kept in ``graph.nodes``;
+        ``relabel="auto"`` only when the ids are sparse and ``n`` is not given.
 
         >>> Graph.from_edges(np.array([[0, 1], [1, 2]])).m
         2
@@ -302,17 +272,12 @@ class Graph:
             raise ValueError("n cannot be combined with relabel=True: a relabelled graph has one vertex "
                              "per distinct id that occurs")
         if dst is None:
-            if _is_cupy(src):
-                if src.ndim != 2 or src.shape[1] != 2:
-                    raise ValueError(f"an edge array must have shape (m, 2); got {tuple(src.shape)}")
-                src, dst = src[:, 0], src[:, 1]
-            else:
-                arr = _as_id_array(src, "edges", allow_2d=True)
-                if arr.ndim != 2 or arr.shape[1] != 2:
-                    raise ValueError(f"an edge array must have shape (m, 2); got {arr.shape}")
-                src, dst = arr[:, 0], arr[:, 1]
+            arr = src if _is_cupy(src) else _as_id_array(src, "edges", allow_2d=True)
+            if arr.ndim != 2 or arr.shape[1] != 2:
+                raise ValueError(f"an edge array must have shape (m, 2); got {tuple(arr.shape)}")
+            src, dst = arr[:, 0], arr[:, 1]
         if _is_cupy(src) or _is_cupy(dst):
-            return device_forms().device_graph(src, dst, n, relabel)
+            return DEVICE_FORMS().device_graph(src, dst, n, relabel)
         named = _names(src, dst)
         if named is not None:
             if relabel is False:
@@ -334,8 +299,7 @@ class Graph:
 
     @classmethod
     def from_scipy(cls, A) -> "Graph":
-        """From any scipy.sparse matrix or array; stored entries (explicit
-        zeros too) are edges, direction ignored.
+        """From a scipy.sparse matrix or array; stored entries (explicit zeros too) are edges.
 
         >>> import scipy.sparse as sp
         >>> Graph.from_scipy(sp.csr_matrix(np.eye(3))).m
@@ -366,14 +330,8 @@ class Graph:
         nodes = list(G.nodes)
         n = len(nodes)
         index = {v: i for i, v in enumerate(nodes)}
-        dt = _id_dtype(n)
-        m = G.number_of_edges()
-        src = np.empty(m, dt)
-        dst = np.empty(m, dt)
-        for i, (a, b) in enumerate(G.edges()):
-            src[i] = index[a]
-            dst[i] = index[b]
-        return cls._lazy(src, dst, n, nodes)
+        pairs = np.array([(index[a], index[b]) for a, b in G.edges()], _id_dtype(n)).reshape(-1, 2)
+        return cls._lazy(pairs[:, 0], pairs[:, 1], n, nodes)
 
     @classmethod
     def from_csr(cls, indptr, indices, n: int | None = None) -> "Graph":
@@ -392,25 +350,21 @@ class Graph:
         return cls._of(n, nodes=nodes, edges=(np.ascontiguousarray(src, dtype=dt),
                                               np.ascontiguousarray(dst, dtype=dt)))
 
-    # -- conversions ------------------------------------------------------
     def to_host(self) -> "Graph":
         """This graph with host arrays: the forms built on the GPU, copied."""
         if self.device == "cpu":
             return self
         if self._origin is not None:
             return self._origin
-        g = Graph.__new__(Graph)
-        g._init(self.n, "cpu", self.nodes, self._m_input, self._ids)
-        g._forms = {k: tuple(a.get() for a in v) for k, v in self._forms.items()}
-        return g
+        forms = {k: tuple(a.get() for a in v) for k, v in self._forms.items()}
+        return Graph.__new__(Graph)._init(self.n, "cpu", self.nodes, self._m_input, self._ids, forms)
 
     def to_device(self) -> "Graph":
         """This graph on the GPU; each form is copied (or built there) on first use."""
         if self.device == "gpu":
             return self
-        device_forms().require_device("moving a graph to the GPU")
-        g = Graph.__new__(Graph)
-        g._init(self.n, "gpu", self.nodes, self.m_input, self._ids)
+        DEVICE_FORMS().require_device("moving a graph to the GPU")
+        g = Graph.__new__(Graph)._init(self.n, "gpu", self.nodes, self.m_input, self._ids, {})
         g._origin = self
         return g
 
@@ -446,13 +400,7 @@ def is_named(values) -> bool:
 
 
 def graph_from_pair(src, dst, n=None, relabel=False):
-    """A Graph from id arrays that may hold names (see :func:`dense_names`)
-    instead of integers; integer ids go to :meth:`Graph.from_edges`.
-
-    >>> g = graph_from_pair(np.array(["x", "y"]), np.array(["y", "z"]))
-    >>> g.n, g.nodes.tolist()
-    (3, ['x', 'y', 'z'])
-    """
+    """A Graph from id arrays that may hold names (see :func:`dense_names`) instead of integers."""
     named = is_named(src), is_named(dst)
     if not any(named):
         return Graph.from_edges(src, dst, n, relabel=relabel)
@@ -478,12 +426,7 @@ def _check_form(name: str) -> None:
 
 
 def coerce(obj: Any, n: int | None = None, *, relabel=False) -> Graph:
-    """A Graph from an object in memory (:func:`gconn.as_graph` adds files
-    and adjacency matrices); ``relabel`` is :meth:`Graph.from_edges`'s.
-
-    >>> coerce(([0, 1], [1, 2])).n
-    3
-    """
+    """A Graph from an object in memory (:func:`gconn.as_graph` adds files and matrices)."""
     edges = isinstance(obj, (tuple, np.ndarray, list)) or _is_cupy(obj)
     if relabel is not False and not edges:
         raise TypeError(f"relabel applies to edge arrays, not to a {type(obj).__name__}; build the graph "
@@ -493,7 +436,7 @@ def coerce(obj: Any, n: int | None = None, *, relabel=False) -> Graph:
     mod = type(obj).__module__.split(".")[0]
     if mod == "scipy" or (mod == "cupyx" and hasattr(obj, "tocoo")):
         if mod == "cupyx":
-            return device_forms().device_sparse_graph(obj)
+            return DEVICE_FORMS().device_sparse_graph(obj)
         return Graph.from_scipy(obj)
     if mod == "networkx":
         return Graph.from_networkx(obj)
@@ -501,11 +444,9 @@ def coerce(obj: Any, n: int | None = None, *, relabel=False) -> Graph:
         return Graph.from_edges(obj[0], obj[1], n, relabel=relabel)
     if isinstance(obj, (np.ndarray, list)) or _is_cupy(obj):
         return Graph.from_edges(obj, None, n, relabel=relabel)
-    raise TypeError(
-        f"cannot build a graph from {type(obj).__name__}; pass a gconn.Graph, (src, dst) arrays, "
-        "an (m, 2) array, a square adjacency matrix, a scipy.sparse matrix, a networkx graph "
-        "or a file path"
-    )
+    raise TypeError(f"cannot build a graph from {type(obj).__name__}; pass a gconn.Graph, (src, dst) arrays, "
+                    "an (m, 2) array, a square adjacency matrix, a scipy.sparse matrix, a networkx graph "
+                    "or a file path")
 
 
 AMBIGUOUS_2X2 = (
@@ -574,29 +515,25 @@ def _names(src, dst):
 
 def _check_ids(src: np.ndarray, dst: np.ndarray, n: int | None) -> int:
     check_n(n)
-    if src.size == 0:
-        if n is not None:
-            check_vertices(int(n), f"n={n}")
-        return 0 if n is None else int(n)
-    if not numba_free():
-        from gconn.graph.build import id_bounds   # one parallel pass instead of four
+    if src.size and not numba_free():
+        from gconn.graph.build import id_bounds
         lo, hi = id_bounds(src, dst)
-    else:   # the compiled one-off path (gconn.backends.aot) must not load numba for this
+    elif src.size:   # the compiled one-off path (gconn.backends.aot) must not load numba
         lo = min(int(src.min()), int(dst.min()))
         hi = max(int(src.max()), int(dst.max()))
+    else:
+        lo, hi = 0, -1
     if lo < 0:
         id_range(src, dst)  # names the first negative id
     if n is None:
         try:
             check_vertices(hi + 1, "edges", hi)
         except VertexRangeError as e:
-            where = "src" if int(src.max()) == hi else "dst"
-            i = int(np.argmax((src if where == "src" else dst) == hi))
-            raise e.at(f"{where}[{i}]", hi) from None
+            where, arr = ("src", src) if int(src.max()) == hi else ("dst", dst)
+            raise e.at(f"{where}[{int(np.argmax(arr == hi))}]", hi) from None
         return hi + 1
     if hi >= n:
-        where = "src" if int(src.max()) >= n else "dst"
-        arr = src if where == "src" else dst
+        where, arr = ("src", src) if int(src.max()) >= n else ("dst", dst)
         i = int(np.argmax(arr >= n))
         raise ValueError(f"vertex id {int(arr[i])} ({where}[{i}]) is out of range for n={n}")
     check_vertices(int(n), f"n={n}")

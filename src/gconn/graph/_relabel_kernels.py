@@ -1,5 +1,4 @@
-"""numba kernel of :mod:`gconn.graph.relabel`: an open-addressing hash table from
-vertex id to dense index, grown as distinct ids arrive."""
+"""numba kernel of :mod:`gconn.graph.relabel`: an open-addressing hash table from vertex id to dense index."""
 from __future__ import annotations
 
 import numpy as np
@@ -34,9 +33,8 @@ def _grow(keys, vals, bits):
 
 @njit(cache=True)
 def first_seen(src, dst, out_src, out_dst):
-    """Number the distinct ids of src then dst in order of first
-    appearance: ``out_*[i]`` gets the number of ``*[i]``; returns the ids
-    in that order.  Ids must be >= 0 (-1 marks an empty slot)."""
+    """Number the distinct ids (>= 0) of src then dst into ``out_*`` in order of first appearance;
+    returns the ids in that order."""
     bits = 16
     keys = np.full(1 << bits, _EMPTY, np.int64)
     vals = np.empty(1 << bits, np.int64)
@@ -47,8 +45,7 @@ def first_seen(src, dst, out_src, out_dst):
 
 @njit(cache=True)
 def map_ids(keys, vals, order, k, bits, src, dst, out_src, out_dst):
-    """:func:`first_seen` over a table that persists between calls (holding
-    ``k`` ids so far, load at most 1/2); returns its new arrays, ``k`` and ``bits``."""
+    """:func:`first_seen` over a table kept between calls (``k`` ids, load <= 1/2); returns its new state."""
     for part in range(2):
         arr = src if part == 0 else dst
         out = out_src if part == 0 else out_dst

@@ -1,5 +1,4 @@
-"""Host-side graph construction kernels: counting sorts (O(m + n) plus small
-per-row sorts, several times faster than ``np.unique``) to CSR and COO."""
+"""Host-side graph construction: counting sorts (O(m + n) plus small per-row sorts) to CSR and COO."""
 from __future__ import annotations
 
 import numpy as np
@@ -20,15 +19,13 @@ def prefetch(typingctx, arr, i):
         i32 = ir.IntType(32)
         fn = builder.module.declare_intrinsic(
             "llvm.prefetch", fnty=ir.FunctionType(ir.VoidType(), [byte_ptr, i32, i32, i32]))
-        # (read, keep in all cache levels, data cache)
-        builder.call(fn, [ptr, i32(0), i32(3), i32(1)])
+        builder.call(fn, [ptr, i32(0), i32(3), i32(1)])  # read, keep in all cache levels, data cache
         return context.get_dummy_value()
     return types.none(arr, i), codegen
 
 
 def min_first_row(indptr, indices, v):
-    """Swap the smallest neighbour of ``v`` to the front of its row (jitted
-    here and in :mod:`gconn.backends.gpu.graph`)."""
+    """Swap the smallest neighbour of ``v`` to the front of its row (jitted here and for the GPU)."""
     b = indptr[v]
     e = indptr[v + 1]
     j = b
@@ -114,8 +111,7 @@ def _sym_counts(uptr, ucol, deg):
 
 @njit(cache=True)
 def _sym_fill_lower(uptr, ucol, sptr, sidx, pos):
-    # Scanning rows in increasing u places each v's smaller neighbours in
-    # increasing order, so rows come out sorted without a sort.
+    # rows in increasing u place each v's smaller neighbours in order: no sort needed
     n = uptr.size - 1
     for u in range(n):
         for j in range(uptr[u], uptr[u + 1]):
@@ -185,11 +181,7 @@ def _bounds(src, dst, nchunks):
 
 
 def id_bounds(src: np.ndarray, dst: np.ndarray) -> tuple[int, int]:
-    """(smallest, largest) id of non-empty id arrays of one length, in one parallel pass.
-
-    >>> id_bounds(np.array([3, 1]), np.array([2, 7]))
-    (1, 7)
-    """
+    """(smallest, largest) id of non-empty id arrays of one length, in one parallel pass."""
     if src.dtype == np.uint64 or dst.dtype == np.uint64:
         # int64 accumulators cannot hold every uint64
         return min(int(src.min()), int(dst.min())), max(int(src.max()), int(dst.max()))
@@ -231,7 +223,6 @@ def _adj_degrees(hist, indptr):
 
 @njit(parallel=True, cache=True)
 def _adj_cursors(hist, indptr):
-    # Chunk c's entries of row v start after the earlier chunks' ones.
     nchunks, n = hist.shape
     for vi in prange(n):
         v = np.int64(vi)
@@ -281,15 +272,8 @@ def min_first(indptr, indices):
 
 
 def adjacency_csr(src: np.ndarray, dst: np.ndarray, n: int, nchunks: int | None = None):
-    """The symmetric adjacency of an edge list by a counting sort by source:
-    duplicates kept, self loops dropped, each row's smallest neighbour
-    first.  Each of ``nchunks`` threads has its own histogram row, so no
-    atomics are needed.
-
-    >>> indptr, indices = adjacency_csr(np.array([2, 1, 1]), np.array([1, 0, 1]), 3)
-    >>> indptr.tolist(), indices.tolist()
-    ([0, 1, 3, 4], [1, 0, 2, 1])
-    """
+    """The symmetric adjacency of an edge list by a counting sort by source: duplicates kept,
+    self loops dropped, each row's smallest neighbour first; one histogram row per chunk (no atomics)."""
     from numba import get_num_threads
     m = int(src.size)
     if nchunks is None:

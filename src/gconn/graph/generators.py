@@ -1,13 +1,7 @@
-"""Seeded, vectorized graph generators.
-
-Every generator has two forms: ``name(...)`` returns a :class:`~gconn.graph.Graph`,
-``name_edges(...)`` the raw ``(src, dst, n)`` arrays, self loops and
-duplicates kept.  The numba kernels draw from a counter-based splitmix64
-hash keyed by ``numpy.random.default_rng(seed)``, so the output depends on
-the seed only, not on the thread count.
-
-:func:`from_spec` builds a graph from a string such as ``rmat:scale=20,ef=16``
-or ``grid:4096,keep=0.7`` (see :data:`SPECS` and :func:`spec_help`).
+"""Seeded graph generators: ``name(...)`` returns a :class:`~gconn.graph.Graph`,
+``name_edges(...)`` the raw ``(src, dst, n)``, self loops and duplicates kept.
+The output depends on the seed only, not on the thread count.  :func:`from_spec`
+reads a string such as ``rmat:scale=20,ef=16`` (see :data:`SPECS`).
 """
 from __future__ import annotations
 
@@ -37,18 +31,14 @@ _MIX1 = _U(0xBF58476D1CE4E5B9)
 _MIX2 = _U(0x94D049BB133111EB)
 _LOW16 = _U(0xFFFF)
 _TWO_POW_MINUS_53 = 2.0 ** -53
-#: what ``name_edges(...)`` returns: ``(src, dst, n)``
 Edges = tuple[np.ndarray, np.ndarray, int]
-# Far enough ahead to cover a DRAM miss, near enough that the line is still cached.
+# far enough ahead to cover a DRAM miss, near enough that the line is still cached
 _BA_PREFETCH_DISTANCE = 32
 
 
-# -- shared kernels ---------------------------------------------------------
-
 @njit(inline="always")
 def _mix(z):
-    # splitmix64's output function: _mix(key + i * _GOLD) is draw i of the
-    # sequence seeded with key, so any draw is computable without state.
+    # splitmix64: _mix(key + i * _GOLD) is draw i, computable without state
     z = (z ^ (z >> _U(30))) * _MIX1
     z = (z ^ (z >> _U(27))) * _MIX2
     return z ^ (z >> _U(31))
@@ -56,13 +46,8 @@ def _mix(z):
 
 @njit(inline="always")
 def _below(r, bound):
-    """A uniform int in [0, bound) from 64 random bits (53 used)."""
-    # The float product can round up to bound itself when bound is large.
+    # the float product can round up to bound itself when bound is large
     return min(np.int64(np.float64(r >> _U(11)) * _TWO_POW_MINUS_53 * bound), bound - 1)
-
-
-def _rng(seed) -> np.random.Generator:
-    return np.random.default_rng(seed)
 
 
 def _key(rng: np.random.Generator) -> np.uint64:
@@ -86,8 +71,7 @@ def _real(name: str, value, low: float, high: float = np.inf) -> float:
 
 
 def _graph_form(edges: Callable, doc: str) -> Callable[..., Graph]:
-    """The :class:`~gconn.graph.Graph` form ``name(...)`` of the raw-edge
-    generator ``name_edges(...)``, with its parameters."""
+    """The :class:`~gconn.graph.Graph` form ``name(...)`` of ``name_edges(...)``."""
     def graph(*args, **kwargs) -> Graph:
         return Graph.from_edges(*edges(*args, **kwargs))
 
@@ -97,11 +81,8 @@ def _graph_form(edges: Callable, doc: str) -> Callable[..., Graph]:
     return graph
 
 
-# -- R-MAT / Kronecker ------------------------------------------------------
-
 def _rmat_table(a: float, b: float, c: float) -> np.ndarray:
-    """Two R-MAT levels per 16 random bits: a 65536-entry table of
-    (row1 row2 col1 col2) bits, each two-level probability within 2^-16."""
+    """Two R-MAT levels per 16 random bits: (row1 row2 col1 col2) bits by 16-bit draw."""
     p = np.array([a, b, c, max(0.0, 1.0 - a - b - c)])
     joint = np.outer(p, p).ravel()
     bounds = np.round(np.cumsum(joint) * 65536).astype(np.int64)
@@ -119,8 +100,7 @@ def _two_levels(u, v, t):
 
 @njit(inline="always")
 def _scramble(x, mask, shift, k):
-    # A seeded bijection of the scale-bit ids: a random permutation without
-    # a table and a random gather per endpoint (as Graph500's generator does).
+    # a seeded bijection of the ids: a permutation without a table (as Graph500's)
     for i in range(3):
         x = (x * k[2 * i] + k[2 * i + 1]) & mask
         x ^= x >> shift
@@ -152,7 +132,7 @@ def _rmat_kernel(scale, table, key, permute, keys, src, dst):
                 u, v = _two_levels(u, v, _U(table[r & _LOW16]))
                 r >>= _U(16)
             if odd:
-                # The first level of a two-level entry has the one-level law.
+                # a two-level entry's first level has the one-level law
                 t = _U(table[r & _LOW16])
                 u = (u << _U(1)) | (t >> _U(3))
                 v = (v << _U(1)) | ((t >> _U(1)) & _U(1))
@@ -180,9 +160,9 @@ def rmat_edges(scale: int, edge_factor: int = 16, a: float = 0.57, b: float = 0.
         raise ValueError(f"a + b + c must be <= 1 (d = 1 - a - b - c); got {a + b + c:g}")
     n = 1 << scale
     dt = _id_dtype(n)
-    rng = _rng(seed)
+    rng = np.random.default_rng(seed)
     key = _key(rng)
-    # Drawn even when permute is False so that both labellings share samples.
+    # drawn even without permute so that both labellings share samples
     keys = rng.integers(0, 2**64, size=6, dtype=np.uint64)
     keys[0::2] |= _U(1)
     src = np.empty(edge_factor * n, dt)
@@ -193,8 +173,8 @@ def rmat_edges(scale: int, edge_factor: int = 16, a: float = 0.57, b: float = 0.
 
 rmat = _graph_form(rmat_edges, """R-MAT graph: ``2**scale`` vertices, ``edge_factor * 2**scale`` edge samples.
 
-    Each sample descends ``scale`` levels, picking quadrant a, b, c or
-    d = 1 - a - b - c at each; ``permute`` relabels the ids pseudo-randomly.
+    Each sample picks quadrant a, b, c or d = 1 - a - b - c at each of ``scale``
+    levels; ``permute`` relabels the ids pseudo-randomly.
 
     >>> g = rmat(10, seed=1)
     >>> g.n, g.m < 16 * 1024
@@ -218,8 +198,6 @@ kronecker = _graph_form(kronecker_edges, """Graph500 Kronecker graph: :func:`rma
     """)
 
 
-# -- Barabasi-Albert --------------------------------------------------------
-
 @njit(inline="always")
 def _ba_position(key, i, ends):
     return _below(_mix(key + _U(i) * _GOLD), ends)
@@ -227,12 +205,10 @@ def _ba_position(key, i, ends):
 
 @njit(cache=True)
 def _ba_kernel(n, m, key, retry_key, src, dst):
-    # The edge array is the list of endpoints repeated by degree (position
-    # 2i is src[i], 2i+1 dst[i]), so a uniform position is degree-proportional;
-    # src[i] is computed from i, not read.
+    # position 2i is src[i], 2i+1 dst[i]: a uniform position is degree-proportional
     m0 = m + 1
     e = 0
-    for i in range(1, m0):  # seed: a clique on m + 1 vertices
+    for i in range(1, m0):  # a clique on m + 1 vertices
         for j in range(i):
             src[e] = i
             dst[e] = j
@@ -266,7 +242,7 @@ def _ba_kernel(n, m, key, retry_key, src, dst):
                         break
                 if not repeated:
                     break
-                # redraws have their own stream: first draws stay a function of the index (prefetch)
+                # own stream: first draws stay a function of the index (prefetch)
                 retries += 1
                 p = _ba_position(retry_key, retries, ends)
             src[e] = v
@@ -286,7 +262,7 @@ def barabasi_albert_edges(n: int, m_per_vertex: int, seed: int = 0) -> Edges:
     if m >= n:
         raise ValueError(f"m_per_vertex must be < n; got m_per_vertex={m}, n={n}")
     dt = _id_dtype(n)
-    rng = _rng(seed)
+    rng = np.random.default_rng(seed)
     key, retry_key = _key(rng), _key(rng)
     total = m * (m + 1) // 2 + (n - m - 1) * m
     src = np.empty(total, dt)
@@ -295,18 +271,14 @@ def barabasi_albert_edges(n: int, m_per_vertex: int, seed: int = 0) -> Edges:
     return src, dst, n
 
 
-barabasi_albert = _graph_form(barabasi_albert_edges, """Barabasi-Albert preferential attachment graph.
-
-    A clique on ``m_per_vertex + 1`` vertices, then each vertex links to
-    ``m_per_vertex`` distinct earlier ones chosen by degree: connected.
+barabasi_albert = _graph_form(barabasi_albert_edges, """Barabasi-Albert graph: a clique on
+    ``m_per_vertex + 1`` vertices, then each vertex links to ``m_per_vertex`` earlier ones by degree.
 
     >>> g = barabasi_albert(1000, 4, seed=2)
     >>> g.m, int(g.degrees().min())
     (3990, 4)
     """)
 
-
-# -- Erdos-Renyi ------------------------------------------------------------
 
 def erdos_renyi_edges(n: int, avg_degree: float, seed: int = 0) -> Edges:
     """Raw edges of :func:`erdos_renyi`: ``round(n * avg_degree / 2)`` uniform pairs.
@@ -319,15 +291,14 @@ def erdos_renyi_edges(n: int, avg_degree: float, seed: int = 0) -> Edges:
     avg_degree = _real("avg_degree", avg_degree, 0.0)
     m = int(round(n * avg_degree / 2))
     dt = _id_dtype(n)
-    rng = _rng(seed)
+    rng = np.random.default_rng(seed)
     src = rng.integers(0, n, size=m, dtype=dt)
     dst = rng.integers(0, n, size=m, dtype=dt)
     return src, dst, n
 
 
-erdos_renyi = _graph_form(erdos_renyi_edges, """Erdos-Renyi G(n, m) graph with m = n * avg_degree / 2 uniform random pairs.
-
-    Drawn with replacement; self loops and repeats are dropped.
+erdos_renyi = _graph_form(erdos_renyi_edges, """Erdos-Renyi G(n, m) graph: m = n * avg_degree / 2 uniform
+    random pairs drawn with replacement (self loops and repeats dropped).
 
     >>> g = erdos_renyi(10000, 10, seed=1)
     >>> 49000 < g.m <= 50000
@@ -335,20 +306,13 @@ erdos_renyi = _graph_form(erdos_renyi_edges, """Erdos-Renyi G(n, m) graph with m
     """)
 
 
-# -- lattices ---------------------------------------------------------------
-
 def _lattice_edges(side: int, diagonals: bool) -> Edges:
     n = side * side
     ids = np.arange(n, dtype=_id_dtype(n)).reshape(side, side)
-    right = ids[:, :-1].ravel()
-    down = ids[:-1, :].ravel()
-    parts_src = [right, down]
-    parts_dst = [right + 1, down + side]
+    parts = [(ids[:, :-1].ravel(), 1), (ids[:-1, :].ravel(), side)]  # (source, step to its neighbour)
     if diagonals:
-        diag = ids[:-1, :-1].ravel()
-        parts_src.append(diag)
-        parts_dst.append(diag + (side + 1))
-    return np.concatenate(parts_src), np.concatenate(parts_dst), n
+        parts.append((ids[:-1, :-1].ravel(), side + 1))
+    return np.concatenate([a for a, _ in parts]), np.concatenate([a + step for a, step in parts]), n
 
 
 def grid_road_edges(side: int, keep: float = 0.7, seed: int = 0) -> Edges:
@@ -362,15 +326,13 @@ def grid_road_edges(side: int, keep: float = 0.7, seed: int = 0) -> Edges:
     keep = _real("keep", keep, 0.0, 1.0)
     src, dst, n = _lattice_edges(side, diagonals=False)
     if keep < 1.0:
-        kept = _rng(seed).random(src.size, dtype=np.float32) < keep
+        kept = np.random.default_rng(seed).random(src.size, dtype=np.float32) < keep
         src, dst = src[kept], dst[kept]
     return src, dst, n
 
 
 grid_road = _graph_form(grid_road_edges, """A road-like graph: a side x side 4-neighbour grid keeping each edge
-    with probability ``keep``.
-
-    Ids follow the grid row by row; the diameter is about 2 * side.
+    with probability ``keep``; ids row by row, diameter about 2 * side.
 
     >>> grid_road(64, keep=1.0).m == 2 * 64 * 63
     True
@@ -395,8 +357,6 @@ triangle_mesh = _graph_form(triangle_mesh_edges, """A side x side grid with the 
     """)
 
 
-# -- paths, components and small helpers -------------------------------------
-
 def path_edges(n: int, permute: bool = False, seed: int = 0) -> Edges:
     """Raw edges of :func:`path`.
 
@@ -406,13 +366,11 @@ def path_edges(n: int, permute: bool = False, seed: int = 0) -> Edges:
     """
     n = _int("n", n)
     dt = _id_dtype(n)
-    order = _rng(seed).permutation(n).astype(dt) if permute else np.arange(n, dtype=dt)
+    order = np.random.default_rng(seed).permutation(n).astype(dt) if permute else np.arange(n, dtype=dt)
     return order[:-1].copy(), order[1:].copy(), n
 
 
-path = _graph_form(path_edges, """The path 0-1-...-(n-1): diameter n - 1, the worst case for label propagation.
-
-    With ``permute`` the vertices along the path get randomly permuted ids.
+path = _graph_form(path_edges, """The path 0-1-...-(n-1) (diameter n - 1); ``permute`` shuffles the ids.
 
     >>> g = path(5, permute=True, seed=4)
     >>> g.m, sorted(g.degrees().tolist())
@@ -432,8 +390,7 @@ def small_components_edges(n_components: int, size: int, seed: int = 0, p: float
     p = _real("p", p, 0.0, 1.0)
     n = n_components * size
     dt = _id_dtype(n)
-    rng = _rng(seed)
-    # local vertex i >= 1 hangs off a uniform j < i
+    rng = np.random.default_rng(seed)
     child = np.tile(np.arange(1, size, dtype=dt), n_components)
     parent = rng.integers(0, child, dtype=dt)
     base = np.repeat(np.arange(n_components, dtype=dt) * dt(size), size - 1)
@@ -442,20 +399,17 @@ def small_components_edges(n_components: int, size: int, seed: int = 0, p: float
     if p > 0 and size > 1:
         extra = np.flatnonzero(rng.random(n) < p).astype(dt)
         local = extra % dt(size)
-        # A uniform other vertex: draw among size - 1 and skip over itself.
+        # a uniform other vertex: draw among size - 1 and skip over itself
         other = rng.integers(0, size - 1, size=extra.size, dtype=dt)
         other += other >= local
-        mate = extra - local + other
         src = np.concatenate([src, extra])
-        dst = np.concatenate([dst, mate])
+        dst = np.concatenate([dst, extra - local + other])
     ids = rng.permutation(n).astype(dt)
     return ids[src], ids[dst], n
 
 
-small_components = _graph_form(small_components_edges, """``n_components`` components of ``size`` vertices each, ids shuffled.
-
-    Random recursive trees; with ``p > 0`` each vertex also links, with
-    probability ``p``, to another vertex of its component.
+small_components = _graph_form(small_components_edges, """``n_components`` random trees of ``size`` vertices,
+    ids shuffled; with probability ``p`` each vertex also links to another of its component.
 
     >>> g = small_components(100, 10, seed=5)
     >>> g.n, g.m
@@ -518,16 +472,13 @@ cycle = _graph_form(cycle_edges, """The cycle 0-1-...-(n-1)-0 (for n < 3 the loo
     """)
 
 
-# -- string specs -------------------------------------------------------------
-
 _BOOLS = {"true": True, "1": True, "yes": True, "on": True,
           "false": False, "0": False, "no": False, "off": False}
 
 
 @dataclass(frozen=True)
 class GeneratorSpec:
-    """One generator as the spec strings name it; its parameters are
-    ``edges``'s signature, ``short`` maps abbreviations to them."""
+    """A generator as specs name it: ``edges``'s parameters, ``short`` their abbreviations."""
 
     name: str
     graph: Callable[..., Graph]
@@ -592,7 +543,7 @@ _BY_NAME = {alias: s for s in SPECS.values() for alias in (s.name, *s.aliases)}
 
 
 def spec_help() -> str:
-    """The valid generator specs, two lines each (for ``gconn generate --help``).
+    """The valid generator specs (``gconn generate --help``).
 
     >>> print(spec_help().splitlines()[0])
       rmat:scale[,ef=16,a=0.57,b=0.19,c=0.19,seed=0,permute=true]
@@ -611,22 +562,15 @@ def _spec_error(spec: str, problem: str) -> ValueError:
     return ValueError(f"bad graph spec {spec!r}: {problem}\nvalid generators:\n{spec_help()}")
 
 
-def _number(text: str, kind):
-    try:
-        return kind(text)
-    except ValueError:
-        pass
-    if kind is int:  # also 1e6 and the like
-        try:
-            value = float(text)
-        except ValueError:
-            return None
-        return int(value) if value.is_integer() else None
-    return None
-
-
 def _convert(text: str, kind, spec: str, name: str):
-    value = _BOOLS.get(text.lower()) if kind is bool else _number(text, kind)
+    try:
+        value = _BOOLS.get(text.lower()) if kind is bool else kind(text)
+    except ValueError:
+        try:
+            value = float(text) if kind is int else None  # int: also 1e6 and the like
+        except ValueError:
+            value = None
+        value = int(value) if value is not None and value.is_integer() else None
     if value is None:
         kind_name = "true/false" if kind is bool else kind.__name__
         raise _spec_error(spec, f"{name}={text!r} is not {kind_name}")
@@ -634,7 +578,7 @@ def _convert(text: str, kind, spec: str, name: str):
 
 
 def parse_spec(spec: str) -> tuple[str, dict]:
-    """Split a spec string into a generator function name and its keyword arguments.
+    """A spec string's generator function name and keyword arguments.
 
     >>> parse_spec("ba:n=4194304,m=16")
     ('barabasi_albert', {'n': 4194304, 'm_per_vertex': 16})
@@ -666,8 +610,7 @@ def _parse(spec: str) -> tuple[GeneratorSpec, dict]:
             if len(kwargs) > positional:
                 raise _spec_error(spec, f"positional {text!r} after a name=value parameter")
             if positional >= len(params):
-                raise _spec_error(spec, f"too many positional parameters for {gen.name} "
-                                        f"({gen.usage()})")
+                raise _spec_error(spec, f"too many positional parameters for {gen.name} ({gen.usage()})")
             key = params[positional].name
             positional += 1
         key = gen.short.get(key, key)

@@ -1,11 +1,4 @@
-"""Vertex ids: their widths, and the checks every entry point makes on id
-arrays (NumPy or CuPy alike).
-
->>> id_dtype(2**31 - 1).__name__, id_dtype(2**31).__name__
-('int32', 'int64')
->>> id_range(np.array([0, 5]), np.array([1, 2]))
-5
-"""
+"""Vertex ids: their widths, and the checks of id arrays (NumPy or CuPy alike)."""
 from __future__ import annotations
 
 import numbers
@@ -50,8 +43,7 @@ def id_range(src, dst) -> int:
     """The largest id of non-empty id arrays; the first negative one raises."""
     lo = min(int(src.min()), int(dst.min()))
     if lo < 0:
-        where = "src" if int(src.min()) < 0 else "dst"
-        arr = src if where == "src" else dst
+        where, arr = ("src", src) if int(src.min()) < 0 else ("dst", dst)
         i = int((arr < 0).argmax())
         raise ValueError(f"negative vertex id {int(arr[i])} ({where}[{i}]); ids must be >= 0")
     return max(int(src.max()), int(dst.max()))

@@ -1,14 +1,7 @@
-"""Host memory: how much there is, and whether a vertex count fits in it.
-
-One stray id asks for gigabytes of per-vertex arrays, so the builders call
-:func:`check_vertices` first: a :class:`gconn.VertexRangeError`, not the OOM
-killer.  The available memory is the smallest of MemAvailable, the cgroup's
-room and ``GCONN_MEMORY_LIMIT`` (else ``os.sysconf``; unknown: no check).
-
->>> human_bytes(3 * 10**9)
-'3.0 GB'
->>> parse_size("1.5G")
-1500000000
+"""Host memory: whether a vertex count fits (one stray id asks for gigabytes of
+per-vertex arrays: a :class:`gconn.VertexRangeError`, not the OOM killer).
+Available: the smallest of MemAvailable, the cgroup's room and ``GCONN_MEMORY_LIMIT``
+(else ``os.sysconf``; unknown: no check).
 """
 from __future__ import annotations
 
@@ -16,7 +9,7 @@ import os
 import time
 from threading import Lock
 
-from gconn.errors import VertexRangeError, human_bytes
+from gconn.errors import VertexRangeError
 
 #: Peak bytes per vertex of building a Graph and running on it (ru_maxrss), by id size.
 BYTES_PER_VERTEX = {4: 28, 8: 36}
@@ -24,8 +17,7 @@ BYTES_PER_VERTEX = {4: 28, 8: 36}
 #: Requests up to this size are not checked (reading the limits costs more than a small build).
 SMALL = 64 << 20
 
-#: Seconds a reading may answer the checks of requests below half of it
-#: (a refusal always rests on a fresh one).
+#: Seconds a reading may answer the checks of requests below half of it (a refusal reads afresh).
 REUSE_SECONDS = 1.0
 #: the last reading: (time.monotonic() when taken, bytes or None)
 _READING: list = []
@@ -35,7 +27,11 @@ _SUFFIXES = {"": 1, "k": 10**3, "m": 10**6, "g": 10**9, "t": 10**12}
 
 
 def parse_size(text: str) -> int:
-    """Bytes in '8G', '512M', '1.5GB', '1000000' (decimal units)."""
+    """Bytes in '8G', '512M', '1.5GB', '1000000' (decimal units).
+
+    >>> parse_size("1.5G")
+    1500000000
+    """
     s = text.strip().lower().removesuffix("b").removesuffix("i")
     unit = s[-1:] if s[-1:] in _SUFFIXES and s[-1:] else ""
     number = s[:-1] if unit else s
@@ -80,29 +76,19 @@ def _cgroup_available() -> int | None:
     return None
 
 
-def _sysconf_available() -> int | None:
+def _system_available() -> int | None:
+    """The smaller of MemAvailable and the cgroup's room, else sysconf's, else None."""
+    known = [x for x in (_meminfo_available(), _cgroup_available()) if x is not None]
+    if known:
+        return min(known)
     try:
         return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
     except (ValueError, OSError, AttributeError):
         return None
 
 
-def _system_available() -> int | None:
-    """The smaller of MemAvailable and the cgroup's room, else sysconf's, else None."""
-    known = [x for x in (_meminfo_available(), _cgroup_available()) if x is not None]
-    if not known:
-        return _sysconf_available()
-    return min(known)
-
-
 def available_bytes(max_age: float = 0.0) -> int | None:
-    """Memory this process may still allocate, or None when unknown;
-    ``max_age``: seconds an earlier reading may serve.
-
-    >>> a = available_bytes(max_age=60.0)
-    >>> a is None or a > 0
-    True
-    """
+    """Memory this process may still allocate, or None; ``max_age``: seconds an earlier reading may serve."""
     now = time.monotonic()
     with _READING_LOCK:
         if max_age > 0 and _READING and now - _READING[0][0] <= max_age:
@@ -124,19 +110,8 @@ def vertex_bytes(n: int) -> int:
 
 def check_vertices(n: int, origin: str, vertex_id: int | None = None, per_vertex: int | None = None,
                    hint: str | None = None) -> None:
-    """Raise :class:`gconn.VertexRangeError` when ``n`` vertices do not fit.
-
-    ``origin``: where the count came from ('dst[7]'); ``vertex_id``: the id
-    that asked for it; ``per_vertex`` overrides the bytes per vertex; ``hint``
-    replaces the message's advice.
-
-    >>> check_vertices(10, "n")
-    >>> try:
-    ...     check_vertices(2**60, "n=1152921504606846976")
-    ... except ValueError as e:
-    ...     print(type(e).__name__, e.origin)
-    VertexRangeError n=1152921504606846976
-    """
+    """Raise :class:`gconn.VertexRangeError` when ``n`` vertices do not fit; ``origin``: where the
+    count came from ('dst[7]'), ``vertex_id`` the id that asked, ``hint`` the message's advice."""
     needed = n * per_vertex if per_vertex is not None else vertex_bytes(n)
     if needed <= SMALL:
         return

@@ -1,10 +1,7 @@
-"""Relabelling: map the vertex ids that occur in an edge list to 0..k-1.
-
-The dense numbering keeps the order of the ids (``ids`` is sorted).  A mark
-table over the range where it is at most 4 x 2m, else a hash table of the
-distinct ids and a sort of them alone.  ``relabel="auto"`` relabels when the
-range is at least :data:`AUTO_MIN_RANGE` and more than :data:`AUTO_RATIO`
-times the number of distinct ids.
+"""Relabelling: map the vertex ids that occur in an edge list to 0..k-1, in order
+(a mark table over the range where it is at most 4 x 2m, else a hash table).
+``relabel="auto"`` relabels when the range is at least :data:`AUTO_MIN_RANGE`
+and more than :data:`AUTO_RATIO` times the number of distinct ids.
 
 >>> import numpy as np
 >>> s, d, ids = dense_ids(np.array([10, 3000000000]), np.array([3000000000, 7]))
@@ -15,12 +12,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from gconn.graph.ids import id_dtype
+
 #: ``relabel="auto"`` leaves id ranges below this alone (small inputs keep scipy's numbering)
 AUTO_MIN_RANGE = 1 << 20
 #: ... and relabels when the range exceeds this many times the distinct ids.
 AUTO_RATIO = 4
-
-_INT32_MAX = np.iinfo(np.int32).max
 
 
 def _mark(src: np.ndarray, dst: np.ndarray, size: int) -> np.ndarray:
@@ -31,8 +28,7 @@ def _mark(src: np.ndarray, dst: np.ndarray, size: int) -> np.ndarray:
 
 
 def decide(src: np.ndarray, dst: np.ndarray, hi: int):
-    """For ``relabel="auto"``: None to keep the ids, else the mark table
-    (or True when the range is too large for one) to relabel with."""
+    """For ``relabel="auto"``: None to keep the ids, else the mark table (or True: too large for one)."""
     span = hi + 1
     if span < AUTO_MIN_RANGE:
         return None
@@ -43,13 +39,12 @@ def decide(src: np.ndarray, dst: np.ndarray, hi: int):
 
 
 def dense_ids(src: np.ndarray, dst: np.ndarray, seen=None):
-    """``(src', dst', ids)``: ``ids`` the sorted distinct ids (int64), ``src'``/
-    ``dst'`` their positions in it; ``seen``: a mark table from :func:`decide`.
-    NumPy or CuPy arrays."""
+    """``(src', dst', ids)``: the sorted distinct ids (int64) and positions in it, NumPy or CuPy;
+    ``seen``: a mark table from :func:`decide`."""
     if type(src).__module__.split(".")[0] == "cupy":
         import cupy
         ids, inverse = cupy.unique(cupy.concatenate([src, dst]), return_inverse=True)
-        dt = cupy.int32 if ids.size <= _INT32_MAX else cupy.int64
+        dt = id_dtype(ids.size)
         inverse = inverse.astype(dt, copy=False)
         return inverse[:src.size], inverse[src.size:], ids.astype(cupy.int64, copy=False)
     src = np.asarray(src)
@@ -61,7 +56,7 @@ def dense_ids(src: np.ndarray, dst: np.ndarray, seen=None):
         seen = _mark(src, dst, hi + 1)
     if isinstance(seen, np.ndarray):
         ids = np.flatnonzero(seen)
-        dt = np.int32 if ids.size <= _INT32_MAX else np.int64
+        dt = id_dtype(ids.size)
         table = np.empty(seen.size, dt)
         table[ids] = np.arange(ids.size, dtype=dt)
         return table[src], table[dst], ids.astype(np.int64, copy=False)
@@ -75,22 +70,16 @@ def _hashed(src: np.ndarray, dst: np.ndarray):
     out_s = np.empty(s.size, np.int64)
     out_d = np.empty(d.size, np.int64)
     order = first_seen(s, d, out_s, out_d)
-    # first-seen order, ranked by id
     perm = np.argsort(order, kind="stable")
-    dt = np.int32 if order.size <= _INT32_MAX else np.int64
+    dt = id_dtype(order.size)
     rank = np.empty(order.size, dt)
     rank[perm] = np.arange(order.size, dtype=dt)
     return rank[out_s], rank[out_d], order[perm]
 
 
 def dense_names(src, dst, *more):
-    """``(src', dst', names)``: the sorted distinct names of ``src``, ``dst``
-    and ``more`` (vertices without edges), and the positions in it.
-
-    >>> s, d, names = dense_names(np.array(["b", "c"]), np.array(["a", "b"]))
-    >>> s.tolist(), d.tolist(), names.tolist()
-    ([1, 2], [0, 1], ['a', 'b', 'c'])
-    """
+    """``(src', dst', names)``: the sorted distinct names of ``src``, ``dst`` and ``more``
+    (vertices without edges), and the positions in it."""
     both = np.concatenate([np.asarray(src), np.asarray(dst), *(np.asarray(x) for x in more)])
     try:
         import pandas as pd
@@ -104,9 +93,9 @@ def dense_names(src, dst, *more):
     if pd is None:
         names, codes = np.unique(both, return_inverse=True)
     else:
-        # hashing: far faster than np.unique's sort of Python strings (BENCHMARKS.md)
+        # hashing: far faster than np.unique's sort of Python strings
         codes, names = pd.factorize(both, sort=True)
         names = np.asarray(names)
-    dt = np.int32 if names.size <= np.iinfo(np.int32).max else np.int64
+    dt = id_dtype(names.size)
     codes = codes.astype(dt, copy=False)
     return codes[:len(src)], codes[len(src):len(src) + len(dst)], names
