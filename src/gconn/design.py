@@ -2,7 +2,7 @@
 
 A *variant* is one point of it, named like ``kout+union-async+find-halve``
 (the paper's names, ``PAPER_NAMES``, also parse); this module knows which
-variants are valid for each problem, how a backend runs one (:class:`Plan`)
+variants are valid for each problem, how a backend runs one (``Plan``)
 and which one the automatic choice takes (``RULES``).
 """
 from __future__ import annotations

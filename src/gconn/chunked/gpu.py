@@ -5,7 +5,7 @@ Chunk ``i + 1`` is copied (through a ring of small pinned pieces, on a copy
 stream) while chunk ``i`` is unioned by ``coo_ops``, through ``BUFFERS``
 device buffers: device memory is O(n + BUFFERS * chunk) whatever m is.
 
-Which calls take the route (:func:`run`):
+Which calls take the route (``run()``):
 
 * raw host edges -- ``(src, dst)`` NumPy integer arrays, an ``(m, 2)``
   array, a ``.gcb``/``.npy`` path, an iterator of ``(src, dst)`` chunks --

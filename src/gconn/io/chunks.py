@@ -48,7 +48,7 @@ class EdgeChunks:
 def edge_chunks(path, chunk_edges: int | None = None, *, format: str | None = None, header=None,
                 source=None, target=None, names=None) -> EdgeChunks:
     """The edges of a graph file as ``(src, dst)`` chunks of at most
-    ``chunk_edges`` edges (default :data:`DEFAULT_CHUNK_EDGES`).
+    ``chunk_edges`` edges (default :data:`gconn.io.chunks.DEFAULT_CHUNK_EDGES`).
 
     Each chunk is two int32 (or int64 once an id needs it) arrays in file
     order, duplicates and self loops kept (``.gcb``: read-only views).  The

@@ -122,7 +122,7 @@ class Captured:
         xp.cuda.get_current_stream().synchronize()
 
     def replay(self) -> tuple | None:
-        """:meth:`launch`, then :meth:`results`; None where another thread is replaying it."""
+        """``launch()``, then :meth:`results`; None where another thread is replaying it."""
         if not self.lock.acquire(blocking=False):
             return None
         try:

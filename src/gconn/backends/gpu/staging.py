@@ -1,7 +1,7 @@
 """Copies between pageable host memory and the GPU through pinned buffers
 filled on all cores (the driver's own staging is single-threaded): the chunked
 route's chunks (``Ring``), whole arrays (:func:`put`), results (:func:`fetch`,
-:func:`landing`).  CPU kernels: ``gconn warmup`` compiles them without a GPU.
+``landing()``).  CPU kernels: ``gconn warmup`` compiles them without a GPU.
 
 >>> import numpy as np
 >>> out = np.empty(5, np.int32)
@@ -217,7 +217,7 @@ class Ring:
 
 
 def put(a: np.ndarray):
-    """A host array on the device (CuPy), copied through a :class:`Ring`.
+    """A host array on the device (CuPy), copied through a ``Ring``.
 
     >>> import numpy as np
     >>> put(np.arange(3)).tolist()  # doctest: +SKIP
@@ -234,7 +234,7 @@ def put(a: np.ndarray):
     return dev
 
 
-#: bytes of a host page, and of the regions the threads of :func:`landing` take
+#: bytes of a host page, and of the regions the threads of ``landing()`` take
 PAGE = 4096
 REGION = 1 << 21
 
