@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 
+import numpy as np
 import pytest
 
 SIM = os.environ.get("NUMBA_ENABLE_CUDASIM", "0").strip() not in ("", "0")
@@ -17,7 +18,7 @@ pytestmark = [pytest.mark.cudasim,
 
 def test_gpu_bench_writes_every_table(tmp_path, capsys):
     from gconn.cli import main
-    rc = main(["bench", "--gpu", "--tiny", "--graphs", "path", "--finishes", "union-async+find-halve",
+    rc = main(["bench", "--gpu", "--tiny", "--graphs", "path_s22", "--finishes", "union-async+find-halve",
                "--incremental", "none+union-rem-cas+find-halve+splice", "--repeat", "1", "--warmup", "0",
                "--out", str(tmp_path)])
     assert rc == 0
@@ -31,12 +32,31 @@ def test_gpu_bench_writes_every_table(tmp_path, capsys):
     # a path is one component: every sampling that covers it has Cov 1
     assert all(0.0 <= r["cov"] <= 1.0 and 0.0 <= r["ic"] <= 1.0 for r in row["sampling"])
     assert row["incremental"][0]["edges_per_s"] > 0
-    assert row["pair_over_lazy"] > 0 and row["e2e_pair_ms"] > 0 and row["e2e_lazy_ms"] > 0
+    assert row["e2e_pair_ms"] > 0 and row["e2e_host_ms"] > 0 and row["components"] == 1
+    # at --tiny there are no peers' figures to divide by
+    assert row["peer_ms"] is None and row["incremental_ref"] is None
     assert {r["batch"] for r in result["curves"]["batch"]} == {10, result["curves"]["m"]}
     assert [r["insert_share"] for r in result["curves"]["mixed"]] == [0.5]
     text = (tmp_path / "gpu.md").read_text()
-    for heading in ("Static compute ms", "Sampling (Table 4", "Incremental on Kronecker"):
+    for heading in ("Connected components, graph resident", "Static compute ms", "End to end", "Sampling (Table 4",
+                    "Incremental on Kronecker"):
         assert heading in text
     pytest.importorskip("matplotlib")
     assert (tmp_path / "incremental_batch.png").stat().st_size > 0
     assert (tmp_path / "incremental_ratio.png").stat().st_size > 0
+    assert (tmp_path / "compute.png").stat().st_size > 0 and (tmp_path / "host.png").stat().st_size > 0
+
+
+def test_gpu_bench_fails_on_wrong_labels(monkeypatch):
+    """A variant whose labels are not SciPy's partition fails the run."""
+    from gconn import pipeline
+    from gconn.bench import gpu
+    real = pipeline.run
+
+    def wrong(graph, plan, backend, **kw):
+        roots, *rest = real(graph, plan, backend, **kw)
+        return (np.arange(roots.size, dtype=roots.dtype), *rest)   # every vertex alone: not a path's
+
+    monkeypatch.setattr(pipeline, "run", wrong)
+    with pytest.raises(gpu.WrongLabels, match="path_s22"):
+        gpu.bench_graph("path_s22", gpu.TINY, 1, 0, lambda *a: None, ("union-async+find-halve",), ())

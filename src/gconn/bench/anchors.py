@@ -12,7 +12,6 @@ count must equal SciPy's.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import os
 import statistics
@@ -20,12 +19,8 @@ import tempfile
 
 import numpy as np
 
+from gconn.bench.gpu import GRAPHS, graph_edges, peers
 from gconn.bench.harness import child_json, this_tree, turns
-
-#: graph -> components in the reference run (../shared/anchors/README.md)
-EXPECTED = {"kron_s22": 1_799_852, "ba_s22_k16": 5, "uniform_s23_d16": 2, "mesh_4k": 1, "road_4k": 159_666,
-            "road_4k_shuf": 159_666, "path_s22": 1, "wave": 1, "soc-Slashdot0902": 1, "porto_osm": 907}
-FILES = {"wave": "wave.graph.gz", "soc-Slashdot0902": "soc-Slashdot0902.txt.gz", "porto_osm": "porto_osm.el.gz"}
 
 CHILD = r"""
 import json, sys, time, statistics
@@ -51,43 +46,30 @@ print(json.dumps(out))
 """
 
 
-def _anchors(path):
-    spec = importlib.util.spec_from_file_location("anchor_graphs", os.path.join(path, "graphs.py"))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-def _make(name, anchors, data, where):
-    """(n, src.npy, dst.npy, SciPy's count with n, and with n = max id + 1) of a canonical graph."""
+def _make(name, anchors, where):
+    """(n, src.npy, dst.npy, SciPy's count with n, and with n = max id + 1) of a graph as the reference run
+    timed it (:func:`gconn.bench.gpu.graph_edges`)."""
     s_path, d_path, n_path = (os.path.join(where, f"{name}.{x}.npy") for x in ("src", "dst", "n"))
     if not os.path.exists(n_path):
-        A = _anchors(anchors)
-        if name in FILES:
-            import gconn
-            g = gconn.load(os.path.join(data, FILES[name]))
-            n, (_, _, s, d) = g.n, g.canonical()
-        else:
-            n, s, d = A.make(name)
-        s, d = A.canonical(n, np.asarray(s), np.asarray(d))
-        np.save(s_path, s.astype(np.int32))
-        np.save(d_path, d.astype(np.int32))
-        # host arrays carry no n
         import scipy.sparse as sp
         from scipy.sparse.csgraph import connected_components
+        n, s, d = graph_edges(name, anchors=anchors)
+        np.save(s_path, s)
+        np.save(d_path, d)
         k = connected_components(sp.coo_matrix((np.ones(s.size, np.int8), (s, d)), shape=(n, n)), directed=False)[0]
+        # host arrays carry no n
         top = int(max(s.max(), d.max())) + 1
         np.save(n_path, np.array([n, k, k - (n - top)]))
     n, k, k_host = (int(x) for x in np.load(n_path))
     return n, s_path, d_path, k, k_host
 
 
-def make_graphs(names, anchors, data, where):
+def make_graphs(names, anchors, where):
     """:func:`_make` of each graph, one process a graph (the generators are serial NumPy)."""
     from concurrent.futures import ProcessPoolExecutor
     os.makedirs(where, exist_ok=True)
     with ProcessPoolExecutor(max_workers=min(len(names), os.cpu_count() or 1)) as pool:
-        done = [pool.submit(_make, name, anchors, data, where) for name in names]
+        done = [pool.submit(_make, name, anchors, where) for name in names]
         return {name: f.result() for name, f in zip(names, done)}
 
 
@@ -95,21 +77,23 @@ def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m gconn.bench.anchors", description=__doc__.split("\n\n")[0])
     ap.add_argument("--tree", action="append", help="a source tree to import gconn from (repeatable; default: "
                     "this one)")
-    ap.add_argument("--anchors", default="../shared/anchors", help="the folder of the reference run's graphs.py")
-    ap.add_argument("--data", default="../shared/data/graphs", help="the folder of the real graphs")
-    ap.add_argument("--graphs", nargs="*", default=list(EXPECTED))
+    ap.add_argument("--anchors", help="the reference run's folder (default $GCONN_ANCHORS, else ../shared/anchors); "
+                    "the real graphs come from $GCONN_DATA/graphs")
+    ap.add_argument("--graphs", nargs="*", default=list(GRAPHS))
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--repeat", type=int, default=7, help="later calls per process")
     ap.add_argument("--cache", default=None, help="a folder for the graphs' arrays (default: a temporary one)")
     ap.add_argument("--out", default=None, help="write every figure as JSON here")
     a = ap.parse_args(argv)
     trees = a.tree or [this_tree()]
+    _, refs = peers(a.anchors)
     with tempfile.TemporaryDirectory() as tmp:
-        graphs = make_graphs(a.graphs, a.anchors, a.data, a.cache or tmp)
+        graphs = make_graphs(a.graphs, a.anchors, a.cache or tmp)
         results = {}
         for name, (n, s_path, d_path, k, k_host) in graphs.items():
-            if k != EXPECTED.get(name, k):
-                print(f"{name}: {k} components here, {EXPECTED[name]} in the reference run", flush=True)
+            theirs = refs.get(name, {}).get("components", str(k)).replace(",", "")
+            if str(k) != theirs:
+                print(f"{name}: {k} components here, {theirs} in the reference run", flush=True)
 
             def run(t, warm):
                 r = child_json(t, CHILD, n, s_path, d_path, 1 if warm else a.repeat)

@@ -1,23 +1,30 @@
-"""GPU benchmark, the paper's evaluation: ``gconn bench --gpu [OPTIONS]`` (also
-``python -m gconn.bench.gpu``).
+"""GPU benchmark, the paper's evaluation on the graphs of the side-by-side reference run:
+``gconn bench --gpu [OPTIONS]`` (also ``python -m gconn.bench.gpu``).
 
-Per graph, resident on the device (CUDA events, median of repeats, each run launched from the
-host and replayed from its CUDA graph): the static table (the paper's Table 3: samplings x the
-fastest finishes, and the automatic choice), the sampling table (Table 4: time share, Cov, IC),
-end to end from resident, host and CuPy-pair inputs, and incremental throughput; then
-incremental throughput on Kronecker against the batch size and the share of inserts, as plots.
-``--quick`` shrinks the generated graphs 64-fold; ``--tiny`` makes them a few dozen edges for
-numba's CUDA simulator (times mean nothing).  ``--out DIR`` writes gpu.json, gpu.md, the plots.
+The graphs are those of ``../shared/anchors/README.md``: the generated ones built by that folder's
+``graphs.py`` (``--anchors`` or ``$GCONN_ANCHORS``), the real ones read from ``data_dir()/graphs``, each
+edge once without self loops, as the reference run timed them.  Per graph, resident on the device (CUDA
+events, median of repeats): the static table (the paper's Table 3: samplings x the fastest finishes, and the
+automatic choice), each variant launched from the host (a first call) and replayed from its CUDA graph (a
+repeated call), its labels checked against SciPy's (a wrong one fails the run); the peers' figures from the
+reference run beside gconn's, with their GPU and date; the sampling table (Table 4: time share, Cov, IC); end
+to end from the resident graph, a CuPy pair and NumPy arrays (beside a pinned copy of the arrays); incremental
+throughput; then incremental throughput on Kronecker against the batch size and the share of inserts.
+``--quick`` shrinks the generated graphs 64-fold (no peer ratios); ``--tiny`` makes a few dozen edges with
+gconn's generators, for numba's CUDA simulator (times mean nothing).  ``--out DIR`` writes gpu.json, gpu.md
+and the plots.
 
->>> from gconn.bench.gpu import GRAPHS
 >>> sorted(GRAPHS)[:2]
-['ba', 'er']
+['ba_s22_k16', 'kron_s22']
 """
 from __future__ import annotations
 
 import argparse
+import datetime
 import functools
+import importlib.util
 import json
+import os
 import statistics
 import sys
 import time
@@ -25,60 +32,15 @@ from pathlib import Path
 
 import numpy as np
 
-from gconn.bench.harness import md_table, median_time, turns
-from gconn.graph import generators as gen
+from gconn.bench.harness import machine, md_table, median_time, same_partition, turns
+from gconn.bench.suites import data_dir
 
 FULL, QUICK, TINY = 0, 1, 2
-
-
-def _real(file: str):
-    """A real graph of ``$GCONN_DATA`` at every size but ``--tiny``."""
-    def edges(size):
-        if size == TINY:
-            return None
-        import gconn
-        from gconn.bench.suites import data_dir
-        path = data_dir() / file
-        if not path.exists():
-            raise ValueError(f"{path} not found: set GCONN_DATA to the real-graph folder or drop it from --graphs")
-        g = gconn.load(path)
-        return g.src, g.dst, g.n
-    return edges
-
-
-def _sized(make, full, quick, tiny):
-    return lambda size: make((full, quick, tiny)[size])
-
-
-def _ids_shuffled(edges, seed: int = 6):
-    """The same graph with its vertex ids permuted at random (no locality in the ids)."""
-    def shuffled(size):
-        src, dst, n = edges(size)
-        perm = np.random.default_rng(seed).permutation(n).astype(src.dtype)
-        return perm[src], perm[dst], n
-    return shuffled
-
-
-_GRID = _sized(lambda s: gen.grid_road_edges(s, 0.7, seed=4), 4096, 512, 5)
-#: name -> (description, edges(size) -> (src, dst, n) or None, best reference ms, GConn's incremental
-#: throughput in 1e9 edges/s).  The references are the best of the paper's code (12 variants) and
-#: ECL-CC on the same H100, compute only (issue 12).
-GRAPHS = {
-    "kron": ("Kronecker s22 ef16",
-             _sized(lambda s: gen.kronecker_edges(s, 16 if s > 4 else 2, seed=1), 22, 16, 4), 0.507, 24.6),
-    "ba": ("Barabasi-Albert 4M x16",
-           _sized(lambda s: gen.barabasi_albert_edges(1 << s, 16 if s > 4 else 2, seed=2), 22, 16, 4), 0.346, 25.2),
-    "er": ("Erdos-Renyi 8M d16", _sized(lambda s: gen.erdos_renyi_edges(1 << s, 16 if s > 4 else 2, seed=3),
-                                        23, 17, 5), 0.694, 18.3),
-    "grid": ("grid 4096^2 70%", _GRID, 1.798, None),
-    "grid-shuffled": ("grid 4096^2 70%, ids shuffled", _ids_shuffled(_GRID), 2.094, None),
-    "mesh": ("mesh 4096^2", _sized(gen.triangle_mesh_edges, 4096, 512, 4), 0.974, 7.6),
-    "path": ("path 4M", _sized(gen.path_edges, 1 << 22, 1 << 16, 24), 0.395, None),
-    "wave": ("wave (METIS mesh)", _real("graphs/wave.graph.gz"), 0.140, 2.7),
-    "slashdot": ("soc-Slashdot0902", _real("graphs/soc-Slashdot0902.txt.gz"), 0.103, 2.7),
-    "porto": ("porto_osm", _real("graphs/porto_osm.el.gz"), 0.102, None),
-}
-
+#: the reference run's graphs: the generated ones by their gconn generator spec at ``--tiny`` (the same
+#: shape, a few dozen edges), the real ones by their file under ``data_dir()/graphs``
+GRAPHS = {"kron_s22": "kron:4,ef=2", "ba_s22_k16": "ba:16,2", "uniform_s23_d16": "er:32,2", "mesh_4k": "mesh:4",
+          "road_4k": "grid:5", "road_4k_shuf": "grid:5,seed=1", "path_s22": "path:24",
+          "wave": "wave.graph.gz", "soc-Slashdot0902": "soc-Slashdot0902.txt.gz", "porto_osm": "porto_osm.el.gz"}
 SAMPLINGS = ("none", "kout", "hb", "bfs")
 #: the finishes the paper finds fastest (Sec. 4.6: UnionAsync, UnionRemCAS, ECL-CC), and the automatic
 #: choice after k-out
@@ -91,6 +53,89 @@ SAMPLING_FINISH = "union-async+find-halve"
 E2E_REPEAT = 21
 BATCHES = tuple(10 ** e for e in range(3, 9))
 INSERT_SHARES = (0.1, 0.25, 0.5, 0.75, 0.9)
+
+
+def anchors_dir(path=None) -> Path:
+    """The reference run's folder: ``path``, ``$GCONN_ANCHORS``, else ``anchors`` beside :func:`data_dir`."""
+    return Path(path or os.environ.get("GCONN_ANCHORS") or data_dir().parent / "anchors")
+
+
+def _module(folder: Path):
+    path = folder / "graphs.py"
+    if not path.exists():
+        raise SystemExit(f"{path} not found: pass --anchors (or set GCONN_ANCHORS) to the reference run's folder")
+    spec = importlib.util.spec_from_file_location("gconn_anchor_graphs", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _shrunk(kw: dict) -> dict:
+    """A generator's parameters for a graph 64 times smaller."""
+    out = dict(kw)
+    for key, f in (("scale", lambda v: v - 6), ("n", lambda v: v >> 6), ("width", lambda v: v >> 3),
+                   ("height", lambda v: v >> 3)):
+        if key in out:
+            out[key] = f(out[key])
+    return out
+
+
+def canonical(n: int, src, dst):
+    """Each undirected edge once as ``(lo, hi)``, sorted, self loops dropped (what the reference run timed).
+
+    >>> [a.tolist() for a in canonical(3, np.array([2, 1, 0, 1]), np.array([1, 2, 0, 0]))]
+    [[0, 1], [1, 2]]
+    """
+    s, d = np.asarray(src, np.int64), np.asarray(dst, np.int64)
+    keep = s != d
+    key = np.unique(np.minimum(s, d)[keep] * n + np.maximum(s, d)[keep])
+    return (key // n).astype(np.int32), (key % n).astype(np.int32)
+
+
+def graph_edges(name: str, size: int = FULL, anchors=None):
+    """``(n, src, dst)`` of one of :data:`GRAPHS` as the reference run timed it, NumPy int32; None for a
+    real graph at ``--tiny``.
+
+    >>> n, s, d = graph_edges("path_s22", TINY)
+    >>> n, s.size
+    (24, 23)
+    """
+    what = GRAPHS[name]
+    if what.endswith(".gz"):
+        if size == TINY:
+            return None
+        import gconn
+        path = data_dir() / "graphs" / what
+        if not path.exists():
+            raise SystemExit(f"{path} not found: set GCONN_DATA to the real-graph folder or drop it from --graphs")
+        g = gconn.load(path)
+        n, (s, d) = g.n, g.edges()
+    elif size == TINY:
+        from gconn.graph.generators import edges_from_spec
+        s, d, n = edges_from_spec(what)
+    else:
+        fn, kw = _module(anchors_dir(anchors)).SIDE_BY_SIDE[name]
+        n, s, d = fn(**(kw if size == FULL else _shrunk(kw)))
+    return (n, *canonical(n, s, d))
+
+
+def peers(anchors=None) -> tuple[str, dict]:
+    """The reference run's title (its GPU and date) and its row per graph, from the folder's README.md;
+    ``("", {})`` where there is none."""
+    path = anchors_dir(anchors) / "README.md"
+    if not path.exists():
+        return "", {}
+    lines = path.read_text().splitlines()
+    rows = [[c.strip() for c in line.strip().strip("|").split("|")] for line in lines if line.startswith("|")]
+    head, body = rows[0], rows[2:]
+    return lines[0].lstrip("# "), {r[0]: dict(zip(head, r)) for r in body}
+
+
+def _peer(ref: dict | None, column: str):
+    try:
+        return float(ref[column].replace(",", ""))
+    except (TypeError, KeyError, ValueError):
+        return None
 
 
 def _sim() -> bool:
@@ -157,6 +202,27 @@ def _paired_ms(yardstick, fn, repeat: int, warmup: int = 1) -> tuple[float, floa
     return statistics.median(ys), statistics.median(ts), statistics.median(t / y for t, y in zip(ts, ys))
 
 
+def pinned_copier(*arrays):
+    """The yardstick of a call from host arrays: a function copying them, already in pinned memory, to
+    the device."""
+    import cupy as cp
+    bufs = []
+    for a in arrays:
+        mem = cp.cuda.alloc_pinned_memory(a.nbytes)
+        h = np.frombuffer(mem, a.dtype, a.size)
+        h[:] = a
+        bufs.append((mem, h, cp.empty(a.size, a.dtype)))
+    stream = cp.cuda.Stream(non_blocking=True)
+
+    def copy():
+        for _, h, d in bufs:
+            cp.cuda.runtime.memcpyAsync(d.data.ptr, h.ctypes.data, h.nbytes, cp.cuda.runtime.memcpyHostToDevice,
+                                        stream.ptr)
+        stream.synchronize()
+
+    return copy
+
+
 def _replayed_ms(dg, plan, repeat: int, warmup: int):
     """Median device ms of the run replayed from its CUDA graph (as later calls run), or None
     where it cannot be captured and in the simulator."""
@@ -198,18 +264,6 @@ def launch_overhead(log, launches: int = 2000) -> dict:
     return out
 
 
-def _graphs(key: str, size: int):
-    """(host graph, device graph) or None where the graph has no such size."""
-    from gconn.graph import Graph
-    xp = _xp()
-    e = GRAPHS[key][1](size)
-    if e is None:
-        return None
-    s, d, n = e
-    dg = Graph.from_edges(xp.asarray(s), xp.asarray(d), n)
-    return dg.to_host(), dg
-
-
 def _fresh_ms(v, dg, fn, repeat: int, warmup: int) -> float:
     """Median device ms of ``fn(state)`` on a fresh incremental structure each run."""
     from gconn.backends import gpu
@@ -229,92 +283,122 @@ def _shuffled(dg, seed: int = 5):
     return xp.ascontiguousarray(dg.src[perm]), xp.ascontiguousarray(dg.dst[perm])
 
 
-def bench_graph(key: str, size: int, repeat: int, warmup: int, log, finishes=FINISHES,
-                incremental=INCREMENTAL) -> dict | None:
+class WrongLabels(AssertionError):
+    """A timed variant's labels are not SciPy's partition."""
+
+
+def _check(name: str, what: str, labels, expected) -> None:
+    labels = labels.get() if hasattr(labels, "get") else np.asarray(labels)
+    # a call from edge arrays has no n: its vertices stop at the largest id
+    common = min(labels.size, expected.size)
+    if not same_partition(expected[:common], labels[:common]):
+        raise WrongLabels(f"{name}: {what} does not split the vertices as SciPy does")
+
+
+def bench_graph(name: str, size: int, repeat: int, warmup: int, log, finishes=FINISHES,
+                incremental=INCREMENTAL, anchors=None, ref=None) -> dict | None:
+    """One graph's row: every figure of the tables, each variant's labels checked."""
     import gconn
+    import scipy.sparse as sp
+    from scipy.sparse.csgraph import connected_components as scipy_cc
     from gconn import design, pipeline
     from gconn.backends import gpu
+    from gconn.graph import Graph
 
-    desc, _, ref, inc_ref = GRAPHS[key]
     t0 = time.perf_counter()
-    built = _graphs(key, size)
+    built = graph_edges(name, size, anchors)
     if built is None:
-        log(f"{desc}: skipped at this size")
+        log(f"{name}: skipped at this size")
         return None
-    hg, dg = built
+    n, s, d = built
+    k, expected = scipy_cc(sp.coo_matrix((np.ones(s.size, np.int8), (s, d)), shape=(n, n)), directed=False)
+    xp = _xp()
+    dg = Graph.from_edges(xp.asarray(s), xp.asarray(d), n)
     # dg.m builds the canonical form and adjacency, as a graph loaded from a file has
-    log(f"{desc}: n={dg.n} m={dg.m} built in {time.perf_counter() - t0:.1f} s")
+    log(f"{name}: n={n} m={dg.m} components={k} built in {time.perf_counter() - t0:.1f} s")
     auto = design.choose(dg, "cc", backend="gpu").name
-    names = [f"{s}+{f}" for s in SAMPLINGS for f in finishes]
     static = []
-    for name in dict.fromkeys([auto] + names):
-        plan = design.Plan.of(design.Variant.parse(name))
+    for variant in dict.fromkeys([auto] + [f"{p}+{f}" for p in SAMPLINGS for f in finishes]):
+        plan = design.Plan.of(design.Variant.parse(variant))
+        _check(name, variant, pipeline.run(dg, plan, gpu)[0], expected)
         ms = _median_ms(lambda: pipeline.run(dg, plan, gpu), repeat, warmup)
         rep = _replayed_ms(dg, plan, repeat, warmup)
-        static.append(dict(variant=name, auto=name == auto, compute_ms=ms, replayed_ms=rep,
-                           run_ms=ms if rep is None else rep))
-        log(f"  {name:45s} {ms:8.3f} ms launched, {_f(rep) or '-':>8s} ms replayed")
-    best = min(static, key=lambda r: r["run_ms"])
-    auto_ms = static[0]["run_ms"]
-    row = dict(key=key, graph=desc, n=dg.n, m=dg.m, ref_ms=ref, auto=auto, auto_ms=auto_ms,
-               best=best["variant"], best_ms=best["run_ms"], auto_over_best=auto_ms / best["run_ms"],
-               static=static)
-    # end to end from the resident graph (the first two calls capture, the timed ones replay), beside
-    # the replayed compute timed with as many repeats, and from the host graph
+        static.append(dict(variant=variant, auto=variant == auto, first_ms=ms, replayed_ms=rep,
+                           repeated_ms=ms if rep is None else rep))
+        log(f"  {variant:45s} {ms:8.3f} ms launched, {_f(rep) or '-':>8s} ms replayed")
+    best = min(static, key=lambda r: r["repeated_ms"])
+    peer = _peer(ref, "best peer (ms)") if size == FULL else None
+    row = dict(graph=name, n=n, m=dg.m, components=int(k), auto=auto, auto_first_ms=static[0]["first_ms"],
+               auto_ms=static[0]["repeated_ms"], best=best["variant"], best_ms=best["repeated_ms"],
+               auto_over_best=static[0]["repeated_ms"] / best["repeated_ms"], static=static, peer_ms=peer,
+               gconn_ref_ms=_peer(ref, "GConn (ms)") if peer else None,
+               ecl_ref_ms=_peer(ref, "ECL-CC (ms)") if peer else None)
+    # end to end from the resident graph (the first two calls capture, the timed ones replay), beside the
+    # replayed compute timed with as many repeats; from its edges as a CuPy pair; from NumPy arrays
     warm = max(warmup, 2)
     reps = repeat if _sim() else max(repeat, E2E_REPEAT)
     beside = _replayed_ms(dg, design.Plan.of(design.Variant.parse(auto)), reps, warm)
-    row["e2e_compute_ms"] = auto_ms if beside is None else beside
+    row["e2e_compute_ms"] = row["auto_ms"] if beside is None else beside
     row["e2e_device_ms"] = _wall_ms(lambda: gconn.connected_components(dg, algorithm=auto), reps, warm)
-    row["e2e_device_compute_ms"] = _median_ms(lambda: gconn.connected_components(dg, algorithm=auto), reps,
-                                              warm)
-    # the same edges as a resident CuPy pair, and as a resident Graph whose adjacency is not built
-    from gconn.graph import Graph
-    xp = _xp()
     pair = xp.ascontiguousarray(dg.src), xp.ascontiguousarray(dg.dst)
-    lazy = Graph.from_edges(*pair, n=dg.n)
-    row["e2e_lazy_ms"], row["e2e_pair_ms"], row["pair_over_lazy"] = _paired_ms(
-        lambda: gconn.connected_components(lazy), lambda: gconn.connected_components(pair), reps, warm)
-    # two warm-ups: a host graph's first calls on a fresh machine are far slower
-    row["e2e_host_ms"] = _wall_ms(lambda: gconn.connected_components(hg, algorithm=auto, backend="gpu"), 5, 2)
-    log(f"  auto {auto}: compute {auto_ms:.3f} ms, end to end from the device graph {row['e2e_device_ms']:.3f} ms "
-        f"(device time {row['e2e_device_compute_ms']:.3f}; {row['e2e_device_ms'] - row['e2e_compute_ms']:+.3f} over "
-        f"the compute beside it), from the host graph {row['e2e_host_ms']:.1f} ms, from its edges as a CuPy pair "
-        f"{row['e2e_pair_ms']:.3f} ms ({row['e2e_pair_ms'] / row['e2e_device_ms']:.2f}x the device graph; "
-        f"{row['pair_over_lazy']:.2f}x a device graph of the pair, adjacency not built, timed in turns: "
-        f"{row['e2e_lazy_ms']:.3f} ms)")
+    row["e2e_pair_ms"] = _wall_ms(lambda: gconn.connected_components(pair), reps, warm)
+    # edge arrays carry no n: the isolated vertices above the largest id are not theirs
+    top = int(max(s.max(), d.max())) + 1 if s.size else 0
+    for what, graph, want in (("the resident graph", dg, k), ("a CuPy pair", pair, k - (n - top)),
+                              ("NumPy arrays", (s, d), k - (n - top))):
+        got, labels = gconn.connected_components(graph, backend="gpu")
+        if int(got) != want:
+            raise WrongLabels(f"{name}: {int(got)} components from {what}, SciPy {want}")
+        _check(name, f"the call from {what}", labels, expected)
+    call = functools.partial(gconn.connected_components, (s, d), backend="gpu")
+    if _sim():
+        row["copy_ms"], row["e2e_host_ms"] = None, _wall_ms(call, 1, 1)
+    else:
+        row["copy_ms"], row["e2e_host_ms"], _ = _paired_ms(pinned_copier(s, d), call, reps, warm)
+    log(f"  auto {auto}: first call {row['auto_first_ms']:.3f} ms, repeated {row['auto_ms']:.3f} ms"
+        + (f" (best peer {peer:.3f} ms: {row['auto_first_ms'] / peer:.2f}x, {row['auto_ms'] / peer:.2f}x)"
+           if peer else "")
+        + f"; end to end from the device graph {row['e2e_device_ms']:.3f} ms, a CuPy pair {row['e2e_pair_ms']:.3f} "
+        f"ms, NumPy arrays {row['e2e_host_ms']:.2f} ms (pinned copy {_f(row['copy_ms'], '.2f') or '-'} ms)")
     row["sampling"] = []
     for smp in SAMPLINGS[1:]:
-        name = f"{smp}+{SAMPLING_FINISH}"
+        variant = f"{smp}+{SAMPLING_FINISH}"
         # the first run with statistics compiles CuPy's counting kernels
         for _ in range(2):
-            _, _, st = gconn.connected_components(dg, algorithm=name, return_stats=True)
+            _, _, st = gconn.connected_components(dg, algorithm=variant, return_stats=True)
         total = sum(st.phase_times.get(p, 0.0) for p in ("sample", "lmax", "finish", "finalize"))
         share = st.phase_times.get("sample", 0.0) / total if total else 0.0
-        row["sampling"].append(dict(variant=name, share=share, cov=st.coverage, ic=st.inter_component))
-        log(f"  {name:45s} sampling {100 * share:5.1f}% of the run, Cov {st.coverage:.3f}, "
+        row["sampling"].append(dict(variant=variant, share=share, cov=st.coverage, ic=st.inter_component))
+        log(f"  {variant:45s} sampling {100 * share:5.1f}% of the run, Cov {st.coverage:.3f}, "
             f"IC {st.inter_component:.3f}")
     src, dst = _shuffled(dg)
-    row["incremental_ref"] = inc_ref
+    row["incremental_ref"] = _peer(ref, "GConn incremental") if peer else None
     row["incremental"] = []
-    for name in incremental:
-        ms = _fresh_ms(design.Variant.parse(name, "incremental"), dg, lambda st: st.insert(src, dst), repeat, warmup)
-        row["incremental"].append(dict(variant=name, ms=ms, edges_per_s=dg.m / (ms / 1e3)))
-        log(f"  incremental {name:40s} {ms:8.3f} ms  {dg.m / (ms / 1e3):.3e} edges/s")
-    hg = dg = None  # frees the device graph before the next one
+    for variant in incremental:
+        v = design.Variant.parse(variant, "incremental")
+        st = gpu.IncrementalState(v, dg.id_dtype)
+        st.reserve(n)
+        st.insert(src, dst)
+        _check(name, f"incremental {variant}", st.roots(n), expected)
+        ms = _fresh_ms(v, dg, lambda st: st.insert(src, dst), repeat, warmup)
+        row["incremental"].append(dict(variant=variant, ms=ms, edges_per_s=dg.m / (ms / 1e3)))
+        log(f"  incremental {variant:40s} {ms:8.3f} ms  {dg.m / (ms / 1e3):.3e} edges/s")
+    dg = pair = None  # frees the device graph before the next one
     if not _sim():
-        _xp().get_default_memory_pool().free_all_blocks()
+        xp.get_default_memory_pool().free_all_blocks()
     return row
 
 
 def bench_incremental_curves(size: int, repeat: int, warmup: int, log, variants=INCREMENTAL,
-                             batches=BATCHES, shares=INSERT_SHARES) -> dict:
+                             batches=BATCHES, shares=INSERT_SHARES, anchors=None) -> dict:
     """Kronecker: throughput against the batch size (up to 100 consecutive batches on one
     structure) and against the share of inserts in one mixed batch of every edge."""
     from gconn import design
     from gconn.backends import gpu
+    from gconn.graph import Graph
     xp = _xp()
-    _, dg = _graphs("kron", size)
+    n, s, d = graph_edges("kron_s22", size, anchors)
+    dg = Graph.from_edges(xp.asarray(s), xp.asarray(d), n)
     src, dst = _shuffled(dg)
     m = dg.m
     out = dict(m=m, batch=[], mixed=[])
@@ -349,22 +433,47 @@ def bench_incremental_curves(size: int, repeat: int, warmup: int, log, variants=
     return out
 
 
-def plots(curves: dict, out_dir) -> list:
-    """incremental_batch.png and incremental_ratio.png; [] without matplotlib."""
+def plots(rows: list, curves: dict | None, out_dir: Path) -> list:
+    """compute.png (gconn's first and repeated calls beside the peers), host.png (NumPy arrays to labels
+    beside a pinned copy), incremental_batch.png and incremental_ratio.png; [] without matplotlib."""
     try:
         from matplotlib.figure import Figure
     except ImportError:
         return []
     written = []
-    for fname, rows, x, y, xlabel, ylabel, logx in (
-            ("incremental_batch.png", curves["batch"], "batch", "edges_per_s", "batch size (edges)",
+
+    def bars(fname, title, series):
+        fig = Figure(figsize=(8, 4))
+        ax = fig.subplots()
+        width = 0.8 / len(series)
+        for i, (label, key) in enumerate(series):
+            ax.bar([j + i * width for j in range(len(rows))], [r[key] or 0 for r in rows], width, label=label)
+        ax.set_xticks([j + 0.4 - width / 2 for j in range(len(rows))], [r["graph"] for r in rows], rotation=30,
+                      ha="right", fontsize="small")
+        ax.set_yscale("log")
+        ax.set_ylabel("ms")
+        ax.set_title(title)
+        ax.legend(fontsize="small")
+        fig.savefig(out_dir / fname, dpi=110, bbox_inches="tight")
+        written.append(fname)
+
+    if rows:
+        bars("compute.png", "connected components, graph resident (device ms)",
+             [("gconn first call", "auto_first_ms"), ("gconn repeated call", "auto_ms"), ("GConn", "gconn_ref_ms"),
+              ("ECL-CC", "ecl_ref_ms")])
+        bars("host.png", "from NumPy arrays to labels (wall ms)",
+             [("pinned copy of the edges", "copy_ms"), ("gconn", "e2e_host_ms")])
+    for fname, points, x, y, xlabel, ylabel, logx in (
+            ("incremental_batch.png", (curves or {}).get("batch"), "batch", "edges_per_s", "batch size (edges)",
              "edges / s", True),
-            ("incremental_ratio.png", curves["mixed"], "insert_share", "ops_per_s", "share of inserts in the batch",
-             "operations / s", False)):
+            ("incremental_ratio.png", (curves or {}).get("mixed"), "insert_share", "ops_per_s",
+             "share of inserts in the batch", "operations / s", False)):
+        if not points:
+            continue
         fig = Figure(figsize=(6.5, 4))
         ax = fig.subplots()
-        for name in dict.fromkeys(r["variant"] for r in rows):
-            mine = [r for r in rows if r["variant"] == name]
+        for name in dict.fromkeys(r["variant"] for r in points):
+            mine = [r for r in points if r["variant"] == name]
             ax.plot([r[x] for r in mine], [r[y] for r in mine], marker="o", label=name)
         if logx:
             ax.set_xscale("log")
@@ -382,6 +491,10 @@ def _f(x, fmt=".3f") -> str:
     return "" if x is None else format(x, fmt)
 
 
+def _over(a, b) -> str:
+    return "" if a is None or not b else f"{a / b:.2f}"
+
+
 def _curve(rows, x: str, y: str, head) -> str:
     """A variant per row, a value of ``x`` per column, ``y`` in 1e9 per second."""
     xs = list(dict.fromkeys(r[x] for r in rows))
@@ -392,7 +505,7 @@ def _curve(rows, x: str, y: str, head) -> str:
     return md_table(["variant", *(f"{head(v)}:" for v in xs)], cells)
 
 
-def report(rows: list, curves: dict | None, launch_us: dict) -> str:
+def report(rows: list, curves: dict | None, launch_us: dict, reference: str = "") -> str:
     """The Markdown tables of :func:`bench_graph`'s rows and :func:`bench_incremental_curves`.
 
     >>> report([], None, {"direct": 7.6}).splitlines()[0]
@@ -400,43 +513,48 @@ def report(rows: list, curves: dict | None, launch_us: dict) -> str:
     """
     out = []
     if launch_us:
-        out.append("Host time per kernel launch: " + ", ".join(f"{k} {v:.1f} us" for k, v in launch_us.items()))
-        out.append("")
+        out += ["Host time per kernel launch: " + ", ".join(f"{k} {v:.1f} us" for k, v in launch_us.items()), ""]
+    cite = (f"the peers' figures are those of *{reference}* (`../shared/anchors/README.md`), device ms; a ratio "
+            "above 1 is a graph where gconn is slower" if reference else "no peers' figures at this size")
+    out += [f"Connected components, graph resident (device ms, median); first call: launched from the host; "
+            f"repeated call: replayed from its CUDA graph; {cite}:", "",
+            md_table(["graph", "n:", "m:", "components:", "auto", "first call:", "repeated call:", "GConn:",
+                      "ECL-CC:", "first / best peer:", "repeated / best peer:", "best variant", "best:",
+                      "auto / best:"],
+                     [[r["graph"], f"{r['n']:,}", f"{r['m']:,}", f"{r['components']:,}", r["auto"],
+                       f"{r['auto_first_ms']:.3f}", f"{r['auto_ms']:.3f}", _f(r["gconn_ref_ms"]), _f(r["ecl_ref_ms"]),
+                       _over(r["auto_first_ms"], r["peer_ms"]), _over(r["auto_ms"], r["peer_ms"]), r["best"],
+                       f"{r['best_ms']:.3f}", f"{r['auto_over_best']:.2f}"] for r in rows])]
     names = list(dict.fromkeys(r["variant"] for row in rows for r in row["static"]))
     static = []
     for name in names:
         cells = [name]
         for row in rows:
             r = next((r for r in row["static"] if r["variant"] == name), None)
-            cell = "" if r is None else f"{r['compute_ms']:.3f} / {_f(r.get('replayed_ms')) or '-'}"
+            cell = "" if r is None else f"{r['first_ms']:.3f} / {_f(r.get('replayed_ms')) or '-'}"
             cells.append(f"**{cell}**" if r is not None and name == row["best"] else cell)
         static.append(cells)
-    out += ["Static compute ms (Table 3; graph resident, median): launched from the host (a first call) / "
-            "replayed from its CUDA graph (later calls; - where the run reads values back and is not captured); "
-            "the best per graph in bold:", "", md_table(["variant", *(f"{row['key']}:" for row in rows)], static)]
-    out += ["", "Best (as later calls run: replayed where captured), automatic choice and references (ms); the "
-            "graphs have their canonical form and adjacency, as a graph loaded from a file or a matrix has:", "",
-            md_table(["graph", "m:", "best variant", "best:", "reference:", "best / ref:", "auto", "auto / best:",
-                      "end to end, device graph:", "over the compute beside it:", "its device time:",
-                      "end to end, host graph:", "end to end, CuPy pair:", "pair / device graph:",
-                      "pair / its graph, adjacency not built (in turns):"],
-                     [[row["graph"], row["m"], row["best"], f"{row['best_ms']:.3f}", f"{row['ref_ms']:.3f}",
-                       f"{row['best_ms'] / row['ref_ms']:.2f}", f"{row['auto']} ({row['auto_ms']:.3f})",
-                       f"{row['auto_over_best']:.2f}", f"{row['e2e_device_ms']:.3f}",
-                       f"{row['e2e_device_ms'] - row['e2e_compute_ms']:+.3f}", f"{row['e2e_device_compute_ms']:.3f}",
-                       f"{row['e2e_host_ms']:.1f}", f"{row['e2e_pair_ms']:.3f}",
-                       f"{row['e2e_pair_ms'] / row['e2e_device_ms']:.2f}", f"{row['pair_over_lazy']:.2f}"]
-                      for row in rows])]
+    out += ["", "Static compute ms (Table 3), every variant's labels checked against SciPy's: first call / "
+            "repeated call (- where the run reads values back and is not captured); the best per graph in bold:",
+            "", md_table(["variant", *(f"{row['graph']}:" for row in rows)], static)]
+    out += ["", "End to end, the automatic choice (wall ms, median): from the resident graph (and the device time "
+            "beside it), from its edges as a CuPy pair, from NumPy int32 arrays to NumPy labels beside a pinned "
+            "copy of the same arrays (in turns):", "",
+            md_table(["graph", "resident graph:", "its device time:", "CuPy pair:", "NumPy arrays:", "pinned copy:",
+                      "arrays / copy:"],
+                     [[r["graph"], f"{r['e2e_device_ms']:.3f}", f"{r['e2e_compute_ms']:.3f}",
+                       f"{r['e2e_pair_ms']:.3f}", f"{r['e2e_host_ms']:.2f}", _f(r["copy_ms"], ".2f"),
+                       _over(r["e2e_host_ms"], r["copy_ms"])] for r in rows])]
     out += ["", f"Sampling (Table 4; finish {SAMPLING_FINISH}; share of the synchronized run):", "",
             md_table(["graph", "sampling", "time share:", "Cov:", "IC:"],
-                     [[row["key"], r["variant"].split("+")[0], f"{100 * r['share']:.1f}%", f"{r['cov']:.3f}",
+                     [[row["graph"], r["variant"].split("+")[0], f"{100 * r['share']:.1f}%", f"{r['cov']:.3f}",
                        f"{r['ic']:.3f}"] for row in rows for r in row["sampling"]])]
     inc = list(dict.fromkeys(r["variant"] for row in rows for r in row["incremental"]))
     rates = [{r["variant"]: r["edges_per_s"] / 1e9 for r in row["incremental"]} for row in rows]
-    out += ["", "Incremental, one batch of every edge in random order (1e9 edges/s):", "",
-            md_table(["graph", *(f"{v}:" for v in inc), "GConn:"],
-                     [[row["key"], *(_f(rate.get(v), ".2f") for v in inc), _f(row["incremental_ref"], ".1f")]
-                      for row, rate in zip(rows, rates)])]
+    out += ["", "Incremental, one batch of every edge in random order (1e9 edges/s; GConn: the reference run's):",
+            "", md_table(["graph", *(f"{v}:" for v in inc), "GConn:"],
+                         [[row["graph"], *(_f(rate.get(v), ".2f") for v in inc), _f(row["incremental_ref"], ".1f")]
+                          for row, rate in zip(rows, rates)])]
     if curves:
         out += ["", f"Incremental on Kronecker ({curves['m']} edges) against the batch size (1e9 edges/s):", "",
                 _curve(curves["batch"], "batch", "edges_per_s", str), "",
@@ -452,51 +570,52 @@ def main(argv=None) -> int:
     size.add_argument("--tiny", action="store_true",
                       help="generated graphs of a few dozen edges, for the CUDA simulator (times mean nothing)")
     ap.add_argument("--graphs", default=",".join(GRAPHS), help=f"comma list of {', '.join(GRAPHS)}")
+    ap.add_argument("--anchors", help="the reference run's folder (graphs.py, README.md); default $GCONN_ANCHORS, "
+                    "else ../shared/anchors")
     ap.add_argument("--finishes", default=",".join(FINISHES), help="comma list of the static table's finishes")
     ap.add_argument("--incremental", default=",".join(INCREMENTAL), help="comma list of incremental variants")
     ap.add_argument("--no-curves", action="store_true", help="skip the incremental curves (batch size, inserts)")
     ap.add_argument("--repeat", type=int, default=10)
     ap.add_argument("--warmup", type=int, default=2)
     ap.add_argument("--out", help="folder for gpu.json, gpu.md and the plots")
-    ap.add_argument("--json", help="write all rows to this file")
     args = ap.parse_args(argv)
     from gconn.backends import gpu
     ok, why = gpu.available(simulator_ok=args.tiny)
     if not ok:
         print(f"no GPU: {why}", file=sys.stderr)
         return 2
-    print(f"device: {why}", flush=True)
-    size = TINY if args.tiny else QUICK if args.quick else FULL
-    log = functools.partial(print, flush=True)
-    launch_us = {} if _sim() else launch_overhead(log)
-    finishes = tuple(f for f in args.finishes.split(",") if f)
-    incremental = tuple(v for v in args.incremental.split(",") if v)
     keys = [k.strip() for k in args.graphs.split(",") if k.strip()]
     for key in keys:
         if key not in GRAPHS:
             ap.error(f"unknown graph {key!r}; choose from {', '.join(GRAPHS)}")
+    size = TINY if args.tiny else QUICK if args.quick else FULL
+    reference, refs = peers(args.anchors)
+    head = [f"Command: `gconn bench --gpu {' '.join(argv if argv is not None else sys.argv[1:])}`",
+            f"Device: {why}", f"Machine: {machine()}", f"Date: {datetime.datetime.now().isoformat(timespec='seconds')}"]
+    log = functools.partial(print, flush=True)
+    log("\n".join(head))
+    launch_us = {} if _sim() else launch_overhead(log)
+    finishes = tuple(f for f in args.finishes.split(",") if f)
+    incremental = tuple(v for v in args.incremental.split(",") if v)
 
     def write(rows, curves, final):
         # after every graph, so that a run cut off by a time limit keeps what it measured
-
-        result = {"launch_us": launch_us, "graphs": rows, "curves": curves}
-        text = report(rows, curves, launch_us)
-        if args.json:
-            with open(args.json, "w") as f:
-                json.dump(result, f, indent=1)
+        text = "\n".join(head) + "\n\n" + report(rows, curves, launch_us, reference if size == FULL else "")
         if args.out:
             out = Path(args.out)
             out.mkdir(parents=True, exist_ok=True)
-            (out / "gpu.json").write_text(json.dumps(result, indent=1))
+            (out / "gpu.json").write_text(json.dumps({"launch_us": launch_us, "graphs": rows, "curves": curves,
+                                                      "reference": reference}, indent=1))
             (out / "gpu.md").write_text(text + "\n")
             if final:
-                written = ["gpu.json", "gpu.md"] + (plots(curves, out) if curves else [])
+                written = ["gpu.json", "gpu.md"] + plots(rows, curves, out)
                 log(f"wrote {', '.join(str(out / w) for w in written)}")
         return text
 
     rows = []
     for key in keys:
-        row = bench_graph(key, size, args.repeat, args.warmup, log, finishes, incremental)
+        row = bench_graph(key, size, args.repeat, args.warmup, log, finishes, incremental, args.anchors,
+                          refs.get(key))
         if row is not None:
             rows.append(row)
             write(rows, None, False)
@@ -504,7 +623,8 @@ def main(argv=None) -> int:
     if not args.no_curves:
         batches = BATCHES if size == FULL else (10, 100, 1000) if size == TINY else BATCHES[:4]
         shares = INSERT_SHARES if size != TINY else (0.5,)
-        curves = bench_incremental_curves(size, args.repeat, args.warmup, log, incremental, batches, shares)
+        curves = bench_incremental_curves(size, args.repeat, args.warmup, log, incremental, batches, shares,
+                                          args.anchors)
     text = write(rows, curves, True)
     print()
     print(text)

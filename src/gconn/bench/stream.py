@@ -23,7 +23,7 @@ import numpy as np
 from numba import njit, prange
 
 from gconn.graph import generators as gen
-from gconn.bench.gpu import _median_ms, _once_ms, _paired_ms, _wall_ms
+from gconn.bench.gpu import _median_ms, _once_ms, _paired_ms, _wall_ms, pinned_copier
 from gconn.bench.harness import turns
 
 GRAPHS = {
@@ -31,26 +31,6 @@ GRAPHS = {
     "er": ("Erdos-Renyi 8M d16", lambda q: gen.erdos_renyi_edges(1 << (17 if q else 23), 16, seed=3)),
 }
 CHUNKS = (1 << 20, 1 << 21, 1 << 22, 1 << 23, 1 << 24)
-
-
-def _pinned_copier(*arrays):
-    """The yardstick: a function copying the arrays, already in pinned memory, to the device."""
-    import cupy as cp
-    bufs = []
-    for a in arrays:
-        mem = cp.cuda.alloc_pinned_memory(a.nbytes)
-        h = np.frombuffer(mem, a.dtype, a.size)
-        h[:] = a
-        bufs.append((mem, h, cp.empty(a.size, a.dtype)))
-    stream = cp.cuda.Stream(non_blocking=True)
-
-    def copy():
-        for _, h, d in bufs:
-            cp.cuda.runtime.memcpyAsync(d.data.ptr, h.ctypes.data, h.nbytes, cp.cuda.runtime.memcpyHostToDevice,
-                                        stream.ptr)
-        stream.synchronize()
-
-    return copy
 
 
 def _modes(run, src, dst, repeat: int, log) -> dict:
@@ -106,7 +86,7 @@ def bench_graph(key: str, quick: bool, repeat: int, log, parts=PARTS) -> dict:
     def e2e():
         return gconn.connected_components((src, dst), backend="gpu")
 
-    pin, row["e2e_ms"], row["e2e_ratio"] = _paired_ms(_pinned_copier(src, dst), e2e, repeat)
+    pin, row["e2e_ms"], row["e2e_ratio"] = _paired_ms(pinned_copier(src, dst), e2e, repeat)
     row["pinned_ms"] = pin
     row["pinned_gbs"] = gb / (pin / 1e3)
     log(f"  pinned H2D copy of src+dst: {pin:.2f} ms = {row['pinned_gbs']:.1f} GB/s")
@@ -165,7 +145,7 @@ def _matrix(src, dst, n, repeat, log) -> dict:
 
     import gconn
     A = sp.csr_matrix((np.ones(src.size, np.int8), (src, dst)), shape=(n, n))
-    pin, ours, ratio = _paired_ms(_pinned_copier(A.indptr, A.indices),
+    pin, ours, ratio = _paired_ms(pinned_copier(A.indptr, A.indices),
                                   lambda: gconn.connected_components(A, backend="gpu"), repeat)
     theirs = _wall_ms(lambda: scipy_cc(A, directed=False), 1, 0)
     k, labels = gconn.connected_components(A, backend="gpu")
@@ -301,7 +281,7 @@ def _big_runs(src, dst, log) -> tuple:
     m = src.size
     gconn.connected_components((src[:1 << 24], dst[:1 << 24]), backend="gpu")
     head = min(m, 1 << 26)
-    pin = _wall_ms(_pinned_copier(src[:head], dst[:head]), 7, 2)
+    pin = _wall_ms(pinned_copier(src[:head], dst[:head]), 7, 2)
     pinned_gbs = 8 * head / 1e9 / (pin / 1e3)
     log(f"  pinned copy of {8 * head / 1e9:.2f} GB of its edges: {pin:.2f} ms = {pinned_gbs:.1f} GB/s")
     runs, feeds = [], []
