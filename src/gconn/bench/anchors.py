@@ -66,9 +66,11 @@ def _make(name, anchors, where):
 
 def make_graphs(names, anchors, where):
     """:func:`_make` of each graph, one process a graph (the generators are serial NumPy)."""
+    import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
     os.makedirs(where, exist_ok=True)
-    with ProcessPoolExecutor(max_workers=min(len(names), os.cpu_count() or 1)) as pool:
+    # spawned: each process may draw its graph on the GPU
+    with ProcessPoolExecutor(min(len(names), os.cpu_count() or 1), multiprocessing.get_context("spawn")) as pool:
         done = [pool.submit(_make, name, anchors, where) for name in names]
         return {name: f.result() for name, f in zip(names, done)}
 
