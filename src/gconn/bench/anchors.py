@@ -65,7 +65,7 @@ def _make(name, anchors, where):
 
 
 def make_graphs(names, anchors, where):
-    """:func:`_make` of each graph, one process a graph (the generators are serial NumPy)."""
+    """:func:`_make` of each graph, one process a graph."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
     os.makedirs(where, exist_ok=True)
