@@ -20,15 +20,24 @@ def rows():
 
 
 def test_rows_are_checked_against_scipy(rows):
-    assert [r.method for r in rows] == ["scipy", "gconn", "gconn", "networkx"] * 2
+    assert [r.method for r in rows] == ["scipy", "gconn", "gconn", "networkx", "networkit", "igraph"] * 2
     for r in rows:
         assert len(r.times) == 1 and r.median > 0 and r.speedup > 0
         assert r.correct is (None if r.method == "scipy" else True)
-    path_rows = rows[:4]
+    path_rows = rows[:6]
     assert all(r.components == 1 and r.largest == 60 for r in path_rows)
     assert rows[1].variant.startswith("auto -> ")
     assert set(rows[2].phases) >= {"sample", "finish"}
-    assert {r.components for r in rows[4:]} == {20}
+    assert {r.components for r in rows[6:]} == {20}
+
+
+def test_a_peer_with_wrong_labels_is_marked(monkeypatch):
+    def split(g):
+        return (lambda: None), (lambda _: np.arange(g.n))     # every vertex alone: not a path's
+
+    monkeypatch.setitem(harness.PEERS, "igraph", ("igraph", split))
+    (row,) = [r for r in bench.run(["path:30"], backend="cpu", repeat=1, warmup=0) if r.method == "igraph"]
+    assert row.correct is False and row.note == "components differ from scipy's"
 
 
 def test_writes_csv_md_and_prints_table_last(capsys, tmp_path):
@@ -44,7 +53,7 @@ def test_writes_csv_md_and_prints_table_last(capsys, tmp_path):
     md = (tmp_path / "results.md").read_text()
     assert "| graph | n | m | method |" in md and "Machine:" in md
     last = out.rstrip().splitlines()
-    assert last[-1].startswith("| components:20,size=5 |") and last[-8].startswith("| graph |")
+    assert last[-1].startswith("| components:20,size=5 |") and last[-12].startswith("| graph |")
     assert (tmp_path / "results.png").exists() == _has_matplotlib()
     if not _has_matplotlib():
         assert "plot skipped" in out
@@ -74,8 +83,8 @@ def test_failure_is_marked(capsys, monkeypatch, tmp_path):
 
 def test_networkx_skipped_when_large():
     rows = bench.run(["path:30"], backend="cpu", repeat=1, warmup=0, nx_max_edges=10)
-    nx_row = rows[-1]
-    assert nx_row.method == "networkx" and nx_row.note == "skipped (too large)" and not nx_row.times
+    (nx_row,) = [r for r in rows if r.method == "networkx"]
+    assert nx_row.note == "skipped (too large)" and not nx_row.times
     assert "skipped (too large)" in bench.markdown_table(rows)
 
 

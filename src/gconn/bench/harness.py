@@ -1,4 +1,4 @@
-"""The benchmark harness (``gconn bench``): gconn variants x graphs beside scipy and NetworkX,
+"""The benchmark harness (``gconn bench``): gconn variants x graphs beside SciPy, NetworkX, NetworKit and igraph,
 each timed on the same loaded graph and checked against scipy's partition; writes ``results.csv``,
 ``results.md`` and ``results.png`` (with matplotlib) to ``--out``.  Also the timing loops, tables and
 helpers the other benchmarks share.
@@ -209,7 +209,7 @@ class Row:
     graph: str
     n: int
     m: int
-    method: str            # "gconn", "scipy" or "networkx"
+    method: str            # "gconn", "scipy" or one of PEERS
     variant: str = ""      # the variant run (for gconn); "auto -> name" for the automatic choice
     backend: str = "cpu"
     times: list = field(default_factory=list)   # seconds, one per timed run
@@ -349,24 +349,68 @@ def _bench_scipy(g: Graph, label: str, warmup: int, repeat: int):
     return row, labels
 
 
-def _bench_networkx(g: Graph, label: str, repeat: int, ref_k: int, max_edges: int) -> Row:
-    row = Row(label, g.n, g.m, "networkx", "connected_components", "cpu")
-    if g.m > max_edges:
-        row.note = "skipped (too large)"
-        return row
-    try:
-        import networkx as nx
-    except ImportError:
-        row.note = "skipped (networkx not installed)"
-        return row
+def _networkx(g: Graph):
+    import networkx as nx
     G = nx.Graph()
     G.add_nodes_from(range(g.n))
     G.add_edges_from(zip(g.src.tolist(), g.dst.tolist()))
-    for secs, comps in time_calls(lambda: list(nx.connected_components(G)), min(repeat, NX_MAX_RUNS)):
+
+    def labels(comps):
+        out = np.empty(g.n, np.int64)
+        for i, c in enumerate(comps):
+            out[list(c)] = i
+        return out
+
+    return lambda: list(nx.connected_components(G)), labels
+
+
+def _networkit(g: Graph):
+    import networkit as nk
+    nk.engineering.setNumberOfThreads(os.cpu_count() or 1)
+    G = nk.Graph(g.n)
+    G.addEdges((g.src, g.dst))
+
+    def call():
+        cc = nk.components.ConnectedComponents(G)
+        cc.run()
+        return cc
+
+    return call, lambda cc: np.asarray(cc.getPartition().getVector())
+
+
+def _igraph(g: Graph):
+    import igraph
+    G = igraph.Graph(n=g.n, edges=np.column_stack([g.src, g.dst]))
+    return G.connected_components, lambda c: np.asarray(c.membership)
+
+
+#: the libraries timed beside gconn on the same graph (SciPy is the reference): name -> (module, builder);
+#: a builder makes the library's graph, untimed, and returns the timed call and a reader of its labels
+PEERS = {"networkx": ("networkx", _networkx), "networkit": ("networkit", _networkit),
+         "igraph": ("igraph", _igraph)}
+
+
+def _bench_peer(name: str, g: Graph, label: str, warmup: int, repeat: int, ref_labels, max_edges: int) -> Row:
+    """A peer library's connected components, its labels checked against SciPy's partition."""
+    import importlib.util
+    module, build = PEERS[name]
+    row = Row(label, g.n, g.m, name, "connected_components", "cpu")
+    if importlib.util.find_spec(module) is None:
+        row.note = f"skipped ({module} not installed: pip install 'gconn[bench]')"
+        return row
+    if name == "networkx":
+        if g.m > max_edges:
+            row.note = "skipped (too large)"
+            return row
+        repeat, warmup = min(repeat, NX_MAX_RUNS), 0
+    call, labels_of = build(g)
+    for secs, result in time_calls(call, repeat, warmup):
         row.times.append(secs)
-        row.components = len(comps)
-        row.largest = max((len(c) for c in comps), default=0)
-    row.correct = row.components == ref_k
+    labels = labels_of(result)
+    row.components, row.largest = int(np.unique(labels).size), _largest(labels)
+    row.correct = same_partition(labels, ref_labels)
+    if not row.correct:
+        row.note = "components differ from scipy's"
     return row
 
 
@@ -405,11 +449,11 @@ def _bench_gconn(g: Graph, gdev: Graph, label: str, name: str, backend: str, war
 
 def run(graphs, *, variants="auto", backend="auto", repeat=5, warmup=1,
         nx_max_edges=NX_MAX_EDGES, show_progress=False) -> list[Row]:
-    """Benchmark ``variants`` on ``graphs`` (specs or file paths) beside scipy and NetworkX:
-    one :class:`Row` per method and graph.
+    """Benchmark ``variants`` on ``graphs`` (specs or file paths) beside SciPy and the :data:`PEERS`
+    (NetworkX, NetworKit, igraph, where installed): one :class:`Row` per method and graph.
 
     >>> rows = run(["path:100"], repeat=1, warmup=0, backend="cpu")
-    >>> [(r.method, r.components, r.correct) for r in rows]
+    >>> [(r.method, r.components, r.correct) for r in rows][:3]
     [('scipy', 1, None), ('gconn', 1, True), ('networkx', 1, True)]
     """
     if repeat < 1 or warmup < 0:
@@ -419,7 +463,7 @@ def run(graphs, *, variants="auto", backend="auto", repeat=5, warmup=1,
     names = expand_variants(variants)
     backend = resolve_backend(backend)
     rows: list[Row] = []
-    with progress(show_progress, total=len(graphs) * (len(names) + 2), unit="job") as bar:
+    with progress(show_progress, total=len(graphs) * (len(names) + 1 + len(PEERS)), unit="job") as bar:
         for source in graphs:
             label = Path(source).name if os.path.exists(source) else source
             bar.set_description(f"{label}: loading")
@@ -435,9 +479,10 @@ def run(graphs, *, variants="auto", backend="auto", repeat=5, warmup=1,
                                                ref.components, ref_labels))
                 bar.update()
             del gdev  # frees a device copy before the next graph loads
-            bar.set_description(f"{label}: networkx")
-            graph_rows.append(_bench_networkx(g, label, repeat, ref.components, nx_max_edges))
-            bar.update()
+            for peer in PEERS:
+                bar.set_description(f"{label}: {peer}")
+                graph_rows.append(_bench_peer(peer, g, label, warmup, repeat, ref_labels, nx_max_edges))
+                bar.update()
             for r in graph_rows:
                 if r.median and ref.median:
                     r.speedup = ref.median / r.median
