@@ -6,7 +6,8 @@
 
 Every run is a fresh process importing gconn from its tree, the trees in turns after one warm-up
 run each; the graph is Erdos-Renyi, ``--edges`` random pairs on ``--edges / 4`` vertices (seed 1),
-in .el, .mtx and METIS files, and every run's component count must equal SciPy's.
+in .el, .mtx and METIS files, and every run's component count must equal SciPy's.  The peer of
+``gconn cc FILE.el`` runs in the same turns: pandas.read_csv, ``tocsr`` and SciPy in a fresh process.
 """
 from __future__ import annotations
 
@@ -33,6 +34,14 @@ code = main(sys.argv[1:])
 sys.stdout.flush()
 print(f"maxrss_kb {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}", file=sys.stderr)
 raise SystemExit(code)
+"""
+
+#: the peer of ``gconn cc FILE.el``, :func:`gconn.bench.files.pandas_scipy` run from its file (not importing gconn)
+_PEER_CHILD = r"""
+import resource, runpy, sys
+r = runpy.run_path(sys.argv[1])["pandas_scipy"](sys.argv[2])
+print(f"components {r['components']}")
+print(f"maxrss_kb {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}", file=sys.stderr)
 """
 
 #: an API case's child: one JSON line
@@ -103,7 +112,9 @@ def cases(files: dict, backend: str = "cpu") -> list:
     def cli(*args, stdin=None, k=files["k"]):
         return ("cli", [sys.executable, "-c", _CLI_CHILD, "cc", "-q", "-b", backend, *args], stdin, k)
 
-    return [*((f"cli .{fmt}", cli(files[fmt])) for fmt in ("el", "mtx", "graph")),
+    peer = [sys.executable, "-c", _PEER_CHILD, str(Path(__file__).with_name("files.py")), files["el"]]
+    return [("peer .el: pandas.read_csv, tocsr, SciPy", ("cli", peer, None, files["k"])),
+            *((f"cli .{fmt}", cli(files[fmt])) for fmt in ("el", "mtx", "graph")),
             ("cli stdin (.el)", cli("-", stdin=files["el"])),
             ("cli sparse ids (one edge 0 200000000)", cli(files["sparse"], k=1)),
             ("cli sparse ids, --relabel", cli("--relabel", files["sparse"], k=1)),
