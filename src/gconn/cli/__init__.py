@@ -13,7 +13,7 @@ from gconn.cli.stream import stream_ops  # noqa: F401 -- the replay `gconn strea
 def build_parser() -> argparse.ArgumentParser:
     """The ``gconn`` argument parser (for ``--help`` and the docs)."""
     from gconn import __version__
-    from gconn.cli import cc, forest, stream, tools
+    from gconn.cli import cc, stream, tools
     common = C.common_options(top=False)
     parser = argparse.ArgumentParser(
         prog="gconn", parents=[C.common_options(top=True)],
@@ -28,7 +28,7 @@ def build_parser() -> argparse.ArgumentParser:
         return p
 
     cc.add_parser(add)
-    forest.add_parser(add)
+    cc.add_forest_parser(add)
     stream.add_parser(add)
     tools.add_parsers(add)
     return parser
