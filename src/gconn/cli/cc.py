@@ -5,7 +5,6 @@ A file the dispatcher reads itself (compiled or chunked route) is timed whole; a
 loaded once, its kernels ahead, and the runs on the graph are timed apart."""
 from __future__ import annotations
 
-import json
 import statistics
 from pathlib import Path
 
@@ -50,10 +49,7 @@ def cmd_cc(args, parser) -> int:
             _write_labels(labels, nodes, args.output, args.labels_format, inp.one_based)
             out.update(output=args.output, labels_format=args.labels_format,
                        vertex_ids="1-based" if inp.one_based else "0-based")
-        if args.json:
-            print(json.dumps(out))
-        else:
-            C.print_fields(_fields(args, inp, runs, out, nodes))
+        C.report(args, out, _fields(args, inp, runs, out, nodes))
     return 0 if out.get("matches_scipy", True) else 1
 
 
@@ -110,7 +106,7 @@ def _fields(args, inp, runs, out, nodes) -> list:
         what = "labels" if args.labels_format == "plain" else \
             f"(vertex, label) rows, vertex ids {'1' if inp.one_based else '0'}-based as in the input,"
         fields.append(("wrote", f"{what} of {n:,} vertices to {args.output}"))
-    return [f for f in fields if f is not None]
+    return fields
 
 
 def _compare_scipy(g, labels, median, repeat) -> dict:
@@ -209,14 +205,10 @@ def cmd_forest(args, parser) -> int:
             forest.nodes = np.asarray(last.nodes)
         save(forest, args.output)
         out["output"] = args.output
-    if args.json:
-        print(json.dumps(out))
-        return 0
-    fields = [("input", C.input_line(inp.name, runs.input_times)), ("n", f"{n:,}"), ("m", f"{out['m']:,}"),
-              ("forest", f"{fa.size:,} edges (n - k, k = {k:,} components)"),
-              ("variant", f"{out['variant']} ({C.backend_note(out['backend'], args.algorithm)})"),
-              C.kernels_field(*runs.kernels), *C.timing_fields(runs.walls, out["phases_s"])]
-    if args.output:
-        fields.append(("wrote", f"{fa.size:,} edges to {args.output}"))
-    C.print_fields(fields)
+    C.report(args, out, [
+        ("input", C.input_line(inp.name, runs.input_times)), ("n", f"{n:,}"), ("m", f"{out['m']:,}"),
+        ("forest", f"{fa.size:,} edges (n - k, k = {k:,} components)"),
+        ("variant", f"{out['variant']} ({C.backend_note(out['backend'], args.algorithm)})"),
+        C.kernels_field(*runs.kernels), *C.timing_fields(runs.walls, out["phases_s"]),
+        ("wrote", f"{fa.size:,} edges to {args.output}") if args.output else None])
     return 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import shutil
 import statistics
 import sys
@@ -264,9 +265,18 @@ def fmt_s(seconds: float) -> str:
 
 
 def print_fields(fields) -> None:
+    fields = [f for f in fields if f is not None]
     width = max(len(k) for k, _ in fields)
     for key, value in fields:
         print(f"{key:<{width}}  {value}")
+
+
+def report(args, out: dict, fields) -> None:
+    """``out`` as one JSON object with ``--json``, else ``fields`` as aligned lines."""
+    if args.json:
+        print(json.dumps(out))
+    else:
+        print_fields(fields)
 
 
 def input_line(name: str, times: dict) -> str:

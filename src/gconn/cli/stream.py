@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import time
 
 import numpy as np
@@ -34,14 +33,11 @@ def stream_ops(g, query_ratio: float, seed: int):
     kinds[m:] = 1
     rng.shuffle(kinds)
     order = rng.permutation(m)
-    src = np.empty(m + q, g.id_dtype)
-    dst = np.empty(m + q, g.id_dtype)
-    ins = kinds == 0
-    src[ins] = g.src[order]
-    dst[ins] = g.dst[order]
-    src[~ins] = rng.integers(0, max(g.n, 1), q, dtype=g.id_dtype)
-    dst[~ins] = rng.integers(0, max(g.n, 1), q, dtype=g.id_dtype)
-    return kinds, src, dst
+    ins, ops = kinds == 0, (np.empty(m + q, g.id_dtype), np.empty(m + q, g.id_dtype))
+    for out, ends in zip(ops, (g.src, g.dst)):
+        out[ins] = ends[order]
+        out[~ins] = rng.integers(0, max(g.n, 1), q, dtype=g.id_dtype)
+    return (kinds, *ops)
 
 
 def cmd_stream(args, parser) -> int:
@@ -81,18 +77,13 @@ def cmd_stream(args, parser) -> int:
            "input_times_s": load_times, "time_s": elapsed, "edges_per_s": rate(g.m), "ops_per_s": rate(total),
            "queries_true": answers, "components": k_stream, "static_components": int(k_static), "ok": ok,
            **C.kernels_json(*kernels)}
-    if args.json:
-        print(json.dumps(out))
-    else:
-        C.print_fields([
-            ("input", C.input_line(inp.name, load_times)), ("n", f"{g.n:,}"), ("m", f"{g.m:,}"),
-            ("operations", f"{g.m:,} inserts + {q:,} queries (ratio {args.query_ratio:g}, seed {args.seed})"),
-            ("batches", f"{n_batches:,} of up to {args.batch_size:,} operations, {args.mode} mode"),
-            ("variant", f"{ic.variant.name} ({C.backend_note(backend, args.algorithm)})"),
-            C.kernels_field(*kernels),
-            ("time", f"{C.fmt_s(elapsed)} in process()"),
-            ("throughput", f"{C.rate(rate(g.m))} edges/s, {C.rate(rate(total))} ops/s"),
-            ("queries", f"{answers:,} of {q:,} answered connected"),
-            ("components", f"{k_stream:,} (static: {int(k_static):,}) {'ok' if ok else 'MISMATCH'}"),
-        ])
+    C.report(args, out, [
+        ("input", C.input_line(inp.name, load_times)), ("n", f"{g.n:,}"), ("m", f"{g.m:,}"),
+        ("operations", f"{g.m:,} inserts + {q:,} queries (ratio {args.query_ratio:g}, seed {args.seed})"),
+        ("batches", f"{n_batches:,} of up to {args.batch_size:,} operations, {args.mode} mode"),
+        ("variant", f"{ic.variant.name} ({C.backend_note(backend, args.algorithm)})"),
+        C.kernels_field(*kernels), ("time", f"{C.fmt_s(elapsed)} in process()"),
+        ("throughput", f"{C.rate(rate(g.m))} edges/s, {C.rate(rate(total))} ops/s"),
+        ("queries", f"{answers:,} of {q:,} answered connected"),
+        ("components", f"{k_stream:,} (static: {int(k_static):,}) {'ok' if ok else 'MISMATCH'}")])
     return 0 if ok else 1

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import platform
 import time
 
@@ -113,12 +112,9 @@ def cmd_info(args, parser) -> int:
         "gpu": device if found else None, "gpu_unavailable_reason": None if found else why,
         "variants": {p: len(variants(p)) for p in PROBLEMS},
     }
-    if args.json:
-        print(json.dumps(info))
-        return 0
     gpu_line = (f"{device['name']}, {device['memory_gib']} GiB" if device else "found") if found \
         else f"none ({why})"
-    C.print_fields([
+    C.report(args, info, [
         ("gconn", info["gconn"]), ("python", info["python"]), ("numpy", info["numpy"]),
         ("scipy", info["scipy"]),
         ("numba", f"{info['numba']} ({info['numba_threads']} threads, {info['numba_threading_layer']} layer)"),
@@ -126,7 +122,7 @@ def cmd_info(args, parser) -> int:
         ("CUDA GPU", gpu_line),
         ("variants", ", ".join(f"{p} {k}" for p, k in info["variants"].items())),
     ])
-    if info["numba_threading_layer"] == staging.SLOW_LAYER:
+    if not args.json and info["numba_threading_layer"] == staging.SLOW_LAYER:
         print(f"warning: {staging.SLOW_LAYER_HINT}")
     return 0
 
