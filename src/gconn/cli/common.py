@@ -234,10 +234,14 @@ def check_graph_path(path: str) -> None:
 
 def prepare(problem: str, args, backend: str, g=None, **kw) -> dict:
     """Load the run's kernels ahead of it (``g`` None: graph construction's)."""
-    from gconn.cli.kernels import prepare_kernels, resolve_algorithm
+    from gconn.cli.kernels import prepare_kernels
     if g is None:
         return prepare_kernels("build", backend, notice=not args.quiet)
-    algorithm = resolve_algorithm(g, problem, backend, args.algorithm)
+    from gconn import design
+    from gconn.backends.cpu.sampling import hb_coverage
+    # the host graph's HB estimate also for the GPU: the graph is not on the device yet
+    algorithm = args.algorithm if args.algorithm != "auto" else \
+        design.choose(g, problem, backend=backend, hb_coverage=hb_coverage).name
     return prepare_kernels(problem, backend, algorithm, dict(getattr(args, "param", [])),
                            id_dtype=g.id_dtype, notice=not args.quiet, **kw)
 

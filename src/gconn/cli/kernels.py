@@ -64,16 +64,6 @@ def watch_compiles(notice: bool = True):
         event.unregister("numba:compile", watch)
 
 
-def resolve_algorithm(graph, problem: str, backend: str, algorithm: str = "auto") -> str:
-    """The variant name ``algorithm`` means for ``graph`` (the automatic choice for 'auto')."""
-    if algorithm != "auto":
-        return algorithm
-    from gconn import design
-    from gconn.backends.cpu.sampling import hb_coverage
-    # The host graph's estimate also for the GPU: the graph is not on the device yet.
-    return design.choose(graph, problem, backend=backend, hb_coverage=hb_coverage).name
-
-
 def prepare_kernels(problem: str, backend: str, algorithm: str = "auto", params=None, *,
                     id_dtype=np.int32, mode: str = "phased", notice: bool = True) -> dict:
     """Load (or compile) a run's kernels on a tiny graph (``problem`` 'build', 'cc', 'forest' or
