@@ -157,7 +157,7 @@ def check_input_options(args, parser, problem: str | None = None) -> tuple[str, 
 def read_input(args, parser):
     """The :class:`Input` of the command line (a context: stdin kept in a temporary file)."""
     from gconn.bench.harness import generate
-    from gconn.cli.kernels import watch_compiles
+    from gconn.cli.tools import watch_compiles
     from gconn.inputs import describe
     kind, name = check_input_options(args, parser)
     if kind == "spec":
@@ -201,7 +201,7 @@ def load_graph(inp: Input, args, relabel):
     """The input's whole graph, and the seconds it took."""
     from gconn.inputs import to_graph
     from gconn.bench.harness import busy, human_size
-    from gconn.cli.kernels import watch_compiles
+    from gconn.cli.tools import watch_compiles
     if not inp.is_file:
         return inp.obj, dict(inp.times)
     desc = f"loading {inp.name} ({human_size(inp.obj.file.size)})"
@@ -234,7 +234,7 @@ def check_graph_path(path: str) -> None:
 
 def prepare(problem: str, args, backend: str, g=None, **kw) -> dict:
     """Load the run's kernels ahead of it (``g`` None: graph construction's)."""
-    from gconn.cli.kernels import prepare_kernels
+    from gconn.cli.tools import prepare_kernels
     if g is None:
         return prepare_kernels("build", backend, notice=not args.quiet)
     from gconn import design
@@ -334,7 +334,7 @@ def warm_chunked(args) -> dict:
     """Load the CPU's chunked route's kernels ahead of its timed runs."""
     import os
     from gconn.chunked.cpu import plan_of, warm
-    from gconn.cli.kernels import watch_compiles
+    from gconn.cli.tools import watch_compiles
     # Parallel parsing and union alternate with serial reading: spinning OpenMP workers would take
     # the cores from the reader (BENCHMARKS.md).  Set before the runtime starts; a user's setting wins.
     os.environ.setdefault("OMP_WAIT_POLICY", "passive")
