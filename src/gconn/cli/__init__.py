@@ -61,11 +61,6 @@ def main(argv=None) -> int:
         args.bench_argv = argv[argv.index("bench") + 1:]
     try:
         return args.func(args, args.command_parser)
-    except KeyboardInterrupt:
-        if args.debug:
-            raise
-        print("gconn: interrupted", file=sys.stderr)
-        return 130
     except BrokenPipeError:
         # The reader went away (`gconn variants | head`): stop quietly, and
         # keep Python's exit-time flush from raising again.
@@ -73,14 +68,15 @@ def main(argv=None) -> int:
         return 141
     except SystemExit as e:  # parser.error() inside a command
         return e.code if isinstance(e.code, int) else 2
-    except (ValueError, TypeError, OSError, MemoryError, GPUUnavailableError, ConvergenceError) as e:
+    except (KeyboardInterrupt, Exception) as e:  # noqa: BLE001 -- a bug too is one line unless --debug
         if args.debug:
             raise
-        print(f"gconn: error: {_one_line(e)}", file=sys.stderr)
-        return 1
-    except Exception as e:  # noqa: BLE001 -- a bug, but still one line unless --debug
-        if args.debug:
-            raise
-        print(f"gconn: internal error: {type(e).__name__}: {_one_line(e)} (rerun with --debug for the "
-              "traceback, and please report it)", file=sys.stderr)
+        if isinstance(e, KeyboardInterrupt):
+            print("gconn: interrupted", file=sys.stderr)
+            return 130
+        if isinstance(e, (ValueError, TypeError, OSError, MemoryError, GPUUnavailableError, ConvergenceError)):
+            print(f"gconn: error: {_one_line(e)}", file=sys.stderr)
+        else:
+            print(f"gconn: internal error: {type(e).__name__}: {_one_line(e)} (rerun with --debug for the "
+                  "traceback, and please report it)", file=sys.stderr)
         return 1

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
+from gconn.bench.harness import positive_int, progress, resolve_backend, same_partition, time_calls
 from gconn.cli import common as C
 
 ROUTES = {"compiled": "read whole and run by the compiled one-off kernels",
@@ -115,8 +116,6 @@ def _fields(args, inp, runs, out, nodes) -> list:
 
 def _compare_scipy(g, labels, median, repeat) -> dict:
     from scipy.sparse.csgraph import connected_components
-
-    from gconn.bench.harness import same_partition, time_calls
     A = g.to_scipy()
     runs = list(time_calls(lambda: connected_components(A, directed=False), repeat))
     k, ref = runs[-1][1]
@@ -219,7 +218,6 @@ def cmd_forest(args, parser) -> int:
 
 
 def add_stream_parser(add) -> None:
-    from gconn.bench.harness import positive_int
     p = add("stream", cmd_stream, "replay a graph's edges as batches of inserts and queries "
                                   "(incremental connectivity), checked against the static components",
             [C.input_options(), C.algorithm_options("incremental")])
@@ -250,7 +248,6 @@ def stream_ops(g, query_ratio: float, seed: int):
 
 def cmd_stream(args, parser) -> int:
     from gconn import api
-    from gconn.bench.harness import progress, resolve_backend
     C.check_input_options(args, parser, "incremental")
     with C.read_input(args, parser) as inp:
         backend = resolve_backend(args.backend)

@@ -8,11 +8,12 @@ import contextlib
 import os
 import platform
 import sys
+import tempfile
 import time
 
 import numpy as np
 
-from gconn.bench.harness import progress, resolve_backend
+from gconn.bench.harness import add_arguments, generate, human_size, progress, resolve_backend, run_from_args
 from gconn.cli import common as C
 from gconn.graph import Graph
 
@@ -58,12 +59,10 @@ def add_parsers(add) -> None:
     p.add_argument("--clear", action="store_true", help="remove the cached kernels")
 
     p = add("bench", cmd_bench, "benchmark variants x graphs against scipy and NetworkX")
-    from gconn.bench.harness import add_arguments
     add_arguments(p)
 
 
 def cmd_generate(args, parser) -> int:
-    from gconn.bench.harness import generate
     from gconn.io import save
     C.check_graph_path(args.output)
     g, times = generate(args.spec, show=C.show_progress(args))
@@ -141,7 +140,6 @@ def cmd_variants(args, parser) -> int:
 
 
 def cmd_demo(args, parser) -> int:
-    from gconn.bench.harness import resolve_backend
     if args.backend == "auto":
         found, why = gpu_status()
         where = "a CUDA GPU" if found else f"the CPU ({why})"
@@ -187,7 +185,6 @@ def cmd_warmup(args, parser) -> int:
 
 def cmd_cache(args, parser) -> int:
     from gconn.backends.gpu import kernel_cache
-    from gconn.bench.harness import human_size
     where = kernel_cache.directory()
     if where is None:
         print("GPU kernel cache: off (GCONN_KERNEL_CACHE)")
@@ -202,7 +199,6 @@ def cmd_cache(args, parser) -> int:
 
 
 def cmd_bench(args, parser) -> int:
-    from gconn.bench.harness import run_from_args
     return run_from_args(args, args.bench_argv)
 
 
@@ -295,7 +291,6 @@ def warmup(show: bool = True, notice: bool = True) -> dict:
     >>> warmup(show=False, notice=False)["compiled"] >= 0
     True
     """
-    import tempfile
     from gconn.graph import generators
     from gconn import io
     from gconn.chunked import cpu as streamed
@@ -329,10 +324,7 @@ def warmup_gpu(show: bool = True) -> dict:
     """Compile (or load) the GPU kernels of the common calls into :mod:`gconn.backends.gpu.kernel_cache`
     (host arrays, a file, a CSR matrix, :data:`gconn.design.AUTO_GPU_VARIANTS`, incremental
     batches).  Returns ``{"seconds", "compiled", "loaded", "directory"}``."""
-    import tempfile
-
     import scipy.sparse as sp
-
     from gconn import api, io
     from gconn.design import AUTO_GPU_VARIANTS
     from gconn.backends.gpu import kernel_cache, replay
