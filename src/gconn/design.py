@@ -182,7 +182,8 @@ _CANONICAL = {"k-out": "kout", "kout-sampling": "kout", "hook-based": "hb", "asy
               "splitatomicone": "split-one", "halveatomicone": "halve-one", "findsimple": "find-naive",
               "lp": "label-prop", "label-propagation": "label-prop", "shiloach-vishkin": "sv",
               "gpu-cc": "sv-classic", "soman": "sv-classic", "ecl": "ecl-cc", "bfscc": "bfs-cc",
-              **{f[3:]: f for f in LT_FINISHES}, **{paper.lower(): canon for canon, paper in PAPER_NAMES.items()}}
+              **{f[3:]: f for f in LT_FINISHES},
+              **{paper.lower(): canon for canon, paper in PAPER_NAMES.items()}}
 
 
 def _canonical(part: str) -> str:

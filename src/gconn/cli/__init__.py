@@ -74,7 +74,8 @@ def main(argv=None) -> int:
         if isinstance(e, KeyboardInterrupt):
             print("gconn: interrupted", file=sys.stderr)
             return 130
-        if isinstance(e, (ValueError, TypeError, OSError, MemoryError, GPUUnavailableError, ConvergenceError)):
+        if isinstance(e, (ValueError, TypeError, OSError, MemoryError, GPUUnavailableError,
+                          ConvergenceError)):
             print(f"gconn: error: {_one_line(e)}", file=sys.stderr)
         else:
             print(f"gconn: internal error: {type(e).__name__}: {_one_line(e)} (rerun with --debug for the "

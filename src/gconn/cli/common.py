@@ -119,8 +119,7 @@ def relabel_of(args):
 
 
 class Input(NamedTuple):
-    """A described file (:class:`gconn.inputs.Source`) or a generated graph, its name, the seconds
-    spent getting it, and whether its ids are 1-based (Matrix Market, METIS)."""
+    """A described file (``Source``) or generated graph, its name, its times, whether ids are 1-based."""
 
     obj: object
     name: str
@@ -134,8 +133,7 @@ class Input(NamedTuple):
 
 
 def check_input_options(args, parser, problem: str | None = None) -> tuple[str, str]:
-    """Usage errors first (with ``problem``, the variant's name too, before a large file's read):
-    ('file', path) or ('spec', spec)."""
+    """Usage errors (the variant's too) before any read: ('file', path) or ('spec', spec)."""
     chosen = [x for x in (args.file, args.generate, EXAMPLE_SPEC if args.example else None) if x]
     if len(chosen) != 1:
         parser.error("give exactly one input: FILE, --generate SPEC or --example")
@@ -290,8 +288,7 @@ def input_line(name: str, times: dict) -> str:
 
 
 class Runs(NamedTuple):
-    """The timed runs (the dispatcher's outcomes and wall times), the input's times, the kernels
-    loaded ahead (:func:`prepare`'s figures) and the graph (None where the route read the file)."""
+    """The runs' outcomes and wall times, the input's times, :func:`prepare`'s figures, the graph."""
 
     results: list
     walls: list
