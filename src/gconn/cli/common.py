@@ -16,6 +16,9 @@ from typing import NamedTuple
 
 import numpy as np
 
+from gconn.bench.harness import (busy, generate, human_size, non_negative_int, positive_int, progress,
+                                  progress_enabled, resolve_backend, time_calls)
+
 #: The built-in example graph of ``gconn demo`` and ``--example``.
 EXAMPLE_SPEC = "rmat:scale=18,ef=16"
 
@@ -68,7 +71,6 @@ def algorithm_options(problem: str) -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the result as one JSON object")
     if problem == "incremental":
         return p
-    from gconn.bench.harness import non_negative_int, positive_int
     p.add_argument("-p", "--param", type=param, action="append", default=[], metavar="KEY=VALUE",
                    help="a variant option, repeatable: k=3 (k-out edges), kout=paper, hb_n=4, "
                         "bfs_sample=1024, bfs_levels=256, max_rounds=...; one the variant ignores: an error")
@@ -154,7 +156,6 @@ def check_input_options(args, parser, problem: str | None = None) -> tuple[str, 
 @contextlib.contextmanager
 def read_input(args, parser):
     """The :class:`Input` of the command line (a context: stdin kept in a temporary file)."""
-    from gconn.bench.harness import generate
     from gconn.cli.tools import watch_compiles
     from gconn.inputs import describe
     kind, name = check_input_options(args, parser)
@@ -187,7 +188,6 @@ def print_notes(notes) -> None:
 
 
 def backend_for(args, inp: Input) -> str:
-    from gconn.bench.harness import resolve_backend
     # A text edge list's run is its parse, on the CPU either way; a GPU adds its start-up and
     # memory (BENCHMARKS.md, issue 11), so auto does not even look for one.
     if args.backend == "auto" and inp.is_file and inp.obj.format == "edgelist":
@@ -198,7 +198,6 @@ def backend_for(args, inp: Input) -> str:
 def load_graph(inp: Input, args, relabel):
     """The input's whole graph, and the seconds it took."""
     from gconn.inputs import to_graph
-    from gconn.bench.harness import busy, human_size
     from gconn.cli.tools import watch_compiles
     if not inp.is_file:
         return inp.obj, dict(inp.times)
@@ -256,7 +255,6 @@ def kernels_json(*parts) -> dict:
 
 
 def show_progress(args) -> bool:
-    from gconn.bench.harness import progress_enabled
     return progress_enabled(args.quiet)
 
 
@@ -301,7 +299,6 @@ def timed_runs(problem: str, args, inp: Input, backend: str, relabel, load: bool
     """The runs of ``problem``: a file the dispatcher reads itself is read by each run unless
     ``load``; otherwise the graph is loaded once, its kernels ahead, and the runs timed apart."""
     from gconn.api import dispatch
-    from gconn.bench.harness import progress, time_calls
     from gconn.inputs import describe
     call = dispatch.Call(problem, backend, args.algorithm, dict(args.param), relabel, True, True, 0, None, False,
                          args.n)
