@@ -99,8 +99,7 @@ class ConvertedGraph:
     def __len__(self) -> int:
         return int(self.labels.shape[0])
 
-    def number_of_nodes(self) -> int:
-        return len(self)
+    number_of_nodes = __len__
 
     def number_of_edges(self) -> int:
         return int(self.src.shape[0])
@@ -344,12 +343,10 @@ class BackendInterface:
 
     @staticmethod
     def can_run(name, args, kwargs) -> bool:
+        """Always, and should_run too: the conversion is paid once per graph (NetworkX caches it)."""
         return True
 
-    @staticmethod
-    def should_run(name, args, kwargs) -> bool:
-        """Always: the conversion is paid once per graph (NetworkX caches it)."""
-        return True
+    should_run = can_run
 
     connected_components = _only(False, _component_sets)
     number_connected_components = _only(False, _count)
