@@ -13,7 +13,7 @@ import pytest
 from scipy.sparse.csgraph import connected_components as scipy_cc
 
 import gconn
-import gconn.cli.kernels
+import gconn.cli.tools
 import gconn.graph.generators
 from gconn import cli
 
@@ -136,7 +136,7 @@ def test_cache_shows_and_clears_the_gpu_kernels(capsys, tmp_path, monkeypatch):
 
 
 def test_warmup_of_the_gpu_without_one_says_why(capsys, monkeypatch):
-    if gconn.cli.kernels.gpu_status()[0]:
+    if gconn.cli.tools.gpu_status()[0]:
         pytest.skip("a GPU is usable here: tests/gpu covers the warmup of its kernels")
     code, out, err = run(capsys, "warmup", "-b", "gpu")
     assert code != 0 and "gpu is not usable here" in err and not out
@@ -250,7 +250,7 @@ def test_usage_errors_exit_2(capsys, argv):
 
 
 def test_gpu_backend_without_gpu(capsys):
-    if gconn.cli.kernels.gpu_status()[0]:
+    if gconn.cli.tools.gpu_status()[0]:
         pytest.skip("a GPU is present")
     code, _, err = run(capsys, "cc", "--generate", "path:5", "--backend", "gpu")
     assert code == 1 and err.startswith("gconn: error: ") and len(err.strip().splitlines()) == 1
@@ -280,7 +280,7 @@ def _python(*args, cwd):
 
 @pytest.mark.slow  # three fresh processes, each importing numba and loading its kernels
 def test_subprocess(tmp_path):
-    from gconn.cli.kernels import COMPILE_NOTICE
+    from gconn.cli.tools import COMPILE_NOTICE
     res = _python("-m", "gconn", "cc", "--generate", "path:30", "--json", cwd=tmp_path)
     assert res.returncode == 0, res.stderr
     assert json.loads(res.stdout)["components"] == 1
@@ -368,17 +368,17 @@ def test_kernels_are_timed_apart_from_the_input(capsys):
 
 def test_compile_notice_once_per_process(capsys, monkeypatch):
     from numba import njit
-    from gconn.cli import kernels
-    monkeypatch.setattr(kernels, "_COMPILE_NOTICE_SHOWN", False)
+    from gconn.cli import tools
+    monkeypatch.setattr(tools, "_COMPILE_NOTICE_SHOWN", False)
 
     def twice(x):
         return 2 * x
 
-    with kernels.watch_compiles() as watch:
+    with tools.watch_compiles() as watch:
         assert njit(twice)(3) == 6        # a compilation: the notice
         assert njit(twice)(4) == 8        # another: counted, no second notice
     assert watch.count == 2 and watch.seconds > 0
-    assert capsys.readouterr().err == kernels.COMPILE_NOTICE + "\n"
-    with kernels.watch_compiles() as watch:
+    assert capsys.readouterr().err == tools.COMPILE_NOTICE + "\n"
+    with tools.watch_compiles() as watch:
         assert njit(cache=False)(twice)(5) == 10
     assert watch.count == 1 and capsys.readouterr().err == ""

@@ -8,6 +8,7 @@ and which one the automatic choice takes (``RULES``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Callable, Iterator, NamedTuple
 
 # --- the axes -------------------------------------------------------------
@@ -88,9 +89,8 @@ _ROOT_BASED = set(UNION_FINDS) | {"ecl-cc", "afforest", "sv"} | set(ROOT_BASED_L
 _ROOT_BASED_NAMES = f"root-based finishes: {', '.join(f for f in FINISHES if f in _ROOT_BASED)}"
 
 
-#: parsed names and plans (both immutable)
+#: parsed names (immutable)
 _PARSED: dict = {}
-_PLANS: dict = {}
 
 
 @dataclass(frozen=True)
@@ -173,26 +173,22 @@ class Variant:
         return v
 
 
+#: lower-case spelling -> canonical part name; the paper's names win over an alias of the same spelling
+_CANONICAL = {"k-out": "kout", "kout-sampling": "kout", "hook-based": "hb", "async": "union-async",
+              "rem-cas": "union-rem-cas", "rem-lock": "union-rem-lock", "jtb": "union-jtb",
+              "hooks": "union-hooks", "early": "union-early", "naive": "find-naive",
+              "split": "find-split", "halve": "find-halve", "compress": "find-compress",
+              "two-try-split": "find-two-try-split", "stride-sampling": "stride", "spliceatomic": "splice",
+              "splitatomicone": "split-one", "halveatomicone": "halve-one", "findsimple": "find-naive",
+              "lp": "label-prop", "label-propagation": "label-prop", "shiloach-vishkin": "sv",
+              "gpu-cc": "sv-classic", "soman": "sv-classic", "ecl": "ecl-cc", "bfscc": "bfs-cc",
+              **{f[3:]: f for f in LT_FINISHES},
+              **{paper.lower(): canon for canon, paper in PAPER_NAMES.items()}}
+
+
 def _canonical(part: str) -> str:
     p = part.strip().lower()
-    if not _CANONICAL:
-        aliases = {"k-out": "kout", "kout-sampling": "kout", "hook-based": "hb", "async": "union-async",
-                   "rem-cas": "union-rem-cas", "rem-lock": "union-rem-lock", "jtb": "union-jtb",
-                   "hooks": "union-hooks", "early": "union-early", "naive": "find-naive",
-                   "split": "find-split", "halve": "find-halve", "compress": "find-compress",
-                   "two-try-split": "find-two-try-split", "stride-sampling": "stride", "spliceatomic": "splice",
-                   "splitatomicone": "split-one", "halveatomicone": "halve-one", "findsimple": "find-naive",
-                   "lp": "label-prop", "label-propagation": "label-prop", "shiloach-vishkin": "sv",
-                   "gpu-cc": "sv-classic", "soman": "sv-classic", "ecl": "ecl-cc", "bfscc": "bfs-cc",
-                   **{f[3:]: f for f in LT_FINISHES}}
-        # the paper's names win over an alias of the same spelling
-        _CANONICAL.update(aliases)
-        _CANONICAL.update({paper.lower(): canon for canon, paper in PAPER_NAMES.items()})
     return _CANONICAL.get(p, p)
-
-
-#: lower-case spelling -> canonical part name (made on first use)
-_CANONICAL: dict = {}
 
 
 def check(v: Variant, problem: str = "cc") -> None:
@@ -388,16 +384,8 @@ class Plan:
     round_cap: int | None
 
     @classmethod
+    @lru_cache(maxsize=4096)
     def of(cls, v: Variant) -> "Plan":
-        plan = _PLANS.get(v)
-        if plan is None:
-            plan = cls._of(v)
-            if len(_PLANS) < 4096:
-                _PLANS[v] = plan
-        return plan
-
-    @classmethod
-    def _of(cls, v: Variant) -> "Plan":
         params = dict(v.params)
         check_param_names(params)
         uf = v.is_union_find

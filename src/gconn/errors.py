@@ -37,18 +37,15 @@ class VertexRangeError(ValueError):
         self.n = n
         self.needed = needed
         self.available = available
-        super().__init__(self._text())
-
-    def _text(self) -> str:
-        if self.vertex_id is None:
-            what = f"{self.origin} needs {self.n:,} vertices"
-            hint = "pass a smaller n"
+        if vertex_id is None:
+            what = f"{origin} needs {n:,} vertices"
+            default = "pass a smaller n"
         else:
-            what = f"{self.origin}: vertex id {self.vertex_id} needs {self.n:,} vertices (ids 0..{self.n - 1})"
-            hint = ("if most ids below it are unused, pass relabel=True (gconn cc --relabel) to number "
-                    "only the ids that occur")
-        return (f"{what}, about {human_bytes(self.needed)} of memory, but {human_bytes(self.available)} "
-                f"is available; {self.hint or hint}")
+            what = f"{origin}: vertex id {vertex_id} needs {n:,} vertices (ids 0..{n - 1})"
+            default = ("if most ids below it are unused, pass relabel=True (gconn cc --relabel) to number "
+                       "only the ids that occur")
+        super().__init__(f"{what}, about {human_bytes(needed)} of memory, but {human_bytes(available)} "
+                         f"is available; {hint or default}")
 
     def at(self, origin: str, vertex_id: int | None = None, hint: str | None = None) -> "VertexRangeError":
         """The same error from another place (a file and line for an index)."""

@@ -17,15 +17,6 @@ from gconn.inputs.tables import labels_table, output_option
 _out = dispatch.out_array
 
 
-def _the_graph(graph, csgraph):
-    if graph is not None and csgraph is not None:
-        raise TypeError("connected_components() takes the graph once, as graph (first argument) or csgraph=, "
-                        "not both")
-    if graph is None and csgraph is None:
-        raise TypeError("connected_components() needs a graph: the first argument (or csgraph=) is None")
-    return csgraph if graph is None else graph
-
-
 def _run(graph, call, source, target) -> dispatch.Outcome:
     """The call's outcome; its stats record the input's kind and the guesses made reading it."""
     src = describe(graph, source=source, target=target)
@@ -74,7 +65,12 @@ def connected_components(graph=None, directed=True, connection="weak", return_la
     >>> table.to_dict("list")
     {'vertex': ['p', 'q', 'x', 'y', 'z'], 'component': [0, 0, 1, 1, 1]}
     """
-    graph = _the_graph(graph, csgraph)
+    if graph is not None and csgraph is not None:
+        raise TypeError("connected_components() takes the graph once, as graph (first argument) or csgraph=, "
+                        "not both")
+    if graph is None and csgraph is None:
+        raise TypeError("connected_components() needs a graph: the first argument (or csgraph=) is None")
+    graph = csgraph if graph is None else graph
     if strong_requested(directed, connection):
         if params or algorithm not in ("auto", None) or relabel is not False or output != "array" \
                 or source is not None or target is not None:
@@ -98,21 +94,14 @@ def connected_components(graph=None, directed=True, connection="weak", return_la
         out.settle()        # the labels have been waited for: now the input's errors
     result = (int(k), labels) if return_labels else (int(k),)
     if (relabel is not False and return_labels) or table:
-        ids = _input_ids(out.nodes, labels, out.on_gpu)
+        xp = importlib.import_module("cupy") if out.on_gpu else np
+        ids = xp.arange(labels.size, dtype=xp.int64) if out.nodes is None else out.nodes
         if not compact and out.nodes is not None:
             labels = ids[labels]
         result = (int(k), labels_table(output, ids, labels)) if table else (int(k), labels, ids)
     if return_stats:
         result = result + (out.stats,)
     return result if len(result) > 1 else result[0]
-
-
-def _input_ids(nodes, labels, on_gpu: bool):
-    """The input id of each vertex: ``nodes``, or 0..n-1."""
-    if nodes is not None:
-        return nodes
-    xp = importlib.import_module("cupy") if on_gpu else np
-    return xp.arange(labels.size, dtype=xp.int64)
 
 
 def spanning_forest(graph, *, algorithm="auto", backend="auto", return_stats=False, seed=0, relabel=False,

@@ -53,8 +53,7 @@ class Call:
 
 @dataclass
 class Outcome:
-    """What a route returns: ``(k, labels)`` or ``(src, dst)``, each vertex's input
-    id or name (``nodes``, None for 0..n-1), and the statistics."""
+    """A route's ``(k, labels)`` or ``(src, dst)``, each vertex's input id (``nodes``; None: 0..n-1)."""
 
     result: tuple
     nodes: object = None
@@ -284,8 +283,7 @@ def run_labels(be, g, plan: Plan, numbered: bool, seed):
 
 
 def replay(graph, backend, algorithm, numbered: bool, seed):
-    """(k, labels) of a plain call on a resident GPU graph or a CuPy edge
-    pair that was passed before, or None (the call takes its route)."""
+    """(k, labels) of a plain call on a GPU graph or a CuPy pair passed before, or None."""
     return (_resident_again(graph, backend, algorithm, numbered, seed)
             or _cupy_pair_again(graph, backend, algorithm, numbered, seed))
 
@@ -320,8 +318,7 @@ def _resident_again(graph, backend, algorithm, numbered: bool, seed):
 
 
 def _run_unchecked(be, g, plan: Plan, numbered: bool, seed):
-    """(k, labels) of a GPU run on unchecked ids: the kernels flag ids outside
-    0..n-1, and k is -1 unless every id fit and n-1 was among them."""
+    """(k, labels) of a GPU run on unchecked ids; k is -1 unless every id fit and n-1 was among them."""
     from gconn.backends.gpu import graph as device_graph
     flags = device_graph.track_ids(g)
     k, labels = run_labels(be, g, plan, numbered, seed)

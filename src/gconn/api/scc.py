@@ -29,6 +29,8 @@ _NO_DIRECTION = (
 
 def directed_adjacency(obj):
     """The directed graph ``obj`` describes, as a :class:`gconn.inputs.adjacency.Adjacency`."""
+    if isinstance(obj, Adjacency):
+        return obj
     if isinstance(obj, Graph):
         raise ValueError(_NO_DIRECTION.format(what="a gconn.Graph (always undirected)"))
     if isinstance(obj, (str, os.PathLike)):

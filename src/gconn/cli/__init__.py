@@ -1,6 +1,6 @@
-"""The ``gconn`` command (docs/cli.rst): one module per subcommand.  Results go to stdout,
-progress bars to stderr; bad input ends with one ``gconn: error: ...`` line and a non-zero
-exit status (``--debug``: the traceback)."""
+"""The ``gconn`` command (docs/cli.rst): cc.py the commands that read a graph, tools.py the others.
+Results go to stdout, progress bars to stderr; bad input ends with one ``gconn: error: ...`` line
+and a non-zero exit status (``--debug``: the traceback)."""
 from __future__ import annotations
 
 import argparse
@@ -8,12 +8,12 @@ import os
 import sys
 
 from gconn.cli import common as C
-from gconn.cli.stream import stream_ops  # noqa: F401 -- the replay `gconn stream` runs, for tests
+from gconn.cli.cc import stream_ops  # noqa: F401 -- the replay `gconn stream` runs, for tests
 
 def build_parser() -> argparse.ArgumentParser:
     """The ``gconn`` argument parser (for ``--help`` and the docs)."""
     from gconn import __version__
-    from gconn.cli import cc, forest, stream, tools
+    from gconn.cli import cc, tools
     common = C.common_options(top=False)
     parser = argparse.ArgumentParser(
         prog="gconn", parents=[C.common_options(top=True)],
@@ -28,8 +28,8 @@ def build_parser() -> argparse.ArgumentParser:
         return p
 
     cc.add_parser(add)
-    forest.add_parser(add)
-    stream.add_parser(add)
+    cc.add_forest_parser(add)
+    cc.add_stream_parser(add)
     tools.add_parsers(add)
     return parser
 
@@ -61,11 +61,6 @@ def main(argv=None) -> int:
         args.bench_argv = argv[argv.index("bench") + 1:]
     try:
         return args.func(args, args.command_parser)
-    except KeyboardInterrupt:
-        if args.debug:
-            raise
-        print("gconn: interrupted", file=sys.stderr)
-        return 130
     except BrokenPipeError:
         # The reader went away (`gconn variants | head`): stop quietly, and
         # keep Python's exit-time flush from raising again.
@@ -73,14 +68,16 @@ def main(argv=None) -> int:
         return 141
     except SystemExit as e:  # parser.error() inside a command
         return e.code if isinstance(e.code, int) else 2
-    except (ValueError, TypeError, OSError, MemoryError, GPUUnavailableError, ConvergenceError) as e:
+    except (KeyboardInterrupt, Exception) as e:  # noqa: BLE001 -- a bug too is one line unless --debug
         if args.debug:
             raise
-        print(f"gconn: error: {_one_line(e)}", file=sys.stderr)
-        return 1
-    except Exception as e:  # noqa: BLE001 -- a bug, but still one line unless --debug
-        if args.debug:
-            raise
-        print(f"gconn: internal error: {type(e).__name__}: {_one_line(e)} (rerun with --debug for the "
-              "traceback, and please report it)", file=sys.stderr)
+        if isinstance(e, KeyboardInterrupt):
+            print("gconn: interrupted", file=sys.stderr)
+            return 130
+        if isinstance(e, (ValueError, TypeError, OSError, MemoryError, GPUUnavailableError,
+                          ConvergenceError)):
+            print(f"gconn: error: {_one_line(e)}", file=sys.stderr)
+        else:
+            print(f"gconn: internal error: {type(e).__name__}: {_one_line(e)} (rerun with --debug for the "
+                  "traceback, and please report it)", file=sys.stderr)
         return 1

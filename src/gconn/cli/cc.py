@@ -1,15 +1,20 @@
-"""``gconn cc``: connected components, their counts and sizes, and the time of each phase.
+"""``gconn cc``: connected components, their counts and sizes, and the time of each phase;
+``gconn forest``: a spanning forest, n - k edges of the input, timed as ``gconn cc``;
+``gconn stream``: a graph's edges replayed as batches of inserts and queries through
+:class:`gconn.IncrementalConnectivity`, checked against the static components.
 
 A file the dispatcher reads itself (compiled or chunked route) is timed whole; anything else is
 loaded once, its kernels ahead, and the runs on the graph are timed apart."""
 from __future__ import annotations
 
-import json
+import argparse
 import statistics
+import time
 from pathlib import Path
 
 import numpy as np
 
+from gconn.bench.harness import positive_int, progress, resolve_backend, same_partition, time_calls
 from gconn.cli import common as C
 
 ROUTES = {"compiled": "read whole and run by the compiled one-off kernels",
@@ -49,10 +54,7 @@ def cmd_cc(args, parser) -> int:
             _write_labels(labels, nodes, args.output, args.labels_format, inp.one_based)
             out.update(output=args.output, labels_format=args.labels_format,
                        vertex_ids="1-based" if inp.one_based else "0-based")
-        if args.json:
-            print(json.dumps(out))
-        else:
-            C.print_fields(_fields(args, inp, runs, out, nodes))
+        C.report(args, out, _fields(args, inp, runs, out, nodes))
     return 0 if out.get("matches_scipy", True) else 1
 
 
@@ -109,13 +111,11 @@ def _fields(args, inp, runs, out, nodes) -> list:
         what = "labels" if args.labels_format == "plain" else \
             f"(vertex, label) rows, vertex ids {'1' if inp.one_based else '0'}-based as in the input,"
         fields.append(("wrote", f"{what} of {n:,} vertices to {args.output}"))
-    return [f for f in fields if f is not None]
+    return fields
 
 
 def _compare_scipy(g, labels, median, repeat) -> dict:
     from scipy.sparse.csgraph import connected_components
-
-    from gconn.bench.harness import same_partition, time_calls
     A = g.to_scipy()
     runs = list(time_calls(lambda: connected_components(A, directed=False), repeat))
     k, ref = runs[-1][1]
@@ -176,3 +176,119 @@ def _write_label_table(labels: np.ndarray, ids, path: str, suffix: str, style: s
 def _plain_relabelled(path: str):
     raise ValueError(f"{path}: the ids are relabelled, so plain labels (one per line, the i-th for "
                      "vertex i) cannot say which vertex each is; use --labels-format pairs or --no-relabel")
+
+
+def add_forest_parser(add) -> None:
+    p = add("forest", cmd_forest, "a spanning forest: n - k edges of the input, a tree on every component",
+            [C.input_options(), C.algorithm_options("forest")])
+    p.add_argument("-o", "--output", metavar="FILE",
+                   help="write the forest's edges as a graph on the input's vertices, in any format 'gconn "
+                        "generate' writes (e.g. .el, .npz)")
+
+
+def cmd_forest(args, parser) -> int:
+    C.check_input_options(args, parser, "forest")
+    if args.output:
+        C.check_graph_path(args.output)
+    with C.read_input(args, parser) as inp:
+        runs = C.timed_runs("forest", args, inp, C.backend_for(args, inp), C.relabel_of(args))
+    last = runs.results[-1]
+    fa, fb = (C.host(a) for a in last.result)
+    stats, n = last.stats, last.stats.n
+    k = n - int(fa.size)
+    out = {"input": inp.name, "n": n, "m": stats.m, "forest_edges": int(fa.size), "components": k,
+           "variant": stats.variant, "backend": stats.backend, **C.runs_json(args, runs)}
+    if runs.graph is None and last.route != "resident":
+        out.update(route=last.route, chunked=last.route == "chunked")
+    if args.output:
+        from gconn.graph import Graph
+        from gconn.io import save
+        forest = Graph.from_edges(fa, fb, n)
+        if last.nodes is not None and not isinstance(last.nodes, list):
+            forest.nodes = np.asarray(last.nodes)
+        save(forest, args.output)
+        out["output"] = args.output
+    C.report(args, out, [
+        ("input", C.input_line(inp.name, runs.input_times)), ("n", f"{n:,}"), ("m", f"{out['m']:,}"),
+        ("forest", f"{fa.size:,} edges (n - k, k = {k:,} components)"),
+        ("variant", f"{out['variant']} ({C.backend_note(out['backend'], args.algorithm)})"),
+        C.kernels_field(*runs.kernels), *C.timing_fields(runs.walls, out["phases_s"]),
+        ("wrote", f"{fa.size:,} edges to {args.output}") if args.output else None])
+    return 0
+
+
+def add_stream_parser(add) -> None:
+    p = add("stream", cmd_stream, "replay a graph's edges as batches of inserts and queries "
+                                  "(incremental connectivity), checked against the static components",
+            [C.input_options(), C.algorithm_options("incremental")])
+    p.add_argument("--batch-size", type=positive_int, required=True, metavar="B", help="operations per batch")
+    p.add_argument("--query-ratio", type=C.non_negative(float, "a number >= 0"), default=0.0, metavar="R",
+                   help="queries per insert on average (0.5: one query per two inserts; default 0)")
+    p.add_argument("--mode", choices=("phased", "sequential", "concurrent"), default="phased",
+                   help="what a query in a batch sees (see gconn.IncrementalConnectivity; default phased)")
+    p.add_argument("--seed", type=int, default=0, help="shuffles the edges and draws the queries (default 0)")
+
+
+def stream_ops(g, query_ratio: float, seed: int):
+    """``g``'s edges shuffled, with ``query_ratio`` random-pair queries per insert at random
+    places: ``(kinds, src, dst)``, kinds 0 = insert, 1 = query."""
+    rng = np.random.default_rng(seed)
+    m = g.m
+    q = int(round(query_ratio * m)) if g.n else 0
+    kinds = np.zeros(m + q, np.int8)
+    kinds[m:] = 1
+    rng.shuffle(kinds)
+    order = rng.permutation(m)
+    ins, ops = kinds == 0, (np.empty(m + q, g.id_dtype), np.empty(m + q, g.id_dtype))
+    for out, ends in zip(ops, (g.src, g.dst)):
+        out[ins] = ends[order]
+        out[~ins] = rng.integers(0, max(g.n, 1), q, dtype=g.id_dtype)
+    return (kinds, *ops)
+
+
+def cmd_stream(args, parser) -> int:
+    from gconn import api
+    C.check_input_options(args, parser, "incremental")
+    with C.read_input(args, parser) as inp:
+        backend = resolve_backend(args.backend)
+        kernels = [C.prepare("incremental", args, backend)]
+        g, load_times = C.load_graph(inp, args, C.relabel_of(args) if inp.is_file else False)
+    kinds, src, dst = stream_ops(g, args.query_ratio, args.seed)
+    total = kinds.size
+    n_batches = -(-total // args.batch_size)
+    # so that neither the first batch nor the check pays for loading kernels
+    kernels.append(C.prepare("incremental", args, backend, g, mode=args.mode))
+    kernels.append(C.prepare("cc", argparse.Namespace(algorithm="auto", quiet=args.quiet), backend, g))
+    ic = api.IncrementalConnectivity(g.n, algorithm=args.algorithm, backend=backend, mode=args.mode)
+    elapsed, answers = 0.0, 0
+    with progress(C.show_progress(args), total=total, desc="stream", unit="op", unit_scale=True) as bar:
+        for start in range(0, total, args.batch_size):
+            batch = tuple(a[start:start + args.batch_size] for a in (kinds, src, dst))
+            t0 = time.perf_counter()
+            res = ic.process(*batch)
+            elapsed += time.perf_counter() - t0
+            answers += int(res.sum())
+            bar.update(batch[0].size)
+    k_stream = ic.n_components
+    k_static, static_labels = api.connected_components(g, backend=backend)
+    ok = k_stream == int(k_static) and np.array_equal(C.host(ic.labels()), C.host(static_labels))
+    q = int(total - g.m)
+
+    def rate(count: int) -> float:
+        return count / elapsed if elapsed > 0 else 0.0
+
+    out = {"input": inp.name, "n": g.n, "m": g.m, "inserts": g.m, "queries": q, "batches": n_batches,
+           "batch_size": args.batch_size, "mode": args.mode, "variant": ic.variant.name, "backend": backend,
+           "input_times_s": load_times, "time_s": elapsed, "edges_per_s": rate(g.m), "ops_per_s": rate(total),
+           "queries_true": answers, "components": k_stream, "static_components": int(k_static), "ok": ok,
+           **C.kernels_json(*kernels)}
+    C.report(args, out, [
+        ("input", C.input_line(inp.name, load_times)), ("n", f"{g.n:,}"), ("m", f"{g.m:,}"),
+        ("operations", f"{g.m:,} inserts + {q:,} queries (ratio {args.query_ratio:g}, seed {args.seed})"),
+        ("batches", f"{n_batches:,} of up to {args.batch_size:,} operations, {args.mode} mode"),
+        ("variant", f"{ic.variant.name} ({C.backend_note(backend, args.algorithm)})"),
+        C.kernels_field(*kernels), ("time", f"{C.fmt_s(elapsed)} in process()"),
+        ("throughput", f"{C.rate(rate(g.m))} edges/s, {C.rate(rate(total))} ops/s"),
+        ("queries", f"{answers:,} of {q:,} answered connected"),
+        ("components", f"{k_stream:,} (static: {int(k_static):,}) {'ok' if ok else 'MISMATCH'}")])
+    return 0 if ok else 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import shutil
 import statistics
 import sys
@@ -14,6 +15,9 @@ from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
+
+from gconn.bench.harness import (busy, generate, human_size, non_negative_int, positive_int, progress,
+                                  progress_enabled, resolve_backend, time_calls)
 
 #: The built-in example graph of ``gconn demo`` and ``--example``.
 EXAMPLE_SPEC = "rmat:scale=18,ef=16"
@@ -67,7 +71,6 @@ def algorithm_options(problem: str) -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the result as one JSON object")
     if problem == "incremental":
         return p
-    from gconn.bench.harness import non_negative_int, positive_int
     p.add_argument("-p", "--param", type=param, action="append", default=[], metavar="KEY=VALUE",
                    help="a variant option, repeatable: k=3 (k-out edges), kout=paper, hb_n=4, "
                         "bfs_sample=1024, bfs_levels=256, max_rounds=...; one the variant ignores: an error")
@@ -118,8 +121,7 @@ def relabel_of(args):
 
 
 class Input(NamedTuple):
-    """A described file (:class:`gconn.inputs.Source`) or a generated graph, its name, the seconds
-    spent getting it, and whether its ids are 1-based (Matrix Market, METIS)."""
+    """A described file (``Source``) or generated graph, its name, its times, whether ids are 1-based."""
 
     obj: object
     name: str
@@ -133,8 +135,7 @@ class Input(NamedTuple):
 
 
 def check_input_options(args, parser, problem: str | None = None) -> tuple[str, str]:
-    """Usage errors first (with ``problem``, the variant's name too, before a large file's read):
-    ('file', path) or ('spec', spec)."""
+    """Usage errors (the variant's too) before any read: ('file', path) or ('spec', spec)."""
     chosen = [x for x in (args.file, args.generate, EXAMPLE_SPEC if args.example else None) if x]
     if len(chosen) != 1:
         parser.error("give exactly one input: FILE, --generate SPEC or --example")
@@ -155,8 +156,7 @@ def check_input_options(args, parser, problem: str | None = None) -> tuple[str, 
 @contextlib.contextmanager
 def read_input(args, parser):
     """The :class:`Input` of the command line (a context: stdin kept in a temporary file)."""
-    from gconn.bench.harness import generate
-    from gconn.cli.kernels import watch_compiles
+    from gconn.cli.tools import watch_compiles
     from gconn.inputs import describe
     kind, name = check_input_options(args, parser)
     if kind == "spec":
@@ -188,7 +188,6 @@ def print_notes(notes) -> None:
 
 
 def backend_for(args, inp: Input) -> str:
-    from gconn.bench.harness import resolve_backend
     # A text edge list's run is its parse, on the CPU either way; a GPU adds its start-up and
     # memory (BENCHMARKS.md, issue 11), so auto does not even look for one.
     if args.backend == "auto" and inp.is_file and inp.obj.format == "edgelist":
@@ -199,8 +198,7 @@ def backend_for(args, inp: Input) -> str:
 def load_graph(inp: Input, args, relabel):
     """The input's whole graph, and the seconds it took."""
     from gconn.inputs import to_graph
-    from gconn.bench.harness import busy, human_size
-    from gconn.cli.kernels import watch_compiles
+    from gconn.cli.tools import watch_compiles
     if not inp.is_file:
         return inp.obj, dict(inp.times)
     desc = f"loading {inp.name} ({human_size(inp.obj.file.size)})"
@@ -233,10 +231,14 @@ def check_graph_path(path: str) -> None:
 
 def prepare(problem: str, args, backend: str, g=None, **kw) -> dict:
     """Load the run's kernels ahead of it (``g`` None: graph construction's)."""
-    from gconn.cli.kernels import prepare_kernels, resolve_algorithm
+    from gconn.cli.tools import prepare_kernels
     if g is None:
         return prepare_kernels("build", backend, notice=not args.quiet)
-    algorithm = resolve_algorithm(g, problem, backend, args.algorithm)
+    from gconn import design
+    from gconn.backends.cpu.sampling import hb_coverage
+    # the host graph's HB estimate also for the GPU: the graph is not on the device yet
+    algorithm = args.algorithm if args.algorithm != "auto" else \
+        design.choose(g, problem, backend=backend, hb_coverage=hb_coverage).name
     return prepare_kernels(problem, backend, algorithm, dict(getattr(args, "param", [])),
                            id_dtype=g.id_dtype, notice=not args.quiet, **kw)
 
@@ -253,7 +255,6 @@ def kernels_json(*parts) -> dict:
 
 
 def show_progress(args) -> bool:
-    from gconn.bench.harness import progress_enabled
     return progress_enabled(args.quiet)
 
 
@@ -264,9 +265,18 @@ def fmt_s(seconds: float) -> str:
 
 
 def print_fields(fields) -> None:
+    fields = [f for f in fields if f is not None]
     width = max(len(k) for k, _ in fields)
     for key, value in fields:
         print(f"{key:<{width}}  {value}")
+
+
+def report(args, out: dict, fields) -> None:
+    """``out`` as one JSON object with ``--json``, else ``fields`` as aligned lines."""
+    if args.json:
+        print(json.dumps(out))
+    else:
+        print_fields(fields)
 
 
 def input_line(name: str, times: dict) -> str:
@@ -276,8 +286,7 @@ def input_line(name: str, times: dict) -> str:
 
 
 class Runs(NamedTuple):
-    """The timed runs (the dispatcher's outcomes and wall times), the input's times, the kernels
-    loaded ahead (:func:`prepare`'s figures) and the graph (None where the route read the file)."""
+    """The runs' outcomes and wall times, the input's times, :func:`prepare`'s figures, the graph."""
 
     results: list
     walls: list
@@ -290,7 +299,6 @@ def timed_runs(problem: str, args, inp: Input, backend: str, relabel, load: bool
     """The runs of ``problem``: a file the dispatcher reads itself is read by each run unless
     ``load``; otherwise the graph is loaded once, its kernels ahead, and the runs timed apart."""
     from gconn.api import dispatch
-    from gconn.bench.harness import progress, time_calls
     from gconn.inputs import describe
     call = dispatch.Call(problem, backend, args.algorithm, dict(args.param), relabel, True, True, 0, None, False,
                          args.n)
@@ -320,7 +328,7 @@ def warm_chunked(args) -> dict:
     """Load the CPU's chunked route's kernels ahead of its timed runs."""
     import os
     from gconn.chunked.cpu import plan_of, warm
-    from gconn.cli.kernels import watch_compiles
+    from gconn.cli.tools import watch_compiles
     # Parallel parsing and union alternate with serial reading: spinning OpenMP workers would take
     # the cores from the reader (BENCHMARKS.md).  Set before the runtime starts; a user's setting wins.
     os.environ.setdefault("OMP_WAIT_POLICY", "passive")

@@ -16,9 +16,12 @@ Where we differ from SciPy 1.17, on purpose:
 """
 from __future__ import annotations
 
+import importlib
+
 import numpy as np
 
 from gconn import api
+from gconn.api.scc import strong_components
 from gconn.inputs.adjacency import Adjacency, CSGraphTypeError, adjacency, graph_of, strong_requested
 
 __all__ = ["connected_components", "CSGraphTypeError"]
@@ -42,14 +45,15 @@ def connected_components(csgraph, directed=True, connection="weak", return_label
     """
     strong = strong_requested(directed, connection)
     adj = adjacency(csgraph)
-    k, labels = strong_components(adj) if strong else weak_components(adj)
+    if adj.n == 0:
+        k, labels = 0, (importlib.import_module("cupy") if adj.on_gpu else np).zeros(0, np.int32)
+    else:
+        k, labels = strong_components(adj) if strong else weak_components(adj)
     return (k, labels) if return_labels else k
 
 
 def weak_components(adj: Adjacency):
     """Components of the undirected graph, numbered by smallest vertex (as SciPy numbers them)."""
-    if adj.n == 0:
-        return 0, _empty_labels(adj)
     if adj.on_gpu:
         k, labels = api.connected_components(graph_of(adj), backend="gpu")
         return k, labels.astype(np.int32, copy=False)
@@ -59,21 +63,3 @@ def weak_components(adj: Adjacency):
     ic.insert(rows, adj.indices)
     labels = ic.labels().astype(np.int32, copy=False)
     return int(labels.max()) + 1, labels
-
-
-def strong_components(adj: Adjacency):
-    """Strongly connected components: Tarjan on the host, coloring on the GPU."""
-    if adj.n == 0:
-        return 0, _empty_labels(adj)
-    if adj.on_gpu:
-        from gconn.backends.gpu import scc as gpu
-        return gpu.strong_components(adj.indptr, adj.indices, adj.n)
-    from gconn.backends.cpu import scc as cpu
-    return cpu.tarjan(adj.indptr, adj.indices, adj.n)
-
-
-def _empty_labels(adj: Adjacency):
-    if adj.on_gpu:
-        import cupy
-        return cupy.zeros(0, cupy.int32)
-    return np.zeros(0, np.int32)

@@ -119,21 +119,18 @@ def _int_at_least(x, lo: int) -> bool:
     return isinstance(x, (int, np.integer)) and not isinstance(x, bool) and x >= lo
 
 
-def _check_common(fan_in, backend, chunk_size) -> int:
+def _check_options(fan_in=2, backend="auto", chunk_size=1, output="auto", n=None) -> int:
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}; one of {', '.join(BACKENDS)}")
     if not _int_at_least(chunk_size, 1):
         raise ValueError(f"chunk_size must be a positive integer; got {chunk_size!r}")
     if not _int_at_least(fan_in, 2):
         raise ValueError(f"fan_in must be an integer >= 2; got {fan_in!r}")
-    return int(fan_in)
-
-
-def _check_output(output, n) -> None:
     if output not in OUTPUTS:
         raise ValueError(f"unknown output {output!r}; one of {', '.join(OUTPUTS)}")
     if n is not None and not _int_at_least(n, 0):
         raise ValueError(f"n must be a non-negative integer; got {n!r}")
+    return int(fan_in)
 
 
 def _unseen(lone: np.ndarray, src: np.ndarray, dst: np.ndarray) -> np.ndarray:
@@ -410,8 +407,7 @@ def connected_components(edges, *, source=None, target=None, n=None, output="aut
     >>> df.compute().values.tolist()
     [[0, 0], [1, 0], [2, 0], [5, 1], [6, 1]]
     """
-    fan_in = _check_common(fan_in, backend, chunk_size)
-    _check_output(output, n)
+    fan_in = _check_options(fan_in, backend, chunk_size, output, n)
     client = _get_client(client)
     forest = _partition_forest(edges, source, target, fan_in, backend, client)
     return _labels_out(client, _label_run(client, forest, n, output, backend), output, chunk_size)
@@ -428,7 +424,7 @@ def spanning_forest(edges, *, source=None, target=None, fan_in=4, backend="auto"
     >>> len(gconn.integrations.dask.spanning_forest(df, backend="cpu").compute())
     2
     """
-    fan_in = _check_common(fan_in, backend, chunk_size)
+    fan_in = _check_options(fan_in, backend, chunk_size)
     client = _get_client(client)
     forest = _partition_forest(edges, source, target, fan_in, backend, client)
     return _forest_out(client, forest, chunk_size)
@@ -451,7 +447,7 @@ class IncrementalForest:
     """
 
     def __init__(self, *, fan_in=4, backend="auto", chunk_size=1 << 22, client=None):
-        self._fan_in = _check_common(fan_in, backend, chunk_size)
+        self._fan_in = _check_options(fan_in, backend, chunk_size)
         self._backend = backend
         self._chunk_size = chunk_size
         self._client = _get_client(client)
@@ -478,7 +474,7 @@ class IncrementalForest:
 
     def labels(self, output="auto"):
         """``(k, labels)`` now, as :func:`connected_components` returns them."""
-        _check_output(output, None)
+        _check_options(output=output)
         lab = self._current_labels()
         if output != "auto":
             lab = _label_run(self._client, self._forest, None, output, self._backend)

@@ -99,8 +99,7 @@ class ConvertedGraph:
     def __len__(self) -> int:
         return int(self.labels.shape[0])
 
-    def number_of_nodes(self) -> int:
-        return len(self)
+    number_of_nodes = __len__
 
     def number_of_edges(self) -> int:
         return int(self.src.shape[0])
@@ -272,8 +271,7 @@ def _options() -> tuple[str, str]:
 
 
 def _components(G: ConvertedGraph, strong: bool = False, return_labels: bool = True):
-    """``(k, labels)`` of the weak or strong components, or ``k`` (the configured algorithm is
-    for weak components)."""
+    """``(k, labels)`` or ``k`` of the weak or strong components (the configured algorithm: weak only)."""
     backend, algorithm = _options()
     if strong:
         return _gconn_components(G.successor_matrix(), connection="strong", backend=backend,
@@ -287,18 +285,11 @@ def _count(G: ConvertedGraph, strong: bool = False) -> int:
 
 
 def _component_sets(G: ConvertedGraph, strong: bool = False):
-    """A fresh set of nodes per component, labels ascending: NetworkX's order (gconn numbers
-    weak components in G's node order)."""
+    """A fresh set of nodes per component in NetworkX's order (gconn numbers them in G's node order)."""
     k, labels = _components(G, strong)
     members = G.labels[np.argsort(labels, kind="stable")].tolist()
-    return _sets(members, np.cumsum(np.bincount(labels, minlength=k)).tolist())
-
-
-def _sets(members: list, ends: list):
-    start = 0
-    for end in ends:
-        yield set(members[start:end])
-        start = end
+    ends = np.cumsum(np.bincount(labels, minlength=k)).tolist()
+    return (set(members[a:b]) for a, b in zip([0, *ends], ends))
 
 
 def _node_component(G: ConvertedGraph, n) -> set:
@@ -352,12 +343,10 @@ class BackendInterface:
 
     @staticmethod
     def can_run(name, args, kwargs) -> bool:
+        """Always, and should_run too: the conversion is paid once per graph (NetworkX caches it)."""
         return True
 
-    @staticmethod
-    def should_run(name, args, kwargs) -> bool:
-        """Always: the conversion is paid once per graph (NetworkX caches it)."""
-        return True
+    should_run = can_run
 
     connected_components = _only(False, _component_sets)
     number_connected_components = _only(False, _count)

@@ -25,8 +25,7 @@ from gconn.pipeline.stats import Stats
 
 
 def run(graph, plan: Plan, backend, *, forest: bool = False, stats: Stats | None = None, seed: int = 0):
-    """Run ``plan`` on ``graph`` (on ``backend``); returns (roots, forest_src,
-    forest_dst), forest slots -1 where no edge was recorded."""
+    """Run ``plan`` on ``graph``: (roots, forest_src, forest_dst), forest slots -1 where no edge is."""
     return _run(graph, plan, backend, forest, stats, seed, backend.finalize)
 
 

@@ -1,15 +1,10 @@
-"""The finishes that are not union-find, once for every backend: the round
-loops of SV, Liu-Tarjan, Stergiou and label propagation, ECL-CC's and
-Afforest's hooking, the gathering of edges, and the incremental batches.
+"""The finishes that are not union-find, once for every backend: round loops (SV, Liu-Tarjan,
+Stergiou, label propagation), ECL-CC's and Afforest's hooking, edge gathering, incremental batches.
 
-Each backend gives a launch interface ``k`` (its ``finishes.Launches``):
-``k(kind, key, nthreads, *args)`` launches kernel ``kind`` on the rule
-codes ``key``; ``xp`` the array module, ``v(a)`` ``a`` as a launch takes
-it, ``none`` a placeholder; ``flagv``, ``clear()``, ``changed()`` a round's
-change flag; ``alter(P, wu, wv, wua, wva, eid, has_eid)`` Liu-Tarjan's
-Alter; ``hook(s, work)`` ECL-CC's / Afforest's hooks (edges inspected).
-Vertex passes take ``(verts, count, every)``: every vertex of P, or the
-first ``count`` of ``verts``.
+A backend's ``finishes.Launches`` ``k``: ``k(kind, key, nthreads, *args)`` launches kernel ``kind``
+on rule codes ``key``; ``xp``, ``v(a)`` (``a`` as a launch takes it), ``none``; ``flagv``,
+``clear()``, ``changed()`` (a round's change flag); ``alter(...)`` (Liu-Tarjan's Alter);
+``hook(s, work)``.  Vertex passes take ``(verts, count, every)``.
 
 >>> import numpy as np
 >>> from gconn.backends.cpu.finishes import Launches

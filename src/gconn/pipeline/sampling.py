@@ -32,8 +32,7 @@ def sample(k, s, seed: int, count: bool) -> int:
 
 
 def bfs_sample(k, s, seed: int) -> int:
-    """A BFS of at most ``bfs_levels`` levels from ``k.bfs_source``; the visited
-    set points at its minimum id (keeping parent <= child).  Returns edges inspected."""
+    """A BFS of at most ``bfs_levels`` levels; the visited set points at its minimum id: edges inspected."""
     xp, n, idt = k.xp, s.graph.n, s.graph.id_dtype
     source = k.bfs_source(s, seed)
     level = xp.full(n, -1, np.int32)
