@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from gconn.io._parsers import K
+from gconn.io import _parsers as K
 from gconn.io._files import GZIP_ERRORS, gzip_error, open_binary
 from gconn.io.edgelist import parse_error
 from gconn.io.arrays import edge_array

@@ -28,7 +28,7 @@ import numpy as np
 from gconn.graph.relabel import dense_ids
 from gconn.io._files import FileEdges, quote, read_bytes, without_edges
 from gconn.graph import numba_free
-from gconn.io._parsers import K
+from gconn.io import _parsers as K
 
 _HEADER = re.compile(rb"#[ \t]*gconn edge list:[^\n]*?\bn=(\d+)")
 _LISTED = re.compile(rb"#[ \t]*gconn edge list:[^\n]*?\bvertices=listed")

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from gconn.io._files import FileEdges, check_declared, quote, read_bytes
-from gconn.io._parsers import K
+from gconn.io import _parsers as K
 
 _CHUNK = 1 << 20
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from gconn.io._files import GZIP_ERRORS, FileEdges, check_declared, gzip_error, is_gzip, open_binary, quote, read_bytes
-from gconn.io._parsers import K
+from gconn.io import _parsers as K
 from gconn.io.edgelist import write_pairs
 
 _FORMATS = ("coordinate", "array")
