@@ -31,13 +31,13 @@ def edge_array(path: Path, mmap_mode=None) -> np.ndarray:
 
 
 def read_npy(info, n: int | None, relabelled: bool):
-    """The :class:`~gconn.io.edges.FileEdges` of an (m, 2) edge array."""
+    """The :class:`~gconn.io.FileEdges` of an (m, 2) edge array."""
     arr = edge_array(info.path)
     return FileEdges(arr[:, 0], arr[:, 1])
 
 
 def read_npz(info, n: int | None, relabelled: bool):
-    """The :class:`~gconn.io.edges.FileEdges` of an ``.npz`` archive."""
+    """The :class:`~gconn.io.FileEdges` of an ``.npz`` archive."""
     path = info.path
     archive = _load(path)
     if not isinstance(archive, np.lib.npyio.NpzFile):

@@ -252,7 +252,7 @@ def _column(fields, given, default, option, name, line):
 
 
 def read_file(info, n: int | None, relabelled: bool):
-    """The :class:`~gconn.io.edges.FileEdges` of a whole edge list."""
+    """The :class:`~gconn.io.FileEdges` of a whole edge list."""
     d = info.dialect
     buf = read_bytes(info.path)
     if not d.parsed:

@@ -74,7 +74,7 @@ def edge_arrays(path):
 
 
 def read(info, n: int | None, relabelled: bool):
-    """The :class:`~gconn.io.edges.FileEdges` of a .gcb file, with its canonical arrays."""
+    """The :class:`~gconn.io.FileEdges` of a .gcb file, with its canonical arrays."""
     path = info.path
     name = path.name
     with open(path, "rb") as f:

@@ -38,7 +38,7 @@ def read_header(path: Path, buf: np.ndarray):
 
 
 def read(info, n: int | None, relabelled: bool):
-    """The :class:`~gconn.io.edges.FileEdges` of a METIS file."""
+    """The :class:`~gconn.io.FileEdges` of a METIS file."""
     path = info.path
     name = path.name
     buf = read_bytes(path)

@@ -66,7 +66,7 @@ def _read_header(path: Path, f) -> _Header:
 
 
 def read(info, n: int | None, relabelled: bool):
-    """The :class:`~gconn.io.edges.FileEdges` of a Matrix Market file."""
+    """The :class:`~gconn.io.FileEdges` of a Matrix Market file."""
     path = info.path
     gz = is_gzip(path)
     try:

@@ -13,7 +13,7 @@ from gconn.io._files import FileEdges, without_edges
 
 
 def read(info, n, relabelled: bool):
-    """The :class:`~gconn.io.edges.FileEdges` of a Parquet edge table."""
+    """The :class:`~gconn.io.FileEdges` of a Parquet edge table."""
     import pyarrow as pa
     import pyarrow.parquet as pq
     path = info.path
