@@ -154,7 +154,7 @@ def _edges_in(info) -> int | None:
     """A file's edges from its header (.gcb, .npy), else estimated from its first lines, else None."""
     try:
         if info.format == "gcb":
-            from gconn.io.gcb import layout
+            from gconn.io.binary import layout
             return int(layout(info.path)[1])
         if info.format == "npy":
             return int(np.load(info.path, mmap_mode="r", allow_pickle=False).shape[0])

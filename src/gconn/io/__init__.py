@@ -13,7 +13,7 @@ import numpy as np
 from gconn.errors import VertexRangeError
 from gconn.graph import Graph, coerce, graph_from_pair, relabel_option
 from gconn.graph.ids import check_n
-from gconn.io import arrays, edgelist, gcb, metis, mtx, parquet
+from gconn.io import binary, edgelist, metis, mtx
 from gconn.io._files import RELABEL_HINT, FileEdges, atomic_write
 from gconn.io.chunks import edge_chunks, line_of_id
 from gconn.io.identify import (EXTENSIONS as FORMATS_BY_EXTENSION, FORMATS, FileInfo, as_path, check_format,
@@ -21,10 +21,10 @@ from gconn.io.identify import (EXTENSIONS as FORMATS_BY_EXTENSION, FORMATS, File
 
 __all__ = ["load", "save", "edge_chunks", "identify", "read_edges", "FileInfo", "FileEdges", "FORMATS"]
 
-_READERS = {"edgelist": edgelist.read_file, "mtx": mtx.read, "metis": metis.read, "npy": arrays.read_npy,
-            "npz": arrays.read_npz, "gcb": gcb.read, "parquet": parquet.read}
-_WRITERS = {"mtx": mtx.write, "metis": metis.write, "npy": arrays.write_npy, "npz": arrays.write_npz,
-            "gcb": gcb.write, "parquet": parquet.write}
+_READERS = {"edgelist": edgelist.read_file, "mtx": mtx.read, "metis": metis.read, "npy": binary.read_npy,
+            "npz": binary.read_npz, "gcb": binary.read_gcb, "parquet": binary.read_parquet}
+_WRITERS = {"mtx": mtx.write, "metis": metis.write, "npy": binary.write_npy, "npz": binary.write_npz,
+            "gcb": binary.write_gcb, "parquet": binary.write_parquet}
 _SEPARATORS = {".tsv": "\t", ".csv": ","}
 
 

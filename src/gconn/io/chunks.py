@@ -16,8 +16,7 @@ import numpy as np
 from gconn.io import _parsers as K
 from gconn.io._files import GZIP_ERRORS, gzip_error, open_binary
 from gconn.io.edgelist import parse_error
-from gconn.io.arrays import edge_array
-from gconn.io.gcb import edge_arrays, layout
+from gconn.io.binary import edge_array, edge_arrays, layout
 from gconn.io.identify import FileInfo, identify
 
 __all__ = ["edge_chunks", "EdgeChunks", "DEFAULT_CHUNK_EDGES", "of_file"]
