@@ -425,25 +425,21 @@ def _check_form(name: str) -> None:
         raise ValueError(f"unknown graph form {name!r}; one of {', '.join(FORMS)}")
 
 
-def coerce(obj: Any, n: int | None = None, *, relabel=False) -> Graph:
+def coerce(obj: Any, n: int | None = None) -> Graph:
     """A Graph from an object in memory (:func:`gconn.as_graph` adds files and matrices)."""
-    edges = isinstance(obj, (tuple, np.ndarray, list)) or _is_cupy(obj)
-    if relabel is not False and not edges:
-        raise TypeError(f"relabel applies to edge arrays, not to a {type(obj).__name__}; build the graph "
-                        "with gconn.Graph.from_edges(..., relabel=True) or gconn.load(..., relabel=True)")
     if isinstance(obj, Graph):
         return obj
     mod = type(obj).__module__.split(".")[0]
-    if mod == "scipy" or (mod == "cupyx" and hasattr(obj, "tocoo")):
-        if mod == "cupyx":
-            return DEVICE_FORMS().device_sparse_graph(obj)
+    if mod == "cupyx" and hasattr(obj, "tocoo"):
+        return DEVICE_FORMS().device_sparse_graph(obj)
+    if mod == "scipy":
         return Graph.from_scipy(obj)
     if mod == "networkx":
         return Graph.from_networkx(obj)
     if isinstance(obj, tuple) and len(obj) == 2:
-        return Graph.from_edges(obj[0], obj[1], n, relabel=relabel)
+        return Graph.from_edges(obj[0], obj[1], n)
     if isinstance(obj, (np.ndarray, list)) or _is_cupy(obj):
-        return Graph.from_edges(obj, None, n, relabel=relabel)
+        return Graph.from_edges(obj, None, n)
     raise TypeError(f"cannot build a graph from {type(obj).__name__}; pass a gconn.Graph, (src, dst) arrays, "
                     "an (m, 2) array, a square adjacency matrix, a scipy.sparse matrix, a networkx graph "
                     "or a file path")
