@@ -279,10 +279,9 @@ def _gcb(path: Path, chunk_edges: int):
 
 
 def _npy(path: Path, chunk_edges: int):
-    edge_array(path, "r")
+    edges = edge_array(path, "r")
 
     def read():
-        edges = np.load(path, mmap_mode="r", allow_pickle=False)
         for i in range(0, edges.shape[0], chunk_edges):
             block = edges[i:i + chunk_edges]
             s, d = np.ascontiguousarray(block[:, 0]), np.ascontiguousarray(block[:, 1])
