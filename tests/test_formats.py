@@ -43,7 +43,7 @@ def graphs(draw, names=False):
     if not names:
         return pairs
     # names that cannot be read as numbers, some with inner spaces
-    from gconn.io.delimited import HEADER_WORDS
+    from gconn.io.edgelist import HEADER_WORDS
     name = st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,6}( [a-z]{1,3})?", fullmatch=True).filter(
         lambda x: x.lower() not in HEADER_WORDS)
     pool = draw(st.lists(name, min_size=n, max_size=n, unique=True))

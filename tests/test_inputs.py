@@ -75,7 +75,7 @@ def test_table_first_two_columns_by_default(kind):
 def test_integer_columns_are_not_copied():
     src, dst = _edges(3)
     df = pd.DataFrame({"u": src.astype(np.int64), "v": dst.astype(np.int64)})
-    from gconn.inputs.tables import edge_columns
+    from gconn.inputs import edge_columns
     s, d, _ = edge_columns(df, None, None)
     assert np.shares_memory(s, df["u"].to_numpy())
     t = pa.table({"u": src, "v": dst})
@@ -178,7 +178,7 @@ def test_dlpack_pair_and_matrix():
 
 
 def test_dlpack_host_tensor_is_not_copied():
-    from gconn.inputs.tables import from_tensor
+    from gconn.inputs import from_tensor
     a = np.arange(10, dtype=np.int64)
     assert np.shares_memory(from_tensor(DLPackOnly(a), "t"), a)
 

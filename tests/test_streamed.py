@@ -238,10 +238,10 @@ def test_peak_memory_is_n_plus_chunk(tmp_path, monkeypatch, fmt):
     else:
         # A .gcb holding repeated edges (gconn writes none): the layout is all the stream reads.
         from types import SimpleNamespace
-        from gconn.io import gcb
+        from gconn.io.binary import write_gcb
         with open(path, "wb") as f:
-            gcb.write(SimpleNamespace(n=n, m=m, indptr=np.r_[np.zeros(n, np.int32), 2 * m].astype(np.int32),
-                                      indices=np.zeros(2 * m, np.int32), src=src, dst=dst), f)
+            write_gcb(SimpleNamespace(n=n, m=m, indptr=np.r_[np.zeros(n, np.int32), 2 * m].astype(np.int32),
+                                  indices=np.zeros(2 * m, np.int32), src=src, dst=dst), f)
     chunk = 1000
     chunked.run_file(path, PLAN, chunk_edges=chunk)  # compile and warm up first
     tracemalloc.start()

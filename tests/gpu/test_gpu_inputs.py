@@ -54,7 +54,7 @@ def test_device_tensors_stay_on_the_gpu(wrap):
     assert g.on_gpu
     k, labels = gconn.connected_components((wrap(s), wrap(d)), backend="gpu")
     assert isinstance(labels, cupy.ndarray) and k == _scipy_k(src, dst)
-    from gconn.inputs.tables import from_tensor
+    from gconn.inputs import from_tensor
     view = from_tensor(wrap(s), "t")
     assert view.data.ptr == s.data.ptr  # no copy
     k2, _ = gconn.connected_components(wrap(cupy.stack([s, d], axis=1)), backend="gpu")

@@ -12,7 +12,7 @@ from gconn.api.dispatch import Call
 from gconn.graph import relabel_option
 from gconn.api.incremental import IncrementalConnectivity  # noqa: F401 -- part of the API, beside the static calls
 from gconn.inputs import describe
-from gconn.inputs.tables import labels_table, output_option
+from gconn.inputs import labels_table, output_option
 
 _out = dispatch.out_array
 

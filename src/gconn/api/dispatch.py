@@ -18,7 +18,7 @@ from gconn.errors import GPUUnavailableError
 from gconn.graph import Graph, _is_cupy
 from gconn.graph.relabel import AUTO_MIN_RANGE, AUTO_RATIO
 from gconn.inputs import Source, to_graph
-from gconn.inputs.tables import has_names
+from gconn.inputs import has_names
 from gconn.pipeline.stats import Stats
 
 BACKENDS = ("auto", "cpu", "gpu")

@@ -100,13 +100,7 @@ class Graph:
         >>> [a.tolist() for a in Graph.from_edges([1, 2, 2], [0, 2, 1]).edges()]
         [[1, 2, 2], [0, 2, 1]]
         """
-        f = self._forms
-        if "canonical" in f:
-            return f["canonical"][2:]
-        e = f.get("edges")
-        if e is None:
-            e = f["edges"] = self._build_edges()
-        return e
+        return self._form("edges", slice(2, 4))
 
     def adjacency(self):
         """``(indptr, indices)``: a symmetric CSR, duplicates kept, self loops dropped,
@@ -115,45 +109,38 @@ class Graph:
         >>> [a.tolist() for a in Graph.from_edges([1, 2, 2], [0, 2, 1]).adjacency()]
         [[0, 1, 3, 4], [1, 0, 2, 1]]
         """
-        f = self._forms
-        if "canonical" in f:
-            return f["canonical"][:2]
-        a = f.get("adjacency")
-        if a is None:
-            a = f["adjacency"] = self._build_adjacency()
-        return a
+        return self._form("adjacency", slice(0, 2))
 
     def canonical(self):
         """``(indptr, indices, src, dst)``: the simple graph, a sorted symmetric CSR and a COO with u < v."""
         c = self._forms.get("canonical")
         if c is None:
-            c = self._forms["canonical"] = self._build_canonical()
+            c = self._forms["canonical"] = self._build("canonical")
             self._forms.pop("adjacency", None)
         return c
 
-    def _build_edges(self):
-        if self.on_gpu:
-            return DEVICE_FORMS().device_edges(self)
-        indptr, indices = self._forms["input-csr"]
-        from gconn.graph.build import rows_of
-        return rows_of(indptr, self._ids), indices
+    def _form(self, name: str, part: slice):
+        """Form ``name``: its part of the canonical form where that is built, else its own, built once."""
+        f = self._forms
+        if "canonical" in f:
+            return f["canonical"][part]
+        if name not in f:
+            f[name] = self._build(name)
+        return f[name]
 
-    def _build_adjacency(self):
+    def _build(self, name: str):
         if self.on_gpu:
-            return DEVICE_FORMS().device_adjacency(self)
-        from gconn.graph.build import adjacency_csr
+            return getattr(DEVICE_FORMS(), f"device_{name}")(self)
+        from gconn.graph import build
+        if name == "edges":
+            indptr, indices = self._forms["input-csr"]
+            return build.rows_of(indptr, self._ids), indices
         src, dst = self.edges()
-        return adjacency_csr(src, dst, self.n)
-
-    def _build_canonical(self):
-        if self.on_gpu:
-            return DEVICE_FORMS().device_canonical(self)
-        from gconn.graph.build import rows_of, symmetric_csr, upper_csr
-        src, dst = self.edges()
-        dt = self._ids
-        uptr, ucol = upper_csr(src, dst, self.n, dt)
-        indptr, indices = symmetric_csr(uptr, ucol, offset_dtype(ucol.size))
-        return indptr, indices, rows_of(uptr, dt), ucol
+        if name == "adjacency":
+            return build.adjacency_csr(src, dst, self.n)
+        uptr, ucol = build.upper_csr(src, dst, self.n, self._ids)
+        indptr, indices = build.symmetric_csr(uptr, ucol, offset_dtype(ucol.size))
+        return indptr, indices, build.rows_of(uptr, self._ids), ucol
 
     @property
     def indptr(self):
@@ -425,25 +412,21 @@ def _check_form(name: str) -> None:
         raise ValueError(f"unknown graph form {name!r}; one of {', '.join(FORMS)}")
 
 
-def coerce(obj: Any, n: int | None = None, *, relabel=False) -> Graph:
+def coerce(obj: Any, n: int | None = None) -> Graph:
     """A Graph from an object in memory (:func:`gconn.as_graph` adds files and matrices)."""
-    edges = isinstance(obj, (tuple, np.ndarray, list)) or _is_cupy(obj)
-    if relabel is not False and not edges:
-        raise TypeError(f"relabel applies to edge arrays, not to a {type(obj).__name__}; build the graph "
-                        "with gconn.Graph.from_edges(..., relabel=True) or gconn.load(..., relabel=True)")
     if isinstance(obj, Graph):
         return obj
     mod = type(obj).__module__.split(".")[0]
-    if mod == "scipy" or (mod == "cupyx" and hasattr(obj, "tocoo")):
-        if mod == "cupyx":
-            return DEVICE_FORMS().device_sparse_graph(obj)
+    if mod == "cupyx" and hasattr(obj, "tocoo"):
+        return DEVICE_FORMS().device_sparse_graph(obj)
+    if mod == "scipy":
         return Graph.from_scipy(obj)
     if mod == "networkx":
         return Graph.from_networkx(obj)
     if isinstance(obj, tuple) and len(obj) == 2:
-        return Graph.from_edges(obj[0], obj[1], n, relabel=relabel)
+        return Graph.from_edges(obj[0], obj[1], n)
     if isinstance(obj, (np.ndarray, list)) or _is_cupy(obj):
-        return Graph.from_edges(obj, None, n, relabel=relabel)
+        return Graph.from_edges(obj, None, n)
     raise TypeError(f"cannot build a graph from {type(obj).__name__}; pass a gconn.Graph, (src, dst) arrays, "
                     "an (m, 2) array, a square adjacency matrix, a scipy.sparse matrix, a networkx graph "
                     "or a file path")

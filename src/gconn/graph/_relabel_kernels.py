@@ -32,20 +32,9 @@ def _grow(keys, vals, bits):
 
 
 @njit(cache=True)
-def first_seen(src, dst, out_src, out_dst):
-    """Number the distinct ids (>= 0) of src then dst into ``out_*`` in order of first appearance;
-    returns the ids in that order."""
-    bits = 16
-    keys = np.full(1 << bits, _EMPTY, np.int64)
-    vals = np.empty(1 << bits, np.int64)
-    order = np.empty(16, np.int64)
-    keys, vals, order, k, bits = map_ids(keys, vals, order, 0, bits, src, dst, out_src, out_dst)
-    return order[:k].copy()
-
-
-@njit(cache=True)
 def map_ids(keys, vals, order, k, bits, src, dst, out_src, out_dst):
-    """:func:`first_seen` over a table kept between calls (``k`` ids, load <= 1/2); returns its new state."""
+    """Number the distinct ids (>= 0) of src then dst into ``out_*`` in order of first appearance, over a
+    table kept between calls (``k`` ids, load <= 1/2); returns its new state."""
     for part in range(2):
         arr = src if part == 0 else dst
         out = out_src if part == 0 else out_dst

@@ -70,14 +70,57 @@ def _real(name: str, value, low: float, high: float = np.inf) -> float:
     return float(value)
 
 
-def _graph_form(edges: Callable, doc: str) -> Callable[..., Graph]:
-    """The :class:`~gconn.graph.Graph` form ``name(...)`` of ``name_edges(...)``."""
+_BOOLS = {"true": True, "1": True, "yes": True, "on": True,
+          "false": False, "0": False, "no": False, "off": False}
+
+
+@dataclass(frozen=True)
+class GeneratorSpec:
+    """A generator as specs name it: ``edges``'s parameters, ``short`` their abbreviations."""
+
+    name: str
+    graph: Callable[..., Graph]
+    edges: Callable[..., tuple]
+    description: str
+    aliases: tuple[str, ...] = ()
+    short: dict[str, str] = field(default_factory=dict)
+
+    def parameters(self) -> list[inspect.Parameter]:
+        return list(inspect.signature(self.edges, eval_str=True).parameters.values())
+
+    def usage(self) -> str:
+        """The parameters as a spec shows them, e.g. ``mesh:side``.
+
+        >>> SPECS["grid"].usage()
+        'grid:side[,keep=0.7,seed=0]'
+        """
+        long_to_short = {v: k for k, v in self.short.items()}
+        required, optional = [], []
+        for prm in self.parameters():
+            name = long_to_short.get(prm.name, prm.name)
+            if prm.default is inspect.Parameter.empty:
+                required.append(name)
+            else:
+                default = str(prm.default).lower() if isinstance(prm.default, bool) else prm.default
+                optional.append(f"{name}={default}")
+        text = f"{self.name}:{','.join(required)}"
+        return text + (f"[,{','.join(optional)}]" if optional else "")
+
+
+#: Each generator by its spec name.
+SPECS: dict[str, GeneratorSpec] = {}
+
+
+def _generator(edges: Callable, name: str, description: str, *, doc: str, aliases: tuple = (),
+               short: dict | None = None) -> Callable[..., Graph]:
+    """The :class:`~gconn.graph.Graph` form ``name(...)`` of ``name_edges(...)``, entered in :data:`SPECS`."""
     def graph(*args, **kwargs) -> Graph:
         return Graph.from_edges(*edges(*args, **kwargs))
 
     graph.__name__ = graph.__qualname__ = edges.__name__.removesuffix("_edges")
     graph.__signature__ = inspect.signature(edges).replace(return_annotation=Graph)
     graph.__doc__ = doc
+    SPECS[name] = GeneratorSpec(name, graph, edges, description, aliases, short or {})
     return graph
 
 
@@ -171,9 +214,10 @@ def rmat_edges(scale: int, edge_factor: int = 16, a: float = 0.57, b: float = 0.
     return src, dst, n
 
 
-rmat = _graph_form(rmat_edges, """R-MAT graph: ``2**scale`` vertices, ``edge_factor * 2**scale`` edge samples.
-
-    Each sample picks quadrant a, b, c or d = 1 - a - b - c at each of ``scale``
+rmat = _generator(
+    rmat_edges, "rmat", "R-MAT: 2^scale vertices, ef*2^scale edge samples, skewed degrees",
+    short={"ef": "edge_factor"}, doc="""R-MAT graph: ``2**scale`` vertices, ``edge_factor * 2**scale``
+    edge samples.  Each sample picks quadrant a, b, c or d = 1 - a - b - c at each of ``scale``
     levels; ``permute`` relabels the ids pseudo-randomly.
 
     >>> g = rmat(10, seed=1)
@@ -191,7 +235,10 @@ def kronecker_edges(scale: int, edge_factor: int = 16, seed: int = 0) -> Edges:
     return rmat_edges(scale, edge_factor, 0.57, 0.19, 0.19, seed, True)
 
 
-kronecker = _graph_form(kronecker_edges, """Graph500 Kronecker graph: :func:`rmat` with a=0.57, b=c=0.19, permuted ids.
+kronecker = _generator(
+    kronecker_edges, "kron", "Graph500 Kronecker: R-MAT with a=0.57, b=c=0.19, permuted ids",
+    aliases=("kronecker",), short={"ef": "edge_factor"}, doc="""Graph500 Kronecker graph: :func:`rmat` with
+    a=0.57, b=c=0.19, permuted ids.
 
     >>> kronecker(8, seed=3) == rmat(8, seed=3)
     True
@@ -271,7 +318,9 @@ def barabasi_albert_edges(n: int, m_per_vertex: int, seed: int = 0) -> Edges:
     return src, dst, n
 
 
-barabasi_albert = _graph_form(barabasi_albert_edges, """Barabasi-Albert graph: a clique on
+barabasi_albert = _generator(
+    barabasi_albert_edges, "ba", "Barabasi-Albert preferential attachment, m edges per new vertex",
+    aliases=("barabasi_albert",), short={"m": "m_per_vertex"}, doc="""Barabasi-Albert graph: a clique on
     ``m_per_vertex + 1`` vertices, then each vertex links to ``m_per_vertex`` earlier ones by degree.
 
     >>> g = barabasi_albert(1000, 4, seed=2)
@@ -297,8 +346,10 @@ def erdos_renyi_edges(n: int, avg_degree: float, seed: int = 0) -> Edges:
     return src, dst, n
 
 
-erdos_renyi = _graph_form(erdos_renyi_edges, """Erdos-Renyi G(n, m) graph: m = n * avg_degree / 2 uniform
-    random pairs drawn with replacement (self loops and repeats dropped).
+erdos_renyi = _generator(
+    erdos_renyi_edges, "er", "Erdos-Renyi G(n, m): n*d/2 uniform random pairs",
+    aliases=("erdos_renyi",), short={"d": "avg_degree"}, doc="""Erdos-Renyi G(n, m) graph:
+    m = n * avg_degree / 2 uniform random pairs drawn with replacement (self loops and repeats dropped).
 
     >>> g = erdos_renyi(10000, 10, seed=1)
     >>> 49000 < g.m <= 50000
@@ -331,7 +382,9 @@ def grid_road_edges(side: int, keep: float = 0.7, seed: int = 0) -> Edges:
     return src, dst, n
 
 
-grid_road = _graph_form(grid_road_edges, """A road-like graph: a side x side 4-neighbour grid keeping each edge
+grid_road = _generator(
+    grid_road_edges, "grid", "road-like side x side grid, each edge kept with probability keep",
+    aliases=("grid_road", "road"), doc="""A road-like graph: a side x side 4-neighbour grid keeping each edge
     with probability ``keep``; ids row by row, diameter about 2 * side.
 
     >>> grid_road(64, keep=1.0).m == 2 * 64 * 63
@@ -348,7 +401,9 @@ def triangle_mesh_edges(side: int) -> Edges:
     return _lattice_edges(_int("side", side), diagonals=True)
 
 
-triangle_mesh = _graph_form(triangle_mesh_edges, """A side x side grid with the down-right diagonal of every cell: a
+triangle_mesh = _generator(
+    triangle_mesh_edges, "mesh", "side x side triangulated grid mesh (one diagonal per cell)",
+    aliases=("triangle_mesh",), doc="""A side x side grid with the down-right diagonal of every cell: a
     triangulated mesh with 3 * side**2 - 4 * side + 1 edges (side >= 1).
 
     >>> g = triangle_mesh(4)
@@ -370,7 +425,9 @@ def path_edges(n: int, permute: bool = False, seed: int = 0) -> Edges:
     return order[:-1].copy(), order[1:].copy(), n
 
 
-path = _graph_form(path_edges, """The path 0-1-...-(n-1) (diameter n - 1); ``permute`` shuffles the ids.
+path = _generator(
+    path_edges, "path", "path on n vertices (diameter n-1), ids optionally permuted",
+    doc="""The path 0-1-...-(n-1) (diameter n - 1); ``permute`` shuffles the ids.
 
     >>> g = path(5, permute=True, seed=4)
     >>> g.m, sorted(g.degrees().tolist())
@@ -408,7 +465,10 @@ def small_components_edges(n_components: int, size: int, seed: int = 0, p: float
     return ids[src], ids[dst], n
 
 
-small_components = _graph_form(small_components_edges, """``n_components`` random trees of ``size`` vertices,
+small_components = _generator(
+    small_components_edges, "components",
+    "n_components random trees of size vertices (p adds cycles), ids shuffled", aliases=("small_components",),
+    doc="""``n_components`` random trees of ``size`` vertices,
     ids shuffled; with probability ``p`` each vertex also links to another of its component.
 
     >>> g = small_components(100, 10, seed=5)
@@ -428,7 +488,8 @@ def star_edges(n: int) -> Edges:
     return np.zeros(max(n - 1, 0), dt), np.arange(1, n, dtype=dt), n
 
 
-star = _graph_form(star_edges, """Vertex 0 joined to each of 1..n-1.
+star = _generator(
+    star_edges, "star", "vertex 0 joined to all others", doc="""Vertex 0 joined to each of 1..n-1.
 
     >>> star(5).degrees().tolist()
     [4, 1, 1, 1, 1]
@@ -447,7 +508,8 @@ def complete_edges(n: int) -> Edges:
     return src.astype(dt), dst.astype(dt), n
 
 
-complete = _graph_form(complete_edges, """The complete graph on n vertices.
+complete = _generator(
+    complete_edges, "complete", "complete graph on n vertices", doc="""The complete graph on n vertices.
 
     >>> complete(5).m
     10
@@ -465,79 +527,14 @@ def cycle_edges(n: int) -> Edges:
     return src, np.roll(src, -1), n
 
 
-cycle = _graph_form(cycle_edges, """The cycle 0-1-...-(n-1)-0 (for n < 3 the loop and repeat are dropped).
+cycle = _generator(
+    cycle_edges, "cycle", "cycle on n vertices",
+    doc="""The cycle 0-1-...-(n-1)-0 (for n < 3 the loop and repeat are dropped).
 
     >>> cycle(6).m
     6
     """)
 
-
-_BOOLS = {"true": True, "1": True, "yes": True, "on": True,
-          "false": False, "0": False, "no": False, "off": False}
-
-
-@dataclass(frozen=True)
-class GeneratorSpec:
-    """A generator as specs name it: ``edges``'s parameters, ``short`` their abbreviations."""
-
-    name: str
-    graph: Callable[..., Graph]
-    edges: Callable[..., tuple]
-    description: str
-    aliases: tuple[str, ...] = ()
-    short: dict[str, str] = field(default_factory=dict)
-
-    def parameters(self) -> list[inspect.Parameter]:
-        return list(inspect.signature(self.edges, eval_str=True).parameters.values())
-
-    def usage(self) -> str:
-        """The parameters as a spec shows them, e.g. ``mesh:side``.
-
-        >>> SPECS["grid"].usage()
-        'grid:side[,keep=0.7,seed=0]'
-        """
-        long_to_short = {v: k for k, v in self.short.items()}
-        required, optional = [], []
-        for prm in self.parameters():
-            name = long_to_short.get(prm.name, prm.name)
-            if prm.default is inspect.Parameter.empty:
-                required.append(name)
-            else:
-                default = str(prm.default).lower() if isinstance(prm.default, bool) else prm.default
-                optional.append(f"{name}={default}")
-        text = f"{self.name}:{','.join(required)}"
-        return text + (f"[,{','.join(optional)}]" if optional else "")
-
-
-#: Each generator by its spec name.
-SPECS: dict[str, GeneratorSpec] = {s.name: s for s in (
-    GeneratorSpec("rmat", rmat, rmat_edges,
-                  "R-MAT: 2^scale vertices, ef*2^scale edge samples, skewed degrees",
-                  short={"ef": "edge_factor"}),
-    GeneratorSpec("kron", kronecker, kronecker_edges,
-                  "Graph500 Kronecker: R-MAT with a=0.57, b=c=0.19, permuted ids",
-                  aliases=("kronecker",), short={"ef": "edge_factor"}),
-    GeneratorSpec("ba", barabasi_albert, barabasi_albert_edges,
-                  "Barabasi-Albert preferential attachment, m edges per new vertex",
-                  aliases=("barabasi_albert",), short={"m": "m_per_vertex"}),
-    GeneratorSpec("er", erdos_renyi, erdos_renyi_edges,
-                  "Erdos-Renyi G(n, m): n*d/2 uniform random pairs",
-                  aliases=("erdos_renyi",), short={"d": "avg_degree"}),
-    GeneratorSpec("grid", grid_road, grid_road_edges,
-                  "road-like side x side grid, each edge kept with probability keep",
-                  aliases=("grid_road", "road")),
-    GeneratorSpec("mesh", triangle_mesh, triangle_mesh_edges,
-                  "side x side triangulated grid mesh (one diagonal per cell)",
-                  aliases=("triangle_mesh",)),
-    GeneratorSpec("path", path, path_edges,
-                  "path on n vertices (diameter n-1), ids optionally permuted"),
-    GeneratorSpec("components", small_components, small_components_edges,
-                  "n_components random trees of size vertices (p adds cycles), ids shuffled",
-                  aliases=("small_components",)),
-    GeneratorSpec("star", star, star_edges, "vertex 0 joined to all others"),
-    GeneratorSpec("complete", complete, complete_edges, "complete graph on n vertices"),
-    GeneratorSpec("cycle", cycle, cycle_edges, "cycle on n vertices"),
-)}
 
 _BY_NAME = {alias: s for s in SPECS.values() for alias in (s.name, *s.aliases)}
 

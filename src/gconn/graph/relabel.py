@@ -64,12 +64,10 @@ def dense_ids(src: np.ndarray, dst: np.ndarray, seen=None):
 
 
 def _hashed(src: np.ndarray, dst: np.ndarray):
-    from gconn.graph._relabel_kernels import first_seen
-    s = np.ascontiguousarray(src, np.int64)
-    d = np.ascontiguousarray(dst, np.int64)
-    out_s = np.empty(s.size, np.int64)
-    out_d = np.empty(d.size, np.int64)
-    order = first_seen(s, d, out_s, out_d)
+    from gconn.graph._relabel_kernels import IdTable
+    table = IdTable()
+    out_s, out_d = table.map(np.ascontiguousarray(src, np.int64), np.ascontiguousarray(dst, np.int64))
+    order = table.ids
     perm = np.argsort(order, kind="stable")
     dt = id_dtype(order.size)
     rank = np.empty(order.size, dt)

@@ -12,6 +12,7 @@ from typing import NamedTuple
 import numpy as np
 
 from gconn.graph.memory import check_vertices
+from gconn.io import _parsers as K
 
 #: The advice when a file's declared vertex count does not fit in memory.
 RELABEL_HINT = "pass relabel=True (gconn cc --relabel) to count only the vertices that have edges"
@@ -73,6 +74,18 @@ def read_bytes(path: Path) -> np.ndarray:
     except GZIP_ERRORS as e:
         raise gzip_error(path, e) from None
     return np.frombuffer(data, np.uint8)
+
+
+def next_line(buf: np.ndarray, pos: int, line: int):
+    """(start, end, number) of the first line from byte ``pos`` (line ``line``) on that is neither blank
+    nor a '%' comment, or None."""
+    while pos < buf.size:
+        end = K.line_end(buf, pos)
+        text = bytes(buf[pos:end]).strip()
+        if text and not text.startswith(b"%"):
+            return pos, end, line
+        pos, line = end + 1, line + 1
+    return None
 
 
 def quote(raw, limit: int = 60) -> str:

@@ -1,7 +1,8 @@
-"""``K``: :mod:`gconn.io._kernels`'s functions from the ahead-of-time compiled module
-(:data:`COMPILED`) while numba is not loaded (a one-off ``gconn cc FILE`` never imports it),
-else the numba kernels.
+"""The byte-level parsers' status codes and value kinds; :mod:`gconn.io._kernels`'s functions as this
+module's attributes: from the ahead-of-time compiled module (:data:`COMPILED`) while numba is not loaded
+(a one-off ``gconn cc FILE`` never imports it), else the numba kernels.
 
+>>> from gconn.io import _parsers as K
 >>> K.TOO_FEW
 2
 >>> import numpy as np
@@ -10,36 +11,43 @@ else the numba kernels.
 """
 from __future__ import annotations
 
+import functools
 import importlib
 
 from gconn.graph import numba_free
-from gconn.io import _codes
 
-_CODES = {k: v for k, v in vars(_codes).items() if k.isupper()}
+OK = 0
+BAD_FIELD = 1      # a field that must be a non-negative integer is not one
+TOO_FEW = 2        # fewer fields on the line than required
+NEGATIVE = 3       # a vertex id with a minus sign
+OVERFLOW = 4       # an integer beyond int64
+OUT_OF_RANGE = 5   # an id outside [base, base + limit)
+TOO_MANY = 6       # more records than the file declares
+ODD_PAIRS = 7      # METIS with edge weights: a neighbour without its weight
+EXTRA_FIELDS = 8   # an edge-list line with more fields than the file's lines have
+BAD_EXTRA = 9      # a field besides the ids that must be a number is not one
+EMPTY_FIELD = 10   # nothing between two delimiters
+
+# Value kinds of a Matrix Market entry
+VALUE_INTEGER = 0
+VALUE_REAL = 1
+
 #: The compiled module (built by :mod:`gconn.backends.aot`, a layer above this one).
 COMPILED = "gconn.backends._aot"
-_LOADED: list = []
 
 
+@functools.cache
 def compiled():
     """The compiled module, or None where it was not built."""
-    if not _LOADED:
-        try:
-            _LOADED.append(importlib.import_module(COMPILED))
-        except ImportError:
-            _LOADED.append(None)
-    return _LOADED[0]
+    try:
+        return importlib.import_module(COMPILED)
+    except ImportError:
+        return None
 
 
-class _Kernels:
-    def __getattr__(self, name):
-        if name in _CODES:
-            return _CODES[name]
-        module = compiled() if numba_free() else None
-        if module is not None and hasattr(module, name):
-            return getattr(module, name)
-        from gconn.io import _kernels
-        return getattr(_kernels, name)
-
-
-K = _Kernels()
+def __getattr__(name):
+    module = compiled() if numba_free() else None
+    if module is not None and hasattr(module, name):
+        return getattr(module, name)
+    from gconn.io import _kernels
+    return getattr(_kernels, name)

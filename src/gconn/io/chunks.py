@@ -13,11 +13,10 @@ from pathlib import Path
 
 import numpy as np
 
-from gconn.io._parsers import K
+from gconn.io import _parsers as K
 from gconn.io._files import GZIP_ERRORS, gzip_error, open_binary
 from gconn.io.edgelist import parse_error
-from gconn.io.arrays import edge_array
-from gconn.io.gcb import edge_arrays, layout
+from gconn.io.binary import edge_array, edge_arrays, layout
 from gconn.io.identify import FileInfo, identify
 
 __all__ = ["edge_chunks", "EdgeChunks", "DEFAULT_CHUNK_EDGES", "of_file"]
@@ -280,10 +279,9 @@ def _gcb(path: Path, chunk_edges: int):
 
 
 def _npy(path: Path, chunk_edges: int):
-    edge_array(path, "r")
+    edges = edge_array(path, "r")
 
     def read():
-        edges = np.load(path, mmap_mode="r", allow_pickle=False)
         for i in range(0, edges.shape[0], chunk_edges):
             block = edges[i:i + chunk_edges]
             s, d = np.ascontiguousarray(block[:, 0]), np.ascontiguousarray(block[:, 1])

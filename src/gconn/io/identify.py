@@ -103,11 +103,9 @@ def _shown(head: bytes) -> str:
     return " ".join(f"{b:02x}" for b in head[:8])
 
 
-def identify(path, format=None, *, header=None, source=None, target=None, names=None,
-             full=None) -> FileInfo:
+def identify(path, format=None, *, header=None, source=None, target=None, names=None) -> FileInfo:
     """The :class:`FileInfo` of a graph file: its format, how that was
-    decided, and an edge list's dialect (the keywords are :func:`gconn.load`'s);
-    ``full``: the whole content, if read.
+    decided, and an edge list's dialect (the keywords are :func:`gconn.load`'s).
 
     >>> import tempfile, os
     >>> path = os.path.join(tempfile.mkdtemp(), "stdin")
@@ -148,7 +146,7 @@ def identify(path, format=None, *, header=None, source=None, target=None, names=
     elif named is not None:
         fmt, how = named, f"the extension {split_name(path)[0]}"
     else:
-        content = full if full is not None else (head if whole else _content(path, gz))
+        content = head if whole else (bytes(read_bytes(path)) if gz else path.read_bytes())
         metis = _metis_evidence(content)
         fmt = "metis" if metis else "edgelist"
         how = f"the content: {metis}" if metis else "the content: neither Matrix Market nor METIS"
@@ -169,10 +167,6 @@ def identify(path, format=None, *, header=None, source=None, target=None, names=
             raise ValueError(f"{path.name}: source=/target= name the columns of an edge list or Parquet table, "
                              f"not of {fmt}")
     return FileInfo(path, fmt, gz, size, how, tuple(notes), dialect, (source, target))
-
-
-def _content(path: Path, gz: bool) -> bytes:
-    return bytes(read_bytes(path)) if gz else path.read_bytes()
 
 
 def _metis_evidence(content: bytes) -> str:

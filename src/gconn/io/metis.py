@@ -9,23 +9,19 @@ from pathlib import Path
 
 import numpy as np
 
-from gconn.io._files import FileEdges, check_declared, quote, read_bytes
-from gconn.io._parsers import K
+from gconn.io._files import FileEdges, check_declared, next_line, quote, read_bytes
+from gconn.io import _parsers as K
 
 _CHUNK = 1 << 20
 
 
 def read_header(path: Path, buf: np.ndarray):
     """(n, m, fmt, ncon, header line number, body offset)."""
-    pos, line = 0, 1
-    while pos < buf.size:
-        end = K.line_end(buf, pos)
-        fields = bytes(buf[pos:end]).split()
-        if fields and not fields[0].startswith(b"%"):
-            break
-        pos, line = end + 1, line + 1
-    else:
+    found = next_line(buf, 0, 1)
+    if found is None:
         raise ValueError(f"{path.name}: empty METIS file; expected a header line 'n m [fmt [ncon]]'")
+    pos, end, line = found
+    fields = bytes(buf[pos:end]).split()
     valid = (2 <= len(fields) <= 4 and all(f.isdigit() for f in fields)
              and (len(fields) < 3 or (len(fields[2]) <= 3 and set(fields[2].decode()) <= {"0", "1"})))
     if not valid:
@@ -38,7 +34,7 @@ def read_header(path: Path, buf: np.ndarray):
 
 
 def read(info, n: int | None, relabelled: bool):
-    """The :class:`~gconn.io.edges.FileEdges` of a METIS file."""
+    """The :class:`~gconn.io.FileEdges` of a METIS file."""
     path = info.path
     name = path.name
     buf = read_bytes(path)

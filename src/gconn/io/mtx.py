@@ -10,8 +10,9 @@ from pathlib import Path
 
 import numpy as np
 
-from gconn.io._files import GZIP_ERRORS, FileEdges, check_declared, gzip_error, is_gzip, open_binary, quote, read_bytes
-from gconn.io._parsers import K
+from gconn.io._files import (GZIP_ERRORS, FileEdges, check_declared, is_gzip, next_line, open_binary, quote,
+                             read_bytes)
+from gconn.io import _parsers as K
 from gconn.io.edgelist import write_pairs
 
 _FORMATS = ("coordinate", "array")
@@ -35,9 +36,8 @@ def _fail(name: str, line: int, what: str, raw: bytes):
     raise ValueError(f"{name}, line {line}: {what}, got {quote(raw)}")
 
 
-def _read_header(path: Path, f) -> _Header:
-    name = path.name
-    banner = f.readline()
+def _read_header(name: str, buf: np.ndarray) -> _Header:
+    banner = bytes(buf[:K.line_end(buf, 0)])
     parts = banner.decode("utf-8", "replace").lower().split()
     if len(parts) != 5 or parts[0] != "%%matrixmarket":
         _fail(name, 1, "not a Matrix Market file: expected a banner "
@@ -46,39 +46,34 @@ def _read_header(path: Path, f) -> _Header:
     if obj != "matrix" or fmt not in _FORMATS or field not in _FIELDS or symmetry not in _SYMMETRIES:
         _fail(name, 1, f"unsupported Matrix Market banner: expected 'matrix', one of {_FORMATS}, "
               f"one of {tuple(_FIELDS)} and one of {_SYMMETRIES}", banner)
-    lineno = 1
-    for raw in f:
-        lineno += 1
-        stripped = raw.strip()
-        if not stripped or stripped.startswith(b"%"):
-            continue
-        sizes = stripped.split()
-        want = 3 if fmt == "coordinate" else 2
-        if len(sizes) != want or not all(s.isdigit() for s in sizes):
-            _fail(name, lineno, f"expected the size line '{'rows cols nnz' if want == 3 else 'rows cols'}'", raw)
-        rows, cols = int(sizes[0]), int(sizes[1])
-        if rows != cols:
-            raise ValueError(f"{name}, line {lineno}: the matrix is {rows} x {cols}; "
-                             "an adjacency matrix must be square")
-        nnz = int(sizes[2]) if want == 3 else rows * cols
-        return _Header(fmt, field, _FIELDS[field], rows, cols, nnz, lineno)
-    raise ValueError(f"{name}, line {lineno}: file ends before the Matrix Market size line")
+    found = next_line(buf, len(banner) + 1, 2)
+    if found is None:
+        raise ValueError(f"{name}, line {K.count_lines(buf)}: file ends before the Matrix Market size line")
+    pos, end, lineno = found
+    raw = bytes(buf[pos:end])
+    sizes = raw.split()
+    want = 3 if fmt == "coordinate" else 2
+    if len(sizes) != want or not all(s.isdigit() for s in sizes):
+        _fail(name, lineno, f"expected the size line '{'rows cols nnz' if want == 3 else 'rows cols'}'", raw)
+    rows, cols = int(sizes[0]), int(sizes[1])
+    if rows != cols:
+        raise ValueError(f"{name}, line {lineno}: the matrix is {rows} x {cols}; "
+                         "an adjacency matrix must be square")
+    nnz = int(sizes[2]) if want == 3 else rows * cols
+    return _Header(fmt, field, _FIELDS[field], rows, cols, nnz, lineno)
 
 
 def read(info, n: int | None, relabelled: bool):
-    """The :class:`~gconn.io.edges.FileEdges` of a Matrix Market file."""
+    """The :class:`~gconn.io.FileEdges` of a Matrix Market file."""
     path = info.path
-    gz = is_gzip(path)
-    try:
-        with open_binary(path, gz) as f:
-            header = _read_header(path, f)
-    except GZIP_ERRORS as e:
-        raise gzip_error(path, e) from None
+    buf = read_bytes(path)
+    header = _read_header(path.name, buf)
     check_declared(path.name, n, header.rows, header.size_line, f"{path.name}, line {header.size_line}: the "
                    f"{header.rows} x {header.cols} matrix", relabelled)
-    _check_syntax(path, header)
+    _check_syntax(path, header, buf)
     import fast_matrix_market as fmm  # here: gconn's build (setup.py) imports the readers without it
     # fast_matrix_market picks gzip by the name: a stream where name and content might disagree
+    gz = is_gzip(path)
     try:
         if gz or path.suffix in (".gz", ".bz2"):
             with open_binary(path, gz) as f:
@@ -86,16 +81,15 @@ def read(info, n: int | None, relabelled: bool):
         else:
             (data, (row, col)), _ = fmm.read_coo(str(path), generalize_symmetry=False)
     except (ValueError, OverflowError, RuntimeError, *GZIP_ERRORS) as e:
-        raise _describe_error(path, header, e) from None
+        raise _describe_error(path, header, buf, e) from None
     if header.format == "array":
         keep = data != 0
         row, col = row[keep], col[keep]
     return FileEdges(row, col, header.rows)
 
 
-def _check_syntax(path: Path, header: _Header) -> None:
+def _check_syntax(path: Path, header: _Header, buf: np.ndarray) -> None:
     """Reject what fast_matrix_market reads leniently: '3 1.5' as '3 1', extra fields, a real as integer."""
-    buf = read_bytes(path)
     body = K.line_start(buf, header.size_line + 1)
     kind = K.VALUE_INTEGER if header.field == "integer" else K.VALUE_REAL
     nvals = header.fields - 2
@@ -114,11 +108,10 @@ def _check_syntax(path: Path, header: _Header) -> None:
     raise ValueError(f"{path.name}, line {line}: expected {expected}, got {quote(buf[start:end])}")
 
 
-def _describe_error(path: Path, header: _Header, error: Exception) -> ValueError:
+def _describe_error(path: Path, header: _Header, buf: np.ndarray, error: Exception) -> ValueError:
     """The error for a file fmm rejected, naming the bad line."""
     name = path.name
     if header.format == "coordinate":
-        buf = read_bytes(path)
         body = K.line_start(buf, header.size_line + 1)
         cap = min(header.nnz, K.count_lines(buf))
         src = np.empty(cap, np.int64)
@@ -144,7 +137,7 @@ def _describe_error(path: Path, header: _Header, error: Exception) -> ValueError
         number, _, message = message[5:].partition(":")
         message = message.strip()
     elif message.startswith("Truncated file"):
-        number = str(K.count_lines(read_bytes(path)))
+        number = str(K.count_lines(buf))
     else:
         return ValueError(f"{name}: {message[:1].lower()}{message[1:]}")
     return ValueError(f"{name}, line {number}: {message[:1].lower()}{message[1:]}")
