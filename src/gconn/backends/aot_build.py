@@ -23,7 +23,7 @@ from gconn.backends.aot import VARIANT
 from gconn.backends.core.primitives import Primitives
 from gconn.backends.core.unionfind import build
 from gconn.backends.cpu.backend import _compact
-from gconn.backends.cpu.primitives import record_edge
+from gconn.backends.cpu.unionfind import record_edge
 from gconn.design import Plan, Variant
 from gconn.io import _kernels as K
 

@@ -17,8 +17,7 @@ from gconn.pipeline import finishes as drivers
 from gconn.backends.cpu import atomics
 from gconn.backends.cpu import bfs as _bfs
 from gconn.backends.cpu.bfs import degree_sum
-from gconn.backends.cpu.primitives import CPU, record_edge, same_set_any
-from gconn.backends.cpu.unionfind import SERIAL_BELOW, serial_twin
+from gconn.backends.cpu.unionfind import CPU, SERIAL_BELOW, record_edge, same_set_any, serial_twin
 
 MB = build(CPU)
 shortcut = MB.shortcut

@@ -8,8 +8,7 @@ from numba import njit, prange
 
 from gconn.backends.cpu.bfs import Search
 from gconn.design import STRIDE_RUN
-from gconn.backends.cpu.primitives import parent_of, record_edge, set_parent
-from gconn.backends.cpu.unionfind import unite
+from gconn.backends.cpu.unionfind import parent_of, record_edge, set_parent, unite
 
 KOUT_PAPER = 0      # first edge + k-1 uniformly random edges (paper Alg. k-out)
 KOUT_AFFOREST = 1   # the first k edges (Afforest)
