@@ -17,23 +17,9 @@ from gconn.pipeline import finishes as drivers
 from gconn.backends.cpu import atomics
 from gconn.backends.cpu import bfs as _bfs
 from gconn.backends.cpu.bfs import degree_sum
-from gconn.backends.cpu.unionfind import CPU, SERIAL_BELOW, record_edge, same_set_any, serial_twin
+from gconn.backends.cpu.unionfind import CPU, SERIAL_BELOW, UF, record_edge, serial_twin
 
 MB = build(CPU)
-shortcut = MB.shortcut
-FullShortcut = MB.FullShortcut
-SVHook = MB.SVHook
-SVWinner = MB.SVWinner
-SVClassicHook = MB.SVClassicHook
-lt_connect = MB.lt_connect
-lt_update = MB.lt_update
-lt_winner = MB.lt_winner
-Alter = MB.Alter
-LabelPropEdge = MB.LabelPropEdge
-StergiouEdge = MB.StergiouEdge
-StergiouShortcut = MB.StergiouShortcut
-link = MB.link
-GatherEdges = MB.GatherEdges
 
 # -- vertex phases over every vertex (``every``) or ``verts[:cnt]``; ``flag[0]`` counts changes
 
@@ -49,7 +35,7 @@ def shortcut_pass(P, verts, cnt, every, flag, sopt):
     changed = 0
     for t in prange(cnt):
         v = np.int64(t) if every else np.int64(verts[t])
-        if shortcut(P, v, sopt):
+        if MB.shortcut(P, v, sopt):
             changed += 1
     flag[0] += changed
 
@@ -59,7 +45,7 @@ def lt_update_pass(P, N, verts, cnt, every, flag, uopt):
     changed = 0
     for t in prange(cnt):
         v = np.int64(t) if every else np.int64(verts[t])
-        if lt_update(P, N, v, uopt):
+        if MB.lt_update(P, N, v, uopt):
             changed += 1
     flag[0] += changed
 
@@ -69,7 +55,7 @@ def stergiou_shortcut_pass(cur, prev, verts, cnt, every, flag):
     changed = 0
     for t in prange(cnt):
         v = np.int64(t) if every else np.int64(verts[t])
-        if StergiouShortcut(cur, prev, v):
+        if MB.StergiouShortcut(cur, prev, v):
             changed += 1
     flag[0] += changed
 
@@ -78,8 +64,8 @@ def stergiou_shortcut_pass(cur, prev, verts, cnt, every, flag):
 def shortcut_endpoints(P, src, dst, m):
     """FullShortcut of a batch's endpoints (threads sharing one store ancestors: harmless)."""
     for i in prange(m):
-        FullShortcut(P, src[i])
-        FullShortcut(P, dst[i])
+        MB.FullShortcut(P, src[i])
+        MB.FullShortcut(P, dst[i])
 
 
 # -- edge phases over (eu, ev)[:m] -----------------------------------------------
@@ -89,7 +75,7 @@ def sv_round(P, prev, eu, ev, m, snapshot, flag):
     R = prev if snapshot else P
     hooked = 0
     for i in prange(m):
-        if SVHook(P, R, prev, eu[i], ev[i]) >= 0:
+        if MB.SVHook(P, R, prev, eu[i], ev[i]) >= 0:
             hooked += 1
     flag[0] += hooked
 
@@ -99,7 +85,7 @@ def sv_winners(P, prev, eu, ev, m, fa, fb):
     """Forest mode: the first edge whose hook, replayed on the snapshot, equals
     the root's final parent claims the root's slot."""
     for i in prange(m):
-        h = SVWinner(P, prev, eu[i], ev[i])
+        h = MB.SVWinner(P, prev, eu[i], ev[i])
         if h >= 0 and atomics.cas(fa, h, -1, eu[i]) == -1:
             fb[h] = ev[i]
 
@@ -108,7 +94,7 @@ def sv_winners(P, prev, eu, ev, m, fa, fb):
 def sv_classic_round(P, eu, ev, m, down, flag):
     hooked = 0
     for i in prange(m):
-        if SVClassicHook(P, eu[i], ev[i], down):
+        if MB.SVClassicHook(P, eu[i], ev[i], down):
             hooked += 1
     flag[0] += hooked
 
@@ -116,7 +102,7 @@ def sv_classic_round(P, eu, ev, m, down, flag):
 @njit(parallel=True, cache=True)
 def lt_connect_pass(P, N, wu, wv, m, copt):
     for i in prange(m):
-        lt_connect(P, N, wu[i], wv[i], copt)
+        MB.lt_connect(P, N, wu[i], wv[i], copt)
 
 
 @njit(parallel=True, cache=True)
@@ -124,7 +110,7 @@ def lt_winners(P, N, wu, wv, eid, has_eid, m, ou, ov, fa, fb, copt):
     """Forest mode, before the update: the first edge whose message is a root's
     minimum claims its slot with its input edge (``eid`` when ``has_eid``)."""
     for i in prange(m):
-        r = lt_winner(P, N, wu[i], wv[i], copt)
+        r = MB.lt_winner(P, N, wu[i], wv[i], copt)
         if r >= 0:
             e = eid[i] if has_eid else np.int64(i)
             if atomics.cas(fa, r, -1, ou[e]) == -1:
@@ -144,7 +130,7 @@ def alter_edges(P, wu, wv, eid, has_eid):
         k = 0
         d = 0
         for i in range(c * size, min(m, (c + 1) * size)):
-            a, b = Alter(P, wu[i], wv[i])
+            a, b = MB.Alter(P, wu[i], wv[i])
             if a != b:
                 k += 1
             if a != wu[i] or b != wv[i]:
@@ -159,7 +145,7 @@ def alter_edges(P, wu, wv, eid, has_eid):
     for c in prange(nchunks):
         o = kept[c]
         for i in range(c * size, min(m, (c + 1) * size)):
-            a, b = Alter(P, wu[i], wv[i])
+            a, b = MB.Alter(P, wu[i], wv[i])
             if a != b:
                 nu[o] = a
                 nv[o] = b
@@ -173,7 +159,7 @@ def alter_edges(P, wu, wv, eid, has_eid):
 def lp_round(P, eu, ev, m, flag):
     changed = 0
     for i in prange(m):
-        if LabelPropEdge(P, eu[i], ev[i]):
+        if MB.LabelPropEdge(P, eu[i], ev[i]):
             changed += 1
     flag[0] += changed
 
@@ -181,14 +167,14 @@ def lp_round(P, eu, ev, m, flag):
 @njit(parallel=True, cache=True)
 def stergiou_round(cur, prev, eu, ev, m):
     for i in prange(m):
-        StergiouEdge(cur, prev, eu[i], ev[i])
+        MB.StergiouEdge(cur, prev, eu[i], ev[i])
 
 
 @njit(parallel=True, cache=True)
 def link_coo(P, src, dst, m, record, fa, fb, method):
     """ECL-CC's / Afforest's hooking over an edge list."""
     for i in prange(m):
-        r = link(P, src[i], dst[i], method)
+        r = MB.link(P, src[i], dst[i], method)
         if record:
             record_edge(fa, fb, r, src[i], dst[i])
 
@@ -199,7 +185,7 @@ def link_csr(P, indptr, indices, active, method, fa, fb):
         v = active[t]
         for j in range(indptr[v], indptr[v + 1]):
             w = indices[j]
-            r = link(P, v, w, method)
+            r = MB.link(P, v, w, method)
             record_edge(fa, fb, r, v, w)
 
 
@@ -209,15 +195,15 @@ def mixed_link_batch(P, kinds, src, dst, m, out, method):
     so a query's root check is linearizable as for UnionAsync."""
     for i in prange(m):
         if kinds[i] == 0:
-            link(P, src[i], dst[i], method)
+            MB.link(P, src[i], dst[i], method)
         else:
-            out[i] = same_set_any(P, src[i], dst[i], UNION_ASYNC, FIND_NAIVE)
+            out[i] = UF.same_set_any(P, src[i], dst[i], UNION_ASYNC, FIND_NAIVE)
 
 
 @njit(parallel=True, cache=True)
 def gather_edges(P, indptr, indices, active, nact, offsets, lmax, contract, eu, ev):
     for t in prange(nact):
-        GatherEdges(P, indptr, indices, active[t], offsets[t], lmax, contract, eu, ev)
+        MB.GatherEdges(P, indptr, indices, active[t], offsets[t], lmax, contract, eu, ev)
 
 
 # -- the launch interface of gconn.pipeline.finishes -------------------------

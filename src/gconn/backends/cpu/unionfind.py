@@ -24,11 +24,6 @@ CPU = Primitives(jit=njit, load=atomics.load, store=atomics.store, cas=atomics.c
                  atomic_min=atomics.atomic_min, atomic_add=atomics.atomic_add,
                  fence=atomics.fence)
 UF = build(CPU)
-union_any = UF.union_any
-find_any = UF.find_any
-parent_of = UF.parent_of
-set_parent = UF.set_parent
-same_set_any = UF.same_set_any
 
 
 @njit(inline="always")
@@ -38,18 +33,15 @@ def record_edge(fa, fb, r, u, v):
         fa[r] = u
         fb[r] = v
 
-# UnionAsync is called in the loops themselves: behind union_any's dispatch LLVM does not inline it
-UnionAsync = UF.UnionAsync
-
-
 @njit(inline="always")
 def unite(P, H, u, v, fin, fopt, sopt):
-    """Union by the plan's codes; UnionAsync + FindHalve as constants, which LLVM inlines."""
+    """Union by the plan's codes; UnionAsync + FindHalve as constants, which LLVM inlines (behind
+    union_any's dispatch it does not)."""
     if fin == UNION_ASYNC:
         if fopt == FIND_HALVE:
-            return UnionAsync(P, u, v, FIND_HALVE)
-        return UnionAsync(P, u, v, fopt)
-    return union_any(P, H, u, v, fin, fopt, sopt)
+            return UF.UnionAsync(P, u, v, FIND_HALVE)
+        return UF.UnionAsync(P, u, v, fopt)
+    return UF.union_any(P, H, u, v, fin, fopt, sopt)
 
 
 @njit(parallel=True, cache=True)
@@ -63,16 +55,16 @@ def init_parents(P):
 def compress_all(P, fin):
     for vi in prange(P.size):
         v = np.int64(vi)
-        r = find_any(P, v, fin, FIND_NAIVE)
+        r = UF.find_any(P, v, fin, FIND_NAIVE)
         if r != v:
-            set_parent(P, v, r, fin)
+            UF.set_parent(P, v, r, fin)
 
 
 @njit(parallel=True, cache=True)
 def roots_of(P, fin, out):
     for vi in prange(P.size):
         v = np.int64(vi)
-        out[v] = parent_of(P, v, fin)
+        out[v] = UF.parent_of(P, v, fin)
 
 
 @njit(parallel=True, cache=True)
@@ -115,21 +107,21 @@ def mixed_batch(P, H, kinds, src, dst, fin, fopt, sopt, out):
     """Inserts (kind 0) and queries (kind 1) of one batch at once; answers in ``out[i]``."""
     for i in prange(kinds.size):
         if kinds[i] == 0:
-            union_any(P, H, src[i], dst[i], fin, fopt, sopt)
+            UF.union_any(P, H, src[i], dst[i], fin, fopt, sopt)
         else:
-            out[i] = same_set_any(P, src[i], dst[i], fin, fopt)
+            out[i] = UF.same_set_any(P, src[i], dst[i], fin, fopt)
 
 
 @njit(parallel=True, cache=True)
 def insert_batch(P, H, src, dst, fin, fopt, sopt):
     for i in prange(src.size):
-        union_any(P, H, src[i], dst[i], fin, fopt, sopt)
+        UF.union_any(P, H, src[i], dst[i], fin, fopt, sopt)
 
 
 @njit(parallel=True, cache=True)
 def query_batch(P, src, dst, fin, fopt, out):
     for i in prange(src.size):
-        out[i] = same_set_any(P, src[i], dst[i], fin, fopt)
+        out[i] = UF.same_set_any(P, src[i], dst[i], fin, fopt)
 
 
 #: Batches of fewer operations run on the calling thread (serial twins): a parallel launch
@@ -206,13 +198,13 @@ def small_process(kinds, src, dst, phased, out, P, H, like, idmax, fin, fopt, so
     q = 0
     for i in range(kinds.size):
         if kinds[i] == 0:
-            union_any(P, H, s[i], d[i], fin, fopt, sopt)
+            UF.union_any(P, H, s[i], d[i], fin, fopt, sopt)
         elif not phased:
-            out[q] = same_set_any(P, s[i], d[i], fin, fopt)
+            out[q] = UF.same_set_any(P, s[i], d[i], fin, fopt)
             q += 1
     if phased:
         for i in range(kinds.size):
             if kinds[i] == 1:
-                out[q] = same_set_any(P, s[i], d[i], fin, fopt)
+                out[q] = UF.same_set_any(P, s[i], d[i], fin, fopt)
                 q += 1
     return end, q
