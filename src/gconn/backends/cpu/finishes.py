@@ -213,11 +213,10 @@ KERNELS = {"copy": copy_pass, "shortcut": shortcut_pass, "lt_update": lt_update_
            "stergiou_shortcut": stergiou_shortcut_pass, "endpoints": shortcut_endpoints, "sv_round": sv_round,
            "sv_winners": sv_winners, "sv_classic_round": sv_classic_round, "lt_connect": lt_connect_pass,
            "lt_winners": lt_winners, "lp_round": lp_round, "stergiou_round": stergiou_round, "link": link_coo,
-           "mixed_link": mixed_link_batch, "gather_edges": gather_edges}
+           "mixed_link": mixed_link_batch, "gather_edges": gather_edges, "alter": alter_edges}
 
 #: their serial twins, for launches over fewer than SERIAL_BELOW items (as union-find batches)
 SERIAL = {kind: serial_twin(kernel) for kind, kernel in KERNELS.items()}
-alter_serial = serial_twin(alter_edges)
 
 
 class Launches:
@@ -232,7 +231,7 @@ class Launches:
         self.none = np.full(1, -1, id_dtype)
 
     def __call__(self, kind, key, nthreads, *args):
-        (SERIAL if nthreads < SERIAL_BELOW else KERNELS)[kind](*args, *key)
+        return (SERIAL if nthreads < SERIAL_BELOW else KERNELS)[kind](*args, *key)
 
     @staticmethod
     def v(a):
@@ -245,8 +244,7 @@ class Launches:
         return bool(self.flagv[0])
 
     def alter(self, P, wu, wv, wua, wva, eid, has_eid):
-        kernel = alter_serial if wu.size < SERIAL_BELOW else alter_edges
-        nu, nv, eid, moved = kernel(P, wu, wv, eid, has_eid)
+        nu, nv, eid, moved = self("alter", (), wu.size, P, wu, wv, eid, has_eid)
         self.flagv[0] += moved
         return nu, nv, eid
 
