@@ -30,11 +30,8 @@ from gconn.io import _kernels as K
 # serially, UnionRemCAS + HalveAtomicOne beats UnionAsync + FindHalve (BENCHMARKS.md)
 _PLAN = Plan.of(Variant.parse(VARIANT))
 _FIND, _SPLICE = _PLAN.fopt, _PLAN.sopt
-
-
-@njit(inline="always")
-def _load(a, i):
-    return a[i]
+_load = njit(inline="always")(lambda a, i: a[i])
+_fence = njit(inline="always")(lambda: None)
 
 
 @njit(inline="always")
@@ -50,17 +47,10 @@ def _cas(a, i, old, new):
     return seen
 
 
-@njit(inline="always")
-def _fence():
-    pass
-
-
 #: One thread, so the atomics are plain reads and writes (union-find uses no atomic_min, atomic_add).
 SERIAL = Primitives(jit=njit, load=_load, store=_store, cas=_cas, atomic_min=None, atomic_add=None,
                     fence=_fence)
-_UF = build(SERIAL)
-_union = _UF.UnionRemCAS
-_find = _UF.FindNaive
+UF = build(SERIAL)
 
 
 @njit
@@ -68,10 +58,10 @@ def _unite(src, dst, P, fa, fb):
     for v in range(P.size):
         P[v] = v
     for i in range(src.size):
-        r = _union(P, src[i], dst[i], _FIND, _SPLICE)
+        r = UF.UnionRemCAS(P, src[i], dst[i], _FIND, _SPLICE)
         record_edge(fa, fb, r, src[i], dst[i])
     for v in range(P.size):
-        P[v] = _find(P, v)
+        P[v] = UF.FindNaive(P, v)
 
 
 def components(src, dst, P):
