@@ -313,19 +313,14 @@ def build(pr):
     def SameSet(P, u, v, fopt):
         # linearizable (Jayanti-Tarjan): equal roots mean connected; two roots both still roots,
         # read coherently after the finds, mean not connected at that moment
-        fresh = False
-        while True:
-            if fresh:
-                u = find(P, u, fopt)
-                v = find(P, v, fopt)
-            else:
-                u = find_peeked(P, u, fopt)
-                v = find_peeked(P, v, fopt)
-            if u == v:
-                return True
+        u = find_peeked(P, u, fopt)
+        v = find_peeked(P, v, fopt)
+        while u != v:
             if load(P, u) == u and load(P, v) == v:
                 return False
-            fresh = True
+            u = find(P, u, fopt)
+            v = find(P, v, fopt)
+        return True
 
     # -- UnionJTB: randomized linking by rank on packed records --------------
     @jit
