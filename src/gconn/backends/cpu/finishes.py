@@ -1,10 +1,6 @@
-"""The non-union-find finishes on the CPU: SV, Liu-Tarjan, Stergiou, label
-propagation, ECL-CC, Afforest and BFS-CC.
-
-The rule bodies of :mod:`gconn.backends.core.minbased` in ``prange`` loops,
-launched by :mod:`gconn.pipeline.finishes` through :class:`Launches`.  Rule
-choices are runtime codes: one cached compilation per kernel and id width
-serves every variant."""
+"""The non-union-find finishes on the CPU (SV, Liu-Tarjan, Stergiou, label propagation, ECL-CC,
+Afforest, BFS-CC): :mod:`gconn.backends.core.minbased`'s bodies in ``prange`` loops on runtime
+codes, launched by :mod:`gconn.pipeline.finishes` through :class:`Launches`."""
 from __future__ import annotations
 
 import numpy as np

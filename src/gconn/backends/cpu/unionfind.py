@@ -1,9 +1,7 @@
-"""The union-find finish on the CPU (paper Sec. 3.4): the primitives of
-:mod:`gconn.backends.core` and the union-find bodies built with them, on runtime
-codes (one cached compilation per id width serves every variant);
-initialization, compression, the finish over active vertices (CSR) or all
-edges (COO), and the incremental batches.  A ``prange`` index is uint64 (with
-int32 ids it would unify to float64), so loops rebind it as a signed ``v``.
+"""Union-find on the CPU (paper Sec. 3.4): :mod:`gconn.backends.core`'s bodies built with the
+CPU's primitives, on runtime codes; initialization, compression, the finish over active vertices
+(CSR) or all edges (COO), the incremental batches.  A ``prange`` index is uint64 (with int32 ids
+it would unify to float64), so loops rebind it as a signed ``v``.
 
 >>> callable(UF.union_any)
 True
@@ -142,11 +140,10 @@ insert_serial = serial_twin(insert_batch)
 query_serial = serial_twin(query_batch)
 
 
-# The small-batch path of gconn.IncrementalConnectivity: one compiled call checks a batch's ids
-# and runs it, in place of the checked path's NumPy calls, which on a few ids cost more than the
-# unions.  Each returns -1, having changed nothing, when the batch needs the checked path (lengths
-# that differ, a kind other than 0/1, an id < 0 or >= min(capacity, ``idmax``)); else 1 + the
-# largest id.  Ids are cast to the state's width (``like.dtype``) as the checked path does.
+# IncrementalConnectivity's small batches: one compiled call checks the ids and runs the batch.
+# Each returns -1, having changed nothing, where the checked path must take it (lengths that differ,
+# a kind not 0/1, an id < 0 or >= min(capacity, ``idmax``)); else 1 + the largest id.  Ids are cast
+# to ``like.dtype``.
 
 @njit(cache=True)
 def _ids_end(src, dst, limit):
