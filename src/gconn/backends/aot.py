@@ -1,14 +1,8 @@
 """One-off runs without numba: the seam to :mod:`gconn.backends._aot`, built
-by :mod:`gconn.backends.aot_build` with ``numba.pycc`` (deprecated; another
-ahead-of-time build may replace it by a module of that name with the same
-functions: ``components_*``, ``roots_*``, ``forest_*`` and the parsers of
-:mod:`gconn.io._kernels`, which the file readers take by that name).
-
-numba costs a new process about a second before its first kernel runs, more
-than SciPy's whole run on a 1M-edge file; the compiled module holds what a
-plain call needs (serial union-find over the raw edges, the text parsers).
-:mod:`gconn.api.dispatch` (route ``compiled``) sends plain calls on small
-host edges and files here when :func:`chosen` says so; the labels are SciPy's.
+by :mod:`gconn.backends.aot_build` with ``numba.pycc``: serial union-find over
+the raw edges and the text parsers of :mod:`gconn.io._kernels`, without numba's
+second of start-up.  :mod:`gconn.api.dispatch` (route ``compiled``) sends plain
+calls on small host edges and files here when :func:`chosen` says so.
 
 >>> import numpy as np
 >>> e = raw(np.array([0, 2]), np.array([1, 3]), None)
@@ -19,6 +13,7 @@ True
 """
 from __future__ import annotations
 
+import functools
 from typing import NamedTuple
 
 import numpy as np
@@ -34,19 +29,16 @@ VARIANT = "none+union-rem-cas+find-naive+halve-one"
 WARM_MAX_EDGES = 1 << 18
 COLD_MAX_EDGES = 1 << 24
 
-_MODULE: list = []
 
-
+@functools.cache
 def module():
     """:mod:`gconn.backends._aot`, or None where it was not built
     (``PYTHONPATH=src python -m gconn.backends.aot_build`` builds it in a checkout)."""
-    if not _MODULE:
-        try:
-            from gconn.backends import _aot
-        except ImportError:
-            _aot = None
-        _MODULE.append(_aot)
-    return _MODULE[0]
+    try:
+        from gconn.backends import _aot
+    except ImportError:
+        return None
+    return _aot
 
 
 def chosen(m: int) -> bool:

@@ -23,18 +23,15 @@ from gconn.backends.aot import VARIANT
 from gconn.backends.core.primitives import Primitives
 from gconn.backends.core.unionfind import build
 from gconn.backends.cpu.backend import _compact
-from gconn.backends.cpu.primitives import record_edge
+from gconn.backends.cpu.unionfind import record_edge
 from gconn.design import Plan, Variant
 from gconn.io import _kernels as K
 
 # serially, UnionRemCAS + HalveAtomicOne beats UnionAsync + FindHalve (BENCHMARKS.md)
 _PLAN = Plan.of(Variant.parse(VARIANT))
 _FIND, _SPLICE = _PLAN.fopt, _PLAN.sopt
-
-
-@njit(inline="always")
-def _load(a, i):
-    return a[i]
+_load = njit(inline="always")(lambda a, i: a[i])
+_fence = njit(inline="always")(lambda: None)
 
 
 @njit(inline="always")
@@ -50,17 +47,10 @@ def _cas(a, i, old, new):
     return seen
 
 
-@njit(inline="always")
-def _fence():
-    pass
-
-
 #: One thread, so the atomics are plain reads and writes (union-find uses no atomic_min, atomic_add).
 SERIAL = Primitives(jit=njit, load=_load, store=_store, cas=_cas, atomic_min=None, atomic_add=None,
                     fence=_fence)
-_UF = build(SERIAL)
-_union = _UF.UnionRemCAS
-_find = _UF.FindNaive
+UF = build(SERIAL)
 
 
 @njit
@@ -68,10 +58,10 @@ def _unite(src, dst, P, fa, fb):
     for v in range(P.size):
         P[v] = v
     for i in range(src.size):
-        r = _union(P, src[i], dst[i], _FIND, _SPLICE)
+        r = UF.UnionRemCAS(P, src[i], dst[i], _FIND, _SPLICE)
         record_edge(fa, fb, r, src[i], dst[i])
     for v in range(P.size):
-        P[v] = _find(P, v)
+        P[v] = UF.FindNaive(P, v)
 
 
 def components(src, dst, P):
@@ -90,36 +80,6 @@ def forest(src, dst, P, fa, fb):
     _unite(src, dst, P, fa, fb)
 
 
-# The parsers go in through their dispatchers: pycc's own typing of their bodies rejects the
-# literal status codes.  entries_ok, parallel in the JIT, is the serial check here.
-def _line_end(buf, pos):
-    return K.line_end(buf, pos)
-
-
-def _count_lines(buf):
-    return K.count_lines(buf)
-
-
-def _line_start(buf, line):
-    return K.line_start(buf, line)
-
-
-def _parse_pairs(buf, pos, line, base, limit, nfields, expect, src, dst):
-    return K.parse_pairs(buf, pos, line, base, limit, nfields, expect, src, dst)
-
-
-def _parse_edges(buf, pos, line, delim, nfields, ca, cb, numbers, limit, src, dst):
-    return K.parse_edges(buf, pos, line, delim, nfields, ca, cb, numbers, limit, src, dst)
-
-
-def _check_entries(buf, pos, line, nidx, nvals, kind):
-    return K.check_entries(buf, pos, line, nidx, nvals, kind)
-
-
-def _entries_ok(buf, pos, nidx, nvals, kind, chunks):
-    return K.check_entries(buf, pos, 1, nidx, nvals, kind)[0] == K.OK
-
-
 #: (edge id type, vertex id type); int64 edges with int32 vertices: lists and files under 2^31 vertices
 ID_TYPES = (("i4", "i4"), ("i8", "i4"), ("i8", "i8"))
 
@@ -133,14 +93,23 @@ def make_cc(output_dir: str | None = None) -> CC:
         cc.export(f"components_{e}{v}", f"Tuple((i8, {v}[:]))({e}[:], {e}[:], {v}[::1])")(components)
         cc.export(f"roots_{e}{v}", f"void({e}[:], {e}[:], {v}[::1])")(roots)
         cc.export(f"forest_{e}{v}", f"void({e}[:], {e}[:], {v}[::1], {v}[::1], {v}[::1])")(forest)
+    # The parsers go in through their dispatchers (a lambda calling each): pycc's own typing of
+    # their bodies rejects the literal status codes.  entries_ok, parallel in the JIT, is the
+    # serial check here.
     buf = "u1[:]"
-    cc.export("line_end", f"i8({buf}, i8)")(_line_end)
-    cc.export("count_lines", f"i8({buf})")(_count_lines)
-    cc.export("line_start", f"i8({buf}, i8)")(_line_start)
-    cc.export("parse_pairs", f"UniTuple(i8, 6)({buf}, i8, i8, i8, i8, i8, i8, i8[:], i8[:])")(_parse_pairs)
-    cc.export("parse_edges", f"UniTuple(i8, 7)({buf}, i8, i8, i8, i8, i8, i8, b1, i8, i8[:], i8[:])")(_parse_edges)
-    cc.export("check_entries", f"UniTuple(i8, 4)({buf}, i8, i8, i8, i8, i8)")(_check_entries)
-    cc.export("entries_ok", f"b1({buf}, i8, i8, i8, i8, i8)")(_entries_ok)
+    cc.export("line_end", f"i8({buf}, i8)")(lambda b, pos: K.line_end(b, pos))
+    cc.export("count_lines", f"i8({buf})")(lambda b: K.count_lines(b))
+    cc.export("line_start", f"i8({buf}, i8)")(lambda b, line: K.line_start(b, line))
+    cc.export("parse_pairs", f"UniTuple(i8, 6)({buf}, i8, i8, i8, i8, i8, i8, i8[:], i8[:])")(
+        lambda b, pos, line, base, limit, nfields, expect, src, dst:
+        K.parse_pairs(b, pos, line, base, limit, nfields, expect, src, dst))
+    cc.export("parse_edges", f"UniTuple(i8, 7)({buf}, i8, i8, i8, i8, i8, i8, b1, i8, i8[:], i8[:])")(
+        lambda b, pos, line, delim, nfields, ca, cb, numbers, limit, src, dst:
+        K.parse_edges(b, pos, line, delim, nfields, ca, cb, numbers, limit, src, dst))
+    cc.export("check_entries", f"UniTuple(i8, 4)({buf}, i8, i8, i8, i8, i8)")(
+        lambda b, pos, line, nidx, nvals, kind: K.check_entries(b, pos, line, nidx, nvals, kind))
+    cc.export("entries_ok", f"b1({buf}, i8, i8, i8, i8, i8)")(
+        lambda b, pos, nidx, nvals, kind, chunks: K.check_entries(b, pos, 1, nidx, nvals, kind)[0] == K.OK)
     return cc
 
 

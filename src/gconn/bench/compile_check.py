@@ -18,6 +18,7 @@ import os
 import sys
 import time
 import traceback
+import types
 
 CC = (9, 0)
 #: (ids, offsets) pairs; parents follow the ids (int64 for UnionJTB)
@@ -91,11 +92,7 @@ def _compile(job):
 def _init():
     """Pretend a device of compute capability CC to numba-cuda."""
     import numba.cuda.dispatcher as dispatcher
-
-    class _Device:
-        compute_capability = CC
-
-    dispatcher.get_current_device = lambda: _Device()
+    dispatcher.get_current_device = lambda: types.SimpleNamespace(compute_capability=CC)
 
 
 def main(argv=None) -> int:

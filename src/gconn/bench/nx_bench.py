@@ -70,11 +70,8 @@ def _rows(G, labels: str, function: str, repeat: int, log) -> list[tuple]:
     log(f"  {labels} {function}: {', '.join(name for name, _, _ in methods)}")
     times = in_turns([fn for _, fn, _ in methods], repeat, before=[ahead for _, _, ahead in methods])
     nx_median = statistics.median(times[0])
-    rows = []
-    for (method, _, _), t in zip(methods, times):
-        rows.append((labels, function, G.number_of_nodes(), G.number_of_edges(), method,
-                     statistics.median(t), min(t), max(t), len(t), nx_median / statistics.median(t)))
-    return rows
+    return [(labels, function, G.number_of_nodes(), G.number_of_edges(), method, statistics.median(t), min(t),
+             max(t), len(t), nx_median / statistics.median(t)) for (method, _, _), t in zip(methods, times)]
 
 
 def table(rows) -> str:

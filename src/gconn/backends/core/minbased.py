@@ -7,8 +7,7 @@ Stergiou, label propagation, ECL-CC and Afforest.  Every rule keeps
 spanning forest records return the hooked root or -1."""
 from __future__ import annotations
 
-from types import SimpleNamespace
-
+from gconn.backends.core.primitives import namespace
 from gconn.design import FINISH_CODE, LT_CONNECT_CODE, LT_SHORTCUT_CODE, LT_UPDATE_CODE
 
 ECL_CC = FINISH_CODE["ecl-cc"]
@@ -20,7 +19,7 @@ UPDATE, ROOT_UPDATE = LT_UPDATE_CODE["update"], LT_UPDATE_CODE["root-update"]
 SHORTCUT, FULL_SHORTCUT = LT_SHORTCUT_CODE["shortcut"], LT_SHORTCUT_CODE["full-shortcut"]
 
 
-def build(pr) -> SimpleNamespace:
+def build(pr):
     jit, load, store, cas, atomic_min = pr.jit, pr.load, pr.store, pr.cas, pr.atomic_min
 
     # -- shortcut phases (only the vertex's own slot is written) ----------
@@ -246,5 +245,4 @@ def build(pr) -> SimpleNamespace:
             return AfforestLink(P, u, v)
         return EclHook(P, u, v)
 
-    return SimpleNamespace(**{k: v for k, v in locals().items() if callable(v) and k[0] != "_"
-                              and k not in ("jit", "load", "store", "cas", "atomic_min", "pr")})
+    return namespace(pr, "minbased", locals())

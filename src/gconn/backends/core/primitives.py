@@ -3,7 +3,8 @@ backend hands a :class:`Primitives` to the factories in ``gconn.backends.core``,
 which compile the bodies with ``jit`` for it (GConn's C++ templates)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+import types
+from dataclasses import dataclass, fields
 from typing import Callable
 
 
@@ -30,3 +31,14 @@ class Primitives:
     #: reread(a, i): a read never merged with an earlier one nor hoisted (for re-reads that
     #: must see a newer value; ordered after an atomic only by a fence); None: ``load``
     reread: Callable | None = None
+
+
+def namespace(pr: Primitives, name: str, made: dict) -> types.ModuleType:
+    """A factory's compiled bodies (``made``: its ``locals()``; names with ``_`` left out) as a
+    module, whose functions a kernel calls as attributes (numba resolves a module's, not a
+    SimpleNamespace's)."""
+    mod = types.ModuleType(name)
+    given = [getattr(pr, f.name) for f in fields(pr)]
+    vars(mod).update((k, v) for k, v in made.items()
+                     if callable(v) and k[0] != "_" and not any(v is g for g in given))
+    return mod

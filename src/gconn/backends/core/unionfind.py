@@ -6,10 +6,9 @@ keep parent id <= child id (each root is its tree's minimum); UnionJTB links
 by rank, packing ``rank << 32 | parent`` so that one 64-bit CAS checks both."""
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import numpy as np
 
+from gconn.backends.core.primitives import namespace
 from gconn.design import FIND_CODE, FINISH_CODE, SPLICE_CODE
 
 FIND_NAIVE = FIND_CODE["find-naive"]
@@ -37,7 +36,7 @@ JTB_MASK = 0xFFFFFFFF
 JTB_SHIFT = 32
 
 
-def build(pr) -> SimpleNamespace:
+def build(pr):
     jit, load, store, cas, fence = pr.jit, pr.load, pr.store, pr.cas, pr.fence
     reread = pr.reread or load
     peek = pr.peek or load
@@ -53,10 +52,8 @@ def build(pr) -> SimpleNamespace:
 
     def finds(ld, then):
         limit = PEEK_STEPS if then is not None else 0
-        if then is None:
-            then = SimpleNamespace(FindNaive=_unused, FindSplit=_unused, FindHalve=_unused, FindCompress=_unused)
-        naive_then, split_then, halve_then, compress_then = (then.FindNaive, then.FindSplit, then.FindHalve,
-                                                             then.FindCompress)
+        naive_then, split_then, halve_then, compress_then = (_unused,) * 4 if then is None else (
+            then.FindNaive, then.FindSplit, then.FindHalve, then.FindCompress)
 
         @jit
         def FindNaive(P, u):
@@ -164,15 +161,9 @@ def build(pr) -> SimpleNamespace:
                 return HalveAtomicOne(P, ru, rv)
             return SplitAtomicOne(P, ru, rv)
 
-        return SimpleNamespace(FindNaive=FindNaive, FindSplit=FindSplit, FindHalve=FindHalve,
-                               FindCompress=FindCompress, find=find, SplitAtomicOne=SplitAtomicOne,
-                               HalveAtomicOne=HalveAtomicOne, SpliceAtomic=SpliceAtomic, splice=splice)
+        return namespace(pr, "finds", locals())
 
     coherent = finds(load, None)
-    FindNaive, FindSplit, FindHalve, FindCompress = (coherent.FindNaive, coherent.FindSplit, coherent.FindHalve,
-                                                     coherent.FindCompress)
-    SplitAtomicOne, HalveAtomicOne, SpliceAtomic = (coherent.SplitAtomicOne, coherent.HalveAtomicOne,
-                                                    coherent.SpliceAtomic)
     find, splice = coherent.find, coherent.splice
     cached = finds(peek, coherent) if pr.peek is not None else coherent
     find_peeked, splice_peeked = cached.find, cached.splice
@@ -322,19 +313,14 @@ def build(pr) -> SimpleNamespace:
     def SameSet(P, u, v, fopt):
         # linearizable (Jayanti-Tarjan): equal roots mean connected; two roots both still roots,
         # read coherently after the finds, mean not connected at that moment
-        fresh = False
-        while True:
-            if fresh:
-                u = find(P, u, fopt)
-                v = find(P, v, fopt)
-            else:
-                u = find_peeked(P, u, fopt)
-                v = find_peeked(P, v, fopt)
-            if u == v:
-                return True
+        u = find_peeked(P, u, fopt)
+        v = find_peeked(P, v, fopt)
+        while u != v:
             if load(P, u) == u and load(P, v) == v:
                 return False
-            fresh = True
+            u = find(P, u, fopt)
+            v = find(P, v, fopt)
+        return True
 
     # -- UnionJTB: randomized linking by rank on packed records --------------
     @jit
@@ -463,5 +449,5 @@ def build(pr) -> SimpleNamespace:
             return SameSetJTB(P, u, v, fopt)
         return SameSet(P, u, v, fopt)
 
-    return SimpleNamespace(**{k: v for k, v in locals().items() if callable(v) and k[0] != "_"
-                              and k not in ("jit", "load", "peek", "store", "cas", "fence", "finds")})
+    # the coherent finds and splices (FindNaive, ..., SpliceAtomic) and the rest
+    return namespace(pr, "unionfind", {**vars(coherent), **locals(), "finds": None})

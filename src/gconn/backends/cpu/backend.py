@@ -52,14 +52,9 @@ def new_arrays(n: int, id_dtype, plan: Plan):
     (-1), locks (0), labels, or a length-1 dummy."""
     P = np.empty(n, np.int64 if plan.jtb else id_dtype)
     UF.init_parents(P)
+    H = np.zeros(n if plan.aux else 1, P.dtype)
     if plan.aux == "hooks":
-        H = np.full(n, -1, P.dtype)
-    elif plan.aux == "locks":
-        H = np.zeros(n, P.dtype)
-    elif plan.aux == "labels":
-        H = np.empty(n, P.dtype)
-    else:
-        H = np.zeros(1, P.dtype)
+        H.fill(-1)
     return P, H
 
 

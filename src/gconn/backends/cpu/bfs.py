@@ -52,23 +52,6 @@ def _bottom_up(indptr, indices, level, parent, depth):
 
 
 @njit(parallel=True, cache=True)
-def _frontier_of(level, depth):
-    n = level.size
-    cnt = 0
-    for vi in prange(n):
-        v = np.int64(vi)
-        if level[v] == depth:
-            cnt += 1
-    out = np.empty(cnt, np.int64)
-    k = 0
-    for v in range(n):
-        if level[v] == depth:
-            out[k] = v
-            k += 1
-    return out
-
-
-@njit(parallel=True, cache=True)
 def degree_sum(indptr, verts):
     """The edges of ``verts``."""
     s = 0
@@ -107,7 +90,7 @@ class Search(LevelSearch):
         return int(nf), int(fe), int(scanned)
 
     def queue(self, depth: int) -> None:
-        self.frontier = _frontier_of(self.level, depth)
+        self.frontier = np.flatnonzero(self.level == depth)
 
 
 @njit(cache=True)

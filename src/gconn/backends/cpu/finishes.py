@@ -1,10 +1,6 @@
-"""The non-union-find finishes on the CPU: SV, Liu-Tarjan, Stergiou, label
-propagation, ECL-CC, Afforest and BFS-CC.
-
-The rule bodies of :mod:`gconn.backends.core.minbased` in ``prange`` loops,
-launched by :mod:`gconn.pipeline.finishes` through :class:`Launches`.  Rule
-choices are runtime codes: one cached compilation per kernel and id width
-serves every variant."""
+"""The non-union-find finishes on the CPU (SV, Liu-Tarjan, Stergiou, label propagation, ECL-CC,
+Afforest, BFS-CC): :mod:`gconn.backends.core.minbased`'s bodies in ``prange`` loops on runtime
+codes, launched by :mod:`gconn.pipeline.finishes` through :class:`Launches`."""
 from __future__ import annotations
 
 import numpy as np
@@ -17,24 +13,9 @@ from gconn.pipeline import finishes as drivers
 from gconn.backends.cpu import atomics
 from gconn.backends.cpu import bfs as _bfs
 from gconn.backends.cpu.bfs import degree_sum
-from gconn.backends.cpu.primitives import CPU, record_edge, same_set_any
-from gconn.backends.cpu.unionfind import SERIAL_BELOW, serial_twin
+from gconn.backends.cpu.unionfind import CPU, SERIAL_BELOW, UF, record_edge, serial_twin
 
 MB = build(CPU)
-shortcut = MB.shortcut
-FullShortcut = MB.FullShortcut
-SVHook = MB.SVHook
-SVWinner = MB.SVWinner
-SVClassicHook = MB.SVClassicHook
-lt_connect = MB.lt_connect
-lt_update = MB.lt_update
-lt_winner = MB.lt_winner
-Alter = MB.Alter
-LabelPropEdge = MB.LabelPropEdge
-StergiouEdge = MB.StergiouEdge
-StergiouShortcut = MB.StergiouShortcut
-link = MB.link
-GatherEdges = MB.GatherEdges
 
 # -- vertex phases over every vertex (``every``) or ``verts[:cnt]``; ``flag[0]`` counts changes
 
@@ -50,7 +31,7 @@ def shortcut_pass(P, verts, cnt, every, flag, sopt):
     changed = 0
     for t in prange(cnt):
         v = np.int64(t) if every else np.int64(verts[t])
-        if shortcut(P, v, sopt):
+        if MB.shortcut(P, v, sopt):
             changed += 1
     flag[0] += changed
 
@@ -60,7 +41,7 @@ def lt_update_pass(P, N, verts, cnt, every, flag, uopt):
     changed = 0
     for t in prange(cnt):
         v = np.int64(t) if every else np.int64(verts[t])
-        if lt_update(P, N, v, uopt):
+        if MB.lt_update(P, N, v, uopt):
             changed += 1
     flag[0] += changed
 
@@ -70,7 +51,7 @@ def stergiou_shortcut_pass(cur, prev, verts, cnt, every, flag):
     changed = 0
     for t in prange(cnt):
         v = np.int64(t) if every else np.int64(verts[t])
-        if StergiouShortcut(cur, prev, v):
+        if MB.StergiouShortcut(cur, prev, v):
             changed += 1
     flag[0] += changed
 
@@ -79,8 +60,8 @@ def stergiou_shortcut_pass(cur, prev, verts, cnt, every, flag):
 def shortcut_endpoints(P, src, dst, m):
     """FullShortcut of a batch's endpoints (threads sharing one store ancestors: harmless)."""
     for i in prange(m):
-        FullShortcut(P, src[i])
-        FullShortcut(P, dst[i])
+        MB.FullShortcut(P, src[i])
+        MB.FullShortcut(P, dst[i])
 
 
 # -- edge phases over (eu, ev)[:m] -----------------------------------------------
@@ -90,7 +71,7 @@ def sv_round(P, prev, eu, ev, m, snapshot, flag):
     R = prev if snapshot else P
     hooked = 0
     for i in prange(m):
-        if SVHook(P, R, prev, eu[i], ev[i]) >= 0:
+        if MB.SVHook(P, R, prev, eu[i], ev[i]) >= 0:
             hooked += 1
     flag[0] += hooked
 
@@ -100,7 +81,7 @@ def sv_winners(P, prev, eu, ev, m, fa, fb):
     """Forest mode: the first edge whose hook, replayed on the snapshot, equals
     the root's final parent claims the root's slot."""
     for i in prange(m):
-        h = SVWinner(P, prev, eu[i], ev[i])
+        h = MB.SVWinner(P, prev, eu[i], ev[i])
         if h >= 0 and atomics.cas(fa, h, -1, eu[i]) == -1:
             fb[h] = ev[i]
 
@@ -109,7 +90,7 @@ def sv_winners(P, prev, eu, ev, m, fa, fb):
 def sv_classic_round(P, eu, ev, m, down, flag):
     hooked = 0
     for i in prange(m):
-        if SVClassicHook(P, eu[i], ev[i], down):
+        if MB.SVClassicHook(P, eu[i], ev[i], down):
             hooked += 1
     flag[0] += hooked
 
@@ -117,7 +98,7 @@ def sv_classic_round(P, eu, ev, m, down, flag):
 @njit(parallel=True, cache=True)
 def lt_connect_pass(P, N, wu, wv, m, copt):
     for i in prange(m):
-        lt_connect(P, N, wu[i], wv[i], copt)
+        MB.lt_connect(P, N, wu[i], wv[i], copt)
 
 
 @njit(parallel=True, cache=True)
@@ -125,7 +106,7 @@ def lt_winners(P, N, wu, wv, eid, has_eid, m, ou, ov, fa, fb, copt):
     """Forest mode, before the update: the first edge whose message is a root's
     minimum claims its slot with its input edge (``eid`` when ``has_eid``)."""
     for i in prange(m):
-        r = lt_winner(P, N, wu[i], wv[i], copt)
+        r = MB.lt_winner(P, N, wu[i], wv[i], copt)
         if r >= 0:
             e = eid[i] if has_eid else np.int64(i)
             if atomics.cas(fa, r, -1, ou[e]) == -1:
@@ -145,7 +126,7 @@ def alter_edges(P, wu, wv, eid, has_eid):
         k = 0
         d = 0
         for i in range(c * size, min(m, (c + 1) * size)):
-            a, b = Alter(P, wu[i], wv[i])
+            a, b = MB.Alter(P, wu[i], wv[i])
             if a != b:
                 k += 1
             if a != wu[i] or b != wv[i]:
@@ -160,7 +141,7 @@ def alter_edges(P, wu, wv, eid, has_eid):
     for c in prange(nchunks):
         o = kept[c]
         for i in range(c * size, min(m, (c + 1) * size)):
-            a, b = Alter(P, wu[i], wv[i])
+            a, b = MB.Alter(P, wu[i], wv[i])
             if a != b:
                 nu[o] = a
                 nv[o] = b
@@ -174,7 +155,7 @@ def alter_edges(P, wu, wv, eid, has_eid):
 def lp_round(P, eu, ev, m, flag):
     changed = 0
     for i in prange(m):
-        if LabelPropEdge(P, eu[i], ev[i]):
+        if MB.LabelPropEdge(P, eu[i], ev[i]):
             changed += 1
     flag[0] += changed
 
@@ -182,14 +163,14 @@ def lp_round(P, eu, ev, m, flag):
 @njit(parallel=True, cache=True)
 def stergiou_round(cur, prev, eu, ev, m):
     for i in prange(m):
-        StergiouEdge(cur, prev, eu[i], ev[i])
+        MB.StergiouEdge(cur, prev, eu[i], ev[i])
 
 
 @njit(parallel=True, cache=True)
 def link_coo(P, src, dst, m, record, fa, fb, method):
     """ECL-CC's / Afforest's hooking over an edge list."""
     for i in prange(m):
-        r = link(P, src[i], dst[i], method)
+        r = MB.link(P, src[i], dst[i], method)
         if record:
             record_edge(fa, fb, r, src[i], dst[i])
 
@@ -200,7 +181,7 @@ def link_csr(P, indptr, indices, active, method, fa, fb):
         v = active[t]
         for j in range(indptr[v], indptr[v + 1]):
             w = indices[j]
-            r = link(P, v, w, method)
+            r = MB.link(P, v, w, method)
             record_edge(fa, fb, r, v, w)
 
 
@@ -210,15 +191,15 @@ def mixed_link_batch(P, kinds, src, dst, m, out, method):
     so a query's root check is linearizable as for UnionAsync."""
     for i in prange(m):
         if kinds[i] == 0:
-            link(P, src[i], dst[i], method)
+            MB.link(P, src[i], dst[i], method)
         else:
-            out[i] = same_set_any(P, src[i], dst[i], UNION_ASYNC, FIND_NAIVE)
+            out[i] = UF.same_set_any(P, src[i], dst[i], UNION_ASYNC, FIND_NAIVE)
 
 
 @njit(parallel=True, cache=True)
 def gather_edges(P, indptr, indices, active, nact, offsets, lmax, contract, eu, ev):
     for t in prange(nact):
-        GatherEdges(P, indptr, indices, active[t], offsets[t], lmax, contract, eu, ev)
+        MB.GatherEdges(P, indptr, indices, active[t], offsets[t], lmax, contract, eu, ev)
 
 
 # -- the launch interface of gconn.pipeline.finishes -------------------------
@@ -228,11 +209,10 @@ KERNELS = {"copy": copy_pass, "shortcut": shortcut_pass, "lt_update": lt_update_
            "stergiou_shortcut": stergiou_shortcut_pass, "endpoints": shortcut_endpoints, "sv_round": sv_round,
            "sv_winners": sv_winners, "sv_classic_round": sv_classic_round, "lt_connect": lt_connect_pass,
            "lt_winners": lt_winners, "lp_round": lp_round, "stergiou_round": stergiou_round, "link": link_coo,
-           "mixed_link": mixed_link_batch, "gather_edges": gather_edges}
+           "mixed_link": mixed_link_batch, "gather_edges": gather_edges, "alter": alter_edges}
 
 #: their serial twins, for launches over fewer than SERIAL_BELOW items (as union-find batches)
 SERIAL = {kind: serial_twin(kernel) for kind, kernel in KERNELS.items()}
-alter_serial = serial_twin(alter_edges)
 
 
 class Launches:
@@ -247,7 +227,7 @@ class Launches:
         self.none = np.full(1, -1, id_dtype)
 
     def __call__(self, kind, key, nthreads, *args):
-        (SERIAL if nthreads < SERIAL_BELOW else KERNELS)[kind](*args, *key)
+        return (SERIAL if nthreads < SERIAL_BELOW else KERNELS)[kind](*args, *key)
 
     @staticmethod
     def v(a):
@@ -260,8 +240,7 @@ class Launches:
         return bool(self.flagv[0])
 
     def alter(self, P, wu, wv, wua, wva, eid, has_eid):
-        kernel = alter_serial if wu.size < SERIAL_BELOW else alter_edges
-        nu, nv, eid, moved = kernel(P, wu, wv, eid, has_eid)
+        nu, nv, eid, moved = self("alter", (), wu.size, P, wu, wv, eid, has_eid)
         self.flagv[0] += moved
         return nu, nv, eid
 

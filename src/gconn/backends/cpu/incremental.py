@@ -24,10 +24,9 @@ class IncrementalState:
     def _ids_typed(self):
         self._k = None
         self.small_below = K.SERIAL_BELOW if self.plan.family == UNION_FIND else 0
-        # the small_* kernels cast ids to the empty array's dtype and take ids below idmax
-        idmax = int(np.iinfo(np.int32).max) if self.id_dtype == np.int32 else int(np.iinfo(np.int64).max)
+        # the small_* kernels cast ids to the empty array's dtype and take ids below its largest
         c = self.plan
-        self._codes = (np.empty(0, self.id_dtype), idmax, c.fin, c.fopt, c.sopt)
+        self._codes = (np.empty(0, self.id_dtype), int(np.iinfo(self.id_dtype).max), c.fin, c.fopt, c.sopt)
 
     def _launches(self):
         """The other finishes' launches, made once (the API's lock serializes batches)."""

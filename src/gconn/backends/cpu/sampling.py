@@ -8,8 +8,7 @@ from numba import njit, prange
 
 from gconn.backends.cpu.bfs import Search
 from gconn.design import STRIDE_RUN
-from gconn.backends.cpu.primitives import parent_of, record_edge, set_parent
-from gconn.backends.cpu.unionfind import unite
+from gconn.backends.cpu.unionfind import UF, record_edge, unite
 
 KOUT_PAPER = 0      # first edge + k-1 uniformly random edges (paper Alg. k-out)
 KOUT_AFFOREST = 1   # the first k edges (Afforest)
@@ -52,7 +51,7 @@ def hb_hook_first(P, indptr, indices, fin, fa, fb):
         if indptr[v + 1] > indptr[v]:
             w = indices[indptr[v]]
             if w < v:
-                set_parent(P, v, w, fin)
+                UF.set_parent(P, v, w, fin)
                 record_edge(fa, fb, v, v, w)
 
 
@@ -63,7 +62,7 @@ def hb_union_roots(P, H, indptr, indices, N, fin, fopt, sopt, fa, fb):
     inspected = 0
     for vi in prange(n):
         v = np.int64(vi)
-        if parent_of(P, v, fin) != v:
+        if UF.parent_of(P, v, fin) != v:
             continue
         e = min(indptr[v] + N, indptr[v + 1])
         inspected += e - indptr[v]

@@ -84,12 +84,8 @@ def _tarjan(indptr, indices, n):
 
 def tarjan(indptr, indices, n: int):
     """``(k, int32 labels)`` of the strongly connected components of a CSR digraph."""
-    indptr = np.ascontiguousarray(indptr)
-    indices = np.ascontiguousarray(indices)
-    if indptr.dtype != indices.dtype:
-        dt = np.promote_types(indptr.dtype, indices.dtype)
-        indptr, indices = indptr.astype(dt), indices.astype(dt)
-    k, labels = _tarjan(indptr, indices, int(n))
+    dt = np.promote_types(indptr.dtype, indices.dtype)
+    k, labels = _tarjan(np.ascontiguousarray(indptr, dt), np.ascontiguousarray(indices, dt), int(n))
     return int(k), labels
 
 

@@ -1,6 +1,11 @@
-"""The union-find finish on the CPU (paper Sec. 3.4): initialization,
-compression, the finish over active vertices (CSR) or all edges (COO),
-and the incremental batches."""
+"""Union-find on the CPU (paper Sec. 3.4): :mod:`gconn.backends.core`'s bodies built with the
+CPU's primitives, on runtime codes; initialization, compression, the finish over active vertices
+(CSR) or all edges (COO), the incremental batches.  A ``prange`` index is uint64 (with int32 ids
+it would unify to float64), so loops rebind it as a signed ``v``.
+
+>>> callable(UF.union_any)
+True
+"""
 from __future__ import annotations
 
 import types
@@ -8,22 +13,33 @@ import types
 import numpy as np
 from numba import njit, prange
 
-from gconn.backends.core.unionfind import FIND_HALVE, FIND_NAIVE, UNION_ASYNC
+from gconn.backends.core.primitives import Primitives
+from gconn.backends.core.unionfind import FIND_HALVE, FIND_NAIVE, UNION_ASYNC, build
+from gconn.backends.cpu import atomics
 from gconn.backends.cpu.atomics import prefetch
-from gconn.backends.cpu.primitives import UF, find_any, parent_of, record_edge, same_set_any, set_parent, union_any
 
-# UnionAsync is called in the loops themselves: behind union_any's dispatch LLVM does not inline it
-UnionAsync = UF.UnionAsync
+CPU = Primitives(jit=njit, load=atomics.load, store=atomics.store, cas=atomics.cas,
+                 atomic_min=atomics.atomic_min, atomic_add=atomics.atomic_add,
+                 fence=atomics.fence)
+UF = build(CPU)
 
 
 @njit(inline="always")
+def record_edge(fa, fb, r, u, v):
+    """Spanning forest (``fa`` of length n, or 0 for none): root r was linked by edge (u, v)."""
+    if r >= 0 and fa.size > 0:
+        fa[r] = u
+        fb[r] = v
+
+@njit(inline="always")
 def unite(P, H, u, v, fin, fopt, sopt):
-    """Union by the plan's codes; UnionAsync + FindHalve as constants, which LLVM inlines."""
+    """Union by the plan's codes; UnionAsync + FindHalve as constants, which LLVM inlines (behind
+    union_any's dispatch it does not)."""
     if fin == UNION_ASYNC:
         if fopt == FIND_HALVE:
-            return UnionAsync(P, u, v, FIND_HALVE)
-        return UnionAsync(P, u, v, fopt)
-    return union_any(P, H, u, v, fin, fopt, sopt)
+            return UF.UnionAsync(P, u, v, FIND_HALVE)
+        return UF.UnionAsync(P, u, v, fopt)
+    return UF.union_any(P, H, u, v, fin, fopt, sopt)
 
 
 @njit(parallel=True, cache=True)
@@ -37,16 +53,16 @@ def init_parents(P):
 def compress_all(P, fin):
     for vi in prange(P.size):
         v = np.int64(vi)
-        r = find_any(P, v, fin, FIND_NAIVE)
+        r = UF.find_any(P, v, fin, FIND_NAIVE)
         if r != v:
-            set_parent(P, v, r, fin)
+            UF.set_parent(P, v, r, fin)
 
 
 @njit(parallel=True, cache=True)
 def roots_of(P, fin, out):
     for vi in prange(P.size):
         v = np.int64(vi)
-        out[v] = parent_of(P, v, fin)
+        out[v] = UF.parent_of(P, v, fin)
 
 
 @njit(parallel=True, cache=True)
@@ -89,21 +105,21 @@ def mixed_batch(P, H, kinds, src, dst, fin, fopt, sopt, out):
     """Inserts (kind 0) and queries (kind 1) of one batch at once; answers in ``out[i]``."""
     for i in prange(kinds.size):
         if kinds[i] == 0:
-            union_any(P, H, src[i], dst[i], fin, fopt, sopt)
+            UF.union_any(P, H, src[i], dst[i], fin, fopt, sopt)
         else:
-            out[i] = same_set_any(P, src[i], dst[i], fin, fopt)
+            out[i] = UF.same_set_any(P, src[i], dst[i], fin, fopt)
 
 
 @njit(parallel=True, cache=True)
 def insert_batch(P, H, src, dst, fin, fopt, sopt):
     for i in prange(src.size):
-        union_any(P, H, src[i], dst[i], fin, fopt, sopt)
+        UF.union_any(P, H, src[i], dst[i], fin, fopt, sopt)
 
 
 @njit(parallel=True, cache=True)
 def query_batch(P, src, dst, fin, fopt, out):
     for i in prange(src.size):
-        out[i] = same_set_any(P, src[i], dst[i], fin, fopt)
+        out[i] = UF.same_set_any(P, src[i], dst[i], fin, fopt)
 
 
 #: Batches of fewer operations run on the calling thread (serial twins): a parallel launch
@@ -124,11 +140,10 @@ insert_serial = serial_twin(insert_batch)
 query_serial = serial_twin(query_batch)
 
 
-# The small-batch path of gconn.IncrementalConnectivity: one compiled call checks a batch's ids
-# and runs it, in place of the checked path's NumPy calls, which on a few ids cost more than the
-# unions.  Each returns -1, having changed nothing, when the batch needs the checked path (lengths
-# that differ, a kind other than 0/1, an id < 0 or >= min(capacity, ``idmax``)); else 1 + the
-# largest id.  Ids are cast to the state's width (``like.dtype``) as the checked path does.
+# IncrementalConnectivity's small batches: one compiled call checks the ids and runs the batch.
+# Each returns -1, having changed nothing, where the checked path must take it (lengths that differ,
+# a kind not 0/1, an id < 0 or >= min(capacity, ``idmax``)); else 1 + the largest id.  Ids are cast
+# to ``like.dtype``.
 
 @njit(cache=True)
 def _ids_end(src, dst, limit):
@@ -180,13 +195,13 @@ def small_process(kinds, src, dst, phased, out, P, H, like, idmax, fin, fopt, so
     q = 0
     for i in range(kinds.size):
         if kinds[i] == 0:
-            union_any(P, H, s[i], d[i], fin, fopt, sopt)
+            UF.union_any(P, H, s[i], d[i], fin, fopt, sopt)
         elif not phased:
-            out[q] = same_set_any(P, s[i], d[i], fin, fopt)
+            out[q] = UF.same_set_any(P, s[i], d[i], fin, fopt)
             q += 1
     if phased:
         for i in range(kinds.size):
             if kinds[i] == 1:
-                out[q] = same_set_any(P, s[i], d[i], fin, fopt)
+                out[q] = UF.same_set_any(P, s[i], d[i], fin, fopt)
                 q += 1
     return end, q
