@@ -18,6 +18,7 @@ import os
 import threading
 import warnings
 from dataclasses import dataclass
+from functools import cache, lru_cache
 from typing import Callable
 
 import numpy as np
@@ -50,10 +51,7 @@ class ArgTypes:
     the scalar ``I64``."""
 
     I64 = I64
-    i64 = _arr(np.int64)
-    lvl = _arr(np.int32)
-    i8 = _arr(np.int8)
-    b = _arr(np.bool_)
+    i64, lvl, i8, b = (_arr(d) for d in (np.int64, np.int32, np.int8, np.bool_))
 
     def __init__(self, dtypes: tuple):
         self.id, self.ptr, self.P = (_arr(d) for d in dtypes)
@@ -88,18 +86,10 @@ def signature(kind: str, dtypes: tuple):
     return types.void(*REGISTRY[kind].args(ArgTypes(dtypes)))
 
 
-_KEYS: dict = {}
-
-
+@lru_cache(256)
 def dtypes_key(id_dtype, ptr_dtype, p_dtype) -> tuple:
     # cached: a dtype's name costs numpy microseconds
-    k = (id_dtype, ptr_dtype, p_dtype)
-    key = _KEYS.get(k)
-    if key is None:
-        key = tuple(np.dtype(d).name for d in k)
-        if len(_KEYS) < 256:
-            _KEYS[k] = key
-    return key
+    return tuple(np.dtype(d).name for d in (id_dtype, ptr_dtype, p_dtype))
 
 
 _CACHE: dict = {}
@@ -151,14 +141,10 @@ def _store(stored: str, kern) -> None:
         kernel_cache.save(stored, lib._entry_name, image)
 
 
-_SMS: list = []
-
-
+@cache
 def persistent_grid() -> int:
     """The most blocks a grid-stride ("persistent") kernel is launched with."""
-    if not _SMS:
-        _SMS.append(WAVES * (1 if SIM else cuda.get_current_device().MULTIPROCESSOR_COUNT))
-    return _SMS[0]
+    return WAVES * (1 if SIM else cuda.get_current_device().MULTIPROCESSOR_COUNT)
 
 
 _CONFIGS: dict = {}
@@ -309,15 +295,11 @@ class Bound:
             return
         self.grid = (nthreads + block - 1) // block
         head = d.values(args)
+        if None in d.types[len(args):]:
+            raise TypeError("only arrays may follow a bound launch's fixed arguments")
         #: (index of the first of 7 ABI fields, dtype) of each trailing array
-        self.tail = []
-        at = len(head)
-        for t in d.types[len(args):]:
-            if t is None:
-                raise TypeError("only arrays may follow a bound launch's fixed arguments")
-            self.tail.append((at, np.dtype(str(t.dtype))))
-            at += 7
-        self.buf, self.ptrs, self.params = _param_buffer(at)
+        self.tail = [(d.field(i), np.dtype(str(d.types[i].dtype))) for i in range(len(args), len(d.types))]
+        self.buf, self.ptrs, self.params = _param_buffer(d.field(len(d.types)))
         self.buf[:len(head)] = head
         self.lock = threading.Lock()
 
