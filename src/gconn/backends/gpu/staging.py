@@ -15,6 +15,7 @@ import sys
 import threading
 import warnings
 import weakref
+from functools import cache
 
 import numpy as np
 from numba import config, njit, prange, types
@@ -59,15 +60,12 @@ def copy_into(out: np.ndarray, a: np.ndarray) -> None:
     >>> copy_into(out, np.array([3, 1], np.int64)); out.tolist()
     [3, 1, 0, 0]
     """
-    if a.size:
-        _copy_any(out[:a.size], a)
-
-
-def _copy_any(out: np.ndarray, a: np.ndarray) -> None:
+    if not a.size:
+        return
     if out.dtype == a.dtype and out.flags.c_contiguous and a.flags.c_contiguous:
-        copy_shares(out, a, SHARES)
+        copy_shares(out[:a.size], a, SHARES)
     else:
-        _copy(out, a)
+        _copy(out[:a.size], a)
 
 
 @intrinsic
@@ -270,7 +268,8 @@ class _Region:
             return
         start = -(-(self.buf.ctypes.data + nbytes) // PAGE) * PAGE
         end = (self.buf.ctypes.data + self.written) // PAGE * PAGE
-        if end - start >= REGION and _madvise(start, end - start, MADV_DONTNEED):
+        libc = _libc()
+        if end - start >= REGION and libc is not None and libc.madvise(start, end - start, MADV_DONTNEED) == 0:
             self.written = start - self.buf.ctypes.data
 
     def __del__(self):
@@ -285,22 +284,20 @@ _KEPT: list = []
 KEEP_BYTES = 1 << 30
 _KEPT_LOCK = threading.Lock()
 MADV_DONTNEED = 4
-_LIBC: list = []
 
 
-def _madvise(addr: int, length: int, advice: int) -> bool:
-    if not _LIBC:
-        lib = None
-        if sys.platform.startswith("linux"):
-            try:
-                lib = ctypes.CDLL(None, use_errno=True)
-                lib.madvise.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int)
-                lib.madvise.restype = ctypes.c_int
-            except (OSError, AttributeError):
-                lib = None
-        _LIBC.append(lib)
-    lib = _LIBC[0]
-    return lib is not None and lib.madvise(addr, length, advice) == 0
+@cache
+def _libc():
+    """The C library with ``madvise`` typed, or None (not Linux, or not found)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        lib = ctypes.CDLL(None, use_errno=True)
+        lib.madvise.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int)
+        lib.madvise.restype = ctypes.c_int
+        return lib
+    except (OSError, AttributeError):
+        return None
 
 
 def _keep(region: _Region) -> None:
@@ -436,7 +433,7 @@ def _fetch_pieces(out, dev, rt, stream) -> None:
     for j, a in enumerate(starts):
         done[j % slots].synchronize()
         k = min(step, dev.size - a)
-        _copy_any(out[a:a + k], bufs[j % slots][:k])
+        copy_into(out[a:a + k], bufs[j % slots][:k])
         if j + slots < len(starts):
             start(j + slots)
 
