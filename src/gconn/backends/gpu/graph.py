@@ -110,15 +110,16 @@ def device_edges_of_csr(indptr, indices, n: int):
     with memory.guard(f"copying a graph with n={n} and {m} input edges to the GPU"):
         dptr, dst = put(indptr), put(indices)
         src = xp.empty(m, dst.dtype)
-        for lo in range(0, m, COO_CHUNK):
-            hi = min(lo + COO_CHUNK, m)
-            src[lo:hi] = _rows(dptr, lo, hi)
+        for lo, hi, rows in _rows(dptr, m):
+            src[lo:hi] = rows
         return src, dst
 
 
-def _rows(indptr, lo: int, hi: int):
-    slots = xp.arange(lo, hi, dtype=indptr.dtype)
-    return xp.searchsorted(indptr, slots, side="right") - 1
+def _rows(indptr, m: int):
+    """``(lo, hi, the rows of slots lo..hi-1)`` of a CSR's ``m`` slots, ``COO_CHUNK`` at a time."""
+    for lo in range(0, m, COO_CHUNK):
+        hi = min(lo + COO_CHUNK, m)
+        yield lo, hi, xp.searchsorted(indptr, xp.arange(lo, hi, dtype=indptr.dtype), side="right") - 1
 
 
 @kernel("csr_rows", lambda t: (t.ptr, t.I64, t.I64, t.I64, t.I64, t.id))
@@ -150,10 +151,6 @@ def make_csr_rows():
     return csr_rows
 
 
-def rows_kernel(dtypes: tuple):
-    return get("csr_rows", (), dtypes)
-
-
 @kernel("csr_order", lambda t: (t.ptr, t.I64, t.i64, t.I64))
 def make_csr_order():
     """``flags[at] = 1`` where the ``rows + 1`` offsets ever decrease."""
@@ -164,10 +161,6 @@ def make_csr_order():
                 flags[at] = 1
 
     return csr_order
-
-
-def order_kernel(dtypes: tuple):
-    return get("csr_order", (), dtypes)
 
 
 @kernel("id_bounds", lambda t: (t.id, t.id, t.I64, t.i64), offsets=False)
@@ -469,10 +462,8 @@ def coo_from_csr(indptr, indices):
     (array([0, 1]), array([1, 2]))
 """
     srcs, dsts = [], []
-    for lo in range(0, int(indices.size), COO_CHUNK):
-        hi = min(lo + COO_CHUNK, int(indices.size))
-        rows = _rows(indptr, lo, hi).astype(indices.dtype)
-        cols = indices[lo:hi]
+    for lo, hi, rows in _rows(indptr, int(indices.size)):
+        rows, cols = rows.astype(indices.dtype), indices[lo:hi]
         upper = cols > rows
         srcs.append(rows[upper])
         dsts.append(cols[upper])
