@@ -15,6 +15,7 @@ import sys
 import threading
 import warnings
 import weakref
+from contextlib import suppress
 from functools import cache
 
 import numpy as np
@@ -273,10 +274,8 @@ class _Region:
             self.written = start - self.buf.ctypes.data
 
     def __del__(self):
-        try:
+        with suppress(Exception):       # interpreter shutdown: the module is gone already
             _unpin(self)
-        except Exception:       # interpreter shutdown: the module is gone already
-            pass
 
 
 #: the labels' memory kept for the next call: one region of at most KEEP_BYTES
@@ -333,21 +332,17 @@ def _pin(region: _Region) -> None:
     if calls is None or nbytes == 0 or region.pinned >= nbytes:
         return
     _unpin(region)
-    try:
+    with suppress(Exception):       # refused (no GPU in this process, say)
         calls[0](region.buf.ctypes.data, nbytes)
-    except Exception:       # refused (no GPU in this process, say)
-        return
-    region.pinned = nbytes
+        region.pinned = nbytes
 
 
 def _unpin(region: _Region) -> None:
     if not region.pinned:
         return
     region.pinned = 0
-    try:
+    with suppress(Exception):       # interpreter shutdown: the driver is gone already
         _register()[1](region.buf.ctypes.data)
-    except Exception:       # interpreter shutdown: the driver is gone already
-        pass
 
 
 class Landing:
