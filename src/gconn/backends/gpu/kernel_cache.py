@@ -84,13 +84,11 @@ def name(kind: str, key: tuple, dtypes: tuple, cc: tuple) -> str:
 def load(key: str):
     """``(entry name, image)`` of the file named ``key``, or None."""
     d = directory()
-    try:
+    with suppress(OSError, UnicodeDecodeError):
         data = b"" if d is None else (d / (key + SUFFIX)).read_bytes()
         entry, sep, image = data[len(MAGIC):].partition(b"\n")
         if data.startswith(MAGIC) and sep and entry and image:
             return entry.decode("ascii"), image
-    except (OSError, UnicodeDecodeError):
-        pass
     return None
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import threading
 import warnings
+from contextlib import suppress
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Callable
@@ -118,12 +119,10 @@ def _build(kind: str, key: tuple, dtypes: tuple):
         stored = kernel_cache.name(kind, key, dtypes, cc)
         found = kernel_cache.load(stored)
         if found is not None:
-            try:
+            with suppress(Exception):   # a file that does not load (another driver)
                 d = Direct.from_image(*found, sig.args)
                 kernel_cache.COUNTS["loaded"] += 1
                 return d
-            except Exception:   # a file that does not load (another driver)
-                pass
     kern = cuda.jit(sig, max_registers=spec.registers and spec.registers(dtypes))(spec.factory(*key))
     kernel_cache.COUNTS["compiled"] += 1
     if stored is not None:

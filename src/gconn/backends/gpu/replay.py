@@ -21,6 +21,7 @@ from __future__ import annotations
 import threading
 import weakref
 from collections import OrderedDict
+from contextlib import suppress
 from functools import cache, partial
 
 import numpy as np
@@ -126,12 +127,10 @@ class Captured:
         _check(_driver().cuGraphLaunch(self.exec, xp.cuda.get_current_stream().ptr), "cuGraphLaunch")
 
     def __del__(self):
-        try:
+        with suppress(Exception):       # interpreter shutdown
             drv = _driver()
             drv.cuGraphExecDestroy(self.exec)
             drv.cuGraphDestroy(self.graph)
-        except Exception:       # interpreter shutdown
-            pass
 
 
 def capture(fn) -> Captured:
