@@ -48,9 +48,8 @@ from gconn.graph.memory import check_vertices
 from gconn.graph.relabel import AUTO_MIN_RANGE, AUTO_RATIO
 from gconn.pipeline.stats import Stats
 from gconn.io.chunks import mapped_arrays, of_file
-from gconn.backends.gpu import memory
+from gconn.backends.gpu import graph as _kernels, memory  # noqa: F401  (graph: csr_rows, csr_order)
 from gconn.backends.gpu._compat import SIM, view, xp
-from gconn.backends.gpu import graph as _kernels  # noqa: F401  (csr_rows, csr_order)
 from gconn.backends.gpu.launch import BLOCK, WARP, direct, dtypes_key, dummy, get, launch, persistent_grid
 from gconn.backends.gpu.staging import SHARES, Ring, fill, landing
 from gconn.backends.gpu.unionfind import OP_UNION, TRACK_BOUNDS, flat_roots

@@ -17,17 +17,12 @@ import numpy as np
 
 from gconn.design import UNION_FIND, Plan
 from gconn.pipeline import sampling as pipeline_sampling
-from gconn.backends.gpu import finishes
-from gconn.backends.gpu import memory
-from gconn.backends.gpu import ops
-from gconn.backends.gpu import replay
-from gconn.backends.gpu import sampling
+from gconn.backends.gpu import finishes, memory, ops, replay, sampling
 from gconn.backends.gpu.graph import TRACK_IDS
 from gconn.graph.ids import offset_dtype
 from gconn.backends.gpu._compat import SIM, view, xp
 from gconn.backends.gpu.launch import CHUNK, REGISTRY, SAMPLE, WARP, dtypes_key, dummy, get, launch
-from gconn.backends.gpu.unionfind import OP_UNION, TRACK_FIT
-from gconn.backends.gpu.unionfind import compress as compress_all, flat_roots
+from gconn.backends.gpu.unionfind import OP_UNION, TRACK_FIT, compress as compress_all, flat_roots
 
 #: active vertices up to this degree get a thread in the finish, others warp units
 SMALL_MAX = 2 if SIM else 16
