@@ -124,7 +124,7 @@ class HostEdges:
     """
 
     def __init__(self, source):
-        self.src = self.dst = self._iter = self.indptr = self.n = None
+        self.src = self.dst = self._iter = self.indptr = self.n = self.dtype = self.m = None
         if isinstance(source, (str, os.PathLike)):
             *source, self.n = mapped_arrays(os.fspath(source))
             source = tuple(source)
@@ -138,8 +138,6 @@ class HostEdges:
             self.m = int(src.size)
         elif isinstance(source, Iterable) and not isinstance(source, (tuple, list, np.ndarray)):
             self._iter = iter(source)
-            self.dtype = None
-            self.m = None
         else:
             raise TypeError("chunked edges come from (src, dst) NumPy arrays, an (m, 2) array, a .gcb or .npy "
                             f"path, or an iterable of (src, dst) chunks; got {type(source).__name__}")
@@ -214,10 +212,6 @@ class WiderIds(ValueError):
 
 class SparseIds(WiderIds):
     """Under ``relabel="auto"``, ids too sparse (:data:`gconn.graph.relabel.AUTO_RATIO`) to size a parent array by."""
-
-
-def _next_pow2(x: int) -> int:
-    return 1 << max(int(x) - 1, 0).bit_length()
 
 
 class ChunkedUnion:
@@ -335,7 +329,7 @@ class ChunkedUnion:
             # the labels come back to the host: ids as sparse as 3000000000 fail here as for a Graph
             check_vertices(need, "the largest id of the chunked edges", vertex_id=need - 1, per_vertex=8)
             top = np.iinfo(self.idt).max + 1
-            cap = min(max(_next_pow2(need), 2 * self.cap), top)
+            cap = min(max(1 << max(int(need) - 1, 0).bit_length(), 2 * self.cap), top)    # a power of two
         if not self._fits(cap):
             cap = need
         if not self._fits(cap):
