@@ -1,12 +1,6 @@
 """The GPU backend's steps of the static pipeline (:mod:`gconn.pipeline`): run
 state, L_max, gathering, the finish, finalization.  None waits for the host;
-only Stats and BFS sampling read values back.
-
->>> import gconn
->>> from gconn.design import Plan, Variant
->>> g = gconn.Graph.from_edges([0, 2], [1, 3]).to_device()  # doctest: +SKIP
->>> s = init(g, Plan.of(Variant.parse("none+union-async")), False)  # doctest: +SKIP
-"""
+only Stats and BFS sampling read values back."""
 from __future__ import annotations
 
 import time

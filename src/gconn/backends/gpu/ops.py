@@ -2,13 +2,7 @@
 
 Compaction numbers components 0..k-1 by their smallest vertex (scipy's order)
 for any roots: a per-root minimum by atomic min (skipped when ``min_rooted``),
-a flag on each component's minimum, a scan of the flags.
-
->>> import numpy as np
->>> k, labels = compact(asarray(np.array([0, 0, 2, 0])))  # doctest: +SKIP
->>> k, labels.tolist()  # doctest: +SKIP
-(2, [0, 0, 1, 0])
-"""
+a flag on each component's minimum, a scan of the flags."""
 from __future__ import annotations
 
 import numpy as np
