@@ -43,7 +43,7 @@ import numpy as np
 from gconn import design
 from gconn.design import UNION_FIND, Plan, Variant
 from gconn.graph import Graph
-from gconn.graph.ids import INT32_MAX, check_pair
+from gconn.graph.ids import INT32_MAX, check_pair, id_dtype
 from gconn.graph.memory import check_vertices
 from gconn.graph.relabel import AUTO_MIN_RANGE, AUTO_RATIO
 from gconn.pipeline.stats import Stats
@@ -199,9 +199,8 @@ class HostEdges:
         """The rows (clamped to 0..n-1) of a CSR's entries ``offset`` and ``offset + size - 1``."""
         # needles of the offsets' type: others make NumPy cast all of indptr, every call
         at = np.array([offset, offset + size - 1], self.indptr.dtype)
-        first, last = np.searchsorted(self.indptr, at, side="right") - 1
-        top = max(self.n - 1, 0)
-        return int(min(max(first, 0), top)), int(min(max(last, 0), top))
+        first, last = np.clip(np.searchsorted(self.indptr, at, side="right") - 1, 0, max(self.n - 1, 0))
+        return int(first), int(last)
 
 
 # -- the union ---------------------------------------------------------------
@@ -475,7 +474,7 @@ class ChunkedUnion:
         """The labels' host memory (:func:`~gconn.backends.gpu.staging.landing`), written as the GPU works."""
         self._land_wanted = False
         size = self.n if self.n is not None else self.cap
-        dtype = np.dtype(np.int32) if size <= INT32_MAX else np.dtype(np.int64)
+        dtype = np.dtype(id_dtype(size))
         if size * dtype.itemsize >= LAND_BYTES:
             self.landing = landing(size, dtype)
 
@@ -565,7 +564,7 @@ class ChunkedUnion:
     def result(self):
         """(roots, forest_src, forest_dst, n) on the device."""
         n = self.n if self.n is not None else self.max_id + 1
-        out = np.dtype(np.int32) if n <= INT32_MAX else np.dtype(np.int64)
+        out = np.dtype(id_dtype(n))
         if not self._ready:
             return xp.arange(n, dtype=out), xp.empty(0, out), xp.empty(0, out), n
         if self._pending is None:
