@@ -146,8 +146,6 @@ def persistent_grid() -> int:
     return WAVES * (1 if SIM else cuda.get_current_device().MULTIPROCESSOR_COUNT)
 
 
-_CONFIGS: dict = {}
-
 #: ``GCONN_GPU_LAUNCH=numba`` launches through numba's dispatcher (for measuring)
 DIRECT = os.environ.get("GCONN_GPU_LAUNCH", "direct").strip().lower() != "numba"
 
@@ -227,7 +225,6 @@ class Direct:
         return cls(module.get_function(entry), argument_types)
 
 
-_DIRECT: dict = {}
 _driver = _SUCCESS = _INVALID_CONTEXT = None
 
 
@@ -245,16 +242,15 @@ def _bindings() -> bool:
 
 def direct(kern):
     """The :class:`Direct` launcher of ``kern``, or False (then numba's dispatcher launches)."""
-    if type(kern) is Direct:
-        return kern
-    d = _DIRECT.get(kern)
-    if d is None:
-        try:
-            d = Direct.of(kern) if _bindings() else False
-        except Exception:
-            d = False
-        _DIRECT[kern] = d
-    return d
+    return kern if type(kern) is Direct else _direct_of(kern)
+
+
+@cache
+def _direct_of(kern):
+    try:
+        return Direct.of(kern) if _bindings() else False
+    except Exception:
+        return False
 
 
 def launch(kern, nthreads: int, *args, persistent: bool = False, block: int = BLOCK) -> None:
@@ -272,14 +268,14 @@ def launch(kern, nthreads: int, *args, persistent: bool = False, block: int = BL
         if d:
             d(grid, block, args)
             return
-    cfg = _CONFIGS.get((kern, grid, block))
-    if cfg is None:
-        if len(_CONFIGS) > 4096:
-            _CONFIGS.clear()
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")     # low occupancy: noise for the one-block kernels
-            cfg = _CONFIGS[(kern, grid, block)] = kern[grid, block]
-    cfg(*for_dispatcher(args))
+    _configured(kern, grid, block)(*for_dispatcher(args))
+
+
+@lru_cache(4096)
+def _configured(kern, grid: int, block: int):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")     # low occupancy: noise for the one-block kernels
+        return kern[grid, block]
 
 
 class Bound:
@@ -330,12 +326,7 @@ def bind(kern, nthreads: int, *args, block: int = BLOCK) -> Bound:
     return Bound(kern, nthreads, args, block)
 
 
-_DUMMIES: dict = {}
-
-
+@cache
 def dummy(dtype):
     """A length-1 placeholder for an array argument a launch does not use."""
-    d = _DUMMIES.get(np.dtype(dtype).name)
-    if d is None:
-        d = _DUMMIES[np.dtype(dtype).name] = view(xp.zeros(1, dtype))
-    return d
+    return view(xp.zeros(1, dtype))
