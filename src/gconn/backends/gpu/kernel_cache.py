@@ -26,6 +26,7 @@ import sys
 import tempfile
 import warnings
 from contextlib import suppress
+from functools import cache
 from pathlib import Path
 
 #: First bytes of a cache file; a change of layout changes it.
@@ -36,7 +37,6 @@ OFF = ("off", "0", "false", "no", "none")
 #: What this process did: kernels found on disk, compiled, and written.
 COUNTS = {"loaded": 0, "compiled": 0, "saved": 0}
 
-_SOURCES: list = []
 _WARNED: list = []
 
 
@@ -49,18 +49,17 @@ def directory() -> Path | None:
     return (Path(base) if base else Path.home() / ".cache") / "gconn" / "kernels"
 
 
+@cache
 def sources_digest() -> str:
     """A digest of gconn's Python sources (paths and contents), once a process."""
-    if not _SOURCES:
-        root = Path(__file__).resolve().parent.parent
-        h = hashlib.sha256()
-        for p in sorted(root.rglob("*.py")):
-            h.update(p.relative_to(root).as_posix().encode())
-            h.update(b"\0")
-            h.update(p.read_bytes())
-            h.update(b"\0")
-        _SOURCES.append(h.hexdigest())
-    return _SOURCES[0]
+    root = Path(__file__).resolve().parent.parent
+    h = hashlib.sha256()
+    for p in sorted(root.rglob("*.py")):
+        h.update(p.relative_to(root).as_posix().encode())
+        h.update(b"\0")
+        h.update(p.read_bytes())
+        h.update(b"\0")
+    return h.hexdigest()
 
 
 def _toolchain() -> str:

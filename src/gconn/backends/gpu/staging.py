@@ -308,21 +308,16 @@ def _keep(region: _Region) -> None:
         _KEPT[:] = [region]
 
 
-#: (cudaHostRegister, cudaHostUnregister), or None in the simulator and where they fail
-_REGISTER: list = []
-
-
+@cache
 def _register():
-    if not _REGISTER:
-        from gconn.backends.gpu._compat import SIM
-        try:
-            import cupy as cp
-            rt = cp.cuda.runtime
-            _REGISTER.append(None if SIM else (lambda address, nbytes: rt.hostRegister(address, nbytes, 0),
-                                               rt.hostUnregister))
-        except Exception:
-            _REGISTER.append(None)
-    return _REGISTER[0]
+    """(cudaHostRegister, cudaHostUnregister), or None in the simulator and where they fail."""
+    from gconn.backends.gpu._compat import SIM
+    try:
+        import cupy as cp
+        rt = cp.cuda.runtime
+        return None if SIM else (lambda address, nbytes: rt.hostRegister(address, nbytes, 0), rt.hostUnregister)
+    except Exception:
+        return None
 
 
 def _pin(region: _Region) -> None:
