@@ -152,7 +152,6 @@ SLOW_LAYER_HINT = ("numba runs gconn's host copies to the GPU on its workqueue t
                    "where it finds no OpenMP runtime, libgomp.so.1, and no TBB, or NUMBA_THREADING_LAYER's): "
                    "streams from host memory take about 2.5x longer than on OpenMP.  Install the system's "
                    "OpenMP runtime, e.g. apt install libgomp1")
-_LAYER_CHECKED: list = []
 
 
 def threading_layer() -> str:
@@ -171,11 +170,9 @@ def threading_layer() -> str:
         return numba.threading_layer()
 
 
+@cache
 def warn_slow_layer() -> None:
     """Warn once per process where the fills run on :data:`SLOW_LAYER`."""
-    if _LAYER_CHECKED:
-        return
-    _LAYER_CHECKED.append(True)
     if threading_layer() == SLOW_LAYER:
         warnings.warn(SLOW_LAYER_HINT + " ('gconn info' shows the layer)", RuntimeWarning, stacklevel=3)
 
