@@ -211,8 +211,7 @@ def ids_local_counts(indptr, indices, n: int, sample: int) -> tuple[int, int, in
     rows = -(-n // step)
     launch(get("ids_local", (), dtypes_key(indices.dtype, indptr.dtype, indices.dtype)), rows, view(indptr),
            view(indices), n, step, view(counts))
-    has, near, low = (int(x) for x in (counts if SIM else counts.get()))
-    return has, near, low
+    return tuple(int(x) for x in (counts if SIM else counts.get()))
 
 
 # -- ids checked by the run itself ----------------------------------------------
@@ -436,8 +435,7 @@ def device_csr_coo(graph):
     """A host graph's canonical form on the GPU, its COO derived there."""
     require_device("moving a graph to the GPU")
     host_ptr, host_idx = graph.indptr, graph.indices
-    nbytes = host_ptr.nbytes + 2 * host_idx.nbytes
-    nbytes += 9 * min(COO_CHUNK, host_idx.size)
+    nbytes = host_ptr.nbytes + 2 * host_idx.nbytes + 9 * min(COO_CHUNK, host_idx.size)
     memory.check(nbytes, f"a graph with n={graph.n}, m={graph.m}")
     with memory.guard(f"copying a graph with n={graph.n}, m={graph.m} to the GPU"):
         indptr, indices = put(host_ptr), put(host_idx)

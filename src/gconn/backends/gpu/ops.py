@@ -19,9 +19,7 @@ from gconn.backends.gpu.unionfind import roots_together
 
 def to_backend(graph):
     """The graph where the kernels read it (on the host under the simulator)."""
-    if SIM:
-        return graph.to_host()
-    return graph.to_device()
+    return graph.to_host() if SIM else graph.to_device()
 
 
 @kernel("root_min", lambda t: (t.id, t.I64, t.id), offsets=False)
@@ -373,9 +371,7 @@ def _labels(last, n, dtype):
 
 def min_representatives(roots):
     """Replace each root by the smallest vertex of its component."""
-    if roots.size == 0:
-        return roots.copy()
-    return _root_mins(roots)[roots]
+    return roots.copy() if roots.size == 0 else _root_mins(roots)[roots]
 
 
 def count_roots(roots):
