@@ -312,7 +312,8 @@ def _register():
     try:
         import cupy as cp
         rt = cp.cuda.runtime
-        return None if SIM else (lambda address, nbytes: rt.hostRegister(address, nbytes, 0), rt.hostUnregister)
+        register = lambda address, nbytes: rt.hostRegister(address, nbytes, 0)     # noqa: E731
+        return None if SIM else (register, rt.hostUnregister)
     except Exception:
         return None
 
