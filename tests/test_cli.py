@@ -164,14 +164,14 @@ def test_a_slow_threading_layer_is_named(capsys, monkeypatch):
     monkeypatch.setattr(staging, "threading_layer", lambda: "workqueue")
     code, out, _ = run(capsys, "info")
     assert code == 0 and "workqueue layer" in fields(out)["numba"] and "libgomp1" in out
-    monkeypatch.setattr(staging, "_LAYER_CHECKED", [])
+    staging.warn_slow_layer.cache_clear()
     with pytest.warns(RuntimeWarning, match="workqueue threading layer"):
         staging.warn_slow_layer()
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         staging.warn_slow_layer()           # once a process
         monkeypatch.setattr(staging, "threading_layer", lambda: "omp")
-        monkeypatch.setattr(staging, "_LAYER_CHECKED", [])
+        staging.warn_slow_layer.cache_clear()
         staging.warn_slow_layer()
     code, out, _ = run(capsys, "info")
     assert "omp layer" in fields(out)["numba"] and "warning" not in out

@@ -101,13 +101,13 @@ def test_names_change_with_everything_a_kernel_is_built_from(monkeypatch):
     monkeypatch.setenv("NUMBA_OPT", "1")
     others.add(kernel_cache.name("coo_ops", (1, 2, 0, True), ("int32", "int32", "int32"), (9, 0)))
     monkeypatch.delenv("NUMBA_OPT")
-    monkeypatch.setattr(kernel_cache, "_SOURCES", ["an edited source tree"])
+    monkeypatch.setattr(kernel_cache, "sources_digest", lambda: "an edited source tree")
     others.add(kernel_cache.name("coo_ops", (1, 2, 0, True), ("int32", "int32", "int32"), (9, 0)))
     assert base not in others and len(others) == 6
 
 
 def test_the_sources_digest_reads_gconn(monkeypatch):
-    monkeypatch.setattr(kernel_cache, "_SOURCES", [])
+    kernel_cache.sources_digest.cache_clear()
     d = kernel_cache.sources_digest()
     assert len(d) == 64 and kernel_cache.sources_digest() == d
 

@@ -241,7 +241,8 @@ def test_kept_landing_memory_is_registered_once_and_unregistered_when_replaced(m
             raise RuntimeError("refused")
         calls.append(("register", address, nbytes))
 
-    monkeypatch.setattr(staging, "_REGISTER", [(register, lambda address: calls.append(("unregister", address)))])
+    monkeypatch.setattr(staging, "_register",
+                        lambda: (register, lambda address: calls.append(("unregister", address))))
     monkeypatch.setattr(staging, "_KEPT", [])
     first = staging.landing(3000, np.int32)
     region = first.region

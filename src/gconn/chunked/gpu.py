@@ -43,14 +43,13 @@ import numpy as np
 from gconn import design
 from gconn.design import UNION_FIND, Plan, Variant
 from gconn.graph import Graph
-from gconn.graph.ids import INT32_MAX, check_pair
+from gconn.graph.ids import INT32_MAX, check_pair, id_dtype
 from gconn.graph.memory import check_vertices
 from gconn.graph.relabel import AUTO_MIN_RANGE, AUTO_RATIO
 from gconn.pipeline.stats import Stats
 from gconn.io.chunks import mapped_arrays, of_file
-from gconn.backends.gpu import memory
+from gconn.backends.gpu import graph as _kernels, memory  # noqa: F401  (graph: csr_rows, csr_order)
 from gconn.backends.gpu._compat import SIM, view, xp
-from gconn.backends.gpu.graph import order_kernel, rows_kernel
 from gconn.backends.gpu.launch import BLOCK, WARP, direct, dtypes_key, dummy, get, launch, persistent_grid
 from gconn.backends.gpu.staging import SHARES, Ring, fill, landing
 from gconn.backends.gpu.unionfind import OP_UNION, TRACK_BOUNDS, flat_roots
@@ -125,7 +124,7 @@ class HostEdges:
     """
 
     def __init__(self, source):
-        self.src = self.dst = self._iter = self.indptr = self.n = None
+        self.src = self.dst = self._iter = self.indptr = self.n = self.dtype = self.m = None
         if isinstance(source, (str, os.PathLike)):
             *source, self.n = mapped_arrays(os.fspath(source))
             source = tuple(source)
@@ -139,8 +138,6 @@ class HostEdges:
             self.m = int(src.size)
         elif isinstance(source, Iterable) and not isinstance(source, (tuple, list, np.ndarray)):
             self._iter = iter(source)
-            self.dtype = None
-            self.m = None
         else:
             raise TypeError("chunked edges come from (src, dst) NumPy arrays, an (m, 2) array, a .gcb or .npy "
                             f"path, or an iterable of (src, dst) chunks; got {type(source).__name__}")
@@ -202,9 +199,8 @@ class HostEdges:
         """The rows (clamped to 0..n-1) of a CSR's entries ``offset`` and ``offset + size - 1``."""
         # needles of the offsets' type: others make NumPy cast all of indptr, every call
         at = np.array([offset, offset + size - 1], self.indptr.dtype)
-        first, last = np.searchsorted(self.indptr, at, side="right") - 1
-        top = max(self.n - 1, 0)
-        return int(min(max(first, 0), top)), int(min(max(last, 0), top))
+        first, last = np.clip(np.searchsorted(self.indptr, at, side="right") - 1, 0, max(self.n - 1, 0))
+        return int(first), int(last)
 
 
 # -- the union ---------------------------------------------------------------
@@ -215,10 +211,6 @@ class WiderIds(ValueError):
 
 class SparseIds(WiderIds):
     """Under ``relabel="auto"``, ids too sparse (:data:`gconn.graph.relabel.AUTO_RATIO`) to size a parent array by."""
-
-
-def _next_pow2(x: int) -> int:
-    return 1 << max(int(x) - 1, 0).bit_length()
 
 
 class ChunkedUnion:
@@ -336,7 +328,7 @@ class ChunkedUnion:
             # the labels come back to the host: ids as sparse as 3000000000 fail here as for a Graph
             check_vertices(need, "the largest id of the chunked edges", vertex_id=need - 1, per_vertex=8)
             top = np.iinfo(self.idt).max + 1
-            cap = min(max(_next_pow2(need), 2 * self.cap), top)
+            cap = min(max(1 << max(int(need) - 1, 0).bit_length(), 2 * self.cap), top)    # a power of two
         if not self._fits(cap):
             cap = need
         if not self._fits(cap):
@@ -482,7 +474,7 @@ class ChunkedUnion:
         """The labels' host memory (:func:`~gconn.backends.gpu.staging.landing`), written as the GPU works."""
         self._land_wanted = False
         size = self.n if self.n is not None else self.cap
-        dtype = np.dtype(np.int32) if size <= INT32_MAX else np.dtype(np.int64)
+        dtype = np.dtype(id_dtype(size))
         if size * dtype.itemsize >= LAND_BYTES:
             self.landing = landing(size, dtype)
 
@@ -572,7 +564,7 @@ class ChunkedUnion:
     def result(self):
         """(roots, forest_src, forest_dst, n) on the device."""
         n = self.n if self.n is not None else self.max_id + 1
-        out = np.dtype(np.int32) if n <= INT32_MAX else np.dtype(np.int64)
+        out = np.dtype(id_dtype(n))
         if not self._ready:
             return xp.arange(n, dtype=out), xp.empty(0, out), xp.empty(0, out), n
         if self._pending is None:
@@ -604,8 +596,7 @@ class _Csr:
         with memory.guard(f"copying the offsets of a CSR with n={edges.n} to the GPU"):
             self.dptr = xp.empty(ptr.size, ptr.dtype)
         self.ptrv = view(self.dptr)
-        self.kern = rows_kernel(st.dtypes)
-        self.order = order_kernel(st.dtypes)
+        self.kern, self.order = get("csr_rows", (), st.dtypes), get("csr_order", (), st.dtypes)
         self.pipe = st._pipe
         self.ordered = False
         self.whole = None
@@ -653,21 +644,26 @@ class _Csr:
 
 
 class _SimPipe:
-    """The simulator's transfers: plain copies, nothing asynchronous."""
+    """The simulator's transfers: plain copies, nothing asynchronous; the base of :class:`_CudaPipe`."""
 
     def __init__(self, st: ChunkedUnion):
         # a proxy: a cycle with the ChunkedUnion would keep its device buffers until the garbage collector ran
         self.st = weakref.proxy(st)
-        self.b = self.bv = None
+        self.b = self.bv = self.host = None
 
     def open(self):
         return _threads(self.st.copy_threads)
 
     def copy_in(self, s, hs, hd, bounds: bool):
+        """Stage the chunk into slot ``s``'s buffers (dst alone for a CSR); the ids' bounds when asked for."""
         acc = None
-        for dev, arr in _pairs(self.st._dev[s], hs, hd):
-            acc = fill(dev, arr, bounds, acc)
+        ds, dd = self.st._dev[s]
+        for dev, arr in ((dd, hd),) if hs is None else ((ds, hs), (dd, hd)):
+            acc = self._send(dev, arr, bounds, acc)
         return acc
+
+    def _send(self, dev, arr, bounds: bool, acc):
+        return fill(dev, arr, bounds, acc)
 
     def send_whole(self, dev, host) -> None:
         dev[:] = host
@@ -679,7 +675,7 @@ class _SimPipe:
 
     def bounds(self, rows: int) -> None:
         self.rows = rows
-        self.b = self.bv = _clear_bounds(np.empty(2 * (rows + 1), np.int64))
+        self.b = self.bv = self.host = _clear_bounds(np.empty(2 * (rows + 1), np.int64))
 
     def seen(self) -> int:
         return int(self.b[1:2 * self.rows:2].max(initial=-1))
@@ -688,16 +684,12 @@ class _SimPipe:
         return self.b[:2 * rows].reshape(rows, 2)
 
     def flagged(self) -> bool:
-        return bool(self.b[2 * self.rows + 1] > 0)
+        """Whether a kernel set the flag pair (waits for the streams)."""
+        self.sync()
+        return bool(self.host[2 * self.rows + 1] > 0)
 
     def pumps(self, edges, csr) -> bool:
         return False
-
-
-def _pairs(dev: tuple, hs, hd) -> tuple:
-    """(device buffer, host ids) of a chunk: dst alone for a CSR."""
-    ds, dd = dev
-    return ((dd, hd),) if hs is None else ((ds, hs), (dd, hd))
 
 
 def _clear_bounds(b, largest: int = -1):
@@ -750,7 +742,7 @@ def _keep(kept: list, size: int, mem, done=None) -> None:
         done.synchronize()      # before its memory is freed
 
 
-class _CudaPipe:
+class _CudaPipe(_SimPipe):
     """Copies on a non-blocking copy stream, unions on CuPy's current stream.
 
     A chunk's copy waits for the last union of its device buffer and its
@@ -759,7 +751,7 @@ class _CudaPipe:
     memory (:meth:`seen`)."""
 
     def __init__(self, st: ChunkedUnion):
-        self.st = weakref.proxy(st)     # as _SimPipe's
+        super().__init__(st)
         cp = xp
         self.copy_stream = cp.cuda.Stream(non_blocking=True)
         self.compute = cp.cuda.get_current_stream()
@@ -767,7 +759,6 @@ class _CudaPipe:
         self.copied = [ev() for _ in range(BUFFERS)]
         self.unioned = [ev() for _ in range(BUFFERS)]
         self.ring = None
-        self.b = self.bv = self.host = None
         self.arrived = 0
         self.top = -1
 
@@ -792,14 +783,14 @@ class _CudaPipe:
             _keep(_PINNED, size, mem, done)
 
     def copy_in(self, s, hs, hd, bounds: bool):
-        """Stage the chunk into slot ``s``'s buffers; the ids' bounds when asked for (else None)."""
         self.copy_stream.wait_event(self.unioned[s])    # the buffer's last union is done
-        acc = None
-        for dev, arr in _pairs(self.st._dev[s], hs, hd):
-            acc = self.ring.send(dev.data.ptr, arr, self.copy_stream, bounds, acc)
+        acc = super().copy_in(s, hs, hd, bounds)
         self.copied[s].record(self.copy_stream)
         self.compute.wait_event(self.copied[s])
         return acc
+
+    def _send(self, dev, arr, bounds: bool, acc):
+        return self.ring.send(dev.data.ptr, arr, self.copy_stream, bounds, acc)
 
     def send_whole(self, dev, host) -> None:
         """``host`` into the device array ``dev`` on the copy stream."""
@@ -848,11 +839,6 @@ class _CudaPipe:
         rt = xp.cuda.runtime
         rt.memcpyAsync(self.host.ctypes.data + 16 * row, self.b.data.ptr + 16 * row, 16,
                        rt.memcpyDeviceToHost, self.compute.ptr)
-
-    def flagged(self) -> bool:
-        """Whether a kernel set the flag pair (waits for the streams)."""
-        self.sync()
-        return bool(self.host[2 * self.rows + 1] > 0)
 
     def after_union(self, s, row) -> None:
         if row is not None:

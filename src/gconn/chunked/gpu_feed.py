@@ -14,6 +14,7 @@ warmup`` compiles it without numba-cuda.
 from __future__ import annotations
 
 import ctypes
+from functools import cache
 
 import numpy as np
 from llvmlite import ir
@@ -61,25 +62,17 @@ def _caller(widths: tuple):
     return call
 
 
-call_sync = _caller(SIGNATURES["cuEventSynchronize"])
-call_record = _caller(SIGNATURES["cuEventRecord"])
-call_wait = _caller(SIGNATURES["cuStreamWaitEvent"])
-call_copy = _caller(SIGNATURES["cuMemcpyHtoDAsync_v2"])     # both directions: (dst, src, bytes, stream)
-call_launch = _caller(SIGNATURES["cuLaunchKernel"])
+# call_copy makes copies both ways: (dst, src, bytes, stream)
+call_sync, call_record, call_wait, call_copy, _, call_launch = (_caller(w) for w in SIGNATURES.values())
 
-_ADDRESSES: list = []
-
-
+@cache
 def addresses() -> np.ndarray | None:
     """The driver functions' addresses (int64, in :data:`NAMES`' order), or None without ``libcuda``."""
-    if not _ADDRESSES:
-        try:
-            lib = ctypes.CDLL("libcuda.so.1")
-            found = np.array([ctypes.cast(getattr(lib, name), ctypes.c_void_p).value for name in NAMES], np.int64)
-        except (OSError, AttributeError):
-            found = None
-        _ADDRESSES.append(found)
-    return _ADDRESSES[0]
+    try:
+        lib = ctypes.CDLL("libcuda.so.1")
+        return np.array([ctypes.cast(getattr(lib, name), ctypes.c_void_p).value for name in NAMES], np.int64)
+    except (OSError, AttributeError):
+        return None
 
 
 def handle(obj) -> int:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import sys
+from functools import cache
 
 NAME = "gpu"
 
@@ -24,13 +25,11 @@ _LAZY = {name: module for module, names in (
 
 __all__ = ["NAME", "available", *_LAZY]
 
-_AVAILABLE: dict = {}
-
-
 #: device nodes of an NVIDIA driver (/dev/dxg: WSL2): without them the probe imports nothing
 DEVICE_NODES = ("/dev/nvidiactl", "/dev/nvidia0", "/dev/dxg")
 
 
+@cache
 def _probe():
     if os.environ.get("NUMBA_ENABLE_CUDASIM", "0").strip() not in ("", "0"):
         return "sim", "the CUDA simulator (NUMBA_ENABLE_CUDASIM=1)"
@@ -67,9 +66,7 @@ def available(simulator_ok: bool = True):
     >>> available(simulator_ok=False)[0] in (True, False)
     True
     """
-    if not _AVAILABLE:
-        _AVAILABLE["kind"], _AVAILABLE["why"] = _probe()
-    kind, why = _AVAILABLE["kind"], _AVAILABLE["why"]
+    kind, why = _probe()
     if kind == "sim":
         return (True, why) if simulator_ok else (False, f"{why} is only used for backend='gpu'")
     return kind is not None, why

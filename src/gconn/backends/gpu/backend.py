@@ -1,12 +1,6 @@
 """The GPU backend's steps of the static pipeline (:mod:`gconn.pipeline`): run
 state, L_max, gathering, the finish, finalization.  None waits for the host;
-only Stats and BFS sampling read values back.
-
->>> import gconn
->>> from gconn.design import Plan, Variant
->>> g = gconn.Graph.from_edges([0, 2], [1, 3]).to_device()  # doctest: +SKIP
->>> s = init(g, Plan.of(Variant.parse("none+union-async")), False)  # doctest: +SKIP
-"""
+only Stats and BFS sampling read values back."""
 from __future__ import annotations
 
 import time
@@ -17,17 +11,12 @@ import numpy as np
 
 from gconn.design import UNION_FIND, Plan
 from gconn.pipeline import sampling as pipeline_sampling
-from gconn.backends.gpu import finishes
-from gconn.backends.gpu import memory
-from gconn.backends.gpu import ops
-from gconn.backends.gpu import replay
-from gconn.backends.gpu import sampling
+from gconn.backends.gpu import finishes, memory, ops, replay, sampling
 from gconn.backends.gpu.graph import TRACK_IDS
 from gconn.graph.ids import offset_dtype
 from gconn.backends.gpu._compat import SIM, view, xp
 from gconn.backends.gpu.launch import CHUNK, REGISTRY, SAMPLE, WARP, dtypes_key, dummy, get, launch
-from gconn.backends.gpu.unionfind import OP_UNION, TRACK_FIT
-from gconn.backends.gpu.unionfind import compress as compress_all, flat_roots
+from gconn.backends.gpu.unionfind import OP_UNION, TRACK_FIT, compress as compress_all, flat_roots
 
 #: active vertices up to this degree get a thread in the finish, others warp units
 SMALL_MAX = 2 if SIM else 16

@@ -2,13 +2,7 @@
 a run first asks for it: ``"edges"`` (CuPy arrays as given, or the host's
 copied), ``"adjacency"`` (a counting sort by source on the device, or the
 host's copied), ``"canonical"`` (CuPy's sort and unique, or the host's CSR
-copied with its COO derived on the device).  Also the checks of CuPy ids.
-
->>> import cupy as cp  # doctest: +SKIP
->>> g = device_graph(cp.array([0, 1, 1]), cp.array([1, 0, 2]))  # doctest: +SKIP
->>> g.n, g.m_input  # doctest: +SKIP
-(3, 3)
-"""
+copied with its COO derived on the device).  Also the checks of CuPy ids."""
 from __future__ import annotations
 
 from collections import OrderedDict
@@ -110,15 +104,16 @@ def device_edges_of_csr(indptr, indices, n: int):
     with memory.guard(f"copying a graph with n={n} and {m} input edges to the GPU"):
         dptr, dst = put(indptr), put(indices)
         src = xp.empty(m, dst.dtype)
-        for lo in range(0, m, COO_CHUNK):
-            hi = min(lo + COO_CHUNK, m)
-            src[lo:hi] = _rows(dptr, lo, hi)
+        for lo, hi, rows in _rows(dptr, m):
+            src[lo:hi] = rows
         return src, dst
 
 
-def _rows(indptr, lo: int, hi: int):
-    slots = xp.arange(lo, hi, dtype=indptr.dtype)
-    return xp.searchsorted(indptr, slots, side="right") - 1
+def _rows(indptr, m: int):
+    """``(lo, hi, the rows of slots lo..hi-1)`` of a CSR's ``m`` slots, ``COO_CHUNK`` at a time."""
+    for lo in range(0, m, COO_CHUNK):
+        hi = min(lo + COO_CHUNK, m)
+        yield lo, hi, xp.searchsorted(indptr, xp.arange(lo, hi, dtype=indptr.dtype), side="right") - 1
 
 
 @kernel("csr_rows", lambda t: (t.ptr, t.I64, t.I64, t.I64, t.I64, t.id))
@@ -150,10 +145,6 @@ def make_csr_rows():
     return csr_rows
 
 
-def rows_kernel(dtypes: tuple):
-    return get("csr_rows", (), dtypes)
-
-
 @kernel("csr_order", lambda t: (t.ptr, t.I64, t.i64, t.I64))
 def make_csr_order():
     """``flags[at] = 1`` where the ``rows + 1`` offsets ever decrease."""
@@ -164,10 +155,6 @@ def make_csr_order():
                 flags[at] = 1
 
     return csr_order
-
-
-def order_kernel(dtypes: tuple):
-    return get("csr_order", (), dtypes)
 
 
 @kernel("id_bounds", lambda t: (t.id, t.id, t.I64, t.i64), offsets=False)
@@ -224,8 +211,7 @@ def ids_local_counts(indptr, indices, n: int, sample: int) -> tuple[int, int, in
     rows = -(-n // step)
     launch(get("ids_local", (), dtypes_key(indices.dtype, indptr.dtype, indices.dtype)), rows, view(indptr),
            view(indices), n, step, view(counts))
-    has, near, low = (int(x) for x in (counts if SIM else counts.get()))
-    return has, near, low
+    return tuple(int(x) for x in (counts if SIM else counts.get()))
 
 
 # -- ids checked by the run itself ----------------------------------------------
@@ -449,8 +435,7 @@ def device_csr_coo(graph):
     """A host graph's canonical form on the GPU, its COO derived there."""
     require_device("moving a graph to the GPU")
     host_ptr, host_idx = graph.indptr, graph.indices
-    nbytes = host_ptr.nbytes + 2 * host_idx.nbytes
-    nbytes += 9 * min(COO_CHUNK, host_idx.size)
+    nbytes = host_ptr.nbytes + 2 * host_idx.nbytes + 9 * min(COO_CHUNK, host_idx.size)
     memory.check(nbytes, f"a graph with n={graph.n}, m={graph.m}")
     with memory.guard(f"copying a graph with n={graph.n}, m={graph.m} to the GPU"):
         indptr, indices = put(host_ptr), put(host_idx)
@@ -463,16 +448,10 @@ COO_CHUNK = 1 << 24
 
 
 def coo_from_csr(indptr, indices):
-    """The canonical COO (src < dst, CSR order) of a symmetric CSR with sorted rows.
-
-    >>> coo_from_csr(xp.asarray([0, 1, 3, 4]), xp.asarray([1, 0, 2, 1]))  # doctest: +SKIP
-    (array([0, 1]), array([1, 2]))
-"""
+    """The canonical COO (src < dst, CSR order) of a symmetric CSR with sorted rows."""
     srcs, dsts = [], []
-    for lo in range(0, int(indices.size), COO_CHUNK):
-        hi = min(lo + COO_CHUNK, int(indices.size))
-        rows = _rows(indptr, lo, hi).astype(indices.dtype)
-        cols = indices[lo:hi]
+    for lo, hi, rows in _rows(indptr, int(indices.size)):
+        rows, cols = rows.astype(indices.dtype), indices[lo:hi]
         upper = cols > rows
         srcs.append(rows[upper])
         dsts.append(cols[upper])

@@ -15,12 +15,7 @@ from gconn.backends.gpu.unionfind import OP_MIXED, OP_QUERY, OP_UNION, compress
 
 
 class IncrementalState:
-    """Parent array with capacity doubling; the API layer validates input.
-
-    >>> from gconn.design import Variant
-    >>> st = IncrementalState(Variant.parse("none+union-async", "incremental"))  # doctest: +SKIP
-    >>> st.reserve(4); st.insert(asarray([0]), asarray([3]))  # doctest: +SKIP
-"""
+    """Parent array with capacity doubling; the API layer validates input."""
 
     def __init__(self, variant: Variant, id_dtype=np.int32):
         self.variant = variant

@@ -25,6 +25,8 @@ import os
 import sys
 import tempfile
 import warnings
+from contextlib import suppress
+from functools import cache
 from pathlib import Path
 
 #: First bytes of a cache file; a change of layout changes it.
@@ -35,33 +37,29 @@ OFF = ("off", "0", "false", "no", "none")
 #: What this process did: kernels found on disk, compiled, and written.
 COUNTS = {"loaded": 0, "compiled": 0, "saved": 0}
 
-_SOURCES: list = []
 _WARNED: list = []
 
 
 def directory() -> Path | None:
     """The cache directory (maybe not there yet), or None when it is off."""
-    env = os.environ.get("GCONN_KERNEL_CACHE")
-    if env is not None and env.strip():
-        if env.strip().lower() in OFF:
-            return None
-        return Path(env).expanduser()
+    env = os.environ.get("GCONN_KERNEL_CACHE", "")
+    if env.strip():
+        return None if env.strip().lower() in OFF else Path(env).expanduser()
     base = os.environ.get("XDG_CACHE_HOME", "").strip()
     return (Path(base) if base else Path.home() / ".cache") / "gconn" / "kernels"
 
 
+@cache
 def sources_digest() -> str:
     """A digest of gconn's Python sources (paths and contents), once a process."""
-    if not _SOURCES:
-        root = Path(__file__).resolve().parent.parent
-        h = hashlib.sha256()
-        for p in sorted(root.rglob("*.py")):
-            h.update(p.relative_to(root).as_posix().encode())
-            h.update(b"\0")
-            h.update(p.read_bytes())
-            h.update(b"\0")
-        _SOURCES.append(h.hexdigest())
-    return _SOURCES[0]
+    root = Path(__file__).resolve().parent.parent
+    h = hashlib.sha256()
+    for p in sorted(root.rglob("*.py")):
+        h.update(p.relative_to(root).as_posix().encode())
+        h.update(b"\0")
+        h.update(p.read_bytes())
+        h.update(b"\0")
+    return h.hexdigest()
 
 
 def _toolchain() -> str:
@@ -85,21 +83,12 @@ def name(kind: str, key: tuple, dtypes: tuple, cc: tuple) -> str:
 def load(key: str):
     """``(entry name, image)`` of the file named ``key``, or None."""
     d = directory()
-    if d is None:
-        return None
-    try:
-        data = (d / (key + SUFFIX)).read_bytes()
-    except OSError:
-        return None
-    if not data.startswith(MAGIC):
-        return None
-    entry, sep, image = data[len(MAGIC):].partition(b"\n")
-    if not sep or not entry or not image:
-        return None
-    try:
-        return entry.decode("ascii"), image
-    except UnicodeDecodeError:
-        return None
+    with suppress(OSError, UnicodeDecodeError):
+        data = b"" if d is None else (d / (key + SUFFIX)).read_bytes()
+        entry, sep, image = data[len(MAGIC):].partition(b"\n")
+        if data.startswith(MAGIC) and sep and entry and image:
+            return entry.decode("ascii"), image
+    return None
 
 
 def save(key: str, entry: str, image: bytes) -> bool:
@@ -115,10 +104,8 @@ def save(key: str, entry: str, image: bytes) -> bool:
                 f.write(MAGIC + entry.encode("ascii") + b"\n" + bytes(image))
             os.replace(tmp, d / (key + SUFFIX))
         except BaseException:
-            try:
+            with suppress(OSError):
                 os.unlink(tmp)
-            except OSError:
-                pass
             raise
     except OSError as e:
         if not _WARNED:
@@ -143,9 +130,7 @@ def clear() -> int:
     """Remove the cache's files; returns how many were removed."""
     n = 0
     for p in files():
-        try:
+        with suppress(OSError):
             p.unlink()
             n += 1
-        except OSError:
-            pass
     return n

@@ -17,7 +17,9 @@ from __future__ import annotations
 import os
 import threading
 import warnings
+from contextlib import suppress
 from dataclasses import dataclass
+from functools import cache, lru_cache
 from typing import Callable
 
 import numpy as np
@@ -50,10 +52,7 @@ class ArgTypes:
     the scalar ``I64``."""
 
     I64 = I64
-    i64 = _arr(np.int64)
-    lvl = _arr(np.int32)
-    i8 = _arr(np.int8)
-    b = _arr(np.bool_)
+    i64, lvl, i8, b = (_arr(d) for d in (np.int64, np.int32, np.int8, np.bool_))
 
     def __init__(self, dtypes: tuple):
         self.id, self.ptr, self.P = (_arr(d) for d in dtypes)
@@ -88,18 +87,10 @@ def signature(kind: str, dtypes: tuple):
     return types.void(*REGISTRY[kind].args(ArgTypes(dtypes)))
 
 
-_KEYS: dict = {}
-
-
+@lru_cache(256)
 def dtypes_key(id_dtype, ptr_dtype, p_dtype) -> tuple:
     # cached: a dtype's name costs numpy microseconds
-    k = (id_dtype, ptr_dtype, p_dtype)
-    key = _KEYS.get(k)
-    if key is None:
-        key = tuple(np.dtype(d).name for d in k)
-        if len(_KEYS) < 256:
-            _KEYS[k] = key
-    return key
+    return tuple(np.dtype(d).name for d in (id_dtype, ptr_dtype, p_dtype))
 
 
 _CACHE: dict = {}
@@ -128,12 +119,10 @@ def _build(kind: str, key: tuple, dtypes: tuple):
         stored = kernel_cache.name(kind, key, dtypes, cc)
         found = kernel_cache.load(stored)
         if found is not None:
-            try:
+            with suppress(Exception):   # a file that does not load (another driver)
                 d = Direct.from_image(*found, sig.args)
                 kernel_cache.COUNTS["loaded"] += 1
                 return d
-            except Exception:   # a file that does not load (another driver)
-                pass
     kern = cuda.jit(sig, max_registers=spec.registers and spec.registers(dtypes))(spec.factory(*key))
     kernel_cache.COUNTS["compiled"] += 1
     if stored is not None:
@@ -151,17 +140,11 @@ def _store(stored: str, kern) -> None:
         kernel_cache.save(stored, lib._entry_name, image)
 
 
-_SMS: list = []
-
-
+@cache
 def persistent_grid() -> int:
     """The most blocks a grid-stride ("persistent") kernel is launched with."""
-    if not _SMS:
-        _SMS.append(WAVES * (1 if SIM else cuda.get_current_device().MULTIPROCESSOR_COUNT))
-    return _SMS[0]
+    return WAVES * (1 if SIM else cuda.get_current_device().MULTIPROCESSOR_COUNT)
 
-
-_CONFIGS: dict = {}
 
 #: ``GCONN_GPU_LAUNCH=numba`` launches through numba's dispatcher (for measuring)
 DIRECT = os.environ.get("GCONN_GPU_LAUNCH", "direct").strip().lower() != "numba"
@@ -242,7 +225,6 @@ class Direct:
         return cls(module.get_function(entry), argument_types)
 
 
-_DIRECT: dict = {}
 _driver = _SUCCESS = _INVALID_CONTEXT = None
 
 
@@ -260,16 +242,15 @@ def _bindings() -> bool:
 
 def direct(kern):
     """The :class:`Direct` launcher of ``kern``, or False (then numba's dispatcher launches)."""
-    if type(kern) is Direct:
-        return kern
-    d = _DIRECT.get(kern)
-    if d is None:
-        try:
-            d = Direct.of(kern) if _bindings() else False
-        except Exception:
-            d = False
-        _DIRECT[kern] = d
-    return d
+    return kern if type(kern) is Direct else _direct_of(kern)
+
+
+@cache
+def _direct_of(kern):
+    try:
+        return Direct.of(kern) if _bindings() else False
+    except Exception:
+        return False
 
 
 def launch(kern, nthreads: int, *args, persistent: bool = False, block: int = BLOCK) -> None:
@@ -287,14 +268,14 @@ def launch(kern, nthreads: int, *args, persistent: bool = False, block: int = BL
         if d:
             d(grid, block, args)
             return
-    cfg = _CONFIGS.get((kern, grid, block))
-    if cfg is None:
-        if len(_CONFIGS) > 4096:
-            _CONFIGS.clear()
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")     # low occupancy: noise for the one-block kernels
-            cfg = _CONFIGS[(kern, grid, block)] = kern[grid, block]
-    cfg(*for_dispatcher(args))
+    _configured(kern, grid, block)(*for_dispatcher(args))
+
+
+@lru_cache(4096)
+def _configured(kern, grid: int, block: int):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")     # low occupancy: noise for the one-block kernels
+        return kern[grid, block]
 
 
 class Bound:
@@ -309,15 +290,11 @@ class Bound:
             return
         self.grid = (nthreads + block - 1) // block
         head = d.values(args)
+        if None in d.types[len(args):]:
+            raise TypeError("only arrays may follow a bound launch's fixed arguments")
         #: (index of the first of 7 ABI fields, dtype) of each trailing array
-        self.tail = []
-        at = len(head)
-        for t in d.types[len(args):]:
-            if t is None:
-                raise TypeError("only arrays may follow a bound launch's fixed arguments")
-            self.tail.append((at, np.dtype(str(t.dtype))))
-            at += 7
-        self.buf, self.ptrs, self.params = _param_buffer(at)
+        self.tail = [(d.field(i), np.dtype(str(d.types[i].dtype))) for i in range(len(args), len(d.types))]
+        self.buf, self.ptrs, self.params = _param_buffer(d.field(len(d.types)))
         self.buf[:len(head)] = head
         self.lock = threading.Lock()
 
@@ -349,12 +326,7 @@ def bind(kern, nthreads: int, *args, block: int = BLOCK) -> Bound:
     return Bound(kern, nthreads, args, block)
 
 
-_DUMMIES: dict = {}
-
-
+@cache
 def dummy(dtype):
     """A length-1 placeholder for an array argument a launch does not use."""
-    d = _DUMMIES.get(np.dtype(dtype).name)
-    if d is None:
-        d = _DUMMIES[np.dtype(dtype).name] = view(xp.zeros(1, dtype))
-    return d
+    return view(xp.zeros(1, dtype))

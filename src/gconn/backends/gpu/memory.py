@@ -38,11 +38,8 @@ def check(needed: int, what: str) -> None:
 @contextmanager
 def guard(what: str):
     """Re-raise CuPy's OutOfMemoryError as a MemoryError naming ``what``."""
-    if SIM:
-        yield
-        return
     try:
         yield
-    except xp.cuda.memory.OutOfMemoryError as e:
+    except () if SIM else xp.cuda.memory.OutOfMemoryError as e:
         xp.get_default_memory_pool().free_all_blocks()
         raise MemoryError(f"{what} ran out of GPU memory ({e}); free: {gib(free_bytes())}") from None

@@ -2,13 +2,7 @@
 
 Compaction numbers components 0..k-1 by their smallest vertex (scipy's order)
 for any roots: a per-root minimum by atomic min (skipped when ``min_rooted``),
-a flag on each component's minimum, a scan of the flags.
-
->>> import numpy as np
->>> k, labels = compact(asarray(np.array([0, 0, 2, 0])))  # doctest: +SKIP
->>> k, labels.tolist()  # doctest: +SKIP
-(2, [0, 0, 1, 0])
-"""
+a flag on each component's minimum, a scan of the flags."""
 from __future__ import annotations
 
 import numpy as np
@@ -25,9 +19,7 @@ from gconn.backends.gpu.unionfind import roots_together
 
 def to_backend(graph):
     """The graph where the kernels read it (on the host under the simulator)."""
-    if SIM:
-        return graph.to_host()
-    return graph.to_device()
+    return graph.to_host() if SIM else graph.to_device()
 
 
 @kernel("root_min", lambda t: (t.id, t.I64, t.id), offsets=False)
@@ -379,9 +371,7 @@ def _labels(last, n, dtype):
 
 def min_representatives(roots):
     """Replace each root by the smallest vertex of its component."""
-    if roots.size == 0:
-        return roots.copy()
-    return _root_mins(roots)[roots]
+    return roots.copy() if roots.size == 0 else _root_mins(roots)[roots]
 
 
 def count_roots(roots):

@@ -21,6 +21,8 @@ from __future__ import annotations
 import threading
 import weakref
 from collections import OrderedDict
+from contextlib import suppress
+from functools import cache, partial
 
 import numpy as np
 
@@ -36,7 +38,6 @@ _CACHE_KEY = "gpu_replays"
 _BY_EDGES: OrderedDict = OrderedDict()
 #: runs seen once or found not capturable, kept per store
 _MARKS = 256
-_STREAM: list = []
 #: one capture at a time (they share the capture stream)
 _CAPTURING = threading.Lock()
 #: held while the stores are read or changed
@@ -58,16 +59,8 @@ def zeroed(size: int, dtype):
     return a
 
 
-class Deferred:
-    """An output made by ``make(*args)`` after the run, outside a capture."""
-
-    __slots__ = ("make", "args")
-
-    def __init__(self, make, *args):
-        self.make, self.args = make, args
-
-    def __call__(self):
-        return self.make(*self.args)
+class Deferred(partial):
+    """An output made by ``Deferred(make, *args)()`` after the run, outside a capture."""
 
 
 def deferring() -> bool:
@@ -95,10 +88,9 @@ def _check(result, what: str):
     return result[1] if len(result) > 1 else None
 
 
+@cache
 def _stream():
-    if not _STREAM:
-        _STREAM.append(xp.cuda.Stream(non_blocking=True))
-    return _STREAM[0]
+    return xp.cuda.Stream(non_blocking=True)
 
 
 class Captured:
@@ -135,12 +127,10 @@ class Captured:
         _check(_driver().cuGraphLaunch(self.exec, xp.cuda.get_current_stream().ptr), "cuGraphLaunch")
 
     def __del__(self):
-        try:
+        with suppress(Exception):       # interpreter shutdown
             drv = _driver()
             drv.cuGraphExecDestroy(self.exec)
             drv.cuGraphDestroy(self.graph)
-        except Exception:       # interpreter shutdown
-            pass
 
 
 def capture(fn) -> Captured:

@@ -15,6 +15,8 @@ import sys
 import threading
 import warnings
 import weakref
+from contextlib import suppress
+from functools import cache
 
 import numpy as np
 from numba import config, njit, prange, types
@@ -59,15 +61,12 @@ def copy_into(out: np.ndarray, a: np.ndarray) -> None:
     >>> copy_into(out, np.array([3, 1], np.int64)); out.tolist()
     [3, 1, 0, 0]
     """
-    if a.size:
-        _copy_any(out[:a.size], a)
-
-
-def _copy_any(out: np.ndarray, a: np.ndarray) -> None:
+    if not a.size:
+        return
     if out.dtype == a.dtype and out.flags.c_contiguous and a.flags.c_contiguous:
-        copy_shares(out, a, SHARES)
+        copy_shares(out[:a.size], a, SHARES)
     else:
-        _copy(out, a)
+        _copy(out[:a.size], a)
 
 
 @intrinsic
@@ -153,7 +152,6 @@ SLOW_LAYER_HINT = ("numba runs gconn's host copies to the GPU on its workqueue t
                    "where it finds no OpenMP runtime, libgomp.so.1, and no TBB, or NUMBA_THREADING_LAYER's): "
                    "streams from host memory take about 2.5x longer than on OpenMP.  Install the system's "
                    "OpenMP runtime, e.g. apt install libgomp1")
-_LAYER_CHECKED: list = []
 
 
 def threading_layer() -> str:
@@ -172,11 +170,9 @@ def threading_layer() -> str:
         return numba.threading_layer()
 
 
+@cache
 def warn_slow_layer() -> None:
     """Warn once per process where the fills run on :data:`SLOW_LAYER`."""
-    if _LAYER_CHECKED:
-        return
-    _LAYER_CHECKED.append(True)
     if threading_layer() == SLOW_LAYER:
         warnings.warn(SLOW_LAYER_HINT + " ('gconn info' shows the layer)", RuntimeWarning, stacklevel=3)
 
@@ -270,14 +266,13 @@ class _Region:
             return
         start = -(-(self.buf.ctypes.data + nbytes) // PAGE) * PAGE
         end = (self.buf.ctypes.data + self.written) // PAGE * PAGE
-        if end - start >= REGION and _madvise(start, end - start, MADV_DONTNEED):
+        libc = _libc()
+        if end - start >= REGION and libc is not None and libc.madvise(start, end - start, MADV_DONTNEED) == 0:
             self.written = start - self.buf.ctypes.data
 
     def __del__(self):
-        try:
+        with suppress(Exception):       # interpreter shutdown: the module is gone already
             _unpin(self)
-        except Exception:       # interpreter shutdown: the module is gone already
-            pass
 
 
 #: the labels' memory kept for the next call: one region of at most KEEP_BYTES
@@ -285,22 +280,20 @@ _KEPT: list = []
 KEEP_BYTES = 1 << 30
 _KEPT_LOCK = threading.Lock()
 MADV_DONTNEED = 4
-_LIBC: list = []
 
 
-def _madvise(addr: int, length: int, advice: int) -> bool:
-    if not _LIBC:
-        lib = None
-        if sys.platform.startswith("linux"):
-            try:
-                lib = ctypes.CDLL(None, use_errno=True)
-                lib.madvise.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int)
-                lib.madvise.restype = ctypes.c_int
-            except (OSError, AttributeError):
-                lib = None
-        _LIBC.append(lib)
-    lib = _LIBC[0]
-    return lib is not None and lib.madvise(addr, length, advice) == 0
+@cache
+def _libc():
+    """The C library with ``madvise`` typed, or None (not Linux, or not found)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        lib = ctypes.CDLL(None, use_errno=True)
+        lib.madvise.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int)
+        lib.madvise.restype = ctypes.c_int
+        return lib
+    except (OSError, AttributeError):
+        return None
 
 
 def _keep(region: _Region) -> None:
@@ -312,21 +305,17 @@ def _keep(region: _Region) -> None:
         _KEPT[:] = [region]
 
 
-#: (cudaHostRegister, cudaHostUnregister), or None in the simulator and where they fail
-_REGISTER: list = []
-
-
+@cache
 def _register():
-    if not _REGISTER:
-        from gconn.backends.gpu._compat import SIM
-        try:
-            import cupy as cp
-            rt = cp.cuda.runtime
-            _REGISTER.append(None if SIM else (lambda address, nbytes: rt.hostRegister(address, nbytes, 0),
-                                               rt.hostUnregister))
-        except Exception:
-            _REGISTER.append(None)
-    return _REGISTER[0]
+    """(cudaHostRegister, cudaHostUnregister), or None in the simulator and where they fail."""
+    from gconn.backends.gpu._compat import SIM
+    try:
+        import cupy as cp
+        rt = cp.cuda.runtime
+        register = lambda address, nbytes: rt.hostRegister(address, nbytes, 0)     # noqa: E731
+        return None if SIM else (register, rt.hostUnregister)
+    except Exception:
+        return None
 
 
 def _pin(region: _Region) -> None:
@@ -336,21 +325,17 @@ def _pin(region: _Region) -> None:
     if calls is None or nbytes == 0 or region.pinned >= nbytes:
         return
     _unpin(region)
-    try:
+    with suppress(Exception):       # refused (no GPU in this process, say)
         calls[0](region.buf.ctypes.data, nbytes)
-    except Exception:       # refused (no GPU in this process, say)
-        return
-    region.pinned = nbytes
+        region.pinned = nbytes
 
 
 def _unpin(region: _Region) -> None:
     if not region.pinned:
         return
     region.pinned = 0
-    try:
+    with suppress(Exception):       # interpreter shutdown: the driver is gone already
         _register()[1](region.buf.ctypes.data)
-    except Exception:       # interpreter shutdown: the driver is gone already
-        pass
 
 
 class Landing:
@@ -436,7 +421,7 @@ def _fetch_pieces(out, dev, rt, stream) -> None:
     for j, a in enumerate(starts):
         done[j % slots].synchronize()
         k = min(step, dev.size - a)
-        _copy_any(out[a:a + k], bufs[j % slots][:k])
+        copy_into(out[a:a + k], bufs[j % slots][:k])
         if j + slots < len(starts):
             start(j + slots)
 
