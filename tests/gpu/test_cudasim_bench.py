@@ -59,4 +59,5 @@ def test_gpu_bench_fails_on_wrong_labels(monkeypatch):
 
     monkeypatch.setattr(pipeline, "run", wrong)
     with pytest.raises(gpu.WrongLabels, match="path_s22"):
-        gpu.bench_graph("path_s22", gpu.TINY, 1, 0, lambda *a: None, ("union-async+find-halve",), ())
+        gpu.bench_graph("path_s22", gpu.prepare(["path_s22"], gpu.TINY)["path_s22"], 1, 0, lambda *a: None,
+                        ("union-async+find-halve",), ())

@@ -13,13 +13,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import tempfile
 
-import numpy as np
 
-from gconn.bench.gpu import GRAPHS, graph_edges, peers
+from gconn.bench.gpu import GRAPHS, peers, prepare
 from gconn.bench.harness import child_json, this_tree, turns
 
 CHILD = r"""
@@ -46,35 +44,6 @@ print(json.dumps(out))
 """
 
 
-def _make(name, anchors, where):
-    """(n, src.npy, dst.npy, SciPy's count with n, and with n = max id + 1) of a graph as the reference run
-    timed it (:func:`gconn.bench.gpu.graph_edges`)."""
-    s_path, d_path, n_path = (os.path.join(where, f"{name}.{x}.npy") for x in ("src", "dst", "n"))
-    if not os.path.exists(n_path):
-        import scipy.sparse as sp
-        from scipy.sparse.csgraph import connected_components
-        n, s, d = graph_edges(name, anchors=anchors)
-        np.save(s_path, s)
-        np.save(d_path, d)
-        k = connected_components(sp.coo_matrix((np.ones(s.size, np.int8), (s, d)), shape=(n, n)), directed=False)[0]
-        # host arrays carry no n
-        top = int(max(s.max(), d.max())) + 1
-        np.save(n_path, np.array([n, k, k - (n - top)]))
-    n, k, k_host = (int(x) for x in np.load(n_path))
-    return n, s_path, d_path, k, k_host
-
-
-def make_graphs(names, anchors, where):
-    """:func:`_make` of each graph, one process a graph."""
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-    os.makedirs(where, exist_ok=True)
-    # spawned: each process may draw its graph on the GPU
-    with ProcessPoolExecutor(min(len(names), os.cpu_count() or 1), multiprocessing.get_context("spawn")) as pool:
-        done = [pool.submit(_make, name, anchors, where) for name in names]
-        return {name: f.result() for name, f in zip(names, done)}
-
-
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m gconn.bench.anchors", description=__doc__.split("\n\n")[0])
     ap.add_argument("--tree", action="append", help="a source tree to import gconn from (repeatable; default: "
@@ -90,9 +59,9 @@ def main(argv=None):
     trees = a.tree or [this_tree()]
     _, refs = peers(a.anchors)
     with tempfile.TemporaryDirectory() as tmp:
-        graphs = make_graphs(a.graphs, a.anchors, a.cache or tmp)
+        graphs = prepare(a.graphs, anchors=a.anchors, where=a.cache or tmp)
         results = {}
-        for name, (n, s_path, d_path, k, k_host) in graphs.items():
+        for name, (n, s_path, d_path, _, k, k_host) in graphs.items():
             theirs = refs.get(name, {}).get("components", str(k)).replace(",", "")
             if str(k) != theirs:
                 print(f"{name}: {k} components here, {theirs} in the reference run", flush=True)

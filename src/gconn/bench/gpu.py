@@ -123,6 +123,45 @@ def graph_edges(name: str, size: int = FULL, anchors=None):
     return (n, *canonical(n, s, d))
 
 
+def _prepared(name: str, size: int, anchors, where: str):
+    """:func:`graph_edges` of one graph saved in ``where``, with SciPy's labels: ``(n, src.npy, dst.npy,
+    labels.npy, SciPy's count, its count with n = max id + 1)`` (host arrays carry no n), or None."""
+    import scipy.sparse as sp
+    from scipy.sparse.csgraph import connected_components
+    paths = [os.path.join(where, f"{name}.{size}.{x}.npy") for x in ("src", "dst", "labels", "n")]
+    if not os.path.exists(paths[-1]):
+        built = graph_edges(name, size, anchors)
+        if built is None:
+            return None
+        n, s, d = built
+        k, labels = connected_components(sp.coo_matrix((np.ones(s.size, np.int8), (s, d)), shape=(n, n)),
+                                         directed=False)
+        for path, a in zip(paths, (s, d, labels)):
+            np.save(path, a)
+        top = int(max(s.max(), d.max())) + 1 if s.size else 0
+        np.save(paths[-1], np.array([n, k, k - (n - top)]))
+    n, k, k_host = (int(x) for x in np.load(paths[-1]))
+    return n, *paths[:3], k, k_host
+
+
+def prepare(names, size: int = FULL, anchors=None, where: str | None = None) -> dict:
+    """:func:`_prepared` of each graph, in parallel processes (SciPy and the sorts are serial), kept in
+    ``where`` for later runs (default: a temporary folder, removed at exit)."""
+    import atexit
+    import multiprocessing
+    import shutil
+    import tempfile
+    from concurrent.futures import ProcessPoolExecutor
+    if where is None:
+        where = tempfile.mkdtemp(prefix="gconn-bench-")
+        atexit.register(shutil.rmtree, where, True)
+    os.makedirs(where, exist_ok=True)
+    # spawned: each process may draw its graph on the GPU
+    with ProcessPoolExecutor(min(len(names), os.cpu_count() or 1), multiprocessing.get_context("spawn")) as pool:
+        done = [pool.submit(_prepared, name, size, anchors, where) for name in names]
+        return {name: f.result() for name, f in zip(names, done)}
+
+
 def peers(anchors=None) -> tuple[str, dict]:
     """The reference run's title (its GPU and date) and its row per graph, from the folder's README.md;
     ``("", {})`` where there is none."""
@@ -248,13 +287,14 @@ def launch_overhead(log, launches: int = 2000) -> dict:
     from gconn.backends.gpu import ops  # noqa: F401  (registers root_min)
     from gconn.backends.gpu._compat import view
     xp = _xp()
-    kern = L.get("root_min", (), L.dtypes_key("int32", "int32", "int32"))
     roots, mins = view(xp.zeros(1024, xp.int32)), view(xp.full(1024, 1024, xp.int32))
     out = {}
     direct = L.DIRECT
     try:
         for label, mode in (("numba dispatcher", False), ("direct", True)):
             L.DIRECT = mode
+            # built here, not taken from the kernel cache: a kernel loaded from disk launches directly
+            kern = L._build("root_min", (), L.dtypes_key("int32", "int32", "int32"))
             L.launch(kern, 1024, roots, 1024, mins)
             _sync()
             t0 = time.perf_counter()
@@ -299,23 +339,21 @@ def _check(name: str, what: str, labels, expected) -> None:
         raise WrongLabels(f"{name}: {what} does not split the vertices as SciPy does")
 
 
-def bench_graph(name: str, size: int, repeat: int, warmup: int, log, finishes=FINISHES,
-                incremental=INCREMENTAL, anchors=None, ref=None) -> dict | None:
-    """One graph's row: every figure of the tables, each variant's labels checked."""
+def bench_graph(name: str, prepared, repeat: int, warmup: int, log, finishes=FINISHES,
+                incremental=INCREMENTAL, ref=None) -> dict | None:
+    """One graph's row from its :func:`prepare` d files (None: skipped at this size): every figure of the
+    tables, each variant's labels checked."""
     import gconn
-    import scipy.sparse as sp
-    from scipy.sparse.csgraph import connected_components as scipy_cc
     from gconn import design, pipeline
     from gconn.backends import gpu
     from gconn.graph import Graph
 
     t0 = time.perf_counter()
-    built = graph_edges(name, size, anchors)
-    if built is None:
+    if prepared is None:
         log(f"{name}: skipped at this size")
         return None
-    n, s, d = built
-    k, expected = scipy_cc(sp.coo_matrix((np.ones(s.size, np.int8), (s, d)), shape=(n, n)), directed=False)
+    n, s, d, expected, k, _ = prepared
+    s, d, expected = np.load(s), np.load(d), np.load(expected)
     xp = _xp()
     dg = Graph.from_edges(xp.asarray(s), xp.asarray(d), n)
     # dg.m builds the canonical form and adjacency, as a graph loaded from a file has
@@ -331,8 +369,8 @@ def bench_graph(name: str, size: int, repeat: int, warmup: int, log, finishes=FI
                            repeated_ms=ms if rep is None else rep))
         log(f"  {variant:45s} {ms:8.3f} ms launched, {_f(rep) or '-':>8s} ms replayed")
     best = min(static, key=lambda r: r["repeated_ms"])
-    peer = _peer(ref, "best peer (ms)") if size == FULL else None
-    row = dict(graph=name, n=n, m=dg.m, components=int(k), auto=auto, auto_first_ms=static[0]["first_ms"],
+    peer = _peer(ref, "best peer (ms)")
+    row = dict(graph=name, n=n, m=dg.m, components=k, auto=auto, auto_first_ms=static[0]["first_ms"],
                auto_ms=static[0]["repeated_ms"], best=best["variant"], best_ms=best["repeated_ms"],
                auto_over_best=static[0]["repeated_ms"] / best["repeated_ms"], static=static, peer_ms=peer,
                gconn_ref_ms=_peer(ref, "GConn (ms)") if peer else None,
@@ -347,9 +385,9 @@ def bench_graph(name: str, size: int, repeat: int, warmup: int, log, finishes=FI
     pair = xp.ascontiguousarray(dg.src), xp.ascontiguousarray(dg.dst)
     row["e2e_pair_ms"] = _wall_ms(lambda: gconn.connected_components(pair), reps, warm)
     # edge arrays carry no n: the isolated vertices above the largest id are not theirs
-    top = int(max(s.max(), d.max())) + 1 if s.size else 0
-    for what, graph, want in (("the resident graph", dg, k), ("a CuPy pair", pair, k - (n - top)),
-                              ("NumPy arrays", (s, d), k - (n - top))):
+    k_host = prepared[-1]
+    for what, graph, want in (("the resident graph", dg, k), ("a CuPy pair", pair, k_host),
+                              ("NumPy arrays", (s, d), k_host)):
         got, labels = gconn.connected_components(graph, backend="gpu")
         if int(got) != want:
             raise WrongLabels(f"{name}: {int(got)} components from {what}, SciPy {want}")
@@ -393,16 +431,17 @@ def bench_graph(name: str, size: int, repeat: int, warmup: int, log, finishes=FI
     return row
 
 
-def bench_incremental_curves(size: int, repeat: int, warmup: int, log, variants=INCREMENTAL,
-                             batches=BATCHES, shares=INSERT_SHARES, anchors=None) -> dict:
-    """Kronecker: throughput against the batch size (up to 100 consecutive batches on one
-    structure) and against the share of inserts in one mixed batch of every edge."""
+def bench_incremental_curves(prepared, repeat: int, warmup: int, log, variants=INCREMENTAL,
+                             batches=BATCHES, shares=INSERT_SHARES) -> dict:
+    """Kronecker (``prepared``: its :func:`prepare` d files): throughput against the batch size (up to
+    100 consecutive batches on one structure) and against the share of inserts in one mixed batch of
+    every edge."""
     from gconn import design
     from gconn.backends import gpu
     from gconn.graph import Graph
     xp = _xp()
-    n, s, d = graph_edges("kron_s22", size, anchors)
-    dg = Graph.from_edges(xp.asarray(s), xp.asarray(d), n)
+    n, s, d = prepared[:3]
+    dg = Graph.from_edges(xp.asarray(np.load(s)), xp.asarray(np.load(d)), n)
     src, dst = _shuffled(dg)
     m = dg.m
     out = dict(m=m, batch=[], mixed=[])
@@ -582,6 +621,7 @@ def main(argv=None) -> int:
     ap.add_argument("--repeat", type=int, default=10)
     ap.add_argument("--warmup", type=int, default=2)
     ap.add_argument("--out", help="folder for gpu.json, gpu.md and the plots")
+    ap.add_argument("--cache", help="a folder keeping the graphs and SciPy's labels for later runs")
     args = ap.parse_args(argv)
     from gconn.backends import gpu
     ok, why = gpu.available(simulator_ok=args.tiny)
@@ -616,10 +656,13 @@ def main(argv=None) -> int:
                 log(f"wrote {', '.join(str(out / w) for w in written)}")
         return text
 
+    t0 = time.perf_counter()
+    prepared = prepare(keys, size, args.anchors, args.cache)
+    log(f"graphs and SciPy's labels ready in {time.perf_counter() - t0:.1f} s")
     rows = []
     for key in keys:
-        row = bench_graph(key, size, args.repeat, args.warmup, log, finishes, incremental, args.anchors,
-                          refs.get(key))
+        row = bench_graph(key, prepared[key], args.repeat, args.warmup, log, finishes, incremental,
+                          refs.get(key) if size == FULL else None)
         if row is not None:
             rows.append(row)
             write(rows, None, False)
@@ -627,8 +670,8 @@ def main(argv=None) -> int:
     if not args.no_curves:
         batches = BATCHES if size == FULL else (10, 100, 1000) if size == TINY else BATCHES[:4]
         shares = INSERT_SHARES if size != TINY else (0.5,)
-        curves = bench_incremental_curves(size, args.repeat, args.warmup, log, incremental, batches, shares,
-                                          args.anchors)
+        kron = prepared.get("kron_s22") or prepare(["kron_s22"], size, args.anchors, args.cache)["kron_s22"]
+        curves = bench_incremental_curves(kron, args.repeat, args.warmup, log, incremental, batches, shares)
     text = write(rows, curves, True)
     print()
     print(text)
