@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import statistics
 import time
 from pathlib import Path
@@ -20,12 +19,14 @@ import numpy as np
 
 
 def peak_rss_mib() -> float:
-    """This process's peak resident memory so far, in MiB (Linux).
+    """This process's peak resident memory so far, in MiB (Linux): VmHWM, not ru_maxrss, which in a
+    spawned child starts at its parent's peak.
 
     >>> peak_rss_mib() > 0
     True
     """
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    with open("/proc/self/status") as f:
+        return int(next(line.split()[1] for line in f if line.startswith("VmHWM:"))) / 1024
 
 
 def write_parquet(directory, scale: int, edge_factor: int, files: int, seed: int = 0) -> list:

@@ -26,22 +26,30 @@ import numpy as np
 
 from gconn.bench.harness import child_json, machine, md_table, this_tree, turns
 
+#: the child's own peak memory in kB: VmHWM, not ru_maxrss, which starts at the parent's peak when the
+#: child is spawned from it (Linux keeps it across exec)
+_HWM = r"""
+def hwm():
+    with open("/proc/self/status") as f:
+        return int(next(line.split()[1] for line in f if line.startswith("VmHWM:")))
+"""
+
 #: a CLI case's child: ``gconn`` with its arguments, then its peak memory on stderr's last line
-_CLI_CHILD = r"""
-import resource, sys
+_CLI_CHILD = _HWM + r"""
+import sys
 from gconn.cli import main
 code = main(sys.argv[1:])
 sys.stdout.flush()
-print(f"maxrss_kb {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}", file=sys.stderr)
+print(f"maxrss_kb {hwm()}", file=sys.stderr)
 raise SystemExit(code)
 """
 
 #: the peer of ``gconn cc FILE.el``, :func:`gconn.bench.files.pandas_scipy` run from its file (not importing gconn)
-_PEER_CHILD = r"""
-import resource, runpy, sys
+_PEER_CHILD = _HWM + r"""
+import runpy, sys
 r = runpy.run_path(sys.argv[1])["pandas_scipy"](sys.argv[2])
 print(f"components {r['components']}")
-print(f"maxrss_kb {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}", file=sys.stderr)
+print(f"maxrss_kb {hwm()}", file=sys.stderr)
 """
 
 #: an API case's child: one JSON line
