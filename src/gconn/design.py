@@ -252,7 +252,7 @@ BFS_LEVELS = 256
 
 #: Stride sampling unions runs of this many consecutive edges (a warp's read)
 STRIDE_RUN = 32
-#: and by default about this many edges per vertex (BENCHMARKS.md, stride sampling)
+#: and by default about this many edges per vertex (797e30a:BENCHMARKS.md, stride sampling)
 STRIDE_K = 1
 
 #: Options a variant takes (``algorithm=..., k=3``): name -> (default, help).
@@ -516,7 +516,8 @@ def default_name(problem: str = "cc") -> str:
 
 
 # --- the automatic choice: a table of rules --------------------------------
-# Tests monkeypatch the thresholds, which the conditions read at call time; "B:" is a BENCHMARKS.md section.
+# Tests monkeypatch the thresholds, which the conditions read at call time; "B:" is a section of the
+# measurement journal (`git show 797e30a:BENCHMARKS.md`).
 
 #: average degree below which sampling inspects most edges anyway
 AUTO_MIN_DEGREE = 5.0

@@ -215,7 +215,7 @@ def test_a_dropped_graph_is_freed_at_once():
     before it is turned off: numba's compiler leaves cycles that hold the
     frames of the call that compiled (with a cold kernel cache and the
     collector off, this test failed; with the collector on, the graph was
-    freed at once all the same; BENCHMARKS.md)."""
+    freed at once all the same; 797e30a:BENCHMARKS.md)."""
     import gc
     pool = cp.get_default_memory_pool()
     src, dst, n = components_graph(np.random.default_rng(9), 50_000, 400_000, parts=3)

@@ -27,7 +27,7 @@ from gconn.backends.cpu.unionfind import record_edge
 from gconn.design import Plan, Variant
 from gconn.io import _kernels as K
 
-# serially, UnionRemCAS + HalveAtomicOne beats UnionAsync + FindHalve (BENCHMARKS.md)
+# serially, UnionRemCAS + HalveAtomicOne beats UnionAsync + FindHalve (797e30a:BENCHMARKS.md)
 _PLAN = Plan.of(Variant.parse(VARIANT))
 _FIND, _SPLICE = _PLAN.fopt, _PLAN.sopt
 _load = njit(inline="always")(lambda a, i: a[i])

@@ -189,7 +189,7 @@ def print_notes(notes) -> None:
 
 def backend_for(args, inp: Input) -> str:
     # A text edge list's run is its parse, on the CPU either way; a GPU adds its start-up and
-    # memory (BENCHMARKS.md, issue 11), so auto does not even look for one.
+    # memory (797e30a:BENCHMARKS.md, issue 11), so auto does not even look for one.
     if args.backend == "auto" and inp.is_file and inp.obj.format == "edgelist":
         return "cpu"
     return resolve_backend(args.backend)
@@ -330,7 +330,7 @@ def warm_chunked(args) -> dict:
     from gconn.chunked.cpu import plan_of, warm
     from gconn.cli.tools import watch_compiles
     # Parallel parsing and union alternate with serial reading: spinning OpenMP workers would take
-    # the cores from the reader (BENCHMARKS.md).  Set before the runtime starts; a user's setting wins.
+    # the cores from the reader (797e30a:BENCHMARKS.md).  Set before the runtime starts; a user's setting wins.
     os.environ.setdefault("OMP_WAIT_POLICY", "passive")
     with watch_compiles(notice=not args.quiet) as watch:
         t0 = time.perf_counter()

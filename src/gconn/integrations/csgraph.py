@@ -57,7 +57,7 @@ def weak_components(adj: Adjacency):
     if adj.on_gpu:
         k, labels = api.connected_components(graph_of(adj), backend="gpu")
         return k, labels.astype(np.int32, copy=False)
-    # union-find over the arcs as they are: a gconn.Graph's CSR would cost more (BENCHMARKS.md)
+    # union-find over the arcs as they are: a gconn.Graph's CSR would cost more (797e30a:BENCHMARKS.md)
     rows = np.repeat(np.arange(adj.n, dtype=adj.indices.dtype), np.diff(adj.indptr))
     ic = api.IncrementalConnectivity(adj.n, backend="auto")
     ic.insert(rows, adj.indices)
