@@ -18,7 +18,7 @@ import tempfile
 
 
 from gconn.bench.gpu import GRAPHS, peers, prepare
-from gconn.bench.harness import child_json, this_tree, turns
+from gconn.bench.harness import child_json, stamp, this_tree, turns
 
 CHILD = r"""
 import json, sys, time, statistics
@@ -56,6 +56,7 @@ def main(argv=None):
     ap.add_argument("--cache", default=None, help="a folder for the graphs' arrays (default: a temporary one)")
     ap.add_argument("--out", default=None, help="write every figure as JSON here")
     a = ap.parse_args(argv)
+    print(stamp(ap.prog, argv), flush=True)
     trees = a.tree or [this_tree()]
     _, refs = peers(a.anchors)
     with tempfile.TemporaryDirectory() as tmp:

@@ -17,6 +17,8 @@ from pathlib import Path
 
 import numpy as np
 
+from gconn.bench.harness import stamp
+
 
 def peak_rss_mib() -> float:
     """This process's peak resident memory so far, in MiB (Linux): VmHWM, not ru_maxrss, which in a
@@ -143,6 +145,7 @@ def main(argv=None) -> int:
     ap.add_argument("--cuda", action="store_true", help="dask-cuda LocalCUDACluster, GPU backend")
     ap.add_argument("--gpus", default="0", help="CUDA_VISIBLE_DEVICES for --cuda (default 0)")
     args = ap.parse_args(argv)
+    print(stamp(ap.prog, argv), flush=True)
     import pyarrow.parquet as pq
     backend = "gpu" if args.cuda else "cpu"
     paths = write_parquet(args.dir, args.scale, args.edge_factor, args.files)

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import argparse
 import os
+import statistics
 
 import numpy as np
 
-from gconn.bench.harness import cpu_snapshot, load_note, md_table, median_time
+from gconn.bench.harness import cpu_snapshot, load_note, md_table, spread, stamp, time_calls
 
 
 def edges_of(source: str):
@@ -30,7 +31,7 @@ def edges_of(source: str):
 
 
 def measure(source: str, repeat: int) -> dict:
-    """Milliseconds of each path on one graph, the automatic choice, and whether every gconn
+    """The milliseconds of each timed run of each path on one graph, the automatic choice, and whether every gconn
     result has SciPy's component count.
 
     >>> r = measure("path:100", 1)
@@ -69,7 +70,7 @@ def measure(source: str, repeat: int) -> dict:
     out = {"graph": source, "n": n, "input_edges": int(src.size), "auto": st.variant,
            "same": all(k == k0 for k in ks) and forest == n - k0}
     for name, fn in paths.items():
-        out[name] = 1e3 * median_time(fn, repeat)
+        out[name] = [1e3 * secs for secs, _ in time_calls(fn, repeat, 1)]
     return out
 
 
@@ -78,9 +79,13 @@ def table(rows) -> str:
             "gconn canonical"]
     return md_table(["graph", "n:", "input edges:", "auto", *(f"{c} ms:" for c in cols), "arrays vs scipy:",
                      "CSR vs scipy:"],
-                    [[r["graph"], f"{r['n']:,}", f"{r['input_edges']:,}", r["auto"], *(f"{r[c]:.1f}" for c in cols),
-                      f"{r['scipy arrays'] / r['gconn arrays']:.1f}x", f"{r['scipy CSR'] / r['gconn CSR']:.1f}x"]
-                     for r in rows])
+                    [[r["graph"], f"{r['n']:,}", f"{r['input_edges']:,}", r["auto"], *(spread(r[c], 1, 1) for c in cols),
+                      f"{_med(r, 'scipy arrays') / _med(r, 'gconn arrays'):.1f}x",
+                      f"{_med(r, 'scipy CSR') / _med(r, 'gconn CSR'):.1f}x"] for r in rows])
+
+
+def _med(row, path: str) -> float:
+    return statistics.median(row[path])
 
 
 def main(argv=None) -> int:
@@ -90,6 +95,7 @@ def main(argv=None) -> int:
     p.add_argument("--repeat", type=int, default=5)
     p.add_argument("--threads", type=int, help="numba threads (default: all)")
     args = p.parse_args(argv)
+    print(stamp(p.prog, argv) + "\n\nMedian (min-max) of --repeat runs after a warm-up, ms:\n")
     if args.threads:
         import numba
         numba.set_num_threads(args.threads)

@@ -555,6 +555,27 @@ def machine() -> str:
             f"Python {platform.python_version()}, {platform.system()} {platform.release()}")
 
 
+def stamp(prog: str, argv=None) -> str:
+    """The lines every benchmark prints first: its command as run, this machine and versions, the date.
+
+    >>> stamp("python -m gconn.bench.e2e", ["--repeat", "3"]).splitlines()[0]
+    'Command: `python -m gconn.bench.e2e --repeat 3`'
+    """
+    args = sys.argv[1:] if argv is None else argv
+    return "\n".join([f"Command: `{' '.join([prog, *map(shlex.quote, map(str, args))])}`", f"Machine: {machine()}",
+                      f"Date: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC"])
+
+
+def spread(xs, scale: float = 1.0, digits: int = 2) -> str:
+    """``median (min-max)`` of ``xs`` times ``scale``.
+
+    >>> spread([3.0, 1.0, 2.0])
+    '2.00 (1.00-3.00)'
+    """
+    return (f"{scale * statistics.median(xs):.{digits}f} ({scale * min(xs):.{digits}f}-"
+            f"{scale * max(xs):.{digits}f})")
+
+
 def write_markdown(rows, path, *, command: str, title: str, notes=()) -> str:
     table = markdown_table(rows)
     stamp = datetime.datetime.now().isoformat(timespec="seconds")

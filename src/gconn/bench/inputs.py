@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-from gconn.bench.harness import median_time
+from gconn.bench.harness import median_time, stamp
 
 
 def _unique_peer(src, dst):
@@ -79,6 +79,7 @@ def main(argv=None) -> int:
     p.add_argument("--repeat", type=int, default=3)
     p.add_argument("--mtx", help="a Matrix Market file for the syntax-pass cost")
     args = p.parse_args(argv)
+    print(stamp(p.prog, argv), flush=True)
     for name, span in (("table path, ids in [0, 16 x distinct)", 16 * args.distinct),
                        ("hash path, ids in [0, 2^40)", 2**40)):
         t = relabel_times(args.edges, args.distinct, span, args.repeat)

@@ -14,7 +14,7 @@ import statistics
 
 import numpy as np
 
-from gconn.bench.harness import in_turns
+from gconn.bench.harness import in_turns, stamp
 
 
 def random_digraph(n: int, m: int, seed: int = 0):
@@ -37,6 +37,7 @@ def main(argv=None) -> int:
     p.add_argument("--repeat", type=int, default=7, help="timed runs per side (default 7)")
     p.add_argument("--seed", type=int, default=0)
     args = p.parse_args(argv)
+    print(stamp(p.prog, argv), flush=True)
     A = random_digraph(args.n, args.m, args.seed)
     print(f"random digraph: n={args.n}, arcs={A.nnz} (of {args.m} drawn), seed={args.seed}")
     for connection in ("strong", "weak"):

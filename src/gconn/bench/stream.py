@@ -24,7 +24,7 @@ from numba import njit, prange
 
 from gconn.graph import generators as gen
 from gconn.bench.gpu import _median_ms, _once_ms, _paired_ms, _wall_ms, pinned_copier
-from gconn.bench.harness import turns
+from gconn.bench.harness import stamp, turns
 
 GRAPHS = {
     "kron": ("Kronecker s22 ef16", lambda q: gen.kronecker_edges(16 if q else 22, 16, seed=1)),
@@ -312,6 +312,7 @@ def main(argv=None) -> int:
                     help="only Graph500's Kronecker graph of this scale from host RAM (29: 68.7 GB)")
     ap.add_argument("--edge-factor", type=int, default=16, help="edge samples per vertex, with --big-kronecker")
     args = ap.parse_args(argv)
+    print(stamp(ap.prog, argv), flush=True)
     from gconn.backends import gpu
     ok, why = gpu.available(simulator_ok=False)
     if not ok:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from gconn.bench.harness import median_time
+from gconn.bench.harness import median_time, stamp
 
 
 def write_csv(path, edges: int, n: int, seed: int = 0) -> None:
@@ -61,7 +61,7 @@ def readers(path):
 
 
 def main(argv=None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m gconn.bench.tables", description=__doc__.split("\n\n")[0])
     ap.add_argument("--edges", type=int, default=10_000_000)
     ap.add_argument("--ids", type=int, default=2_000_000)
     ap.add_argument("--repeat", type=int, default=3)
@@ -69,6 +69,7 @@ def main(argv=None) -> None:
     ap.add_argument("--names-edges", type=int, default=1_000_000,
                     help="edges of the second file, whose ids are names 'user<id>'")
     args = ap.parse_args(argv)
+    print(stamp(ap.prog, argv), flush=True)
     write_csv(args.path, args.edges, args.ids)
     size = Path(args.path).stat().st_size
     print(f"{args.path}: {args.edges:,} edges, {size / 1e6:.0f} MB, median of {args.repeat} after a warm-up")

@@ -13,7 +13,7 @@ import argparse
 import math
 import statistics
 
-from gconn.bench.harness import child_json, turns
+from gconn.bench.harness import child_json, spread, stamp, turns
 
 _CHILD = r"""
 import json, sys, time, statistics
@@ -47,7 +47,9 @@ def main(argv=None):
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--repeat", type=int, default=5)
     a = ap.parse_args(argv)
-    print(f"| graph | variant | {' | '.join(f'tree {i + 1}, ms' for i in range(len(a.tree)))} | last / first |")
+    print(stamp(ap.prog, argv) + "\n" + "\n".join(f"Tree {i + 1}: {t}" for i, t in enumerate(a.tree)) + "\n")
+    print("Each tree's median over rounds (and the range of the rounds' medians), ms:\n")
+    print(f"| graph | variant | {' | '.join(f'tree {i + 1}' for i in range(len(a.tree)))} | last / first |")
     print("|---|---|" + "--:|" * (len(a.tree) + 1))
     ratios = []
     for spec in a.graphs:
@@ -57,9 +59,10 @@ def main(argv=None):
             ks = {run[v][1] for t in a.tree for run in per[t]}
             if len(ks) != 1:
                 raise SystemExit(f"{spec}, {v}: the trees disagree on the component count: {sorted(ks)}")
-            med = [statistics.median(run[v][0] for run in per[t]) for t in a.tree]
+            runs = [[run[v][0] for run in per[t]] for t in a.tree]
+            med = [statistics.median(r) for r in runs]
             ratios.append(med[-1] / med[0])
-            print(f"| {spec} | {v} | " + " | ".join(f"{m * 1e3:.2f}" for m in med) + f" | {med[-1] / med[0]:.2f} |",
+            print(f"| {spec} | {v} | " + " | ".join(spread(r, 1e3) for r in runs) + f" | {med[-1] / med[0]:.2f} |",
                   flush=True)
     print(f"\ngeomean of last / first: {math.exp(sum(map(math.log, ratios)) / len(ratios)):.3f} "
           f"({len(ratios)} cases)")
