@@ -61,3 +61,19 @@ def test_gpu_bench_fails_on_wrong_labels(monkeypatch):
     with pytest.raises(gpu.WrongLabels, match="path_s22"):
         gpu.bench_graph("path_s22", gpu.prepare(["path_s22"], gpu.TINY)["path_s22"], 1, 0, lambda *a: None,
                         ("union-async+find-halve",), ())
+
+
+def test_gpu_bench_adds_an_earlier_runs_rows(tmp_path):
+    """``--add gpu.json``: a run split in two gives one table, the earlier rows with their spreads."""
+    from gconn.cli import main
+    common = ["bench", "--gpu", "--tiny", "--finishes", "union-async+find-halve", "--incremental",
+              "none+union-async+find-halve", "--repeat", "2", "--warmup", "0"]
+    assert main([*common, "--graphs", "path_s22", "--no-curves", "--out", str(tmp_path / "a")]) == 0
+    assert main([*common, "--graphs", "mesh_4k", "--no-curves", "--add", str(tmp_path / "a" / "gpu.json"),
+                 "--out", str(tmp_path / "b")]) == 0
+    result = json.loads((tmp_path / "b" / "gpu.json").read_text())
+    assert [r["graph"] for r in result["graphs"]] == ["path_s22", "mesh_4k"]
+    first = result["graphs"][0]
+    assert first["auto_first_ms_range"][0] <= first["auto_first_ms"] <= first["auto_first_ms_range"][1]
+    text = (tmp_path / "b" / "gpu.md").read_text()
+    assert "With the rows of" in text and "| path_s22 |" in text and "| mesh_4k |" in text

@@ -347,3 +347,28 @@ def test_the_big_kronecker_bench_at_a_small_size():
     out = bench_big_kronecker(12, lines.append)
     assert out["n"] == 1 << 12 and out["m"] == 16 << 12 and len(out["seconds"]) == 2
     assert "edges whose ends have different labels: 0" in lines[-1]
+
+
+def test_the_host_arrays_bench_checks_every_way_it_times(monkeypatch):
+    """``python -m gconn.bench.stream --quick`` on Erdos-Renyi: every part runs and
+    each way timed is checked; a chunked run with wrong roots fails the run."""
+    import cupy as cp
+
+    from gconn.bench import gpu as gpu_bench
+    from gconn.bench import stream
+    from gconn.chunked.gpu import ChunkedUnion
+    lines = []
+    row = stream.bench_graph("er", True, 2, lines.append)
+    assert row["e2e_ms"] > 0 and set(row["sweep"]) == set(stream.CHUNKS) and row["budget"]["chunks"] > 1
+    assert row["matrix"]["nnz"] > 0 and set(row["machinery"]) == {"arrays", "SciPy CSR", "copies"}
+    # each figure with its spread: two repeats give median (min-max)
+    assert any("ms = " in line and ") ms" in line for line in lines)
+    real = ChunkedUnion.result
+
+    def every_vertex_alone(self):
+        roots, *rest = real(self)
+        return (cp.arange(roots.size, dtype=roots.dtype), *rest)
+
+    monkeypatch.setattr(ChunkedUnion, "result", every_vertex_alone)
+    with pytest.raises(gpu_bench.WrongLabels, match="Erdos-Renyi"):
+        stream.bench_graph("er", True, 1, lines.append, parts=("sweep",))

@@ -25,14 +25,13 @@ import functools
 import importlib.util
 import json
 import os
-import statistics
 import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
-from gconn.bench.harness import machine, md_table, median_time, same_partition, turns
+from gconn.bench.harness import Timing, json_timings, machine, md_table, median_time, same_partition, turns
 from gconn.bench.suites import data_dir
 
 FULL, QUICK, TINY = 0, 1, 2
@@ -196,10 +195,10 @@ def _sync():
     sync()
 
 
-def _median_ms(fn, repeat: int, warmup: int) -> float:
+def _median_ms(fn, repeat: int, warmup: int) -> Timing:
     """Median device ms of ``fn()`` over ``repeat`` runs: CUDA events (the wall clock in the simulator)."""
     if _sim():
-        return 1e3 * median_time(fn, repeat, warmup)
+        return median_time(fn, repeat, warmup).scaled(1e3)
     for _ in range(warmup):
         fn()
     times = []
@@ -211,7 +210,7 @@ def _median_ms(fn, repeat: int, warmup: int) -> float:
         e1.record()
         e1.synchronize()
         times.append(cp.cuda.get_elapsed_time(e0, e1))
-    return statistics.median(times)
+    return Timing(times)
 
 
 def _once_ms(fn) -> float:
@@ -226,7 +225,7 @@ def _once_ms(fn) -> float:
     return ms
 
 
-def _wall_ms(fn, repeat: int, warmup: int = 1, idle: float = 0.0) -> float:
+def _wall_ms(fn, repeat: int, warmup: int = 1, idle: float = 0.0) -> Timing:
     """Median :func:`_once_ms` of ``repeat`` calls after ``warmup``, each after sleeping ``idle`` s."""
     for _ in range(warmup):
         fn()
@@ -235,14 +234,14 @@ def _wall_ms(fn, repeat: int, warmup: int = 1, idle: float = 0.0) -> float:
         if idle:
             time.sleep(idle)
         times.append(_once_ms(fn))
-    return statistics.median(times)
+    return Timing(times)
 
 
-def _paired_ms(yardstick, fn, repeat: int, warmup: int = 1) -> tuple[float, float, float]:
+def _paired_ms(yardstick, fn, repeat: int, warmup: int = 1) -> tuple[Timing, Timing, Timing]:
     """``yardstick`` and ``fn`` in :func:`turns` (the host's memory bandwidth drifts over seconds):
     (median of the yardstick, median of ``fn``, median of the rounds' ratios)."""
     ys, ts = turns((yardstick, fn), lambda f, _: _once_ms(f), repeat, warmup).values()
-    return statistics.median(ys), statistics.median(ts), statistics.median(t / y for t, y in zip(ts, ys))
+    return Timing(ys), Timing(ts), Timing(t / y for t, y in zip(ts, ys))
 
 
 def pinned_copier(*arrays):
@@ -308,7 +307,7 @@ def launch_overhead(log, launches: int = 2000) -> dict:
     return out
 
 
-def _fresh_ms(v, dg, fn, repeat: int, warmup: int) -> float:
+def _fresh_ms(v, dg, fn, repeat: int, warmup: int) -> Timing:
     """Median device ms of ``fn(state)`` on a fresh incremental structure each run."""
     from gconn.backends import gpu
 
@@ -317,7 +316,7 @@ def _fresh_ms(v, dg, fn, repeat: int, warmup: int) -> float:
         st.reserve(dg.n)
         return _median_ms(lambda: fn(st), 1, 0)
 
-    return statistics.median([once() for _ in range(warmup + repeat)][warmup:])
+    return Timing([once() for _ in range(warmup + repeat)][warmup:])
 
 
 def _shuffled(dg, seed: int = 5):
@@ -423,7 +422,7 @@ def bench_graph(name: str, prepared, repeat: int, warmup: int, log, finishes=FIN
         st.insert(src, dst)
         _check(name, f"incremental {variant}", st.roots(n), expected)
         ms = _fresh_ms(v, dg, lambda st: st.insert(src, dst), repeat, warmup)
-        row["incremental"].append(dict(variant=variant, ms=ms, edges_per_s=dg.m / (ms / 1e3)))
+        row["incremental"].append(dict(variant=variant, ms=ms, edges_per_s=_per_s(dg.m, ms)))
         log(f"  incremental {variant:40s} {ms:8.3f} ms  {dg.m / (ms / 1e3):.3e} edges/s")
     dg = pair = None  # frees the device graph before the next one
     if not _sim():
@@ -465,13 +464,13 @@ def bench_incremental_curves(prepared, repeat: int, warmup: int, log, variants=I
                     st.insert(src[i * b:(i + 1) * b], dst[i * b:(i + 1) * b])
 
             ms = _median_ms(run_batches, repeat, warmup)
-            out["batch"].append(dict(variant=name, batch=b, batches=count, edges_per_s=b * count / (ms / 1e3)))
+            out["batch"].append(dict(variant=name, batch=b, batches=count, edges_per_s=_per_s(b * count, ms)))
             log(f"  {name:40s} batch {b:>10d} x{count:<4d} {b * count / (ms / 1e3):.3e} edges/s")
             if b == m:
                 break
         for share, kinds, qs, qd in mixes:
             ms = _fresh_ms(v, dg, lambda st: st.mixed(kinds, qs, qd), repeat, warmup)
-            out["mixed"].append(dict(variant=name, insert_share=share, ops_per_s=m / (ms / 1e3)))
+            out["mixed"].append(dict(variant=name, insert_share=share, ops_per_s=_per_s(m, ms)))
             log(f"  {name:40s} inserts {100 * share:3.0f}% {m / (ms / 1e3):.3e} ops/s")
     return out
 
@@ -530,6 +529,15 @@ def plots(rows: list, curves: dict | None, out_dir: Path) -> list:
     return written
 
 
+def _per_s(count: int, ms) -> Timing:
+    """``count`` per second in each of the runs of ``ms``."""
+    return Timing(count / (t / 1e3) for t in getattr(ms, "samples", [ms]))
+
+
+def _giga(x):
+    return x.scaled(1e-9) if isinstance(x, Timing) else x / 1e9
+
+
 def _f(x, fmt=".3f") -> str:
     return "" if x is None else format(x, fmt)
 
@@ -543,7 +551,7 @@ def _curve(rows, x: str, y: str, head) -> str:
     xs = list(dict.fromkeys(r[x] for r in rows))
     cells = []
     for name in dict.fromkeys(r["variant"] for r in rows):
-        rates = {r[x]: r[y] / 1e9 for r in rows if r["variant"] == name}
+        rates = {r[x]: _giga(r[y]) for r in rows if r["variant"] == name}
         cells.append([name, *(_f(rates.get(v), ".2f") for v in xs)])
     return md_table(["variant", *(f"{head(v)}:" for v in xs)], cells)
 
@@ -559,7 +567,7 @@ def report(rows: list, curves: dict | None, launch_us: dict, reference: str = ""
         out += ["Host time per kernel launch: " + ", ".join(f"{k} {v:.1f} us" for k, v in launch_us.items()), ""]
     cite = (f"the peers' figures are those of *{reference}* (`../shared/anchors/README.md`), device ms; a ratio "
             "above 1 is a graph where gconn is slower" if reference else "no peers' figures at this size")
-    out += [f"Connected components, graph resident (device ms, median); first call: launched from the host; "
+    out += [f"Connected components, graph resident (device ms, median (min-max)); first call: launched from the host; "
             f"repeated call: replayed from its CUDA graph; {cite}:", "",
             md_table(["graph", "n:", "m:", "components:", "auto", "first call:", "repeated call:", "GConn:",
                       "ECL-CC:", "first / best peer:", "repeated / best peer:", "best variant", "best:",
@@ -574,14 +582,17 @@ def report(rows: list, curves: dict | None, launch_us: dict, reference: str = ""
         cells = [name]
         for row in rows:
             r = next((r for r in row["static"] if r["variant"] == name), None)
-            cell = "" if r is None else f"{r['first_ms']:.3f} / {_f(r.get('replayed_ms')) or '-'}"
+            # medians alone, as the table is wide; the log gives each variant's spread
+            rep = r and r.get("replayed_ms")
+            cell = "" if r is None else f"{float(r['first_ms']):.3f} / {_f(rep and float(rep)) or '-'}"
             cells.append(f"**{cell}**" if r is not None and name == row["best"] else cell)
         static.append(cells)
-    out += ["", "Static compute ms (Table 3), every variant's labels checked against SciPy's: first call / "
-            "repeated call (- where the run reads values back and is not captured); the best per graph in bold:",
+    out += ["", "Static compute ms (Table 3; medians, each spread in the log), every variant's labels checked against "
+            "SciPy's: first call / repeated call (- where the run reads values back and is not captured); the "
+            "best per graph in bold:",
             "", md_table(["variant", *(f"{row['graph']}:" for row in rows)], static)]
-    out += ["", "End to end, the automatic choice (wall ms, median): from the resident graph (and the device time "
-            "beside it), from its edges as a CuPy pair, from NumPy int32 arrays to NumPy labels beside a pinned "
+    out += ["", "End to end, the automatic choice (wall ms, median (min-max)): from the resident graph (and the "
+            "device time beside it), from its edges as a CuPy pair, from NumPy int32 arrays to NumPy labels beside a pinned "
             "copy of the same arrays (in turns):", "",
             md_table(["graph", "resident graph:", "its device time:", "CuPy pair:", "NumPy arrays:", "pinned copy:",
                       "arrays / copy:"],
@@ -593,7 +604,7 @@ def report(rows: list, curves: dict | None, launch_us: dict, reference: str = ""
                      [[row["graph"], r["variant"].split("+")[0], f"{100 * r['share']:.1f}%", f"{r['cov']:.3f}",
                        f"{r['ic']:.3f}"] for row in rows for r in row["sampling"]])]
     inc = list(dict.fromkeys(r["variant"] for row in rows for r in row["incremental"]))
-    rates = [{r["variant"]: r["edges_per_s"] / 1e9 for r in row["incremental"]} for row in rows]
+    rates = [{r["variant"]: _giga(r["edges_per_s"]) for r in row["incremental"]} for row in rows]
     out += ["", "Incremental, one batch of every edge in random order (1e9 edges/s; GConn: the reference run's):",
             "", md_table(["graph", *(f"{v}:" for v in inc), "GConn:"],
                          [[row["graph"], *(_f(rate.get(v), ".2f") for v in inc), _f(row["incremental_ref"], ".1f")]
@@ -622,6 +633,8 @@ def main(argv=None) -> int:
     ap.add_argument("--warmup", type=int, default=2)
     ap.add_argument("--out", help="folder for gpu.json, gpu.md and the plots")
     ap.add_argument("--cache", help="a folder keeping the graphs and SciPy's labels for later runs")
+    ap.add_argument("--add", metavar="GPU_JSON", help="a gpu.json of an earlier run on the same machine: its "
+                    "graphs (and curves) head the tables, so that a run may be split into several")
     args = ap.parse_args(argv)
     from gconn.backends import gpu
     ok, why = gpu.available(simulator_ok=args.tiny)
@@ -636,6 +649,9 @@ def main(argv=None) -> int:
     reference, refs = peers(args.anchors)
     head = [f"Command: `gconn bench --gpu {' '.join(argv if argv is not None else sys.argv[1:])}`",
             f"Device: {why}", f"Machine: {machine()}", f"Date: {datetime.datetime.now().isoformat(timespec='seconds')}"]
+    earlier = json_timings(json.loads(Path(args.add).read_text()), back=True) if args.add else {}
+    if earlier:
+        head.append(f"With the rows of {args.add}: " + "; ".join(earlier.get("head", [])[::3]))
     log = functools.partial(print, flush=True)
     log("\n".join(head))
     launch_us = {} if _sim() else launch_overhead(log)
@@ -648,8 +664,9 @@ def main(argv=None) -> int:
         if args.out:
             out = Path(args.out)
             out.mkdir(parents=True, exist_ok=True)
-            (out / "gpu.json").write_text(json.dumps({"launch_us": launch_us, "graphs": rows, "curves": curves,
-                                                      "reference": reference}, indent=1))
+            (out / "gpu.json").write_text(json.dumps(json_timings(
+                {"head": head, "launch_us": launch_us, "graphs": rows, "curves": curves, "reference": reference}),
+                indent=1))
             (out / "gpu.md").write_text(text + "\n")
             if final:
                 written = ["gpu.json", "gpu.md"] + plots(rows, curves, out)
@@ -659,14 +676,14 @@ def main(argv=None) -> int:
     t0 = time.perf_counter()
     prepared = prepare(keys, size, args.anchors, args.cache)
     log(f"graphs and SciPy's labels ready in {time.perf_counter() - t0:.1f} s")
-    rows = []
+    rows = earlier.get("graphs", [])
     for key in keys:
         row = bench_graph(key, prepared[key], args.repeat, args.warmup, log, finishes, incremental,
                           refs.get(key) if size == FULL else None)
         if row is not None:
             rows.append(row)
             write(rows, None, False)
-    curves = None
+    curves = earlier.get("curves")
     if not args.no_curves:
         batches = BATCHES if size == FULL else (10, 100, 1000) if size == TINY else BATCHES[:4]
         shares = INSERT_SHARES if size != TINY else (0.5,)

@@ -268,13 +268,69 @@ def time_calls(fn, repeat: int, warmup: int = 0):
         yield time.perf_counter() - t0, result
 
 
-def median_time(fn, repeat: int, warmup: int = 1) -> float:
-    """Median wall time of ``repeat`` calls of ``fn`` after ``warmup`` untimed ones.
+class Timing(float):
+    """The median of timed samples, printed with its spread: formatted, it reads
+    ``median (min-max)``, each in the format asked; arithmetic on it gives a plain float.
+
+    >>> t = Timing([3.0, 1.0, 2.0])
+    >>> f"{t:.1f} ms", t * 2, Timing([5.0]).samples
+    ('2.0 (1.0-3.0) ms', 4.0, [5.0])
+    """
+
+    def __new__(cls, samples):
+        samples = [float(x) for x in samples]
+        self = super().__new__(cls, statistics.median(samples))
+        self.samples = samples
+        return self
+
+    def __format__(self, spec: str) -> str:
+        if len(self.samples) < 2:
+            return format(float(self), spec)
+        # the width pads the median alone, so that columns still line up
+        bare = spec[spec.index("."):] if "." in spec else spec.lstrip("<>^=0123456789")
+        return f"{float(self):{spec}} ({min(self.samples):{bare}}-{max(self.samples):{bare}})"
+
+    def scaled(self, factor: float) -> "Timing":
+        return Timing(x * factor for x in self.samples)
+
+
+def json_timings(obj, back: bool = False):
+    """``obj`` with each :class:`Timing` in a dict as its median plus ``<key>_range``: [min, max]
+    (plain JSON for any reader); ``back=True`` turns those pairs into Timings again, which print
+    as they did.
+
+    >>> row = json_timings({"ms": Timing([1.0, 2.0, 4.0])})
+    >>> row
+    {'ms': 2.0, 'ms_range': [1.0, 4.0]}
+    >>> f"{json_timings(row, back=True)['ms']:.1f}"
+    '2.0 (1.0-4.0)'
+    """
+    if isinstance(obj, list):
+        return [json_timings(x, back) for x in obj]
+    if not isinstance(obj, dict):
+        return obj
+    out = {}
+    for k, v in obj.items():
+        if back and k.endswith("_range") and k[:-6] in obj:
+            continue
+        if back and isinstance(obj.get(f"{k}_range"), list):
+            lo, hi = obj[f"{k}_range"]
+            out[k] = Timing([lo, v, hi])
+        elif isinstance(v, Timing):
+            out[k], out[f"{k}_range"] = float(v), [min(v.samples), max(v.samples)]
+        else:
+            out[k] = json_timings(v, back)
+    return out
+
+
+def median_time(fn, repeat: int, warmup: int = 1) -> Timing:
+    """Median wall seconds of ``repeat`` calls of ``fn`` after ``warmup`` untimed ones, with
+    their spread (:class:`Timing`).
 
     >>> median_time(lambda: None, 3) >= 0
     True
     """
-    return statistics.median(s for s, _ in time_calls(fn, repeat, warmup))
+    return Timing(s for s, _ in time_calls(fn, repeat, warmup))
 
 
 def turns(keys, fn, repeat: int, warmup: int = 1, alternate: bool = False) -> dict:
@@ -572,8 +628,7 @@ def spread(xs, scale: float = 1.0, digits: int = 2) -> str:
     >>> spread([3.0, 1.0, 2.0])
     '2.00 (1.00-3.00)'
     """
-    return (f"{scale * statistics.median(xs):.{digits}f} ({scale * min(xs):.{digits}f}-"
-            f"{scale * max(xs):.{digits}f})")
+    return format(Timing(xs).scaled(scale), f".{digits}f")
 
 
 def write_markdown(rows, path, *, command: str, title: str, notes=()) -> str:

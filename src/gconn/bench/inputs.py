@@ -91,8 +91,9 @@ def main(argv=None) -> int:
           f"{t['auto']:.2f} s", flush=True)
     if args.mtx:
         t = mtx_syntax_times(args.mtx, args.repeat)
-        print(f"load {Path(args.mtx).name}: {t['strict'] * 1e3:.0f} ms strict, {t['lenient'] * 1e3:.0f} ms "
-              f"without the syntax pass (the pass alone {t['pass'] * 1e3:.0f} ms)")
+        ms = {k: v.scaled(1e3) for k, v in t.items()}
+        print(f"load {Path(args.mtx).name}: {ms['strict']:.0f} ms strict, {ms['lenient']:.0f} ms "
+              f"without the syntax pass (the pass alone {ms['pass']:.0f} ms)")
     return 0
 
 

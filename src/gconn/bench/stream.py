@@ -6,6 +6,8 @@ copy of the arrays as the yardstick, timed in turns with ``connected_components(
 backend="gpu")`` end to end (also after the process idled); then, per ``--parts``: a chunk-size
 sweep, the ways host memory reaches the device, a device budget 4x smaller than the arrays,
 the resident compute, a SciPy CSR input, and the host machinery against going without it.
+Each figure is printed as median (min-max); every way timed is first checked against SciPy's
+labels (:class:`gconn.bench.gpu.WrongLabels`).
 ``--big EDGES`` and ``--big-kronecker SCALE`` run only a graph larger than the GPU's memory.
 
 >>> from gconn.bench.stream import GRAPHS
@@ -23,8 +25,8 @@ import numpy as np
 from numba import njit, prange
 
 from gconn.graph import generators as gen
-from gconn.bench.gpu import _median_ms, _once_ms, _paired_ms, _wall_ms, pinned_copier
-from gconn.bench.harness import stamp, turns
+from gconn.bench.gpu import _check, _median_ms, _once_ms, _paired_ms, _wall_ms, pinned_copier
+from gconn.bench.harness import Timing, stamp, turns
 
 GRAPHS = {
     "kron": ("Kronecker s22 ef16", lambda q: gen.kronecker_edges(16 if q else 22, 16, seed=1)),
@@ -33,13 +35,14 @@ GRAPHS = {
 CHUNKS = (1 << 20, 1 << 21, 1 << 22, 1 << 23, 1 << 24)
 
 
-def _modes(run, src, dst, repeat: int, log) -> dict:
+def _modes(run, check, src, dst, repeat: int, log) -> dict:
     """Staging filled by 1..all threads, against the driver's pageable copy and pinning the
     arrays in place (``cudaHostRegister``, alone)."""
     import cupy as cp
     import numba
     modes = {}
     for threads in (1, 4, 8, numba.config.NUMBA_NUM_THREADS):
+        check(f"staging, {threads} threads", run(copy_threads=threads).result()[0])
         modes[f"staging, {threads} threads"] = _wall_ms(lambda: run(copy_threads=threads), repeat)
     dev = [cp.empty(a.size, a.dtype) for a in (src, dst)]
 
@@ -76,16 +79,26 @@ def bench_graph(key: str, quick: bool, repeat: int, log, parts=PARTS) -> dict:
     from gconn.graph import Graph
     from gconn.chunked.gpu import chunked_union
 
+    import scipy.sparse as sp
+    from scipy.sparse.csgraph import connected_components as scipy_cc
+
     desc, edges = GRAPHS[key]
     src, dst, n = edges(quick)
     src, dst = src.astype(np.int32, copy=False), dst.astype(np.int32, copy=False)
     m = src.size
     gb = (src.nbytes + dst.nbytes) / 1e9
+    A = sp.csr_matrix((np.ones(m, np.int8), (src, dst)), shape=(n, n))
+    _, expected = scipy_cc(A, directed=False)
     log(f"{desc}: n={n} m={m}, {gb:.3f} GB of int32 edges")
     row = dict(graph=desc, n=n, m=m)
+
+    def check(what, labels):
+        _check(desc, what, labels, expected)
+
     def e2e():
         return gconn.connected_components((src, dst), backend="gpu")
 
+    check("connected_components((src, dst))", e2e()[1])
     pin, row["e2e_ms"], row["e2e_ratio"] = _paired_ms(pinned_copier(src, dst), e2e, repeat)
     row["pinned_ms"] = pin
     row["pinned_gbs"] = gb / (pin / 1e3)
@@ -105,20 +118,22 @@ def bench_graph(key: str, quick: bool, repeat: int, log, parts=PARTS) -> dict:
 
     sweep = {}
     for c in CHUNKS if "sweep" in parts else ():
+        check(f"chunk {c}", run(chunk_edges=c).result()[0])
         sweep[c] = _wall_ms(lambda: run(chunk_edges=c), repeat)
         log(f"  chunk {c:>9}: copies+unions {sweep[c]:.2f} ms ({gb / (sweep[c] / 1e3):.1f} GB/s)")
     row["sweep"] = sweep
-    row["modes"] = _modes(run, src, dst, repeat, log) if "modes" in parts else {}
+    row["modes"] = _modes(run, check, src, dst, repeat, log) if "modes" in parts else {}
     if "budget" in parts:
-        row["budget"] = _budget(run, src.nbytes + dst.nbytes, gb, pin, repeat, log)
+        row["budget"] = _budget(run, check, src.nbytes + dst.nbytes, gb, pin, repeat, log)
     if "matrix" in parts:
-        row["matrix"] = _matrix(src, dst, n, repeat, log)
+        row["matrix"] = _matrix(A, check, repeat, log)
     if "machinery" in parts:
-        row["machinery"] = _machinery(src, dst, n, repeat, log)
+        row["machinery"] = _machinery(src, dst, A, check, repeat, log)
     if "resident" in parts:
         dg = Graph.from_edges(cp.asarray(src), cp.asarray(dst), n)
         for name in ("none+union-async+find-halve", design.choose(dg, "cc", "gpu").name):
             plan = design.Plan.of(design.Variant.parse(name))
+            check(f"resident {name}", pipeline.run(dg, plan, gpu)[0])
             row[f"resident {name}"] = ms = _median_ms(lambda: pipeline.run(dg, plan, gpu), repeat, 2)
             log(f"  resident compute {name}: {ms:.3f} ms")
         dg = None
@@ -126,10 +141,11 @@ def bench_graph(key: str, quick: bool, repeat: int, log, parts=PARTS) -> dict:
     return row
 
 
-def _budget(run, resident, gb, pin, repeat, log) -> dict:
+def _budget(run, check, resident, gb, pin, repeat, log) -> dict:
     """Streaming with a device budget 4x smaller than the edge arrays' ``resident`` bytes."""
     limit = resident // 4
     s = run(device_memory=limit)
+    check(f"a budget of {limit} bytes", s.result()[0])
     ms = _wall_ms(lambda: run(device_memory=limit), repeat)
     log(f"  budget {limit / 2**20:.0f} MiB (graph arrays {resident / 2**20:.0f} MiB): {s.chunks} chunks of "
         f"{s.chunk_edges}, {ms:.2f} ms = {gb / (ms / 1e3):.1f} GB/s = {pin / ms:.0%} of pinned H2D")
@@ -137,20 +153,16 @@ def _budget(run, resident, gb, pin, repeat, log) -> dict:
                 gbs=gb / (ms / 1e3))
 
 
-def _matrix(src, dst, n, repeat, log) -> dict:
+def _matrix(A, check, repeat, log) -> dict:
     """From a SciPy CSR of the edges: gconn end to end against the pinned copy of its indptr and
     indices, and against SciPy's connected_components."""
-    import scipy.sparse as sp
     from scipy.sparse.csgraph import connected_components as scipy_cc
 
     import gconn
-    A = sp.csr_matrix((np.ones(src.size, np.int8), (src, dst)), shape=(n, n))
+    check("connected_components(CSR)", gconn.connected_components(A, backend="gpu")[1])
     pin, ours, ratio = _paired_ms(pinned_copier(A.indptr, A.indices),
                                   lambda: gconn.connected_components(A, backend="gpu"), repeat)
     theirs = _wall_ms(lambda: scipy_cc(A, directed=False), 1, 0)
-    k, labels = gconn.connected_components(A, backend="gpu")
-    k0, want = scipy_cc(A, directed=False)
-    assert k == k0 and np.array_equal(labels, want)
     log(f"  SciPy CSR ({A.nnz} entries): pinned copy of indptr+indices {pin:.2f} ms; gconn end to end "
         f"{ours:.2f} ms = {ratio:.2f}x (timed in turns); SciPy's connected_components {theirs:.0f} ms "
         f"({theirs / ours:.0f}x gconn)")
@@ -161,20 +173,18 @@ def _turns(fns: dict, repeat: int) -> dict:
     """Median wall ms of each function, called in turns (the order reversed every other round)
     after a round of warm-ups."""
     times = turns(fns, lambda k, _: _once_ms(fns[k]), repeat, alternate=True)
-    return {k: float(np.median(v)) for k, v in times.items()}
+    return {k: Timing(v) for k, v in times.items()}
 
 
-def _machinery(src, dst, n, repeat, log) -> dict:
+def _machinery(src, dst, A, check, repeat, log) -> dict:
     """The chunked route from host arrays and a SciPy CSR as is, without the native feed
     (``gconn.chunked.gpu.PUMP``), without the labels' landing (``LAND_BYTES``) and without both;
     then the staged copies against CuPy's."""
     import cupy as cp
-    import scipy.sparse as sp
 
     import gconn
     from gconn.backends.gpu import staging
     from gconn.chunked import gpu as chunked
-    A = sp.csr_matrix((np.ones(src.size, np.int8), (src, dst)), shape=(n, n))
     modes = {"as is": (True, chunked.LAND_BYTES), "no native feed": (False, chunked.LAND_BYTES),
              "no landing": (True, 1 << 62), "neither": (False, 1 << 62)}
     out = {}
@@ -188,6 +198,8 @@ def _machinery(src, dst, n, repeat, log) -> dict:
     kept = chunked.PUMP, chunked.LAND_BYTES
     try:
         for what, obj in (("arrays", (src, dst)), ("SciPy CSR", A)):
+            for m in modes:
+                check(f"{what}, {m}", call(obj, m)()[1])
             out[what] = t = _turns({m: call(obj, m) for m in modes}, repeat)
             log(f"  {what}: " + ", ".join(f"{m} {ms:.2f} ms ({ms / t['as is']:.2f}x)" for m, ms in t.items()))
     finally:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from gconn.bench.harness import median_time, stamp
+from gconn.bench.harness import median_time, same_partition, stamp
 
 
 def write_csv(path, edges: int, n: int, seed: int = 0) -> None:
@@ -85,7 +85,14 @@ def main(argv=None) -> None:
         "gconn.load": lambda: gconn.load(args.path),
         "pandas + as_graph": lambda: gconn.as_graph(pd.read_csv(args.path, usecols=[0, 1])),
     }
+    import scipy.sparse as sp
+    from scipy.sparse.csgraph import connected_components as scipy_cc
+    n = int(max(ref[0].max(), ref[1].max())) + 1
+    k0, want = scipy_cc(sp.coo_matrix((np.ones(ref[0].size), ref), shape=(n, n)), directed=False)
     for name, fn in whole.items():
+        k, labels = gconn.connected_components(fn(), backend="cpu")
+        if k != k0 or not same_partition(want, labels):
+            raise AssertionError(f"{name}: the loaded graph's components are not SciPy's")
         print(f"load   {name:16s} {median_time(fn, args.repeat):7.2f} s")
     _names(args)
 
@@ -103,6 +110,9 @@ def _names(args) -> None:
         f.writelines(f"user{a},user{b}\n" for a, b in zip(rng.integers(0, n, m), rng.integers(0, n, m)))
     both = np.array([f"user{i}" for i in rng.integers(0, n, 2 * m)], object)
     print(f"{path}: {m:,} edges between {n:,} names")
+    codes, uniques = pd.factorize(both, sort=True)
+    if not np.array_equal(codes, np.unique(both, return_inverse=True)[1]):
+        raise AssertionError("pd.factorize and np.unique number the names differently")
     print(f"names  gconn.load        {median_time(lambda: gconn.load(path), args.repeat):7.2f} s")
     print(f"names  pd.factorize      {median_time(lambda: pd.factorize(both, sort=True), args.repeat):7.2f} s")
     print(f"names  np.unique         {median_time(lambda: np.unique(both, return_inverse=True), args.repeat):7.2f} s")
