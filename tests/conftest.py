@@ -5,6 +5,12 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+# One xdist worker a core, each with numba's OpenMP threads: spinning workers (OpenMP's default wait)
+# take the cores from the other process, and a parallel region costs milliseconds instead of
+# microseconds (tests/test_cpu_static.py on 2 cores: 187 s spinning, 7 s passive).  Set before any
+# test starts the runtime; a user's setting wins.
+os.environ.setdefault("OMP_WAIT_POLICY", "passive")
+
 import numpy as np
 import pytest
 
