@@ -203,6 +203,32 @@ print(json.dumps({"after_import": after_import, "k": k, "labels": labels.tolist(
     assert out["k"] == k and out["labels"] == ref.tolist() and out["forest"] == ref.size - k and out["file"]
 
 
+def test_a_long_running_process_moves_to_the_parallel_kernels(compiled, tmp_path):
+    """Once the compiled route's large calls have cost what loading numba costs, later large calls
+    load it and run in parallel; small calls stay on the compiled route (here the cost is lowered to a
+    nanosecond, so that the second large call moves)."""
+    big = aot.WARM_MAX_EDGES + 1000
+    src, dst = random_edges(2, big // 4, big, np.int64)
+    np.save(tmp_path / "edges.npy", np.column_stack([src, dst]))
+    out = fresh_python("""
+import json, sys
+import numpy as np
+import gconn
+from gconn.backends import aot
+aot.LOAD_SECONDS = 1e-9
+edges = np.load("edges.npy")
+small = (edges[:1000, 0], edges[:1000, 1])
+runs = []
+for graph in (small, small, (edges[:, 0], edges[:, 1]), small, (edges[:, 0], edges[:, 1]), small):
+    k, labels = gconn.connected_components(graph)
+    runs.append([int(k), labels.tolist() if labels.size > 1000 else None, "numba" in sys.modules])
+print(json.dumps(runs))
+""", tmp_path)
+    k, ref = scipy_labels(src, dst, int(max(src.max(), dst.max())) + 1)
+    assert [r[2] for r in out] == [False, False, False, False, True, True]
+    assert out[2][:2] == out[4][:2] == [k, ref.tolist()]
+
+
 def test_cli_and_parser_errors_without_numba(compiled, tmp_path):
     mtx = "%%MatrixMarket matrix coordinate pattern symmetric\n% c\n6 6 3\n2 1\n3 2\n6 5\n"
     (tmp_path / "g.mtx").write_text(mtx)

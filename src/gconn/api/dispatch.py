@@ -206,6 +206,7 @@ def _run_compiled(src: Source, call: Call):
         if src.kind == "file":
             stats.phase_times["read"] = t1 - t0
         stats.phase_times["union-find, labels"] = time.perf_counter() - t1
+    aot.charge(int(e.src.size), time.perf_counter() - t0)
     nodes = np.arange(e.n, dtype=np.int64) if call.relabel == "auto" and call.problem == "cc" else None
     return Outcome(result, nodes, stats)
 

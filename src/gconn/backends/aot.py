@@ -29,6 +29,15 @@ VARIANT = "none+union-rem-cas+find-naive+halve-one"
 WARM_MAX_EDGES = 1 << 18
 COLD_MAX_EDGES = 1 << 24
 
+#: Seconds of compiled-route calls above WARM_MAX_EDGES (with the call at hand, at the rate of the
+#: last) after which a process counts as a long-running one, whose such calls load numba's parallel
+#: kernels: about what loading them costs (numba's import and its cache: 0.5-0.7 s on 2 cores,
+#: BENCHMARKS.md "Files and first calls").  As in ski rental, a process then spends at most about
+#: twice what the better choice, made knowing its later calls, would have; a first call never moves.
+LOAD_SECONDS = 0.6
+#: [seconds spent, seconds per edge of the last such call]
+_spent = [0.0, 0.0]
+
 
 @functools.cache
 def module():
@@ -45,7 +54,16 @@ def chosen(m: int) -> bool:
     """Whether an input of ``m`` edges runs on the compiled module."""
     if module() is None:
         return False
-    return m <= (COLD_MAX_EDGES if numba_free() else WARM_MAX_EDGES)
+    if not numba_free() or _spent[0] + _spent[1] * m >= LOAD_SECONDS:
+        return m <= WARM_MAX_EDGES
+    return m <= COLD_MAX_EDGES
+
+
+def charge(m: int, seconds: float) -> None:
+    """Count a compiled-route call of ``m`` edges that took ``seconds`` towards :data:`LOAD_SECONDS`."""
+    if m > WARM_MAX_EDGES:
+        _spent[0] += seconds
+        _spent[1] = seconds / m
 
 
 #: Largest file read whole for the compiled path; larger ones go chunked
