@@ -92,9 +92,9 @@ def test_auto_choice_follows_the_decision_tree():
     assert design.choose(dense, hb_coverage=lambda g: 0.99).sampling == "hb"
     assert design.choose(dense, hb_coverage=lambda g: 0.2).sampling == "kout"
     # On the GPU, a graph with its adjacency gets HB below 2^20 edges and
-    # k-out from there, whatever the coverage estimate; k-out links without
-    # FindHalve's compression unless HB's hooks leave almost no roots (hubs
-    # numbered first); the choice must also be valid for a spanning forest.
+    # k-out, linking without FindHalve's compression, from there, whatever the
+    # coverage estimate, unless HB's hooks leave almost no roots (hubs numbered
+    # first): then HB; the choice must also be valid for a spanning forest.
     from types import SimpleNamespace
     big = SimpleNamespace(n=1 << 22, m_input=1 << 26, has_form=lambda f: True, hb_roots=lambda: 0.2)
     at = SimpleNamespace(n=1 << 17, m_input=design.AUTO_GPU_KOUT_EDGES, has_form=lambda f: True,
@@ -103,8 +103,8 @@ def test_auto_choice_follows_the_decision_tree():
     for graph, cc, forest in ((dense, "hb+union-rem-cas+find-halve+splice", "hb+union-rem-cas+find-split+split-one"),
                               (big, "kout+union-rem-cas+find-naive+splice", "kout+union-rem-cas+find-naive+split-one"),
                               (at, "kout+union-rem-cas+find-naive+splice", "kout+union-rem-cas+find-naive+split-one"),
-                              (hubs, "kout+union-rem-cas+find-halve+splice",
-                               "kout+union-rem-cas+find-split+split-one")):
+                              (hubs, "hb+union-rem-cas+find-halve+splice",
+                               "hb+union-rem-cas+find-split+split-one")):
         for cov in (0.99, 0.1):
             assert design.choose(graph, backend="gpu", hb_coverage=lambda g: cov).name == cc
             v = design.choose(graph, "forest", backend="gpu", hb_coverage=lambda g: cov)

@@ -540,8 +540,8 @@ AUTO_GPU_STRIDE_MAX_N = 1 << 18
 
 
 class Rule(NamedTuple):
-    """One rule of :func:`choose`: where ``when(features)`` holds, ``variant`` (``{link}``, ``{sampling}``
-    filled from :class:`_Features`)."""
+    """One rule of :func:`choose`: where ``when(features)`` holds, ``variant`` (``{link}`` filled from
+    :class:`_Features`)."""
 
     backend: str
     name: str
@@ -574,12 +574,13 @@ RULES = (
     Rule("gpu", "k-out where HB leaves many roots",
          lambda f: f.kout and f.graph.hb_roots() > AUTO_GPU_HB_ROOTS, "kout+union-rem-cas+find-naive+{link}",
          "after k-out the few unions left do not repay FindHalve's compression (B: Fourteenth session)"),
-    Rule("gpu", "sampled, a spanning forest", lambda f: f.problem == "forest",
-         "{sampling}+union-rem-cas+find-split+split-one",
+    Rule("gpu", "HB, a spanning forest", lambda f: f.problem == "forest",
+         "hb+union-rem-cas+find-split+split-one",
          "SpliceAtomic moves non-roots; FindSplit where FindHalve would be chosen (B: Fourteenth session)"),
-    Rule("gpu", "sampled", lambda f: True, "{sampling}+union-rem-cas+find-halve+splice",
-         "with an adjacency, sampling wins at every size; k-out from 2^20 edges or scattered ids, HB below "
-         "and on chains (B: Parents through the L1; The automatic choice on scattered ids)"),
+    Rule("gpu", "HB", lambda f: True, "hb+union-rem-cas+find-halve+splice",
+         "with an adjacency, sampling wins at every size; below 2^20 edges, on chains, and where HB's hooks "
+         "leave few roots (the paper's Sec. 4.6: HB where it covers the graph), HB: on ba_s22_k16 its repeated "
+         "call takes 0.79x k-out's (BENCHMARKS.md, GPU)"),
     # --- CPU
     Rule("cpu", "low degree, or no adjacency",
          lambda f: f.degree < AUTO_MIN_DEGREE or not f.adjacency, "none+union-async+find-halve",
@@ -595,12 +596,11 @@ class _Features:
     """What the rules read of a graph: cheap features as attributes, probes of the adjacency as methods."""
 
     __slots__ = ("adjacency", "chains", "degree", "graph", "hb_coverage", "kout", "link", "low", "m", "n", "problem",
-                 "sampling", "scattered", "chunked")
+                 "scattered", "chunked")
 
     def __init__(self, graph, problem, backend, chunked, hb_coverage):
         self.graph, self.problem, self.chunked, self.hb_coverage = graph, problem, chunked, hb_coverage
         self.link = "split-one" if problem == "forest" else "splice"
-        self.sampling = None
         self.n, self.m = n, m = graph.n, graph.m_input
         if problem == "incremental" or not (n and m):
             return                      # the first two rules decide
@@ -614,7 +614,6 @@ class _Features:
                           and low and not graph.ids_local())
         self.chains = adjacency and low and not self.scattered and graph.hb_roots() <= AUTO_GPU_HB_ROOTS
         self.kout = (m >= AUTO_GPU_KOUT_EDGES and not self.chains) or self.scattered
-        self.sampling = "kout" if self.kout else "hb"
 
     def coverage(self) -> float:
         return self.hb_coverage(self.graph) if self.hb_coverage is not None else 0.0
@@ -640,7 +639,7 @@ def choose(graph, problem: str = "cc", backend: str = "cpu", hb_coverage=None, c
     f = _Features(graph, problem, backend, chunked, hb_coverage)
     for rule in _RULES_OF["gpu" if backend == "gpu" else "cpu"]:
         if rule.when(f):
-            key = (rule.variant, f.link, f.sampling)
+            key = (rule.variant, f.link)
             v = _NAMED.get(key)
             if v is None:
                 v = _NAMED[key] = Variant(*rule.variant.format_map(f).split("+"))
@@ -651,10 +650,10 @@ def choose(graph, problem: str = "cc", backend: str = "cpu", hb_coverage=None, c
 AUTO_GPU_VARIANTS = {
     "cc": ("none+union-async+find-halve", "none+union-rem-cas+find-split+split-one",
            "none+union-rem-cas+find-naive+splice", "kout+union-rem-cas+find-naive+splice",
-           "kout+union-rem-cas+find-halve+splice", "hb+union-rem-cas+find-halve+splice",
+           "hb+union-rem-cas+find-halve+splice",
            "stride+union-rem-cas+find-naive+splice"),
     "forest": ("none+union-async+find-halve", "none+union-rem-cas+find-split+split-one",
                "none+union-rem-cas+find-naive+split-one", "kout+union-rem-cas+find-naive+split-one",
-               "kout+union-rem-cas+find-split+split-one", "hb+union-rem-cas+find-split+split-one",
+               "hb+union-rem-cas+find-split+split-one",
                "stride+union-rem-cas+find-naive+split-one"),
 }
