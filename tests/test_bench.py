@@ -130,3 +130,14 @@ def test_suite_settings_can_be_overridden(monkeypatch, tmp_path):
     assert cli.main(["bench", "--suite", "cpu-target", "--repeat", "2", "--out", str(tmp_path)]) == 0
     assert seen["graphs"] == ["rmat:scale=20,ef=16"]
     assert seen["backend"] == "cpu" and seen["repeat"] == 2 and seen["warmup"] == 1
+
+
+def test_frontdoor_api_cases_check_the_labels(tmp_path):
+    """``bench.frontdoor``'s API child checks its labels as SciPy's partition: a wrong partition fails."""
+    from gconn.bench import frontdoor
+    files = frontdoor.make_files(2000, tmp_path)
+    how = ("api", "arrays", files["npy"], "cpu", files["canon"])
+    assert frontdoor.run_once(how, harness.this_tree(), files["k"])["same"]
+    np.save(tmp_path / "wrong.npy", np.arange(files["n"]))    # every vertex alone
+    with pytest.raises(RuntimeError, match="not SciPy's partition"):
+        frontdoor.run_once(how[:4] + (str(tmp_path / "wrong.npy"),), harness.this_tree(), files["k"])

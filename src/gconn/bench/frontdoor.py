@@ -59,7 +59,7 @@ import json, sys, time
 import numpy as np
 t0 = time.perf_counter()
 import gconn
-kind, path, backend = sys.argv[1], sys.argv[2], sys.argv[3]
+kind, path, backend, want = sys.argv[1], sys.argv[2], sys.argv[3], np.load(sys.argv[4])
 if kind == "arrays":
     e = np.load(path)
     arg = (np.ascontiguousarray(e[:, 0]), np.ascontiguousarray(e[:, 1]))
@@ -73,14 +73,20 @@ for _ in range(5):
     t = time.perf_counter()
     k2, _ = gconn.connected_components(arg, backend=backend)
     again.append(time.perf_counter() - t)
-print(json.dumps({"k": int(k), "k2": int(k2), "n": int(labels.size), "import_s": t1 - t0,
+def canon(labels):
+    # each vertex named by the first vertex of its component: equal arrays, equal partitions
+    _, first, inv = np.unique(labels, return_index=True, return_inverse=True)
+    return first[inv]
+same = all(np.array_equal(canon(x), want[:x.size]) for x in (labels, gconn.connected_components(arg)[1]))
+print(json.dumps({"k": int(k), "k2": int(k2), "n": int(labels.size), "same": bool(same), "import_s": t1 - t0,
                   "first_s": t2 - t1, "repeat_s": sorted(again)[2], "last_s": again[-1],
                   "total_s": t2 - t1 + sum(again)}))
 """
 
 
 def make_files(edges: int, folder: Path) -> dict:
-    """The graph in every format the cases read, and SciPy's count: ``{"el": path, ..., "n": n, "k": k}``."""
+    """The graph in every format the cases read, SciPy's count and its labels with each vertex named by the
+    first of its component: ``{"el": path, ..., "n": n, "k": k, "canon": path}``."""
     import scipy.sparse as sp
     from scipy.sparse.csgraph import connected_components
     rng = np.random.default_rng(1)
@@ -88,10 +94,13 @@ def make_files(edges: int, folder: Path) -> dict:
     src = rng.integers(0, n, edges, dtype=np.int32)
     dst = rng.integers(0, n, edges, dtype=np.int32)
     A = sp.coo_matrix((np.ones(edges, np.int8), (src, dst)), shape=(n, n)).tocsr()
-    k = int(connected_components(A, directed=False)[0])
-    files = {"n": n, "k": k, "sparse": str(folder / "sparse.el"),
+    k, labels = connected_components(A, directed=False)
+    k = int(k)
+    _, first, inv = np.unique(labels, return_index=True, return_inverse=True)
+    files = {"n": n, "k": k, "sparse": str(folder / "sparse.el"), "canon": str(folder / "canon.npy"),
              **{fmt: str(folder / f"g.{fmt}") for fmt in ("npy", "el", "mtx", "graph")}}
     np.save(files["npy"], np.column_stack([src, dst]))
+    np.save(files["canon"], first[inv])
     # writers of our own, so that every tree reads the same bytes
     Path(files["el"]).write_text("\n".join(f"{a} {b}" for a, b in zip(src.tolist(), dst.tolist())) + "\n")
     sym = sp.triu(A + A.T, k=1).tocoo()
@@ -118,7 +127,8 @@ def _components_line(out: str) -> int | None:
 
 
 def cases(files: dict, backend: str = "cpu") -> list:
-    """(name, ``("cli", argv, stdin path or None, components)`` or ``("api", kind, path, backend)``)."""
+    """(name, ``("cli", argv, stdin path or None, components)`` or ``("api", kind, path, backend, labels)``):
+    the CLI prints its count, which is checked; the API's labels are checked as SciPy's partition."""
     def cli(*args, stdin=None, k=files["k"]):
         return ("cli", [sys.executable, "-c", _CLI_CHILD, "cc", "-q", "-b", backend, *args], stdin, k)
 
@@ -128,8 +138,8 @@ def cases(files: dict, backend: str = "cpu") -> list:
             ("cli stdin (.el)", cli("-", stdin=files["el"])),
             ("cli sparse ids (one edge 0 200000000)", cli(files["sparse"], k=1)),
             ("cli sparse ids, --relabel", cli("--relabel", files["sparse"], k=1)),
-            ("api arrays", ("api", "arrays", files["npy"], backend)),
-            ("api file (.el)", ("api", "file", files["el"], backend))]
+            ("api arrays", ("api", "arrays", files["npy"], backend, files["canon"])),
+            ("api file (.el)", ("api", "file", files["el"], backend, files["canon"]))]
 
 
 def run_once(how, tree: str, k: int) -> dict:
@@ -149,8 +159,9 @@ def run_once(how, tree: str, k: int) -> dict:
     t0 = time.perf_counter()
     r = child_json(tree, _API_CHILD, *how[1:])
     wall = time.perf_counter() - t0
-    if r["k"] != k or r["k2"] != k:
-        raise RuntimeError(f"api {how[1]} (tree {tree}): {r['k']} components, expected {k}")
+    if r["k"] != k or r["k2"] != k or not r["same"]:
+        raise RuntimeError(f"api {how[1]} (tree {tree}): {r['k']} components (expected {k}), labels "
+                           f"{'' if r['same'] else 'not '}SciPy's partition")
     return {"wall_s": wall, **r}
 
 
