@@ -32,7 +32,7 @@ def _run(graph, call, source, target) -> dispatch.Outcome:
 
 def connected_components(graph=None, directed=True, connection="weak", return_labels=True, *, csgraph=None,
                          algorithm="auto", backend="auto", compact=True, return_stats=False, seed=0, relabel=False,
-                         source=None, target=None, output="array", device_memory=None, **params):
+                         source=None, target=None, output="array", device_memory=None, devices=None, **params):
     """Connected components, scipy-compatible: ``(n_components, labels)``, labels 0..k-1 numbered
     as ``scipy.sparse.csgraph.connected_components`` numbers them (``compact=False``: each
     component's smallest id); ``return_stats=True`` appends a :class:`~gconn.pipeline.stats.Stats`.
@@ -46,6 +46,8 @@ def connected_components(graph=None, directed=True, connection="weak", return_la
     file (default: the first two).  ``device_memory`` (bytes or e.g. ``"4GB"``; default
     ``GCONN_DEVICE_MEMORY``, else all free) bounds the GPU's use: larger host graphs go in chunks.
     ``output="pandas"`` or ``"polars"`` returns ``(n_components, table)`` (``vertex``, ``component``).
+    ``devices=[0, 1]`` (or ``"all"``) shares host edges among those GPUs, each streaming its part over
+    its own link (:mod:`gconn.chunked.devices`); ``device_memory`` then bounds each one.
 
     >>> import gconn
     >>> gconn.connected_components(([0, 2], [1, 3]), backend="cpu")
@@ -82,7 +84,8 @@ def connected_components(graph=None, directed=True, connection="weak", return_la
     relabel = relabel_option(relabel)
     table = output_option(output, return_labels)
     numbered = compact or not return_labels
-    call = Call("cc", backend, algorithm, params, relabel, numbered, return_stats, seed, device_memory, table)
+    call = Call("cc", backend, algorithm, params, relabel, numbered, return_stats, seed, device_memory, table,
+                devices=devices)
     if call.plain and relabel is False and device_memory is None:
         again = dispatch.replay(graph, backend, algorithm, numbered, seed)
         if again is not None:
@@ -105,10 +108,10 @@ def connected_components(graph=None, directed=True, connection="weak", return_la
 
 
 def spanning_forest(graph, *, algorithm="auto", backend="auto", return_stats=False, seed=0, relabel=False,
-                    source=None, target=None, device_memory=None, **params):
+                    source=None, target=None, device_memory=None, devices=None, **params):
     """A spanning forest: ``(src, dst)`` arrays of n - k input edges, a tree on every component, in
     input ids (or names).  Any root-based variant works (``gconn.variants("forest")``); the other
-    options are as in :func:`connected_components`.
+    options (``devices=`` among them) are as in :func:`connected_components`.
 
     >>> import gconn
     >>> src, dst = gconn.spanning_forest(([0, 1, 0], [1, 2, 2]), backend="cpu")
@@ -118,7 +121,8 @@ def spanning_forest(graph, *, algorithm="auto", backend="auto", return_stats=Fal
     if graph is None:
         raise TypeError("spanning_forest() needs a graph: the first argument is None")
     relabel = relabel_option(relabel)
-    call = Call("forest", backend, algorithm, params, relabel, True, return_stats, seed, device_memory)
+    call = Call("forest", backend, algorithm, params, relabel, True, return_stats, seed, device_memory,
+                devices=devices)
     out = _run(graph, call, source, target)
     fa, fb = (_out(a, out.on_gpu) for a in out.result)
     if out.settle is not None:

@@ -39,16 +39,27 @@ class Call:
     device_memory: object = None
     table: bool = False             # labels as a table (``output=``): names need no relabel then
     n: int | None = None            # the vertex count a file's reader is held to (the CLI's ``--n``)
+    devices: object = None          # GPU ids whose shares of host edges are merged (gconn.chunked.devices)
 
     def __post_init__(self):
         if self.backend not in BACKENDS:
             raise ValueError(f"unknown backend {self.backend!r}; one of {', '.join(BACKENDS)}")
         design.check_param_names(self.params)
+        if self.devices is not None:
+            if self.backend == "cpu":
+                raise ValueError(f"devices={self.devices!r} names GPUs; backend='cpu' uses none")
+            if self.relabel is not False or self.table or self.n is not None:
+                raise ValueError("devices= takes integer ids as they are: not with relabel=, output= tables "
+                                 "or a vertex count held to (--n)")
+            backend_name("gpu")         # a clear error where there is no GPU
+            from gconn.chunked.devices import device_list
+            self.devices = device_list(self.devices)
 
     @property
     def plain(self) -> bool:
         """No options beyond the defaults that the fast routes serve."""
-        return not (self.params or self.stats or self.relabel is True or self.table or self.n is not None)
+        return not (self.params or self.stats or self.relabel is True or self.table or self.n is not None
+                    or self.devices is not None)
 
 
 @dataclass
@@ -159,6 +170,8 @@ def _chunked_gpu(src: Source, call: Call) -> bool:
 
 def run(src: Source, call: Call) -> Outcome:
     """Run ``call`` on ``src`` by its route."""
+    if call.devices is not None:
+        return _run_devices(src, call)
     name = backend_name(call.backend, src.on_gpu)
     way = route(src, call, name)
     out = read = None
@@ -232,6 +245,26 @@ def _run_chunked_gpu(src: Source, call: Call, be) -> Outcome | None:
                 return None
         nodes = np.arange(n, dtype=np.int64)
     return Outcome(result, nodes, stats, False, landing, settle)
+
+
+def _run_devices(src: Source, call: Call) -> Outcome:
+    """Host edges shared among the GPUs ``call.devices`` (:mod:`gconn.chunked.devices`), results on the host."""
+    from gconn.chunked import devices
+    if src.on_gpu:
+        raise ValueError("devices= shares host edges among GPUs; this input is on a GPU already "
+                         "(call without devices=)")
+    be = backend_module("gpu")
+
+    def finish(plan, stats, roots, fa, fb, landing):
+        shaped = _shaped(be, call, plan, stats, roots, fa, fb)
+        if call.problem == "forest":
+            return tuple(out_array(a, False) for a in shaped)
+        return int(shaped[0]), out_array(shaped[1], False, landing)
+
+    result, stats = devices.run(src.obj, call.algorithm, call.problem, call.params, call.devices, finish,
+                                device_memory=call.device_memory, return_stats=call.stats,
+                                info=src.file if src.kind == "file" else None)
+    return Outcome(result, None, stats, False, route="devices")
 
 
 def _run_resident(src: Source, call: Call, be, read=None) -> Outcome:

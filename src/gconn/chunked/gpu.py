@@ -64,7 +64,7 @@ BUFFERS = 3
 CHUNK_EDGES = 1 << 22
 #: pinned staging pieces and their bytes: small, so that they stay in the host's cache from fill to copy
 RING = 4
-PIECE_BYTES = 1 << 23
+PIECE_BYTES = 1 << 24
 #: first capacity of a parent array of unknown size (small in the simulator, so that tests grow it)
 FIRST_CAP = 16 if SIM else 1 << 16
 ENV = "GCONN_DEVICE_MEMORY"
@@ -123,6 +123,9 @@ class HostEdges:
     (5, [(0, [0, 1]), (2, [2, 3]), (4, [4])])
     """
 
+    #: where these edges start in the input (a share of another HostEdges, :meth:`part`)
+    base = 0
+
     def __init__(self, source):
         self.src = self.dst = self._iter = self.indptr = self.n = self.dtype = self.m = None
         if isinstance(source, (str, os.PathLike)):
@@ -161,6 +164,19 @@ class HostEdges:
             raise ValueError(f"indptr runs from {int(indptr[0])} to {int(indptr[-1])}; a CSR's runs from 0 "
                              f"to the number of entries, {e.m}")
         e.dtype = _id_dtype(indices, "indices")
+        return e
+
+    def part(self, a: int, b: int) -> "HostEdges":
+        """Edges ``a .. b - 1`` of re-readable (src, dst) arrays, numbered from ``a`` in errors.
+
+        >>> e = HostEdges((np.arange(5), np.arange(1, 6))).part(2, 4)
+        >>> e.m, e.base, e.piece(0, 9)[1].tolist()
+        (2, 2, [3, 4])
+        """
+        if self.src is None:
+            raise TypeError("only (src, dst) arrays are cut into parts")
+        e = HostEdges((self.src[a:b], self.dst[a:b]))
+        e.n, e.dtype, e.base = self.n, self.dtype, self.base + a
         return e
 
     @property
@@ -236,6 +252,9 @@ class ChunkedUnion:
             raise ValueError(f"copy_threads must be >= 1; got {copy_threads}")
         self.copy_threads = copy_threads
         self.sparse = sparse
+        #: a share of a call on several GPUs (``gconn.chunked.devices``): named so in errors
+        self.share = None
+        self.base = 0
         self.landing = None
         self._land_wanted = land
         self.cap = self.chunks = self.again = self.edges = self.chunk_edges = self._slot = 0
@@ -369,13 +388,15 @@ class ChunkedUnion:
         else:
             return
         self._pipe.sync()
+        offset += self.base
+        where = f"edges {offset}..{offset + hd.size - 1}"
+        where = f"chunk {index} ({where})" if self.share is None else f"{where} ({self.share})"
         named = (("indices", hd),) if hs is None else (("src", hs), ("dst", hd))
         for w, a in named:
             hits = np.flatnonzero(bad(np.asarray(a)))
             if hits.size:
                 i = int(hits[0])
-                raise ValueError(f"chunk {index} (edges {offset}..{offset + hd.size - 1}): "
-                                 + why.format(v=int(a[i]), w=w, i=offset + i))
+                raise ValueError(f"{where}: " + why.format(v=int(a[i]), w=w, i=offset + i))
         raise RuntimeError(f"chunk {index}: the device saw ids in {lo}..{hi}, which the host does not find")
 
     def feed(self, edges: HostEdges, settle: bool = True) -> None:
@@ -386,6 +407,7 @@ class ChunkedUnion:
         :meth:`settle` then waits and checks the ids."""
         self.settle()
         t0 = time.perf_counter()
+        self.base = edges.base
         pieces = edges.chunks(self.want_chunk)
         if not self._ready:
             if self.n is None and edges.n is not None:
@@ -538,14 +560,38 @@ class ChunkedUnion:
         dsv, ddv = self._devv[s] if k == self.chunk_edges else (view(ds[:k]), view(dd[:k]))
         if csr is not None:
             dsv = csr.rows(offset, k, dsv)
-        none = self._none
-        launch(self._kern, k, self._Pv, self._Hv, dsv, ddv, none[0], k, OP_UNION, int(self.forest), self._fav,
-               self._fbv, none[1], self.cap, self._pipe.bv if row is not None else none[2],
-               -1 if row is None else row, WARP, persistent=True)
+        self._union(dsv, ddv, k, row)
         self._pipe.after_union(s, row)
         if not checked:
             self.edges += k
         return self.cap
+
+    def _union(self, dsv, ddv, k: int, row=None) -> None:
+        """UnionAsync (the plan's union) of ``k`` device edges, their bounds into ``row`` unless None."""
+        none = self._none
+        launch(self._kern, k, self._Pv, self._Hv, dsv, ddv, none[0], k, OP_UNION, int(self.forest), self._fav,
+               self._fbv, none[1], self.cap, self._pipe.bv if row is not None else none[2],
+               -1 if row is None else row, WARP, persistent=True)
+
+    def take(self, src, dst, max_id: int) -> None:
+        """Union edges held by a device (this one or another: copied here through the edge
+        buffers), ids at most ``max_id``, after a settled :meth:`feed`; as the feed, with the
+        forest's slots where it tracks a forest."""
+        if self._pending is not None or not self._ready:
+            raise RuntimeError("take() follows a settled feed")
+        if max_id >= self.cap:
+            self._make_room(max_id + 1)
+        self.max_id = max(self.max_id, max_id)
+        k = self.chunk_edges
+        for a in range(0, int(src.size), k):
+            s = self._slot % BUFFERS
+            self._slot += 1
+            ds, dd = self._dev[s]
+            c = min(k, int(src.size) - a)
+            self._pipe.device_copy(ds, src[a:a + c])
+            self._pipe.device_copy(dd, dst[a:a + c])
+            self._union(*(self._devv[s] if c == k else (view(ds[:c]), view(dd[:c]))), c)
+        self._pipe.sync()
 
     def _release(self) -> None:
         """Drop the edge buffers before the feed settles, for later work on the compute stream."""
@@ -668,6 +714,10 @@ class _SimPipe:
     def send_whole(self, dev, host) -> None:
         dev[:] = host
 
+    def device_copy(self, dev, other) -> None:
+        """The device array ``other`` (any device) into the front of ``dev``, in order with the unions."""
+        dev[:other.size] = other
+
     def _nothing(self, *args) -> None:
         """Nothing to order or wait for: the simulator's copies and kernels run in turn."""
 
@@ -714,32 +764,35 @@ def _threads(k: int | None):
         numba.set_num_threads(before)
 
 
-#: pinned memory kept between runs (cudaHostAlloc is slow), [(bytes, memory, event after its last copy)]:
-#: the staging pieces (bytes a piece, ``RING`` pieces) and the chunks' bounds
+#: pinned memory kept between runs (cudaHostAlloc is slow), [(bytes in all, memory, event after its last copy)]:
+#: the staging pieces (bytes a piece, ``RING`` pieces) and the chunks' bounds; up to ``KEEP`` blocks
+#: each, for the feeds that run at once (one a GPU, ``gconn.chunked.devices``)
 _PINNED: list = []
 _BOUNDS: list = []
 _PINNED_LOCK = Lock()
+KEEP = 8
 
 
 def _take(kept: list, nbytes: int, times: int = 1) -> tuple[int, object]:
-    """(bytes, memory) of ``times`` blocks of at least ``nbytes``: the kept one, else a new one."""
+    """(bytes of each, memory) of ``times`` blocks of at least ``nbytes``: a kept one, else a new one."""
     with _PINNED_LOCK:
-        block = kept.pop() if kept and kept[0][0] >= nbytes else None
+        fits = [i for i, b in enumerate(kept) if b[0] >= times * nbytes]
+        block = kept.pop(fits[-1]) if fits else None    # the smallest that fits (sorted largest first)
     if block is None:
         return nbytes, xp.cuda.alloc_pinned_memory(times * nbytes)
     if block[2] is not None:
         block[2].synchronize()      # the last copy out of it
-    return block[0], block[1]
+    return block[0] // times, block[1]
 
 
 def _keep(kept: list, size: int, mem, done=None) -> None:
-    """Keep the larger of this block and the kept one."""
+    """Keep this block, dropping the smallest kept one beyond ``KEEP``."""
     with _PINNED_LOCK:
-        keep = not kept or kept[0][0] < size
-        if keep:
-            kept[:] = [(size, mem, done)]
-    if not keep and done is not None:
-        done.synchronize()      # before its memory is freed
+        kept.append((size, mem, done))
+        kept.sort(key=lambda b: -b[0])
+        dropped = kept.pop() if len(kept) > KEEP else None
+    if dropped is not None and dropped[2] is not None:
+        dropped[2].synchronize()      # before its memory is freed
 
 
 class _CudaPipe(_SimPipe):
@@ -780,7 +833,7 @@ class _CudaPipe(_SimPipe):
             done = xp.cuda.Event(disable_timing=True)
             done.record(self.copy_stream)
             self.ring = self.block = None
-            _keep(_PINNED, size, mem, done)
+            _keep(_PINNED, RING * size, mem, done)
 
     def copy_in(self, s, hs, hd, bounds: bool):
         self.copy_stream.wait_event(self.unioned[s])    # the buffer's last union is done
@@ -795,6 +848,11 @@ class _CudaPipe(_SimPipe):
     def send_whole(self, dev, host) -> None:
         """``host`` into the device array ``dev`` on the copy stream."""
         self.ring.send(dev.data.ptr, host, self.copy_stream, raw=True)
+
+    def device_copy(self, dev, other) -> None:
+        if other.size:
+            rt = xp.cuda.runtime
+            rt.memcpyAsync(dev.data.ptr, other.data.ptr, other.nbytes, rt.memcpyDefault, self.compute.ptr)
 
     def compute_after_copies(self) -> None:
         """Later compute work waits for the copies started so far."""

@@ -45,6 +45,8 @@ class Stats:
     chunked: bool = False
     chunks: int = 0
     chunk_edges: int = 0
+    #: several GPUs (``devices=``): per share, its ``device``, ``edges``, ``chunks`` and ``seconds``
+    shares: list = field(default_factory=list)
     #: what the input was (``kind``; a file's ``format``, ``decided_by``, ``dialect``)
     #: and ``notes``: the guesses made reading it, each a sentence
     input: dict = field(default_factory=dict)

@@ -96,12 +96,18 @@ def dtypes_key(id_dtype, ptr_dtype, p_dtype) -> tuple:
 _CACHE: dict = {}
 
 
+def device() -> int:
+    """The current device's id (kernels and placeholders are kept per device: a call may use several)."""
+    return 0 if SIM else xp.cuda.runtime.getDevice()
+
+
 def get(kind: str, key: tuple, dtypes: tuple):
-    """The kernel ``kind`` for ``key`` and ``dtypes``: cached in the process, else on disk, else compiled."""
+    """The kernel ``kind`` for ``key`` and ``dtypes`` on the current device: cached in the process,
+    else loaded from another device's image or from disk, else compiled."""
     spec = REGISTRY[kind]
     if not spec.offsets:
         dtypes = (dtypes[0], dtypes[0], dtypes[2])
-    ck = (kind, key, dtypes)
+    ck = (kind, key, dtypes, device())
     kern = _CACHE.get(ck)
     if kern is None:
         kern = _CACHE[ck] = _build(kind, key, dtypes)
@@ -113,6 +119,10 @@ def _build(kind: str, key: tuple, dtypes: tuple):
     if SIM:
         return cuda.jit(spec.factory(*key))
     sig = signature(kind, dtypes)
+    other = next((k for ck, k in _CACHE.items() if ck[:3] == (kind, key, dtypes)), None)
+    if other is not None:
+        # numba's dispatcher loads its module per device; a cubin loaded from disk is loaded again here
+        return other if type(other) is not Direct else Direct.from_image(*other.image, sig.args)
     stored = None
     if DIRECT and _bindings():
         cc = cuda.get_current_device().compute_capability
@@ -168,10 +178,12 @@ def _param_buffer(n: int):
 class Direct:
     """A compiled kernel launched by one ``cuLaunchKernel`` from the views' precomputed fields."""
 
-    __slots__ = ("handle", "types", "buf", "ptrs", "params", "lock", "function")
+    __slots__ = ("handle", "types", "buf", "ptrs", "params", "lock", "function", "image")
 
-    def __init__(self, function, argument_types):
+    def __init__(self, function, argument_types, image=None):
         self.function = function        # keeps its module loaded
+        #: (entry, cubin) where it came from an image (another device loads it again)
+        self.image = image
         self.handle = function.handle
         self.types = tuple(t if isinstance(t, types.Array) else None for t in argument_types)
         # the driver copies the parameters during the call: one buffer serves every launch
@@ -222,7 +234,7 @@ class Direct:
         """The launcher of kernel ``entry`` of a cubin from the disk cache."""
         from numba.cuda.cudadrv.driver import ObjectCode
         module = cuda.current_context().create_module_image(ObjectCode.from_cubin(image))
-        return cls(module.get_function(entry), argument_types)
+        return cls(module.get_function(entry), argument_types, (entry, image))
 
 
 _driver = _SUCCESS = _INVALID_CONTEXT = None
@@ -241,12 +253,12 @@ def _bindings() -> bool:
 
 
 def direct(kern):
-    """The :class:`Direct` launcher of ``kern``, or False (then numba's dispatcher launches)."""
-    return kern if type(kern) is Direct else _direct_of(kern)
+    """The :class:`Direct` launcher of ``kern`` on the current device, or False (then numba's dispatcher launches)."""
+    return kern if type(kern) is Direct else _direct_of(kern, device())
 
 
 @cache
-def _direct_of(kern):
+def _direct_of(kern, dev: int):
     try:
         return Direct.of(kern) if _bindings() else False
     except Exception:
@@ -326,7 +338,11 @@ def bind(kern, nthreads: int, *args, block: int = BLOCK) -> Bound:
     return Bound(kern, nthreads, args, block)
 
 
-@cache
 def dummy(dtype):
-    """A length-1 placeholder for an array argument a launch does not use."""
+    """A length-1 placeholder (on the current device) for an array argument a launch does not use."""
+    return _dummy(dtype, device())
+
+
+@cache
+def _dummy(dtype, dev: int):
     return view(xp.zeros(1, dtype))
