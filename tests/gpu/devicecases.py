@@ -94,3 +94,31 @@ def run_errors(src, dst, devices):
         gconn.connected_components((src, dst), backend="gpu", devices=[0, True])
     with pytest.raises(TypeError, match="a list of GPU ids"):
         gconn.connected_components((src, dst), backend="gpu", devices=2)
+
+
+def run_cli(src, dst, devices, folder, capsys):
+    """``gconn cc|forest --devices``: a file shared among the GPUs, a generated graph too."""
+    import json
+    from gconn import cli
+    path = folder / "g.el"
+    write_edge_list(path, src, dst)
+    g = Graph.from_edges(src, dst, int(max(src.max(), dst.max())) + 1)
+    k0, l0 = reference(g)
+    ids = ",".join(map(str, devices))
+
+    def summary(*argv):
+        assert cli.main([*map(str, argv), "--quiet", "--json", "--devices", ids]) == 0
+        return json.loads(capsys.readouterr().out)
+
+    out = summary("cc", path, "-o", folder / "labels.txt", "--labels-format", "plain")
+    assert out["route"] == "devices" and out["components"] == k0 and out["n"] == g.n and out["m"] == src.size
+    assert np.array_equal(np.loadtxt(folder / "labels.txt", dtype=np.int64), l0)
+    out = summary("forest", path, "-o", folder / "forest.el")
+    assert out["components"] == k0
+    f = gconn.load(str(folder / "forest.el"))
+    check_forest(g, f.src, f.dst, k0)
+    out = summary("cc", "--generate", "rmat:scale=6")
+    rs, rd, rn = gconn.graph.generators.edges_from_spec("rmat:scale=6")
+    assert out["components"] == reference(Graph.from_edges(rs, rd, rn))[0]
+    assert cli.main(["cc", str(path), "--devices", "0,x"]) == 2
+    assert "expected GPU ids such as 0,1 or all, got '0,x'" in capsys.readouterr().err

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from devicecases import (run_arrays, run_budget, run_declared_n, run_errors, run_files, run_forest, run_iterator,
+from devicecases import (run_arrays, run_budget, run_cli, run_declared_n, run_errors, run_files, run_forest, run_iterator,
                          scipy_labels)
 from streamcases import components_graph
 
@@ -72,3 +72,8 @@ def test_any_split_gives_scipys_labels(n, m, shares, seed):
     k0, l0 = scipy_labels(src, dst, int(max(src.max(), dst.max())) + 1)
     k, labels = gconn.connected_components((src, dst), backend="gpu", devices=[0] * shares)
     assert k == k0 and np.array_equal(host(labels), l0)
+
+
+def test_cli(edges, tmp_path, capsys):
+    src, dst, _ = edges
+    run_cli(src, dst, [0, 0], tmp_path, capsys)

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import gconn
-from devicecases import (run_arrays, run_budget, run_declared_n, run_errors, run_files, run_forest, run_iterator,
+from devicecases import (run_arrays, run_budget, run_cli, run_declared_n, run_errors, run_files, run_forest, run_iterator,
                          scipy_labels)
 from oracles import host
 from streamcases import components_graph
@@ -80,3 +80,16 @@ def test_every_gpu_alone_then_together(edges):
         assert k == k0 and np.array_equal(host(labels), l0)
     k, labels = gconn.connected_components((src, dst), backend="gpu")
     assert k == k0 and np.array_equal(host(labels), l0)
+
+
+def test_cli(edges, devices, tmp_path, capsys):
+    src, dst, _ = edges
+    run_cli(src, dst, devices, tmp_path, capsys)
+
+
+def test_benchmark_runs(capsys):
+    """``python -m gconn.bench.devices`` on a small graph: its table, every GPU count's labels checked."""
+    from gconn.bench import devices as bench
+    assert bench.main(["--scale", "14", "--repeat", "1", "--budget", "1MB"]) == 0
+    out = capsys.readouterr().out
+    assert "| GPUs | first call s |" in out and "| 1 |" in out

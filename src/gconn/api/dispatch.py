@@ -48,9 +48,9 @@ class Call:
         if self.devices is not None:
             if self.backend == "cpu":
                 raise ValueError(f"devices={self.devices!r} names GPUs; backend='cpu' uses none")
-            if self.relabel is not False or self.table or self.n is not None:
-                raise ValueError("devices= takes integer ids as they are: not with relabel=, output= tables "
-                                 "or a vertex count held to (--n)")
+            if self.relabel is True or self.table or self.n is not None:
+                raise ValueError("devices= takes integer ids as they are (relabel='auto' leaves them so): not "
+                                 "with relabel=True, output= tables or a vertex count held to (--n)")
             backend_name("gpu")         # a clear error where there is no GPU
             from gconn.chunked.devices import device_list
             self.devices = device_list(self.devices)

@@ -5,9 +5,10 @@ copies alone on as many GPUs.
 For each number of GPUs k: the end-to-end time of ``gconn.connected_components((src, dst),
 devices=[0..k-1], device_memory=BUDGET)`` (host arrays in, host labels out; first call, then
 the median of repeats with its spread), where the time goes (the shares' feeds, the merge,
-the labels), each GPU's link throughput and peak memory, and the yardstick: k threads each
-copying its share of the same bytes from pinned memory to its GPU.  Every k's labels are
-checked against one GPU's.
+the labels), each GPU's link throughput and peak memory, and two yardsticks, k threads at once
+each doing half of a share's work alone: copying its share from pinned memory to its GPU
+(``copies alone``), and filling pinned staging pieces with its share on the host, as the
+feeds do (``fills alone``).  Every k's labels are checked against one GPU's.
 """
 from __future__ import annotations
 
@@ -41,13 +42,18 @@ def _gpu_counts(total: int, asked: str | None) -> list:
 
 
 class PinnedShares:
-    """The yardstick: the edges' bytes in pinned memory, cut as the shares are, each GPU's part
-    copied by its own thread through a device buffer it reuses."""
+    """The yardsticks: the edges' bytes in pinned memory, cut as the shares are, each GPU's part
+    copied by its own thread through a device buffer it reuses; and the fills alone."""
 
     PIECE = 1 << 28
 
     def __init__(self, arrays, gpus: int):
         import cupy as cp
+
+        from gconn.chunked.gpu import PIECE_BYTES, RING
+        self.arrays = arrays
+        self.rings = [np.frombuffer(cp.cuda.alloc_pinned_memory(RING * PIECE_BYTES), np.uint8).reshape(RING, -1)
+                      for _ in range(gpus)]
         self.parts = []
         for a in arrays:
             mem = cp.cuda.alloc_pinned_memory(a.nbytes)
@@ -84,6 +90,35 @@ class PinnedShares:
         return time.perf_counter() - t0
 
 
+    def fill(self, k: int) -> float:
+        """Seconds for k threads to fill their staging rings with their shares (no copy to a GPU), the
+        cores split among them as the feeds split them."""
+        import numba
+
+        from gconn.backends.gpu.staging import SHARES, copy_shares
+        threads = max(1, numba.config.NUMBA_NUM_THREADS // k)
+
+        def one(d):
+            numba.set_num_threads(threads)
+            ring = self.rings[d]
+            turn = 0
+            for a in self.arrays:
+                piece = ring.shape[1] // a.itemsize
+                lo, hi = a.size * d // k, a.size * (d + 1) // k
+                for s in range(lo, hi, piece):
+                    part = a[s:min(s + piece, hi)]
+                    copy_shares(ring[turn % len(ring)].view(a.dtype)[:part.size], part, SHARES)
+                    turn += 1
+
+        threads_ = [threading.Thread(target=one, args=(d,)) for d in range(k)]
+        t0 = time.perf_counter()
+        for t in threads_:
+            t.start()
+        for t in threads_:
+            t.join()
+        return time.perf_counter() - t0
+
+
 def _peaks(k: int) -> list:
     """Each GPU's CuPy pool size in bytes (its high-water mark since the last :func:`_reset`)."""
     import cupy as cp
@@ -116,15 +151,16 @@ def run_counts(src, dst, counts: list, budget: str, repeat: int, warmup: int, lo
         first = call()
         first_s = time.perf_counter() - t0
         peaks = _peaks(k)
-        walls, stats, copies = [], [], []
+        walls, stats, copies, fills = [], [], [], []
         for r in range(warmup + repeat):
-            copy_s = pinned.copy(k)
+            copy_s, fill_s = pinned.copy(k), pinned.fill(k)
             t0 = time.perf_counter()
             out = call()
             wall = time.perf_counter() - t0
             if r >= warmup:
                 walls.append(wall)
                 copies.append(copy_s)
+                fills.append(fill_s)
                 stats.append(out[2])
         k_found, labels, _ = out
         if expect is None:
@@ -135,17 +171,18 @@ def run_counts(src, dst, counts: list, budget: str, repeat: int, warmup: int, lo
             if sum(x["edges"] for x in s.shares) != src.size:
                 raise AssertionError(f"{k} GPUs: the shares hold {sum(x['edges'] for x in s.shares)} edges")
         feeds = Timing(s.phase_times["shares"] for s in stats)
-        copy = Timing(copies)
+        copy, fill = Timing(copies), Timing(fills)
         row = {"gpus": k, "k": int(k_found), "first_s": first_s, "wall_s": Timing(walls), "feeds_s": feeds,
                "merge_s": Timing(s.phase_times["merge"] for s in stats),
                "labels_s": Timing(s.phase_times["labels"] for s in stats),
                "copy_alone_s": copy, "link_gbs": [Timing(nbytes / k / x["seconds"] / 1e9 for x in
                                                           (s.shares[d] for s in stats)) for d in range(k)],
                "feeds_gbs": nbytes / feeds / 1e9, "copy_alone_gbs": nbytes / copy / 1e9,
+               "fill_alone_gbs": nbytes / fill / 1e9,
                "peak_gib": [p / 2**30 for p in peaks], "chunks": [x["chunks"] for x in out[2].shares]}
         rows.append(row)
         log(f"{k} GPU(s): first call {first_s:.3f} s; repeated {row['wall_s']:.3f} s (feeds {feeds:.3f}, merge "
-            f"{row['merge_s']:.3f}, labels {row['labels_s']:.3f}); copies alone {copy:.3f} s")
+            f"{row['merge_s']:.3f}, labels {row['labels_s']:.3f}); copies alone {copy:.3f} s, fills alone {fill:.3f} s")
     return rows
 
 
@@ -153,13 +190,13 @@ def report(rows: list, m: int, n: int, budget: str) -> str:
     one = rows[0]["wall_s"]
     lines = [f"R-MAT, n = {n:,}, m = {m:,} edge samples (int32 arrays in host memory), budget {budget} a GPU", "",
              "| GPUs | first call s | repeated s | speedup | feeds s | merge s | labels s | feeds GB/s "
-             "| copies alone GB/s | feeds / copies | per-GPU link GB/s | per-GPU peak GiB | chunks |",
-             "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|"]
+             "| copies alone GB/s | fills alone GB/s | feeds / copies | per-GPU link GB/s | per-GPU peak GiB | chunks |",
+             "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|"]
     for r in rows:
         lines.append(
             f"| {r['gpus']} | {r['first_s']:.3f} | {r['wall_s']:.3f} | {one / r['wall_s']:.2f}x | {r['feeds_s']:.3f} "
             f"| {r['merge_s']:.3f} | {r['labels_s']:.3f} | {r['feeds_gbs']:.1f} | {r['copy_alone_gbs']:.1f} "
-            f"| {r['feeds_gbs'] / r['copy_alone_gbs']:.0%} | {', '.join(f'{x:.1f}' for x in r['link_gbs'])} "
+            f"| {r['fill_alone_gbs']:.1f} | {r['feeds_gbs'] / r['copy_alone_gbs']:.0%} | {', '.join(f'{x:.1f}' for x in r['link_gbs'])} "
             f"| {', '.join(f'{x:.2f}' for x in r['peak_gib'])} | {', '.join(map(str, r['chunks']))} |")
     return "\n".join(lines)
 

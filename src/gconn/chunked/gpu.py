@@ -62,7 +62,9 @@ from gconn.chunked.gpu_feed import (NAMES, _A, _ARRIVED, _BLOCK, _CALL, _CAP, _C
 #: device buffers that take turns: one being unioned, one copied into, one waiting
 BUFFERS = 3
 CHUNK_EDGES = 1 << 22
-#: pinned staging pieces and their bytes: small, so that they stay in the host's cache from fill to copy
+#: pinned staging pieces and their bytes: a piece holds a whole chunk of int32 ids (the fills then
+#: keep pace with the copy: 97% of the pinned copy rate on an H200 host, 82% with 8 MiB pieces;
+#: python -m gconn.bench.devices)
 RING = 4
 PIECE_BYTES = 1 << 24
 #: first capacity of a parent array of unknown size (small in the simulator, so that tests grow it)

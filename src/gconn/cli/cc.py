@@ -18,7 +18,8 @@ from gconn.bench.harness import positive_int, progress, resolve_backend, same_pa
 from gconn.cli import common as C
 
 ROUTES = {"compiled": "read whole and run by the compiled one-off kernels",
-          "chunked": "read and united in chunks"}
+          "chunked": "read and united in chunks",
+          "devices": "read in chunks, shared among the GPUs"}
 
 LABEL_SUFFIXES = (".npy", ".txt", ".csv", ".parquet")
 

@@ -74,11 +74,30 @@ def algorithm_options(problem: str) -> argparse.ArgumentParser:
     p.add_argument("-p", "--param", type=param, action="append", default=[], metavar="KEY=VALUE",
                    help="a variant option, repeatable: k=3 (k-out edges), kout=paper, hb_n=4, "
                         "bfs_sample=1024, bfs_levels=256, max_rounds=...; one the variant ignores: an error")
+    p.add_argument("--devices", type=device_ids, metavar="IDS",
+                   help="GPUs that share the host edges, each streaming its part: e.g. 0,1, or all")
     p.add_argument("--repeat", type=positive_int, default=1, metavar="R",
                    help="timed runs; the median and min are reported (default 1)")
     p.add_argument("--warmup", type=non_negative_int, default=0, metavar="W",
                    help="untimed runs first (default 0: kernels load on a tiny graph, timed as 'kernels')")
     return p
+
+
+def device_ids(text: str):
+    """``--devices``: ``all`` or a comma list of GPU ids.
+
+    >>> device_ids("0,1"), device_ids("all")
+    ([0, 1], 'all')
+    """
+    if text.strip().lower() == "all":
+        return "all"
+    try:
+        ids = [int(x) for x in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected GPU ids such as 0,1 or all, got {text!r}") from None
+    if any(d < 0 for d in ids):
+        raise argparse.ArgumentTypeError(f"GPU ids are >= 0, got {text!r}")
+    return ids
 
 
 def param(text: str) -> tuple:
@@ -190,6 +209,8 @@ def print_notes(notes) -> None:
 def backend_for(args, inp: Input) -> str:
     # A text edge list's run is its parse, on the CPU either way; a GPU adds its start-up and
     # memory (797e30a:BENCHMARKS.md, issue 11), so auto does not even look for one.
+    if args.backend == "auto" and getattr(args, "devices", None) is not None:
+        return resolve_backend("gpu")
     if args.backend == "auto" and inp.is_file and inp.obj.format == "edgelist":
         return "cpu"
     return resolve_backend(args.backend)
@@ -300,9 +321,11 @@ def timed_runs(problem: str, args, inp: Input, backend: str, relabel, load: bool
     ``load``; otherwise the graph is loaded once, its kernels ahead, and the runs timed apart."""
     from gconn.api import dispatch
     from gconn.inputs import describe
+    devices = getattr(args, "devices", None)
     call = dispatch.Call(problem, backend, args.algorithm, dict(args.param), relabel, True, True, 0, None, False,
-                         args.n)
-    way = dispatch.route(inp.obj, call, backend) if inp.is_file and not load else "resident"
+                         args.n, devices)
+    way = "resident" if not inp.is_file or load else "devices" if devices is not None else \
+        dispatch.route(inp.obj, call, backend)
     if way != "resident":
         chunked_cpu = way == "chunked" and backend == "cpu" and problem == "cc"
         kernels = [warm_chunked(args) if chunked_cpu else {"kernels": 0.0, "compiled": 0}]
@@ -311,7 +334,8 @@ def timed_runs(problem: str, args, inp: Input, backend: str, relabel, load: bool
         kernels = [prepare(problem, args, backend)]
         g, input_times = load_graph(inp, args, relabel if inp.is_file else False)
         kernels.append(prepare(problem, args, backend, g))
-        source, call = describe(g), dispatch.Call(problem, backend, args.algorithm, dict(args.param), False, True, True)
+        source, call = describe(g), dispatch.Call(problem, backend, args.algorithm, dict(args.param), False, True, True,
+                                                  devices=devices)
     walls, results, runs = [], [], args.warmup + args.repeat
     with progress(show_progress(args) and runs > 1, total=runs, desc=problem, unit="run") as bar:
         for i, (seconds, result) in enumerate(time_calls(lambda: dispatch.run(source, call), runs)):
