@@ -93,3 +93,20 @@ def test_benchmark_runs(capsys):
     assert bench.main(["--scale", "14", "--repeat", "1", "--budget", "1MB"]) == 0
     out = capsys.readouterr().out
     assert "| GPUs | first call s |" in out and "| 1 |" in out
+
+
+def test_pinned_arrays_are_copied_as_they_are(edges, devices, monkeypatch):
+    """Arrays in page-locked memory go to the GPU with no staging, on one GPU or several."""
+    import cupyx
+    from gconn.chunked import gpu as stream
+    src, dst, n = edges
+    ps, pd = cupyx.empty_pinned(src.shape, src.dtype), cupyx.empty_pinned(dst.shape, dst.dtype)
+    ps[:], pd[:] = src, dst
+    seen = []
+    real = stream.pinned
+    monkeypatch.setattr(stream, "pinned", lambda a: seen.append(real(a)) or seen[-1])
+    run_arrays(ps, pd, n, devices)
+    k0, l0 = scipy_labels(src, dst)
+    k, labels = gconn.connected_components((ps, pd), backend="gpu", device_memory=6 * n + (3 << 20))
+    assert k == k0 and np.array_equal(host(labels), l0)
+    assert seen and all(seen) and not real(src)

@@ -54,7 +54,7 @@ from gconn.backends.gpu.launch import BLOCK, WARP, direct, dtypes_key, dummy, ge
 from gconn.backends.gpu.staging import SHARES, Ring, fill, landing
 from gconn.backends.gpu.unionfind import OP_UNION, TRACK_BOUNDS, flat_roots
 from gconn.chunked.gpu_feed import (NAMES, _A, _ARRIVED, _BLOCK, _CALL, _CAP, _CHUNK, _COMPUTE, _CONTROL, _COPY,
-                                    _DEVB, _ERR, _GRIDS, _HOSTB, _ISZ, _KERNEL, _LIMIT, _M, _NOT_BACK, _PIECE,
+                                    _DEVB, _DIRECT, _ERR, _GRIDS, _HOSTB, _ISZ, _KERNEL, _LIMIT, _M, _NOT_BACK, _PIECE,
                                     _PIECES, _PTRS, _ROW, _ROWS, _SHARES, _SLOT, _SRC, _TOP, _TURN, _WATCH, _WHOLE,
                                     _pump, addresses, handle)
 
@@ -944,6 +944,7 @@ class _CudaPipe(_SimPipe):
         c[_GRIDS], c[_BLOCK], c[_PTRS] = persistent_grid(), BLOCK, ptrs.ctypes.data
         c[_HOSTB], c[_DEVB], c[_LIMIT] = self.host.ctypes.data, self.b.data.ptr, PUMP_CHUNKS
         src = edges.dst[:0] if edges.src is None else edges.src
+        c[_DIRECT] = all(pinned(x) for x in (src, edges.dst) if x.size)
         _pump(addresses(), src, edges.dst, self.block, events, dbuf, params, at, self.host, c)
         for o in range(a, int(c[_A]), k):
             rows.append((st.chunks, o, min(k, edges.m - o), st.cap))
@@ -956,6 +957,22 @@ class _CudaPipe(_SimPipe):
             raise RuntimeError(f"{NAMES[int(c[_CALL])]} failed with CUDA error {int(c[_ERR])} in the chunked "
                                f"feed (edges from {int(c[_A])})")
         return int(c[_A])
+
+
+_HOST_MEMORY = 1      # cudaMemoryTypeHost
+
+
+def pinned(a: np.ndarray) -> bool:
+    """Whether the host array ``a`` lies in page-locked memory (``cudaHostAlloc``, ``cudaHostRegister``),
+    from which the GPU copies at its link's rate with no staging."""
+    if SIM or a.size == 0:
+        return False
+    rt = xp.cuda.runtime
+    try:
+        return all(rt.pointerGetAttributes(p).type == _HOST_MEMORY
+                   for p in (a.ctypes.data, a.ctypes.data + a.nbytes - 1))
+    except rt.CUDARuntimeError:
+        return False
 
 
 def _after(waiting, stream) -> None:

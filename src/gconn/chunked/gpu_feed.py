@@ -9,7 +9,7 @@ warmup`` compiles it without numba-cuda.
 >>> NAMES[LAUNCH], SIGNATURES["cuStreamWaitEvent"]
 ('cuLaunchKernel', (64, 64, 32))
 >>> _CONTROL, _NOT_BACK == np.iinfo(np.int64).min
-(28, True)
+(29, True)
 """
 from __future__ import annotations
 
@@ -88,8 +88,8 @@ _NOT_BACK = np.iinfo(np.int64).min
 # the slots of a pump's control array (int64): its state in and out, the
 # handles and addresses it works with
 (_A, _M, _CHUNK, _ROW, _ROWS, _ARRIVED, _TOP, _CAP, _WATCH, _TURN, _SLOT, _PIECE, _PIECES, _ISZ, _SHARES, _SRC,
- _WHOLE, _COPY, _COMPUTE, _KERNEL, _GRIDS, _BLOCK, _PTRS, _HOSTB, _DEVB, _LIMIT, _ERR, _CALL) = range(28)
-_CONTROL = 28
+ _WHOLE, _COPY, _COMPUTE, _KERNEL, _GRIDS, _BLOCK, _PTRS, _HOSTB, _DEVB, _LIMIT, _ERR, _CALL, _DIRECT) = range(29)
+_CONTROL = 29
 # the kernel parameters a pump writes for each chunk, as indices into ``at``
 _AT_M, _AT_SRC_SIZE, _AT_SRC_SHAPE, _AT_SRC_DATA, _AT_DST_SIZE, _AT_DST_SHAPE, _AT_ROW = range(7)
 
@@ -98,7 +98,8 @@ _AT_M, _AT_SRC_SIZE, _AT_SRC_SHAPE, _AT_SRC_DATA, _AT_DST_SIZE, _AT_DST_SHAPE, _
 def _pump(fns, src, dst, pieces, events, dbuf, params, at, hostb, c):
     """Checked chunks as :meth:`ChunkedUnion._put` makes them, from edge ``c[_A]``
     until ``c[_M]``, ``c[_LIMIT]`` chunks, or (``c[_WATCH]``) an id beyond the
-    parent array.  ``events``: the ring's, then ``copied`` and ``unioned`` per
+    parent array.  ``c[_DIRECT]``: the arrays are pinned, each chunk is copied from
+    them as it is (no staging).  ``events``: the ring's, then ``copied`` and ``unioned`` per
     buffer; ``params[s]``: buffer s's kernel parameters, fields ``at``
     rewritten per chunk.  A failed call stops it (``c[_ERR]``, ``c[_CALL]``)."""
     ring = pieces.shape[0]
@@ -123,6 +124,10 @@ def _pump(fns, src, dst, pieces, events, dbuf, params, at, hostb, c):
             # the chunk's ids into the buffer, piece by piece through the pinned ring, on the copy stream
             a = src if side == 0 else dst
             p = k if side == 0 and c[_SRC] == 0 else 0
+            if err == 0 and p < k and c[_DIRECT] != 0:
+                err, where = call_copy(fns[TO_DEVICE], (dbuf[s, side], a.ctypes.data + o * isz, k * isz,
+                                                        c[_COPY])), TO_DEVICE
+                p = k
             while err == 0 and p < k:
                 j = c[_TURN] % ring
                 c[_TURN] += 1
