@@ -14,7 +14,7 @@ from devicecases import (run_arrays, run_budget, run_cli, run_declared_n, run_er
 from oracles import host
 from streamcases import components_graph
 
-from gpucases import GPU_OK as _OK, ON_GPU
+from gpucases import ON_GPU
 
 pytestmark = ON_GPU
 

@@ -144,7 +144,7 @@ def run_counts(src, dst, counts: list, budget: str, repeat: int, warmup: int, lo
     rows, expect = [], None
     for k in counts:
         devices = list(range(k))
-        call = lambda: gconn.connected_components((src, dst), backend="gpu", devices=devices,    # noqa: E731
+        call = lambda devices=devices: gconn.connected_components((src, dst), backend="gpu", devices=devices,  # noqa: E731
                                                   device_memory=budget, return_stats=True)
         _reset(k)
         t0 = time.perf_counter()
