@@ -1,7 +1,8 @@
 """A call's route, chosen from the input's description and the :class:`Call` before anything is read
 (:func:`route`): ``compiled`` (small host input on the CPU through ``gconn.backends.aot``, without
-numba), ``chunked`` (``gconn.chunked.cpu``, :mod:`gconn.chunked.gpu`) or ``resident`` (the graph
-built and run by :mod:`gconn.pipeline`).  A GPU graph or CuPy pair passed again is replayed (:func:`replay`).
+numba), ``chunked`` (``gconn.chunked.cpu``, :mod:`gconn.chunked.gpu`), ``devices`` (host edges
+shared among several GPUs, :mod:`gconn.chunked.devices`) or ``resident`` (the graph built and run by
+:mod:`gconn.pipeline`).  A GPU graph or CuPy pair passed again is replayed (:func:`replay`).
 """
 from __future__ import annotations
 
