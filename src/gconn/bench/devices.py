@@ -81,14 +81,7 @@ class PinnedShares:
                                        rt.memcpyHostToDevice, stream.ptr)
                 stream.synchronize()
 
-        threads = [threading.Thread(target=one, args=(d,)) for d in range(k)]
-        t0 = time.perf_counter()
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        return time.perf_counter() - t0
-
+        return _at_once(one, k)
 
     def fill(self, k: int) -> float:
         """Seconds for k threads to fill their staging rings with their shares (no copy to a GPU), the
@@ -110,13 +103,22 @@ class PinnedShares:
                     copy_shares(ring[turn % len(ring)].view(a.dtype)[:part.size], part, SHARES)
                     turn += 1
 
-        threads_ = [threading.Thread(target=one, args=(d,)) for d in range(k)]
-        t0 = time.perf_counter()
-        for t in threads_:
-            t.start()
-        for t in threads_:
-            t.join()
-        return time.perf_counter() - t0
+        return _at_once(one, k)
+
+
+def _at_once(one, k: int) -> float:
+    """Seconds for ``one(0)`` .. ``one(k - 1)`` run in k threads at once.
+
+    >>> _at_once(lambda d: None, 2) < 1
+    True
+    """
+    threads = [threading.Thread(target=one, args=(d,)) for d in range(k)]
+    t0 = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return time.perf_counter() - t0
 
 
 def _peaks(k: int) -> list:
