@@ -7,7 +7,7 @@
 import importlib
 
 from gconn import graph as _graph
-from gconn.api import IncrementalConnectivity, connected_components, spanning_forest
+from gconn.api import DynamicConnectivity, IncrementalConnectivity, connected_components, spanning_forest
 from gconn.design import Variant, variants
 from gconn.errors import ConvergenceError, GPUUnavailableError, VertexRangeError
 from gconn.graph import Graph
@@ -20,6 +20,7 @@ _graph.DEVICE_FORMS = lambda: importlib.import_module("gconn.backends.gpu.graph"
 __version__ = "0.1.0"
 
 __all__ = ["Graph", "as_graph", "connected_components", "spanning_forest", "IncrementalConnectivity",
+           "DynamicConnectivity",
            "Variant", "variants", "load", "save", "generators", "GPUUnavailableError", "ConvergenceError",
            "VertexRangeError", "__version__"]
 

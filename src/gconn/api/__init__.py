@@ -11,6 +11,7 @@ from gconn.inputs.adjacency import strong_requested
 from gconn.api.dispatch import Call
 from gconn.graph import relabel_option
 from gconn.api.incremental import IncrementalConnectivity  # noqa: F401 -- part of the API, beside the static calls
+from gconn.api.dynamic import DynamicConnectivity  # noqa: F401
 from gconn.inputs import describe
 from gconn.inputs import labels_table, output_option
 

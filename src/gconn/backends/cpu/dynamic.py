@@ -1,0 +1,415 @@
+"""Fully dynamic connectivity on the CPU: a spanning forest and the non-tree edges,
+updated one operation at a time inside one compiled batch loop.
+
+Each vertex has two adjacency lists, of tree and of non-tree edges (doubly linked
+through the edges' two half-edge slots, so that an edge leaves its lists in O(1)),
+and a component label; each component knows its size.  An edge's multiplicity is
+kept beside it (a hash table from the pair to the edge).
+
+* insert (u, v): another copy of a present pair only counts; otherwise a non-tree
+  edge when u and v share a label, else a tree edge, the smaller component taking
+  the larger one's label (a walk of its tree).
+* delete (u, v): a copy beyond the last only counts; a non-tree edge leaves its
+  lists; a tree edge splits its tree in two.  Two walks from u and from v take one
+  half-edge step in turn until one side is exhausted: that side is the smaller
+  one, found in O(its size).  Its non-tree edges are scanned for one that leaves
+  it: found, it becomes a tree edge and nothing else changes; else the smaller
+  side is a new component, with a new label.
+* query (u, v): the labels compared.
+
+A deletion costs O(s + d_s) where s is the smaller side of the cut tree and d_s
+the non-tree edges at it; a random edge of a random spanning tree cuts off few
+vertices, while a path cut in the middle costs O(n).  :mod:`gconn.api.dynamic`
+checks a batch before it runs (ids, and that every deletion finds its edge).
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, types
+from numba.typed import Dict
+
+INSERT, QUERY, DELETE = 0, 1, 2
+_EMPTY, _GONE = -1, -2
+# meta slots: components, vertices, free records, free labels, walk stamp, live keys + tombstones
+_K, _N, _RTOP, _LTOP, _STAMP, _HUSED = range(6)
+
+
+@njit(cache=True)
+def _slot_of(key, mask):
+    h = np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)
+    return np.int64((h >> np.uint64(20)) & np.uint64(mask))
+
+
+@njit(cache=True)
+def _lookup(hkey, key):
+    """The table index holding ``key``, or -1."""
+    mask = hkey.size - 1
+    i = _slot_of(key, mask)
+    while hkey[i] != _EMPTY:
+        if hkey[i] == key:
+            return i
+        i = (i + 1) & mask
+    return -1
+
+
+@njit(cache=True)
+def _put(hkey, hval, key, value):
+    """Store ``key`` (absent) -> ``value``; returns whether it took an empty slot (not a tombstone)."""
+    mask = hkey.size - 1
+    i = _slot_of(key, mask)
+    while hkey[i] >= 0:
+        i = (i + 1) & mask
+    fresh = hkey[i] == _EMPTY
+    hkey[i] = key
+    hval[i] = value
+    return fresh
+
+
+@njit(cache=True)
+def _key(u, v):
+    a, b = min(u, v), max(u, v)
+    return (np.int64(a) << np.int64(31)) | np.int64(b)
+
+
+@njit(cache=True)
+def _at(eu, ev, s):
+    return eu[s >> 1] if s & 1 == 0 else ev[s >> 1]
+
+
+@njit(cache=True)
+def _to(eu, ev, s):
+    return ev[s >> 1] if s & 1 == 0 else eu[s >> 1]
+
+
+@njit(cache=True)
+def _link(head, nxt, prv, eu, ev, s):
+    x = _at(eu, ev, s)
+    h = head[x]
+    nxt[s] = h
+    prv[s] = -1
+    if h != -1:
+        prv[h] = s
+    head[x] = s
+
+
+@njit(cache=True)
+def _unlink(head, nxt, prv, eu, ev, s):
+    p, q = prv[s], nxt[s]
+    if p != -1:
+        nxt[p] = q
+    else:
+        head[_at(eu, ev, s)] = q
+    if q != -1:
+        prv[q] = p
+
+
+@njit(cache=True)
+def _relabel(start, new, label, thead, nxt, eu, ev, queue):
+    """Give ``start``'s tree the label ``new`` (a walk of its tree edges); returns its size."""
+    label[start] = new
+    queue[0] = start
+    qlen = 1
+    i = 0
+    while i < qlen:
+        s = thead[queue[i]]
+        while s != -1:
+            y = _to(eu, ev, s)
+            if label[y] != new:
+                label[y] = new
+                queue[qlen] = y
+                qlen += 1
+            s = nxt[s]
+        i += 1
+    return qlen
+
+
+@njit(cache=True)
+def grow_vertices(n, label, size, lfree, meta):
+    """Vertices meta[_N] .. n - 1 join, each a component of its own."""
+    for v in range(meta[_N], n):
+        meta[_LTOP] -= 1
+        c = lfree[meta[_LTOP]]
+        label[v] = c
+        size[c] = 1
+        meta[_K] += 1
+    meta[_N] = max(meta[_N], n)
+
+
+@njit(cache=True)
+def _insert(u, v, st):
+    (label, size, lfree, thead, nhead, mark, qa, qb, eu, ev, cnt, tree, nxt, prv, rfree, hkey, hval, meta) = st
+    key = _key(u, v)
+    i = _lookup(hkey, key)
+    if i >= 0:
+        cnt[hval[i]] += 1
+        return
+    meta[_RTOP] -= 1
+    e = rfree[meta[_RTOP]]
+    eu[e], ev[e], cnt[e] = min(u, v), max(u, v), 1
+    if _put(hkey, hval, key, e):
+        meta[_HUSED] += 1
+    if u == v:
+        tree[e] = 0
+        return
+    lu, lv = label[u], label[v]
+    if lu != lv:
+        # the smaller side takes the larger's label before the edge joins the trees
+        if size[lu] < size[lv]:
+            _relabel(u, lv, label, thead, nxt, eu, ev, qa)
+            size[lv] += size[lu]
+            lfree[meta[_LTOP]] = lu
+        else:
+            _relabel(v, lu, label, thead, nxt, eu, ev, qa)
+            size[lu] += size[lv]
+            lfree[meta[_LTOP]] = lv
+        meta[_LTOP] += 1
+        meta[_K] -= 1
+        tree[e] = 1
+        _link(thead, nxt, prv, eu, ev, 2 * e)
+        _link(thead, nxt, prv, eu, ev, 2 * e + 1)
+    else:
+        tree[e] = 0
+        _link(nhead, nxt, prv, eu, ev, 2 * e)
+        _link(nhead, nxt, prv, eu, ev, 2 * e + 1)
+
+
+@njit(cache=True)
+def _delete(u, v, st):
+    (label, size, lfree, thead, nhead, mark, qa, qb, eu, ev, cnt, tree, nxt, prv, rfree, hkey, hval, meta) = st
+    i = _lookup(hkey, _key(u, v))
+    e = hval[i]             # present: checked before the batch ran
+    cnt[e] -= 1
+    if cnt[e] > 0:
+        return
+    hkey[i] = _GONE
+    rfree[meta[_RTOP]] = e
+    meta[_RTOP] += 1
+    if u == v:
+        return
+    if tree[e] == 0:
+        _unlink(nhead, nxt, prv, eu, ev, 2 * e)
+        _unlink(nhead, nxt, prv, eu, ev, 2 * e + 1)
+        return
+    _unlink(thead, nxt, prv, eu, ev, 2 * e)
+    _unlink(thead, nxt, prv, eu, ev, 2 * e + 1)
+    # two walks in turn, one half-edge step each, until one side is exhausted
+    meta[_STAMP] += 2
+    sa, sb = meta[_STAMP], meta[_STAMP] + 1
+    mark[u], mark[v] = sa, sb
+    qa[0], qb[0] = u, v
+    la, lb, ia, ib = 1, 1, 0, 0
+    ca, cb = thead[u], thead[v]
+    while True:
+        if ca == -1:
+            ia += 1
+            if ia >= la:
+                queue, count, stamp = qa, la, sa
+                break
+            ca = thead[qa[ia]]
+        else:
+            y = _to(eu, ev, ca)
+            if mark[y] != sa:
+                mark[y] = sa
+                qa[la] = y
+                la += 1
+            ca = nxt[ca]
+        if cb == -1:
+            ib += 1
+            if ib >= lb:
+                queue, count, stamp = qb, lb, sb
+                break
+            cb = thead[qb[ib]]
+        else:
+            y = _to(eu, ev, cb)
+            if mark[y] != sb:
+                mark[y] = sb
+                qb[lb] = y
+                lb += 1
+            cb = nxt[cb]
+    # a non-tree edge leaving the smaller side reconnects it
+    for j in range(count):
+        s = nhead[queue[j]]
+        while s != -1:
+            if mark[_to(eu, ev, s)] != stamp:
+                r = s >> 1
+                _unlink(nhead, nxt, prv, eu, ev, 2 * r)
+                _unlink(nhead, nxt, prv, eu, ev, 2 * r + 1)
+                tree[r] = 1
+                _link(thead, nxt, prv, eu, ev, 2 * r)
+                _link(thead, nxt, prv, eu, ev, 2 * r + 1)
+                return
+            s = nxt[s]
+    old = label[u]
+    meta[_LTOP] -= 1
+    new = lfree[meta[_LTOP]]
+    for j in range(count):
+        label[queue[j]] = new
+    size[new] = count
+    size[old] -= count
+    meta[_K] += 1
+
+
+@njit(cache=True)
+def run_batch(kinds, src, dst, out, st):
+    """The batch's operations in order; ``out`` takes the queries' answers (their count returned)."""
+    label = st[0]
+    answers = 0
+    for i in range(kinds.size):
+        k, u, v = kinds[i], src[i], dst[i]
+        if k == INSERT:
+            _insert(u, v, st)
+        elif k == DELETE:
+            _delete(u, v, st)
+        else:
+            out[answers] = label[u] == label[v]
+            answers += 1
+    return answers
+
+
+@njit(cache=True)
+def first_missing(kinds, src, dst, hkey, hval, cnt):
+    """The index of the first deletion whose edge is not present when it runs, or -1."""
+    delta = Dict.empty(types.int64, types.int64)
+    for i in range(kinds.size):
+        k = kinds[i]
+        if k == QUERY:
+            continue
+        key = _key(src[i], dst[i])
+        d = delta.get(key, 0)
+        if k == INSERT:
+            delta[key] = d + 1
+            continue
+        j = _lookup(hkey, key)
+        have = (cnt[hval[j]] if j >= 0 else 0) + d
+        if have <= 0:
+            return i
+        delta[key] = d - 1
+    return -1
+
+
+@njit(cache=True)
+def rehash(hkey, hval, new_key, new_val):
+    """The live keys of one table into another (empty) one; returns how many."""
+    live = 0
+    for i in range(hkey.size):
+        if hkey[i] >= 0:
+            _put(new_key, new_val, hkey[i], hval[i])
+            live += 1
+    return live
+
+
+@njit(cache=True)
+def compact(label, n, out):
+    """Labels 0..k-1 numbered by each component's first vertex (SciPy's order); returns k."""
+    first = np.full(label.size, -1, np.int64)
+    k = 0
+    for v in range(n):
+        c = label[v]
+        if first[c] < 0:
+            first[c] = k
+            k += 1
+        out[v] = first[c]
+    return k
+
+
+@njit(cache=True)
+def edges_of(eu, ev, cnt, hkey, hval, src, dst):
+    """Every present edge, each copy once: fills ``src``/``dst``; returns the count."""
+    m = 0
+    for i in range(hkey.size):
+        if hkey[i] >= 0:
+            e = hval[i]
+            for _ in range(cnt[e]):
+                src[m], dst[m] = eu[e], ev[e]
+                m += 1
+    return m
+
+
+class DynamicState:
+    """The arrays of the structure, grown by doubling; the batch loop runs over them."""
+
+    def __init__(self):
+        self.meta = np.zeros(6, np.int64)
+        self.ncap = self.ecap = 0
+        z = lambda dt: np.zeros(0, dt)     # noqa: E731
+        self.label, self.size, self.lfree = z(np.int32), z(np.int32), z(np.int32)
+        self.thead, self.nhead, self.mark, self.qa, self.qb = z(np.int32), z(np.int32), z(np.int64), \
+            z(np.int32), z(np.int32)
+        self.eu, self.ev, self.cnt, self.tree = z(np.int32), z(np.int32), z(np.int32), z(np.int8)
+        self.nxt, self.prv, self.rfree = z(np.int32), z(np.int32), z(np.int32)
+        self.hkey, self.hval = np.full(8, _EMPTY, np.int64), np.zeros(8, np.int32)
+
+    @property
+    def n(self) -> int:
+        return int(self.meta[_N])
+
+    @property
+    def k(self) -> int:
+        return int(self.meta[_K])
+
+    @property
+    def edges(self) -> int:
+        """Distinct pairs present."""
+        return self.ecap - int(self.meta[_RTOP])
+
+    def arrays(self) -> tuple:
+        return (self.label, self.size, self.lfree, self.thead, self.nhead, self.mark, self.qa, self.qb,
+                self.eu, self.ev, self.cnt, self.tree, self.nxt, self.prv, self.rfree, self.hkey, self.hval,
+                self.meta)
+
+    def reserve(self, n: int, inserts: int) -> None:
+        """Room for vertices below ``n`` and ``inserts`` more edges."""
+        if n > self.ncap:
+            cap = max(n, 2 * self.ncap, 16)
+            old = self.ncap
+            grow = lambda a, fill: np.concatenate([a, np.full(cap - old, fill, a.dtype)])     # noqa: E731
+            self.label, self.size = grow(self.label, -1), grow(self.size, 0)
+            self.thead, self.nhead, self.mark = grow(self.thead, -1), grow(self.nhead, -1), grow(self.mark, 0)
+            self.qa, self.qb = np.empty(cap, np.int32), np.empty(cap, np.int32)
+            # labels not in use: the new ids, then the free ones kept on top
+            top = int(self.meta[_LTOP])
+            self.lfree = np.concatenate([np.arange(cap - 1, old - 1, -1, dtype=np.int32), self.lfree[:top],
+                                         np.zeros(old - top, np.int32)])
+            self.meta[_LTOP] = top + cap - old
+            self.ncap = cap
+        if n > self.n:
+            grow_vertices(n, self.label, self.size, self.lfree, self.meta)
+        need = self.edges + inserts
+        if need > self.ecap:
+            cap = max(need, 2 * self.ecap, 16)
+            old, top = self.ecap, int(self.meta[_RTOP])
+            grow = lambda a: np.concatenate([a, np.zeros(cap - old, a.dtype)])     # noqa: E731
+            self.eu, self.ev, self.cnt, self.tree = grow(self.eu), grow(self.ev), grow(self.cnt), grow(self.tree)
+            self.nxt = np.concatenate([self.nxt, np.full(2 * (cap - old), -1, np.int32)])
+            self.prv = np.concatenate([self.prv, np.full(2 * (cap - old), -1, np.int32)])
+            self.rfree = np.concatenate([np.arange(cap - 1, old - 1, -1, dtype=np.int32), self.rfree[:top],
+                                         np.zeros(old - top, np.int32)])
+            self.meta[_RTOP] = top + cap - old
+            self.ecap = cap
+        # a table at most half full of live keys and tombstones
+        if 2 * (int(self.meta[_HUSED]) + inserts) > self.hkey.size:
+            size = 1 << max(int(2 * (self.edges + inserts)).bit_length(), 4)
+            key, val = np.full(size, _EMPTY, np.int64), np.zeros(size, np.int32)
+            self.meta[_HUSED] = rehash(self.hkey, self.hval, key, val)
+            self.hkey, self.hval = key, val
+
+    def run(self, kinds, src, dst) -> np.ndarray:
+        out = np.empty(int(np.count_nonzero(kinds == QUERY)), np.bool_)
+        run_batch(kinds, src, dst, out, self.arrays())
+        return out
+
+    def missing(self, kinds, src, dst) -> int:
+        return int(first_missing(kinds, src, dst, self.hkey, self.hval, self.cnt))
+
+    def labels(self) -> tuple:
+        out = np.empty(self.n, np.int32)
+        return int(compact(self.label, self.n, out)), out
+
+    def edge_list(self) -> tuple:
+        m = int(self.cnt[self._live()].sum()) if self.ecap else 0
+        src, dst = np.empty(m, np.int32), np.empty(m, np.int32)
+        edges_of(self.eu, self.ev, self.cnt, self.hkey, self.hval, src, dst)
+        return src, dst
+
+    def _live(self):
+        return self.hval[self.hkey >= 0]

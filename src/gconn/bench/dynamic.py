@@ -1,0 +1,172 @@
+"""``python -m gconn.bench.dynamic``: batches of insertions and deletions through
+``gconn.DynamicConnectivity`` on the CPU, beside NetworKit's ``DynConnectedComponents``
+fed the same batches and beside recomputing the components from scratch
+(``gconn.connected_components`` on the edges present) after each batch.
+
+The graph is loaded (10% of its distinct edges held back), then each batch of b
+updates deletes f*b random present edges and inserts b - f*b held-back ones, in a
+random order; all three see the same batches.  Times are wall clock per batch,
+median (min-max) of the rounds after a warm-up; every batch's components are
+checked against the recomputed ones (NetworKit's count too).
+"""
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+from gconn.bench.harness import Timing, stamp
+
+
+def simple_edges(spec: str):
+    """The distinct edges (u < v, no self loops) of a generated graph, shuffled, and n.
+
+    >>> s, d, n = simple_edges("grid:8,keep=1")
+    >>> n, s.size, bool((s < d).all())
+    (64, 112, True)
+    """
+    from gconn.graph.generators import edges_from_spec
+    src, dst, n = edges_from_spec(spec)
+    a, b = np.minimum(src, dst).astype(np.int64), np.maximum(src, dst).astype(np.int64)
+    keys = np.unique((a << 32 | b)[a != b])
+    keys = np.random.default_rng(0).permutation(keys)
+    return (keys >> 32).astype(np.int32), (keys & 0xFFFFFFFF).astype(np.int32), n
+
+
+class Stream:
+    """The present edges and the held-back ones, each a pair of arrays; batches drawn from them."""
+
+    def __init__(self, src, dst, seed: int = 1):
+        cut = src.size // 10
+        self.held = [src[:cut].copy(), dst[:cut].copy()]
+        self.live = [src[cut:].copy(), dst[cut:].copy()]
+        self.rng = np.random.default_rng(seed)
+
+    def batch(self, size: int, deletes: float):
+        """``(kinds, src, dst)`` of one batch (0 insert, 2 delete), applied to the pools."""
+        d = min(int(round(size * deletes)), self.live[0].size)
+        i = min(size - d, self.held[0].size)
+        gone = self.rng.choice(self.live[0].size, d, replace=False)
+        back = self.rng.choice(self.held[0].size, i, replace=False)
+        ds, dd = self.live[0][gone], self.live[1][gone]
+        ins, ind = self.held[0][back], self.held[1][back]
+        keep_live = np.ones(self.live[0].size, bool)
+        keep_live[gone] = False
+        keep_held = np.ones(self.held[0].size, bool)
+        keep_held[back] = False
+        self.live = [np.concatenate([self.live[0][keep_live], ins]), np.concatenate([self.live[1][keep_live], ind])]
+        self.held = [np.concatenate([self.held[0][keep_held], ds]), np.concatenate([self.held[1][keep_held], dd])]
+        order = self.rng.permutation(d + i)
+        kinds = np.r_[np.full(d, 2, np.int8), np.zeros(i, np.int8)][order]
+        return kinds, np.r_[ds, ins][order], np.r_[dd, ind][order]
+
+
+def _networkit(n: int, src, dst):
+    import networkit as nk
+    g = nk.Graph(n)
+    for u, v in zip(src.tolist(), dst.tolist()):
+        g.addEdge(u, v)
+    g.indexEdges()      # DynConnectedComponents tracks edges by id
+    dcc = nk.components.DynConnectedComponents(g)
+    dcc.run()
+    return nk, g, dcc
+
+
+def _nk_batch(nk, g, dcc, kinds, src, dst) -> None:
+    """The batch as NetworKit takes a mixed stream: each change to the graph, then its event (its
+    ``updateBatch`` after all the changes counts components wrongly on mixed batches: 4036 for 4035
+    on kron:scale=14, batches of 1,000 with 10% deletions, NetworKit 11.3)."""
+    add, remove = nk.dynamics.GraphEventType.EDGE_ADDITION, nk.dynamics.GraphEventType.EDGE_REMOVAL
+    event = nk.dynamics.GraphEvent
+    for k, u, v in zip(kinds.tolist(), src.tolist(), dst.tolist()):
+        if k == 0:
+            g.addEdge(u, v)
+            dcc.update(event(add, u, v, 1.0))
+        else:
+            g.removeEdge(u, v)
+            dcc.update(event(remove, u, v, 1.0))
+
+
+def run(spec: str, sizes: list, fractions: list, rounds: int, networkit: bool = True, log=print) -> list:
+    """One row per (batch size, deletion fraction): seconds per batch of each way, checked."""
+    import gconn
+    src, dst, n = simple_edges(spec)
+    gconn.DynamicConnectivity().process([0, 2, 1], [0, 0, 0], [1, 1, 1])      # compiled (or loaded) first
+    rows = []
+    for size in sizes:
+        for f in fractions:
+            stream = Stream(src, dst)
+            t0 = time.perf_counter()
+            dc = gconn.DynamicConnectivity(n, graph=gconn.Graph.from_edges(*stream.live, n=n))
+            build = time.perf_counter() - t0
+            nk = _networkit(n, *stream.live) if networkit else None
+            times = {"gconn": [], "networkit": [], "recompute": []}
+            for r in range(rounds + 1):
+                kinds, s, d = stream.batch(size, f)
+                t0 = time.perf_counter()
+                dc.process(kinds, s, d)
+                t1 = time.perf_counter()
+                k0, l0 = gconn.connected_components(tuple(stream.live), backend="cpu")
+                t2 = time.perf_counter()
+                if nk is not None:
+                    _nk_batch(*nk, kinds, s, d)
+                t3 = time.perf_counter()
+                k, labels = dc.components()
+                if l0.size < n:     # isolated vertices past the largest id present
+                    extra = n - l0.size
+                    l0, k0 = np.r_[l0, np.arange(k0, k0 + extra)], k0 + extra
+                if k != k0 or not np.array_equal(labels, l0):
+                    raise AssertionError(f"batch {r} of {size} ({f:.0%} deletions): components unlike SciPy's")
+                if nk is not None and nk[2].numberOfComponents() != k:
+                    raise AssertionError(f"NetworKit counts {nk[2].numberOfComponents()} components, not {k}")
+                if r:
+                    times["gconn"].append(t1 - t0)
+                    times["recompute"].append(t2 - t1)
+                    times["networkit"].append(t3 - t2)
+            row = {"size": size, "deletes": f, "build_s": build, **{w: Timing(t) for w, t in times.items() if t}}
+            rows.append(row)
+            nk_part = f", NetworKit {row['networkit']:.4f} s" if "networkit" in row else ""
+            log(f"{size:>9,} updates, {f:.0%} deletions: gconn {row['gconn']:.4f} s, recompute "
+                f"{row['recompute']:.4f} s{nk_part}")
+    return rows
+
+
+def report(rows: list, spec: str, n: int, m: int) -> str:
+    nk = any("networkit" in r for r in rows)
+    head = "| batch | deletions | gconn s | updates/s | recompute s | recompute / gconn |"
+    rule = "|--:|--:|--:|--:|--:|--:|"
+    if nk:
+        head += " NetworKit s | NetworKit / gconn |"
+        rule += "--:|--:|"
+    lines = [f"{spec}: n = {n:,}, {m:,} distinct edges (90% present at the start)", "", head, rule]
+    for r in rows:
+        line = (f"| {r['size']:,} | {r['deletes']:.0%} | {r['gconn']:.4f} | {r['size'] / r['gconn']:,.0f} | "
+                f"{r['recompute']:.4f} | {r['recompute'] / r['gconn']:.1f}x |")
+        if nk:
+            line += f" {r['networkit']:.4f} | {r['networkit'] / r['gconn']:.1f}x |"
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m gconn.bench.dynamic", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--graph", default="kronecker:scale=18", help="a generator spec (default kronecker:scale=18)")
+    ap.add_argument("--sizes", default="1000,10000,100000", help="comma list of batch sizes")
+    ap.add_argument("--deletes", default="0.1,0.5,0.9", help="comma list of deletion fractions")
+    ap.add_argument("--rounds", type=int, default=5, help="timed batches a row, after one warm-up batch")
+    ap.add_argument("--no-networkit", action="store_true", help="skip NetworKit")
+    args = ap.parse_args(argv)
+    print(stamp(ap.prog, argv), flush=True)
+    sizes = [int(x) for x in args.sizes.split(",")]
+    fractions = [float(x) for x in args.deletes.split(",")]
+    src, _, n = simple_edges(args.graph)
+    rows = run(args.graph, sizes, fractions, args.rounds, not args.no_networkit, log=lambda s: print(s, flush=True))
+    print()
+    print(report(rows, args.graph, n, src.size))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
