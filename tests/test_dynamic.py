@@ -176,3 +176,27 @@ def test_a_larger_random_stream():
             dst.append(v)
         dc.process(kinds, src, dst)
         check(dc, pairs)
+
+
+def test_cli_stream_with_deletes(capsys):
+    import json
+    from gconn import cli
+    argv = ["stream", "--generate", "kron:scale=8", "--batch-size", "100", "--delete-ratio", "0.4",
+            "--query-ratio", "0.2", "--json", "--quiet"]
+    assert cli.main(argv) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["ok"] and out["structure"] == "DynamicConnectivity"
+    assert out["deletes"] == round(0.4 * out["inserts"]) and out["components"] == out["static_components"]
+    assert cli.main(argv + ["--backend", "gpu"]) == 2
+    assert "--delete-ratio runs gconn.DynamicConnectivity on the CPU" in capsys.readouterr().err
+
+
+def test_benchmark_checks_every_batch():
+    """``python -m gconn.bench.dynamic`` on a small graph: each batch's components checked (and
+    NetworKit's count, where it is installed)."""
+    import importlib.util
+    from gconn.bench import dynamic as bench
+    rows = bench.run("kron:scale=8", [50], [0.5], 2, networkit=importlib.util.find_spec("networkit") is not None,
+                     log=lambda s: None)
+    assert rows[0]["size"] == 50 and len(rows[0]["gconn"].samples) == 2
+    assert "| 50 | 50% |" in bench.report(rows, "kron:scale=8", 256, 1000)

@@ -219,20 +219,26 @@ def cmd_forest(args, parser) -> int:
 
 
 def add_stream_parser(add) -> None:
-    p = add("stream", cmd_stream, "replay a graph's edges as batches of inserts and queries "
-                                  "(incremental connectivity), checked against the static components",
+    p = add("stream", cmd_stream, "replay a graph's edges as batches of inserts, queries and deletes "
+                                  "(incremental or dynamic connectivity), checked against the static components",
             [C.input_options(), C.algorithm_options("incremental")])
     p.add_argument("--batch-size", type=positive_int, required=True, metavar="B", help="operations per batch")
     p.add_argument("--query-ratio", type=C.non_negative(float, "a number >= 0"), default=0.0, metavar="R",
                    help="queries per insert on average (0.5: one query per two inserts; default 0)")
+    p.add_argument("--delete-ratio", type=C.non_negative(float, "a number >= 0"), default=0.0, metavar="D",
+                   help="deletes per insert (0.1: a tenth of the edges deleted at random points after their "
+                        "insert; at most 1): gconn.DynamicConnectivity, on the CPU; default 0")
     p.add_argument("--mode", choices=("phased", "sequential", "concurrent"), default="phased",
                    help="what a query in a batch sees (see gconn.IncrementalConnectivity; default phased)")
     p.add_argument("--seed", type=int, default=0, help="shuffles the edges and draws the queries (default 0)")
 
 
-def stream_ops(g, query_ratio: float, seed: int):
+def stream_ops(g, query_ratio: float, seed: int, delete_ratio: float = 0.0):
     """``g``'s edges shuffled, with ``query_ratio`` random-pair queries per insert at random
-    places: ``(kinds, src, dst)``, kinds 0 = insert, 1 = query."""
+    places: ``(kinds, src, dst)``, kinds 0 = insert, 1 = query; with ``delete_ratio``, that share
+    of the edges is deleted (kind 2) at a random point after its insert."""
+    if delete_ratio > 0:
+        return _with_deletes(g, query_ratio, seed, min(delete_ratio, 1.0))
     rng = np.random.default_rng(seed)
     m = g.m
     q = int(round(query_ratio * m)) if g.n else 0
@@ -247,9 +253,27 @@ def stream_ops(g, query_ratio: float, seed: int):
     return (kinds, *ops)
 
 
+def _with_deletes(g, query_ratio: float, seed: int, delete_ratio: float):
+    rng = np.random.default_rng(seed)
+    m = g.m
+    order = rng.permutation(m)
+    s, d = g.src[order], g.dst[order]
+    gone = rng.choice(m, int(round(delete_ratio * m)), replace=False)
+    q = int(round(query_ratio * m)) if g.n else 0
+    at = np.r_[np.arange(m, dtype=np.float64), gone + rng.random(gone.size) * (m - gone), rng.random(q) * m]
+    kinds = np.r_[np.zeros(m, np.int8), np.full(gone.size, 2, np.int8), np.ones(q, np.int8)]
+    pick = lambda ends: np.r_[ends, ends[gone], rng.integers(0, max(g.n, 1), q, dtype=g.id_dtype)]  # noqa: E731
+    src, dst = pick(s), pick(d)
+    # stable: a delete drawn at its insert's own time stays after it
+    seq = np.argsort(at, kind="stable")
+    return kinds[seq], src[seq], dst[seq]
+
+
 def cmd_stream(args, parser) -> int:
     from gconn import api
     C.check_input_options(args, parser, "incremental")
+    if args.delete_ratio > 0:
+        return _dynamic_stream(args, parser)
     with C.read_input(args, parser) as inp:
         backend = resolve_backend(args.backend)
         kernels = [C.prepare("incremental", args, backend)]
@@ -293,3 +317,49 @@ def cmd_stream(args, parser) -> int:
         ("queries", f"{answers:,} of {q:,} answered connected"),
         ("components", f"{k_stream:,} (static: {int(k_static):,}) {'ok' if ok else 'MISMATCH'}")])
     return 0 if ok else 1
+
+
+def _dynamic_stream(args, parser) -> int:
+    """``gconn stream --delete-ratio``: the stream through gconn.DynamicConnectivity, checked against
+    the static components of the edges left."""
+    from gconn import api
+    from gconn.graph import Graph
+    if args.backend == "gpu" or args.algorithm != "auto" or args.mode != "phased":
+        parser.error("--delete-ratio runs gconn.DynamicConnectivity on the CPU: no --backend gpu, "
+                     "--algorithm or --mode")
+    with C.read_input(args, parser) as inp:
+        g, load_times = C.load_graph(inp, args, C.relabel_of(args) if inp.is_file else False)
+    kinds, src, dst = stream_ops(g, args.query_ratio, args.seed, args.delete_ratio)
+    dc = api.DynamicConnectivity(g.n)
+    dc.process([0, 2], [0, 0], [0, 0]) if g.n else None     # compiled (or loaded) before the clock
+    total, elapsed, answers = kinds.size, 0.0, 0
+    with progress(C.show_progress(args), total=total, desc="stream", unit="op", unit_scale=True) as bar:
+        for start in range(0, total, args.batch_size):
+            batch = tuple(a[start:start + args.batch_size] for a in (kinds, src, dst))
+            t0 = time.perf_counter()
+            answers += int(dc.process(*batch).sum())
+            elapsed += time.perf_counter() - t0
+            bar.update(batch[0].size)
+    k, labels = dc.components()
+    left_src, left_dst = dc.edges()
+    k_static, static_labels = api.connected_components(Graph.from_edges(left_src, left_dst, n=g.n), backend="cpu")
+    ok = k == int(k_static) and np.array_equal(labels, C.host(static_labels))
+    counts = {name: int(np.count_nonzero(kinds == code)) for name, code in (("inserts", 0), ("queries", 1),
+                                                                            ("deletes", 2))}
+    rate = total / elapsed if elapsed > 0 else 0.0
+    out = {"input": inp.name, "n": g.n, "m": g.m, **counts, "batches": -(-total // args.batch_size),
+           "batch_size": args.batch_size, "backend": "cpu", "structure": "DynamicConnectivity",
+           "input_times_s": load_times, "time_s": elapsed, "ops_per_s": rate, "queries_true": answers,
+           "components": k, "static_components": int(k_static), "ok": ok}
+    C.report(args, out, [
+        ("input", C.input_line(inp.name, load_times)), ("n", f"{g.n:,}"), ("m", f"{g.m:,}"),
+        ("operations", f"{counts['inserts']:,} inserts + {counts['deletes']:,} deletes + {counts['queries']:,} "
+                       f"queries (seed {args.seed})"),
+        ("batches", f"{out['batches']:,} of up to {args.batch_size:,} operations, each seen in order"),
+        ("structure", "gconn.DynamicConnectivity (CPU)"), ("time", f"{C.fmt_s(elapsed)} in process()"),
+        ("throughput", f"{C.rate(rate)} ops/s"),
+        ("queries", f"{answers:,} of {counts['queries']:,} answered connected"),
+        ("components", f"{k:,} (static, of the {left_src.size:,} edges left: {int(k_static):,}) "
+                       f"{'ok' if ok else 'MISMATCH'}")])
+    return 0 if ok else 1
+

@@ -19,7 +19,7 @@ kept beside it (a hash table from the pair to the edge).
 
 A deletion costs O(s + d_s) where s is the smaller side of the cut tree and d_s
 the non-tree edges at it; a random edge of a random spanning tree cuts off few
-vertices, while a path cut in the middle costs O(n).  :mod:`gconn.api.dynamic`
+vertices, while a path cut in the middle costs O(n).  :class:`gconn.DynamicConnectivity`
 checks a batch before it runs (ids, and that every deletion finds its edge).
 """
 from __future__ import annotations
