@@ -88,8 +88,9 @@ def _nk_batch(nk, g, dcc, kinds, src, dst) -> None:
             dcc.update(event(remove, u, v, 1.0))
 
 
-def run(spec: str, sizes: list, fractions: list, rounds: int, networkit: bool = True, log=print) -> list:
-    """One row per (batch size, deletion fraction): seconds per batch of each way, checked."""
+def run(spec: str, sizes: list, fractions: list, rounds: int, networkit: int = 10**4, log=print) -> list:
+    """One row per (batch size, deletion fraction): seconds per batch of each way, checked;
+    NetworKit for batches of at most ``networkit`` updates (0: never)."""
     import gconn
     src, dst, n = simple_edges(spec)
     gconn.DynamicConnectivity().process([0, 2, 1], [0, 0, 0], [1, 1, 1])      # compiled (or loaded) first
@@ -100,7 +101,7 @@ def run(spec: str, sizes: list, fractions: list, rounds: int, networkit: bool = 
             t0 = time.perf_counter()
             dc = gconn.DynamicConnectivity(n, graph=gconn.Graph.from_edges(*stream.live, n=n))
             build = time.perf_counter() - t0
-            nk = _networkit(n, *stream.live) if networkit else None
+            nk = _networkit(n, *stream.live) if size <= networkit else None
             times = {"gconn": [], "networkit": [], "recompute": []}
             for r in range(rounds + 1):
                 kinds, s, d = stream.batch(size, f)
@@ -144,7 +145,8 @@ def report(rows: list, spec: str, n: int, m: int) -> str:
         line = (f"| {r['size']:,} | {r['deletes']:.0%} | {r['gconn']:.4f} | {r['size'] / r['gconn']:,.0f} | "
                 f"{r['recompute']:.4f} | {r['recompute'] / r['gconn']:.1f}x |")
         if nk:
-            line += f" {r['networkit']:.4f} | {r['networkit'] / r['gconn']:.1f}x |"
+            line += (f" {r['networkit']:.4f} | {r['networkit'] / r['gconn']:.1f}x |" if "networkit" in r
+                     else " | |")
         lines.append(line)
     return "\n".join(lines)
 
@@ -156,13 +158,14 @@ def main(argv=None) -> int:
     ap.add_argument("--sizes", default="1000,10000,100000", help="comma list of batch sizes")
     ap.add_argument("--deletes", default="0.1,0.5,0.9", help="comma list of deletion fractions")
     ap.add_argument("--rounds", type=int, default=5, help="timed batches a row, after one warm-up batch")
-    ap.add_argument("--no-networkit", action="store_true", help="skip NetworKit")
+    ap.add_argument("--networkit-max", type=int, default=10**4, metavar="B",
+                    help="NetworKit for batches of at most B updates (it takes ~10 us an update; 0: never)")
     args = ap.parse_args(argv)
     print(stamp(ap.prog, argv), flush=True)
     sizes = [int(x) for x in args.sizes.split(",")]
     fractions = [float(x) for x in args.deletes.split(",")]
     src, _, n = simple_edges(args.graph)
-    rows = run(args.graph, sizes, fractions, args.rounds, not args.no_networkit, log=lambda s: print(s, flush=True))
+    rows = run(args.graph, sizes, fractions, args.rounds, args.networkit_max, log=lambda s: print(s, flush=True))
     print()
     print(report(rows, args.graph, n, src.size))
     return 0

@@ -269,13 +269,19 @@ def run_batch(kinds, src, dst, out, st):
 @njit(cache=True)
 def first_missing(kinds, src, dst, hkey, hval, cnt):
     """The index of the first deletion whose edge is not present when it runs, or -1."""
+    # the running counts of the pairs the batch deletes, and of no others
     delta = Dict.empty(types.int64, types.int64)
+    for i in range(kinds.size):
+        if kinds[i] == DELETE:
+            delta[_key(src[i], dst[i])] = 0
     for i in range(kinds.size):
         k = kinds[i]
         if k == QUERY:
             continue
         key = _key(src[i], dst[i])
-        d = delta.get(key, 0)
+        if key not in delta:
+            continue
+        d = delta[key]
         if k == INSERT:
             delta[key] = d + 1
             continue
