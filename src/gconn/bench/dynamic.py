@@ -124,7 +124,8 @@ def run(spec: str, sizes: list, fractions: list, rounds: int, networkit: int = 1
                 if r:
                     times["gconn"].append(t1 - t0)
                     times["recompute"].append(t2 - t1)
-                    times["networkit"].append(t3 - t2)
+                    if nk is not None:
+                        times["networkit"].append(t3 - t2)
             row = {"size": size, "deletes": f, "build_s": build, **{w: Timing(t) for w, t in times.items() if t}}
             rows.append(row)
             nk_part = f", NetworKit {row['networkit']:.4f} s" if "networkit" in row else ""
