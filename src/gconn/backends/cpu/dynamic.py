@@ -11,8 +11,10 @@ kept beside it (a hash table from the pair to the edge).
   the larger one's label (a walk of its tree).
 * delete (u, v): a copy beyond the last only counts; a non-tree edge leaves its
   lists; a tree edge splits its tree in two.  Two walks from u and from v take one
-  half-edge step in turn until one side is exhausted: that side is the smaller
-  one, found in O(its size).  Its non-tree edges are scanned for one that leaves
+  tree half-edge step in turn until one side is exhausted: that side is the smaller
+  one, found in O(its size).  A walk reaching a vertex reads its first few
+  non-tree edges: one that reaches the other walk's vertices reconnects the trees
+  at once.  Else the smaller side's non-tree edges are scanned for one that leaves
   it: found, it becomes a tree edge and nothing else changes; else the smaller
   side is a new component, with a new label.
 * query (u, v): the labels compared.
@@ -40,28 +42,30 @@ def _slot_of(key, mask):
     return np.int64((h >> np.uint64(20)) & np.uint64(mask))
 
 
+# the hash table: key i at table[2 i], its edge at table[2 i + 1] (one cache line for both)
+
 @njit(cache=True)
-def _lookup(hkey, key):
-    """The table index holding ``key``, or -1."""
-    mask = hkey.size - 1
+def _lookup(table, key):
+    """The slot i holding ``key``, or -1."""
+    mask = table.size // 2 - 1
     i = _slot_of(key, mask)
-    while hkey[i] != _EMPTY:
-        if hkey[i] == key:
+    while table[2 * i] != _EMPTY:
+        if table[2 * i] == key:
             return i
         i = (i + 1) & mask
     return -1
 
 
 @njit(cache=True)
-def _put(hkey, hval, key, value):
+def _put(table, key, value):
     """Store ``key`` (absent) -> ``value``; returns whether it took an empty slot (not a tombstone)."""
-    mask = hkey.size - 1
+    mask = table.size // 2 - 1
     i = _slot_of(key, mask)
-    while hkey[i] >= 0:
+    while table[2 * i] >= 0:
         i = (i + 1) & mask
-    fresh = hkey[i] == _EMPTY
-    hkey[i] = key
-    hval[i] = value
+    fresh = table[2 * i] == _EMPTY
+    table[2 * i] = key
+    table[2 * i + 1] = value
     return fresh
 
 
@@ -123,6 +127,33 @@ def _relabel(start, new, label, thead, nxt, eu, ev, queue):
     return qlen
 
 
+#: non-tree edges a walk reads at each vertex it reaches, looking for the other walk
+MEETS = 8
+
+
+@njit(cache=True)
+def _meets(x, other, nhead, nxt, mark, eu, ev):
+    """One of ``x``'s first :data:`MEETS` non-tree edges that reaches a vertex marked ``other``, or -1."""
+    s = nhead[x]
+    for _ in range(MEETS):
+        if s == -1:
+            break
+        if mark[_to(eu, ev, s)] == other:
+            return s >> 1
+        s = nxt[s]
+    return -1
+
+
+@njit(cache=True)
+def _promote(r, thead, nhead, nxt, prv, eu, ev, tree):
+    """Non-tree edge ``r`` joins the forest."""
+    _unlink(nhead, nxt, prv, eu, ev, 2 * r)
+    _unlink(nhead, nxt, prv, eu, ev, 2 * r + 1)
+    tree[r] = 1
+    _link(thead, nxt, prv, eu, ev, 2 * r)
+    _link(thead, nxt, prv, eu, ev, 2 * r + 1)
+
+
 @njit(cache=True)
 def grow_vertices(n, label, size, lfree, meta):
     """Vertices meta[_N] .. n - 1 join, each a component of its own."""
@@ -137,16 +168,16 @@ def grow_vertices(n, label, size, lfree, meta):
 
 @njit(cache=True)
 def _insert(u, v, st):
-    (label, size, lfree, thead, nhead, mark, qa, qb, eu, ev, cnt, tree, nxt, prv, rfree, hkey, hval, meta) = st
+    (label, size, lfree, thead, nhead, mark, qa, qb, eu, ev, cnt, tree, nxt, prv, rfree, table, meta) = st
     key = _key(u, v)
-    i = _lookup(hkey, key)
+    i = _lookup(table, key)
     if i >= 0:
-        cnt[hval[i]] += 1
+        cnt[table[2 * i + 1]] += 1
         return
     meta[_RTOP] -= 1
     e = rfree[meta[_RTOP]]
     eu[e], ev[e], cnt[e] = min(u, v), max(u, v), 1
-    if _put(hkey, hval, key, e):
+    if _put(table, key, e):
         meta[_HUSED] += 1
     if u == v:
         tree[e] = 0
@@ -175,13 +206,13 @@ def _insert(u, v, st):
 
 @njit(cache=True)
 def _delete(u, v, st):
-    (label, size, lfree, thead, nhead, mark, qa, qb, eu, ev, cnt, tree, nxt, prv, rfree, hkey, hval, meta) = st
-    i = _lookup(hkey, _key(u, v))
-    e = hval[i]             # present: checked before the batch ran
+    (label, size, lfree, thead, nhead, mark, qa, qb, eu, ev, cnt, tree, nxt, prv, rfree, table, meta) = st
+    i = _lookup(table, _key(u, v))
+    e = table[2 * i + 1]    # present: checked before the batch ran
     cnt[e] -= 1
     if cnt[e] > 0:
         return
-    hkey[i] = _GONE
+    table[2 * i] = _GONE
     rfree[meta[_RTOP]] = e
     meta[_RTOP] += 1
     if u == v:
@@ -192,19 +223,23 @@ def _delete(u, v, st):
         return
     _unlink(thead, nxt, prv, eu, ev, 2 * e)
     _unlink(thead, nxt, prv, eu, ev, 2 * e + 1)
-    # two walks in turn, one half-edge step each, until one side is exhausted
+    # two walks in turn, one tree half-edge step each, until one side is exhausted; a walk reaching
+    # a vertex reads its first few non-tree edges, and one that meets the other walk reconnects
+    # the trees at once (a grid's cut is mended next to it; a hub's long list is not read twice)
     meta[_STAMP] += 2
     sa, sb = meta[_STAMP], meta[_STAMP] + 1
     mark[u], mark[v] = sa, sb
     qa[0], qb[0] = u, v
     la, lb, ia, ib = 1, 1, 0, 0
     ca, cb = thead[u], thead[v]
-    while True:
+    r = -1
+    while r < 0:
         if ca == -1:
             ia += 1
             if ia >= la:
                 queue, count, stamp = qa, la, sa
                 break
+            r = _meets(qa[ia], sb, nhead, nxt, mark, eu, ev)
             ca = thead[qa[ia]]
         else:
             y = _to(eu, ev, ca)
@@ -213,11 +248,14 @@ def _delete(u, v, st):
                 qa[la] = y
                 la += 1
             ca = nxt[ca]
+        if r >= 0:
+            break
         if cb == -1:
             ib += 1
             if ib >= lb:
                 queue, count, stamp = qb, lb, sb
                 break
+            r = _meets(qb[ib], sa, nhead, nxt, mark, eu, ev)
             cb = thead[qb[ib]]
         else:
             y = _to(eu, ev, cb)
@@ -226,17 +264,15 @@ def _delete(u, v, st):
                 qb[lb] = y
                 lb += 1
             cb = nxt[cb]
+    if r >= 0:
+        _promote(r, thead, nhead, nxt, prv, eu, ev, tree)
+        return
     # a non-tree edge leaving the smaller side reconnects it
     for j in range(count):
         s = nhead[queue[j]]
         while s != -1:
             if mark[_to(eu, ev, s)] != stamp:
-                r = s >> 1
-                _unlink(nhead, nxt, prv, eu, ev, 2 * r)
-                _unlink(nhead, nxt, prv, eu, ev, 2 * r + 1)
-                tree[r] = 1
-                _link(thead, nxt, prv, eu, ev, 2 * r)
-                _link(thead, nxt, prv, eu, ev, 2 * r + 1)
+                _promote(s >> 1, thead, nhead, nxt, prv, eu, ev, tree)
                 return
             s = nxt[s]
     old = label[u]
@@ -267,7 +303,7 @@ def run_batch(kinds, src, dst, out, st):
 
 
 @njit(cache=True)
-def first_missing(kinds, src, dst, hkey, hval, cnt):
+def first_missing(kinds, src, dst, table, cnt):
     """The index of the first deletion whose edge is not present when it runs, or -1."""
     # the running counts of the pairs the batch deletes, and of no others
     delta = Dict.empty(types.int64, types.int64)
@@ -285,8 +321,8 @@ def first_missing(kinds, src, dst, hkey, hval, cnt):
         if k == INSERT:
             delta[key] = d + 1
             continue
-        j = _lookup(hkey, key)
-        have = (cnt[hval[j]] if j >= 0 else 0) + d
+        j = _lookup(table, key)
+        have = (cnt[table[2 * j + 1]] if j >= 0 else 0) + d
         if have <= 0:
             return i
         delta[key] = d - 1
@@ -294,12 +330,12 @@ def first_missing(kinds, src, dst, hkey, hval, cnt):
 
 
 @njit(cache=True)
-def rehash(hkey, hval, new_key, new_val):
+def rehash(table, new):
     """The live keys of one table into another (empty) one; returns how many."""
     live = 0
-    for i in range(hkey.size):
-        if hkey[i] >= 0:
-            _put(new_key, new_val, hkey[i], hval[i])
+    for i in range(table.size // 2):
+        if table[2 * i] >= 0:
+            _put(new, table[2 * i], table[2 * i + 1])
             live += 1
     return live
 
@@ -319,12 +355,12 @@ def compact(label, n, out):
 
 
 @njit(cache=True)
-def edges_of(eu, ev, cnt, hkey, hval, src, dst):
+def edges_of(eu, ev, cnt, table, src, dst):
     """Every present edge, each copy once: fills ``src``/``dst``; returns the count."""
     m = 0
-    for i in range(hkey.size):
-        if hkey[i] >= 0:
-            e = hval[i]
+    for i in range(table.size // 2):
+        if table[2 * i] >= 0:
+            e = table[2 * i + 1]
             for _ in range(cnt[e]):
                 src[m], dst[m] = eu[e], ev[e]
                 m += 1
@@ -343,7 +379,7 @@ class DynamicState:
             z(np.int32), z(np.int32)
         self.eu, self.ev, self.cnt, self.tree = z(np.int32), z(np.int32), z(np.int32), z(np.int8)
         self.nxt, self.prv, self.rfree = z(np.int32), z(np.int32), z(np.int32)
-        self.hkey, self.hval = np.full(8, _EMPTY, np.int64), np.zeros(8, np.int32)
+        self.table = np.full(16, _EMPTY, np.int64)
 
     @property
     def n(self) -> int:
@@ -360,8 +396,7 @@ class DynamicState:
 
     def arrays(self) -> tuple:
         return (self.label, self.size, self.lfree, self.thead, self.nhead, self.mark, self.qa, self.qb,
-                self.eu, self.ev, self.cnt, self.tree, self.nxt, self.prv, self.rfree, self.hkey, self.hval,
-                self.meta)
+                self.eu, self.ev, self.cnt, self.tree, self.nxt, self.prv, self.rfree, self.table, self.meta)
 
     def reserve(self, n: int, inserts: int) -> None:
         """Room for vertices below ``n`` and ``inserts`` more edges."""
@@ -393,11 +428,11 @@ class DynamicState:
             self.meta[_RTOP] = top + cap - old
             self.ecap = cap
         # a table at most half full of live keys and tombstones
-        if 2 * (int(self.meta[_HUSED]) + inserts) > self.hkey.size:
-            size = 1 << max(int(2 * (self.edges + inserts)).bit_length(), 4)
-            key, val = np.full(size, _EMPTY, np.int64), np.zeros(size, np.int32)
-            self.meta[_HUSED] = rehash(self.hkey, self.hval, key, val)
-            self.hkey, self.hval = key, val
+        if 4 * (int(self.meta[_HUSED]) + inserts) > self.table.size:
+            size = 1 << max(int(2 * (self.edges + inserts)).bit_length(), 3)
+            new = np.full(2 * size, _EMPTY, np.int64)
+            self.meta[_HUSED] = rehash(self.table, new)
+            self.table = new
 
     def run(self, kinds, src, dst) -> np.ndarray:
         out = np.empty(int(np.count_nonzero(kinds == QUERY)), np.bool_)
@@ -405,7 +440,7 @@ class DynamicState:
         return out
 
     def missing(self, kinds, src, dst) -> int:
-        return int(first_missing(kinds, src, dst, self.hkey, self.hval, self.cnt))
+        return int(first_missing(kinds, src, dst, self.table, self.cnt))
 
     def labels(self) -> tuple:
         out = np.empty(self.n, np.int32)
@@ -414,8 +449,8 @@ class DynamicState:
     def edge_list(self) -> tuple:
         m = int(self.cnt[self._live()].sum()) if self.ecap else 0
         src, dst = np.empty(m, np.int32), np.empty(m, np.int32)
-        edges_of(self.eu, self.ev, self.cnt, self.hkey, self.hval, src, dst)
+        edges_of(self.eu, self.ev, self.cnt, self.table, src, dst)
         return src, dst
 
     def _live(self):
-        return self.hval[self.hkey >= 0]
+        return self.table[1::2][self.table[0::2] >= 0]
