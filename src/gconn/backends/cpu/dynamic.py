@@ -145,6 +145,25 @@ def _meets(x, other, nhead, nxt, mark, eu, ev):
 
 
 @njit(cache=True)
+def _advance(queue, length, at, slot, mine, other, thead, nhead, nxt, mark, eu, ev):
+    """One tree half-edge step of a walk (its queue, length, position and slot): a new vertex marked
+    ``mine``, or the next vertex reached and its non-tree edges read for the ``other`` walk.
+    Returns the walk's new (length, position, slot), an edge met or -1, and whether it ran out."""
+    if slot == -1:
+        at += 1
+        if at >= length:
+            return length, at, slot, -1, True
+        x = queue[at]
+        return length, at, thead[x], _meets(x, other, nhead, nxt, mark, eu, ev), False
+    y = _to(eu, ev, slot)
+    if mark[y] != mine:
+        mark[y] = mine
+        queue[length] = y
+        length += 1
+    return length, at, nxt[slot], -1, False
+
+
+@njit(cache=True)
 def _promote(r, thead, nhead, nxt, prv, eu, ev, tree):
     """Non-tree edge ``r`` joins the forest."""
     _unlink(nhead, nxt, prv, eu, ev, 2 * r)
@@ -232,38 +251,19 @@ def _delete(u, v, st):
     qa[0], qb[0] = u, v
     la, lb, ia, ib = 1, 1, 0, 0
     ca, cb = thead[u], thead[v]
-    r = -1
-    while r < 0:
-        if ca == -1:
-            ia += 1
-            if ia >= la:
-                queue, count, stamp = qa, la, sa
-                break
-            r = _meets(qa[ia], sb, nhead, nxt, mark, eu, ev)
-            ca = thead[qa[ia]]
-        else:
-            y = _to(eu, ev, ca)
-            if mark[y] != sa:
-                mark[y] = sa
-                qa[la] = y
-                la += 1
-            ca = nxt[ca]
+    while True:
+        la, ia, ca, r, done = _advance(qa, la, ia, ca, sa, sb, thead, nhead, nxt, mark, eu, ev)
+        if done:
+            queue, count, stamp = qa, la, sa
+            break
         if r >= 0:
             break
-        if cb == -1:
-            ib += 1
-            if ib >= lb:
-                queue, count, stamp = qb, lb, sb
-                break
-            r = _meets(qb[ib], sa, nhead, nxt, mark, eu, ev)
-            cb = thead[qb[ib]]
-        else:
-            y = _to(eu, ev, cb)
-            if mark[y] != sb:
-                mark[y] = sb
-                qb[lb] = y
-                lb += 1
-            cb = nxt[cb]
+        lb, ib, cb, r, done = _advance(qb, lb, ib, cb, sb, sa, thead, nhead, nxt, mark, eu, ev)
+        if done:
+            queue, count, stamp = qb, lb, sb
+            break
+        if r >= 0:
+            break
     if r >= 0:
         _promote(r, thead, nhead, nxt, prv, eu, ev, tree)
         return
