@@ -20,6 +20,9 @@ class DynamicConnectivity:
     connected after one deletion; deleting an edge that is not present is an error that names
     it, and the batch is not applied.  Ids grow the vertex set as they come (below 2^31 - 1).
     Methods may be called from several threads: each call takes the structure's lock.
+    ``backend="gpu"`` keeps the structure on the GPU and runs each batch in parallel (a phase for
+    each run of updates between queries); ``"auto"`` and ``"cpu"`` run it on the CPU, where batches
+    of up to about 0.1% of the edges are fastest.
 
     >>> import gconn
     >>> dc = gconn.DynamicConnectivity()
@@ -36,12 +39,15 @@ class DynamicConnectivity:
     def __init__(self, n: int = 0, *, graph=None, backend="auto"):
         if backend not in ("auto", "cpu", "gpu"):
             raise ValueError(f"unknown backend {backend!r}; one of auto, cpu, gpu")
-        if backend == "gpu":
-            raise ValueError("DynamicConnectivity runs on the CPU (backend='cpu' or 'auto'); it has no GPU "
-                             "backend yet")
         if not isinstance(n, (int, np.integer)) or isinstance(n, bool) or n < 0:
             raise ValueError(f"n must be a non-negative integer; got {n!r}")
-        from gconn.backends.cpu.dynamic import DynamicState
+        if backend == "gpu":
+            from gconn.api.dispatch import backend_name
+            backend_name("gpu")         # a clear error where no GPU is usable
+            from gconn.backends.gpu.dynamic import DynamicState
+        else:
+            from gconn.backends.cpu.dynamic import DynamicState
+        self.backend = "gpu" if backend == "gpu" else "cpu"
         self._state = DynamicState()
         self._lock = threading.Lock()
         self._grow(int(n), 0)

@@ -29,7 +29,7 @@ MIXED_PAIR = ("int32", "int64")
 def _load_kernels():
     """Import every module that registers kernels; the registry."""
     from gconn.backends.gpu import scc as scc_gpu  # noqa: F401
-    from gconn.backends.gpu import bfs, finishes, graph, ops, replay, sampling, unionfind  # noqa: F401
+    from gconn.backends.gpu import bfs, dynamic, finishes, graph, ops, replay, sampling, unionfind  # noqa: F401
     from gconn.chunked import gpu as stream  # noqa: F401
     from gconn.backends.gpu.launch import REGISTRY
     return REGISTRY

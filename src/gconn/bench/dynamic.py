@@ -1,7 +1,8 @@
 """``python -m gconn.bench.dynamic``: batches of insertions and deletions through
-``gconn.DynamicConnectivity`` on the CPU, beside NetworKit's ``DynConnectedComponents``
-fed the same batches and beside recomputing the components from scratch
-(``gconn.connected_components`` on the edges present) after each batch.
+``gconn.DynamicConnectivity`` on the CPU (or ``--backend gpu``), beside NetworKit's
+``DynConnectedComponents`` fed the same batches (CPU only) and beside recomputing the
+components from scratch (``gconn.connected_components`` on the edges present, on the
+same backend: on the GPU from device arrays, uploaded before the clock) after each batch.
 
 The graph is loaded (10% of its distinct edges held back), then each batch of b
 updates deletes f*b random present edges and inserts b - f*b held-back ones, in a
@@ -88,28 +89,50 @@ def _nk_batch(nk, g, dcc, kinds, src, dst) -> None:
             dcc.update(event(remove, u, v, 1.0))
 
 
-def run(spec: str, sizes: list, fractions: list, rounds: int, networkit: int = 10**4, log=print) -> list:
+def run(spec: str, sizes: list, fractions: list, rounds: int, networkit: int = 10**4, log=print,
+        backend: str = "cpu") -> list:
     """One row per (batch size, deletion fraction): seconds per batch of each way, checked;
-    NetworKit for batches of at most ``networkit`` updates (0: never)."""
+    NetworKit for batches of at most ``networkit`` updates (0: never; never on the GPU)."""
     import gconn
     src, dst, n = simple_edges(spec)
-    gconn.DynamicConnectivity().process([0, 2, 1], [0, 0, 0], [1, 1, 1])      # compiled (or loaded) first
+    gpu = backend == "gpu"
+    if gpu:
+        import cupy as cp
+        sync = cp.cuda.Device().synchronize
+        networkit = 0
+    else:
+        sync = lambda: None     # noqa: E731
+
+    def recompute(live):
+        if not gpu:
+            return gconn.connected_components(tuple(live), backend="cpu")
+        k, labels = gconn.connected_components(live, backend="gpu")
+        sync()
+        return k, labels
+
+    # compiled (or loaded) first
+    gconn.DynamicConnectivity(backend=backend).process([0, 0, 2, 1], [0, 1, 0, 0], [1, 2, 1, 2])
     rows = []
     for size in sizes:
         for f in fractions:
             stream = Stream(src, dst)
             t0 = time.perf_counter()
-            dc = gconn.DynamicConnectivity(n, graph=gconn.Graph.from_edges(*stream.live, n=n))
+            dc = gconn.DynamicConnectivity(n, graph=gconn.Graph.from_edges(*stream.live, n=n), backend=backend)
+            sync()
             build = time.perf_counter() - t0
             nk = _networkit(n, *stream.live) if size <= networkit else None
             times = {"gconn": [], "networkit": [], "recompute": []}
             for r in range(rounds + 1):
                 kinds, s, d = stream.batch(size, f)
+                live = tuple(cp.asarray(a) for a in stream.live) if gpu else stream.live
+                sync()
                 t0 = time.perf_counter()
                 dc.process(kinds, s, d)
+                sync()
                 t1 = time.perf_counter()
-                k0, l0 = gconn.connected_components(tuple(stream.live), backend="cpu")
+                k0, l0 = recompute(live)
                 t2 = time.perf_counter()
+                l0 = l0.get() if gpu else l0
                 if nk is not None:
                     _nk_batch(*nk, kinds, s, d)
                 t3 = time.perf_counter()
@@ -134,14 +157,15 @@ def run(spec: str, sizes: list, fractions: list, rounds: int, networkit: int = 1
     return rows
 
 
-def report(rows: list, spec: str, n: int, m: int) -> str:
+def report(rows: list, spec: str, n: int, m: int, backend: str = "cpu") -> str:
     nk = any("networkit" in r for r in rows)
     head = "| batch | deletions | gconn s | updates/s | recompute s | recompute / gconn |"
     rule = "|--:|--:|--:|--:|--:|--:|"
     if nk:
         head += " NetworKit s | NetworKit / gconn |"
         rule += "--:|--:|"
-    lines = [f"{spec}: n = {n:,}, {m:,} distinct edges (90% present at the start)", "", head, rule]
+    lines = [f"{spec}: n = {n:,}, {m:,} distinct edges (90% present at the start); DynamicConnectivity and "
+             f"the recomputation on the {backend.upper()}", "", head, rule]
     for r in rows:
         line = (f"| {r['size']:,} | {r['deletes']:.0%} | {r['gconn']:.4f} | {r['size'] / r['gconn']:,.0f} | "
                 f"{r['recompute']:.4f} | {r['recompute'] / r['gconn']:.1f}x |")
@@ -159,6 +183,8 @@ def main(argv=None) -> int:
     ap.add_argument("--sizes", default="1000,10000,100000", help="comma list of batch sizes")
     ap.add_argument("--deletes", default="0.1,0.5,0.9", help="comma list of deletion fractions")
     ap.add_argument("--rounds", type=int, default=5, help="timed batches a row, after one warm-up batch")
+    ap.add_argument("--backend", choices=("cpu", "gpu"), default="cpu",
+                    help="where DynamicConnectivity and the recomputation run (default cpu)")
     ap.add_argument("--networkit-max", type=int, default=10**4, metavar="B",
                     help="NetworKit for batches of at most B updates (it takes ~10 us an update; 0: never)")
     args = ap.parse_args(argv)
@@ -166,9 +192,10 @@ def main(argv=None) -> int:
     sizes = [int(x) for x in args.sizes.split(",")]
     fractions = [float(x) for x in args.deletes.split(",")]
     src, _, n = simple_edges(args.graph)
-    rows = run(args.graph, sizes, fractions, args.rounds, args.networkit_max, log=lambda s: print(s, flush=True))
+    rows = run(args.graph, sizes, fractions, args.rounds, args.networkit_max, log=lambda s: print(s, flush=True),
+               backend=args.backend)
     print()
-    print(report(rows, args.graph, n, src.size))
+    print(report(rows, args.graph, n, src.size, args.backend))
     return 0
 
 

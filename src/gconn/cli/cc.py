@@ -227,7 +227,7 @@ def add_stream_parser(add) -> None:
                    help="queries per insert on average (0.5: one query per two inserts; default 0)")
     p.add_argument("--delete-ratio", type=C.non_negative(float, "a number >= 0"), default=0.0, metavar="D",
                    help="deletes per insert (0.1: a tenth of the edges deleted at random points after their "
-                        "insert; at most 1): gconn.DynamicConnectivity, on the CPU; default 0")
+                        "insert; at most 1): gconn.DynamicConnectivity, on the CPU unless --backend gpu; default 0")
     p.add_argument("--mode", choices=("phased", "sequential", "concurrent"), default="phased",
                    help="what a query in a batch sees (see gconn.IncrementalConnectivity; default phased)")
     p.add_argument("--seed", type=int, default=0, help="shuffles the edges and draws the queries (default 0)")
@@ -324,14 +324,15 @@ def _dynamic_stream(args, parser) -> int:
     the static components of the edges left."""
     from gconn import api
     from gconn.graph import Graph
-    if args.backend == "gpu" or args.algorithm != "auto" or args.mode != "phased":
-        parser.error("--delete-ratio runs gconn.DynamicConnectivity on the CPU: no --backend gpu, "
-                     "--algorithm or --mode")
+    if args.algorithm != "auto" or args.mode != "phased":
+        parser.error("--delete-ratio runs gconn.DynamicConnectivity, which takes no --algorithm or --mode")
+    backend = "gpu" if args.backend == "gpu" else "cpu"
     with C.read_input(args, parser) as inp:
         g, load_times = C.load_graph(inp, args, C.relabel_of(args) if inp.is_file else False)
     kinds, src, dst = stream_ops(g, args.query_ratio, args.seed, args.delete_ratio)
-    dc = api.DynamicConnectivity(g.n)
-    dc.process([0, 2], [0, 0], [0, 0]) if g.n else None     # compiled (or loaded) before the clock
+    dc = api.DynamicConnectivity(g.n, backend=backend)
+    # compiled (or loaded) before the clock, on a structure of its own
+    api.DynamicConnectivity(backend=backend).process([0, 0, 2, 1], [0, 1, 0, 0], [1, 2, 1, 2])
     total, elapsed, answers = kinds.size, 0.0, 0
     with progress(C.show_progress(args), total=total, desc="stream", unit="op", unit_scale=True) as bar:
         for start in range(0, total, args.batch_size):
@@ -348,7 +349,7 @@ def _dynamic_stream(args, parser) -> int:
                                                                             ("deletes", 2))}
     rate = total / elapsed if elapsed > 0 else 0.0
     out = {"input": inp.name, "n": g.n, "m": g.m, **counts, "batches": -(-total // args.batch_size),
-           "batch_size": args.batch_size, "backend": "cpu", "structure": "DynamicConnectivity",
+           "batch_size": args.batch_size, "backend": backend, "structure": "DynamicConnectivity",
            "input_times_s": load_times, "time_s": elapsed, "ops_per_s": rate, "queries_true": answers,
            "components": k, "static_components": int(k_static), "ok": ok}
     C.report(args, out, [
@@ -356,7 +357,7 @@ def _dynamic_stream(args, parser) -> int:
         ("operations", f"{counts['inserts']:,} inserts + {counts['deletes']:,} deletes + {counts['queries']:,} "
                        f"queries (seed {args.seed})"),
         ("batches", f"{out['batches']:,} of up to {args.batch_size:,} operations, each seen in order"),
-        ("structure", "gconn.DynamicConnectivity (CPU)"), ("time", f"{C.fmt_s(elapsed)} in process()"),
+        ("structure", f"gconn.DynamicConnectivity ({backend.upper()})"), ("time", f"{C.fmt_s(elapsed)} in process()"),
         ("throughput", f"{C.rate(rate)} ops/s"),
         ("queries", f"{answers:,} of {counts['queries']:,} answered connected"),
         ("components", f"{k:,} (static, of the {left_src.size:,} edges left: {int(k_static):,}) "

@@ -1,0 +1,216 @@
+"""DynamicConnectivity's cases, run on each backend (tests/test_dynamic.py on the CPU,
+tests/gpu/test_cudasim_dynamic.py in the simulator, tests/gpu/test_gpu_dynamic.py on a GPU): batches of
+inserts, deletes and queries against SciPy's components of the edges present, recomputed after every batch."""
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+from scipy.sparse import coo_matrix
+from scipy.sparse.csgraph import connected_components as scipy_cc
+
+import gconn
+
+
+def scipy_labels(pairs: Counter, n: int):
+    live = [p for p, c in pairs.items() if c > 0]
+    src = np.array([p[0] for p in live], np.int64)
+    dst = np.array([p[1] for p in live], np.int64)
+    return scipy_cc(coo_matrix((np.ones(src.size), (src, dst)), shape=(n, n)), directed=False)
+
+
+def check(dc, pairs: Counter):
+    k0, l0 = scipy_labels(pairs, dc.n)
+    k, labels = dc.components()
+    assert k == k0 == dc.n_components
+    assert np.array_equal(labels, l0)
+    src, dst = dc.edges()
+    assert Counter(zip(src.tolist(), dst.tolist())) == +Counter({p: c for p, c in pairs.items() if c > 0})
+
+
+def key(u, v):
+    return (min(u, v), max(u, v))
+
+
+def run_random_batches(backend, n, batches):
+    """Random batches; deletions only of edges present at that point (else the batch is refused whole)."""
+    dc = gconn.DynamicConnectivity(backend=backend)
+    assert dc.backend == ("cpu" if backend == "auto" else backend)
+    pairs: Counter = Counter()
+    for batch in batches:
+        ops = [(k, u % n, v % n) for k, u, v in batch]
+        have = Counter(pairs)
+        valid = True
+        for k, u, v in ops:
+            if k == 0:
+                have[key(u, v)] += 1
+            elif k == 2:
+                if have[key(u, v)] <= 0:
+                    valid = False
+                    break
+                have[key(u, v)] -= 1
+        kinds = np.array([o[0] for o in ops], np.int8)
+        src = np.array([o[1] for o in ops], np.int64)
+        dst = np.array([o[2] for o in ops], np.int64)
+        if not valid:
+            before = dc.components(), dc.edges()
+            with pytest.raises(ValueError, match="is not present at that point; nothing of the batch was applied"):
+                dc.process(kinds, src, dst)
+            after = dc.components(), dc.edges()
+            assert before[0][0] == after[0][0] and np.array_equal(before[0][1], after[0][1])
+            assert Counter(zip(*(a.tolist() for a in before[1]))) == Counter(zip(*(a.tolist() for a in after[1])))
+            continue
+        # the queries' answers as each sees the operations before it
+        expect, live = [], Counter(pairs)
+        n_now = dc.n
+        for k, u, v in ops:
+            n_now = max(n_now, u + 1, v + 1)
+            if k == 0:
+                live[key(u, v)] += 1
+            elif k == 2:
+                live[key(u, v)] -= 1
+            else:
+                _, lab = scipy_labels(live, n_now)
+                expect.append(lab[u] == lab[v])
+        got = dc.process(kinds, src, dst)
+        assert got.tolist() == expect
+        pairs = live
+        check(dc, pairs)
+
+
+def run_bridges_and_whole_components(backend):
+    dc = gconn.DynamicConnectivity(backend=backend)
+    # two triangles joined by a bridge (2, 3), and a path 6-7-8
+    src, dst = [0, 1, 2, 3, 4, 5, 2, 6, 7], [1, 2, 0, 4, 5, 3, 3, 7, 8]
+    dc.insert(src, dst)
+    pairs = Counter(key(u, v) for u, v in zip(src, dst))
+    check(dc, pairs)
+    dc.delete([2], [3])                         # the bridge: two components
+    pairs[(2, 3)] -= 1
+    check(dc, pairs)
+    assert dc.n_components == 3
+    for u, v in ((0, 1), (1, 2), (2, 0)):       # every edge of a component, one at a time
+        dc.delete([u], [v])
+        pairs[key(u, v)] -= 1
+        check(dc, pairs)
+    assert dc.n_components == 5
+    dc.delete([7], [6])                         # either orientation names the pair
+    pairs[(6, 7)] -= 1
+    check(dc, pairs)
+
+
+def run_multi_edges_and_the_same_pair(backend):
+    dc = gconn.DynamicConnectivity(backend=backend)
+    dc.insert([0, 1, 0], [1, 0, 2])             # (0, 1) twice
+    dc.delete([0], [1])
+    assert dc.connected([0], [1]).tolist() == [True]
+    dc.delete([1], [0])
+    assert dc.connected([0], [1]).tolist() == [False]
+    # insert and delete the same pair in one batch, queries between
+    got = dc.process([0, 1, 2, 1, 0, 1], [0, 0, 0, 0, 1, 0], [1, 1, 1, 1, 0, 1])
+    assert got.tolist() == [True, False, True]
+    with pytest.raises(ValueError, match=r"delete \(5, 6\) \(operation 1 of the batch\)"):
+        dc.process(["insert", "delete"], [3, 5], [4, 6])
+    assert dc.n == 3        # nothing applied: the insert's id 4 did not grow the vertex set
+
+
+def run_cycle(backend, n=1000):
+    """A long cycle: the first deletion (a tree edge, whichever) finds the non-tree edge that closes
+    the cycle; the second splits it in two."""
+    dc = gconn.DynamicConnectivity(backend=backend)
+    dc.insert(np.arange(n), (np.arange(n) + 1) % n)
+    pairs = Counter(key(u, (u + 1) % n) for u in range(n))
+    for u in (0, n // 2):
+        dc.delete([u], [(u + 1) % n])
+        pairs[key(u, (u + 1) % n)] -= 1
+        check(dc, pairs)
+    assert dc.n_components == 2
+
+
+def run_revived_edge_replaces(backend):
+    """A pair deleted, then inserted again after other changes, is a replacement edge later: the
+    GPU's adjacency (rebuilt between) must still hold it."""
+    dc = gconn.DynamicConnectivity(backend=backend)
+    pairs: Counter = Counter()
+
+    def do(kind, src, dst):
+        dc.process([kind] * len(src), src, dst)
+        for u, v in zip(src, dst):
+            pairs[key(u, v)] += 1 if kind == 0 else -1
+        check(dc, pairs)
+    do(0, [0, 1] + list(range(10, 20)), [1, 2] + list(range(11, 21)))     # forest edges only
+    do(0, [0], [2])         # a non-tree edge
+    do(2, [0], [2])
+    do(2, [19], [20])       # a forest edge: the GPU rebuilds its adjacency here
+    do(0, [2], [0])         # back, under its old id
+    do(2, [0], [1])         # (0, 2) is the replacement
+    assert dc.connected([0], [1]).tolist() == [True]
+
+
+def run_hubs(backend, leaves=100, rounds=6, seed=5):
+    """Two hubs joined through many leaves, edges deleted and put back in random batches: a piece
+    holding a hub reads its long row (on the GPU, until the piece is joined)."""
+    rng = np.random.default_rng(seed)
+    hub2 = leaves + 1
+    edges = [(0, i) for i in range(1, leaves + 1)] + [(i, hub2) for i in range(1, leaves + 1)]
+    dc = gconn.DynamicConnectivity(backend=backend)
+    dc.insert([u for u, _ in edges], [v for _, v in edges])
+    pairs = Counter(edges)
+    check(dc, pairs)
+    for _ in range(rounds):
+        present = [p for p, c in pairs.items() if c > 0]
+        gone = [present[i] for i in rng.choice(len(present), len(present) // 3, replace=False)]
+        absent = [p for p, c in pairs.items() if c == 0 and p not in gone]
+        back = [absent[i] for i in rng.choice(len(absent), len(absent) // 2, replace=False)] if absent else []
+        ops = [(2, u, v) for u, v in gone] + [(0, u, v) for u, v in back]
+        dc.process([o[0] for o in ops], [o[1] for o in ops], [o[2] for o in ops])
+        for k, u, v in ops:
+            pairs[(u, v)] += 1 if k == 0 else -1
+        check(dc, pairs)
+
+
+def run_graph_and_ids(backend):
+    g = gconn.Graph.from_edges([0, 1], [1, 2], n=5)
+    dc = gconn.DynamicConnectivity(graph=g, backend=backend)
+    assert dc.n == 5 and dc.n_components == 3
+    assert dc.component_of([0, 2, 4]).tolist() == [0, 0, 2]
+    dc.connected([9], [0])                      # a query's unseen id grows the vertex set
+    assert dc.n == 10
+    with pytest.raises(ValueError, match="not among the 10 vertices"):
+        dc.component_of([10])
+    with pytest.raises(ValueError, match="negative vertex id -1"):
+        dc.insert([-1], [0])
+    with pytest.raises(ValueError, match="beyond DynamicConnectivity's ids"):
+        dc.insert([0], [2**31])
+    with pytest.raises(ValueError, match="unknown operation kind 'remove'"):
+        dc.process(["remove"], [0], [1])
+    with pytest.raises(ValueError, match="0 \\(insert\\), 1 \\(query\\) or 2 \\(delete\\)"):
+        dc.process([3], [0], [1])
+    assert dc.process(np.array([[0, 5, 6], [1, 5, 6]])).tolist() == [True]
+
+
+def run_random_stream(backend, n=3000, batches=10, size=10_000, deletes=0.3, seed=7):
+    """``batches`` batches of ``size`` operations, a share ``deletes`` of them deletions of present edges."""
+    rng = np.random.default_rng(seed)
+    dc = gconn.DynamicConnectivity(n, backend=backend)
+    present: list = []
+    pairs: Counter = Counter()
+    for _ in range(batches):
+        kinds, src, dst = [], [], []
+        for _ in range(size):
+            if present and rng.random() < deletes:
+                i = int(rng.integers(len(present)))
+                present[i], present[-1] = present[-1], present[i]
+                u, v = present.pop()
+                kinds.append(2)
+                pairs[key(u, v)] -= 1
+            else:
+                u, v = (int(x) for x in rng.integers(0, n, 2))
+                present.append((u, v))
+                kinds.append(0)
+                pairs[key(u, v)] += 1
+            src.append(u)
+            dst.append(v)
+        dc.process(kinds, src, dst)
+        check(dc, pairs)

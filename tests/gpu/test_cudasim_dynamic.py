@@ -1,0 +1,56 @@
+"""gconn.DynamicConnectivity(backend="gpu") in numba's CUDA simulator (the cases: tests/dynamiccases.py).
+
+    NUMBA_ENABLE_CUDASIM=1 python -m pytest -m cudasim tests/gpu/test_cudasim_dynamic.py
+"""
+from __future__ import annotations
+
+import os
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from dynamiccases import (run_bridges_and_whole_components, run_cycle, run_graph_and_ids,
+                          run_multi_edges_and_the_same_pair, run_random_batches, run_random_stream,
+                          run_revived_edge_replaces, run_hubs)
+
+SIM = os.environ.get("NUMBA_ENABLE_CUDASIM", "0").strip() not in ("", "0")
+pytestmark = [pytest.mark.cudasim,
+              pytest.mark.skipif(not SIM, reason="needs NUMBA_ENABLE_CUDASIM=1 (see the module docstring)")]
+
+BATCHES = st.lists(st.lists(st.tuples(st.integers(0, 2), st.integers(0, 39), st.integers(0, 39)), max_size=30),
+                   min_size=1, max_size=6)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(2, 40), BATCHES)
+def test_random_mixed_batches(n, batches):
+    run_random_batches("gpu", n, batches)
+
+
+def test_tree_edges_bridges_and_whole_components():
+    run_bridges_and_whole_components("gpu")
+
+
+def test_multi_edges_and_the_same_pair_in_one_batch():
+    run_multi_edges_and_the_same_pair("gpu")
+
+
+def test_a_revived_edge_replaces():
+    run_revived_edge_replaces("gpu")
+
+
+def test_hubs():
+    run_hubs("gpu")
+
+
+def test_replacement_edges_keep_a_cycle_connected():
+    run_cycle("gpu", n=200)
+
+
+def test_graph_ids_and_errors():
+    run_graph_and_ids("gpu")
+
+
+def test_a_random_stream_through_rebuilds():
+    """Batches large enough to rebuild the adjacency and compact the edges several times."""
+    run_random_stream("gpu", n=300, batches=6, size=500, deletes=0.45)
