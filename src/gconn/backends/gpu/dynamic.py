@@ -4,7 +4,7 @@
 On the device: a label per vertex (a vertex of its component; ``label[r] == r``
 at the component's representative r); the edges by id (ends, multiplicity,
 whether in the forest) and a hash table from a pair to its id; the forest's
-edge ids; an adjacency of edge ids built from the edges present at its last
+edge ids; an adjacency of every edge id given before its last
 build, the ids given since then a log beside it.
 
 A batch runs in phases: the updates between two runs of queries form one phase
@@ -15,11 +15,12 @@ then compare labels.  A phase:
    pairs whose count rises from 0 arrive;
 2. when forest edges left, their components fall into *pieces*, the trees of
    the forest without them (UnionAsync over those trees' edges).  Each piece
-   but the largest of its component is *small*; the non-tree edges at small
-   pieces' vertices (read from the adjacency) and the log are the candidates
-   to reconnect them: every edge between two pieces has an end in a small one;
+   but the one holding its component's representative is *small*; the edges at
+   small pieces' vertices (read from the adjacency) and the log are the
+   candidates to reconnect them: every edge between two pieces has an end in a
+   small one;
 3. the candidates and the arriving edges are linked by UnionAsync over the
-   piece (or component) ids; an edge whose union links two roots joins the
+   piece (or component) roots; an edge whose union links two roots joins the
    forest;
 4. every vertex takes its piece's root as its label.
 
