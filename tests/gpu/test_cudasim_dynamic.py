@@ -54,3 +54,38 @@ def test_graph_ids_and_errors():
 def test_a_random_stream_through_rebuilds():
     """Batches large enough to rebuild the adjacency and compact the edges several times."""
     run_random_stream("gpu", n=300, batches=6, size=500, deletes=0.45)
+
+
+def _path_after(deletions):
+    """A 20-vertex path, then one batch deleting ``deletions``: (labels, whether the pass over
+    the forest decided the pieces)."""
+    import numpy as np
+
+    import gconn
+    from gconn.backends.gpu import dynamic
+    dc = gconn.DynamicConnectivity(backend="gpu")
+    dc.insert(np.arange(19), np.arange(1, 20))
+    u, v = zip(*deletions)
+    dc.delete(list(u), list(v))
+    return dc.components()[1].tolist(), bool(dc._state.meta[dynamic.FAIL])
+
+
+def test_a_short_side_is_found_by_the_local_search():
+    labels, fell_back = _path_after([(18, 19)])
+    assert labels == [0] * 19 + [1]
+    assert not fell_back
+
+
+def test_sides_longer_than_the_search_take_the_forest_pass():
+    from gconn.backends.gpu.dynamic import SIDE_CAP
+    assert 10 > SIDE_CAP        # both halves outgrow the search
+    labels, fell_back = _path_after([(9, 10)])
+    assert labels == [0] * 10 + [1] * 10
+    assert fell_back
+
+
+def test_two_cuts_finding_one_piece_take_the_forest_pass():
+    # both cuts exhaust {15} first: the pieces {0..14} and {16..19} would both go unsearched
+    labels, fell_back = _path_after([(14, 15), (15, 16)])
+    assert labels == [0] * 15 + [1] + [2] * 4
+    assert fell_back

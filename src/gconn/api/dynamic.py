@@ -125,15 +125,13 @@ class DynamicConnectivity:
                              f"ids (below {INT32_MAX}); map the ids to 0..k-1 first")
         s, d = s.astype(np.int32, copy=False), d.astype(np.int32, copy=False)
         with self._lock:
-            st = self._state
-            # every deletion must find its edge: checked before anything changes
-            if (kinds == 2).any():
-                i = st.missing(kinds, s, d)
-                if i >= 0:
-                    raise ValueError(f"delete ({int(s[i])}, {int(d[i])}) (operation {i} of the batch): that edge "
-                                     "is not present at that point; nothing of the batch was applied")
-            self._grow(hi + 1, int(np.count_nonzero(kinds == 0)))
-            out = st.run(kinds, s, d)
+            if hi + 1 > self._state.ncap:
+                check_vertices(hi + 1, f"n={hi + 1}", per_vertex=40)
+            # every deletion must find its edge: nothing of the batch is applied otherwise
+            i, out = self._state.run(kinds, s, d, hi + 1, int(np.count_nonzero(kinds == 0)))
+        if i >= 0:
+            raise ValueError(f"delete ({int(s[i])}, {int(d[i])}) (operation {i} of the batch): that edge "
+                             "is not present at that point; nothing of the batch was applied")
         return out if kind in (1, None) else None
 
     def _grow(self, n: int, inserts: int) -> None:

@@ -434,13 +434,17 @@ class DynamicState:
             self.meta[_HUSED] = rehash(self.table, new)
             self.table = new
 
-    def run(self, kinds, src, dst) -> np.ndarray:
+    def run(self, kinds, src, dst, n: int, inserts: int) -> tuple:
+        """The batch over vertices below ``n`` with ``inserts`` insertions: ``(-1, answers)``, or
+        ``(i, None)`` when deletion i does not find its edge (checked first: nothing applied)."""
+        if (kinds == DELETE).any():
+            bad = int(first_missing(kinds, src, dst, self.table, self.cnt))
+            if bad >= 0:
+                return bad, None
+        self.reserve(n, inserts)
         out = np.empty(int(np.count_nonzero(kinds == QUERY)), np.bool_)
         run_batch(kinds, src, dst, out, self.arrays())
-        return out
-
-    def missing(self, kinds, src, dst) -> int:
-        return int(first_missing(kinds, src, dst, self.table, self.cnt))
+        return -1, out
 
     def labels(self) -> tuple:
         out = np.empty(self.n, np.int32)

@@ -34,19 +34,27 @@ import numpy as np
 
 from gconn.backends.core.unionfind import FIND_HALVE, FIND_NAIVE, UNION_ASYNC
 from gconn.backends.gpu._compat import SIM, cuda, view, xp
-from gconn.backends.gpu.launch import WARP, dtypes_key, dummy, get, kernel, launch
+from gconn.backends.gpu.launch import FULL_MASK, WARP, dtypes_key, dummy, get, kernel, launch
 from gconn.backends.gpu.primitives import UF, device
-from gconn.backends.gpu.unionfind import compress
 
 INSERT, QUERY, DELETE = 0, 1, 2
 EMPTY = -1
 #: the hash kernel's modes: find (-1 when absent), add absent keys with new ids, put given ids
 FIND, ADD, PUT = 0, 1, 2
-#: slots of ``meta``: edge ids given (the hash's counter), arrived pairs, forest edges gone, small
-#: vertices, forest edges chosen, a wrong deletion seen by the check, forest edge ids listed in TL
-NE, ARRIVED, LEFT, SMALL, CHOSEN, FLAG, TLN = range(7)
+#: slots of ``meta``: edge ids given (the hash's counter), forest edge ids listed in TL (with some
+#: that left), a wrong deletion seen by the check, forest edges that left since TL was listed;
+#: then a phase's: arrived pairs, forest edges gone, small vertices, links made, whether the local
+#: search failed (the pass over the forest decides)
+NE, TLN, FLAG, DROPPED, ARRIVED, LEFT, SMALL, HOOKS, FAIL = range(9)
 #: the log may grow to this share of the adjacency's edges (and at least LOG_MIN) before a rebuild
 LOG_SHARE, LOG_MIN = 16, 4 if SIM else 1 << 16
+#: the local search: vertices a side may queue, rounds before it gives up, and cuts searched
+#: locally (a phase with more forest deletions takes the pass over the forest: on kron:scale=22,
+#: H200, one of 40 cuts fails the search in a quarter of the phases, and nearly every phase of
+#: 400 has one that fails)
+SIDE_CAP, ROUNDS, MAX_CUTS = (6, 8, 4) if SIM else (512, 512, 128)
+HALF = 16
+_LOW = (1 << 32) - 1
 _I32 = np.dtype(np.int32)
 _DT = dtypes_key(_I32, _I32, _I32)
 
@@ -62,6 +70,44 @@ else:
     def _slot(key, mask):
         h = np.uint64(key) * np.uint64(_MIX)
         return np.int64((h >> np.uint64(32)) & np.uint64(mask))
+
+
+# a warp's votes and exchanges; the simulator (a block is one warp there) takes them through
+# shared memory between barriers
+if SIM:
+    @device
+    def _swap(value):
+        """Every lane's ``value`` (read before any lane writes again)."""
+        sh = cuda.shared.array(WARP, np.int64)
+        sh[cuda.threadIdx.x % WARP] = value
+        cuda.syncthreads()
+        got = sh.copy()
+        cuda.syncthreads()
+        return got
+
+    @device
+    def _ballot(pred):
+        return sum(int(x != 0) << i for i, x in enumerate(_swap(1 if pred else 0)))
+
+    @device
+    def _shfl(value, src):
+        return _swap(value)[src]
+
+    @device
+    def _syncwarp():
+        cuda.syncthreads()
+else:
+    @device
+    def _ballot(pred):
+        return cuda.ballot_sync(FULL_MASK, pred)
+
+    @device
+    def _shfl(value, src):
+        return cuda.shfl_sync(FULL_MASK, value, src)
+
+    @device
+    def _syncwarp():
+        cuda.syncwarp()
 
 
 @device
@@ -115,34 +161,33 @@ def make_dyn_hash():
     return dyn_hash
 
 
-@kernel("dyn_tally", lambda t: (t.id, t.lvl, t.I64, t.id, t.i64, t.I64), offsets=False)
-def make_dyn_tally():
-    """``check`` 0: each update's +1 (insert) or -1 (delete) added at its pair's id in D.
-    ``check`` 1 (ids from FIND, D counting deletes + 2^20 an insert): ``flag[0]`` set when a
-    deletion's pair is absent (``meta[FLAG]``); dyn_apply flags the rest."""
 
-    def dyn_tally(ids, kinds, m, D, meta, check):
-        for i in range(cuda.grid(1), m, cuda.gridsize(1)):
+@kernel("dyn_tally", lambda t: (t.id, t.lvl, t.I64, t.i64, t.i64, t.I64), offsets=False)
+def make_dyn_tally():
+    """Each update counted at its pair's id in D: 2^32 an insert, 1 a delete.  Thread 0 clears the
+    phase's slots of ``meta`` (and FLAG when ``first``)."""
+
+    def dyn_tally(ids, kinds, m, D, meta, first):
+        i0 = cuda.grid(1)
+        if i0 == 0:
+            for j in range(ARRIVED, FAIL + 1):
+                meta[j] = 0
+            if first:
+                meta[FLAG] = 0
+        for i in range(i0, m, cuda.gridsize(1)):
             k = kinds[i]
-            if k == QUERY:
-                continue
-            e = ids[i]
-            if not check:
-                cuda.atomic.add(D, e, 1 if k == INSERT else -1)
-            elif e < 0:
-                if k == DELETE:
-                    meta[FLAG] = 1
-            else:
-                cuda.atomic.add(D, e, 1 if k == DELETE else 1 << 20)
+            if k != QUERY:
+                cuda.atomic.add(D, ids[i], np.int64(1) << np.int64(32) if k == INSERT else np.int64(1))
 
     return dyn_tally
 
 
-@kernel("dyn_apply", lambda t: (t.id, t.lvl, t.I64, t.id, t.id, t.i8, t.id, t.id, t.i64, t.I64), offsets=False)
+@kernel("dyn_apply", lambda t: (t.id, t.lvl, t.I64, t.i64, t.id, t.i8, t.id, t.id, t.i64, t.I64), offsets=False)
 def make_dyn_apply():
-    """``check`` 0: the net change of each pair (taken once, D left 0) applied to CNT: pairs from 0
-    arrive in ``arr``, forest edges falling to 0 leave the forest into ``gone`` (their numbers in
-    ``meta``).  ``check`` 1: ``meta[FLAG]`` set for a deletion the tally found wrong."""
+    """``check`` 1: ``meta[FLAG]`` set when a pair is deleted more often than present or both
+    inserted and deleted (the exact pass then decides).  ``check`` 0: unless FLAG, each pair's net
+    change (taken once, D left 0) applied to CNT: pairs from 0 arrive in ``arr``, forest edges
+    falling to 0 leave the forest into ``gone``."""
 
     def dyn_apply(ids, kinds, m, D, CNT, TREE, arr, gone, meta, check):
         for i in range(cuda.grid(1), m, cuda.gridsize(1)):
@@ -151,27 +196,28 @@ def make_dyn_apply():
                 continue
             e = ids[i]
             if check:
-                if e >= 0 and k == DELETE:
+                if k == DELETE:
                     t = D[e]
-                    if t >= 1 << 20 or t > CNT[e]:
+                    if (t >> 32) != 0 or (t & _LOW) > CNT[e]:
                         meta[FLAG] = 1
                 continue
-            d = cuda.atomic.exch(D, e, 0)
-            if d == 0:
+            t = cuda.atomic.exch(D, e, 0)
+            if t == 0 or meta[FLAG] != 0:
                 continue
             old = CNT[e]
-            new = old + d
+            new = old + np.int32((t >> 32) - (t & _LOW))
             CNT[e] = new
             if old == 0 and new > 0:
                 arr[cuda.atomic.add(meta, ARRIVED, 1)] = e
             elif old > 0 and new == 0 and TREE[e] == 1:
                 TREE[e] = 0
                 gone[cuda.atomic.add(meta, LEFT, 1)] = e
+                cuda.atomic.add(meta, DROPPED, 1)
 
     return dyn_apply
 
 
-@kernel("dyn_clear", lambda t: (t.id, t.I64, t.id), offsets=False)
+@kernel("dyn_clear", lambda t: (t.id, t.I64, t.i64), offsets=False)
 def make_dyn_clear():
     """D[ids[i]] = 0 (ids >= 0)."""
 
@@ -183,49 +229,168 @@ def make_dyn_clear():
     return dyn_clear
 
 
-@kernel("dyn_unmark", lambda t: (t.id, t.I64, t.i8), offsets=False)
-def make_dyn_unmark():
-    """mark[gl[i]] = 0."""
-
-    def dyn_unmark(gl, g, mark):
-        for i in range(cuda.grid(1), g, cuda.gridsize(1)):
-            mark[gl[i]] = 0
-
-    return dyn_unmark
-
-
 @device
-def _cur(label, mark, P, v):
-    """v's piece root in an affected component, else its label."""
-    lv = label[v]
-    return P[v] if mark[lv] else lv
+def _cur(label, P, PST, stamp, v):
+    """v's id in the phase's sets: its piece's (P) when stamped in this phase, else its label."""
+    return P[v] if PST[v] == stamp else label[v]
 
 
-@kernel("dyn_mark", lambda t: (t.id, t.I64, t.id, t.id, t.i8, t.id, t.I64, t.id, t.id), offsets=False)
-def make_dyn_mark():
-    """Mark the components of the forest edges that left (their labels kept in ``gl``); every
-    vertex below n its own piece (P) and set (Q)."""
+@kernel("dyn_search", lambda t: (t.id, t.id, t.i8, t.id, t.id, t.i8, t.I64, t.i64, t.id, t.I64, t.id, t.id, t.id,
+                                 t.id, t.id, t.I64, t.id, t.id, t.id, t.id, t.id, t.I64, t.id, t.id, t.I64, t.I64,
+                                 t.i64), offsets=False)
+def make_dyn_search():
+    """The components of the forest edges that left (``meta[LEFT]`` of them) marked (their labels
+    kept in ``gl``), and the smaller side of each such cut, found without
+    touching the rest of its tree: a warp a cut, a half-warp a side, each walking its side of the
+    forest (the tree edges of the adjacency rows, 16 at a time, and of the log's lists) from one
+    end of the cut, breadth first and in step with the other, until one side has no vertex left
+    to walk.  That side is a whole piece: its vertices take piece id ``nb + c`` (P, stamped in
+    PST) and join ``small``; ANC[c] is a vertex of it.  The search fails (``meta[FAIL]``, and the
+    pass over the forest decides) when a side outgrows ``cap`` vertices, the walk ``rounds``
+    steps, when the piece holds its component's representative (the label of the other pieces),
+    or when two cuts find the same piece (a component must keep exactly one piece unsearched)."""
 
-    def dyn_mark(gone, g, EU, label, mark, gl, n, P, Q):
-        for i in range(cuda.grid(1), max(g, n), cuda.gridsize(1)):
-            if i < g:
-                lv = label[EU[gone[i]]]
-                gl[i] = lv
+    def dyn_search(gone, gl, mark, EU, EV, TREE, ncuts, ROW, ADJ, rows, thead, tnext, label, P, PST, stamp, small,
+                   ANC, OWN, OWNK, Q, nb, QV, QE, cap, rounds, meta):
+        lane = cuda.grid(1) % WARP
+        half = lane // HALF
+        hl = lane % HALF
+        below = (np.uint32(1) << np.uint32(hl)) - np.uint32(1)
+        for c in range(cuda.grid(1) // WARP, meta[LEFT], cuda.gridsize(1) // WARP):
+            e = gone[c]
+            if lane == 0:
+                lv = label[EU[e]]
+                gl[c] = lv
                 mark[lv] = 1
-            if i < n:
-                P[i] = i
-                Q[i] = i
+                if c < OWNK.size:
+                    OWNK[c] = -1
+            if c >= ncuts:
+                meta[FAIL] = 1
+                continue
+            b = (2 * c + half) * cap
+            x = EU[e] if half == 0 else EV[e]
+            if hl == 0:
+                QV[b] = x
+                QE[b] = e
+            _syncwarp()
+            at, ln, j, jend, came = 0, 1, 0, 0, e
+            fail = False
+            done = -1
+            r = 0
+            while True:
+                need = j == jend
+                ex = _ballot(need and at == ln)
+                if ex != 0:
+                    done = 0 if ex & 0xFFFF else 1
+                    break
+                r += 1
+                if r > rounds or meta[FAIL] != 0:
+                    fail = True
+                    break
+                if need:
+                    x = QV[b + at]
+                    came = QE[b + at]
+                    at += 1
+                    j, jend = (ROW[x], ROW[x + 1]) if x < rows else (np.int64(0), np.int64(0))
+                    if hl == 0:
+                        s = thead[x]
+                        while s >= 0:
+                            f = s >> 1
+                            if f != came and TREE[f] == 1:
+                                if ln < cap:
+                                    QV[b + ln] = EV[f] if EU[f] == x else EU[f]
+                                    QE[b + ln] = f
+                                ln += 1
+                            s = tnext[s]
+                ln = _shfl(ln, half * HALF)
+                t = j + hl
+                take = False
+                f = 0
+                if t < jend:
+                    f = ADJ[t]
+                    take = f != came and TREE[f] == 1
+                got = np.uint32(_ballot(take)) >> np.uint32(half * HALF) & np.uint32(0xFFFF)
+                if take:
+                    pos = ln + cuda.popc(got & below)
+                    if pos < cap:
+                        QV[b + pos] = EV[f] if EU[f] == x else EU[f]
+                        QE[b + pos] = f
+                ln += cuda.popc(got)
+                j = min(j + HALF, jend)
+                _syncwarp()
+                if _ballot(ln > cap) != 0:
+                    fail = True
+                    break
+            if fail:
+                if lane == 0:
+                    meta[FAIL] = 1
+                continue
+            # the piece: lanes of the exhausted half hold its length
+            ln = _shfl(ln, done * HALF)
+            b = (2 * c + done) * cap
+            low = np.int32(0x7FFFFFFF)
+            rep = False
+            for i in range(lane, ln, WARP):
+                v = QV[b + i]
+                low = min(low, v)
+                rep = rep or label[v] == v
+            for sh in (16, 8, 4, 2, 1):
+                low = min(low, _shfl(low, lane ^ sh))
+            if _ballot(rep) != 0:
+                if lane == 0:
+                    meta[FAIL] = 1
+                continue
+            own = 0
+            if lane == 0:
+                own = cuda.atomic.cas(OWN, low, -1, c)
+                if own == -1:
+                    OWNK[c] = low
+                else:
+                    meta[FAIL] = 1
+            if _shfl(own, 0) != -1:
+                continue
+            at = 0
+            if lane == 0:
+                at = cuda.atomic.add(meta, SMALL, ln)
+                ANC[c] = QV[b]
+                Q[nb + c] = nb + c
+            at = _shfl(at, 0)
+            for i in range(lane, ln, WARP):
+                v = QV[b + i]
+                P[v] = nb + c
+                PST[v] = stamp
+                small[at + i] = v
 
-    return dyn_mark
+    return dyn_search
+
+
+@kernel("dyn_slow", lambda t: (t.I64, t.id, t.i8, t.id, t.i64), offsets=False)
+def make_dyn_slow():
+    """When the local search failed: every vertex of a marked component its own piece (P), the
+    small list emptied."""
+
+    def dyn_slow(n, label, mark, P, meta):
+        if meta[FAIL] == 0:
+            return
+        i0 = cuda.grid(1)
+        if i0 == 0:
+            meta[SMALL] = 0
+        for v in range(i0, n, cuda.gridsize(1)):
+            if mark[label[v]]:
+                P[v] = v
+
+    return dyn_slow
 
 
 @kernel("dyn_forest", lambda t: (t.id, t.i64, t.id, t.id, t.i8, t.id, t.i8, t.id), offsets=False)
 def make_dyn_forest():
-    """The pieces: UnionAsync in P over the forest edges (TL, ``meta[TLN]`` of them) of the marked
-    components."""
+    """When the local search failed, the pieces: UnionAsync in P over the forest edges (TL,
+    ``meta[TLN]`` of them) of the marked components."""
     UnionAsync = UF.UnionAsync
 
     def dyn_forest(TL, meta, EU, EV, TREE, label, mark, P):
+        if meta[FAIL] == 0:
+            return
         for i in range(cuda.grid(1), meta[TLN], cuda.gridsize(1)):
             e = TL[i]
             if TREE[e] == 1:
@@ -236,87 +401,142 @@ def make_dyn_forest():
     return dyn_forest
 
 
-@kernel("dyn_small", lambda t: (t.I64, t.id, t.i8, t.id, t.id, t.i64), offsets=False)
+@kernel("dyn_small", lambda t: (t.I64, t.id, t.i8, t.id, t.id, t.I64, t.id, t.i64), offsets=False)
 def make_dyn_small():
-    """The vertices of the marked components outside the piece of their representative."""
+    """When the local search failed: each vertex of a marked component takes its piece's root
+    (P, stamped), and those outside the piece of their representative are small."""
+    find_any = UF.find_any
 
-    def dyn_small(n, label, mark, P, small, meta):
+    def dyn_small(n, label, mark, P, PST, stamp, small, meta):
+        if meta[FAIL] == 0:
+            return
         for v in range(cuda.grid(1), n, cuda.gridsize(1)):
             lv = label[v]
-            if mark[lv] and P[v] != P[lv]:
-                small[cuda.atomic.add(meta, SMALL, 1)] = v
+            if mark[lv]:
+                root = find_any(P, v, UNION_ASYNC, FIND_NAIVE)
+                home = find_any(P, lv, UNION_ASYNC, FIND_NAIVE)
+                P[v] = root
+                PST[v] = stamp
+                if root != home:
+                    small[cuda.atomic.add(meta, SMALL, 1)] = v
 
     return dyn_small
 
 
 @device
-def _link_edge(e, EU, EV, CNT, TREE, label, mark, P, Q, TL, meta):
-    """Edge e (present) between two pieces or components: UnionAsync of their roots in Q; when it
-    links, e joins the forest (TREE, and the end of TL)."""
+def _link_edge(e, EU, EV, CNT, TREE, label, P, PST, stamp, Q, TL, HOOK, base, thead, tnext, INL, meta):
+    """Edge e (present) between two pieces or components: UnionAsync of their ids in Q; when it
+    links, e joins the forest (TREE, TL; the lists of its ends when it is in the log) and the
+    hooked id is kept (HOOK) to be reset."""
     if CNT[e] > 0:
-        a = _cur(label, mark, P, EU[e])
-        b = _cur(label, mark, P, EV[e])
-        if a != b and UF.UnionAsync(Q, a, b, FIND_HALVE) >= 0:
-            TREE[e] = 1
-            TL[cuda.atomic.add(meta, TLN, 1)] = e
+        u = EU[e]
+        v = EV[e]
+        a = _cur(label, P, PST, stamp, u)
+        b = _cur(label, P, PST, stamp, v)
+        if a != b:
+            h = UF.UnionAsync(Q, a, b, FIND_HALVE)
+            if h >= 0:
+                TREE[e] = 1
+                TL[cuda.atomic.add(meta, TLN, 1)] = e
+                HOOK[cuda.atomic.add(meta, HOOKS, 1)] = h
+                if e >= base and INL[e] == 0:
+                    INL[e] = 1
+                    tnext[2 * e] = cuda.atomic.exch(thead, u, 2 * e)
+                    tnext[2 * e + 1] = cuda.atomic.exch(thead, v, 2 * e + 1)
 
 
 @kernel("dyn_link_edges",
-        lambda t: (t.id, t.I64, t.I64, t.id, t.id, t.id, t.i8, t.id, t.i8, t.id, t.id, t.id, t.i64), offsets=False)
+        lambda t: (t.id, t.I64, t.I64, t.id, t.id, t.id, t.i8, t.id, t.id, t.id, t.I64, t.id, t.id, t.id,
+                   t.I64, t.id, t.id, t.i8, t.i64), offsets=False)
 def make_dyn_link_edges():
-    """_link_edge over the edge ids ``es`` (``first`` < 0), or over the ids first..first+k-1 of
-    the log whose ends are marked."""
+    """_link_edge over the edge ids ``es`` (``meta[ARRIVED]`` of them; ``first`` < 0), or, when
+    forest edges left, over the log's ids ``first``..``meta[NE]``-1 with an end in a piece
+    searched (stamped)."""
 
-    def dyn_link_edges(es, k, first, EU, EV, CNT, TREE, label, mark, P, Q, TL, meta):
+    def dyn_link_edges(es, cnt_slot, first, EU, EV, CNT, TREE, label, P, PST, stamp, Q, TL, HOOK, base,
+                       thead, tnext, INL, meta):
+        if first < 0:
+            k = meta[cnt_slot]
+        elif meta[LEFT] == 0:
+            return
+        else:
+            k = meta[NE] - first
         for i in range(cuda.grid(1), k, cuda.gridsize(1)):
             if first < 0:
                 e = es[i]
             else:
                 e = first + i
-                if not mark[label[EU[e]]]:
+                if PST[EU[e]] != stamp and PST[EV[e]] != stamp:
                     continue
-            _link_edge(e, EU, EV, CNT, TREE, label, mark, P, Q, TL, meta)
+            _link_edge(e, EU, EV, CNT, TREE, label, P, PST, stamp, Q, TL, HOOK, base, thead, tnext, INL, meta)
 
     return dyn_link_edges
 
 
-@kernel("dyn_scan", lambda t: (t.id, t.I64, t.i64, t.id, t.id, t.id, t.id, t.i8, t.id, t.i8, t.id, t.id,
-                               t.id, t.i64), offsets=False)
+@kernel("dyn_scan", lambda t: (t.id, t.I64, t.i64, t.id, t.id, t.id, t.id, t.i8, t.id, t.id, t.id, t.I64,
+                               t.id, t.id, t.id, t.I64, t.id, t.id, t.i8, t.i64), offsets=False)
 def make_dyn_scan():
-    """_link_edge over the adjacency of the small vertices (``meta[SMALL]`` of them; those below
-    ``rows`` have rows), a warp a vertex, 32 edges at a time until the vertex's piece is in one
-    set with its representative's (a hub's row is read no further once its piece is joined).  Exact: a piece never joined to it has read every edge of its
-    vertices, and a vertex without rows has all its edges in the log, which is read whole."""
+    """_link_edge over the adjacency rows of the small vertices (``meta[SMALL]`` of them; those
+    below ``rows`` have rows), a warp a vertex, 32 edges at a time until the vertex's piece is in
+    one set with its representative's (a hub's row is read no further once its piece is joined).
+    Exact: a piece never joined to it has read every edge of its vertices, and the log is read
+    whole."""
     find_any = UF.find_any
 
-    def dyn_scan(small, rows, ROW, ADJ, EU, EV, CNT, TREE, label, mark, P, Q, TL, meta):
+    def dyn_scan(small, rows, ROW, ADJ, EU, EV, CNT, TREE, label, P, PST, stamp, Q, TL, HOOK, base, thead,
+                 tnext, INL, meta):
         lane = cuda.grid(1) % WARP
         for w in range(cuda.grid(1) // WARP, meta[SMALL], cuda.gridsize(1) // WARP):
             v = small[w]
             if v >= rows:
                 continue
-            home = P[label[v]]
+            mine = P[v]
+            home = _cur(label, P, PST, stamp, label[v])
             for j in range(ROW[v], ROW[v + 1], WARP):
                 # after the first 32 (read-only finds: the sets only grow while they are read)
-                if j > ROW[v] and find_any(Q, P[v], UNION_ASYNC, FIND_NAIVE) == \
+                if j > ROW[v] and find_any(Q, mine, UNION_ASYNC, FIND_NAIVE) == \
                         find_any(Q, home, UNION_ASYNC, FIND_NAIVE):
                     break
                 if j + lane < ROW[v + 1]:
-                    _link_edge(ADJ[j + lane], EU, EV, CNT, TREE, label, mark, P, Q, TL, meta)
+                    _link_edge(ADJ[j + lane], EU, EV, CNT, TREE, label, P, PST, stamp, Q, TL, HOOK, base, thead,
+                               tnext, INL, meta)
 
     return dyn_scan
 
 
-@kernel("dyn_label", lambda t: (t.I64, t.id, t.i8, t.id, t.id), offsets=False)
+@kernel("dyn_label", lambda t: (t.I64, t.id, t.id, t.id, t.I64, t.id, t.id, t.I64, t.i64), offsets=False)
 def make_dyn_label():
-    """Each vertex's label: the root in Q of its piece or component."""
+    """Each vertex's label: the root in Q of its piece or component, as a vertex (a piece id
+    ``nb + c`` is its vertex ANC[c])."""
     find_any = UF.find_any
 
-    def dyn_label(n, label, mark, P, Q):
+    def dyn_label(n, label, P, PST, stamp, Q, ANC, nb, meta):
+        if meta[ARRIVED] == 0 and meta[LEFT] == 0:
+            return
         for v in range(cuda.grid(1), n, cuda.gridsize(1)):
-            label[v] = find_any(Q, _cur(label, mark, P, v), UNION_ASYNC, FIND_NAIVE)
+            r = find_any(Q, _cur(label, P, PST, stamp, v), UNION_ASYNC, FIND_NAIVE)
+            label[v] = r if r < nb else ANC[r - nb]
 
     return dyn_label
+
+
+@kernel("dyn_reset", lambda t: (t.id, t.id, t.id, t.i8, t.id, t.id, t.i64), offsets=False)
+def make_dyn_reset():
+    """A phase's marks undone: the ids hooked in Q (their own sets again), the marked components,
+    the pieces owned."""
+
+    def dyn_reset(HOOK, Q, gl, mark, OWN, OWNK, meta):
+        hooks = meta[HOOKS]
+        left = meta[LEFT]
+        for i in range(cuda.grid(1), max(hooks, left), cuda.gridsize(1)):
+            if i < hooks:
+                Q[HOOK[i]] = HOOK[i]
+            if i < left:
+                mark[gl[i]] = 0
+                if i < OWNK.size and OWNK[i] >= 0:
+                    OWN[OWNK[i]] = -1
+
+    return dyn_reset
 
 
 def _scatter_min(out, at, vals) -> None:
@@ -338,8 +558,22 @@ def _grown(a, cap: int, keep: int, fill=0):
     return out
 
 
+#: the kernel views of the arrays launched with, by id: a view holds its array, so an id is not
+#: reused while it is here (emptied when full; making views cost ~12 of a launch's ~29 us)
+_VIEWS: dict = {}
+
+
+def _view(a):
+    v = _VIEWS.get(id(a))
+    if v is None:
+        if len(_VIEWS) > 256:
+            _VIEWS.clear()
+        v = _VIEWS[id(a)] = view(a)
+    return v
+
+
 def _run(kind: str, nthreads: int, *args) -> None:
-    launch(get(kind, (), _DT), nthreads, *(view(a) if hasattr(a, "dtype") and a.ndim else a for a in args),
+    launch(get(kind, (), _DT), nthreads, *(_view(a) if hasattr(a, "dtype") and a.ndim else a for a in args),
            persistent=True)
 
 
@@ -349,23 +583,33 @@ class DynamicState:
     def __init__(self):
         z = lambda dt: xp.zeros(0, dt)     # noqa: E731
         self.n = self.ncap = 0
-        # a vertex: its label, whether its label's component lost forest edges (mark), its piece (P)
-        # and set (Q) in a phase; the small vertices of a phase
-        self.label, self.mark, self.P, self.Q, self.small = (z(d) for d in (np.int32, np.int8, np.int32, np.int32,
-                                                                             np.int32))
+        # a vertex: its label; in a phase, whether its label's component lost forest edges (mark),
+        # its piece (P, valid where PST holds the phase's stamp); the small vertices; which cut
+        # owns the piece whose least vertex it is (OWN, -1 between phases); the head of its list
+        # of forest edges from the log (thead, through tnext of the half-edges 2e, 2e + 1)
+        self.label, self.mark, self.P, self.PST, self.small, self.OWN, self.thead = (
+            z(d) for d in (np.int32, np.int8, np.int32, np.int32, np.int32, np.int32, np.int32))
+        self.stamp = 0
         self.ne = self.ecap = 0
-        # an edge id: its ends, multiplicity, whether in the forest, a phase's net change (0 between)
-        self.EU, self.EV, self.CNT, self.TREE, self.D = (z(d) for d in (np.int32, np.int32, np.int32, np.int8,
-                                                                         np.int32))
+        # an edge id: its ends, multiplicity, whether in the forest, a batch's count (0 between),
+        # whether in its ends' lists, the lists' links
+        self.EU, self.EV, self.CNT, self.TREE, self.D, self.INL = (
+            z(d) for d in (np.int32, np.int32, np.int32, np.int8, np.int64, np.int8))
+        self.tnext = z(np.int32)
         self.HK, self.HV = xp.full(16, EMPTY, np.int64), xp.full(16, -1, np.int32)
-        self.meta = xp.zeros(7, np.int64)
-        # the forest's edge ids, meta[TLN] of them (with some that left it, until compacted): at most
-        # tl_bound, tl_left of them gone
+        self.meta = xp.zeros(9, np.int64)
+        # the forest's edge ids, meta[TLN] of them (with some that left it, until listed again)
         self.TL = xp.zeros(16, np.int32)
         self.tl_bound = self.tl_left = 0
         self.base_ne = self.base_n = 0
         self.ROW, self.ADJ = xp.zeros(1, np.int64), z(np.int32)
-        self._staged = None
+        # the local search: cuts it has room for, their queues, anchors and owned pieces; the
+        # union-find over ids (a vertex's label, or ncap + c for the piece of cut c), the
+        # identity between phases
+        self.ncuts = 0
+        self.QV = self.QE = self.ANC = self.OWNK = z(np.int32)
+        self.Q = z(np.int32)
+        self.bcap = 0
 
     @property
     def k(self) -> int:
@@ -373,31 +617,48 @@ class DynamicState:
 
     def reserve(self, n: int, inserts: int) -> None:
         """Room for vertices below ``n`` and ``inserts`` more edge ids."""
+        self._capacity(n, inserts, 0)
+        self.n = max(self.n, n)
+
+    def _capacity(self, n: int, ids: int, cuts: int) -> None:
+        """Room for vertices below ``n``, ``ids`` more edge ids and ``cuts`` searched cuts (the
+        views of arrays replaced are dropped: they would keep them alive)."""
+        if n > self.ncap or min(max(cuts, 1), MAX_CUTS) > self.ncuts or self.ne + ids > self.ecap:
+            _VIEWS.clear()
         if n > self.ncap:
             cap = max(n, 2 * self.ncap, 16)
             label = xp.arange(cap, dtype=np.int32)
             label[: self.n] = self.label[: self.n]
             self.label, self.ncap = label, cap
             self.mark = xp.zeros(cap, np.int8)
-            self.P, self.Q, self.small = (xp.empty(cap, np.int32) for _ in range(3))
-        self.n = max(self.n, n)
-        self._room(inserts)
-
-    def _room(self, inserts: int) -> None:
-        if 2 * (self.ne + inserts) > self.HK.size:
-            self._compact(inserts)
-        if self.ne + inserts > self.ecap:
-            cap = max(self.ne + inserts, 2 * self.ecap, 16)
-            self.EU, self.EV, self.CNT, self.TREE, self.D = (
-                _grown(a, cap, self.ne) for a in (self.EU, self.EV, self.CNT, self.TREE, self.D))
+            self.P, self.small = xp.empty(cap, np.int32), xp.empty(cap, np.int32)
+            self.PST = xp.zeros(cap, np.int32)
+            self.OWN = xp.full(cap, -1, np.int32)
+            self.thead = _grown(self.thead, cap, self.thead.size, -1)
+            self.Q = xp.zeros(0, np.int32)
+        cuts = min(max(cuts, 1), MAX_CUTS)
+        if cuts > self.ncuts:
+            self.ncuts = max(cuts, 2 * self.ncuts)
+            self.QV, self.QE = (xp.empty(2 * self.ncuts * SIDE_CAP, np.int32) for _ in range(2))
+            self.ANC, self.OWNK = xp.empty(self.ncuts, np.int32), xp.full(self.ncuts, -1, np.int32)
+        if self.Q.size < self.ncap + self.ncuts:
+            self.Q = xp.arange(self.ncap + self.ncuts, dtype=np.int32)
+        if 2 * (self.ne + ids) > self.HK.size:
+            self._compact(ids)
+        if self.ne + ids > self.ecap:
+            cap = max(self.ne + ids, 2 * self.ecap, 16)
+            self.EU, self.EV, self.CNT, self.TREE, self.D, self.INL = (
+                _grown(a, cap, self.ne) for a in (self.EU, self.EV, self.CNT, self.TREE, self.D, self.INL))
+            self.tnext = _grown(self.tnext, 2 * cap, 2 * self.ne)
             self.ecap = cap
 
     def _compact(self, inserts: int) -> None:
         """Renumber the edges present 0..live-1 in a table with room for ``inserts`` more ids."""
+        _VIEWS.clear()
         alive = xp.flatnonzero(self.CNT[: self.ne] > 0).astype(np.int32)
         live = int(alive.size)
         self.EU, self.EV, self.CNT, self.TREE = (a[alive] for a in (self.EU, self.EV, self.CNT, self.TREE))
-        self.D = xp.zeros(live, np.int32)
+        self.D, self.INL, self.tnext = xp.zeros(live, np.int64), xp.zeros(live, np.int8), xp.zeros(2 * live, np.int32)
         self.ne = self.ecap = live
         self._list_forest()
         # at most a third full after, compacted again past half full
@@ -406,14 +667,32 @@ class DynamicState:
         if live:
             self._hash(None, self.EU, self.EV, xp.arange(live, dtype=np.int32), PUT)
         self.meta[NE] = live
-        self.base_ne = self.base_n = 0      # the adjacency is rebuilt when next needed
-        self.ROW, self.ADJ = xp.zeros(1, np.int64), xp.zeros(0, np.int32)
+        # the ids changed: the adjacency (and the log's forest lists) again
+        self._adjacency(force=True)
 
     def _list_forest(self) -> None:
+        _VIEWS.clear()
         tree = xp.flatnonzero(self.TREE[: self.ne] == 1).astype(np.int32)
         self.TL = _grown(tree, max(2 * tree.size, 16), tree.size)
         self.meta[TLN] = self.tl_bound = int(tree.size)
-        self.tl_left = 0
+        self.meta[DROPPED] = self.tl_left = 0
+
+    def _adjacency(self, force: bool = False) -> None:
+        """Rebuild the adjacency when the log outgrew its share.  It holds every id, present or not:
+        a pair deleted now and inserted again later keeps its id, and the log would not hold it.
+        The log's forest lists start empty again."""
+        if not force and self.ne - self.base_ne <= max(LOG_MIN, self.base_ne // LOG_SHARE):
+            return
+        _VIEWS.clear()
+        ids = xp.arange(self.ne, dtype=np.int32)
+        ends = xp.concatenate([self.EU[: self.ne], self.EV[: self.ne]])
+        eids = xp.concatenate([ids, ids])
+        order = xp.argsort(ends)
+        self.ADJ = eids[order]
+        self.ROW = xp.searchsorted(ends[order], xp.arange(self.n + 1, dtype=np.int32)).astype(np.int64)
+        self.base_ne, self.base_n = self.ne, self.n
+        self.thead[:] = -1
+        self.INL[:] = 0
 
     def _hash(self, kinds, src, dst, ids, mode: int) -> None:
         if src.size:
@@ -423,36 +702,118 @@ class DynamicState:
                  ids, self.EU if self.ecap else dummy(np.int32), self.EV if self.ecap else dummy(np.int32), self.meta,
                  src.size, self.HK.size - 1, mode)
 
-    def _stage(self, kinds, src, dst):
-        """The batch on the device, one copy: rows kinds, src, dst (kept for :meth:`run`)."""
-        st = self._staged
-        if st is not None and st[0] is kinds and st[1] is src and st[2] is dst:
-            return st[3]
-        buf = np.empty((3, kinds.size), np.int32)
-        buf[0], buf[1], buf[2] = kinds, src, dst
-        dev = xp.asarray(buf)
-        self._staged = (kinds, src, dst, dev)
-        return dev
-
     # -- a batch
 
-    def missing(self, kinds, src, dst) -> int:
-        """The first deletion of the batch whose pair is not present at its point, or -1.  A tally
-        decides most batches (no pair both inserted and deleted, none deleted more often than
-        present); the others take the exact pass."""
-        if self.ne == 0:
-            return self._missing_exact(kinds, src, dst)
-        m = kinds.size
-        k, s, d = self._stage(kinds, src, dst)
-        ids = xp.empty(m, np.int32)
-        self._hash(k, s, d, ids, FIND)
-        self.meta[FLAG] = 0
+    def run(self, kinds, src, dst, n: int, inserts: int, check: bool = True) -> tuple:
+        """The batch, unless a deletion does not find its edge: ``(-1, answers)`` or ``(i, None)``
+        with i the first such deletion (then nothing is applied).  Every update is hashed (pairs
+        not seen get ids, counting 0) and tallied; the check flags a pair both inserted and
+        deleted, or deleted more often than present, and the first phase then applies nothing.
+        The exact pass decides a flagged batch, and one it finds right runs again unchecked."""
+        q = kinds == QUERY
+        m = int(kinds.size)
+        upd = m - int(np.count_nonzero(q))
+        dels = upd - inserts
+        if dels:
+            self._adjacency()
+        self._capacity(n, upd, dels)
+        self._batch_room(m)
+        nn = max(self.n, n)
+        # a link joins two components: at most one a deletion or an arrival
+        if self.tl_bound + upd > self.TL.size:
+            self.TL = _grown(self.TL, max(self.tl_bound + upd, 2 * self.TL.size), self.TL.size)
+            _VIEWS.clear()
+        pin, B = self.pin, self.B
+        pin[:m], pin[m: 2 * m], pin[2 * m: 3 * m] = kinds, src, dst
+        if SIM:
+            B[: 3 * m] = pin[: 3 * m]
+        else:
+            B[: 3 * m].set(pin[: 3 * m])
+        k, s, d = B[:m], B[m: 2 * m], B[2 * m: 3 * m]
+        ids = self.ids
+        self._hash(k, s, d, ids, ADD)
         _run("dyn_tally", m, ids, k, m, self.D, self.meta, 1)
-        _run("dyn_apply", m, ids, k, m, self.D, self.CNT, self.TREE, dummy(np.int32), dummy(np.int32), self.meta, 1)
-        _run("dyn_clear", m, ids, m, self.D)
-        return self._missing_exact(kinds, src, dst) if int(self.meta[FLAG]) else -1
+        if dels and check:
+            _run("dyn_apply", m, ids, k, m, self.D, self.CNT, self.TREE, self.arr, self.gone, self.meta, 1)
+        cuts = np.r_[0, np.flatnonzero(np.diff(q.astype(np.int8))) + 1, m]
+        if cuts.size > 2:
+            _run("dyn_clear", m, ids, m, self.D)
+        out = []
+        for lo, hi in zip(cuts[:-1], cuts[1:]):
+            if q[lo]:
+                out.append(self.label[s[lo:hi]] == self.label[d[lo:hi]])
+                continue
+            if cuts.size > 2:
+                _run("dyn_tally", hi - lo, ids[lo:hi], k[lo:hi], hi - lo, self.D, self.meta, 0)
+            if not self._phase(nn, ids[lo:hi], k[lo:hi], int(np.count_nonzero(kinds[lo:hi] == DELETE))):
+                bad = self._missing_exact(kinds, src, dst)
+                return (bad, None) if bad >= 0 else self.run(kinds, src, dst, n, inserts, check=False)
+        self.n = nn
+        if 2 * self.tl_left > self.tl_bound:
+            self._list_forest()
+        ans = [a if SIM else a.get() for a in out]
+        return -1, np.concatenate(ans) if ans else np.zeros(0, np.bool_)
+
+    def _batch_room(self, m: int) -> None:
+        """The batch's buffers: the updates (page-locked on the host, one copy), their ids, the
+        pairs that arrive, the forest edges that leave, the ids hooked, the marked labels."""
+        if m <= self.bcap:
+            return
+        self.bcap = cap = max(m, 2 * self.bcap, 16)
+        if SIM:
+            self.pin = np.empty(3 * cap, np.int32)
+        else:
+            import cupyx
+            self.pin = cupyx.empty_pinned(3 * cap, np.int32)
+        self.B = xp.empty(3 * cap, np.int32)
+        self.ids, self.arr, self.gone, self.hook, self.gl = (xp.empty(cap, np.int32) for _ in range(5))
+        _VIEWS.clear()
+
+    def _phase(self, n: int, ids, k, dels: int) -> bool:
+        """One run of updates; False when the check flagged the batch (nothing applied)."""
+        m = int(ids.size)
+        self.stamp += 1
+        _run("dyn_apply", m, ids, k, m, self.D, self.CNT, self.TREE, self.arr, self.gone, self.meta, 0)
+        meta = self.meta.get() if not SIM else self.meta.copy()
+        self.ne = int(meta[NE])
+        if meta[FLAG]:
+            return False
+        # TL holds the links made since (at most one an update)
+        self.tl_bound, self.tl_left = int(meta[TLN]) + m, int(meta[DROPPED])
+        narr, ngone = int(meta[ARRIVED]), int(meta[LEFT])
+        if narr == 0 and ngone == 0:
+            return True
+        lists = self._sets(self.hook)
+        if ngone:
+            # past MAX_CUTS the search only marks the components and fails
+            _run("dyn_search", min(ngone, self.ncuts) * WARP, self.gone, self.gl, self.mark, self.EU, self.EV,
+                 self.TREE, self.ncuts if ngone <= MAX_CUTS else 0, self.ROW, self.ADJ if self.ADJ.size else dummy(np.int32), self.base_n,
+                 self.thead, self.tnext, self.label, self.P, self.PST, self.stamp, self.small, self.ANC, self.OWN,
+                 self.OWNK, self.Q, self.ncap, self.QV, self.QE, SIDE_CAP, ROUNDS, self.meta)
+            if int(self.meta[FAIL]):
+                _run("dyn_slow", n, n, self.label, self.mark, self.P, self.meta)
+                _run("dyn_forest", self.tl_bound, self.TL, self.meta, self.EU, self.EV, self.TREE, self.label,
+                     self.mark, self.P)
+                _run("dyn_small", n, n, self.label, self.mark, self.P, self.PST, self.stamp, self.small, self.meta)
+            _run("dyn_scan", n * WARP, self.small, self.base_n, self.ROW,
+                 self.ADJ if self.ADJ.size else dummy(np.int32), self.EU, self.EV, self.CNT, self.TREE, *lists)
+            _run("dyn_link_edges", self.ne - self.base_ne, dummy(np.int32), NE, self.base_ne, self.EU, self.EV,
+                 self.CNT, self.TREE, *lists)
+        if narr:
+            _run("dyn_link_edges", narr, self.arr, ARRIVED, -1, self.EU, self.EV, self.CNT, self.TREE, *lists)
+        _run("dyn_label", n, n, self.label, self.P, self.PST, self.stamp, self.Q, self.ANC, self.ncap, self.meta)
+        _run("dyn_reset", max(narr + ngone, 1), self.hook, self.Q, self.gl, self.mark, self.OWN, self.OWNK,
+             self.meta)
+        return True
+
+    def _sets(self, hook):
+        """The arguments of _link_edge after an edge's own arrays."""
+        return (self.label, self.P, self.PST, self.stamp, self.Q, self.TL, hook, self.base_ne, self.thead, self.tnext,
+                self.INL, self.meta)
 
     def _missing_exact(self, kinds, src, dst) -> int:
+        """The first deletion whose pair is not present at its point: the updates sorted by pair,
+        each pair's running count from its count before the batch."""
         upd = np.flatnonzero(kinds != QUERY)
         k = xp.asarray(kinds[upd])
         s, d = xp.asarray(src[upd]), xp.asarray(dst[upd])
@@ -474,79 +835,6 @@ class DynamicState:
         if bad.size == 0:
             return -1
         return int(upd[int(order[bad].min())])
-
-    def run(self, kinds, src, dst) -> np.ndarray:
-        """The batch in phases: each run of updates, then each run of queries; the answers in order."""
-        q = kinds == QUERY
-        cuts = np.flatnonzero(np.diff(q.astype(np.int8))) + 1
-        k, s, d = self._stage(kinds, src, dst)
-        self._staged = None
-        out = []
-        for lo, hi in zip(np.r_[0, cuts], np.r_[cuts, kinds.size]):
-            if q[lo]:
-                ans = self.label[s[lo:hi]] == self.label[d[lo:hi]]
-                out.append(ans if SIM else ans.get())
-            else:
-                self._phase(k[lo:hi], s[lo:hi], d[lo:hi])
-        return np.concatenate(out) if out else np.zeros(0, np.bool_)
-
-    def _phase(self, k, s, d) -> None:
-        m, n = int(k.size), self.n
-        ids = xp.empty(m, np.int32)
-        arr, gone = xp.empty(m, np.int32), xp.empty(m, np.int32)
-        self.meta[ARRIVED:TLN] = 0
-        self._hash(k, s, d, ids, ADD)
-        _run("dyn_tally", m, ids, k, m, self.D, self.meta, 0)
-        _run("dyn_apply", m, ids, k, m, self.D, self.CNT, self.TREE, arr, gone, self.meta, 0)
-        meta = self.meta.tolist()
-        self.ne, narr, ngone = int(meta[NE]), int(meta[ARRIVED]), int(meta[LEFT])
-        if narr == 0 and ngone == 0:
-            return
-        self.tl_left += ngone
-        if 2 * self.tl_left > self.tl_bound:
-            self._list_forest()
-        # every link joins two components, and there are at most ngone more of them
-        self.tl_bound += narr + ngone
-        if self.tl_bound > self.TL.size:
-            self.TL = _grown(self.TL, max(self.tl_bound, 2 * self.TL.size), self.TL.size)
-        args = (self.EU, self.EV, self.CNT, self.TREE, self.label, self.mark, self.P, self.Q, self.TL, self.meta)
-        gl = xp.empty(max(ngone, 1), np.int32)
-        _run("dyn_mark", max(ngone, n), gone, ngone, self.EU, self.label, self.mark, gl, n, self.P, self.Q)
-        if ngone:
-            self._pieces(ngone)
-            log = self.ne - self.base_ne
-            _run("dyn_link_edges", log, dummy(np.int32), log, self.base_ne, *args)
-        _run("dyn_link_edges", narr, arr, narr, -1, *args)
-        _run("dyn_label", n, n, self.label, self.mark, self.P, self.Q)
-        if ngone:
-            _run("dyn_unmark", ngone, gl, ngone, self.mark)
-
-    def _pieces(self, ngone: int) -> None:
-        """The marked components' pieces in P, and the edges at their small vertices linked in Q."""
-        n = self.n
-        _run("dyn_forest", self.tl_bound, self.TL, self.meta, self.EU, self.EV, self.TREE, self.label, self.mark,
-             self.P)
-        compress(get("compress", (False,), _DT), n, view(self.P), dummy(np.int32), 0)
-        # the piece holding the component's representative is left out of the scan: any one piece
-        # a component may be, and a random cut seldom puts the representative on the smaller side
-        # (sizes counted by atomics serialize on a giant piece: 1.6-3.2 ms, kron:scale=20)
-        _run("dyn_small", n, n, self.label, self.mark, self.P, self.small, self.meta)
-        self._adjacency()
-        _run("dyn_scan", n * WARP, self.small, self.base_n, self.ROW, self.ADJ if self.ADJ.size else dummy(np.int32),
-             self.EU, self.EV, self.CNT, self.TREE, self.label, self.mark, self.P, self.Q, self.TL, self.meta)
-
-    def _adjacency(self) -> None:
-        """Rebuild the adjacency when the log outgrew its share.  It holds every id, present or not:
-        a pair deleted now and inserted again later keeps its id, and the log would not hold it."""
-        if self.ne - self.base_ne <= max(LOG_MIN, self.base_ne // LOG_SHARE):
-            return
-        ids = xp.arange(self.ne, dtype=np.int32)
-        ends = xp.concatenate([self.EU[: self.ne], self.EV[: self.ne]])
-        eids = xp.concatenate([ids, ids])
-        order = xp.argsort(ends)
-        self.ADJ = eids[order]
-        self.ROW = xp.searchsorted(ends[order], xp.arange(self.n + 1, dtype=np.int32)).astype(np.int64)
-        self.base_ne, self.base_n = self.ne, self.n
 
     # -- reading out
 
