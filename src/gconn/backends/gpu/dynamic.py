@@ -36,6 +36,7 @@ from gconn.backends.core.unionfind import FIND_HALVE, FIND_NAIVE, UNION_ASYNC
 from gconn.backends.gpu._compat import SIM, cuda, view, xp
 from gconn.backends.gpu.launch import FULL_MASK, WARP, dtypes_key, dummy, get, kernel, launch
 from gconn.backends.gpu.primitives import UF, device
+from gconn.backends.gpu.unionfind import compress
 
 INSERT, QUERY, DELETE = 0, 1, 2
 EMPTY = -1
@@ -366,8 +367,8 @@ def make_dyn_search():
 
 @kernel("dyn_slow", lambda t: (t.I64, t.id, t.i8, t.id, t.i64), offsets=False)
 def make_dyn_slow():
-    """When the local search failed: every vertex of a marked component its own piece (P), the
-    small list emptied."""
+    """When the local search failed: every vertex its own piece (P; compress then reads every
+    vertex), the small list emptied."""
 
     def dyn_slow(n, label, mark, P, meta):
         if meta[FAIL] == 0:
@@ -376,8 +377,7 @@ def make_dyn_slow():
         if i0 == 0:
             meta[SMALL] = 0
         for v in range(i0, n, cuda.gridsize(1)):
-            if mark[label[v]]:
-                P[v] = v
+            P[v] = v
 
     return dyn_slow
 
@@ -403,9 +403,8 @@ def make_dyn_forest():
 
 @kernel("dyn_small", lambda t: (t.I64, t.id, t.i8, t.id, t.id, t.I64, t.id, t.i64), offsets=False)
 def make_dyn_small():
-    """When the local search failed: each vertex of a marked component takes its piece's root
-    (P, stamped), and those outside the piece of their representative are small."""
-    find_any = UF.find_any
+    """When the local search failed (P compressed): each vertex of a marked component is stamped
+    (its piece's root in P), and those outside the piece of their representative are small."""
 
     def dyn_small(n, label, mark, P, PST, stamp, small, meta):
         if meta[FAIL] == 0:
@@ -413,11 +412,8 @@ def make_dyn_small():
         for v in range(cuda.grid(1), n, cuda.gridsize(1)):
             lv = label[v]
             if mark[lv]:
-                root = find_any(P, v, UNION_ASYNC, FIND_NAIVE)
-                home = find_any(P, lv, UNION_ASYNC, FIND_NAIVE)
-                P[v] = root
                 PST[v] = stamp
-                if root != home:
+                if P[v] != P[lv]:
                     small[cuda.atomic.add(meta, SMALL, 1)] = v
 
     return dyn_small
@@ -794,6 +790,7 @@ class DynamicState:
                 _run("dyn_slow", n, n, self.label, self.mark, self.P, self.meta)
                 _run("dyn_forest", self.tl_bound, self.TL, self.meta, self.EU, self.EV, self.TREE, self.label,
                      self.mark, self.P)
+                compress(get("compress", (False,), _DT), n, _view(self.P), dummy(np.int32), 0)
                 _run("dyn_small", n, n, self.label, self.mark, self.P, self.PST, self.stamp, self.small, self.meta)
             _run("dyn_scan", n * WARP, self.small, self.base_n, self.ROW,
                  self.ADJ if self.ADJ.size else dummy(np.int32), self.EU, self.EV, self.CNT, self.TREE, *lists)
