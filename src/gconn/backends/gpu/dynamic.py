@@ -4,8 +4,9 @@
 On the device: a label per vertex (a vertex of its component; ``label[r] == r``
 at the component's representative r); the edges by id (ends, multiplicity,
 whether in the forest) and a hash table from a pair to its id; the forest's
-edge ids; an adjacency of every edge id given before its last
-build, the ids given since then a log beside it.
+edge ids; an adjacency of every edge id given before its last build, the ids
+given since then a log beside it (with lists of the log's forest edges at
+their ends).
 
 A batch runs in phases: the updates between two runs of queries form one phase
 (the graph after them depends only on each pair's net count), and the queries
@@ -14,19 +15,21 @@ then compare labels.  A phase:
 1. nets each pair's inserts and deletes: pairs whose count falls to 0 leave,
    pairs whose count rises from 0 arrive;
 2. when forest edges left, their components fall into *pieces*, the trees of
-   the forest without them (UnionAsync over those trees' edges).  Each piece
-   but the one holding its component's representative is *small*; the edges at
-   small pieces' vertices (read from the adjacency) and the log are the
-   candidates to reconnect them: every edge between two pieces has an end in a
-   small one;
+   the forest without them.  A warp a cut walks the forest from both ends until
+   one side runs out: that side is a piece, found without the rest of its tree.
+   Where a walk gives up, one UnionAsync pass over the affected trees' edges
+   gives every piece.  Each component keeps one piece unsearched (its
+   representative's); the edges at the other, *small*, pieces' vertices (read
+   from the adjacency) and the log's are the candidates to reconnect them:
+   every edge between two pieces has an end in a small one;
 3. the candidates and the arriving edges are linked by UnionAsync over the
-   piece (or component) roots; an edge whose union links two roots joins the
+   piece (or component) ids; an edge whose union links two roots joins the
    forest;
-4. every vertex takes its piece's root as its label.
+4. every vertex takes its set's root, as a vertex, as its label.
 
 A phase without forest deletions costs O(batch) plus one pass over the
-labels; one with them adds the trees of the affected components and the
-edges at their small pieces.
+labels; one with them adds the small sides of its cuts (or the trees of the
+affected components) and the edges at their small pieces.
 """
 from __future__ import annotations
 
@@ -554,25 +557,6 @@ def _grown(a, cap: int, keep: int, fill=0):
     return out
 
 
-#: the kernel views of the arrays launched with, by id: a view holds its array, so an id is not
-#: reused while it is here (emptied when full; making views cost ~12 of a launch's ~29 us)
-_VIEWS: dict = {}
-
-
-def _view(a):
-    v = _VIEWS.get(id(a))
-    if v is None:
-        if len(_VIEWS) > 256:
-            _VIEWS.clear()
-        v = _VIEWS[id(a)] = view(a)
-    return v
-
-
-def _run(kind: str, nthreads: int, *args) -> None:
-    launch(get(kind, (), _DT), nthreads, *(_view(a) if hasattr(a, "dtype") and a.ndim else a for a in args),
-           persistent=True)
-
-
 class DynamicState:
     """The device arrays of the structure, grown by doubling (the interface of the CPU's)."""
 
@@ -606,6 +590,21 @@ class DynamicState:
         self.QV = self.QE = self.ANC = self.OWNK = z(np.int32)
         self.Q = z(np.int32)
         self.bcap = 0
+        # the kernel views of the arrays launched with, by id (making them was ~12 of a launch's
+        # ~29 us); a view holds its array, so an id is not reused while it is here
+        self._views = {}
+
+    def _view(self, a):
+        v = self._views.get(id(a))
+        if v is None:
+            if len(self._views) > 256:      # slices of the batch's buffers
+                self._views.clear()
+            v = self._views[id(a)] = view(a)
+        return v
+
+    def _run(self, kind: str, nthreads: int, *args) -> None:
+        launch(get(kind, (), _DT), nthreads,
+               *(self._view(a) if hasattr(a, "dtype") and a.ndim else a for a in args), persistent=True)
 
     @property
     def k(self) -> int:
@@ -620,7 +619,7 @@ class DynamicState:
         """Room for vertices below ``n``, ``ids`` more edge ids and ``cuts`` searched cuts (the
         views of arrays replaced are dropped: they would keep them alive)."""
         if n > self.ncap or min(max(cuts, 1), MAX_CUTS) > self.ncuts or self.ne + ids > self.ecap:
-            _VIEWS.clear()
+            self._views.clear()
         if n > self.ncap:
             cap = max(n, 2 * self.ncap, 16)
             label = xp.arange(cap, dtype=np.int32)
@@ -650,7 +649,7 @@ class DynamicState:
 
     def _compact(self, inserts: int) -> None:
         """Renumber the edges present 0..live-1 in a table with room for ``inserts`` more ids."""
-        _VIEWS.clear()
+        self._views.clear()
         alive = xp.flatnonzero(self.CNT[: self.ne] > 0).astype(np.int32)
         live = int(alive.size)
         self.EU, self.EV, self.CNT, self.TREE = (a[alive] for a in (self.EU, self.EV, self.CNT, self.TREE))
@@ -667,7 +666,7 @@ class DynamicState:
         self._adjacency(force=True)
 
     def _list_forest(self) -> None:
-        _VIEWS.clear()
+        self._views.clear()
         tree = xp.flatnonzero(self.TREE[: self.ne] == 1).astype(np.int32)
         self.TL = _grown(tree, max(2 * tree.size, 16), tree.size)
         self.meta[TLN] = self.tl_bound = int(tree.size)
@@ -679,7 +678,7 @@ class DynamicState:
         The log's forest lists start empty again."""
         if not force and self.ne - self.base_ne <= max(LOG_MIN, self.base_ne // LOG_SHARE):
             return
-        _VIEWS.clear()
+        self._views.clear()
         ids = xp.arange(self.ne, dtype=np.int32)
         ends = xp.concatenate([self.EU[: self.ne], self.EV[: self.ne]])
         eids = xp.concatenate([ids, ids])
@@ -694,7 +693,7 @@ class DynamicState:
         if src.size:
             if kinds is None:
                 kinds = xp.zeros(src.size, np.int32)
-            _run("dyn_hash", src.size, self.HK, self.HV, kinds, src, dst,
+            self._run("dyn_hash", src.size, self.HK, self.HV, kinds, src, dst,
                  ids, self.EU if self.ecap else dummy(np.int32), self.EV if self.ecap else dummy(np.int32), self.meta,
                  src.size, self.HK.size - 1, mode)
 
@@ -718,7 +717,7 @@ class DynamicState:
         # a link joins two components: at most one a deletion or an arrival
         if self.tl_bound + upd > self.TL.size:
             self.TL = _grown(self.TL, max(self.tl_bound + upd, 2 * self.TL.size), self.TL.size)
-            _VIEWS.clear()
+            self._views.clear()
         pin, B = self.pin, self.B
         pin[:m], pin[m: 2 * m], pin[2 * m: 3 * m] = kinds, src, dst
         if SIM:
@@ -728,19 +727,19 @@ class DynamicState:
         k, s, d = B[:m], B[m: 2 * m], B[2 * m: 3 * m]
         ids = self.ids
         self._hash(k, s, d, ids, ADD)
-        _run("dyn_tally", m, ids, k, m, self.D, self.meta, 1)
+        self._run("dyn_tally", m, ids, k, m, self.D, self.meta, 1)
         if dels and check:
-            _run("dyn_apply", m, ids, k, m, self.D, self.CNT, self.TREE, self.arr, self.gone, self.meta, 1)
+            self._run("dyn_apply", m, ids, k, m, self.D, self.CNT, self.TREE, self.arr, self.gone, self.meta, 1)
         cuts = np.r_[0, np.flatnonzero(np.diff(q.astype(np.int8))) + 1, m]
         if cuts.size > 2:
-            _run("dyn_clear", m, ids, m, self.D)
+            self._run("dyn_clear", m, ids, m, self.D)
         out = []
         for lo, hi in zip(cuts[:-1], cuts[1:]):
             if q[lo]:
                 out.append(self.label[s[lo:hi]] == self.label[d[lo:hi]])
                 continue
             if cuts.size > 2:
-                _run("dyn_tally", hi - lo, ids[lo:hi], k[lo:hi], hi - lo, self.D, self.meta, 0)
+                self._run("dyn_tally", hi - lo, ids[lo:hi], k[lo:hi], hi - lo, self.D, self.meta, 0)
             if not self._phase(nn, ids[lo:hi], k[lo:hi], int(np.count_nonzero(kinds[lo:hi] == DELETE))):
                 bad = self._missing_exact(kinds, src, dst)
                 return (bad, None) if bad >= 0 else self.run(kinds, src, dst, n, inserts, check=False)
@@ -763,13 +762,13 @@ class DynamicState:
             self.pin = cupyx.empty_pinned(3 * cap, np.int32)
         self.B = xp.empty(3 * cap, np.int32)
         self.ids, self.arr, self.gone, self.hook, self.gl = (xp.empty(cap, np.int32) for _ in range(5))
-        _VIEWS.clear()
+        self._views.clear()
 
     def _phase(self, n: int, ids, k, dels: int) -> bool:
         """One run of updates; False when the check flagged the batch (nothing applied)."""
         m = int(ids.size)
         self.stamp += 1
-        _run("dyn_apply", m, ids, k, m, self.D, self.CNT, self.TREE, self.arr, self.gone, self.meta, 0)
+        self._run("dyn_apply", m, ids, k, m, self.D, self.CNT, self.TREE, self.arr, self.gone, self.meta, 0)
         meta = self.meta.get() if not SIM else self.meta.copy()
         self.ne = int(meta[NE])
         if meta[FLAG]:
@@ -782,24 +781,24 @@ class DynamicState:
         lists = self._sets(self.hook)
         if ngone:
             # past MAX_CUTS the search only marks the components and fails
-            _run("dyn_search", min(ngone, self.ncuts) * WARP, self.gone, self.gl, self.mark, self.EU, self.EV,
+            self._run("dyn_search", min(ngone, self.ncuts) * WARP, self.gone, self.gl, self.mark, self.EU, self.EV,
                  self.TREE, self.ncuts if ngone <= MAX_CUTS else 0, self.ROW, self.ADJ if self.ADJ.size else dummy(np.int32), self.base_n,
                  self.thead, self.tnext, self.label, self.P, self.PST, self.stamp, self.small, self.ANC, self.OWN,
                  self.OWNK, self.Q, self.ncap, self.QV, self.QE, SIDE_CAP, ROUNDS, self.meta)
             if int(self.meta[FAIL]):
-                _run("dyn_slow", n, n, self.label, self.mark, self.P, self.meta)
-                _run("dyn_forest", self.tl_bound, self.TL, self.meta, self.EU, self.EV, self.TREE, self.label,
+                self._run("dyn_slow", n, n, self.label, self.mark, self.P, self.meta)
+                self._run("dyn_forest", self.tl_bound, self.TL, self.meta, self.EU, self.EV, self.TREE, self.label,
                      self.mark, self.P)
-                compress(get("compress", (False,), _DT), n, _view(self.P), dummy(np.int32), 0)
-                _run("dyn_small", n, n, self.label, self.mark, self.P, self.PST, self.stamp, self.small, self.meta)
-            _run("dyn_scan", n * WARP, self.small, self.base_n, self.ROW,
+                compress(get("compress", (False,), _DT), n, self._view(self.P), dummy(np.int32), 0)
+                self._run("dyn_small", n, n, self.label, self.mark, self.P, self.PST, self.stamp, self.small, self.meta)
+            self._run("dyn_scan", n * WARP, self.small, self.base_n, self.ROW,
                  self.ADJ if self.ADJ.size else dummy(np.int32), self.EU, self.EV, self.CNT, self.TREE, *lists)
-            _run("dyn_link_edges", self.ne - self.base_ne, dummy(np.int32), NE, self.base_ne, self.EU, self.EV,
+            self._run("dyn_link_edges", self.ne - self.base_ne, dummy(np.int32), NE, self.base_ne, self.EU, self.EV,
                  self.CNT, self.TREE, *lists)
         if narr:
-            _run("dyn_link_edges", narr, self.arr, ARRIVED, -1, self.EU, self.EV, self.CNT, self.TREE, *lists)
-        _run("dyn_label", n, n, self.label, self.P, self.PST, self.stamp, self.Q, self.ANC, self.ncap, self.meta)
-        _run("dyn_reset", max(narr + ngone, 1), self.hook, self.Q, self.gl, self.mark, self.OWN, self.OWNK,
+            self._run("dyn_link_edges", narr, self.arr, ARRIVED, -1, self.EU, self.EV, self.CNT, self.TREE, *lists)
+        self._run("dyn_label", n, n, self.label, self.P, self.PST, self.stamp, self.Q, self.ANC, self.ncap, self.meta)
+        self._run("dyn_reset", max(narr + ngone, 1), self.hook, self.Q, self.gl, self.mark, self.OWN, self.OWNK,
              self.meta)
         return True
 
