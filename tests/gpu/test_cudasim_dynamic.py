@@ -89,3 +89,17 @@ def test_two_cuts_finding_one_piece_take_the_forest_pass():
     labels, fell_back = _path_after([(14, 15), (15, 16)])
     assert labels == [0] * 15 + [1] + [2] * 4
     assert fell_back
+
+
+def test_a_deletion_before_thousands_of_inserts_of_its_pair_is_refused():
+    # the batch check's tally must not wrap: 2,048 inserts at 2^20 apiece overflow 32 bits
+    import numpy as np
+
+    import gconn
+    dc = gconn.DynamicConnectivity(backend="gpu")
+    dc.insert([0, 2], [1, 3])
+    m = 2048
+    kinds = np.r_[2, 2, np.zeros(m, np.int8)]
+    with pytest.raises(ValueError, match=r"delete \(0, 1\) \(operation 1 of"):
+        dc.process(kinds, np.zeros(m + 2, np.int32), np.ones(m + 2, np.int32))
+    assert sorted(dc.edges()[0].tolist()) == [0, 2]
