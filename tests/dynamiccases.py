@@ -214,3 +214,38 @@ def run_random_stream(backend, n=3000, batches=10, size=10_000, deletes=0.3, see
             dst.append(v)
         dc.process(kinds, src, dst)
         check(dc, pairs)
+
+
+def _gpu_path_after(n: int, deletions):
+    """An n-vertex path on the GPU, then one batch deleting ``deletions``: (labels, whether the pass
+    over the forest decided the pieces rather than the local search)."""
+    from gconn.backends.gpu import dynamic
+    dc = gconn.DynamicConnectivity(backend="gpu")
+    dc.insert(np.arange(n - 1), np.arange(1, n))
+    u, v = zip(*deletions)
+    dc.delete(list(u), list(v))
+    return dc.components()[1].tolist(), bool(int(dc._state.meta[dynamic.FAIL]))
+
+
+def run_gpu_local_search():
+    """The GPU's local search finds a short side; sides longer than it allows, and two cuts that
+    find the same piece, take the pass over the forest; the labels are right either way."""
+    from gconn.backends.gpu.dynamic import SIDE_CAP
+    n = 2 * SIDE_CAP + 20
+    assert _gpu_path_after(n, [(n - 2, n - 1)]) == ([0] * (n - 1) + [1], False)
+    half = n // 2        # both halves outgrow the search
+    assert _gpu_path_after(n, [(half - 1, half)]) == ([0] * half + [1] * (n - half), True)
+    # both cuts exhaust {n - 5} first: the pieces on either side would both go unsearched
+    assert _gpu_path_after(n, [(n - 6, n - 5), (n - 5, n - 4)]) == ([0] * (n - 5) + [1] + [2] * 4, True)
+
+
+def run_gpu_wide_tally():
+    """The batch check's tally does not wrap: 2,048 inserts of a present pair (2^20 apiece in 32
+    bits would) do not hide a deletion of it at a point where it is absent."""
+    dc = gconn.DynamicConnectivity(backend="gpu")
+    dc.insert([0, 2], [1, 3])
+    m = 2048
+    kinds = np.r_[2, 2, np.zeros(m, np.int8)]
+    with pytest.raises(ValueError, match=r"delete \(0, 1\) \(operation 1 of"):
+        dc.process(kinds, np.zeros(m + 2, np.int32), np.ones(m + 2, np.int32))
+    assert sorted(dc.edges()[0].tolist()) == [0, 2]
