@@ -239,6 +239,25 @@ def run_gpu_local_search():
     assert _gpu_path_after(n, [(n - 6, n - 5), (n - 5, n - 4)]) == ([0] * (n - 5) + [1] + [2] * 4, True)
 
 
+def run_gpu_largest_piece():
+    """A cut that leaves the representative in a short piece (the local search gives up: that piece
+    holds it): the pass over the forest keeps the component's largest piece unsearched, and only
+    the short piece's vertices are small."""
+    from gconn.backends.gpu import dynamic
+    n = 40
+    dc = gconn.DynamicConnectivity(backend="gpu")
+    dc.insert(np.arange(n - 1), np.arange(1, n))
+    rep = int(np.flatnonzero(dc.components()[1] == 0)[0])
+    assert rep == 0 and bool(dc._state.label[0] == 0)
+    dc.delete([2], [3])
+    meta = dc._state.meta
+    assert bool(int(meta[dynamic.FAIL])) and int(meta[dynamic.SMALL]) == 3
+    assert dc.components()[1].tolist() == [0] * 3 + [1] * (n - 3)
+    dc.insert([0], [n - 1])
+    dc.delete([20], [21])       # 21..39 stay with 0 through the new edge
+    assert dc.components()[1].tolist() == [0] * 3 + [1] * 18 + [0] * 19
+
+
 def run_gpu_wide_tally():
     """The batch check's tally does not wrap: 2,048 inserts of a present pair (2^20 apiece in 32
     bits would) do not hide a deletion of it at a point where it is absent."""

@@ -9,7 +9,7 @@ import os
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from dynamiccases import (run_bridges_and_whole_components, run_cycle, run_gpu_local_search, run_gpu_wide_tally,
+from dynamiccases import (run_bridges_and_whole_components, run_cycle, run_gpu_largest_piece, run_gpu_local_search, run_gpu_wide_tally,
                           run_graph_and_ids, run_hubs, run_multi_edges_and_the_same_pair, run_random_batches,
                           run_random_stream, run_revived_edge_replaces)
 
@@ -58,6 +58,10 @@ def test_a_random_stream_through_rebuilds():
 
 def test_the_local_search_and_its_fallback():
     run_gpu_local_search()
+
+
+def test_the_pass_over_the_forest_keeps_the_largest_piece():
+    run_gpu_largest_piece()
 
 
 def test_a_deletion_before_thousands_of_inserts_of_its_pair_is_refused():

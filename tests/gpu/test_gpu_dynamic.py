@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from hypothesis import given, settings, strategies as st
 
-from dynamiccases import (run_bridges_and_whole_components, run_cycle, run_gpu_local_search, run_gpu_wide_tally,
-                          run_graph_and_ids, run_hubs, run_multi_edges_and_the_same_pair, run_random_batches,
+from dynamiccases import (run_bridges_and_whole_components, run_cycle, run_gpu_largest_piece, run_gpu_local_search,
+                          run_gpu_wide_tally, run_graph_and_ids, run_hubs, run_multi_edges_and_the_same_pair, run_random_batches,
                           run_random_stream, run_revived_edge_replaces)
 from gpucases import ON_GPU
 
@@ -26,6 +26,7 @@ def test_random_mixed_batches(n, batches):
 def test_small_cases():
     run_gpu_local_search()
     run_gpu_wide_tally()
+    run_gpu_largest_piece()
     run_hubs("gpu", leaves=2000)
     run_revived_edge_replaces("gpu")
     run_bridges_and_whole_components("gpu")

@@ -323,11 +323,11 @@ def warmup(show: bool = True, notice: bool = True) -> dict:
 def warmup_gpu(show: bool = True) -> dict:
     """Compile (or load) the GPU kernels of the common calls into :mod:`gconn.backends.gpu.kernel_cache`
     (host arrays, a file, a CSR matrix, :data:`gconn.design.AUTO_GPU_VARIANTS`, incremental
-    batches).  Returns ``{"seconds", "compiled", "loaded", "directory"}``."""
+    batches, the dynamic structure).  Returns ``{"seconds", "compiled", "loaded", "directory"}``."""
     import scipy.sparse as sp
     from gconn import api, io
     from gconn.design import AUTO_GPU_VARIANTS
-    from gconn.backends.gpu import kernel_cache, replay
+    from gconn.backends.gpu import dynamic, kernel_cache, replay
     resolve_backend("gpu")
     import cupy as cp
     before = dict(kernel_cache.COUNTS)
@@ -359,6 +359,7 @@ def warmup_gpu(show: bool = True) -> dict:
         ic.connected(src, dst)
         ic.labels()
         replay._scalar_out()        # a resident call's capture launches it
+        dynamic.warm()
         bar.update()
     return {"seconds": time.perf_counter() - t0, "directory": kernel_cache.directory(),
             "compiled": kernel_cache.COUNTS["compiled"] - before["compiled"],
