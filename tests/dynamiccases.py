@@ -33,8 +33,18 @@ def key(u, v):
     return (min(u, v), max(u, v))
 
 
-def run_random_batches(backend, n, batches):
-    """Random batches; deletions only of edges present at that point (else the batch is refused whole)."""
+def staged(run, *args, **kw):
+    """``run`` with every host batch on the GPU copied in as it is and checked there (as large
+    batches are)."""
+    from unittest import mock
+    from gconn.api import dynamic
+    with mock.patch.object(dynamic, "DEVICE_BATCH", 1):
+        return run(*args, **kw)
+
+
+def run_random_batches(backend, n, batches, put=np.asarray):
+    """Random batches; deletions only of edges present at that point (else the batch is refused
+    whole); ``put`` places the batch's arrays (CuPy's asarray: batches on the device)."""
     dc = gconn.DynamicConnectivity(backend=backend)
     assert dc.backend == ("cpu" if backend == "auto" else backend)
     pairs: Counter = Counter()
@@ -50,9 +60,9 @@ def run_random_batches(backend, n, batches):
                     valid = False
                     break
                 have[key(u, v)] -= 1
-        kinds = np.array([o[0] for o in ops], np.int8)
-        src = np.array([o[1] for o in ops], np.int64)
-        dst = np.array([o[2] for o in ops], np.int64)
+        kinds = put(np.array([o[0] for o in ops], np.int8))
+        src = put(np.array([o[1] for o in ops], np.int64))
+        dst = put(np.array([o[2] for o in ops], np.int64))
         if not valid:
             before = dc.components(), dc.edges()
             with pytest.raises(ValueError, match="is not present at that point; nothing of the batch was applied"):

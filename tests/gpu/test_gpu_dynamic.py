@@ -4,11 +4,12 @@
 """
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from dynamiccases import (run_bridges_and_whole_components, run_cycle, run_gpu_largest_piece, run_gpu_local_search,
-                          run_gpu_wide_tally, run_graph_and_ids, run_hubs, run_multi_edges_and_the_same_pair, run_random_batches,
-                          run_random_stream, run_revived_edge_replaces)
+                          run_gpu_wide_tally, run_graph_and_ids, run_hubs, run_multi_edges_and_the_same_pair,
+                          run_random_batches, run_random_stream, run_revived_edge_replaces, staged)
 from gpucases import ON_GPU
 
 pytestmark = ON_GPU
@@ -21,6 +22,36 @@ BATCHES = st.lists(st.lists(st.tuples(st.integers(0, 2), st.integers(0, 39), st.
 @given(st.integers(2, 40), BATCHES)
 def test_random_mixed_batches(n, batches):
     run_random_batches("gpu", n, batches)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(2, 40), BATCHES)
+def test_random_batches_on_the_device(n, batches):
+    import cupy as cp
+    run_random_batches("gpu", n, batches, put=cp.asarray)
+    staged(run_random_batches, "gpu", n, batches)
+
+
+def test_device_batches_checked_there():
+    import cupy as cp
+    import gconn
+    staged(run_graph_and_ids, "gpu")
+    staged(run_gpu_wide_tally)
+    staged(run_random_stream, "gpu", batches=3)
+    dc = gconn.DynamicConnectivity(backend="gpu")
+    dc.insert(cp.asarray([0, 1]), cp.asarray([1, 2]))
+    got = dc.process(cp.asarray([2, 1, 1], cp.int8), cp.asarray([0, 0, 1]), cp.asarray([1, 2, 2]))
+    assert isinstance(got, cp.ndarray) and got.tolist() == [False, True]
+    with pytest.raises(ValueError, match=r"delete \(0, 1\) \(operation 0 of"):
+        dc.delete(cp.asarray([0]), cp.asarray([1]))
+    with pytest.raises(ValueError, match=r"negative vertex id -3 \(dst\[1\]\)"):
+        dc.insert(cp.asarray([0, 1]), cp.asarray([1, -3]))
+    with pytest.raises(ValueError, match="or 2 \\(delete\\)"):
+        dc.process(cp.asarray([0, 5]), cp.asarray([0, 1]), cp.asarray([1, 2]))
+    with pytest.raises(TypeError, match="dst must be a CuPy array"):
+        dc.insert(cp.asarray([0]), [1])
+    with pytest.raises(TypeError, match="takes NumPy arrays, not CuPy"):
+        gconn.DynamicConnectivity(backend="cpu").insert(cp.asarray([0]), cp.asarray([1]))
 
 
 def test_small_cases():

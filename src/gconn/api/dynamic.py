@@ -11,6 +11,9 @@ from gconn.graph.ids import check_pair, id_range
 from gconn.graph.memory import check_vertices
 from gconn.inputs import as_graph
 
+#: on the GPU, host batches of at least this many operations are copied in as they are and checked
+#: there (the host's passes over a batch of a million took ~4 ms, more than the batch)
+DEVICE_BATCH = 1 << 16
 _KINDS = {"insert": 0, "i": 0, "query": 1, "q": 1, "delete": 2, "d": 2}
 
 
@@ -101,15 +104,17 @@ class DynamicConnectivity:
         """A mixed batch in order: ``kinds[i]`` 0 or 'insert', 1 or 'query', 2 or 'delete' (or one
         ``(m, 3)`` array of ``[kind, u, v]`` rows); returns the queries' answers in order."""
         if src is None and dst is None:
-            arr = np.asarray(kinds)
+            arr = kinds if _is_cupy(kinds) else np.asarray(kinds)
             if arr.ndim != 2 or arr.shape[1] != 3:
                 raise ValueError(f"a batch array must have shape (m, 3) of [kind, u, v]; got {arr.shape}")
             kinds, src, dst = arr[:, 0], arr[:, 1], arr[:, 2]
         elif src is None or dst is None:
             raise TypeError("process() takes kinds, src and dst, or one (m, 3) batch array")
-        return self._batch(_kinds(kinds), src, dst, None)
+        return self._batch(kinds if _is_cupy(kinds) else _kinds(kinds), src, dst, None)
 
     def _batch(self, kinds, src, dst, kind):
+        if _is_cupy(src) or _is_cupy(dst) or _is_cupy(kinds):
+            return self._device_batch(kinds, src, dst, kind)
         s, d = _as_id_array(src, "src"), _as_id_array(dst, "dst")
         check_pair(s, d)
         if kinds is None:
@@ -118,6 +123,10 @@ class DynamicConnectivity:
             raise ValueError(f"kinds has {kinds.size} entries but the batch has {s.size} edges")
         if s.size == 0:
             return np.zeros(0, np.bool_) if kind in (1, None) else None
+        if self.backend == "gpu" and s.size >= DEVICE_BATCH:
+            from gconn.backends.gpu._compat import xp
+            out = self._device_batch(xp.asarray(kinds), xp.asarray(s), xp.asarray(d), kind, staged=True)
+            return out.get() if hasattr(out, "get") else out
         hi = id_range(s, d)
         if hi >= INT32_MAX:
             where, arr = ("src", s) if int(s.max()) == hi else ("dst", d)
@@ -131,6 +140,47 @@ class DynamicConnectivity:
             i, out = self._state.run(kinds, s, d, hi + 1, int(np.count_nonzero(kinds == 0)))
         if i >= 0:
             raise ValueError(f"delete ({int(s[i])}, {int(d[i])}) (operation {i} of the batch): that edge "
+                             "is not present at that point; nothing of the batch was applied")
+        return out if kind in (1, None) else None
+
+    def _device_batch(self, kinds, src, dst, kind, staged=False):
+        """:meth:`_batch` of CuPy arrays (GPU only; or host arrays ``staged`` there), checked on the
+        device; answers on the device."""
+        if self.backend != "gpu":
+            raise TypeError("DynamicConnectivity(backend='cpu') takes NumPy arrays, not CuPy arrays; use "
+                            "backend='gpu'")
+        from gconn.backends.gpu._compat import xp as cp
+        from gconn.backends.gpu.graph import device_id_range
+        for a, what in ((src, "src"), (dst, "dst")):
+            if not (staged or _is_cupy(a)):
+                raise TypeError(f"{what} must be a CuPy array when the other operands are")
+        check_pair(src, dst)
+        if kinds is None:
+            kinds = cp.full(src.size, kind, np.int8)
+        else:
+            kinds = cp.asarray(kinds if _is_cupy(kinds) else _kinds(kinds))
+            if kinds.dtype.kind not in "iub":
+                raise TypeError("operation kinds must be integers (0 insert, 1 query, 2 delete)")
+            if kinds.ndim != 1:
+                raise ValueError("kinds must be 1-D")
+            if kinds.size != src.size:
+                raise ValueError(f"kinds has {kinds.size} entries but the batch has {src.size} edges")
+        if src.size == 0:
+            return cp.zeros(0, np.bool_) if kind in (1, None) else None
+        lo_k, hi_k = cp.stack([kinds.min(), kinds.max()]).astype(np.int64).tolist()
+        if lo_k < 0 or hi_k > 2:
+            raise ValueError("operation kinds must be 0 (insert), 1 (query) or 2 (delete)")
+        hi = device_id_range(src, dst)
+        if hi >= INT32_MAX:
+            where, arr = ("src", src) if int(src.max()) == hi else ("dst", dst)
+            raise ValueError(f"vertex id {hi} ({where}[{int((arr == hi).argmax())}]) is beyond "
+                             f"DynamicConnectivity's ids (below {INT32_MAX}); map the ids to 0..k-1 first")
+        with self._lock:
+            if hi + 1 > self._state.ncap:
+                check_vertices(hi + 1, f"n={hi + 1}", per_vertex=40)
+            i, out = self._state.run_device(kinds, src, dst, hi + 1)
+        if i >= 0:
+            raise ValueError(f"delete ({int(src[i])}, {int(dst[i])}) (operation {i} of the batch): that edge "
                              "is not present at that point; nothing of the batch was applied")
         return out if kind in (1, None) else None
 

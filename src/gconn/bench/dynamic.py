@@ -90,9 +90,10 @@ def _nk_batch(nk, g, dcc, kinds, src, dst) -> None:
 
 
 def run(spec: str, sizes: list, fractions: list, rounds: int, networkit: int = 10**4, log=print,
-        backend: str = "cpu") -> list:
+        backend: str = "cpu", on_device: bool = False) -> list:
     """One row per (batch size, deletion fraction): seconds per batch of each way, checked;
-    NetworKit for batches of at most ``networkit`` updates (0: never; never on the GPU)."""
+    NetworKit for batches of at most ``networkit`` updates (0: never; never on the GPU); on the
+    GPU, ``on_device`` gives the batches as CuPy arrays (uploaded before the clock)."""
     import gconn
     src, dst, n = simple_edges(spec)
     gpu = backend == "gpu"
@@ -124,6 +125,8 @@ def run(spec: str, sizes: list, fractions: list, rounds: int, networkit: int = 1
             times = {"gconn": [], "networkit": [], "recompute": []}
             for r in range(rounds + 1):
                 kinds, s, d = stream.batch(size, f)
+                if on_device:
+                    kinds, s, d = (cp.asarray(a) for a in (kinds, s, d))
                 live = tuple(cp.asarray(a) for a in stream.live) if gpu else stream.live
                 sync()
                 t0 = time.perf_counter()
@@ -157,7 +160,7 @@ def run(spec: str, sizes: list, fractions: list, rounds: int, networkit: int = 1
     return rows
 
 
-def report(rows: list, spec: str, n: int, m: int, backend: str = "cpu") -> str:
+def report(rows: list, spec: str, n: int, m: int, backend: str = "cpu", on_device: bool = False) -> str:
     nk = any("networkit" in r for r in rows)
     head = "| batch | deletions | gconn s | updates/s | recompute s | recompute / gconn |"
     rule = "|--:|--:|--:|--:|--:|--:|"
@@ -165,7 +168,8 @@ def report(rows: list, spec: str, n: int, m: int, backend: str = "cpu") -> str:
         head += " NetworKit s | NetworKit / gconn |"
         rule += "--:|--:|"
     lines = [f"{spec}: n = {n:,}, {m:,} distinct edges (90% present at the start); DynamicConnectivity and "
-             f"the recomputation on the {backend.upper()}", "", head, rule]
+             f"the recomputation on the {backend.upper()}"
+             + ("; the batches as CuPy arrays" if on_device else ""), "", head, rule]
     for r in rows:
         line = (f"| {r['size']:,} | {r['deletes']:.0%} | {r['gconn']:.4f} | {r['size'] / r['gconn']:,.0f} | "
                 f"{r['recompute']:.4f} | {r['recompute'] / r['gconn']:.1f}x |")
@@ -187,15 +191,19 @@ def main(argv=None) -> int:
                     help="where DynamicConnectivity and the recomputation run (default cpu)")
     ap.add_argument("--networkit-max", type=int, default=10**4, metavar="B",
                     help="NetworKit for batches of at most B updates (it takes ~10 us an update; 0: never)")
+    ap.add_argument("--batches-on-device", action="store_true",
+                    help="on the GPU: each batch as CuPy arrays, uploaded before the clock (default: NumPy arrays)")
     args = ap.parse_args(argv)
+    if args.batches_on_device and args.backend != "gpu":
+        ap.error("--batches-on-device needs --backend gpu")
     print(stamp(ap.prog, argv), flush=True)
     sizes = [int(x) for x in args.sizes.split(",")]
     fractions = [float(x) for x in args.deletes.split(",")]
     src, _, n = simple_edges(args.graph)
     rows = run(args.graph, sizes, fractions, args.rounds, args.networkit_max, log=lambda s: print(s, flush=True),
-               backend=args.backend)
+               backend=args.backend, on_device=args.batches_on_device)
     print()
-    print(report(rows, args.graph, n, src.size, args.backend))
+    print(report(rows, args.graph, n, src.size, args.backend, args.batches_on_device))
     return 0
 
 

@@ -754,54 +754,81 @@ class DynamicState:
     # -- a batch
 
     def run(self, kinds, src, dst, n: int, inserts: int, check: bool = True) -> tuple:
-        """The batch, unless a deletion does not find its edge: ``(-1, answers)`` or ``(i, None)``
-        with i the first such deletion (then nothing is applied).  Every update is hashed (pairs
-        not seen get ids, counting 0) and tallied; the check flags a pair both inserted and
-        deleted, or deleted more often than present, and the first phase then applies nothing.
-        The exact pass decides a flagged batch, and one it finds right runs again unchecked."""
+        """The batch (host arrays, ids below ``n``, ``inserts`` of them inserts), unless a
+        deletion does not find its edge: ``(-1, answers)`` or ``(i, None)`` with i the first such
+        deletion (then nothing is applied).  Every update is hashed (pairs not seen get ids,
+        counting 0) and tallied; the check flags a pair both inserted and deleted, or deleted
+        more often than present, and the first phase then applies nothing.  The exact pass
+        decides a flagged batch, and one it finds right runs again unchecked."""
         q = kinds == QUERY
         m = int(kinds.size)
         upd = m - int(np.count_nonzero(q))
-        dels = upd - inserts
-        if dels:
-            self._adjacency()
-        self._capacity(n, upd, dels)
+        cuts = np.r_[0, np.flatnonzero(np.diff(q.astype(np.int8))) + 1, m]
         self._batch_room(m)
-        nn = max(self.n, n)
-        # a link joins two components: at most one a deletion or an arrival
-        if self.tl_bound + upd > self.TL.size:
-            self.TL = _grown(self.TL, max(self.tl_bound + upd, 2 * self.TL.size), self.TL.size)
-            self._views.clear()
         pin, B = self.pin, self.B
         pin[:m], pin[m: 2 * m], pin[2 * m: 3 * m] = kinds, src, dst
         if SIM:
             B[: 3 * m] = pin[: 3 * m]
         else:
             B[: 3 * m].set(pin[: 3 * m])
-        k, s, d = B[:m], B[m: 2 * m], B[2 * m: 3 * m]
+        out = self._batch(B[:m], B[m: 2 * m], B[2 * m: 3 * m], n, upd, upd - inserts, cuts.tolist(), bool(m and q[0]),
+                          check)
+        if out is None:
+            bad = self._missing_exact(kinds, src, dst)
+            return (bad, None) if bad >= 0 else self.run(kinds, src, dst, n, inserts, check=False)
+        return -1, (np.concatenate([a if SIM else a.get() for a in out]) if out else np.zeros(0, np.bool_))
+
+    def run_device(self, kinds, src, dst, n: int, check: bool = True) -> tuple:
+        """:meth:`run` of a batch in device arrays (kinds checked to be 0-2, ids below ``n``);
+        the answers stay on the device.  Its counts and phases are read back in one copy."""
+        k = xp.ascontiguousarray(kinds, dtype=np.int32)
+        s, d = xp.ascontiguousarray(src, dtype=np.int32), xp.ascontiguousarray(dst, dtype=np.int32)
+        m = int(k.size)
+        q = k == QUERY
+        head = xp.concatenate([xp.bincount(k, minlength=3)[:3], q[:1].astype(np.int64),
+                               xp.flatnonzero(q[1:] != q[:-1]) + 1])
+        head = head.tolist()
+        inserts, dels, first_query = int(head[0]), int(head[2]), bool(head[3]) if m else False
+        self._batch_room(m)
+        out = self._batch(k, s, d, n, inserts + dels, dels, [0, *head[4:], m], first_query, check)
+        if out is None:
+            bad = self._missing_exact(k, s, d)
+            return (bad, None) if bad >= 0 else self.run_device(k, s, d, n, check=False)
+        return -1, (xp.concatenate(out) if out else xp.zeros(0, np.bool_))
+
+    def _batch(self, k, s, d, n: int, upd: int, dels: int, cuts: list, first_query: bool, check: bool):
+        """The staged batch (int32 device arrays; its phases start at ``cuts``, the first a run of
+        queries when ``first_query``): the answers of its runs of queries (device arrays), or None
+        when the check flagged it (nothing applied)."""
+        m = int(k.size)
+        if dels:
+            self._adjacency()
+        self._capacity(n, upd, dels)
+        nn = max(self.n, n)
+        # a link joins two components: at most one a deletion or an arrival
+        if self.tl_bound + upd > self.TL.size:
+            self.TL = _grown(self.TL, max(self.tl_bound + upd, 2 * self.TL.size), self.TL.size)
+            self._views.clear()
         ids = self.ids
         self._hash(k, s, d, ids, ADD)
         self._run("dyn_tally", m, ids, k, m, self.D, self.meta, 1)
         if dels and check:
             self._run("dyn_apply", m, ids, k, m, self.D, self.CNT, self.TREE, self.arr, self.gone, self.meta, 1)
-        cuts = np.r_[0, np.flatnonzero(np.diff(q.astype(np.int8))) + 1, m]
-        if cuts.size > 2:
+        if len(cuts) > 2:
             self._run("dyn_clear", m, ids, m, self.D)
         out = []
-        for lo, hi in zip(cuts[:-1], cuts[1:]):
-            if q[lo]:
+        for j, (lo, hi) in enumerate(zip(cuts[:-1], cuts[1:])):
+            if (j % 2 == 0) == first_query:
                 out.append(self.label[s[lo:hi]] == self.label[d[lo:hi]])
                 continue
-            if cuts.size > 2:
+            if len(cuts) > 2:
                 self._run("dyn_tally", hi - lo, ids[lo:hi], k[lo:hi], hi - lo, self.D, self.meta, 0)
-            if not self._phase(nn, ids[lo:hi], k[lo:hi], int(np.count_nonzero(kinds[lo:hi] == DELETE))):
-                bad = self._missing_exact(kinds, src, dst)
-                return (bad, None) if bad >= 0 else self.run(kinds, src, dst, n, inserts, check=False)
+            if not self._phase(nn, ids[lo:hi], k[lo:hi]):
+                return None
         self.n = nn
         if 2 * self.tl_left > self.tl_bound:
             self._list_forest()
-        ans = [a if SIM else a.get() for a in out]
-        return -1, np.concatenate(ans) if ans else np.zeros(0, np.bool_)
+        return out
 
     def _batch_room(self, m: int) -> None:
         """The batch's buffers: the updates (page-locked on the host, one copy), their ids, the
@@ -818,7 +845,7 @@ class DynamicState:
         self.ids, self.arr, self.gone, self.hook, self.gl = (xp.empty(cap, np.int32) for _ in range(5))
         self._views.clear()
 
-    def _phase(self, n: int, ids, k, dels: int) -> bool:
+    def _phase(self, n: int, ids, k) -> bool:
         """One run of updates; False when the check flagged the batch (nothing applied)."""
         m = int(ids.size)
         self.stamp += 1
@@ -868,9 +895,9 @@ class DynamicState:
     def _missing_exact(self, kinds, src, dst) -> int:
         """The first deletion whose pair is not present at its point: the updates sorted by pair,
         each pair's running count from its count before the batch."""
-        upd = np.flatnonzero(kinds != QUERY)
-        k = xp.asarray(kinds[upd])
-        s, d = xp.asarray(src[upd]), xp.asarray(dst[upd])
+        upd = xp.flatnonzero(xp.asarray(kinds) != QUERY)
+        k = xp.asarray(kinds)[upd]
+        s, d = xp.asarray(src)[upd], xp.asarray(dst)[upd]
         keys = _keys(s, d)
         order = xp.argsort(keys, kind="stable") if SIM else xp.argsort(keys)    # CUB's radix sort is stable
         sk = keys[order]
