@@ -252,20 +252,25 @@ def run_gpu_local_search():
 def run_gpu_largest_piece():
     """A cut that leaves the representative in a short piece (the local search gives up: that piece
     holds it): the pass over the forest keeps the component's largest piece unsearched, and only
-    the short piece's vertices are small."""
+    the short piece's vertices are small.  Their rows are read where the edges are many (a
+    clique beyond the cut), every edge id where they are few (a path)."""
     from gconn.backends.gpu import dynamic
     n = 40
-    dc = gconn.DynamicConnectivity(backend="gpu")
-    dc.insert(np.arange(n - 1), np.arange(1, n))
-    rep = int(np.flatnonzero(dc.components()[1] == 0)[0])
-    assert rep == 0 and bool(dc._state.label[0] == 0)
-    dc.delete([2], [3])
-    meta = dc._state.meta
-    assert bool(int(meta[dynamic.FAIL])) and int(meta[dynamic.SMALL]) == 3
-    assert dc.components()[1].tolist() == [0] * 3 + [1] * (n - 3)
-    dc.insert([0], [n - 1])
-    dc.delete([20], [21])       # 21..39 stay with 0 through the new edge
-    assert dc.components()[1].tolist() == [0] * 3 + [1] * 18 + [0] * 19
+    for clique in (True, False):
+        dc = gconn.DynamicConnectivity(backend="gpu")
+        dc.insert(np.arange(n - 1), np.arange(1, n))
+        if clique:
+            u, v = np.triu_indices(n - 3, 2)
+            dc.insert(u + 3, v + 3)
+        assert int(np.flatnonzero(dc.components()[1] == 0)[0]) == 0 and bool(dc._state.label[0] == 0)
+        dc.delete([2], [3])
+        meta = dc._state.meta
+        assert bool(int(meta[dynamic.FAIL])) and int(meta[dynamic.SMALL]) == 3
+        assert (int(meta[dynamic.SMALL]) * dynamic.FLAT_SHARE >= int(meta[dynamic.NE])) is not clique
+        assert dc.components()[1].tolist() == [0] * 3 + [1] * (n - 3)
+        dc.insert([0], [n - 1])
+        dc.delete([20], [21])       # 21..39 stay with 0 through the new edge
+        assert dc.components()[1].tolist() == [0] * 3 + [1] * 18 + [0] * 19 if not clique else [0] * n
 
 
 def run_gpu_wide_tally():

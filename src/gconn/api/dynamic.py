@@ -150,13 +150,12 @@ class DynamicConnectivity:
             raise TypeError("DynamicConnectivity(backend='cpu') takes NumPy arrays, not CuPy arrays; use "
                             "backend='gpu'")
         from gconn.backends.gpu._compat import xp as cp
-        from gconn.backends.gpu.graph import device_id_range
         for a, what in ((src, "src"), (dst, "dst")):
             if not (staged or _is_cupy(a)):
                 raise TypeError(f"{what} must be a CuPy array when the other operands are")
         check_pair(src, dst)
         if kinds is None:
-            kinds = cp.full(src.size, kind, np.int8)
+            kinds = cp.full(src.size, kind, np.int32)
         else:
             kinds = cp.asarray(kinds if _is_cupy(kinds) else _kinds(kinds))
             if kinds.dtype.kind not in "iub":
@@ -167,18 +166,19 @@ class DynamicConnectivity:
                 raise ValueError(f"kinds has {kinds.size} entries but the batch has {src.size} edges")
         if src.size == 0:
             return cp.zeros(0, np.bool_) if kind in (1, None) else None
-        lo_k, hi_k = cp.stack([kinds.min(), kinds.max()]).astype(np.int64).tolist()
-        if lo_k < 0 or hi_k > 2:
-            raise ValueError("operation kinds must be 0 (insert), 1 (query) or 2 (delete)")
-        hi = device_id_range(src, dst)
-        if hi >= INT32_MAX:
-            where, arr = ("src", src) if int(src.max()) == hi else ("dst", dst)
-            raise ValueError(f"vertex id {hi} ({where}[{int((arr == hi).argmax())}]) is beyond "
-                             f"DynamicConnectivity's ids (below {INT32_MAX}); map the ids to 0..k-1 first")
         with self._lock:
+            k, s, d, (kmin, kmax, lo, hi), cuts, first_query = self._state.head(kinds, src, dst)
+            if kmin < 0 or kmax > 2:
+                raise ValueError("operation kinds must be 0 (insert), 1 (query) or 2 (delete)")
+            if lo < 0:
+                id_range(src, dst)      # raises, naming the first negative id and where
+            if hi >= INT32_MAX:
+                where, arr = ("src", src) if int(src.max()) == hi else ("dst", dst)
+                raise ValueError(f"vertex id {hi} ({where}[{int((arr == hi).argmax())}]) is beyond "
+                                 f"DynamicConnectivity's ids (below {INT32_MAX}); map the ids to 0..k-1 first")
             if hi + 1 > self._state.ncap:
                 check_vertices(hi + 1, f"n={hi + 1}", per_vertex=40)
-            i, out = self._state.run_device(kinds, src, dst, hi + 1)
+            i, out = self._state.run_device(k, s, d, hi + 1, cuts, first_query)
         if i >= 0:
             raise ValueError(f"delete ({int(src[i])}, {int(dst[i])}) (operation {i} of the batch): that edge "
                              "is not present at that point; nothing of the batch was applied")

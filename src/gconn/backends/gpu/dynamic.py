@@ -58,6 +58,8 @@ LOG_SHARE, LOG_MIN = 16, 4 if SIM else 1 << 16
 #: 400 has one that fails)
 SIDE_CAP, ROUNDS, MAX_CUTS = (6, 8, 4) if SIM else (512, 512, 128)
 HALF = 16
+#: small vertices past 1/FLAT_SHARE of the edge ids: one pass over the ids instead of their rows
+FLAT_SHARE = 64
 #: the largest piece of a component is chosen by a sample of about 2^SAMPLE_BITS vertices
 SAMPLE_BITS = 14
 _LOW = (1 << 32) - 1
@@ -233,6 +235,41 @@ def make_dyn_clear():
                 D[ids[i]] = 0
 
     return dyn_clear
+
+
+@kernel("dyn_head", lambda t: (t.lvl, t.id, t.id, t.I64, t.i64, t.lvl, t.I64), offsets=False)
+def make_dyn_head():
+    """A batch in device arrays read once: ``head`` (preset to 3, -1, 2^63 - 1, -1, 0, 0) gets the
+    least and greatest kind and id, how many positions start a run of queries or of updates (kept
+    in ``starts``, up to ``room``), and whether the batch opens with queries."""
+
+    def dyn_head(kinds, src, dst, m, head, starts, room):
+        i0 = cuda.grid(1)
+        lane = i0 % WARP
+        kmin, kmax, lo, hi = np.int64(3), np.int64(-1), np.int64(0x7FFFFFFFFFFFFFFF), np.int64(-1)
+        for i in range(i0, m, cuda.gridsize(1)):
+            k = np.int64(kinds[i])
+            kmin, kmax = min(kmin, k), max(kmax, k)
+            u, v = np.int64(src[i]), np.int64(dst[i])
+            lo, hi = min(lo, min(u, v)), max(hi, max(u, v))
+            if i > 0 and (k == QUERY) != (kinds[i - 1] == QUERY):
+                p = cuda.atomic.add(head, 4, 1)
+                if p < room:
+                    starts[p] = i
+        if i0 == 0 and m > 0 and kinds[0] == QUERY:
+            head[5] = 1
+        for sh in (16, 8, 4, 2, 1):     # a warp's, then one atomic a warp
+            kmin = min(kmin, _shfl(kmin, lane ^ sh))
+            kmax = max(kmax, _shfl(kmax, lane ^ sh))
+            lo = min(lo, _shfl(lo, lane ^ sh))
+            hi = max(hi, _shfl(hi, lane ^ sh))
+        if lane == 0:
+            cuda.atomic.min(head, 0, kmin)
+            cuda.atomic.max(head, 1, kmax)
+            cuda.atomic.min(head, 2, lo)
+            cuda.atomic.max(head, 3, hi)
+
+    return dyn_head
 
 
 @device
@@ -461,6 +498,14 @@ def make_dyn_small():
 
 
 @device
+def _flat(meta):
+    """Whether the pass over the forest left so many small vertices that one pass over every
+    edge id costs less than a warp for each small vertex's row (FLAT_SHARE: a grid:4096 phase
+    with 16 million small vertices took 11 ms reading rows, against ~1 ms for the ids)."""
+    return meta[FAIL] != 0 and meta[SMALL] * FLAT_SHARE >= meta[NE]
+
+
+@device
 def _link_edge(e, EU, EV, CNT, TREE, label, P, PST, stamp, Q, TL, HOOK, base, thead, tnext, INL, meta):
     """Edge e (present) between two pieces or components: UnionAsync of their ids in Q; when it
     links, e joins the forest (TREE, TL; the lists of its ends when it is in the log) and the
@@ -488,7 +533,8 @@ def _link_edge(e, EU, EV, CNT, TREE, label, P, PST, stamp, Q, TL, HOOK, base, th
 def make_dyn_link_edges():
     """_link_edge over the edge ids ``es`` (``meta[ARRIVED]`` of them; ``first`` < 0), or, when
     forest edges left, over the log's ids ``first``..``meta[NE]``-1 with an end in a piece
-    searched (stamped)."""
+    searched (stamped); over every id instead of the small vertices' rows when those are many
+    (_flat)."""
 
     def dyn_link_edges(es, cnt_slot, first, EU, EV, CNT, TREE, label, P, PST, stamp, Q, TL, HOOK, base,
                        thead, tnext, INL, meta):
@@ -497,6 +543,8 @@ def make_dyn_link_edges():
         elif meta[LEFT] == 0:
             return
         else:
+            if _flat(meta):
+                first = 0
             k = meta[NE] - first
         for i in range(cuda.grid(1), k, cuda.gridsize(1)):
             if first < 0:
@@ -523,6 +571,8 @@ def make_dyn_scan():
 
     def dyn_scan(small, rows, ROW, ADJ, BEST, EU, EV, CNT, TREE, label, P, PST, stamp, Q, TL, HOOK, base,
                  thead, tnext, INL, meta):
+        if _flat(meta):
+            return
         lane = cuda.grid(1) % WARP
         for w in range(cuda.grid(1) // WARP, meta[SMALL], cuda.gridsize(1) // WARP):
             v = small[w]
@@ -597,7 +647,7 @@ def _grown(a, cap: int, keep: int, fill=0):
     return out
 
 
-KERNELS = ("dyn_hash", "dyn_tally", "dyn_apply", "dyn_clear", "dyn_search", "dyn_slow", "dyn_forest", "dyn_sizes",
+KERNELS = ("dyn_head", "dyn_hash", "dyn_tally", "dyn_apply", "dyn_clear", "dyn_search", "dyn_slow", "dyn_forest", "dyn_sizes",
            "dyn_small", "dyn_scan", "dyn_link_edges", "dyn_label", "dyn_reset")
 
 
@@ -606,6 +656,7 @@ def warm() -> None:
     the pass over the forest say, took 0.1-0.9 s there, in a fresh process on an H200)."""
     for kind in KERNELS:
         get(kind, (), _DT)
+    get("dyn_head", (), dtypes_key(np.int64, np.int64, np.int64))
     get("compress", (False,), _DT)
 
 
@@ -643,6 +694,14 @@ class DynamicState:
         self.QV = self.QE = self.ANC = self.OWNK = z(np.int32)
         self.Q = z(np.int32)
         self.bcap = 0
+        # dyn_head's counts, and their start values (page-locked)
+        self.hbuf = xp.zeros(8, np.int64)
+        self.hinit = np.array([3, -1, (1 << 63) - 1, -1, 0, 0, 0, 0], np.int64)
+        if not SIM:
+            import cupyx
+            pinned = cupyx.empty_pinned(8, np.int64)
+            pinned[:] = self.hinit
+            self.hinit = pinned
         # the kernel views of the arrays launched with, by id (making them was ~12 of a launch's
         # ~29 us); a view holds its array, so an id is not reused while it is here
         self._views = {}
@@ -778,22 +837,36 @@ class DynamicState:
             return (bad, None) if bad >= 0 else self.run(kinds, src, dst, n, inserts, check=False)
         return -1, (np.concatenate([a if SIM else a.get() for a in out]) if out else np.zeros(0, np.bool_))
 
-    def run_device(self, kinds, src, dst, n: int, check: bool = True) -> tuple:
-        """:meth:`run` of a batch in device arrays (kinds checked to be 0-2, ids below ``n``);
-        the answers stay on the device.  Its counts and phases are read back in one copy."""
+    def head(self, kinds, src, dst) -> tuple:
+        """A batch in device arrays, read by one kernel: ``(kinds as int32, src, dst, (least kind,
+        greatest kind, least id, greatest id), where its runs start, whether the first is of
+        queries)`` (ids as given: the caller checks them before they become int32)."""
         k = xp.ascontiguousarray(kinds, dtype=np.int32)
-        s, d = xp.ascontiguousarray(src, dtype=np.int32), xp.ascontiguousarray(dst, dtype=np.int32)
+        if src.dtype != dst.dtype or src.dtype not in (np.int32, np.int64):
+            src, dst = src.astype(np.int64), dst.astype(np.int64)
+        src, dst = xp.ascontiguousarray(src), xp.ascontiguousarray(dst)
         m = int(k.size)
-        q = k == QUERY
-        head = xp.concatenate([xp.bincount(k, minlength=3)[:3], q[:1].astype(np.int64),
-                               xp.flatnonzero(q[1:] != q[:-1]) + 1])
-        head = head.tolist()
-        inserts, dels, first_query = int(head[0]), int(head[2]), bool(head[3]) if m else False
         self._batch_room(m)
-        out = self._batch(k, s, d, n, inserts + dels, dels, [0, *head[4:], m], first_query, check)
+        h = self.hbuf
+        if SIM:
+            h[:] = self.hinit
+        else:
+            h.set(self.hinit)
+        launch(get("dyn_head", (), dtypes_key(src.dtype, src.dtype, src.dtype)), m, self._view(k), self._view(src),
+               self._view(dst), m, self._view(h), self._view(self.starts), self.bcap, persistent=True)
+        got = (h.copy() if SIM else h.get()).tolist()
+        starts = sorted((self.starts[: got[4]] if SIM else self.starts[: got[4]].get()).tolist())
+        return k, src, dst, tuple(got[:4]), [0, *starts, m], bool(got[5])
+
+    def run_device(self, k, s, d, n: int, cuts: list, first_query: bool, check: bool = True) -> tuple:
+        """:meth:`run` of a batch in device arrays read by :meth:`head` (kinds 0-2, ids below
+        ``n``); the answers stay on the device."""
+        s, d = s.astype(np.int32, copy=False), d.astype(np.int32, copy=False)
+        m = int(k.size)
+        out = self._batch(k, s, d, n, m, m, cuts, first_query, check)
         if out is None:
             bad = self._missing_exact(k, s, d)
-            return (bad, None) if bad >= 0 else self.run_device(k, s, d, n, check=False)
+            return (bad, None) if bad >= 0 else self.run_device(k, s, d, n, cuts, first_query, check=False)
         return -1, (xp.concatenate(out) if out else xp.zeros(0, np.bool_))
 
     def _batch(self, k, s, d, n: int, upd: int, dels: int, cuts: list, first_query: bool, check: bool):
@@ -842,7 +915,7 @@ class DynamicState:
             import cupyx
             self.pin = cupyx.empty_pinned(3 * cap, np.int32)
         self.B = xp.empty(3 * cap, np.int32)
-        self.ids, self.arr, self.gone, self.hook, self.gl = (xp.empty(cap, np.int32) for _ in range(5))
+        self.ids, self.arr, self.gone, self.hook, self.gl, self.starts = (xp.empty(cap, np.int32) for _ in range(6))
         self._views.clear()
 
     def _phase(self, n: int, ids, k) -> bool:
@@ -863,28 +936,32 @@ class DynamicState:
         if ngone:
             # past MAX_CUTS the search only marks the components and fails
             self._run("dyn_search", min(ngone, self.ncuts) * WARP, self.gone, self.gl, self.mark, self.EU, self.EV,
-                 self.TREE, self.ncuts if ngone <= MAX_CUTS else 0, self.ROW, self.ADJ if self.ADJ.size else dummy(np.int32), self.base_n,
-                 self.thead, self.tnext, self.label, self.P, self.PST, self.stamp, self.small, self.ANC, self.OWN,
-                 self.OWNK, self.Q, self.ncap, self.QV, self.QE, SIDE_CAP, ROUNDS, self.meta)
-            if int(self.meta[FAIL]):
+                      self.TREE, self.ncuts if ngone <= MAX_CUTS else 0, self.ROW,
+                      self.ADJ if self.ADJ.size else dummy(np.int32), self.base_n, self.thead, self.tnext, self.label,
+                      self.P, self.PST, self.stamp, self.small, self.ANC, self.OWN, self.OWNK, self.Q, self.ncap,
+                      self.QV, self.QE, SIDE_CAP, ROUNDS, self.meta)
+            fail = bool(int(self.meta[FAIL]))
+            if fail:
                 self._run("dyn_slow", n, n, self.label, self.mark, self.P, self.meta)
                 self._run("dyn_forest", self.tl_bound, self.TL, self.meta, self.EU, self.EV, self.TREE, self.label,
-                     self.mark, self.P)
+                          self.mark, self.P)
                 compress(get("compress", (False,), _DT), n, self._view(self.P), dummy(np.int32), 0)
                 step = max(1, n >> SAMPLE_BITS)
                 self._run("dyn_sizes", -(-n // step), n, step, self.label, self.mark, self.P, self.SIZE, self.BEST,
                           self.meta)
                 self._run("dyn_small", n, n, step, self.label, self.mark, self.P, self.PST, self.stamp, self.small,
                           self.SIZE, self.BEST, self.meta)
+            # the small vertices' rows, or (_flat) every edge id with the log's
             self._run("dyn_scan", n * WARP, self.small, self.base_n, self.ROW,
-                 self.ADJ if self.ADJ.size else dummy(np.int32), self.BEST, self.EU, self.EV, self.CNT, self.TREE, *lists)
-            self._run("dyn_link_edges", self.ne - self.base_ne, dummy(np.int32), NE, self.base_ne, self.EU, self.EV,
-                 self.CNT, self.TREE, *lists)
+                      self.ADJ if self.ADJ.size else dummy(np.int32), self.BEST, self.EU, self.EV, self.CNT, self.TREE,
+                      *lists)
+            self._run("dyn_link_edges", self.ne if fail else self.ne - self.base_ne, dummy(np.int32), NE,
+                      self.base_ne, self.EU, self.EV, self.CNT, self.TREE, *lists)
         if narr:
             self._run("dyn_link_edges", narr, self.arr, ARRIVED, -1, self.EU, self.EV, self.CNT, self.TREE, *lists)
         self._run("dyn_label", n, n, self.label, self.P, self.PST, self.stamp, self.Q, self.ANC, self.ncap, self.meta)
-        self._run("dyn_reset", max(narr + ngone, 1), self.hook, self.Q, self.gl, self.mark, self.BEST, self.OWN, self.OWNK,
-             self.meta)
+        self._run("dyn_reset", max(narr + ngone, 1), self.hook, self.Q, self.gl, self.mark, self.BEST, self.OWN,
+                  self.OWNK, self.meta)
         return True
 
     def _sets(self, hook):
