@@ -33,12 +33,12 @@ def key(u, v):
     return (min(u, v), max(u, v))
 
 
-def staged(run, *args, **kw):
-    """``run`` with every host batch on the GPU copied in as it is and checked there (as large
-    batches are)."""
+def on_device(run, *args, **kw):
+    """``run`` in the simulator with its NumPy batches taken as device arrays (the simulator's
+    device arrays are NumPy arrays): the route of CuPy batches on a GPU."""
     from unittest import mock
     from gconn.api import dynamic
-    with mock.patch.object(dynamic, "DEVICE_BATCH", 1):
+    with mock.patch.object(dynamic, "_is_cupy", lambda x: isinstance(x, np.ndarray)):
         return run(*args, **kw)
 
 

@@ -9,7 +9,7 @@ from hypothesis import given, settings, strategies as st
 
 from dynamiccases import (run_bridges_and_whole_components, run_cycle, run_gpu_largest_piece, run_gpu_local_search,
                           run_gpu_wide_tally, run_graph_and_ids, run_hubs, run_multi_edges_and_the_same_pair,
-                          run_random_batches, run_random_stream, run_revived_edge_replaces, staged)
+                          run_random_batches, run_random_stream, run_revived_edge_replaces)
 from gpucases import ON_GPU
 
 pytestmark = ON_GPU
@@ -29,15 +29,11 @@ def test_random_mixed_batches(n, batches):
 def test_random_batches_on_the_device(n, batches):
     import cupy as cp
     run_random_batches("gpu", n, batches, put=cp.asarray)
-    staged(run_random_batches, "gpu", n, batches)
 
 
 def test_device_batches_checked_there():
     import cupy as cp
     import gconn
-    staged(run_graph_and_ids, "gpu")
-    staged(run_gpu_wide_tally)
-    staged(run_random_stream, "gpu", batches=3)
     dc = gconn.DynamicConnectivity(backend="gpu")
     dc.insert(cp.asarray([0, 1]), cp.asarray([1, 2]))
     got = dc.process(cp.asarray([2, 1, 1], cp.int8), cp.asarray([0, 0, 1]), cp.asarray([1, 2, 2]))
@@ -48,10 +44,16 @@ def test_device_batches_checked_there():
         dc.insert(cp.asarray([0, 1]), cp.asarray([1, -3]))
     with pytest.raises(ValueError, match="or 2 \\(delete\\)"):
         dc.process(cp.asarray([0, 5]), cp.asarray([0, 1]), cp.asarray([1, 2]))
+    with pytest.raises(ValueError, match="vertex id 2147483648 \\(dst\\[1\\]\\) is beyond"):
+        dc.insert(cp.asarray([0, 1], cp.int64), cp.asarray([1, 2**31], cp.int64))
     with pytest.raises(TypeError, match="dst must be a CuPy array"):
         dc.insert(cp.asarray([0]), [1])
     with pytest.raises(TypeError, match="takes NumPy arrays, not CuPy"):
         gconn.DynamicConnectivity(backend="cpu").insert(cp.asarray([0]), cp.asarray([1]))
+    g = gconn.Graph.from_edges(cp.asarray([0, 1]), cp.asarray([1, 2]), n=5)
+    for backend in ("gpu", "cpu"):
+        dc = gconn.DynamicConnectivity(graph=g, backend=backend)
+        assert dc.n == 5 and dc.components()[1].tolist() == [0, 0, 0, 1, 2]
 
 
 def test_small_cases():

@@ -11,9 +11,6 @@ from gconn.graph.ids import check_pair, id_range
 from gconn.graph.memory import check_vertices
 from gconn.inputs import as_graph
 
-#: on the GPU, host batches of at least this many operations are copied in as they are and checked
-#: there (the host's passes over a batch of a million took ~4 ms, more than the batch)
-DEVICE_BATCH = 1 << 16
 _KINDS = {"insert": 0, "i": 0, "query": 1, "q": 1, "delete": 2, "d": 2}
 
 
@@ -56,7 +53,9 @@ class DynamicConnectivity:
         self._grow(int(n), 0)
         if graph is not None:
             g = as_graph(graph)
-            src, dst = (np.asarray(a.get() if _is_cupy(a) else a) for a in g.edges())
+            src, dst = g.edges()        # a graph on the GPU stays there for the GPU's structure
+            if self.backend == "cpu":
+                src, dst = (np.asarray(a.get() if _is_cupy(a) else a) for a in (src, dst))
             self._grow(g.n, 0)
             self.insert(src, dst)
 
@@ -123,10 +122,6 @@ class DynamicConnectivity:
             raise ValueError(f"kinds has {kinds.size} entries but the batch has {s.size} edges")
         if s.size == 0:
             return np.zeros(0, np.bool_) if kind in (1, None) else None
-        if self.backend == "gpu" and s.size >= DEVICE_BATCH:
-            from gconn.backends.gpu._compat import xp
-            out = self._device_batch(xp.asarray(kinds), xp.asarray(s), xp.asarray(d), kind, staged=True)
-            return out.get() if hasattr(out, "get") else out
         hi = id_range(s, d)
         if hi >= INT32_MAX:
             where, arr = ("src", s) if int(s.max()) == hi else ("dst", d)
@@ -143,15 +138,17 @@ class DynamicConnectivity:
                              "is not present at that point; nothing of the batch was applied")
         return out if kind in (1, None) else None
 
-    def _device_batch(self, kinds, src, dst, kind, staged=False):
-        """:meth:`_batch` of CuPy arrays (GPU only; or host arrays ``staged`` there), checked on the
-        device; answers on the device."""
+    def _device_batch(self, kinds, src, dst, kind):
+        """:meth:`_batch` of CuPy arrays (GPU only), read and checked on the device by one kernel;
+        answers on the device.  (Host batches are not sent this way: copied in from pageable
+        memory, a million updates took longer than the pinned route, at 100,000 0.3-0.4 ms
+        longer; H200, python -m gconn.bench.dynamic.)"""
         if self.backend != "gpu":
             raise TypeError("DynamicConnectivity(backend='cpu') takes NumPy arrays, not CuPy arrays; use "
                             "backend='gpu'")
         from gconn.backends.gpu._compat import xp as cp
         for a, what in ((src, "src"), (dst, "dst")):
-            if not (staged or _is_cupy(a)):
+            if not _is_cupy(a):
                 raise TypeError(f"{what} must be a CuPy array when the other operands are")
         check_pair(src, dst)
         if kinds is None:
