@@ -140,9 +140,9 @@ class DynamicConnectivity:
 
     def _device_batch(self, kinds, src, dst, kind):
         """:meth:`_batch` of CuPy arrays (GPU only), read and checked on the device by one kernel;
-        answers on the device.  (Host batches are not sent this way: copied in from pageable
-        memory, a million updates took longer than the pinned route, at 100,000 0.3-0.4 ms
-        longer; H200, python -m gconn.bench.dynamic.)"""
+        answers on the device.  (Host batches do not come this way: copied in from pageable
+        memory, batches of 100,000 and a million updates were slower on an H200 than through
+        the page-locked buffer with the host's checks.)"""
         if self.backend != "gpu":
             raise TypeError("DynamicConnectivity(backend='cpu') takes NumPy arrays, not CuPy arrays; use "
                             "backend='gpu'")
