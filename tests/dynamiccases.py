@@ -200,6 +200,18 @@ def run_graph_and_ids(backend):
     assert dc.process(np.array([[0, 5, 6], [1, 5, 6]])).tolist() == [True]
 
 
+def run_wide_ids(backend):
+    """Ids of every integer type: unsigned ones past 2^63 are refused, not wrapped around."""
+    dc = gconn.DynamicConnectivity(backend=backend)
+    for dt in (np.uint8, np.int16, np.uint32, np.int64, np.uint64):
+        dc.insert(np.array([0, 1], dt), np.array([1, 2], dt))
+    for dt in (np.uint32, np.int64, np.uint64):
+        big = np.array([0, 2**31 if dt != np.uint64 else 2**63 + 5], dt)
+        with pytest.raises(ValueError, match=f"vertex id {int(big[1])} \\(dst\\[1\\]\\) is beyond|dst has ids beyond"):
+            dc.insert(np.array([0, 1], dt), big)
+    assert dc.components()[0] == 1 and int(dc.edges()[0].size) == 10
+
+
 def run_random_stream(backend, n=3000, batches=10, size=10_000, deletes=0.3, seed=7):
     """``batches`` batches of ``size`` operations, a share ``deletes`` of them deletions of present edges."""
     rng = np.random.default_rng(seed)

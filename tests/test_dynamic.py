@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import gconn
-from dynamiccases import (run_bridges_and_whole_components, run_cycle, run_graph_and_ids,
+from dynamiccases import (run_bridges_and_whole_components, run_cycle, run_graph_and_ids, run_wide_ids,
                           run_multi_edges_and_the_same_pair, run_random_batches, run_random_stream,
                           run_revived_edge_replaces, run_hubs)
 
@@ -42,6 +42,7 @@ def test_replacement_edges_keep_a_cycle_connected():
 
 def test_graph_ids_and_errors():
     run_graph_and_ids("auto")
+    run_wide_ids("auto")
     with pytest.raises(ValueError, match="unknown backend 'cuda'"):
         gconn.DynamicConnectivity(backend="cuda")
     from gconn.backends import gpu

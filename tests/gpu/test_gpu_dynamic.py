@@ -9,7 +9,7 @@ from hypothesis import given, settings, strategies as st
 
 from dynamiccases import (run_bridges_and_whole_components, run_cycle, run_gpu_largest_piece, run_gpu_local_search,
                           run_gpu_wide_tally, run_graph_and_ids, run_hubs, run_multi_edges_and_the_same_pair,
-                          run_random_batches, run_random_stream, run_revived_edge_replaces)
+                          run_random_batches, run_random_stream, run_revived_edge_replaces, run_wide_ids)
 from gpucases import ON_GPU
 
 pytestmark = ON_GPU
@@ -66,6 +66,7 @@ def test_small_cases():
     run_multi_edges_and_the_same_pair("gpu")
     run_cycle("gpu", n=100_000)
     run_graph_and_ids("gpu")
+    run_wide_ids("gpu")
 
 
 def test_random_streams():

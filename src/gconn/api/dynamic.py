@@ -168,7 +168,9 @@ class DynamicConnectivity:
             if kmin < 0 or kmax > 2:
                 raise ValueError("operation kinds must be 0 (insert), 1 (query) or 2 (delete)")
             if lo < 0:
-                id_range(src, dst)      # raises, naming the first negative id and where
+                # a negative id raises, naming it; else unsigned ids past 2^63 wrapped in the int64
+                # copy, and their greatest is beyond the ids below
+                hi = id_range(src, dst)
             if hi >= INT32_MAX:
                 where, arr = ("src", src) if int(src.max()) == hi else ("dst", dst)
                 raise ValueError(f"vertex id {hi} ({where}[{int((arr == hi).argmax())}]) is beyond "

@@ -647,8 +647,8 @@ def _grown(a, cap: int, keep: int, fill=0):
     return out
 
 
-KERNELS = ("dyn_head", "dyn_hash", "dyn_tally", "dyn_apply", "dyn_clear", "dyn_search", "dyn_slow", "dyn_forest", "dyn_sizes",
-           "dyn_small", "dyn_scan", "dyn_link_edges", "dyn_label", "dyn_reset")
+KERNELS = ("dyn_head", "dyn_hash", "dyn_tally", "dyn_apply", "dyn_clear", "dyn_search", "dyn_slow", "dyn_forest",
+           "dyn_sizes", "dyn_small", "dyn_scan", "dyn_link_edges", "dyn_label", "dyn_reset")
 
 
 def warm() -> None:
