@@ -54,6 +54,7 @@ def test_device_batches_checked_there():
     for backend in ("gpu", "cpu"):
         dc = gconn.DynamicConnectivity(graph=g, backend=backend)
         assert dc.n == 5 and dc.components()[1].tolist() == [0, 0, 0, 1, 2]
+        assert dc.component_of(cp.asarray([4, 2])).tolist() == [2, 0]
 
 
 def test_small_cases():

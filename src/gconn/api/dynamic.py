@@ -67,7 +67,8 @@ class DynamicConnectivity:
     @property
     def n_components(self) -> int:
         """The number of connected components among vertices 0..n-1."""
-        return self._state.k
+        with self._lock:        # not halfway through another thread's batch
+            return self._state.k
 
     def components(self):
         """``(k, labels)``: labels 0..k-1 of vertices 0..n-1, numbered as SciPy numbers them."""
@@ -75,8 +76,8 @@ class DynamicConnectivity:
             return self._state.labels()
 
     def component_of(self, v):
-        """The labels (as :meth:`components` numbers them) of the vertices ``v``."""
-        ids = _as_id_array(v, "v")
+        """The labels (as :meth:`components` numbers them) of the vertices ``v`` (host arrays)."""
+        ids = _as_id_array(v.get() if _is_cupy(v) else v, "v")
         if ids.size and (int(ids.min()) < 0 or int(ids.max()) >= self.n):
             bad = ids[(ids < 0) | (ids >= self.n)][0]
             raise ValueError(f"vertex {int(bad)} is not among the {self.n} vertices seen")
