@@ -21,7 +21,8 @@ class DynamicConnectivity:
     it, and the batch is not applied.  Ids grow the vertex set as they come (below 2^31 - 1).
     Methods may be called from several threads: each call takes the structure's lock.
     ``backend="gpu"`` keeps the structure on the GPU and runs each batch in parallel (a phase for
-    each run of updates between queries); ``"auto"`` and ``"cpu"`` run it on the CPU, where batches
+    each run of updates between queries); there a batch may be CuPy arrays, checked on the device,
+    and the answers then stay there.  ``"auto"`` and ``"cpu"`` run it on the CPU, where batches
     of up to about 0.1% of the edges are fastest.
 
     >>> import gconn
