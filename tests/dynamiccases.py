@@ -285,6 +285,17 @@ def run_gpu_largest_piece():
         assert dc.components()[1].tolist() == [0] * 3 + [1] * 18 + [0] * 19 if not clique else [0] * n
 
 
+def run_gpu_queries_reserve_nothing(put=np.asarray):
+    """A batch of queries leaves the edge arrays and the hash table as they were (on the device
+    route the batch's counts come from the device)."""
+    dc = gconn.DynamicConnectivity(backend="gpu")
+    dc.insert(put(np.arange(20)), put(np.arange(1, 21)))
+    st = dc._state
+    before = st.ecap, int(st.HK.size)
+    got = dc.connected(put(np.zeros(500, np.int64)), put(np.arange(500) % 21))
+    assert bool(got.all()) and (st.ecap, int(st.HK.size)) == before
+
+
 def run_gpu_wide_tally():
     """The batch check's tally does not wrap: 2,048 inserts of a present pair (2^20 apiece in 32
     bits would) do not hide a deletion of it at a point where it is absent."""

@@ -11,7 +11,8 @@ from hypothesis import given, settings, strategies as st
 
 from dynamiccases import (run_bridges_and_whole_components, run_cycle, run_gpu_largest_piece, run_gpu_local_search,
                           run_gpu_wide_tally, run_graph_and_ids, run_hubs, run_multi_edges_and_the_same_pair,
-                          run_random_batches, run_random_stream, run_revived_edge_replaces, run_wide_ids, on_device)
+                          run_random_batches, run_random_stream, run_revived_edge_replaces, run_wide_ids, on_device,
+                          run_gpu_queries_reserve_nothing)
 
 SIM = os.environ.get("NUMBA_ENABLE_CUDASIM", "0").strip() not in ("", "0")
 pytestmark = [pytest.mark.cudasim,
@@ -36,6 +37,7 @@ def test_random_batches_checked_on_the_device(n, batches):
 def test_ids_and_errors_checked_on_the_device():
     on_device(run_graph_and_ids, "gpu")
     on_device(run_wide_ids, "gpu")
+    on_device(run_gpu_queries_reserve_nothing)
 
 
 def test_tree_edges_bridges_and_whole_components():

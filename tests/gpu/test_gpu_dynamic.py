@@ -9,7 +9,8 @@ from hypothesis import given, settings, strategies as st
 
 from dynamiccases import (run_bridges_and_whole_components, run_cycle, run_gpu_largest_piece, run_gpu_local_search,
                           run_gpu_wide_tally, run_graph_and_ids, run_hubs, run_multi_edges_and_the_same_pair,
-                          run_random_batches, run_random_stream, run_revived_edge_replaces, run_wide_ids)
+                          run_random_batches, run_random_stream, run_revived_edge_replaces, run_wide_ids,
+                          run_gpu_queries_reserve_nothing)
 from gpucases import ON_GPU
 
 pytestmark = ON_GPU
@@ -34,6 +35,7 @@ def test_random_batches_on_the_device(n, batches):
 def test_device_batches_checked_there():
     import cupy as cp
     import gconn
+    run_gpu_queries_reserve_nothing(put=cp.asarray)
     dc = gconn.DynamicConnectivity(backend="gpu")
     dc.insert(cp.asarray([0, 1]), cp.asarray([1, 2]))
     got = dc.process(cp.asarray([2, 1, 1], cp.int8), cp.asarray([0, 0, 1]), cp.asarray([1, 2, 2]))

@@ -166,7 +166,7 @@ class DynamicConnectivity:
         if src.size == 0:
             return cp.zeros(0, np.bool_) if kind in (1, None) else None
         with self._lock:
-            k, s, d, (kmin, kmax, lo, hi), cuts, first_query = self._state.head(kinds, src, dst)
+            k, s, d, (kmin, kmax, lo, hi), cuts, first_query, counts = self._state.head(kinds, src, dst)
             if kmin < 0 or kmax > 2:
                 raise ValueError("operation kinds must be 0 (insert), 1 (query) or 2 (delete)")
             if lo < 0:
@@ -179,7 +179,7 @@ class DynamicConnectivity:
                                  f"DynamicConnectivity's ids (below {INT32_MAX}); map the ids to 0..k-1 first")
             if hi + 1 > self._state.ncap:
                 check_vertices(hi + 1, f"n={hi + 1}", per_vertex=40)
-            i, out = self._state.run_device(k, s, d, hi + 1, cuts, first_query)
+            i, out = self._state.run_device(k, s, d, hi + 1, cuts, first_query, counts)
         if i >= 0:
             raise ValueError(f"delete ({int(src[i])}, {int(dst[i])}) (operation {i} of the batch): that edge "
                              "is not present at that point; nothing of the batch was applied")

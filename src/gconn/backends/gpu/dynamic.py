@@ -239,17 +239,21 @@ def make_dyn_clear():
 
 @kernel("dyn_head", lambda t: (t.lvl, t.id, t.id, t.I64, t.i64, t.lvl, t.I64), offsets=False)
 def make_dyn_head():
-    """A batch in device arrays read once: ``head`` (preset to 3, -1, 2^63 - 1, -1, 0, 0) gets the
-    least and greatest kind and id, how many positions start a run of queries or of updates (kept
-    in ``starts``, up to ``room``), and whether the batch opens with queries."""
+    """A batch in device arrays read once: ``head`` (preset to 3, -1, 2^63 - 1, -1, 0, 0, 0, 0)
+    gets the least and greatest kind and id, how many positions start a run of queries or of
+    updates (kept in ``starts``, up to ``room``), whether the batch opens with queries, and its
+    inserts and deletes."""
 
     def dyn_head(kinds, src, dst, m, head, starts, room):
         i0 = cuda.grid(1)
         lane = i0 % WARP
         kmin, kmax, lo, hi = np.int64(3), np.int64(-1), np.int64(0x7FFFFFFFFFFFFFFF), np.int64(-1)
+        ins, dels = np.int64(0), np.int64(0)
         for i in range(i0, m, cuda.gridsize(1)):
             k = np.int64(kinds[i])
             kmin, kmax = min(kmin, k), max(kmax, k)
+            ins += k == INSERT
+            dels += k == DELETE
             u, v = np.int64(src[i]), np.int64(dst[i])
             lo, hi = min(lo, min(u, v)), max(hi, max(u, v))
             if i > 0 and (k == QUERY) != (kinds[i - 1] == QUERY):
@@ -263,11 +267,15 @@ def make_dyn_head():
             kmax = max(kmax, _shfl(kmax, lane ^ sh))
             lo = min(lo, _shfl(lo, lane ^ sh))
             hi = max(hi, _shfl(hi, lane ^ sh))
+            ins += _shfl(ins, lane ^ sh)
+            dels += _shfl(dels, lane ^ sh)
         if lane == 0:
             cuda.atomic.min(head, 0, kmin)
             cuda.atomic.max(head, 1, kmax)
             cuda.atomic.min(head, 2, lo)
             cuda.atomic.max(head, 3, hi)
+            cuda.atomic.add(head, 6, ins)
+            cuda.atomic.add(head, 7, dels)
 
     return dyn_head
 
@@ -840,7 +848,8 @@ class DynamicState:
     def head(self, kinds, src, dst) -> tuple:
         """A batch in device arrays, read by one kernel: ``(kinds as int32, src, dst, (least kind,
         greatest kind, least id, greatest id), where its runs start, whether the first is of
-        queries)`` (ids as given: the caller checks them before they become int32)."""
+        queries, (inserts, deletes))`` (ids as given: the caller checks them before they become
+        int32)."""
         k = xp.ascontiguousarray(kinds, dtype=np.int32)
         if src.dtype != dst.dtype or src.dtype not in (np.int32, np.int64):
             src, dst = src.astype(np.int64), dst.astype(np.int64)
@@ -856,17 +865,17 @@ class DynamicState:
                self._view(dst), m, self._view(h), self._view(self.starts), self.bcap, persistent=True)
         got = (h.copy() if SIM else h.get()).tolist()
         starts = sorted((self.starts[: got[4]] if SIM else self.starts[: got[4]].get()).tolist())
-        return k, src, dst, tuple(got[:4]), [0, *starts, m], bool(got[5])
+        return k, src, dst, tuple(got[:4]), [0, *starts, m], bool(got[5]), tuple(got[6:8])
 
-    def run_device(self, k, s, d, n: int, cuts: list, first_query: bool, check: bool = True) -> tuple:
+    def run_device(self, k, s, d, n: int, cuts: list, first_query: bool, counts: tuple, check: bool = True) -> tuple:
         """:meth:`run` of a batch in device arrays read by :meth:`head` (kinds 0-2, ids below
-        ``n``); the answers stay on the device."""
+        ``n``, ``counts`` its inserts and deletes); the answers stay on the device."""
         s, d = s.astype(np.int32, copy=False), d.astype(np.int32, copy=False)
-        m = int(k.size)
-        out = self._batch(k, s, d, n, m, m, cuts, first_query, check)
+        ins, dels = counts
+        out = self._batch(k, s, d, n, ins + dels, dels, cuts, first_query, check)
         if out is None:
             bad = self._missing_exact(k, s, d)
-            return (bad, None) if bad >= 0 else self.run_device(k, s, d, n, cuts, first_query, check=False)
+            return (bad, None) if bad >= 0 else self.run_device(k, s, d, n, cuts, first_query, counts, check=False)
         return -1, (xp.concatenate(out) if out else xp.zeros(0, np.bool_))
 
     def _batch(self, k, s, d, n: int, upd: int, dels: int, cuts: list, first_query: bool, check: bool):
