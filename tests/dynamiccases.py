@@ -201,7 +201,8 @@ def run_graph_and_ids(backend):
 
 
 def run_wide_ids(backend):
-    """Ids of every integer type: unsigned ones past 2^63 are refused, not wrapped around."""
+    """Ids of every integer type: unsigned ones past 2^63 are refused, not wrapped around; so are
+    kinds past 2^32."""
     dc = gconn.DynamicConnectivity(backend=backend)
     for dt in (np.uint8, np.int16, np.uint32, np.int64, np.uint64):
         dc.insert(np.array([0, 1], dt), np.array([1, 2], dt))
@@ -209,6 +210,9 @@ def run_wide_ids(backend):
         big = np.array([0, 2**31 if dt != np.uint64 else 2**63 + 5], dt)
         with pytest.raises(ValueError, match=f"vertex id {int(big[1])} \\(dst\\[1\\]\\) is beyond|dst has ids beyond"):
             dc.insert(np.array([0, 1], dt), big)
+    for kind, dt in ((2**32, np.int64), (2**32, np.uint64), (2**31, np.uint32)):    # 0 or 2^31 in int32
+        with pytest.raises(ValueError, match="operation kinds must be 0"):
+            dc.process(np.array([kind, 0], dt), np.array([0, 1]), np.array([1, 2]))
     assert dc.components()[0] == 1 and int(dc.edges()[0].size) == 10
 
 

@@ -850,6 +850,8 @@ class DynamicState:
         greatest kind, least id, greatest id), where its runs start, whether the first is of
         queries, (inserts, deletes))`` (ids as given: the caller checks them before they become
         int32)."""
+        if kinds.dtype.itemsize > 4 or kinds.dtype == np.uint32:
+            kinds = xp.where((kinds >= 0) & (kinds <= 2), kinds, -1)     # 2^32 would pass as 0
         k = xp.ascontiguousarray(kinds, dtype=np.int32)
         if src.dtype != dst.dtype or src.dtype not in (np.int32, np.int64):
             src, dst = src.astype(np.int64), dst.astype(np.int64)
