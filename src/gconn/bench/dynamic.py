@@ -159,7 +159,7 @@ def run(spec: str, sizes: list, fractions: list, rounds: int, networkit: int = 1
             rows.append(row)
             nk_part = f", NetworKit {row['networkit']:.4f} s" if "networkit" in row else ""
             log(f"{size:>9,} updates, {f:.0%} deletions: gconn {row['gconn']:.4f} s, recompute "
-                f"{row['recompute']:.4f} s{nk_part}")
+                f"{row['recompute']:.4f} s{nk_part} (built in {build:.3f} s)")
     return rows
 
 
@@ -180,6 +180,8 @@ def report(rows: list, spec: str, n: int, m: int, backend: str = "cpu", on_devic
             line += (f" {r['networkit']:.4f} | {r['networkit'] / r['gconn']:.1f}x |" if "networkit" in r
                      else " | |")
         lines.append(line)
+    lines += ["", f"Building the structure from the graph's {int(m - m // 10):,} edges present (once a row): "
+                  f"{Timing(r['build_s'] for r in rows):.3f} s, median (min-max) of the {len(rows)} rows."]
     return "\n".join(lines)
 
 
