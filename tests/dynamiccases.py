@@ -216,6 +216,25 @@ def run_wide_ids(backend):
     assert dc.components()[0] == 1 and int(dc.edges()[0].size) == 10
 
 
+def run_one_batch_then_deletions(backend, n=2000, m=5000, seed=11):
+    """A multigraph inserted in one batch (on the CPU the components merge by a union-find then),
+    then its edges deleted a quarter at a time, each time against SciPy: the forest and the
+    non-tree edges the batch left must serve the deletions' walks."""
+    rng = np.random.default_rng(seed)
+    src, dst = rng.integers(0, n, m), rng.integers(0, n, m)
+    src[:50], dst[:50] = src[50:100], dst[50:100]       # copies of pairs
+    dc = gconn.DynamicConnectivity(n, backend=backend)
+    dc.insert(src, dst)
+    pairs = Counter(key(int(u), int(v)) for u, v in zip(src, dst))
+    check(dc, pairs)
+    order = rng.permutation(m)
+    for part in np.array_split(order, 4):
+        dc.delete(src[part], dst[part])
+        for i in part:
+            pairs[key(int(src[i]), int(dst[i]))] -= 1
+        check(dc, pairs)
+
+
 def run_random_stream(backend, n=3000, batches=10, size=10_000, deletes=0.3, seed=7):
     """``batches`` batches of ``size`` operations, a share ``deletes`` of them deletions of present edges."""
     rng = np.random.default_rng(seed)

@@ -180,8 +180,9 @@ def report(rows: list, spec: str, n: int, m: int, backend: str = "cpu", on_devic
             line += (f" {r['networkit']:.4f} | {r['networkit'] / r['gconn']:.1f}x |" if "networkit" in r
                      else " | |")
         lines.append(line)
-    lines += ["", f"Building the structure from the graph's {int(m - m // 10):,} edges present (once a row): "
-                  f"{Timing(r['build_s'] for r in rows):.3f} s, median (min-max) of the {len(rows)} rows."]
+    lines += ["", f"Building the structure from the graph's {int(m - m // 10):,} edges present, once a row: "
+                  f"{Timing(r['build_s'] for r in rows):.3f} s (over {len(rows)} row{'s' if len(rows) > 1 else ''}: "
+                  "median (min-max))."]
     return "\n".join(lines)
 
 
