@@ -130,7 +130,8 @@ def _relabel(start, new, label, thead, nxt, eu, ev, queue):
     return qlen
 
 
-#: a batch of inserts only, of at least 1/BULK of the vertices, merges components by a union-find
+#: a batch without queries with inserts of at least 1/BULK of the vertices merges components by a
+#: union-find (after its deletions, when each finds its edge among those present before it)
 BULK = 4
 #: non-tree edges a walk reads at each vertex it reaches, looking for the other walk
 MEETS = 8
@@ -383,6 +384,22 @@ def first_missing(kinds, src, dst, table, cnt):
 
 
 @njit(cache=True)
+def deletes_fit(kinds, src, dst, table, cnt):
+    """Whether every deletion finds its edge among those present before the batch (so that the
+    deletions may run before the inserts)."""
+    want = Dict.empty(types.int64, types.int64)
+    for i in range(kinds.size):
+        if kinds[i] == DELETE:
+            key = _key(src[i], dst[i])
+            d = want.get(key, 0) + 1
+            j = _lookup(table, key)
+            if j < 0 or cnt[table[2 * j + 1]] < d:
+                return False
+            want[key] = d
+    return True
+
+
+@njit(cache=True)
 def rehash(table, new):
     """The live keys of one table into another (empty) one; returns how many."""
     live = 0
@@ -495,10 +512,17 @@ class DynamicState:
             if bad >= 0:
                 return bad, None
         self.reserve(n, inserts)
-        if inserts == kinds.size and BULK * inserts >= self.n:
-            bulk_insert(src, dst, self.arrays(), np.arange(self.ncap, dtype=np.int32))
+        queries = int(np.count_nonzero(kinds == QUERY))
+        if queries == 0 and BULK * inserts >= self.n and (
+                inserts == kinds.size or deletes_fit(kinds, src, dst, self.table, self.cnt)):
+            # without queries only the net change counts: the deletions first, then the inserts at once
+            ins = kinds == INSERT
+            if inserts < kinds.size:
+                dels = ~ins
+                run_batch(kinds[dels], src[dels], dst[dels], np.zeros(0, np.bool_), self.arrays())
+            bulk_insert(src[ins], dst[ins], self.arrays(), np.arange(self.ncap, dtype=np.int32))
             return -1, np.zeros(0, np.bool_)
-        out = np.empty(int(np.count_nonzero(kinds == QUERY)), np.bool_)
+        out = np.empty(queries, np.bool_)
         run_batch(kinds, src, dst, out, self.arrays())
         return -1, out
 
