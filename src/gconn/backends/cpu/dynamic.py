@@ -8,10 +8,11 @@ kept beside it (a hash table from the pair to the edge).
 
 * insert (u, v): another copy of a present pair only counts; otherwise a non-tree
   edge when u and v share a label, else a tree edge, the smaller component taking
-  the larger one's label (a walk of its tree).  A batch of inserts only, of at least
-  n/BULK, merges the components in a union-find over their labels and relabels every
-  vertex once (BENCHMARKS.md, "Dynamic connectivity": building from kron:scale=18 took
-  2.5-2.9x less time, batches of 100,000 inserts 2.4-2.6x less).
+  the larger one's label (a walk of its tree).  The inserts of a batch without queries,
+  at least n/BULK of them, merge the components in a union-find over their labels and
+  relabel every vertex once, after the batch's deletions when each of those finds an edge
+  present before the batch (BENCHMARKS.md, "Dynamic connectivity": building from
+  kron:scale=18 took 2.5-2.9x less time, batches of 100,000 inserts 2.4-2.6x less).
 * delete (u, v): a copy beyond the last only counts; a non-tree edge leaves its
   lists; a tree edge splits its tree in two.  Two walks from u and from v take one
   tree half-edge step in turn until one side is exhausted: that side is the smaller
