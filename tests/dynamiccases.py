@@ -87,6 +87,8 @@ def run_random_batches(backend, n, batches, put=np.asarray):
         assert got.tolist() == expect
         pairs = live
         check(dc, pairs)
+        if dc.backend == "gpu":
+            check_gpu_forest(dc)
 
 
 def run_bridges_and_whole_components(backend):
@@ -282,6 +284,67 @@ def run_gpu_local_search():
     assert _gpu_path_after(n, [(half - 1, half)]) == ([0] * half + [1] * (n - half), True)
     # both cuts exhaust {n - 5} first: the pieces on either side would both go unsearched
     assert _gpu_path_after(n, [(n - 6, n - 5), (n - 5, n - 4)]) == ([0] * (n - 5) + [1] + [2] * 4, True)
+
+
+def check_gpu_forest(dc):
+    """The GPU structure's forest edges (TREE 1) are present and span its components: as many as
+    the vertices less the components, and their own components those of the graph."""
+    st = dc._state
+    host = (lambda a: a) if isinstance(st.TREE, np.ndarray) else (lambda a: a.get())
+    tree = np.flatnonzero(host(st.TREE[: st.ne]) == 1)
+    assert (host(st.CNT[: st.ne])[tree] > 0).all()
+    n, (k, labels) = dc.n, dc.components()
+    assert tree.size == n - k
+    eu, ev = host(st.EU[: st.ne])[tree], host(st.EV[: st.ne])[tree]
+    kf, lf = scipy_cc(coo_matrix((np.ones(tree.size), (eu, ev)), shape=(n, n)), directed=False)
+    assert kf == k and np.array_equal(lf, labels)
+
+
+def run_gpu_heal(side=12, rounds=8, seed=4):
+    """A grid: most cuts of its forest heal, a walk from one end meeting a non-tree edge to the
+    other's walk, and the component keeps its label; batches of random deletions and inserts
+    against SciPy, the forest checked to span the components after each."""
+    from gconn.backends.gpu import dynamic
+    rng = np.random.default_rng(seed)
+    idx = np.arange(side * side).reshape(side, side)
+    src = np.r_[idx[:, :-1].ravel(), idx[:-1, :].ravel()]
+    dst = np.r_[idx[:, 1:].ravel(), idx[1:, :].ravel()]
+    dc = gconn.DynamicConnectivity(backend="gpu")
+    dc.insert(src, dst)
+    pairs = Counter(key(int(u), int(v)) for u, v in zip(src, dst))
+    healed = 0
+    for _ in range(rounds):
+        present = [p for p, c in pairs.items() if c > 0]
+        gone = [present[i] for i in rng.choice(len(present), 6, replace=False)]
+        new = [tuple(int(x) for x in rng.integers(0, side * side, 2)) for _ in range(2)]
+        dc.process([2] * 6 + [0] * 2, [p[0] for p in gone + new], [p[1] for p in gone + new])
+        for p in gone:
+            pairs[p] -= 1
+        for u, v in new:
+            pairs[key(u, v)] += 1
+        healed += int(dc._state.meta[dynamic.HEALS])
+        check(dc, pairs)
+        check_gpu_forest(dc)
+    assert healed > 0
+
+
+def run_gpu_heal_meets_a_piece():
+    """Two cuts at vertex 5 of a path 0..9, 11, 12 with a leaf 10 at 5 and a chord (5, 7): the cut
+    (4, 5) finds the piece {5, 10}, the cut (5, 6) heals by the chord into it, so {5, 10} is no
+    piece of the new forest: the pass over the forest decides, and 0..4 is a component of its own
+    (keeping {5, 10} as a piece leaves 0..4 in the component: the test fails without the check)."""
+    from gconn.backends.gpu import dynamic
+    dc = gconn.DynamicConnectivity(backend="gpu")
+    tree = [(i, i + 1) for i in range(9)] + [(9, 11), (11, 12), (5, 10)]
+    dc.insert([p[0] for p in tree], [p[1] for p in tree])
+    dc.insert([5], [7])
+    assert bool(dc._state.label[0] == 0)
+    dc.delete([4, 5], [5, 6])
+    meta = dc._state.meta
+    # the chord heals unless the cut (4, 5) stamps 5 after (5, 6) does (in the simulator it heals)
+    assert int(meta[dynamic.HEALS]) == 0 or bool(int(meta[dynamic.FAIL]))
+    assert dc.components()[1].tolist() == [0] * 5 + [1] * 8
+    check_gpu_forest(dc)
 
 
 def run_gpu_largest_piece():

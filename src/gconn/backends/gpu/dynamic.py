@@ -49,14 +49,19 @@ FIND, ADD, PUT = 0, 1, 2
 #: that left), a wrong deletion seen by the check, forest edges that left since TL was listed;
 #: then a phase's: arrived pairs, forest edges gone, small vertices, links made, whether the local
 #: search failed (the pass over the forest decides)
-NE, TLN, FLAG, DROPPED, ARRIVED, LEFT, SMALL, HOOKS, FAIL = range(9)
+NE, TLN, FLAG, DROPPED, ARRIVED, LEFT, SMALL, HOOKS, FAIL, HEALS, WIDE = range(11)
 #: the log may grow to this share of the adjacency's edges (and at least LOG_MIN) before a rebuild
 LOG_SHARE, LOG_MIN = 16, 4 if SIM else 1 << 16
-#: the local search: vertices a side may queue, rounds before it gives up, and cuts searched
-#: locally (a phase with more forest deletions takes the pass over the forest: on kron:scale=22,
-#: H200, one of 40 cuts fails the search in a quarter of the phases, and nearly every phase of
-#: 400 has one that fails)
-SIDE_CAP, ROUNDS, MAX_CUTS = (6, 8, 4) if SIM else (512, 512, 128)
+#: the local search: vertices a side may queue, rounds before it gives up, cuts searched locally (a
+#: phase with more forest deletions takes the pass over the forest), warps searching (each with
+#: its queues)
+SIDE_CAP, ROUNDS, MAX_CUTS, SEARCH_WARPS = (6, 8, 4, 2) if SIM else (512, 512, 1 << 16, 4096)
+#: the most cuts a phase searches is learned, between MIN_SEARCH and MAX_CUTS: halved to half the
+#: cuts of a phase whose search failed, doubled by one that succeeded with at least half as many,
+#: and grown by a sixteenth by each phase that skips the search (a failed search costs its longest
+#: walk, up to ROUNDS steps: 1.6 ms on kron:scale=22 with 400 cuts, where nearly every phase of 400
+#: fails; on grid:4096 phases of 5,000 cuts mostly fail, of 500 mostly heal)
+MIN_SEARCH = 2 if SIM else 128
 HALF = 16
 #: small vertices past 1/FLAT_SHARE of the edge ids: one pass over the ids instead of their rows
 FLAT_SHARE = 64
@@ -178,7 +183,7 @@ def make_dyn_tally():
     def dyn_tally(ids, kinds, m, D, meta, first):
         i0 = cuda.grid(1)
         if i0 == 0:
-            for j in range(ARRIVED, FAIL + 1):
+            for j in range(ARRIVED, WIDE + 1):
                 meta[j] = 0
             if first:
                 meta[FLAG] = 0
@@ -286,46 +291,61 @@ def _cur(label, P, PST, stamp, v):
     return P[v] if PST[v] == stamp else label[v]
 
 
-@kernel("dyn_search", lambda t: (t.id, t.id, t.i8, t.id, t.id, t.i8, t.I64, t.i64, t.id, t.I64, t.id, t.id, t.id,
-                                 t.id, t.id, t.I64, t.id, t.id, t.id, t.id, t.id, t.I64, t.id, t.id, t.I64, t.I64,
-                                 t.i64), offsets=False)
+@kernel("dyn_search", lambda t: (t.id, t.id, t.i8, t.id, t.id, t.i8, t.id, t.i64, t.I64, t.i64, t.id, t.I64, t.id,
+                                 t.id, t.id, t.id, t.id, t.I64, t.id, t.id, t.id, t.id, t.id, t.I64, t.id, t.id,
+                                 t.I64, t.I64, t.id, t.i64), offsets=False)
 def make_dyn_search():
-    """The components of the forest edges that left (``meta[LEFT]`` of them) marked (their labels
-    kept in ``gl``), and the smaller side of each such cut, found without
-    touching the rest of its tree: a warp a cut, a half-warp a side, each walking its side of the
-    forest (the tree edges of the adjacency rows, 16 at a time, and of the log's lists) from one
-    end of the cut, breadth first and in step with the other, until one side has no vertex left
-    to walk.  That side is a whole piece: its vertices take piece id ``nb + c`` (P, stamped in
-    PST) and join ``small``; ANC[c] is a vertex of it.  The search fails (``meta[FAIL]``, and the
-    pass over the forest decides) when a side outgrows ``cap`` vertices, the walk ``rounds``
-    steps, when the piece holds its component's representative (the label of the other pieces),
-    or when two cuts find the same piece (a component must keep exactly one piece unsearched)."""
+    """Each forest edge that left (``meta[LEFT]`` of them; its component's label kept in ``gl``)
+    searched without touching the rest of its tree: a warp a cut, a half-warp a side, each walking
+    its side of the forest (the tree edges of the adjacency rows, 16 at a time, and of the log's
+    lists) from one end of the cut, breadth first and in step with the other.
 
-    def dyn_search(gone, gl, mark, EU, EV, TREE, ncuts, ROW, ADJ, rows, thead, tnext, label, P, PST, stamp, small,
-                   ANC, OWN, OWNK, Q, nb, QV, QE, cap, rounds, meta):
+    A walk stamps its vertices (WS: the phase, the cut, the side), and a present non-tree edge of
+    a row read whose other end bears the other side's stamp *heals* the cut: it joins the forest
+    (TREE 2 until dyn_healed; the walks follow TREE 1 only, so each replacement joins exactly the
+    two pieces its cut parted, and the replacements and the cuts left form a forest) and the
+    component keeps its vertices and label.  Otherwise the walk goes on until one side has no
+    vertex left to walk: that side is a whole piece, its vertices take piece id ``nb + c`` (P,
+    stamped in PST) and join ``small``; ANC[c] is a vertex of it.  A cut not healed marks its
+    component.  The search fails (``meta[FAIL]``, and the pass over the forest decides) when a
+    side outgrows ``cap`` vertices, the walk ``rounds`` steps, when the piece holds its
+    component's representative (the label of the other pieces), or when two cuts find the same
+    piece (a component must keep exactly one piece unsearched).  Each warp has its queues (QV,
+    QE: ``2 cap`` a warp)."""
+
+    def dyn_search(gone, gl, mark, EU, EV, TREE, CNT, WS, ncuts, ROW, ADJ, rows, thead, tnext, label, P, PST, stamp,
+                   small, ANC, OWN, OWNK, Q, nb, QV, QE, cap, rounds, heals, meta):
         lane = cuda.grid(1) % WARP
+        wid = cuda.grid(1) // WARP
         half = lane // HALF
         hl = lane % HALF
         below = (np.uint32(1) << np.uint32(hl)) - np.uint32(1)
-        for c in range(cuda.grid(1) // WARP, meta[LEFT], cuda.gridsize(1) // WARP):
+        first = (np.uint32(1) << np.uint32(lane)) - np.uint32(1)
+        for c in range(wid, meta[LEFT], cuda.gridsize(1) // WARP):
+            _syncwarp()     # the warp's queues are the last cut's until every lane has read them
             e = gone[c]
+            lv = label[EU[e]]
             if lane == 0:
-                lv = label[EU[e]]
                 gl[c] = lv
-                mark[lv] = 1
                 if c < OWNK.size:
                     OWNK[c] = -1
             if c >= ncuts:
-                meta[FAIL] = 1
+                if lane == 0:
+                    mark[lv] = 1
+                    meta[FAIL] = 1
                 continue
-            b = (2 * c + half) * cap
+            b = (2 * wid + half) * cap
+            mine = (np.int64(stamp) << np.int64(32)) | np.int64(2 * c + half)
+            theirs = mine ^ np.int64(1)
             x = EU[e] if half == 0 else EV[e]
             if hl == 0:
                 QV[b] = x
                 QE[b] = e
+                WS[x] = mine
             _syncwarp()
             at, ln, j, jend, came = 0, 1, 0, 0, e
             fail = False
+            healed = False
             done = -1
             r = 0
             while True:
@@ -348,37 +368,57 @@ def make_dyn_search():
                         while s >= 0:
                             f = s >> 1
                             if f != came and TREE[f] == 1:
+                                o = EV[f] if EU[f] == x else EU[f]
                                 if ln < cap:
-                                    QV[b + ln] = EV[f] if EU[f] == x else EU[f]
+                                    QV[b + ln] = o
                                     QE[b + ln] = f
+                                    WS[o] = mine
                                 ln += 1
                             s = tnext[s]
                 ln = _shfl(ln, half * HALF)
                 t = j + hl
                 take = False
+                hit = False
                 f = 0
+                o = 0
                 if t < jend:
                     f = ADJ[t]
-                    take = f != came and TREE[f] == 1
+                    if f != came:
+                        o = EV[f] if EU[f] == x else EU[f]
+                        tr = TREE[f]
+                        take = tr == 1
+                        hit = tr == 0 and CNT[f] > 0 and WS[o] == theirs
+                hits = np.uint32(_ballot(hit))
+                if hits != 0:
+                    if hit and (hits & first) == 0:
+                        TREE[f] = 2
+                        heals[cuda.atomic.add(meta, HEALS, 1)] = f
+                    healed = True
+                    break
                 got = np.uint32(_ballot(take)) >> np.uint32(half * HALF) & np.uint32(0xFFFF)
                 if take:
                     pos = ln + cuda.popc(got & below)
                     if pos < cap:
-                        QV[b + pos] = EV[f] if EU[f] == x else EU[f]
+                        QV[b + pos] = o
                         QE[b + pos] = f
+                        WS[o] = mine
                 ln += cuda.popc(got)
                 j = min(j + HALF, jend)
                 _syncwarp()
                 if _ballot(ln > cap) != 0:
                     fail = True
                     break
+            if healed:
+                continue
+            if lane == 0:
+                mark[lv] = 1
             if fail:
                 if lane == 0:
                     meta[FAIL] = 1
                 continue
             # the piece: lanes of the exhausted half hold its length
             ln = _shfl(ln, done * HALF)
-            b = (2 * c + done) * cap
+            b = (2 * wid + done) * cap
             low = np.int32(0x7FFFFFFF)
             rep = False
             for i in range(lane, ln, WARP):
@@ -413,6 +453,25 @@ def make_dyn_search():
                 small[at + i] = v
 
     return dyn_search
+
+
+@kernel("dyn_healed", lambda t: (t.id, t.id, t.id, t.i8, t.id, t.I64, t.id, t.i8, t.id, t.i64), offsets=False)
+def make_dyn_healed():
+    """The replacements found by dyn_search (``meta[HEALS]`` of them) join the forest (TREE 1,
+    listed in TL).  One with an end in a piece found by another cut (that piece is then no whole
+    piece of the new forest) fails the search, and marks its component."""
+
+    def dyn_healed(heals, EU, EV, TREE, PST, stamp, label, mark, TL, meta):
+        for i in range(cuda.grid(1), meta[HEALS], cuda.gridsize(1)):
+            f = heals[i]
+            TREE[f] = 1
+            TL[cuda.atomic.add(meta, TLN, 1)] = f
+            u = EU[f]
+            if PST[u] == stamp or PST[EV[f]] == stamp:
+                mark[label[u]] = 1
+                meta[FAIL] = 1
+
+    return dyn_healed
 
 
 @kernel("dyn_slow", lambda t: (t.I64, t.id, t.i8, t.id, t.i64), offsets=False)
@@ -529,6 +588,8 @@ def _link_edge(e, EU, EV, CNT, TREE, label, P, PST, stamp, Q, TL, HOOK, base, th
                 TREE[e] = 1
                 TL[cuda.atomic.add(meta, TLN, 1)] = e
                 HOOK[cuda.atomic.add(meta, HOOKS, 1)] = h
+                if h < label.size:      # a component's label, not a piece's id, hooked
+                    meta[WIDE] = 1
                 if e >= base and INL[e] == 0:
                     INL[e] = 1
                     tnext[2 * e] = cuda.atomic.exch(thead, u, 2 * e)
@@ -600,16 +661,20 @@ def make_dyn_scan():
     return dyn_scan
 
 
-@kernel("dyn_label", lambda t: (t.I64, t.id, t.id, t.id, t.I64, t.id, t.id, t.I64, t.i64), offsets=False)
+@kernel("dyn_label", lambda t: (t.I64, t.id, t.id, t.id, t.I64, t.id, t.id, t.I64, t.id, t.i64), offsets=False)
 def make_dyn_label():
     """Each vertex's label: the root in Q of its piece or component, as a vertex (a piece id
-    ``nb + c`` is its vertex ANC[c])."""
+    ``nb + c`` is its vertex ANC[c]).  Only the small vertices' when the local search decided and
+    no component's label was hooked (UnionAsync hooks the larger root: a piece's id under a label),
+    none when no link was made and no piece found."""
     find_any = UF.find_any
 
-    def dyn_label(n, label, P, PST, stamp, Q, ANC, nb, meta):
-        if meta[ARRIVED] == 0 and meta[LEFT] == 0:
-            return
-        for v in range(cuda.grid(1), n, cuda.gridsize(1)):
+    def dyn_label(n, label, P, PST, stamp, Q, ANC, nb, small, meta):
+        if meta[HOOKS] == 0 and meta[SMALL] == 0 and meta[FAIL] == 0:
+            return      # no set joined, no piece split off: the labels stand
+        few = meta[FAIL] == 0 and meta[WIDE] == 0
+        for i in range(cuda.grid(1), meta[SMALL] if few else n, cuda.gridsize(1)):
+            v = small[i] if few else i
             r = find_any(Q, _cur(label, P, PST, stamp, v), UNION_ASYNC, FIND_NAIVE)
             label[v] = r if r < nb else ANC[r - nb]
 
@@ -679,8 +744,9 @@ class DynamicState:
         # its piece (P, valid where PST holds the phase's stamp); the small vertices; which cut
         # owns the piece whose least vertex it is (OWN, -1 between phases); the head of its list
         # of forest edges from the log (thead, through tnext of the half-edges 2e, 2e + 1)
-        self.label, self.mark, self.P, self.PST, self.small, self.OWN, self.thead, self.SIZE, self.BEST = (
-            z(d) for d in (np.int32, np.int8, np.int32, np.int32, np.int32, np.int32, np.int32, np.int32, np.int64))
+        self.label, self.mark, self.P, self.PST, self.small, self.OWN, self.thead, self.SIZE, self.BEST, self.WS = (
+            z(d) for d in (np.int32, np.int8, np.int32, np.int32, np.int32, np.int32, np.int32, np.int32, np.int64,
+                           np.int64))
         self.stamp = 0
         self.ne = self.ecap = 0
         # an edge id: its ends, multiplicity, whether in the forest, a batch's count (0 between),
@@ -689,7 +755,7 @@ class DynamicState:
             z(d) for d in (np.int32, np.int32, np.int32, np.int8, np.int64, np.int8))
         self.tnext = z(np.int32)
         self.HK, self.HV = xp.full(16, EMPTY, np.int64), xp.full(16, -1, np.int32)
-        self.meta = xp.zeros(9, np.int64)
+        self.meta = xp.zeros(11, np.int64)
         # the forest's edge ids, meta[TLN] of them (with some that left it, until listed again)
         self.TL = xp.zeros(16, np.int32)
         self.tl_bound = self.tl_left = 0
@@ -699,6 +765,7 @@ class DynamicState:
         # union-find over ids (a vertex's label, or ncap + c for the piece of cut c), the
         # identity between phases
         self.ncuts = 0
+        self.search_limit = MAX_CUTS
         self.QV = self.QE = self.ANC = self.OWNK = z(np.int32)
         self.Q = z(np.int32)
         self.bcap = 0
@@ -749,14 +816,16 @@ class DynamicState:
             self.SIZE, self.BEST = xp.zeros(cap, np.int32), xp.zeros(cap, np.int64)
             self.P, self.small = xp.empty(cap, np.int32), xp.empty(cap, np.int32)
             self.PST = xp.zeros(cap, np.int32)
+            self.WS = xp.zeros(cap, np.int64)
             self.OWN = xp.full(cap, -1, np.int32)
             self.thead = _grown(self.thead, cap, self.thead.size, -1)
             self.Q = xp.zeros(0, np.int32)
         cuts = min(max(cuts, 1), MAX_CUTS)
         if cuts > self.ncuts:
             self.ncuts = max(cuts, 2 * self.ncuts)
-            self.QV, self.QE = (xp.empty(2 * self.ncuts * SIDE_CAP, np.int32) for _ in range(2))
             self.ANC, self.OWNK = xp.empty(self.ncuts, np.int32), xp.full(self.ncuts, -1, np.int32)
+        if self.QV.size == 0:
+            self.QV, self.QE = (xp.empty(2 * SEARCH_WARPS * SIDE_CAP, np.int32) for _ in range(2))
         if self.Q.size < self.ncap + self.ncuts:
             self.Q = xp.arange(self.ncap + self.ncuts, dtype=np.int32)
         if 2 * (self.ne + ids) > self.HK.size:
@@ -926,7 +995,8 @@ class DynamicState:
             import cupyx
             self.pin = cupyx.empty_pinned(3 * cap, np.int32)
         self.B = xp.empty(3 * cap, np.int32)
-        self.ids, self.arr, self.gone, self.hook, self.gl, self.starts = (xp.empty(cap, np.int32) for _ in range(6))
+        self.ids, self.arr, self.gone, self.hook, self.gl, self.starts, self.heals = (
+            xp.empty(cap, np.int32) for _ in range(7))
         self._views.clear()
 
     def _phase(self, n: int, ids, k) -> bool:
@@ -945,13 +1015,17 @@ class DynamicState:
             return True
         lists = self._sets(self.hook)
         if ngone:
-            # past MAX_CUTS the search only marks the components and fails
-            self._run("dyn_search", min(ngone, self.ncuts) * WARP, self.gone, self.gl, self.mark, self.EU, self.EV,
-                      self.TREE, self.ncuts if ngone <= MAX_CUTS else 0, self.ROW,
+            # past the limit the search only marks the components and fails
+            search = ngone <= self.search_limit
+            self._run("dyn_search", min(ngone, SEARCH_WARPS) * WARP, self.gone, self.gl, self.mark, self.EU, self.EV,
+                      self.TREE, self.CNT, self.WS, self.ncuts if search else 0, self.ROW,
                       self.ADJ if self.ADJ.size else dummy(np.int32), self.base_n, self.thead, self.tnext, self.label,
                       self.P, self.PST, self.stamp, self.small, self.ANC, self.OWN, self.OWNK, self.Q, self.ncap,
-                      self.QV, self.QE, SIDE_CAP, ROUNDS, self.meta)
+                      self.QV, self.QE, SIDE_CAP, ROUNDS, self.heals, self.meta)
+            self._run("dyn_healed", ngone, self.heals, self.EU, self.EV, self.TREE, self.PST, self.stamp, self.label,
+                      self.mark, self.TL, self.meta)
             fail = bool(int(self.meta[FAIL]))
+            self._learn(search, fail, ngone)
             if fail:
                 self._run("dyn_slow", n, n, self.label, self.mark, self.P, self.meta)
                 self._run("dyn_forest", self.tl_bound, self.TL, self.meta, self.EU, self.EV, self.TREE, self.label,
@@ -970,10 +1044,20 @@ class DynamicState:
                       self.base_ne, self.EU, self.EV, self.CNT, self.TREE, *lists)
         if narr:
             self._run("dyn_link_edges", narr, self.arr, ARRIVED, -1, self.EU, self.EV, self.CNT, self.TREE, *lists)
-        self._run("dyn_label", n, n, self.label, self.P, self.PST, self.stamp, self.Q, self.ANC, self.ncap, self.meta)
+        self._run("dyn_label", n, n, self.label, self.P, self.PST, self.stamp, self.Q, self.ANC, self.ncap, self.small,
+                  self.meta)
         self._run("dyn_reset", max(narr + ngone, 1), self.hook, self.Q, self.gl, self.mark, self.BEST, self.OWN,
                   self.OWNK, self.meta)
         return True
+
+    def _learn(self, search: bool, fail: bool, cuts: int) -> None:
+        """The search's cut limit after a phase of ``cuts`` cuts (MIN_SEARCH)."""
+        if not search:
+            self.search_limit = min(MAX_CUTS, self.search_limit + max(1, self.search_limit // 16))
+        elif fail:
+            self.search_limit = max(MIN_SEARCH, cuts // 2)
+        elif 2 * cuts >= self.search_limit:
+            self.search_limit = min(MAX_CUTS, 2 * self.search_limit)
 
     def _sets(self, hook):
         """The arguments of _link_edge after an edge's own arrays."""
