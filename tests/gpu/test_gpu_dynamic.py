@@ -84,3 +84,20 @@ def test_benchmark_checks_every_batch():
     rows = bench.run("kron:scale=12", [100, 10_000], [0.1, 0.9], 2, log=lambda s: None, backend="gpu")
     assert [r["size"] for r in rows] == [100, 100, 10_000, 10_000] and len(rows[0]["gconn"].samples) == 2
     assert "recomputation on the GPU" in bench.report(rows, "kron:scale=12", 4096, 1000, "gpu")
+
+
+def test_a_launcher_packs_again_what_changed():
+    """The structure's launches keep their parameters: another array or another scalar in a
+    position is packed again, an array of another type refused."""
+    import cupy as cp
+    from gconn.backends.gpu import dynamic, launch
+    run = launch.Launcher(launch.get("dyn_clear", (), dynamic._DT))
+    ids = cp.asarray([0, 2], cp.int32)
+    a, b = cp.ones(4, cp.int64), cp.ones(4, cp.int64)
+    run(2, ids, 2, a)
+    run(2, ids, 1, b)
+    assert a.tolist() == [0, 1, 0, 1] and b.tolist() == [0, 1, 1, 1]
+    with pytest.raises(TypeError, match="int64"):
+        run(2, ids, 2, cp.ones(4, cp.int32))
+    run(2, ids, 2, b)
+    assert b.tolist() == [0, 1, 0, 1]

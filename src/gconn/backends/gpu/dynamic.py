@@ -37,7 +37,7 @@ import numpy as np
 
 from gconn.backends.core.unionfind import FIND_HALVE, FIND_NAIVE, UNION_ASYNC
 from gconn.backends.gpu._compat import SIM, cuda, view, xp
-from gconn.backends.gpu.launch import FULL_MASK, WARP, dtypes_key, dummy, get, kernel, launch
+from gconn.backends.gpu.launch import FULL_MASK, WARP, Launcher, dtypes_key, dummy, get, kernel, launch
 from gconn.backends.gpu.primitives import UF, device
 from gconn.backends.gpu.unionfind import compress
 
@@ -56,11 +56,12 @@ LOG_SHARE, LOG_MIN = 16, 4 if SIM else 1 << 16
 #: phase with more forest deletions takes the pass over the forest), warps searching (each with
 #: its queues)
 SIDE_CAP, ROUNDS, MAX_CUTS, SEARCH_WARPS = (6, 8, 4, 2) if SIM else (512, 512, 1 << 16, 4096)
-#: the most cuts a phase searches is learned, between MIN_SEARCH and MAX_CUTS: halved to half the
-#: cuts of a phase whose search failed, doubled by one that succeeded with at least half as many,
-#: and grown by a sixteenth by each phase that skips the search (a failed search costs its longest
-#: walk, up to ROUNDS steps: 1.6 ms on kron:scale=22 with 400 cuts, where nearly every phase of 400
-#: fails; on grid:4096 phases of 5,000 cuts mostly fail, of 500 mostly heal)
+#: the most cuts a phase searches is learned, between MIN_SEARCH and MAX_CUTS: set to half the cuts
+#: of the second search in a row that failed, doubled by one that succeeded with at least half as
+#: many, and grown by a sixteenth by each phase that skips the search (a failed search costs its
+#: longest walk, up to ROUNDS steps: 1.6 ms on kron:scale=22 with 400 cuts, where nearly every
+#: phase of 400 fails; on grid:4096 phases of 5,000 cuts mostly fail, of 500 mostly heal, and one
+#: failure alone sent the next phases of 500 to the pass over the forest)
 MIN_SEARCH = 2 if SIM else 128
 HALF = 16
 #: small vertices past 1/FLAT_SHARE of the edge ids: one pass over the ids instead of their rows
@@ -346,6 +347,7 @@ def make_dyn_search():
             at, ln, j, jend, came = 0, 1, 0, 0, e
             fail = False
             healed = False
+            whole = True
             done = -1
             r = 0
             while True:
@@ -363,6 +365,9 @@ def make_dyn_search():
                     came = QE[b + at]
                     at += 1
                     j, jend = (ROW[x], ROW[x + 1]) if x < rows else (np.int64(0), np.int64(0))
+                    # heals are looked for in rows read at once: a hub's row is read for its
+                    # tree edges only (the lookups cost a kron:scale=22 phase of 40 cuts 0.4 ms)
+                    whole = jend - j <= HALF
                     if hl == 0:
                         s = thead[x]
                         while s >= 0:
@@ -384,10 +389,11 @@ def make_dyn_search():
                 if t < jend:
                     f = ADJ[t]
                     if f != came:
-                        o = EV[f] if EU[f] == x else EU[f]
                         tr = TREE[f]
                         take = tr == 1
-                        hit = tr == 0 and CNT[f] > 0 and WS[o] == theirs
+                        if take or (whole and tr == 0 and CNT[f] > 0):
+                            o = EV[f] if EU[f] == x else EU[f]
+                            hit = not take and WS[o] == theirs
                 hits = np.uint32(_ballot(hit))
                 if hits != 0:
                     if hit and (hits & first) == 0:
@@ -765,7 +771,7 @@ class DynamicState:
         # union-find over ids (a vertex's label, or ncap + c for the piece of cut c), the
         # identity between phases
         self.ncuts = 0
-        self.search_limit = MAX_CUTS
+        self.search_limit, self.failed = MAX_CUTS, 0
         self.QV = self.QE = self.ANC = self.OWNK = z(np.int32)
         self.Q = z(np.int32)
         self.bcap = 0
@@ -780,6 +786,7 @@ class DynamicState:
         # the kernel views of the arrays launched with, by id (making them was ~12 of a launch's
         # ~29 us); a view holds its array, so an id is not reused while it is here
         self._views = {}
+        self._launchers = {}
 
     def _view(self, a):
         v = self._views.get(id(a))
@@ -790,8 +797,10 @@ class DynamicState:
         return v
 
     def _run(self, kind: str, nthreads: int, *args) -> None:
-        launch(get(kind, (), _DT), nthreads,
-               *(self._view(a) if hasattr(a, "dtype") and a.ndim else a for a in args), persistent=True)
+        run = self._launchers.get(kind)
+        if run is None:
+            run = self._launchers[kind] = Launcher(get(kind, (), _DT))
+        run(nthreads, *args)
 
     @property
     def k(self) -> int:
@@ -1054,9 +1063,11 @@ class DynamicState:
         """The search's cut limit after a phase of ``cuts`` cuts (MIN_SEARCH)."""
         if not search:
             self.search_limit = min(MAX_CUTS, self.search_limit + max(1, self.search_limit // 16))
-        elif fail:
+            return
+        self.failed = self.failed + 1 if fail else 0
+        if self.failed >= 2:
             self.search_limit = max(MIN_SEARCH, cuts // 2)
-        elif 2 * cuts >= self.search_limit:
+        elif not fail and 2 * cuts >= self.search_limit:
             self.search_limit = min(MAX_CUTS, 2 * self.search_limit)
 
     def _sets(self, hook):
