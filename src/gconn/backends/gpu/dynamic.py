@@ -37,7 +37,7 @@ import numpy as np
 
 from gconn.backends.core.unionfind import FIND_HALVE, FIND_NAIVE, UNION_ASYNC
 from gconn.backends.gpu._compat import SIM, cuda, view, xp
-from gconn.backends.gpu.launch import FULL_MASK, WARP, Launcher, dtypes_key, dummy, get, kernel, launch
+from gconn.backends.gpu.launch import FULL_MASK, WARP, Launcher, dtypes_key, dummy, get, kernel
 from gconn.backends.gpu.primitives import UF, device
 from gconn.backends.gpu.unionfind import compress
 
@@ -783,23 +783,13 @@ class DynamicState:
             pinned = cupyx.empty_pinned(8, np.int64)
             pinned[:] = self.hinit
             self.hinit = pinned
-        # the kernel views of the arrays launched with, by id (making them was ~12 of a launch's
-        # ~29 us); a view holds its array, so an id is not reused while it is here
-        self._views = {}
+        # each kernel's launcher, its parameters kept between launches
         self._launchers = {}
 
-    def _view(self, a):
-        v = self._views.get(id(a))
-        if v is None:
-            if len(self._views) > 256:      # slices of the batch's buffers
-                self._views.clear()
-            v = self._views[id(a)] = view(a)
-        return v
-
-    def _run(self, kind: str, nthreads: int, *args) -> None:
-        run = self._launchers.get(kind)
+    def _run(self, kind: str, nthreads: int, *args, key=_DT) -> None:
+        run = self._launchers.get((kind, key))
         if run is None:
-            run = self._launchers[kind] = Launcher(get(kind, (), _DT))
+            run = self._launchers[kind, key] = Launcher(get(kind, (), key))
         run(nthreads, *args)
 
     @property
@@ -812,10 +802,7 @@ class DynamicState:
         self.n = max(self.n, n)
 
     def _capacity(self, n: int, ids: int, cuts: int) -> None:
-        """Room for vertices below ``n``, ``ids`` more edge ids and ``cuts`` searched cuts (the
-        views of arrays replaced are dropped: they would keep them alive)."""
-        if n > self.ncap or min(max(cuts, 1), MAX_CUTS) > self.ncuts or self.ne + ids > self.ecap:
-            self._views.clear()
+        """Room for vertices below ``n``, ``ids`` more edge ids and ``cuts`` searched cuts."""
         if n > self.ncap:
             cap = max(n, 2 * self.ncap, 16)
             label = xp.arange(cap, dtype=np.int32)
@@ -848,7 +835,6 @@ class DynamicState:
 
     def _compact(self, inserts: int) -> None:
         """Renumber the edges present 0..live-1 in a table with room for ``inserts`` more ids."""
-        self._views.clear()
         alive = xp.flatnonzero(self.CNT[: self.ne] > 0).astype(np.int32)
         live = int(alive.size)
         self.EU, self.EV, self.CNT, self.TREE = (a[alive] for a in (self.EU, self.EV, self.CNT, self.TREE))
@@ -865,7 +851,6 @@ class DynamicState:
         self._adjacency(force=True)
 
     def _list_forest(self) -> None:
-        self._views.clear()
         tree = xp.flatnonzero(self.TREE[: self.ne] == 1).astype(np.int32)
         self.TL = _grown(tree, max(2 * tree.size, 16), tree.size)
         self.meta[TLN] = self.tl_bound = int(tree.size)
@@ -877,7 +862,6 @@ class DynamicState:
         The log's forest lists start empty again."""
         if not force and self.ne - self.base_ne <= max(LOG_MIN, self.base_ne // LOG_SHARE):
             return
-        self._views.clear()
         ids = xp.arange(self.ne, dtype=np.int32)
         ends = xp.concatenate([self.EU[: self.ne], self.EV[: self.ne]])
         eids = xp.concatenate([ids, ids])
@@ -941,8 +925,8 @@ class DynamicState:
             h[:] = self.hinit
         else:
             h.set(self.hinit)
-        launch(get("dyn_head", (), dtypes_key(src.dtype, src.dtype, src.dtype)), m, self._view(k), self._view(src),
-               self._view(dst), m, self._view(h), self._view(self.starts), self.bcap, persistent=True)
+        self._run("dyn_head", m, k, src, dst, m, h, self.starts, self.bcap,
+                  key=dtypes_key(src.dtype, src.dtype, src.dtype))
         got = (h.copy() if SIM else h.get()).tolist()
         starts = sorted((self.starts[: got[4]] if SIM else self.starts[: got[4]].get()).tolist())
         return k, src, dst, tuple(got[:4]), [0, *starts, m], bool(got[5]), tuple(got[6:8])
@@ -970,7 +954,6 @@ class DynamicState:
         # a link joins two components: at most one a deletion or an arrival
         if self.tl_bound + upd > self.TL.size:
             self.TL = _grown(self.TL, max(self.tl_bound + upd, 2 * self.TL.size), self.TL.size)
-            self._views.clear()
         ids = self.ids
         self._hash(k, s, d, ids, ADD)
         self._run("dyn_tally", m, ids, k, m, self.D, self.meta, 1)
@@ -1006,7 +989,6 @@ class DynamicState:
         self.B = xp.empty(3 * cap, np.int32)
         self.ids, self.arr, self.gone, self.hook, self.gl, self.starts, self.heals = (
             xp.empty(cap, np.int32) for _ in range(7))
-        self._views.clear()
 
     def _phase(self, n: int, ids, k) -> bool:
         """One run of updates; False when the check flagged the batch (nothing applied)."""
@@ -1039,7 +1021,7 @@ class DynamicState:
                 self._run("dyn_slow", n, n, self.label, self.mark, self.P, self.meta)
                 self._run("dyn_forest", self.tl_bound, self.TL, self.meta, self.EU, self.EV, self.TREE, self.label,
                           self.mark, self.P)
-                compress(get("compress", (False,), _DT), n, self._view(self.P), dummy(np.int32), 0)
+                compress(get("compress", (False,), _DT), n, view(self.P), dummy(np.int32), 0)
                 step = max(1, n >> SAMPLE_BITS)
                 self._run("dyn_sizes", -(-n // step), n, step, self.label, self.mark, self.P, self.SIZE, self.BEST,
                           self.meta)
