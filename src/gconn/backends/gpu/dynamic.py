@@ -15,10 +15,11 @@ then compare labels.  A phase:
 1. nets each pair's inserts and deletes: pairs whose count falls to 0 leave,
    pairs whose count rises from 0 arrive;
 2. when forest edges left, their components fall into *pieces*, the trees of
-   the forest without them.  A warp a cut walks the forest from both ends until
-   one side runs out: that side is a piece, found without the rest of its tree.
-   Where a walk gives up, one UnionAsync pass over the affected trees' edges
-   gives every piece.  Each component keeps one piece unsearched (its
+   the forest without them.  A warp a cut walks the forest from both ends: a
+   non-tree edge between the two walks *heals* the cut (it joins the forest, the
+   component stays whole), else the walk goes on until one side runs out: that
+   side is a piece, found without the rest of its tree.  Where a walk gives up,
+   one UnionAsync pass over the affected trees' edges gives every piece.  Each component keeps one piece unsearched (its
    representative's); the edges at the other, *small*, pieces' vertices (read
    from the adjacency) and the log's are the candidates to reconnect them:
    every edge between two pieces has an end in a small one;
