@@ -19,10 +19,11 @@ then compare labels.  A phase:
    non-tree edge between the two walks *heals* the cut (it joins the forest, the
    component stays whole), else the walk goes on until one side runs out: that
    side is a piece, found without the rest of its tree.  Where a walk gives up,
-   one UnionAsync pass over the affected trees' edges gives every piece.  Each component keeps one piece unsearched (its
-   representative's); the edges at the other, *small*, pieces' vertices (read
-   from the adjacency) and the log's are the candidates to reconnect them:
-   every edge between two pieces has an end in a small one;
+   one UnionAsync pass over the affected trees' edges gives every piece.  Each
+   component keeps one piece unsearched (its representative's); the edges at
+   the other, *small*, pieces' vertices (read from the adjacency) and the log's
+   are the candidates to reconnect them: every edge between two pieces has an
+   end in a small one;
 3. the candidates and the arriving edges are linked by UnionAsync over the
    piece (or component) ids; an edge whose union links two roots joins the
    forest;
@@ -49,7 +50,8 @@ FIND, ADD, PUT = 0, 1, 2
 #: slots of ``meta``: edge ids given (the hash's counter), forest edge ids listed in TL (with some
 #: that left), a wrong deletion seen by the check, forest edges that left since TL was listed;
 #: then a phase's: arrived pairs, forest edges gone, small vertices, links made, whether the local
-#: search failed (the pass over the forest decides)
+#: search failed (the pass over the forest decides), cuts healed, whether a component's label was
+#: hooked (every label is then written again)
 NE, TLN, FLAG, DROPPED, ARRIVED, LEFT, SMALL, HOOKS, FAIL, HEALS, WIDE = range(11)
 #: the log may grow to this share of the adjacency's edges (and at least LOG_MIN) before a rebuild
 LOG_SHARE, LOG_MIN = 16, 4 if SIM else 1 << 16

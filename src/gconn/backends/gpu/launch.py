@@ -6,7 +6,8 @@ its argument types by :func:`kernel`, compiled on first use and cached by
 ``(kind, key, dtypes)`` in the process and on disk
 (:mod:`gconn.backends.gpu.kernel_cache`).  ``dtypes`` is ``(ids, offsets,
 parents)``; parents are int64 for UnionJTB's records.  Launches go straight to
-the driver (:class:`Direct`).
+the driver (:class:`Direct`); a :class:`Launcher` keeps a kernel's parameters
+packed between launches, for loops of many small launches.
 
 >>> from gconn.backends.gpu import launch
 >>> launch.dtypes_key("int32", "int64", "int32")
