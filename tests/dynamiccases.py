@@ -275,15 +275,22 @@ def _gpu_path_after(n: int, deletions):
 
 
 def run_gpu_local_search():
-    """The GPU's local search finds a short side; sides longer than it allows, and two cuts that
-    find the same piece, take the pass over the forest; the labels are right either way."""
+    """The GPU's local search finds a short side (the other when the short one holds its
+    component's representative, or, for a cut that found the piece another cut found, the shorter
+    of the two cuts' far sides); sides longer than it allows take the pass over the forest; the
+    labels are right either way."""
     from gconn.backends.gpu.dynamic import SIDE_CAP
     n = 2 * SIDE_CAP + 20
     assert _gpu_path_after(n, [(n - 2, n - 1)]) == ([0] * (n - 1) + [1], False)
     half = n // 2        # both halves outgrow the search
     assert _gpu_path_after(n, [(half - 1, half)]) == ([0] * half + [1] * (n - half), True)
-    # both cuts exhaust {n - 5} first: the pieces on either side would both go unsearched
-    assert _gpu_path_after(n, [(n - 6, n - 5), (n - 5, n - 4)]) == ([0] * (n - 5) + [1] + [2] * 4, True)
+    # {0, 1} runs out first but holds the representative (0): the other side is walked whole instead
+    assert _gpu_path_after(7, [(1, 2)]) == ([0, 0, 1, 1, 1, 1, 1], False)
+    # both cuts exhaust {n - 5} first, and the pieces on either side would both go unsearched: the
+    # cut that lost it is searched again from n - 6 and n - 4, and finds n - 4..n - 1
+    assert _gpu_path_after(n, [(n - 6, n - 5), (n - 5, n - 4)]) == ([0] * (n - 5) + [1] + [2] * 4, False)
+    # again, but the far sides outgrow the search
+    assert _gpu_path_after(n, [(half - 1, half), (half, half + 1)]) == ([0] * half + [1] + [2] * (n - half - 1), True)
 
 
 def check_gpu_forest(dc):
@@ -330,8 +337,9 @@ def run_gpu_heal(side=12, rounds=8, seed=4):
 
 def run_gpu_heal_meets_a_piece():
     """Two cuts at vertex 5 of a path 0..9, 11, 12 with a leaf 10 at 5 and a chord (5, 7): the cut
-    (4, 5) finds the piece {5, 10}, the cut (5, 6) heals by the chord into it, so {5, 10} is no
-    piece of the new forest: the pass over the forest decides, and 0..4 is a component of its own
+    (4, 5) finds the piece {5, 10}, the cut (5, 6) heals by the chord into it, so {5, 10} would be
+    no piece of the new forest: the heal stays out, and the cut (5, 6) is searched again from the
+    far ends of the two cuts, 4 and 6, finding {6, .., 12}; 0..4 is a component of its own
     (keeping {5, 10} as a piece leaves 0..4 in the component: the test fails without the check)."""
     from gconn.backends.gpu import dynamic
     dc = gconn.DynamicConnectivity(backend="gpu")
@@ -341,34 +349,64 @@ def run_gpu_heal_meets_a_piece():
     assert bool(dc._state.label[0] == 0)
     dc.delete([4, 5], [5, 6])
     meta = dc._state.meta
-    # the chord heals unless the cut (4, 5) stamps 5 after (5, 6) does (in the simulator it heals)
-    assert int(meta[dynamic.HEALS]) == 0 or bool(int(meta[dynamic.FAIL]))
+    # the chord heals unless the cut (4, 5) stamps 5 after (5, 6) does (in the simulator it heals);
+    # if not, both cuts find {5, 10}: either way the cut (5, 6) is searched again
+    assert int(meta[dynamic.RETRY]) == 1 and not bool(int(meta[dynamic.FAIL]))
     assert dc.components()[1].tolist() == [0] * 5 + [1] * 8
     check_gpu_forest(dc)
 
 
 def run_gpu_largest_piece():
-    """A cut that leaves the representative in a short piece (the local search gives up: that piece
-    holds it): the pass over the forest keeps the component's largest piece unsearched, and only
-    the short piece's vertices are small.  Their rows are read where the edges are many (a
-    clique beyond the cut), every edge id where they are few (a path)."""
+    """A cut that leaves the representative in a short piece, the other side longer than the local
+    search allows (it gives up).  Beyond the cut a clique: the pass over the forest keeps the
+    component's largest piece unsearched, and only the short piece's vertices are small, their
+    rows read.  Beyond it a path (a sparse graph): one pass over every edge builds the forest
+    again."""
     from gconn.backends.gpu import dynamic
-    n = 40
+    # the short piece 0..k; past the search's SIDE_CAP beyond it
+    n, k = (40, 2) if dynamic.SIDE_CAP < 32 else (dynamic.SIDE_CAP + 30, 9)
     for clique in (True, False):
         dc = gconn.DynamicConnectivity(backend="gpu")
         dc.insert(np.arange(n - 1), np.arange(1, n))
         if clique:
-            u, v = np.triu_indices(n - 3, 2)
-            dc.insert(u + 3, v + 3)
+            u, v = np.triu_indices(n - k - 1, 2)
+            dc.insert(u + k + 1, v + k + 1)
         assert int(np.flatnonzero(dc.components()[1] == 0)[0]) == 0 and bool(dc._state.label[0] == 0)
-        dc.delete([2], [3])
+        dc.delete([k], [k + 1])
         meta = dc._state.meta
-        assert bool(int(meta[dynamic.FAIL])) and int(meta[dynamic.SMALL]) == 3
-        assert (int(meta[dynamic.SMALL]) * dynamic.FLAT_SHARE >= int(meta[dynamic.NE])) is not clique
-        assert dc.components()[1].tolist() == [0] * 3 + [1] * (n - 3)
+        assert bool(int(meta[dynamic.FAIL])) and int(meta[dynamic.SMALL]) == (k + 1 if clique else 0)
+        assert dc.components()[1].tolist() == [0] * (k + 1) + [1] * (n - k - 1)
+        check_gpu_forest(dc)
         dc.insert([0], [n - 1])
-        dc.delete([20], [21])       # 21..39 stay with 0 through the new edge
-        assert dc.components()[1].tolist() == [0] * 3 + [1] * 18 + [0] * 19 if not clique else [0] * n
+        dc.delete([20], [21])       # 21..n-1 stay with 0 through the new edge
+        assert dc.components()[1].tolist() == ([0] * (k + 1) + [1] * (20 - k) + [0] * (n - 21) if not clique
+                                               else [0] * n)
+        check_gpu_forest(dc)
+
+
+def run_gpu_many_small():
+    """A path 0..a-1 (the representative's, the largest piece) cut from c vertices joined in a
+    band (i, j with 2 <= j - i <= w) longer than the search allows: their vertices are small and
+    hold most edges, so the forest is built again by one pass over every edge rather than by
+    reading their rows."""
+    from gconn.backends.gpu import dynamic
+    a, c, w = (40, 27, 26) if dynamic.SIDE_CAP < 32 else (700, 600, 51)
+    n = a + c
+    dc = gconn.DynamicConnectivity(backend="gpu")
+    dc.insert(np.arange(n - 1), np.arange(1, n))
+    u, v = np.triu_indices(c, 2)
+    band = v - u <= w
+    dc.insert(u[band] + a, v[band] + a)
+    st = dc._state
+    assert st.ne > dynamic.REBUILD_DENSITY * n and c * dynamic.FLAT_SHARE >= st.ne
+    dc.delete([a - 1], [a])
+    # the pass over the forest found c small vertices; the rebuild emptied the list
+    assert bool(int(st.meta[dynamic.FAIL])) and int(st.meta[dynamic.SMALL]) == 0
+    assert dc.components()[1].tolist() == [0] * a + [1] * c
+    check_gpu_forest(dc)
+    dc.process([0, 2], [0, a + 5], [n - 1, a + 6])
+    assert dc.components()[1].tolist() == [0] * n
+    check_gpu_forest(dc)
 
 
 def run_gpu_queries_reserve_nothing(put=np.asarray):

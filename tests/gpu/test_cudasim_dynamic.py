@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from dynamiccases import (run_bridges_and_whole_components, run_cycle, run_gpu_largest_piece, run_gpu_local_search,
-                          run_gpu_wide_tally, run_graph_and_ids, run_hubs, run_multi_edges_and_the_same_pair,
+                          run_gpu_many_small, run_gpu_wide_tally, run_graph_and_ids, run_hubs,
+                          run_multi_edges_and_the_same_pair,
                           run_random_batches, run_random_stream, run_revived_edge_replaces, run_wide_ids, on_device,
                           run_gpu_queries_reserve_nothing, run_gpu_heal, run_gpu_heal_meets_a_piece)
 
@@ -79,8 +80,9 @@ def test_cuts_heal_on_a_grid():
     run_gpu_heal_meets_a_piece()
 
 
-def test_the_pass_over_the_forest_keeps_the_largest_piece():
+def test_the_pass_over_the_forest_keeps_the_largest_piece_or_builds_the_forest_again():
     run_gpu_largest_piece()
+    run_gpu_many_small()
 
 
 def test_a_deletion_before_thousands_of_inserts_of_its_pair_is_refused():

@@ -18,7 +18,8 @@ then compare labels.  A phase:
    the forest without them.  A warp a cut walks the forest from both ends: a
    non-tree edge between the two walks *heals* the cut (it joins the forest, the
    component stays whole), else the walk goes on until one side runs out: that
-   side is a piece, found without the rest of its tree.  Where a walk gives up,
+   side is a piece, found without the rest of its tree (a cut whose piece another
+   cut found walks again from the far ends of the two).  Where a walk gives up,
    one UnionAsync pass over the affected trees' edges gives every piece.  Each
    component keeps one piece unsearched (its representative's); the edges at
    the other, *small*, pieces' vertices (read from the adjacency) and the log's
@@ -51,8 +52,8 @@ FIND, ADD, PUT = 0, 1, 2
 #: that left), a wrong deletion seen by the check, forest edges that left since TL was listed;
 #: then a phase's: arrived pairs, forest edges gone, small vertices, links made, whether the local
 #: search failed (the pass over the forest decides), cuts healed, whether a component's label was
-#: hooked (every label is then written again)
-NE, TLN, FLAG, DROPPED, ARRIVED, LEFT, SMALL, HOOKS, FAIL, HEALS, WIDE = range(11)
+#: hooked (every label is then written again), cuts searched again
+NE, TLN, FLAG, DROPPED, ARRIVED, LEFT, SMALL, HOOKS, FAIL, HEALS, WIDE, RETRY = range(12)
 #: the log may grow to this share of the adjacency's edges (and at least LOG_MIN) before a rebuild
 LOG_SHARE, LOG_MIN = 16, 4 if SIM else 1 << 16
 #: the local search: vertices a side may queue, rounds before it gives up, cuts searched locally (a
@@ -67,8 +68,11 @@ SIDE_CAP, ROUNDS, MAX_CUTS, SEARCH_WARPS = (6, 8, 4, 2) if SIM else (512, 512, 1
 #: failure alone sent the next phases of 500 to the pass over the forest)
 MIN_SEARCH = 2 if SIM else 128
 HALF = 16
-#: small vertices past 1/FLAT_SHARE of the edge ids: one pass over the ids instead of their rows
-FLAT_SHARE = 64
+#: when the search failed: graphs of at most REBUILD_DENSITY edge ids a vertex, and those whose small
+#: vertices are past 1/FLAT_SHARE of the edge ids, build the forest again by one pass over every edge
+#: (on grid:4096 the pass over the forest and every edge id's link cost 2.6 + 3.1 ms, the small
+#: vertices' rows 11 ms)
+REBUILD_DENSITY, FLAT_SHARE = 4, 64
 #: the largest piece of a component is chosen by a sample of about 2^SAMPLE_BITS vertices
 SAMPLE_BITS = 14
 _LOW = (1 << 32) - 1
@@ -187,7 +191,7 @@ def make_dyn_tally():
     def dyn_tally(ids, kinds, m, D, meta, first):
         i0 = cuda.grid(1)
         if i0 == 0:
-            for j in range(ARRIVED, WIDE + 1):
+            for j in range(ARRIVED, RETRY + 1):
                 meta[j] = 0
             if first:
                 meta[FLAG] = 0
@@ -297,7 +301,7 @@ def _cur(label, P, PST, stamp, v):
 
 @kernel("dyn_search", lambda t: (t.id, t.id, t.i8, t.id, t.id, t.i8, t.id, t.i64, t.I64, t.i64, t.id, t.I64, t.id,
                                  t.id, t.id, t.id, t.id, t.I64, t.id, t.id, t.id, t.id, t.id, t.I64, t.id, t.id,
-                                 t.I64, t.I64, t.id, t.i64), offsets=False)
+                                 t.I64, t.I64, t.id, t.id, t.I64, t.id, t.id, t.i64), offsets=False)
 def make_dyn_search():
     """Each forest edge that left (``meta[LEFT]`` of them; its component's label kept in ``gl``)
     searched without touching the rest of its tree: a warp a cut, a half-warp a side, each walking
@@ -309,39 +313,54 @@ def make_dyn_search():
     (TREE 2 until dyn_healed; the walks follow TREE 1 only, so each replacement joins exactly the
     two pieces its cut parted, and the replacements and the cuts left form a forest) and the
     component keeps its vertices and label.  Otherwise the walk goes on until one side has no
-    vertex left to walk: that side is a whole piece, its vertices take piece id ``nb + c`` (P,
-    stamped in PST) and join ``small``; ANC[c] is a vertex of it.  A cut not healed marks its
-    component.  The search fails (``meta[FAIL]``, and the pass over the forest decides) when a
-    side outgrows ``cap`` vertices, the walk ``rounds`` steps, when the piece holds its
-    component's representative (the label of the other pieces), or when two cuts find the same
-    piece (a component must keep exactly one piece unsearched).  Each warp has its queues (QV,
-    QE: ``2 cap`` a warp)."""
+    vertex left to walk and does not hold the component's representative (the label of the other
+    pieces): that side is a whole piece, its vertices take piece id ``nb + c`` (P, stamped in
+    PST) and join ``small``; ANC[c] is a vertex of it.  A cut not healed marks its component.
+
+    A component must keep exactly one piece unsearched: a cut that finds a piece another cut
+    found (OWN, by its least vertex), or whose heal meets one (dyn_healed), is listed (RTL, and
+    the other cut in RTO) and searched ``again``: walks from the far ends of the two cuts, which
+    heal or find one piece more.  The search fails (``meta[FAIL]``, and the pass over the forest
+    decides) when a side outgrows ``cap`` vertices, the walk ``rounds`` steps, or a cut searched
+    again meets another piece.  Each warp has its queues (QV, QE: ``2 cap`` a warp)."""
 
     def dyn_search(gone, gl, mark, EU, EV, TREE, CNT, WS, ncuts, ROW, ADJ, rows, thead, tnext, label, P, PST, stamp,
-                   small, ANC, OWN, OWNK, Q, nb, QV, QE, cap, rounds, heals, meta):
+                   small, ANC, OWN, OWNK, Q, nb, QV, QE, cap, rounds, heals, HC, again, RTL, RTO, meta):
         lane = cuda.grid(1) % WARP
         wid = cuda.grid(1) // WARP
         half = lane // HALF
         hl = lane % HALF
         below = (np.uint32(1) << np.uint32(hl)) - np.uint32(1)
         first = (np.uint32(1) << np.uint32(lane)) - np.uint32(1)
-        for c in range(wid, meta[LEFT], cuda.gridsize(1) // WARP):
+        for ci in range(wid, meta[RETRY] if again else meta[LEFT], cuda.gridsize(1) // WARP):
             _syncwarp()     # the warp's queues are the last cut's until every lane has read them
-            e = gone[c]
-            lv = label[EU[e]]
-            if lane == 0:
-                gl[c] = lv
-                if c < OWNK.size:
-                    OWNK[c] = -1
-            if c >= ncuts:
+            if again:
+                # cut c lost its piece to cut o: walk from the far ends of the two cuts instead
+                c = RTL[ci]
+                e = gone[c]
+                g = gone[RTO[ci]]
+                pid = nb + RTO[ci]
+                u = EU[e] if PST[EU[e]] != stamp or P[EU[e]] != pid else EV[e]
+                x = EU[g] if PST[EU[g]] != stamp or P[EU[g]] != pid else EV[g]
+                x = x if half == 0 else u
+                lv = label[u]
+            else:
+                c = ci
+                e = gone[c]
+                x = EU[e] if half == 0 else EV[e]
+                lv = label[x]
                 if lane == 0:
-                    mark[lv] = 1
-                    meta[FAIL] = 1
-                continue
+                    gl[c] = lv
+                    if c < OWNK.size:
+                        OWNK[c] = -1
+                if c >= ncuts:
+                    if lane == 0:
+                        mark[lv] = 1
+                        meta[FAIL] = 1
+                    continue
             b = (2 * wid + half) * cap
-            mine = (np.int64(stamp) << np.int64(32)) | np.int64(2 * c + half)
+            mine = (np.int64(stamp) << np.int64(32)) | np.int64(2 * (c + again * ncuts) + half)
             theirs = mine ^ np.int64(1)
-            x = EU[e] if half == 0 else EV[e]
             if hl == 0:
                 QV[b] = x
                 QE[b] = e
@@ -351,19 +370,27 @@ def make_dyn_search():
             fail = False
             healed = False
             whole = True
+            seen = hl == 0 and x == lv
             done = -1
             r = 0
             while True:
                 need = j == jend
                 ex = _ballot(need and at == ln)
                 if ex != 0:
-                    done = 0 if ex & 0xFFFF else 1
-                    break
+                    # a side walked whole is the piece, unless it holds the representative (the
+                    # label of the rest): that side then waits while the other walks on
+                    rs = _ballot(seen)
+                    if ex & 0xFFFF and not rs & 0xFFFF:
+                        done = 0
+                        break
+                    if ex >> 16 and not rs >> 16:
+                        done = 1
+                        break
                 r += 1
                 if r > rounds or meta[FAIL] != 0:
                     fail = True
                     break
-                if need:
+                if need and at < ln:
                     x = QV[b + at]
                     came = QE[b + at]
                     at += 1
@@ -382,6 +409,7 @@ def make_dyn_search():
                                     QE[b + ln] = f
                                     WS[o] = mine
                                 ln += 1
+                                seen = seen or o == lv
                             s = tnext[s]
                 ln = _shfl(ln, half * HALF)
                 t = j + hl
@@ -401,7 +429,9 @@ def make_dyn_search():
                 if hits != 0:
                     if hit and (hits & first) == 0:
                         TREE[f] = 2
-                        heals[cuda.atomic.add(meta, HEALS, 1)] = f
+                        k = cuda.atomic.add(meta, HEALS, 1)
+                        heals[k] = f
+                        HC[k] = c
                     healed = True
                     break
                 got = np.uint32(_ballot(take)) >> np.uint32(half * HALF) & np.uint32(0xFFFF)
@@ -411,6 +441,7 @@ def make_dyn_search():
                         QV[b + pos] = o
                         QE[b + pos] = f
                         WS[o] = mine
+                    seen = seen or o == lv
                 ln += cuda.popc(got)
                 j = min(j + HALF, jend)
                 _syncwarp()
@@ -429,24 +460,21 @@ def make_dyn_search():
             ln = _shfl(ln, done * HALF)
             b = (2 * wid + done) * cap
             low = np.int32(0x7FFFFFFF)
-            rep = False
             for i in range(lane, ln, WARP):
-                v = QV[b + i]
-                low = min(low, v)
-                rep = rep or label[v] == v
+                low = min(low, QV[b + i])
             for sh in (16, 8, 4, 2, 1):
                 low = min(low, _shfl(low, lane ^ sh))
-            if _ballot(rep) != 0:
-                if lane == 0:
-                    meta[FAIL] = 1
-                continue
             own = 0
             if lane == 0:
                 own = cuda.atomic.cas(OWN, low, -1, c)
                 if own == -1:
                     OWNK[c] = low
-                else:
+                elif again:
                     meta[FAIL] = 1
+                else:
+                    k = cuda.atomic.add(meta, RETRY, 1)
+                    RTL[k] = c
+                    RTO[k] = own
             if _shfl(own, 0) != -1:
                 continue
             at = 0
@@ -464,21 +492,34 @@ def make_dyn_search():
     return dyn_search
 
 
-@kernel("dyn_healed", lambda t: (t.id, t.id, t.id, t.i8, t.id, t.I64, t.id, t.i8, t.id, t.i64), offsets=False)
+@kernel("dyn_healed", lambda t: (t.id, t.id, t.I64, t.I64, t.id, t.id, t.i8, t.id, t.id, t.I64, t.I64, t.id,
+                                 t.i8, t.id, t.id, t.id, t.i64), offsets=False)
 def make_dyn_healed():
-    """The replacements found by dyn_search (``meta[HEALS]`` of them) join the forest (TREE 1,
-    listed in TL).  One with an end in a piece found by another cut (that piece is then no whole
-    piece of the new forest) fails the search, and marks its component."""
+    """The replacements found by dyn_search (``meta[HEALS]`` of them from ``h0``) join the forest
+    (TREE 1, listed in TL).  One with an end in a piece found by another cut (that piece is then
+    no whole piece of the new forest) stays out and marks its component: its cut (HC) is searched
+    again (RTL, RTO) as after losing its piece to that cut, or, ``again`` or both ends in pieces,
+    the search fails."""
 
-    def dyn_healed(heals, EU, EV, TREE, PST, stamp, label, mark, TL, meta):
-        for i in range(cuda.grid(1), meta[HEALS], cuda.gridsize(1)):
+    def dyn_healed(heals, HC, h0, again, EU, EV, TREE, P, PST, stamp, nb, label, mark, TL, RTL, RTO, meta):
+        for i in range(h0 + cuda.grid(1), meta[HEALS], cuda.gridsize(1)):
             f = heals[i]
-            TREE[f] = 1
-            TL[cuda.atomic.add(meta, TLN, 1)] = f
             u = EU[f]
-            if PST[u] == stamp or PST[EV[f]] == stamp:
-                mark[label[u]] = 1
+            v = EV[f]
+            pu = PST[u] == stamp
+            pv = PST[v] == stamp
+            if not pu and not pv:
+                TREE[f] = 1
+                TL[cuda.atomic.add(meta, TLN, 1)] = f
+                continue
+            TREE[f] = 0
+            mark[label[u]] = 1
+            if again or (pu and pv):
                 meta[FAIL] = 1
+            else:
+                k = cuda.atomic.add(meta, RETRY, 1)
+                RTL[k] = HC[i]
+                RTO[k] = P[u if pu else v] - nb
 
     return dyn_healed
 
@@ -574,14 +615,6 @@ def make_dyn_small():
 
 
 @device
-def _flat(meta):
-    """Whether the pass over the forest left so many small vertices that one pass over every
-    edge id costs less than a warp for each small vertex's row (FLAT_SHARE: a grid:4096 phase
-    with 16 million small vertices took 11 ms reading rows, against ~1 ms for the ids)."""
-    return meta[FAIL] != 0 and meta[SMALL] * FLAT_SHARE >= meta[NE]
-
-
-@device
 def _link_edge(e, EU, EV, CNT, TREE, label, P, PST, stamp, Q, TL, HOOK, base, thead, tnext, INL, meta):
     """Edge e (present) between two pieces or components: UnionAsync of their ids in Q; when it
     links, e joins the forest (TREE, TL; the lists of its ends when it is in the log) and the
@@ -611,8 +644,7 @@ def _link_edge(e, EU, EV, CNT, TREE, label, P, PST, stamp, Q, TL, HOOK, base, th
 def make_dyn_link_edges():
     """_link_edge over the edge ids ``es`` (``meta[ARRIVED]`` of them; ``first`` < 0), or, when
     forest edges left, over the log's ids ``first``..``meta[NE]``-1 with an end in a piece
-    searched (stamped); over every id instead of the small vertices' rows when those are many
-    (_flat)."""
+    searched (stamped)."""
 
     def dyn_link_edges(es, cnt_slot, first, EU, EV, CNT, TREE, label, P, PST, stamp, Q, TL, HOOK, base,
                        thead, tnext, INL, meta):
@@ -621,8 +653,6 @@ def make_dyn_link_edges():
         elif meta[LEFT] == 0:
             return
         else:
-            if _flat(meta):
-                first = 0
             k = meta[NE] - first
         for i in range(cuda.grid(1), k, cuda.gridsize(1)):
             if first < 0:
@@ -649,8 +679,6 @@ def make_dyn_scan():
 
     def dyn_scan(small, rows, ROW, ADJ, BEST, EU, EV, CNT, TREE, label, P, PST, stamp, Q, TL, HOOK, base,
                  thead, tnext, INL, meta):
-        if _flat(meta):
-            return
         lane = cuda.grid(1) % WARP
         for w in range(cuda.grid(1) // WARP, meta[SMALL], cuda.gridsize(1) // WARP):
             v = small[w]
@@ -668,6 +696,29 @@ def make_dyn_scan():
                                tnext, INL, meta)
 
     return dyn_scan
+
+
+@kernel("dyn_rebuild", lambda t: (t.I64, t.id, t.id, t.id, t.i8, t.id, t.I64, t.id, t.id, t.i8), offsets=False)
+def make_dyn_rebuild():
+    """The forest built again (P the identity): UnionAsync in P over every present edge, those
+    that link in the forest (TREE; the lists of their ends when in the log), the others out."""
+    UnionAsync = UF.UnionAsync
+
+    def dyn_rebuild(ne, EU, EV, CNT, TREE, P, base, thead, tnext, INL):
+        for e in range(cuda.grid(1), ne, cuda.gridsize(1)):
+            t = 0
+            if CNT[e] > 0:
+                u = EU[e]
+                v = EV[e]
+                if UnionAsync(P, u, v, FIND_HALVE) >= 0:
+                    t = 1
+                    if e >= base and INL[e] == 0:
+                        INL[e] = 1
+                        tnext[2 * e] = cuda.atomic.exch(thead, u, 2 * e)
+                        tnext[2 * e + 1] = cuda.atomic.exch(thead, v, 2 * e + 1)
+            TREE[e] = t
+
+    return dyn_rebuild
 
 
 @kernel("dyn_label", lambda t: (t.I64, t.id, t.id, t.id, t.I64, t.id, t.id, t.I64, t.id, t.i64), offsets=False)
@@ -730,7 +781,7 @@ def _grown(a, cap: int, keep: int, fill=0):
 
 
 KERNELS = ("dyn_head", "dyn_hash", "dyn_tally", "dyn_apply", "dyn_clear", "dyn_search", "dyn_slow", "dyn_forest",
-           "dyn_sizes", "dyn_small", "dyn_scan", "dyn_link_edges", "dyn_label", "dyn_reset")
+           "dyn_sizes", "dyn_small", "dyn_scan", "dyn_link_edges", "dyn_rebuild", "dyn_label", "dyn_reset")
 
 
 def warm() -> None:
@@ -764,7 +815,7 @@ class DynamicState:
             z(d) for d in (np.int32, np.int32, np.int32, np.int8, np.int64, np.int8))
         self.tnext = z(np.int32)
         self.HK, self.HV = xp.full(16, EMPTY, np.int64), xp.full(16, -1, np.int32)
-        self.meta = xp.zeros(11, np.int64)
+        self.meta = xp.zeros(12, np.int64)
         # the forest's edge ids, meta[TLN] of them (with some that left it, until listed again)
         self.TL = xp.zeros(16, np.int32)
         self.tl_bound = self.tl_left = 0
@@ -853,9 +904,9 @@ class DynamicState:
         # the ids changed: the adjacency (and the log's forest lists) again
         self._adjacency(force=True)
 
-    def _list_forest(self) -> None:
+    def _list_forest(self, room: int = 0) -> None:
         tree = xp.flatnonzero(self.TREE[: self.ne] == 1).astype(np.int32)
-        self.TL = _grown(tree, max(2 * tree.size, 16), tree.size)
+        self.TL = _grown(tree, max(2 * tree.size, tree.size + room, 16), tree.size)
         self.meta[TLN] = self.tl_bound = int(tree.size)
         self.meta[DROPPED] = self.tl_left = 0
 
@@ -990,8 +1041,8 @@ class DynamicState:
             import cupyx
             self.pin = cupyx.empty_pinned(3 * cap, np.int32)
         self.B = xp.empty(3 * cap, np.int32)
-        self.ids, self.arr, self.gone, self.hook, self.gl, self.starts, self.heals = (
-            xp.empty(cap, np.int32) for _ in range(7))
+        self.ids, self.arr, self.gone, self.hook, self.gl, self.starts, self.heals, self.HC, self.RTL, self.RTO = (
+            xp.empty(cap, np.int32) for _ in range(10))
 
     def _phase(self, n: int, ids, k) -> bool:
         """One run of updates; False when the check flagged the batch (nothing applied)."""
@@ -1011,31 +1062,34 @@ class DynamicState:
         if ngone:
             # past the limit the search only marks the components and fails
             search = ngone <= self.search_limit
-            self._run("dyn_search", min(ngone, SEARCH_WARPS) * WARP, self.gone, self.gl, self.mark, self.EU, self.EV,
-                      self.TREE, self.CNT, self.WS, self.ncuts if search else 0, self.ROW,
-                      self.ADJ if self.ADJ.size else dummy(np.int32), self.base_n, self.thead, self.tnext, self.label,
-                      self.P, self.PST, self.stamp, self.small, self.ANC, self.OWN, self.OWNK, self.Q, self.ncap,
-                      self.QV, self.QE, SIDE_CAP, ROUNDS, self.heals, self.meta)
-            self._run("dyn_healed", ngone, self.heals, self.EU, self.EV, self.TREE, self.PST, self.stamp, self.label,
-                      self.mark, self.TL, self.meta)
-            fail = bool(int(self.meta[FAIL]))
+            fail, heals, retry = self._search(ngone, self.ncuts if search else 0, 0, 0)
+            if retry and not fail:
+                # the cuts that lost their piece to another cut, from the two far ends
+                fail = self._search(retry, self.ncuts, 1, heals)[0]
             self._learn(search, fail, ngone)
             if fail:
-                self._run("dyn_slow", n, n, self.label, self.mark, self.P, self.meta)
-                self._run("dyn_forest", self.tl_bound, self.TL, self.meta, self.EU, self.EV, self.TREE, self.label,
-                          self.mark, self.P)
-                compress(get("compress", (False,), _DT), n, view(self.P), dummy(np.int32), 0)
-                step = max(1, n >> SAMPLE_BITS)
-                self._run("dyn_sizes", -(-n // step), n, step, self.label, self.mark, self.P, self.SIZE, self.BEST,
-                          self.meta)
-                self._run("dyn_small", n, n, step, self.label, self.mark, self.P, self.PST, self.stamp, self.small,
-                          self.SIZE, self.BEST, self.meta)
-            # the small vertices' rows, or (_flat) every edge id with the log's
+                rebuild = self.ne <= REBUILD_DENSITY * n
+                if not rebuild:
+                    self._run("dyn_slow", n, n, self.label, self.mark, self.P, self.meta)
+                    self._run("dyn_forest", self.tl_bound, self.TL, self.meta, self.EU, self.EV, self.TREE,
+                              self.label, self.mark, self.P)
+                    compress(get("compress", (False,), _DT), n, view(self.P), dummy(np.int32), 0)
+                    step = max(1, n >> SAMPLE_BITS)
+                    self._run("dyn_sizes", -(-n // step), n, step, self.label, self.mark, self.P, self.SIZE,
+                              self.BEST, self.meta)
+                    self._run("dyn_small", n, n, step, self.label, self.mark, self.P, self.PST, self.stamp,
+                              self.small, self.SIZE, self.BEST, self.meta)
+                    rebuild = int(self.meta[SMALL]) * FLAT_SHARE >= self.ne
+                if rebuild:
+                    self._rebuild(n, m)
+                    self._run("dyn_reset", ngone, self.hook, self.Q, self.gl, self.mark, self.BEST, self.OWN,
+                              self.OWNK, self.meta)
+                    return True
             self._run("dyn_scan", n * WARP, self.small, self.base_n, self.ROW,
                       self.ADJ if self.ADJ.size else dummy(np.int32), self.BEST, self.EU, self.EV, self.CNT, self.TREE,
                       *lists)
-            self._run("dyn_link_edges", self.ne if fail else self.ne - self.base_ne, dummy(np.int32), NE,
-                      self.base_ne, self.EU, self.EV, self.CNT, self.TREE, *lists)
+            self._run("dyn_link_edges", self.ne - self.base_ne, dummy(np.int32), NE, self.base_ne, self.EU, self.EV,
+                      self.CNT, self.TREE, *lists)
         if narr:
             self._run("dyn_link_edges", narr, self.arr, ARRIVED, -1, self.EU, self.EV, self.CNT, self.TREE, *lists)
         self._run("dyn_label", n, n, self.label, self.P, self.PST, self.stamp, self.Q, self.ANC, self.ncap, self.small,
@@ -1043,6 +1097,29 @@ class DynamicState:
         self._run("dyn_reset", max(narr + ngone, 1), self.hook, self.Q, self.gl, self.mark, self.BEST, self.OWN,
                   self.OWNK, self.meta)
         return True
+
+    def _rebuild(self, n: int, room: int) -> None:
+        """Every label and the forest from one pass over the edges (the arrivals with them), TL
+        listed again with ``room`` for more links."""
+        self._run("dyn_slow", n, n, self.label, self.mark, self.P, self.meta)
+        self._run("dyn_rebuild", self.ne, self.ne, self.EU, self.EV, self.CNT, self.TREE, self.P, self.base_ne,
+                  self.thead, self.tnext, self.INL)
+        compress(get("compress", (False,), _DT), n, view(self.P), dummy(np.int32), 0)
+        self.label[:n] = self.P[:n]
+        self._list_forest(room)
+
+    def _search(self, cuts: int, ncuts: int, again: int, h0: int) -> tuple:
+        """dyn_search and dyn_healed over ``cuts`` cuts (``again``: the cuts listed to be searched
+        again): whether the search failed, the heals, the cuts to search again."""
+        self._run("dyn_search", min(cuts, SEARCH_WARPS) * WARP, self.gone, self.gl, self.mark, self.EU, self.EV,
+                  self.TREE, self.CNT, self.WS, ncuts, self.ROW, self.ADJ if self.ADJ.size else dummy(np.int32),
+                  self.base_n, self.thead, self.tnext, self.label, self.P, self.PST, self.stamp, self.small, self.ANC,
+                  self.OWN, self.OWNK, self.Q, self.ncap, self.QV, self.QE, SIDE_CAP, ROUNDS, self.heals, self.HC,
+                  again, self.RTL, self.RTO, self.meta)
+        self._run("dyn_healed", cuts, self.heals, self.HC, h0, again, self.EU, self.EV, self.TREE, self.P, self.PST,
+                  self.stamp, self.ncap, self.label, self.mark, self.TL, self.RTL, self.RTO, self.meta)
+        got = (self.meta[FAIL: RETRY + 1] if SIM else self.meta[FAIL: RETRY + 1].get()).tolist()
+        return bool(got[0]), int(got[HEALS - FAIL]), int(got[RETRY - FAIL])
 
     def _learn(self, search: bool, fail: bool, cuts: int) -> None:
         """The search's cut limit after a phase of ``cuts`` cuts (MIN_SEARCH)."""
