@@ -356,6 +356,35 @@ def run_gpu_heal_meets_a_piece():
     check_gpu_forest(dc)
 
 
+def run_gpu_small_trees(seeds=(3, 4), trees=3, size=9, rounds=10):
+    """Random trees of ``size`` vertices, three tree or non-tree edges deleted and two random edges
+    inserted a batch: cuts often find the same vertex or heal into a piece another cut found, and
+    are searched again; every batch against SciPy, the forest checked."""
+    from gconn.backends.gpu import dynamic
+    again = 0
+    for seed in seeds:
+        rng = np.random.default_rng(seed)
+        src = [t * size + int(rng.integers(0, i)) for t in range(trees) for i in range(1, size)]
+        dst = [t * size + i for t in range(trees) for i in range(1, size)]
+        dc = gconn.DynamicConnectivity(backend="gpu")
+        dc.insert(src, dst)
+        pairs = Counter(key(u, v) for u, v in zip(src, dst))
+        for _ in range(rounds):
+            present = [p for p, c in pairs.items() if c > 0]
+            gone = [present[i] for i in rng.choice(len(present), min(len(present), 3), replace=False)]
+            new = [(t + int(rng.integers(0, size)), t + int(rng.integers(0, size)))
+                   for t in (int(rng.integers(0, trees)) * size for _ in range(2))]
+            dc.process([2] * len(gone) + [0] * len(new), [p[0] for p in gone + new], [p[1] for p in gone + new])
+            for p in gone:
+                pairs[p] -= 1
+            for u, v in new:
+                pairs[key(u, v)] += 1
+            again += int(dc._state.meta[dynamic.RETRY])
+            check(dc, pairs)
+            check_gpu_forest(dc)
+    assert again > 0
+
+
 def run_gpu_largest_piece():
     """A cut that leaves the representative in a short piece, the other side longer than the local
     search allows (it gives up).  Beyond the cut a clique: the pass over the forest keeps the

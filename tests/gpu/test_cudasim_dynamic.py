@@ -13,7 +13,8 @@ from dynamiccases import (run_bridges_and_whole_components, run_cycle, run_gpu_l
                           run_gpu_many_small, run_gpu_wide_tally, run_graph_and_ids, run_hubs,
                           run_multi_edges_and_the_same_pair,
                           run_random_batches, run_random_stream, run_revived_edge_replaces, run_wide_ids, on_device,
-                          run_gpu_queries_reserve_nothing, run_gpu_heal, run_gpu_heal_meets_a_piece)
+                          run_gpu_queries_reserve_nothing, run_gpu_heal, run_gpu_heal_meets_a_piece,
+                          run_gpu_small_trees)
 
 SIM = os.environ.get("NUMBA_ENABLE_CUDASIM", "0").strip() not in ("", "0")
 pytestmark = [pytest.mark.cudasim,
@@ -78,6 +79,10 @@ def test_cuts_heal_on_a_grid():
     for seed in (1, 2):     # seeds on which a heal by any non-tree edge into the phase's walks fails
         run_gpu_heal(seed=seed)
     run_gpu_heal_meets_a_piece()
+
+
+def test_cuts_that_lose_their_piece_are_searched_again():
+    run_gpu_small_trees()
 
 
 def test_the_pass_over_the_forest_keeps_the_largest_piece_or_builds_the_forest_again():
