@@ -20,7 +20,9 @@ then compare labels.  A phase:
    component stays whole), else the walk goes on until one side runs out: that
    side is a piece, found without the rest of its tree (a cut whose piece another
    cut found walks again from the far ends of the two).  Where a walk gives up,
-   one UnionAsync pass over the affected trees' edges gives every piece.  Each
+   one UnionAsync pass over the affected trees' edges gives every piece (on a
+   sparse graph, or where the small pieces hold many vertices, one pass over
+   every edge builds the forest and the labels again, and the phase ends).  Each
    component keeps one piece unsearched (its representative's); the edges at
    the other, *small*, pieces' vertices (read from the adjacency) and the log's
    are the candidates to reconnect them: every edge between two pieces has an
