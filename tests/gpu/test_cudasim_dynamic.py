@@ -76,7 +76,7 @@ def test_the_local_search_and_its_fallback():
 
 
 def test_cuts_heal_on_a_grid():
-    for seed in (1, 2):     # seeds on which a heal by any non-tree edge into the phase's walks fails
+    for seed in (1, 5):     # seeds on which a heal by any non-tree edge into the phase's walks fails
         run_gpu_heal(seed=seed)
     run_gpu_heal_meets_a_piece()
 

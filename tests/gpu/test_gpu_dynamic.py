@@ -11,7 +11,8 @@ from dynamiccases import (run_bridges_and_whole_components, run_cycle, run_gpu_l
                           run_gpu_many_small, run_gpu_wide_tally, run_graph_and_ids, run_hubs,
                           run_multi_edges_and_the_same_pair,
                           run_random_batches, run_random_stream, run_revived_edge_replaces, run_wide_ids,
-                          run_gpu_queries_reserve_nothing, run_gpu_heal, run_gpu_heal_meets_a_piece)
+                          run_gpu_queries_reserve_nothing, run_gpu_heal, run_gpu_heal_meets_a_piece,
+                          run_gpu_small_trees)
 from gpucases import ON_GPU
 
 pytestmark = ON_GPU
@@ -67,6 +68,7 @@ def test_small_cases():
     run_gpu_many_small()
     run_gpu_heal(side=300, rounds=4)    # on a grid of 144 the cuts' sides run out before they heal
     run_gpu_heal_meets_a_piece()
+    run_gpu_small_trees(seeds=(3, 4, 5, 6))
     run_hubs("gpu", leaves=2000)
     run_revived_edge_replaces("gpu")
     run_bridges_and_whole_components("gpu")

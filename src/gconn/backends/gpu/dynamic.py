@@ -4,9 +4,9 @@
 On the device: a label per vertex (a vertex of its component; ``label[r] == r``
 at the component's representative r); the edges by id (ends, multiplicity,
 whether in the forest) and a hash table from a pair to its id; the forest's
-edge ids; an adjacency of every edge id given before its last build, the ids
-given since then a log beside it (with lists of the log's forest edges at
-their ends).
+edge ids; an adjacency of every edge id given before its last build (when the
+ids are renumbered in the order of their pairs), the ids given since then a
+log beside it (with lists of the log's forest edges at their ends).
 
 A batch runs in phases: the updates between two runs of queries form one phase
 (the graph after them depends only on each pair's net count), and the queries
@@ -890,8 +890,11 @@ class DynamicState:
             self.ecap = cap
 
     def _compact(self, inserts: int) -> None:
-        """Renumber the edges present 0..live-1 in a table with room for ``inserts`` more ids."""
+        """Renumber the edges present 0..live-1 in the order of their pairs (a vertex's edges
+        together: the pass that builds the forest again reads the labels of nearby vertices, 2.3
+        against 3.5 ms on grid:4096), in a table with room for ``inserts`` more ids."""
         alive = xp.flatnonzero(self.CNT[: self.ne] > 0).astype(np.int32)
+        alive = alive[xp.argsort(_keys(self.EU[alive], self.EV[alive]))]
         live = int(alive.size)
         self.EU, self.EV, self.CNT, self.TREE = (a[alive] for a in (self.EU, self.EV, self.CNT, self.TREE))
         self.D, self.INL, self.tnext = xp.zeros(live, np.int64), xp.zeros(live, np.int8), xp.zeros(2 * live, np.int32)
@@ -904,7 +907,7 @@ class DynamicState:
             self._hash(None, self.EU, self.EV, xp.arange(live, dtype=np.int32), PUT)
         self.meta[NE] = live
         # the ids changed: the adjacency (and the log's forest lists) again
-        self._adjacency(force=True)
+        self._rows()
 
     def _list_forest(self, room: int = 0) -> None:
         tree = xp.flatnonzero(self.TREE[: self.ne] == 1).astype(np.int32)
@@ -912,12 +915,15 @@ class DynamicState:
         self.meta[TLN] = self.tl_bound = int(tree.size)
         self.meta[DROPPED] = self.tl_left = 0
 
-    def _adjacency(self, force: bool = False) -> None:
-        """Rebuild the adjacency when the log outgrew its share.  It holds every id, present or not:
-        a pair deleted now and inserted again later keeps its id, and the log would not hold it.
-        The log's forest lists start empty again."""
-        if not force and self.ne - self.base_ne <= max(LOG_MIN, self.base_ne // LOG_SHARE):
-            return
+    def _adjacency(self, inserts: int) -> None:
+        """When the log outgrew its share, the ids renumbered (:meth:`_compact`, with room for
+        ``inserts``) and the adjacency built again."""
+        if self.ne - self.base_ne > max(LOG_MIN, self.base_ne // LOG_SHARE):
+            self._compact(inserts)
+
+    def _rows(self) -> None:
+        """The adjacency of every id, present or not: a pair deleted now and inserted again later
+        keeps its id, and the log would not hold it.  The log's forest lists start empty again."""
         ids = xp.arange(self.ne, dtype=np.int32)
         ends = xp.concatenate([self.EU[: self.ne], self.EV[: self.ne]])
         eids = xp.concatenate([ids, ids])
@@ -1004,7 +1010,7 @@ class DynamicState:
         when the check flagged it (nothing applied)."""
         m = int(k.size)
         if dels:
-            self._adjacency()
+            self._adjacency(upd)
         self._capacity(n, upd, dels)
         nn = max(self.n, n)
         # a link joins two components: at most one a deletion or an arrival
