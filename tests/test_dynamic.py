@@ -81,3 +81,5 @@ def test_benchmark_checks_every_batch():
                      log=lambda s: None)
     assert rows[0]["size"] == 50 and len(rows[0]["gconn"].samples) == 2
     assert "| 50 | 50% |" in bench.report(rows, "kron:scale=8", 256, 1000)
+    with pytest.raises(SystemExit):
+        bench.main(["--kernels"])      # CUDA events: the GPU only

@@ -85,9 +85,13 @@ def test_random_streams():
 
 def test_benchmark_checks_every_batch():
     from gconn.bench import dynamic as bench
-    rows = bench.run("kron:scale=12", [100, 10_000], [0.1, 0.9], 2, log=lambda s: None, backend="gpu")
+    rows = bench.run("kron:scale=12", [100, 10_000], [0.1, 0.9], 2, log=lambda s: None, backend="gpu",
+                     kernels=True)
     assert [r["size"] for r in rows] == [100, 100, 10_000, 10_000] and len(rows[0]["gconn"].samples) == 2
-    assert "recomputation on the GPU" in bench.report(rows, "kron:scale=12", 4096, 1000, "gpu")
+    # every batch hashes its updates; a batch of deletions applies them
+    assert all(len(r["kernels"]["dyn_hash"].samples) == 2 and r["kernels"]["dyn_apply"] > 0 for r in rows)
+    text = bench.report(rows, "kron:scale=12", 4096, 1000, "gpu")
+    assert "recomputation on the GPU" in text and "- 10,000, 90%: all " in text and "dyn_hash" in text
 
 
 def test_a_launcher_packs_again_what_changed():

@@ -93,10 +93,12 @@ def _nk_batch(nk, g, dcc, kinds, src, dst) -> None:
 
 
 def run(spec: str, sizes: list, fractions: list, rounds: int, networkit: int = 10**4, log=print,
-        backend: str = "cpu", on_device: bool = False) -> list:
+        backend: str = "cpu", on_device: bool = False, kernels: bool = False) -> list:
     """One row per (batch size, deletion fraction): seconds per batch of each way, checked;
     NetworKit for batches of at most ``networkit`` updates (0: never; never on the GPU); on the
-    GPU, ``on_device`` gives the batches as CuPy arrays (uploaded before the clock)."""
+    GPU, ``on_device`` gives the batches as CuPy arrays (uploaded before the clock), and
+    ``kernels`` times each of the structure's kernels by CUDA events (the row's ``"kernels"``:
+    milliseconds a batch by kernel)."""
     import gconn
     src, dst, n = simple_edges(spec)
     gpu = backend == "gpu"
@@ -126,16 +128,22 @@ def run(spec: str, sizes: list, fractions: list, rounds: int, networkit: int = 1
             build = time.perf_counter() - t0
             nk = _networkit(n, *stream.live) if size <= networkit else None
             times = {"gconn": [], "networkit": [], "recompute": []}
+            spent = []
             for r in range(rounds + 1):
                 kinds, s, d = stream.batch(size, f)
                 if on_device:
                     kinds, s, d = (cp.asarray(a) for a in (kinds, s, d))
                 live = tuple(cp.asarray(a) for a in stream.live) if gpu else stream.live
+                if kernels:
+                    dc._state.events = []
                 sync()
                 t0 = time.perf_counter()
                 dc.process(kinds, s, d)
                 sync()
                 t1 = time.perf_counter()
+                if kernels:
+                    spent.append(_by_kernel(dc._state.events))
+                    dc._state.events = None
                 k0, l0 = recompute(live)
                 t2 = time.perf_counter()
                 l0 = l0.get() if gpu else l0
@@ -156,11 +164,22 @@ def run(spec: str, sizes: list, fractions: list, rounds: int, networkit: int = 1
                     if nk is not None:
                         times["networkit"].append(t3 - t2)
             row = {"size": size, "deletes": f, "build_s": build, **{w: Timing(t) for w, t in times.items() if t}}
+            if kernels:
+                row["kernels"] = {k: Timing(b.get(k, 0.0) for b in spent[1:]) for k in set().union(*spent[1:])}
             rows.append(row)
             nk_part = f", NetworKit {row['networkit']:.4f} s" if "networkit" in row else ""
             log(f"{size:>9,} updates, {f:.0%} deletions: gconn {row['gconn']:.4f} s, recompute "
                 f"{row['recompute']:.4f} s{nk_part} (built in {build:.3f} s)")
     return rows
+
+
+def _by_kernel(events) -> dict:
+    """Milliseconds by kernel of one batch's launches."""
+    import cupy as cp
+    out = {}
+    for kind, start, end in events:
+        out[kind] = out.get(kind, 0.0) + cp.cuda.get_elapsed_time(start, end)
+    return out
 
 
 def report(rows: list, spec: str, n: int, m: int, backend: str = "cpu", on_device: bool = False) -> str:
@@ -180,6 +199,14 @@ def report(rows: list, spec: str, n: int, m: int, backend: str = "cpu", on_devic
             line += (f" {r['networkit']:.4f} | {r['networkit'] / r['gconn']:.1f}x |" if "networkit" in r
                      else " | |")
         lines.append(line)
+    if any("kernels" in r for r in rows):
+        lines += ["", "The structure's kernels, ms a batch by CUDA events (each launch's span, its host side "
+                      "included where the GPU waited; CuPy's own operations not counted), the largest first:", ""]
+        for r in rows:
+            ks = sorted(r["kernels"].items(), key=lambda kv: -float(kv[1]))
+            total = Timing(map(sum, zip(*(t.samples for _, t in ks)))) if ks else 0.0
+            lines.append(f"- {r['size']:,}, {r['deletes']:.0%}: all {total:.3f}; "
+                         + ", ".join(f"{k} {float(t):.3f}" for k, t in ks if float(t) >= 0.01))
     lines += ["", f"Building the structure from the graph's {int(m - m // 10):,} edges present, once a row: "
                   f"{Timing(r['build_s'] for r in rows):.3f} s (over {len(rows)} row{'s' if len(rows) > 1 else ''}: "
                   "median (min-max))."]
@@ -199,15 +226,18 @@ def main(argv=None) -> int:
                     help="NetworKit for batches of at most B updates (it takes ~10 us an update; 0: never)")
     ap.add_argument("--batches-on-device", action="store_true",
                     help="on the GPU: each batch as CuPy arrays, uploaded before the clock (default: NumPy arrays)")
+    ap.add_argument("--kernels", action="store_true",
+                    help="on the GPU: each of the structure's kernels timed by CUDA events (this slows the batches)")
     args = ap.parse_args(argv)
-    if args.batches_on_device and args.backend != "gpu":
-        ap.error("--batches-on-device needs --backend gpu")
+    for flag, on in (("--batches-on-device", args.batches_on_device), ("--kernels", args.kernels)):
+        if on and args.backend != "gpu":
+            ap.error(f"{flag} needs --backend gpu")
     print(stamp(ap.prog, argv), flush=True)
     sizes = [int(x) for x in args.sizes.split(",")]
     fractions = [float(x) for x in args.deletes.split(",")]
     src, _, n = simple_edges(args.graph)
     rows = run(args.graph, sizes, fractions, args.rounds, args.networkit_max, log=lambda s: print(s, flush=True),
-               backend=args.backend, on_device=args.batches_on_device)
+               backend=args.backend, on_device=args.batches_on_device, kernels=args.kernels)
     print()
     print(report(rows, args.graph, n, src.size, args.backend, args.batches_on_device))
     return 0

@@ -841,12 +841,21 @@ class DynamicState:
             self.hinit = pinned
         # each kernel's launcher, its parameters kept between launches
         self._launchers = {}
+        # a list: each launch's (kernel, start event, end event) (python -m gconn.bench.dynamic --kernels)
+        self.events = None
 
     def _run(self, kind: str, nthreads: int, *args, key=_DT) -> None:
         run = self._launchers.get((kind, key))
         if run is None:
             run = self._launchers[kind, key] = Launcher(get(kind, (), key))
+        if self.events is None:
+            run(nthreads, *args)
+            return
+        start, end = xp.cuda.Event(), xp.cuda.Event()
+        start.record()
         run(nthreads, *args)
+        end.record()
+        self.events.append((kind, start, end))
 
     @property
     def k(self) -> int:
