@@ -900,8 +900,9 @@ class DynamicState:
 
     def _compact(self, inserts: int) -> None:
         """Renumber the edges present 0..live-1 in the order of their pairs (a vertex's edges
-        together: the pass that builds the forest again reads the labels of nearby vertices, 2.3
-        against 3.5 ms on grid:4096), in a table with room for ``inserts`` more ids."""
+        together: the pass that builds the forest again reads the labels of nearby vertices; on
+        grid:4096 its batches took 13-37% less time, BENCHMARKS.md), in a table with room for
+        ``inserts`` more ids."""
         alive = xp.flatnonzero(self.CNT[: self.ne] > 0).astype(np.int32)
         alive = alive[xp.argsort(_keys(self.EU[alive], self.EV[alive]))]
         live = int(alive.size)
