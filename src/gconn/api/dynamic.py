@@ -124,7 +124,10 @@ class DynamicConnectivity:
             raise ValueError(f"kinds has {kinds.size} entries but the batch has {s.size} edges")
         if s.size == 0:
             return np.zeros(0, np.bool_) if kind in (1, None) else None
-        hi = id_range(s, d)
+        from gconn.graph.build import id_bounds     # numba's: loaded by the structure, not by gconn
+        lo, hi = id_bounds(s, d)
+        if lo < 0:
+            id_range(s, d)      # raises, naming the first negative id
         if hi >= INT32_MAX:
             where, arr = ("src", s) if int(s.max()) == hi else ("dst", d)
             raise ValueError(f"vertex id {hi} ({where}[{int(np.argmax(arr == hi))}]) is beyond DynamicConnectivity's "
@@ -205,4 +208,4 @@ def _kinds(kinds) -> np.ndarray:
         raise ValueError("kinds must be 1-D")
     if k.size and (int(k.min()) < 0 or int(k.max()) > 2):
         raise ValueError("operation kinds must be 0 (insert), 1 (query) or 2 (delete)")
-    return k.astype(np.int8)
+    return k.astype(np.int8, copy=False)
