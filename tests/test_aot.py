@@ -38,7 +38,7 @@ def compiled():
 # What gconn.backends._aot is compiled from (src/gconn/backends/aot_build.py).
 BUILT_FROM = ["backends/aot_build.py", "backends/aot.py", "design.py", "backends/core/unionfind.py",
               "backends/core/primitives.py", "backends/cpu/unionfind.py", "backends/cpu/backend.py", "io/_kernels.py",
-              "io/_parsers.py"]
+              "io/_parsers.py", "io/_codes.py"]
 
 
 def test_compiled_module_is_not_stale(compiled):

@@ -7,9 +7,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from gconn.io._parsers import (BAD_EXTRA, BAD_FIELD, EMPTY_FIELD, EXTRA_FIELDS, NEGATIVE,  # noqa: F401
-                               ODD_PAIRS, OK, OUT_OF_RANGE, OVERFLOW, TOO_FEW, TOO_MANY, VALUE_INTEGER,
-                               VALUE_REAL)
+from gconn.io._codes import (BAD_EXTRA, BAD_FIELD, EMPTY_FIELD, EXTRA_FIELDS, NEGATIVE,  # noqa: F401
+                             ODD_PAIRS, OK, OUT_OF_RANGE, OVERFLOW, TOO_FEW, TOO_MANY, VALUE_INTEGER,
+                             VALUE_REAL)
 
 _NL = 10
 _CR = 13
