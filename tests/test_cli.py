@@ -235,7 +235,7 @@ def test_bad_input_is_one_line(capsys, bad_files, argv):
     code, out, err = run(capsys, *(a.format(d=bad_files) for a in argv))
     assert code == 1
     # the process's first compilation announces itself once (whichever command comes first in a worker)
-    lines = [line for line in err.strip().splitlines() if line != gconn.cli.tools.COMPILE_NOTICE]
+    lines = [line for line in err.strip().splitlines() if line != gconn.cli.common.COMPILE_NOTICE]
     assert len(lines) == 1, err
     assert lines[0].startswith("gconn: error: ") and "Traceback" not in err
 
@@ -282,7 +282,7 @@ def _python(*args, cwd):
 
 @pytest.mark.slow  # three fresh processes, each importing numba and loading its kernels
 def test_subprocess(tmp_path):
-    from gconn.cli.tools import COMPILE_NOTICE
+    from gconn.cli.common import COMPILE_NOTICE
     res = _python("-m", "gconn", "cc", "--generate", "path:30", "--json", cwd=tmp_path)
     assert res.returncode == 0, res.stderr
     assert json.loads(res.stdout)["components"] == 1
@@ -370,17 +370,17 @@ def test_kernels_are_timed_apart_from_the_input(capsys):
 
 def test_compile_notice_once_per_process(capsys, monkeypatch):
     from numba import njit
-    from gconn.cli import tools
-    monkeypatch.setattr(tools, "_COMPILE_NOTICE_SHOWN", False)
+    from gconn.cli import common
+    monkeypatch.setattr(common, "_COMPILE_NOTICE_SHOWN", False)
 
     def twice(x):
         return 2 * x
 
-    with tools.watch_compiles() as watch:
+    with common.watch_compiles() as watch:
         assert njit(twice)(3) == 6        # a compilation: the notice
         assert njit(twice)(4) == 8        # another: counted, no second notice
     assert watch.count == 2 and watch.seconds > 0
-    assert capsys.readouterr().err == tools.COMPILE_NOTICE + "\n"
-    with tools.watch_compiles() as watch:
+    assert capsys.readouterr().err == common.COMPILE_NOTICE + "\n"
+    with common.watch_compiles() as watch:
         assert njit(cache=False)(twice)(5) == 10
     assert watch.count == 1 and capsys.readouterr().err == ""

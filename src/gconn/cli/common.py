@@ -18,6 +18,7 @@ import numpy as np
 
 from gconn.bench.harness import (busy, generate, human_size, non_negative_int, positive_int, progress,
                                   progress_enabled, resolve_backend, time_calls)
+from gconn.graph import Graph
 
 #: The built-in example graph of ``gconn demo`` and ``--example``.
 EXAMPLE_SPEC = "rmat:scale=18,ef=16"
@@ -175,7 +176,6 @@ def check_input_options(args, parser, problem: str | None = None) -> tuple[str, 
 @contextlib.contextmanager
 def read_input(args, parser):
     """The :class:`Input` of the command line (a context: stdin kept in a temporary file)."""
-    from gconn.cli.tools import watch_compiles
     from gconn.inputs import describe
     kind, name = check_input_options(args, parser)
     if kind == "spec":
@@ -219,7 +219,6 @@ def backend_for(args, inp: Input) -> str:
 def load_graph(inp: Input, args, relabel):
     """The input's whole graph, and the seconds it took."""
     from gconn.inputs import to_graph
-    from gconn.cli.tools import watch_compiles
     if not inp.is_file:
         return inp.obj, dict(inp.times)
     desc = f"loading {inp.name} ({human_size(inp.obj.file.size)})"
@@ -252,7 +251,6 @@ def check_graph_path(path: str) -> None:
 
 def prepare(problem: str, args, backend: str, g=None, **kw) -> dict:
     """Load the run's kernels ahead of it (``g`` None: graph construction's)."""
-    from gconn.cli.tools import prepare_kernels
     if g is None:
         return prepare_kernels("build", backend, notice=not args.quiet)
     from gconn import design
@@ -352,7 +350,6 @@ def warm_chunked(args) -> dict:
     """Load the CPU's chunked route's kernels ahead of its timed runs."""
     import os
     from gconn.chunked.cpu import plan_of, warm
-    from gconn.cli.tools import watch_compiles
     # Parallel parsing and union alternate with serial reading: spinning OpenMP workers would take
     # the cores from the reader (797e30a:BENCHMARKS.md).  Set before the runtime starts; a user's setting wins.
     os.environ.setdefault("OMP_WAIT_POLICY", "passive")
@@ -413,3 +410,72 @@ def rate(x: float) -> str:
         if x >= scale:
             return f"{x / scale:.2f} {suffix}"
     return f"{x:.0f}"
+
+
+COMPILE_NOTICE = "gconn: compiling kernels (once; later runs load them from numba's cache)..."
+_COMPILE_NOTICE_SHOWN = False
+
+
+class _CompileWatch:
+    """Counts numba compilations (cache misses) and their seconds; COMPILE_NOTICE at the first."""
+
+    def __init__(self, notice: bool):
+        self.notice = notice
+        self.count = 0
+        self.seconds = 0.0
+        self._depth = 0
+        self._t0 = 0.0
+
+    def on_start(self, event):
+        global _COMPILE_NOTICE_SHOWN
+        # compiling a kernel may compile the functions it calls: count the outermost only
+        self._depth += 1
+        if self._depth > 1:
+            return
+        if self.notice and not _COMPILE_NOTICE_SHOWN:
+            _COMPILE_NOTICE_SHOWN = True
+            print(COMPILE_NOTICE, file=sys.stderr, flush=True)
+        self.count += 1
+        self._t0 = time.perf_counter()
+
+    def on_end(self, event):
+        self._depth -= 1
+        if self._depth == 0:
+            self.seconds += time.perf_counter() - self._t0
+
+
+@contextlib.contextmanager
+def watch_compiles(notice: bool = True):
+    """Within the block, numba compilations are counted (``.count``, ``.seconds``); with ``notice``
+    the process's first prints :data:`COMPILE_NOTICE` on stderr."""
+    from numba.core import event
+    watch = type("Watch", (_CompileWatch, event.Listener), {})(notice)
+    event.register("numba:compile", watch)
+    try:
+        yield watch
+    finally:
+        event.unregister("numba:compile", watch)
+
+
+def prepare_kernels(problem: str, backend: str, algorithm: str = "auto", params=None, *,
+                    id_dtype=np.int32, mode: str = "phased", notice: bool = True) -> dict:
+    """Load (or compile) a run's kernels on a tiny graph (``problem`` 'build', 'cc', 'forest' or
+    'incremental'; 'auto' resolved for the real graph): ``{"kernels": seconds, "compiled": count}``."""
+    from gconn import api
+    params = dict(params or {})
+    t0 = time.perf_counter()
+    with watch_compiles(notice) as watch:
+        src = np.array([0, 1, 2, 3, 4, 4, 4, 5, 5, 6], id_dtype)
+        dst = np.array([1, 2, 3, 4, 5, 6, 7, 6, 7, 7], id_dtype)
+        g = Graph.from_edges(src, dst)
+        if problem == "incremental":
+            from gconn.backends.cpu.unionfind import SERIAL_BELOW
+            ic = api.IncrementalConnectivity(g.n, algorithm=algorithm, backend=backend, mode=mode)
+            for size in (3, SERIAL_BELOW):  # the one-thread and the parallel batch kernels
+                kinds = np.arange(size, dtype=np.int8) % 2
+                ic.process(kinds, np.resize(src, size), np.resize(dst, size))
+            ic.labels()
+        elif problem != "build":
+            run = api.spanning_forest if problem == "forest" else api.connected_components
+            run(g, algorithm=algorithm, backend=backend, return_stats=True, **params)
+    return {"kernels": time.perf_counter() - t0, "compiled": watch.count}

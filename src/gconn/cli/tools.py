@@ -4,10 +4,8 @@ once), kernels run on a tiny graph, ``gconn warmup``."""
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 import platform
-import sys
 import tempfile
 import time
 
@@ -199,6 +197,9 @@ def cmd_cache(args, parser) -> int:
 
 
 def cmd_bench(args, parser) -> int:
+    if args.gpu is not None:
+        from gconn.bench.gpu import main     # CuPy's: loaded only here
+        return main(args.gpu)
     return run_from_args(args, args.bench_argv)
 
 
@@ -206,75 +207,6 @@ def gpu_status() -> tuple[bool, str]:
     """(found, why not) for a real CUDA GPU."""
     from gconn.backends import gpu
     return gpu.available(simulator_ok=False)
-
-
-COMPILE_NOTICE = "gconn: compiling kernels (once; later runs load them from numba's cache)..."
-_COMPILE_NOTICE_SHOWN = False
-
-
-class _CompileWatch:
-    """Counts numba compilations (cache misses) and their seconds; COMPILE_NOTICE at the first."""
-
-    def __init__(self, notice: bool):
-        self.notice = notice
-        self.count = 0
-        self.seconds = 0.0
-        self._depth = 0
-        self._t0 = 0.0
-
-    def on_start(self, event):
-        global _COMPILE_NOTICE_SHOWN
-        # compiling a kernel may compile the functions it calls: count the outermost only
-        self._depth += 1
-        if self._depth > 1:
-            return
-        if self.notice and not _COMPILE_NOTICE_SHOWN:
-            _COMPILE_NOTICE_SHOWN = True
-            print(COMPILE_NOTICE, file=sys.stderr, flush=True)
-        self.count += 1
-        self._t0 = time.perf_counter()
-
-    def on_end(self, event):
-        self._depth -= 1
-        if self._depth == 0:
-            self.seconds += time.perf_counter() - self._t0
-
-
-@contextlib.contextmanager
-def watch_compiles(notice: bool = True):
-    """Within the block, numba compilations are counted (``.count``, ``.seconds``); with ``notice``
-    the process's first prints :data:`COMPILE_NOTICE` on stderr."""
-    from numba.core import event
-    watch = type("Watch", (_CompileWatch, event.Listener), {})(notice)
-    event.register("numba:compile", watch)
-    try:
-        yield watch
-    finally:
-        event.unregister("numba:compile", watch)
-
-
-def prepare_kernels(problem: str, backend: str, algorithm: str = "auto", params=None, *,
-                    id_dtype=np.int32, mode: str = "phased", notice: bool = True) -> dict:
-    """Load (or compile) a run's kernels on a tiny graph (``problem`` 'build', 'cc', 'forest' or
-    'incremental'; 'auto' resolved for the real graph): ``{"kernels": seconds, "compiled": count}``."""
-    from gconn import api
-    params = dict(params or {})
-    t0 = time.perf_counter()
-    with watch_compiles(notice) as watch:
-        src = np.array([0, 1, 2, 3, 4, 4, 4, 5, 5, 6], id_dtype)
-        dst = np.array([1, 2, 3, 4, 5, 6, 7, 6, 7, 7], id_dtype)
-        g = Graph.from_edges(src, dst)
-        if problem == "incremental":
-            from gconn.backends.cpu.unionfind import SERIAL_BELOW
-            ic = api.IncrementalConnectivity(g.n, algorithm=algorithm, backend=backend, mode=mode)
-            for size in (3, SERIAL_BELOW):  # the one-thread and the parallel batch kernels
-                kinds = np.arange(size, dtype=np.int8) % 2
-                ic.process(kinds, np.resize(src, size), np.resize(dst, size))
-            ic.labels()
-        elif problem != "build":
-            run = api.spanning_forest if problem == "forest" else api.connected_components
-            run(g, algorithm=algorithm, backend=backend, return_stats=True, **params)
-    return {"kernels": time.perf_counter() - t0, "compiled": watch.count}
 
 
 #: ``gconn warmup``'s runs (problem, algorithm, incremental mode): every automatic choice on the CPU.
@@ -299,7 +231,7 @@ def warmup(show: bool = True, notice: bool = True) -> dict:
     t0 = time.perf_counter()
     compiled = 0
     with progress(show, total=len(WARMUP_RUNS) + 2, desc="kernels", unit="step") as bar:
-        with watch_compiles(notice=notice) as watch:
+        with C.watch_compiles(notice=notice) as watch:
             for spec in ("rmat:scale=5,ef=4", "ba:n=40,m=2"):
                 Graph.from_edges(*generators.edges_from_spec(spec)[:2])
             bar.update()
@@ -314,7 +246,7 @@ def warmup(show: bool = True, notice: bool = True) -> dict:
             bar.update()
         compiled += watch.count
         for problem, algorithm, mode in WARMUP_RUNS:
-            r = prepare_kernels(problem, "cpu", algorithm, mode=mode, notice=notice)
+            r = C.prepare_kernels(problem, "cpu", algorithm, mode=mode, notice=notice)
             compiled += r["compiled"]
             bar.update()
     return {"seconds": time.perf_counter() - t0, "compiled": compiled}
