@@ -5,8 +5,8 @@
 >>> "| path:50 |" in markdown_table(rows)
 True
 """
-from gconn.bench.harness import FASTEST, Row, expand_variants, main, markdown_table, run, write_csv, write_markdown
+from gconn.bench.harness import FASTEST, Row, expand_variants, markdown_table, run, write_csv, write_markdown
 from gconn.bench.suites import SUITES, data_dir
 
-__all__ = ["run", "Row", "expand_variants", "markdown_table", "write_csv", "write_markdown", "main",
-           "FASTEST", "SUITES", "data_dir"]
+__all__ = ["run", "Row", "expand_variants", "markdown_table", "write_csv", "write_markdown", "FASTEST", "SUITES",
+           "data_dir"]

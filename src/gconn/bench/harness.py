@@ -699,10 +699,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_from_args(args: argparse.Namespace, argv_for_record=None) -> int:
-    """Run the benchmark the parsed options describe and write the reports."""
-    if getattr(args, "gpu", None) is not None:
-        from gconn.bench.gpu import main as gpu_main
-        return gpu_main(args.gpu)
+    """Run the benchmark the parsed options describe and write the reports (``--gpu`` is the
+    caller's: it runs :mod:`gconn.bench.gpu` instead)."""
     suite: Suite | None = SUITES[args.suite] if args.suite else None
     settings = {**DEFAULTS, **(suite.settings() if suite else {})}
     settings.update({key: getattr(args, key) for key in ("variants", "backend", "repeat", "warmup", "out")
@@ -766,11 +764,3 @@ def _speedup_notes(rows) -> list[str]:
     if failures:
         notes.append("FAILED: " + "; ".join(f"{r.graph} {r.variant} {r.note}".strip() for r in failures))
     return notes
-
-
-def main(argv=None) -> int:
-    """``python -m gconn.bench``: the same as ``gconn bench``."""
-    parser = argparse.ArgumentParser(prog="python -m gconn.bench", description="gconn's benchmark harness")
-    add_arguments(parser)
-    argv = sys.argv[1:] if argv is None else list(argv)
-    return run_from_args(parser.parse_args(argv), argv)
