@@ -263,6 +263,53 @@ def run_random_stream(backend, n=3000, batches=10, size=10_000, deletes=0.3, see
         check(dc, pairs)
 
 
+def run_rebuild_then_walks(backend, n=2000, m=5000, seed=5):
+    """A random graph with multi-edges and self loops; one batch of deletions (tree edges, bridges,
+    one copy of a doubled pair) with inserts among them, many enough that the CPU builds the
+    forest again; then small mixed batches whose deletions walk the rebuilt forest and lists.
+    Every batch against SciPy."""
+    rng = np.random.default_rng(seed)
+    src = rng.integers(0, n, m).tolist() + [3, 3, 7]
+    dst = rng.integers(0, n, m).tolist() + [3, 9, 9]
+    dc = gconn.DynamicConnectivity(n, backend=backend)
+    dc.insert(src, dst)
+    dc.insert([3], [9])             # a pair twice: one deletion leaves it present
+    pairs = Counter(key(u, v) for u, v in zip(src + [3], dst + [9]))
+    present = [p for p, c in pairs.items() for _ in range(c)]
+    order = rng.permutation(len(present))
+    gone = [present[i] for i in order[: len(present) // 2]]
+    new = [tuple(int(x) for x in rng.integers(0, n, 2)) for _ in range(300)]
+    ops = [(2, u, v) for u, v in gone] + [(0, u, v) for u, v in new]
+    ops = [ops[i] for i in rng.permutation(len(ops))]
+    dc.process([o[0] for o in ops], [o[1] for o in ops], [o[2] for o in ops])
+    for u, v in gone:
+        pairs[key(u, v)] -= 1
+    for u, v in new:
+        pairs[key(u, v)] += 1
+    check(dc, pairs)
+    if backend == "cpu":
+        # the rebuild's mark: every component labelled by its least vertex
+        labels = dc._state.label[: n]
+        least = np.full(n, n)
+        np.minimum.at(least, labels, np.arange(n))
+        assert np.array_equal(labels, least[labels])
+        check_cpu_forest(dc)
+    for _ in range(20):
+        present = [p for p, c in pairs.items() if c > 0]
+        gone = [present[i] for i in rng.choice(len(present), 20, replace=False)]
+        new = [tuple(int(x) for x in rng.integers(0, n, 2)) for _ in range(15)]
+        q = [tuple(int(x) for x in rng.integers(0, n, 2)) for _ in range(5)]
+        ops = [(2, u, v) for u, v in gone] + [(0, u, v) for u, v in new] + [(1, u, v) for u, v in q]
+        dc.process([o[0] for o in ops], [o[1] for o in ops], [o[2] for o in ops])
+        for u, v in gone:
+            pairs[key(u, v)] -= 1
+        for u, v in new:
+            pairs[key(u, v)] += 1
+        check(dc, pairs)
+        if backend == "cpu":
+            check_cpu_forest(dc)
+
+
 def _gpu_path_after(n: int, deletions):
     """An n-vertex path on the GPU, then one batch deleting ``deletions``: (labels, whether the pass
     over the forest decided the pieces rather than the local search)."""
@@ -305,6 +352,30 @@ def check_gpu_forest(dc):
     eu, ev = host(st.EU[: st.ne])[tree], host(st.EV[: st.ne])[tree]
     kf, lf = scipy_cc(coo_matrix((np.ones(tree.size), (eu, ev)), shape=(n, n)), directed=False)
     assert kf == k and np.array_equal(lf, labels)
+
+
+def check_cpu_forest(dc):
+    """The CPU structure's forest edges are present and span its components, and each vertex's
+    lists hold exactly its half-edges of the forest (thead) and of the other edges (nhead)."""
+    st = dc._state
+    live = np.flatnonzero(st.cnt > 0)
+    live = live[st.eu[live] != st.ev[live]]
+    tree = live[st.tree[live] == 1]
+    n, (k, labels) = dc.n, dc.components()
+    assert tree.size == n - k
+    kf, lf = scipy_cc(coo_matrix((np.ones(tree.size), (st.eu[tree], st.ev[tree])), shape=(n, n)), directed=False)
+    assert kf == k and np.array_equal(lf, labels)
+    for head, flag in ((st.thead, 1), (st.nhead, 0)):
+        want = {int(h) for e in live[st.tree[live] == flag] for h in (2 * e, 2 * e + 1)}
+        got = set()
+        for v in range(n):
+            h = int(head[v])
+            while h != -1:
+                end = st.eu[h >> 1] if h % 2 == 0 else st.ev[h >> 1]
+                assert end == v and h not in got, f"vertex {v}'s list: half-edge {h}"
+                got.add(h)
+                h = int(st.nxt[h])
+        assert got == want
 
 
 def run_gpu_heal(side=12, rounds=8, seed=4):

@@ -8,7 +8,7 @@ from hypothesis import given, settings, strategies as st
 import gconn
 from dynamiccases import (run_bridges_and_whole_components, run_cycle, run_graph_and_ids, run_wide_ids,
                           run_multi_edges_and_the_same_pair, run_one_batch_then_deletions, run_random_batches,
-                          run_random_stream,
+                          run_random_stream, run_rebuild_then_walks,
                           run_revived_edge_replaces, run_hubs)
 
 BATCHES = st.lists(st.lists(st.tuples(st.integers(0, 2), st.integers(0, 39), st.integers(0, 39)), max_size=30),
@@ -55,6 +55,10 @@ def test_graph_ids_and_errors():
 def test_a_larger_random_stream():
     """10^5 operations in batches of 10^4, 30% deletions of present edges."""
     run_random_stream("cpu")
+
+
+def test_many_deletions_rebuild_the_forest():
+    run_rebuild_then_walks("cpu")
 
 
 def test_one_batch_then_deletions():
