@@ -24,7 +24,7 @@ kept beside it (a hash table from the pair to the edge).
 * query (u, v): the labels compared.
 * a batch without queries that deletes at least one edge in REBUILD of those present (and at
   least REBUILD_MIN) applies its counts only, then builds the forest, the lists and the labels
-  again in one union-find pass over the edges present (:func:`rebuild`; BENCHMARKS.md,
+  again in one union-find pass over the edges present (``rebuild``; BENCHMARKS.md,
   "Dynamic connectivity": on grid:512 batches of 100,000 updates with 50-90% deletions took
   3.6-7.8x less time).
 
