@@ -308,6 +308,33 @@ def run_rebuild_then_walks(backend, n=2000, m=5000, seed=5):
         check(dc, pairs)
         if backend == "cpu":
             check_cpu_forest(dc)
+    # queries, half the edges deleted, queries, inserts, queries: each run on its own
+    present = [p for p, c in pairs.items() for _ in range(c)]
+    runs = [[(1, *(int(x) for x in rng.integers(0, n, 2))) for _ in range(30)],
+            [(2, *present[i]) for i in rng.permutation(len(present))[: len(present) // 2]],
+            [(1, *(int(x) for x in rng.integers(0, n, 2))) for _ in range(30)],
+            [(0, *(int(x) for x in rng.integers(0, n, 2))) for _ in range(40)],
+            [(1, *(int(x) for x in rng.integers(0, n, 2))) for _ in range(30)]]
+    want = []
+    for run in runs:
+        if run[0][0] == 1:
+            labels = scipy_labels(pairs, n)[1]
+            want += [bool(labels[u] == labels[v]) for _, u, v in run]
+        for kind, u, v in run:
+            pairs[key(u, v)] += {0: 1, 2: -1}.get(kind, 0)
+    ops = [o for run in runs for o in run]
+    if backend == "cpu":
+        from unittest import mock
+        from gconn.backends.cpu import dynamic
+        with mock.patch.object(dynamic, "rebuild", wraps=dynamic.rebuild) as rebuilt:
+            got = dc.process([o[0] for o in ops], [o[1] for o in ops], [o[2] for o in ops])
+        assert rebuilt.call_count == 1        # the run of deletions, between queries
+    else:
+        got = dc.process([o[0] for o in ops], [o[1] for o in ops], [o[2] for o in ops])
+    assert got.tolist() == want
+    check(dc, pairs)
+    if backend == "cpu":
+        check_cpu_forest(dc)
 
 
 def _gpu_path_after(n: int, deletions):

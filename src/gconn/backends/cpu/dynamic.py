@@ -603,25 +603,45 @@ class DynamicState:
             if bad >= 0:
                 return bad, None
         self.reserve(n, inserts)
-        queries = int(np.count_nonzero(kinds == QUERY))
-        deletes = kinds.size - inserts - queries
-        if queries == 0 and deletes >= REBUILD_MIN and REBUILD * deletes >= self.edges:
+        q = kinds == QUERY
+        queries = int(np.count_nonzero(q))
+        if queries == 0:
+            self._updates(kinds, src, dst, inserts)
+            return -1, np.zeros(0, np.bool_)
+        out = np.empty(queries, np.bool_)
+        if not self._rebuilds(kinds.size - inserts - queries):
+            run_batch(kinds, src, dst, out, self.arrays())
+            return -1, out
+        # the runs of updates between the queries, each on its own: one of many deletions rebuilds
+        cuts = np.r_[0, np.flatnonzero(np.diff(q.view(np.int8))) + 1, kinds.size]
+        at = 0
+        for lo, hi in zip(cuts[:-1].tolist(), cuts[1:].tolist()):
+            if q[lo]:
+                run_batch(kinds[lo:hi], src[lo:hi], dst[lo:hi], out[at: at + hi - lo], self.arrays())
+                at += hi - lo
+            else:
+                self._updates(kinds[lo:hi], src[lo:hi], dst[lo:hi], int(np.count_nonzero(kinds[lo:hi] == INSERT)))
+        return -1, out
+
+    def _rebuilds(self, deletes: int) -> bool:
+        return deletes >= REBUILD_MIN and REBUILD * deletes >= self.edges
+
+    def _updates(self, kinds, src, dst, inserts: int) -> None:
+        """A run of inserts and deletions (each finds its edge)."""
+        if self._rebuilds(kinds.size - inserts):
             # many deletions: the counts first, then the forest again in one pass
             apply_counts(kinds, src, dst, self.arrays())
             rebuild(self.arrays(), np.empty(self.ncap, np.int32))
-            return -1, np.zeros(0, np.bool_)
-        if queries == 0 and BULK * inserts >= self.n and (
+        elif BULK * inserts >= self.n and (
                 inserts == kinds.size or deletes_fit(kinds, src, dst, self.table, self.cnt)):
-            # without queries only the net change counts: the deletions first, then the inserts at once
+            # only the net change counts: the deletions first, then the inserts at once
             ins = kinds == INSERT
             if inserts < kinds.size:
                 dels = ~ins
                 run_batch(kinds[dels], src[dels], dst[dels], np.zeros(0, np.bool_), self.arrays())
             bulk_insert(src[ins], dst[ins], self.arrays(), np.arange(self.ncap, dtype=np.int32))
-            return -1, np.zeros(0, np.bool_)
-        out = np.empty(queries, np.bool_)
-        run_batch(kinds, src, dst, out, self.arrays())
-        return -1, out
+        else:
+            run_batch(kinds, src, dst, np.zeros(0, np.bool_), self.arrays())
 
     def labels(self) -> tuple:
         out = np.empty(self.n, np.int32)
