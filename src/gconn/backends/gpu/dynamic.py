@@ -983,7 +983,8 @@ class DynamicState:
         m = int(kinds.size)
         self._batch_room(m)
         pin, B = self.pin, self.B
-        queries = int(_stage(kinds, src, dst, pin[: 3 * m]))
+        # contiguous: the one layout warm() compiles (an (m, 3) batch's columns are views)
+        queries = int(_stage(*map(np.ascontiguousarray, (kinds, src, dst)), pin[: 3 * m]))
         upd = m - queries
         cuts = [0, m]
         if queries:
