@@ -125,6 +125,15 @@ def run_multi_edges_and_the_same_pair(backend):
     with pytest.raises(ValueError, match=r"delete \(5, 6\) \(operation 1 of the batch\)"):
         dc.process(["insert", "delete"], [3, 5], [4, 6])
     assert dc.n == 3        # nothing applied: the insert's id 4 did not grow the vertex set
+    # (0, 1) once: deleted twice in one batch, the second deletion finds nothing
+    with pytest.raises(ValueError, match=r"delete \(1, 0\) \(operation 1 of the batch\)"):
+        dc.process([2, 2], [0, 1], [1, 0])
+    assert dc.connected([0], [1]).tolist() == [True]
+    # the copy inserted between two deletions is the second's (on the CPU, inserts of a quarter
+    # of the vertices: the deletions must not run before them)
+    dc.process([0, 2, 2, 0], [0, 0, 1, 1], [1, 1, 0, 2])
+    src, dst = dc.edges()
+    assert sorted(zip(src.tolist(), dst.tolist())) == [(0, 2), (1, 2)] and dc.n_components == 1
 
 
 def run_cycle(backend, n=1000):
