@@ -449,7 +449,7 @@ def run_batch(kinds, src, dst, out, st):
 @njit(cache=True)
 def _pairs_deleted(kinds, src, dst):
     """A table (as the structure's) of the pairs the batch deletes, each with the value 0 (an
-    array, not a typed Dict: a batch's check took 4x less time so)."""
+    array, not a typed Dict: BENCHMARKS.md, "Dynamic connectivity")."""
     dels = 0
     for i in range(kinds.size):
         dels += kinds[i] == DELETE
