@@ -116,7 +116,7 @@ def test_auto_choice_follows_the_decision_tree():
     assert design.choose(path, backend="gpu").name == "none+union-rem-cas+find-split+split-one"
     assert design.choose(path, backend="cpu").name == "none+union-async+find-halve"
     road = SimpleNamespace(n=1 << 24, m_input=design.AUTO_GPU_ASYNC_EDGES + 5, has_form=lambda f: True,
-                           hb_roots=lambda: 0.2)
+                           hb_roots=lambda: 0.2, ids_local=lambda: True)
     assert design.choose(road, backend="gpu").name == "none+union-async+find-halve"
     assert design.choose(road, "forest", backend="gpu").name == "none+union-async+find-halve"
     # a large graph of average degree 6 whose HB hooks leave many roots skips sampling on the GPU
@@ -196,6 +196,30 @@ def test_gpu_auto_choice_samples_large_graphs_with_scattered_ids(monkeypatch):
     path = gconn.Graph.from_edges(p[:-1], p[1:], n)
     path.adjacency()
     assert not path.ids_local() and design.choose(path, backend="gpu").sampling == "none"
+    # a path in random order from AUTO_GPU_PATH_EDGES edges (lowered here): UnionRemCAS with naive finds,
+    # as on a path in id order; below it (or with nearby ids, as on a road) FindSplit
+    assert design.choose(path, backend="gpu").name == "none+union-rem-cas+find-split+split-one"
+    monkeypatch.setattr(design, "AUTO_GPU_PATH_EDGES", 1000)
+    assert design.choose(path, backend="gpu").name == "none+union-rem-cas+find-naive+splice"
+    assert design.choose(path, "forest", backend="gpu").name == "none+union-rem-cas+find-naive+split-one"
+    ordered.adjacency()
+    assert design.choose(ordered, backend="gpu").name == "none+union-rem-cas+find-split+split-one"
+
+
+def test_gpu_auto_choice_launched():
+    """A GPU run launched from the host (the first call on a resident graph, before its capture) takes no
+    sampling below AUTO_GPU_KOUT_EDGES edges, where the replayed choice is HB; the others keep theirs."""
+    from types import SimpleNamespace
+    small = SimpleNamespace(n=1 << 16, m_input=design.AUTO_GPU_KOUT_EDGES - 1, has_form=lambda f: True,
+                            hb_roots=lambda: 0.2)
+    assert design.choose(small, backend="gpu").name == "hb+union-rem-cas+find-halve+splice"
+    assert design.choose(small, backend="gpu", launched=True).name == "none+union-rem-cas+find-naive+splice"
+    assert design.choose(small, "forest", backend="gpu", launched=True).name == \
+        "hb+union-rem-cas+find-split+split-one"
+    big = SimpleNamespace(n=1 << 16, m_input=design.AUTO_GPU_KOUT_EDGES, has_form=lambda f: True,
+                          hb_roots=lambda: 0.2)
+    assert design.choose(big, backend="gpu", launched=True).name == \
+        design.choose(big, backend="gpu").name == "kout+union-rem-cas+find-naive+splice"
 
 
 def test_every_rule_decides_some_graph():
@@ -205,16 +229,16 @@ def test_every_rule_decides_some_graph():
     from types import SimpleNamespace
     d = design
     used = set()
-    for m, deg, adjacency, local, roots, cov, problem, backend, streamed in product(
+    for m, deg, adjacency, local, roots, cov, problem, backend, streamed, launched in product(
             (0, 1000, d.AUTO_GPU_STRIDE_EDGES, d.AUTO_GPU_KOUT_EDGES, d.AUTO_GPU_ASYNC_EDGES),
             (1.0, 3.0, 6.0, 16.0), (False, True), (False, True), (0.0, 0.2), (0.1, 0.95),
-            ("cc", "forest", "incremental"), ("cpu", "gpu"), (False, True)):
+            ("cc", "forest", "incremental"), ("cpu", "gpu"), (False, True), (False, True)):
         n = max(int(2 * m / deg), 1)
         g = SimpleNamespace(n=n, m_input=m, has_form=lambda f, a=adjacency: a, ids_local=lambda x=local: x,
                             hb_roots=lambda r=roots: r)
-        features = d._Features(g, problem, backend, streamed, lambda _, c=cov: c)
+        features = d._Features(g, problem, backend, streamed, lambda _, c=cov: c, launched)
         rule = next(r for r in d.RULES if r.backend in ("any", backend) and r.when(features))
-        assert d.choose(g, problem, backend, hb_coverage=lambda _, c=cov: c, chunked=streamed).name == \
-            rule.variant.format_map(features)
+        assert d.choose(g, problem, backend, hb_coverage=lambda _, c=cov: c, chunked=streamed,
+                        launched=launched).name == rule.variant.format_map(features)
         used.add(rule.name + rule.backend)
     assert used == {r.name + r.backend for r in d.RULES}

@@ -534,6 +534,8 @@ AUTO_GPU_SCATTERED_EDGES = 1 << 22
 AUTO_GPU_SCATTERED_DEGREE = 2.5
 #: at most this share of HB roots (Graph.hb_roots) makes a graph "chains"
 AUTO_GPU_HB_ROOTS = 0.01
+#: ... as do scattered ids below AUTO_GPU_SCATTERED_DEGREE from this many input edges (a path in random order)
+AUTO_GPU_PATH_EDGES = 1 << 21
 #: stride sampling from this many edges, on at most this many vertices
 AUTO_GPU_STRIDE_EDGES = 1 << 18
 AUTO_GPU_STRIDE_MAX_N = 1 << 18
@@ -555,9 +557,10 @@ RULES = (
          "batches arrive as COO, so no sampling; the paper's default finish"),
     Rule("any", "empty", lambda f: f.n == 0 or f.m == 0, "none+union-async+find-halve", "nothing to link"),
     # --- GPU
-    Rule("gpu", "a path numbered along it",
+    Rule("gpu", "a path",
          lambda f: f.chains and f.degree < AUTO_GPU_SCATTERED_DEGREE, "none+union-rem-cas+find-naive+{link}",
-         "a path takes no sampling, and FindHalve does not pay (B: Fourteenth session)"),
+         "a path takes no sampling, and FindHalve does not pay (B: Fourteenth session); in random order too: "
+         "path_s22 0.337 ms replayed, 0.385 launched, against FindSplit's 0.434 and 0.472 (BENCHMARKS.md, GPU)"),
     Rule("gpu", "large and road-like",
          lambda f: f.degree < AUTO_MIN_DEGREE and f.m >= AUTO_GPU_ASYNC_EDGES and not (f.scattered or f.chains),
          "none+union-async+find-halve",
@@ -571,6 +574,11 @@ RULES = (
          "none+union-rem-cas+find-split+split-one",
          "the adjacency costs more than sampling saves "
          "(B: The automatic choice; The automatic choice at low average degree (GPU))"),
+    Rule("gpu", "a small graph, launched",
+         lambda f: f.launched and f.problem == "cc" and f.m < AUTO_GPU_KOUT_EDGES,
+         "none+union-rem-cas+find-naive+{link}",
+         "a call launched from the host, not replayed, pays each kernel's launch; below 2^20 edges sampling's "
+         "launches cost more than it saves: soc-Slashdot0902 0.076 ms against HB's 0.120 (BENCHMARKS.md, GPU)"),
     Rule("gpu", "k-out where HB leaves many roots",
          lambda f: f.kout and f.graph.hb_roots() > AUTO_GPU_HB_ROOTS, "kout+union-rem-cas+find-naive+{link}",
          "after k-out the few unions left do not repay FindHalve's compression (B: Fourteenth session)"),
@@ -595,11 +603,12 @@ RULES = (
 class _Features:
     """What the rules read of a graph: cheap features as attributes, probes of the adjacency as methods."""
 
-    __slots__ = ("adjacency", "chains", "degree", "graph", "hb_coverage", "kout", "link", "low", "m", "n", "problem",
-                 "scattered", "chunked")
+    __slots__ = ("adjacency", "chains", "degree", "graph", "hb_coverage", "kout", "launched", "link", "low", "m", "n",
+                 "problem", "scattered", "chunked")
 
-    def __init__(self, graph, problem, backend, chunked, hb_coverage):
+    def __init__(self, graph, problem, backend, chunked, hb_coverage, launched=False):
         self.graph, self.problem, self.chunked, self.hb_coverage = graph, problem, chunked, hb_coverage
+        self.launched = launched
         self.link = "split-one" if problem == "forest" else "splice"
         self.n, self.m = n, m = graph.n, graph.m_input
         if problem == "incremental" or not (n and m):
@@ -612,7 +621,9 @@ class _Features:
         # low degree with scattered ids: unsampled finishes miss the caches
         self.scattered = (adjacency and m >= AUTO_GPU_SCATTERED_EDGES and AUTO_GPU_SCATTERED_DEGREE <= degree
                           and low and not graph.ids_local())
-        self.chains = adjacency and low and not self.scattered and graph.hb_roots() <= AUTO_GPU_HB_ROOTS
+        self.chains = adjacency and low and not self.scattered and (
+            graph.hb_roots() <= AUTO_GPU_HB_ROOTS
+            or (degree < AUTO_GPU_SCATTERED_DEGREE and m >= AUTO_GPU_PATH_EDGES and not graph.ids_local()))
         self.kout = (m >= AUTO_GPU_KOUT_EDGES and not self.chains) or self.scattered
 
     def coverage(self) -> float:
@@ -627,16 +638,18 @@ _RULES_OF = {side: tuple(r for r in RULES if r.backend in ("any", side)) for sid
 _NAMED: dict = {}
 
 
-def choose(graph, problem: str = "cc", backend: str = "cpu", hb_coverage=None, chunked: bool = False) -> Variant:
+def choose(graph, problem: str = "cc", backend: str = "cpu", hb_coverage=None, chunked: bool = False,
+           launched: bool = False) -> Variant:
     """The automatic choice: the variant of the first rule of ``RULES``
     for ``backend`` that holds (``hb_coverage(graph)``: a lower bound on HB's
-    coverage; ``chunked``: the edges would come in chunks, the chunked route).
+    coverage; ``chunked``: the edges would come in chunks, the chunked route;
+    ``launched``: a GPU run launched from the host, not replayed from its capture).
 
     >>> import gconn
     >>> choose(gconn.Graph.from_edges([0, 1], [1, 2])).name
     'none+union-async+find-halve'
     """
-    f = _Features(graph, problem, backend, chunked, hb_coverage)
+    f = _Features(graph, problem, backend, chunked, hb_coverage, launched)
     for rule in _RULES_OF["gpu" if backend == "gpu" else "cpu"]:
         if rule.when(f):
             key = (rule.variant, f.link)

@@ -148,6 +148,35 @@ def test_a_captured_call_goes_straight_to_its_replay(monkeypatch, algorithm):
     assert through == ["none", "store", "none", "store"] and handle[0]() is not None
 
 
+def test_a_first_call_takes_the_choice_for_launched_runs(monkeypatch):
+    """The automatic choice's first call on a resident graph is launched from the host, and runs the
+    choice for launched runs (no sampling below 2^20 edges); the second runs the replayed choice (HB
+    here) as usual, filling its caches, the third captures it, and later calls replay it; every call
+    agrees with SciPy."""
+    from gconn import design
+    from gconn.api import dispatch
+    src, dst, n = components_graph(np.random.default_rng(8), 8_000, 80_000, parts=4)
+    g = Graph.from_edges(cp.asarray(src), cp.asarray(dst), n)
+    g.adjacency()
+    k0, l0 = reference(g)
+    replayed, launched = design.choose(g, backend="gpu"), design.choose(g, backend="gpu", launched=True)
+    assert (replayed.name, launched.name) == ("hb+union-rem-cas+find-halve+splice",
+                                              "none+union-rem-cas+find-naive+splice")
+    ran, real = [], dispatch.run_labels
+    monkeypatch.setattr(dispatch, "run_labels", lambda be, g_, plan, *a: ran.append(plan.name) or real(be, g_, plan, *a))
+    for _ in range(5):
+        k, labels = gconn.connected_components(g)
+        assert k == k0
+        np.testing.assert_array_equal(host(labels), l0)
+    assert ran == [launched.name, replayed.name, replayed.name]
+    assert any(key[1] == replayed and state == "captured" for key, state in replay.captured(g).items())
+    ran.clear()
+    other = Graph.from_edges(cp.asarray(src), cp.asarray(dst), n)
+    other.adjacency()
+    gconn.connected_components(other, algorithm=replayed.name)     # named: no choice for launched runs
+    assert ran == [replayed.name]
+
+
 def test_stats_runs_are_not_captured_and_captures_are_bounded():
     src, dst, n = components_graph(np.random.default_rng(3), 5_000, 20_000, parts=3)
     g = Graph.from_edges(cp.asarray(src), cp.asarray(dst), n)

@@ -341,15 +341,18 @@ def _resident_again(graph, backend, algorithm, numbered: bool, seed):
         be = backend_module(backend, True)
         g = be.to_backend(graph)
         plan = Plan.of(variant_of(algorithm, "cc", g, be, {}))
+        # a call not replayed takes the choice for launched runs
+        launched = Plan.of(design.choose(g, "cc", backend=be.NAME, launched=True)) if _auto(algorithm) else plan
         # not g: a cycle would leave the graph's device memory to the garbage collector
-        hit = memo[key] = (be, plan, edges_only(g, plan), [])
-    be, plan, only_edges, handle = hit
+        hit = memo[key] = (be, plan, launched, edges_only(g, plan), [])
+    be, plan, launched, only_edges, handle = hit
     out = be.again(handle)
     if out is not None:
         return out
     g = be.to_backend(graph)
     return be.replayed(g, ("cc", plan.variant, numbered, seed), lambda: run_labels(be, g, plan, numbered, seed),
-                       edges_only=only_edges, handle=handle)
+                       edges_only=only_edges, handle=handle,
+                       launched=None if launched is plan else lambda: run_labels(be, g, launched, numbered, seed))
 
 
 def _run_unchecked(be, g, plan: Plan, numbered: bool, seed):

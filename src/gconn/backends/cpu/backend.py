@@ -236,9 +236,9 @@ def count_roots(roots: np.ndarray) -> int:
     return int(np.count_nonzero(roots == np.arange(roots.size, dtype=roots.dtype)))
 
 
-def replayed(graph, key, fn, edges_only: bool = False, handle: list | None = None) -> tuple:
-    """``fn()``'s outputs: nothing to capture and replay on the CPU."""
-    return tuple(fn())
+def replayed(graph, key, fn, edges_only: bool = False, handle: list | None = None, launched=None) -> tuple:
+    """``(launched or fn)()``'s outputs: nothing to capture and replay on the CPU."""
+    return tuple((launched or fn)())
 
 
 def again(handle: list) -> None:
