@@ -4,8 +4,7 @@ only Stats and BFS sampling read values back."""
 from __future__ import annotations
 
 import time
-from contextlib import contextmanager
-from functools import partial
+from functools import cache, partial
 
 import numpy as np
 
@@ -15,7 +14,7 @@ from gconn.backends.gpu import finishes, memory, ops, replay, sampling
 from gconn.backends.gpu.graph import TRACK_IDS
 from gconn.graph.ids import offset_dtype
 from gconn.backends.gpu._compat import SIM, view, xp
-from gconn.backends.gpu.launch import CHUNK, REGISTRY, SAMPLE, WARP, dtypes_key, dummy, get, launch
+from gconn.backends.gpu.launch import CHUNK, REGISTRY, SAMPLE, WARP, device, dtypes_key, dummy, get, launch
 from gconn.backends.gpu.unionfind import OP_UNION, TRACK_FIT, compress as compress_all, flat_roots
 
 #: active vertices up to this degree get a thread in the finish, others warp units
@@ -40,16 +39,19 @@ class State:
         self.graph, self.plan = graph, plan
         self.n, self.id_dtype = n, idt
         self.src = self.dst = self.indptr = self.indices = None
-        self.ptr_dtype = np.dtype(offset_dtype(graph.m_input))
-        self.ipv, self.ixv = dummy(self.ptr_dtype), dummy(idt)
-        self.srcv = self.dstv = dummy(idt)
-        if plan.needs == "adjacency":
+        needs = plan.needs
+        if needs == "adjacency":
             (self.indptr, self.indices), (self.ipv, self.ixv) = graph_views(graph, "adjacency")
             self.ptr_dtype = self.indptr.dtype
-        if plan.needs == "edges" or graph.m_input == 0:
+        else:
+            self.ptr_dtype = np.dtype(offset_dtype(graph.m_input))
+            self.ipv, self.ixv = dummy(self.ptr_dtype), dummy(idt)
+        if needs == "edges" or graph.m_input == 0:
             # without edges the finish reads the (empty) edge list
             (self.src, self.dst), (self.srcv, self.dstv) = graph_views(graph, "edges")
-        p_dtype = np.dtype(np.int64) if plan.jtb else np.dtype(idt)
+        else:
+            self.srcv = self.dstv = dummy(idt)
+        p_dtype = np.dtype(np.int64) if plan.jtb else idt
         self.dtypes = dtypes_key(idt, self.ptr_dtype, p_dtype)
         self.P = xp.empty(n, dtype=p_dtype)
         self.Pv = view(self.P)
@@ -61,7 +63,7 @@ class State:
             self.fa, self.fb = xp.full(n, -1, idt), xp.full(n, -1, idt)
             self.fav, self.fbv = view(self.fa), view(self.fb)
         else:
-            self.fa = self.fb = xp.empty(0, idt)
+            self.fa = self.fb = _no_slots(idt, device())
             self.fav = self.fbv = dummy(idt)
         self.record = int(forest)
         # ids not checked before the run (graph.track_ids): only the union kernel may read them
@@ -88,33 +90,58 @@ class State:
         return get(kind, key, self.dtypes)
 
 
+@cache
+def _no_slots(id_dtype, dev: int):
+    """The forest slots of a run without a forest: one empty array (nothing can write to it)."""
+    return xp.empty(0, id_dtype)
+
+
 def sync() -> None:
     """Wait for the device (CuPy's call: cheaper than numba's)."""
     if not SIM:
         xp.cuda.runtime.deviceSynchronize()
 
 
-@contextmanager
-def scope(graph, plan: Plan, forest: bool, stats):
-    """Check the device memory a run needs, name it in an out-of-memory error, time the device."""
-    what = f"{plan.name} on a graph with n={graph.n} and {graph.m_input} input edges"
-    m = graph.m_input
-    ptr_size = np.dtype(offset_dtype(m)).itemsize
-    memory.check(plan.device_bytes(graph.n, m, graph.id_dtype.itemsize, ptr_size, forest,
-                                   1 / CHUNK + 1 / (SMALL_MAX + 1)), what)
-    with memory.guard(what):
-        if stats is None or SIM:
-            t0 = time.perf_counter()    # the simulator's device time: the wall clock
-        else:
-            e0, e1 = xp.cuda.Event(), xp.cuda.Event()
-            e0.record()
-        yield
-        if stats is not None and SIM:
-            stats.device_time = time.perf_counter() - t0
-        elif stats is not None:
+class scope:
+    """Check the device memory a run needs, name it in an out-of-memory error, time the device.
+    A class, not a generator: a launched run on a small graph takes tens of microseconds."""
+
+    __slots__ = ("graph", "plan", "stats", "t0", "events")
+
+    def __init__(self, graph, plan: Plan, forest: bool, stats):
+        self.graph, self.plan, self.stats = graph, plan, stats
+        m = graph.m_input
+        needed = plan.device_bytes(graph.n, m, graph.id_dtype.itemsize, np.dtype(offset_dtype(m)).itemsize, forest,
+                                   1 / CHUNK + 1 / (SMALL_MAX + 1))
+        if not SIM and needed > xp.get_default_memory_pool().free_bytes():
+            memory.check(needed, self._what())      # asks the driver: only where CuPy's pool falls short
+
+    def _what(self) -> str:
+        return f"{self.plan.name} on a graph with n={self.graph.n} and {self.graph.m_input} input edges"
+
+    def __enter__(self):
+        if self.stats is not None:
+            if SIM:
+                self.t0 = time.perf_counter()    # the simulator's device time: the wall clock
+            else:
+                self.events = xp.cuda.Event(), xp.cuda.Event()
+                self.events[0].record()
+        return self
+
+    def __exit__(self, kind, error, tb) -> bool:
+        if kind is not None:
+            if not SIM and issubclass(kind, xp.cuda.memory.OutOfMemoryError):
+                raise memory.ran_out(self._what(), error) from None
+            return False
+        st = self.stats
+        if st is not None and SIM:
+            st.device_time = time.perf_counter() - self.t0
+        elif st is not None:
+            e0, e1 = self.events
             e1.record()
             e1.synchronize()
-            stats.device_time = xp.cuda.get_elapsed_time(e0, e1) / 1e3
+            st.device_time = xp.cuda.get_elapsed_time(e0, e1) / 1e3
+        return False
 
 
 # -- the pipeline's steps -----------------------------------------------------

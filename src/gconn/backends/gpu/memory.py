@@ -41,5 +41,10 @@ def guard(what: str):
     try:
         yield
     except () if SIM else xp.cuda.memory.OutOfMemoryError as e:
-        xp.get_default_memory_pool().free_all_blocks()
-        raise MemoryError(f"{what} ran out of GPU memory ({e}); free: {gib(free_bytes())}") from None
+        raise ran_out(what, e) from None
+
+
+def ran_out(what: str, error) -> MemoryError:
+    """The MemoryError for CuPy's ``error`` while doing ``what``, its pool's blocks freed."""
+    xp.get_default_memory_pool().free_all_blocks()
+    return MemoryError(f"{what} ran out of GPU memory ({error}); free: {gib(free_bytes())}")
