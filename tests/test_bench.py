@@ -141,3 +141,17 @@ def test_frontdoor_api_cases_check_the_labels(tmp_path):
     np.save(tmp_path / "wrong.npy", np.arange(files["n"]))    # every vertex alone
     with pytest.raises(RuntimeError, match="not SciPy's partition"):
         frontdoor.run_once(how[:4] + (str(tmp_path / "wrong.npy"),), harness.this_tree(), files["k"])
+
+
+def test_turns_reads_generator_specs_and_graph_files(tmp_path, capsys):
+    """``bench.turns`` times each tree on a spec or a file, and checks the trees' counts agree;
+    ``--launched`` is for the GPU only."""
+    from gconn.bench import turns
+    path = tmp_path / "two.el"
+    path.write_text("0 1\n2 3\n3 4\n")
+    tree = harness.this_tree()
+    turns.main(["--tree", tree, "--tree", tree, "--graphs", "mesh:3", str(path), "--rounds", "1", "--repeat", "1"])
+    rows = [r for r in capsys.readouterr().out.splitlines() if r.startswith("| ")][1:]
+    assert [r.split(" | ")[0] for r in rows] == ["| mesh:3", f"| {path}"]
+    with pytest.raises(SystemExit):
+        turns.main(["--tree", tree, "--launched"])

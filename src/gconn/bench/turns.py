@@ -3,9 +3,11 @@
     python -m gconn.bench.turns --tree OLD/src --tree src --backend cpu \\
         --graphs rmat:scale=18 grid:side=512 --variants auto none+sv kout+union-async+find-halve
 
-Per tree and graph, a fresh process builds the graph and its adjacency, then times each variant
-(the median of ``--repeat`` calls after one); the trees take turns ``--rounds`` times, and the
-table gives each tree's median over rounds and their ratio.  The component counts must agree.
+Per tree and graph (a generator spec or a graph file), a fresh process builds the graph and its
+adjacency, then times each variant (the median of ``--repeat`` calls after one); the trees take turns
+``--rounds`` times, and the table gives each tree's median over rounds and their ratio.  The component
+counts must agree.  ``--launched`` (GPU) times instead the run a first call launches from the host
+(``pipeline.run``, CUDA events from an idle device; ``auto`` is the choice for launched runs).
 """
 from __future__ import annotations
 
@@ -16,10 +18,11 @@ import statistics
 from gconn.bench.harness import child_json, spread, stamp, turns
 
 _CHILD = r"""
-import json, sys, time, statistics
+import json, os, sys, time, statistics
 import gconn
-spec, backend, variants, repeat = sys.argv[1], sys.argv[2], sys.argv[3].split(","), int(sys.argv[4])
-g = gconn.generators.from_spec(spec)
+spec, backend, variants, repeat, launched = sys.argv[1], sys.argv[2], sys.argv[3].split(","), int(sys.argv[4]), \
+    sys.argv[5] == "1"
+g = gconn.load(spec) if os.path.exists(spec) else gconn.generators.from_spec(spec)
 if backend == "gpu":
     g = g.to_device()
 g.adjacency()
@@ -27,7 +30,22 @@ out = {}
 for v in variants:
     k = gconn.connected_components(g, algorithm=v, backend=backend)[0]
     ts = []
-    for _ in range(repeat):
+    if launched:
+        import cupy
+        from gconn import design, pipeline
+        from gconn.backends import gpu
+        try:
+            auto = design.choose(g, backend="gpu", launched=True)
+        except TypeError:           # a tree from before the choice for launched runs
+            auto = design.choose(g, backend="gpu")
+        plan = design.Plan.of(auto if v == "auto" else design.Variant.parse(v))
+        e0, e1 = cupy.cuda.Event(), cupy.cuda.Event()
+        pipeline.run(g, plan, gpu)
+        for _ in range(repeat):
+            cupy.cuda.Device().synchronize()
+            e0.record(); pipeline.run(g, plan, gpu); e1.record(); e1.synchronize()
+            ts.append(cupy.cuda.get_elapsed_time(e0, e1) / 1e3)
+    for _ in range(0 if launched else repeat):
         t = time.perf_counter(); gconn.connected_components(g, algorithm=v, backend=backend)
         if backend == "gpu":
             import cupy; cupy.cuda.Device().synchronize()
@@ -46,7 +64,10 @@ def main(argv=None):
     ap.add_argument("--variants", nargs="+", default=["auto"])
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--launched", action="store_true", help="GPU: time the run a first call launches")
     a = ap.parse_args(argv)
+    if a.launched and a.backend != "gpu":
+        ap.error("--launched times GPU runs: add --backend gpu")
     print(stamp(ap.prog, argv) + "\n" + "\n".join(f"Tree {i + 1}: {t}" for i, t in enumerate(a.tree)) + "\n")
     print("Each tree's median over rounds (and the range of the rounds' medians), ms:\n")
     print(f"| graph | variant | {' | '.join(f'tree {i + 1}' for i in range(len(a.tree)))} | last / first |")
@@ -54,7 +75,7 @@ def main(argv=None):
     ratios = []
     for spec in a.graphs:
         per = turns(a.tree, lambda t, _: child_json(t, _CHILD, spec, a.backend, ",".join(a.variants),
-                                                    a.repeat), a.rounds, warmup=0)
+                                                    a.repeat, int(a.launched)), a.rounds, warmup=0)
         for v in a.variants:
             ks = {run[v][1] for t in a.tree for run in per[t]}
             if len(ks) != 1:
