@@ -31,7 +31,9 @@ def test_gpu_bench_writes_every_table(tmp_path, capsys):
     assert [r["variant"].split("+")[0] for r in row["sampling"]] == ["kout", "hb", "bfs"]
     # a path is one component: every sampling that covers it has Cov 1
     assert all(0.0 <= r["cov"] <= 1.0 and 0.0 <= r["ic"] <= 1.0 for r in row["sampling"])
-    assert row["incremental"][0]["edges_per_s"] > 0
+    assert row["incremental"][0]["edges_per_s"] > 0 and row["incremental"][0]["api_share"] > 0
+    # the spanning forest beside connected components with its variant
+    assert row["forest"]["variant"].endswith("split-one") and row["forest"]["first_over_cc"] > 0
     assert row["e2e_pair_ms"] > 0 and row["e2e_host_ms"] > 0 and row["components"] == 1
     # at --tiny there are no peers' figures to divide by
     assert row["peer_ms"] is None and row["incremental_ref"] is None
@@ -39,7 +41,7 @@ def test_gpu_bench_writes_every_table(tmp_path, capsys):
     assert [r["insert_share"] for r in result["curves"]["mixed"]] == [0.5]
     text = (tmp_path / "gpu.md").read_text()
     for heading in ("Connected components, graph resident", "Static compute ms", "End to end", "Sampling (Table 4",
-                    "Incremental on Kronecker"):
+                    "Spanning forest, the automatic choice", "through the public API", "Incremental on Kronecker"):
         assert heading in text
     pytest.importorskip("matplotlib")
     assert (tmp_path / "incremental_batch.png").stat().st_size > 0
@@ -59,6 +61,25 @@ def test_gpu_bench_fails_on_wrong_labels(monkeypatch):
 
     monkeypatch.setattr(pipeline, "run", wrong)
     with pytest.raises(gpu.WrongLabels, match="path_s22"):
+        gpu.bench_graph("path_s22", gpu.prepare(["path_s22"], gpu.TINY)["path_s22"], 1, 0, lambda *a: None,
+                        ("union-async+find-halve",), ())
+
+
+def test_gpu_bench_fails_on_a_forest_short_of_spanning(monkeypatch):
+    """A spanning forest without n - k edges fails the run."""
+    from gconn import pipeline
+    from gconn.bench import gpu
+    real = pipeline.run
+
+    def short(graph, plan, backend, forest=False, **kw):
+        roots, fa, fb = real(graph, plan, backend, forest=forest, **kw)
+        if forest:
+            fa = fa.copy()
+            fa[fa >= 0] = -1            # no edge kept
+        return roots, fa, fb
+
+    monkeypatch.setattr(pipeline, "run", short)
+    with pytest.raises(gpu.WrongLabels, match="spanning forest"):
         gpu.bench_graph("path_s22", gpu.prepare(["path_s22"], gpu.TINY)["path_s22"], 1, 0, lambda *a: None,
                         ("union-async+find-halve",), ())
 

@@ -265,7 +265,7 @@ def pinned_copier(*arrays):
     return copy
 
 
-def _replayed_ms(dg, plan, repeat: int, warmup: int):
+def _replayed_ms(dg, plan, repeat: int, warmup: int, forest: bool = False):
     """Median device ms of the run replayed from its CUDA graph (as later calls run), or None
     where it cannot be captured and in the simulator."""
     if _sim():
@@ -274,7 +274,7 @@ def _replayed_ms(dg, plan, repeat: int, warmup: int):
     from gconn import pipeline
     from gconn.backends.gpu import replay
     try:
-        captured = replay.capture(lambda: pipeline.run(dg, plan, gpu)[:1])
+        captured = replay.capture(lambda: pipeline.run(dg, plan, gpu, forest=forest)[:3 if forest else 1])
     except Exception:
         return None
     return _median_ms(captured.launch, repeat, warmup)
@@ -317,6 +317,41 @@ def _fresh_ms(v, dg, fn, repeat: int, warmup: int) -> Timing:
         return _median_ms(lambda: fn(st), 1, 0)
 
     return Timing([once() for _ in range(warmup + repeat)][warmup:])
+
+
+def _api_ms(variant: str, n: int, src, dst, repeat: int, warmup: int) -> Timing:
+    """Median device ms of one ``insert(src, dst)`` through the public API, into a fresh
+    :class:`gconn.IncrementalConnectivity` each run."""
+    import gconn
+
+    def once():
+        ic = gconn.IncrementalConnectivity(n, algorithm=variant, backend="gpu")
+        return _median_ms(lambda: ic.insert(src, dst), 1, 0)
+
+    return Timing([once() for _ in range(warmup + repeat)][warmup:])
+
+
+def _forest_row(name: str, dg, k: int, repeat: int, warmup: int, log) -> dict:
+    """The automatic choice for a spanning forest, its run beside connected components with the same
+    variant, launched and replayed (issue 57: the forest at most 1.3x); its edge count checked."""
+    from gconn import design, pipeline
+    from gconn.backends import gpu
+    plan = design.Plan.of(design.choose(dg, "forest", backend="gpu"))
+    _, fa, _ = pipeline.run(dg, plan, gpu, forest=True)
+    edges = int((fa >= 0).sum())
+    if edges != dg.n - k:
+        raise WrongLabels(f"{name}: a spanning forest of {edges} edges, not n - k = {dg.n - k}")
+    row = dict(variant=plan.name)
+    for what, forest in (("forest", True), ("cc", False)):
+        row[f"{what}_first_ms"] = _median_ms(lambda: pipeline.run(dg, plan, gpu, forest=forest), repeat, warmup)
+        row[f"{what}_ms"] = _replayed_ms(dg, plan, repeat, warmup, forest)
+    first, rep = row["forest_first_ms"] / row["cc_first_ms"], None
+    if row["forest_ms"] is not None and row["cc_ms"] is not None:
+        rep = row["forest_ms"] / row["cc_ms"]
+    row.update(first_over_cc=first, over_cc=rep)
+    log(f"  forest {plan.name}: first call {row['forest_first_ms']:.3f} ms ({first:.2f}x its cc), repeated "
+        f"{_f(row['forest_ms']) or '-'} ms ({_f(rep, '.2f') or '-'}x)")
+    return row
 
 
 def _shuffled(dg, seed: int = 5):
@@ -408,6 +443,7 @@ def bench_graph(name: str, prepared, repeat: int, warmup: int, log, finishes=FIN
            if peer else "")
         + f"; end to end from the device graph {row['e2e_device_ms']:.3f} ms, a CuPy pair {row['e2e_pair_ms']:.3f} "
         f"ms, NumPy arrays {row['e2e_host_ms']:.2f} ms (pinned copy {_f(row['copy_ms'], '.2f') or '-'} ms)")
+    row["forest"] = _forest_row(name, dg, k, repeat, warmup, log)
     row["sampling"] = []
     for smp in SAMPLINGS[1:]:
         variant = f"{smp}+{SAMPLING_FINISH}"
@@ -429,8 +465,15 @@ def bench_graph(name: str, prepared, repeat: int, warmup: int, log, finishes=FIN
         st.insert(src, dst)
         _check(name, f"incremental {variant}", st.roots(n), expected)
         ms = _fresh_ms(v, dg, lambda st: st.insert(src, dst), repeat, warmup)
-        row["incremental"].append(dict(variant=variant, ms=ms, edges_per_s=_per_s(dg.m, ms)))
-        log(f"  incremental {variant:40s} {ms:8.3f} ms  {dg.m / (ms / 1e3):.3e} edges/s")
+        # the same batch through the public API (issue 57: at least 80% of the kernels' throughput)
+        ic = gconn.IncrementalConnectivity(n, algorithm=variant, backend="gpu")
+        ic.insert(src, dst)
+        _check(name, f"incremental {variant} through the API", ic.labels(), expected)
+        api = _api_ms(variant, n, src, dst, repeat, warmup)
+        row["incremental"].append(dict(variant=variant, ms=ms, edges_per_s=_per_s(dg.m, ms), api_ms=api,
+                                       api_share=ms / api))
+        log(f"  incremental {variant:40s} {ms:8.3f} ms  {dg.m / (ms / 1e3):.3e} edges/s; through the API "
+            f"{api:.3f} ms ({100 * ms / api:.0f}%)")
     dg = pair = None  # frees the device graph before the next one
     if not _sim():
         xp.get_default_memory_pool().free_all_blocks()
@@ -613,12 +656,28 @@ def report(rows: list, curves: dict | None, launch_us: dict, reference: str = ""
             md_table(["graph", "sampling", "time share:", "Cov:", "IC:"],
                      [[row["graph"], r["variant"].split("+")[0], f"{100 * r['share']:.1f}%", f"{r['cov']:.3f}",
                        f"{r['ic']:.3f}"] for row in rows for r in row["sampling"]])]
+    with_forest = [r for r in rows if r.get("forest")]
+    if with_forest:
+        out += ["", "Spanning forest, the automatic choice for it, beside connected components with the same variant "
+                "(device ms, median (min-max)); issue 57's goal: at most 1.3x:", "",
+                md_table(["graph", "variant", "forest, first call:", "cc, first call:", "first / cc:",
+                          "forest, repeated:", "cc, repeated:", "repeated / cc:"],
+                         [[r["graph"], f["variant"], f"{f['forest_first_ms']:.3f}", f"{f['cc_first_ms']:.3f}",
+                           f"{f['first_over_cc']:.2f}", _f(f["forest_ms"]), _f(f["cc_ms"]), _f(f["over_cc"], ".2f")]
+                          for r in with_forest for f in (r["forest"],)])]
     inc = list(dict.fromkeys(r["variant"] for row in rows for r in row["incremental"]))
     rates = [{r["variant"]: _giga(r["edges_per_s"]) for r in row["incremental"]} for row in rows]
+    shares = [{r["variant"]: r.get("api_share") for r in row["incremental"]} for row in rows]
     out += ["", "Incremental, one batch of every edge in random order (1e9 edges/s; GConn: the reference run's):",
             "", md_table(["graph", *(f"{v}:" for v in inc), "GConn:"],
                          [[row["graph"], *(_f(rate.get(v), ".2f") for v in inc), _f(row["incremental_ref"], ".1f")]
                           for row, rate in zip(rows, rates)])]
+    if any(v is not None for share in shares for v in share.values()):
+        out += ["", "The same batch through the public API (`IncrementalConnectivity.insert` on CuPy arrays, a fresh "
+                "structure each run): the kernels' time over the API's (issue 57's goal: at least 80%):", "",
+                md_table(["graph", *(f"{v}:" for v in inc)],
+                         [[row["graph"], *(_f(share.get(v) and 100 * share[v], ".0f") + "%" if share.get(v) else ""
+                                           for v in inc)] for row, share in zip(rows, shares)])]
     if curves:
         out += ["", f"Incremental on Kronecker ({curves['m']} edges) against the batch size (1e9 edges/s):", "",
                 _curve(curves["batch"], "batch", "edges_per_s", str), "",
