@@ -44,6 +44,17 @@ def edge_file(tmp_path, graph):
     return path
 
 
+def test_cc_counts_a_metis_files_edges_once(capsys, graph, tmp_path):
+    """METIS lists each edge twice; ``gconn cc`` reports the header's m, as the graph has it."""
+    path = tmp_path / "g.graph"
+    gconn.save(graph, path)
+    assert path.read_text().split()[1] == str(graph.m)
+    for extra in ((), ("--algorithm", "kout+union-async+find-halve")):
+        code, out, err = run(capsys, "cc", str(path), "--quiet", *extra)
+        assert code == 0, err
+        assert fields(out)["m"] == f"{graph.m:,}"
+
+
 def test_cc_text(capsys, graph, edge_file):
     code, out, err = run(capsys, "cc", str(edge_file), "--quiet")
     assert code == 0, err

@@ -80,6 +80,8 @@ def _summary(args, inp, runs, backend, relabel):
             out["chunked"] = last.route == "chunked"
     if inp.is_file:
         out.update(format=inp.obj.file.format, notes=list(inp.obj.notes))
+        if out["format"] == "metis":
+            out["m"] //= 2      # the file lists each edge twice; its reader checked the header's m
     if args.compare:
         out.update(_compare_scipy(g, labels, out["median_s"], args.repeat))
     return out, labels, nodes if relabelled else None
