@@ -49,8 +49,8 @@ def test_cc_counts_a_metis_files_edges_once(capsys, graph, tmp_path):
     path = tmp_path / "g.graph"
     gconn.save(graph, path)
     assert path.read_text().split()[1] == str(graph.m)
-    for extra in ((), ("--algorithm", "kout+union-async+find-halve")):
-        code, out, err = run(capsys, "cc", str(path), "--quiet", *extra)
+    for command in (("cc",), ("cc", "--algorithm", "kout+union-async+find-halve"), ("forest",)):
+        code, out, err = run(capsys, *command, str(path), "--quiet")
         assert code == 0, err
         assert fields(out)["m"] == f"{graph.m:,}"
 

@@ -80,8 +80,7 @@ def _summary(args, inp, runs, backend, relabel):
             out["chunked"] = last.route == "chunked"
     if inp.is_file:
         out.update(format=inp.obj.file.format, notes=list(inp.obj.notes))
-        if out["format"] == "metis":
-            out["m"] //= 2      # the file lists each edge twice; its reader checked the header's m
+    out["m"] = C.edges_of(inp, out["m"])
     if args.compare:
         out.update(_compare_scipy(g, labels, out["median_s"], args.repeat))
     return out, labels, nodes if relabelled else None
@@ -199,7 +198,7 @@ def cmd_forest(args, parser) -> int:
     fa, fb = (C.host(a) for a in last.result)
     stats, n = last.stats, last.stats.n
     k = n - int(fa.size)
-    out = {"input": inp.name, "n": n, "m": stats.m, "forest_edges": int(fa.size), "components": k,
+    out = {"input": inp.name, "n": n, "m": C.edges_of(inp, stats.m), "forest_edges": int(fa.size), "components": k,
            "variant": stats.variant, "backend": stats.backend, **C.runs_json(args, runs)}
     if runs.graph is None and last.route != "resident":
         out.update(route=last.route, chunked=last.route == "chunked")
