@@ -302,6 +302,9 @@ def run_rebuild_then_walks(backend, n=2000, m=5000, seed=5):
         least = np.full(n, n)
         np.minimum.at(least, labels, np.arange(n))
         assert np.array_equal(labels, least[labels])
+        # the lists wait for the first batch that walks or links: the next one
+        from gconn.backends.cpu import dynamic
+        assert dc._state.meta[dynamic._STALE] == 1
         check_cpu_forest(dc)
     for _ in range(20):
         present = [p for p, c in pairs.items() if c > 0]
@@ -316,6 +319,7 @@ def run_rebuild_then_walks(backend, n=2000, m=5000, seed=5):
             pairs[key(u, v)] += 1
         check(dc, pairs)
         if backend == "cpu":
+            assert dc._state.meta[dynamic._STALE] == 0
             check_cpu_forest(dc)
     # queries, half the edges deleted, queries, inserts, queries: each run on its own
     present = [p for p, c in pairs.items() for _ in range(c)]
@@ -391,8 +395,10 @@ def check_gpu_forest(dc):
 
 
 def check_cpu_forest(dc):
-    """The CPU structure's forest edges are present and span its components, and each vertex's
-    lists hold exactly its half-edges of the forest (thead) and of the other edges (nhead)."""
+    """The CPU structure's forest edges are present and span its components, and, unless they wait
+    for the next batch's relist (after a rebuild), each vertex's lists hold exactly its half-edges
+    of the forest (thead) and of the other edges (nhead)."""
+    from gconn.backends.cpu import dynamic
     st = dc._state
     live = np.flatnonzero(st.cnt > 0)
     live = live[st.eu[live] != st.ev[live]]
@@ -401,6 +407,8 @@ def check_cpu_forest(dc):
     assert tree.size == n - k
     kf, lf = scipy_cc(coo_matrix((np.ones(tree.size), (st.eu[tree], st.ev[tree])), shape=(n, n)), directed=False)
     assert kf == k and np.array_equal(lf, labels)
+    if st.meta[dynamic._STALE]:
+        return
     for head, flag in ((st.thead, 1), (st.nhead, 0)):
         want = {int(h) for e in live[st.tree[live] == flag] for h in (2 * e, 2 * e + 1)}
         got = set()

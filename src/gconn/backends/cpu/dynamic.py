@@ -23,10 +23,12 @@ kept beside it (a hash table from the pair to the edge).
   side is a new component, with a new label.
 * query (u, v): the labels compared.
 * a batch without queries that deletes at least one edge in REBUILD of those present (and at
-  least REBUILD_MIN) applies its counts only, then builds the forest, the lists and the labels
-  again in one union-find pass over the edges present (``rebuild``; BENCHMARKS.md,
-  "Dynamic connectivity": on grid:512 batches of 100,000 updates with 50-90% deletions took
-  3.6-7.8x less time).
+  least REBUILD_MIN) applies its counts only, then builds the forest and the labels again in
+  one parallel union-find pass over the edges present (``rebuild``; BENCHMARKS.md, "Dynamic
+  connectivity": on grid:512 batches of 100,000 updates with 50-90% deletions took 3.6-7.8x
+  less time).  The lists wait for the next batch that walks or links (``relist``): a run of
+  such batches builds them never (kron:scale=18, 100,000 updates with 50-90% deletions: 2.2-2.5x
+  less time a batch).
 
 A deletion costs O(s + d_s) where s is the smaller side of the cut tree and d_s
 the non-tree edges at it; a random edge of a random spanning tree cuts off few
@@ -36,12 +38,15 @@ checks a batch before it runs (ids, and that every deletion finds its edge).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
+
+from gconn.backends.cpu import atomics
 
 INSERT, QUERY, DELETE = 0, 1, 2
 _EMPTY, _GONE = -1, -2
-# meta slots: components, vertices, free records, free labels, walk stamp, live keys + tombstones
-_K, _N, _RTOP, _LTOP, _STAMP, _HUSED = range(6)
+# meta slots: components, vertices, free records, free labels, walk stamp, live keys + tombstones,
+# whether the lists wait for relist (after a rebuild)
+_K, _N, _RTOP, _LTOP, _STAMP, _HUSED, _STALE = range(7)
 
 
 @njit(cache=True)
@@ -139,8 +144,8 @@ def _relabel(start, new, label, thead, nxt, eu, ev, queue):
 #: union-find (after its deletions, when each finds its edge among those present before it)
 BULK = 4
 #: a batch without queries with at least REBUILD_MIN deletions, and one per REBUILD edges present,
-#: builds the forest again (:func:`rebuild`): a deletion's walks cost ~2-4 us, the pass ~20 ns an
-#: edge (2 cores)
+#: builds the forest again (:func:`rebuild`): a deletion's walks cost ~2-4 us, the pass 3-12 ns an
+#: edge and the lists, when a later batch needs them, 13 ns (2 cores)
 REBUILD, REBUILD_MIN = 100, 256
 #: non-tree edges a walk reads at each vertex it reaches, looking for the other walk
 MEETS = 8
@@ -313,30 +318,79 @@ def apply_counts(kinds, src, dst, st):
                 meta[_HUSED] += 1
 
 
-@njit(cache=True)
-def rebuild(st, P):
-    """The forest, both lists of every vertex and the labels built again from the pairs present:
-    one union-find pass over them (``P`` room for every vertex); a component's label is its
-    least vertex, and every other label is free."""
-    (label, size, lfree, thead, nhead, mark, qa, qb, eu, ev, cnt, tree, nxt, prv, rfree, table, meta) = st
-    n = meta[_N]
-    for v in range(n):
+@njit(inline="always")
+def _find_shared(P, x):
+    """x's root in ``P`` while other threads link: FindHalve, each store an ancestor."""
+    p = atomics.load(P, x)
+    while p != x:
+        g = atomics.load(P, p)
+        if g != p:
+            atomics.store(P, x, g)
+        x, p = p, g
+    return x
+
+
+@njit(parallel=True, cache=True)
+def _forest(eu, ev, cnt, tree, P, n):
+    """UnionAsync over the pairs present, in parallel: a pair whose link (a larger root hooked
+    under a smaller one) succeeds is a forest edge, so the forest spans the components and each
+    component's root is its least vertex (kron:scale=18, 3.4 million pairs, 2 cores: 9.4 ms
+    against 22 ms serial)."""
+    for v in prange(n):
         P[v] = v
-        thead[v] = -1
-        nhead[v] = -1
-    for e in range(cnt.size):
+    for e in prange(cnt.size):
+        tree[e] = 0
         if cnt[e] <= 0:
             continue
         u, v = eu[e], ev[e]
-        tree[e] = 0
-        if u == v:
+        while True:
+            a, b = _find_shared(P, u), _find_shared(P, v)
+            if a == b:
+                break
+            hi, lo = max(a, b), min(a, b)
+            if atomics.cas(P, hi, hi, lo) == hi:
+                tree[e] = 1
+                break
+
+
+@njit(cache=True)
+def rebuild(st, P):
+    """The forest and the labels built again from the pairs present: one union-find pass over
+    them (``P`` room for every vertex); a component's label is its least vertex, and every other
+    label is free.  The lists wait for :func:`relist`: a run of many deletions after this one
+    builds everything again without reading them."""
+    (label, size, lfree, thead, nhead, mark, qa, qb, eu, ev, cnt, tree, nxt, prv, rfree, table, meta) = st
+    n = meta[_N]
+    _forest(eu, ev, cnt, tree, P, n)
+    size[:] = 0
+    for v in range(n):
+        r = _root(P, v)
+        label[v] = r
+        size[r] += 1
+    top = 0
+    for c in range(label.size - 1, -1, -1):
+        if c >= n or P[c] != c:
+            lfree[top] = c
+            top += 1
+    meta[_LTOP] = top
+    meta[_K] = label.size - top
+    meta[_STALE] = 1
+
+
+@njit(cache=True)
+def relist(st):
+    """Both lists of every vertex from the forest flags: its forest half-edges (thead) and the
+    others (nhead)."""
+    (label, size, lfree, thead, nhead, mark, qa, qb, eu, ev, cnt, tree, nxt, prv, rfree, table, meta) = st
+    n = meta[_N]
+    for v in range(n):
+        thead[v] = -1
+        nhead[v] = -1
+    for e in range(cnt.size):
+        if cnt[e] <= 0 or eu[e] == ev[e]:
             continue
-        a, b = _root(P, u), _root(P, v)
-        head = nhead
-        if a != b:
-            P[max(a, b)] = min(a, b)
-            tree[e] = 1
-            head = thead
+        head = thead if tree[e] else nhead
+        u, v = eu[e], ev[e]
         nxt[2 * e] = head[u]
         head[u] = 2 * e
         nxt[2 * e + 1] = head[v]
@@ -353,18 +407,7 @@ def rebuild(st, P):
             prv[thead[v]] = -1
         if nhead[v] != -1:
             prv[nhead[v]] = -1
-    size[:] = 0
-    for v in range(n):
-        r = _root(P, v)
-        label[v] = r
-        size[r] += 1
-    top = 0
-    for c in range(label.size - 1, -1, -1):
-        if c >= n or P[c] != c:
-            lfree[top] = c
-            top += 1
-    meta[_LTOP] = top
-    meta[_K] = label.size - top
+    meta[_STALE] = 0
 
 
 @njit(cache=True)
@@ -549,7 +592,7 @@ class DynamicState:
     """The arrays of the structure, grown by doubling; the batch loop runs over them."""
 
     def __init__(self):
-        self.meta = np.zeros(6, np.int64)
+        self.meta = np.zeros(7, np.int64)
         self.ncap = self.ecap = 0
         z = lambda dt: np.zeros(0, dt)     # noqa: E731
         self.label, self.size, self.lfree = z(np.int32), z(np.int32), z(np.int32)
@@ -627,18 +670,24 @@ class DynamicState:
             return -1, np.zeros(0, np.bool_)
         out = np.empty(queries, np.bool_)
         if not self._rebuilds(kinds.size - inserts - queries):
-            run_batch(kinds, src, dst, out, self.arrays())
+            run_batch(kinds, src, dst, out, self.lists())
             return -1, out
         # the runs of updates between the queries, each on its own: one of many deletions rebuilds
         cuts = np.r_[0, np.flatnonzero(np.diff(q.view(np.int8))) + 1, kinds.size]
         at = 0
         for lo, hi in zip(cuts[:-1].tolist(), cuts[1:].tolist()):
             if q[lo]:
-                run_batch(kinds[lo:hi], src[lo:hi], dst[lo:hi], out[at: at + hi - lo], self.arrays())
+                run_batch(kinds[lo:hi], src[lo:hi], dst[lo:hi], out[at: at + hi - lo], self.lists())
                 at += hi - lo
             else:
                 self._updates(kinds[lo:hi], src[lo:hi], dst[lo:hi], int(np.count_nonzero(kinds[lo:hi] == INSERT)))
         return -1, out
+
+    def lists(self) -> tuple:
+        """:meth:`arrays`, the lists made current first (a walk or a link reads them)."""
+        if self.meta[_STALE]:
+            relist(self.arrays())
+        return self.arrays()
 
     def _rebuilds(self, deletes: int) -> bool:
         return deletes >= REBUILD_MIN and REBUILD * deletes >= self.edges
@@ -655,10 +704,10 @@ class DynamicState:
             ins = kinds == INSERT
             if inserts < kinds.size:
                 dels = ~ins
-                run_batch(kinds[dels], src[dels], dst[dels], np.zeros(0, np.bool_), self.arrays())
-            bulk_insert(src[ins], dst[ins], self.arrays(), np.arange(self.ncap, dtype=np.int32))
+                run_batch(kinds[dels], src[dels], dst[dels], np.zeros(0, np.bool_), self.lists())
+            bulk_insert(src[ins], dst[ins], self.lists(), np.arange(self.ncap, dtype=np.int32))
         else:
-            run_batch(kinds, src, dst, np.zeros(0, np.bool_), self.arrays())
+            run_batch(kinds, src, dst, np.zeros(0, np.bool_), self.lists())
 
     def labels(self) -> tuple:
         out = np.empty(self.n, np.int32)
