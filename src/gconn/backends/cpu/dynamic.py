@@ -144,8 +144,8 @@ def _relabel(start, new, label, thead, nxt, eu, ev, queue):
 #: union-find (after its deletions, when each finds its edge among those present before it)
 BULK = 4
 #: a batch without queries with at least REBUILD_MIN deletions, and one per REBUILD edges present,
-#: builds the forest again (:func:`rebuild`): a deletion's walks cost ~2-4 us, the pass 3-12 ns an
-#: edge and the lists, when a later batch needs them, 13 ns (2 cores)
+#: builds the forest again (:func:`rebuild`): a deletion's walks cost ~2-4 us, the pass a few ns an
+#: edge (the lists as much again, when a later batch needs them)
 REBUILD, REBUILD_MIN = 100, 256
 #: non-tree edges a walk reads at each vertex it reaches, looking for the other walk
 MEETS = 8
@@ -334,8 +334,7 @@ def _find_shared(P, x):
 def _forest(eu, ev, cnt, tree, P, n):
     """UnionAsync over the pairs present, in parallel: a pair whose link (a larger root hooked
     under a smaller one) succeeds is a forest edge, so the forest spans the components and each
-    component's root is its least vertex (kron:scale=18, 3.4 million pairs, 2 cores: 9.4 ms
-    against 22 ms serial)."""
+    component's root is its least vertex."""
     for v in prange(n):
         P[v] = v
     for e in prange(cnt.size):
