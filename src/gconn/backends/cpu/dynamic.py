@@ -291,16 +291,31 @@ def bulk_insert(src, dst, st, P):
         label[v] = _root(P, label[v])
 
 
+@njit(parallel=True, cache=True)
+def slots_of(kinds, src, dst, table, out):
+    """Each update's slot in the table before the batch (-1: absent), looked up in parallel: the
+    lookups miss the caches, and the passes after them run in order."""
+    for i in prange(kinds.size):
+        out[i] = _lookup(table, _key(src[i], dst[i])) if kinds[i] != QUERY else -1
+
+
+@njit(inline="always")
+def _slot(table, key, j):
+    """``key``'s slot now, from ``j`` (its slot before the batch): a slot keeps its key until the
+    key leaves it."""
+    return j if j >= 0 and table[2 * j] == key else _lookup(table, key)
+
+
 @njit(cache=True)
-def apply_counts(kinds, src, dst, st):
+def apply_counts(kinds, src, dst, st, slots):
     """A batch of inserts and deletions (no queries; each deletion finds its edge) on the pairs'
-    counts only: pairs that arrive get records, pairs whose count falls to 0 give theirs back.
-    The forest, the lists and the labels are :func:`rebuild`'s to make."""
+    counts only (``slots``: :func:`slots_of`): pairs that arrive get records, pairs whose count
+    falls to 0 give theirs back.  The forest, the lists and the labels are :func:`rebuild`'s."""
     (label, size, lfree, thead, nhead, mark, qa, qb, eu, ev, cnt, tree, nxt, prv, rfree, table, meta) = st
     for i in range(kinds.size):
         u, v = src[i], dst[i]
         key = _key(u, v)
-        j = _lookup(table, key)
+        j = _slot(table, key, slots[i])
         if kinds[i] == DELETE:
             e = table[2 * j + 1]
             cnt[e] -= 1
@@ -508,8 +523,9 @@ def _pairs_deleted(kinds, src, dst):
 
 
 @njit(cache=True)
-def first_missing(kinds, src, dst, table, cnt):
-    """The index of the first deletion whose edge is not present when it runs, or -1."""
+def first_missing(kinds, src, dst, table, cnt, slots):
+    """The index of the first deletion whose edge is not present when it runs, or -1 (``slots``:
+    :func:`slots_of`)."""
     # the running counts of the pairs the batch deletes, and of no others
     delta = _pairs_deleted(kinds, src, dst)
     for i in range(kinds.size):
@@ -524,7 +540,7 @@ def first_missing(kinds, src, dst, table, cnt):
         if k == INSERT:
             delta[2 * s + 1] = d + 1
             continue
-        j = _lookup(table, key)
+        j = slots[i]
         have = (cnt[table[2 * j + 1]] if j >= 0 else 0) + d
         if have <= 0:
             return i
@@ -657,15 +673,18 @@ class DynamicState:
     def run(self, kinds, src, dst, n: int, inserts: int) -> tuple:
         """The batch over vertices below ``n`` with ``inserts`` insertions: ``(-1, answers)``, or
         ``(i, None)`` when deletion i does not find its edge (checked first: nothing applied)."""
+        slots = None
         if (kinds == DELETE).any():
-            bad = int(first_missing(kinds, src, dst, self.table, self.cnt))
+            slots = np.empty(kinds.size, np.int64)
+            slots_of(kinds, src, dst, self.table, slots)
+            bad = int(first_missing(kinds, src, dst, self.table, self.cnt, slots))
             if bad >= 0:
                 return bad, None
         self.reserve(n, inserts)
         q = kinds == QUERY
         queries = int(np.count_nonzero(q))
         if queries == 0:
-            self._updates(kinds, src, dst, inserts)
+            self._updates(kinds, src, dst, inserts, slots)
             return -1, np.zeros(0, np.bool_)
         out = np.empty(queries, np.bool_)
         if not self._rebuilds(kinds.size - inserts - queries):
@@ -679,7 +698,8 @@ class DynamicState:
                 run_batch(kinds[lo:hi], src[lo:hi], dst[lo:hi], out[at: at + hi - lo], self.lists())
                 at += hi - lo
             else:
-                self._updates(kinds[lo:hi], src[lo:hi], dst[lo:hi], int(np.count_nonzero(kinds[lo:hi] == INSERT)))
+                self._updates(kinds[lo:hi], src[lo:hi], dst[lo:hi], int(np.count_nonzero(kinds[lo:hi] == INSERT)),
+                              slots[lo:hi])
         return -1, out
 
     def lists(self) -> tuple:
@@ -691,11 +711,12 @@ class DynamicState:
     def _rebuilds(self, deletes: int) -> bool:
         return deletes >= REBUILD_MIN and REBUILD * deletes >= self.edges
 
-    def _updates(self, kinds, src, dst, inserts: int) -> None:
-        """A run of inserts and deletions (each finds its edge)."""
+    def _updates(self, kinds, src, dst, inserts: int, slots) -> None:
+        """A run of inserts and deletions (each finds its edge; ``slots``: their slots before the
+        batch, where it deletes)."""
         if self._rebuilds(kinds.size - inserts):
             # many deletions: the counts first, then the forest again in one pass
-            apply_counts(kinds, src, dst, self.arrays())
+            apply_counts(kinds, src, dst, self.arrays(), slots)
             rebuild(self.arrays(), np.empty(self.ncap, np.int32))
         elif BULK * inserts >= self.n and (
                 inserts == kinds.size or deletes_fit(kinds, src, dst, self.table, self.cnt)):
