@@ -335,7 +335,8 @@ def apply_counts(kinds, src, dst, st, slots):
 
 @njit(inline="always")
 def _find_shared(P, x):
-    """x's root in ``P`` while other threads link: FindHalve, each store an ancestor."""
+    """x's root in ``P`` while other threads link: FindSplit (each vertex on the path takes its
+    grandparent, a store of an ancestor that no race can make wrong)."""
     p = atomics.load(P, x)
     while p != x:
         g = atomics.load(P, p)
