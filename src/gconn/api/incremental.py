@@ -189,14 +189,12 @@ class IncrementalConnectivity:
     def _ids(self, src, dst):
         """Checked ids in the state's dtype and the largest (-1 if none); runs outside the lock."""
         if _is_cupy(src) or _is_cupy(dst):
-            s, d = self._be.validate_device_ids(src, dst)
+            s, d, hi = self._be.validate_device_ids(src, dst)
         else:
             s = _as_id_array(src, "src")
             d = _as_id_array(dst, "dst")
             check_pair(s, d)
-            if s.size:
-                id_range(s, d)
-        hi = int(max(s.max(), d.max())) if s.size else -1
+            hi = id_range(s, d) if s.size else -1
         if hi >= INT32_MAX and self._state.id_dtype == np.int32:
             self._grow_to(hi, s, d)     # raises before the cast below would wrap the id around
         dt = self._state.id_dtype

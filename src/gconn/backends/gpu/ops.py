@@ -397,13 +397,12 @@ def concatenate(parts):
 
 
 def validate_device_ids(src, dst):
-    """Check a CuPy batch: 1-D integer arrays of equal length, ids >= 0."""
+    """Check a CuPy batch: 1-D integer arrays of equal length, ids >= 0; returns (src, dst, the
+    largest id or -1), the bound found by the check's one pass."""
     if SIM:
         raise TypeError("the CUDA simulator takes NumPy arrays, not CuPy arrays")
     for a, what in ((src, "src"), (dst, "dst")):
         if not isinstance(a, xp.ndarray):
             raise TypeError(f"{what} must be a CuPy array when the other one is")
     check_pair(src, dst)
-    if src.size:
-        device_id_range(src, dst)
-    return src, dst
+    return src, dst, (device_id_range(src, dst) if src.size else -1)
