@@ -214,8 +214,9 @@ def test_gpu_auto_choice_launched():
                             hb_roots=lambda: 0.2)
     assert design.choose(small, backend="gpu").name == "hb+union-rem-cas+find-halve+splice"
     assert design.choose(small, backend="gpu", launched=True).name == "none+union-rem-cas+find-naive+splice"
+    assert design.choose(small, "forest", backend="gpu").name == "hb+union-rem-cas+find-split+split-one"
     assert design.choose(small, "forest", backend="gpu", launched=True).name == \
-        "hb+union-rem-cas+find-split+split-one"
+        "none+union-rem-cas+find-naive+split-one"
     big = SimpleNamespace(n=1 << 16, m_input=design.AUTO_GPU_KOUT_EDGES, has_form=lambda f: True,
                           hb_roots=lambda: 0.2)
     assert design.choose(big, backend="gpu", launched=True).name == \

@@ -177,6 +177,25 @@ def test_a_first_call_takes_the_choice_for_launched_runs(monkeypatch):
     assert ran == [replayed.name]
 
 
+def test_a_first_forest_call_takes_the_choice_for_launched_runs(monkeypatch):
+    """A spanning forest's first call on a resident graph runs the choice for launched runs (no
+    sampling below 2^20 edges), later ones the replayed choice (HB here); every forest is valid."""
+    from gconn import design, pipeline
+    src, dst, n = components_graph(np.random.default_rng(9), 8_000, 80_000, parts=4)
+    g = Graph.from_edges(cp.asarray(src), cp.asarray(dst), n)
+    g.adjacency()
+    k0, _ = reference(g)
+    replayed = design.choose(g, "forest", backend="gpu")
+    launched = design.choose(g, "forest", backend="gpu", launched=True)
+    assert (replayed.name, launched.name) == ("hb+union-rem-cas+find-split+split-one",
+                                              "none+union-rem-cas+find-naive+split-one")
+    ran, real = [], pipeline.run
+    monkeypatch.setattr(pipeline, "run", lambda g_, plan, *a, **kw: ran.append(plan.name) or real(g_, plan, *a, **kw))
+    for _ in range(4):
+        check_forest(g, *gconn.spanning_forest(g), k0)
+    assert ran[:3] == [launched.name, replayed.name, replayed.name]
+    assert set(ran) == {launched.name, replayed.name}
+
 def test_stats_runs_are_not_captured_and_captures_are_bounded():
     src, dst, n = components_graph(np.random.default_rng(3), 5_000, 20_000, parts=3)
     g = Graph.from_edges(cp.asarray(src), cp.asarray(dst), n)

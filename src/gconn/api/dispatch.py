@@ -280,9 +280,15 @@ def _run_resident(src: Source, call: Call, be, read=None) -> Outcome:
     forest = call.problem == "forest"
     if not call.stats:
         key = ("forest", plan.variant, call.seed) if forest else ("cc", plan.variant, call.numbered, call.seed)
-        result = be.replayed(g, key, (lambda: pipeline.run(g, plan, be, forest=True, seed=call.seed)[1:]) if forest
-                             else (lambda: run_labels(be, g, plan, call.numbered, call.seed)),
-                             edges_only=edges_only(g, plan))
+
+        def fn(p):
+            return (lambda: pipeline.run(g, p, be, forest=True, seed=call.seed)[1:]) if forest \
+                else (lambda: run_labels(be, g, p, call.numbered, call.seed))
+        # a call not replayed takes the choice for launched runs
+        launched = Plan.of(design.choose(g, call.problem, backend=be.NAME, launched=True)) \
+            if be.NAME == "gpu" and _auto(call.algorithm) and not call.params else plan
+        result = be.replayed(g, key, fn(plan), edges_only=edges_only(g, plan),
+                             launched=None if launched.variant == plan.variant else fn(launched))
         return Outcome(be.collect_forest(*result) if forest else result, g_in.nodes, None, g_in.on_gpu)
     stats = Stats(variant=plan.name, backend=be.NAME, n=g.n, m=g.m_input,
                   relabelled=g_in.nodes is not None and not isinstance(g_in.nodes, list))

@@ -60,7 +60,7 @@ class State:
         self.H = xp.full(n, -1 if plan.aux == "hooks" else 0, p_dtype) if plan.aux else None
         self.Hv = view(self.H) if plan.aux else dummy(p_dtype)
         if forest:
-            self.fa, self.fb = xp.full(n, -1, idt), xp.full(n, -1, idt)
+            self.fa, self.fb = _slots(n, idt)
             self.fav, self.fbv = view(self.fa), view(self.fb)
         else:
             self.fa = self.fb = _no_slots(idt, device())
@@ -90,6 +90,17 @@ class State:
         return get(kind, key, self.dtypes)
 
 
+def _slots(n: int, id_dtype):
+    """The forest slots (fa, fb), -1 where no edge is: one allocation and one memset (bytes 0xFF are -1
+    in any signed dtype), where two ``full`` cost a launched run two of CuPy's launches."""
+    both = xp.empty(2 * n, id_dtype)
+    if SIM:
+        both.fill(-1)
+    elif n:
+        xp.cuda.runtime.memsetAsync(both.data.ptr, 0xFF, both.nbytes, xp.cuda.get_current_stream().ptr)
+    return both[:n], both[n:]
+
+
 @cache
 def _no_slots(id_dtype, dev: int):
     """The forest slots of a run without a forest: one empty array (nothing can write to it)."""
@@ -113,7 +124,7 @@ class scope:
         m = graph.m_input
         needed = plan.device_bytes(graph.n, m, graph.id_dtype.itemsize, np.dtype(offset_dtype(m)).itemsize, forest,
                                    1 / CHUNK + 1 / (SMALL_MAX + 1))
-        if not SIM and needed > xp.get_default_memory_pool().free_bytes():
+        if not memory.small(needed) and needed > xp.get_default_memory_pool().free_bytes():
             memory.check(needed, self._what())      # asks the driver: only where CuPy's pool falls short
 
     def _what(self) -> str:

@@ -8,6 +8,7 @@ error into a MemoryError that says how much was needed.
 from __future__ import annotations
 
 from contextlib import contextmanager
+from functools import cache
 
 from gconn.backends.gpu._compat import SIM, xp
 
@@ -22,6 +23,18 @@ def free_bytes() -> int:
         return 1 << 62
     free, _ = xp.cuda.runtime.memGetInfo()
     return int(free) + int(xp.get_default_memory_pool().free_bytes())
+
+
+@cache
+def _total(dev: int) -> int:
+    return int(xp.cuda.runtime.memGetInfo()[1])
+
+
+def small(needed: int) -> bool:
+    """Whether ``needed`` bytes are at most 1/64 of the device's memory: too few to ask the driver
+    about before a run (asking and walking CuPy's pool cost a launched run tens of microseconds); an
+    allocation that still fails is named by :func:`guard`."""
+    return SIM or needed <= _total(xp.cuda.runtime.getDevice()) >> 6
 
 
 def check(needed: int, what: str) -> None:

@@ -381,7 +381,7 @@ def count_roots(roots):
 
 def collect_forest(fa, fb):
     """The recorded spanning-forest edges (slots that hold one)."""
-    keep = fa >= 0
+    keep = xp.flatnonzero(fa >= 0)     # one scan and one read of its size, where two masks take two
     return fa[keep], fb[keep]
 
 
