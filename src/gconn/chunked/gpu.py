@@ -67,8 +67,6 @@ CHUNK_EDGES = 1 << 22
 #: python -m gconn.bench.devices)
 RING = 4
 PIECE_BYTES = 1 << 24
-#: first capacity of a parent array of unknown size (small in the simulator, so that tests grow it)
-FIRST_CAP = 16 if SIM else 1 << 16
 ENV = "GCONN_DEVICE_MEMORY"
 #: labels of at least this many bytes get a :func:`~gconn.backends.gpu.staging.landing`
 LAND_BYTES = 1 << 22
@@ -299,11 +297,15 @@ class ChunkedUnion:
         self._kern = get("coo_ops", (self.plan.fin, self.plan.fopt, self.plan.sopt, TRACK_BOUNDS), self.dtypes)
         self.P = self.H = xp.empty(0, self.p_dtype)
         self.fa = self.fb = xp.empty(0, self.idt)
+        self._Pv = self._Hv = dummy(self.p_dtype)
+        self._fav = self._fbv = dummy(self.idt)
         self._buffers(self._floor)
         self._none = (dummy(np.int8), dummy(np.bool_), dummy(np.int64))
         self._pipe = _SimPipe(self) if SIM else _CudaPipe(self)
         self._ready = True
-        self._grow(self.n if self.n is not None else FIRST_CAP)
+        if self.n is not None:
+            self._grow(self.n)
+        # else the first chunk, checked on the host (_put), sizes the arrays: one allocation, not two
 
     def _edge_bytes(self) -> int:
         return 2 * self.idt.itemsize * BUFFERS
@@ -364,17 +366,20 @@ class ChunkedUnion:
         with memory.guard(f"growing the parent array to {cap} vertices"):
             P = xp.empty(cap, self.p_dtype)
             launch(get("init_parents", (), self.dtypes), cap, view(P), cap, persistent=True)
-            P[:old] = self.P[:old]
+            if old:
+                P[:old] = self.P[:old]
             if self.plan.aux:
                 H = xp.full(cap, -1 if self.plan.aux == "hooks" else 0, self.p_dtype)
-                H[:old] = self.H[:old]
+                if old:
+                    H[:old] = self.H[:old]
             else:
                 H = xp.zeros(1, self.p_dtype)
             if self.forest:
                 fa, fb = xp.full(cap, -1, self.idt), xp.full(cap, -1, self.idt)
-                fa[:old], fb[:old] = self.fa[:old], self.fb[:old]
+                if old:
+                    fa[:old], fb[:old] = self.fa[:old], self.fb[:old]
             else:
-                fa = fb = xp.empty(0, self.idt)
+                fa = fb = self.fa
         self.P, self.H, self.fa, self.fb, self.cap = P, H, fa, fb, cap
         self._Pv, self._Hv = view(P), view(H)
         self._fav, self._fbv = (view(fa), view(fb)) if self.forest else (dummy(self.idt), dummy(self.idt))
@@ -613,7 +618,7 @@ class ChunkedUnion:
         """(roots, forest_src, forest_dst, n) on the device."""
         n = self.n if self.n is not None else self.max_id + 1
         out = np.dtype(id_dtype(n))
-        if not self._ready:
+        if not self._ready or not self.cap:     # no edges: nothing sized the arrays
             return xp.arange(n, dtype=out), xp.empty(0, out), xp.empty(0, out), n
         if self._pending is None:
             self._pipe.sync()
