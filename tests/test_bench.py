@@ -153,5 +153,11 @@ def test_turns_reads_generator_specs_and_graph_files(tmp_path, capsys):
     turns.main(["--tree", tree, "--tree", tree, "--graphs", "mesh:3", str(path), "--rounds", "1", "--repeat", "1"])
     rows = [r for r in capsys.readouterr().out.splitlines() if r.startswith("| ")][1:]
     assert [r.split(" | ")[0] for r in rows] == ["| mesh:3", f"| {path}"]
+    # --host: calls from the edges as host arrays
+    turns.main(["--tree", tree, "--graphs", str(path), "--rounds", "1", "--repeat", "1", "--host"])
+    rows = [r for r in capsys.readouterr().out.splitlines() if r.startswith("| ")][1:]
+    assert len(rows) == 1 and rows[0].endswith("| 1.00 |")
     with pytest.raises(SystemExit):
         turns.main(["--tree", tree, "--launched"])
+    with pytest.raises(SystemExit):
+        turns.main(["--tree", tree, "--backend", "gpu", "--launched", "--host"])

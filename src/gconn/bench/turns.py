@@ -7,7 +7,8 @@ Per tree and graph (a generator spec or a graph file), a fresh process builds th
 adjacency, then times each variant (the median of ``--repeat`` calls after one); the trees take turns
 ``--rounds`` times, and the table gives each tree's median over rounds and their ratio.  The component
 counts must agree.  ``--launched`` (GPU) times instead the run a first call launches from the host
-(``pipeline.run``, CUDA events from an idle device; ``auto`` is the choice for launched runs).
+(``pipeline.run``, CUDA events from an idle device; ``auto`` is the choice for launched runs);
+``--host`` the whole call from the graph's edges as NumPy int32 arrays to NumPy labels (wall time).
 """
 from __future__ import annotations
 
@@ -20,12 +21,16 @@ from gconn.bench.harness import child_json, spread, stamp, turns
 _CHILD = r"""
 import json, os, sys, time, statistics
 import gconn
-spec, backend, variants, repeat, launched = sys.argv[1], sys.argv[2], sys.argv[3].split(","), int(sys.argv[4]), \
-    sys.argv[5] == "1"
+spec, backend, variants, repeat, launched, host = sys.argv[1], sys.argv[2], sys.argv[3].split(","), \
+    int(sys.argv[4]), sys.argv[5] == "1", sys.argv[6] == "1"
 g = gconn.load(spec) if os.path.exists(spec) else gconn.generators.from_spec(spec)
-if backend == "gpu":
-    g = g.to_device()
-g.adjacency()
+if host:
+    import numpy as np
+    g = tuple(np.ascontiguousarray(a, np.int32) for a in g.edges())
+else:
+    if backend == "gpu":
+        g = g.to_device()
+    g.adjacency()
 out = {}
 for v in variants:
     k = gconn.connected_components(g, algorithm=v, backend=backend)[0]
@@ -65,9 +70,12 @@ def main(argv=None):
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--launched", action="store_true", help="GPU: time the run a first call launches")
+    ap.add_argument("--host", action="store_true", help="time calls from host arrays to host labels")
     a = ap.parse_args(argv)
     if a.launched and a.backend != "gpu":
         ap.error("--launched times GPU runs: add --backend gpu")
+    if a.launched and a.host:
+        ap.error("--launched times runs on a resident graph; --host, calls from host arrays: one or the other")
     print(stamp(ap.prog, argv) + "\n" + "\n".join(f"Tree {i + 1}: {t}" for i, t in enumerate(a.tree)) + "\n")
     print("Each tree's median over rounds (and the range of the rounds' medians), ms:\n")
     print(f"| graph | variant | {' | '.join(f'tree {i + 1}' for i in range(len(a.tree)))} | last / first |")
@@ -75,7 +83,7 @@ def main(argv=None):
     ratios = []
     for spec in a.graphs:
         per = turns(a.tree, lambda t, _: child_json(t, _CHILD, spec, a.backend, ",".join(a.variants),
-                                                    a.repeat, int(a.launched)), a.rounds, warmup=0)
+                                                    a.repeat, int(a.launched), int(a.host)), a.rounds, warmup=0)
         for v in a.variants:
             ks = {run[v][1] for t in a.tree for run in per[t]}
             if len(ks) != 1:
