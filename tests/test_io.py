@@ -366,10 +366,19 @@ def test_metis_fmt_and_ncon(tmp_path, header, lines):
     ("3\n2\n1\n\n", "{name}, line 1: expected a METIS header 'n m [fmt [ncon]]'"),
     ("3 1 2\n2\n1\n\n", "{name}, line 1: expected a METIS header"),
     ("% only a comment\n", "{name}: empty METIS file"),
+    # the count of entries is 2m, but the lists are not symmetric
+    ("3 2\n2\n1 3\n1\n", "{name}: vertex 3 lists 1 as a neighbour, but vertex 1 does not list 3; a METIS file"),
+    ("3 3\n2 2\n1 3 3\n2\n", "{name}: vertex 1 lists 2 twice, but vertex 2 lists 1 once"),
 ])
 @pytest.mark.parametrize("name", ["g.graph", "g.graph.gz"])
 def test_metis_errors(tmp_path, name, text, fragment):
     raises(ValueError, write(tmp_path, name, text), fragment.format(name=name))
+
+
+def test_metis_multi_edges_listed_at_both_ends(tmp_path):
+    """An edge listed twice at both of its ends is symmetric: read as it is, each time counted."""
+    graph = load(write(tmp_path, "g.graph", "3 3\n2 2\n1 1 3\n2\n"))
+    assert (graph.n, graph.m_input, edges_of(graph)) == (3, 6, [(0, 1), (1, 2)])
 
 
 def test_metis_n_smaller_than_declared(tmp_path):

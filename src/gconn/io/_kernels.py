@@ -352,6 +352,25 @@ def parse_metis(buf, pos, line, n, skip, edge_weights, src, dst):
 
 
 @njit(cache=True, inline="always")
+def _arc_hash(u, v):
+    """A 64-bit hash of the ordered pair (u, v) (splitmix64's finalizer)."""
+    x = np.uint64(u) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(v)
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return x ^ (x >> np.uint64(31))
+
+
+@njit(parallel=True, cache=True)
+def arc_imbalance(src, dst):
+    """0 where every arc (u, v) is listed as often as (v, u) (a symmetric adjacency, as METIS
+    files hold); else, but for a chance of about 2^-64, not 0: a sum of hashes, one parallel pass."""
+    total = np.uint64(0)
+    for i in prange(src.size):
+        total += _arc_hash(src[i], dst[i]) - _arc_hash(dst[i], src[i])
+    return total
+
+
+@njit(cache=True, inline="always")
 def _put(out, p, x):
     """Write the decimal digits of ``x >= 0`` at ``out[p:]``; return the end."""
     q = p

@@ -72,7 +72,29 @@ def read(info, n: int | None, relabelled: bool):
     if k != 2 * m:
         raise ValueError(f"{name}, line {hline}: the header declares m={m} edges, but the vertex "
                          f"lines list {k} neighbour entries (expected 2m={2 * m}, each edge twice)")
-    return FileEdges(src[:k], dst[:k], n_file)
+    src, dst = src[:k], dst[:k]
+    if K.arc_imbalance(src, dst):
+        raise ValueError(f"{name}: {_unmatched(src, dst)}; a METIS file lists each edge at both of its ends")
+    return FileEdges(src, dst, n_file)
+
+
+def _unmatched(src, dst) -> str:
+    """Which vertex lists a neighbour more often than that neighbour lists it (1-based)."""
+    forward = np.lexsort((dst, src))
+    backward = np.lexsort((src, dst))
+    fs, fd, bs, bd = src[forward], dst[forward], dst[backward], src[backward]
+    differ = np.flatnonzero((fs != bs) | (fd != bd))
+    if differ.size == 0:
+        return "its vertex lines are not symmetric"     # not reached but for a hash collision
+    i = int(differ[0])
+    # the smaller pair at the first difference is listed more often one way than the other
+    u, v = (int(fs[i]), int(fd[i])) if (fs[i], fd[i]) < (bs[i], bd[i]) else (int(bd[i]), int(bs[i]))
+    there = int(np.count_nonzero((src == u) & (dst == v)))
+    back = int(np.count_nonzero((src == v) & (dst == u)))
+    times = lambda c: "once" if c == 1 else "twice" if c == 2 else f"{c} times"      # noqa: E731
+    if back == 0:
+        return f"vertex {u + 1} lists {v + 1} as a neighbour, but vertex {v + 1} does not list {u + 1}"
+    return f"vertex {u + 1} lists {v + 1} {times(there)}, but vertex {v + 1} lists {u + 1} {times(back)}"
 
 
 def write(graph, f) -> None:
