@@ -74,6 +74,9 @@ def test_cli_stream_with_deletes(capsys):
     out = json.loads(capsys.readouterr().out)
     assert out["ok"] and out["structure"] == "DynamicConnectivity"
     assert out["deletes"] == round(0.4 * out["inserts"]) and out["components"] == out["static_components"]
+    # more deletes than inserts cannot be drawn: an error, not a quiet 1
+    assert cli.main(argv[:6] + ["1.5"] + argv[7:]) == 2
+    assert "--delete-ratio: expected a number from 0 to 1, got 1.5" in capsys.readouterr().err
 
 
 def test_benchmark_checks_every_batch():

@@ -226,7 +226,8 @@ def add_stream_parser(add) -> None:
     p.add_argument("--batch-size", type=positive_int, required=True, metavar="B", help="operations per batch")
     p.add_argument("--query-ratio", type=C.non_negative(float, "a number >= 0"), default=0.0, metavar="R",
                    help="queries per insert on average (0.5: one query per two inserts; default 0)")
-    p.add_argument("--delete-ratio", type=C.non_negative(float, "a number >= 0"), default=0.0, metavar="D",
+    p.add_argument("--delete-ratio", type=C.non_negative(float, "a number from 0 to 1", most=1), default=0.0,
+                   metavar="D",
                    help="deletes per insert (0.1: a tenth of the edges deleted at random points after their "
                         "insert; at most 1): gconn.DynamicConnectivity, on the CPU unless --backend gpu; default 0")
     p.add_argument("--mode", choices=("phased", "sequential", "concurrent"), default="phased",
@@ -239,7 +240,7 @@ def stream_ops(g, query_ratio: float, seed: int, delete_ratio: float = 0.0):
     places: ``(kinds, src, dst)``, kinds 0 = insert, 1 = query; with ``delete_ratio``, that share
     of the edges is deleted (kind 2) at a random point after its insert."""
     if delete_ratio > 0:
-        return _with_deletes(g, query_ratio, seed, min(delete_ratio, 1.0))
+        return _with_deletes(g, query_ratio, seed, delete_ratio)
     rng = np.random.default_rng(seed)
     m = g.m
     q = int(round(query_ratio * m)) if g.n else 0

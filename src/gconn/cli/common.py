@@ -122,14 +122,15 @@ def param(text: str) -> tuple:
     return key, int(value) if value.lstrip("-").isdigit() else value
 
 
-def non_negative(kind, what: str):
-    """An argparse type: a ``kind`` number >= 0 (``what`` names it in errors)."""
+def non_negative(kind, what: str, most=None):
+    """An argparse type: a ``kind`` number >= 0, and at most ``most`` unless None (``what`` names it
+    in errors)."""
     def parse(text: str):
         try:
             value = kind(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}") from None
-        if not value >= 0:
+        if not (value >= 0 and (most is None or value <= most)):
             raise argparse.ArgumentTypeError(f"expected {what}, got {text}")
         return value
     return parse
