@@ -134,6 +134,12 @@ class Variant:
         return self.finish in _NEEDS_SPLICE and self.splice == "splice"
 
     def with_params(self, **params) -> "Variant":
+        """The variant with ``params`` added (None leaves a parameter as it is); they are checked
+        where it runs.
+
+        >>> Variant.parse("kout+union-async").with_params(k=3).params
+        (('k', 3),)
+        """
         merged = dict(self.params)
         merged.update({k: v for k, v in params.items() if v is not None})
         return replace(self, params=tuple(sorted(merged.items())))

@@ -182,6 +182,11 @@ class Graph:
         return self.device == "gpu"
 
     def degrees(self):
+        """Each vertex's number of neighbours other than itself (the adjacency has no loops or multi-edges).
+
+        >>> Graph.from_edges([0, 1], [1, 2]).degrees().tolist()
+        [1, 2, 1]
+        """
         return self.indptr[1:] - self.indptr[:-1]
 
     def ids_local(self, sample: int = 1024) -> bool:
