@@ -67,6 +67,12 @@ def test_cc_named_columns(capsys, request, tmp_path, name):
         assert code == 1 and "edges.csv, line 2: '1' is an integer, but the ids of this file are names" in err
         s = summary(capsys, "cc", path, "--names")
         assert (s["n"], s["components"]) == (6, 3)
+        # the rows written name their vertices, and the summary says so
+        code, text, _ = run(capsys, "cc", path, "--names", "-o", out)
+        assert code == 0 and "(vertex, label) rows, the vertices by name, of 6 vertices" in text
+        rows = out.read_text().splitlines()
+        assert rows[0] == '"vertex","label"' and sorted(r.split(",")[0] for r in rows[1:]) == \
+            ['"1"', '"2"', '"5"', '"x"', '"y"', '"z"']
     else:
         assert code == 1 and "edges.parquet: the columns ['a', 'from'] mix names and integer ids" in err
 

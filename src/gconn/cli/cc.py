@@ -110,8 +110,9 @@ def _fields(args, inp, runs, out, nodes) -> list:
                    ("check", "ok: same components as scipy" if out["matches_scipy"] else
                     "MISMATCH: the components differ from scipy's")]
     if args.output:
-        what = "labels" if args.labels_format == "plain" else \
-            f"(vertex, label) rows, vertex ids {'1' if inp.one_based else '0'}-based as in the input,"
+        named = nodes is not None and np.asarray(nodes).dtype.kind in "OSU"
+        what = "labels" if args.labels_format == "plain" else "(vertex, label) rows, the vertices by name," \
+            if named else f"(vertex, label) rows, vertex ids {'1' if inp.one_based else '0'}-based as in the input,"
         fields.append(("wrote", f"{what} of {n:,} vertices to {args.output}"))
     return fields
 
