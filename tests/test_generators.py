@@ -331,6 +331,9 @@ def test_bad_specs_list_the_generators(spec, problem):
 def test_spec_values_are_validated_by_the_generator():
     with pytest.raises(ValueError, match="keep"):
         gen.from_spec("grid:10,keep=2")
+    # named with the spec they came from
+    with pytest.raises(ValueError, match=r"^bad graph spec 'grid:-5': side must be >= 0; got -5$"):
+        gen.from_spec("grid:-5")
 
 
 def test_spec_must_be_a_string():

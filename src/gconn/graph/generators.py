@@ -631,7 +631,12 @@ def edges_from_spec(spec: str) -> Edges:
     (5, 4)
     """
     gen, kwargs = _parse(spec)
-    return gen.edges(**kwargs)
+    try:
+        return gen.edges(**kwargs)
+    except ValueError as e:         # a parameter out of its range: named with the spec it came from
+        if type(e) is not ValueError:
+            raise
+        raise ValueError(f"bad graph spec {spec!r}: {e}") from None
 
 
 def from_spec(spec: str) -> Graph:
