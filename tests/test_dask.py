@@ -118,6 +118,15 @@ def test_one_partition(client):
     assert_forest(gd.spanning_forest(ddf, backend="cpu"), src, dst, n)
 
 
+def test_a_dask_collection_passed_to_gconn_names_the_dask_functions():
+    """gconn.connected_components does not compute a Dask collection whole: it says which function does."""
+    ddf = frames_ddf([(np.array([0, 1]), np.array([1, 2]))])
+    for obj in (ddf, da.from_array(np.array([[0, 1], [1, 2]]))):
+        with pytest.raises(TypeError, match=r"a Dask \w+ is computed by its partitions: pass it to "
+                                            r"gconn.integrations.dask.connected_components"):
+            gconn.connected_components(obj, backend="cpu")
+
+
 def test_64_partitions(client):
     n = 5000
     src, dst = components_graph(n, 9000, seed=4)
