@@ -206,8 +206,9 @@ def run_unsettled_errors(stream, src, dst, n, monkeypatch):
     with pytest.raises(ValueError, match=r"indptr decreases .* at row"):
         gconn.connected_components(B, backend="gpu")
     assert states == [True] * 7
-    # an unknown n settles in the feed: a chunk may need the parents grown
-    gconn.connected_components((src, dst), backend="gpu")
+    # an unknown n settles in the feed: a chunk may need the parents grown (a budget: more than one chunk's
+    # worth of edges may come, so not the one-chunk path)
+    gconn.connected_components((src, dst), backend="gpu", device_memory="1 GB")
     assert states[-1] is False
 
 
@@ -246,6 +247,42 @@ def run_forest(src, dst, n, **kw):
     fs, fd, stats = gconn.spanning_forest((src, dst), backend="gpu", return_stats=True, **kw)
     assert stats.chunked
     check_forest(g, fs, fd, k0)
+
+
+def run_one_chunk(stream, src, dst, monkeypatch):
+    """Host arrays that fit one chunk take the one-stream path (no ChunkedUnion): labels, int64 ids, a
+    spanning forest and stats as the feed gives them; a negative id, sparse ids under relabel="auto",
+    a budget and a second chunk take the feed, which names the id."""
+    import scipy.sparse as sp
+    from scipy.sparse.csgraph import connected_components as scipy_cc
+    fed, one = [], []
+    real_init, real_one = stream.ChunkedUnion.__init__, stream._one_chunk
+    monkeypatch.setattr(stream.ChunkedUnion, "__init__", lambda st, *a, **kw: fed.append(1) or real_init(st, *a, **kw))
+
+    def spy(*a, **kw):
+        out = real_one(*a, **kw)
+        one.append(out is not None)
+        return out
+    monkeypatch.setattr(stream, "_one_chunk", spy)
+    n = int(max(src.max(), dst.max())) + 1
+    k0, want = scipy_cc(sp.coo_matrix((np.ones(src.size), (src, dst)), shape=(n, n)), directed=False)
+    for s, d in ((src, dst), (src.astype(np.int64), dst.astype(np.int64))):
+        k, labels, stats = gconn.connected_components((s, d), backend="gpu", return_stats=True)
+        assert k == k0 and np.array_equal(host(labels), want) and host(labels).dtype == np.int32
+        assert stats.chunked and stats.chunks == 1 and stats.chunk_edges == src.size
+    g = Graph.from_edges(src, dst, n)
+    check_forest(g, *gconn.spanning_forest((src, dst), backend="gpu"), k0)
+    assert one == [True] * 3 and fed == []
+    bad = src.copy()
+    bad[-2] = -3
+    with pytest.raises(ValueError, match=rf"chunk 0 .*negative vertex id -3 \(src\[{src.size - 2}\]\)"):
+        gconn.connected_components((bad, dst), backend="gpu")
+    assert one[-1] is False and fed == [1]
+    k, labels = gconn.connected_components((src, dst), backend="gpu", device_memory="1 GB")
+    assert k == k0 and fed == [1, 1] and len(one) == 4
+    monkeypatch.setattr(stream, "CHUNK_EDGES", src.size - 1)
+    k, labels = gconn.connected_components((src, dst), backend="gpu")
+    assert k == k0 and np.array_equal(host(labels), want) and one[-1] is False and fed == [1, 1, 1]
 
 
 def run_bad_ids(stream, src, dst, chunk):

@@ -17,7 +17,7 @@ import pytest
 
 from streamcases import (check_labels, chunked, components_graph, quarter_of_graph, run_arrays_growing,
                          run_bad_ids, run_budget, run_budget_resizes, run_chunk_sizes, run_csr, run_csr_errors, run_forest,
-                         run_unknown_n, run_unsettled_errors, spy_landings)
+                         run_one_chunk, run_unknown_n, run_unsettled_errors, spy_landings)
 
 SIM = os.environ.get("NUMBA_ENABLE_CUDASIM", "0").strip() not in ("", "0")
 pytestmark = [pytest.mark.cudasim,
@@ -110,6 +110,11 @@ def test_csr_errors(dense):
 def test_errors_of_a_feed_settled_after_its_labels(dense, monkeypatch):
     src, dst, n = dense
     run_unsettled_errors(stream, src, dst, n, monkeypatch)
+
+
+def test_one_chunk(dense, monkeypatch):
+    src, dst, n = dense
+    run_one_chunk(stream, src, dst, monkeypatch)
 
 
 def test_budget_from_the_environment(dense, monkeypatch):

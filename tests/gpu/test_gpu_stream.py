@@ -16,7 +16,7 @@ import gconn
 from oracles import host
 from streamcases import (check_labels, chunked, components_graph, quarter_of_graph, run_arrays_growing,
                          run_bad_ids, run_budget, run_budget_resizes, run_chunk_sizes, run_csr, run_csr_errors, run_forest,
-                         run_sparse_ids_before_the_range, run_text_chunks, run_text_cli,
+                         run_one_chunk, run_sparse_ids_before_the_range, run_text_chunks, run_text_cli,
                          run_text_errors_and_fallbacks, run_text_formats,
                          run_unknown_n, run_unsettled_errors, spy_landings)
 
@@ -182,6 +182,11 @@ def test_native_feed_takes_the_chunks_after_the_first(edges, known_n, monkeypatc
                 pumped = roots
             else:
                 assert starts == [] and np.array_equal(host(roots), host(pumped))
+
+
+def test_one_chunk(edges, monkeypatch):
+    src, dst, n = edges
+    run_one_chunk(stream, src, dst, monkeypatch)
 
 
 def test_matches_the_resident_path(edges):

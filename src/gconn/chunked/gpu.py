@@ -5,6 +5,10 @@ Chunk ``i + 1`` is copied (through a ring of small pinned pieces, on a copy
 stream) while chunk ``i`` is unioned by ``coo_ops``, through ``BUFFERS``
 device buffers: device memory is O(n + BUFFERS * chunk) whatever m is.
 
+Raw host arrays that fit one chunk (and no budget) skip the feed's streams,
+events and bounds rows: staged with their bounds, one copy, the union kernel,
+all on the caller's stream (``_one_chunk``).
+
 Which calls take the route (``run()``):
 
 * raw host edges -- ``(src, dst)`` NumPy integer arrays, an ``(m, 2)``
@@ -1026,6 +1030,71 @@ def raw_edges(obj):
     return obj if raw else None
 
 
+def _one_chunk(src, dst, plan: Plan, forest: bool, land: bool, sparse: bool):
+    """Host edges that fit one chunk (``(src, dst)`` contiguous arrays of one integer type, at most
+    ``CHUNK_EDGES``) through one stream: staged with their bounds into pinned memory, one copy, a parent
+    array sized by the bounds, the union kernel.  (roots, forest slots, n, seconds, landing), or None
+    for :class:`ChunkedUnion` (other arrays, an id to name, a plan with auxiliary arrays): a feed's
+    streams, events, ring and bounds rows cost a small input more than its copy."""
+    m = src.size
+    idt = src.dtype
+    if not (0 < m <= CHUNK_EDGES and dst.size == m and dst.dtype == idt and idt in (np.int32, np.int64)
+            and src.ndim == dst.ndim == 1 and src.flags.c_contiguous and dst.flags.c_contiguous
+            and not plan.aux and not plan.jtb):
+        return None
+    t0 = time.perf_counter()
+    isz = idt.itemsize
+    if SIM:
+        edges = xp.empty(2 * m, idt)
+        host = edges
+    else:
+        size, mem = _take(_PINNED, 2 * m * isz)
+        host = np.frombuffer(mem, idt, 2 * m)
+    lo, hi = fill(host[:m], src, True)
+    lo, hi = fill(host[m:], dst, True, (lo, hi))
+    n = hi + 1
+    # ChunkedUnion names the first negative id, and declines ids as sparse as its first chunk's would be
+    if lo < 0 or sparse and n >= AUTO_MIN_RANGE and n > AUTO_RATIO * 2 * CHUNK_EDGES:
+        if not SIM:
+            _keep(_PINNED, size, mem)
+        return None
+    check_vertices(n, "the largest id of the chunked edges", vertex_id=hi, per_vertex=8)
+    dtypes = dtypes_key(idt, idt, idt)
+    with memory.guard(f"union-find over {m} host edges and n={n} vertices"):
+        if not SIM:
+            edges = xp.empty(2 * m, idt)
+            stream = xp.cuda.get_current_stream()
+            rt = xp.cuda.runtime
+            rt.memcpyAsync(edges.data.ptr, host.ctypes.data, 2 * m * isz, rt.memcpyHostToDevice, stream.ptr)
+            done = xp.cuda.Event(disable_timing=True)
+            done.record(stream)
+            _keep(_PINNED, size, mem, done)
+        P = xp.empty(n, idt)
+        Pv = view(P)
+        launch(get("init_parents", (), dtypes), n, Pv, n, persistent=True)
+        if forest:
+            fa, fb = xp.full(n, -1, idt), xp.full(n, -1, idt)
+            fav, fbv = view(fa), view(fb)
+        else:
+            fa = fb = xp.empty(0, idt)
+            fav = fbv = dummy(idt)
+        kern = get("coo_ops", (plan.fin, plan.fopt, plan.sopt, TRACK_BOUNDS), dtypes)
+        launch(kern, m, Pv, dummy(idt), view(edges[:m]), view(edges[m:]), dummy(np.int8), m, OP_UNION, int(forest),
+               fav, fbv, dummy(np.bool_), n, dummy(np.int64), -1, WARP, persistent=True)
+        roots = flat_roots(get("compress", (False,), dtypes), n, P, Pv, False, idt)
+    out = np.dtype(id_dtype(n))
+    if roots.dtype != out:
+        roots, fa, fb = roots.astype(out), fa.astype(out), fb.astype(out)
+    wanted = None
+    if land and n * out.itemsize >= LAND_BYTES:
+        wanted = landing(n, out)
+    return roots, fa, fb, n, time.perf_counter() - t0, wanted
+
+
+def _settled() -> None:
+    """A feed with nothing left to check."""
+
+
 def _resident_bytes(obj, plan: Plan, forest: bool) -> int:
     """Device bytes of a resident run: the graph's arrays and the plan's."""
     if isinstance(obj, Graph):
@@ -1066,7 +1135,7 @@ def run(graph, be, algorithm, problem: str, params: dict, *, forest: bool, devic
         src = of_file(info) if edges_only and info is not None and info.format == "edgelist" else None
         if src is None or isinstance(src, str):
             return None
-    limit = budget(device_memory)
+    limit = None
     chosen = False
     if isinstance(graph, Graph) and auto:
         # a host graph: the automatic choice it would get resident (a named variant runs resident)
@@ -1074,7 +1143,7 @@ def run(graph, be, algorithm, problem: str, params: dict, *, forest: bool, devic
         chosen = edges_only = asked.sampling == "none" and asked.is_union_find
     if src is not None and edges_only or chosen:
         v = asked.with_params(**params)
-    elif isinstance(graph, Iterator) or _resident_bytes(graph, Plan.of(asked), forest) > limit:
+    elif isinstance(graph, Iterator) or _resident_bytes(graph, Plan.of(asked), forest) > (limit := budget(device_memory)):
         # sampling options do not apply to it
         if asked.is_union_find and (problem == "cc" or asked.root_based):
             v = Variant("none", asked.finish, asked.find, asked.splice)
@@ -1088,9 +1157,23 @@ def run(graph, be, algorithm, problem: str, params: dict, *, forest: bool, devic
         csr = "input-csr" in f and not ("edges" in f or "canonical" in f)
         src = HostEdges.of_csr(*f["input-csr"], graph.n) if csr else graph.edges()
     plan = Plan.of(v)
+    # raw edges (n unknown: their bounds size the parents) under no budget
+    if type(src) is tuple and not isinstance(graph, Graph) and device_memory is None \
+            and not os.environ.get(ENV, "").strip():
+        one = _one_chunk(*src, plan, forest, land=not forest, sparse=relabel == "auto")
+        if one is not None:
+            roots, fa, fb, n, seconds, land = one
+            stats = None
+            if return_stats:
+                stats = Stats(variant=plan.name, backend=be.NAME, n=n, m=int(src[0].size), chunked=True, chunks=1,
+                              chunk_edges=int(src[0].size))
+                stats.phase_times["chunked"] = seconds
+                stats.edge_inspections["finish"] = int(src[0].size)
+            return plan, stats, roots, fa, fb, land, _settled
     # a file's declared vertex count (EdgeChunks.n) keeps its isolated vertices
     n = graph.n if isinstance(graph, Graph) else getattr(src, "n", None)
-    st = ChunkedUnion(plan, n=n, forest=forest, limit=limit, land=not forest, sparse=relabel == "auto")
+    st = ChunkedUnion(plan, n=n, forest=forest, limit=budget(device_memory) if limit is None else limit,
+                      land=not forest, sparse=relabel == "auto")
     try:
         st.feed(src if isinstance(src, HostEdges) else HostEdges(src), settle=False)
     except SparseIds:
