@@ -137,10 +137,25 @@ def test_frontdoor_api_cases_check_the_labels(tmp_path):
     from gconn.bench import frontdoor
     files = frontdoor.make_files(2000, tmp_path)
     how = ("api", "arrays", files["npy"], "cpu", files["canon"])
-    assert frontdoor.run_once(how, harness.this_tree(), files["k"])["same"]
+    r = frontdoor.run_once(how, harness.this_tree(), files["k"])
+    assert r["same"] and r["wall_s"] > r["answer_s"] > r["first_s"] > 0
     np.save(tmp_path / "wrong.npy", np.arange(files["n"]))    # every vertex alone
     with pytest.raises(RuntimeError, match="not SciPy's partition"):
         frontdoor.run_once(how[:4] + (str(tmp_path / "wrong.npy"),), harness.this_tree(), files["k"])
+
+
+def test_frontdoor_writes_the_text_files_its_cases_read(tmp_path, monkeypatch):
+    """``--only arrays`` writes no text file (minutes at 2**26 edges); ``--backend gpu`` adds CuPy's peer."""
+    from gconn.bench import frontdoor
+    ran = []
+    monkeypatch.setattr(frontdoor, "turns", lambda trees, fn, repeat: ran.append(1) or {t: [] for t in trees})
+    rows, files = frontdoor.measure(["src"], 2000, 1, tmp_path, only=["arrays"])
+    assert len(ran) == 1 and not any((tmp_path / f"g.{f}").exists() for f in frontdoor.TEXT)
+    frontdoor.measure(["src"], 2000, 1, tmp_path, only=["api file"])
+    assert (tmp_path / "g.el").exists() and not (tmp_path / "g.mtx").exists()
+    names = [name for name, _ in frontdoor.cases(files, "gpu")]
+    assert names[1].startswith("peer arrays") and not any(n.startswith("peer arrays") for n, _ in
+                                                          frontdoor.cases(files, "cpu"))
 
 
 def test_turns_reads_generator_specs_and_graph_files(tmp_path, capsys):

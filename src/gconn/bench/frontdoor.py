@@ -1,9 +1,14 @@
 """The front door as users call it, for one or more source trees side by side:
 ``gconn cc FILE`` in a fresh process (wall time, peak memory), and
-``gconn.connected_components`` from arrays and from a file path (the first call, the median of the five
-after it, the sixth, and the six in all: a long-running process's calls).
+``gconn.connected_components`` from arrays and from a file path (the first answer: the process's wall
+time from its start to the first call's labels; the first call, the median of the five after it, the
+sixth, and the six in all: a long-running process's calls).
 
     python -m gconn.bench.frontdoor --tree /path/to/old/src --tree src --edges 1000000 --repeat 7
+    python -m gconn.bench.frontdoor --backend gpu --edges 67108864 --only arrays --repeat 5
+
+With ``--backend gpu`` the peer of ``api arrays`` is a process that imports CuPy, loads the same ``.npy``
+and copies its two columns to the device (issue 57's yardstick for a fresh process's first answer).
 
 Every run is a fresh process importing gconn from its tree, the trees in turns after one warm-up
 run each; the graph is Erdos-Renyi, ``--edges`` random pairs on ``--edges / 4`` vertices (seed 1),
@@ -59,7 +64,7 @@ import json, sys, time
 import numpy as np
 t0 = time.perf_counter()
 import gconn
-kind, path, backend, want = sys.argv[1], sys.argv[2], sys.argv[3], np.load(sys.argv[4])
+spawned, kind, path, backend, want = float(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4], np.load(sys.argv[5])
 if kind == "arrays":
     e = np.load(path)
     arg = (np.ascontiguousarray(e[:, 0]), np.ascontiguousarray(e[:, 1]))
@@ -68,6 +73,7 @@ else:
 t1 = time.perf_counter()
 k, labels = gconn.connected_components(arg, backend=backend)
 t2 = time.perf_counter()
+answer = time.time() - spawned
 again = []
 for _ in range(5):
     t = time.perf_counter()
@@ -79,14 +85,28 @@ def canon(labels):
     return first[inv]
 same = all(np.array_equal(canon(x), want[:x.size]) for x in (labels, gconn.connected_components(arg)[1]))
 print(json.dumps({"k": int(k), "k2": int(k2), "n": int(labels.size), "same": bool(same), "import_s": t1 - t0,
-                  "first_s": t2 - t1, "repeat_s": sorted(again)[2], "last_s": again[-1],
+                  "answer_s": answer, "first_s": t2 - t1, "repeat_s": sorted(again)[2], "last_s": again[-1],
                   "total_s": t2 - t1 + sum(again)}))
 """
 
 
-def make_files(edges: int, folder: Path) -> dict:
-    """The graph in every format the cases read, SciPy's count and its labels with each vertex named by the
-    first of its component: ``{"el": path, ..., "n": n, "k": k, "canon": path}``."""
+#: the GPU peer of ``api arrays``: CuPy imported, the same columns loaded and copied to the device
+_GPU_PEER_CHILD = r"""
+import json, sys, time
+spawned = float(sys.argv[1])
+import cupy, numpy as np
+e = np.load(sys.argv[2])
+src, dst = cupy.asarray(np.ascontiguousarray(e[:, 0])), cupy.asarray(np.ascontiguousarray(e[:, 1]))
+cupy.cuda.Device().synchronize()
+print(json.dumps({"answer_s": time.time() - spawned, "m": int(src.size)}))
+"""
+
+TEXT = ("el", "mtx", "graph")
+
+
+def make_files(edges: int, folder: Path, formats=TEXT) -> dict:
+    """The graph as ``.npy`` and in the text ``formats`` the cases read, SciPy's count and its labels with
+    each vertex named by the first of its component: ``{"el": path, ..., "n": n, "k": k, "canon": path}``."""
     import scipy.sparse as sp
     from scipy.sparse.csgraph import connected_components
     rng = np.random.default_rng(1)
@@ -101,21 +121,24 @@ def make_files(edges: int, folder: Path) -> dict:
              **{fmt: str(folder / f"g.{fmt}") for fmt in ("npy", "el", "mtx", "graph")}}
     np.save(files["npy"], np.column_stack([src, dst]))
     np.save(files["canon"], first[inv])
-    # writers of our own, so that every tree reads the same bytes
-    Path(files["el"]).write_text("\n".join(f"{a} {b}" for a, b in zip(src.tolist(), dst.tolist())) + "\n")
-    sym = sp.triu(A + A.T, k=1).tocoo()
-    with open(files["mtx"], "w") as f:
-        f.write("%%MatrixMarket matrix coordinate pattern symmetric\n")
-        f.write(f"{n} {n} {sym.nnz}\n")
-        f.write("\n".join(f"{b + 1} {a + 1}" for a, b in zip(sym.row.tolist(), sym.col.tolist())) + "\n")
-    S = (A + A.T).tocsr()
-    S.setdiag(0)
-    S.eliminate_zeros()
-    with open(files["graph"], "w") as f:
-        f.write(f"{n} {S.nnz // 2}\n")
-        for v in range(n):
-            f.write(" ".join(str(u + 1) for u in S.indices[S.indptr[v]:S.indptr[v + 1]].tolist()) + "\n")
     Path(files["sparse"]).write_text("0 200000000\n")
+    # writers of our own, so that every tree reads the same bytes
+    if "el" in formats:
+        Path(files["el"]).write_text("\n".join(f"{a} {b}" for a, b in zip(src.tolist(), dst.tolist())) + "\n")
+    if "mtx" in formats:
+        sym = sp.triu(A + A.T, k=1).tocoo()
+        with open(files["mtx"], "w") as f:
+            f.write("%%MatrixMarket matrix coordinate pattern symmetric\n")
+            f.write(f"{n} {n} {sym.nnz}\n")
+            f.write("\n".join(f"{b + 1} {a + 1}" for a, b in zip(sym.row.tolist(), sym.col.tolist())) + "\n")
+    if "graph" in formats:
+        S = (A + A.T).tocsr()
+        S.setdiag(0)
+        S.eliminate_zeros()
+        with open(files["graph"], "w") as f:
+            f.write(f"{n} {S.nnz // 2}\n")
+            for v in range(n):
+                f.write(" ".join(str(u + 1) for u in S.indices[S.indptr[v]:S.indptr[v + 1]].tolist()) + "\n")
     return files
 
 
@@ -127,13 +150,16 @@ def _components_line(out: str) -> int | None:
 
 
 def cases(files: dict, backend: str = "cpu") -> list:
-    """(name, ``("cli", argv, stdin path or None, components)`` or ``("api", kind, path, backend, labels)``):
-    the CLI prints its count, which is checked; the API's labels are checked as SciPy's partition."""
+    """(name, ``("cli", argv, stdin path or None, components)``, ``("api", kind, path, backend, labels)`` or
+    ``("gpu-peer", path)``): the CLI prints its count, which is checked; the API's labels are checked as
+    SciPy's partition."""
     def cli(*args, stdin=None, k=files["k"]):
         return ("cli", [sys.executable, "-c", _CLI_CHILD, "cc", "-q", "-b", backend, *args], stdin, k)
 
     peer = [sys.executable, "-c", _PEER_CHILD, str(Path(__file__).with_name("files.py")), files["el"]]
+    gpu = [("peer arrays: CuPy imported, the arrays loaded and copied to the GPU", ("gpu-peer", files["npy"]))]
     return [("peer .el: pandas.read_csv, tocsr, SciPy", ("cli", peer, None, files["k"])),
+            *(gpu if backend == "gpu" else []),
             *((f"cli .{fmt}", cli(files[fmt])) for fmt in ("el", "mtx", "graph")),
             ("cli stdin (.el)", cli("-", stdin=files["el"])),
             ("cli sparse ids (one edge 0 200000000)", cli(files["sparse"], k=1)),
@@ -156,8 +182,10 @@ def run_once(how, tree: str, k: int) -> dict:
                                f"expected {how[3]}\n{p.stderr[-2000:]}")
         rss = int(p.stderr.strip().splitlines()[-1].split()[1])
         return {"wall_s": wall, "maxrss_mb": rss / 1024}
+    if how[0] == "gpu-peer":
+        return child_json(tree, _GPU_PEER_CHILD, time.time(), how[1])
     t0 = time.perf_counter()
-    r = child_json(tree, _API_CHILD, *how[1:])
+    r = child_json(tree, _API_CHILD, time.time(), *how[1:])
     wall = time.perf_counter() - t0
     if r["k"] != k or r["k2"] != k or not r["same"]:
         raise RuntimeError(f"api {how[1]} (tree {tree}): {r['k']} components (expected {k}), labels "
@@ -173,14 +201,17 @@ def _spread(xs, scale=1e3) -> str:
 
 def measure(trees: list, edges: int, repeat: int, folder: Path, only=None, backend: str = "cpu") -> list:
     """Rows ``(case, figure, {tree: figures})`` of every case, and the files."""
-    files = make_files(edges, folder)
+    chosen = [(name, how) for name, how in cases(dict.fromkeys((*TEXT, "npy", "sparse", "canon", "k"), ""), backend)
+              if not only or any(o in name for o in only)]
+    # only the text files a chosen case reads (writing them takes minutes at 2**26 edges)
+    files = make_files(edges, folder, [f for f in TEXT if any(f".{f}" in name for name, _ in chosen)])
     rows = []
     for name, how in cases(files, backend):
         if only and not any(o in name for o in only):
             continue
         got = turns(trees, lambda t, _: run_once(how, t, files["k"]), repeat)
-        figures = ["wall_s", "maxrss_mb"] if how[0] == "cli" else ["wall_s", "first_s", "repeat_s", "last_s",
-                                                                       "total_s"]
+        figures = {"cli": ["wall_s", "maxrss_mb"], "gpu-peer": ["answer_s"]}.get(
+            how[0], ["wall_s", "answer_s", "first_s", "repeat_s", "last_s", "total_s"])
         for fig in figures:
             rows.append((name, fig, {t: [r[fig] for r in got[t]] for t in trees}))
     return rows, files
@@ -189,7 +220,7 @@ def measure(trees: list, edges: int, repeat: int, folder: Path, only=None, backe
 def table(rows, trees) -> str:
     """Markdown: a row per case and figure, a column per tree (median and range), then each
     later tree's median over the first's."""
-    names = {"wall_s": "process wall, ms", "first_s": "first call, ms", "repeat_s": "repeated call (median of 5), ms",
+    names = {"wall_s": "process wall, ms", "answer_s": "first answer (process wall to it), ms", "first_s": "first call, ms", "repeat_s": "repeated call (median of 5), ms",
              "last_s": "sixth call, ms", "total_s": "six calls in all, ms", "maxrss_mb": "peak memory, MB"}
     columns = ["case", "figure", *(f"tree {i + 1} (min-max):" for i in range(len(trees))),
                *(f"tree {i + 1} / tree 1:" for i in range(1, len(trees)))]
