@@ -164,6 +164,7 @@ def test_native_feed_takes_the_chunks_after_the_first(edges, known_n, monkeypatc
     starts = []
     real = stream._pump
     monkeypatch.setattr(stream, "_pump", lambda *a: starts.append(int(a[-1][stream._A])) or real(*a))
+    monkeypatch.setattr(stream, "cold", lambda: False)      # a process that has loaded numba's CPU kernels
     order = np.argsort(np.maximum(src, dst), kind="stable")         # ids that grow chunk by chunk
     csr = sp.csr_matrix((np.ones(src.size, np.int8), (src, dst)), shape=(n, n))
     cases = [(src, dst), (src[order], dst[order]), stream.HostEdges.of_csr(csr.indptr, csr.indices, n)]
@@ -182,6 +183,25 @@ def test_native_feed_takes_the_chunks_after_the_first(edges, known_n, monkeypatc
                 pumped = roots
             else:
                 assert starts == [] and np.array_equal(host(roots), host(pumped))
+
+
+def test_a_cold_process_copies_on_numpy(edges, monkeypatch):
+    """Before numba's CPU kernels load (staging.cold), host arrays go through NumPy's copies, the host's
+    loop and not the native feed, labels landing in pages NumPy touched: SciPy's labels all the same."""
+    from gconn.backends.gpu import staging
+    src, dst, n = edges
+    for mod in (staging, stream):
+        monkeypatch.setattr(mod, "cold", lambda: True)
+    monkeypatch.setattr(stream, "_pump", lambda *a: pytest.fail("the native feed ran in a cold process"))
+    monkeypatch.setattr(staging, "_touch", lambda b: pytest.fail("numba touched the landing's pages"))
+    monkeypatch.setattr(stream, "LAND_BYTES", 1024)
+    whole = stream.CHUNK_EDGES
+    for chunk in (1 << 12, whole):       # many chunks, and the one-chunk path
+        monkeypatch.setattr(stream, "CHUNK_EDGES", chunk)
+        for s, d in ((src, dst), (src.astype(np.int64), dst.astype(np.int64))):
+            k, labels, stats = gconn.connected_components((s, d), backend="gpu", return_stats=True)
+            check_labels(src, dst, labels.size, labels)
+            assert (stats.chunks > 1) == (chunk < whole)
 
 
 def test_one_chunk(edges, monkeypatch):

@@ -55,7 +55,7 @@ from gconn.io.chunks import mapped_arrays, of_file
 from gconn.backends.gpu import graph as _kernels, memory  # noqa: F401  (graph: csr_rows, csr_order)
 from gconn.backends.gpu._compat import SIM, view, xp
 from gconn.backends.gpu.launch import BLOCK, WARP, direct, dtypes_key, dummy, get, launch, persistent_grid
-from gconn.backends.gpu.staging import SHARES, Ring, fill, landing
+from gconn.backends.gpu.staging import SHARES, Ring, cold, fill, landing
 from gconn.backends.gpu.unionfind import OP_UNION, TRACK_BOUNDS, flat_roots
 from gconn.chunked.gpu_feed import (NAMES, _A, _ARRIVED, _BLOCK, _CALL, _CAP, _CHUNK, _COMPUTE, _CONTROL, _COPY,
                                     _DEVB, _DIRECT, _ERR, _GRIDS, _HOSTB, _ISZ, _KERNEL, _LIMIT, _M, _NOT_BACK, _PIECE,
@@ -920,10 +920,10 @@ class _CudaPipe(_SimPipe):
 
     def pumps(self, edges: HostEdges, csr) -> bool:
         """Whether :meth:`pump` can take this feed: contiguous arrays of the ids' type (or a whole
-        CSR) and a directly launchable kernel."""
+        CSR), a directly launchable kernel, and numba's CPU kernels loaded (:func:`cold`)."""
         st = self.st
         sides = (edges.dst,) if edges.src is None else (edges.src, edges.dst)
-        return (PUMP and edges.rereadable and (csr is None or csr.whole is not None)
+        return (PUMP and not cold() and edges.rereadable and (csr is None or csr.whole is not None)
                 and all(a.dtype == st.idt and a.flags.c_contiguous for a in sides)
                 and addresses() is not None and bool(direct(st._kern)))
 

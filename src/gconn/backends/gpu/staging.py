@@ -2,6 +2,9 @@
 filled on all cores (the driver's own staging is single-threaded): the chunked
 route's chunks (``Ring``), whole arrays (:func:`put`), results (:func:`fetch`,
 ``landing()``).  CPU kernels: ``gconn warmup`` compiles them without a GPU.
+Until a process has loaded numba's CPU kernels, the copies run on NumPy
+(:func:`cold`): loading them costs a fresh process more than its first call's
+copies.
 
 >>> import numpy as np
 >>> out = np.empty(5, np.int32)
@@ -13,6 +16,7 @@ from __future__ import annotations
 import ctypes
 import sys
 import threading
+import time
 import warnings
 import weakref
 from contextlib import suppress
@@ -27,6 +31,58 @@ from numba.extending import intrinsic
 BLOCK = 1 << 16
 #: the shares of :func:`copy_shares` (fixed: asking numba its thread count costs host time)
 SHARES = config.NUMBA_NUM_THREADS
+
+#: Seconds of NumPy copies after which a process loads numba's parallel ones: about what loading them
+#: costs a fresh process (numba's CPU registries, which import SciPy's BLAS, and the kernels' cache:
+#: 0.6 s of a first call from 2**26 host edges on an H200 host, BENCHMARKS.md "GPU: from host data").
+#: As in ski rental (and :data:`gconn.backends.aot.LOAD_SECONDS`); a process that has loaded numba's
+#: CPU kernels for anything takes the parallel copies at once.
+LOAD_SECONDS = 0.6
+#: seconds of NumPy copies so far
+_spent = [0.0]
+
+
+def cold() -> bool:
+    """Whether host copies run on NumPy: numba's CPU kernels not loaded in this process
+    (``numba.np.arraymath`` is among the modules their first load imports) and NumPy's copies so
+    far cheaper than that load."""
+    return _spent[0] < LOAD_SECONDS and "numba.np.arraymath" not in sys.modules
+
+
+#: elements per NumPy call of a cold copy (NumPy releases the GIL in each: the shares run at once)
+PART = 1 << 18
+_POOL: list = []
+
+
+def _pool():
+    if not _POOL:
+        from concurrent.futures import ThreadPoolExecutor
+        _POOL.append(ThreadPoolExecutor(SHARES, thread_name_prefix="gconn-copy"))
+    return _POOL[0]
+
+
+def _numpy_share(out, a, s, e, bounds):
+    lo = hi = None
+    for b in range(s, e, PART):
+        x = a[b:min(b + PART, e)]
+        out[b:b + x.size] = x
+        if bounds:
+            xl, xh = int(x.min()), int(x.max())
+            lo, hi = (xl, xh) if lo is None else (min(lo, xl), max(hi, xh))
+    return lo, hi
+
+
+def _numpy_copy(out: np.ndarray, a: np.ndarray, bounds: bool):
+    """``out[:a.size] = a`` (cast) by NumPy on :data:`SHARES` threads; a's (min, max) where ``bounds``."""
+    t = time.perf_counter()
+    k = min(SHARES, -(-a.size // PART))
+    if k <= 1:
+        parts = [_numpy_share(out, a, 0, a.size, bounds)]
+    else:
+        cuts = [a.size * i // k for i in range(k + 1)]
+        parts = list(_pool().map(lambda i: _numpy_share(out, a, cuts[i], cuts[i + 1], bounds), range(k)))
+    _spent[0] += time.perf_counter() - t
+    return (min(p[0] for p in parts), max(p[1] for p in parts)) if bounds else None
 
 
 @njit(parallel=True, nogil=True, cache=True)
@@ -50,6 +106,8 @@ def stage(out: np.ndarray, a: np.ndarray) -> tuple[int, int]:
     """Copy integer ``a`` into ``out[:a.size]`` on all cores; its (min, max), (0, -1) if empty."""
     if a.size == 0:
         return 0, -1
+    if cold():
+        return _numpy_copy(out, a, True)
     lo, hi = _copy_bounds(out[:a.size], a)
     return int(lo), int(hi)
 
@@ -63,7 +121,9 @@ def copy_into(out: np.ndarray, a: np.ndarray) -> None:
     """
     if not a.size:
         return
-    if out.dtype == a.dtype and out.flags.c_contiguous and a.flags.c_contiguous:
+    if cold():
+        _numpy_copy(out, a, False)
+    elif out.dtype == a.dtype and out.flags.c_contiguous and a.flags.c_contiguous:
         copy_shares(out[:a.size], a, SHARES)
     else:
         _copy(out[:a.size], a)
@@ -182,7 +242,8 @@ class Ring:
 
     def __init__(self, bufs: list):
         import cupy as cp
-        warn_slow_layer()
+        if not cold():
+            warn_slow_layer()
         self.bufs = bufs
         self.piece = bufs[0].size
         self.freed = [cp.cuda.Event(disable_timing=True) for _ in bufs]
@@ -257,7 +318,10 @@ class _Region:
 
     def write(self, nbytes: int) -> None:
         if nbytes > self.written:
-            _touch(self.buf[self.written:nbytes])
+            if cold():
+                self.buf[self.written:nbytes:PAGE] = 0
+            else:
+                _touch(self.buf[self.written:nbytes])
             self.written = nbytes
 
     def unmap_after(self, nbytes: int) -> None:
@@ -429,10 +493,10 @@ def _fetch_pieces(out, dev, rt, stream) -> None:
 def warm() -> None:
     """Compile (or load) the copies for the staged id types."""
     for dt in (np.int32, np.int64):
-        stage(np.empty(2, dt), np.arange(2, dtype=dt))
+        _copy_bounds(np.empty(2, dt), np.arange(2, dtype=dt))
         _copy(np.empty(2, dt), np.arange(2, dtype=dt))
         copy_shares(np.empty(2, dt), np.arange(2, dtype=dt), 1)
     _touch(np.empty(2, np.uint8))
     column = np.arange(4, dtype=np.int64)[::2]      # a column of an (m, 2) array
-    stage(np.empty(2, np.int64), column)
-    copy_into(np.empty(2, np.int64), column)
+    _copy_bounds(np.empty(2, np.int64), column)
+    _copy(np.empty(2, np.int64), column)
