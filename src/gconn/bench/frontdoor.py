@@ -220,7 +220,8 @@ def measure(trees: list, edges: int, repeat: int, folder: Path, only=None, backe
 def table(rows, trees) -> str:
     """Markdown: a row per case and figure, a column per tree (median and range), then each
     later tree's median over the first's."""
-    names = {"wall_s": "process wall, ms", "answer_s": "first answer (process wall to it), ms", "first_s": "first call, ms", "repeat_s": "repeated call (median of 5), ms",
+    names = {"wall_s": "process wall, ms", "answer_s": "first answer (process wall to it), ms",
+             "first_s": "first call, ms", "repeat_s": "repeated call (median of 5), ms",
              "last_s": "sixth call, ms", "total_s": "six calls in all, ms", "maxrss_mb": "peak memory, MB"}
     columns = ["case", "figure", *(f"tree {i + 1} (min-max):" for i in range(len(trees))),
                *(f"tree {i + 1} / tree 1:" for i in range(1, len(trees)))]

@@ -1143,7 +1143,8 @@ def run(graph, be, algorithm, problem: str, params: dict, *, forest: bool, devic
         chosen = edges_only = asked.sampling == "none" and asked.is_union_find
     if src is not None and edges_only or chosen:
         v = asked.with_params(**params)
-    elif isinstance(graph, Iterator) or _resident_bytes(graph, Plan.of(asked), forest) > (limit := budget(device_memory)):
+    elif isinstance(graph, Iterator) or \
+            _resident_bytes(graph, Plan.of(asked), forest) > (limit := budget(device_memory)):
         # sampling options do not apply to it
         if asked.is_union_find and (problem == "cc" or asked.root_based):
             v = Variant("none", asked.finish, asked.find, asked.splice)
