@@ -60,15 +60,19 @@ def test_cc_named_columns(capsys, request, tmp_path, name):
     labels = read_labels(out)
     assert labels[1] == labels[2] == labels[3] and labels[5] == labels[6]
     assert len({labels[0], labels[1], labels[4], labels[5]}) == 4
-    # By default the first two columns are the edges: 'a' and 'from', names
-    # beside integers: an error, unless every id is to be read as a name.
-    code, _, err = run(capsys, "cc", path)
+    # By default the columns named 'from' and 'to' are the edges, and a note says so
+    code, _, err = run(capsys, "cc", path, "-o", out)
+    assert code == 0 and read_labels(out) == labels
+    assert f"{'line 1' if name == 'csv_file' else path.name}: the edges are columns 'from' and 'to', by their " \
+        "names" in err
+    # 'a' and 'from' are names beside integers: an error, unless every id is to be read as a name.
+    code, _, err = run(capsys, "cc", path, "--source", "a", "--target", "from")
     if name == "csv_file":
         assert code == 1 and "edges.csv, line 2: '1' is an integer, but the ids of this file are names" in err
-        s = summary(capsys, "cc", path, "--names")
+        s = summary(capsys, "cc", path, "--names", "--source", "a", "--target", "from")
         assert (s["n"], s["components"]) == (6, 3)
         # the rows written name their vertices, and the summary says so
-        code, text, _ = run(capsys, "cc", path, "--names", "-o", out)
+        code, text, _ = run(capsys, "cc", path, "--names", "--source", "a", "--target", "from", "-o", out)
         assert code == 0 and "(vertex, label) rows, the vertices by name, of 6 vertices" in text
         rows = out.read_text().splitlines()
         assert rows[0] == '"vertex","label"' and sorted(r.split(",")[0] for r in rows[1:]) == \

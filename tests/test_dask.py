@@ -97,6 +97,15 @@ def test_partitions_cut_through_components(client):
     assert_forest(gd.spanning_forest(ddf, backend="cpu"), src, dst, n)
 
 
+def test_edge_columns_found_by_their_names(client):
+    """A dataframe whose weight comes first: its src and dst columns are the edges."""
+    n = 500
+    src, dst = components_graph(n, 700, seed=4)
+    ddf = dd.from_pandas(pd.DataFrame({"w": np.ones(src.size, np.int64), "src": src, "dst": dst}), npartitions=3)
+    k, labels = gd.connected_components(ddf, n=n, backend="cpu")
+    assert_labels(k, labels, src, dst, n)
+
+
 def test_empty_and_skewed_partitions(client):
     n = 2000
     src, dst = components_graph(n, 4000, seed=2)
@@ -204,8 +213,9 @@ def test_files(client, tmp_path):
     s, d = np.r_[s2, s3, s4], np.r_[d2, d3, d4]
     assert_labels(k, labels, s, d, n)
     assert_forest(gd.spanning_forest(str(tmp_path / "[cde].*"), backend="cpu"), s, d, n)
+    # by default a Parquet file's or a CSV header's columns named u and v, else the first two
     k, labels = gd.connected_components(files, backend="cpu")
-    s, d = np.r_[s0 * 0, s1, s2, s3, s4], np.r_[s0, d1, d2, d3, d4]
+    s, d = np.r_[s0, s1, s2, s3, s4], np.r_[d0, d1, d2, d3, d4]
     assert_labels(k, labels, s, d, n)
     # Gzipped CSV: the header test reads the decompressed first line.
     pd.DataFrame({"u": s2, "v": d2}).to_csv(tmp_path / "g.csv.gz", index=False, header=False)

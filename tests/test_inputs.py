@@ -72,14 +72,53 @@ def test_table_first_two_columns_by_default(kind):
     _check(gconn.connected_components(table, backend="cpu"), src, dst)
 
 
+@pytest.mark.parametrize("kind", ["pandas", "polars", "pyarrow"])
+def test_table_edge_columns_found_by_their_names(kind):
+    """A table whose weight comes first: its u and v columns are the edges (they were the weight and u),
+    said in the input's notes; a third column beside two unnamed ones is noted; two named pairs ask."""
+    src, dst = _edges(3)
+    table = _tables(src, dst)[kind]        # weight, u, v
+    k, labels, stats = gconn.connected_components(table, backend="cpu", return_stats=True)
+    _check((k, labels), src, dst)
+    assert stats.input["notes"] == ["the table: the edges are columns 'u' and 'v', by their names (source= and "
+                                    "target= pick others)"]
+    cols = {"a": src, "b": dst, "c": np.ones(src.size, np.int64)}
+    k, labels, stats = gconn.connected_components(pd.DataFrame(cols), backend="cpu", return_stats=True)
+    _check((k, labels), src, dst)
+    assert stats.input["notes"] == ["the table: the edges are columns 'a' and 'b', the first two of 3 (source= "
+                                    "and target= pick others)"]
+    k, labels, stats = gconn.connected_components(pd.DataFrame({"Source": src, "Target": dst}), return_stats=True)
+    assert stats.input["notes"] == []
+    with pytest.raises(ValueError, match=r"the columns \('src', 'dst'\) and \('u', 'v'\) could each be the edges"):
+        gconn.connected_components(pd.DataFrame({"src": src, "dst": dst, "u": src, "v": dst}))
+    _check(gconn.connected_components(pd.DataFrame({"src": src, "dst": dst, "u": src, "v": src}), source="src",
+                                      target="dst", backend="cpu"), src, dst)
+
+
+def test_edge_columns_found_by_their_names_in_files(tmp_path):
+    """A CSV header or a Parquet file whose weight comes first reads its named pair, and says so."""
+    src, dst = _edges(4)
+    csv = tmp_path / "e.csv"
+    csv.write_text("weight,from,to\n" + "".join(f"7,{a},{b}\n" for a, b in zip(src, dst)))
+    k, labels, stats = gconn.connected_components(str(csv), backend="cpu", return_stats=True)
+    _check((k, labels), src, dst)
+    assert "line 1: the edges are columns 'from' and 'to', by their names" in " ".join(stats.input["notes"])
+    path = tmp_path / "e.parquet"
+    pq.write_table(pa.table({"w": np.ones(src.size), "source": src, "destination": dst}), path)
+    k, labels, stats = gconn.connected_components(str(path), backend="cpu", return_stats=True)
+    _check((k, labels), src, dst)
+    assert stats.input["notes"] == ["e.parquet: the edges are columns 'source' and 'destination', by their names "
+                                    "(source= and target= pick others)"]
+
+
 def test_integer_columns_are_not_copied():
     src, dst = _edges(3)
     df = pd.DataFrame({"u": src.astype(np.int64), "v": dst.astype(np.int64)})
     from gconn.inputs import edge_columns
-    s, d, _ = edge_columns(df, None, None)
+    s, d, _, _ = edge_columns(df, None, None)
     assert np.shares_memory(s, df["u"].to_numpy())
     t = pa.table({"u": src, "v": dst})
-    s, _, _ = edge_columns(t, "u", "v")
+    s, _, _, _ = edge_columns(t, "u", "v")
     assert not s.flags.writeable  # a view of Arrow's buffer, not a copy
 
 

@@ -44,8 +44,9 @@ def connected_components(graph=None, directed=True, connection="weak", return_la
     ``relabel=True`` (edge arrays, tables, files) counts only the ids that occur, ``"auto"`` where
     they are sparse; the result is then ``(n_components, labels, ids)``, ``labels[i]`` the component
     of input id (or name) ``ids[i]``.  ``source=``/``target=`` name the edge columns of a table or
-    file (default: the first two).  ``device_memory`` (bytes or e.g. ``"4GB"``; default
-    ``GCONN_DEVICE_MEMORY``, else all free) bounds the GPU's use: larger host graphs go in chunks.
+    file (default: a pair named ``src``/``dst``, ``source``/``target``, ... else the first two).
+    ``device_memory`` (bytes or e.g. ``"4GB"``; default ``GCONN_DEVICE_MEMORY``, else all free) bounds
+    the GPU's use: larger host graphs go in chunks.
     ``output="pandas"`` or ``"polars"`` returns ``(n_components, table)`` (``vertex``, ``component``).
     ``devices=[0, 1]`` (or ``"all"``) shares host edges among those GPUs, each streaming its part over
     its own link (:mod:`gconn.chunked.devices`); ``device_memory`` then bounds each one.

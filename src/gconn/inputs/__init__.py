@@ -1,16 +1,17 @@
 """Every input a user brings, identified once, before anything is read: :func:`describe` says what
 it is (a :class:`Source`: a file by its name and first bytes, arrays by shape and dtype),
 :func:`to_graph` builds the :class:`gconn.Graph`.  Tables (pandas, polars, pyarrow, cuDF, recognised
-by module name): the edge columns ``source=`` and ``target=``, by default the first two; cuDF stays on
-the GPU.  Tensors (``__cuda_array_interface__`` or ``__dlpack__``) become CuPy or NumPy arrays without a
-copy.  Names (ids that are not integers) are mapped to ``0..k-1`` in sorted order, ``graph.nodes[i]``
-the name of vertex ``i``.
+by module name): the edge columns ``source=`` and ``target=``, by default a pair named as
+``src``/``dst`` (:func:`~gconn.io._files.default_columns`); cuDF stays on the GPU.  Tensors
+(``__cuda_array_interface__`` or ``__dlpack__``) become CuPy or NumPy arrays without a copy.  Names (ids that are not
+integers) are mapped to ``0..k-1`` in sorted order, ``graph.nodes[i]`` the name of vertex ``i``.
 
 >>> describe(np.zeros((3, 3))).kind
 'matrix'
 """
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import os
 from collections.abc import Iterator
@@ -94,8 +95,9 @@ def describe(obj: Any, *, format=None, header=None, source=None, target=None, na
         _no_columns(obj, source, target)
         return Source("graph", obj, on_gpu=obj.on_gpu, edges=obj.m_input)
     if is_table(obj):
-        s, d, _ = edge_columns(obj, source, target)
-        return _pair(obj, s, d)
+        s, d, _, note = edge_columns(obj, source, target)
+        found = _pair(obj, s, d)
+        return found if note is None else dataclasses.replace(found, notes=(note,))
     _no_columns(obj, source, target)
     if is_tensor(obj):
         return _edge_array(obj, from_tensor(obj, "the edge tensor"))
@@ -210,9 +212,9 @@ def as_graph(obj: Any, n: int | None = None, *, relabel=False, source=None, targ
              header=None, names=None) -> Graph:
     """Any supported input as a :class:`gconn.Graph` (:data:`gconn.inputs.KINDS`): besides the Graph
     constructors' inputs, file paths (as :func:`gconn.load`), a square adjacency matrix (as SciPy's
-    csgraph reads it), an edge table (columns ``source=``/``target=``, default the first two) and
-    DLPack tensors.  Names are mapped to 0..k-1 in sorted order (``graph.nodes``); ``relabel`` is
-    :meth:`gconn.Graph.from_edges`'s.
+    csgraph reads it), an edge table (columns ``source=``/``target=``, default a pair named as
+    ``src``/``dst``, else the first two) and DLPack tensors.  Names are mapped to 0..k-1 in sorted
+    order (``graph.nodes``); ``relabel`` is :meth:`gconn.Graph.from_edges`'s.
 
     >>> as_graph(([0, 1], [1, 2])).n
     3
@@ -275,13 +277,14 @@ def from_tensor(obj, what: str):
 
 
 def edge_columns(table, source, target):
-    """``(src, dst, (source, target))``: a table's two edge columns as arrays (CuPy for cuDF);
+    """``(src, dst, (source, target), note)``: a table's two edge columns as arrays (CuPy for cuDF),
+    by default as :func:`~gconn.io._files.default_columns` finds them (``note`` says how, or None);
     nulls, floats and other non-id columns are reported by column name.
 
     >>> import pandas as pd
-    >>> s, d, cols = edge_columns(pd.DataFrame({"a": [0, 1], "b": [1, 2]}), None, None)
+    >>> s, d, cols, note = edge_columns(pd.DataFrame({"w": [5, 6], "src": [0, 1], "dst": [1, 2]}), None, None)
     >>> s.tolist(), d.tolist(), cols
-    ([0, 1], [1, 2], ('a', 'b'))
+    ([0, 1], [1, 2], ('src', 'dst'))
     """
     mod = _module(table)
     names = [str(c) for c in table.columns] if mod != "pyarrow" else list(table.column_names)
@@ -289,15 +292,20 @@ def edge_columns(table, source, target):
         raise ValueError(f"the table has duplicate column names: {names}")
     if source is None and target is None and len(names) < 2:
         raise ValueError(f"an edge table needs two columns (source and target); it has {names}")
+    note = None
+    defaults = (0, 1)
+    if source is None and target is None:
+        from gconn.io._files import default_columns
+        defaults, note = default_columns(names, "the table")
     chosen = []
-    for given, default, option in ((source, 0, "source"), (target, 1, "target")):
+    for given, default, option in ((source, defaults[0], "source"), (target, defaults[1], "target")):
         if given is None:
             given = names[default]
         elif str(given) not in names:
             raise ValueError(f"{option}={given!r}: the table has no such column; its columns: {names}")
         chosen.append(str(given))
     cols = tuple(_column(table, mod, names, c) for c in chosen)
-    return cols[0], cols[1], tuple(chosen)
+    return cols[0], cols[1], tuple(chosen), note
 
 
 def _column(table, mod: str, names: list, name: str):

@@ -28,6 +28,7 @@ from gconn import Graph
 from gconn import connected_components as _gconn_cc
 from gconn import spanning_forest as _gconn_forest
 from gconn.io import identify, read_edges
+from gconn.io._files import default_columns
 
 __all__ = ["connected_components", "spanning_forest", "IncrementalForest"]
 
@@ -80,10 +81,14 @@ def _check_ids(arr: np.ndarray, what: str) -> np.ndarray:
 
 
 def _pick_columns(columns, source, target, where: str) -> tuple:
-    """The two id column names: given by name or position, first two by default."""
+    """The two id column names: given by name or position; by default a pair named as
+    :data:`gconn.io._files.EDGE_NAMES` (``src``/``dst``, ...), else the first two."""
     columns = list(columns)
     picked = []
-    for arg, key, pos in (("source", source, 0), ("target", target, 1)):
+    defaults = (0, 1)
+    if source is None and target is None and len(columns) >= 2:
+        defaults = default_columns(columns, where)[0]
+    for arg, key, pos in (("source", source, defaults[0]), ("target", target, defaults[1])):
         if key is None:
             if len(columns) < 2:
                 raise ValueError(f"{where} has {len(columns)} column(s) {columns}; edges need two id "
@@ -389,9 +394,9 @@ def connected_components(edges, *, source=None, target=None, n=None, output="aut
                          backend="auto", chunk_size=1 << 22, client=None):
     """Connected components of edges held by Dask; returns ``(k, labels)``.
 
-    ``edges``: a dask.dataframe (``source=``/``target=`` name its id columns, the first two by
-    default), a dask.array of shape (m, 2), or a list of files (or glob patterns) read one per
-    task.  ``labels`` numbers components 0..k-1 like scipy: ``output="array"``, a dask.array over
+    ``edges``: a dask.dataframe (``source=``/``target=`` name its id columns; by default a pair
+    named ``src``/``dst``, ``source``/``target``, ... else the first two), a dask.array of shape
+    (m, 2), or a list of files (or glob patterns) read one per task.  ``labels`` numbers components 0..k-1 like scipy: ``output="array"``, a dask.array over
     0..n-1 (``n`` defaults to the largest id + 1); ``"dataframe"``, ``vertex, label`` over the
     ids in the edges (a file's loop-only vertices are lost); ``"auto"``, the array unless the
     ids are sparse (beyond 2^20 and more than 4 times the distinct count).  ``fan_in`` forests

@@ -18,6 +18,41 @@ from gconn.io import _parsers as K
 RELABEL_HINT = "pass relabel=True (gconn cc --relabel) to count only the vertices that have edges"
 
 
+#: Column names read as an edge's two ends where ``source=`` and ``target=`` are not given, in any
+#: case: NetworkX's and pandas' source/target, cuGraph's source/destination, src/dst, from/to, u/v.
+EDGE_NAMES = (("source", "target"), ("source", "destination"), ("src", "dst"), ("from", "to"), ("u", "v"))
+
+
+def default_columns(names, where: str) -> tuple[tuple[int, int], str | None]:
+    """The positions of the edge columns among a table's or a header's ``names`` where neither
+    ``source=`` nor ``target=`` is given, and a note where that was a choice: a pair of
+    :data:`EDGE_NAMES`, else the only two columns, else the first two (noted).
+
+    >>> default_columns(["weight", "Src", "dst"], "t.csv")
+    ((1, 2), "t.csv: the edges are columns 'Src' and 'dst', by their names (source= and target= pick others)")
+    >>> default_columns(["a", "b"], "t")
+    ((0, 1), None)
+    >>> default_columns(["a", "b", "c"], "t")[1]
+    "t: the edges are columns 'a' and 'b', the first two of 3 (source= and target= pick others)"
+    """
+    names = [str(c) for c in names]
+    low = [c.lower() for c in names]
+    found = [(low.index(a), low.index(b)) for a, b in EDGE_NAMES if a in low and b in low]
+    if len(found) > 1:
+        pairs = " and ".join(f"({names[s]!r}, {names[t]!r})" for s, t in found)
+        raise ValueError(f"{where}: the columns {pairs} could each be the edges; pick them with source= and "
+                         "target=")
+    if found:
+        s, t = found[0]
+        return (s, t), None if (s, t) == (0, 1) else (
+            f"{where}: the edges are columns {names[s]!r} and {names[t]!r}, by their names (source= and target= "
+            "pick others)")
+    if len(names) > 2:
+        return (0, 1), (f"{where}: the edges are columns {names[0]!r} and {names[1]!r}, the first two of "
+                        f"{len(names)} (source= and target= pick others)")
+    return (0, 1), None
+
+
 class FileEdges(NamedTuple):
     """A file's edges: ``src``/``dst`` ids, the vertex count ``n`` the file declares (or None), and
     ``names`` the vertices carry (then ``src``/``dst`` index them)."""

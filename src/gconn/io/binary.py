@@ -21,7 +21,7 @@ import numpy as np
 from gconn.graph import INT32_MAX, Graph
 from gconn.graph.ids import check_column
 from gconn.graph.relabel import dense_names
-from gconn.io._files import FileEdges, check_declared, without_edges
+from gconn.io._files import FileEdges, check_declared, default_columns, without_edges
 
 def _load(path: Path, mmap_mode=None):
     try:
@@ -206,7 +206,12 @@ def read_parquet(info, n, relabelled: bool):
         if len(names) < 2 and (source is None or target is None):
             raise ValueError(f"{path.name}: an edge table needs two columns (source and target); it has "
                              f"{names}")
-        columns = [source if source is not None else names[0], target if target is not None else names[1]]
+        note = None
+        defaults = (0, 1)
+        if source is None and target is None:
+            defaults, note = default_columns(names, path.name)
+        columns = [source if source is not None else names[defaults[0]],
+                   target if target is not None else names[defaults[1]]]
         table = pq.read_table(path, columns=list(dict.fromkeys(columns)))
     except (pa.ArrowInvalid, OSError) as e:
         raise ValueError(f"{path.name}: not a readable Parquet file ({e})") from None
@@ -231,14 +236,15 @@ def read_parquet(info, n, relabelled: bool):
             col = col.cast(col.type.value_type)
         cols.append(check_column(col.to_numpy(), f"{path.name}: column {name!r}"))
     src, dst = cols
+    notes = () if note is None else (note,)
     named = src.dtype.kind in "OSU" or dst.dtype.kind in "OSU"
     if not (named or listed):
-        return FileEdges(src, dst, int(declared) if declared is not None else None)
+        return FileEdges(src, dst, int(declared) if declared is not None else None, notes=notes)
     extra = () if alone is None else (alone.to_numpy(zero_copy_only=False),)
     if named and not (src.dtype.kind in "OSU" and dst.dtype.kind in "OSU") and src.size:
         raise TypeError(f"{path.name}: the columns {columns} mix names and integer ids")
     s, d, vertices = dense_names(src, dst, *extra)
-    return FileEdges(s, d, vertices.size, vertices)
+    return FileEdges(s, d, vertices.size, vertices, notes=notes)
 
 
 def write_parquet(graph, f) -> None:

@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from gconn.graph.relabel import dense_ids, dense_names
-from gconn.io._files import FileEdges, quote, read_bytes, without_edges
+from gconn.io._files import FileEdges, default_columns, quote, read_bytes, without_edges
 from gconn.graph import numba_free
 from gconn.io import _parsers as K
 
@@ -189,12 +189,16 @@ def sniff(head: bytes, name: str, *, complete: bool = True, header=None, source=
         rule = ""
     cols = tuple(c if _is_position(c) else default for c, default in ((source, 0), (target, 1)))
     data = second if header else lines[0]
+    column_note = None
     if header and not positions:
         if len(f1) < 2:
             raise ValueError(f"{name}, line {l1}: a header needs two or more column names, got "
                              f"{quote(t1.encode())}")
+        defaults = (0, 1)
+        if source is None and target is None:
+            defaults, column_note = default_columns(f1, f"line {l1}")
         cols = tuple(_column(f1, given, default, option, name, l1)
-                     for given, default, option in ((source, 0, "source"), (target, 1, "target")))
+                     for given, default, option in ((source, defaults[0], "source"), (target, defaults[1], "target")))
     dfields = split_fields(data[3], delimiter, quoted) if data is not None else f1
     if data is not None and max(cols) >= len(dfields):
         raise ValueError(f"{name}, line {data[0]}: column {max(cols)} (0-based) asked for, but the line has "
@@ -212,6 +216,8 @@ def sniff(head: bytes, name: str, *, complete: bool = True, header=None, source=
     if rule == "certain":
         notes.append(f"line {l1} ({quote(t1.encode())}) is a header: its fields are not integers like "
                      f"line {data[0]}'s")
+    if column_note is not None:
+        notes.append(column_note)
     start, line = (e1 + 1, l1 + 1) if header and rule != "occurrence" else (s1, l1)
     return Dialect(delimiter=delimiter, fields=len(dfields), columns=cols,
                    header=tuple(f1) if header and rule != "occurrence" else None, header_rule=rule,
