@@ -192,6 +192,7 @@ def test_a_cold_process_copies_on_numpy(edges, monkeypatch):
     src, dst, n = edges
     for mod in (staging, stream):
         monkeypatch.setattr(mod, "cold", lambda: True)
+    monkeypatch.setattr(staging, "_KEPT", [])       # the landings' memory kept apart from other tests'
     monkeypatch.setattr(stream, "_pump", lambda *a: pytest.fail("the native feed ran in a cold process"))
     monkeypatch.setattr(staging, "_touch", lambda b: pytest.fail("numba touched the landing's pages"))
     monkeypatch.setattr(stream, "LAND_BYTES", 1024)
@@ -227,6 +228,9 @@ def test_labels_land_in_a_host_array_made_while_streaming(monkeypatch):
     import cupy as cp
     import scipy.sparse as sp
     from scipy.sparse.csgraph import connected_components as scipy_cc
+
+    from gconn.backends.gpu import staging
+    monkeypatch.setattr(staging, "_KEPT", [])       # no region kept by an earlier test (registered already)
     made = spy_landings(stream, monkeypatch, 1000)
     rng = np.random.default_rng(11)
     src, dst = (rng.integers(0, 1500, 5000).astype(np.int32) for _ in range(2))
