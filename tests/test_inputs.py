@@ -271,6 +271,23 @@ def test_csv_named_vertices_and_return_names(tmp_path):
     assert gconn.load(path).m == 2
 
 
+@pytest.mark.parametrize("text, sep", [
+    ('"Smith, John" , "Doe, Jane"\n"Doe, Jane",x\n"y z" , "w, v"\n', ","),
+    ('"Smith, John"  "Doe, Jane"\n"Doe, Jane" x\n"y z"\t"w, v"\n', " "),
+    ('"Smith, John";"Doe, Jane"\n"Doe, Jane";x\n"y z" ; "w, v"\n', ";"),
+])
+def test_quoted_names_keep_their_delimiters_and_blanks(tmp_path, text, sep):
+    """A quoted name holds the delimiter, blanks and doubled quotes as they are (they were split on the
+    delimiter, or their blanks turned into tabs)."""
+    path = tmp_path / "quoted.csv"
+    path.write_text(text)
+    g = gconn.load(path)
+    assert g.nodes.tolist() == ["Doe, Jane", "Smith, John", "w, v", "x", "y z"] and g.m == 3
+    assert gconn.connected_components(g)[1].tolist() == [0, 0, 1, 0, 1]
+    path.write_text('a,"b ""big"" c"\n"b ""big"" c" , d\n')
+    assert gconn.load(path).nodes.tolist() == ["a", 'b "big" c', "d"]
+
+
 def test_csv_errors_name_file_line_column(tmp_path):
     path = tmp_path / "bad.csv"
     cases = [("a,b\n0,1\n1,x\n", r"bad\.csv, line 3, column 3: 'x' is not a vertex id"),

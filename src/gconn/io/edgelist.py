@@ -19,6 +19,7 @@ are read by pyarrow's CSV reader, once comments, blank lines and runs of blanks 
 """
 from __future__ import annotations
 
+import csv
 import itertools
 import re
 from dataclasses import dataclass, field as _field
@@ -62,15 +63,23 @@ def token_kind(token: str) -> str:
 
 
 def split_fields(text: str, delimiter: str, unquote: bool = False) -> list:
-    """The fields of one line as gconn's parser splits them (``unquote``: the quotes dropped too)."""
+    """The fields of one line as gconn's parser splits them (``unquote``: quoted fields as CSV reads
+    them, a delimiter inside quotes kept, the quotes dropped).
+
+    >>> split_fields('"a,1", b', ",", True), split_fields('"x y"  z', " ", True)
+    (['a,1', 'b'], ['x y', 'z'])
+    """
     text = text.rstrip("\r\n")
+    if unquote and '"' in text:
+        blanks = delimiter == " "
+        line = text.strip(" \t\r").replace("\t", " ") if blanks else text
+        row = next(csv.reader([line], delimiter=delimiter, skipinitialspace=True), [])
+        return [f.strip(" \t\r") for f in row if not (blanks and f == "")]
     if delimiter == " ":
         text = text.strip(" \t\r")
         fields = _BLANKS.split(text) if text else []
     else:
         fields = [f.strip(" \t\r") for f in text.split(delimiter)]
-    if unquote:
-        fields = [f[1:-1] if len(f) >= 2 and f[0] == f[-1] == '"' else f for f in fields]
     return fields
 
 
@@ -164,7 +173,8 @@ def sniff(head: bytes, name: str, *, complete: bool = True, header=None, source=
         return Dialect(start=len(raw), line=1, declared_n=declared, listed=listed, names=bool(names))
     (l1, s1, e1, t1), second = lines[0], (lines[1] if len(lines) > 1 else None)
     quoted = '"' in t1 or (second is not None and '"' in second[3])
-    delimiter = next((d for d in (",", ";", "\t") if d in t1), " ")
+    bare = re.sub(_QUOTED.decode(), "", t1) if quoted else t1     # a delimiter inside quotes is a name's
+    delimiter = next((d for d in (",", ";", "\t") if d in bare), " ")
     f1 = split_fields(t1, delimiter, quoted)
     f2 = split_fields(second[3], delimiter, quoted) if second is not None else None
     notes = []
@@ -367,6 +377,20 @@ def write_pairs(f, a: np.ndarray, b: np.ndarray, add: int, sep: str) -> None:
 _COMMENTS = re.compile(rb"(?m)^[ \t]*[#%][^\n]*\n?")
 _BLANK_LINES = re.compile(rb"(?m)^[ \t\r]*\n")
 _SPACES = re.compile(rb"[ \t]+")
+#: a quoted field, its quotes doubled inside
+_QUOTED = rb'"(?:[^"]|"")*"'
+
+
+def _outside_quotes(pattern, repl: bytes, data: bytes, quoted: bool) -> bytes:
+    """``pattern`` replaced by ``repl`` in ``data``, but not inside quoted fields where ``quoted``.
+
+    >>> _outside_quotes(re.compile(rb" +"), b",", b'"x y"  z', True)
+    b'"x y",z'
+    """
+    if not quoted:
+        return pattern.sub(repl, data)
+    either = re.compile(_QUOTED + b"|" + pattern.pattern)
+    return either.sub(lambda m: m.group(0) if m.group(0)[:1] == b'"' else repl, data)
 _EDGES = re.compile(rb"(?m)^[ \t]+|[ \t]+(?=\r?$)")
 
 
@@ -391,11 +415,12 @@ def read_names(path: Path, buf: np.ndarray, d):
     data = _EDGES.sub(b"", data)
     if delimiter == " ":
         # pyarrow knows one delimiter byte, not runs of blanks
-        data = _SPACES.sub(b"\t", data)
+        data = _outside_quotes(_SPACES, b"\t", data, d.quoted)
         delimiter = "\t"
     else:
         around = b"[ \t]*" if delimiter != "\t" else b" *"
-        data = re.sub(around + re.escape(delimiter.encode()) + around, delimiter.encode(), data)
+        data = _outside_quotes(re.compile(around + re.escape(delimiter.encode()) + around), delimiter.encode(), data,
+                               d.quoted)
     column_names = [f"f{i}" for i in range(d.fields)]
     chosen = [column_names[c] for c in d.columns]
     kind = pa.string()      # ids as text: a bad integer is named by its line
