@@ -377,6 +377,7 @@ def write_pairs(f, a: np.ndarray, b: np.ndarray, add: int, sep: str) -> None:
 _COMMENTS = re.compile(rb"(?m)^[ \t]*[#%][^\n]*\n?")
 _BLANK_LINES = re.compile(rb"(?m)^[ \t\r]*\n")
 _SPACES = re.compile(rb"[ \t]+")
+_EDGES = re.compile(rb"(?m)^[ \t]+|[ \t]+(?=\r?$)")
 #: a quoted field, its quotes doubled inside
 _QUOTED = rb'"(?:[^"]|"")*"'
 
@@ -391,7 +392,6 @@ def _outside_quotes(pattern, repl: bytes, data: bytes, quoted: bool) -> bytes:
         return pattern.sub(repl, data)
     either = re.compile(_QUOTED + b"|" + pattern.pattern)
     return either.sub(lambda m: m.group(0) if m.group(0)[:1] == b'"' else repl, data)
-_EDGES = re.compile(rb"(?m)^[ \t]+|[ \t]+(?=\r?$)")
 
 
 def _line_of(buf: np.ndarray, d, text: str) -> int | None:
