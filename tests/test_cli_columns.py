@@ -144,6 +144,11 @@ def test_forest_and_stream_columns(capsys, parquet_file, csv_file, tmp_path):
     assert s["ok"] and (s["inserts"], s["components"]) == (3, 4)
     code, _, err = run(capsys, "stream", csv_file, "--target", "too", "--batch-size", "2")
     assert code == 1 and "target='too'" in err and "['a', 'from', 'to']" in err
+    # a forest of names, written as an edge list of names
+    out = tmp_path / "forest.csv"
+    s = summary(capsys, "forest", csv_file, "--source", "a", "--target", "to", "--names", "-o", out)
+    back = gconn.load(out)
+    assert s["forest_edges"] == back.m == 3 and sorted(back.nodes.tolist()) == ["2", "3", "6", "x", "y", "z"]
 
 
 def test_stdin_columns(capsys, monkeypatch, parquet_file):

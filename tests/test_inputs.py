@@ -358,8 +358,24 @@ def test_parquet_round_trip_keeps_isolated_vertices_and_names(tmp_path):
     gconn.save(named, tmp_path / "n.parquet")
     back = gconn.load(tmp_path / "n.parquet")
     assert back.nodes.tolist() == ["x", "y", "z"] and back == named
-    with pytest.raises(ValueError, match="names.*parquet"):
-        gconn.save(named, tmp_path / "n.csv")
+    with pytest.raises(ValueError, match=r"n\.mtx: the graph's vertices are names .*which mtx cannot store"):
+        gconn.save(named, tmp_path / "n.mtx")
+
+
+@pytest.mark.parametrize("name", ["n.csv", "n.el", "n.tsv", "n.txt.gz"])
+def test_edge_list_round_trip_keeps_names(tmp_path, name):
+    """Names written to an edge list come back as they were: quoted (the delimiter, blanks, quotes, a
+    leading '#' or '%', digits), a vertex without edges as a self loop."""
+    names = np.array(["Smith, John", 'say "hi"', "#tag", "%x", "42", "lonely one", "b"])
+    g = Graph.from_edges([0, 2, 3], [1, 4, 6], n=7)
+    g.nodes = names
+    gconn.save(g, tmp_path / name)
+    back = gconn.load(tmp_path / name)
+    order = np.argsort(names)
+    assert back.nodes.tolist() == names[order].tolist()
+    k, labels = gconn.connected_components(g)
+    k2, labels2 = gconn.connected_components(back)
+    assert k == k2 == 4 and same_partition(labels2, labels[order])
 
 
 def test_partitions_read_as_one_graph(tmp_path):

@@ -202,14 +202,13 @@ def _check_storable(graph: Graph, path: Path, fmt: str) -> None:
     nodes = graph.nodes
     if nodes is not None and not isinstance(nodes, np.ndarray):
         nodes = graph.nodes = np.asarray(nodes)
-    keeps = "save it as .npz or .parquet, which keep them"
-    if nodes is not None and nodes.dtype.kind in "OSU" and fmt not in ("npz", "parquet"):
+    keeps = "save it as .npz, .parquet or an edge list, which keep them"
+    if nodes is not None and nodes.dtype.kind in "OSU" and fmt not in ("npz", "parquet", "edgelist"):
         raise ValueError(f"{path.name}: the graph's vertices are names (graph.nodes), which {fmt} cannot store; "
                          f"{keeps}")
     if nodes is not None and fmt not in ("npz", "parquet", "edgelist"):
         raise ValueError(f"{path.name}: the graph is relabelled (graph.nodes holds its input ids), which {fmt} "
-                         f"cannot store; {keeps}, or as an edge list, or set graph.nodes = None to write it "
-                         "in dense ids")
+                         f"cannot store; {keeps}, or set graph.nodes = None to write it in dense ids")
     if fmt == "npy":
         hi = int(max(graph.src.max(), graph.dst.max())) + 1 if graph.m else 0
         if graph.n > hi:

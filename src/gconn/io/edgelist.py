@@ -34,6 +34,7 @@ from gconn.io import _parsers as K
 
 _HEADER = re.compile(rb"#[ \t]*gconn edge list:[^\n]*?\bn=(\d+)")
 _LISTED = re.compile(rb"#[ \t]*gconn edge list:[^\n]*?\bvertices=listed")
+_NAMED = re.compile(rb"#[ \t]*gconn edge list:[^\n]*?\bids=names")
 _CHUNK = 1 << 20
 _BLANKS = re.compile(r"[ \t\r]+")
 _NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?|[+-]?(nan|inf|infinity)", re.IGNORECASE)
@@ -164,6 +165,10 @@ def sniff(head: bytes, name: str, *, complete: bool = True, header=None, source=
     found = _HEADER.match(raw[bom:bom + 200])
     declared = int(found.group(1)) if found else None
     listed = _LISTED.match(raw[bom:bom + 200]) is not None
+    if _NAMED.match(raw[bom:bom + 200]):
+        # gconn wrote names (some may be digits) and no column header
+        names = True if names is None else names
+        header = False if header is None else header
     lines = list(itertools.islice(data_lines(raw, bom, 1), 2))
     positions = [c for c in (source, target) if _is_position(c)]
     given_columns = any(c is not None and c not in positions for c in (source, target))
@@ -352,9 +357,20 @@ def parse_error(path: Path, d: Dialect, status: int, line: int, raw, value: int,
 
 def write(graph, f, sep: str) -> None:
     """gconn's header line, then one line per edge; a relabelled graph in its
-    input ids, each vertex without an edge as a self loop."""
+    input ids or names (quoted), each vertex without an edge as a self loop."""
     head, a, b = f"n={graph.n} m={graph.m}", graph.src, graph.dst
-    if graph.nodes is not None:
+    nodes = graph.nodes
+    if nodes is not None and np.asarray(nodes).dtype.kind in "OSU":
+        names = np.array(['"' + str(x).replace('"', '""') + '"' for x in nodes], dtype=object)
+        alone = names[without_edges(graph)]
+        f.write(f"# gconn edge list: vertices=listed ids=names m={graph.m} (a vertex without edges is a self "
+                "loop)\n".encode())
+        for i in range(0, a.size + alone.size, _CHUNK):
+            s = np.concatenate([names[a[i:i + _CHUNK]], alone[max(i - a.size, 0):max(i + _CHUNK - a.size, 0)]])
+            t = np.concatenate([names[b[i:i + _CHUNK]], alone[max(i - a.size, 0):max(i + _CHUNK - a.size, 0)]])
+            f.write("".join(f"{x}{sep}{y}\n" for x, y in zip(s, t)).encode())
+        return
+    if nodes is not None:
         ids = np.asarray(graph.nodes, np.int64)
         alone = ids[without_edges(graph)]
         head = f"vertices=listed m={graph.m} (input ids; a vertex without edges is a self loop)"
@@ -407,6 +423,7 @@ def read_names(path: Path, buf: np.ndarray, d):
     import pyarrow.compute as pc
     from pyarrow import csv
     data = bytes(buf[d.start:])
+    quoted = d.quoted or b'"' in data      # a quoted field below the lines the dialect was read from
     if b"#" in data or b"%" in data:
         data = _COMMENTS.sub(b"", data)
     data = _BLANK_LINES.sub(b"", data)
@@ -415,12 +432,12 @@ def read_names(path: Path, buf: np.ndarray, d):
     data = _EDGES.sub(b"", data)
     if delimiter == " ":
         # pyarrow knows one delimiter byte, not runs of blanks
-        data = _outside_quotes(_SPACES, b"\t", data, d.quoted)
+        data = _outside_quotes(_SPACES, b"\t", data, quoted)
         delimiter = "\t"
     else:
         around = b"[ \t]*" if delimiter != "\t" else b" *"
         data = _outside_quotes(re.compile(around + re.escape(delimiter.encode()) + around), delimiter.encode(), data,
-                               d.quoted)
+                               quoted)
     column_names = [f"f{i}" for i in range(d.fields)]
     chosen = [column_names[c] for c in d.columns]
     kind = pa.string()      # ids as text: a bad integer is named by its line
