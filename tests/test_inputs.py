@@ -286,6 +286,8 @@ def test_quoted_names_keep_their_delimiters_and_blanks(tmp_path, text, sep):
     assert gconn.connected_components(g)[1].tolist() == [0, 0, 1, 0, 1]
     path.write_text('a,"b ""big"" c"\n"b ""big"" c" , d\n')
     assert gconn.load(path).nodes.tolist() == ["a", 'b "big" c', "d"]
+    path.write_text('a,b\nb,c\n"Smith ,  John",a\n')        # quotes first seen below the lines sniffed
+    assert gconn.load(path).nodes.tolist() == ["Smith ,  John", "a", "b", "c"]
 
 
 def test_csv_errors_name_file_line_column(tmp_path):
