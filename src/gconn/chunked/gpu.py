@@ -920,7 +920,7 @@ class _CudaPipe(_SimPipe):
 
     def pumps(self, edges: HostEdges, csr) -> bool:
         """Whether :meth:`pump` can take this feed: contiguous arrays of the ids' type (or a whole
-        CSR), a directly launchable kernel, and numba's CPU kernels loaded (:func:`cold`)."""
+        CSR), a directly launchable kernel, and numba's CPU kernels loaded (``staging.cold()``)."""
         st = self.st
         sides = (edges.dst,) if edges.src is None else (edges.src, edges.dst)
         return (PUMP and not cold() and edges.rereadable and (csr is None or csr.whole is not None)

@@ -2,7 +2,7 @@
 it is (a :class:`Source`: a file by its name and first bytes, arrays by shape and dtype),
 :func:`to_graph` builds the :class:`gconn.Graph`.  Tables (pandas, polars, pyarrow, cuDF, recognised
 by module name): the edge columns ``source=`` and ``target=``, by default a pair named as
-``src``/``dst`` (:func:`~gconn.io._files.default_columns`); cuDF stays on the GPU.  Tensors
+``src``/``dst`` (``gconn.io._files.default_columns``); cuDF stays on the GPU.  Tensors
 (``__cuda_array_interface__`` or ``__dlpack__``) become CuPy or NumPy arrays without a copy.  Names (ids that are not
 integers) are mapped to ``0..k-1`` in sorted order, ``graph.nodes[i]`` the name of vertex ``i``.
 
@@ -278,7 +278,7 @@ def from_tensor(obj, what: str):
 
 def edge_columns(table, source, target):
     """``(src, dst, (source, target), note)``: a table's two edge columns as arrays (CuPy for cuDF),
-    by default as :func:`~gconn.io._files.default_columns` finds them (``note`` says how, or None);
+    by default as ``gconn.io._files.default_columns`` finds them (``note`` says how, or None);
     nulls, floats and other non-id columns are reported by column name.
 
     >>> import pandas as pd

@@ -82,7 +82,7 @@ def _check_ids(arr: np.ndarray, what: str) -> np.ndarray:
 
 def _pick_columns(columns, source, target, where: str) -> tuple:
     """The two id column names: given by name or position; by default a pair named as
-    :data:`gconn.io._files.EDGE_NAMES` (``src``/``dst``, ...), else the first two."""
+    ``gconn.io._files.EDGE_NAMES`` (``src``/``dst``, ...), else the first two."""
     columns = list(columns)
     picked = []
     defaults = (0, 1)

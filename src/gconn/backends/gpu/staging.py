@@ -3,7 +3,7 @@ filled on all cores (the driver's own staging is single-threaded): the chunked
 route's chunks (``Ring``), whole arrays (:func:`put`), results (:func:`fetch`,
 ``landing()``).  CPU kernels: ``gconn warmup`` compiles them without a GPU.
 Until a process has loaded numba's CPU kernels, the copies run on NumPy
-(:func:`cold`): loading them costs a fresh process more than its first call's
+(``cold()``): loading them costs a fresh process more than its first call's
 copies.
 
 >>> import numpy as np
