@@ -424,6 +424,22 @@ def test_npz_variants(tmp_path):
     assert load(tmp_path / "d.npz", n=8).n == 8
 
 
+@pytest.mark.parametrize("fmt", ["csr", "csc", "coo", "bsr", "dia"])
+def test_scipy_save_npz_reads_as_the_matrix(tmp_path, fmt):
+    """A matrix scipy.sparse.save_npz wrote is the matrix SciPy reads: a BSR's block rows are not
+    vertices (a 40 x 40 BSR of 2 x 2 blocks read as 20 vertices), COO and DIA are read (they were errors)."""
+    import scipy.sparse as sp
+    A = sp.random(40, 40, density=0.03, format="csr", random_state=3)
+    M = A.tobsr(blocksize=(2, 2)) if fmt == "bsr" else A.asformat(fmt)
+    sp.save_npz(tmp_path / "m.npz", M)
+    g = load(tmp_path / "m.npz")
+    k, labels = connected_components(M, directed=False)
+    k2, labels2 = connected_components(g.to_scipy(), directed=False)
+    assert g.n == 40 and k2 == k and np.array_equal(labels2, labels)
+    sp.save_npz(tmp_path / "r.npz", sp.random(4, 5, density=0.5, format=fmt if fmt != "bsr" else "csr"))
+    raises(ValueError, tmp_path / "r.npz", "r.npz: the adjacency matrix must be square; got shape (4, 5)")
+
+
 def test_npz_errors(tmp_path):
     np.savez(tmp_path / "keys.npz", a=[0], b=[1])
     raises(ValueError, tmp_path / "keys.npz", "keys.npz: expected arrays 'src' and 'dst' or 'indptr' and "

@@ -55,6 +55,8 @@ def read_npz(info, n: int | None, relabelled: bool):
         raise ValueError(f"{path.name}: expected an .npz archive, found a single .npy array")
     with archive:
         keys = set(archive.files)
+        if {"format", "shape"} <= keys and "src" not in keys:
+            return _scipy_npz(path)
         stored = None
         if "n" in keys:
             raw = archive["n"]
@@ -82,6 +84,22 @@ def read_npz(info, n: int | None, relabelled: bool):
                              f"({stored} vertices), got shape {nodes.shape}")
         return FileEdges(src, dst, nodes.size, nodes)
     return FileEdges(src, dst, stored)
+
+
+def _scipy_npz(path: Path):
+    """A matrix ``scipy.sparse.save_npz`` wrote (CSR, CSC, COO, BSR or DIA), read by SciPy: its stored
+    entries are the edges, as for the matrix in memory (a BSR's blocks are not rows)."""
+    import scipy.sparse as sp
+    try:
+        A = sp.load_npz(path)
+    except (ValueError, KeyError, OSError) as e:
+        raise ValueError(f"{path.name}: not a matrix scipy.sparse.load_npz reads ({e})") from None
+    try:
+        g = Graph.from_scipy(A)
+    except ValueError as e:
+        raise ValueError(f"{path.name}: {e}") from None
+    src, dst = g.edges()
+    return FileEdges(src, dst, g.n)
 
 
 def write_npy(graph: Graph, f) -> None:
