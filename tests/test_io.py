@@ -440,6 +440,17 @@ def test_scipy_save_npz_reads_as_the_matrix(tmp_path, fmt):
     raises(ValueError, tmp_path / "r.npz", "r.npz: the adjacency matrix must be square; got shape (4, 5)")
 
 
+def test_paths_that_are_no_file(tmp_path):
+    """A missing file, a directory and an empty path are each named as what they are."""
+    with pytest.raises(FileNotFoundError, match="missing.el: no such file"):
+        load(tmp_path / "missing.el")
+    with pytest.raises(IsADirectoryError, match="is a directory, not a graph file"):
+        load(tmp_path)
+    for empty in ("", "  "):
+        with pytest.raises(FileNotFoundError, match=r"an empty file path \('\s*'\)"):
+            load(empty)
+
+
 def test_npz_errors(tmp_path):
     np.savez(tmp_path / "keys.npz", a=[0], b=[1])
     raises(ValueError, tmp_path / "keys.npz", "keys.npz: expected arrays 'src' and 'dst' or 'indptr' and "

@@ -115,6 +115,8 @@ def identify(path, format=None, *, header=None, source=None, target=None, names=
     >>> info.format, info.how
     ('mtx', 'the content: a Matrix Market banner')
     """
+    if isinstance(path, str) and not path.strip():
+        raise FileNotFoundError(f"an empty file path ({path!r})")
     path = as_path(path)
     check_format(format)
     if not path.exists():
