@@ -81,11 +81,22 @@ def test_cc_named_columns(capsys, request, tmp_path, name):
         assert code == 1 and "edges.parquet: the columns ['a', 'from'] mix names and integer ids" in err
 
 
-def test_target_alone_keeps_the_first_column_as_source(capsys, csv_file):
-    code, _, err = run(capsys, "cc", csv_file, "--target", "to")  # names in 'a', integers in 'to'
+def test_one_column_named_takes_its_partner_else_the_first(capsys, csv_file, tmp_path):
+    """--target to alone reads 'from' as the source (a pair of the usual names); a name of no such pair
+    keeps the first column as the source; the same column twice is an error."""
+    s = summary(capsys, "cc", csv_file, "--target", "to")       # edges from -> to: 1-2, 2-3, 5-6
+    assert (s["n"], s["m"], s["components"]) == (7, 3, 4)
+    s = summary(capsys, "cc", csv_file, "--source", "from")
+    assert (s["n"], s["m"], s["components"]) == (7, 3, 4)
+    path = tmp_path / "other.csv"
+    path.write_text(TABLE.replace("from,to", "b,c"))
+    code, _, err = run(capsys, "cc", path, "--target", "c")      # names in 'a', integers in 'c'
     assert code == 1 and "'2' is an integer, but the ids of this file are names" in err
-    s = summary(capsys, "cc", csv_file, "--target", "to", "--names")  # edges a -> to: x-2, y-3, z-6
+    s = summary(capsys, "cc", path, "--target", "c", "--names")  # edges a -> c: x-2, y-3, z-6
     assert (s["n"], s["m"], s["components"]) == (6, 3, 3)
+    for p in (path, csv_file):
+        code, _, err = run(capsys, "cc", p, "--target", "a")
+        assert code == 1 and f"{p.name}: source and target are the same column 'a'" in err
 
 
 @pytest.mark.parametrize("name", ["csv_file", "parquet_file"])

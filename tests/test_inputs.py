@@ -93,6 +93,11 @@ def test_table_edge_columns_found_by_their_names(kind):
         gconn.connected_components(pd.DataFrame({"src": src, "dst": dst, "u": src, "v": dst}))
     _check(gconn.connected_components(pd.DataFrame({"src": src, "dst": dst, "u": src, "v": src}), source="src",
                                       target="dst", backend="cpu"), src, dst)
+    # one of the pair named: the other is its partner (it was the second column: 'u' itself, self loops)
+    _check(gconn.connected_components(table, backend="cpu", source="u"), src, dst)
+    _check(gconn.connected_components(table, backend="cpu", target="v"), src, dst)
+    with pytest.raises(ValueError, match="the table: source and target are the same column 'weight'"):
+        gconn.connected_components(table, target="weight")
 
 
 def test_edge_columns_found_by_their_names_in_files(tmp_path):
@@ -109,6 +114,8 @@ def test_edge_columns_found_by_their_names_in_files(tmp_path):
     _check((k, labels), src, dst)
     assert stats.input["notes"] == ["e.parquet: the edges are columns 'source' and 'destination', by their names "
                                     "(source= and target= pick others)"]
+    _check(gconn.connected_components(str(path), backend="cpu", source="source"), src, dst)
+    _check(gconn.connected_components(str(csv), backend="cpu", target="to"), src, dst)
 
 
 def test_integer_columns_are_not_copied():

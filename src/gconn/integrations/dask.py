@@ -28,7 +28,7 @@ from gconn import Graph
 from gconn import connected_components as _gconn_cc
 from gconn import spanning_forest as _gconn_forest
 from gconn.io import identify, read_edges
-from gconn.io._files import default_columns
+from gconn.io._files import default_columns, partner
 
 __all__ = ["connected_components", "spanning_forest", "IncrementalForest"]
 
@@ -88,6 +88,11 @@ def _pick_columns(columns, source, target, where: str) -> tuple:
     defaults = (0, 1)
     if source is None and target is None and len(columns) >= 2:
         defaults = default_columns(columns, where)[0]
+    elif source is None and target in columns:
+        defaults = (partner(columns, target, "target") or 0, 1)
+    elif target is None and source in columns:
+        found = partner(columns, source, "source")
+        defaults = (0, 1 if found is None else found)
     for arg, key, pos in (("source", source, defaults[0]), ("target", target, defaults[1])):
         if key is None:
             if len(columns) < 2:
@@ -396,8 +401,8 @@ def connected_components(edges, *, source=None, target=None, n=None, output="aut
 
     ``edges``: a dask.dataframe (``source=``/``target=`` name its id columns; by default a pair
     named ``src``/``dst``, ``source``/``target``, ... else the first two), a dask.array of shape
-    (m, 2), or a list of files (or glob patterns) read one per task.  ``labels`` numbers components 0..k-1 like scipy: ``output="array"``, a dask.array over
-    0..n-1 (``n`` defaults to the largest id + 1); ``"dataframe"``, ``vertex, label`` over the
+    (m, 2), or a list of files (or glob patterns) read one per task.  ``labels`` numbers components
+    0..k-1 like scipy: ``output="array"``, a dask.array over 0..n-1 (``n`` defaults to the largest id + 1); ``"dataframe"``, ``vertex, label`` over the
     ids in the edges (a file's loop-only vertices are lost); ``"auto"``, the array unless the
     ids are sparse (beyond 2^20 and more than 4 times the distinct count).  ``fan_in`` forests
     merge per task; labels stay on the cluster in chunks of ``chunk_size``.

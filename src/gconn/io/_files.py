@@ -53,6 +53,28 @@ def default_columns(names, where: str) -> tuple[tuple[int, int], str | None]:
     return (0, 1), None
 
 
+def partner(names, given, role: str) -> int | None:
+    """Where only one of ``source=``/``target=`` is given (``role``), the position of its partner in a
+    pair of :data:`EDGE_NAMES` among ``names`` (``src`` -> ``dst``, ``to`` -> ``from``), or None.
+
+    >>> partner(["w", "src", "dst"], "src", "source"), partner(["from", "w", "to"], "to", "target")
+    (2, 0)
+    """
+    low = [str(c).lower() for c in names]
+    side, other = (0, 1) if role == "source" else (1, 0)
+    for pair in EDGE_NAMES:
+        if str(given).lower() == pair[side] and pair[other] in low:
+            return low.index(pair[other])
+    return None
+
+
+def same_column(where: str, a, b) -> None:
+    """The error where ``source=`` and ``target=`` come to one column (every edge a self loop)."""
+    if a == b:
+        raise ValueError(f"{where}: source and target are the same column {a!r}; name both with source= and "
+                         "target=")
+
+
 class FileEdges(NamedTuple):
     """A file's edges: ``src``/``dst`` ids, the vertex count ``n`` the file declares (or None), and
     ``names`` the vertices carry (then ``src``/``dst`` index them)."""

@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from gconn.graph.relabel import dense_ids, dense_names
-from gconn.io._files import FileEdges, default_columns, quote, read_bytes, without_edges
+from gconn.io._files import FileEdges, default_columns, partner, quote, read_bytes, same_column, without_edges
 from gconn.graph import numba_free
 from gconn.io import _parsers as K
 
@@ -212,8 +212,15 @@ def sniff(head: bytes, name: str, *, complete: bool = True, header=None, source=
         defaults = (0, 1)
         if source is None and target is None:
             defaults, column_note = default_columns(f1, f"line {l1}")
+        elif source is None:
+            defaults = (partner(f1, target, "target") or 0, 1)
+        elif target is None:
+            found = partner(f1, source, "source")
+            defaults = (0, 1 if found is None else found)
         cols = tuple(_column(f1, given, default, option, name, l1)
                      for given, default, option in ((source, defaults[0], "source"), (target, defaults[1], "target")))
+    if cols[0] == cols[1]:
+        same_column(name, *(f1[c] if header and c < len(f1) else c for c in cols))
     dfields = split_fields(data[3], delimiter, quoted) if data is not None else f1
     if data is not None and max(cols) >= len(dfields):
         raise ValueError(f"{name}, line {data[0]}: column {max(cols)} (0-based) asked for, but the line has "
