@@ -104,6 +104,10 @@ def test_edge_columns_found_by_their_names(client):
     ddf = dd.from_pandas(pd.DataFrame({"w": np.ones(src.size, np.int64), "src": src, "dst": dst}), npartitions=3)
     k, labels = gd.connected_components(ddf, n=n, backend="cpu")
     assert_labels(k, labels, src, dst, n)
+    k, labels = gd.connected_components(ddf, n=n, backend="cpu", source="src")     # dst, its partner
+    assert_labels(k, labels, src, dst, n)
+    with pytest.raises(ValueError, match="source and target are the same column 'w'"):
+        gd.connected_components(ddf, n=n, backend="cpu", target="w")
 
 
 def test_empty_and_skewed_partitions(client):
