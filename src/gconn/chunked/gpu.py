@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import itertools
 import os
-import re
 import time
 import weakref
 from collections.abc import Iterable, Iterator
@@ -48,7 +47,7 @@ from gconn import design
 from gconn.design import UNION_FIND, Plan, Variant
 from gconn.graph import Graph
 from gconn.graph.ids import INT32_MAX, check_pair, id_dtype
-from gconn.graph.memory import check_vertices
+from gconn.graph.memory import check_vertices, parse_bytes
 from gconn.graph.relabel import AUTO_MIN_RANGE, AUTO_RATIO
 from gconn.pipeline.stats import Stats
 from gconn.io.chunks import mapped_arrays, of_file
@@ -75,28 +74,9 @@ ENV = "GCONN_DEVICE_MEMORY"
 #: labels of at least this many bytes get a :func:`~gconn.backends.gpu.staging.landing`
 LAND_BYTES = 1 << 22
 
-_UNITS = {"": 1, "b": 1, "k": 10**3, "kb": 10**3, "m": 10**6, "mb": 10**6, "g": 10**9, "gb": 10**9,
-          "t": 10**12, "tb": 10**12, "kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40}
-
 
 def _size(nbytes: int) -> str:
     return f"{nbytes} bytes" if nbytes < 2**20 else memory.gib(nbytes)
-
-
-def parse_bytes(value, what: str = "device_memory") -> int:
-    """Bytes from an int or a string such as ``"4GB"``, ``"512 MiB"``."""
-    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
-        nbytes = int(value)
-    elif isinstance(value, str):
-        hit = re.fullmatch(r"\s*([0-9]*\.?[0-9]+)\s*([a-zA-Z]*)\s*", value)
-        if hit is None or hit.group(2).lower() not in _UNITS:
-            raise ValueError(f"{what}={value!r} is not a size; use bytes or e.g. '4GB', '512MiB'")
-        nbytes = int(float(hit.group(1)) * _UNITS[hit.group(2).lower()])
-    else:
-        raise TypeError(f"{what} must be a number of bytes or a string such as '4GB'; got {value!r}")
-    if nbytes <= 0:
-        raise ValueError(f"{what}={value!r} must be positive")
-    return nbytes
 
 
 def budget(device_memory=None) -> int:

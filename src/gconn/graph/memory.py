@@ -6,8 +6,11 @@ Available: the smallest of MemAvailable, the cgroup's room and ``GCONN_MEMORY_LI
 from __future__ import annotations
 
 import os
+import re
 import time
 from threading import Lock
+
+import numpy as np
 
 from gconn.errors import VertexRangeError
 
@@ -117,3 +120,23 @@ def check_vertices(n: int, origin: str, vertex_id: int | None = None, per_vertex
         avail = available_bytes()       # near the limit: a fresh reading decides
     if avail is not None and needed > avail:
         raise VertexRangeError(origin, vertex_id=vertex_id, n=n, needed=needed, available=avail, hint=hint)
+
+
+_UNITS = {"": 1, "b": 1, "k": 10**3, "kb": 10**3, "m": 10**6, "mb": 10**6, "g": 10**9, "gb": 10**9,
+          "t": 10**12, "tb": 10**12, "kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40}
+
+
+def parse_bytes(value, what: str = "device_memory") -> int:
+    """Bytes from an int or a string such as ``"4GB"``, ``"512 MiB"``."""
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        nbytes = int(value)
+    elif isinstance(value, str):
+        hit = re.fullmatch(r"\s*([0-9]*\.?[0-9]+)\s*([a-zA-Z]*)\s*", value)
+        if hit is None or hit.group(2).lower() not in _UNITS:
+            raise ValueError(f"{what}={value!r} is not a size; use bytes or e.g. '4GB', '512MiB'")
+        nbytes = int(float(hit.group(1)) * _UNITS[hit.group(2).lower()])
+    else:
+        raise TypeError(f"{what} must be a number of bytes or a string such as '4GB'; got {value!r}")
+    if nbytes <= 0:
+        raise ValueError(f"{what}={value!r} must be positive")
+    return nbytes
