@@ -441,6 +441,23 @@ def test_output_option_is_checked():
         gconn.connected_components(([0], [1]), None, "weak", False, backend="cpu", output="pandas")
 
 
+@pytest.mark.parametrize("fn", [gconn.connected_components, gconn.spanning_forest])
+def test_seed_and_device_memory_are_checked_on_every_backend(fn):
+    """A seed that is no 64-bit integer (1.5 was truncated, None a numba typing error) and a
+    device_memory that is no size (ignored on the CPU) are errors naming the argument."""
+    e = ([0, 1], [1, 2])
+    for seed, error, match in ((1.5, TypeError, "seed must be an integer; got 1.5"),
+                               (None, TypeError, "seed must be an integer; got None"),
+                               (True, TypeError, "seed must be an integer"),
+                               (2**63, ValueError, "seed=9223372036854775808 is out of range")):
+        with pytest.raises(error, match=match):
+            fn(e, backend="cpu", algorithm="kout+union-async", seed=seed)
+    for size, match in (("abc", "device_memory='abc' is not a size"), (-5, "device_memory=-5 must be positive")):
+        with pytest.raises(ValueError, match=match):
+            fn(e, backend="cpu", device_memory=size)
+    assert fn(e, backend="cpu", seed=np.uint64(5), device_memory="2GB") is not None
+
+
 @pytest.mark.parametrize("suffix", [".parquet", ".csv"])
 def test_cli_writes_named_labels(tmp_path, suffix, capsys):
     from gconn.cli import main

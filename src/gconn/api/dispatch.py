@@ -17,6 +17,7 @@ from gconn import design, pipeline
 from gconn.design import Plan, Variant
 from gconn.errors import GPUUnavailableError
 from gconn.graph import Graph, _is_cupy
+from gconn.graph.memory import parse_bytes
 from gconn.graph.relabel import AUTO_MIN_RANGE, AUTO_RATIO
 from gconn.inputs import Source, to_graph
 from gconn.inputs import has_names
@@ -46,6 +47,12 @@ class Call:
         if self.backend not in BACKENDS:
             raise ValueError(f"unknown backend {self.backend!r}; one of {', '.join(BACKENDS)}")
         design.check_param_names(self.params)
+        if not isinstance(self.seed, (int, np.integer)) or isinstance(self.seed, bool):
+            raise TypeError(f"seed must be an integer; got {self.seed!r}")
+        if not -2**63 <= int(self.seed) < 2**63:
+            raise ValueError(f"seed={self.seed} is out of range (a 64-bit integer)")
+        if self.device_memory is not None:
+            parse_bytes(self.device_memory)     # a bad size is an error on every backend, not only where read
         if self.devices is not None:
             if self.backend == "cpu":
                 raise ValueError(f"devices={self.devices!r} names GPUs; backend='cpu' uses none")
