@@ -59,6 +59,9 @@ def test_starts_from_a_graph():
         assert ic.connected([0, 0], [1, 2]).tolist() == [True, False]
         ic.insert([1], [2])
         assert ic.connected([0], [3]).tolist() == [True]
+    # the default backend: a host graph chose the GPU's structure (as if its arrays were on the device)
+    ic = gconn.IncrementalConnectivity(graph=([0, 2], [1, 3]))
+    assert ic.n == 4 and ic.n_components == 2
 
 
 def test_batch_array_and_kind_names():

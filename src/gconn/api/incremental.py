@@ -45,7 +45,7 @@ class IncrementalConnectivity:
         if not isinstance(n, (int, np.integer)) or isinstance(n, bool) or n < 0:
             raise ValueError(f"n must be a non-negative integer; got {n!r}")
         g = as_graph(graph) if graph is not None else None
-        self._be = _backend_module(backend, g)
+        self._be = _backend_module(backend, g is not None and g.on_gpu)
         self.variant = _variant(algorithm, "incremental", None, self._be, {})
         self.mode = mode
         self._n = 0
