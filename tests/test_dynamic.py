@@ -52,6 +52,20 @@ def test_graph_ids_and_errors():
             gconn.DynamicConnectivity(backend="gpu")
 
 
+@pytest.mark.parametrize("cls", [gconn.DynamicConnectivity, gconn.IncrementalConnectivity])
+def test_a_graph_of_names_or_relabelled_ids_is_refused(cls):
+    """graph= whose vertices are names or relabelled ids: an error, where the structure numbered them
+    0..k-1 and a later query by the user's ids answered for other vertices (5 and 7 were 'not connected')."""
+    import pandas as pd
+    relabelled = gconn.Graph.from_edges([5, 10**6], [7, 10**6 + 1], relabel=True)
+    with pytest.raises(ValueError, match=r"graph=...\): the graph's vertices are relabelled ids"):
+        cls(graph=relabelled, backend="cpu")
+    with pytest.raises(ValueError, match=r"graph=...\): the graph's vertices are names"):
+        cls(graph=pd.DataFrame({"src": ["a", "b"], "dst": ["b", "c"]}), backend="cpu")
+    s = cls(graph=gconn.Graph.from_edges([5, 10**3], [7, 10**3 + 1]), backend="cpu")
+    assert s.connected([5], [7]).tolist() == [True]
+
+
 def test_a_larger_random_stream():
     """10^5 operations in batches of 10^4, 30% deletions of present edges."""
     run_random_stream("cpu")

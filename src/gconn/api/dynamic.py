@@ -9,7 +9,7 @@ import numpy as np
 from gconn.graph import INT32_MAX, _as_id_array, _is_cupy
 from gconn.graph.ids import check_pair, id_range
 from gconn.graph.memory import check_vertices
-from gconn.inputs import as_graph
+from gconn.inputs import id_graph
 
 _KINDS = {"insert": 0, "i": 0, "query": 1, "q": 1, "delete": 2, "d": 2}
 
@@ -53,7 +53,7 @@ class DynamicConnectivity:
         self._lock = threading.Lock()
         self._grow(int(n), 0)
         if graph is not None:
-            g = as_graph(graph)
+            g = id_graph(graph, "DynamicConnectivity")
             src, dst = g.edges()        # a graph on the GPU stays there for the GPU's structure
             if self.backend == "cpu":
                 src, dst = (np.asarray(a.get() if _is_cupy(a) else a) for a in (src, dst))

@@ -13,7 +13,7 @@ from gconn.errors import VertexRangeError
 from gconn.graph import INT32_MAX, _as_id_array, _is_cupy
 from gconn.graph.ids import check_pair, id_range
 from gconn.graph.memory import check_vertices
-from gconn.inputs import as_graph
+from gconn.inputs import id_graph
 
 
 _KIND_NAMES = {"insert": 0, "query": 1, "i": 0, "q": 1}
@@ -44,7 +44,7 @@ class IncrementalConnectivity:
             raise ValueError(f"unknown mode {mode!r}; one of {', '.join(self.MODES)}")
         if not isinstance(n, (int, np.integer)) or isinstance(n, bool) or n < 0:
             raise ValueError(f"n must be a non-negative integer; got {n!r}")
-        g = as_graph(graph) if graph is not None else None
+        g = id_graph(graph, "IncrementalConnectivity") if graph is not None else None
         self._be = _backend_module(backend, g is not None and g.on_gpu)
         self.variant = _variant(algorithm, "incremental", None, self._be, {})
         self.mode = mode

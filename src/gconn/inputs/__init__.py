@@ -238,6 +238,25 @@ def _module(obj) -> str:
     return type(obj).__module__.split(".")[0]
 
 
+def id_graph(obj, who: str) -> Graph:
+    """:func:`as_graph` of a structure's ``graph=``, whose vertices must be the ids 0..n-1 that its
+    later batches name: names or relabelled ids (``graph.nodes``) are an error, not a silent renumbering.
+
+    >>> id_graph(([0, 2], [1, 3]), "DynamicConnectivity").n
+    4
+    """
+    g = as_graph(obj)
+    nodes = g.nodes
+    if nodes is not None:
+        ids = np.asarray(nodes)
+        if not (ids.dtype.kind in "iu" and ids.size == g.n and np.array_equal(ids, np.arange(g.n))):
+            what = "names" if ids.dtype.kind in "OSU" else "relabelled ids"
+            raise ValueError(f"{who}(graph=...): the graph's vertices are {what} (graph.nodes), but its batches "
+                             "name vertices by ids 0..n-1: build the graph from integer ids without relabel, or "
+                             "map your ids to graph.nodes' positions first")
+    return g
+
+
 def is_table(obj) -> bool:
     """Whether ``obj`` is a pandas/polars/cuDF DataFrame or a pyarrow Table."""
     mod = _module(obj)
