@@ -187,8 +187,10 @@ def test_named_table_and_compact_false():
 
 
 def test_names_need_relabel_in_the_api():
-    with pytest.raises(ValueError, match="relabel=True"):
+    with pytest.raises(ValueError, match=r"relabel=True to get the names back with the labels"):
         gconn.connected_components((np.array(["a"]), np.array(["b"])), backend="cpu")
+    with pytest.raises(ValueError, match=r"relabel=True to get the forest's edges by name, as \(src, dst\)"):
+        gconn.spanning_forest((np.array(["a"]), np.array(["b"])), backend="cpu")
     with pytest.raises(TypeError, match="both hold names or both integer"):
         gconn.as_graph((np.array(["a", "b"]), np.array([1, 2])))
     with pytest.raises(TypeError, match="str or bytes"):

@@ -278,8 +278,9 @@ def _run_devices(src: Source, call: Call) -> Outcome:
 def _run_resident(src: Source, call: Call, be, read=None) -> Outcome:
     g_in = to_graph(src, call.n, call.relabel, read=read)
     if call.relabel is False and not call.table and has_names(g_in) and src.kind != "graph":
-        raise ValueError("the vertex ids are names, not integers: pass relabel=True to get the names back "
-                         "with the labels, as (n_components, labels, names)")
+        back = "the forest's edges by name, as (src, dst)" if call.problem == "forest" else \
+            "the names back with the labels, as (n_components, labels, names)"
+        raise ValueError(f"the vertex ids are names, not integers: pass relabel=True to get {back}")
     if be.NAME == "cpu" and g_in.on_gpu:
         be = backend_module("gpu")
     g = be.to_backend(g_in)
