@@ -53,3 +53,22 @@ def test_a_fresh_process_copies_on_numpy_until_numba_loads():
             "print(staging.cold())\n")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert r.stdout.split("\n")[:2] == ["True (2, 9) True", "False"]
+
+
+def _cold_copy_in_child():
+    staging.cold = lambda: True
+    a = np.arange(4 * staging.PART, dtype=np.int64)
+    out = np.empty(a.size, np.int64)
+    assert staging.stage(out, a) == (0, a.size - 1) and np.array_equal(out, a)
+
+
+def test_numpy_copies_run_in_a_forked_child(monkeypatch):
+    """A child forked after the copies' threads started makes its own (the parent's are not in it)."""
+    import multiprocessing
+    monkeypatch.setattr(staging, "cold", lambda: True)
+    a = np.arange(4 * staging.PART, dtype=np.int64)
+    staging.stage(np.empty(a.size, np.int64), a)        # the pool's threads, in this process
+    child = multiprocessing.get_context("fork").Process(target=_cold_copy_in_child)
+    child.start()
+    child.join(60)
+    assert child.exitcode == 0

@@ -14,6 +14,7 @@ copies.
 from __future__ import annotations
 
 import ctypes
+import os
 import sys
 import threading
 import time
@@ -56,6 +57,8 @@ _POOL: list = []
 
 def _pool():
     if not _POOL:
+        if hasattr(os, "register_at_fork"):
+            os.register_at_fork(after_in_child=_POOL.clear)     # a forked child has none of the threads
         from concurrent.futures import ThreadPoolExecutor
         _POOL.append(ThreadPoolExecutor(SHARES, thread_name_prefix="gconn-copy"))
     return _POOL[0]
