@@ -197,6 +197,20 @@ def test_names_need_relabel_in_the_api():
         gconn.as_graph((np.array(["a", 3.5], object), np.array(["b", "c"], object)))
 
 
+def test_edge_arrays_of_another_shape_say_which():
+    """An array that is neither (m, 2) edges nor a square matrix is an error; 2 rows of ids (PyG's
+    edge_index) are told how to pass them, the same from every entry point."""
+    pyg = np.array([[0, 1, 2], [1, 2, 3]])
+    hint = r"got \(2, 3\): for 2 rows of ids \(PyG's edge_index\) pass \(a\[0\], a\[1\]\) or a\.T"
+    for call in (lambda: gconn.connected_components(pyg), lambda: gconn.Graph.from_edges(pyg),
+                 lambda: gconn.connected_components(pyg, directed=True, connection="strong")):
+        with pytest.raises(ValueError, match=hint):
+            call()
+    with pytest.raises(ValueError, match=r"must have shape \(m, 2\); got \(1, 3\)$"):
+        gconn.connected_components(np.array([[0, 1, 2]]))
+    _check(gconn.connected_components((pyg[0], pyg[1])), pyg[0], pyg[1])
+
+
 def test_named_edge_arrays():
     g = gconn.as_graph(np.array([["b", "a"], ["c", "a"]]))
     assert g.nodes.tolist() == ["a", "b", "c"] and g.m == 2

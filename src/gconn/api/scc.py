@@ -16,7 +16,7 @@ import numpy as np
 
 from gconn.api.dispatch import backend_name
 from gconn.inputs.adjacency import Adjacency, adjacency
-from gconn.graph import INT32_MAX, Graph, _as_id_array, _check_ids, _is_cupy, _is_square
+from gconn.graph import INT32_MAX, Graph, _as_id_array, _check_ids, _is_cupy, _is_square, edge_shape_error
 from gconn.pipeline.stats import Stats
 
 __all__ = ["strong_components", "directed_adjacency"]
@@ -49,7 +49,7 @@ def directed_adjacency(obj):
         if not (np.ma.isMaskedArray(obj) or _is_square(obj)):
             arr = obj if _is_cupy(obj) else _as_id_array(obj, "edges", allow_2d=True)
             if arr.ndim != 2 or arr.shape[1] != 2:
-                raise ValueError(f"an edge array must have shape (m, 2); got {tuple(arr.shape)}")
+                raise edge_shape_error(arr.shape)
             return _from_arcs(arr[:, 0], arr[:, 1], None)
     return adjacency(obj)
 

@@ -266,7 +266,7 @@ class Graph:
         if dst is None:
             arr = src if _is_cupy(src) else _as_id_array(src, "edges", allow_2d=True)
             if arr.ndim != 2 or arr.shape[1] != 2:
-                raise ValueError(f"an edge array must have shape (m, 2); got {tuple(arr.shape)}")
+                raise edge_shape_error(arr.shape)
             src, dst = arr[:, 0], arr[:, 1]
         if _is_cupy(src) or _is_cupy(dst):
             return DEVICE_FORMS().device_graph(src, dst, n, relabel)
@@ -435,6 +435,18 @@ def coerce(obj: Any, n: int | None = None) -> Graph:
     raise TypeError(f"cannot build a graph from {type(obj).__name__}; pass a gconn.Graph, (src, dst) arrays, "
                     "an (m, 2) array, a square adjacency matrix, a scipy.sparse matrix, a networkx graph "
                     "or a file path")
+
+
+def edge_shape_error(shape) -> ValueError:
+    """The error of an edge array that is not (m, 2); a (2, m) one (PyG's ``edge_index``) is told how.
+
+    >>> str(edge_shape_error((2, 5)))
+    "an edge array must have shape (m, 2); got (2, 5): for 2 rows of ids (PyG's edge_index) pass (a[0], a[1]) or a.T"
+    """
+    shape = tuple(int(d) for d in shape)
+    hint = ": for 2 rows of ids (PyG's edge_index) pass (a[0], a[1]) or a.T" if len(shape) == 2 and shape[0] == 2 \
+        else ""
+    return ValueError(f"an edge array must have shape (m, 2); got {shape}{hint}")
 
 
 AMBIGUOUS_2X2 = (

@@ -20,7 +20,8 @@ from typing import Any
 
 import numpy as np
 
-from gconn.graph import AMBIGUOUS_2X2, Graph, _as_id_array, _is_cupy, coerce, graph_from_pair, is_named, relabel_option
+from gconn.graph import (AMBIGUOUS_2X2, Graph, _as_id_array, _is_cupy, coerce, edge_shape_error, graph_from_pair,
+                         is_named, relabel_option)
 from gconn.graph.ids import check_column, check_n
 from gconn.inputs.adjacency import adjacency, graph_of as graph_of_adjacency
 
@@ -155,7 +156,7 @@ def _edge_array(obj, arr) -> Source:
             raise ValueError(AMBIGUOUS_2X2)
         return Source("matrix", obj, on_gpu=_is_cupy(arr))
     if len(shape) != 2 or shape[1] != 2:
-        raise ValueError(f"an edge array must have shape (m, 2); got {shape}")
+        raise edge_shape_error(shape)
     return _pair(obj, arr[:, 0], arr[:, 1])
 
 

@@ -25,6 +25,7 @@ import pandas as pd
 from dask import delayed
 
 from gconn import Graph
+from gconn.graph import edge_shape_error
 from gconn import connected_components as _gconn_cc
 from gconn import spanning_forest as _gconn_forest
 from gconn.io import identify, read_edges
@@ -285,7 +286,7 @@ def _leaves(edges, source, target, backend: str) -> list:
             raise TypeError("source= and target= name dataframe or file columns; an array's "
                             "columns are its first and second")
         if edges.ndim != 2 or edges.shape[1] != 2:
-            raise ValueError(f"an edge array must have shape (m, 2); got {edges.shape}")
+            raise edge_shape_error(edges.shape)
         _check_dtype(edges.dtype, "the edge array")
         if edges.numblocks[1] > 1:
             edges = edges.rechunk({1: 2})
