@@ -312,16 +312,8 @@ def edge_columns(table, source, target):
         raise ValueError(f"the table has duplicate column names: {names}")
     if source is None and target is None and len(names) < 2:
         raise ValueError(f"an edge table needs two columns (source and target); it has {names}")
-    from gconn.io._files import default_columns, partner, same_column
-    note = None
-    defaults = (0, 1)
-    if source is None and target is None:
-        defaults, note = default_columns(names, "the table")
-    elif source is None and str(target) in names:
-        defaults = (partner(names, target, "target") or 0, 1)
-    elif target is None and str(source) in names:
-        found = partner(names, source, "source")
-        defaults = (0, 1 if found is None else found)
+    from gconn.io._files import column_defaults, same_column
+    defaults, note = column_defaults(names, source, target, "the table")
     chosen = []
     for given, default, option in ((source, defaults[0], "source"), (target, defaults[1], "target")):
         if given is None:

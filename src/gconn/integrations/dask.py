@@ -29,7 +29,7 @@ from gconn.graph import edge_shape_error
 from gconn import connected_components as _gconn_cc
 from gconn import spanning_forest as _gconn_forest
 from gconn.io import identify, read_edges
-from gconn.io._files import default_columns, partner
+from gconn.io._files import column_defaults
 
 __all__ = ["connected_components", "spanning_forest", "IncrementalForest"]
 
@@ -86,14 +86,7 @@ def _pick_columns(columns, source, target, where: str) -> tuple:
     ``gconn.io._files.EDGE_NAMES`` (``src``/``dst``, ...), else the first two."""
     columns = list(columns)
     picked = []
-    defaults = (0, 1)
-    if source is None and target is None and len(columns) >= 2:
-        defaults = default_columns(columns, where)[0]
-    elif source is None and target in columns:
-        defaults = (partner(columns, target, "target") or 0, 1)
-    elif target is None and source in columns:
-        found = partner(columns, source, "source")
-        defaults = (0, 1 if found is None else found)
+    defaults = column_defaults(columns, source, target, where)[0] if len(columns) >= 2 else (0, 1)
     for arg, key, pos in (("source", source, defaults[0]), ("target", target, defaults[1])):
         if key is None:
             if len(columns) < 2:

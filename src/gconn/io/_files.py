@@ -68,6 +68,22 @@ def partner(names, given, role: str) -> int | None:
     return None
 
 
+def column_defaults(names, source, target, where: str) -> tuple[tuple[int, int], str | None]:
+    """The positions the edge columns take where ``source=`` or ``target=`` (or both) are not given,
+    and a note where that was a choice: :func:`default_columns` for both, else the given one's
+    :func:`partner`, else the first two positions.
+
+    >>> column_defaults(["w", "src", "dst"], "src", None, "t"), column_defaults(["a", "b"], None, "b", "t")
+    (((0, 2), None), ((0, 1), None))
+    """
+    if source is None and target is None:
+        return default_columns(names, where)
+    if source is None:
+        return (partner(names, target, "target") or 0, 1), None
+    found = partner(names, source, "source") if target is None else None
+    return (0, 1 if found is None else found), None
+
+
 def same_column(where: str, a, b) -> None:
     """The error where ``source=`` and ``target=`` come to one column (every edge a self loop)."""
     if a == b:

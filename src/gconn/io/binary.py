@@ -21,7 +21,7 @@ import numpy as np
 from gconn.graph import INT32_MAX, Graph
 from gconn.graph.ids import check_column
 from gconn.graph.relabel import dense_names
-from gconn.io._files import FileEdges, check_declared, default_columns, partner, same_column, without_edges
+from gconn.io._files import FileEdges, check_declared, column_defaults, same_column, without_edges
 
 def _load(path: Path, mmap_mode=None):
     try:
@@ -224,15 +224,7 @@ def read_parquet(info, n, relabelled: bool):
         if len(names) < 2 and (source is None or target is None):
             raise ValueError(f"{path.name}: an edge table needs two columns (source and target); it has "
                              f"{names}")
-        note = None
-        defaults = (0, 1)
-        if source is None and target is None:
-            defaults, note = default_columns(names, path.name)
-        elif source is None:
-            defaults = (partner(names, target, "target") or 0, 1)
-        elif target is None:
-            found = partner(names, source, "source")
-            defaults = (0, 1 if found is None else found)
+        defaults, note = column_defaults(names, source, target, path.name)
         columns = [source if source is not None else names[defaults[0]],
                    target if target is not None else names[defaults[1]]]
         same_column(path.name, *columns)

@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from gconn.graph.relabel import dense_ids, dense_names
-from gconn.io._files import FileEdges, default_columns, partner, quote, read_bytes, same_column, without_edges
+from gconn.io._files import FileEdges, column_defaults, quote, read_bytes, same_column, without_edges
 from gconn.graph import numba_free
 from gconn.io import _parsers as K
 
@@ -209,14 +209,7 @@ def sniff(head: bytes, name: str, *, complete: bool = True, header=None, source=
         if len(f1) < 2:
             raise ValueError(f"{name}, line {l1}: a header needs two or more column names, got "
                              f"{quote(t1.encode())}")
-        defaults = (0, 1)
-        if source is None and target is None:
-            defaults, column_note = default_columns(f1, f"line {l1}")
-        elif source is None:
-            defaults = (partner(f1, target, "target") or 0, 1)
-        elif target is None:
-            found = partner(f1, source, "source")
-            defaults = (0, 1 if found is None else found)
+        defaults, column_note = column_defaults(f1, source, target, f"line {l1}")
         cols = tuple(_column(f1, given, default, option, name, l1)
                      for given, default, option in ((source, defaults[0], "source"), (target, defaults[1], "target")))
     if cols[0] == cols[1]:
