@@ -118,6 +118,11 @@ def test_edge_columns_found_by_their_names_in_files(tmp_path):
     _check(gconn.connected_components(str(csv), backend="cpu", target="to"), src, dst)
 
 
+def test_a_polars_lazy_frame_is_asked_to_collect():
+    with pytest.raises(TypeError, match=r"a polars LazyFrame is a query.*\.collect\(\)"):
+        gconn.connected_components(pl.DataFrame({"src": [0], "dst": [1]}).lazy())
+
+
 def test_integer_columns_are_not_copied():
     src, dst = _edges(3)
     df = pd.DataFrame({"u": src.astype(np.int64), "v": dst.astype(np.int64)})

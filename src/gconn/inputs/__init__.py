@@ -119,6 +119,8 @@ def describe(obj: Any, *, format=None, header=None, source=None, target=None, na
     if mod == "dask":
         raise TypeError(f"a Dask {type(obj).__name__} is computed by its partitions: pass it to "
                         "gconn.integrations.dask.connected_components (or spanning_forest), or .compute() it first")
+    if mod == "polars" and type(obj).__name__ == "LazyFrame":
+        raise TypeError("a polars LazyFrame is a query, not its rows yet: pass lazy_frame.collect()")
     raise TypeError(
         f"cannot build a graph from {type(obj).__name__}; pass a gconn.Graph, (src, dst) arrays, "
         "an (m, 2) array, a square adjacency matrix, a scipy.sparse matrix, a networkx graph, "
