@@ -118,6 +118,18 @@ def test_edge_columns_found_by_their_names_in_files(tmp_path):
     _check(gconn.connected_components(str(csv), backend="cpu", target="to"), src, dst)
 
 
+def test_an_iterator_of_single_edges_is_told_how_to_pass_them():
+    """An iterator's items are (src, dst) chunks: one of single edges (zip(src, dst), a generator of
+    pairs) is an error saying so (it was 'src must be a 1-D array'); chunks still read, empty too."""
+    for edges in (zip([0, 2], [1, 3]), ((a, b) for a, b in [(0, 1), (2, 3)]), iter([("a", "b")])):
+        with pytest.raises(TypeError, match=r"yields single edges such as \((0, 1|'a', 'b')\): pass "
+                                            r"np\.array\(list\(edges\)\)"):
+            gconn.connected_components(edges, backend="cpu")
+    chunks = iter([(np.array([0, 2]), np.array([1, 3])), (np.array([4]), np.array([5]))])
+    assert gconn.connected_components(chunks, backend="cpu")[1].tolist() == [0, 0, 1, 1, 2, 2]
+    assert gconn.connected_components(iter([]), backend="cpu")[0] == 0
+
+
 def test_a_polars_lazy_frame_is_asked_to_collect():
     with pytest.raises(TypeError, match=r"a polars LazyFrame is a query.*\.collect\(\)"):
         gconn.connected_components(pl.DataFrame({"src": [0], "dst": [1]}).lazy())

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import itertools
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -113,7 +114,7 @@ def describe(obj: Any, *, format=None, header=None, source=None, target=None, na
     if mod == "networkx":
         return Source("networkx", obj, edges=obj.number_of_edges())
     if isinstance(obj, Iterator):
-        return Source("chunks", obj)
+        return Source("chunks", _chunks(obj))
     if obj is None:
         raise TypeError("no graph was given (None)")
     if mod == "dask":
@@ -125,6 +126,22 @@ def describe(obj: Any, *, format=None, header=None, source=None, target=None, na
         f"cannot build a graph from {type(obj).__name__}; pass a gconn.Graph, (src, dst) arrays, "
         "an (m, 2) array, a square adjacency matrix, a scipy.sparse matrix, a networkx graph, "
         "an edge table or a file path")
+
+
+def _chunks(it: Iterator) -> Iterator:
+    """An iterator of ``(src, dst)`` chunks, its first item looked at: an iterator of single edges (a
+    generator of pairs, ``zip(src, dst)``) is an error saying how to pass them."""
+    if hasattr(it, "n"):        # gconn's own readers of a file's chunks
+        return it
+    end = object()
+    first = next(it, end)
+    if first is end:
+        return iter(())
+    if isinstance(first, (tuple, list)) and len(first) == 2 and all(np.ndim(x) == 0 for x in first):
+        raise TypeError(f"an iterator passed as a graph yields (src, dst) chunks of id arrays; this one yields "
+                        f"single edges such as {tuple(first)!r}: pass np.array(list(edges)) (an (m, 2) array) or "
+                        "the ids as two arrays (src, dst)")
+    return itertools.chain([first], it)
 
 
 def _no_columns(obj, source, target) -> None:
