@@ -566,7 +566,7 @@ RULES = (
     Rule("gpu", "a path",
          lambda f: f.chains and f.degree < AUTO_GPU_SCATTERED_DEGREE, "none+union-rem-cas+find-naive+{link}",
          "a path takes no sampling, and FindHalve does not pay (B: Fourteenth session); in random order too: "
-         "path_s22 0.337 ms replayed, 0.385 launched, against FindSplit's 0.434 and 0.472 (BENCHMARKS.md, GPU)"),
+         "path_s22 0.344 ms replayed, 0.379 launched, against FindSplit's 0.434 and 0.497 (BENCHMARKS.md, GPU)"),
     Rule("gpu", "large and road-like",
          lambda f: f.degree < AUTO_MIN_DEGREE and f.m >= AUTO_GPU_ASYNC_EDGES and not (f.scattered or f.chains),
          "none+union-async+find-halve",
@@ -584,8 +584,8 @@ RULES = (
          lambda f: f.launched and f.m < AUTO_GPU_KOUT_EDGES,
          "none+union-rem-cas+find-naive+{link}",
          "a call launched from the host, not replayed, pays each kernel's launch; below 2^20 edges sampling's "
-         "launches cost more than it saves: soc-Slashdot0902 0.076 ms against HB's 0.120 (BENCHMARKS.md, GPU); "
-         "a spanning forest too: 0.107 ms against HB's 0.283"),
+         "launches cost more than it saves: soc-Slashdot0902 0.110 ms against HB's 0.174 (BENCHMARKS.md, GPU); "
+         "a spanning forest too: 0.107 ms against HB's 0.283 (2026-11-29)"),
     Rule("gpu", "k-out where HB leaves many roots",
          lambda f: f.kout and f.graph.hb_roots() > AUTO_GPU_HB_ROOTS, "kout+union-rem-cas+find-naive+{link}",
          "after k-out the few unions left do not repay FindHalve's compression (B: Fourteenth session)"),
@@ -595,7 +595,7 @@ RULES = (
     Rule("gpu", "HB", lambda f: True, "hb+union-rem-cas+find-halve+splice",
          "with an adjacency, sampling wins at every size; below 2^20 edges, on chains, and where HB's hooks "
          "leave few roots (the paper's Sec. 4.6: HB where it covers the graph), HB: on ba_s22_k16 its repeated "
-         "call takes 0.79x k-out's (BENCHMARKS.md, GPU)"),
+         "call takes 0.80x k-out's (BENCHMARKS.md, GPU)"),
     # --- CPU
     Rule("cpu", "low degree, or no adjacency",
          lambda f: f.degree < AUTO_MIN_DEGREE or not f.adjacency, "none+union-async+find-halve",
