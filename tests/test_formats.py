@@ -55,7 +55,7 @@ def edge_list_styles(draw, names=False):
     delimiter = draw(st.sampled_from(["\t", ",", ";", " , ", "; "] if names else [" ", "\t", ",", ";", "  ", " , ", " \t"]))
     return {
         "delimiter": delimiter,
-        "newline": draw(st.sampled_from(["\n", "\r\n"])),
+        "newline": draw(st.sampled_from(["\n", "\r\n", "\r"])),     # "\r": classic Mac OS
         "header": draw(st.sampled_from([None, ("source", "target"), ("from", "to")])),
         "weights": draw(st.booleans()),
         "comments": draw(st.lists(st.integers(0, 40), max_size=3)),
@@ -250,6 +250,35 @@ def test_metis_read_as_written(tmp_path_factory, pairs, extra, name):
     path = write_metis(tmp_path_factory.mktemp("metis"), pairs, n, name)
     g = gconn.load(path)
     assert g.n == n and edges_of(g) == simple_edges(pairs)
+
+
+@pytest.mark.parametrize("gz", [False, True])
+def test_lines_ended_by_cr_alone(tmp_path, monkeypatch, gz):
+    """Classic Mac OS line ends, in every text format, whole and in chunks: the graph written, and a note.
+    (They read as one line: an edge list of one edge whose other ids were weights.)"""
+    from gconn.io import chunks
+    pairs = [(0, 1), (1, 2), (3, 4), (5, 5), (2, 6)]
+    files = {"g.el": "".join(f"{a} {b}\n" for a, b in pairs).encode(),
+             "g.csv": ("source,target\n" + "".join(f"{a},{b}\n" for a, b in pairs)).encode(),
+             "g.mtx": write_mtx(tmp_path, pairs, 8, True, False, "w.mtx").read_bytes(),
+             "g.graph": write_metis(tmp_path, pairs, 8, "w.graph").read_bytes()}
+    for name, data in files.items():
+        cr = data.replace(b"\n", b"\r")
+        path = tmp_path / (name + (".gz" if gz else ""))
+        path.write_bytes(gzip.compress(cr) if gz else cr)
+        g = gconn.load(path)
+        assert edges_of(g) == simple_edges(pairs), name
+        assert g.n == (8 if name in ("g.mtx", "g.graph") else 7), name
+        assert any("end in CR alone" in x for x in identify(path).notes), name
+    # in chunks, the blocks cut at line ends (a block of 8 bytes holds one or two lines here)
+    monkeypatch.setattr(chunks, "BLOCK_BYTES", 8)
+    got = [(int(a), int(b)) for s, d in gconn.io.edge_chunks(tmp_path / ("g.el" + (".gz" if gz else "")), 2)
+           for a, b in zip(s, d)]
+    assert got == pairs
+    # CRLF files are not touched
+    path = tmp_path / "crlf.el"
+    path.write_bytes(files["g.el"].replace(b"\n", b"\r\n"))
+    assert edges_of(gconn.load(path)) == simple_edges(pairs) and not identify(path).notes
 
 
 def test_stdin_through_the_command(tmp_path):

@@ -149,6 +149,26 @@ def read_bytes(path: Path) -> np.ndarray:
     return np.frombuffer(data, np.uint8)
 
 
+#: bytes looked at before a whole text is searched for LF
+_CR_HEAD = 1 << 16
+
+
+def cr_lines(text):
+    """``text`` (bytes or uint8) with each CR made LF where its lines end in CR alone, as classic
+    Mac OS and some spreadsheet exports write them (the readers end lines at LF, and take a CR
+    before it as blank: a file of CR-ended lines would read as one line).
+
+    >>> cr_lines(b"1 2\r2 3\r"), cr_lines(b"1 2\r\n2 3\r\n")
+    (b'1 2\n2 3\n', b'1 2\r\n2 3\r\n')
+    """
+    if isinstance(text, bytes):
+        return text.replace(b"\r", b"\n") if b"\r" in text and b"\n" not in text else text
+    head = text[:_CR_HEAD]
+    if not (head == 13).any() or (head == 10).any() or (text == 10).any():
+        return text
+    return np.where(text == 13, np.uint8(10), text)
+
+
 def next_line(buf: np.ndarray, pos: int, line: int):
     """(start, end, number) of the first line from byte ``pos`` (line ``line``) on that is neither blank
     nor a '%' comment, or None."""

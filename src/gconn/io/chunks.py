@@ -139,7 +139,7 @@ def _line_blocks(info: FileInfo):
                 raw.seek(info.dialect.start)
             f = _ReadAhead(raw, BLOCK_BYTES) if info.gzip else raw
             try:
-                yield from _split(f)
+                yield from _split(f, info.cr)
             finally:
                 if info.gzip:
                     f.close()
@@ -147,11 +147,13 @@ def _line_blocks(info: FileInfo):
         raise gzip_error(info.path, e) from None
 
 
-def _split(f):
+def _split(f, cr: bool = False):
     buf = bytearray(BLOCK_BYTES)
     held = 0
     while True:
         used = _fill(f, buf, held)
+        if cr:
+            buf[held:used] = buf[held:used].replace(b"\r", b"\n")
         at_end = used < len(buf)
         cut = used if at_end else buf.rfind(b"\n", 0, used) + 1
         if cut == 0 and not at_end:  # one line longer than the buffer: read more of it

@@ -28,7 +28,8 @@ from pathlib import Path
 import numpy as np
 
 from gconn.graph.relabel import dense_ids, dense_names
-from gconn.io._files import FileEdges, column_defaults, quote, read_bytes, same_column, without_edges
+from gconn.io._files import (FileEdges, column_defaults, cr_lines, quote, read_bytes, same_column,
+                             without_edges)
 from gconn.graph import numba_free
 from gconn.io import _parsers as K
 
@@ -275,7 +276,7 @@ def _column(fields, given, default, option, name, line):
 def read_file(info, n: int | None, relabelled: bool):
     """The :class:`~gconn.io.FileEdges` of a whole edge list."""
     d = info.dialect
-    buf = read_bytes(info.path)
+    buf = cr_lines(read_bytes(info.path))
     if not d.parsed:
         src, dst, names, notes = read_names(info.path, buf, d)
         return FileEdges(src, dst, None, names, notes=notes)

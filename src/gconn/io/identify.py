@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from gconn.io._files import GZIP_ERRORS, gzip_error, is_gzip, open_binary, read_bytes
+from gconn.io._files import GZIP_ERRORS, cr_lines, gzip_error, is_gzip, open_binary, read_bytes
 from gconn.io.edgelist import HEAD_BYTES, sniff
 from gconn.io.metis import read_header as metis_header
 
@@ -49,6 +49,8 @@ class FileInfo:
     dialect: object = None
     #: ``source=``/``target=`` as given (a Parquet table's edge columns)
     columns: tuple = (None, None)
+    #: its lines end in CR alone (:func:`~gconn.io._files.cr_lines`)
+    cr: bool = False
 
     @property
     def name(self) -> str:
@@ -125,12 +127,15 @@ def identify(path, format=None, *, header=None, source=None, target=None, names=
         raise IsADirectoryError(f"{path}: is a directory, not a graph file")
     head, gz, whole = read_head(path, HEAD_BYTES)
     size = os.path.getsize(path)
+    notes, cr = [], not _binary(head) and cr_lines(head) is not head
+    if cr:
+        head = cr_lines(head)
+        notes.append(f"{path.name}: its lines end in CR alone (classic Mac OS): read as line ends")
     certain = next((fmt for magic, fmt in _MAGIC if head.startswith(magic)), None) if not gz else None
     evidence = f"its first bytes are those of a .{certain} file" if certain else ""
     if certain is None and _BANNER.match(head):
         certain, evidence = "mtx", "a Matrix Market banner"
     named = EXTENSIONS.get(split_name(path)[0])
-    notes = []
     if format is not None:
         if certain is not None and certain != format:
             raise ValueError(f"{path.name}: format={format!r}, but the file is {certain} ({evidence})")
@@ -148,7 +153,7 @@ def identify(path, format=None, *, header=None, source=None, target=None, names=
     elif named is not None:
         fmt, how = named, f"the extension {split_name(path)[0]}"
     else:
-        content = head if whole else (bytes(read_bytes(path)) if gz else path.read_bytes())
+        content = head if whole else bytes(read_bytes(path))
         metis = _metis_evidence(content)
         fmt = "metis" if metis else "edgelist"
         how = f"the content: {metis}" if metis else "the content: neither Matrix Market nor METIS"
@@ -168,7 +173,7 @@ def identify(path, format=None, *, header=None, source=None, target=None, names=
         if (source is not None or target is not None) and fmt != "parquet":
             raise ValueError(f"{path.name}: source=/target= name the columns of an edge list or Parquet table, "
                              f"not of {fmt}")
-    return FileInfo(path, fmt, gz, size, how, tuple(notes), dialect, (source, target))
+    return FileInfo(path, fmt, gz, size, how, tuple(notes), dialect, (source, target), cr)
 
 
 def _metis_evidence(content: bytes) -> str:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from gconn.io._files import FileEdges, check_declared, next_line, quote, read_bytes
+from gconn.io._files import FileEdges, check_declared, cr_lines, next_line, quote, read_bytes
 from gconn.io import _parsers as K
 
 _CHUNK = 1 << 20
@@ -37,7 +37,7 @@ def read(info, n: int | None, relabelled: bool):
     """The :class:`~gconn.io.FileEdges` of a METIS file."""
     path = info.path
     name = path.name
-    buf = read_bytes(path)
+    buf = cr_lines(read_bytes(path))
     n_file, m, fmt, ncon, hline, body = read_header(path, buf)
     check_declared(name, n, n_file, hline, f"{name}, line {hline}: n={n_file}", relabelled)
     skip = (fmt[0] == "1") + (ncon if fmt[1] == "1" else 0)

@@ -5,13 +5,14 @@ malformed entries leniently); where it rejects a file, gconn's parser names the 
 """
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from gconn.io._files import (GZIP_ERRORS, FileEdges, check_declared, is_gzip, next_line, open_binary, quote,
-                             read_bytes)
+from gconn.io._files import (GZIP_ERRORS, FileEdges, check_declared, cr_lines, is_gzip, next_line, open_binary,
+                             quote, read_bytes)
 from gconn.io import _parsers as K
 from gconn.io.edgelist import write_pairs
 
@@ -66,7 +67,8 @@ def _read_header(name: str, buf: np.ndarray) -> _Header:
 def read(info, n: int | None, relabelled: bool):
     """The :class:`~gconn.io.FileEdges` of a Matrix Market file."""
     path = info.path
-    buf = read_bytes(path)
+    raw = read_bytes(path)
+    buf = cr_lines(raw)
     header = _read_header(path.name, buf)
     check_declared(path.name, n, header.rows, header.size_line, f"{path.name}, line {header.size_line}: the "
                    f"{header.rows} x {header.cols} matrix", relabelled)
@@ -75,7 +77,9 @@ def read(info, n: int | None, relabelled: bool):
     # fast_matrix_market picks gzip by the name: a stream where name and content might disagree
     gz = is_gzip(path)
     try:
-        if gz or path.suffix in (".gz", ".bz2"):
+        if buf is not raw:
+            (data, (row, col)), _ = fmm.read_coo(io.BytesIO(buf.tobytes()), generalize_symmetry=False)
+        elif gz or path.suffix in (".gz", ".bz2"):
             with open_binary(path, gz) as f:
                 (data, (row, col)), _ = fmm.read_coo(f, generalize_symmetry=False)
         else:
