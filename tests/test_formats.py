@@ -281,6 +281,25 @@ def test_lines_ended_by_cr_alone(tmp_path, monkeypatch, gz):
     assert edges_of(gconn.load(path)) == simple_edges(pairs) and not identify(path).notes
 
 
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be", "utf-32"])
+def test_utf16_text_is_an_error_saying_how_to_convert(tmp_path, encoding):
+    """Windows editors save 'Unicode' as UTF-16: it was 'binary data, not a edgelist text file'."""
+    path = tmp_path / "g.el"
+    path.write_bytes("0 1\n1 2\n".encode(encoding))
+    with pytest.raises(ValueError, match=r"g\.el: UTF-16 text .*iconv -f UTF-16 -t UTF-8 g\.el"):
+        gconn.load(path)
+
+
+def test_names_not_in_utf8_are_an_error_naming_the_byte(tmp_path):
+    """A Latin-1 name: the error was pyarrow's 'CSV conversion error to string: invalid UTF8 data'."""
+    path = tmp_path / "g.el"
+    path.write_bytes("ann bob\ncafé bob\nbob ann\n".encode("latin-1"))
+    with pytest.raises(ValueError, match=r"g\.el, line 2, column 4: byte 0xe9 is not UTF-8"):
+        gconn.load(path)
+    path.write_bytes("ann bob\ncafé bob\nbob ann\n".encode("utf-8"))
+    assert sorted(gconn.load(path, return_names=True)[1].tolist()) == ["ann", "bob", "café"]
+
+
 def test_stdin_through_the_command(tmp_path):
     """What users pipe in: METIS and Matrix Market read as what they are."""
     pairs = [(0, 1), (1, 2), (3, 4), (5, 5)]

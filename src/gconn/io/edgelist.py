@@ -466,6 +466,7 @@ def read_names(path: Path, buf: np.ndarray, d):
             where = f"{path.name}, line {line}" if line else f"{path.name}"
             raise ValueError(f"{where}: {row.actual_columns} fields, but the lines of this file have "
                              f"{row.expected_columns} (line {d.first_line}): {quote(row.text.encode())}") from None
+        _check_utf8(path, buf)
         text = str(e).strip()
         raise ValueError(f"{path.name} (from line {d.line}): {text[:300]}") from None
     cols = []
@@ -512,6 +513,19 @@ def read_names(path: Path, buf: np.ndarray, d):
         return src, dst, None, notes
     s, t, names = dense_names(src, dst)
     return s, t, names, notes
+
+
+def _check_utf8(path: Path, buf: np.ndarray) -> None:
+    """Name the first byte of ``buf`` that is not UTF-8, by line and column."""
+    data = bytes(buf)
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line, line_start = data.count(b"\n", 0, e.start) + 1, data.rfind(b"\n", 0, e.start) + 1
+        raise ValueError(
+            f"{path.name}, line {line}, column {e.start - line_start + 1}: byte "
+            f"0x{data[e.start]:02x} is not UTF-8 (text saved as Latin-1 or Windows-1252 has such bytes); gconn "
+            f"reads names as UTF-8: convert the file first, e.g. iconv -f WINDOWS-1252 -t UTF-8") from None
 
 
 def _first(mask) -> int:

@@ -101,6 +101,18 @@ def _binary(head: bytes) -> bool:
     return b"\0" in head[:4096]
 
 
+_TEXT_NAMES = {"mtx": "Matrix Market", "edgelist": "edge list", "metis": "METIS"}
+
+
+def _utf16(head: bytes) -> bool:
+    """Text in UTF-16 (or UTF-32), as Windows' editors save 'Unicode': a byte order mark, or ASCII
+    with every other byte NUL."""
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return True
+    even, odd = head[0:64:2], head[1:64:2]
+    return len(odd) >= 4 and (not any(odd) and all(even) or not any(even) and all(odd))
+
+
 def _shown(head: bytes) -> str:
     return " ".join(f"{b:02x}" for b in head[:8])
 
@@ -132,6 +144,10 @@ def identify(path, format=None, *, header=None, source=None, target=None, names=
         head = cr_lines(head)
         notes.append(f"{path.name}: its lines end in CR alone (classic Mac OS): read as line ends")
     certain = next((fmt for magic, fmt in _MAGIC if head.startswith(magic)), None) if not gz else None
+    if certain is None and _utf16(head):
+        raise ValueError(f"{path.name}: UTF-16 text (first bytes {_shown(head)}), as Windows editors save "
+                         f"'Unicode'; gconn reads UTF-8 (or ASCII): convert it first, e.g. "
+                         f"iconv -f UTF-16 -t UTF-8 {path.name} > {Path(path.name).stem}-utf8{path.suffix}")
     evidence = f"its first bytes are those of a .{certain} file" if certain else ""
     if certain is None and _BANNER.match(head):
         certain, evidence = "mtx", "a Matrix Market banner"
@@ -148,7 +164,7 @@ def identify(path, format=None, *, header=None, source=None, target=None, names=
         if named is not None and named != certain:
             notes.append(f"{path.name}: read as {certain} ({evidence}), though its name says {named}")
     elif _binary(head):
-        what = f"a {named} text file" if named in TEXT else "a graph file gconn reads"
+        what = f"the {_TEXT_NAMES[named]} text its name says" if named in TEXT else "a graph file gconn reads"
         raise ValueError(f"{path.name}: binary data (first bytes {_shown(head)}), not {what}; {supported()}")
     elif named is not None:
         fmt, how = named, f"the extension {split_name(path)[0]}"
