@@ -300,6 +300,17 @@ def test_names_not_in_utf8_are_an_error_naming_the_byte(tmp_path):
     assert sorted(gconn.load(path, return_names=True)[1].tolist()) == ["ann", "bob", "café"]
 
 
+@pytest.mark.parametrize("name", ["g.zip", "g.csv"])
+def test_a_zip_of_a_text_file_is_an_error_saying_what_it_holds(tmp_path, name):
+    """Its zip bytes are an .npz's: it was 'expected arrays src and dst ...; found ['g.csv']'."""
+    import zipfile
+    path = tmp_path / name
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr("edges.csv", "source,target\n0,1\n")
+    with pytest.raises(ValueError, match=r"a zip archive of edges\.csv, not of NumPy arrays"):
+        gconn.load(path)
+
+
 def test_stdin_through_the_command(tmp_path):
     """What users pipe in: METIS and Matrix Market read as what they are."""
     pairs = [(0, 1), (1, 2), (3, 4), (5, 5)]

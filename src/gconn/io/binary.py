@@ -55,6 +55,9 @@ def read_npz(info, n: int | None, relabelled: bool):
         raise ValueError(f"{path.name}: expected an .npz archive, found a single .npy array")
     with archive:
         keys = set(archive.files)
+        if keys and not any(name.endswith(".npy") for name in archive.zip.namelist()):
+            raise ValueError(f"{path.name}: a zip archive of {', '.join(sorted(keys)[:5])}, not of NumPy arrays "
+                             "(an .npz); gconn reads text files plain or gzipped: extract it, or gzip the file")
         if {"format", "shape"} <= keys and "src" not in keys:
             return _scipy_npz(path)
         stored = None
