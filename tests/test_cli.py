@@ -395,3 +395,18 @@ def test_compile_notice_once_per_process(capsys, monkeypatch):
     with common.watch_compiles() as watch:
         assert njit(cache=False)(twice)(5) == 10
     assert watch.count == 1 and capsys.readouterr().err == ""
+
+
+def test_cc_notes_a_vertex_0_left_alone(capsys, tmp_path):
+    """An edge list numbered from 1 counts vertex 0 as a component: said, as the user may count from 1."""
+    one, zero = tmp_path / "one.el", tmp_path / "zero.el"
+    one.write_text("1 2\n2 3\n5 6\n")
+    zero.write_text("0 1\n1 2\n4 5\n")
+    code, out, err = run(capsys, "cc", str(one), "-b", "cpu")
+    assert code == 0 and fields(out)["components"] == "4"
+    assert "vertex 0 is a component of its own" in err and "--relabel" in err
+    for argv in ((str(zero),), (str(one), "--relabel"), (str(one), "--n", "9")):
+        code, out, err = run(capsys, "cc", *argv, "-b", "cpu")
+        assert code == 0 and "vertex 0" not in err, argv
+    code, out, err = run(capsys, "cc", str(one), "-b", "cpu", "--json")
+    assert any("vertex 0 is a component" in x for x in json.loads(out)["notes"])
