@@ -311,6 +311,16 @@ def test_a_zip_of_a_text_file_is_an_error_saying_what_it_holds(tmp_path, name):
         gconn.load(path)
 
 
+def test_a_konect_bipartite_file_is_an_error(tmp_path):
+    """'% bip': left vertex 1 and right vertex 1 are two vertices; read as one id space they merged."""
+    path = tmp_path / "out.bip"
+    path.write_text("% bip unweighted\n% 3 2 2\n1 1\n1 2\n2 2\n")
+    with pytest.raises(ValueError, match=r"out\.bip: a KONECT bipartite file"):
+        gconn.load(path)
+    path.write_text("% sym unweighted\n1 2\n")     # one id space: read
+    assert gconn.load(path).n == 3
+
+
 def test_stdin_through_the_command(tmp_path):
     """What users pipe in: METIS and Matrix Market read as what they are."""
     pairs = [(0, 1), (1, 2), (3, 4), (5, 5)]

@@ -147,6 +147,10 @@ def data_lines(raw: bytes, pos: int, line: int):
         line += 1
 
 
+#: KONECT's first line for a bipartite graph ("% bip unweighted"): two id spaces in one file
+_KONECT_BIP = re.compile(rb"%[ \t]*bip[ \t]+\w+")
+
+
 def sniff(head: bytes, name: str, *, complete: bool = True, header=None, source=None, target=None,
           names=None) -> Dialect:
     """The :class:`Dialect` of an edge list from its first bytes ``head``
@@ -166,6 +170,10 @@ def sniff(head: bytes, name: str, *, complete: bool = True, header=None, source=
     found = _HEADER.match(raw[bom:bom + 200])
     declared = int(found.group(1)) if found else None
     listed = _LISTED.match(raw[bom:bom + 200]) is not None
+    if _KONECT_BIP.match(raw[bom:bom + 200]):
+        raise ValueError(f"{name}: a KONECT bipartite file ('% bip' on line 1): its two columns number two "
+                         "vertex sets, each from 1, and gconn reads one set of ids; add the first set's size "
+                         "to the second column's ids to read it as one graph")
     if _NAMED.match(raw[bom:bom + 200]):
         # gconn wrote names (some may be digits) and no column header
         names = True if names is None else names
