@@ -158,8 +158,8 @@ def cr_lines(text):
     Mac OS and some spreadsheet exports write them (the readers end lines at LF, and take a CR
     before it as blank: a file of CR-ended lines would read as one line).
 
-    >>> cr_lines(b"1 2\r2 3\r"), cr_lines(b"1 2\r\n2 3\r\n")
-    (b'1 2\n2 3\n', b'1 2\r\n2 3\r\n')
+    >>> cr_lines(b"1 2\\r2 3\\r"), cr_lines(b"1 2\\r\\n2 3\\r\\n")
+    (b'1 2\\n2 3\\n', b'1 2\\r\\n2 3\\r\\n')
     """
     if isinstance(text, bytes):
         return text.replace(b"\r", b"\n") if b"\r" in text and b"\n" not in text else text
