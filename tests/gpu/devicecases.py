@@ -9,7 +9,7 @@ import pytest
 import gconn
 from gconn.graph import Graph
 from oracles import check_forest, host, reference, same_partition
-from streamcases import chunked, write_edge_list
+from chunkedcases import chunked, write_edge_list
 
 
 def scipy_labels(src, dst, n=None):

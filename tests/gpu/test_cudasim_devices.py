@@ -13,7 +13,7 @@ from hypothesis import given, settings, strategies as st
 
 from devicecases import (run_arrays, run_budget, run_cli, run_declared_n, run_errors, run_files, run_forest, run_iterator,
                          scipy_labels)
-from streamcases import components_graph
+from chunkedcases import components_graph
 
 SIM = os.environ.get("NUMBA_ENABLE_CUDASIM", "0").strip() not in ("", "0")
 pytestmark = [pytest.mark.cudasim,
@@ -48,8 +48,8 @@ def test_files(edges, tmp_path):
 
 
 def test_budget(edges, monkeypatch):
-    from gconn.chunked import gpu as stream
-    monkeypatch.setattr(stream, "CHUNK_EDGES", 8)
+    from gconn.chunked import gpu as chunked_gpu
+    monkeypatch.setattr(chunked_gpu, "CHUNK_EDGES", 8)
     run_budget(*edges, [0, 0], 2000)
 
 

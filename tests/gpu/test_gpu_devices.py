@@ -12,7 +12,7 @@ import gconn
 from devicecases import (run_arrays, run_budget, run_cli, run_declared_n, run_errors, run_files, run_forest, run_iterator,
                          scipy_labels)
 from oracles import host
-from streamcases import components_graph
+from chunkedcases import components_graph
 
 from gpucases import ON_GPU
 
@@ -98,13 +98,13 @@ def test_benchmark_runs(capsys):
 def test_pinned_arrays_are_copied_as_they_are(edges, devices, monkeypatch):
     """Arrays in page-locked memory go to the GPU with no staging, on one GPU or several."""
     import cupyx
-    from gconn.chunked import gpu as stream
+    from gconn.chunked import gpu as chunked_gpu
     src, dst, n = edges
     ps, pd = cupyx.empty_pinned(src.shape, src.dtype), cupyx.empty_pinned(dst.shape, dst.dtype)
     ps[:], pd[:] = src, dst
     seen = []
-    real = stream.pinned
-    monkeypatch.setattr(stream, "pinned", lambda a: seen.append(real(a)) or seen[-1])
+    real = chunked_gpu.pinned
+    monkeypatch.setattr(chunked_gpu, "pinned", lambda a: seen.append(real(a)) or seen[-1])
     run_arrays(ps, pd, n, devices)
     k0, l0 = scipy_labels(src, dst)
     k, labels = gconn.connected_components((ps, pd), backend="gpu", device_memory=6 * n + (3 << 20))

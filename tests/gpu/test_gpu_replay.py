@@ -14,7 +14,7 @@ import gconn
 from gconn.graph import Graph
 
 from oracles import check_forest, component_minima, host, reference
-from streamcases import components_graph
+from chunkedcases import components_graph
 
 from gconn.backends import gpu
 from gpucases import GPU_OK as _OK, ON_GPU

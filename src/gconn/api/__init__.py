@@ -48,7 +48,7 @@ def connected_components(graph=None, directed=True, connection="weak", return_la
     ``device_memory`` (bytes or e.g. ``"4GB"``; default ``GCONN_DEVICE_MEMORY``, else all free) bounds
     the GPU's use: larger host graphs go in chunks.
     ``output="pandas"`` or ``"polars"`` returns ``(n_components, table)`` (``vertex``, ``component``).
-    ``devices=[0, 1]`` (or ``"all"``) shares host edges among those GPUs, each streaming its part over
+    ``devices=[0, 1]`` (or ``"all"``) shares host edges among those GPUs, each sending its part in chunks over
     its own link (:mod:`gconn.chunked.devices`); ``device_memory`` then bounds each one.
 
     >>> import gconn

@@ -1,4 +1,4 @@
-"""Several GPUs of one host on one call (``devices=``): each GPU streams its
+"""Several GPUs of one host on one call (``devices=``): each GPU sends its
 share of the host edges over its own link into its own parent array (a
 :class:`~gconn.chunked.gpu.ChunkedUnion` each, in a thread of its own); the
 shares' results, O(n) each, are then merged on the first GPU.

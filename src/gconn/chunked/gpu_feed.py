@@ -180,7 +180,7 @@ def _pump(fns, src, dst, pieces, events, dbuf, params, at, hostb, c):
 
 
 def warm() -> None:
-    """Compile (or load) :func:`_pump` for the streamed id types (no GPU needed)."""
+    """Compile (or load) :func:`_pump` for the chunked route's id types (no GPU needed)."""
     z = lambda *shape: np.zeros(shape, np.int64)                # noqa: E731
     for dt in (np.int32, np.int64):
         for writeable in (True, False):     # read-only: a memory-mapped .npy or .gcb

@@ -76,7 +76,7 @@ def algorithm_options(problem: str) -> argparse.ArgumentParser:
                    help="a variant option, repeatable: k=3 (k-out edges), kout=paper, hb_n=4, "
                         "bfs_sample=1024, bfs_levels=256, max_rounds=...; one the variant ignores: an error")
     p.add_argument("--devices", type=device_ids, metavar="IDS",
-                   help="GPUs that share the host edges, each streaming its part: e.g. 0,1, or all")
+                   help="GPUs that share the host edges, each sending its part in chunks: e.g. 0,1, or all")
     p.add_argument("--repeat", type=positive_int, default=1, metavar="R",
                    help="timed runs; the median and min are reported (default 1)")
     p.add_argument("--warmup", type=non_negative_int, default=0, metavar="W",

@@ -225,7 +225,7 @@ def warmup(show: bool = True, notice: bool = True) -> dict:
     """
     from gconn.graph import generators
     from gconn import io
-    from gconn.chunked import cpu as streamed
+    from gconn.chunked import cpu as chunked_cpu
     from gconn.chunked import gpu_feed as feed
     from gconn.backends.gpu import staging
     t0 = time.perf_counter()
@@ -240,7 +240,7 @@ def warmup(show: bool = True, notice: bool = True) -> dict:
                 for ext in (".mtx", ".el", ".graph", ".npy", ".gcb"):
                     io.save(g, os.path.join(tmp, "g" + ext))
                     io.load(os.path.join(tmp, "g" + ext))
-            streamed.warm(streamed.plan_of("auto", "cc", {}))
+            chunked_cpu.warm(chunked_cpu.plan_of("auto", "cc", {}))
             staging.warm()
             feed.warm()
             bar.update()

@@ -26,7 +26,7 @@ DEFAULT_CHUNK_EDGES = 1 << 22
 #: Bytes read from a text file at a time (at most; a line is never split).
 BLOCK_BYTES = 1 << 24
 _INT32_LIMIT = int(np.iinfo(np.int32).max) + 1
-_STREAMED = ("edgelist", "gcb", "npy")
+_CHUNKED = ("edgelist", "gcb", "npy")
 
 
 class EdgeChunks:
@@ -77,8 +77,8 @@ def of_file(info: FileInfo, chunk_edges: int | None = None):
     """:class:`EdgeChunks` of the file ``info`` describes, or a sentence saying why it is read whole."""
     chunk_edges = chunk_edges or DEFAULT_CHUNK_EDGES
     fmt, name = info.format, info.name
-    if fmt not in _STREAMED:
-        return f"{name}: {fmt} files are read whole, not in chunks (in chunks: {', '.join(_STREAMED)})"
+    if fmt not in _CHUNKED:
+        return f"{name}: {fmt} files are read whole, not in chunks (in chunks: {', '.join(_CHUNKED)})"
     if fmt == "gcb":
         return _gcb(info.path, chunk_edges)
     if fmt == "npy":

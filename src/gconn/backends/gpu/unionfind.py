@@ -1,6 +1,6 @@
 """The union-find finish on the GPU (paper Sec. 3.4): L_max, vertex gathering,
 the load-balanced finish over the gathered CSR work, the COO operations (the
-finish without sampling, incremental batches, streamed chunks), compression.
+finish without sampling, incremental batches, the chunked route's chunks), compression.
 
 >>> from gconn.backends.gpu import unionfind
 >>> from gconn.backends.gpu.launch import REGISTRY
@@ -21,7 +21,7 @@ OP_QUERY = 1        # every op a query,
 OP_MIXED = 2        # kinds[i] says (0 union, 1 query)
 #: coo_ops's id checks: none,
 TRACK_NONE = 0
-#: the smallest and largest id folded into a bounds row (streamed chunks),
+#: the smallest and largest id folded into a bounds row (the chunked route's chunks),
 TRACK_BOUNDS = 1
 #: two flags, an id outside 0..cap-1 and an id cap-1 (a CuPy pair passed again)
 TRACK_FIT = 2

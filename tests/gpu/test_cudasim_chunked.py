@@ -1,11 +1,11 @@
 """Streamed union-find (gconn.chunked.gpu) in numba's CUDA simulator.
 
-    NUMBA_ENABLE_CUDASIM=1 python -m pytest -m cudasim tests/gpu/test_cudasim_stream.py
+    NUMBA_ENABLE_CUDASIM=1 python -m pytest -m cudasim tests/gpu/test_cudasim_chunked.py
 
 There are no streams or pinned buffers in the simulator: the chunks are
 plain copies, and the chunking, the growth of the parent array, the
 validation and the budget decision run as on a GPU (the pinned path is
-tested by test_gpu_stream.py on a real GPU).
+tested by test_gpu_chunked.py on a real GPU).
 """
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import sys
 import numpy as np
 import pytest
 
-from streamcases import (check_labels, chunked, components_graph, quarter_of_graph, run_arrays_growing,
+from chunkedcases import (check_labels, chunked, components_graph, quarter_of_graph, run_arrays_growing,
                          run_bad_ids, run_budget, run_budget_resizes, run_chunk_sizes, run_csr, run_csr_errors, run_forest,
                          run_one_chunk, run_unknown_n, run_unsettled_errors, spy_landings)
 
@@ -25,7 +25,7 @@ pytestmark = [pytest.mark.cudasim,
 
 if SIM:
     import gconn
-    from gconn.chunked import gpu_feed as feed, gpu as stream
+    from gconn.chunked import gpu_feed as feed, gpu as chunked_gpu
 
 
 @pytest.fixture(scope="module")
@@ -42,21 +42,21 @@ def dense():
 def test_chunks_cut_through_components(edges):
     """Chunk sizes 1, a few and m: SciPy's partition each time."""
     src, dst, n = edges
-    run_chunk_sizes(stream, src, dst, n, [1, 7, src.size])
+    run_chunk_sizes(chunked_gpu, src, dst, n, [1, 7, src.size])
 
 
 @pytest.mark.parametrize("variant", ["none+union-rem-cas+find-split+split-one", "none+union-hooks+find-compress",
                                      "none+union-rem-lock+find-halve", "none+union-jtb+find-two-try-split"])
 def test_union_find_variants(edges, variant):
     src, dst, n = edges
-    run_chunk_sizes(stream, src, dst, n, [9], variant)
+    run_chunk_sizes(chunked_gpu, src, dst, n, [9], variant)
 
 
 def test_unknown_n_grows_the_parent_array(edges):
     """An iterator of uneven chunks and ids far beyond the first capacity."""
     src, dst, n = edges
     big_src, big_dst = src * 50, dst * 50      # ids up to ~2000: several doublings from 16
-    run_unknown_n(stream, big_src, big_dst, n * 50, [5, 1, 13])
+    run_unknown_n(chunked_gpu, big_src, big_dst, n * 50, [5, 1, 13])
 
 
 def test_memory_budget_four_times_over(dense):
@@ -89,32 +89,32 @@ def test_scipy_matrix_streams(dense):
 
 def test_arrays_checked_on_the_device_grow_the_parents(dense):
     src, dst, _ = dense
-    run_arrays_growing(stream, src, dst, 7)
+    run_arrays_growing(chunked_gpu, src, dst, 7)
 
 
 def test_edge_buffers_widen_and_shrink_under_a_budget(monkeypatch):
     src, dst, _ = components_graph(np.random.default_rng(8), 1000, 3000)
-    run_budget_resizes(stream, src, dst, monkeypatch)
+    run_budget_resizes(chunked_gpu, src, dst, monkeypatch)
 
 
 def test_csr_streamed_in_chunks_that_cut_rows(edges):
     src, dst, n = edges
-    run_csr(stream, src, dst, n, [1, 5, src.size])
+    run_csr(chunked_gpu, src, dst, n, [1, 5, src.size])
 
 
 def test_csr_errors(dense):
     src, dst, n = dense
-    run_csr_errors(stream, src, dst, n, 16)
+    run_csr_errors(chunked_gpu, src, dst, n, 16)
 
 
 def test_errors_of_a_feed_settled_after_its_labels(dense, monkeypatch):
     src, dst, n = dense
-    run_unsettled_errors(stream, src, dst, n, monkeypatch)
+    run_unsettled_errors(chunked_gpu, src, dst, n, monkeypatch)
 
 
 def test_one_chunk(dense, monkeypatch):
     src, dst, n = dense
-    run_one_chunk(stream, src, dst, monkeypatch)
+    run_one_chunk(chunked_gpu, src, dst, monkeypatch)
 
 
 def test_budget_from_the_environment(dense, monkeypatch):
@@ -127,7 +127,7 @@ def test_budget_from_the_environment(dense, monkeypatch):
 def test_vertices_beyond_the_budget(edges):
     src, dst, n = edges
     with pytest.raises(MemoryError, match=r"n=\d+.*budget of"):
-        stream.chunked_union((src * 1000, dst * 1000), device_memory=4096)
+        chunked_gpu.chunked_union((src * 1000, dst * 1000), device_memory=4096)
 
 
 def test_spanning_forest_from_the_stream(dense):
@@ -137,14 +137,14 @@ def test_spanning_forest_from_the_stream(dense):
 
 def test_bad_ids_name_chunk_and_offset(edges):
     src, dst, _ = edges
-    run_bad_ids(stream, src, dst, 8)
+    run_bad_ids(chunked_gpu, src, dst, 8)
 
 
 def test_files_are_memory_mapped(edges, tmp_path):
     src, dst, n = edges
     g = gconn.Graph.from_edges(src, dst, n + 3)
     gconn.save(g, tmp_path / "g.gcb")
-    st = stream.chunked_union(str(tmp_path / "g.gcb"), chunk_edges=11)
+    st = chunked_gpu.chunked_union(str(tmp_path / "g.gcb"), chunk_edges=11)
     roots, _, _, n_out = st.result()
     assert n_out == n + 3           # the file's n, isolated vertices included
     check_labels(src, dst, n + 3, roots)
@@ -168,10 +168,10 @@ def test_the_labels_host_array_fits_them(edges, monkeypatch):
     """The host memory a streamed call's labels will come back into (made
     while the device finishes): as large as the parent array where n is
     unknown, n elements where it is known, none for a spanning forest.
-    (The fetch into it runs on a GPU: test_gpu_stream.)"""
+    (The fetch into it runs on a GPU: test_gpu_chunked.)"""
     import scipy.sparse as sp
     src, dst, n = edges
-    made = spy_landings(stream, monkeypatch, 5)
+    made = spy_landings(chunked_gpu, monkeypatch, 5)
     order = np.argsort(np.maximum(src, dst), kind="stable")   # the first chunk holds the smallest ids
     k, labels = gconn.connected_components((src[order], dst[order]), backend="gpu")
     assert len(made) == 1 and made[0].nbytes >= labels.nbytes and labels.dtype == np.int32
@@ -324,7 +324,7 @@ def test_staging_copies_and_bounds(threads, k):
     a = rng.integers(-5, 1 << 30, k)
     pairs = np.stack([a, a[::-1]], axis=1)
     out_a, out_b = np.zeros(k + 3, np.int32), np.zeros(k, np.int64)
-    with stream._threads(threads):
+    with chunked_gpu._threads(threads):
         assert numba.get_num_threads() == min(threads, numba.config.NUMBA_NUM_THREADS)
         assert stage(out_a, a) == (int(a.min()), int(a.max()))
         assert stage(out_b, pairs[:, 1]) == (int(a.min()), int(a.max()))
@@ -347,7 +347,7 @@ def test_staging_plain_copies(threads, k, monkeypatch):
     readonly = a.copy()
     readonly.flags.writeable = False
     wide = rng.integers(-5, 1 << 30, (k, 2))
-    with stream._threads(threads):
+    with chunked_gpu._threads(threads):
         for src in (a, readonly):
             out = np.full(k + 5, 7, np.int32)
             staging.copy_into(out, src)
@@ -437,9 +437,9 @@ def pump_case(m, chunk, piece, ring=3, *, cap=1 << 40, watch=False, devb=None, w
     rng = np.random.default_rng(m * 7 + chunk)
     s, d = (rng.integers(0, 1 << 30, m).astype(np.int32) for _ in range(2))
     pieces = np.full((ring, piece + 2), -1, np.int32)       # rows longer than a piece, as a kept block may be
-    bufs = [(np.zeros(chunk, np.int32), np.zeros(chunk, np.int32)) for _ in range(stream.BUFFERS)]
+    bufs = [(np.zeros(chunk, np.int32), np.zeros(chunk, np.int32)) for _ in range(chunked_gpu.BUFFERS)]
     dbuf = np.array([(a.ctypes.data, b.ctypes.data) for a, b in bufs], np.int64)
-    params = np.zeros((stream.BUFFERS, 68), np.int64)
+    params = np.zeros((chunked_gpu.BUFFERS, 68), np.int64)
     for row, (a, b) in zip(params, bufs):
         row[14 + 4], row[21 + 4] = a.ctypes.data, b.ctypes.data
     ptrs = (np.arange(params.size, dtype=np.int64) * 8 + params.ctypes.data).reshape(params.shape)
@@ -447,7 +447,7 @@ def pump_case(m, chunk, piece, ring=3, *, cap=1 << 40, watch=False, devb=None, w
     rows = -(-m // chunk)
     devb = np.zeros(2 * rows, np.int64) if devb is None else devb
     hostb = np.full(2 * rows, feed._NOT_BACK, np.int64)
-    events = np.arange(1000, 1000 + ring + 2 * stream.BUFFERS, dtype=np.int64)
+    events = np.arange(1000, 1000 + ring + 2 * chunked_gpu.BUFFERS, dtype=np.int64)
     c = np.zeros(feed._CONTROL, np.int64)
     c[feed._M], c[feed._CHUNK], c[feed._ROWS], c[feed._CAP], c[feed._WATCH] = m, chunk, rows, cap, watch
     c[feed._PIECE], c[feed._PIECES], c[feed._ISZ], c[feed._SHARES] = piece, pieces.ctypes.data, 4, 2
@@ -540,7 +540,7 @@ def test_pump_runs_when_loaded_from_numbas_cache(tmp_path):
     import sys
     here = os.path.dirname(os.path.abspath(__file__))
     code = (f"import sys; sys.path[:0] = [{here!r}, {os.path.dirname(here)!r}]\n"
-            "import test_cudasim_stream as t\n"
+            "import test_cudasim_chunked as t\n"
             "drv, c, s, d, _ = t.pump_case(1000, 96, 17)\n"
             "assert c[t.feed._A] == 1000 and len(drv.launches) == 11\n"
             "print('fed')\n")

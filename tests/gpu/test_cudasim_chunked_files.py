@@ -1,7 +1,7 @@
 """Text edge lists parsed in chunks and streamed to the GPU
 (gconn.chunked.gpu) in numba's CUDA simulator.
 
-    NUMBA_ENABLE_CUDASIM=1 python -m pytest -m cudasim tests/gpu/test_cudasim_stream_files.py
+    NUMBA_ENABLE_CUDASIM=1 python -m pytest -m cudasim tests/gpu/test_cudasim_chunked_files.py
 """
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import os
 import numpy as np
 import pytest
 
-from streamcases import (components_graph, run_sparse_ids_before_the_range, run_text_chunks, run_text_cli,
+from chunkedcases import (components_graph, run_sparse_ids_before_the_range, run_text_chunks, run_text_cli,
                          run_text_errors_and_fallbacks, run_text_formats)
 
 SIM = os.environ.get("NUMBA_ENABLE_CUDASIM", "0").strip() not in ("", "0")
@@ -48,10 +48,10 @@ def test_ids_outgrowing_int32_after_the_first_chunk(tmp_path, monkeypatch):
     from gconn.io import chunks
     monkeypatch.setattr(chunks, "BLOCK_BYTES", 16)
     monkeypatch.setattr(chunks, "DEFAULT_CHUNK_EDGES", 2)
-    from gconn.chunked import gpu as streaming
+    from gconn.chunked import gpu as chunked_gpu
     returned = []
-    run = streaming.run
-    monkeypatch.setattr(streaming, "run", lambda *a, **k: returned.append(run(*a, **k)) or returned[-1])
+    run = chunked_gpu.run
+    monkeypatch.setattr(chunked_gpu, "run", lambda *a, **k: returned.append(run(*a, **k)) or returned[-1])
     path = tmp_path / "wide.el"
     path.write_text("0 1\n1 2\n2 3\n3 4\n4 5\n5 3000000000\n")
     with pytest.raises(gconn.VertexRangeError, match="relabel=True"):
@@ -65,10 +65,10 @@ def test_declared_n_beyond_int32_gives_int64_ids(monkeypatch):
     """A declared vertex count past the int32 range makes the streamer's ids
     int64 even when the first chunk is int32 (shown with the limit lowered)."""
     from gconn.design import Plan, Variant
-    from gconn.chunked import gpu as stream
-    monkeypatch.setattr(stream, "INT32_MAX", 100)
-    st = stream.ChunkedUnion(Plan.of(Variant.parse("none+union-async+find-halve")), n=150, limit=1 << 24)
-    st.feed(stream.HostEdges((np.array([0, 120], np.int32), np.array([149, 7], np.int32))))
+    from gconn.chunked import gpu as chunked_gpu
+    monkeypatch.setattr(chunked_gpu, "INT32_MAX", 100)
+    st = chunked_gpu.ChunkedUnion(Plan.of(Variant.parse("none+union-async+find-halve")), n=150, limit=1 << 24)
+    st.feed(chunked_gpu.HostEdges((np.array([0, 120], np.int32), np.array([149, 7], np.int32))))
     roots, _, _, n = st.result()
     assert st.idt == np.int64 and n == 150 and roots[0] == roots[149] and roots[7] == roots[120] != roots[0]
 

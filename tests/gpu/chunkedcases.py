@@ -52,34 +52,34 @@ def chunked(src, dst, sizes):
         i += 1
 
 
-def run_chunk_sizes(stream, src, dst, n, sizes, variant="none+union-async+find-halve"):
+def run_chunk_sizes(chunked_gpu, src, dst, n, sizes, variant="none+union-async+find-halve"):
     for c in sizes:
-        st = stream.chunked_union((src, dst), variant, chunk_edges=c)
+        st = chunked_gpu.chunked_union((src, dst), variant, chunk_edges=c)
         roots, _, _, n_out = st.result()
         assert n_out == int(max(src.max(), dst.max())) + 1
         check_labels(src, dst, n_out, roots)
         assert st.chunks == -(-src.size // c)
 
 
-def run_unknown_n(stream, src, dst, n, cuts):
+def run_unknown_n(chunked_gpu, src, dst, n, cuts):
     """Chunks in random order, then by growing largest id (the parent
     array grows again and again, chunks in flight are unioned again)."""
     by_id = np.argsort(np.maximum(src, dst), kind="stable")
     for s, d in ((src, dst), (src[by_id], dst[by_id])):
-        st = stream.chunked_union(chunked(s, d, cuts), chunk_edges=max(cuts))
+        st = chunked_gpu.chunked_union(chunked(s, d, cuts), chunk_edges=max(cuts))
         roots, _, _, n_out = st.result()
         assert n_out == int(max(src.max(), dst.max())) + 1
         check_labels(src, dst, n_out, roots)
         assert st.cap >= n_out
 
 
-def run_arrays_growing(stream, src, dst, chunk):
+def run_arrays_growing(chunked_gpu, src, dst, chunk):
     """Arrays (ids checked by the device) with no n, in order of growing
     largest id: chunks meet a parent array too small for them, are unioned
     again once it has grown, and the partition is SciPy's."""
     by_id = np.argsort(np.maximum(src, dst), kind="stable")
     s, d = src[by_id], dst[by_id]
-    st = stream.chunked_union((s, d), chunk_edges=chunk)
+    st = chunked_gpu.chunked_union((s, d), chunk_edges=chunk)
     roots, _, _, n_out = st.result()
     assert n_out == int(max(src.max(), dst.max())) + 1 and st.cap >= n_out
     check_labels(src, dst, n_out, roots)
@@ -87,7 +87,7 @@ def run_arrays_growing(stream, src, dst, chunk):
     return st
 
 
-def run_budget_resizes(stream, src, dst, monkeypatch):
+def run_budget_resizes(chunked_gpu, src, dst, monkeypatch):
     """Arrays with no n under a budget that holds the parent array only
     with small edge buffers: after the first chunk the buffers widen to
     all that the budget leaves beside the parent array; in order of growing id
@@ -98,14 +98,14 @@ def run_budget_resizes(stream, src, dst, monkeypatch):
     src, dst = src.astype(np.int64), dst.astype(np.int64)
     n = int(max(src.max(), dst.max())) + 1
     limit = 4 * n * 8                        # int64 parents: a quarter of the budget
-    floor = limit // 4 // (2 * 8 * stream.BUFFERS)
+    floor = limit // 4 // (2 * 8 * chunked_gpu.BUFFERS)
     made_room = []
-    real = stream.ChunkedUnion._make_room
-    monkeypatch.setattr(stream.ChunkedUnion, "_make_room", lambda self, need: (made_room.append(need), real(self, need)))
+    real = chunked_gpu.ChunkedUnion._make_room
+    monkeypatch.setattr(chunked_gpu.ChunkedUnion, "_make_room", lambda self, need: (made_room.append(need), real(self, need)))
     by_id = np.argsort(np.maximum(src, dst), kind="stable")
     for s, d, shrinks in ((src[by_id], dst[by_id], True), (src, dst, False)):
         made_room.clear()
-        st = stream.chunked_union((s, d), device_memory=limit)
+        st = chunked_gpu.chunked_union((s, d), device_memory=limit)
         roots, _, _, n_out = st.result()
         assert n_out == n and st.cap >= n
         check_labels(src, dst, n, roots)
@@ -129,55 +129,55 @@ def csr_of(src, dst, n):
     return indptr, dst[order].copy()
 
 
-def rows_per_chunk_budget(stream, indptr, indices, chunk: int) -> int:
+def rows_per_chunk_budget(chunked_gpu, indptr, indices, chunk: int) -> int:
     """A device budget for a streamed CSR with room for the parent array,
     the offsets, the chunk buffers and half of its entries' rows: each
     chunk then finds its own rows."""
-    isz = np.dtype(stream._id_dtype(indices, "indices")).itemsize
+    isz = np.dtype(chunked_gpu._id_dtype(indices, "indices")).itemsize
     n = indptr.size - 1
-    return n * isz + indptr.nbytes + 2 * isz * stream.BUFFERS * chunk + indices.size * isz // 2
+    return n * isz + indptr.nbytes + 2 * isz * chunked_gpu.BUFFERS * chunk + indices.size * isz // 2
 
 
-def run_csr(stream, src, dst, n, sizes):
+def run_csr(chunked_gpu, src, dst, n, sizes):
     """A CSR streamed in chunks that cut through rows (only its column
     ids cross; each entry's row is found on the device): every entry's
     row in one pass where the budget holds them, else each chunk's (a
     budget with room for half of them)."""
     indptr, indices = csr_of(src, dst, n + 2)
     for c in sizes:
-        for budget, rows in ((None, "whole"), (rows_per_chunk_budget(stream, indptr, indices, c), "chunks")):
-            st = stream.chunked_union(stream.HostEdges.of_csr(indptr, indices, n + 2), chunk_edges=c,
+        for budget, rows in ((None, "whole"), (rows_per_chunk_budget(chunked_gpu, indptr, indices, c), "chunks")):
+            st = chunked_gpu.chunked_union(chunked_gpu.HostEdges.of_csr(indptr, indices, n + 2), chunk_edges=c,
                                      device_memory=budget)
             roots, _, _, n_out = st.result()
             assert n_out == n + 2 and st.chunks == -(-src.size // c) and st.csr_rows == rows
             check_labels(src, dst, n + 2, roots)
 
 
-def run_csr_errors(stream, src, dst, n, chunk):
+def run_csr_errors(chunked_gpu, src, dst, n, chunk):
     """Column ids out of range and offsets that decrease: errors that say
     which entry or row, found by the device."""
     indptr, indices = csr_of(src, dst, n)
     bad = indices.copy()
     bad[-3] = -1
     with pytest.raises(ValueError, match=rf"negative vertex id -1 \(indices\[{bad.size - 3}\]\)"):
-        stream.chunked_union(stream.HostEdges.of_csr(indptr, bad, n), chunk_edges=chunk)
+        chunked_gpu.chunked_union(chunked_gpu.HostEdges.of_csr(indptr, bad, n), chunk_edges=chunk)
     bad[-3] = n
     with pytest.raises(ValueError, match=rf"vertex id {n} \(indices\[{bad.size - 3}\]\) is out of range"):
-        stream.chunked_union(stream.HostEdges.of_csr(indptr, bad, n), chunk_edges=chunk)
+        chunked_gpu.chunked_union(chunked_gpu.HostEdges.of_csr(indptr, bad, n), chunk_edges=chunk)
     ptr = indptr.copy()
     ptr[n // 2] = ptr[n // 2 + 1] + 1
     # every entry's row in one pass, and each chunk's
-    tight = rows_per_chunk_budget(stream, ptr, indices, chunk)
-    assert stream.chunked_union(stream.HostEdges.of_csr(indptr, indices, n), chunk_edges=chunk,
+    tight = rows_per_chunk_budget(chunked_gpu, ptr, indices, chunk)
+    assert chunked_gpu.chunked_union(chunked_gpu.HostEdges.of_csr(indptr, indices, n), chunk_edges=chunk,
                                device_memory=tight).csr_rows == "chunks"
     for budget in (None, tight):
         with pytest.raises(ValueError, match=r"indptr decreases .* at row"):
-            stream.chunked_union(stream.HostEdges.of_csr(ptr, indices, n), chunk_edges=chunk, device_memory=budget)
+            chunked_gpu.chunked_union(chunked_gpu.HostEdges.of_csr(ptr, indices, n), chunk_edges=chunk, device_memory=budget)
     with pytest.raises(ValueError, match=r"indptr runs from 0 to"):
-        stream.HostEdges.of_csr(indptr, indices[:-1], n)
+        chunked_gpu.HostEdges.of_csr(indptr, indices[:-1], n)
 
 
-def run_unsettled_errors(stream, src, dst, n, monkeypatch):
+def run_unsettled_errors(chunked_gpu, src, dst, n, monkeypatch):
     """A call whose n is known (a SciPy matrix, a host Graph) queues its
     labels before its feed has settled, then raises the input's errors
     (found by the device) once they are back: bad column ids and
@@ -185,8 +185,8 @@ def run_unsettled_errors(stream, src, dst, n, monkeypatch):
     import scipy.sparse as sp
     from scipy.sparse.csgraph import connected_components as scipy_cc
     states = []
-    real = stream.ChunkedUnion.result
-    monkeypatch.setattr(stream.ChunkedUnion, "result", lambda st: states.append(st._pending is not None) or real(st))
+    real = chunked_gpu.ChunkedUnion.result
+    monkeypatch.setattr(chunked_gpu.ChunkedUnion, "result", lambda st: states.append(st._pending is not None) or real(st))
     A = sp.csr_matrix((np.ones(src.size, np.int8), (src, dst)), shape=(n, n))
     k0, want = scipy_cc(A, directed=False)
     k, labels = gconn.connected_components(A, backend="gpu")
@@ -212,15 +212,15 @@ def run_unsettled_errors(stream, src, dst, n, monkeypatch):
     assert states[-1] is False
 
 
-def spy_landings(stream, monkeypatch, chunk_edges: int) -> list:
+def spy_landings(chunked_gpu, monkeypatch, chunk_edges: int) -> list:
     """The landings (``gconn.backends.gpu.staging.Landing``) streamed calls make for
     their labels (see ``ChunkedUnion._land``), appended to the returned list as they are made,
     for labels of any size, with chunks of ``chunk_edges``."""
     made = []
-    real = stream.landing
-    monkeypatch.setattr(stream, "landing", lambda size, dtype: made.append(real(size, dtype)) or made[-1])
-    monkeypatch.setattr(stream, "LAND_BYTES", 1)
-    monkeypatch.setattr(stream, "CHUNK_EDGES", chunk_edges)
+    real = chunked_gpu.landing
+    monkeypatch.setattr(chunked_gpu, "landing", lambda size, dtype: made.append(real(size, dtype)) or made[-1])
+    monkeypatch.setattr(chunked_gpu, "LAND_BYTES", 1)
+    monkeypatch.setattr(chunked_gpu, "CHUNK_EDGES", chunk_edges)
     return made
 
 
@@ -249,21 +249,21 @@ def run_forest(src, dst, n, **kw):
     check_forest(g, fs, fd, k0)
 
 
-def run_one_chunk(stream, src, dst, monkeypatch):
+def run_one_chunk(chunked_gpu, src, dst, monkeypatch):
     """Host arrays that fit one chunk take the one-stream path (no ChunkedUnion): labels, int64 ids, a
     spanning forest and stats as the feed gives them; a negative id, sparse ids under relabel="auto",
     a budget and a second chunk take the feed, which names the id."""
     import scipy.sparse as sp
     from scipy.sparse.csgraph import connected_components as scipy_cc
     fed, one = [], []
-    real_init, real_one = stream.ChunkedUnion.__init__, stream._one_chunk
-    monkeypatch.setattr(stream.ChunkedUnion, "__init__", lambda st, *a, **kw: fed.append(1) or real_init(st, *a, **kw))
+    real_init, real_one = chunked_gpu.ChunkedUnion.__init__, chunked_gpu._one_chunk
+    monkeypatch.setattr(chunked_gpu.ChunkedUnion, "__init__", lambda st, *a, **kw: fed.append(1) or real_init(st, *a, **kw))
 
     def spy(*a, **kw):
         out = real_one(*a, **kw)
         one.append(out is not None)
         return out
-    monkeypatch.setattr(stream, "_one_chunk", spy)
+    monkeypatch.setattr(chunked_gpu, "_one_chunk", spy)
     n = int(max(src.max(), dst.max())) + 1
     k0, want = scipy_cc(sp.coo_matrix((np.ones(src.size), (src, dst)), shape=(n, n)), directed=False)
     for s, d in ((src, dst), (src.astype(np.int64), dst.astype(np.int64))):
@@ -280,19 +280,19 @@ def run_one_chunk(stream, src, dst, monkeypatch):
     assert one[-1] is False and fed == [1]
     k, labels = gconn.connected_components((src, dst), backend="gpu", device_memory="1 GB")
     assert k == k0 and fed == [1, 1] and len(one) == 4
-    monkeypatch.setattr(stream, "CHUNK_EDGES", src.size - 1)
+    monkeypatch.setattr(chunked_gpu, "CHUNK_EDGES", src.size - 1)
     k, labels = gconn.connected_components((src, dst), backend="gpu")
     assert k == k0 and np.array_equal(host(labels), want) and one[-1] is False and fed == [1, 1, 1]
 
 
-def run_bad_ids(stream, src, dst, chunk):
+def run_bad_ids(chunked_gpu, src, dst, chunk):
     bad = src.copy()
     at = src.size - 2
     bad[at] = -7
     with pytest.raises(ValueError, match=rf"chunk {at // chunk} .*negative vertex id -7 \(src\[{at}\]\)"):
-        stream.chunked_union((bad, dst), chunk_edges=chunk)
+        chunked_gpu.chunked_union((bad, dst), chunk_edges=chunk)
     with pytest.raises(ValueError, match=r"out of range for n=3"):
-        stream.chunked_union((src, dst), n=3, chunk_edges=chunk)
+        chunked_gpu.chunked_union((src, dst), n=3, chunk_edges=chunk)
 
 
 # -- text edge lists, parsed in chunks and streamed (gconn.chunked.gpu) --------
@@ -398,10 +398,10 @@ def run_sparse_ids_before_the_range(folder, monkeypatch):
     resident route relabels), from a file and from host arrays alike; dense
     ids stream as they are."""
     import gconn
-    from gconn.chunked import gpu as stream
+    from gconn.chunked import gpu as chunked_gpu
     sized = []      # the sizes the parent array was grown to
-    grow = stream.ChunkedUnion._grow
-    monkeypatch.setattr(stream.ChunkedUnion, "_grow", lambda self, need: (grow(self, need), sized.append(need)))
+    grow = chunked_gpu.ChunkedUnion._grow
+    monkeypatch.setattr(chunked_gpu.ChunkedUnion, "_grow", lambda self, need: (grow(self, need), sized.append(need)))
     path = folder / "sparse.el"
     path.write_text("0 200000000\n5 200000000\n")
     for graph in (str(path), (np.array([0, 5]), np.array([200000000, 200000000]))):

@@ -2,7 +2,7 @@
 copy threads, chunk sizes, memory-mapped files, the device memory budget,
 against SciPy.
 
-    python -m pytest -m gpu tests/gpu/test_gpu_stream.py
+    python -m pytest -m gpu tests/gpu/test_gpu_chunked.py
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import pytest
 import gconn
 
 from oracles import host
-from streamcases import (check_labels, chunked, components_graph, quarter_of_graph, run_arrays_growing,
+from chunkedcases import (check_labels, chunked, components_graph, quarter_of_graph, run_arrays_growing,
                          run_bad_ids, run_budget, run_budget_resizes, run_chunk_sizes, run_csr, run_csr_errors, run_forest,
                          run_one_chunk, run_sparse_ids_before_the_range, run_text_chunks, run_text_cli,
                          run_text_errors_and_fallbacks, run_text_formats,
@@ -25,7 +25,7 @@ from gpucases import GPU_OK as _OK, ON_GPU
 pytestmark = ON_GPU
 
 if _OK:
-    from gconn.chunked import gpu as stream
+    from gconn.chunked import gpu as chunked_gpu
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +39,7 @@ def test_pinned_staging(edges, threads):
     cut through every component."""
     src, dst, n = edges
     for c in (1 << 12, 300_007, src.size):
-        st = stream.chunked_union((src, dst), chunk_edges=c, copy_threads=threads)
+        st = chunked_gpu.chunked_union((src, dst), chunk_edges=c, copy_threads=threads)
         roots, _, _, n_out = st.result()
         check_labels(src, dst, n_out, roots)
         assert st.chunks == -(-src.size // c)
@@ -47,13 +47,13 @@ def test_pinned_staging(edges, threads):
 
 def test_chunk_size_one():
     src, dst, n = components_graph(np.random.default_rng(6), 300, 600)
-    run_chunk_sizes(stream, src, dst, n, [1, src.size])
+    run_chunk_sizes(chunked_gpu, src, dst, n, [1, src.size])
 
 
 def test_unknown_n_and_int64(edges):
     src, dst, n = edges
-    run_unknown_n(stream, src, dst, n, [100_000, 7, 250_001])
-    run_unknown_n(stream, src.astype(np.int64) * 3, dst.astype(np.int64) * 3, 3 * n, [333_333])
+    run_unknown_n(chunked_gpu, src, dst, n, [100_000, 7, 250_001])
+    run_unknown_n(chunked_gpu, src.astype(np.int64) * 3, dst.astype(np.int64) * 3, 3 * n, [333_333])
 
 
 def test_strided_columns_and_memmaps(edges, tmp_path):
@@ -66,7 +66,7 @@ def test_strided_columns_and_memmaps(edges, tmp_path):
     np.save(tmp_path / "e.npy", pairs)
     gconn.save(gconn.Graph.from_edges(src, dst, n), tmp_path / "g.gcb")
     for path in ("e.npy", "g.gcb"):
-        st = stream.chunked_union(str(tmp_path / path), chunk_edges=1 << 16)
+        st = chunked_gpu.chunked_union(str(tmp_path / path), chunk_edges=1 << 16)
         roots, _, _, n_out = st.result()
         check_labels(src, dst, n_out, roots)
 
@@ -79,7 +79,7 @@ def test_budget_four_times_over(edges):
 
 def test_edge_buffers_widen_and_shrink_under_a_budget(edges, monkeypatch):
     src, dst, _ = edges
-    run_budget_resizes(stream, src, dst, monkeypatch)
+    run_budget_resizes(chunked_gpu, src, dst, monkeypatch)
 
 
 def test_widening_waits_for_nothing_on_the_host(edges, monkeypatch):
@@ -89,7 +89,7 @@ def test_widening_waits_for_nothing_on_the_host(edges, monkeypatch):
     are SciPy's."""
     src, dst, n = edges
     in_widen, waits, widths = [False], [], []
-    sync, widen = stream._CudaPipe.sync, stream.ChunkedUnion._widen
+    sync, widen = chunked_gpu._CudaPipe.sync, chunked_gpu.ChunkedUnion._widen
 
     def counted_sync(self):
         waits.append(in_widen[0])
@@ -103,10 +103,10 @@ def test_widening_waits_for_nothing_on_the_host(edges, monkeypatch):
             in_widen[0] = False
             widths.append(self.chunk_edges)
 
-    monkeypatch.setattr(stream._CudaPipe, "sync", counted_sync)
-    monkeypatch.setattr(stream.ChunkedUnion, "_widen", marked_widen)
+    monkeypatch.setattr(chunked_gpu._CudaPipe, "sync", counted_sync)
+    monkeypatch.setattr(chunked_gpu.ChunkedUnion, "_widen", marked_widen)
     # the parent array takes a quarter of the budget
-    st = stream.chunked_union((src, dst), device_memory=4 * n * src.itemsize)
+    st = chunked_gpu.chunked_union((src, dst), device_memory=4 * n * src.itemsize)
     roots, _, _, n_out = st.result()
     check_labels(src, dst, n_out, roots)
     assert widths and max(widths) > st._floor, (widths, st._floor)
@@ -123,7 +123,7 @@ def test_forest_and_iterator(edges):
 
 def test_bad_ids(edges):
     src, dst, _ = edges
-    run_bad_ids(stream, src, dst, 1 << 16)
+    run_bad_ids(chunked_gpu, src, dst, 1 << 16)
 
 
 def test_arrays_checked_on_the_device_grow_the_parents(edges):
@@ -131,12 +131,12 @@ def test_arrays_checked_on_the_device_grow_the_parents(edges):
     learns the ids only from the bounds the unions send back) and are
     unioned again."""
     src, dst, _ = edges
-    run_arrays_growing(stream, src, dst, 1 << 16)
+    run_arrays_growing(chunked_gpu, src, dst, 1 << 16)
 
 
 def test_errors_of_a_feed_settled_after_its_labels(edges, monkeypatch):
     src, dst, n = edges
-    run_unsettled_errors(stream, src, dst, n, monkeypatch)
+    run_unsettled_errors(chunked_gpu, src, dst, n, monkeypatch)
 
 
 def test_csr_streamed(edges):
@@ -145,8 +145,8 @@ def test_csr_streamed(edges):
     import scipy.sparse as sp
     from scipy.sparse.csgraph import connected_components as scipy_cc
     src, dst, n = edges
-    run_csr(stream, src, dst, n, [1 << 12, 300_007, src.size])
-    run_csr_errors(stream, src, dst, n, 1 << 16)
+    run_csr(chunked_gpu, src, dst, n, [1 << 12, 300_007, src.size])
+    run_csr_errors(chunked_gpu, src, dst, n, 1 << 16)
     A = sp.csr_matrix((np.ones(src.size, np.int8), (src, dst)), shape=(n, n))
     k0, want = scipy_cc(A, directed=False)
     k, labels, stats = gconn.connected_components(A, backend="gpu", return_stats=True)
@@ -155,31 +155,31 @@ def test_csr_streamed(edges):
 
 @pytest.mark.parametrize("known_n", [False, True])
 def test_native_feed_takes_the_chunks_after_the_first(edges, known_n, monkeypatch):
-    """The chunks go through the native feed (``stream._pump``), more
+    """The chunks go through the native feed (``chunked_gpu._pump``), more
     than ``PUMP_CHUNKS`` of them, ids growing past the parent array
     included, from arrays and from a CSR; the labels are SciPy's and the
     same as with every chunk through the host's loop."""
     import scipy.sparse as sp
     src, dst, n = edges
     starts = []
-    real = stream._pump
-    monkeypatch.setattr(stream, "_pump", lambda *a: starts.append(int(a[-1][stream._A])) or real(*a))
-    monkeypatch.setattr(stream, "cold", lambda: False)      # a process that has loaded numba's CPU kernels
+    real = chunked_gpu._pump
+    monkeypatch.setattr(chunked_gpu, "_pump", lambda *a: starts.append(int(a[-1][chunked_gpu._A])) or real(*a))
+    monkeypatch.setattr(chunked_gpu, "cold", lambda: False)      # a process that has loaded numba's CPU kernels
     order = np.argsort(np.maximum(src, dst), kind="stable")         # ids that grow chunk by chunk
     csr = sp.csr_matrix((np.ones(src.size, np.int8), (src, dst)), shape=(n, n))
-    cases = [(src, dst), (src[order], dst[order]), stream.HostEdges.of_csr(csr.indptr, csr.indices, n)]
+    cases = [(src, dst), (src[order], dst[order]), chunked_gpu.HostEdges.of_csr(csr.indptr, csr.indices, n)]
     for edges_ in cases:
         for pump in (True, False):
-            monkeypatch.setattr(stream, "PUMP", pump)
+            monkeypatch.setattr(chunked_gpu, "PUMP", pump)
             starts.clear()
             chunk = 1 << 12
-            st = stream.chunked_union(edges_, chunk_edges=chunk, n=n if known_n else None)
+            st = chunked_gpu.chunked_union(edges_, chunk_edges=chunk, n=n if known_n else None)
             roots, _, _, n_out = st.result()
             check_labels(src, dst, n_out, roots)
             if pump:
                 first = starts[0] if starts else None
-                assert first == (0 if known_n or isinstance(edges_, stream.HostEdges) else chunk), starts
-                assert len(starts) > src.size // chunk // stream.PUMP_CHUNKS, starts
+                assert first == (0 if known_n or isinstance(edges_, chunked_gpu.HostEdges) else chunk), starts
+                assert len(starts) > src.size // chunk // chunked_gpu.PUMP_CHUNKS, starts
                 pumped = roots
             else:
                 assert starts == [] and np.array_equal(host(roots), host(pumped))
@@ -190,15 +190,15 @@ def test_a_cold_process_copies_on_numpy(edges, monkeypatch):
     loop and not the native feed, labels landing in pages NumPy touched: SciPy's labels all the same."""
     from gconn.backends.gpu import staging
     src, dst, n = edges
-    for mod in (staging, stream):
+    for mod in (staging, chunked_gpu):
         monkeypatch.setattr(mod, "cold", lambda: True)
     monkeypatch.setattr(staging, "_KEPT", [])       # the landings' memory kept apart from other tests'
-    monkeypatch.setattr(stream, "_pump", lambda *a: pytest.fail("the native feed ran in a cold process"))
+    monkeypatch.setattr(chunked_gpu, "_pump", lambda *a: pytest.fail("the native feed ran in a cold process"))
     monkeypatch.setattr(staging, "_touch", lambda b: pytest.fail("numba touched the landing's pages"))
-    monkeypatch.setattr(stream, "LAND_BYTES", 1024)
-    whole = stream.CHUNK_EDGES
+    monkeypatch.setattr(chunked_gpu, "LAND_BYTES", 1024)
+    whole = chunked_gpu.CHUNK_EDGES
     for chunk in (1 << 12, whole):       # many chunks, and the one-chunk path
-        monkeypatch.setattr(stream, "CHUNK_EDGES", chunk)
+        monkeypatch.setattr(chunked_gpu, "CHUNK_EDGES", chunk)
         for s, d in ((src, dst), (src.astype(np.int64), dst.astype(np.int64))):
             k, labels, stats = gconn.connected_components((s, d), backend="gpu", return_stats=True)
             check_labels(src, dst, labels.size, labels)
@@ -207,7 +207,7 @@ def test_a_cold_process_copies_on_numpy(edges, monkeypatch):
 
 def test_one_chunk(edges, monkeypatch):
     src, dst, n = edges
-    run_one_chunk(stream, src, dst, monkeypatch)
+    run_one_chunk(chunked_gpu, src, dst, monkeypatch)
 
 
 def test_matches_the_resident_path(edges):
@@ -231,7 +231,7 @@ def test_labels_land_in_a_host_array_made_while_streaming(monkeypatch):
 
     from gconn.backends.gpu import staging
     monkeypatch.setattr(staging, "_KEPT", [])       # no region kept by an earlier test (registered already)
-    made = spy_landings(stream, monkeypatch, 1000)
+    made = spy_landings(chunked_gpu, monkeypatch, 1000)
     rng = np.random.default_rng(11)
     src, dst = (rng.integers(0, 1500, 5000).astype(np.int32) for _ in range(2))
 
@@ -298,13 +298,13 @@ def test_staging_buffers_are_kept_between_runs(monkeypatch):
     import cupy as cp
     src = np.arange(100_000, dtype=np.int32)
     dst = (src + 1) % src.size
-    stream.chunked_union((src, dst)).result()
-    assert stream._PINNED
+    chunked_gpu.chunked_union((src, dst)).result()
+    assert chunked_gpu._PINNED
     allocs = []
     real = cp.cuda.alloc_pinned_memory
     monkeypatch.setattr(cp.cuda, "alloc_pinned_memory", lambda nbytes: allocs.append(nbytes) or real(nbytes))
-    st = stream.chunked_union((src, dst))
-    assert allocs == [] and st._pipe.ring is None and stream._PINNED and stream._BOUNDS
+    st = chunked_gpu.chunked_union((src, dst))
+    assert allocs == [] and st._pipe.ring is None and chunked_gpu._PINNED and chunked_gpu._BOUNDS
     check_labels(src, dst, src.size, st.result()[0])
 
 
@@ -315,7 +315,7 @@ def test_on_a_stream_of_the_callers(edges):
     import cupy as cp
     src, dst, n = edges
     with cp.cuda.Stream(non_blocking=True):
-        st = stream.chunked_union((src, dst), chunk_edges=1 << 14)
+        st = chunked_gpu.chunked_union((src, dst), chunk_edges=1 << 14)
         roots = st.result()[0]
         check_labels(src, dst, st.result()[3], roots)
 
@@ -343,7 +343,7 @@ def test_cli_automatic_backend_of_files(tmp_path, capsys):
     SciPy's number of components."""
     import json
     from gconn import cli
-    from streamcases import write_edge_list
+    from chunkedcases import write_edge_list
     from oracles import reference
     src, dst, n = components_graph(np.random.default_rng(9), 5000, 20_000, parts=3)
     g = gconn.Graph.from_edges(src, dst, n)
@@ -357,21 +357,21 @@ def test_cli_automatic_backend_of_files(tmp_path, capsys):
 
 
 def test_the_big_graph_bench_at_a_small_size():
-    """``python -m gconn.bench.stream --big`` (a graph larger than the GPU,
+    """``python -m gconn.bench.chunked --big`` (a graph larger than the GPU,
     every label checked against its block), at 2^16 vertices: the harness's
     own path, its yardstick and its check."""
-    from gconn.bench.stream import bench_big
+    from gconn.bench.chunked import bench_big
     lines = []
     out = bench_big(100_000, lines.append, n=1 << 16, block=1 << 10)
-    assert out["m"] == 100_000 + (1 << 16) - 64 and len(out["seconds"]) == len(out["stream_seconds"]) == 2
-    assert out["pinned_gbs"] > 0 and "the stream phase" in lines[-2]
+    assert out["m"] == 100_000 + (1 << 16) - 64 and len(out["seconds"]) == len(out["chunked_seconds"]) == 2
+    assert out["pinned_gbs"] > 0 and "the chunked phase" in lines[-2]
     assert "every label is its block: True" in lines[-1]
 
 
 def test_the_big_kronecker_bench_at_a_small_size():
-    """``python -m gconn.bench.stream --big-kronecker`` at scale 12: its
+    """``python -m gconn.bench.chunked --big-kronecker`` at scale 12: its
     runs, and its check against the CPU backend."""
-    from gconn.bench.stream import bench_big_kronecker
+    from gconn.bench.chunked import bench_big_kronecker
     lines = []
     out = bench_big_kronecker(12, lines.append)
     assert out["n"] == 1 << 12 and out["m"] == 16 << 12 and len(out["seconds"]) == 2
@@ -379,16 +379,16 @@ def test_the_big_kronecker_bench_at_a_small_size():
 
 
 def test_the_host_arrays_bench_checks_every_way_it_times(monkeypatch):
-    """``python -m gconn.bench.stream --quick`` on Erdos-Renyi: every part runs and
+    """``python -m gconn.bench.chunked --quick`` on Erdos-Renyi: every part runs and
     each way timed is checked; a chunked run with wrong roots fails the run."""
     import cupy as cp
 
     from gconn.bench import gpu as gpu_bench
-    from gconn.bench import stream
+    from gconn.bench import chunked
     from gconn.chunked.gpu import ChunkedUnion
     lines = []
-    row = stream.bench_graph("er", True, 2, lines.append)
-    assert row["e2e_ms"] > 0 and set(row["sweep"]) == set(stream.CHUNKS) and row["budget"]["chunks"] > 1
+    row = chunked.bench_graph("er", True, 2, lines.append)
+    assert row["e2e_ms"] > 0 and set(row["sweep"]) == set(chunked.CHUNKS) and row["budget"]["chunks"] > 1
     assert row["matrix"]["nnz"] > 0 and set(row["machinery"]) == {"arrays", "SciPy CSR", "copies"}
     # each figure with its spread: two repeats give median (min-max)
     assert any("ms = " in line and ") ms" in line for line in lines)
@@ -400,4 +400,4 @@ def test_the_host_arrays_bench_checks_every_way_it_times(monkeypatch):
 
     monkeypatch.setattr(ChunkedUnion, "result", every_vertex_alone)
     with pytest.raises(gpu_bench.WrongLabels, match="Erdos-Renyi"):
-        stream.bench_graph("er", True, 1, lines.append, parts=("sweep",))
+        chunked.bench_graph("er", True, 1, lines.append, parts=("sweep",))

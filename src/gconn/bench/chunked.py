@@ -1,5 +1,5 @@
 """GPU from host arrays, chunked and overlapped (issue 11):
-``python -m gconn.bench.stream [--quick] [--graphs kron,er] [--repeat 5] [--parts ...]``.
+``python -m gconn.bench.chunked [--quick] [--graphs kron,er] [--repeat 5] [--parts ...]``.
 
 Per graph, from host int32 arrays (wall clock, median of repeats): the pinned host-to-device
 copy of the arrays as the yardstick, timed in turns with ``connected_components((src, dst),
@@ -10,7 +10,7 @@ Each figure is printed as median (min-max); every way timed is first checked aga
 labels (:class:`gconn.bench.gpu.WrongLabels`).
 ``--big EDGES`` and ``--big-kronecker SCALE`` run only a graph larger than the GPU's memory.
 
->>> from gconn.bench.stream import GRAPHS
+>>> from gconn.bench.chunked import GRAPHS
 >>> sorted(GRAPHS)
 ['er', 'kron']
 """
@@ -105,7 +105,7 @@ def bench_graph(key: str, quick: bool, repeat: int, log, parts=PARTS) -> dict:
     log(f"  pinned H2D copy of src+dst: {pin:.2f} ms = {row['pinned_gbs']:.1f} GB/s")
     _, _, st = gconn.connected_components((src, dst), backend="gpu", return_stats=True)
     log(f"  gconn end to end ((src, dst) -> labels): {row['e2e_ms']:.2f} ms = {row['e2e_ratio']:.2f}x the "
-        f"pinned copy, timed in turns with it (streamed={st.chunked}, {st.chunks} chunks of {st.chunk_edges}, "
+        f"pinned copy, timed in turns with it (chunked={st.chunked}, {st.chunks} chunks of {st.chunk_edges}, "
         f"{st.variant}; " + ", ".join(f"{p} {t * 1e3:.1f} ms" for p, t in st.phase_times.items()) + ")")
     row["e2e_after_idle_ms"] = idle = _wall_ms(e2e, repeat, warmup=0, idle=IDLE)
     log(f"  the same call after the process idled {IDLE * 1e3:.0f} ms: {idle:.2f} ms = {idle / pin:.2f}x the pinned "
@@ -142,7 +142,7 @@ def bench_graph(key: str, quick: bool, repeat: int, log, parts=PARTS) -> dict:
 
 
 def _budget(run, check, resident, gb, pin, repeat, log) -> dict:
-    """Streaming with a device budget 4x smaller than the edge arrays' ``resident`` bytes."""
+    """The chunked route with a device budget 4x smaller than the edge arrays' ``resident`` bytes."""
     limit = resident // 4
     s = run(device_memory=limit)
     check(f"a budget of {limit} bytes", s.result()[0])
@@ -306,14 +306,14 @@ def _big_runs(src, dst, log) -> tuple:
         gbs = 8 * m / 1e9 / runs[-1]
         feeds.append(st.phase_times.get("chunked", runs[-1]))
         log(f"  run {r}: k={k} in {runs[-1]:.2f} s = {gbs:.1f} GB/s of edges = {100 * gbs / pinned_gbs:.0f}% of "
-            f"pinned (the stream phase {feeds[-1]:.2f} s = {100 * 8 * m / 1e9 / feeds[-1] / pinned_gbs:.0f}%, the "
+            f"pinned (the chunked phase {feeds[-1]:.2f} s = {100 * 8 * m / 1e9 / feeds[-1] / pinned_gbs:.0f}%, the "
             f"rest the labels); {st.chunks} chunks; "
             + ", ".join(f"{p} {t:.2f} s" for p, t in st.phase_times.items()))
-    return k, labels, dict(seconds=runs, stream_seconds=feeds, pinned_gbs=pinned_gbs)
+    return k, labels, dict(seconds=runs, chunked_seconds=feeds, pinned_gbs=pinned_gbs)
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m gconn.bench.stream", description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m gconn.bench.chunked", description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true", help="graphs 64x smaller (smoke test)")
     ap.add_argument("--graphs", default=",".join(GRAPHS))
     ap.add_argument("--repeat", type=int, default=5)
