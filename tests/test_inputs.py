@@ -72,6 +72,24 @@ def test_table_first_two_columns_by_default(kind):
     _check(gconn.connected_components(table, backend="cpu"), src, dst)
 
 
+def test_one_end_named_beside_an_unnamed_column_is_an_error(tmp_path):
+    """'src' beside 'weight' (or 'weight' beside 'dst', an index holding the sources): the two columns
+    were read by position, the weights as vertex ids; the same for a CSV header and Parquet."""
+    src, dst = _edges(3)
+    w = np.full(src.size, 7, np.int64)
+    for cols in ({"src": src, "weight": w}, {"weight": w, "dst": dst}, {"src": src, "w": w, "t": dst}):
+        with pytest.raises(ValueError, match=r"names an end of an edge, but no column names the other end"):
+            gconn.connected_components(pd.DataFrame(cols))
+    _check(gconn.connected_components(pd.DataFrame({"src": src, "weight": w}), source="src", target="weight",
+                                      backend="cpu"), src, w)
+    _check(gconn.connected_components(pd.DataFrame({"source": src, "dest": dst}), backend="cpu"), src, dst)
+    (tmp_path / "g.csv").write_text("src,weight\n" + "".join(f"{a},{b}\n" for a, b in zip(src, w)))
+    pd.DataFrame({"weight": w, "dst": dst}).to_parquet(tmp_path / "g.parquet")
+    for name in ("g.csv", "g.parquet"):
+        with pytest.raises(ValueError, match=rf"{name}.*names an end of an edge, but no column names the other"):
+            gconn.load(tmp_path / name)
+
+
 @pytest.mark.parametrize("kind", ["pandas", "polars", "pyarrow"])
 def test_table_edge_columns_found_by_their_names(kind):
     """A table whose weight comes first: its u and v columns are the edges (they were the weight and u),

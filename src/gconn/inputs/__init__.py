@@ -315,6 +315,12 @@ def from_tensor(obj, what: str):
         raise TypeError(f"{what}: cannot read the {type(obj).__name__} through DLPack ({e})") from None
 
 
+def _index_hint(table) -> str:
+    """A pandas table's named index is no column: say how to make it one."""
+    named = [str(x) for x in getattr(getattr(table, "index", None), "names", ()) or () if x is not None]
+    return f" (its index {named} is not a column: .reset_index() makes it one)" if named else ""
+
+
 def edge_columns(table, source, target):
     """``(src, dst, (source, target), note)``: a table's two edge columns as arrays (CuPy for cuDF),
     by default as ``gconn.io._files.default_columns`` finds them (``note`` says how, or None);
@@ -330,7 +336,8 @@ def edge_columns(table, source, target):
     if len(set(names)) != len(names):
         raise ValueError(f"the table has duplicate column names: {names}")
     if source is None and target is None and len(names) < 2:
-        raise ValueError(f"an edge table needs two columns (source and target); it has {names}")
+        raise ValueError(f"an edge table needs two columns (source and target); it has {names}"
+                         f"{_index_hint(table)}")
     from gconn.io._files import column_defaults, same_column
     defaults, note = column_defaults(names, source, target, "the table")
     chosen = []
@@ -338,7 +345,8 @@ def edge_columns(table, source, target):
         if given is None:
             given = names[default]
         elif str(given) not in names:
-            raise ValueError(f"{option}={given!r}: the table has no such column; its columns: {names}")
+            raise ValueError(f"{option}={given!r}: the table has no such column; its columns: {names}"
+                             f"{_index_hint(table)}")
         chosen.append(str(given))
     same_column("the table", *chosen)
     cols = tuple(_column(table, mod, names, c) for c in chosen)

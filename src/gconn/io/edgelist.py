@@ -218,7 +218,7 @@ def sniff(head: bytes, name: str, *, complete: bool = True, header=None, source=
         if len(f1) < 2:
             raise ValueError(f"{name}, line {l1}: a header needs two or more column names, got "
                              f"{quote(t1.encode())}")
-        defaults, column_note = column_defaults(f1, source, target, f"line {l1}")
+        defaults, column_note = column_defaults(f1, source, target, f"{name}, line {l1}")
         cols = tuple(_column(f1, given, default, option, name, l1)
                      for given, default, option in ((source, defaults[0], "source"), (target, defaults[1], "target")))
     if cols[0] == cols[1]:
