@@ -564,3 +564,24 @@ def test_error_messages_are_one_line_with_the_file_name(tmp_path):
                        ("c.graph", "2 1\n3\n\n")]:
         message = raises(ValueError, write(tmp_path, name, text), name)
         assert re.match(rf"{re.escape(name)}, line \d+(, column \d+)?: ", message)
+
+
+def test_guesses_are_warned_from_python_and_printed_once_by_the_command(tmp_path, capsys):
+    """A guess (here: a name that names no format, the first two of three columns) is a gconn.InputNote
+    warning from gconn.load and connected_components, and the command line prints each note once."""
+    import warnings
+    import gconn
+    from gconn import cli
+    path = tmp_path / "g.dat"
+    path.write_text("a,b,c\n0,1,5\n1,2,5\n")
+    for call in (lambda: gconn.load(path), lambda: gconn.connected_components(path, backend="cpu")):
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            call()
+        notes = [str(w.message) for w in seen if w.category is gconn.InputNote]
+        assert any("its name names no format" in x for x in notes)
+        assert any("the first two of 3" in x for x in notes)
+        assert all(w.filename == __file__ for w in seen if w.category is gconn.InputNote)   # the caller's line
+    assert cli.main(["cc", str(path), "-b", "cpu"]) == 0
+    err = capsys.readouterr().err
+    assert err.count("the first two of 3") == 1 and "InputNote" not in err

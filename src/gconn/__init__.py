@@ -9,7 +9,7 @@ import importlib
 from gconn import graph as _graph
 from gconn.api import DynamicConnectivity, IncrementalConnectivity, connected_components, spanning_forest
 from gconn.design import Variant, variants
-from gconn.errors import ConvergenceError, GPUUnavailableError, VertexRangeError
+from gconn.errors import ConvergenceError, GPUUnavailableError, InputNote, VertexRangeError
 from gconn.graph import Graph
 from gconn.inputs import as_graph
 
@@ -22,7 +22,7 @@ __version__ = "0.1.0"
 __all__ = ["Graph", "as_graph", "connected_components", "spanning_forest", "IncrementalConnectivity",
            "DynamicConnectivity",
            "Variant", "variants", "load", "save", "generators", "GPUUnavailableError", "ConvergenceError",
-           "VertexRangeError", "__version__"]
+           "VertexRangeError", "InputNote", "__version__"]
 
 
 def __getattr__(name):

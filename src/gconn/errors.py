@@ -53,6 +53,27 @@ class VertexRangeError(ValueError):
                                 available=self.available, hint=hint)
 
 
+class InputNote(UserWarning):
+    """A guess gconn made reading an input (its format, a header, the edge
+    columns, ...): the sentence ``Stats.input["notes"]`` holds and the command
+    line prints.  Silence them with ``warnings.simplefilter("ignore", gconn.InputNote)``.
+
+    >>> import gconn, warnings, pandas as pd
+    >>> with warnings.catch_warnings(record=True) as seen:
+    ...     warnings.simplefilter("always")
+    ...     k = gconn.connected_components(pd.DataFrame({"a": [0], "b": [1], "c": [5]}), backend="cpu")[0]
+    >>> [str(w.message) for w in seen if w.category is gconn.InputNote]
+    ["the table: the edges are columns 'a' and 'b', the first two of 3 (source= and target= pick others)"]
+    """
+
+
+def note(notes, stacklevel: int = 3) -> None:
+    """Warn each of ``notes`` as an :class:`InputNote`."""
+    import warnings
+    for text in notes:
+        warnings.warn(text, InputNote, stacklevel=stacklevel)
+
+
 class GPUUnavailableError(RuntimeError):
     """backend='gpu' was asked for but no usable CUDA GPU was found."""
 

@@ -14,6 +14,7 @@ from gconn.api.incremental import IncrementalConnectivity  # noqa: F401 -- part 
 from gconn.api.dynamic import DynamicConnectivity  # noqa: F401
 from gconn.inputs import describe
 from gconn.inputs import labels_table, output_option
+from gconn.errors import note
 
 _out = dispatch.out_array
 
@@ -22,8 +23,10 @@ def _run(graph, call, source, target) -> dispatch.Outcome:
     """The call's outcome; its stats record the input's kind and the guesses made reading it."""
     src = describe(graph, source=source, target=target)
     out = dispatch.run(src, call)
+    notes = list(src.notes) + list(src.read_notes)
+    note(notes, stacklevel=4)
     if out.stats is not None:
-        out.stats.input = {"kind": src.kind, "notes": list(src.notes) + list(src.read_notes)}
+        out.stats.input = {"kind": src.kind, "notes": notes}
         if src.kind == "file":
             out.stats.input.update(format=src.file.format, decided_by=src.file.how)
             if src.file.dialect is not None:

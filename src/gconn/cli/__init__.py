@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import warnings
 
 from gconn.cli import common as C
 from gconn.cli.cc import stream_ops  # noqa: F401 -- the replay `gconn stream` runs, for tests
@@ -47,7 +48,7 @@ def _one_line(error: BaseException) -> str:
 
 def main(argv=None) -> int:
     """Run ``gconn`` with ``argv`` (default: ``sys.argv[1:]``); returns the exit status."""
-    from gconn.errors import ConvergenceError, GPUUnavailableError
+    from gconn.errors import ConvergenceError, GPUUnavailableError, InputNote
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     try:
@@ -60,7 +61,9 @@ def main(argv=None) -> int:
     if args.command == "bench":
         args.bench_argv = argv[argv.index("bench") + 1:]
     try:
-        return args.func(args, args.command_parser)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", InputNote)     # the commands print the notes themselves
+            return args.func(args, args.command_parser)
     except BrokenPipeError:
         # The reader went away (`gconn variants | head`): stop quietly, and
         # keep Python's exit-time flush from raising again.

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-from gconn.errors import VertexRangeError
+from gconn.errors import VertexRangeError, note
 from gconn.graph import Graph, coerce, graph_from_pair, relabel_option
 from gconn.graph.ids import check_n
 from gconn.io import binary, edgelist, metis, mtx
@@ -138,7 +138,9 @@ def load(path, *, format: str | None = None, n: int | None = None, relabel=False
         g = _load_parts(path, format, n, relabel, options)
     else:
         info = identify(path, format, **options)
-        g = graph_of(info, read_edges(info, n, relabel), n, relabel)
+        fe = read_edges(info, n, relabel)
+        note(fe.notes)
+        g = graph_of(info, fe, n, relabel)
     if return_names:
         return g, (g.nodes if g.nodes is not None else np.arange(g.n, dtype=np.int64))
     return g
@@ -151,6 +153,7 @@ def _load_parts(paths, format, n, relabel, options) -> Graph:
     srcs, dsts, sizes = [], [], []
     for p in paths:
         fe = read_edges(identify(p, format, **options), None, relabel is True)
+        note(fe.notes, stacklevel=4)
         ids = fe.names
         srcs.append(ids[fe.src] if ids is not None else np.asarray(fe.src).astype(np.int64))
         dsts.append(ids[fe.dst] if ids is not None else np.asarray(fe.dst).astype(np.int64))

@@ -207,7 +207,7 @@ def sniff(head: bytes, name: str, *, complete: bool = True, header=None, source=
     if header is False and given_columns:
         raise ValueError(f"{name}: source=/target= name the columns of a header line, but header=False")
     if rule == "alone":
-        notes.append(f"line {l1} ({quote(t1.encode())}), the only line, is read as an edge between two names; "
+        notes.append(f"{name}, line {l1} ({quote(t1.encode())}), the only line, is read as an edge between two names; "
                      "pass header=True (--header) if it names the columns")
     if not header:
         rule = ""
@@ -238,7 +238,7 @@ def sniff(head: bytes, name: str, *, complete: bool = True, header=None, source=
     if delimiter == "\t" and not named:
         delimiter = " "     # names may hold spaces: there only tabs separate them
     if rule == "certain":
-        notes.append(f"line {l1} ({quote(t1.encode())}) is a header: its fields are not integers like "
+        notes.append(f"{name}, line {l1} ({quote(t1.encode())}) is a header: its fields are not integers like "
                      f"line {data[0]}'s")
     if column_note is not None:
         notes.append(column_note)
@@ -558,7 +558,7 @@ def _header_by_occurrence(path: Path, buf: np.ndarray, d, src, dst):
     text = bytes(buf[d.start:]).split(b"\n", 1)[0]
     shown = quote(text)
     if src.size < 2:
-        return src, dst, (f"line {d.line} ({shown}), the only line, is read as an edge between two names; "
+        return src, dst, (f"{path.name}, line {d.line} ({shown}), the only line, is read as an edge between two names; "
                           "pass header=True (--header) if it names the columns",)
     a, b = src[0], dst[0]
     rest = np.concatenate([src[1:], dst[1:]])
@@ -566,12 +566,12 @@ def _header_by_occurrence(path: Path, buf: np.ndarray, d, src, dst):
     words = all(str(x).strip().lower() in HEADER_WORDS for x in (a, b))
     if any(seen) and not words:
         name = a if seen[0] else b
-        return src, dst, (f"line {d.line} ({shown}) is read as an edge: its name {name!r} occurs on other lines "
-                          "too; pass header=True (--header) if it names the columns",)
+        return src, dst, (f"{path.name}, line {d.line} ({shown}) is read as an edge: its name {name!r} occurs on "
+                          "other lines too; pass header=True (--header) if it names the columns",)
     if words and not any(seen):
-        return src[1:], dst[1:], (f"line {d.line} ({shown}) is taken as a header: its names are column names "
-                                  "that occur on no other line; pass header=False (--no-header) to read it as "
-                                  "an edge",)
+        return src[1:], dst[1:], (f"{path.name}, line {d.line} ({shown}) is taken as a header: its names are "
+                                  "column names that occur on no other line; pass header=False (--no-header) to "
+                                  "read it as an edge",)
     why = ("its names are column names, yet one occurs on another line" if words else
            "neither of its names occurs on another line, and they are not the usual column names")
     raise ValueError(f"{path.name}, line {d.line}: cannot tell whether {shown} is a header or an edge between "

@@ -49,7 +49,7 @@ class FileInfo:
     dialect: object = None
     #: ``source=``/``target=`` as given (a Parquet table's edge columns)
     columns: tuple = (None, None)
-    #: its lines end in CR alone (:func:`~gconn.io._files.cr_lines`)
+    #: its lines end in CR alone (``gconn.io._files.cr_lines``)
     cr: bool = False
 
     @property
