@@ -585,3 +585,22 @@ def test_guesses_are_warned_from_python_and_printed_once_by_the_command(tmp_path
     assert cli.main(["cc", str(path), "-b", "cpu"]) == 0
     err = capsys.readouterr().err
     assert err.count("the first two of 3") == 1 and "InputNote" not in err
+
+
+def test_a_lone_vertex_0_is_noted_from_python(tmp_path):
+    """An edge list numbered from 1: vertex 0 counts as a component, said as an InputNote and in the stats."""
+    import warnings
+    import gconn
+    one, zero = tmp_path / "one.el", tmp_path / "zero.el"
+    one.write_text("1 2\n2 3\n5 6\n")
+    zero.write_text("0 1\n1 2\n")
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        k, labels, st = gconn.connected_components(one, backend="cpu", return_stats=True)
+    assert k == 4 and any("one.el: vertex 0 is a component of its own" in x for x in st.input["notes"])
+    assert any("vertex 0" in str(w.message) for w in seen if w.category is gconn.InputNote)
+    for path, kw in ((zero, {}), (one, {"relabel": True})):
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            gconn.connected_components(path, backend="cpu", **kw)
+        assert not any("vertex 0" in str(w.message) for w in seen), (path, kw)

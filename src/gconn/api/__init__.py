@@ -19,8 +19,9 @@ from gconn.errors import note
 _out = dispatch.out_array
 
 
-def _run(graph, call, source, target) -> dispatch.Outcome:
-    """The call's outcome; its stats record the input's kind and the guesses made reading it."""
+def _run(graph, call, source, target):
+    """The call's outcome and its input (a ``Source``); the stats record the input's kind and the
+    guesses made reading it, each warned (:class:`gconn.InputNote`)."""
     src = describe(graph, source=source, target=target)
     out = dispatch.run(src, call)
     notes = list(src.notes) + list(src.read_notes)
@@ -31,7 +32,7 @@ def _run(graph, call, source, target) -> dispatch.Outcome:
             out.stats.input.update(format=src.file.format, decided_by=src.file.how)
             if src.file.dialect is not None:
                 out.stats.input["dialect"] = src.file.dialect.describe()
-    return out
+    return out, src
 
 
 def connected_components(graph=None, directed=True, connection="weak", return_labels=True, *, csgraph=None,
@@ -95,11 +96,16 @@ def connected_components(graph=None, directed=True, connection="weak", return_la
         again = dispatch.replay(graph, backend, algorithm, numbered, seed)
         if again is not None:
             return again if return_labels else again[0]
-    out = _run(graph, call, source, target)
+    out, src = _run(graph, call, source, target)
     k, labels = out.result
     labels = _out(labels, out.on_gpu, out.landing)
     if out.settle is not None:
         out.settle()        # the labels have been waited for: now the input's errors
+    lone = src.lone_zero(labels, call.n, relabel) if out.nodes is None else None
+    if lone is not None:
+        note([lone])
+        if out.stats is not None:
+            out.stats.input["notes"].append(lone)
     result = (int(k), labels) if return_labels else (int(k),)
     if (relabel is not False and return_labels) or table:
         xp = importlib.import_module("cupy") if out.on_gpu else np
@@ -128,7 +134,7 @@ def spanning_forest(graph, *, algorithm="auto", backend="auto", return_stats=Fal
     relabel = relabel_option(relabel)
     call = Call("forest", backend, algorithm, params, relabel, True, return_stats, seed, device_memory,
                 devices=devices)
-    out = _run(graph, call, source, target)
+    out, _ = _run(graph, call, source, target)
     fa, fb = (_out(a, out.on_gpu) for a in out.result)
     if out.settle is not None:
         out.settle()

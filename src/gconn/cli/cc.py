@@ -69,9 +69,8 @@ def _summary(args, inp, runs, backend, relabel):
     nodes = None if nodes is None else np.asarray(nodes)
     relabelled = nodes is not None and not (nodes.dtype.kind in "iu" and nodes.size == n
                                             and (n == 0 or int(nodes[-1]) == n - 1))
-    sizes = np.bincount(labels) if n else None
     out = {"input": inp.name, "n": n, "m": g.m_input if g is not None else stats.m if stats is not None else 0,
-           "components": int(k), "largest": int(sizes.max()) if n else 0, "relabelled": relabelled,
+           "components": int(k), "largest": int(np.bincount(labels).max()) if n else 0, "relabelled": relabelled,
            "relabel": {True: "yes", False: "no"}.get(relabel, "auto"),
            "variant": stats.variant if stats is not None else "",
            "backend": stats.backend if stats is not None else backend, **C.runs_json(args, runs)}
@@ -81,24 +80,14 @@ def _summary(args, inp, runs, backend, relabel):
             out["chunked"] = last.route == "chunked"
     if inp.is_file:
         out.update(format=inp.obj.file.format, notes=list(inp.obj.notes))
-        if n > 1 and sizes[labels[0]] == 1 and not relabelled and _counts_from_zero(args, inp):
-            note = (f"vertex 0 is a component of its own: no edge joins it to another vertex (edge-list ids "
-                    f"count from 0, and every id up to the largest is a vertex); if {inp.name}'s ids count "
-                    "from 1, --relabel counts only the ids that occur")
+        note = None if relabelled else inp.obj.lone_zero(labels, args.n, relabel)
+        if note is not None:
             C.print_notes([note])
             out["notes"].append(note)
     out["m"] = C.edges_of(inp, out["m"])
     if args.compare:
         out.update(_compare_scipy(g, labels, out["median_s"], args.repeat))
     return out, labels, nodes if relabelled else None
-
-
-def _counts_from_zero(args, inp) -> bool:
-    """An edge list of integer ids whose vertices are 0 to the largest id by gconn's rule alone (no
-    ``--n``, no count in the file, no ``--relabel``)."""
-    d = inp.obj.file.dialect
-    return (inp.obj.file.format == "edgelist" and d.parsed and not d.listed and d.declared_n is None
-            and args.n is None and C.relabel_of(args) is not True)
 
 
 def _fields(args, inp, runs, out, nodes) -> list:

@@ -70,6 +70,21 @@ class Source:
         self.read_notes.extend(x for x in fe.notes if x not in self.notes and x not in self.read_notes)
         return fe
 
+    def lone_zero(self, labels, n, relabel) -> str | None:
+        """A note where vertex 0 is a component alone and only gconn's rule made it a vertex: an edge
+        list of integer ids (which count from 0, every id up to the largest a vertex) with no count
+        declared or given (``n``) and no ``relabel=True``; a file numbered from 1 gets one component
+        more than its author counts."""
+        if self.kind != "file" or self.file.format != "edgelist" or n is not None or relabel is True:
+            return None
+        d = self.file.dialect
+        if not d.parsed or d.listed or d.declared_n is not None or labels.size < 2 \
+                or int((labels == labels[0]).sum()) != 1:
+            return None
+        return (f"{self.file.name}: vertex 0 is a component of its own: no edge joins it to another vertex "
+                "(edge-list ids count from 0, and every id up to the largest is a vertex); if its ids count "
+                "from 1, relabel=True (--relabel) counts only the ids that occur")
+
 
 def _is_paths(obj) -> bool:
     return isinstance(obj, list) and bool(obj) and all(isinstance(p, (str, os.PathLike)) for p in obj)
