@@ -88,6 +88,16 @@ def write_edge_list(folder: Path, pairs, style) -> Path:
 @given(pairs=graphs(), style=edge_list_styles())
 def test_integer_edge_lists_read_as_written(tmp_path_factory, pairs, style):
     path = write_edge_list(tmp_path_factory.mktemp("el"), pairs, style)
+    (a, b), rest = pairs[0], [x for p in pairs[1:] for x in p]
+    if style["header"] is None and not style["weights"] and len(pairs) > 1 and b == len(pairs) - 1 \
+            and (max(rest) < a or max(rest) == a and min(rest) >= 1):
+        # its first edge reads as a count line 'n m': asked, not guessed
+        with pytest.raises(ValueError, match="looks like a count line 'n m'"):
+            gconn.load(path)
+        path = write_edge_list(tmp_path_factory.mktemp("el"), pairs, style)
+        g = gconn.load(path, header=False)
+        assert edges_of(g) == simple_edges(pairs)
+        return
     g = gconn.load(path)
     assert edges_of(g) == simple_edges(pairs)
     assert g.n == 1 + max(max(p) for p in pairs)
@@ -319,6 +329,28 @@ def test_a_konect_bipartite_file_is_an_error(tmp_path):
         gconn.load(path)
     path.write_text("% sym unweighted\n1 2\n")     # one id space: read
     assert gconn.load(path).n == 3
+
+
+@pytest.mark.parametrize("chunked", [False, True])
+def test_a_count_line_above_the_edges_is_asked_about(tmp_path, monkeypatch, chunked):
+    """'n m' above m edges (0- or 1-based) was read as one more edge, joining vertex n to vertex m."""
+    from gconn.io import chunks
+    path = tmp_path / "g.el"
+    monkeypatch.setattr(chunks, "BLOCK_BYTES", 8)
+
+    def read(**kw):
+        if chunked:
+            return [(int(a), int(b)) for s, d in gconn.io.edge_chunks(path, 2, **kw) for a, b in zip(s, d)]
+        return sorted(edges_of(gconn.load(path, **kw)))
+    for text, m in (("10 3\n0 1\n1 2\n3 4\n", 3), ("4 3\n1 2\n2 3\n1 4\n", 3), ("% c\n9 2\n0 1\n7 8\n", 2)):
+        path.write_text(text)
+        with pytest.raises(ValueError, match=r"g\.el, line \d: '\d+ \d' looks like a count line 'n m'"):
+            read()
+        assert len(read(header=True)) == m and len(read(header=False)) == m + 1
+    # an edge list whose first edge is not such a line: by one count, one id, or ids both 0 and n
+    for text in ("10 4\n0 1\n1 2\n3 4\n", "4 3\n1 2\n2 3\n3 5\n", "4 3\n0 2\n2 3\n1 4\n"):
+        path.write_text(text)
+        assert len(read()) == 4
 
 
 def test_stdin_through_the_command(tmp_path):

@@ -15,7 +15,7 @@ import numpy as np
 
 from gconn.io import _parsers as K
 from gconn.io._files import GZIP_ERRORS, gzip_error, open_binary
-from gconn.io.edgelist import parse_error
+from gconn.io.edgelist import check_count_line, parse_error
 from gconn.io.binary import edge_array, edge_arrays, layout
 from gconn.io.identify import FileInfo, identify
 
@@ -178,6 +178,9 @@ def _blocks(info: FileInfo, chunk_edges: int):
     limit = declared if declared is not None and declared <= _INT32_LIMIT else _INT32_LIMIT
     src, dst, fill = np.empty(chunk_edges, dtype), np.empty(chunk_edges, dtype), 0
     block_src = block_dst = np.empty(0, dtype)
+    # the first edge while it may be a count line 'n m' (edgelist.check_count_line), the edges so far, and
+    # whether the others hold the id n and the id 0 (both: not n vertices from 0 nor from 1)
+    first, edges, top, zero = (None if d.count_line else False), 0, False, False
     for data in _line_blocks(info):
         while True:
             k, status, next_line, start, end, value, field = K.parse_block(
@@ -197,6 +200,17 @@ def _blocks(info: FileInfo, chunk_edges: int):
             else:
                 break
         line = next_line
+        if first is not False and k:
+            if first is None:
+                first = int(block_src[0]), int(block_dst[0])
+            a, b = first
+            rest = slice(1 if edges == 0 else 0, k)
+            if edges + k > b + 1 or (block_src[rest] > a).any() or (block_dst[rest] > a).any():
+                first = False
+            else:
+                top = top or bool((block_src[rest] == a).any() or (block_dst[rest] == a).any())
+                zero = zero or bool((block_src[rest] == 0).any() or (block_dst[rest] == 0).any())
+        edges += k
         i = 0
         while i < k:
             take = min(chunk_edges - fill, k - i)
@@ -207,6 +221,9 @@ def _blocks(info: FileInfo, chunk_edges: int):
             if fill == chunk_edges:
                 yield src, dst
                 src, dst, fill = np.empty(chunk_edges, dtype), np.empty(chunk_edges, dtype), 0
+    if first:
+        a = first[0]
+        check_count_line(info.path.name, d, *first, edges, a if top else a - 1, 0 if zero else 1)
     if fill:
         yield src[:fill], dst[:fill]
 

@@ -107,6 +107,9 @@ class Dialect:
     #: gconn's header says the vertices are the ids that occur ('vertices=listed')
     listed: bool = False
     notes: tuple = _field(default_factory=tuple)
+    #: the first line, two integers, was taken as an edge with ``header=None``: it may be a count line
+    #: 'n m' above the edges, which :func:`check_count_line` tells once the edges are read
+    count_line: bool = False
 
     @property
     def parsed(self) -> bool:
@@ -165,6 +168,7 @@ def sniff(head: bytes, name: str, *, complete: bool = True, header=None, source=
     for option, value in (("header", header), ("names", names)):
         if value not in (None, True, False):
             raise ValueError(f"{option} must be True, False or None; got {value!r}")
+    header_option = header
     raw = head if complete else head[:head.rfind(b"\n") + 1]
     bom = 3 if raw[:3] == b"\xef\xbb\xbf" else 0
     found = _HEADER.match(raw[bom:bom + 200])
@@ -243,11 +247,13 @@ def sniff(head: bytes, name: str, *, complete: bool = True, header=None, source=
     if column_note is not None:
         notes.append(column_note)
     start, line = (e1 + 1, l1 + 1) if header and rule != "occurrence" else (s1, l1)
+    count_line = (header_option is None and not header and not named and len(f1) == 2 and declared is None
+                  and all(token_kind(t) == "integer" for t in f1))
     return Dialect(delimiter=delimiter, fields=len(dfields), columns=cols,
                    header=tuple(f1) if header and rule != "occurrence" else None, header_rule=rule,
                    names=bool(named), names_given=names is True, quoted=quoted, start=min(start, len(raw)), line=line,
                    first_line=data[0] if data is not None else l1 + 1, declared_n=declared, listed=listed,
-                   notes=tuple(notes))
+                   notes=tuple(notes), count_line=count_line)
 
 
 def _is_position(c) -> bool:
@@ -308,10 +314,32 @@ def read_file(info, n: int | None, relabelled: bool):
     if status != K.OK:
         raise parse_error(info.path, d, status, line, buf[start:end], value, fld, limit,
                           "given" if n is not None else "declared on line 1")
+    if d.count_line and k >= 2 and dst[0] == k - 1:
+        check_count_line(info.path.name, d, int(src[0]), int(dst[0]), k,
+                         max(int(src[1:k].max()), int(dst[1:k].max())),
+                         min(int(src[1:k].min()), int(dst[1:k].min())))
     if d.listed and n is None:
         s, t, ids = dense_ids(src[:k], dst[:k])
         return FileEdges(s, t, ids.size, ids)
     return FileEdges(src[:k], dst[:k], d.declared_n)
+
+
+def check_count_line(name: str, d: Dialect, a: int, b: int, edges: int, largest: int, smallest: int) -> None:
+    """Refuse a first line 'a b' read as an edge that reads as a count line 'n m': ``b`` edges follow it
+    (of ``edges`` in all), and the other ids are those of ``a`` vertices counted from 0 (all below ``a``)
+    or from 1 (``largest`` at most ``a``, ``smallest`` at least 1).  By chance an edge list has such a
+    first edge almost never; a file that starts with its counts has it always.
+
+    >>> check_count_line("g.el", Dialect(count_line=True), 4, 3, 4, 3, 0)
+    Traceback (most recent call last):
+    ...
+    ValueError: g.el, line 1: '4 3' looks like a count line 'n m' above the edges, not an edge: 3 edges follow it, with the ids of 4 vertices; pass header=True (--header) to skip it, or header=False (--no-header) to read it as an edge
+    >>> check_count_line("g.el", Dialect(count_line=True), 5, 3, 4, 5, 0)     # ids 0 and 5: six vertices
+    """
+    if d.count_line and edges >= 2 and b == edges - 1 and (largest < a or largest == a and smallest >= 1):
+        raise ValueError(f"{name}, line {d.line}: '{a} {b}' looks like a count line 'n m' above the edges, not "
+                         f"an edge: {b} edges follow it, with the ids of {a} vertices; pass header=True "
+                         "(--header) to skip it, or header=False (--no-header) to read it as an edge")
 
 
 def _field_span(text: str, delimiter: str, index: int) -> tuple[int, str]:
