@@ -353,6 +353,21 @@ def test_a_count_line_above_the_edges_is_asked_about(tmp_path, monkeypatch, chun
         assert len(read()) == 4
 
 
+def test_lines_ending_in_a_delimiter(tmp_path):
+    """A trailing tab is a blank (it was '2 fields, but the lines of this file have 3'); a trailing comma
+    is an empty field, an error saying so on the header too (there it read the ids as names)."""
+    path = tmp_path / "g.tsv"
+    path.write_text("0\t1\t\n1\t2\t\n4\t5\t\n")
+    assert sorted(edges_of(gconn.load(path))) == [(0, 1), (1, 2), (4, 5)]
+    path.write_text("src\tdst\t\nann\tbob\t\nbob\tcat\t\n")
+    assert gconn.load(path).nodes.tolist() == ["ann", "bob", "cat"]
+    for text in ("0,1,\n1,2,\n", "src,dst,\n0,1,\n1,2,\n"):
+        path = tmp_path / "g.csv"
+        path.write_text(text)
+        with pytest.raises(ValueError, match=r"g\.csv, line 1, column \d+: an empty field, the line ending in ','"):
+            gconn.load(path)
+
+
 def test_stdin_through_the_command(tmp_path):
     """What users pipe in: METIS and Matrix Market read as what they are."""
     pairs = [(0, 1), (1, 2), (3, 4), (5, 5)]

@@ -182,7 +182,8 @@ def sniff(head: bytes, name: str, *, complete: bool = True, header=None, source=
         # gconn wrote names (some may be digits) and no column header
         names = True if names is None else names
         header = False if header is None else header
-    lines = list(itertools.islice(data_lines(raw, bom, 1), 2))
+    # blanks that end a line are no field, as the readers take them ('0<tab>1<tab>' has two)
+    lines = [(a, b, c, t.rstrip(" \t")) for a, b, c, t in itertools.islice(data_lines(raw, bom, 1), 2)]
     positions = [c for c in (source, target) if _is_position(c)]
     given_columns = any(c is not None and c not in positions for c in (source, target))
     if not lines:
@@ -195,6 +196,11 @@ def sniff(head: bytes, name: str, *, complete: bool = True, header=None, source=
     delimiter = next((d for d in (",", ";", "\t") if d in bare), " ")
     f1 = split_fields(t1, delimiter, quoted)
     f2 = split_fields(second[3], delimiter, quoted) if second is not None else None
+    for at, text, fields in ((l1, t1, f1), *(((second[0], second[3], f2),) if second is not None else ())):
+        if delimiter in ",;" and fields[-1] == "" and text.endswith(delimiter):
+            raise ValueError(f"{name}, line {at}, column {len(text) + 1}: an empty field, the line ending in "
+                             f"{delimiter!r} (as some spreadsheets export); gconn reads no empty fields: remove the "
+                             f"trailing {delimiter!r} of each line (e.g. sed 's/{delimiter}$//')")
     notes = []
     rule = ""
     if header is True:
