@@ -104,3 +104,19 @@ def test_benchmark_checks_every_batch():
     assert "| 50 | 50% |" in bench.report(rows, "kron:scale=8", 256, 1000)
     with pytest.raises(SystemExit):
         bench.main(["--kernels"])      # CUDA events: the GPU only
+
+
+def test_single_ids_as_well_as_arrays():
+    """connected(0, 2) answers a bool (it was 'src must be a 1-D array of vertex ids; got shape ()'), and
+    insert, delete and component_of take one edge or vertex; a bool is no id."""
+    for ic in (gconn.IncrementalConnectivity(backend="cpu"), gconn.DynamicConnectivity(backend="cpu")):
+        ic.insert(0, 1)
+        ic.insert(np.int64(1), np.int32(2))
+        assert ic.connected(0, 2) is True and ic.connected(0, 7) is False
+        assert ic.connected([0], [2]).tolist() == [True]
+        with pytest.raises((TypeError, ValueError)):
+            ic.connected(True, 1)
+    dc = gconn.DynamicConnectivity(backend="cpu")
+    dc.insert([0, 1], [1, 2])
+    dc.delete(2, 1)
+    assert dc.connected(0, 2) is False and dc.component_of(2) == 1 and dc.component_of([0, 1]).tolist() == [0, 0]

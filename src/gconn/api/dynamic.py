@@ -7,7 +7,7 @@ import threading
 import numpy as np
 
 from gconn.graph import INT32_MAX, _as_id_array, _is_cupy
-from gconn.graph.ids import check_pair, id_range
+from gconn.graph.ids import check_pair, id_range, one_pair
 from gconn.graph.memory import check_vertices
 from gconn.inputs import id_graph
 
@@ -77,12 +77,15 @@ class DynamicConnectivity:
             return self._state.labels()
 
     def component_of(self, v):
-        """The labels (as :meth:`components` numbers them) of the vertices ``v`` (host arrays)."""
+        """The labels (as :meth:`components` numbers them) of the vertices ``v`` (host arrays), or of
+        the one vertex ``v``."""
+        one, v, _ = one_pair(v, 0)
         ids = _as_id_array(v.get() if _is_cupy(v) else v, "v")
         if ids.size and (int(ids.min()) < 0 or int(ids.max()) >= self.n):
             bad = ids[(ids < 0) | (ids >= self.n)][0]
             raise ValueError(f"vertex {int(bad)} is not among the {self.n} vertices seen")
-        return self.components()[1][ids]
+        labels = self.components()[1][ids]
+        return int(labels[0]) if one else labels
 
     def edges(self):
         """``(src, dst)``: the edges present, each copy once (smaller id first)."""
@@ -90,16 +93,24 @@ class DynamicConnectivity:
             return self._state.edge_list()
 
     def insert(self, src, dst) -> None:
-        """Insert edges (src[i], dst[i]); unseen ids grow the vertex set."""
-        self._batch(None, src, dst, 0)
+        """Insert edges (src[i], dst[i]), or the one edge (src, dst); unseen ids grow the vertex set."""
+        self._batch(None, *one_pair(src, dst)[1:], 0)
 
     def delete(self, src, dst) -> None:
-        """Delete one copy of each edge (src[i], dst[i]), in order."""
-        self._batch(None, src, dst, 2)
+        """Delete one copy of each edge (src[i], dst[i]), in order, or of the one edge (src, dst)."""
+        self._batch(None, *one_pair(src, dst)[1:], 2)
 
     def connected(self, u, v):
-        """Whether u[i] and v[i] are connected now, as a bool array."""
-        return self._batch(None, u, v, 1)
+        """Whether u[i] and v[i] are connected now, as a bool array (a bool for two single ids).
+
+        >>> dc = DynamicConnectivity(backend="cpu")
+        >>> dc.insert([0, 1], [1, 2]); dc.delete(1, 2)
+        >>> dc.connected(0, 2), dc.connected([0], [1]).tolist(), dc.component_of(2)
+        (False, [True], 1)
+        """
+        one, u, v = one_pair(u, v)
+        out = self._batch(None, u, v, 1)
+        return bool(out[0]) if one else out
 
     def process(self, kinds, src=None, dst=None):
         """A mixed batch in order: ``kinds[i]`` 0 or 'insert', 1 or 'query', 2 or 'delete' (or one

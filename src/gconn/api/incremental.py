@@ -11,7 +11,7 @@ from gconn.api.dispatch import backend_module as _backend_module, out_array as _
 from gconn.design import Plan, Variant
 from gconn.errors import VertexRangeError
 from gconn.graph import INT32_MAX, _as_id_array, _is_cupy
-from gconn.graph.ids import check_pair, id_range
+from gconn.graph.ids import check_pair, id_range, one_pair
 from gconn.graph.memory import check_vertices
 from gconn.inputs import id_graph
 
@@ -88,7 +88,8 @@ class IncrementalConnectivity:
         return _out(labels, self._device_io)
 
     def insert(self, src, dst) -> None:
-        """Insert edges (src[i], dst[i]); unseen ids grow the vertex set."""
+        """Insert edges (src[i], dst[i]), or the one edge (src, dst); unseen ids grow the vertex set."""
+        _, src, dst = one_pair(src, dst)
         if self._small_below:
             s, d = _small_ids(src, self._small_below), _small_ids(dst, self._small_below)
             if s is not None and d is not None:
@@ -105,7 +106,18 @@ class IncrementalConnectivity:
                 self._state.insert(s, d)
 
     def connected(self, u, v):
-        """Whether u[i] and v[i] are connected now, as a bool array."""
+        """Whether u[i] and v[i] are connected now, as a bool array (a bool for two single ids).
+
+        >>> ic = IncrementalConnectivity(backend="cpu")
+        >>> ic.insert(0, 1); ic.insert([1, 5], [2, 6])
+        >>> ic.connected(0, 2), ic.connected([0, 0], [2, 5]).tolist()
+        (True, [True, False])
+        """
+        one, u, v = one_pair(u, v)
+        out = self._connected(u, v)
+        return bool(out[0]) if one else out
+
+    def _connected(self, u, v):
         if self._small_below:
             s, d = _small_ids(u, self._small_below), _small_ids(v, self._small_below)
             if s is not None and d is not None:

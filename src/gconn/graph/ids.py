@@ -19,6 +19,18 @@ def offset_dtype(m: int):
     return np.int32 if 2 * m <= INT32_MAX else np.int64
 
 
+def one_pair(u, v) -> tuple:
+    """``(True, [u], [v])`` where ``u`` and ``v`` are single ids (Python or NumPy integers), else
+    ``(False, u, v)``: the incremental structures take one edge or query as they take arrays.
+
+    >>> one_pair(3, np.int64(4)), one_pair([3], [4])[0]
+    ((True, [3], [4]), False)
+    """
+    def single(x):
+        return isinstance(x, numbers.Integral) and not isinstance(x, (bool, np.bool_))
+    return (True, [int(u)], [int(v)]) if single(u) and single(v) else (False, u, v)
+
+
 def check_n(n) -> None:
     """``n`` is None or a non-negative integer."""
     if n is not None:
