@@ -108,7 +108,7 @@ class Dialect:
     listed: bool = False
     notes: tuple = _field(default_factory=tuple)
     #: the first line, two integers, was taken as an edge with ``header=None``: it may be a count line
-    #: 'n m' above the edges, which :func:`check_count_line` tells once the edges are read
+    #: 'n m' above the edges, which ``check_count_line`` tells once the edges are read
     count_line: bool = False
 
     @property
