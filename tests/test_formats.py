@@ -6,6 +6,7 @@ graph that was written, or an error names the line.  And every format
 from __future__ import annotations
 
 import gzip
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -365,6 +366,31 @@ def test_lines_ending_in_a_delimiter(tmp_path):
         path = tmp_path / "g.csv"
         path.write_text(text)
         with pytest.raises(ValueError, match=r"g\.csv, line 1, column \d+: an empty field, the line ending in ','"):
+            gconn.load(path)
+
+
+FOREIGN_FILES = {
+    "GraphML": '<?xml version="1.0"?>\n<graphml><graph><node id="a"/><edge source="a" target="b"/></graph></graphml>\n',
+    "GEXF": '<gexf version="1.2"><graph></graph></gexf>\n',
+    "GML": "graph [\n  node [ id 1 ]\n  edge [ source 1 target 2 ]\n]\n",
+    "Pajek": '*Vertices 2\n1 "a"\n2 "b"\n*Edges\n1 2\n',
+    "DOT (Graphviz)": "graph G {\n a -- b;\n}\n",
+    "JSON": '{"nodes": [{"id": 1}], "links": [{"source": 1, "target": 2}]}\n',
+}
+
+
+@pytest.mark.parametrize("what", sorted(FOREIGN_FILES))
+def test_graph_formats_gconn_does_not_read_are_named(tmp_path, what):
+    """By extension or content: a JSON node-link file was read as one edge between two 'names'; GML
+    and GraphML were errors about fields and headers."""
+    from gconn.io.identify import FOREIGN
+    ext = next(e for e, (w, _) in FOREIGN.items() if w == what)
+    for name in (f"g{ext}", "g.txt", "stdin"):
+        path = tmp_path / name
+        path.write_text(FOREIGN_FILES[what])
+        how = f"its name \\({ext}\\)" if name == f"g{ext}" else "its content"
+        with pytest.raises(ValueError, match=rf"{name}: a {re.escape(what)} file, by {how}, which gconn does "
+                                             r"not read.*NetworkX reads it"):
             gconn.load(path)
 
 

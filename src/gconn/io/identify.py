@@ -97,6 +97,47 @@ def read_head(path: Path, size: int) -> tuple[bytes, bool, bool]:
     return head, gz, whole
 
 
+#: Graph formats gconn does not read, by extension: (the format, how NetworkX reads it).
+FOREIGN = {
+    ".graphml": ("GraphML", "networkx.read_graphml(path)"),
+    ".gexf": ("GEXF", "networkx.read_gexf(path)"),
+    ".gml": ("GML", "networkx.read_gml(path)"),
+    ".net": ("Pajek", "networkx.read_pajek(path)"),
+    ".dot": ("DOT (Graphviz)", "networkx.nx_pydot.read_dot(path)"),
+    ".gv": ("DOT (Graphviz)", "networkx.nx_pydot.read_dot(path)"),
+    ".json": ("JSON", "networkx.node_link_graph(json.load(open(path)))"),
+    ".g6": ("graph6", "networkx.read_graph6(path)"),
+    ".graph6": ("graph6", "networkx.read_graph6(path)"),
+    ".s6": ("sparse6", "networkx.read_sparse6(path)"),
+    ".sparse6": ("sparse6", "networkx.read_sparse6(path)"),
+    ".adjlist": ("adjacency list", "networkx.read_adjlist(path)"),
+    ".gw": ("LEDA", "networkx.read_leda(path)"),
+    ".pkl": ("pickle", "pickle.load(open(path, 'rb'))"),
+    ".pickle": ("pickle", "pickle.load(open(path, 'rb'))"),
+    ".gpickle": ("pickle", "pickle.load(open(path, 'rb'))"),
+}
+#: ... and by their first bytes, where a name does not say
+_FOREIGN_CONTENT = ((re.compile(rb"\s*<\?xml|\s*<graphml", re.I), ".graphml"),
+                    (re.compile(rb"\s*<gexf", re.I), ".gexf"),
+                    (re.compile(rb"\s*(#[^\n]*\n\s*)*graph\s*\["), ".gml"),
+                    (re.compile(rb"\s*\*vertices\b", re.I), ".net"),
+                    (re.compile(rb"\s*(strict\s+)?(di)?graph\s*[\w\"]*\s*\{", re.I), ".dot"),
+                    (re.compile(rb"\s*[\[{]\s*[\"\[{]"), ".json"))
+
+
+def _foreign(path: Path, head: bytes, ext: str) -> None:
+    """Refuse a graph format gconn does not read, saying how to read it through NetworkX."""
+    if ext not in FOREIGN:
+        ext = next((e for pattern, e in _FOREIGN_CONTENT if pattern.match(head)), None)
+        how = "its content"
+    else:
+        how = f"its name ({ext})"
+    if ext is not None:
+        what, reader = FOREIGN[ext]
+        raise ValueError(f"{path.name}: a {what} file, by {how}, which gconn does not read; {supported()}. "
+                         f"NetworkX reads it: G = {reader}, then gconn.connected_components(G)")
+
+
 def _binary(head: bytes) -> bool:
     return b"\0" in head[:4096]
 
@@ -152,6 +193,8 @@ def identify(path, format=None, *, header=None, source=None, target=None, names=
     if certain is None and _BANNER.match(head):
         certain, evidence = "mtx", "a Matrix Market banner"
     named = EXTENSIONS.get(split_name(path)[0])
+    if format is None and certain is None and named in (None, "edgelist"):
+        _foreign(path, head, split_name(path)[0])
     if format is not None:
         if certain is not None and certain != format:
             raise ValueError(f"{path.name}: format={format!r}, but the file is {certain} ({evidence})")
