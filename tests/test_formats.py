@@ -394,6 +394,34 @@ def test_graph_formats_gconn_does_not_read_are_named(tmp_path, what):
             gconn.load(path)
 
 
+@pytest.mark.parametrize("kind", ["ints", "names", "weights"])
+def test_networkx_write_edgelist_is_read(tmp_path, monkeypatch, kind):
+    """networkx.write_edgelist writes each edge's data as a dict: '0 1 {}' was an error (its '{}' not a
+    number), '0 1 {'weight': 3}' too; now the ids are read and a note says the data is not."""
+    nx = pytest.importorskip("networkx")
+    from gconn.io import chunks
+    G = nx.gnm_random_graph(60, 50, seed=3)
+    G.add_nodes_from(range(60))
+    if kind == "names":
+        G = nx.relabel_nodes(G, {v: f"v{v}" for v in G})
+    if kind == "weights":
+        nx.set_edge_attributes(G, {e: {"weight": i / 3, "label": f"e {i}"} for i, e in enumerate(G.edges)})
+    path = tmp_path / "g.edgelist"
+    nx.write_edgelist(G, path)
+    path = path.rename(tmp_path / "g.el")
+    H = nx.Graph(list(G.edges))
+    if kind != "names":     # integer ids: every id up to the largest is a vertex
+        H.add_nodes_from(range(max(H) + 1))
+    g, names = gconn.load(path, return_names=True)
+    k, labels = gconn.connected_components(g, backend="cpu")
+    assert k == nx.number_connected_components(H) and g.m == H.number_of_edges()
+    assert any("networkx.write_edgelist" in x for x in identify(path).notes)
+    if kind != "names":
+        monkeypatch.setattr(chunks, "BLOCK_BYTES", 64)
+        got = sorted((int(a), int(b)) for s, d in gconn.io.edge_chunks(path, 7) for a, b in zip(s, d))
+        assert got == sorted(G.edges)
+
+
 def test_stdin_through_the_command(tmp_path):
     """What users pipe in: METIS and Matrix Market read as what they are."""
     pairs = [(0, 1), (1, 2), (3, 4), (5, 5)]

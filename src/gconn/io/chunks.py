@@ -15,7 +15,7 @@ import numpy as np
 
 from gconn.io import _parsers as K
 from gconn.io._files import GZIP_ERRORS, gzip_error, open_binary
-from gconn.io.edgelist import check_count_line, parse_error
+from gconn.io.edgelist import check_count_line, parse_error, without_nx_data
 from gconn.io.binary import edge_array, edge_arrays, layout
 from gconn.io.identify import FileInfo, identify
 
@@ -139,7 +139,10 @@ def _line_blocks(info: FileInfo):
                 raw.seek(info.dialect.start)
             f = _ReadAhead(raw, BLOCK_BYTES) if info.gzip else raw
             try:
-                yield from _split(f, info.cr)
+                if info.dialect.nx_data:
+                    yield from map(without_nx_data, _split(f, info.cr))
+                else:
+                    yield from _split(f, info.cr)
             finally:
                 if info.gzip:
                     f.close()

@@ -110,6 +110,8 @@ class Dialect:
     #: the first line, two integers, was taken as an edge with ``header=None``: it may be a count line
     #: 'n m' above the edges, which ``check_count_line`` tells once the edges are read
     count_line: bool = False
+    #: each line ends in a Python dict, the edge's data as networkx.write_edgelist writes it: dropped
+    nx_data: bool = False
 
     @property
     def parsed(self) -> bool:
@@ -184,6 +186,9 @@ def sniff(head: bytes, name: str, *, complete: bool = True, header=None, source=
         header = False if header is None else header
     # blanks that end a line are no field, as the readers take them ('0<tab>1<tab>' has two)
     lines = [(a, b, c, t.rstrip(" \t")) for a, b, c, t in itertools.islice(data_lines(raw, bom, 1), 2)]
+    nx_data = bool(lines) and _NX_DATA.search(lines[0][3].encode()) is not None
+    if nx_data:
+        lines = [(a, b, c, _NX_DATA.sub(b"", t.encode()).decode()) for a, b, c, t in lines]
     positions = [c for c in (source, target) if _is_position(c)]
     given_columns = any(c is not None and c not in positions for c in (source, target))
     if not lines:
@@ -254,12 +259,15 @@ def sniff(head: bytes, name: str, *, complete: bool = True, header=None, source=
         notes.append(column_note)
     start, line = (e1 + 1, l1 + 1) if header and rule != "occurrence" else (s1, l1)
     count_line = (header_option is None and not header and not named and len(f1) == 2 and declared is None
-                  and all(token_kind(t) == "integer" for t in f1))
+                  and all(token_kind(t) == "integer" for t in f1) and not nx_data)
+    if nx_data:
+        notes.append(f"{name}: each edge's data, a Python dict after its ids as networkx.write_edgelist writes "
+                     "it, is not read")
     return Dialect(delimiter=delimiter, fields=len(dfields), columns=cols,
                    header=tuple(f1) if header and rule != "occurrence" else None, header_rule=rule,
                    names=bool(named), names_given=names is True, quoted=quoted, start=min(start, len(raw)), line=line,
                    first_line=data[0] if data is not None else l1 + 1, declared_n=declared, listed=listed,
-                   notes=tuple(notes), count_line=count_line)
+                   notes=tuple(notes), count_line=count_line, nx_data=nx_data)
 
 
 def _is_position(c) -> bool:
@@ -297,6 +305,8 @@ def read_file(info, n: int | None, relabelled: bool):
     """The :class:`~gconn.io.FileEdges` of a whole edge list."""
     d = info.dialect
     buf = cr_lines(read_bytes(info.path))
+    if d.nx_data:
+        buf = without_nx_data(buf)
     if not d.parsed:
         src, dst, names, notes = read_names(info.path, buf, d)
         return FileEdges(src, dst, None, names, notes=notes)
@@ -431,6 +441,21 @@ def write_pairs(f, a: np.ndarray, b: np.ndarray, add: int, sep: str) -> None:
     for i in range(0, a.size, _CHUNK):
         used = K.format_pairs(a[i:i + _CHUNK], b[i:i + _CHUNK], add, ord(sep), out)
         f.write(memoryview(out[:used]))
+
+
+#: an edge's data as networkx.write_edgelist writes it, a Python dict after the two ids ('0 1 {}')
+_NX_DATA = re.compile(rb"(?m)[ \t]+\{[^\n]*\}[ \t]*(?=\r?$)")
+
+
+def without_nx_data(data):
+    """``data`` (bytes or uint8) without the dicts networkx.write_edgelist writes after an edge's ids.
+
+    >>> without_nx_data(b"0 1 {}\\n1 2 {'weight': 3.0}\\n")
+    b'0 1\\n1 2\\n'
+    """
+    if isinstance(data, bytes):
+        return _NX_DATA.sub(b"", data)
+    return np.frombuffer(_NX_DATA.sub(b"", data.tobytes()), np.uint8)
 
 
 _COMMENTS = re.compile(rb"(?m)^[ \t]*[#%][^\n]*\n?")
