@@ -8,6 +8,7 @@ import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components as scipy_cc
 
 import gconn
+from gconn.io import identify
 from gconn.graph import Graph
 from oracles import check_forest, same_partition
 
@@ -70,6 +71,22 @@ def test_table_first_two_columns_by_default(kind):
     else:
         table = table.select(["u", "v", "weight"])
     _check(gconn.connected_components(table, backend="cpu"), src, dst)
+
+
+@pytest.mark.parametrize("sep", [",", "\t"])
+def test_a_csv_pandas_wrote_with_its_index(tmp_path, sep):
+    """DataFrame.to_csv writes the index first, under an empty name: the file was an error ('an empty
+    vertex name', 'an empty field'); its edge columns are read, the index never."""
+    src, dst = _edges(3)
+    path = tmp_path / "e.csv"
+    for cols in (["src", "dst"], ["a", "b"], [0, 1]):
+        frame = pd.DataFrame(dict(zip(cols, (src, dst))), index=np.arange(src.size) * 7 + 1000)
+        frame.to_csv(path, sep=sep)
+        _check(gconn.connected_components(str(path), backend="cpu"), src, dst)
+        assert any("pandas' DataFrame.to_csv writes its index" in x for x in identify(path).notes)
+    pd.DataFrame({"src": [f"v{x}" for x in src], "dst": [f"v{x}" for x in dst]}).to_csv(path, sep=sep)
+    g, names = gconn.load(path, return_names=True)
+    assert g.m == len({(min(a, b), max(a, b)) for a, b in zip(src, dst) if a != b})
 
 
 def test_one_end_named_beside_an_unnamed_column_is_an_error(tmp_path):

@@ -41,6 +41,10 @@ def default_columns(names, where: str) -> tuple[tuple[int, int], str | None]:
     "t: the edges are columns 'a' and 'b', the first two of 3 (source= and target= pick others)"
     """
     names = [str(c) for c in names]
+    if len(names) >= 3 and names[0] == "":
+        # pandas' index, unnamed (DataFrame.to_csv): never an end of an edge
+        (s, t), note = default_columns(names[1:], where)
+        return (s + 1, t + 1), note
     low = [c.lower() for c in names]
     found = [(low.index(a), low.index(b)) for a, b in EDGE_NAMES if a in low and b in low]
     if len(found) > 1:

@@ -255,6 +255,9 @@ def sniff(head: bytes, name: str, *, complete: bool = True, header=None, source=
     if rule == "certain":
         notes.append(f"{name}, line {l1} ({quote(t1.encode())}) is a header: its fields are not integers like "
                      f"line {data[0]}'s")
+    elif rule == "index":
+        notes.append(f"{name}, line {l1} ({quote(t1.encode())}) is a header whose first column has no name, as "
+                     "pandas' DataFrame.to_csv writes its index: that column is not read as an end of an edge")
     if column_note is not None:
         notes.append(column_note)
     start, line = (e1 + 1, l1 + 1) if header and rule != "occurrence" else (s1, l1)
@@ -277,6 +280,8 @@ def _is_position(c) -> bool:
 
 def _header_of(f1, f2, names):
     """(header?, rule) for ``header=None``: see the module docstring."""
+    if len(f1) >= 3 and f1[0] == "" and all(f1[1:]) and (f2 is None or len(f2) == len(f1)):
+        return True, "index"    # pandas' DataFrame.to_csv: its index first, a column without a name
     if not all(token_kind(t) == "word" for t in f1):
         return False, ""
     if f2 is None:
