@@ -389,7 +389,7 @@ def test_graph_formats_gconn_does_not_read_are_named(tmp_path, what):
         path = tmp_path / name
         path.write_text(FOREIGN_FILES[what])
         how = f"its name \\({ext}\\)" if name == f"g{ext}" else "its content"
-        with pytest.raises(ValueError, match=rf"{name}: a {re.escape(what)} file, by {how}, which gconn does "
+        with pytest.raises(ValueError, match=rf"{name}: an? {re.escape(what)} file, by {how}, which gconn does "
                                              r"not read.*NetworkX reads it"):
             gconn.load(path)
 
@@ -420,6 +420,17 @@ def test_networkx_write_edgelist_is_read(tmp_path, monkeypatch, kind):
         monkeypatch.setattr(chunks, "BLOCK_BYTES", 64)
         got = sorted((int(a), int(b)) for s, d in gconn.io.edge_chunks(path, 7) for a, b in zip(s, d))
         assert got == sorted(G.edges)
+
+
+def test_spreadsheets_are_named(tmp_path):
+    """An .xlsx is a zip archive: it was read as an .npz ('expected arrays src and dst')."""
+    import zipfile
+    for name in ("g.xlsx", "g.zip"):
+        with zipfile.ZipFile(tmp_path / name, "w") as z:
+            z.writestr("[Content_Types].xml", "<Types/>")
+            z.writestr("xl/workbook.xml", "<workbook/>")
+        with pytest.raises(ValueError, match=r"an Excel (file|workbook).*pandas\.read_excel"):
+            gconn.load(tmp_path / name)
 
 
 def test_stdin_through_the_command(tmp_path):

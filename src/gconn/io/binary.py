@@ -55,6 +55,9 @@ def read_npz(info, n: int | None, relabelled: bool):
         raise ValueError(f"{path.name}: expected an .npz archive, found a single .npy array")
     with archive:
         keys = set(archive.files)
+        if "[Content_Types].xml" in keys:
+            raise ValueError(f"{path.name}: an Excel workbook (a zip archive), which gconn does not read; pandas "
+                             "reads it: df = pandas.read_excel(path), then gconn.connected_components(df)")
         if keys and not any(name.endswith(".npy") for name in archive.zip.namelist()):
             raise ValueError(f"{path.name}: a zip archive of {', '.join(sorted(keys)[:5])}, not of NumPy arrays "
                              "(an .npz); gconn reads text files plain or gzipped: extract it, or gzip the file")
@@ -80,7 +83,9 @@ def read_npz(info, n: int | None, relabelled: bool):
                 stored = indptr.size - 1
         else:
             raise ValueError(f"{path.name}: expected arrays 'src' and 'dst' or 'indptr' and 'indices' "
-                             f"(and optionally 'n' and 'nodes'); found {sorted(keys)}")
+                             f"(and optionally 'n' and 'nodes'); found {sorted(keys)}"
+                             + ("; np.savez(path, src=..., dst=...) names them, and one (m, 2) array of edges "
+                                "goes in an .npy" if keys == {"arr_0"} else ""))
     if nodes is not None:
         if nodes.ndim != 1 or (stored is not None and stored != nodes.size):
             raise ValueError(f"{path.name}: 'nodes' must list one id or name per vertex "

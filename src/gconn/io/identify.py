@@ -97,24 +97,29 @@ def read_head(path: Path, size: int) -> tuple[bytes, bool, bool]:
     return head, gz, whole
 
 
-#: Graph formats gconn does not read, by extension: (the format, how NetworkX reads it).
+#: Graph formats gconn does not read, by extension: (the format, how another library reads it).
+_NX = "NetworkX reads it: G = networkx.{}, then gconn.connected_components(G)"
+_PANDAS = "pandas reads it: df = pandas.read_excel(path), then gconn.connected_components(df)"
 FOREIGN = {
-    ".graphml": ("GraphML", "networkx.read_graphml(path)"),
-    ".gexf": ("GEXF", "networkx.read_gexf(path)"),
-    ".gml": ("GML", "networkx.read_gml(path)"),
-    ".net": ("Pajek", "networkx.read_pajek(path)"),
-    ".dot": ("DOT (Graphviz)", "networkx.nx_pydot.read_dot(path)"),
-    ".gv": ("DOT (Graphviz)", "networkx.nx_pydot.read_dot(path)"),
-    ".json": ("JSON", "networkx.node_link_graph(json.load(open(path)))"),
-    ".g6": ("graph6", "networkx.read_graph6(path)"),
-    ".graph6": ("graph6", "networkx.read_graph6(path)"),
-    ".s6": ("sparse6", "networkx.read_sparse6(path)"),
-    ".sparse6": ("sparse6", "networkx.read_sparse6(path)"),
-    ".adjlist": ("adjacency list", "networkx.read_adjlist(path)"),
-    ".gw": ("LEDA", "networkx.read_leda(path)"),
-    ".pkl": ("pickle", "pickle.load(open(path, 'rb'))"),
-    ".pickle": ("pickle", "pickle.load(open(path, 'rb'))"),
-    ".gpickle": ("pickle", "pickle.load(open(path, 'rb'))"),
+    ".graphml": ("GraphML", _NX.format("read_graphml(path)")),
+    ".gexf": ("GEXF", _NX.format("read_gexf(path)")),
+    ".gml": ("GML", _NX.format("read_gml(path)")),
+    ".net": ("Pajek", _NX.format("read_pajek(path)")),
+    ".dot": ("DOT (Graphviz)", _NX.format("nx_pydot.read_dot(path)")),
+    ".gv": ("DOT (Graphviz)", _NX.format("nx_pydot.read_dot(path)")),
+    ".json": ("JSON", _NX.format("node_link_graph(json.load(open(path)))")),
+    ".g6": ("graph6", _NX.format("read_graph6(path)")),
+    ".graph6": ("graph6", _NX.format("read_graph6(path)")),
+    ".s6": ("sparse6", _NX.format("read_sparse6(path)")),
+    ".sparse6": ("sparse6", _NX.format("read_sparse6(path)")),
+    ".adjlist": ("adjacency list", _NX.format("read_adjlist(path)")),
+    ".gw": ("LEDA", _NX.format("read_leda(path)")),
+    ".pkl": ("pickle", "pickle reads it: G = pickle.load(open(path, 'rb')), then gconn.connected_components(G)"),
+    ".pickle": ("pickle", "pickle reads it: G = pickle.load(open(path, 'rb')), then gconn.connected_components(G)"),
+    ".gpickle": ("pickle", "pickle reads it: G = pickle.load(open(path, 'rb')), then gconn.connected_components(G)"),
+    ".xlsx": ("Excel", _PANDAS),
+    ".xls": ("Excel", _PANDAS),
+    ".ods": ("OpenDocument spreadsheet", _PANDAS),
 }
 #: ... and by their first bytes, where a name does not say
 _FOREIGN_CONTENT = ((re.compile(rb"\s*<\?xml|\s*<graphml", re.I), ".graphml"),
@@ -134,8 +139,9 @@ def _foreign(path: Path, head: bytes, ext: str) -> None:
         how = f"its name ({ext})"
     if ext is not None:
         what, reader = FOREIGN[ext]
-        raise ValueError(f"{path.name}: a {what} file, by {how}, which gconn does not read; {supported()}. "
-                         f"NetworkX reads it: G = {reader}, then gconn.connected_components(G)")
+        article = "an" if what[0].lower() in "aeiou" else "a"
+        raise ValueError(f"{path.name}: {article} {what} file, by {how}, which gconn does not read; {supported()}. "
+                         f"{reader}")
 
 
 def _binary(head: bytes) -> bool:
@@ -193,7 +199,7 @@ def identify(path, format=None, *, header=None, source=None, target=None, names=
     if certain is None and _BANNER.match(head):
         certain, evidence = "mtx", "a Matrix Market banner"
     named = EXTENSIONS.get(split_name(path)[0])
-    if format is None and certain is None and named in (None, "edgelist"):
+    if format is None and (certain is None and named in (None, "edgelist") or split_name(path)[0] in FOREIGN):
         _foreign(path, head, split_name(path)[0])
     if format is not None:
         if certain is not None and certain != format:
