@@ -604,3 +604,16 @@ def test_a_lone_vertex_0_is_noted_from_python(tmp_path):
             warnings.simplefilter("always")
             gconn.connected_components(path, backend="cpu", **kw)
         assert not any("vertex 0" in str(w.message) for w in seen), (path, kw)
+
+
+def test_a_folder_of_parts_says_how_to_read_them(tmp_path):
+    """Spark and Dask write a graph as a folder of parts: the error names them and the way to read them."""
+    import gconn
+    folder = tmp_path / "edges"
+    folder.mkdir()
+    (folder / "_SUCCESS").touch()
+    for i, text in enumerate(("0 1\n", "1 2\n")):
+        (folder / f"part-0000{i}").write_text(text)
+    with pytest.raises(IsADirectoryError, match=r"edges: is a directory.*\(part-00000, part-00001\).*gconn\.load\("):
+        gconn.load(folder)
+    assert gconn.load(sorted(folder.glob("part-*"))).m == 2

@@ -183,7 +183,10 @@ def identify(path, format=None, *, header=None, source=None, target=None, names=
     if not path.exists():
         raise FileNotFoundError(f"{path}: no such file")
     if path.is_dir():
-        raise IsADirectoryError(f"{path}: is a directory, not a graph file")
+        parts = sorted(q.name for q in path.iterdir() if q.is_file() and not q.name.startswith((".", "_")))
+        hint = (f"; a graph in parts ({', '.join(parts[:3])}{', ...' if len(parts) > 3 else ''}) is read from "
+                "the list of its files: gconn.load(sorted(pathlib.Path(folder).glob('part-*')))") if parts else ""
+        raise IsADirectoryError(f"{path}: is a directory, not a graph file{hint}")
     head, gz, whole = read_head(path, HEAD_BYTES)
     size = os.path.getsize(path)
     notes, cr = [], not _binary(head) and cr_lines(head) is not head
