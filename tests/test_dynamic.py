@@ -120,3 +120,15 @@ def test_single_ids_as_well_as_arrays():
     dc.insert([0, 1], [1, 2])
     dc.delete(2, 1)
     assert dc.connected(0, 2) is False and dc.component_of(2) == 1 and dc.component_of([0, 1]).tolist() == [0, 0]
+
+
+def test_update_log_symbols_are_kinds():
+    """'+', '?' and '-' as update logs write them; a deletion asked of the insert-only structure says
+    which structure takes it."""
+    dc = gconn.DynamicConnectivity(backend="cpu")
+    assert dc.process(["+", "?", "-", "?"], [0, 0, 0, 0], [1, 1, 1, 1]).tolist() == [True, False]
+    ic = gconn.IncrementalConnectivity(backend="cpu")
+    assert ic.process(["+", "?"], [0, 0], [1, 1]).tolist() == [True]
+    for kinds in (["-"], ["delete"], [2]):
+        with pytest.raises(ValueError, match="deletions.*need gconn.DynamicConnectivity"):
+            ic.process(kinds, [0], [1])

@@ -11,7 +11,8 @@ from gconn.graph.ids import check_pair, id_range, one_pair
 from gconn.graph.memory import check_vertices
 from gconn.inputs import id_graph
 
-_KINDS = {"insert": 0, "i": 0, "query": 1, "q": 1, "delete": 2, "d": 2}
+#: operation kinds by name, and as update logs write them (+ insert, ? query, - delete)
+_KINDS = {"insert": 0, "i": 0, "+": 0, "query": 1, "q": 1, "?": 1, "delete": 2, "d": 2, "-": 2}
 
 
 class DynamicConnectivity:
@@ -211,8 +212,8 @@ def _kinds(kinds) -> np.ndarray:
         try:
             k = np.array([_KINDS[str(x).lower()] for x in k], np.int8)
         except KeyError as e:
-            raise ValueError(f"unknown operation kind {e.args[0]!r}; use 0/'insert', 1/'query' or "
-                             "2/'delete'") from None
+            raise ValueError(f"unknown operation kind {e.args[0]!r}; use 0/'insert'/'+', 1/'query'/'?' or "
+                             "2/'delete'/'-'") from None
     elif k.dtype.kind not in "iub":
         raise TypeError("operation kinds must be integers (0 insert, 1 query, 2 delete) or their names")
     if k.ndim != 1:

@@ -16,7 +16,7 @@ from gconn.graph.memory import check_vertices
 from gconn.inputs import id_graph
 
 
-_KIND_NAMES = {"insert": 0, "query": 1, "i": 0, "q": 1}
+_KIND_NAMES = {"insert": 0, "query": 1, "i": 0, "q": 1, "+": 0, "?": 1}
 
 
 class IncrementalConnectivity:
@@ -226,14 +226,17 @@ class IncrementalConnectivity:
             try:
                 k = np.array([_KIND_NAMES[str(x).lower()] for x in k], np.int8)
             except KeyError as e:
-                raise ValueError(f"unknown operation kind {e.args[0]!r}; use 0/'insert' or 1/'query'") from None
+                deletes = str(e.args[0]) in ("delete", "d", "-", "2")
+                raise ValueError(f"unknown operation kind {e.args[0]!r}; use 0/'insert'/'+' or 1/'query'/'?'"
+                                 + ("; deletions need gconn.DynamicConnectivity" if deletes else "")) from None
         elif k.dtype.kind == "f":
             raise TypeError("operation kinds must be integers or booleans (0 insert, 1 query)")
         k = k.astype(np.int8)
         if k.ndim != 1:
             raise ValueError("kinds must be 1-D")
         if k.size and (k.min() < 0 or k.max() > 1):
-            raise ValueError("operation kinds must be 0 (insert) or 1 (query)")
+            raise ValueError("operation kinds must be 0 (insert) or 1 (query)"
+                             + ("; deletions (2) need gconn.DynamicConnectivity" if int(k.max()) == 2 else ""))
         n_src = src.shape[0] if hasattr(src, "shape") else len(src)
         if k.size != n_src:
             raise ValueError(f"kinds has {k.size} entries but the batch has {n_src} edges")
