@@ -46,4 +46,6 @@ nitpick_ignore = [
 # --doctest-modules` already runs, in their modules' namespaces, so the
 # builder leaves them alone.
 doctest_test_doctest_blocks = ""
-doctest_global_setup = "from gconn_docs import enter_workspace, gpu_usable, have; enter_workspace()"
+# the pages show the notes where they are the point (Stats.input, identify's notes), not as warnings
+doctest_global_setup = ("from gconn_docs import enter_workspace, gpu_usable, have; enter_workspace()\n"
+                        "import warnings, gconn; warnings.simplefilter('ignore', gconn.InputNote)")

@@ -95,15 +95,18 @@ def test_one_end_named_beside_an_unnamed_column_is_an_error(tmp_path):
     src, dst = _edges(3)
     w = np.full(src.size, 7, np.int64)
     for cols in ({"src": src, "weight": w}, {"weight": w, "dst": dst}, {"src": src, "w": w, "t": dst}):
-        with pytest.raises(ValueError, match=r"names an end of an edge, but no column names the other end"):
+        with pytest.raises(ValueError, match=r"include '(weight|w)', a name of an edge's data"):
             gconn.connected_components(pd.DataFrame(cols))
     _check(gconn.connected_components(pd.DataFrame({"src": src, "weight": w}), source="src", target="weight",
                                       backend="cpu"), src, w)
     _check(gconn.connected_components(pd.DataFrame({"source": src, "dest": dst}), backend="cpu"), src, dst)
+    _check(gconn.connected_components(pd.DataFrame({"origin": src, "dest": dst, "carrier": w}), backend="cpu"),
+           src, dst)
+    _check(gconn.connected_components(pd.DataFrame({"from_node": src, "to": dst}), backend="cpu"), src, dst)
     (tmp_path / "g.csv").write_text("src,weight\n" + "".join(f"{a},{b}\n" for a, b in zip(src, w)))
     pd.DataFrame({"weight": w, "dst": dst}).to_parquet(tmp_path / "g.parquet")
     for name in ("g.csv", "g.parquet"):
-        with pytest.raises(ValueError, match=rf"{name}.*names an end of an edge, but no column names the other"):
+        with pytest.raises(ValueError, match=rf"{name}.*include 'weight', a name of an edge's data"):
             gconn.load(tmp_path / name)
 
 
@@ -413,12 +416,15 @@ def test_headerless_integer_files_are_unchanged(tmp_path):
 def test_parquet(tmp_path):
     src, dst = _edges(11)
     path = tmp_path / "e.parquet"
-    pq.write_table(pa.table({"w": np.ones(src.size), "s": src, "t": dst}), path)
+    pq.write_table(pa.table({"x": np.ones(src.size), "s": src, "t": dst}), path)
     _check(gconn.connected_components(str(path), backend="cpu", source="s", target="t"), src, dst)
-    with pytest.raises(TypeError, match=r"e\.parquet: column 'w' has float dtype"):
+    with pytest.raises(TypeError, match=r"e\.parquet: column 'x' has float dtype"):
         gconn.load(path)
-    with pytest.raises(ValueError, match=r"e\.parquet: source='q' is not a column.*\['w', 's', 't'\]"):
+    with pytest.raises(ValueError, match=r"e\.parquet: source='q' is not a column.*\['x', 's', 't'\]"):
         gconn.load(path, source="q")
+    pq.write_table(pa.table({"w": np.ones(src.size), "s": src, "t": dst}), path)
+    with pytest.raises(ValueError, match=r"e\.parquet: the first two columns, the edges by position, include 'w'"):
+        gconn.load(path)
     pq.write_table(pa.table({"s": pa.array([0, None]), "t": pa.array([1, 2])}), path)
     with pytest.raises(ValueError, match=r"e\.parquet: column 's'.*null"):
         gconn.load(path)

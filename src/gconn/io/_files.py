@@ -21,7 +21,10 @@ RELABEL_HINT = "pass relabel=True (gconn cc --relabel) to count only the vertice
 #: Column names read as an edge's two ends where ``source=`` and ``target=`` are not given, in any
 #: case: NetworkX's and pandas' source/target, cuGraph's source/destination, src/dst, from/to, u/v.
 EDGE_NAMES = (("source", "target"), ("source", "destination"), ("src", "dst"), ("from", "to"), ("u", "v"),
-              ("source", "dest"), ("src", "dest"))
+              ("source", "dest"), ("src", "dest"), ("origin", "destination"), ("origin", "dest"))
+#: Column names of an edge's data, never read as vertex ids by position ('src' beside 'weight').
+DATA_NAMES = frozenset(("weight", "weights", "w", "cost", "distance", "dist", "length", "time", "timestamp", "ts",
+                        "date", "value", "label", "type", "capacity", "count", "rating", "score", "sign"))
 
 
 def default_columns(names, where: str) -> tuple[tuple[int, int], str | None]:
@@ -36,7 +39,7 @@ def default_columns(names, where: str) -> tuple[tuple[int, int], str | None]:
     >>> default_columns(["src", "weight"], "t")
     Traceback (most recent call last):
     ...
-    ValueError: t: the column 'src' names an end of an edge, but no column names the other end beside it (of ['src', 'weight']); pick the two columns with source= and target=
+    ValueError: t: the first two columns, the edges by position, include 'weight', a name of an edge's data (of ['src', 'weight']); pick the two columns with source= and target=
     >>> default_columns(["a", "b", "c"], "t")[1]
     "t: the edges are columns 'a' and 'b', the first two of 3 (source= and target= pick others)"
     """
@@ -56,14 +59,12 @@ def default_columns(names, where: str) -> tuple[tuple[int, int], str | None]:
         return (s, t), None if (s, t) == (0, 1) else (
             f"{where}: the edges are columns {names[s]!r} and {names[t]!r}, by their names (source= and target= "
             "pick others)")
-    ends = [names[i] for i, c in enumerate(low) if any(c in pair for pair in EDGE_NAMES)]
-    if ends:
-        # 'src' beside 'weight': the other end is not named, and taking the columns by position would
-        # read 'weight' as vertex ids
-        raise ValueError(f"{where}: the column{'s' if len(ends) > 1 else ''} {', '.join(map(repr, ends))} "
-                         f"name{'' if len(ends) > 1 else 's'} an end of an edge, but no column names the other "
-                         f"end beside {'them' if len(ends) > 1 else 'it'} (of {names}); pick the two columns "
-                         "with source= and target=")
+    data = [names[i] for i in (0, 1) if i < len(low) and low[i] in DATA_NAMES]
+    if data:
+        # 'src' beside 'weight': taken by position, the weights would be vertex ids
+        raise ValueError(f"{where}: the first two columns, the edges by position, include "
+                         f"{' and '.join(map(repr, data))}, a name of an edge's data (of {names}); pick the two "
+                         "columns with source= and target=")
     if len(names) > 2:
         return (0, 1), (f"{where}: the edges are columns {names[0]!r} and {names[1]!r}, the first two of "
                         f"{len(names)} (source= and target= pick others)")
