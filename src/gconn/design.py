@@ -464,16 +464,16 @@ class Plan:
         return self.round_cap if self.round_cap is not None else default_max_rounds(self.finish, n)
 
     def device_bytes(self, n: int, m: int, id_bytes: int, ptr_bytes: int, forest: bool,
-                     units_per_edge: float) -> int:
+                     units_per_edge: float, positions: int = 0) -> int:
         """Memory a static run allocates beyond the graph's arrays (``units_per_edge``: gather work-list
-        slots per directed edge)."""
+        slots per directed edge; ``positions``: a forest's slots past the roots', :func:`forest_positions`)."""
         pb = 8 if self.jtb else id_bytes
         total = n * pb * (2 if self.aux else 1)
         if self.family != UNION_FIND:
             # the finish's edge lists and BFS-CC's levels and queues
             total += 6 * m * id_bytes + (n * (4 + 2 * id_bytes) if self.family == TRAVERSAL else 0)
         if forest:
-            total += 2 * n * id_bytes
+            total += 2 * (n + positions) * id_bytes
         if self.gathers:
             total += n * id_bytes + int(2 * m * units_per_edge + 1) * (id_bytes + ptr_bytes)
         if self.sampling == "bfs":
@@ -667,6 +667,42 @@ def choose(graph, problem: str = "cc", backend: str = "cpu", hb_coverage=None, c
 
 
 #: Every variant :func:`choose` can name on the GPU, by problem (``gconn warmup`` compiles them).
+def forest_by_position(graph, plan: Plan) -> str | None:
+    """Where a GPU spanning forest records each hook in the slot of the edge its pass reads
+    (``"kout"``: k-out's n k threads; ``"edges"``: the union-find pass over every edge), past the
+    roots' slots, instead of in the slot of the root it hooks; None: the roots' slots only.
+
+    By position where the graph has low degree and scattered ids: there the roots' slots are
+    scattered stores that evict the parents from L2 (road_4k_shuf's k-out forest 3.2 -> 1.8 ms
+    against 1.5 for its components; path_s22 0.56 -> 0.37 against 0.35; BENCHMARKS.md, "Spanning
+    forest"). Elsewhere the roots' slots are near their own vertices (ids in order), or the hooks
+    are few beside the positions the API's collection then reads (high degree).
+
+    >>> import gconn
+    >>> from gconn.graph import generators as gen
+    >>> plan = Plan.of(Variant.parse("none+union-async"))
+    >>> for permute in (False, True):
+    ...     g = gconn.Graph.from_edges(*gen.path_edges((1 << 21) + 1, permute=permute))
+    ...     _ = g.adjacency()
+    ...     print(forest_by_position(g, plan))
+    None
+    edges
+    """
+    mode = "kout" if plan.sampling == "kout" else \
+        "edges" if plan.sampling == "none" and plan.family == UNION_FIND else None
+    n, m = graph.n, graph.m_input
+    if mode is None or m < AUTO_GPU_PATH_EDGES or 2.0 * m / n >= AUTO_GPU_MIN_DEGREE \
+            or not graph.has_form("adjacency") or graph.ids_local():
+        return None
+    return mode
+
+
+def forest_positions(graph, plan: Plan) -> int:
+    """The forest slots past the n roots' that :func:`forest_by_position` fills."""
+    mode = forest_by_position(graph, plan)
+    return graph.n * plan.k if mode == "kout" else graph.m_input if mode == "edges" else 0
+
+
 AUTO_GPU_VARIANTS = {
     "cc": ("none+union-async+find-halve", "none+union-rem-cas+find-split+split-one",
            "none+union-rem-cas+find-naive+splice", "kout+union-rem-cas+find-naive+splice",

@@ -133,6 +133,26 @@ def test_spanning_forest(sampling, finish, graphs):
         check_forest(g, host(src), host(dst), k0)
 
 
+@pytest.mark.parametrize("algorithm, params", [("kout+union-async+find-halve", dict(k=1)),
+                                               ("kout+union-rem-cas+find-naive+split-one", dict(k=3)),
+                                               ("kout+union-async+find-halve", dict(kout="paper")),
+                                               ("none+union-async+find-halve", {})])
+def test_forest_recorded_by_position(algorithm, params, graphs, monkeypatch):
+    """k-out and the pass over every edge record a forest in their edges' slots past the roots' (the
+    size threshold lowered to the tiny graphs): every k and both k-out modes."""
+    from gconn import design
+    monkeypatch.setattr(design, "AUTO_GPU_PATH_EDGES", 1)
+    plan = design.Plan.of(design.Variant.parse(algorithm, "forest").with_params(**params))
+    by = []
+    for _, g in graphs:
+        k0, _ = reference(g)
+        g.adjacency()
+        by.append(design.forest_by_position(g, plan))
+        src, dst = gconn.spanning_forest(g, algorithm=algorithm, backend="gpu", **params)
+        check_forest(g, host(src), host(dst), k0)
+    assert by.count(algorithm.split("+")[0].replace("none", "edges")) >= 2, by
+
+
 def test_uncompacted_labels_and_stats(graphs):
     for name in ("kout+union-jtb+find-naive", "hb+union-async+find-halve", "none+union-jtb+find-two-try-split"):
         for _, g in graphs:

@@ -137,6 +137,25 @@ def test_every_other_finish(finish, mb_graphs):
 ROWS = manifest()
 
 
+@pytest.mark.parametrize("algorithm, params", [("kout+union-rem-cas+find-naive+split-one", {}),
+                                               ("kout+union-async+find-halve", dict(k=3)),
+                                               ("none+union-rem-cas+find-naive+split-one", {}),
+                                               ("none+union-async+find-halve", {})])
+def test_forest_recorded_by_position(algorithm, params, graphs, monkeypatch):
+    """A forest recorded in its edges' slots past the roots' (k-out with k = 2: edge reorganization's
+    pairs of lanes), on the graphs of low degree and scattered ids, the size threshold lowered to them."""
+    from gconn import design
+    monkeypatch.setattr(design, "AUTO_GPU_PATH_EDGES", 1)
+    plan = design.Plan.of(design.Variant.parse(algorithm, "forest").with_params(**params))
+    by = []
+    for name, g, dg, k0, _ in graphs:
+        dg.adjacency()
+        by.append(design.forest_by_position(dg, plan))
+        src, dst = gconn.spanning_forest(dg, algorithm=algorithm, **params)
+        check_forest(g, host(src), host(dst), k0)
+    assert by.count(algorithm.split("+")[0].replace("none", "edges")) >= 2, by
+
+
 @pytest.mark.parametrize("row", ROWS, ids=[r["file"] for r in ROWS])
 def test_real_graphs(row):
     g = gconn.load(DATA / row["file"])

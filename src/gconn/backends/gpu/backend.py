@@ -8,13 +8,14 @@ from functools import cache, partial
 
 import numpy as np
 
-from gconn.design import UNION_FIND, Plan
+from gconn.design import UNION_FIND, Plan, forest_by_position, forest_positions
 from gconn.pipeline import sampling as pipeline_sampling
 from gconn.backends.gpu import finishes, memory, ops, replay, sampling
 from gconn.backends.gpu.graph import TRACK_IDS
 from gconn.graph.ids import offset_dtype
 from gconn.backends.gpu._compat import SIM, view, xp
 from gconn.backends.gpu.launch import CHUNK, REGISTRY, SAMPLE, WARP, device, dtypes_key, dummy, get, launch
+from gconn.backends.gpu.primitives import RECORD_POSITION, RECORD_ROOT
 from gconn.backends.gpu.unionfind import OP_UNION, TRACK_FIT, compress as compress_all, flat_roots
 
 #: active vertices up to this degree get a thread in the finish, others warp units
@@ -60,12 +61,18 @@ class State:
         self.H = xp.full(n, -1 if plan.aux == "hooks" else 0, p_dtype) if plan.aux else None
         self.Hv = view(self.H) if plan.aux else dummy(p_dtype)
         if forest:
-            self.fa, self.fb = _slots(n, idt)
-            self.fav, self.fbv = view(self.fa), view(self.fb)
+            # the roots' slots, then those a pass recording by position fills (RECORD_POSITION)
+            self.by_position = forest_by_position(graph, plan)
+            self.slots = _slots(n, forest_positions(graph, plan), idt)
+            if self.by_position == "edges" and self.slots[0].size != n + self.src.size:
+                raise RuntimeError("the forest's slots do not match the edge list")
+            self.fa, self.fb = (a[:n] for a in self.slots)
+            self.fav, self.fbv = (view(a) for a in self.slots)
         else:
             self.fa = self.fb = _no_slots(idt, device())
+            self.slots, self.by_position = (self.fa, self.fb), None
             self.fav = self.fbv = dummy(idt)
-        self.record = int(forest)
+        self.record = RECORD_ROOT if forest else 0
         # ids not checked before the run (graph.track_ids): only the union kernel may read them
         self.track = graph._cache.get(TRACK_IDS)
         if self.track is not None and (plan.family != UNION_FIND or plan.needs != "edges"):
@@ -79,7 +86,8 @@ class State:
             kern, flags, row = self.kernel("coo_ops"), dummy(np.int64), -1
         else:
             kern, flags, row = get("coo_ops", (p.fin, p.fopt, p.sopt, TRACK_FIT), self.dtypes), view(self.track), 0
-        launch(kern, m, self.Pv, self.Hv, self.srcv, self.dstv, dummy(np.int8), m, OP_UNION, self.record,
+        record = RECORD_POSITION if step == WARP and self.by_position == "edges" else self.record
+        launch(kern, m, self.Pv, self.Hv, self.srcv, self.dstv, dummy(np.int8), m, OP_UNION, record,
                self.fav, self.fbv, dummy(np.bool_), self.n, flags, row, step, persistent=True)
         return m
 
@@ -90,15 +98,19 @@ class State:
         return get(kind, key, self.dtypes)
 
 
-def _slots(n: int, id_dtype):
-    """The forest slots (fa, fb), -1 where no edge is: one allocation and one memset (bytes 0xFF are -1
-    in any signed dtype), where two ``full`` cost a launched run two of CuPy's launches."""
-    both = xp.empty(2 * n, id_dtype)
+def _slots(n: int, extra: int, id_dtype):
+    """The forest slots (fa, fb), each n roots' then ``extra`` positions': one allocation; the roots'
+    set to -1 by memsets (bytes 0xFF are -1 in any signed dtype), the positions' left to the pass
+    that writes each of them."""
+    both = xp.empty(2 * (n + extra), id_dtype)
+    fa, fb = both[:n + extra], both[n + extra:]
     if SIM:
         both.fill(-1)
     elif n:
-        xp.cuda.runtime.memsetAsync(both.data.ptr, 0xFF, both.nbytes, xp.cuda.get_current_stream().ptr)
-    return both[:n], both[n:]
+        stream = xp.cuda.get_current_stream().ptr
+        for part in ((both,) if extra == 0 else (fa[:n], fb[:n])):
+            xp.cuda.runtime.memsetAsync(part.data.ptr, 0xFF, part.nbytes, stream)
+    return fa, fb
 
 
 @cache
@@ -123,7 +135,7 @@ class scope:
         self.graph, self.plan, self.stats = graph, plan, stats
         m = graph.m_input
         needed = plan.device_bytes(graph.n, m, graph.id_dtype.itemsize, np.dtype(offset_dtype(m)).itemsize, forest,
-                                   1 / CHUNK + 1 / (SMALL_MAX + 1))
+                                   1 / CHUNK + 1 / (SMALL_MAX + 1), forest_positions(graph, plan) if forest else 0)
         if not memory.small(needed) and needed > xp.get_default_memory_pool().free_bytes():
             memory.check(needed, self._what())      # asks the driver: only where CuPy's pool falls short
 
@@ -238,7 +250,7 @@ def finish(s: State, work):
 
 
 def finalize(s: State):
-    return flat_roots(s.kernel("compress"), s.graph.n, s.P, s.Pv, s.plan.jtb, s.graph.id_dtype), s.fa, s.fb
+    return (flat_roots(s.kernel("compress"), s.graph.n, s.P, s.Pv, s.plan.jtb, s.graph.id_dtype), *s.slots)
 
 
 def number(s: State):

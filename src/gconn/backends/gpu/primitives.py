@@ -200,9 +200,27 @@ def rand64(a, b):
     return (x1 << U64(32)) | x2
 
 
+#: a forest's hook recorded in the slot of the root it hooked (one per root: any kernel may write it)
+RECORD_ROOT = 1
+#: ... in the slot of the edge the thread reads, past the n roots': one pass writes each such slot
+#: (-1 where it hooked nothing), coalesced; with scattered ids the roots' slots are scattered stores
+#: that evict the parents from L2 (design.forest_by_position)
+RECORD_POSITION = 2
+
+
 @device
 def record_edge(record, fa, fb, r, u, v):
     """Spanning forest: root r's link (-1: none) used edge (u, v)."""
     if record and r >= 0:
         fa[r] = u
         fb[r] = v
+
+
+@device
+def record_position(fa, fb, slot, r, u, v):
+    """Spanning forest, RECORD_POSITION: ``slot`` holds (u, v) if the link hooked a root (r >= 0), else -1."""
+    if r >= 0:
+        fa[slot] = u
+        fb[slot] = v
+    else:
+        fa[slot] = -1

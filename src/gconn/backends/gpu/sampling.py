@@ -14,7 +14,7 @@ import numpy as np
 from gconn.backends.gpu._compat import WARP_INTRINSICS, cuda, view, xp
 from gconn.backends.gpu.bfs import Search
 from gconn.backends.gpu.launch import FULL_MASK, WARP, kernel, launch
-from gconn.backends.gpu.primitives import U64, UF, rand64, record_edge
+from gconn.backends.gpu.primitives import RECORD_POSITION, U64, UF, rand64, record_edge, record_position
 from gconn.backends.gpu.unionfind import jtb_fin
 
 KOUT_PAPER = 0      # first edge + k-1 random edges (paper Alg. k-out)
@@ -25,7 +25,8 @@ HB_ROOTS = 2        # HB step 2: the first N edges of vertices still roots
 @kernel("sample_csr", lambda t: (t.P, t.P, t.ptr, t.id) + (t.I64,) * 6 + (t.id, t.id), keys="union")
 def make_sample_csr(fin, fopt, sopt):
     """k-out and HB's second step, thread ``g`` on edge ``g % k`` of vertex ``g // k``; ``er``:
-    edge reorganization (k = 2, Afforest mode), a pair of lanes swapping the edges read."""
+    edge reorganization (k = 2, Afforest mode), a pair of lanes swapping the edges read.  A forest
+    recorded by position (k-out) fills slots n + g (``er``: n + 2v and n + 2v + 1)."""
     union_any, parent_of = UF.union_any, UF.parent_of
     warp = WARP_INTRINSICS
 
@@ -47,12 +48,14 @@ def make_sample_csr(fin, fopt, sopt):
             e0 = a if lane == 0 else got
             e1 = got if lane == 0 else b
             if v < n:
-                if e0 >= 0:
-                    r = union_any(P, H, v, e0, fin, fopt, sopt)
-                    record_edge(record, fa, fb, r, v, e0)
-                if e1 >= 0:
-                    r = union_any(P, H, v, e1, fin, fopt, sopt)
-                    record_edge(record, fa, fb, r, v, e1)
+                r0 = union_any(P, H, v, e0, fin, fopt, sopt) if e0 >= 0 else -1
+                r1 = union_any(P, H, v, e1, fin, fopt, sopt) if e1 >= 0 else -1
+                if record == RECORD_POSITION:
+                    record_position(fa, fb, n + 2 * v, r0, v, e0)
+                    record_position(fa, fb, n + 2 * v + 1, r1, v, e1)
+                else:
+                    record_edge(record, fa, fb, r0, v, e0)
+                    record_edge(record, fa, fb, r1, v, e1)
             return
         v = g // k
         i = g - v * k
@@ -60,19 +63,19 @@ def make_sample_csr(fin, fopt, sopt):
             return
         s = indptr[v]
         d = indptr[v + 1] - s
-        if i >= d:
-            return
-        if mode == HB_ROOTS:
-            if parent_of(P, v, fin) != v:
-                return
-            j = s + i
-        elif mode == KOUT_AFFOREST or i == 0:
-            j = s + i
+        r = -1
+        w = -1
+        if i < d and (mode != HB_ROOTS or parent_of(P, v, fin) == v):
+            if mode == HB_ROOTS or mode == KOUT_AFFOREST or i == 0:
+                j = s + i
+            else:
+                j = s + 1 + np.int64(rand64(v, i * 0x10000 + seed) % U64(d - 1))
+            w = indices[j]
+            r = union_any(P, H, v, w, fin, fopt, sopt)
+        if record == RECORD_POSITION:
+            record_position(fa, fb, n + g, r, v, w)
         else:
-            j = s + 1 + np.int64(rand64(v, i * 0x10000 + seed) % U64(d - 1))
-        w = indices[j]
-        r = union_any(P, H, v, w, fin, fopt, sopt)
-        record_edge(record, fa, fb, r, v, w)
+            record_edge(record, fa, fb, r, v, w)
 
     return sample_csr
 
@@ -119,7 +122,7 @@ def kout(s, seed: int, count: bool) -> int:
     mode = KOUT_PAPER if p.kout_paper else KOUT_AFFOREST
     er = int(WARP_INTRINSICS and p.k == 2 and mode == KOUT_AFFOREST)    # edge reorganization
     launch(s.kernel("sample_csr"), n if er else n * p.k, s.Pv, s.Hv, s.ipv, s.ixv, n, p.k, mode, seed, er,
-           s.record, s.fav, s.fbv)
+           RECORD_POSITION if s.by_position == "kout" else s.record, s.fav, s.fbv)
     return int(xp.minimum(s.indptr[1:] - s.indptr[:-1], p.k).sum()) if count else 0
 
 

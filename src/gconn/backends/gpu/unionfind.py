@@ -14,7 +14,8 @@ import numpy as np
 from gconn.backends.core.unionfind import FIND_HALVE, PEEK_STEPS, UNION_ASYNC, UNION_JTB
 from gconn.backends.gpu._compat import SIM, WARP_INTRINSICS, cuda, view, xp
 from gconn.backends.gpu.launch import CHUNK, FULL_MASK, SAMPLE, WARP, dummy, kernel, launch
-from gconn.backends.gpu.primitives import U64, UF, atomic_add, device, load, rand64, record_edge
+from gconn.backends.gpu.primitives import (RECORD_POSITION, U64, UF, atomic_add, device, load, rand64, record_edge,
+                                          record_position)
 
 OP_UNION = 0        # coo_ops modes: every op a union,
 OP_QUERY = 1        # every op a query,
@@ -100,7 +101,8 @@ def _fits(u, v, cap, flags):
         keys="union", offsets=False)
 def make_coo_ops(fin, fopt, sopt, track=TRACK_NONE):
     """Unions, queries or both over COO pairs, each warp walking its own segment in 32-pair
-    chunks ``step`` apart (sorted input links nearly in order).  ``track``: ids outside
+    chunks ``step`` apart (sorted input links nearly in order); a forest recorded by position (one
+    pass, ``step`` 32) fills slots cap + i.  ``track``: ids outside
     ``0..cap-1`` skipped, bounds folded (``TRACK_BOUNDS``) or flagged (``TRACK_FIT``)."""
     union_any, same_set_any = UF.union_any, UF.same_set_any
     bounded = track == TRACK_BOUNDS
@@ -123,21 +125,26 @@ def make_coo_ops(fin, fopt, sopt, track=TRACK_NONE):
                 break
             u = src[i]
             v = dst[i]
+            ok = True
             if bounded:
                 a = min(u, v)
                 b = max(u, v)
                 lo = min(lo, np.int64(a))
                 hi = max(hi, np.int64(b))
-                if a < 0 or b >= cap:
-                    continue
-            if fit and not _fits(u, v, cap, bounds):
-                continue
-            op = kinds[i] if mode == OP_MIXED else mode
-            if op == OP_UNION:
-                r = union_any(P, H, u, v, fin, fopt, sopt)
-                record_edge(record, fa, fb, r, u, v)
-            else:
-                out[i] = same_set_any(P, u, v, fin, fopt)
+                ok = a >= 0 and b < cap
+            if fit and ok:
+                ok = _fits(u, v, cap, bounds)
+            r = -1
+            if ok:
+                op = kinds[i] if mode == OP_MIXED else mode
+                if op == OP_UNION:
+                    r = union_any(P, H, u, v, fin, fopt, sopt)
+                    if record != RECORD_POSITION:
+                        record_edge(record, fa, fb, r, u, v)
+                else:
+                    out[i] = same_set_any(P, u, v, fin, fopt)
+            if record == RECORD_POSITION:
+                record_position(fa, fb, cap + i, r, u, v)
         if bounded:
             _close_bounds(acc, lo, hi, bounds, row)
 
