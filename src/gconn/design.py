@@ -466,7 +466,7 @@ class Plan:
     def device_bytes(self, n: int, m: int, id_bytes: int, ptr_bytes: int, forest: bool,
                      units_per_edge: float, positions: int = 0) -> int:
         """Memory a static run allocates beyond the graph's arrays (``units_per_edge``: gather work-list
-        slots per directed edge; ``positions``: a forest's slots past the roots', :func:`forest_positions`)."""
+        slots per directed edge; ``positions``: a forest's slots past the roots', ``forest_positions``)."""
         pb = 8 if self.jtb else id_bytes
         total = n * pb * (2 if self.aux else 1)
         if self.family != UNION_FIND:
