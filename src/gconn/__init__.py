@@ -21,7 +21,7 @@ __version__ = "0.1.0"
 
 __all__ = ["Graph", "as_graph", "connected_components", "spanning_forest", "IncrementalConnectivity",
            "DynamicConnectivity",
-           "Variant", "variants", "load", "save", "generators", "GPUUnavailableError", "ConvergenceError",
+           "Variant", "variants", "load", "save", "read_updates", "generators", "GPUUnavailableError", "ConvergenceError",
            "VertexRangeError", "InputNote", "__version__"]
 
 
@@ -29,6 +29,8 @@ def __getattr__(name):
     # io, generators and csgraph import lazily: `import gconn` stays fast.
     if name in ("load", "save"):
         return getattr(importlib.import_module(".io", __name__), name)
+    if name == "read_updates":
+        return importlib.import_module("gconn.io.updates").read_updates
     where = {"io": "gconn.io", "generators": "gconn.graph.generators", "csgraph": "gconn.integrations.csgraph"}
     if name in where:
         return importlib.import_module(where[name])

@@ -235,9 +235,16 @@ def add_stream_parser(add) -> None:
                    metavar="D",
                    help="deletes per insert (0.1: a tenth of the edges deleted at random points after their "
                         "insert; at most 1): gconn.DynamicConnectivity, on the CPU unless --backend gpu; default 0")
-    p.add_argument("--mode", choices=("phased", "sequential", "concurrent"), default="phased",
+    p.add_argument("--mode", choices=("phased", "sequential", "concurrent"),
                    help="what a query in a batch sees (see gconn.IncrementalConnectivity; default phased)")
-    p.add_argument("--seed", type=int, default=0, help="shuffles the edges and draws the queries (default 0)")
+    p.add_argument("--seed", type=int, help="shuffles the edges and draws the queries (default 0)")
+    log = p.add_argument_group("an update log instead of a replayed graph")
+    log.add_argument("--updates", metavar="LOG",
+                     help="a file of updates in order, one per line: '+ u v' (insert), '- u v' (delete), "
+                          "'? u v' (query); '-': standard input. Each query sees every update before it; "
+                          "with deletes: gconn.DynamicConnectivity. --n N: vertices 0..N-1 from the start")
+    log.add_argument("-o", "--output", metavar="ANSWERS",
+                     help="with --updates: the queries' answers, one line each: u v 1 (connected) or u v 0")
 
 
 def stream_ops(g, query_ratio: float, seed: int, delete_ratio: float = 0.0):
@@ -278,6 +285,11 @@ def _with_deletes(g, query_ratio: float, seed: int, delete_ratio: float):
 
 def cmd_stream(args, parser) -> int:
     from gconn import api
+    if args.updates is not None:
+        return _log_stream(args, parser)
+    if args.output:
+        parser.error("--output writes the answers of an update log's queries: it needs --updates LOG")
+    args.mode, args.seed = args.mode or "phased", args.seed or 0
     C.check_input_options(args, parser, "incremental")
     if args.delete_ratio > 0:
         return _dynamic_stream(args, parser)
@@ -371,3 +383,92 @@ def _dynamic_stream(args, parser) -> int:
                        f"{'ok' if ok else 'MISMATCH'}")])
     return 0 if ok else 1
 
+
+
+def _log_stream(args, parser) -> int:
+    """``gconn stream --updates LOG``: a log's updates in batches of ``--batch-size``, each query
+    answered as it comes; the final components checked against the static ones of the edges left."""
+    import contextlib
+    import shutil
+    import sys
+    import tempfile
+    from gconn import api
+    from gconn.graph import Graph
+    from gconn.io.updates import read_updates
+    if args.file or args.generate or args.example:
+        parser.error("--updates LOG is the input: give no FILE, --generate or --example")
+    given = (("--query-ratio", args.query_ratio or None), ("--delete-ratio", args.delete_ratio or None),
+             ("--seed", args.seed), ("--format", args.format), ("--source", args.source), ("--target", args.target),
+             ("--header/--no-header", args.header), ("--names/--no-names", args.names),
+             ("--relabel/--no-relabel", args.relabel))
+    for option, value in given:
+        if value is not None:
+            parser.error(f"{option} applies to a replayed graph, not to --updates")
+    if args.mode not in (None, "sequential"):
+        parser.error("an update log's queries see every update before them: --mode sequential (the default)")
+    if args.output:
+        C.check_output_folder(args.output)
+    with contextlib.ExitStack() as stack:
+        t0 = time.perf_counter()
+        path = args.updates
+        if path == "-":
+            path = str(Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="gconn-"))) / "stdin")
+            with open(path, "wb") as f:
+                shutil.copyfileobj(sys.stdin.buffer, f, 1 << 20)
+        kinds, src, dst = read_updates(path)
+        read_s = time.perf_counter() - t0
+    name = "stdin" if args.updates == "-" else args.updates
+    counts = {what: int(np.count_nonzero(kinds == code)) for what, code in (("inserts", 0), ("queries", 1),
+                                                                           ("deletes", 2))}
+    n0 = args.n or 0
+    if counts["deletes"]:
+        if args.algorithm != "auto":
+            parser.error("a log with deletes runs gconn.DynamicConnectivity, which takes no --algorithm")
+        backend = "gpu" if args.backend == "gpu" else "cpu"
+        structure = api.DynamicConnectivity(n0, backend=backend)
+        api.DynamicConnectivity(backend=backend).process([0, 0, 2, 1], [0, 1, 0, 0], [1, 2, 1, 2])
+    else:
+        backend = resolve_backend(args.backend)
+        structure = api.IncrementalConnectivity(n0, algorithm=args.algorithm, backend=backend, mode="sequential")
+        api.IncrementalConnectivity(algorithm=args.algorithm, backend=backend, mode="sequential").process(
+            [0, 1], [0, 0], [1, 1])
+    # compiled (or loaded) before the clock, on a structure of its own (above)
+    total, elapsed, answers = kinds.size, 0.0, []
+    with progress(C.show_progress(args), total=total, desc="stream", unit="op", unit_scale=True) as bar:
+        for start in range(0, total, args.batch_size):
+            batch = tuple(a[start:start + args.batch_size] for a in (kinds, src, dst))
+            t0 = time.perf_counter()
+            answers.append(C.host(structure.process(*batch)))
+            elapsed += time.perf_counter() - t0
+            bar.update(batch[0].size)
+    answers = np.concatenate(answers) if answers else np.zeros(0, bool)
+    if counts["deletes"]:
+        k, labels = structure.components()
+        left_src, left_dst = structure.edges()
+    else:
+        k, labels = structure.n_components, C.host(structure.labels())
+        left_src, left_dst = src[kinds == 0], dst[kinds == 0]
+    n = structure.n
+    k_static, static_labels = api.connected_components(Graph.from_edges(left_src, left_dst, n=n), backend="cpu")
+    ok = k == int(k_static) and np.array_equal(C.host(labels), C.host(static_labels))
+    if args.output:
+        q = kinds == 1
+        np.savetxt(args.output, np.column_stack([src[q], dst[q], answers.astype(np.int64)]), fmt="%d")
+    rate = total / elapsed if elapsed > 0 else 0.0
+    structure_name = type(structure).__name__
+    out = {"input": name, "n": n, **counts, "batches": -(-total // args.batch_size), "batch_size": args.batch_size,
+           "backend": backend, "structure": structure_name, "input_times_s": {"read": read_s},
+           "time_s": elapsed, "ops_per_s": rate, "queries_true": int(answers.sum()), "components": int(k),
+           "static_components": int(k_static), "ok": ok, "output": args.output}
+    C.report(args, out, [
+        ("input", C.input_line(name, {"read": read_s})), ("n", f"{n:,}"),
+        ("operations", f"{counts['inserts']:,} inserts + {counts['deletes']:,} deletes + {counts['queries']:,} "
+                       "queries, in the log's order"),
+        ("batches", f"{out['batches']:,} of up to {args.batch_size:,} operations, each seen in order"),
+        ("structure", f"gconn.{structure_name} ({backend.upper()})"), ("time", f"{C.fmt_s(elapsed)} in process()"),
+        ("throughput", f"{C.rate(rate)} ops/s"),
+        ("queries", f"{int(answers.sum()):,} of {counts['queries']:,} answered connected"),
+        ("wrote", f"{counts['queries']:,} answers to {args.output}") if args.output else None,
+        ("components", f"{int(k):,} (static, of the {left_src.size:,} edges left: {int(k_static):,}) "
+                       f"{'ok' if ok else 'MISMATCH'}")])
+    return 0 if ok else 1

@@ -11,6 +11,7 @@ ODD_PAIRS = 7      # METIS with edge weights: a neighbour without its weight
 EXTRA_FIELDS = 8   # an edge-list line with more fields than the file's lines have
 BAD_EXTRA = 9      # a field besides the ids that must be a number is not one
 EMPTY_FIELD = 10   # nothing between two delimiters
+BAD_OP = 11        # an update log's line that does not start with an operation (+ - ?)
 
 # Value kinds of a Matrix Market entry
 VALUE_INTEGER = 0

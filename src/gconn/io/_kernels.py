@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from gconn.io._codes import (BAD_EXTRA, BAD_FIELD, EMPTY_FIELD, EXTRA_FIELDS, NEGATIVE,  # noqa: F401
+from gconn.io._codes import (BAD_EXTRA, BAD_FIELD, BAD_OP, EMPTY_FIELD, EXTRA_FIELDS, NEGATIVE,  # noqa: F401
                              ODD_PAIRS, OK, OUT_OF_RANGE, OVERFLOW, TOO_FEW, TOO_MANY, VALUE_INTEGER,
                              VALUE_REAL)
 
@@ -538,3 +538,92 @@ def line_start(buf, line):
         if pos >= buf.size:
             return buf.size
     return pos
+
+
+_INSERT = np.frombuffer(b"insert", np.uint8)
+_QUERY = np.frombuffer(b"query", np.uint8)
+_DELETE = np.frombuffer(b"delete", np.uint8)
+_NOT_AN_OP = -1
+
+
+@njit(cache=True)
+def _op_code(buf, i, end):
+    """0 insert, 1 query, 2 delete, or _NOT_AN_OP for the token buf[i:end]: + ? -, i q d or the
+    words, in any case, as update logs write them."""
+    if end - i == 1:
+        c = buf[i] | 32                 # ASCII letters to lower case; + ? - keep their codes
+        if c == 43 or c == 105:
+            return 0
+        if c == 63 or c == 113:
+            return 1
+        if c == 45 or c == 100:
+            return 2
+        return _NOT_AN_OP
+    if _is_word(buf, i, end, _INSERT):
+        return 0
+    if _is_word(buf, i, end, _QUERY):
+        return 1
+    if _is_word(buf, i, end, _DELETE):
+        return 2
+    return _NOT_AN_OP
+
+
+@njit(cache=True, inline="always")
+def _next_field(buf, i, end):
+    """(start of the next field after ``i``, status): blanks and at most one comma between fields."""
+    commas = 0
+    while i < end and _is_sep(buf[i], True):
+        if buf[i] == _COMMA:
+            commas += 1
+        i += 1
+    return i, EMPTY_FIELD if commas > 1 or (commas == 1 and i == end) else OK
+
+
+@njit(cache=True)
+def parse_updates(buf, kinds, src, dst):
+    """Update-log lines ``op u v`` into kinds (0 insert, 1 query, 2 delete), src and dst; blank lines
+    and '#' or '%' comments skipped.  Returns (status, count, line, field, start of the line): OK, or
+    the first bad line's status (BAD_OP: field 0) and its 1-based number."""
+    size = buf.size
+    pos = 0
+    line = 0
+    count = 0
+    while pos < size:
+        line += 1
+        end = line_end(buf, pos)
+        i = pos
+        while i < end and _is_blank(buf[i]):
+            i += 1
+        if i == end or buf[i] == _HASH or buf[i] == _PERCENT:
+            pos = end + 1
+            continue
+        j = i
+        while j < end and not _is_sep(buf[j], True):
+            j += 1
+        op = _op_code(buf, i, j)
+        if op == _NOT_AN_OP:
+            return BAD_OP, count, line, 0, pos
+        u = np.int64(0)
+        for f in range(1, 3):
+            i, status = _next_field(buf, j, end)
+            if status != OK:
+                return status, count, line, f, pos
+            if i == end:
+                return TOO_FEW, count, line, f, pos
+            status, value, j = _parse_int(buf, i, end, True)
+            if status != OK:
+                return status, count, line, f, pos
+            if f == 1:
+                u = value
+            else:
+                src[count] = u
+                dst[count] = value
+        i, status = _next_field(buf, j, end)
+        if status != OK:
+            return status, count, line, 3, pos
+        if i < end:
+            return EXTRA_FIELDS, count, line, 3, pos
+        kinds[count] = op
+        count += 1
+        pos = end + 1
+    return OK, count, line, 0, pos
