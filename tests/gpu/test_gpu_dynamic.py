@@ -109,3 +109,33 @@ def test_a_launcher_packs_again_what_changed():
         run(2, ids, 2, cp.ones(4, cp.int32))
     run(2, ids, 2, b)
     assert b.tolist() == [0, 1, 0, 1]
+
+
+@pytest.mark.parametrize("deletes", [True, False])
+def test_update_log_on_the_gpu(tmp_path, capsys, deletes):
+    """`gconn stream --updates LOG -b gpu` (DynamicConnectivity with deletes, IncrementalConnectivity
+    without) answers each query as the CPU does, on a log of 60,000 updates."""
+    import numpy as np
+    from gconn import cli
+    rng = np.random.default_rng(3)
+    n, m = 5000, 60000
+    kinds = rng.choice([0, 1, 2] if deletes else [0, 1], m, p=[0.6, 0.25, 0.15] if deletes else [0.7, 0.3])
+    src, dst, present, lines = rng.integers(0, n, m), rng.integers(0, n, m), [], []
+    for k, u, v in zip(kinds.tolist(), src.tolist(), dst.tolist()):
+        if k == 2 and not present:
+            k = 0
+        if k == 2:
+            u, v = present.pop(int(rng.integers(len(present))))
+        elif k == 0:
+            present.append((u, v))
+        lines.append(f"{'+?-'[k]} {u} {v}")
+    log = tmp_path / "log.txt"
+    log.write_text("\n".join(lines) + "\n")
+    answers = {}
+    for backend in ("cpu", "gpu"):
+        out = tmp_path / f"{backend}.txt"
+        assert cli.main(["stream", "--updates", str(log), "--batch-size", "4096", "-b", backend, "-o", str(out),
+                         "-q"]) == 0, capsys.readouterr()
+        answers[backend] = out.read_text()
+    assert answers["gpu"] == answers["cpu"]
+    assert answers["cpu"].count("\n") == sum(line.startswith("?") for line in lines) > 10000
