@@ -1,4 +1,4 @@
-"""The ``gconn`` command (docs/cli.rst): cc.py the commands that read a graph, tools.py the others.
+"""The ``gconn`` command (docs/cli.rst): cc.py ``cc`` and ``forest``, stream.py ``stream``, tools.py the others.
 Results go to stdout, progress bars to stderr; bad input ends with one ``gconn: error: ...`` line
 and a non-zero exit status (``--debug``: the traceback)."""
 from __future__ import annotations
@@ -9,12 +9,12 @@ import sys
 import warnings
 
 from gconn.cli import common as C
-from gconn.cli.cc import stream_ops  # noqa: F401 -- the replay `gconn stream` runs, for tests
+from gconn.cli.stream import stream_ops  # noqa: F401 -- the replay `gconn stream` runs, for tests
 
 def build_parser() -> argparse.ArgumentParser:
     """The ``gconn`` argument parser (for ``--help`` and the docs)."""
     from gconn import __version__
-    from gconn.cli import cc, tools
+    from gconn.cli import cc, stream, tools
     common = C.common_options(top=False)
     parser = argparse.ArgumentParser(
         prog="gconn", parents=[C.common_options(top=True)],
@@ -30,7 +30,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     cc.add_parser(add)
     cc.add_forest_parser(add)
-    cc.add_stream_parser(add)
+    stream.add_stream_parser(add)
     tools.add_parsers(add)
     return parser
 
