@@ -30,7 +30,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     cc.add_parser(add)
     cc.add_forest_parser(add)
-    stream.add_stream_parser(add)
+    stream.add_parser(add)
     tools.add_parsers(add)
     return parser
 

@@ -13,7 +13,7 @@ from gconn.bench.harness import positive_int, progress, resolve_backend
 from gconn.cli import common as C
 
 
-def add_stream_parser(add) -> None:
+def add_parser(add) -> None:
     p = add("stream", cmd_stream, "replay a graph's edges as batches of inserts, queries and deletes "
                                   "(incremental or dynamic connectivity), checked against the static components",
             [C.input_options(), C.algorithm_options("incremental")])
@@ -72,6 +72,22 @@ def _with_deletes(g, query_ratio: float, seed: int, delete_ratio: float):
     return kinds[seq], src[seq], dst[seq]
 
 
+def _feed(structure, ops, args):
+    """``ops`` (kinds, src, dst) through ``structure.process`` in batches of ``--batch-size``, in order:
+    (seconds inside process(), each query's answer).  The answers come to the host outside the clock."""
+    kinds = ops[0]
+    elapsed, answers = 0.0, []
+    with progress(C.show_progress(args), total=kinds.size, desc="stream", unit="op", unit_scale=True) as bar:
+        for start in range(0, kinds.size, args.batch_size):
+            batch = tuple(a[start:start + args.batch_size] for a in ops)
+            t0 = time.perf_counter()
+            res = structure.process(*batch)
+            elapsed += time.perf_counter() - t0
+            answers.append(np.asarray(C.host(res), bool))
+            bar.update(batch[0].size)
+    return elapsed, np.concatenate(answers) if answers else np.zeros(0, bool)
+
+
 def cmd_stream(args, parser) -> int:
     from gconn import api
     if args.updates is not None:
@@ -93,15 +109,8 @@ def cmd_stream(args, parser) -> int:
     kernels.append(C.prepare("incremental", args, backend, g, mode=args.mode))
     kernels.append(C.prepare("cc", argparse.Namespace(algorithm="auto", quiet=args.quiet), backend, g))
     ic = api.IncrementalConnectivity(g.n, algorithm=args.algorithm, backend=backend, mode=args.mode)
-    elapsed, answers = 0.0, 0
-    with progress(C.show_progress(args), total=total, desc="stream", unit="op", unit_scale=True) as bar:
-        for start in range(0, total, args.batch_size):
-            batch = tuple(a[start:start + args.batch_size] for a in (kinds, src, dst))
-            t0 = time.perf_counter()
-            res = ic.process(*batch)
-            elapsed += time.perf_counter() - t0
-            answers += int(res.sum())
-            bar.update(batch[0].size)
+    elapsed, answered = _feed(ic, (kinds, src, dst), args)
+    answers = int(answered.sum())
     k_stream = ic.n_components
     k_static, static_labels = api.connected_components(g, backend=backend)
     ok = k_stream == int(k_static) and np.array_equal(C.host(ic.labels()), C.host(static_labels))
@@ -141,14 +150,9 @@ def _dynamic_stream(args, parser) -> int:
     dc = api.DynamicConnectivity(g.n, backend=backend)
     # compiled (or loaded) before the clock, on a structure of its own
     api.DynamicConnectivity(backend=backend).process([0, 0, 2, 1], [0, 1, 0, 0], [1, 2, 1, 2])
-    total, elapsed, answers = kinds.size, 0.0, 0
-    with progress(C.show_progress(args), total=total, desc="stream", unit="op", unit_scale=True) as bar:
-        for start in range(0, total, args.batch_size):
-            batch = tuple(a[start:start + args.batch_size] for a in (kinds, src, dst))
-            t0 = time.perf_counter()
-            answers += int(dc.process(*batch).sum())
-            elapsed += time.perf_counter() - t0
-            bar.update(batch[0].size)
+    total = kinds.size
+    elapsed, answered = _feed(dc, (kinds, src, dst), args)
+    answers = int(answered.sum())
     k, labels = dc.components()
     left_src, left_dst = dc.edges()
     k_static, static_labels = api.connected_components(Graph.from_edges(left_src, left_dst, n=g.n), backend="cpu")
@@ -222,15 +226,8 @@ def _log_stream(args, parser) -> int:
         api.IncrementalConnectivity(algorithm=args.algorithm, backend=backend, mode="sequential").process(
             [0, 1], [0, 0], [1, 1])
     # compiled (or loaded) before the clock, on a structure of its own (above)
-    total, elapsed, answers = kinds.size, 0.0, []
-    with progress(C.show_progress(args), total=total, desc="stream", unit="op", unit_scale=True) as bar:
-        for start in range(0, total, args.batch_size):
-            batch = tuple(a[start:start + args.batch_size] for a in (kinds, src, dst))
-            t0 = time.perf_counter()
-            answers.append(C.host(structure.process(*batch)))
-            elapsed += time.perf_counter() - t0
-            bar.update(batch[0].size)
-    answers = np.concatenate(answers) if answers else np.zeros(0, bool)
+    total = kinds.size
+    elapsed, answers = _feed(structure, (kinds, src, dst), args)
     if counts["deletes"]:
         k, labels = structure.components()
         left_src, left_dst = structure.edges()
