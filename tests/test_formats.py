@@ -9,11 +9,13 @@ import gzip
 import re
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
+from scipy.sparse.csgraph import connected_components as scipy_cc
 
 import gconn
 from gconn.graph import Graph
@@ -489,3 +491,58 @@ def test_save_then_load_gives_the_same_graph(tmp_path_factory, g, ext):
         assert back.nodes is None
     else:
         assert np.asarray(back.nodes).tolist() == np.asarray(g.nodes).tolist()
+
+
+@pytest.mark.parametrize("delimiter", [" ", ",", "\t"])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_adjacency_matrices_are_refused(tmp_path, monkeypatch, delimiter, weighted):
+    """A dense adjacency matrix in a text file was read as an edge list, each row's first two values
+    taken as an edge: 0/1 rows gave a graph of vertices 0 and 1.  Now an error that says how to read
+    it, and the call it names reads it right."""
+    rng = np.random.default_rng(5)
+    a = np.triu(rng.random((9, 9)) < 0.2, 1).astype(int)
+    a = a + a.T
+    if weighted:
+        a = a * rng.integers(2, 9, (9, 9))
+        a = np.triu(a, 1) + np.triu(a, 1).T
+    path = tmp_path / "adj.csv"
+    path.write_text("\n".join(delimiter.join(map(str, row)) for row in a) + "\n")
+    with pytest.raises(ValueError, match=r"adj\.csv: 9 lines of 9 values.* an adjacency matrix, not an edge "
+                                         r"list") as e:
+        gconn.load(path)
+    call = re.search(r"gconn\.connected_components\((numpy\.loadtxt\(.*\))\)$", str(e.value)).group(1)
+    monkeypatch.chdir(tmp_path)     # the call names the file as the message does
+    k, labels = gconn.connected_components(eval(call, {"numpy": np}), backend="cpu")
+    k0, l0 = scipy_cc(a, directed=False)
+    assert k == k0 and np.array_equal(labels, l0)
+    # in a file larger than the head the reader sees: its first lines, all 0 or 1
+    if not weighted:
+        big = (np.arange(200)[:, None] == np.arange(1, 201)[None, :]).astype(int)
+        path.write_text("\n".join(delimiter.join(map(str, row)) for row in big) + "\n")
+        with pytest.raises(ValueError, match=r"its first 64 lines of 200 values 0 or 1"):
+            gconn.load(path)
+
+
+def test_adjacency_lists_are_noted(tmp_path):
+    """An adjacency list whose lines all hold as many ids read as an edge list of weighted edges, each
+    line's first neighbour its one edge: now a note says so; lines of varying length name
+    networkx.read_adjlist in their error."""
+    path = tmp_path / "g.txt"
+    path.write_text("0 2 1\n1 3 0\n2 0 3\n3 1 2\n")
+    with pytest.warns(gconn.InputNote, match="only each line's first neighbour is read"):
+        gconn.load(path)
+    path.write_text("0 1 2 3\n1 0\n2 0\n3 0\n")
+    with pytest.raises(ValueError, match=r"line 2, column 4: 2 fields.*may be an adjacency list.*read_adjlist"):
+        gconn.load(path)
+
+
+@pytest.mark.parametrize("text", ["0 1 5\n0 2 3\n1 2 4\n2 3 1\n",                    # weights, sources repeat
+                                  "9 8 1082008561\n1 2 1082155839\n3 4 1082164264\n5 2 1082381619\n",  # times
+                                  "0 1 2.5\n1 2 0.5\n2 3 1.5\n3 0 1\n"])             # real weights
+def test_weighted_edge_lists_are_not_taken_for_matrices_or_lists(tmp_path, text):
+    path = tmp_path / "g.txt"
+    path.write_text(text)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", gconn.InputNote)
+        g = gconn.load(path)
+    assert g.m == 4

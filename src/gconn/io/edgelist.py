@@ -266,11 +266,58 @@ def sniff(head: bytes, name: str, *, complete: bool = True, header=None, source=
     if nx_data:
         notes.append(f"{name}: each edge's data, a Python dict after its ids as networkx.write_edgelist writes "
                      "it, is not read")
+    if not header and not named and not quoted and not nx_data and source is None and target is None \
+            and len(dfields) >= 3:
+        notes += _matrix_or_lists(raw, s1, l1, delimiter, len(dfields), name, complete)
     return Dialect(delimiter=delimiter, fields=len(dfields), columns=cols,
                    header=tuple(f1) if header and rule != "occurrence" else None, header_rule=rule,
                    names=bool(named), names_given=names is True, quoted=quoted, start=min(start, len(raw)), line=line,
                    first_line=data[0] if data is not None else l1 + 1, declared_n=declared, listed=listed,
                    notes=tuple(notes), count_line=count_line, nx_data=nx_data)
+
+
+#: data lines of the head that tell an adjacency matrix or an adjacency list from an edge list
+_SHAPE_LINES = 64
+
+
+def _matrix_or_lists(raw: bytes, pos: int, line: int, delimiter: str, fields: int, name: str,
+                     complete: bool) -> list:
+    """Refuse lines of three or more integer fields that read as an adjacency matrix (0/1 values, or
+    a square, symmetric matrix with a zero diagonal), and note an adjacency list (each line a
+    different vertex, then ids of the same range): read as edge lists, both give wrong components
+    without a word, each line's first two fields taken as an edge.
+
+    >>> _matrix_or_lists(b"0 1 1\\n1 0 0\\n1 0 0\\n", 0, 1, " ", 3, "m.txt", True)
+    Traceback (most recent call last):
+    ...
+    ValueError: m.txt: 3 lines of 3 values 0 or 1 (line 1: '0 1 1'): an adjacency matrix, not an edge list (lines 'u v'); read it with NumPy and pass the matrix: gconn.connected_components(numpy.loadtxt('m.txt', dtype=int))
+    """
+    rows = []
+    for _, _, _, text in itertools.islice(data_lines(raw, pos, line), _SHAPE_LINES):
+        row = split_fields(text.rstrip(" \t"), delimiter)
+        if len(row) != fields or not all(t.isdigit() for t in row):
+            return []       # the reader tells what is wrong with such a line
+        rows.append(row)
+    if len(rows) < 3:
+        return []
+    every = len(rows) if complete and len(rows) < _SHAPE_LINES else None
+    square = every == fields and all(rows[i][i] == "0" and all(rows[i][j] == rows[j][i] for j in range(i))
+                                     for i in range(fields))
+    zero_one = all(t in ("0", "1") for row in rows for t in row)
+    if square or zero_one:
+        loadtxt = f"numpy.loadtxt({name!r}, dtype=int{'' if delimiter == ' ' else f', delimiter={delimiter!r}'})"
+        what = "values 0 or 1" if zero_one else "values, a symmetric square with zeros on its diagonal"
+        raise ValueError(f"{name}: {every or 'its first ' + str(len(rows))} lines of {fields} {what} (line {line}: "
+                         f"{quote(delimiter.join(rows[0]).encode())}): an adjacency matrix, not an edge list "
+                         f"(lines 'u v'); read it with NumPy and pass the matrix: "
+                         f"gconn.connected_components({loadtxt})")
+    heads = [int(row[0]) for row in rows]
+    ends = max(max(heads), max(int(row[1]) for row in rows))
+    if len(rows) >= 4 and len(set(heads)) == len(heads) and max(int(t) for row in rows for t in row[2:]) <= ends:
+        return [f"{name}: each of its first {len(rows)} lines starts with a different vertex, then {fields - 1} "
+                "ids: if it is an adjacency list (a vertex, then its neighbours), only each line's first "
+                "neighbour is read as an edge, the rest as weights; networkx.read_adjlist reads adjacency lists"]
+    return []
 
 
 def _is_position(c) -> bool:
@@ -391,11 +438,16 @@ def parse_error(path: Path, d: Dialect, status: int, line: int, raw, value: int,
         return ValueError(f"{where}: vertex id {token[:30]} is too large (beyond int64)")
     if status == K.OUT_OF_RANGE:
         return ValueError(f"{where}: vertex id {value} is out of range for n={limit} ({limit_origin})")
+    lists = ""
+    if status in (K.TOO_FEW, K.EXTRA_FIELDS) and d.parsed \
+            and all(t.isdigit() for t in split_fields(text, d.delimiter)):
+        lists = ("; lines of varying numbers of ids may be an adjacency list (a vertex, then its neighbours), "
+                 "which networkx.read_adjlist reads")
     if status == K.TOO_FEW:
         return ValueError(f"{where}: {field} field{'s' if field != 1 else ''}, but the lines of this file have "
-                          f"{d.fields} ({first}): {quote(raw)}")
+                          f"{d.fields} ({first}): {quote(raw)}{lists}")
     if status == K.EXTRA_FIELDS:
-        return ValueError(f"{where}: more than the {d.fields} fields of {first}: {quote(raw)}")
+        return ValueError(f"{where}: more than the {d.fields} fields of {first}: {quote(raw)}{lists}")
     if status == K.EMPTY_FIELD:
         return ValueError(f"{where}: an empty field in {quote(raw)}")
     if status == K.BAD_EXTRA:
