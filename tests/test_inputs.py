@@ -589,3 +589,21 @@ def test_quoted_fields(tmp_path):
     path.write_text('"1","2"\n"2","x"\n')
     with pytest.raises(ValueError, match=r"q\.csv, line 2, field 2: 'x' is not a vertex id"):
         gconn.load(path)
+
+
+def test_adjacency_tables_are_refused():
+    """A square table of a graph's adjacency (networkx.to_pandas_adjacency, or a DataFrame of a 0/1
+    matrix) was read as an edge table of its first two columns; now an error whose call reads it."""
+    nx = pytest.importorskip("networkx")
+    import pandas as pd
+    G = nx.path_graph(["x", "y", "z", "w"])
+    G.add_node("v")
+    a = np.array([[0, 1, 1, 0], [1, 0, 0, 0], [1, 0, 0, 0], [0, 0, 0, 0]])
+    for table, k0 in ((nx.to_pandas_adjacency(G), 2), (pd.DataFrame(a), 2), (pd.DataFrame(a * 7), 2)):
+        with pytest.raises(ValueError, match=r"an adjacency matrix .*connected_components\(table\.to_numpy\(\)\)"):
+            gconn.connected_components(table, backend="cpu")
+        assert gconn.connected_components(table.to_numpy(), backend="cpu")[0] == k0
+    # a weighted edge table of as many rows as columns stays one
+    for table in (pd.DataFrame([(0, 1, 5), (1, 2, 3), (2, 0, 4)]),
+                  pd.DataFrame({"s": [0, 1, 2], "t": [1, 2, 0], "w": [1.0, 2.0, 3.0]})):
+        assert gconn.connected_components(table, backend="cpu")[0] == 1

@@ -353,6 +353,12 @@ def edge_columns(table, source, target):
     if source is None and target is None and len(names) < 2:
         raise ValueError(f"an edge table needs two columns (source and target); it has {names}"
                          f"{_index_hint(table)}")
+    if source is None and target is None and _adjacency_table(table, mod, names):
+        raise ValueError(f"the table has {len(names)} rows and {len(names)} columns, "
+                         + ("its index the columns' names" if mod == "pandas" and _index_is_columns(table, names)
+                            else "a symmetric matrix with zeros on its diagonal, or values 0 and 1 only")
+                         + ": an adjacency matrix (as networkx.to_pandas_adjacency writes), not an edge table (a row "
+                           "per edge); pass its values: gconn.connected_components(table.to_numpy())")
     from gconn.io._files import column_defaults, same_column
     defaults, note = column_defaults(names, source, target, "the table")
     chosen = []
@@ -366,6 +372,25 @@ def edge_columns(table, source, target):
     same_column("the table", *chosen)
     cols = tuple(_column(table, mod, names, c) for c in chosen)
     return cols[0], cols[1], tuple(chosen), note
+
+
+def _index_is_columns(table, names) -> bool:
+    """The index names the columns, and not as the default 0..n-1 of both does."""
+    return [str(x) for x in table.index] == names != [str(i) for i in range(len(names))]
+
+
+def _adjacency_table(table, mod: str, names: list) -> bool:
+    """Whether a pandas or polars table of three or more columns is a square adjacency matrix: its
+    index the columns' names, or its values symmetric with a zero diagonal, or all 0 or 1."""
+    n = len(names)
+    if mod not in ("pandas", "polars") or n < 3 or table.shape[0] != n:
+        return False
+    if mod == "pandas" and _index_is_columns(table, names):
+        return True
+    a = table.to_numpy()
+    if a.dtype.kind not in "biuf":
+        return False
+    return bool((a == a.T).all() and not a.diagonal().any() or np.isin(a, (0, 1)).all())
 
 
 def _column(table, mod: str, names: list, name: str):
