@@ -546,3 +546,11 @@ def test_weighted_edge_lists_are_not_taken_for_matrices_or_lists(tmp_path, text)
         warnings.simplefilter("error", gconn.InputNote)
         g = gconn.load(path)
     assert g.m == 4
+
+
+def test_comment_after_an_edge_is_named(tmp_path):
+    path = tmp_path / "g.txt"
+    path.write_text("0 1 # friends\n1 2 # colleagues\n")
+    with pytest.raises(ValueError, match=r"g\.txt, line 1, column 5: a comment after an edge \('0 1 # friends'\); "
+                                         r"comments stand on lines of their own"):
+        gconn.load(path)

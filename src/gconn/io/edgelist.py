@@ -450,6 +450,9 @@ def parse_error(path: Path, d: Dialect, status: int, line: int, raw, value: int,
         return ValueError(f"{where}: more than the {d.fields} fields of {first}: {quote(raw)}{lists}")
     if status == K.EMPTY_FIELD:
         return ValueError(f"{where}: an empty field in {quote(raw)}")
+    if status == K.BAD_EXTRA and token[:1] in ("#", "%"):
+        return ValueError(f"{where}: a comment after an edge ({quote(raw)}); comments stand on lines of their own, "
+                          "starting with # or %: remove the end of each such line (e.g. sed 's/[ \\t]*#.*//')")
     if status == K.BAD_EXTRA:
         return ValueError(f"{where}: {token[:40]!r} is not a number; the fields after the two ids of an edge "
                           "list without a header are weights (numbers); a header line naming the columns "
