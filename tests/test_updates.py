@@ -171,3 +171,12 @@ def test_stream_updates_usage_errors(tmp_path, capsys, extra, message):
 def test_stream_output_needs_updates(capsys):
     assert cli.main(["stream", "--generate", "path:5", "--batch-size", "2", "-o", "answers.txt"]) == 2
     assert "it needs --updates LOG" in capsys.readouterr().err
+
+
+def test_refused_updates_name_their_log_line(tmp_path, capsys):
+    path = write(tmp_path, "# c\n+ 0 1\n\n+ 1 2\n- 1 2\n- 1 2\n? 0 2\n")
+    assert cli.main(["stream", "--updates", str(path), "--batch-size", "2", "-q", "-b", "cpu"]) == 1
+    err = capsys.readouterr().err
+    assert "log.txt, line 6: delete (1, 2) (operation 1 of the batch): that edge is not present" in err, err
+    (kinds, src, dst), lines = gconn.io.updates.read_updates(path, return_lines=True)
+    assert lines.tolist() == [2, 4, 5, 6, 7] and kinds.tolist() == [0, 0, 2, 2, 1]

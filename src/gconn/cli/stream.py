@@ -4,6 +4,7 @@ read in order, checked against the static components."""
 from __future__ import annotations
 
 import argparse
+import re
 import time
 from pathlib import Path
 
@@ -72,16 +73,30 @@ def _with_deletes(g, query_ratio: float, seed: int, delete_ratio: float):
     return kinds[seq], src[seq], dst[seq]
 
 
-def _feed(structure, ops, args):
+#: where a structure's error names an operation of its batch
+_OPERATION = re.compile(r"\(operation (\d+) of the batch\)|^(?:src|dst)\[(\d+)\]")
+
+
+def _feed(structure, ops, args, where=None):
     """``ops`` (kinds, src, dst) through ``structure.process`` in batches of ``--batch-size``, in order:
-    (seconds inside process(), each query's answer).  The answers come to the host outside the clock."""
+    (seconds inside process(), each query's answer).  The answers come to the host outside the clock.
+    ``where``: (name, each operation's line) of an update log, to name the line of a refused update."""
     kinds = ops[0]
     elapsed, answers = 0.0, []
     with progress(C.show_progress(args), total=kinds.size, desc="stream", unit="op", unit_scale=True) as bar:
         for start in range(0, kinds.size, args.batch_size):
             batch = tuple(a[start:start + args.batch_size] for a in ops)
             t0 = time.perf_counter()
-            res = structure.process(*batch)
+            try:
+                res = structure.process(*batch)
+            except ValueError as e:
+                if where is None:
+                    raise
+                name, lines = where
+                found = _OPERATION.search(str(e))
+                at = f"line {lines[start + int(found.group(1) or found.group(2))]}" if found else \
+                    f"the batch of lines {lines[start]}-{lines[min(start + args.batch_size, kinds.size) - 1]}"
+                raise ValueError(f"{name}, {at}: {e}") from None
             elapsed += time.perf_counter() - t0
             answers.append(np.asarray(C.host(res), bool))
             bar.update(batch[0].size)
@@ -208,7 +223,7 @@ def _log_stream(args, parser) -> int:
             path = str(Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="gconn-"))) / "stdin")
             with open(path, "wb") as f:
                 shutil.copyfileobj(sys.stdin.buffer, f, 1 << 20)
-        kinds, src, dst = read_updates(path)
+        (kinds, src, dst), lines = read_updates(path, return_lines=True)
         read_s = time.perf_counter() - t0
     name = "stdin" if args.updates == "-" else args.updates
     counts = {what: int(np.count_nonzero(kinds == code)) for what, code in (("inserts", 0), ("queries", 1),
@@ -227,7 +242,7 @@ def _log_stream(args, parser) -> int:
             [0, 1], [0, 0], [1, 1])
     # compiled (or loaded) before the clock, on a structure of its own (above)
     total = kinds.size
-    elapsed, answers = _feed(structure, (kinds, src, dst), args)
+    elapsed, answers = _feed(structure, (kinds, src, dst), args, (Path(name).name, lines))
     if counts["deletes"]:
         k, labels = structure.components()
         left_src, left_dst = structure.edges()

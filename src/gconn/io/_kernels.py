@@ -580,10 +580,10 @@ def _next_field(buf, i, end):
 
 
 @njit(cache=True)
-def parse_updates(buf, kinds, src, dst):
-    """Update-log lines ``op u v`` into kinds (0 insert, 1 query, 2 delete), src and dst; blank lines
-    and '#' or '%' comments skipped.  Returns (status, count, line, field, start of the line): OK, or
-    the first bad line's status (BAD_OP: field 0) and its 1-based number."""
+def parse_updates(buf, kinds, src, dst, lines):
+    """Update-log lines ``op u v`` into kinds (0 insert, 1 query, 2 delete), src and dst, each one's
+    1-based line number into lines; blank lines and '#' or '%' comments skipped.  Returns (status,
+    count, line, field, start of the line): OK, or the first bad line's status (BAD_OP: field 0)."""
     size = buf.size
     pos = 0
     line = 0
@@ -624,6 +624,7 @@ def parse_updates(buf, kinds, src, dst):
         if i < end:
             return EXTRA_FIELDS, count, line, 3, pos
         kinds[count] = op
+        lines[count] = line
         count += 1
         pos = end + 1
     return OK, count, line, 0, pos

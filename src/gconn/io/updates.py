@@ -32,9 +32,10 @@ class Updates(NamedTuple):
     dst: np.ndarray
 
 
-def read_updates(path) -> Updates:
+def read_updates(path, *, return_lines: bool = False):
     """The updates of the log at ``path``, in order (see the module's text for the format); a line
-    that is not an update is an error naming its line and column.
+    that is not an update is an error naming its line and column.  ``return_lines``: also each
+    update's 1-based line number, ``(updates, lines)``.
 
     >>> import os, tempfile
     >>> path = os.path.join(tempfile.mkdtemp(), "log.csv")
@@ -57,13 +58,14 @@ def read_updates(path) -> Updates:
     buf = cr_lines(buf)
     size = int(K.count_lines(buf))
     kinds, src, dst = np.empty(size, np.int8), np.empty(size, np.int64), np.empty(size, np.int64)
-    status, count, line, field, start = (int(x) for x in K.parse_updates(buf, kinds, src, dst))
+    lines = np.empty(size, np.int64)
+    status, count, line, field, start = (int(x) for x in K.parse_updates(buf, kinds, src, dst, lines))
     if status != K.OK:
         raise _error(path.name, status, line, field, buf[start:K.line_end(buf, start)])
     kinds, src, dst = kinds[:count], src[:count], dst[:count]
     if count and max(int(src.max()), int(dst.max())) <= np.iinfo(np.int32).max:
         src, dst = src.astype(np.int32), dst.astype(np.int32)
-    return Updates(kinds, src, dst)
+    return (Updates(kinds, src, dst), lines[:count]) if return_lines else Updates(kinds, src, dst)
 
 
 def _error(name: str, status: int, line: int, field: int, raw) -> ValueError:
