@@ -554,3 +554,28 @@ def test_comment_after_an_edge_is_named(tmp_path):
     with pytest.raises(ValueError, match=r"g\.txt, line 1, column 5: a comment after an edge \('0 1 # friends'\); "
                                          r"comments stand on lines of their own"):
         gconn.load(path)
+
+
+@pytest.mark.parametrize("text", ["0;1;0,5\n1;2;1,25\n3;4;2\n", "from;to;weight\n0;1;0,5\n1;2;1,25\n3;4;2\n"])
+def test_semicolons_with_decimal_commas(tmp_path, text):
+    """A CSV from a spreadsheet set to a European locale: ';' between fields, ',' as the decimal point.
+    Without a header it was an error (',' taken as the delimiter)."""
+    path = tmp_path / "g.csv"
+    path.write_text(text)
+    g = gconn.load(path)
+    assert edges_of(g) == simple_edges([(0, 1), (1, 2), (3, 4)])
+    if not text.startswith("from"):     # a header's columns may hold anything
+        path.write_text(text.replace("0,5", "0,5,7"))
+        with pytest.raises(ValueError, match=r"'0,5,7' is not a number"):
+            gconn.load(path)
+
+
+def test_leading_zeros_are_noted(tmp_path):
+    path = tmp_path / "zip.csv"
+    path.write_text("00501,00544\n00544,00601\n7,007\n")
+    with pytest.warns(gconn.InputNote, match=r"line 1: the id '00501' has leading zeros: read as the integer 501"):
+        g = gconn.load(path)
+    assert g.m == 2         # '7,007' one vertex: a self loop
+    g, names = gconn.load(path, names=True, return_names=True)
+    assert g.m == 3
+    assert sorted(names.tolist()) == ["00501", "00544", "00601", "007", "7"]

@@ -16,3 +16,5 @@ BAD_OP = 11        # an update log's line that does not start with an operation 
 # Value kinds of a Matrix Market entry
 VALUE_INTEGER = 0
 VALUE_REAL = 1
+# ... or a comma for the decimal point, as ';'-separated files from European spreadsheets write it
+VALUE_REAL_COMMA = 2

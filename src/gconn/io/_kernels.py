@@ -9,13 +9,14 @@ from numba import njit, prange
 
 from gconn.io._codes import (BAD_EXTRA, BAD_FIELD, BAD_OP, EMPTY_FIELD, EXTRA_FIELDS, NEGATIVE,  # noqa: F401
                              ODD_PAIRS, OK, OUT_OF_RANGE, OVERFLOW, TOO_FEW, TOO_MANY, VALUE_INTEGER,
-                             VALUE_REAL)
+                             VALUE_REAL, VALUE_REAL_COMMA)
 
 _NL = 10
 _CR = 13
 _SPACE = 32
 _TAB = 9
 _COMMA = 44
+_SEMICOLON = 59
 _HASH = 35
 _PERCENT = 37
 _MINUS = 45
@@ -224,7 +225,7 @@ def parse_edges(buf, pos, line, delim, nfields, ca, cb, numbers, limit, src, dst
                     src[k] = value
                 else:
                     dst[k] = value
-            elif numbers and not _is_number(buf, i, stop, VALUE_REAL):
+            elif numbers and not _is_number(buf, i, stop, VALUE_REAL_COMMA if delim == _SEMICOLON else VALUE_REAL):
                 return k, BAD_EXTRA, line, pos, end, 0, f
             f += 1
             if delim == 0:
@@ -439,7 +440,7 @@ _NAN = np.frombuffer(b"nan", np.uint8)
 @njit(cache=True)
 def _is_number(buf, i, end, kind):
     """Whether buf[i:end] is an integer ([+-]digits) or a real ([+-] digits [. digits] [e [+-] digits],
-    inf, nan)."""
+    inf, nan; VALUE_REAL_COMMA: the point may be a comma)."""
     if i < end and (buf[i] == _PLUS or buf[i] == _MINUS):
         i += 1
     if kind == VALUE_INTEGER:
@@ -448,7 +449,7 @@ def _is_number(buf, i, end, kind):
         return True
     j = _digits_value(buf, i, end)[0]
     mantissa = j - i
-    if j < end and buf[j] == _DOT:
+    if j < end and (buf[j] == _DOT or (kind == VALUE_REAL_COMMA and buf[j] == _COMMA)):
         k = _digits_value(buf, j + 1, end)[0]
         mantissa += k - j - 1
         j = k

@@ -18,7 +18,7 @@ import importlib
 from gconn.graph import numba_free
 from gconn.io._codes import (BAD_EXTRA, BAD_FIELD, BAD_OP, EMPTY_FIELD, EXTRA_FIELDS, NEGATIVE,  # noqa: F401
                              ODD_PAIRS, OK, OUT_OF_RANGE, OVERFLOW, TOO_FEW, TOO_MANY, VALUE_INTEGER,
-                             VALUE_REAL)
+                             VALUE_REAL, VALUE_REAL_COMMA)
 
 #: The compiled module (built by :mod:`gconn.backends.aot`, a layer above this one).
 COMPILED = "gconn.backends._aot"

@@ -152,6 +152,8 @@ def data_lines(raw: bytes, pos: int, line: int):
         line += 1
 
 
+_DECIMAL_COMMA = re.compile(r"(?<=\d),(?=\d)")
+
 #: KONECT's first line for a bipartite graph ("% bip unweighted"): two id spaces in one file
 _KONECT_BIP = re.compile(rb"%[ \t]*bip[ \t]+\w+")
 
@@ -198,7 +200,9 @@ def sniff(head: bytes, name: str, *, complete: bool = True, header=None, source=
     (l1, s1, e1, t1), second = lines[0], (lines[1] if len(lines) > 1 else None)
     quoted = '"' in t1 or (second is not None and '"' in second[3])
     bare = re.sub(_QUOTED.decode(), "", t1) if quoted else t1     # a delimiter inside quotes is a name's
-    delimiter = next((d for d in (",", ";", "\t") if d in bare), " ")
+    # ';' with decimal commas ('0;1;0,5'), as spreadsheets set to a European locale write CSV
+    delimiter = ";" if ";" in bare and "," not in _DECIMAL_COMMA.sub("", bare) else \
+        next((d for d in (",", ";", "\t") if d in bare), " ")
     f1 = split_fields(t1, delimiter, quoted)
     f2 = split_fields(second[3], delimiter, quoted) if second is not None else None
     for at, text, fields in ((l1, t1, f1), *(((second[0], second[3], f2),) if second is not None else ())):
@@ -269,6 +273,8 @@ def sniff(head: bytes, name: str, *, complete: bool = True, header=None, source=
     if not header and not named and not quoted and not nx_data and source is None and target is None \
             and len(dfields) >= 3:
         notes += _matrix_or_lists(raw, s1, l1, delimiter, len(dfields), name, complete)
+    if not named and not quoted and data is not None:
+        notes += _leading_zeros(raw, data[1], data[0], delimiter, cols, name)
     return Dialect(delimiter=delimiter, fields=len(dfields), columns=cols,
                    header=tuple(f1) if header and rule != "occurrence" else None, header_rule=rule,
                    names=bool(named), names_given=names is True, quoted=quoted, start=min(start, len(raw)), line=line,
@@ -317,6 +323,24 @@ def _matrix_or_lists(raw: bytes, pos: int, line: int, delimiter: str, fields: in
         return [f"{name}: each of its first {len(rows)} lines starts with a different vertex, then {fields - 1} "
                 "ids: if it is an adjacency list (a vertex, then its neighbours), only each line's first "
                 "neighbour is read as an edge, the rest as weights; networkx.read_adjlist reads adjacency lists"]
+    return []
+
+
+def _leading_zeros(raw: bytes, pos: int, line: int, delimiter: str, cols, name: str) -> list:
+    """A note where an id of the first data lines has leading zeros ('007', a ZIP code): read as the
+    integer it spells, it is the vertex of '7' too.
+
+    >>> _leading_zeros(b"00501,00544\\n", 0, 1, ",", (0, 1), "zip.csv")
+    ["zip.csv, line 1: the id '00501' has leading zeros: read as the integer 501, the same vertex as '501'; names=True (--names) reads the ids as names, '00501' apart from '501'"]
+    """
+    for at, _, _, text in itertools.islice(data_lines(raw, pos, line), _SHAPE_LINES):
+        row = split_fields(text.rstrip(" \t"), delimiter)
+        for c in cols:
+            t = row[c] if c < len(row) else ""
+            if len(t) > 1 and t[0] == "0" and t.isdigit():
+                return [f"{name}, line {at}: the id {t!r} has leading zeros: read as the integer {int(t)}, the same "
+                        f"vertex as '{int(t)}'; names=True (--names) reads the ids as names, {t!r} apart from "
+                        f"'{int(t)}'"]
     return []
 
 
