@@ -98,7 +98,11 @@ def test_bad_shapes_and_types():
     with pytest.raises(ValueError, match=r"shape \(m, 2\)"):
         Graph.from_edges(np.zeros((4, 3), np.int64))
     with pytest.raises(TypeError, match="cannot build a graph"):
+        gconn.as_graph(3.5)
+    with pytest.raises(TypeError, match=r"maps each vertex to its neighbours .*this one maps 'a' to int 1"):
         gconn.as_graph({"a": 1})
+    with pytest.raises(TypeError, match=r"maps 'a' to str 'bc'"):
+        gconn.as_graph({"a": "bc"})
 
 
 def test_input_arrays_are_not_modified():

@@ -607,3 +607,24 @@ def test_adjacency_tables_are_refused():
     for table in (pd.DataFrame([(0, 1, 5), (1, 2, 3), (2, 0, 4)]),
                   pd.DataFrame({"s": [0, 1, 2], "t": [1, 2, 0], "w": [1.0, 2.0, 3.0]})):
         assert gconn.connected_components(table, backend="cpu")[0] == 1
+
+
+@pytest.mark.parametrize("graph, k, labels", [
+    ([(0, 1), (2, 3)], 2, [0, 0, 1, 1]),                      # two pairs: edges, as NetworkX takes them
+    ({(0, 1), (2, 3), (3, 4)}, 2, [0, 0, 1, 1, 1]),
+    ({0: [1], 2: [3], 5: []}, 4, [0, 0, 1, 1, 2, 3]),          # neighbour lists; 4 and 5 alone
+    ({0: {1: {}}, 1: {0: {}}, 2: {}}, 2, [0, 0, 1]),           # NetworkX's dict of dicts
+    (set(), 0, []),
+])
+def test_python_edge_collections(graph, k, labels):
+    """A list or set of (u, v) pairs and a dict of neighbour lists were errors (two pairs: 'could be a
+    2 x 2 adjacency matrix'; sets and dicts: 'cannot build a graph')."""
+    got, lab = gconn.connected_components(graph, backend="cpu")
+    assert got == k and lab.tolist() == labels
+
+
+def test_python_adjacency_dict_of_names():
+    k, labels, names = gconn.connected_components({"a": ["b"], "c": [], "d": ["a"]}, backend="cpu", relabel=True)
+    assert k == 2 and dict(zip(names.tolist(), labels.tolist())) == {"a": 0, "b": 0, "c": 1, "d": 0}
+    with pytest.raises(ValueError, match="2 x 2 array could be 2 edges"):
+        gconn.connected_components([[0, 1], [1, 0]], backend="cpu")   # lists of lists stay a question

@@ -121,8 +121,14 @@ def describe(obj: Any, *, format=None, header=None, source=None, target=None, na
     if isinstance(obj, tuple) and len(obj) == 2:
         s, d = (from_tensor(a, w) if is_tensor(a) else a for a, w in zip(obj, ("src", "dst")))
         return _pair(obj, s, d)
+    if isinstance(obj, list) and len(obj) == 2 and all(isinstance(e, tuple) for e in obj):
+        return _edge_array(obj, obj, edges=True)      # [(0, 1), (2, 3)]: two edges, as NetworkX takes them
     if isinstance(obj, (np.ndarray, list)) or _is_cupy(obj):
         return _edge_array(obj, obj)
+    if isinstance(obj, (set, frozenset)):
+        return _edge_array(obj, list(obj), edges=True)
+    if isinstance(obj, dict):
+        return _adjacency_dict(obj)
     mod = _module(obj)
     if mod == "scipy" or (mod == "cupyx" and hasattr(obj, "tocoo")):
         return Source("sparse", obj, on_gpu=mod == "cupyx", edges=int(obj.nnz))
@@ -139,8 +145,8 @@ def describe(obj: Any, *, format=None, header=None, source=None, target=None, na
         raise TypeError("a polars LazyFrame is a query, not its rows yet: pass lazy_frame.collect()")
     raise TypeError(
         f"cannot build a graph from {type(obj).__name__}; pass a gconn.Graph, (src, dst) arrays, "
-        "an (m, 2) array, a square adjacency matrix, a scipy.sparse matrix, a networkx graph, "
-        "an edge table or a file path")
+        "an (m, 2) array, a list or set of (u, v) pairs, a dict of neighbour lists, a square adjacency matrix, "
+        "a scipy.sparse matrix, a networkx graph, an edge table or a file path")
 
 
 def _chunks(it: Iterator) -> Iterator:
@@ -178,13 +184,17 @@ def _pair(obj, s, d) -> Source:
     return Source("edges", obj, s, d, edges=int(s.size))
 
 
-def _edge_array(obj, arr) -> Source:
-    """An array: an (m, 2) edge list or a square adjacency matrix (2 x 2: an error)."""
+def _edge_array(obj, arr, edges: bool = False) -> Source:
+    """An array: an (m, 2) edge list or a square adjacency matrix (2 x 2: an error, unless ``edges``)."""
     if not _is_cupy(arr):
         arr = np.asarray(arr)
-        if arr.ndim == 2 and arr.shape[1] == 2 and is_named(arr):
+        if arr.ndim == 2 and arr.shape[1] == 2 and (edges or is_named(arr)):
             return _pair(obj, arr[:, 0], arr[:, 1])     # names: an edge list, never a matrix
+        if edges and arr.size == 0:
+            return _pair(obj, np.zeros(0, np.int64), np.zeros(0, np.int64))
     shape = tuple(arr.shape)
+    if edges and (len(shape) != 2 or shape[1] != 2):
+        raise edge_shape_error(shape)
     if len(shape) == 2 and shape[0] == shape[1]:
         if shape[0] == 2:
             raise ValueError(AMBIGUOUS_2X2)
@@ -192,6 +202,20 @@ def _edge_array(obj, arr) -> Source:
     if len(shape) != 2 or shape[1] != 2:
         raise edge_shape_error(shape)
     return _pair(obj, arr[:, 0], arr[:, 1])
+
+
+def _adjacency_dict(adj: dict) -> Source:
+    """``{u: [v, ...]}`` (or NetworkX's dict of dicts): each u's edges to its neighbours; a key without
+    any is a vertex of its own (a self loop, which the graph drops, keeps its name)."""
+    lists = (list, tuple, set, frozenset, dict, np.ndarray)
+    bad = next(((u, vs) for u, vs in adj.items() if not isinstance(vs, lists)), None)
+    if bad is not None:
+        raise TypeError(f"a dict passed as a graph maps each vertex to its neighbours (a list, set or dict); this "
+                        f"one maps {bad[0]!r} to {type(bad[1]).__name__} {bad[1]!r}")
+    src = [u for u, vs in adj.items() for _ in vs] + [u for u, vs in adj.items() if not len(vs)]
+    dst = [v for vs in adj.values() for v in vs] + [u for u, vs in adj.items() if not len(vs)]
+    named = any(isinstance(x, str) for x in itertools.chain(src[:1], dst[:1], adj))
+    return _pair(adj, np.array(src, object if named else None), np.array(dst, object if named else None))
 
 
 def _edges_in(info) -> int | None:
