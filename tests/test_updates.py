@@ -180,3 +180,10 @@ def test_refused_updates_name_their_log_line(tmp_path, capsys):
     assert "log.txt, line 6: delete (1, 2) (operation 1 of the batch): that edge is not present" in err, err
     (kinds, src, dst), lines = gconn.io.updates.read_updates(path, return_lines=True)
     assert lines.tolist() == [2, 4, 5, 6, 7] and kinds.tolist() == [0, 0, 2, 2, 1]
+
+
+def test_an_update_log_read_as_a_graph_says_how_to_read_it(tmp_path):
+    path = write(tmp_path, "# links\n+ 0 1\n- 0 1\n")
+    with pytest.raises(ValueError, match=r"line 2, column 1: '\+' is not a vertex id.*`gconn stream --updates FILE` "
+                                         r"reads update logs"):
+        gconn.load(path)

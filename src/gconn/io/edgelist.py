@@ -487,6 +487,9 @@ def parse_error(path: Path, d: Dialect, status: int, line: int, raw, value: int,
     if other is not None:
         hint = (f"; the fields of this file are separated by {DELIMITERS[d.delimiter]} ({first}), this line "
                 f"uses {DELIMITERS[other]}")
+    elif field == 0 and token in ("+", "-", "?") and re.fullmatch(r"[+?-][ \t,]+\d+[ \t,]+\d+\s*", text):
+        hint = ("; the line is an update ('+ u v' insert, '- u v' delete, '? u v' query): "
+                "`gconn stream --updates FILE` reads update logs, gconn.read_updates in Python")
     elif token_kind(token) == "word":
         hint = f"; {first} has integer ids: if the ids are names, pass names=True (--names)"
     return ValueError(f"{where}: {token[:40]!r} is not a vertex id: ids are integers >= 0 (digits only){hint}")
