@@ -229,6 +229,7 @@ def _log_stream(args, parser) -> int:
     counts = {what: int(np.count_nonzero(kinds == code)) for what, code in (("inserts", 0), ("queries", 1),
                                                                            ("deletes", 2))}
     n0 = args.n or 0
+    # each structure compiled (or loaded) before the clock, on one of its own
     if counts["deletes"]:
         if args.algorithm != "auto":
             parser.error("a log with deletes runs gconn.DynamicConnectivity, which takes no --algorithm")
@@ -240,7 +241,6 @@ def _log_stream(args, parser) -> int:
         structure = api.IncrementalConnectivity(n0, algorithm=args.algorithm, backend=backend, mode="sequential")
         api.IncrementalConnectivity(algorithm=args.algorithm, backend=backend, mode="sequential").process(
             [0, 1], [0, 0], [1, 1])
-    # compiled (or loaded) before the clock, on a structure of its own (above)
     total = kinds.size
     elapsed, answers = _feed(structure, (kinds, src, dst), args, (Path(name).name, lines))
     if counts["deletes"]:
