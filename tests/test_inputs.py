@@ -2,6 +2,8 @@
 against scipy's components of the same edges."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -413,34 +415,50 @@ def test_headerless_integer_files_are_unchanged(tmp_path):
     _check(gconn.connected_components(str(path), backend="cpu"), src, dst)
 
 
-def test_parquet(tmp_path):
+def _write_arrow(table, path):
+    """Parquet or Feather (Arrow IPC) by the file's extension."""
+    if path.suffix == ".feather":
+        import pyarrow.feather as feather
+        feather.write_feather(table, path)
+    else:
+        pq.write_table(table, path)
+
+
+@pytest.mark.parametrize("ext, what", [(".parquet", "Parquet"), (".feather", "Feather")])
+def test_parquet(tmp_path, ext, what):
     src, dst = _edges(11)
-    path = tmp_path / "e.parquet"
-    pq.write_table(pa.table({"x": np.ones(src.size), "s": src, "t": dst}), path)
+    path = tmp_path / f"e{ext}"
+    _write_arrow(pa.table({"x": np.ones(src.size), "s": src, "t": dst}), path)
     _check(gconn.connected_components(str(path), backend="cpu", source="s", target="t"), src, dst)
-    with pytest.raises(TypeError, match=r"e\.parquet: column 'x' has float dtype"):
+    e = re.escape(path.name)
+    with pytest.raises(TypeError, match=rf"{e}: column 'x' has float dtype"):
         gconn.load(path)
-    with pytest.raises(ValueError, match=r"e\.parquet: source='q' is not a column.*\['x', 's', 't'\]"):
+    with pytest.raises(ValueError, match=rf"{e}: source='q' is not a column.*\['x', 's', 't'\]"):
         gconn.load(path, source="q")
-    pq.write_table(pa.table({"w": np.ones(src.size), "s": src, "t": dst}), path)
-    with pytest.raises(ValueError, match=r"e\.parquet: the first two columns, the edges by position, include 'w'"):
+    _write_arrow(pa.table({"w": np.ones(src.size), "s": src, "t": dst}), path)
+    with pytest.raises(ValueError, match=rf"{e}: the first two columns, the edges by position, include 'w'"):
         gconn.load(path)
-    pq.write_table(pa.table({"s": pa.array([0, None]), "t": pa.array([1, 2])}), path)
-    with pytest.raises(ValueError, match=r"e\.parquet: column 's'.*null"):
+    _write_arrow(pa.table({"s": pa.array([0, None]), "t": pa.array([1, 2])}), path)
+    with pytest.raises(ValueError, match=rf"{e}: column 's'.*null"):
         gconn.load(path)
-    (tmp_path / "junk.parquet").write_bytes(b"not parquet")
-    with pytest.raises(ValueError, match="junk.parquet: not a readable Parquet"):
-        gconn.load(tmp_path / "junk.parquet")
+    junk = tmp_path / f"junk{ext}"
+    junk.write_bytes(b"not an arrow file")
+    with pytest.raises(ValueError, match=rf"junk{re.escape(ext)}: not a readable {what}"):
+        gconn.load(junk)
 
 
-def test_parquet_round_trip_keeps_isolated_vertices_and_names(tmp_path):
+@pytest.mark.parametrize("ext", [".parquet", ".feather"])
+def test_parquet_round_trip_keeps_isolated_vertices_and_names(tmp_path, ext):
     g = Graph.from_edges([0, 1], [1, 2], n=6)
-    gconn.save(g, tmp_path / "g.parquet")
-    assert gconn.load(tmp_path / "g.parquet") == g
+    gconn.save(g, tmp_path / f"g{ext}")
+    assert gconn.load(tmp_path / f"g{ext}") == g
     named = gconn.as_graph((["x", "y"], ["y", "z"]))
-    gconn.save(named, tmp_path / "n.parquet")
-    back = gconn.load(tmp_path / "n.parquet")
+    gconn.save(named, tmp_path / f"n{ext}")
+    back = gconn.load(tmp_path / f"n{ext}")
     assert back.nodes.tolist() == ["x", "y", "z"] and back == named
+    # by its content where its name says nothing
+    (tmp_path / f"n{ext}").rename(tmp_path / "n.dat")
+    assert gconn.load(tmp_path / "n.dat").nodes.tolist() == ["x", "y", "z"]
     with pytest.raises(ValueError, match=r"n\.mtx: the graph's vertices are names .*which mtx cannot store"):
         gconn.save(named, tmp_path / "n.mtx")
 

@@ -41,11 +41,11 @@ def input_options() -> argparse.ArgumentParser:
     g = p.add_argument_group("input (one of FILE, --generate, --example)")
     g.add_argument("file", nargs="?", metavar="FILE",
                    help="a graph file: .mtx, .el/.txt/.csv/.tsv/.edges, .graph (METIS), .npy, .npz, .gcb, "
-                        ".parquet, text maybe gzipped; '-': standard input, its format read from its content")
+                        ".parquet, .feather, text maybe gzipped; '-': standard input, its format read from its content")
     g.add_argument("--generate", metavar="SPEC", help="a generated graph, e.g. rmat:scale=16 or grid:1024")
     g.add_argument("--example", action="store_true", help=f"the built-in example graph ({EXAMPLE_SPEC})")
     f = p.add_argument_group("reading FILE")
-    f.add_argument("--format", choices=("mtx", "edgelist", "metis", "npy", "npz", "gcb", "parquet"),
+    f.add_argument("--format", choices=("mtx", "edgelist", "metis", "npy", "npz", "gcb", "parquet", "feather"),
                    help="the file's format, where its name does not say it (checked against the content)")
     f.add_argument("--n", type=non_negative(int, "a vertex count (an integer >= 0)"), metavar="N",
                    help="the vertex count: ids below N, any past the largest id (or declared size) isolated")

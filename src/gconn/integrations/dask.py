@@ -184,7 +184,7 @@ def _part_forest(part, columns, where: str, backend: str) -> _Forest:
 def _file_forest(path: str, source, target, backend: str) -> _Forest:
     """The forest of one file, read by gconn's reader of its format."""
     info = identify(path)
-    if info.format in ("edgelist", "parquet") and (source is not None or target is not None):
+    if info.format in ("edgelist", "parquet", "feather") and (source is not None or target is not None):
         info = identify(path, source=source, target=target)
     fe = read_edges(info)
     if fe.names is not None:

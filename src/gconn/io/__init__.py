@@ -1,4 +1,4 @@
-"""Load and save graphs: Matrix Market, edge lists (CSV/TSV), METIS, NumPy, Parquet, gconn's .gcb.
+"""Load and save graphs: Matrix Market, edge lists (CSV/TSV), METIS, NumPy, Parquet, Feather, gconn's .gcb.
 
 A file is identified once (:func:`gconn.io.identify.identify`, its guesses in
 ``FileInfo.notes``), then read by its format's one reader; errors name the
@@ -22,9 +22,10 @@ from gconn.io.identify import (EXTENSIONS as FORMATS_BY_EXTENSION, FORMATS, File
 __all__ = ["load", "save", "edge_chunks", "identify", "read_edges", "FileInfo", "FileEdges", "FORMATS"]
 
 _READERS = {"edgelist": edgelist.read_file, "mtx": mtx.read, "metis": metis.read, "npy": binary.read_npy,
-            "npz": binary.read_npz, "gcb": binary.read_gcb, "parquet": binary.read_parquet}
+            "npz": binary.read_npz, "gcb": binary.read_gcb, "parquet": binary.read_parquet,
+            "feather": binary.read_parquet}
 _WRITERS = {"mtx": mtx.write, "metis": metis.write, "npy": binary.write_npy, "npz": binary.write_npz,
-            "gcb": binary.write_gcb, "parquet": binary.write_parquet}
+            "gcb": binary.write_gcb, "parquet": binary.write_parquet, "feather": binary.write_feather}
 _SEPARATORS = {".tsv": "\t", ".csv": ","}
 
 
@@ -110,8 +111,8 @@ def load(path, *, format: str | None = None, n: int | None = None, relabel=False
     1-based), ``edgelist`` (.txt .el .tsv .csv .edges, see
     :mod:`gconn.io.edgelist`), ``metis`` (.graph), ``npy`` ((m, 2) edges),
     ``npz`` (src+dst or indptr+indices, optional n and nodes), ``gcb``
-    (gconn's binary), ``parquet`` (.parquet .pq); text formats may be
-    gzipped.
+    (gconn's binary), ``parquet`` (.parquet .pq), ``feather`` (.feather
+    .arrow, Arrow IPC); text formats may be gzipped.
 
     ``source=``/``target=`` name the edge columns; ``header`` and ``names``:
     whether an edge list's first line names the columns and whether its ids
@@ -205,11 +206,11 @@ def _check_storable(graph: Graph, path: Path, fmt: str) -> None:
     nodes = graph.nodes
     if nodes is not None and not isinstance(nodes, np.ndarray):
         nodes = graph.nodes = np.asarray(nodes)
-    keeps = "save it as .npz, .parquet or an edge list, which keep them"
-    if nodes is not None and nodes.dtype.kind in "OSU" and fmt not in ("npz", "parquet", "edgelist"):
+    keeps = "save it as .npz, .parquet, .feather or an edge list, which keep them"
+    if nodes is not None and nodes.dtype.kind in "OSU" and fmt not in ("npz", "parquet", "feather", "edgelist"):
         raise ValueError(f"{path.name}: the graph's vertices are names (graph.nodes), which {fmt} cannot store; "
                          f"{keeps}")
-    if nodes is not None and fmt not in ("npz", "parquet", "edgelist"):
+    if nodes is not None and fmt not in ("npz", "parquet", "feather", "edgelist"):
         raise ValueError(f"{path.name}: the graph is relabelled (graph.nodes holds its input ids), which {fmt} "
                          f"cannot store; {keeps}, or set graph.nodes = None to write it in dense ids")
     if fmt == "npy":

@@ -213,14 +213,25 @@ def write_gcb(graph, f) -> None:
         f.write(memoryview(np.ascontiguousarray(a, dtype)))
 
 
-def read_parquet(info, n, relabelled: bool):
-    """The :class:`~gconn.io.FileEdges` of a Parquet edge table."""
-    import pyarrow as pa
+def _arrow_format(fmt: str):
+    """An Arrow-based format's name in messages, schema reader and table reader (path, columns)."""
+    import pyarrow.feather as feather
+    import pyarrow.ipc as ipc
     import pyarrow.parquet as pq
+    if fmt == "feather":
+        return "Feather (Arrow IPC)", lambda p: ipc.open_file(p).schema, \
+            lambda p, columns: feather.read_table(p, columns=columns, memory_map=True)
+    return "Parquet", pq.read_schema, lambda p, columns: pq.read_table(p, columns=columns)
+
+
+def read_parquet(info, n, relabelled: bool):
+    """The :class:`~gconn.io.FileEdges` of a Parquet or Feather (Arrow IPC) edge table."""
+    import pyarrow as pa
     path = info.path
     source, target = info.columns
+    what, read_schema, read_table = _arrow_format(info.format)
     try:
-        schema = pq.read_schema(path)
+        schema = read_schema(path)
         names = schema.names
         # integers are column positions
         source, target = (names[c] if isinstance(c, int) and not isinstance(c, bool) and 0 <= c < len(names)
@@ -236,9 +247,9 @@ def read_parquet(info, n, relabelled: bool):
         columns = [source if source is not None else names[defaults[0]],
                    target if target is not None else names[defaults[1]]]
         same_column(path.name, *columns)
-        table = pq.read_table(path, columns=list(dict.fromkeys(columns)))
+        table = read_table(path, list(dict.fromkeys(columns)))
     except (pa.ArrowInvalid, OSError) as e:
-        raise ValueError(f"{path.name}: not a readable Parquet file ({e})") from None
+        raise ValueError(f"{path.name}: not a readable {what} file ({e})") from None
     meta = schema.metadata or {}
     declared = meta.get(b"gconn.n")
     listed = meta.get(b"gconn.vertices") == b"listed"
@@ -271,9 +282,8 @@ def read_parquet(info, n, relabelled: bool):
     return FileEdges(s, d, vertices.size, vertices, notes=notes)
 
 
-def write_parquet(graph, f) -> None:
+def write_parquet(graph, f, fmt: str = "parquet") -> None:
     import pyarrow as pa
-    import pyarrow.parquet as pq
     ids = graph.nodes
     if ids is None:
         table = pa.table({"source": graph.src, "target": graph.dst}, metadata={"gconn.n": str(graph.n)})
@@ -284,4 +294,13 @@ def write_parquet(graph, f) -> None:
         source = pa.array(np.concatenate([ids[graph.src], ids[alone]]), type=kind)
         target = pa.concat_arrays([pa.array(ids[graph.dst], type=kind), pa.nulls(alone.size, kind)])
         table = pa.table({"source": source, "target": target}, metadata={"gconn.vertices": "listed"})
-    pq.write_table(table, f)
+    if fmt == "feather":
+        import pyarrow.feather as feather
+        feather.write_feather(table, f)
+    else:
+        import pyarrow.parquet as pq
+        pq.write_table(table, f)
+
+
+def write_feather(graph, f) -> None:
+    write_parquet(graph, f, "feather")

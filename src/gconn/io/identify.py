@@ -26,11 +26,13 @@ FORMATS = {
     "npz": (".npz",),
     "gcb": (".gcb",),
     "parquet": (".parquet", ".pq"),
+    "feather": (".feather", ".arrow"),
 }
 TEXT = ("mtx", "edgelist", "metis")
 EXTENSIONS = {ext: fmt for fmt, exts in FORMATS.items() for ext in exts}
 #: The first bytes of the binary formats.
-_MAGIC = ((b"\x89GCB\r\n\x1a\n", "gcb"), (b"\x93NUMPY", "npy"), (b"PK\x03\x04", "npz"), (b"PAR1", "parquet"))
+_MAGIC = ((b"\x89GCB\r\n\x1a\n", "gcb"), (b"\x93NUMPY", "npy"), (b"PK\x03\x04", "npz"), (b"PAR1", "parquet"),
+          (b"ARROW1", "feather"))
 _BANNER = re.compile(rb"(\xef\xbb\xbf)?%%matrixmarket", re.IGNORECASE)
 
 
@@ -238,7 +240,7 @@ def identify(path, format=None, *, header=None, source=None, target=None, names=
         for option, value in (("header", header), ("names", names)):
             if value is not None:
                 raise ValueError(f"{path.name}: {option}= applies to edge lists (CSV/TSV), not to {fmt}")
-        if (source is not None or target is not None) and fmt != "parquet":
+        if (source is not None or target is not None) and fmt not in ("parquet", "feather"):
             raise ValueError(f"{path.name}: source=/target= name the columns of an edge list or Parquet table, "
                              f"not of {fmt}")
     return FileInfo(path, fmt, gz, size, how, tuple(notes), dialect, (source, target), cr)
