@@ -399,6 +399,9 @@ def test_npy_edges(tmp_path):
     (np.zeros((2, 3), np.int64), "got shape (2, 3)"),
     (np.zeros((2, 2), np.float64), "of float64"),
     (np.array([[0, 1], [-1, 2]]), "negative vertex id -1"),
+    (np.eye(4, dtype=np.int64), "a square array is an adjacency matrix: pass it as one, "
+                                "gconn.connected_components(numpy.load('g.npy'))"),
+    (np.array([[0, 1, 2], [1, 2, 3]]), "for 2 rows of ids (PyG's edge_index) save a.T"),
 ])
 def test_npy_errors(tmp_path, array, fragment):
     np.save(tmp_path / "g.npy", array)

@@ -36,8 +36,14 @@ def edge_array(path: Path, mmap_mode=None) -> np.ndarray:
     if not isinstance(arr, np.ndarray):
         raise ValueError(f"{path.name}: expected a .npy array, found an .npz archive")
     if arr.ndim != 2 or arr.shape[1] != 2 or arr.dtype.kind not in "iu":
+        hint = ""
+        if arr.ndim == 2 and arr.shape[0] == arr.shape[1] > 2:
+            hint = (f"; a square array is an adjacency matrix: pass it as one, "
+                    f"gconn.connected_components(numpy.load({path.name!r}))")
+        elif arr.ndim == 2 and arr.shape[0] == 2 and arr.dtype.kind in "iu":
+            hint = "; for 2 rows of ids (PyG's edge_index) save a.T, or pass (a[0], a[1])"
         raise ValueError(f"{path.name}: expected an (m, 2) integer array of edges, "
-                         f"got shape {arr.shape} of {arr.dtype}")
+                         f"got shape {arr.shape} of {arr.dtype}{hint}")
     return arr
 
 
