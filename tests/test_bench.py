@@ -172,6 +172,11 @@ def test_turns_reads_generator_specs_and_graph_files(tmp_path, capsys):
     turns.main(["--tree", tree, "--graphs", str(path), "--rounds", "1", "--repeat", "1", "--host"])
     rows = [r for r in capsys.readouterr().out.splitlines() if r.startswith("| ")][1:]
     assert len(rows) == 1 and rows[0].endswith("| 1.00 |")
+    # --forest: spanning forests, on a grid with scattered ids
+    turns.main(["--tree", tree, "--tree", tree, "--graphs", "grid:8,permute=true", "--rounds", "1", "--repeat", "1",
+                "--forest"])
+    rows = [r for r in capsys.readouterr().out.splitlines() if r.startswith("| ")][1:]
+    assert len(rows) == 1 and rows[0].startswith("| grid:8,permute=true | auto |")
     with pytest.raises(SystemExit):
         turns.main(["--tree", tree, "--launched"])
     with pytest.raises(SystemExit):

@@ -8,7 +8,8 @@ adjacency, then times each variant (the median of ``--repeat`` calls after one);
 ``--rounds`` times, and the table gives each tree's median over rounds and their ratio.  The component
 counts must agree.  ``--launched`` (GPU) times instead the run a first call launches from the host
 (``pipeline.run``, CUDA events from an idle device; ``auto`` is the choice for launched runs);
-``--host`` the whole call from the graph's edges as NumPy int32 arrays to NumPy labels (wall time).
+``--host`` the whole call from the graph's edges as NumPy int32 arrays to NumPy labels (wall time);
+``--forest`` spanning forests instead of components (the trees must agree on the forest's edge count).
 """
 from __future__ import annotations
 
@@ -23,6 +24,16 @@ import json, os, sys, time, statistics
 import gconn
 spec, backend, variants, repeat, launched, host = sys.argv[1], sys.argv[2], sys.argv[3].split(","), \
     int(sys.argv[4]), sys.argv[5] == "1", sys.argv[6] == "1"
+forest = len(sys.argv) > 7 and sys.argv[7] == "1"
+problem = "forest" if forest else "cc"
+
+
+def call(g, v):
+    # the public call; what the trees must agree on: k, or the forest's n - k edges
+    if forest:
+        return int(gconn.spanning_forest(g, algorithm=v, backend=backend)[0].size)
+    return int(gconn.connected_components(g, algorithm=v, backend=backend)[0])
+
 g = gconn.load(spec) if os.path.exists(spec) else gconn.generators.from_spec(spec)
 if host:
     import numpy as np
@@ -33,29 +44,29 @@ else:
     g.adjacency()
 out = {}
 for v in variants:
-    k = gconn.connected_components(g, algorithm=v, backend=backend)[0]
+    k = call(g, v)
     ts = []
     if launched:
         import cupy
         from gconn import design, pipeline
         from gconn.backends import gpu
         try:
-            auto = design.choose(g, backend="gpu", launched=True)
+            auto = design.choose(g, problem, backend="gpu", launched=True)
         except TypeError:           # a tree from before the choice for launched runs
-            auto = design.choose(g, backend="gpu")
-        plan = design.Plan.of(auto if v == "auto" else design.Variant.parse(v))
+            auto = design.choose(g, problem, backend="gpu")
+        plan = design.Plan.of(auto if v == "auto" else design.Variant.parse(v, problem))
         e0, e1 = cupy.cuda.Event(), cupy.cuda.Event()
-        pipeline.run(g, plan, gpu)
+        pipeline.run(g, plan, gpu, forest=forest)
         for _ in range(repeat):
             cupy.cuda.Device().synchronize()
-            e0.record(); pipeline.run(g, plan, gpu); e1.record(); e1.synchronize()
+            e0.record(); pipeline.run(g, plan, gpu, forest=forest); e1.record(); e1.synchronize()
             ts.append(cupy.cuda.get_elapsed_time(e0, e1) / 1e3)
     for _ in range(0 if launched else repeat):
-        t = time.perf_counter(); gconn.connected_components(g, algorithm=v, backend=backend)
+        t = time.perf_counter(); call(g, v)
         if backend == "gpu":
             import cupy; cupy.cuda.Device().synchronize()
         ts.append(time.perf_counter() - t)
-    out[v] = [statistics.median(ts), int(k)]
+    out[v] = [statistics.median(ts), k]
 print(json.dumps(out))
 """
 
@@ -71,6 +82,8 @@ def main(argv=None):
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--launched", action="store_true", help="GPU: time the run a first call launches")
     ap.add_argument("--host", action="store_true", help="time calls from host arrays to host labels")
+    ap.add_argument("--forest", action="store_true",
+                    help="time spanning forests (gconn.spanning_forest; with --launched the forest's run)")
     a = ap.parse_args(argv)
     if a.launched and a.backend != "gpu":
         ap.error("--launched times GPU runs: add --backend gpu")
@@ -83,11 +96,13 @@ def main(argv=None):
     ratios = []
     for spec in a.graphs:
         per = turns(a.tree, lambda t, _: child_json(t, _CHILD, spec, a.backend, ",".join(a.variants),
-                                                    a.repeat, int(a.launched), int(a.host)), a.rounds, warmup=0)
+                                                    a.repeat, int(a.launched), int(a.host), int(a.forest)), a.rounds,
+                    warmup=0)
         for v in a.variants:
             ks = {run[v][1] for t in a.tree for run in per[t]}
             if len(ks) != 1:
-                raise SystemExit(f"{spec}, {v}: the trees disagree on the component count: {sorted(ks)}")
+                raise SystemExit(f"{spec}, {v}: the trees disagree on the "
+                                 f"{'forest edge' if a.forest else 'component'} count: {sorted(ks)}")
             runs = [[run[v][0] for run in per[t]] for t in a.tree]
             med = [statistics.median(r) for r in runs]
             ratios.append(med[-1] / med[0])

@@ -92,7 +92,7 @@ class GeneratorSpec:
         """The parameters as a spec shows them, e.g. ``mesh:side``.
 
         >>> SPECS["grid"].usage()
-        'grid:side[,keep=0.7,seed=0]'
+        'grid:side[,keep=0.7,seed=0,permute=false]'
         """
         long_to_short = {v: k for k, v in self.short.items()}
         required, optional = [], []
@@ -366,8 +366,9 @@ def _lattice_edges(side: int, diagonals: bool) -> Edges:
     return np.concatenate([a for a, _ in parts]), np.concatenate([a + step for a, step in parts]), n
 
 
-def grid_road_edges(side: int, keep: float = 0.7, seed: int = 0) -> Edges:
-    """Raw edges of :func:`grid_road`; vertex (row, col) has id row * side + col.
+def grid_road_edges(side: int, keep: float = 0.7, seed: int = 0, permute: bool = False) -> Edges:
+    """Raw edges of :func:`grid_road`; vertex (row, col) has id row * side + col, or with ``permute``
+    a shuffled id (scattered ids, as bench.gpu's road_4k_shuf).
 
     >>> src, dst, n = grid_road_edges(3, keep=1.0)
     >>> n, src.size
@@ -379,13 +380,16 @@ def grid_road_edges(side: int, keep: float = 0.7, seed: int = 0) -> Edges:
     if keep < 1.0:
         kept = np.random.default_rng(seed).random(src.size, dtype=np.float32) < keep
         src, dst = src[kept], dst[kept]
+    if permute:
+        perm = np.random.default_rng(seed + 1).permutation(n).astype(src.dtype)
+        src, dst = perm[src], perm[dst]
     return src, dst, n
 
 
 grid_road = _generator(
     grid_road_edges, "grid", "road-like side x side grid, each edge kept with probability keep",
     aliases=("grid_road", "road"), doc="""A road-like graph: a side x side 4-neighbour grid keeping each edge
-    with probability ``keep``; ids row by row, diameter about 2 * side.
+    with probability ``keep``; ids row by row (``permute``: shuffled), diameter about 2 * side.
 
     >>> grid_road(64, keep=1.0).m == 2 * 64 * 63
     True
