@@ -1,6 +1,8 @@
 """Host-side graph construction: counting sorts (O(m + n) plus small per-row sorts) to CSR and COO."""
 from __future__ import annotations
 
+from types import FunctionType
+
 import numpy as np
 from llvmlite import ir
 from numba import njit, prange, types
@@ -155,6 +157,14 @@ def rows_of(ptr: np.ndarray, id_dtype) -> np.ndarray:
     out = np.empty(int(ptr[-1]), id_dtype)
     _expand_rows(ptr, out)
     return out
+
+
+def serial_twin(kernel):
+    """A one-thread twin of a ``prange`` kernel (its prange runs as range), cached apart."""
+    f = kernel.py_func
+    g = FunctionType(f.__code__, f.__globals__, f.__name__, f.__defaults__, f.__closure__)
+    g.__qualname__ = f.__qualname__ + "_serial"
+    return njit(cache=True)(g)
 
 
 #: Edges ahead whose random accesses the counting sort prefetches.

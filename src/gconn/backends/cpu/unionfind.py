@@ -8,8 +8,6 @@ True
 """
 from __future__ import annotations
 
-import types
-
 import numpy as np
 from numba import njit, prange
 
@@ -17,6 +15,7 @@ from gconn.backends.core.primitives import Primitives
 from gconn.backends.core.unionfind import FIND_HALVE, FIND_NAIVE, UNION_ASYNC, build
 from gconn.backends.cpu import atomics
 from gconn.backends.cpu.atomics import prefetch
+from gconn.graph.build import serial_twin
 
 CPU = Primitives(jit=njit, load=atomics.load, store=atomics.store, cas=atomics.cas,
                  atomic_min=atomics.atomic_min, atomic_add=atomics.atomic_add,
@@ -125,14 +124,6 @@ def query_batch(P, src, dst, fin, fopt, out):
 #: Batches of fewer operations run on the calling thread (serial twins): a parallel launch
 #: costs microseconds, far more on busy cores, more than a few hundred unions.
 SERIAL_BELOW = 1000
-
-
-def serial_twin(kernel):
-    """A one-thread twin of a ``prange`` kernel (its prange runs as range), cached apart."""
-    f = kernel.py_func
-    g = types.FunctionType(f.__code__, f.__globals__, f.__name__, f.__defaults__, f.__closure__)
-    g.__qualname__ = f.__qualname__ + "_serial"
-    return njit(cache=True)(g)
 
 
 mixed_serial = serial_twin(mixed_batch)
