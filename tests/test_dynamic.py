@@ -106,6 +106,25 @@ def test_benchmark_checks_every_batch():
         bench.main(["--kernels"])      # CUDA events: the GPU only
 
 
+def test_benchmark_back_to_back_checks_after_the_last_batch(monkeypatch):
+    """``--back-to-back``: a row's batches one after another, the components checked once after the
+    last (a wrong label is caught), the recomputation timed as often."""
+    from gconn.bench import dynamic as bench
+    rows = bench.run("kron:scale=8", [50], [0.5], 3, networkit=50, log=lambda s: None, back_to_back=True)
+    assert len(rows[0]["gconn"].samples) == 3 and len(rows[0]["recompute"].samples) == 3
+    assert "networkit" not in rows[0]
+    assert "back to back" in bench.report(rows, "kron:scale=8", 256, 1000, back_to_back=True)
+    real = gconn.DynamicConnectivity.components
+
+    def off_by_one(self):
+        k, labels = real(self)
+        labels[-1] = k
+        return k + 1, labels
+    monkeypatch.setattr(gconn.DynamicConnectivity, "components", off_by_one)
+    with pytest.raises(AssertionError, match="components unlike"):
+        bench.run("kron:scale=8", [50], [0.5], 3, networkit=0, log=lambda s: None, back_to_back=True)
+
+
 def test_single_ids_as_well_as_arrays():
     """connected(0, 2) answers a bool (it was 'src must be a 1-D array of vertex ids; got shape ()'), and
     insert, delete and component_of take one edge or vertex; a bool is no id."""

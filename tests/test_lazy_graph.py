@@ -9,7 +9,7 @@ import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components as scipy_cc
 
 import gconn
-from gconn.graph.build import adjacency_csr, id_bounds
+from gconn.graph.build import PASS_SERIAL_BELOW, adjacency_csr, id_bounds
 from gconn.design import FINISHES, Plan, Variant, choose
 from gconn.graph import FORMS, Graph
 
@@ -97,6 +97,11 @@ def test_id_bounds():
     assert id_bounds(big, big[::-1].copy()) == (0, 299999)
     assert id_bounds(big.astype(np.uint32), big[::-1].astype(np.int64) + 7) == (0, 300006)
     assert id_bounds(big[::3], big[1::3]) == (0, 299998)
+    # both sides of the serial twin's size: the extremes at the last places
+    for m in (PASS_SERIAL_BELOW - 1, PASS_SERIAL_BELOW):
+        s, d = np.full(m, 5, np.int64), np.full(m, 6, np.int32)
+        s[-1], d[-1] = -3, 1 << 30
+        assert id_bounds(s, d) == (-3, 1 << 30)
     with pytest.raises(ValueError, match=r"negative vertex id -1 \(dst\[1\]\)"):
         Graph.from_edges([0, 1], [2, -1])
     with pytest.raises(ValueError, match=r"out of range for n=3"):

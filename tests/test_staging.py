@@ -30,6 +30,21 @@ def test_copies_agree_cold_and_warm(monkeypatch, cold):
     assert staging.stage(out, a[:0]) == (0, -1)
 
 
+@pytest.mark.parametrize("m", [1, staging.PASS_SERIAL_BELOW - 1, staging.PASS_SERIAL_BELOW])
+def test_short_copies_run_on_the_calling_thread(monkeypatch, m):
+    """Below PASS_SERIAL_BELOW the copies are a serial twin's (no parallel loop to wake): the same
+    copies, casts and bounds, the extremes in the last places."""
+    monkeypatch.setattr(staging, "cold", lambda: False)
+    a = np.full(m, 7, np.int64)
+    a[-1] = -2 if m > 1 else 9
+    out = np.full(m + 2, -9, np.int32)
+    assert staging.stage(out, a) == (int(a.min()), int(a.max()))
+    assert np.array_equal(out[:m], a) and (out[m:] == -9).all()
+    wide = np.zeros(m + 1, np.int64)
+    staging.copy_into(wide, np.column_stack([a, a + 1])[:, 1])
+    assert np.array_equal(wide[:m], a + 1) and wide[m] == 0
+
+
 def test_numpy_copies_count_towards_loading_numba(monkeypatch):
     """NumPy's copies add their seconds; past LOAD_SECONDS (or once numba's CPU kernels are loaded) the
     copies are numba's."""

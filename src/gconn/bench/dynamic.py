@@ -93,12 +93,14 @@ def _nk_batch(nk, g, dcc, kinds, src, dst) -> None:
 
 
 def run(spec: str, sizes: list, fractions: list, rounds: int, networkit: int = 10**4, log=print,
-        backend: str = "cpu", on_device: bool = False, kernels: bool = False) -> list:
+        backend: str = "cpu", on_device: bool = False, kernels: bool = False, back_to_back: bool = False) -> list:
     """One row per (batch size, deletion fraction): seconds per batch of each way, checked;
     NetworKit for batches of at most ``networkit`` updates (0: never; never on the GPU); on the
     GPU, ``on_device`` gives the batches as CuPy arrays (uploaded before the clock), and
     ``kernels`` times each of the structure's kernels by CUDA events (the row's ``"kernels"``:
-    milliseconds a batch by kernel)."""
+    milliseconds a batch by kernel).  ``back_to_back``: a row's batches drawn first and run one
+    after another (as a replayed log runs them), the components checked and recomputed after the
+    last; without NetworKit."""
     import gconn
     src, dst, n = simple_edges(spec)
     gpu = backend == "gpu"
@@ -126,30 +128,24 @@ def run(spec: str, sizes: list, fractions: list, rounds: int, networkit: int = 1
             dc = gconn.DynamicConnectivity(n, graph=gconn.Graph.from_edges(*stream.live, n=n), backend=backend)
             sync()
             build = time.perf_counter() - t0
-            nk = _networkit(n, *stream.live) if size <= networkit else None
+            nk = _networkit(n, *stream.live) if size <= networkit and not back_to_back else None
             times = {"gconn": [], "networkit": [], "recompute": []}
             spent = []
-            for r in range(rounds + 1):
-                kinds, s, d = stream.batch(size, f)
-                if on_device:
-                    kinds, s, d = (cp.asarray(a) for a in (kinds, s, d))
-                live = tuple(cp.asarray(a) for a in stream.live) if gpu else stream.live
+
+            def batch(kinds, s, d):
                 if kernels:
                     dc._state.events = []
                 sync()
                 t0 = time.perf_counter()
                 dc.process(kinds, s, d)
                 sync()
-                t1 = time.perf_counter()
                 if kernels:
                     spent.append(_by_kernel(dc._state.events))
                     dc._state.events = None
-                k0, l0 = recompute(live)
-                t2 = time.perf_counter()
+                return time.perf_counter() - t0
+
+            def check(r, k0, l0):
                 l0 = l0.get() if gpu else l0
-                if nk is not None:
-                    _nk_batch(*nk, kinds, s, d)
-                t3 = time.perf_counter()
                 k, labels = dc.components()
                 if l0.size < n:     # isolated vertices past the largest id present
                     extra = n - l0.size
@@ -158,11 +154,38 @@ def run(spec: str, sizes: list, fractions: list, rounds: int, networkit: int = 1
                     raise AssertionError(f"batch {r} of {size} ({f:.0%} deletions): components unlike SciPy's")
                 if nk is not None and nk[2].numberOfComponents() != k:
                     raise AssertionError(f"NetworKit counts {nk[2].numberOfComponents()} components, not {k}")
+
+            drawn = []
+            for r in range(rounds + 1):
+                drawn.append(stream.batch(size, f))
+                if on_device:
+                    drawn[-1] = tuple(cp.asarray(a) for a in drawn[-1])
+                if back_to_back:
+                    continue
+                live = tuple(cp.asarray(a) for a in stream.live) if gpu else stream.live
+                b = drawn.pop()
+                took = batch(*b)
+                t1 = time.perf_counter()
+                k0, l0 = recompute(live)
+                t2 = time.perf_counter()
+                if nk is not None:
+                    _nk_batch(*nk, *b)
+                t3 = time.perf_counter()
+                check(r, k0, l0)
                 if r:
-                    times["gconn"].append(t1 - t0)
+                    times["gconn"].append(took)
                     times["recompute"].append(t2 - t1)
                     if nk is not None:
                         times["networkit"].append(t3 - t2)
+            if back_to_back:
+                times["gconn"] = [batch(*b) for b in drawn][1:]
+                live = tuple(cp.asarray(a) for a in stream.live) if gpu else stream.live
+                for r in range(rounds + 1):
+                    t1 = time.perf_counter()
+                    k0, l0 = recompute(live)
+                    if r:
+                        times["recompute"].append(time.perf_counter() - t1)
+                check(rounds, k0, l0)
             row = {"size": size, "deletes": f, "build_s": build, **{w: Timing(t) for w, t in times.items() if t}}
             if kernels:
                 row["kernels"] = {k: Timing(b.get(k, 0.0) for b in spent[1:]) for k in set().union(*spent[1:])}
@@ -182,7 +205,8 @@ def _by_kernel(events) -> dict:
     return out
 
 
-def report(rows: list, spec: str, n: int, m: int, backend: str = "cpu", on_device: bool = False) -> str:
+def report(rows: list, spec: str, n: int, m: int, backend: str = "cpu", on_device: bool = False,
+           back_to_back: bool = False) -> str:
     nk = any("networkit" in r for r in rows)
     head = "| batch | deletions | gconn s | updates/s | recompute s | recompute / gconn |"
     rule = "|--:|--:|--:|--:|--:|--:|"
@@ -191,7 +215,8 @@ def report(rows: list, spec: str, n: int, m: int, backend: str = "cpu", on_devic
         rule += "--:|--:|"
     lines = [f"{spec}: n = {n:,}, {m:,} distinct edges (90% present at the start); DynamicConnectivity and "
              f"the recomputation on the {backend.upper()}"
-             + ("; the batches as CuPy arrays" if on_device else ""), "", head, rule]
+             + ("; the batches as CuPy arrays" if on_device else "")
+             + ("; the batches back to back" if back_to_back else ""), "", head, rule]
     for r in rows:
         line = (f"| {r['size']:,} | {r['deletes']:.0%} | {r['gconn']:.4f} | {r['size'] / r['gconn']:,.0f} | "
                 f"{r['recompute']:.4f} | {r['recompute'] / r['gconn']:.1f}x |")
@@ -226,6 +251,10 @@ def main(argv=None) -> int:
                     help="NetworKit for batches of at most B updates (it takes ~10 us an update; 0: never)")
     ap.add_argument("--batches-on-device", action="store_true",
                     help="on the GPU: each batch as CuPy arrays, uploaded before the clock (default: NumPy arrays)")
+    ap.add_argument("--back-to-back", action="store_true",
+                    help="a row's batches run one after another, as a replayed log runs them (checked and recomputed "
+                         "after the last; no NetworKit); by default each batch follows the last one's recomputation "
+                         "and check, as between a user's other work")
     ap.add_argument("--kernels", action="store_true",
                     help="on the GPU: each of the structure's kernels timed by CUDA events (this slows the batches)")
     args = ap.parse_args(argv)
@@ -237,9 +266,10 @@ def main(argv=None) -> int:
     fractions = [float(x) for x in args.deletes.split(",")]
     src, _, n = simple_edges(args.graph)
     rows = run(args.graph, sizes, fractions, args.rounds, args.networkit_max, log=lambda s: print(s, flush=True),
-               backend=args.backend, on_device=args.batches_on_device, kernels=args.kernels)
+               backend=args.backend, on_device=args.batches_on_device, kernels=args.kernels,
+               back_to_back=args.back_to_back)
     print()
-    print(report(rows, args.graph, n, src.size, args.backend, args.batches_on_device))
+    print(report(rows, args.graph, n, src.size, args.backend, args.batches_on_device, args.back_to_back))
     return 0
 
 

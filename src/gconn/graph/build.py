@@ -167,6 +167,12 @@ def serial_twin(kernel):
     return njit(cache=True)(g)
 
 
+#: Host passes (copies, id bounds) over fewer elements run on the calling thread: a parallel
+#: loop must first wake threads that slept since the last one (a GPU batch of 1,000 updates
+#: took 0.8 ms instead of 1.0-1.8 with two such loops on the H200 machine: BENCHMARKS.md,
+#: "Dynamic connectivity", "On the GPU").
+PASS_SERIAL_BELOW = 1 << 15
+
 #: Edges ahead whose random accesses the counting sort prefetches.
 PREFETCH_AHEAD = 16
 
@@ -190,12 +196,19 @@ def _bounds(src, dst, nchunks):
     return lo.min(), hi.max()
 
 
+_bounds_serial = serial_twin(_bounds)
+
+
 def id_bounds(src: np.ndarray, dst: np.ndarray) -> tuple[int, int]:
-    """(smallest, largest) id of non-empty id arrays of one length, in one parallel pass."""
+    """(smallest, largest) id of non-empty id arrays of one length, in one pass (parallel from
+    :data:`PASS_SERIAL_BELOW` ids)."""
     if src.dtype == np.uint64 or dst.dtype == np.uint64:
         # int64 accumulators cannot hold every uint64
         return min(int(src.min()), int(dst.min())), max(int(src.max()), int(dst.max()))
-    lo, hi = _bounds(src, dst, max(1, min(256, src.size // 65536)))
+    if src.size < PASS_SERIAL_BELOW:
+        lo, hi = _bounds_serial(src, dst, 1)
+    else:
+        lo, hi = _bounds(src, dst, max(1, min(256, src.size // 65536)))
     return int(lo), int(hi)
 
 

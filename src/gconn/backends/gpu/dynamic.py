@@ -46,6 +46,7 @@ from gconn.backends.gpu._compat import SIM, cuda, view, xp
 from gconn.backends.gpu.launch import FULL_MASK, WARP, Launcher, dtypes_key, dummy, get, kernel
 from gconn.backends.gpu.primitives import UF, device
 from gconn.backends.gpu.unionfind import compress
+from gconn.graph.build import PASS_SERIAL_BELOW, serial_twin
 
 INSERT, QUERY, DELETE = 0, 1, 2
 EMPTY = -1
@@ -780,6 +781,9 @@ def _stage(kinds, src, dst, pin):
     return queries
 
 
+_stage_serial = serial_twin(_stage)
+
+
 def _scatter_min(out, at, vals) -> None:
     if SIM:
         np.minimum.at(out, at, vals)
@@ -811,7 +815,8 @@ def warm() -> None:
     get("dyn_head", (), dtypes_key(np.int64, np.int64, np.int64))
     get("compress", (False,), _DT)
     one = np.zeros(1, np.int32)
-    _stage(np.zeros(1, np.int8), one, one, np.zeros(3, np.int32))
+    for stage in (_stage, _stage_serial):
+        stage(np.zeros(1, np.int8), one, one, np.zeros(3, np.int32))
 
 
 class DynamicState:
@@ -984,7 +989,8 @@ class DynamicState:
         self._batch_room(m)
         pin, B = self.pin, self.B
         # contiguous: the one layout warm() compiles (an (m, 3) batch's columns are views)
-        queries = int(_stage(*map(np.ascontiguousarray, (kinds, src, dst)), pin[: 3 * m]))
+        stage = _stage_serial if m < PASS_SERIAL_BELOW else _stage
+        queries = int(stage(*map(np.ascontiguousarray, (kinds, src, dst)), pin[: 3 * m]))
         upd = m - queries
         cuts = [0, m]
         if queries:

@@ -28,6 +28,8 @@ from numba import config, njit, prange, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
+from gconn.graph.build import PASS_SERIAL_BELOW, serial_twin
+
 #: elements per parallel block of a copy (below this, one thread copies)
 BLOCK = 1 << 16
 #: the shares of :func:`copy_shares` (fixed: asking numba its thread count costs host time)
@@ -105,13 +107,16 @@ def _copy_bounds(out, a):
     return lo.min(), hi.max()
 
 
+_copy_bounds_serial = serial_twin(_copy_bounds)
+
+
 def stage(out: np.ndarray, a: np.ndarray) -> tuple[int, int]:
     """Copy integer ``a`` into ``out[:a.size]`` on all cores; its (min, max), (0, -1) if empty."""
     if a.size == 0:
         return 0, -1
     if cold():
         return _numpy_copy(out, a, True)
-    lo, hi = _copy_bounds(out[:a.size], a)
+    lo, hi = (_copy_bounds_serial if a.size < PASS_SERIAL_BELOW else _copy_bounds)(out[:a.size], a)
     return int(lo), int(hi)
 
 
@@ -124,7 +129,9 @@ def copy_into(out: np.ndarray, a: np.ndarray) -> None:
     """
     if not a.size:
         return
-    if cold():
+    if a.size < PASS_SERIAL_BELOW:
+        out[:a.size] = a
+    elif cold():
         _numpy_copy(out, a, False)
     elif out.dtype == a.dtype and out.flags.c_contiguous and a.flags.c_contiguous:
         copy_shares(out[:a.size], a, SHARES)
@@ -497,9 +504,11 @@ def warm() -> None:
     """Compile (or load) the copies for the staged id types."""
     for dt in (np.int32, np.int64):
         _copy_bounds(np.empty(2, dt), np.arange(2, dtype=dt))
+        _copy_bounds_serial(np.empty(2, dt), np.arange(2, dtype=dt))
         _copy(np.empty(2, dt), np.arange(2, dtype=dt))
         copy_shares(np.empty(2, dt), np.arange(2, dtype=dt), 1)
     _touch(np.empty(2, np.uint8))
     column = np.arange(4, dtype=np.int64)[::2]      # a column of an (m, 2) array
     _copy_bounds(np.empty(2, np.int64), column)
+    _copy_bounds_serial(np.empty(2, np.int64), column)
     _copy(np.empty(2, np.int64), column)
