@@ -334,6 +334,63 @@ def test_a_konect_bipartite_file_is_an_error(tmp_path):
     assert gconn.load(path).n == 3
 
 
+SNAP_ROUTES = {
+    "default": lambda path, **kw: gconn.connected_components(path, backend="cpu", **kw),
+    "chunked": lambda path, **kw: gconn.connected_components(path, backend="cpu",
+                                                             algorithm="none+union-async+find-halve", **kw),
+    "whole": lambda path, **kw: gconn.connected_components(gconn.load(path, **kw), backend="cpu"),
+}
+
+
+@pytest.mark.parametrize("route", sorted(SNAP_ROUTES))
+def test_a_snap_header_counts_the_nodes(tmp_path, route):
+    """'# Nodes: N Edges: M' above SNAP's edges: ids past N name nodes (wiki-Vote's 7,115 nodes run to
+    8,297); read as ids 0..max, each id that names no node was a component of its own, without a word.
+    Now an error, or with relabel the ids that occur; ids below N make N vertices, the others nodes
+    without edges."""
+    run = SNAP_ROUTES[route]
+    path = tmp_path / "com-g.txt"
+    path.write_text("# Undirected graph: com-g.txt\n# Nodes: 5 Edges: 3\n# FromNodeId\tToNodeId\n"
+                    "0\t1\n5\t7\n7\t9\n")
+    with pytest.raises(ValueError, match=r"com-g\.txt, line 2: its header counts 5 nodes, but its ids run to 9"):
+        run(path)
+    for relabel in (True, "auto"):
+        with warnings.catch_warnings(record=True):
+            warnings.simplefilter("always")
+            out = run(path, relabel=relabel)
+        if route == "whole":
+            assert out[0] == 2 and out[1].tolist() == [0, 0, 1, 1, 1]
+        else:
+            assert out[0] == 2 and out[1].tolist() == [0, 0, 1, 1, 1] and out[2].tolist() == [0, 1, 5, 7, 9]
+    path.write_text("# Nodes: 6 Edges: 2\n0 1\n2 3\n")
+    with pytest.warns(gconn.InputNote, match=r"line 1: its header counts 6 nodes and its edges name ids up to 3: "
+                                             r"read as 6 vertices"):
+        k, labels = run(path)
+    assert k == 4 and labels.tolist() == [0, 0, 1, 1, 2, 3]
+    path.write_text("# Nodes: 7 Edges: 2\n0 1\n5 9\n")
+    if route != "whole":
+        with pytest.warns(gconn.InputNote, match=r"read as the 4 ids that occur .*the other 3 nodes have no edges"):
+            assert run(path, relabel="auto")[0] == 2
+    path.write_text("# Nodes: 4 Edges: 2\n0 1\n2 3\n")     # the ids are 0..N-1: nothing to say
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert run(path)[0] == 2
+
+
+def test_a_snap_header_on_the_command_line(tmp_path, capsys):
+    """gconn cc relabels by default where the header's nodes are fewer than the ids (and says so);
+    --no-relabel is the error."""
+    from gconn import cli
+    path = tmp_path / "wiki.txt"
+    path.write_text("# Nodes: 4 Edges: 2\n0 1\n5 7\n")
+    assert cli.main(["cc", str(path)]) == 0
+    out = capsys.readouterr()
+    assert "its header counts 4 nodes and its ids run to 7: read as the 4 ids that occur" in out.err
+    assert re.search(r"components\s+2\b", out.out)
+    assert cli.main(["cc", str(path), "--no-relabel"]) == 1
+    assert "relabel=True (--relabel) reads the nodes its edges name" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("chunked", [False, True])
 def test_a_count_line_above_the_edges_is_asked_about(tmp_path, monkeypatch, chunked):
     """'n m' above m edges (0- or 1-based) was read as one more edge, joining vertex n to vertex m."""

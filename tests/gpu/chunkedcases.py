@@ -323,6 +323,26 @@ def run_text_chunks(src, dst, n, folder, monkeypatch, sizes):
         assert k == k0 and np.array_equal(labels, l0)
 
 
+def run_snap_header(src, dst, n, folder):
+    """A SNAP header's node count on the GPU: equal to the ids' range, the file streams in chunks;
+    more (nodes without edges), the resident route reads it whole with those nodes; fewer (ids that
+    name nodes), an error, or the ids that occur with relabel="auto" (io.edgelist.snap_count)."""
+    import warnings
+    path = folder / "snap.txt"
+    top = int(max(src.max(), dst.max()))
+    for nodes, chunked in ((top + 1, True), (top + 4, False)):
+        write_edge_list(path, src, dst, head=f"# Undirected graph\n# Nodes: {nodes} Edges: {src.size}")
+        k0, l0 = reference(Graph.from_edges(src, dst, nodes))
+        with warnings.catch_warnings(record=True):
+            warnings.simplefilter("always")
+            k, labels, stats = gconn.connected_components(str(path), backend="gpu", return_stats=True)
+        assert stats.chunked == chunked and stats.n == nodes
+        assert k == k0 and np.array_equal(labels, l0)
+    write_edge_list(path, src, dst, head=f"# Nodes: {top} Edges: {src.size}")
+    with pytest.raises(ValueError, match=rf"snap\.txt, line 1: its header counts {top} nodes, but its ids run"):
+        gconn.connected_components(str(path), backend="gpu")
+
+
 def run_text_formats(src, dst, n, folder):
     """A gzipped edge list (n from the largest id) and a CSV with a header
     and source=/target=, for components and a spanning forest."""

@@ -10,8 +10,8 @@ import os
 import numpy as np
 import pytest
 
-from chunkedcases import (components_graph, run_sparse_ids_before_the_range, run_text_chunks, run_text_cli,
-                         run_text_errors_and_fallbacks, run_text_formats)
+from chunkedcases import (components_graph, run_snap_header, run_sparse_ids_before_the_range, run_text_chunks,
+                         run_text_cli, run_text_errors_and_fallbacks, run_text_formats)
 
 SIM = os.environ.get("NUMBA_ENABLE_CUDASIM", "0").strip() not in ("", "0")
 pytestmark = [pytest.mark.cudasim,
@@ -30,6 +30,10 @@ def test_chunks_cut_through_components(edges, tmp_path, monkeypatch):
 
 def test_gzip_and_csv_columns(edges, tmp_path):
     run_text_formats(*edges, tmp_path)
+
+
+def test_snap_header(edges, tmp_path):
+    run_snap_header(*edges, tmp_path)
 
 
 def test_errors_and_fallbacks(tmp_path):

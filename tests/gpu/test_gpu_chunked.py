@@ -16,7 +16,7 @@ import gconn
 from oracles import host
 from chunkedcases import (check_labels, chunked, components_graph, quarter_of_graph, run_arrays_growing,
                          run_bad_ids, run_budget, run_budget_resizes, run_chunk_sizes, run_csr, run_csr_errors, run_forest,
-                         run_one_chunk, run_sparse_ids_before_the_range, run_text_chunks, run_text_cli,
+                         run_one_chunk, run_snap_header, run_sparse_ids_before_the_range, run_text_chunks, run_text_cli,
                          run_text_errors_and_fallbacks, run_text_formats,
                          run_unknown_n, run_unsettled_errors, spy_landings)
 
@@ -318,6 +318,10 @@ def test_on_a_stream_of_the_callers(edges):
         st = chunked_gpu.chunked_union((src, dst), chunk_edges=1 << 14)
         roots = st.result()[0]
         check_labels(src, dst, st.result()[3], roots)
+
+
+def test_snap_header(tmp_path):
+    run_snap_header(*components_graph(np.random.default_rng(9), 5_000, 20_000, parts=3), tmp_path)
 
 
 def test_text_edge_lists_streamed(edges, tmp_path, monkeypatch):

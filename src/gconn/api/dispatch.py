@@ -241,6 +241,8 @@ def _run_chunked_gpu(src: Source, call: Call, be) -> Outcome | None:
     if sent is None:
         return None
     plan, stats, roots, fa, fb, landing, settle = sent
+    if _snap_other(info, int(roots.size)):
+        return None     # the resident route reads it whole under its header's count (io.edgelist.snap_count)
     result = _shaped(be, call, plan, stats, roots, fa, fb)
     nodes = None
     if call.relabel == "auto" and call.problem == "cc":
@@ -255,6 +257,12 @@ def _run_chunked_gpu(src: Source, call: Call, be) -> Outcome | None:
     return Outcome(result, nodes, stats, False, landing, settle)
 
 
+def _snap_other(info, n: int) -> bool:
+    """Whether an edge list's SNAP header counts other than the ``n`` vertices its ids made (read in
+    chunks, as ids 0..n-1)."""
+    return info is not None and info.format == "edgelist" and info.dialect.snap_nodes not in (None, n)
+
+
 def _run_devices(src: Source, call: Call) -> Outcome:
     """Host edges shared among the GPUs ``call.devices`` (:mod:`gconn.chunked.devices`), results on the host."""
     from gconn.chunked import devices
@@ -264,14 +272,20 @@ def _run_devices(src: Source, call: Call) -> Outcome:
     be = backend_module("gpu")
 
     def finish(plan, stats, roots, fa, fb, landing):
+        if _snap_other(info, int(roots.size)):
+            from gconn.io.edgelist import snap_notes
+            snap_notes(info, int(roots.size) - 1)       # the error where the ids run past the nodes
+            raise ValueError(f"{info.name}: its header counts {info.dialect.snap_nodes:,} nodes, more than its "
+                             f"ids, {roots.size:,}: devices= counts only ids 0..{roots.size - 1:,}; call "
+                             "without devices= to count the nodes without edges")
         shaped = _shaped(be, call, plan, stats, roots, fa, fb)
         if call.problem == "forest":
             return tuple(out_array(a, False) for a in shaped)
         return int(shaped[0]), out_array(shaped[1], False, landing)
 
+    info = src.file if src.kind == "file" else None
     result, stats = devices.run(src.obj, call.algorithm, call.problem, call.params, call.devices, finish,
-                                device_memory=call.device_memory, return_stats=call.stats,
-                                info=src.file if src.kind == "file" else None)
+                                device_memory=call.device_memory, return_stats=call.stats, info=info)
     return Outcome(result, None, stats, False, route="devices")
 
 

@@ -32,6 +32,7 @@ from gconn.graph.ids import INT32_MAX, check_pair
 from gconn.graph.memory import check_vertices
 from gconn.graph._relabel_kernels import IdTable
 from gconn.graph.relabel import AUTO_MIN_RANGE, AUTO_RATIO
+from gconn.io.edgelist import snap_notes
 from gconn.pipeline.stats import Stats
 from gconn.backends.cpu import unionfind as UF
 from gconn.backends.cpu.backend import collect_forest, labels_view
@@ -213,6 +214,15 @@ class Run:
             unite += time.perf_counter() - t1
         if self.declared is not None:
             self.union.grow(self.declared)
+        # a SNAP header's node count (gconn.io.edgelist.snap_count, the same for a whole file)
+        snap, self.notes, named = getattr(chunks, "snap", None), (), False
+        if snap is not None and relabel is not True:
+            hi = self.union.n - 1
+            self.notes = snap_notes(snap, hi, relabel)
+            if hi < snap.dialect.snap_nodes:
+                self.union.grow(snap.dialect.snap_nodes)
+            else:
+                named = True
         self.n, self.m = self.union.n, self.union.m
         t0 = time.perf_counter()
         self.roots = self.union.roots()
@@ -224,10 +234,12 @@ class Run:
             rank[order] = np.arange(order.size, dtype=self.roots.dtype)
             self.roots = rank[self.roots[order]]
             self.ids = self.ids[order]
-        elif relabel == "auto" and self.n >= AUTO_MIN_RANGE:
+        elif relabel == "auto" and (named or self.n >= AUTO_MIN_RANGE):
             seen = self.union.occurring(self.roots)
-            if self.n > AUTO_RATIO * int(np.count_nonzero(seen)):
+            if named or self.n > AUTO_RATIO * int(np.count_nonzero(seen)):
                 self.ids = np.flatnonzero(seen)
+            if named:
+                self.notes = snap_notes(snap, self.n - 1, relabel, self.ids.size)
         if stats is not None:
             stats.n, stats.m = self.n if self.ids is None else self.ids.size, self.m
             stats.relabelled = self.ids is not None
@@ -274,6 +286,8 @@ def run(src, call):
             raise
         from gconn.io.chunks import line_of_id
         raise e.at(f"{src.file.name}, line {line_of_id(src.file, e.vertex_id)}", e.vertex_id) from None
+    if src.kind == "file":
+        src.read_notes.extend(r.notes)
     if forest:
         fa, fb = r.union.forest()
         if r.ids is not None:

@@ -54,6 +54,8 @@ def read_edges(info: FileInfo, n: int | None = None, relabel=False) -> FileEdges
     ([0, 2], [1, 4], None)
     """
     fe = _READERS[info.format](info, n, relabel is True)
+    if info.format == "edgelist":
+        fe = edgelist.snap_count(info, fe, n, relabel)
     if n is not None and fe.n is not None and n < fe.n:
         raise ValueError(f"{info.name}: n={n} is smaller than the {fe.n} vertices the file declares")
     return fe._replace(notes=info.notes + fe.notes)
@@ -90,8 +92,10 @@ def _located(info: FileInfo, fe: FileEdges, e: VertexRangeError, n) -> VertexRan
     if e.vertex_id is None:
         if n is not None:
             return e
-        where = f"{name}, line 1: the header's n={fe.n}" if info.format == "edgelist" else \
-            f"{name}: the n={fe.n} stored in the file"
+        d = info.dialect if info.format == "edgelist" else None
+        where = f"{name}: the n={fe.n} stored in the file" if d is None else \
+            f"{name}, line 1: the header's n={fe.n}" if d.declared_n is not None else \
+            f"{name}, line {d.snap_line}: the {fe.n:,} nodes its header counts"
         return e.at(where, None, RELABEL_HINT)
     if info.format == "edgelist" and info.dialect.parsed:
         return e.at(f"{name}, line {line_of_id(info, e.vertex_id)}", e.vertex_id)

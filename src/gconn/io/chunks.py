@@ -36,6 +36,8 @@ class EdgeChunks:
     def __init__(self, path: Path, fmt: str, chunk_edges: int, n: int | None, reader):
         self.path, self.format, self.chunk_edges, self.n = path, fmt, chunk_edges, n
         self._reader = reader
+        #: an edge list's FileInfo where its SNAP header counts its nodes (and it declares no n)
+        self.snap = None
 
     def __iter__(self):
         return self._reader()
@@ -90,7 +92,9 @@ def of_file(info: FileInfo, chunk_edges: int | None = None):
         return f"{name}: the fields are quoted"
     if d.listed:
         return f"{name}: its vertices are the ids that occur (gconn's header says vertices=listed)"
-    return EdgeChunks(info.path, "edgelist", chunk_edges, d.declared_n, lambda: _blocks(info, chunk_edges))
+    chunks = EdgeChunks(info.path, "edgelist", chunk_edges, d.declared_n, lambda: _blocks(info, chunk_edges))
+    chunks.snap = info if d.snap_nodes is not None else None
+    return chunks
 
 
 class _ReadAhead:

@@ -104,6 +104,9 @@ class Dialect:
     #: the first data line, the one the others are held to
     first_line: int = 1
     declared_n: int | None = None
+    #: the nodes a SNAP header counts ('# Nodes: N Edges: M'), and its line: ids need not be 0..N-1
+    snap_nodes: int | None = None
+    snap_line: int = 0
     #: gconn's header says the vertices are the ids that occur ('vertices=listed')
     listed: bool = False
     notes: tuple = _field(default_factory=tuple)
@@ -156,6 +159,8 @@ _DECIMAL_COMMA = re.compile(r"(?<=\d),(?=\d)")
 
 #: KONECT's first line for a bipartite graph ("% bip unweighted"): two id spaces in one file
 _KONECT_BIP = re.compile(rb"%[ \t]*bip[ \t]+\w+")
+#: SNAP's count of its nodes in the comments above the edges ("# Nodes: 82168 Edges: 948464")
+_SNAP_NODES = re.compile(rb"#[^\n]*?\bNodes:[ \t]*(\d+)[ \t]+Edges:[ \t]*\d+")
 
 
 def sniff(head: bytes, name: str, *, complete: bool = True, header=None, source=None, target=None,
@@ -198,6 +203,8 @@ def sniff(head: bytes, name: str, *, complete: bool = True, header=None, source=
             raise ValueError(f"{name}: the file has no header line to find source=/target= columns in")
         return Dialect(start=len(raw), line=1, declared_n=declared, listed=listed, names=bool(names))
     (l1, s1, e1, t1), second = lines[0], (lines[1] if len(lines) > 1 else None)
+    snap = _SNAP_NODES.search(raw, bom, s1) if declared is None and not listed else None
+    snap_nodes, snap_line = (int(snap.group(1)), raw.count(b"\n", 0, snap.start()) + 1) if snap else (None, 0)
     quoted = '"' in t1 or (second is not None and '"' in second[3])
     bare = re.sub(_QUOTED.decode(), "", t1) if quoted else t1     # a delimiter inside quotes is a name's
     # ';' with decimal commas ('0;1;0,5'), as spreadsheets set to a European locale write CSV
@@ -279,6 +286,7 @@ def sniff(head: bytes, name: str, *, complete: bool = True, header=None, source=
                    header=tuple(f1) if header and rule != "occurrence" else None, header_rule=rule,
                    names=bool(named), names_given=names is True, quoted=quoted, start=min(start, len(raw)), line=line,
                    first_line=data[0] if data is not None else l1 + 1, declared_n=declared, listed=listed,
+                   snap_nodes=snap_nodes if not named else None, snap_line=snap_line,
                    notes=tuple(notes), count_line=count_line, nx_data=nx_data)
 
 
@@ -414,6 +422,55 @@ def read_file(info, n: int | None, relabelled: bool):
         s, t, ids = dense_ids(src[:k], dst[:k])
         return FileEdges(s, t, ids.size, ids)
     return FileEdges(src[:k], dst[:k], d.declared_n)
+
+
+def snap_count(info, fe: FileEdges, n: int | None, relabel) -> FileEdges:
+    """A whole edge list's edges under its SNAP header's node count N ('# Nodes: N Edges: M'), where
+    no ``n`` is given.  Ids below N make N vertices (those no edge names are nodes without edges).
+    Ids past N name nodes (SNAP keeps its datasets' own ids, e.g. wiki-Vote's 7,115 nodes run to
+    8,297): read as ids 0..max, those that name no node would each count as a component, so that is
+    an error, and ``relabel="auto"`` or ``True`` reads the ids that occur (with a note).
+
+    >>> from types import SimpleNamespace as NS
+    >>> info = NS(name="g.txt", dialect=Dialect(snap_nodes=4, snap_line=2))
+    >>> e = snap_count(info, FileEdges(np.array([0, 5]), np.array([1, 7])), None, "auto")
+    >>> e.src.tolist(), e.dst.tolist(), e.n, e.names.tolist()
+    ([0, 2], [1, 3], 4, [0, 1, 5, 7])
+    >>> snap_count(info, FileEdges(np.array([0]), np.array([1])), None, False).n
+    4
+    """
+    d = info.dialect
+    if d.snap_nodes is None or n is not None or fe.names is not None:
+        return fe
+    hi = max(int(fe.src.max()), int(fe.dst.max())) if fe.src.size else -1
+    if hi < d.snap_nodes:
+        return fe._replace(n=d.snap_nodes, notes=fe.notes + snap_notes(info, hi))
+    snap_notes(info, hi, relabel)       # raises where relabel is False
+    s, t, ids = dense_ids(fe.src, fe.dst)
+    return FileEdges(s, t, ids.size, ids, notes=fe.notes + snap_notes(info, hi, relabel, ids.size))
+
+
+def snap_notes(info, hi: int, relabel=False, occur: int = 0) -> tuple:
+    """What :func:`snap_count` says of a file with ids up to ``hi`` (``occur`` of them occurring): a
+    note where its ids read as they are leave nodes without edges, or where they are relabelled;
+    an error where they would be read as they are past the nodes (``relabel`` False)."""
+    d = info.dialect
+    nodes, where = d.snap_nodes, f"{info.name}, line {d.snap_line}"
+    if hi < nodes:
+        return () if hi + 1 == nodes else (
+            f"{where}: its header counts {nodes:,} nodes and its edges name ids up to {hi:,}: read as {nodes:,} "
+            "vertices, the ids no edge names nodes without edges",)
+    if relabel is False:
+        raise ValueError(f"{where}: its header counts {nodes:,} nodes, but its ids run to {hi:,}: they name the "
+                         f"nodes (SNAP keeps its datasets' own ids), they do not number them 0..{nodes - 1:,}; read as "
+                         f"ids 0..{hi:,}, at least {hi + 1 - nodes:,} ids that name no node would each count as a "
+                         f"component. relabel=True (--relabel) reads the nodes its edges name; n={hi + 1} "
+                         f"(--n {hi + 1}) counts every id up to {hi:,} as a vertex")
+    note = (f"{where}: its header counts {nodes:,} nodes and its ids run to {hi:,}: read as the {occur:,} ids "
+            "that occur (relabelled, in the order of the ids)")
+    if occur < nodes:
+        note += f"; the other {nodes - occur:,} nodes have no edges and no ids in the file, and are not counted"
+    return (note,)
 
 
 def check_count_line(name: str, d: Dialect, a: int, b: int, edges: int, largest: int, smallest: int) -> None:
