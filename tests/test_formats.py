@@ -334,6 +334,39 @@ def test_a_konect_bipartite_file_is_an_error(tmp_path):
     assert gconn.load(path).n == 3
 
 
+def test_dimacs_files(tmp_path):
+    """DIMACS: the 9th challenge's road networks ('p sp', arcs 'a u v w', each road both ways), graph
+    colouring ('p edge', 'e u v') and PACE ('p tw', 'u v'), ids from 1, the problem line's n vertices
+    (the last one has no edges). They were edge lists of the wrong field count: '4 fields, but the lines
+    of this file have 3'."""
+    road = "c 9th DIMACS Implementation Challenge\nc graph 1\np sp 6 6\na 1 2 803\na 2 1 803\n" \
+           "a 2 3 158\na 3 2 158\na 4 5 774\na 5 4 774\n"
+    want = scipy_cc(Graph.from_edges([0, 1, 3], [1, 2, 4], 6).to_scipy(), directed=False)
+    for name, text in (("NY.gr", road), ("NY.gr.gz", road), ("g.col", "c col\np edge 6 3\ne 1 2\ne 2 3\ne 4 5\n"),
+                       ("g.dimacs", "p tw 6 3\n1 2\n2 3\n4 5\n")):
+        path = tmp_path / name
+        (gzip.open(path, "wt") if name.endswith(".gz") else open(path, "w")).write(text)
+        assert identify(path).format == "dimacs"
+        k, labels = gconn.connected_components(path, backend="cpu")
+        assert k == want[0] and np.array_equal(labels, want[1])
+    path = tmp_path / "pace.txt"        # the content decides where the name says edge list
+    path.write_text("c a tree decomposition instance\np tw 6 3\n1 2\n2 3\n4 5\n")
+    assert identify(path).format == "dimacs" and "DIMACS problem line 'p tw ...' on line 2" in identify(path).notes[0]
+    assert gconn.connected_components(path)[0] == want[0]
+    for text, error in (("p sp 3 1\na 1 5 3\n", r"line 2: vertex id 5 is beyond the n=3 of the problem line"),
+                        ("p sp 3 1\na 0 2 3\n", r"edge 1 \(0, 2\) has the id 0; DIMACS ids run from 1"),
+                        ("p max 3 1\nn 1 s\na 1 2 3\n", r"line 2: expected an edge line .* got 'n 1 s'"),
+                        ("p sp 3 2\na 1 2 3\na 2 3\n", r"line 3: expected an edge line like the first"),
+                        ("1 2 3\n", r"expected 'c' comment lines, then a DIMACS problem line")):
+        path = tmp_path / "bad.gr"
+        path.write_text(text)
+        with pytest.raises(ValueError, match=r"bad\.gr(, |: )" + error):
+            gconn.load(path)
+    path.write_text("p sp 3 5\na 1 2 3\n")
+    with pytest.warns(gconn.InputNote, match=r"line 1: its problem line counts 5 arcs, and the file lists 1"):
+        gconn.connected_components(path)
+
+
 SNAP_ROUTES = {
     "default": lambda path, **kw: gconn.connected_components(path, backend="cpu", **kw),
     "chunked": lambda path, **kw: gconn.connected_components(path, backend="cpu",
@@ -595,7 +628,8 @@ def test_adjacency_lists_are_noted(tmp_path):
 
 @pytest.mark.parametrize("text", ["0 1 5\n0 2 3\n1 2 4\n2 3 1\n",                    # weights, sources repeat
                                   "9 8 1082008561\n1 2 1082155839\n3 4 1082164264\n5 2 1082381619\n",  # times
-                                  "0 1 2.5\n1 2 0.5\n2 3 1.5\n3 0 1\n"])             # real weights
+                                  "0 1 2.5\n1 2 0.5\n2 3 1.5\n3 0 1\n",              # real weights
+                                  "7 1 3\n2 5 6\n9 4 2\n0 8 5\n"])                  # sources in no order
 def test_weighted_edge_lists_are_not_taken_for_matrices_or_lists(tmp_path, text):
     path = tmp_path / "g.txt"
     path.write_text(text)

@@ -511,7 +511,7 @@ def test_format_override(tmp_path):
     # format= wins over a misleading extension.
     assert load(write(tmp_path, "g.mtx", "0 1\n"), format="edgelist").m == 1
     raises(ValueError, lambda: load(tmp_path / "g.mtx", format="xml"),
-           "unknown format 'xml'; expected one of 'mtx', 'edgelist', 'metis', 'npy', 'npz', 'gcb'")
+           "unknown format 'xml'; expected one of 'mtx', 'edgelist', 'metis', 'dimacs', 'npy', 'npz', 'gcb'")
 
 
 @pytest.mark.parametrize("name", ["g.foo", "g", "g.foo.gz"])

@@ -25,7 +25,7 @@ def add_parser(add) -> None:
             [C.input_options(), C.algorithm_options("cc")])
     p.add_argument("-o", "--output", metavar="LABELS",
                    help="write the labels (.npy, .txt, .csv or .parquet): a (vertex, label) row per vertex, "
-                        "vertex ids (or names) as in the input (1-based for .mtx and METIS)")
+                        "vertex ids (or names) as in the input (1-based for .mtx, METIS and DIMACS)")
     p.add_argument("--labels-format", choices=("pairs", "plain"), default="pairs",
                    help="pairs (default): vertex and label per row; plain: the labels alone, the i-th for "
                         "vertex i (0-based)")

@@ -40,12 +40,13 @@ def input_options() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(add_help=False)
     g = p.add_argument_group("input (one of FILE, --generate, --example)")
     g.add_argument("file", nargs="?", metavar="FILE",
-                   help="a graph file: .mtx, .el/.txt/.csv/.tsv/.edges, .graph (METIS), .npy, .npz, .gcb, "
-                        ".parquet, .feather, text maybe gzipped; '-': standard input, its format read from its content")
+                   help="a graph file: .mtx, .el/.txt/.csv/.tsv/.edges, .graph (METIS), .gr/.col (DIMACS), .npy, .npz, "
+                        ".gcb, .parquet, .feather, text maybe gzipped; '-': standard input, its format read from its content")
     g.add_argument("--generate", metavar="SPEC", help="a generated graph, e.g. rmat:scale=16 or grid:1024")
     g.add_argument("--example", action="store_true", help=f"the built-in example graph ({EXAMPLE_SPEC})")
     f = p.add_argument_group("reading FILE")
-    f.add_argument("--format", choices=("mtx", "edgelist", "metis", "npy", "npz", "gcb", "parquet", "feather"),
+    f.add_argument("--format", choices=("mtx", "edgelist", "metis", "dimacs", "npy", "npz", "gcb", "parquet",
+                                        "feather"),
                    help="the file's format, where its name does not say it (checked against the content)")
     f.add_argument("--n", type=non_negative(int, "a vertex count (an integer >= 0)"), metavar="N",
                    help="the vertex count: ids below N, any past the largest id (or declared size) isolated")
@@ -199,7 +200,7 @@ def read_input(args, parser):
         src = describe(path, format=args.format, header=args.header, source=args.source, target=args.target,
                        names=args.names)
         print_notes(src.notes)
-        yield Input(src, "stdin" if name == "-" else name, times, src.file.format in ("mtx", "metis"))
+        yield Input(src, "stdin" if name == "-" else name, times, src.file.format in ("mtx", "metis", "dimacs"))
 
 
 def print_notes(notes) -> None:

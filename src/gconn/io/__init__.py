@@ -13,7 +13,7 @@ import numpy as np
 from gconn.errors import VertexRangeError, note
 from gconn.graph import Graph, coerce, graph_from_pair, relabel_option
 from gconn.graph.ids import check_n
-from gconn.io import binary, edgelist, metis, mtx
+from gconn.io import binary, dimacs, edgelist, metis, mtx
 from gconn.io._files import RELABEL_HINT, FileEdges, atomic_write
 from gconn.io.chunks import edge_chunks, line_of_id
 from gconn.io.identify import (EXTENSIONS as FORMATS_BY_EXTENSION, FORMATS, FileInfo, as_path, check_format,
@@ -21,10 +21,10 @@ from gconn.io.identify import (EXTENSIONS as FORMATS_BY_EXTENSION, FORMATS, File
 
 __all__ = ["load", "save", "edge_chunks", "identify", "read_edges", "FileInfo", "FileEdges", "FORMATS"]
 
-_READERS = {"edgelist": edgelist.read_file, "mtx": mtx.read, "metis": metis.read, "npy": binary.read_npy,
-            "npz": binary.read_npz, "gcb": binary.read_gcb, "parquet": binary.read_parquet,
+_READERS = {"edgelist": edgelist.read_file, "mtx": mtx.read, "metis": metis.read, "dimacs": dimacs.read,
+            "npy": binary.read_npy, "npz": binary.read_npz, "gcb": binary.read_gcb, "parquet": binary.read_parquet,
             "feather": binary.read_parquet}
-_WRITERS = {"mtx": mtx.write, "metis": metis.write, "npy": binary.write_npy, "npz": binary.write_npz,
+_WRITERS = {"mtx": mtx.write, "metis": metis.write, "dimacs": dimacs.write, "npy": binary.write_npy, "npz": binary.write_npz,
             "gcb": binary.write_gcb, "parquet": binary.write_parquet, "feather": binary.write_feather}
 _SEPARATORS = {".tsv": "\t", ".csv": ","}
 
@@ -113,7 +113,8 @@ def load(path, *, format: str | None = None, n: int | None = None, relabel=False
 
     Formats (``format=``, else the content or extension): ``mtx`` (.mtx,
     1-based), ``edgelist`` (.txt .el .tsv .csv .edges, see
-    :mod:`gconn.io.edgelist`), ``metis`` (.graph), ``npy`` ((m, 2) edges),
+    :mod:`gconn.io.edgelist`), ``metis`` (.graph), ``dimacs`` (.gr .col,
+    1-based, 'p sp'/'p edge'), ``npy`` ((m, 2) edges),
     ``npz`` (src+dst or indptr+indices, optional n and nodes), ``gcb``
     (gconn's binary), ``parquet`` (.parquet .pq), ``feather`` (.feather
     .arrow, Arrow IPC); text formats may be gzipped.

@@ -327,7 +327,9 @@ def _matrix_or_lists(raw: bytes, pos: int, line: int, delimiter: str, fields: in
                          f"gconn.connected_components({loadtxt})")
     heads = [int(row[0]) for row in rows]
     ends = max(max(heads), max(int(row[1]) for row in rows))
-    if len(rows) >= 4 and len(set(heads)) == len(heads) and max(int(t) for row in rows for t in row[2:]) <= ends:
+    # a vertex a line, in order (as networkx.write_adjlist and most tools write them): the sources of
+    # an edge list in random order (weights in the id range) are distinct too, not increasing
+    if len(rows) >= 4 and heads == sorted(set(heads)) and max(int(t) for row in rows for t in row[2:]) <= ends:
         return [f"{name}: each of its first {len(rows)} lines starts with a different vertex, then {fields - 1} "
                 "ids: if it is an adjacency list (a vertex, then its neighbours), only each line's first "
                 "neighbour is read as an edge, the rest as weights; networkx.read_adjlist reads adjacency lists"]

@@ -15,6 +15,7 @@ import numpy as np
 
 from gconn.io._files import GZIP_ERRORS, cr_lines, gzip_error, is_gzip, open_binary, read_bytes
 from gconn.io.edgelist import HEAD_BYTES, sniff
+from gconn.io.dimacs import problem_line
 from gconn.io.metis import read_header as metis_header
 
 #: format name -> file extensions it is recognised by.
@@ -22,13 +23,14 @@ FORMATS = {
     "mtx": (".mtx",),
     "edgelist": (".txt", ".el", ".tsv", ".csv", ".edges"),
     "metis": (".graph",),
+    "dimacs": (".gr", ".col", ".dimacs"),
     "npy": (".npy",),
     "npz": (".npz",),
     "gcb": (".gcb",),
     "parquet": (".parquet", ".pq"),
     "feather": (".feather", ".arrow"),
 }
-TEXT = ("mtx", "edgelist", "metis")
+TEXT = ("mtx", "edgelist", "metis", "dimacs")
 EXTENSIONS = {ext: fmt for fmt, exts in FORMATS.items() for ext in exts}
 #: The first bytes of the binary formats.
 _MAGIC = ((b"\x89GCB\r\n\x1a\n", "gcb"), (b"\x93NUMPY", "npy"), (b"PK\x03\x04", "npz"), (b"PAR1", "parquet"),
@@ -150,7 +152,7 @@ def _binary(head: bytes) -> bool:
     return b"\0" in head[:4096]
 
 
-_TEXT_NAMES = {"mtx": "Matrix Market", "edgelist": "edge list", "metis": "METIS"}
+_TEXT_NAMES = {"mtx": "Matrix Market", "edgelist": "edge list", "metis": "METIS", "dimacs": "DIMACS"}
 
 
 def _utf16(head: bytes) -> bool:
@@ -204,6 +206,10 @@ def identify(path, format=None, *, header=None, source=None, target=None, names=
     if certain is None and _BANNER.match(head):
         certain, evidence = "mtx", "a Matrix Market banner"
     named = EXTENSIONS.get(split_name(path)[0])
+    if certain is None and named in (None, "edgelist") and not _binary(head):
+        problem = problem_line(head)
+        if problem is not None:
+            certain, evidence = "dimacs", f"a DIMACS problem line 'p {problem[0]} ...' on line {problem[3]}"
     if format is None and (certain is None and named in (None, "edgelist") or split_name(path)[0] in FOREIGN):
         _foreign(path, head, split_name(path)[0])
     if format is not None:
