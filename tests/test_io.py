@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from scipy.sparse.csgraph import connected_components
 
+import gconn
 from gconn.graph import Graph
 from gconn.io import FORMATS, identify, load, save
 
@@ -533,10 +534,47 @@ def test_a_name_without_a_format_is_read_by_its_content(tmp_path, name):
     assert not (tmp_path / ("out_" + name)).exists()
 
 
+@pytest.mark.parametrize("ext", [".el.bz2", ".el.xz", ".mtx.xz", ".graph.bz2", ".gr.xz", ".csv.bz2"])
+def test_bzip2_and_xz_text(tmp_path, ext):
+    """bzip2 and xz text are read and written as gzip is (they were 'binary data'), whole and in chunks,
+    whatever the name says; the files others' tools decompress."""
+    import bz2
+    import lzma
+    g = Graph.from_edges([0, 1, 5], [1, 2, 6], n=8)
+    path = tmp_path / f"g{ext}"
+    save(g, path)
+    assert (bz2 if ext.endswith(".bz2") else lzma).decompress(path.read_bytes())
+    back = load(path)
+    assert back.n == 8 and edges_of(back) == edges_of(g) and identify(path).compressed
+    assert gconn.connected_components(str(path), backend="cpu")[0] == 5
+    hidden = tmp_path / "g.dat"
+    hidden.write_bytes(lzma.compress(b"0 1\n1 2\n"))
+    assert edges_of(load(hidden)) == [(0, 1), (1, 2)]
+
+
+@pytest.mark.parametrize("packed, what", [("zstd", "zstd-compressed: decompress it first"),
+                                          ("tar", "a tar archive: extract it"), ("tgz", "a tar archive: extract it")])
+def test_archives_say_what_they_are(tmp_path, packed, what):
+    """An archive or compression gconn does not open names itself and the command that opens it
+    (it was 'binary data (first bytes 28 b5 2f fd ...)')."""
+    import io
+    import tarfile
+    path = tmp_path / {"zstd": "g.el.zst", "tar": "g.tar", "tgz": "g.tar.gz"}[packed]
+    if packed == "zstd":
+        path.write_bytes(b"\x28\xb5\x2f\xfd\x24\x0c\x61\x00" + bytes(8))
+    else:
+        with tarfile.open(path, "w:gz" if packed == "tgz" else "w") as t:
+            data = b"0 1\n"
+            info = tarfile.TarInfo("g.el")
+            info.size = len(data)
+            t.addfile(info, io.BytesIO(data))
+    raises(ValueError, lambda: load(path), f"{path.name}: {what}")
+
+
 @pytest.mark.parametrize("name", ["g.npz.gz", "g.npy.gz", "g.gcb.gz"])
 def test_gzip_only_for_text_formats(tmp_path, name):
-    raises(ValueError, lambda: save(_graphs()["small"], tmp_path / name), "gzip applies to the text formats only")
-    raises(ValueError, write(tmp_path, name, b"whatever"), "gzip applies to the text formats only")
+    raises(ValueError, lambda: save(_graphs()["small"], tmp_path / name), "compression (gzip, bzip2, xz) applies to the text formats only")
+    raises(ValueError, write(tmp_path, name, b"whatever"), "compression (gzip, bzip2, xz) applies to the text formats only")
 
 
 @pytest.mark.parametrize("name", ["g.el.gz", "g.mtx.gz", "g.graph.gz"])

@@ -41,7 +41,8 @@ def input_options() -> argparse.ArgumentParser:
     g = p.add_argument_group("input (one of FILE, --generate, --example)")
     g.add_argument("file", nargs="?", metavar="FILE",
                    help="a graph file: .mtx, .el/.txt/.csv/.tsv/.edges, .graph (METIS), .gr/.col (DIMACS), .npy, .npz, "
-                        ".gcb, .parquet, .feather, text maybe gzipped; '-': standard input, its format read from its content")
+                        ".gcb, .parquet, .feather, text maybe compressed (.gz .bz2 .xz); '-': standard input, its format "
+                        "read from its content")
     g.add_argument("--generate", metavar="SPEC", help="a generated graph, e.g. rmat:scale=16 or grid:1024")
     g.add_argument("--example", action="store_true", help=f"the built-in example graph ({EXAMPLE_SPEC})")
     f = p.add_argument_group("reading FILE")

@@ -228,7 +228,7 @@ def _edges_in(info) -> int | None:
             return int(np.load(info.path, mmap_mode="r", allow_pickle=False).shape[0])
     except (ValueError, OSError):
         return None     # the reader words the error
-    if info.format in ("edgelist", "mtx", "metis", "dimacs") and not info.gzip:
+    if info.format in ("edgelist", "mtx", "metis", "dimacs") and not info.compressed:
         with open(info.path, "rb") as f:
             head = f.read(1 << 16)
         lines = head.count(b"\n")

@@ -17,15 +17,15 @@ from gconn.io import binary, dimacs, edgelist, metis, mtx
 from gconn.io._files import RELABEL_HINT, FileEdges, atomic_write
 from gconn.io.chunks import edge_chunks, line_of_id
 from gconn.io.identify import (EXTENSIONS as FORMATS_BY_EXTENSION, FORMATS, FileInfo, as_path, check_format,
-                               check_gzip, identify, split_name, supported)
+                               check_compressed, identify, split_name, supported)
 
 __all__ = ["load", "save", "edge_chunks", "identify", "read_edges", "FileInfo", "FileEdges", "FORMATS"]
 
 _READERS = {"edgelist": edgelist.read_file, "mtx": mtx.read, "metis": metis.read, "dimacs": dimacs.read,
             "npy": binary.read_npy, "npz": binary.read_npz, "gcb": binary.read_gcb, "parquet": binary.read_parquet,
             "feather": binary.read_parquet}
-_WRITERS = {"mtx": mtx.write, "metis": metis.write, "dimacs": dimacs.write, "npy": binary.write_npy, "npz": binary.write_npz,
-            "gcb": binary.write_gcb, "parquet": binary.write_parquet, "feather": binary.write_feather}
+_WRITERS = {"mtx": mtx.write, "metis": metis.write, "dimacs": dimacs.write, "npy": binary.write_npy,
+            "npz": binary.write_npz, "gcb": binary.write_gcb, "parquet": binary.write_parquet, "feather": binary.write_feather}
 _SEPARATORS = {".tsv": "\t", ".csv": ","}
 
 
@@ -197,7 +197,7 @@ def save(graph, path) -> None:
     if fmt is None:
         shown = f"'{ext}'" if ext else "no extension"
         raise ValueError(f"{path.name}: unsupported file extension ({shown}); {supported()}")
-    check_gzip(path, fmt, gz)
+    check_compressed(path, fmt, gz)
     _check_storable(graph, path, fmt)
     with atomic_write(path, compress=gz) as f:
         if fmt == "edgelist":

@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import contextlib
+import bz2
 import gzip
+import lzma
 import os
 import secrets
 import zlib
@@ -139,31 +141,42 @@ def without_edges(graph) -> np.ndarray:
     return np.flatnonzero(~has_edge)
 
 
-GZIP_ERRORS = (EOFError, gzip.BadGzipFile, zlib.error)
+DECOMPRESS_ERRORS = (EOFError, gzip.BadGzipFile, zlib.error, lzma.LZMAError)
+#: the compressions a text file may have, by their first bytes: (magic, module, name, suffix)
+COMPRESSIONS = ((b"\x1f\x8b", gzip, "gzip", ".gz"), (b"BZh", bz2, "bzip2", ".bz2"),
+                (b"\xfd7zXZ\x00", lzma, "xz", ".xz"))
 
 
-def is_gzip(path: Path) -> bool:
+def compression(path: Path):
+    """The (magic, module, name, suffix) of ``path``'s compression, or None."""
     with open(path, "rb") as f:
-        return f.read(2) == b"\x1f\x8b"
+        head = f.read(6)
+    return next((c for c in COMPRESSIONS if head.startswith(c[0])), None)
 
 
-def gzip_error(path: Path, error: Exception) -> ValueError:
-    return ValueError(f"{path.name}: corrupt or truncated gzip data ({error})")
+def is_compressed(path: Path) -> bool:
+    return compression(path) is not None
 
 
-def open_binary(path: Path, gz: bool):
-    return gzip.open(path, "rb") if gz else open(path, "rb")
+def decompress_error(path: Path, error: Exception) -> ValueError:
+    kind = compression(path)
+    return ValueError(f"{path.name}: corrupt or truncated {kind[2] if kind else 'compressed'} data ({error})")
+
+
+def open_binary(path: Path, compressed: bool):
+    """``path`` opened to read its bytes, decompressed where ``compressed``."""
+    return compression(path)[1].open(path, "rb") if compressed else open(path, "rb")
 
 
 def read_bytes(path: Path) -> np.ndarray:
     """The (decompressed) content of ``path``, uint8."""
-    if not is_gzip(path):
+    if not is_compressed(path):
         return np.fromfile(path, np.uint8)
     try:
-        with gzip.open(path, "rb") as f:
+        with open_binary(path, True) as f:
             data = f.read()
-    except GZIP_ERRORS as e:
-        raise gzip_error(path, e) from None
+    except DECOMPRESS_ERRORS as e:
+        raise decompress_error(path, e) from None
     return np.frombuffer(data, np.uint8)
 
 
@@ -208,16 +221,20 @@ def quote(raw, limit: int = 60) -> str:
 
 
 @contextlib.contextmanager
-def atomic_write(path: Path, compress: bool = False):
-    """A temporary file beside ``path`` (gzipped with ``compress``) that replaces it on success."""
+def atomic_write(path: Path, compress: str = ""):
+    """A temporary file beside ``path`` (compressed where ``compress`` is a suffix of
+    :data:`COMPRESSIONS`: .gz, .bz2, .xz) that replaces it on success."""
     # same directory: os.replace stays atomic; "xb", not mkstemp: the usual umask
     tmp = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
     try:
         with open(tmp, "xb") as raw:
-            if compress:
+            if compress == ".gz":
                 # level 1: several times faster than 9
                 with gzip.GzipFile(filename=path.name, mode="wb", fileobj=raw, compresslevel=1) as gz:
                     yield gz
+            elif compress:
+                with {".bz2": bz2, ".xz": lzma}[compress].open(raw, "wb") as packed:
+                    yield packed
             else:
                 yield raw
         os.replace(tmp, path)

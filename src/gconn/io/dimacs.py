@@ -28,12 +28,15 @@ def problem_line(head: bytes):
     >>> problem_line(b"1 2\\n") is None
     True
     """
-    for number, raw in enumerate(head.split(b"\n"), 1):
-        text = raw.strip()
-        if not text or text == b"c" or text[:2] in (b"c ", b"c\t"):
-            continue
-        found = _PROBLEM.match(text)
-        return (found.group(1).decode(), int(found.group(2)), int(found.group(3)), number) if found else None
+    pos, number = 0, 1
+    while pos < len(head):
+        end = head.find(b"\n", pos)
+        end = len(head) if end < 0 else end
+        text = head[pos:end].strip()
+        if text and text != b"c" and text[:2] not in (b"c ", b"c\t"):
+            found = _PROBLEM.match(text)
+            return (found.group(1).decode(), int(found.group(2)), int(found.group(3)), number) if found else None
+        pos, number = end + 1, number + 1
     return None
 
 
@@ -66,8 +69,8 @@ def read(info, n: int | None, relabelled: bool):
     if not buf.flags.writeable:
         buf = buf.copy()
     _mark(buf)
-    first = next((ln for ln in bytes(buf[:1 << 16]).split(b"\n") if ln.strip() and not ln.lstrip().startswith(b"#")),
-                 None)
+    head = bytes(buf[:1 << 16])
+    first = next((ln for ln in head.split(b"\n") if ln.strip() and not ln.lstrip().startswith(b"#")), None)
     fields = len(first.split()) if first is not None else 2
     args = (0, fields, 0, 1, True, n_file + 1)      # blanks, the fields, ids below n + 1
     if numba_free() or buf.size < (1 << 20):

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import numpy as np
 
-from gconn.io._files import GZIP_ERRORS, cr_lines, gzip_error, is_gzip, open_binary, read_bytes
+from gconn.io._files import (COMPRESSIONS, DECOMPRESS_ERRORS, cr_lines, decompress_error, is_compressed,
+                             open_binary, read_bytes)
 from gconn.io.edgelist import HEAD_BYTES, sniff
 from gconn.io.dimacs import problem_line
 from gconn.io.metis import read_header as metis_header
@@ -36,6 +37,11 @@ EXTENSIONS = {ext: fmt for fmt, exts in FORMATS.items() for ext in exts}
 _MAGIC = ((b"\x89GCB\r\n\x1a\n", "gcb"), (b"\x93NUMPY", "npy"), (b"PK\x03\x04", "npz"), (b"PAR1", "parquet"),
           (b"ARROW1", "feather"))
 _BANNER = re.compile(rb"(\xef\xbb\xbf)?%%matrixmarket", re.IGNORECASE)
+#: archives and compressions gconn does not open, by their bytes (magic, offset) and how to open them
+_PACKED = ((b"ustar", 257, "a tar archive", "extract it (tar -xf FILE) and pass the graph file it holds"),
+           (b"\x28\xb5\x2f\xfd", 0, "zstd-compressed", "decompress it first (zstd -d FILE)"),
+           (b"7z\xbc\xaf\x27\x1c", 0, "a 7-Zip archive", "extract it first (7z x FILE)"),
+           (b"Rar!", 0, "a RAR archive", "extract it first (unrar x FILE)"))
 
 
 @dataclass(frozen=True)
@@ -44,7 +50,8 @@ class FileInfo:
 
     path: Path
     format: str
-    gzip: bool = False
+    #: gzip, bzip2 or xz text, read through its decompression
+    compressed: bool = False
     size: int = 0
     #: "format=", "the extension .el" or "the content: ..."
     how: str = ""
@@ -63,14 +70,14 @@ class FileInfo:
 
 def supported() -> str:
     listed = "; ".join(f"{fmt} ({', '.join(exts)})" for fmt, exts in FORMATS.items())
-    return f"supported: {listed}; text formats ({', '.join(TEXT)}) may add .gz"
+    return f"supported: {listed}; text formats ({', '.join(TEXT)}) may add .gz, .bz2 or .xz"
 
 
-def split_name(path: Path) -> tuple[str, bool]:
-    """'a.el.gz' -> ('.el', True)."""
+def split_name(path: Path) -> tuple[str, str]:
+    """'a.el.gz' -> ('.el', '.gz'); 'a.el' -> ('.el', '')."""
     name = path.name.lower()
-    gz = name.endswith(".gz")
-    return Path(name[:-3] if gz else name).suffix, gz
+    packed = next((c[3] for c in COMPRESSIONS if name.endswith(c[3])), "")
+    return Path(name[:len(name) - len(packed)]).suffix, packed
 
 
 def as_path(path) -> Path:
@@ -84,20 +91,21 @@ def check_format(format) -> None:
         raise ValueError(f"unknown format {format!r}; expected one of {', '.join(map(repr, FORMATS))}")
 
 
-def check_gzip(path: Path, fmt: str, gz: bool) -> None:
-    if gz and fmt not in TEXT:
-        raise ValueError(f"{path.name}: gzip applies to the text formats only ({', '.join(TEXT)}), not {fmt}")
+def check_compressed(path: Path, fmt: str, packed) -> None:
+    if packed and fmt not in TEXT:
+        raise ValueError(f"{path.name}: compression (gzip, bzip2, xz) applies to the text formats only "
+                         f"({', '.join(TEXT)}), not {fmt}")
 
 
 def read_head(path: Path, size: int) -> tuple[bytes, bool, bool]:
-    """(the first ``size`` bytes of the content, gzipped?, whole content?)."""
-    gz = is_gzip(path)
+    """(the first ``size`` bytes of the content, compressed?, whole content?)."""
+    gz = is_compressed(path)
     try:
         with open_binary(path, gz) as f:
             head = f.read(size)
             whole = len(head) < size or not f.read(1)
-    except GZIP_ERRORS as e:
-        raise gzip_error(path, e) from None
+    except DECOMPRESS_ERRORS as e:
+        raise decompress_error(path, e) from None
     return head, gz, whole
 
 
@@ -224,6 +232,10 @@ def identify(path, format=None, *, header=None, source=None, target=None, names=
         if named is not None and named != certain:
             notes.append(f"{path.name}: read as {certain} ({evidence}), though its name says {named}")
     elif _binary(head):
+        packed = next((f"{kind}: {hint}" for magic, at, kind, hint in _PACKED if head[at:at + len(magic)] == magic),
+                      None)
+        if packed is not None:
+            raise ValueError(f"{path.name}: {packed.replace('FILE', path.name)}; {supported()}")
         what = f"the {_TEXT_NAMES[named]} text its name says" if named in TEXT else "a graph file gconn reads"
         raise ValueError(f"{path.name}: binary data (first bytes {_shown(head)}), not {what}; {supported()}")
     elif named is not None:
@@ -236,7 +248,7 @@ def identify(path, format=None, *, header=None, source=None, target=None, names=
         notes.append(f"{path.name}: read as {'METIS' if metis else 'an edge list'}: its name names no format, "
                      f"and its content has {metis or 'no Matrix Market banner and no METIS layout'}; "
                      "pass format= (--format) to say")
-    check_gzip(path, fmt, gz)
+    check_compressed(path, fmt, gz)
     dialect = None
     if fmt == "edgelist":
         dialect = sniff(head, path.name, complete=whole, header=header, source=source, target=target,

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import numpy as np
 
-from gconn.io._files import (GZIP_ERRORS, FileEdges, check_declared, cr_lines, is_gzip, next_line, open_binary,
-                             quote, read_bytes)
+from gconn.io._files import (DECOMPRESS_ERRORS, FileEdges, check_declared, cr_lines, is_compressed, next_line,
+                             open_binary, quote, read_bytes)
 from gconn.io import _parsers as K
 from gconn.io.edgelist import write_pairs
 
@@ -74,17 +74,17 @@ def read(info, n: int | None, relabelled: bool):
                    f"{header.rows} x {header.cols} matrix", relabelled)
     _check_syntax(path, header, buf)
     import fast_matrix_market as fmm  # here: gconn's build (setup.py) imports the readers without it
-    # fast_matrix_market picks gzip by the name: a stream where name and content might disagree
-    gz = is_gzip(path)
+    # fast_matrix_market picks a decompression by the name: a stream where name and content might disagree
+    gz = is_compressed(path)
     try:
         if buf is not raw:
             (data, (row, col)), _ = fmm.read_coo(io.BytesIO(buf.tobytes()), generalize_symmetry=False)
-        elif gz or path.suffix in (".gz", ".bz2"):
+        elif gz or path.suffix in (".gz", ".bz2", ".xz"):
             with open_binary(path, gz) as f:
                 (data, (row, col)), _ = fmm.read_coo(f, generalize_symmetry=False)
         else:
             (data, (row, col)), _ = fmm.read_coo(str(path), generalize_symmetry=False)
-    except (ValueError, OverflowError, RuntimeError, *GZIP_ERRORS) as e:
+    except (ValueError, OverflowError, RuntimeError, *DECOMPRESS_ERRORS) as e:
         raise _describe_error(path, header, buf, e) from None
     if header.format == "array":
         keep = data != 0
