@@ -525,6 +525,10 @@ def test_a_name_without_a_format_is_read_by_its_content(tmp_path, name):
     assert edges_of(load(path)) == [(0, 1), (1, 2)]
     path.write_bytes(b"3 2\n2\n1 3\n2\n")
     assert identify(path).format == "metis" and load(path).m == 2
+    # as many fields as METIS would hold, but real weights or an id 0 (METIS counts from 1): edge lists
+    for text in (b"2 3 0\n0 1 0.5\n1 2 1\n", b"2 3 0\n0 1 5\n1 2 1\n"):
+        path.write_bytes(text)
+        assert identify(path).format == "edgelist" and load(path).m == 3
     path.write_bytes(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR")
     message = raises(ValueError, path, f"{name}: binary data (first bytes 89 50 4e 47")
     for exts in FORMATS.values():

@@ -264,6 +264,10 @@ def identify(path, format=None, *, header=None, source=None, target=None, names=
     return FileInfo(path, fmt, gz, size, how, tuple(notes), dialect, (source, target), cr)
 
 
+_NOT_METIS = re.compile(rb"[^0-9 \t\r\n]")
+_ZERO = re.compile(rb"(?<![0-9])0+(?![0-9])")
+
+
 def _metis_evidence(content: bytes) -> str:
     """Why ``content`` reads as METIS ('' when it does not): a header line 'n m [fmt [ncon]]', then
     exactly n vertex lines holding as many entries as the header calls for."""
@@ -287,6 +291,8 @@ def _metis_evidence(content: bytes) -> str:
     body_end = int(newlines[n - 1]) if newlines.size >= n else len(rest)
     if rest[body_end:].strip():
         return ""       # more lines than n vertices, and not blank
+    if _NOT_METIS.search(rest, 0, body_end) or fmt == "000" and _ZERO.search(rest, 0, body_end):
+        return ""       # METIS holds non-negative integers, its neighbours from 1: '0.5', '-1', or 0 without weights
     per_vertex = (fmt[0] == "1") + (ncon if fmt[1] == "1" else 0)
     tokens = _count_tokens(rest[:body_end])
     if tokens != n * per_vertex + 2 * m * (2 if fmt[2] == "1" else 1):
