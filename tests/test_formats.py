@@ -334,6 +334,23 @@ def test_a_konect_bipartite_file_is_an_error(tmp_path):
     assert gconn.load(path).n == 3
 
 
+def test_names_that_start_with_digits(tmp_path):
+    """IP addresses and STRING's protein ids ('9606.ENSP00000000233') are names: they were taken for
+    malformed numbers, 'not a vertex id: ids are integers >= 0', with no word of names=True."""
+    path = tmp_path / "flows.txt"
+    path.write_text("192.168.1.1 10.0.0.5\n10.0.0.5 172.16.0.9\n8.8.8.8 1.1.1.1\n")
+    k, labels, names = gconn.connected_components(path, relabel=True)
+    assert k == 2 and names.tolist() == ["1.1.1.1", "10.0.0.5", "172.16.0.9", "192.168.1.1", "8.8.8.8"]
+    assert labels.tolist() == [0, 1, 1, 1, 0]
+    path = tmp_path / "9606.protein.links.txt"
+    path.write_text("protein1 protein2 combined_score\n9606.ENSP1 9606.ENSP2 150\n9606.ENSP2 9606.ENSP3 900\n"
+                    "9606.ENSP4 9606.ENSP5 400\n")
+    assert gconn.connected_components(path, relabel=True)[0] == 2
+    path.write_text("0 1\n1.5 2\n")       # a real number among integer ids is still an error
+    with pytest.raises(ValueError, match=r"line 2, column 1: '1\.5' is not a vertex id"):
+        gconn.load(path)
+
+
 def test_dimacs_files(tmp_path):
     """DIMACS: the 9th challenge's road networks ('p sp', arcs 'a u v w', each road both ways), graph
     colouring ('p edge', 'e u v') and PACE ('p tw', 'u v'), ids from 1, the problem line's n vertices

@@ -41,6 +41,7 @@ _BLANKS = re.compile(r"[ \t\r]+")
 _NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?|[+-]?(nan|inf|infinity)", re.IGNORECASE)
 _INTEGER = re.compile(r"[0-9]+")
 _NEGATIVE = re.compile(r"-[0-9]+")
+_HEX = re.compile(r"[+-]?0[xX][0-9a-fA-F]+")
 #: Bytes of the file's head read to decide its dialect.
 HEAD_BYTES = 1 << 16
 #: What each delimiter is called in messages.
@@ -48,10 +49,11 @@ DELIMITERS = {" ": "blanks", ",": "commas", ";": "semicolons", "\t": "tabs"}
 
 
 def token_kind(token: str) -> str:
-    """What a field is: ``integer``, ``negative``, ``number`` (or starts like one), ``word`` or ``empty``.
+    """What a field is: ``integer``, ``negative``, ``number`` (a real or hexadecimal one), ``word``
+    (a name: one that starts with digits too, as IP addresses and STRING's protein ids do) or ``empty``.
 
-    >>> [token_kind(t) for t in ("12", "-3", "1.5", "0x10", "nan", "bob", "")]
-    ['integer', 'negative', 'number', 'number', 'number', 'word', 'empty']
+    >>> [token_kind(t) for t in ("12", "-3", "1.5", "0x10", "nan", "bob", "10.0.0.1", "9606.ENSP1", "")]
+    ['integer', 'negative', 'number', 'number', 'number', 'word', 'word', 'word', 'empty']
     """
     if not token:
         return "empty"
@@ -59,7 +61,7 @@ def token_kind(token: str) -> str:
         return "integer"
     if _NEGATIVE.fullmatch(token):
         return "negative"
-    if _NUMBER.fullmatch(token) or token[0] in "+-.0123456789":
+    if _NUMBER.fullmatch(token) or _HEX.fullmatch(token):
         return "number"
     return "word"
 
