@@ -334,6 +334,31 @@ def test_a_konect_bipartite_file_is_an_error(tmp_path):
     assert gconn.load(path).n == 3
 
 
+#: a file read by each of the CPU's routes: the default (compiled or chunked), chunked, whole
+FILE_ROUTES = {
+    "default": lambda path, **kw: gconn.connected_components(path, backend="cpu", **kw),
+    "chunked": lambda path, **kw: gconn.connected_components(path, backend="cpu",
+                                                             algorithm="none+union-async+find-halve", **kw),
+    "whole": lambda path, **kw: gconn.connected_components(gconn.load(path, **kw), backend="cpu"),
+}
+
+
+@pytest.mark.parametrize("route", sorted(FILE_ROUTES))
+def test_gephi_tables_with_empty_labels(tmp_path, route):
+    """Gephi's exported edge table ('Source,Target,Type,Id,Label,Weight', Label mostly empty) was 'an
+    empty field'; below a header a column of other data may hold empty values, an id may not."""
+    path = tmp_path / "edges.csv"
+    path.write_text("Source,Target,Type,Id,Label,Weight\n1,2,Undirected,0,,1.0\n2,3,Undirected,1,road,1.0\n"
+                    "5,6,Undirected,2,,2.0\n4,0,Undirected,3,,\n")
+    with warnings.catch_warnings(record=True):
+        warnings.simplefilter("always")
+        k, labels = FILE_ROUTES[route](path)
+    assert k == 3 and labels.tolist() == [0, 1, 1, 1, 0, 2, 2]
+    path.write_text("Source,Target,Label\n1,2,x\n2,,y\n")
+    with pytest.raises(ValueError, match=r"edges\.csv, line 3, column 3: an empty field"):
+        FILE_ROUTES[route](path)
+
+
 def test_names_that_start_with_digits(tmp_path):
     """IP addresses and STRING's protein ids ('9606.ENSP00000000233') are names: they were taken for
     malformed numbers, 'not a vertex id: ids are integers >= 0', with no word of names=True."""
@@ -384,21 +409,13 @@ def test_dimacs_files(tmp_path):
         gconn.connected_components(path)
 
 
-SNAP_ROUTES = {
-    "default": lambda path, **kw: gconn.connected_components(path, backend="cpu", **kw),
-    "chunked": lambda path, **kw: gconn.connected_components(path, backend="cpu",
-                                                             algorithm="none+union-async+find-halve", **kw),
-    "whole": lambda path, **kw: gconn.connected_components(gconn.load(path, **kw), backend="cpu"),
-}
-
-
-@pytest.mark.parametrize("route", sorted(SNAP_ROUTES))
+@pytest.mark.parametrize("route", sorted(FILE_ROUTES))
 def test_a_snap_header_counts_the_nodes(tmp_path, route):
     """'# Nodes: N Edges: M' above SNAP's edges: ids past N name nodes (wiki-Vote's 7,115 nodes run to
     8,297); read as ids 0..max, each id that names no node was a component of its own, without a word.
     Now an error, or with relabel the ids that occur; ids below N make N vertices, the others nodes
     without edges."""
-    run = SNAP_ROUTES[route]
+    run = FILE_ROUTES[route]
     path = tmp_path / "com-g.txt"
     path.write_text("# Undirected graph: com-g.txt\n# Nodes: 5 Edges: 3\n# FromNodeId\tToNodeId\n"
                     "0\t1\n5\t7\n7\t9\n")

@@ -165,7 +165,8 @@ def parse_pairs(buf, pos, line, base, limit, nfields, expect, src, dst):
 def parse_edges(buf, pos, line, delim, nfields, ca, cb, numbers, limit, src, dst):
     """Read the ids in fields ``ca`` and ``cb`` of an edge list's data lines ``buf[pos:]`` into
     ``src``/``dst``.  ``delim`` 0 splits at runs of blanks, else at that byte; each line has ``nfields``
-    fields; with ``numbers`` the others must be numbers; ``limit >= 0`` bounds the ids.
+    fields; with ``numbers`` the others must be numbers, else they may be anything, empty too;
+    ``limit >= 0`` bounds the ids.
     Returns (records, status, line, line start, line end, value, field).
     """
     size = buf.size
@@ -209,7 +210,8 @@ def parse_edges(buf, pos, line, delim, nfields, ca, cb, numbers, limit, src, dst
                 stop = j
                 while stop > i and _is_blank(buf[stop - 1]):
                     stop -= 1
-            if stop == i:
+            if stop == i and (numbers or f == ca or f == cb):
+                # below a header, a column of other data may hold an empty field (Gephi's Label)
                 return k, EMPTY_FIELD, line, pos, end, 0, f
             if f >= nfields:
                 return k, EXTRA_FIELDS, line, pos, end, 0, f

@@ -214,8 +214,10 @@ def sniff(head: bytes, name: str, *, complete: bool = True, header=None, source=
         next((d for d in (",", ";", "\t") if d in bare), " ")
     f1 = split_fields(t1, delimiter, quoted)
     f2 = split_fields(second[3], delimiter, quoted) if second is not None else None
+    # below a header of as many columns, an empty last field is a column's empty value (Gephi's Label)
+    headed = f2 is not None and len(f1) == len(f2) > 2 and all(token_kind(t) == "word" for t in f1)
     for at, text, fields in ((l1, t1, f1), *(((second[0], second[3], f2),) if second is not None else ())):
-        if delimiter in ",;" and fields[-1] == "" and text.endswith(delimiter):
+        if delimiter in ",;" and fields[-1] == "" and text.endswith(delimiter) and not (headed and fields is f2):
             raise ValueError(f"{name}, line {at}, column {len(text) + 1}: an empty field, the line ending in "
                              f"{delimiter!r} (as some spreadsheets export); gconn reads no empty fields: remove the "
                              f"trailing {delimiter!r} of each line (e.g. sed 's/{delimiter}$//')")
