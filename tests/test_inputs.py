@@ -290,6 +290,31 @@ class DLPackOnly:
         return self._a.__dlpack_device__()
 
 
+def test_igraph_and_networkit_graphs():
+    """igraph and NetworKit graphs are inputs (they were 'cannot build a graph from Graph'), differential
+    against each library's own components; NetworKit's removed nodes are no vertices."""
+    igraph = pytest.importorskip("igraph")
+    networkit = pytest.importorskip("networkit")
+    rng = np.random.default_rng(4)
+    pairs = [tuple(map(int, e)) for e in rng.integers(0, 40, (30, 2)) if e[0] != e[1]]
+    g = igraph.Graph(pairs, n=50)
+    k, labels = gconn.connected_components(g, backend="cpu")
+    theirs = g.connected_components()
+    assert k == len(theirs) and same_partition(labels, np.asarray(theirs.membership))
+    G = networkit.Graph(50)
+    for u, v in pairs:
+        if not G.hasEdge(u, v):
+            G.addEdge(u, v)
+    for v in (3, 17, 49):
+        G.removeNode(v)
+    cc = networkit.components.ConnectedComponents(G)
+    cc.run()
+    k, labels = gconn.connected_components(G, backend="cpu")
+    assert k == cc.numberOfComponents() and labels.size == G.numberOfNodes()
+    theirs = np.array([cc.componentOfNode(v) for v in G.iterNodes()])
+    assert same_partition(labels, theirs)
+
+
 def test_dlpack_pair_and_matrix():
     src, dst = _edges(6)
     _check(gconn.connected_components((DLPackOnly(src), DLPackOnly(dst)), backend="cpu"), src, dst)

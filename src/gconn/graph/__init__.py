@@ -326,6 +326,39 @@ class Graph:
         return cls._lazy(pairs[:, 0], pairs[:, 1], n, nodes)
 
     @classmethod
+    def from_igraph(cls, G) -> "Graph":
+        """From an igraph graph: its vertices 0..vcount-1, as igraph numbers them.
+
+        >>> import igraph
+        >>> g = Graph.from_igraph(igraph.Graph([(0, 1), (3, 2)], n=5))
+        >>> g.n, g.m
+        (5, 2)
+        """
+        n = G.vcount()
+        pairs = np.array(G.get_edgelist(), _id_dtype(n)).reshape(-1, 2)
+        return cls._lazy(pairs[:, 0], pairs[:, 1], n)
+
+    @classmethod
+    def from_networkit(cls, G) -> "Graph":
+        """From a NetworKit graph: its node ids; where nodes were removed, the nodes left, in id order
+        (``graph.nodes`` holds their ids: the removed ones are no vertices).
+
+        >>> import networkit
+        >>> G = networkit.Graph(4); _ = G.addEdge(0, 1); G.removeNode(2)
+        >>> g = Graph.from_networkit(G)
+        >>> g.n, g.nodes.tolist()
+        (3, [0, 1, 3])
+        """
+        bound = G.upperNodeIdBound()
+        ends = np.fromiter((x for e in G.iterEdges() for x in e), np.int64, 2 * G.numberOfEdges())
+        if G.numberOfNodes() == bound:
+            return cls._lazy(ends[0::2], ends[1::2], bound)
+        nodes = np.fromiter(G.iterNodes(), np.int64, G.numberOfNodes())
+        index = np.full(bound, -1, np.int64)
+        index[nodes] = np.arange(nodes.size)
+        return cls._lazy(index[ends[0::2]], index[ends[1::2]], nodes.size, nodes)
+
+    @classmethod
     def from_csr(cls, indptr, indices, n: int | None = None) -> "Graph":
         """From CSR arrays of any (possibly directed, unsorted) adjacency."""
         indptr = np.asarray(indptr)
@@ -428,13 +461,17 @@ def coerce(obj: Any, n: int | None = None) -> Graph:
         return Graph.from_scipy(obj)
     if mod == "networkx":
         return Graph.from_networkx(obj)
+    if mod == "igraph":
+        return Graph.from_igraph(obj)
+    if mod == "networkit":
+        return Graph.from_networkit(obj)
     if isinstance(obj, tuple) and len(obj) == 2:
         return Graph.from_edges(obj[0], obj[1], n)
     if isinstance(obj, (np.ndarray, list)) or _is_cupy(obj):
         return Graph.from_edges(obj, None, n)
     raise TypeError(f"cannot build a graph from {type(obj).__name__}; pass a gconn.Graph, (src, dst) arrays, "
-                    "an (m, 2) array, a square adjacency matrix, a scipy.sparse matrix, a networkx graph "
-                    "or a file path")
+                    "an (m, 2) array, a square adjacency matrix, a scipy.sparse matrix, a NetworkX, igraph or "
+                    "NetworKit graph or a file path")
 
 
 def edge_shape_error(shape) -> ValueError:

@@ -39,6 +39,8 @@ KINDS = {
     "matrix": "a square dense adjacency matrix",
     "sparse": "a scipy.sparse (or cupyx.scipy.sparse) matrix",
     "networkx": "a NetworkX graph",
+    "igraph": "an igraph graph",
+    "networkit": "a NetworKit graph",
     "chunks": "an iterator of (src, dst) chunks",
 }
 
@@ -134,6 +136,10 @@ def describe(obj: Any, *, format=None, header=None, source=None, target=None, na
         return Source("sparse", obj, on_gpu=mod == "cupyx", edges=int(obj.nnz))
     if mod == "networkx":
         return Source("networkx", obj, edges=obj.number_of_edges())
+    if mod == "igraph" and hasattr(obj, "get_edgelist"):
+        return Source("igraph", obj, edges=obj.ecount())
+    if mod == "networkit" and hasattr(obj, "iterEdges"):
+        return Source("networkit", obj, edges=obj.numberOfEdges())
     if isinstance(obj, Iterator):
         return Source("chunks", _chunks(obj))
     if obj is None:
@@ -146,7 +152,7 @@ def describe(obj: Any, *, format=None, header=None, source=None, target=None, na
     raise TypeError(
         f"cannot build a graph from {type(obj).__name__}; pass a gconn.Graph, (src, dst) arrays, "
         "an (m, 2) array, a list or set of (u, v) pairs, a dict of neighbour lists, a square adjacency matrix, "
-        "a scipy.sparse matrix, a networkx graph, an edge table or a file path")
+        "a scipy.sparse matrix, a NetworkX, igraph or NetworKit graph, an edge table or a file path")
 
 
 def _chunks(it: Iterator) -> Iterator:
@@ -241,7 +247,7 @@ def to_graph(src: Source, n: int | None = None, relabel=False, read=None) -> Gra
     relabel = relabel_option(relabel)
     check_n(n)
     kind = src.kind
-    if relabel is not False and kind in ("graph", "sparse", "networkx", "matrix"):
+    if relabel is not False and kind in ("graph", "sparse", "networkx", "igraph", "networkit", "matrix"):
         raise TypeError(f"relabel applies to edge arrays, tables and files, not to {KINDS[kind]}; build the "
                         "graph with gconn.Graph.from_edges(..., relabel=True) or gconn.load(..., relabel=True)")
     if kind == "file":
