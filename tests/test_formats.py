@@ -502,6 +502,7 @@ FOREIGN_FILES = {
     "Pajek": '*Vertices 2\n1 "a"\n2 "b"\n*Edges\n1 2\n',
     "DOT (Graphviz)": "graph G {\n a -- b;\n}\n",
     "JSON": '{"nodes": [{"id": 1}], "links": [{"source": 1, "target": 2}]}\n',
+    "JSON Lines": '{"src": 0, "dst": 1}\n{"src": 1, "dst": 2}\n',
 }
 
 
@@ -515,8 +516,9 @@ def test_graph_formats_gconn_does_not_read_are_named(tmp_path, what):
         path = tmp_path / name
         path.write_text(FOREIGN_FILES[what])
         how = f"its name \\({ext}\\)" if name == f"g{ext}" else "its content"
+        reader = "pandas" if what == "JSON Lines" else "NetworkX"
         with pytest.raises(ValueError, match=rf"{name}: an? {re.escape(what)} file, by {how}, which gconn does "
-                                             r"not read.*NetworkX reads it"):
+                                             rf"not read.*{reader} reads it"):
             gconn.load(path)
 
 

@@ -120,6 +120,10 @@ FOREIGN = {
     ".dot": ("DOT (Graphviz)", _NX.format("nx_pydot.read_dot(path)")),
     ".gv": ("DOT (Graphviz)", _NX.format("nx_pydot.read_dot(path)")),
     ".json": ("JSON", _NX.format("node_link_graph(json.load(open(path)))")),
+    ".jsonl": ("JSON Lines", "pandas reads it: df = pandas.read_json(path, lines=True), then "
+                             "gconn.connected_components(df)"),
+    ".ndjson": ("JSON Lines", "pandas reads it: df = pandas.read_json(path, lines=True), then "
+                              "gconn.connected_components(df)"),
     ".g6": ("graph6", _NX.format("read_graph6(path)")),
     ".graph6": ("graph6", _NX.format("read_graph6(path)")),
     ".s6": ("sparse6", _NX.format("read_sparse6(path)")),
@@ -134,7 +138,8 @@ FOREIGN = {
     ".ods": ("OpenDocument spreadsheet", _PANDAS),
 }
 #: ... and by their first bytes, where a name does not say
-_FOREIGN_CONTENT = ((re.compile(rb"\s*<\?xml|\s*<graphml", re.I), ".graphml"),
+_FOREIGN_CONTENT = ((re.compile(rb"\s*\{[^\n]*\}[ \t\r]*\n\s*\{"), ".jsonl"),    # an object a line
+                    (re.compile(rb"\s*<\?xml|\s*<graphml", re.I), ".graphml"),
                     (re.compile(rb"\s*<gexf", re.I), ".gexf"),
                     (re.compile(rb"\s*(#[^\n]*\n\s*)*graph\s*\["), ".gml"),
                     (re.compile(rb"\s*\*vertices\b", re.I), ".net"),
