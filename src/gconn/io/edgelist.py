@@ -49,8 +49,9 @@ DELIMITERS = {" ": "blanks", ",": "commas", ";": "semicolons", "\t": "tabs"}
 
 
 def token_kind(token: str) -> str:
-    """What a field is: ``integer``, ``negative``, ``number`` (a real or hexadecimal one), ``word``
-    (a name: one that starts with digits too, as IP addresses and STRING's protein ids do) or ``empty``.
+    """What a field is: ``integer``, ``negative``, ``number`` (a real or hexadecimal one, or one that
+    starts with a sign or a point), ``word`` (a name: one that starts with digits too, as IP addresses
+    and STRING's protein ids do) or ``empty``.
 
     >>> [token_kind(t) for t in ("12", "-3", "1.5", "0x10", "nan", "bob", "10.0.0.1", "9606.ENSP1", "")]
     ['integer', 'negative', 'number', 'number', 'number', 'word', 'word', 'word', 'empty']
@@ -61,8 +62,8 @@ def token_kind(token: str) -> str:
         return "integer"
     if _NEGATIVE.fullmatch(token):
         return "negative"
-    if _NUMBER.fullmatch(token) or _HEX.fullmatch(token):
-        return "number"
+    if _NUMBER.fullmatch(token) or _HEX.fullmatch(token) or token[0] in "+-.":
+        return "number"     # or a sign or point: a malformed number ('+' is an update log's insert)
     return "word"
 
 
