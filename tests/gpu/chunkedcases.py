@@ -339,7 +339,7 @@ def run_snap_header(src, dst, n, folder):
         assert stats.chunked == chunked and stats.n == nodes
         assert k == k0 and np.array_equal(labels, l0)
     write_edge_list(path, src, dst, head=f"# Nodes: {top} Edges: {src.size}")
-    with pytest.raises(ValueError, match=rf"snap\.txt, line 1: its header counts {top} nodes, but its ids run"):
+    with pytest.raises(ValueError, match=rf"snap\.txt, line 1: its header counts {top:,} nodes, but its ids run"):
         gconn.connected_components(str(path), backend="gpu")
 
 

@@ -468,11 +468,12 @@ def snap_notes(info, hi: int, relabel=False, occur: int = 0) -> tuple:
             f"{where}: its header counts {nodes:,} nodes and its edges name ids up to {hi:,}: read as {nodes:,} "
             "vertices, the ids no edge names nodes without edges",)
     if relabel is False:
+        extra = hi + 1 - nodes
         raise ValueError(f"{where}: its header counts {nodes:,} nodes, but its ids run to {hi:,}: they name the "
                          f"nodes (SNAP keeps its datasets' own ids), they do not number them 0..{nodes - 1:,}; read as "
-                         f"ids 0..{hi:,}, at least {hi + 1 - nodes:,} ids that name no node would each count as a "
-                         f"component. relabel=True (--relabel) reads the nodes its edges name; n={hi + 1} "
-                         f"(--n {hi + 1}) counts every id up to {hi:,} as a vertex")
+                         f"ids 0..{hi:,}, at least {extra:,} id{'s' if extra > 1 else ''} that name no node would "
+                         f"each count as a component. relabel=True (--relabel) reads the nodes its edges name; "
+                         f"n={hi + 1} (--n {hi + 1}) counts every id up to {hi:,} as a vertex")
     note = (f"{where}: its header counts {nodes:,} nodes and its ids run to {hi:,}: read as the {occur:,} ids "
             "that occur (relabelled, in the order of the ids)")
     if occur < nodes:
