@@ -5,6 +5,7 @@ list each road as two arcs), 'e u v' (graph colouring, 'p edge' or 'p col') or '
 """
 from __future__ import annotations
 
+import io
 import re
 
 import numpy as np
@@ -12,6 +13,7 @@ import numpy as np
 from gconn.graph import numba_free
 from gconn.io._files import FileEdges, check_declared, cr_lines, quote, read_bytes
 from gconn.io import _parsers as K
+from gconn.io.edgelist import write_pairs
 
 #: the problem line: its kind, n and m
 _PROBLEM = re.compile(rb"p[ \t]+([A-Za-z]\w*)[ \t]+(\d+)[ \t]+(\d+)[ \t]*$")
@@ -105,8 +107,6 @@ def read(info, n: int | None, relabelled: bool):
 
 def write(graph, f) -> None:
     """The graph as DIMACS graph colouring writes it: 'p edge n m', then 'e u v' lines (ids from 1)."""
-    from gconn.io.edgelist import write_pairs
-    import io
     f.write(f"c written by gconn\np edge {graph.n} {graph.m}\n".encode())
     step = 1 << 20
     for i in range(0, graph.m, step):
