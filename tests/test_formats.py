@@ -359,6 +359,28 @@ def test_gephi_tables_with_empty_labels(tmp_path, route):
         FILE_ROUTES[route](path)
 
 
+@pytest.mark.parametrize("route", sorted(FILE_ROUTES))
+def test_a_repeated_header_and_excels_delimiter_line(tmp_path, route):
+    """Parts joined end to end repeat their header: with integer ids it was 'src is not a vertex id ...
+    if the ids are names, pass names=True', which read it as one more edge between two names; Excel's
+    first line 'sep=;' was an empty field."""
+    run = FILE_ROUTES[route]
+    path = tmp_path / "joined.csv"
+    for text, kw in (("src,dst\n0,1\nsrc,dst\n2,3\n", {}), ('"src","dst"\n"0","1"\n"src","dst"\n"2","3"\n', {}),
+                     ("src,dst\nann,bob\nsrc,dst\ncy,dan\n", {"relabel": True})):
+        path.write_text(text)
+        kw = dict(kw, header=True) if route == "whole" else kw
+        with pytest.raises(ValueError, match=r"joined\.csv, line 3: 'src,dst' repeats the header of line 1"):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                run(path, **kw)
+    for sep in (",", ";", "\t"):
+        path.write_text(f"sep={sep}\nsrc{sep}dst\n0{sep}1\n2{sep}3\n")
+        with pytest.warns(gconn.InputNote, match=r"line 1 \('sep=.'\): Excel's line naming the delimiter"):
+            k, labels = run(path)
+        assert k == 2 and labels.tolist() == [0, 0, 1, 1]
+
+
 def test_names_that_start_with_digits(tmp_path):
     """IP addresses and STRING's protein ids ('9606.ENSP00000000233') are names: they were taken for
     malformed numbers, 'not a vertex id: ids are integers >= 0', with no word of names=True."""

@@ -22,7 +22,7 @@ from __future__ import annotations
 import csv
 import itertools
 import re
-from dataclasses import dataclass, field as _field
+from dataclasses import dataclass, field as _field, replace
 from pathlib import Path
 
 import numpy as np
@@ -159,6 +159,8 @@ def data_lines(raw: bytes, pos: int, line: int):
 
 
 _DECIMAL_COMMA = re.compile(r"(?<=\d),(?=\d)")
+#: the first line Excel writes (and reads) to name a CSV's delimiter
+_EXCEL_SEP = re.compile(rb"sep=([,;\t])[ \t]*\r?\n")
 
 #: KONECT's first line for a bipartite graph ("% bip unweighted"): two id spaces in one file
 _KONECT_BIP = re.compile(rb"%[ \t]*bip[ \t]+\w+")
@@ -194,8 +196,12 @@ def sniff(head: bytes, name: str, *, complete: bool = True, header=None, source=
         # gconn wrote names (some may be digits) and no column header
         names = True if names is None else names
         header = False if header is None else header
+    # Excel's first line 'sep=,' names the delimiter: it is no data
+    excel = _EXCEL_SEP.match(raw, bom)
+    start_at, first_number = (excel.end(), 2) if excel else (bom, 1)
     # blanks that end a line are no field, as the readers take them ('0<tab>1<tab>' has two)
-    lines = [(a, b, c, t.rstrip(" \t")) for a, b, c, t in itertools.islice(data_lines(raw, bom, 1), 2)]
+    lines = [(a, b, c, t.rstrip(" \t")) for a, b, c, t in
+             itertools.islice(data_lines(raw, start_at, first_number), 2)]
     nx_data = bool(lines) and _NX_DATA.search(lines[0][3].encode()) is not None
     if nx_data:
         lines = [(a, b, c, _NX_DATA.sub(b"", t.encode()).decode()) for a, b, c, t in lines]
@@ -213,6 +219,8 @@ def sniff(head: bytes, name: str, *, complete: bool = True, header=None, source=
     # ';' with decimal commas ('0;1;0,5'), as spreadsheets set to a European locale write CSV
     delimiter = ";" if ";" in bare and "," not in _DECIMAL_COMMA.sub("", bare) else \
         next((d for d in (",", ";", "\t") if d in bare), " ")
+    if excel:
+        delimiter = excel.group(1).decode()
     f1 = split_fields(t1, delimiter, quoted)
     f2 = split_fields(second[3], delimiter, quoted) if second is not None else None
     # below a header of as many columns, an empty last field is a column's empty value (Gephi's Label)
@@ -222,7 +230,7 @@ def sniff(head: bytes, name: str, *, complete: bool = True, header=None, source=
             raise ValueError(f"{name}, line {at}, column {len(text) + 1}: an empty field, the line ending in "
                              f"{delimiter!r} (as some spreadsheets export); gconn reads no empty fields: remove the "
                              f"trailing {delimiter!r} of each line (e.g. sed 's/{delimiter}$//')")
-    notes = []
+    notes = [f"{name}, line 1 ('sep={delimiter}'): Excel's line naming the delimiter, not data"] if excel else []
     rule = ""
     if header is True:
         rule = "given"
@@ -514,6 +522,14 @@ def _field_span(text: str, delimiter: str, index: int) -> tuple[int, str]:
     return len(text.rstrip("\r")) + 1, ""
 
 
+def repeated_header(name: str, line, d: Dialect) -> ValueError:
+    """The error of a data line that repeats the header: parts joined end to end (read as an edge
+    between the column names, it would add a component)."""
+    return ValueError(f"{name}, line {line}: {d.delimiter.join(d.header)!r} repeats the header of line "
+                      f"{d.line - 1}, as files joined end to end do (cat a.csv b.csv); keep the first, e.g. "
+                      "awk 'NR == 1 || $0 != h {print} NR == 1 {h = $0}', or pass the parts as a list of files")
+
+
 def parse_error(path: Path, d: Dialect, status: int, line: int, raw, value: int, field: int, limit,
                 limit_origin: str) -> ValueError:
     """The error for a bad data line: file, line, column and what is wrong."""
@@ -521,6 +537,8 @@ def parse_error(path: Path, d: Dialect, status: int, line: int, raw, value: int,
     col, token = _field_span(text, d.delimiter, field)
     where = f"{path.name}, line {line}, column {col}"
     first = f"line {d.first_line}"
+    if d.header is not None and tuple(split_fields(text.strip(), d.delimiter, d.quoted)) == d.header:
+        return repeated_header(path.name, line, d)
     if status == K.NEGATIVE:
         return ValueError(f"{where}: negative vertex id {value}; ids must be >= 0")
     if status == K.OVERFLOW:
@@ -688,6 +706,11 @@ def read_names(path: Path, buf: np.ndarray, d):
         _check_utf8(path, buf)
         text = str(e).strip()
         raise ValueError(f"{path.name} (from line {d.line}): {text[:300]}") from None
+    if d.header is not None:
+        ends = [pc.equal(table.column(name), d.header[c]) for c, name in zip(d.columns, chosen)]
+        again = pc.and_(*ends)
+        if pc.any(again).as_py():
+            raise repeated_header(path.name, _line_of_row(buf, d, _first(again)), d)
     cols = []
     for c, name in zip(d.columns, chosen):
         col = table.column(name)
@@ -783,6 +806,11 @@ def _header_by_occurrence(path: Path, buf: np.ndarray, d, src, dst):
         return src[1:], dst[1:], (f"{path.name}, line {d.line} ({shown}) is taken as a header: its names are "
                                   "column names that occur on no other line; pass header=False (--no-header) to "
                                   "read it as an edge",)
+    again = np.flatnonzero((src[1:] == a) & (dst[1:] == b))
+    if words and again.size:
+        line = _line_of_row(buf, d, int(again[0]) + 1)
+        head = tuple(split_fields(text.decode("utf-8", "replace").strip(), d.delimiter, d.quoted))
+        raise repeated_header(path.name, line, replace(d, header=head, line=d.line + 1))
     why = ("its names are column names, yet one occurs on another line" if words else
            "neither of its names occurs on another line, and they are not the usual column names")
     raise ValueError(f"{path.name}, line {d.line}: cannot tell whether {shown} is a header or an edge between "
