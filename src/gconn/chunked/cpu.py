@@ -59,7 +59,7 @@ class ChunkedUnion:
     """Parent array (and forest slots) over the chunks added so far; under ``relabel="auto"``
     self loops are recorded for :meth:`occurring`."""
 
-    def __init__(self, plan: Plan, forest: bool = False, relabel=False):
+    def __init__(self, plan: Plan, forest: bool = False, relabel=False, nodes: int | None = None):
         if plan.family != UNION_FIND or plan.sampling != "none":
             raise ValueError(f"chunks are united by a union-find finish without sampling, not {plan.name}")
         self.plan = plan
@@ -71,6 +71,8 @@ class ChunkedUnion:
         self.looped = np.zeros(0, np.bool_) if relabel == "auto" else None
         self.relabel = relabel
         self.table = IdTable() if relabel is True else None
+        #: a file's count of its nodes: "auto" keeps ids below it as they are
+        self.nodes = nodes
 
     def add(self, src, dst) -> None:
         """Unite the edges (src[i], dst[i]) of one chunk; larger ids grow the arrays."""
@@ -84,7 +86,7 @@ class ChunkedUnion:
         if src.dtype.kind == "u" and hi < 0:  # uint64 beyond int64
             raise ValueError("a vertex id beyond int64 in a chunk")
         if self.table is None and self.relabel == "auto" and hi + 1 >= AUTO_MIN_RANGE \
-                and hi + 1 > AUTO_RATIO * 2 * (self.m + src.size):
+                and hi + 1 > AUTO_RATIO * 2 * (self.m + src.size) and (self.nodes is None or hi >= self.nodes):
             self._to_table()
         if self.table is not None:
             src, dst = self.table.map(src, dst)
@@ -199,7 +201,10 @@ class Run:
         self.declared = getattr(chunks, "n", None)
         if self.declared is not None and relabel == "auto":
             relabel = False
-        self.union = ChunkedUnion(plan, forest=forest, relabel=relabel)
+        # a SNAP header's node count (gconn.io.edgelist.snap_count, the same for a whole file)
+        snap = getattr(chunks, "snap", None) if relabel is not True else None
+        self.union = ChunkedUnion(plan, forest=forest, relabel=relabel,
+                                  nodes=snap.dialect.snap_nodes if snap is not None else None)
         self.stats = stats
         parse = unite = 0.0
         it = iter(chunks)
@@ -214,13 +219,14 @@ class Run:
             unite += time.perf_counter() - t1
         if self.declared is not None:
             self.union.grow(self.declared)
-        # a SNAP header's node count (gconn.io.edgelist.snap_count, the same for a whole file)
-        snap, self.notes, named = getattr(chunks, "snap", None), (), False
-        if snap is not None and relabel is not True:
-            hi = self.union.n - 1
+        self.notes, named = (), False
+        if snap is not None:
+            hashed = self.union.ids()       # past the nodes, "auto" may have hashed the ids on the way
+            hi = int(hashed.max()) if hashed is not None and hashed.size else self.union.n - 1
             self.notes = snap_notes(snap, hi, relabel)
             if hi < snap.dialect.snap_nodes:
                 self.union.grow(snap.dialect.snap_nodes)
+                relabel = False     # as a declared n: every node counts, those without edges too
             else:
                 named = True
         self.n, self.m = self.union.n, self.union.m
@@ -234,6 +240,8 @@ class Run:
             rank[order] = np.arange(order.size, dtype=self.roots.dtype)
             self.roots = rank[self.roots[order]]
             self.ids = self.ids[order]
+            if named:
+                self.notes = snap_notes(snap, int(self.ids[-1]), relabel, self.ids.size)
         elif relabel == "auto" and (named or self.n >= AUTO_MIN_RANGE):
             seen = self.union.occurring(self.roots)
             if named or self.n > AUTO_RATIO * int(np.count_nonzero(seen)):
