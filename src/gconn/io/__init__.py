@@ -192,14 +192,14 @@ def save(graph, path) -> None:
     """
     graph = coerce(graph).to_host()
     path = as_path(path)
-    ext, gz = split_name(path)
+    ext, packed = split_name(path)
     fmt = FORMATS_BY_EXTENSION.get(ext)
     if fmt is None:
         shown = f"'{ext}'" if ext else "no extension"
         raise ValueError(f"{path.name}: unsupported file extension ({shown}); {supported()}")
-    check_compressed(path, fmt, gz)
+    check_compressed(path, fmt, packed)
     _check_storable(graph, path, fmt)
-    with atomic_write(path, compress=gz) as f:
+    with atomic_write(path, compress=packed) as f:
         if fmt == "edgelist":
             edgelist.write(graph, f, _SEPARATORS.get(ext, " "))
         else:
