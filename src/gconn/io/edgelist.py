@@ -212,24 +212,12 @@ def sniff(head: bytes, name: str, *, complete: bool = True, header=None, source=
             raise ValueError(f"{name}: the file has no header line to find source=/target= columns in")
         return Dialect(start=len(raw), line=1, declared_n=declared, listed=listed, names=bool(names))
     (l1, s1, e1, t1), second = lines[0], (lines[1] if len(lines) > 1 else None)
-    snap = _SNAP_NODES.search(raw, bom, s1) if declared is None and not listed else None
-    snap_nodes, snap_line = (int(snap.group(1)), raw.count(b"\n", 0, snap.start()) + 1) if snap else (None, 0)
+    snap_nodes, snap_line = _snap_count(raw, bom, s1) if declared is None and not listed else (None, 0)
     quoted = '"' in t1 or (second is not None and '"' in second[3])
-    bare = re.sub(_QUOTED.decode(), "", t1) if quoted else t1     # a delimiter inside quotes is a name's
-    # ';' with decimal commas ('0;1;0,5'), as spreadsheets set to a European locale write CSV
-    delimiter = ";" if ";" in bare and "," not in _DECIMAL_COMMA.sub("", bare) else \
-        next((d for d in (",", ";", "\t") if d in bare), " ")
-    if excel:
-        delimiter = excel.group(1).decode()
+    delimiter = excel.group(1).decode() if excel else _delimiter_of(t1, quoted)
     f1 = split_fields(t1, delimiter, quoted)
     f2 = split_fields(second[3], delimiter, quoted) if second is not None else None
-    # below a header of as many columns, an empty last field is a column's empty value (Gephi's Label)
-    headed = f2 is not None and len(f1) == len(f2) > 2 and all(token_kind(t) == "word" for t in f1)
-    for at, text, fields in ((l1, t1, f1), *(((second[0], second[3], f2),) if second is not None else ())):
-        if delimiter in ",;" and fields[-1] == "" and text.endswith(delimiter) and not (headed and fields is f2):
-            raise ValueError(f"{name}, line {at}, column {len(text) + 1}: an empty field, the line ending in "
-                             f"{delimiter!r} (as some spreadsheets export); gconn reads no empty fields: remove the "
-                             f"trailing {delimiter!r} of each line (e.g. sed 's/{delimiter}$//')")
+    _refuse_trailing_delimiters(name, delimiter, lines, f1, f2)
     notes = [f"{name}, line 1 ('sep={delimiter}'): Excel's line naming the delimiter, not data"] if excel else []
     rule = ""
     if header is True:
@@ -301,6 +289,35 @@ def sniff(head: bytes, name: str, *, complete: bool = True, header=None, source=
                    first_line=data[0] if data is not None else l1 + 1, declared_n=declared, listed=listed,
                    snap_nodes=snap_nodes if not named else None, snap_line=snap_line,
                    notes=tuple(notes), count_line=count_line, nx_data=nx_data)
+
+
+def _snap_count(raw: bytes, start: int, end: int) -> tuple:
+    """(N, its line) of a SNAP header '# Nodes: N Edges: M' in ``raw[start:end]``, the comments above
+    the first data line; (None, 0) where there is none."""
+    snap = _SNAP_NODES.search(raw, start, end)
+    return (int(snap.group(1)), raw.count(b"\n", 0, snap.start()) + 1) if snap else (None, 0)
+
+
+def _delimiter_of(line: str, quoted: bool) -> str:
+    """The delimiter of a first data line: a comma, else a semicolon, else a tab, else blanks; a
+    semicolon where the only commas stand between digits ('0;1;0,5', as spreadsheets set to a
+    European locale write CSV)."""
+    bare = re.sub(_QUOTED.decode(), "", line) if quoted else line     # a delimiter inside quotes is a name's
+    if ";" in bare and "," not in _DECIMAL_COMMA.sub("", bare):
+        return ";"
+    return next((d for d in (",", ";", "\t") if d in bare), " ")
+
+
+def _refuse_trailing_delimiters(name: str, delimiter: str, lines: list, f1: list, f2) -> None:
+    """The error of a first line, or a second, that ends in its delimiter (an empty field, as some
+    spreadsheets export), but for a second line below a header of as many columns: there the empty
+    last field is a column's empty value (Gephi's Label)."""
+    headed = f2 is not None and len(f1) == len(f2) > 2 and all(token_kind(t) == "word" for t in f1)
+    for (at, _, _, text), fields in zip(lines, (f1, f2)):
+        if delimiter in ",;" and fields[-1] == "" and text.endswith(delimiter) and not (headed and fields is f2):
+            raise ValueError(f"{name}, line {at}, column {len(text) + 1}: an empty field, the line ending in "
+                             f"{delimiter!r} (as some spreadsheets export); gconn reads no empty fields: remove the "
+                             f"trailing {delimiter!r} of each line (e.g. sed 's/{delimiter}$//')")
 
 
 #: data lines of the head that tell an adjacency matrix or an adjacency list from an edge list
