@@ -324,16 +324,6 @@ def test_a_zip_of_a_text_file_is_an_error_saying_what_it_holds(tmp_path, name):
         gconn.load(path)
 
 
-def test_a_konect_bipartite_file_is_an_error(tmp_path):
-    """'% bip': left vertex 1 and right vertex 1 are two vertices; read as one id space they merged."""
-    path = tmp_path / "out.bip"
-    path.write_text("% bip unweighted\n% 3 2 2\n1 1\n1 2\n2 2\n")
-    with pytest.raises(ValueError, match=r"out\.bip: a KONECT bipartite file"):
-        gconn.load(path)
-    path.write_text("% sym unweighted\n1 2\n")     # one id space: read
-    assert gconn.load(path).n == 3
-
-
 #: a file read by each of the CPU's routes: the default (compiled or chunked), chunked, whole
 FILE_ROUTES = {
     "default": lambda path, **kw: gconn.connected_components(path, backend="cpu", **kw),
@@ -341,6 +331,54 @@ FILE_ROUTES = {
                                                              algorithm="none+union-async+find-halve", **kw),
     "whole": lambda path, **kw: gconn.connected_components(gconn.load(path, **kw), backend="cpu"),
 }
+
+
+def test_a_konect_bipartite_file_is_an_error(tmp_path):
+    """'% bip': left vertex 1 and right vertex 1 are two vertices; read as one id space they merged."""
+    path = tmp_path / "out.bip"
+    path.write_text("% bip unweighted\n% 3 2 2\n1 1\n1 2\n2 2\n")
+    with pytest.raises(ValueError, match=r"out\.bip: a KONECT bipartite file"):
+        gconn.load(path)
+    path.write_text("% sym unweighted\n1 2\n")     # one id space: read
+    assert gconn.load(path).n == 2
+
+
+@pytest.mark.parametrize("route", sorted(FILE_ROUTES))
+def test_konect_ids_count_from_1(tmp_path, route):
+    """KONECT ('% sym|asym WEIGHTS', then '% m n n') numbers its vertices 1..n: vertex 0 was one more
+    component (a note said so) and the vertices after the largest id with an edge were none. Now the ids
+    count from 1 and n comes from line 2, in the labels' output too; an id 0 is an error."""
+    run = FILE_ROUTES[route]
+    path = tmp_path / "out.moreno"
+    path.write_text("% sym unweighted\n% 3 7 7\n1 2\n2 3\n5 6\n")
+    want = scipy_cc(Graph.from_edges([0, 1, 4], [1, 2, 5], 7).to_scipy(), directed=False)
+    with pytest.warns(gconn.InputNote, match=r"a KONECT file \('% sym \.\.\.' on line 1\): its ids count from 1, "
+                                             r"read as vertices from 0, n = 7 from line 2"):
+        k, labels = run(path)
+    assert k == want[0] == 4 and np.array_equal(labels, want[1])
+    path.write_text("% asym positive\n1 2 1\n2 3 1\n5 6 1\n")      # no count line: n from the ids
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert run(path)[0] == 3
+    path.write_text("% sym unweighted\n% 2 3 3\n1 2\n0 3\n")
+    with pytest.raises(ValueError, match=r"out\.moreno, line 4: the id 0 in a KONECT file, whose ids count from 1"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            run(path)
+    path.write_text("% sym unweighted\n% 2 3 3\n1 2\n2 4\n")
+    with pytest.raises(ValueError, match=r"line 4, column 3: vertex id 4 is out of range for n=3 \(KONECT's count"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            run(path)
+
+
+def test_konect_labels_are_written_in_its_ids(tmp_path, capsys):
+    from gconn import cli
+    path = tmp_path / "out.g"
+    path.write_text("% sym unweighted\n% 1 3 3\n1 3\n")
+    assert cli.main(["cc", str(path), "-o", str(tmp_path / "labels.txt")]) == 0
+    lines = (tmp_path / "labels.txt").read_text().splitlines()
+    assert "1-based" in lines[0] and lines[1:] == ["1 0", "2 1", "3 0"]
 
 
 @pytest.mark.parametrize("route", sorted(FILE_ROUTES))

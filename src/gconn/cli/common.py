@@ -201,7 +201,8 @@ def read_input(args, parser):
         src = describe(path, format=args.format, header=args.header, source=args.source, target=args.target,
                        names=args.names)
         print_notes(src.notes)
-        yield Input(src, "stdin" if name == "-" else name, times, src.file.format in ("mtx", "metis", "dimacs"))
+        one_based = src.file.format in ("mtx", "metis", "dimacs") or bool(getattr(src.file.dialect, "base", 0))
+        yield Input(src, "stdin" if name == "-" else name, times, one_based)
 
 
 def print_notes(notes) -> None:

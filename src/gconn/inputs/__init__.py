@@ -80,7 +80,7 @@ class Source:
         if self.kind != "file" or self.file.format != "edgelist" or n is not None or relabel is True:
             return None
         d = self.file.dialect
-        if not d.parsed or d.listed or d.declared_n is not None or labels.size < 2 \
+        if not d.parsed or d.listed or d.base or d.declared_n is not None or labels.size < 2 \
                 or int((labels == labels[0]).sum()) != 1:
             return None
         return (f"{self.file.name}: vertex 0 is a component of its own: no edge joins it to another vertex "

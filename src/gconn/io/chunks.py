@@ -15,7 +15,7 @@ import numpy as np
 
 from gconn.io import _parsers as K
 from gconn.io._files import DECOMPRESS_ERRORS, decompress_error, open_binary
-from gconn.io.edgelist import check_count_line, parse_error, without_nx_data
+from gconn.io.edgelist import bound_origin, check_count_line, from_base, parse_error, without_nx_data
 from gconn.io.binary import edge_array, edge_arrays, layout
 from gconn.io.identify import FileInfo, identify
 
@@ -182,7 +182,9 @@ def _blocks(info: FileInfo, chunk_edges: int):
     pieces = 4 * numba.get_num_threads()
     line, declared = d.line, d.declared_n
     dtype = np.int32
-    limit = declared if declared is not None and declared <= _INT32_LIMIT else _INT32_LIMIT
+    # ids counted from d.base (KONECT's 1) run to declared + base - 1
+    bound = declared + d.base if declared is not None else None
+    limit = bound if bound is not None and bound <= _INT32_LIMIT else _INT32_LIMIT
     src, dst, fill = np.empty(chunk_edges, dtype), np.empty(chunk_edges, dtype), 0
     block_src = block_dst = np.empty(0, dtype)
     # the first edge while it may be a count line 'n m' (edgelist.check_count_line), the edges so far, and
@@ -195,17 +197,19 @@ def _blocks(info: FileInfo, chunk_edges: int):
             if status == K.NEED_SPACE:
                 block_src, block_dst = np.empty(k, dtype), np.empty(k, dtype)
             elif status == K.OUT_OF_RANGE and limit == _INT32_LIMIT and dtype == np.int32 \
-                    and (declared is None or value < declared):
+                    and (bound is None or value < bound):
                 # An id beyond int32: this block and all after it in int64.
                 dtype = np.int64
-                limit = declared if declared is not None else -1
+                limit = bound if bound is not None else -1
                 src, dst = src.astype(dtype), dst.astype(dtype)
                 block_src, block_dst = block_src.astype(dtype), block_dst.astype(dtype)
             elif status != K.OK:
                 raise parse_error(info.path, d, status, next_line, data[start:end], value, field, declared,
-                                  "declared on line 1")
+                                  bound_origin(d))
             else:
                 break
+        if d.base:
+            from_base(info.path.name, d, data, line, block_src[:k], block_dst[:k])
         line = next_line
         if first is not False and k:
             if first is None:

@@ -107,6 +107,8 @@ class Dialect:
     #: the first data line, the one the others are held to
     first_line: int = 1
     declared_n: int | None = None
+    #: its ids count from ``base`` (1: a KONECT file), read as vertices from 0
+    base: int = 0
     #: the nodes a SNAP header counts ('# Nodes: N Edges: M'), and its line: ids need not be 0..N-1
     snap_nodes: int | None = None
     snap_line: int = 0
@@ -164,6 +166,8 @@ _EXCEL_SEP = re.compile(rb"sep=([,;\t])[ \t]*\r?\n")
 
 #: KONECT's first line for a bipartite graph ("% bip unweighted"): two id spaces in one file
 _KONECT_BIP = re.compile(rb"%[ \t]*bip[ \t]+\w+")
+#: KONECT's first lines for one set of vertices: '% sym|asym WEIGHTS', then '% m n n' (which may be missing)
+_KONECT = re.compile(rb"%[ \t]*(sym|asym)[ \t]+\w+[^\n]*\n(?:%[ \t]*\d+[ \t]+(\d+)[ \t]+(\d+)[ \t\r]*\n)?")
 #: SNAP's count of its nodes in the comments above the edges ("# Nodes: 82168 Edges: 948464")
 _SNAP_NODES = re.compile(rb"#[^\n]*?\bNodes:[ \t]*(\d+)[ \t]+Edges:[ \t]*\d+")
 
@@ -192,6 +196,10 @@ def sniff(head: bytes, name: str, *, complete: bool = True, header=None, source=
         raise ValueError(f"{name}: a KONECT bipartite file ('% bip' on line 1): its two columns number two "
                          "vertex sets, each from 1, and gconn reads one set of ids; add the first set's size "
                          "to the second column's ids to read it as one graph")
+    konect = _KONECT.match(raw, bom) if declared is None and not listed else None
+    base = 1 if konect else 0
+    if konect and konect.group(2):
+        declared = max(int(konect.group(2)), int(konect.group(3)))
     if _NAMED.match(raw[bom:bom + 200]):
         # gconn wrote names (some may be digits) and no column header
         names = True if names is None else names
@@ -210,7 +218,7 @@ def sniff(head: bytes, name: str, *, complete: bool = True, header=None, source=
     if not lines:
         if given_columns:
             raise ValueError(f"{name}: the file has no header line to find source=/target= columns in")
-        return Dialect(start=len(raw), line=1, declared_n=declared, listed=listed, names=bool(names))
+        return Dialect(start=len(raw), line=1, declared_n=declared, listed=listed, names=bool(names), base=base)
     (l1, s1, e1, t1), second = lines[0], (lines[1] if len(lines) > 1 else None)
     snap_nodes, snap_line = _snap_count(raw, bom, s1) if declared is None and not listed else (None, 0)
     quoted = '"' in t1 or (second is not None and '"' in second[3])
@@ -219,6 +227,9 @@ def sniff(head: bytes, name: str, *, complete: bool = True, header=None, source=
     f2 = split_fields(second[3], delimiter, quoted) if second is not None else None
     _refuse_trailing_delimiters(name, delimiter, lines, f1, f2)
     notes = [f"{name}, line 1 ('sep={delimiter}'): Excel's line naming the delimiter, not data"] if excel else []
+    if konect:
+        notes.append(f"{name}: a KONECT file ('% {konect.group(1).decode()} ...' on line 1): its ids count from 1, "
+                     "read as vertices from 0" + (f", n = {declared:,} from line 2" if konect.group(2) else ""))
     rule = ""
     if header is True:
         rule = "given"
@@ -274,6 +285,7 @@ def sniff(head: bytes, name: str, *, complete: bool = True, header=None, source=
         notes.append(column_note)
     start, line = (e1 + 1, l1 + 1) if header and rule != "occurrence" else (s1, l1)
     count_line = (header_option is None and not header and not named and len(f1) == 2 and declared is None
+                  and not konect
                   and all(token_kind(t) == "integer" for t in f1) and not nx_data)
     if nx_data:
         notes.append(f"{name}: each edge's data, a Python dict after its ids as networkx.write_edgelist writes "
@@ -287,7 +299,7 @@ def sniff(head: bytes, name: str, *, complete: bool = True, header=None, source=
                    header=tuple(f1) if header and rule != "occurrence" else None, header_rule=rule,
                    names=bool(named), names_given=names is True, quoted=quoted, start=min(start, len(raw)), line=line,
                    first_line=data[0] if data is not None else l1 + 1, declared_n=declared, listed=listed,
-                   snap_nodes=snap_nodes if not named else None, snap_line=snap_line,
+                   snap_nodes=snap_nodes if not named else None, snap_line=snap_line, base=base if not named else 0,
                    notes=tuple(notes), count_line=count_line, nx_data=nx_data)
 
 
@@ -430,6 +442,7 @@ def read_file(info, n: int | None, relabelled: bool):
         empty = np.zeros(0, np.int64)
         return FileEdges(empty, empty, d.declared_n)
     limit = n if n is not None else (-1 if relabelled or d.declared_n is None else d.declared_n)
+    limit = limit + d.base if limit >= 0 else limit
     # parallel pieces where numba is loaded
     if numba_free() or buf.size - d.start < (1 << 20):
         cap = K.count_lines(buf)
@@ -444,8 +457,10 @@ def read_file(info, n: int | None, relabelled: bool):
         k, status, line, start, end, value, fld = K.parse_block(buf, d.start, d.line, *d.parser_args, limit,
                                                                 pieces, src, dst)
     if status != K.OK:
-        raise parse_error(info.path, d, status, line, buf[start:end], value, fld, limit,
-                          "given" if n is not None else "declared on line 1")
+        raise parse_error(info.path, d, status, line, buf[start:end], value, fld, limit - d.base,
+                          "given" if n is not None else bound_origin(d))
+    if d.base:
+        from_base(info.path.name, d, buf, 0, src[:k], dst[:k])
     if d.count_line and k >= 2 and dst[0] == k - 1:
         check_count_line(info.path.name, d, int(src[0]), int(dst[0]), k,
                          max(int(src[1:k].max()), int(dst[1:k].max())),
@@ -504,6 +519,23 @@ def snap_notes(info, hi: int, relabel=False, occur: int = 0) -> tuple:
     if occur < nodes:
         note += f"; the other {nodes - occur:,} nodes have no edges and no ids in the file, and are not counted"
     return (note,)
+
+
+def bound_origin(d: Dialect) -> str:
+    """Where the vertex count an edge list declares comes from, for messages."""
+    return "KONECT's count on line 2, ids from 1 to n" if d.base else "declared on line 1"
+
+
+def from_base(name: str, d: Dialect, buf, line: int, src: np.ndarray, dst: np.ndarray) -> None:
+    """Ids counted from ``d.base`` (1, a KONECT file) made to count from 0, in place; an id below the
+    base is an error naming its line (``buf`` holds the data lines from ``line``; 0: the dialect's)."""
+    if src.size and min(int(src.min()), int(dst.min())) < d.base:
+        i = int(np.flatnonzero((src < d.base) | (dst < d.base))[0])
+        at = _line_of_row(buf, replace(d, start=0, line=line) if line else d, i)
+        raise ValueError(f"{name}, line {at}: the id {min(int(src[i]), int(dst[i]))} in a KONECT file, whose ids "
+                         "count from 1; remove its first line ('% sym ...') to read the ids as they are, from 0")
+    src -= d.base
+    dst -= d.base
 
 
 def check_count_line(name: str, d: Dialect, a: int, b: int, edges: int, largest: int, smallest: int) -> None:
