@@ -370,6 +370,11 @@ def test_konect_ids_count_from_1(tmp_path, route):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             run(path)
+    path.write_text("% sym unweighted\n1 99999999998\n2 99999999999\n")     # the memory error's line
+    with pytest.raises(gconn.VertexRangeError, match=r"out\.moreno, line 3: vertex id 99999999998 needs"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            run(path)
 
 
 def test_konect_labels_are_written_in_its_ids(tmp_path, capsys):

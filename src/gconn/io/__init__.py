@@ -94,6 +94,7 @@ def _located(info: FileInfo, fe: FileEdges, e: VertexRangeError, n) -> VertexRan
             return e
         d = info.dialect if info.format == "edgelist" else None
         where = f"{name}: the n={fe.n} stored in the file" if d is None else \
+            f"{name}, line 2: KONECT's count n={fe.n}" if d.base and d.declared_n is not None else \
             f"{name}, line 1: the header's n={fe.n}" if d.declared_n is not None else \
             f"{name}, line {d.snap_line}: the {fe.n:,} nodes its header counts"
         return e.at(where, None, RELABEL_HINT)

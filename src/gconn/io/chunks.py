@@ -246,8 +246,8 @@ def line_of_id(info: FileInfo, vertex_id: int) -> int | None:
     for data in _line_blocks(info):
         if scratch.size < data.size // 2 + 2:
             scratch = np.empty(data.size // 2 + 2, np.int64)
-        _, status, line, _, _, _, _ = K.parse_edges(data, 0, line, *info.dialect.parser_args, vertex_id,
-                                                    scratch, scratch)
+        _, status, line, _, _, _, _ = K.parse_edges(data, 0, line, *info.dialect.parser_args,
+                                                    vertex_id + info.dialect.base, scratch, scratch)
         if status == K.OUT_OF_RANGE:
             return int(line)
     return None
