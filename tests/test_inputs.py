@@ -290,6 +290,17 @@ class DLPackOnly:
         return self._a.__dlpack_device__()
 
 
+def test_record_arrays_are_tables(tmp_path):
+    """numpy.genfromtxt(..., names=True) gives a record array: its fields are columns, found by name as a
+    table's (it was 'an edge array must have shape (m, 2); got (3,)')."""
+    path = tmp_path / "edges.csv"
+    path.write_text("weight,src,dst\n5,0,1\n6,1,2\n7,4,5\n")
+    rec = np.genfromtxt(path, delimiter=",", names=True, dtype=np.int64)
+    k, labels = gconn.connected_components(rec, backend="cpu")
+    assert k == 3 and labels.tolist() == [0, 0, 0, 1, 2, 2]
+    assert gconn.connected_components(rec, source="weight", target="dst", backend="cpu")[0] == 5
+
+
 def test_igraph_and_networkit_graphs():
     """igraph and NetworKit graphs are inputs (they were 'cannot build a graph from Graph'), differential
     against each library's own components; NetworKit's removed nodes are no vertices."""

@@ -113,6 +113,10 @@ def describe(obj: Any, *, format=None, header=None, source=None, target=None, na
     if isinstance(obj, Graph):
         _no_columns(obj, source, target)
         return Source("graph", obj, on_gpu=obj.on_gpu, edges=obj.m_input)
+    if isinstance(obj, np.ndarray) and obj.dtype.names and obj.ndim == 1:
+        # a record array (numpy.genfromtxt(..., names=True)): its fields are a table's columns
+        import pyarrow as pa
+        obj = pa.table({name: np.ascontiguousarray(obj[name]) for name in obj.dtype.names})
     if is_table(obj):
         s, d, _, note = edge_columns(obj, source, target)
         found = _pair(obj, s, d)
