@@ -188,6 +188,18 @@ def test_a_slow_threading_layer_is_named(capsys, monkeypatch):
     assert "omp layer" in fields(out)["numba"] and "warning" not in out
 
 
+@pytest.mark.parametrize("env, want", [({}, "100000"), ({"GOMP_SPINCOUNT": "5"}, "5"),
+                                       ({"OMP_WAIT_POLICY": "passive"}, None)])
+def test_openmp_threads_spin_briefly_unless_the_user_chose(env, want):
+    """``import gconn`` shortens GNU OpenMP's spin after a parallel loop (a loop after idling paid
+    milliseconds to wake the threads); a spin count or wait policy of the user's stays theirs."""
+    base = {k: v for k, v in os.environ.items() if k not in ("GOMP_SPINCOUNT", "OMP_WAIT_POLICY")}
+    code = "import os, gconn; print(os.environ.get('GOMP_SPINCOUNT'))"
+    out = subprocess.run([sys.executable, "-c", code], env={**base, **env}, capture_output=True, text=True,
+                         check=True).stdout.split()[-1]
+    assert out == str(want)
+
+
 def test_demo_and_example(capsys, monkeypatch):
     monkeypatch.setattr(cli.common, "EXAMPLE_SPEC", "rmat:scale=9")
     code, out, err = run(capsys, "demo")

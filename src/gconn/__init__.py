@@ -5,6 +5,16 @@
 1
 """
 import importlib
+import os
+
+# numba's parallel loops run on GNU OpenMP, whose threads spin GOMP_SPINCOUNT times after a loop
+# before they sleep (300,000 by default).  On the H200 machine a loop that came after idling then
+# waited milliseconds for its threads: a GPU dynamic batch of 10,000 updates from host arrays took
+# 1.1-1.2 ms, 0.8 with the shorter spin (BENCHMARKS.md, "OpenMP's spin").  Read when numba starts
+# its threads; a user's wait policy or spin count wins.
+OMP_SPIN = "100000"
+if not {"OMP_WAIT_POLICY", "GOMP_SPINCOUNT"} & os.environ.keys():
+    os.environ["GOMP_SPINCOUNT"] = OMP_SPIN
 
 from gconn import graph as _graph
 from gconn.api import DynamicConnectivity, IncrementalConnectivity, connected_components, spanning_forest

@@ -9,7 +9,9 @@ adjacency, then times each variant (the median of ``--repeat`` calls after one);
 counts must agree.  ``--launched`` (GPU) times instead the run a first call launches from the host
 (``pipeline.run``, CUDA events from an idle device; ``auto`` is the choice for launched runs);
 ``--host`` the whole call from the graph's edges as NumPy int32 arrays to NumPy labels (wall time);
-``--forest`` spanning forests instead of components (the trees must agree on the forest's edge count).
+``--forest`` spanning forests instead of components (the trees must agree on the forest's edge count);
+``--idle S`` sleeps S seconds before each timed call, as a user's call comes after other work (the host's
+threads idle, not back to back).
 """
 from __future__ import annotations
 
@@ -25,6 +27,7 @@ import gconn
 spec, backend, variants, repeat, launched, host = sys.argv[1], sys.argv[2], sys.argv[3].split(","), \
     int(sys.argv[4]), sys.argv[5] == "1", sys.argv[6] == "1"
 forest = len(sys.argv) > 7 and sys.argv[7] == "1"
+idle = float(sys.argv[8]) if len(sys.argv) > 8 else 0.0
 problem = "forest" if forest else "cc"
 
 
@@ -59,9 +62,11 @@ for v in variants:
         pipeline.run(g, plan, gpu, forest=forest)
         for _ in range(repeat):
             cupy.cuda.Device().synchronize()
+            time.sleep(idle)
             e0.record(); pipeline.run(g, plan, gpu, forest=forest); e1.record(); e1.synchronize()
             ts.append(cupy.cuda.get_elapsed_time(e0, e1) / 1e3)
     for _ in range(0 if launched else repeat):
+        time.sleep(idle)
         t = time.perf_counter(); call(g, v)
         if backend == "gpu":
             import cupy; cupy.cuda.Device().synchronize()
@@ -84,6 +89,8 @@ def main(argv=None):
     ap.add_argument("--host", action="store_true", help="time calls from host arrays to host labels")
     ap.add_argument("--forest", action="store_true",
                     help="time spanning forests (gconn.spanning_forest; with --launched the forest's run)")
+    ap.add_argument("--idle", type=float, default=0.0, metavar="S",
+                    help="seconds of sleep before each timed call (default 0: back to back)")
     a = ap.parse_args(argv)
     if a.launched and a.backend != "gpu":
         ap.error("--launched times GPU runs: add --backend gpu")
@@ -96,7 +103,8 @@ def main(argv=None):
     ratios = []
     for spec in a.graphs:
         per = turns(a.tree, lambda t, _: child_json(t, _CHILD, spec, a.backend, ",".join(a.variants),
-                                                    a.repeat, int(a.launched), int(a.host), int(a.forest)), a.rounds,
+                                                    a.repeat, int(a.launched), int(a.host), int(a.forest), a.idle),
+                    a.rounds,
                     warmup=0)
         for v in a.variants:
             ks = {run[v][1] for t in a.tree for run in per[t]}

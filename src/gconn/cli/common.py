@@ -359,10 +359,15 @@ def timed_runs(problem: str, args, inp: Input, backend: str, relabel, load: bool
 def warm_chunked(args) -> dict:
     """Load the CPU's chunked route's kernels ahead of its timed runs."""
     import os
+
+    import gconn
     from gconn.chunked.cpu import plan_of, warm
     # Parallel parsing and union alternate with serial reading: spinning OpenMP workers would take
     # the cores from the reader (797e30a:BENCHMARKS.md).  Set before the runtime starts; a user's setting wins.
-    os.environ.setdefault("OMP_WAIT_POLICY", "passive")
+    if "OMP_WAIT_POLICY" not in os.environ:
+        os.environ["OMP_WAIT_POLICY"] = "passive"
+        if os.environ.get("GOMP_SPINCOUNT") == gconn.OMP_SPIN:     # gconn's own, which would override it
+            del os.environ["GOMP_SPINCOUNT"]
     with watch_compiles(notice=not args.quiet) as watch:
         t0 = time.perf_counter()
         warm(plan_of(args.algorithm, "cc", dict(args.param)))
