@@ -180,6 +180,10 @@ def test_edge_list_comments_separators_and_extra_columns(tmp_path):
     ("1 2 x\n3 4 y\n", "g.el, line 1, column 5: 'x' is not a number"),
     ("0 1\n1 x\n", "g.el, line 2, column 3: 'x' is not a vertex id"),
     ("0,1,\n", "g.el, line 1, column 5: an empty field"),
+    # a list of vertices: it was "column 1 (0-based) asked for", or a header of one name
+    ("0\n1\n", "g.el, line 1: one field ('0'), but an edge needs two vertex ids"),
+    ("a\nb\n", "g.el, line 1: one field ('a'), but an edge needs two vertex ids"),
+    ("7\n", "g.el, line 1: one field ('7'), but an edge needs two vertex ids"),
 ])
 def test_edge_list_lines_must_agree(tmp_path, text, message):
     raises(ValueError, write(tmp_path, "g.el", text), message)

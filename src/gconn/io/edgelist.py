@@ -226,6 +226,10 @@ def sniff(head: bytes, name: str, *, complete: bool = True, header=None, source=
     f1 = split_fields(t1, delimiter, quoted)
     f2 = split_fields(second[3], delimiter, quoted) if second is not None else None
     _refuse_trailing_delimiters(name, delimiter, lines, f1, f2)
+    # a list of vertices (a one-name header over ids says so as a header)
+    if len(f1) < 2 and (f2 is None or len(f2) < 2) and not given_columns and not positions and not (
+            f2 and token_kind(f1[0]) == "word" and token_kind(f2[0]) != "word"):
+        _one_field(name, l1, t1)
     notes = [f"{name}, line 1 ('sep={delimiter}'): Excel's line naming the delimiter, not data"] if excel else []
     if konect:
         notes.append(f"{name}: a KONECT file ('% {konect.group(1).decode()} ...' on line 1): its ids count from 1, "
@@ -262,9 +266,11 @@ def sniff(head: bytes, name: str, *, complete: bool = True, header=None, source=
     if cols[0] == cols[1]:
         same_column(name, *(f1[c] if header and c < len(f1) else c for c in cols))
     dfields = split_fields(data[3], delimiter, quoted) if data is not None else f1
+    if data is not None and len(dfields) < 2 and cols == (0, 1):
+        _one_field(name, data[0], data[3])
     if data is not None and max(cols) >= len(dfields):
         raise ValueError(f"{name}, line {data[0]}: column {max(cols)} (0-based) asked for, but the line has "
-                         f"{len(dfields)} fields")
+                         f"{len(dfields)} field{'s' if len(dfields) != 1 else ''}")
     if header and data is not None and len(dfields) != len(f1):
         raise ValueError(f"{name}, line {data[0]}: {len(dfields)} fields, but the header on line {l1} names "
                          f"{len(f1)} columns")
@@ -318,6 +324,11 @@ def _delimiter_of(line: str, quoted: bool) -> str:
     if ";" in bare and "," not in _DECIMAL_COMMA.sub("", bare):
         return ";"
     return next((d for d in (",", ";", "\t") if d in bare), " ")
+
+
+def _one_field(name: str, line: int, text: str):
+    raise ValueError(f"{name}, line {line}: one field ({quote(text.encode())}), but an edge needs two vertex ids, "
+                     "source and target (a list of vertices alone makes no graph)")
 
 
 def _refuse_trailing_delimiters(name: str, delimiter: str, lines: list, f1: list, f2) -> None:
