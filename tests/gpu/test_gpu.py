@@ -285,6 +285,29 @@ def test_device_input_stays_on_device():
         ic.insert(cp.asarray([0.5]), cp.asarray([0.0]))
 
 
+def test_device_batches_are_checked_before_their_unions():
+    """CuPy batches into an IncrementalConnectivity: ids past the capacity grow it, a negative id is an
+    error with nothing of its batch inserted; int64 ids into int32 ids and strided columns too."""
+    import cupy as cp
+    rng = np.random.default_rng(4)
+    s, d = rng.integers(0, 3000, 4000), rng.integers(0, 3000, 4000)
+    for name in ("none+union-async+find-halve", "none+union-jtb+find-two-try-split"):
+        ic = gconn.IncrementalConnectivity(3000, algorithm=name, backend="gpu")
+        ic.insert(cp.asarray(s[:2000], np.int32), cp.asarray(d[:2000], np.int32))
+        before = host(ic.labels())
+        with pytest.raises(ValueError, match="negative"):
+            ic.insert(cp.asarray([5, -1], np.int32), cp.asarray([6, 7], np.int32))
+        assert np.array_equal(host(ic.labels()), before), name          # 5-6 not inserted either
+        ic.insert(cp.asarray(s[2000:3000]), cp.asarray(d[2000:3000]))  # int64: the checked path
+        wide = cp.asarray(np.stack([s[3000:], d[3000:]]).T.astype(np.int32))
+        ic.insert(wide[:, 0], wide[:, 1])                                # strided columns
+        ic.insert(cp.asarray([2999, 5000], np.int32), cp.asarray([7000, 4999], np.int32))   # grows
+        assert ic.n == 7001
+        g = Graph.from_edges(np.r_[s, 2999, 5000], np.r_[d, 7000, 4999], 7001)
+        k0, l0 = reference(g)
+        assert ic.n_components == k0 and np.array_equal(host(ic.labels()), l0), name
+
+
 def test_bad_device_edges():
     import cupy as cp
     with pytest.raises(ValueError, match="negative"):
