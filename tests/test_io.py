@@ -103,6 +103,8 @@ def test_npy_refuses_what_it_cannot_give_back(tmp_path):
            "g.npy: .npy holds edges only, and the graph's 2 vertices after its largest id with an edge (5) "
            "would be lost")
     assert not (tmp_path / "g.npy").exists()
+    raises(ValueError, lambda: save(Graph.from_edges([3], [3], n=5), tmp_path / "g.npy"),
+           "g.npy: .npy holds edges only, and the graph's 5 vertices (it has no edges) would be lost")
     fits = Graph.from_edges(graph.src, graph.dst)
     save(fits, tmp_path / "g.npy")
     assert np.load(tmp_path / "g.npy").tolist() == [[0, 1], [0, 2], [1, 2], [3, 5]]

@@ -222,6 +222,6 @@ def _check_storable(graph: Graph, path: Path, fmt: str) -> None:
     if fmt == "npy":
         hi = int(max(graph.src.max(), graph.dst.max())) + 1 if graph.m else 0
         if graph.n > hi:
+            where = f"after its largest id with an edge ({hi - 1})" if hi else "(it has no edges)"
             raise ValueError(f"{path.name}: .npy holds edges only, and the graph's {graph.n - hi:,} vertices "
-                             f"after its largest id with an edge ({hi - 1}) would be lost; save it as .npz, "
-                             ".gcb or an edge list, which keep n")
+                             f"{where} would be lost; save it as .npz, .gcb or an edge list, which keep n")
