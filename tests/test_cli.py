@@ -97,6 +97,26 @@ def test_forest_writes_edges(capsys, graph, tmp_path):
         assert scipy_cc(forest.to_scipy(), directed=False)[0] == k
 
 
+@pytest.mark.parametrize("name, text", [
+    ("k.txt", "% sym unweighted\n% 2 5 5\n1 2\n3 2\n"),                                  # KONECT
+    ("m.mtx", "%%MatrixMarket matrix coordinate pattern symmetric\n5 5 2\n2 1\n3 2\n"),
+])
+@pytest.mark.parametrize("out", ["forest.el", "forest.mtx", "forest.npz"])
+def test_forest_of_ids_from_one_keeps_them(capsys, tmp_path, name, text, out):
+    """A forest of a file whose ids count from 1 is written in those ids, as its labels are (an edge list
+    held 0-based ids: the edges 1-2, 2-3 read as 0-1, 1-2); formats counting from 1 keep their own."""
+    src = tmp_path / name
+    src.write_text(text)
+    code, _, err = run(capsys, "forest", str(src), "-o", str(tmp_path / out), "--warmup", "0", "--backend", "cpu")
+    assert code == 0, err
+    forest = gconn.load(tmp_path / out)
+    ids = np.arange(1, 6) if forest.nodes is None else np.asarray(forest.nodes)
+    pairs = {tuple(sorted((int(ids[a]), int(ids[b])))) for a, b in zip(*forest.edges()) if a != b}
+    assert pairs == {(1, 2), (2, 3)} and forest.n == 5
+    if out == "forest.el":
+        assert (tmp_path / out).read_text().splitlines()[1:3] == ["1 2", "2 3"]
+
+
 @pytest.mark.parametrize("mode", ["phased", "sequential", "concurrent"])
 def test_stream_matches_static(capsys, mode):
     code, out, err = run(capsys, "stream", "--generate", SPEC, "--batch-size", "97", "--query-ratio", "0.5",

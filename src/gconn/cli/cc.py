@@ -181,6 +181,10 @@ def _plain_relabelled(path: str):
                      "vertex i) cannot say which vertex each is; use --labels-format pairs or --no-relabel")
 
 
+#: output formats that keep a graph's own vertex ids (graph.nodes)
+_KEEP_IDS = ("edgelist", "npz", "parquet", "feather")
+
+
 def add_forest_parser(add) -> None:
     p = add("forest", cmd_forest, "a spanning forest: n - k edges of the input, a tree on every component",
             [C.input_options(), C.algorithm_options("forest")])
@@ -206,9 +210,15 @@ def cmd_forest(args, parser) -> int:
     if args.output:
         from gconn.graph import Graph
         from gconn.io import save
+        from gconn.io import FORMATS_BY_EXTENSION
+        from gconn.io.identify import split_name
         forest = Graph.from_edges(fa, fb, n)
         if last.nodes is not None and not isinstance(last.nodes, list):
             forest.nodes = np.asarray(last.nodes)
+        elif inp.one_based and FORMATS_BY_EXTENSION.get(split_name(Path(args.output))[0]) in _KEEP_IDS:
+            # the input counts its ids from 1, as the labels' output does: the edges in the same ids
+            # (.mtx, .graph and .gr count from 1 themselves)
+            forest.nodes = np.arange(1, n + 1, dtype=np.int64)
         save(forest, args.output)
         out["output"] = args.output
     C.report(args, out, [
