@@ -664,9 +664,13 @@ class DynamicState:
                                          np.zeros(old - top, np.int32)])
             self.meta[_RTOP] = top + cap - old
             self.ecap = cap
-        # a table at most half full of live keys and tombstones
+        # a table at most half full of live keys and tombstones, at most 45% after a rehash: one whose
+        # live keys alone neared half was rehashed into its own size by every batch (grid:512,
+        # batches of 100,000 updates: 7 ms of their 23; BENCHMARKS.md, "Dynamic connectivity")
         if 4 * (int(self.meta[_HUSED]) + inserts) > self.table.size:
             size = 1 << max(int(2 * (self.edges + inserts)).bit_length(), 3)
+            if 20 * (self.edges + inserts) > 9 * size:
+                size *= 2
             new = np.full(2 * size, _EMPTY, np.int64)
             self.meta[_HUSED] = rehash(self.table, new)
             self.table = new
