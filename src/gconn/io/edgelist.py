@@ -189,17 +189,8 @@ def sniff(head: bytes, name: str, *, complete: bool = True, header=None, source=
     header_option = header
     raw = head if complete else head[:head.rfind(b"\n") + 1]
     bom = 3 if raw[:3] == b"\xef\xbb\xbf" else 0
-    found = _HEADER.match(raw[bom:bom + 200])
-    declared = int(found.group(1)) if found else None
-    listed = _LISTED.match(raw[bom:bom + 200]) is not None
-    if _KONECT_BIP.match(raw[bom:bom + 200]):
-        raise ValueError(f"{name}: a KONECT bipartite file ('% bip' on line 1): its two columns number two "
-                         "vertex sets, each from 1, and gconn reads one set of ids; add the first set's size "
-                         "to the second column's ids to read it as one graph")
-    konect = _KONECT.match(raw, bom) if declared is None and not listed else None
+    declared, listed, konect = _first_line_marks(raw, bom, name)
     base = 1 if konect else 0
-    if konect and konect.group(2):
-        declared = max(int(konect.group(2)), int(konect.group(3)))
     if _NAMED.match(raw[bom:bom + 200]):
         # gconn wrote names (some may be digits) and no column header
         names = True if names is None else names
@@ -307,6 +298,22 @@ def sniff(head: bytes, name: str, *, complete: bool = True, header=None, source=
                    first_line=data[0] if data is not None else l1 + 1, declared_n=declared, listed=listed,
                    snap_nodes=snap_nodes if not named else None, snap_line=snap_line, base=base if not named else 0,
                    notes=tuple(notes), count_line=count_line, nx_data=nx_data)
+
+
+def _first_line_marks(raw: bytes, bom: int, name: str) -> tuple:
+    """What a first line says of the file: ``(n it declares or None, whether gconn listed the
+    vertices, the KONECT line's match or None)``; a KONECT bipartite file is an error."""
+    found = _HEADER.match(raw[bom:bom + 200])
+    declared = int(found.group(1)) if found else None
+    listed = _LISTED.match(raw[bom:bom + 200]) is not None
+    if _KONECT_BIP.match(raw[bom:bom + 200]):
+        raise ValueError(f"{name}: a KONECT bipartite file ('% bip' on line 1): its two columns number two "
+                         "vertex sets, each from 1, and gconn reads one set of ids; add the first set's size "
+                         "to the second column's ids to read it as one graph")
+    konect = _KONECT.match(raw, bom) if declared is None and not listed else None
+    if konect and konect.group(2):
+        declared = max(int(konect.group(2)), int(konect.group(3)))
+    return declared, listed, konect
 
 
 def _snap_count(raw: bytes, start: int, end: int) -> tuple:
