@@ -63,6 +63,24 @@ def test_read_updates_errors_name_the_line_and_column(tmp_path, text, message):
     assert message in str(e.value)
 
 
+@pytest.mark.parametrize("name, text", [("log.csv", "op,u,v\ninsert,0,1\nquery,0,1\n"),
+                                        ("log.txt", "# exported\nkind src dst\n+ 0 1\n? 0 1\n"),
+                                        ("log.csv.gz", None)])
+def test_a_header_naming_the_columns_is_skipped_and_said(tmp_path, name, text):
+    """A first line of column names (a table written by pandas) was "'op' is not an update's operation";
+    now it is skipped with a note, and later lines keep their numbers."""
+    raw = gzip.compress(b"op,u,v\n+,0,1\n?,0,1\n") if text is None else None
+    path = write(tmp_path, text, name, raw)
+    with pytest.warns(gconn.InputNote, match=r"line \d \('(op,u,v|kind src dst)'\) is a header naming the columns"):
+        kinds, src, dst = gconn.read_updates(path)
+    assert (kinds.tolist(), src.tolist(), dst.tolist()) == ([0, 1], [0, 0], [1, 1])
+    with pytest.raises(ValueError, match="log.csv, line 3, column 1: 'add' is not an update's operation"):
+        gconn.read_updates(write(tmp_path, "op,u,v\n+,0,1\nadd,1,2\n", "log.csv"))
+    for not_names in ("x,0,1\n+,0,1\n", "op,u\n+,0,1\n"):      # a bad update stays an error
+        with pytest.raises(ValueError, match="line 1"):
+            gconn.read_updates(write(tmp_path, not_names, "log.csv"))
+
+
 def test_read_updates_refuses_edge_lists_utf16_and_folders(tmp_path):
     with pytest.raises(ValueError, match="looks like an edge list's: `gconn stream FILE` replays"):
         gconn.read_updates(write(tmp_path, "0 1\n1 2\n"))
@@ -153,6 +171,11 @@ def test_stream_updates_reports_and_reads_stdin(tmp_path, capsys, monkeypatch):
     code = cli.main(["stream", "--updates", str(path), "--batch-size", "8", "-q", "-b", "cpu", "--json"])
     out = json.loads(capsys.readouterr().out)
     assert code == 0 and out["structure"] == "IncrementalConnectivity" and out["queries_true"] == 1
+    path = write(tmp_path, "op,u,v\n+,0,1\n?,0,1\n", "log.csv")
+    code = cli.main(["stream", "--updates", str(path), "--batch-size", "8", "-q", "-b", "cpu", "--json"])
+    captured = capsys.readouterr()
+    assert code == 0 and json.loads(captured.out)["queries_true"] == 1
+    assert "gconn: note: log.csv, line 1 ('op,u,v') is a header naming the columns, not an update" in captured.err
 
 
 @pytest.mark.parametrize("extra, message", [

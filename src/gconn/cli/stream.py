@@ -202,6 +202,8 @@ def _log_stream(args, parser) -> int:
     import tempfile
     from gconn import api
     from gconn.graph import Graph
+    import warnings
+    from gconn.errors import InputNote
     from gconn.io.updates import read_updates
     if args.file or args.generate or args.example:
         parser.error("--updates LOG is the input: give no FILE, --generate or --example")
@@ -223,8 +225,11 @@ def _log_stream(args, parser) -> int:
             path = str(Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="gconn-"))) / "stdin")
             with open(path, "wb") as f:
                 shutil.copyfileobj(sys.stdin.buffer, f, 1 << 20)
-        (kinds, src, dst), lines = read_updates(path, return_lines=True)
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always", InputNote)
+            (kinds, src, dst), lines = read_updates(path, return_lines=True)
         read_s = time.perf_counter() - t0
+        C.print_notes(str(w.message) for w in seen if w.category is InputNote)
     name = "stdin" if args.updates == "-" else args.updates
     counts = {what: int(np.count_nonzero(kinds == code)) for what, code in (("inserts", 0), ("queries", 1),
                                                                            ("deletes", 2))}

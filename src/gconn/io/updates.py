@@ -1,6 +1,7 @@
 """Update logs: a stream of edge updates, one per line, ``op u v``, where op is ``+`` (insert),
 ``-`` (delete) or ``?`` (query; also ``i``/``d``/``q`` and the words, in any case).  Fields are split
-by blanks or a comma; blank lines and ``#`` or ``%`` comments are skipped; the file may be gzipped.
+by blanks or a comma; blank lines and ``#`` or ``%`` comments are skipped, and so is a first line of three
+column names (``op,u,v``, as pandas writes a table), with a note; the file may be gzipped.
 The kinds are those :meth:`gconn.DynamicConnectivity.process` takes: 0 insert, 1 query, 2 delete.
 
 >>> import os, tempfile
@@ -19,6 +20,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from gconn.errors import note
 from gconn.io import _parsers as K
 from gconn.io._files import cr_lines, quote, read_bytes
 
@@ -60,12 +62,25 @@ def read_updates(path, *, return_lines: bool = False):
     kinds, src, dst = np.empty(size, np.int8), np.empty(size, np.int64), np.empty(size, np.int64)
     lines = np.empty(size, np.int64)
     status, count, line, field, start = (int(x) for x in K.parse_updates(buf, kinds, src, dst, lines))
+    if status == K.BAD_OP and count == 0 and _is_header(buf[start:K.line_end(buf, start)]):
+        # a first line naming the columns ('op,u,v', as pandas writes a table): a comment, and said so
+        text = bytes(buf[start:K.line_end(buf, start)]).decode("utf-8", "replace").strip()
+        note([f"{path.name}, line {line} ({text!r}) is a header naming the columns, not an update"])
+        buf = np.array(buf, copy=True)
+        buf[start] = ord("#")
+        status, count, line, field, start = (int(x) for x in K.parse_updates(buf, kinds, src, dst, lines))
     if status != K.OK:
         raise _error(path.name, status, line, field, buf[start:K.line_end(buf, start)])
     kinds, src, dst = kinds[:count], src[:count], dst[:count]
     if count and max(int(src.max()), int(dst.max())) <= np.iinfo(np.int32).max:
         src, dst = src.astype(np.int32), dst.astype(np.int32)
     return (Updates(kinds, src, dst), lines[:count]) if return_lines else Updates(kinds, src, dst)
+
+
+def _is_header(raw) -> bool:
+    """Three names, the first not an operation and the others not ids: a line of column names."""
+    fields = re.findall(r"[^\s,]+", bytes(raw).decode("utf-8", "replace"))
+    return len(fields) == 3 and all(re.fullmatch(r"[A-Za-z_][\w.-]*", f) for f in fields)
 
 
 def _error(name: str, status: int, line: int, field: int, raw) -> ValueError:
