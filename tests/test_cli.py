@@ -208,16 +208,19 @@ def test_a_slow_threading_layer_is_named(capsys, monkeypatch):
     assert "omp layer" in fields(out)["numba"] and "warning" not in out
 
 
-@pytest.mark.parametrize("env, want", [({}, "100000"), ({"GOMP_SPINCOUNT": "5"}, "5"),
-                                       ({"OMP_WAIT_POLICY": "passive"}, None)])
-def test_openmp_threads_spin_briefly_unless_the_user_chose(env, want):
+@pytest.mark.parametrize("env, want, said", [({}, "100000", "GOMP_SPINCOUNT=100000 (set by gconn"),
+                                             ({"GOMP_SPINCOUNT": "5"}, "5", "GOMP_SPINCOUNT=5 (yours)"),
+                                             ({"OMP_WAIT_POLICY": "passive"}, None, "OMP_WAIT_POLICY=passive (yours)")])
+def test_openmp_threads_spin_briefly_unless_the_user_chose(env, want, said):
     """``import gconn`` shortens GNU OpenMP's spin after a parallel loop (a loop after idling paid
-    milliseconds to wake the threads); a spin count or wait policy of the user's stays theirs."""
+    milliseconds to wake the threads); a spin count or wait policy of the user's stays theirs, and
+    ``gconn info`` says which is in effect."""
     base = {k: v for k, v in os.environ.items() if k not in ("GOMP_SPINCOUNT", "OMP_WAIT_POLICY")}
-    code = "import os, gconn; print(os.environ.get('GOMP_SPINCOUNT'))"
+    code = ("import os, gconn; from gconn.cli.tools import _openmp_wait; "
+            "print(os.environ.get('GOMP_SPINCOUNT')); print(_openmp_wait())")
     out = subprocess.run([sys.executable, "-c", code], env={**base, **env}, capture_output=True, text=True,
-                         check=True).stdout.split()[-1]
-    assert out == str(want)
+                         check=True).stdout.splitlines()
+    assert out[-2] == str(want) and out[-1].startswith(said)
 
 
 def test_demo_and_example(capsys, monkeypatch):

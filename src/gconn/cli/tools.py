@@ -111,6 +111,7 @@ def cmd_info(args, parser) -> int:
         "gconn": __version__, "python": f"{platform.python_version()} ({platform.python_implementation()})",
         "numpy": np.__version__, "scipy": scipy.__version__, "numba": numba.__version__,
         "numba_threads": numba.get_num_threads(), "numba_threading_layer": staging.threading_layer(),
+        "openmp_wait": _openmp_wait(),
         "numba_cuda": _version_of("numba_cuda", "numba-cuda"), "cupy": _version_of("cupy"),
         "gpu": device if found else None, "gpu_unavailable_reason": None if found else why,
         "variants": {p: len(variants(p)) for p in PROBLEMS},
@@ -121,6 +122,7 @@ def cmd_info(args, parser) -> int:
         ("gconn", info["gconn"]), ("python", info["python"]), ("numpy", info["numpy"]),
         ("scipy", info["scipy"]),
         ("numba", f"{info['numba']} ({info['numba_threads']} threads, {info['numba_threading_layer']} layer)"),
+        ("OpenMP wait", info["openmp_wait"]),
         ("numba-cuda", info["numba_cuda"] or "not importable"), ("cupy", info["cupy"] or "not importable"),
         ("CUDA GPU", gpu_line),
         ("variants", ", ".join(f"{p} {k}" for p, k in info["variants"].items())),
@@ -128,6 +130,17 @@ def cmd_info(args, parser) -> int:
     if not args.json and info["numba_threading_layer"] == staging.SLOW_LAYER:
         print(f"warning: {staging.SLOW_LAYER_HINT}")
     return 0
+
+
+def _openmp_wait() -> str:
+    """How OpenMP's threads wait after a loop: the user's setting, or the spin gconn set."""
+    import os
+    import gconn
+    policy, spin = os.environ.get("OMP_WAIT_POLICY"), os.environ.get("GOMP_SPINCOUNT")
+    if policy is None and spin == gconn.OMP_SPIN:
+        return f"GOMP_SPINCOUNT={spin} (set by gconn: README, install)"
+    said = [f"{k}={v}" for k, v in (("OMP_WAIT_POLICY", policy), ("GOMP_SPINCOUNT", spin)) if v is not None]
+    return ", ".join(said) + " (yours)" if said else "OpenMP's default"
 
 
 def cmd_variants(args, parser) -> int:
