@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import warnings
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -263,9 +265,86 @@ def test_edge_arrays_of_another_shape_say_which():
                  lambda: gconn.connected_components(pyg, directed=True, connection="strong")):
         with pytest.raises(ValueError, match=hint):
             call()
-    with pytest.raises(ValueError, match=r"must have shape \(m, 2\); got \(1, 3\)$"):
-        gconn.connected_components(np.array([[0, 1, 2]]))
+    with pytest.raises(ValueError, match=r"must have shape \(m, 2\); got \(5, 4\)$"):
+        gconn.connected_components(np.zeros((5, 4), np.int64))
     _check(gconn.connected_components((pyg[0], pyg[1])), pyg[0], pyg[1])
+
+
+def test_weighted_edge_rows_are_told_how_and_never_read_as_a_matrix():
+    """Rows (u, v, w), as NetworkX's add_weighted_edges_from takes them, are an error saying how to pass
+    them; three of them, a 3 x 3 list of tuples, were read silently as the adjacency matrix of 3 vertices
+    (edges 0-1, 2-3, 4-5 came out as 1 component of 3 vertices)."""
+    weighted = [(0, 1, 0.5), (2, 3, 1.0), (4, 5, 1)]
+    hint = r"got \(3, 3\): for rows \(u, v, w\) of weighted edges pass \(a\[:, 0\], a\[:, 1\]\)"
+    for call in (lambda: gconn.connected_components(weighted, backend="cpu"),
+                 lambda: gconn.connected_components(weighted, connection="strong", backend="cpu"),
+                 lambda: gconn.connected_components(weighted[:1] * 4, backend="cpu")):
+        with pytest.raises(ValueError, match=hint.replace("3, 3", r"\d, 3")):
+            call()
+    assert gconn.connected_components([(0, 1), (2, 3), (4, 5)], backend="cpu")[0] == 3
+    assert gconn.connected_components([(0, 1), (1, 2), (4, 3)], connection="strong", backend="cpu")[0] == 5
+
+
+def test_a_3x3_array_is_read_as_a_matrix_with_a_note():
+    """A 3 x 3 array (not of tuples) stays an adjacency matrix, and says so: three weighted edges have
+    the same shape."""
+    A = np.array([[0, 1, 7], [2, 3, 7], [4, 5, 7]])
+    for connection in ("weak", "strong"):
+        with pytest.warns(gconn.InputNote, match="a 3 x 3 array is read as the adjacency matrix of 3 vertices"):
+            k, _ = gconn.connected_components(A, connection=connection, backend="cpu")
+        assert k == 1
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert gconn.connected_components(np.eye(3, dtype=bool), backend="cpu")[0] == 3
+        assert gconn.connected_components(np.eye(4), backend="cpu")[0] == 4
+
+
+def test_masked_ids_are_an_error():
+    """np.asarray drops a mask: a masked id was read as the value under it (edges 0-1, 1-2 with 1 masked
+    in src came out as one component)."""
+    src = np.ma.array([0, 1], mask=[0, 1])
+    for call in (lambda: gconn.connected_components((src, np.array([1, 2])), backend="cpu"),
+                 lambda: gconn.Graph.from_edges(src, [1, 2]),
+                 lambda: gconn.DynamicConnectivity().insert(src, [1, 2])):
+        with pytest.raises(ValueError, match="src has 1 masked \\(missing\\) vertex id\\(s\\)"):
+            call()
+    edges = np.ma.array([[0, 1], [2, 3], [4, 5]], mask=[[0, 0], [1, 0], [0, 0]])
+    with pytest.raises(ValueError, match="the edge array has 1 masked"):
+        gconn.connected_components(edges, backend="cpu")
+    unmasked = np.ma.array([[0, 1], [2, 3], [4, 5]])
+    assert gconn.connected_components(unmasked, backend="cpu")[0] == 3
+    # a masked matrix's hidden entries are no edges (SciPy's rule)
+    A = np.ma.masked_array(np.ones((4, 4)), mask=~np.eye(4, dtype=bool))
+    assert gconn.connected_components(A, backend="cpu")[0] == 4
+
+
+@pytest.mark.parametrize("kind", ["dok_matrix", "dok_array"])
+def test_a_dok_matrix_is_a_matrix_not_a_dict(kind):
+    """SciPy's DOK format subclasses dict: an empty 3 x 3 one gave 0 components, a non-empty one 'a dict
+    passed as a graph maps each vertex to its neighbours'."""
+    import scipy.sparse as sp
+    cls = getattr(sp, kind)
+    assert gconn.connected_components(cls((3, 3)), backend="cpu")[0] == 3
+    A = cls((3, 3))
+    A[0, 1] = 1.0
+    k, labels = gconn.connected_components(A, backend="cpu")
+    assert k == 2 and labels.tolist() == [0, 0, 1]
+    assert gconn.as_graph(A).n == 3
+
+
+def test_as_graph_reports_its_guesses(tmp_path):
+    """gconn.as_graph kept the notes of describing and reading an input to itself; gconn.load and
+    connected_components report them."""
+    import pandas as pd
+    with pytest.warns(gconn.InputNote, match="the first two of 3"):
+        g = gconn.as_graph(pd.DataFrame({"x": [0], "y": [1], "z": [5]}))
+    assert g.n == 2
+    path = tmp_path / "t3.csv"
+    path.write_text("a,b,c\n0,1,5\n")
+    with pytest.warns(gconn.InputNote) as seen:
+        assert gconn.as_graph(path).n == 2
+    said = [str(w.message) for w in seen]
+    assert any("is a header" in s for s in said) and any("the first two of 3" in s for s in said)
 
 
 def test_named_edge_arrays():

@@ -15,6 +15,8 @@ import time
 import numpy as np
 
 from gconn.api.dispatch import backend_name
+from gconn.errors import note
+from gconn.inputs import AS_MATRIX_3X3
 from gconn.inputs.adjacency import Adjacency, adjacency
 from gconn.graph import INT32_MAX, Graph, _as_id_array, _check_ids, _is_cupy, _is_square, edge_shape_error
 from gconn.pipeline.stats import Stats
@@ -46,11 +48,15 @@ def directed_adjacency(obj):
     if isinstance(obj, tuple) and len(obj) == 2:
         return _from_arcs(obj[0], obj[1], None)
     if isinstance(obj, (list, np.ndarray)) or _is_cupy(obj):
-        if not (np.ma.isMaskedArray(obj) or _is_square(obj)):
+        arcs = isinstance(obj, list) and obj and all(isinstance(e, tuple) for e in obj)    # (u, v) pairs
+        if arcs or not (np.ma.isMaskedArray(obj) or _is_square(obj)):
+            shape = obj.shape if _is_cupy(obj) else np.shape(obj)
+            if len(shape) != 2 or shape[1] != 2:
+                raise edge_shape_error(shape)
             arr = obj if _is_cupy(obj) else _as_id_array(obj, "edges", allow_2d=True)
-            if arr.ndim != 2 or arr.shape[1] != 2:
-                raise edge_shape_error(arr.shape)
             return _from_arcs(arr[:, 0], arr[:, 1], None)
+        if np.shape(obj) == (3, 3) and getattr(obj, "dtype", None) != np.bool_:
+            note([AS_MATRIX_3X3], stacklevel=5)
     return adjacency(obj)
 
 

@@ -475,15 +475,21 @@ def coerce(obj: Any, n: int | None = None) -> Graph:
 
 
 def edge_shape_error(shape) -> ValueError:
-    """The error of an edge array that is not (m, 2); a (2, m) one (PyG's ``edge_index``) is told how.
+    """The error of an edge array that is not (m, 2); a (2, m) one (PyG's ``edge_index``) and an (m, 3)
+    one (weighted edges) are told how.
 
     >>> str(edge_shape_error((2, 5)))
     "an edge array must have shape (m, 2); got (2, 5): for 2 rows of ids (PyG's edge_index) pass (a[0], a[1]) or a.T"
+    >>> str(edge_shape_error((4, 3)))
+    'an edge array must have shape (m, 2); got (4, 3): for rows (u, v, w) of weighted edges pass (a[:, 0], a[:, 1])'
     """
     shape = tuple(int(d) for d in shape)
-    hint = ": for 2 rows of ids (PyG's edge_index) pass (a[0], a[1]) or a.T" if len(shape) == 2 and shape[0] == 2 \
-        else ""
-    return ValueError(f"an edge array must have shape (m, 2); got {shape}{hint}")
+    hints = []
+    if len(shape) == 2 and shape[0] == 2:
+        hints.append("for 2 rows of ids (PyG's edge_index) pass (a[0], a[1]) or a.T")
+    if len(shape) == 2 and shape[1] == 3:
+        hints.append("for rows (u, v, w) of weighted edges pass (a[:, 0], a[:, 1])")
+    return ValueError(f"an edge array must have shape (m, 2); got {shape}" + (": " + "; ".join(hints) if hints else ""))
 
 
 AMBIGUOUS_2X2 = (
@@ -512,6 +518,7 @@ def relabel_option(value):
 
 
 def _as_id_array(x, what: str, allow_2d: bool = False) -> np.ndarray:
+    no_masked(x, what)
     arr = np.asarray(x)
     if arr.dtype == object:
         try:
@@ -531,6 +538,20 @@ def _as_id_array(x, what: str, allow_2d: bool = False) -> np.ndarray:
     if arr.dtype.kind == "u" and arr.dtype.itemsize == 8 and arr.max() > np.iinfo(np.int64).max:
         raise ValueError(f"{what} has ids beyond the int64 range")
     return arr
+
+
+def no_masked(x, what: str) -> None:
+    """A NumPy masked array with masked ids is an error (``np.asarray`` would read the hidden values).
+
+    >>> no_masked(np.ma.array([0, 1], mask=[0, 1]), "src")
+    Traceback (most recent call last):
+    ...
+    ValueError: src has 1 masked (missing) vertex id(s); drop or fill them first
+    """
+    if isinstance(x, np.ma.MaskedArray):
+        hidden = int(np.count_nonzero(np.ma.getmaskarray(x)))
+        if hidden:
+            raise ValueError(f"{what} has {hidden} masked (missing) vertex id(s); drop or fill them first")
 
 
 def _names(src, dst):

@@ -22,7 +22,8 @@ from typing import Any
 import numpy as np
 
 from gconn.graph import (AMBIGUOUS_2X2, Graph, _as_id_array, _is_cupy, coerce, edge_shape_error, graph_from_pair,
-                         is_named, relabel_option)
+                         is_named, no_masked, relabel_option)
+from gconn.errors import note
 from gconn.graph.ids import check_column, check_n
 from gconn.inputs.adjacency import adjacency, graph_of as graph_of_adjacency
 
@@ -127,13 +128,14 @@ def describe(obj: Any, *, format=None, header=None, source=None, target=None, na
     if isinstance(obj, tuple) and len(obj) == 2:
         s, d = (from_tensor(a, w) if is_tensor(a) else a for a, w in zip(obj, ("src", "dst")))
         return _pair(obj, s, d)
-    if isinstance(obj, list) and len(obj) == 2 and all(isinstance(e, tuple) for e in obj):
-        return _edge_array(obj, obj, edges=True)      # [(0, 1), (2, 3)]: two edges, as NetworkX takes them
+    if isinstance(obj, list) and obj and all(isinstance(e, tuple) for e in obj):
+        # [(0, 1), (2, 3)]: edges, as NetworkX takes them (two of them, or three (u, v, w) rows, are no matrix)
+        return _edge_array(obj, obj, edges=True)
     if isinstance(obj, (np.ndarray, list)) or _is_cupy(obj):
         return _edge_array(obj, obj)
     if isinstance(obj, (set, frozenset)):
         return _edge_array(obj, list(obj), edges=True)
-    if isinstance(obj, dict):
+    if isinstance(obj, dict) and _module(obj) != "scipy":     # SciPy's dok_matrix is a dict
         return _adjacency_dict(obj)
     mod = _module(obj)
     if mod == "scipy" or (mod == "cupyx" and hasattr(obj, "tocoo")):
@@ -185,6 +187,8 @@ def _pair(obj, s, d) -> Source:
     """A ``(src, dst)`` pair: device arrays, checked integer host ids, or names."""
     if _is_cupy(s) or _is_cupy(d):
         return Source("device-edges", obj, s, d, on_gpu=True, edges=int(getattr(s, "size", 0)))
+    no_masked(s, "src")
+    no_masked(d, "dst")
     s, d = np.asarray(s), np.asarray(d)
     if is_named(s) or is_named(d):
         return Source("names", obj, s, d, edges=len(s))
@@ -197,6 +201,8 @@ def _pair(obj, s, d) -> Source:
 def _edge_array(obj, arr, edges: bool = False) -> Source:
     """An array: an (m, 2) edge list or a square adjacency matrix (2 x 2: an error, unless ``edges``)."""
     if not _is_cupy(arr):
+        if np.ndim(arr) == 2 and np.shape(arr)[1] == 2 and (edges or np.shape(arr)[0] != 2):
+            no_masked(arr, "the edge array")      # read as edges (a masked matrix's hidden entries are no edges)
         arr = np.asarray(arr)
         if arr.ndim == 2 and arr.shape[1] == 2 and (edges or is_named(arr)):
             return _pair(obj, arr[:, 0], arr[:, 1])     # names: an edge list, never a matrix
@@ -208,10 +214,16 @@ def _edge_array(obj, arr, edges: bool = False) -> Source:
     if len(shape) == 2 and shape[0] == shape[1]:
         if shape[0] == 2:
             raise ValueError(AMBIGUOUS_2X2)
-        return Source("matrix", obj, on_gpu=_is_cupy(arr))
+        said = (AS_MATRIX_3X3,) if shape[0] == 3 and arr.dtype != np.bool_ else ()
+        return Source("matrix", obj, on_gpu=_is_cupy(arr), notes=said)
     if len(shape) != 2 or shape[1] != 2:
         raise edge_shape_error(shape)
     return _pair(obj, arr[:, 0], arr[:, 1])
+
+
+#: the note of a 3 x 3 array, which could also be three weighted edges (u, v, w)
+AS_MATRIX_3X3 = ("a 3 x 3 array is read as the adjacency matrix of 3 vertices; for 3 weighted edges (u, v, w) "
+                 "pass (a[:, 0], a[:, 1])")
 
 
 def _adjacency_dict(adj: dict) -> Source:
@@ -287,7 +299,7 @@ def as_graph(obj: Any, n: int | None = None, *, relabel=False, source=None, targ
 
     >>> as_graph(([0, 1], [1, 2])).n
     3
-    >>> as_graph(np.array([[0, 1, 0], [0, 0, 0], [0, 0, 0]])).m
+    >>> as_graph(np.array([[0, 1, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]])).m
     1
     >>> import pandas as pd
     >>> g = as_graph(pd.DataFrame({"w": [1.5], "a": ["x"], "b": ["y"]}), source="a", target="b")
@@ -296,8 +308,10 @@ def as_graph(obj: Any, n: int | None = None, *, relabel=False, source=None, targ
     """
     if isinstance(obj, Graph) and n is None and relabel is False:
         return obj
-    return to_graph(describe(obj, source=source, target=target, format=format, header=header, names=names),
-                    n, relabel)
+    src = describe(obj, source=source, target=target, format=format, header=header, names=names)
+    g = to_graph(src, n, relabel)
+    note(list(src.notes) + list(src.read_notes))    # the guesses made reading it, as gconn.load reports them
+    return g
 
 
 _TABLE_MODULES = ("pandas", "polars", "pyarrow", "cudf")
