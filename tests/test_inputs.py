@@ -761,3 +761,14 @@ def test_python_adjacency_dict_of_names():
     assert k == 2 and dict(zip(names.tolist(), labels.tolist())) == {"a": 0, "b": 0, "c": 1, "d": 0}
     with pytest.raises(ValueError, match="2 x 2 array could be 2 edges"):
         gconn.connected_components([[0, 1], [1, 0]], backend="cpu")   # lists of lists stay a question
+
+
+def test_an_empty_table_has_no_edges():
+    """pandas makes an empty column float: an empty edge table was 'column 'src' has float dtype'."""
+    empty = pd.DataFrame({"src": [], "dst": []})
+    assert empty["src"].dtype.kind == "f"
+    k, labels = gconn.connected_components(empty, backend="cpu")
+    assert k == 0 and labels.size == 0
+    assert gconn.as_graph(empty).n == 0
+    with pytest.raises(TypeError, match="float dtype"):
+        gconn.connected_components(pd.DataFrame({"src": [0.0], "dst": [1.0]}), backend="cpu")

@@ -66,6 +66,8 @@ def check_column(values, where: str):
     kind = values.dtype.kind
     if kind in "OSU":
         return values
+    if values.size == 0 and kind in "fb":
+        return values.astype(np.int64)      # an empty table's columns: pandas makes them float
     if kind == "f":
         raise TypeError(f"{where} has float dtype {values.dtype}; vertex ids must be integers or names "
                         "(cast the column, e.g. .astype('int64'), if its values are whole numbers)")
