@@ -350,21 +350,6 @@ def turns(keys, fn, repeat: int, warmup: int = 1, alternate: bool = False) -> di
     return out
 
 
-def in_turns(fns, repeat: int, warmup: int = 1, before=None) -> list[list[float]]:
-    """Seconds of ``repeat`` calls of each of ``fns`` in :func:`turns`; ``before[i]``, where
-    not None, runs untimed ahead of each call of ``fns[i]``.
-
-    >>> [len(t) for t in in_turns([lambda: 1, lambda: 2], 3)]
-    [3, 3]
-    """
-    def call(i, _):
-        if before and before[i] is not None:
-            before[i]()
-        return next(time_calls(fns[i], 1))[0]
-
-    return list(turns(range(len(fns)), call, repeat, warmup).values())
-
-
 def this_tree() -> str:
     """The source tree gconn is imported from here (``--tree``'s default)."""
     return str(Path(__file__).resolve().parents[2])

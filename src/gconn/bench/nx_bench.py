@@ -18,7 +18,7 @@ import statistics
 import sys
 import warnings
 
-from gconn.bench.harness import in_turns, machine, md_table, positive_int
+from gconn.bench.harness import machine, md_table, positive_int, time_calls, turns
 
 
 LABEL_KINDS = ("int", "str", "int-copies", "str-copies")
@@ -68,7 +68,14 @@ def _rows(G, labels: str, function: str, repeat: int, log) -> list[tuple]:
         ("conversion alone", lambda: BackendInterface.convert_from_nx(G), None),
         (f"gconn warm, {count}", lambda: getattr(nx, count)(G, backend="gconn"), None))
     log(f"  {labels} {function}: {', '.join(name for name, _, _ in methods)}")
-    times = in_turns([fn for _, fn, _ in methods], repeat, before=[ahead for _, _, ahead in methods])
+
+    def call(i, _):
+        _, fn, ahead = methods[i]
+        if ahead is not None:
+            ahead()     # untimed
+        return next(time_calls(fn, 1))[0]
+
+    times = list(turns(range(len(methods)), call, repeat).values())
     nx_median = statistics.median(times[0])
     return [(labels, function, G.number_of_nodes(), G.number_of_edges(), method, statistics.median(t), min(t),
              max(t), len(t), nx_median / statistics.median(t)) for (method, _, _), t in zip(methods, times)]

@@ -200,17 +200,10 @@ def _revision() -> str:
 def in_trees(trees: list, args: list, rounds: int) -> list:
     """Rows of each case, one column per tree: the median over ``rounds``
     fresh processes (``PYTHONPATH`` = the tree) of its median, in turns."""
-    import json
-    import sys
-    per = {t: [] for t in trees}
-    for _ in range(rounds):
-        for t in trees:
-            env = dict(os.environ, PYTHONPATH=os.path.abspath(t))
-            r = subprocess.run([sys.executable, __file__, "--json", *args], env=env, capture_output=True,
-                               text=True, check=False)
-            if r.returncode:
-                raise SystemExit(f"{t}: {r.stderr[-1500:]}")
-            per[t].append(json.loads(r.stdout.strip().splitlines()[-1]))
+    from gconn.bench.harness import child_json, turns
+    # this file, not the tree's: the trees differ in the library alone
+    code = "import runpy, sys; sys.argv = sys.argv[1:]; runpy.run_path(sys.argv[0], run_name='__main__')"
+    per = turns(trees, lambda t, _: child_json(t, code, __file__, "--json", *args), rounds, warmup=0)
     rows = []
     for i, row in enumerate(per[trees[0]][0]):
         meds = [float(np.median([run[i]["median_us"] for run in per[t]])) for t in trees]
@@ -236,6 +229,7 @@ def main(argv=None) -> int:
         import json
         print(json.dumps(run(a.n, a.batches, a.warmup, a.size, a.seed, chunk=a.chunk, variants=a.variants)))
         return 0
+    # not at the top: a --json child runs this file beside another tree's gconn
     from gconn.bench.harness import cpu_snapshot, load_note, machine, md_table
     before, load = cpu_snapshot(), os.getloadavg()
     if a.tree:
