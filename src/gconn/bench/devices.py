@@ -18,7 +18,7 @@ import time
 
 import numpy as np
 
-from gconn.bench.harness import Timing, stamp
+from gconn.bench.harness import Timing, md_table, stamp
 
 
 def _gpu_counts(total: int, asked: str | None) -> list:
@@ -190,18 +190,16 @@ def run_counts(src, dst, counts: list, budget: str, repeat: int, warmup: int, lo
 
 def report(rows: list, m: int, n: int, budget: str, memory: str = "pageable") -> str:
     one = rows[0]["wall_s"]
-    lines = [f"R-MAT, n = {n:,}, m = {m:,} edge samples (int32 arrays in {memory} host memory), budget {budget} "
-             "a GPU", "",
-             "| GPUs | first call s | repeated s | speedup | feeds s | merge s | labels s | feeds GB/s "
-             "| copies alone GB/s | fills alone GB/s | feeds / copies | per-GPU link GB/s | per-GPU peak GiB | chunks |",
-             "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|"]
-    for r in rows:
-        lines.append(
-            f"| {r['gpus']} | {r['first_s']:.3f} | {r['wall_s']:.3f} | {one / r['wall_s']:.2f}x | {r['feeds_s']:.3f} "
-            f"| {r['merge_s']:.3f} | {r['labels_s']:.3f} | {r['feeds_gbs']:.1f} | {r['copy_alone_gbs']:.1f} "
-            f"| {r['fill_alone_gbs']:.1f} | {r['feeds_gbs'] / r['copy_alone_gbs']:.0%} | {', '.join(f'{x:.1f}' for x in r['link_gbs'])} "
-            f"| {', '.join(f'{x:.2f}' for x in r['peak_gib'])} | {', '.join(map(str, r['chunks']))} |")
-    return "\n".join(lines)
+    cells = [[r["gpus"], f"{r['first_s']:.3f}", f"{r['wall_s']:.3f}", f"{one / r['wall_s']:.2f}x", f"{r['feeds_s']:.3f}",
+              f"{r['merge_s']:.3f}", f"{r['labels_s']:.3f}", f"{r['feeds_gbs']:.1f}", f"{r['copy_alone_gbs']:.1f}",
+              f"{r['fill_alone_gbs']:.1f}", f"{r['feeds_gbs'] / r['copy_alone_gbs']:.0%}",
+              ", ".join(f"{x:.1f}" for x in r["link_gbs"]), ", ".join(f"{x:.2f}" for x in r["peak_gib"]),
+              ", ".join(map(str, r["chunks"]))] for r in rows]
+    return "\n".join([f"R-MAT, n = {n:,}, m = {m:,} edge samples (int32 arrays in {memory} host memory), budget "
+                      f"{budget} a GPU", "",
+                      md_table(["GPUs:", "first call s:", "repeated s:", "speedup:", "feeds s:", "merge s:",
+                                "labels s:", "feeds GB/s:", "copies alone GB/s:", "fills alone GB/s:",
+                                "feeds / copies:", "per-GPU link GB/s", "per-GPU peak GiB", "chunks"], cells)])
 
 
 def main(argv=None) -> int:

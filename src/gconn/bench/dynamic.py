@@ -17,7 +17,7 @@ import time
 
 import numpy as np
 
-from gconn.bench.harness import Timing, stamp
+from gconn.bench.harness import Timing, md_table, stamp
 
 
 def simple_edges(spec: str):
@@ -208,22 +208,17 @@ def _by_kernel(events) -> dict:
 def report(rows: list, spec: str, n: int, m: int, backend: str = "cpu", on_device: bool = False,
            back_to_back: bool = False) -> str:
     nk = any("networkit" in r for r in rows)
-    head = "| batch | deletions | gconn s | updates/s | recompute s | recompute / gconn |"
-    rule = "|--:|--:|--:|--:|--:|--:|"
+    columns = ["batch:", "deletions:", "gconn s:", "updates/s:", "recompute s:", "recompute / gconn:"]
+    cells = [[f"{r['size']:,}", f"{r['deletes']:.0%}", f"{r['gconn']:.4f}", f"{r['size'] / r['gconn']:,.0f}",
+              f"{r['recompute']:.4f}", f"{r['recompute'] / r['gconn']:.1f}x"] for r in rows]
     if nk:
-        head += " NetworKit s | NetworKit / gconn |"
-        rule += "--:|--:|"
+        columns += ["NetworKit s:", "NetworKit / gconn:"]
+        for r, row in zip(rows, cells):
+            row += [f"{r['networkit']:.4f}", f"{r['networkit'] / r['gconn']:.1f}x"] if "networkit" in r else ["", ""]
     lines = [f"{spec}: n = {n:,}, {m:,} distinct edges (90% present at the start); DynamicConnectivity and "
              f"the recomputation on the {backend.upper()}"
              + ("; the batches as CuPy arrays" if on_device else "")
-             + ("; the batches back to back" if back_to_back else ""), "", head, rule]
-    for r in rows:
-        line = (f"| {r['size']:,} | {r['deletes']:.0%} | {r['gconn']:.4f} | {r['size'] / r['gconn']:,.0f} | "
-                f"{r['recompute']:.4f} | {r['recompute'] / r['gconn']:.1f}x |")
-        if nk:
-            line += (f" {r['networkit']:.4f} | {r['networkit'] / r['gconn']:.1f}x |" if "networkit" in r
-                     else " | |")
-        lines.append(line)
+             + ("; the batches back to back" if back_to_back else ""), "", md_table(columns, cells)]
     if any("kernels" in r for r in rows):
         lines += ["", "The structure's kernels, ms a batch by CUDA events (each launch's span, its host side "
                       "included where the GPU waited; CuPy's own operations not counted), the largest first:", ""]

@@ -307,28 +307,17 @@ def launch_overhead(log, launches: int = 2000) -> dict:
     return out
 
 
-def _fresh_ms(v, dg, fn, repeat: int, warmup: int) -> Timing:
-    """Median device ms of ``fn(state)`` on a fresh incremental structure each run."""
+def _state(v, dg):
+    """A fresh incremental structure of variant ``v`` for ``dg``'s vertices."""
     from gconn.backends import gpu
-
-    def once():
-        st = gpu.IncrementalState(v, dg.id_dtype)
-        st.reserve(dg.n)
-        return _median_ms(lambda: fn(st), 1, 0)
-
-    return Timing([once() for _ in range(warmup + repeat)][warmup:])
+    st = gpu.IncrementalState(v, dg.id_dtype)
+    st.reserve(dg.n)
+    return st
 
 
-def _api_ms(variant: str, n: int, src, dst, repeat: int, warmup: int) -> Timing:
-    """Median device ms of one ``insert(src, dst)`` through the public API, into a fresh
-    :class:`gconn.IncrementalConnectivity` each run."""
-    import gconn
-
-    def once():
-        ic = gconn.IncrementalConnectivity(n, algorithm=variant, backend="gpu")
-        return _median_ms(lambda: ic.insert(src, dst), 1, 0)
-
-    return Timing([once() for _ in range(warmup + repeat)][warmup:])
+def _fresh_ms(make, fn, repeat: int, warmup: int) -> Timing:
+    """Median device ms of ``fn(x)`` on a fresh ``x = make()`` each run."""
+    return Timing([_median_ms(lambda: fn(x), 1, 0) for x in (make() for _ in range(warmup + repeat))][warmup:])
 
 
 def _forest_row(name: str, dg, k: int, repeat: int, warmup: int, log) -> dict:
@@ -467,16 +456,16 @@ def bench_graph(name: str, prepared, repeat: int, warmup: int, log, finishes=FIN
     row["incremental"] = []
     for variant in incremental:
         v = design.Variant.parse(variant, "incremental")
-        st = gpu.IncrementalState(v, dg.id_dtype)
-        st.reserve(n)
+        st = _state(v, dg)
         st.insert(src, dst)
         _check(name, f"incremental {variant}", st.roots(n), expected)
-        ms = _fresh_ms(v, dg, lambda st: st.insert(src, dst), repeat, warmup)
+        ms = _fresh_ms(lambda: _state(v, dg), lambda st: st.insert(src, dst), repeat, warmup)
         # the same batch through the public API (issue 57: at least 80% of the kernels' throughput)
-        ic = gconn.IncrementalConnectivity(n, algorithm=variant, backend="gpu")
+        fresh = functools.partial(gconn.IncrementalConnectivity, n, algorithm=variant, backend="gpu")
+        ic = fresh()
         ic.insert(src, dst)
         _check(name, f"incremental {variant} through the API", ic.labels(), expected)
-        api = _api_ms(variant, n, src, dst, repeat, warmup)
+        api = _fresh_ms(fresh, lambda ic: ic.insert(src, dst), repeat, warmup)
         row["incremental"].append(dict(variant=variant, ms=ms, edges_per_s=_per_s(dg.m, ms), api_ms=api,
                                        api_share=ms / api))
         log(f"  incremental {variant:40s} {ms:8.3f} ms  {dg.m / (ms / 1e3):.3e} edges/s; through the API "
@@ -493,7 +482,6 @@ def bench_incremental_curves(prepared, repeat: int, warmup: int, log, variants=I
     100 consecutive batches on one structure) and against the share of inserts in one mixed batch of
     every edge."""
     from gconn import design
-    from gconn.backends import gpu
     from gconn.graph import Graph
     xp = _xp()
     n, s, d = prepared[:3]
@@ -515,8 +503,7 @@ def bench_incremental_curves(prepared, repeat: int, warmup: int, log, variants=I
             count = max(1, min(m // b, 100))
 
             def run_batches():
-                st = gpu.IncrementalState(v, dg.id_dtype)
-                st.reserve(dg.n)
+                st = _state(v, dg)
                 for i in range(count):
                     st.insert(src[i * b:(i + 1) * b], dst[i * b:(i + 1) * b])
 
@@ -526,7 +513,7 @@ def bench_incremental_curves(prepared, repeat: int, warmup: int, log, variants=I
             if b == m:
                 break
         for share, kinds, qs, qd in mixes:
-            ms = _fresh_ms(v, dg, lambda st: st.mixed(kinds, qs, qd), repeat, warmup)
+            ms = _fresh_ms(lambda: _state(v, dg), lambda st: st.mixed(kinds, qs, qd), repeat, warmup)
             out["mixed"].append(dict(variant=name, insert_share=share, ops_per_s=_per_s(m, ms)))
             log(f"  {name:40s} inserts {100 * share:3.0f}% {m / (ms / 1e3):.3e} ops/s")
     return out
