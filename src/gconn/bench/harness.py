@@ -378,16 +378,10 @@ def md_table(columns, rows) -> str:
     return "\n".join([body[0], "|" + "|".join(rule) + "|", *body[1:]])
 
 
-def _bench_scipy(g: Graph, label: str, warmup: int, repeat: int):
+def _scipy(g: Graph):
     from scipy.sparse.csgraph import connected_components
     A = g.to_scipy()
-    row = Row(label, g.n, g.m, "scipy", "connected_components", "cpu")
-    labels = None
-    for secs, (k, labels) in time_calls(lambda: connected_components(A, directed=False), repeat, warmup):
-        row.times.append(secs)
-        row.components = int(k)
-    row.largest = _largest(labels)
-    return row, labels
+    return (lambda: connected_components(A, directed=False)), lambda result: result[1]
 
 
 def _networkx(g: Graph):
@@ -425,6 +419,17 @@ def _igraph(g: Graph):
     return G.connected_components, lambda c: np.asarray(c.membership)
 
 
+def _time_library(row: Row, build, g: Graph, repeat: int, warmup: int) -> np.ndarray:
+    """Time a library's call on its graph (built untimed) into ``row``; its labels.  ``build`` is a builder
+    of :data:`PEERS`."""
+    call, labels_of = build(g)
+    for secs, result in time_calls(call, repeat, warmup):
+        row.times.append(secs)
+    labels = labels_of(result)
+    row.components, row.largest = int(np.unique(labels).size), _largest(labels)
+    return labels
+
+
 #: the libraries timed beside gconn on the same graph (SciPy is the reference): name -> (module, builder);
 #: a builder makes the library's graph, untimed, and returns the timed call and a reader of its labels
 PEERS = {"networkx": ("networkx", _networkx), "networkit": ("networkit", _networkit),
@@ -444,12 +449,7 @@ def _bench_peer(name: str, g: Graph, label: str, warmup: int, repeat: int, ref_l
             row.note = "skipped (too large)"
             return row
         repeat, warmup = min(repeat, NX_MAX_RUNS), 0
-    call, labels_of = build(g)
-    for secs, result in time_calls(call, repeat, warmup):
-        row.times.append(secs)
-    labels = labels_of(result)
-    row.components, row.largest = int(np.unique(labels).size), _largest(labels)
-    row.correct = same_partition(labels, ref_labels)
+    row.correct = same_partition(_time_library(row, build, g, repeat, warmup), ref_labels)
     if not row.correct:
         row.note = "components differ from scipy's"
     return row
@@ -510,7 +510,8 @@ def run(graphs, *, variants="auto", backend="auto", repeat=5, warmup=1,
             bar.set_description(f"{label}: loading")
             g, _ = graph_source(source)
             bar.set_description(f"{label}: scipy")
-            ref, ref_labels = _bench_scipy(g, label, warmup, repeat)
+            ref = Row(label, g.n, g.m, "scipy", "connected_components", "cpu")
+            ref_labels = _time_library(ref, _scipy, g, repeat, warmup)
             bar.update()
             graph_rows = [ref]
             gdev = g.to_device() if backend == "gpu" else g
