@@ -109,20 +109,19 @@ def main(argv=None) -> int:
 
     def report(done):
         # CI shows a line per tenth of the kernels while it waits
-        results.extend(done)
-        if len(results) % max(1, len(todo) // 10) == 0 or len(results) == len(todo):
-            print(f"compile_check: {len(results)} of {len(todo)} kernels, {time.perf_counter() - t0:.0f} s",
-                  file=sys.stderr, flush=True)
+        for result in done:
+            results.append(result)
+            if len(results) % max(1, len(todo) // 10) == 0 or len(results) == len(todo):
+                print(f"compile_check: {len(results)} of {len(todo)} kernels, {time.perf_counter() - t0:.0f} s",
+                      file=sys.stderr, flush=True)
 
     if args.jobs > 1:
         import multiprocessing as mp
         with mp.get_context("fork").Pool(args.jobs, initializer=_init) as pool:
-            for result in pool.imap_unordered(_compile, todo, chunksize=1):
-                report([result])
+            report(pool.imap_unordered(_compile, todo, chunksize=1))
     else:
         _init()
-        for j in todo:
-            report([_compile(j)])
+        report(map(_compile, todo))
     failed = [(j, err) for j, err in results if err]
     for (kind, key, dts), err in failed:
         print(f"FAILED {kind} {key} {dts}:\n{err}", file=sys.stderr)

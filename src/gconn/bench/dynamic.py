@@ -112,9 +112,7 @@ def run(spec: str, sizes: list, fractions: list, rounds: int, networkit: int = 1
         sync = lambda: None     # noqa: E731
 
     def recompute(live):
-        if not gpu:
-            return gconn.connected_components(tuple(live), backend="cpu")
-        k, labels = gconn.connected_components(live, backend="gpu")
+        k, labels = gconn.connected_components(tuple(live), backend=backend)
         sync()
         return k, labels
 

@@ -201,13 +201,13 @@ def _spread(xs, scale=1e3) -> str:
 
 def measure(trees: list, edges: int, repeat: int, folder: Path, only=None, backend: str = "cpu") -> list:
     """Rows ``(case, figure, {tree: figures})`` of every case, and the files."""
-    chosen = [(name, how) for name, how in cases(dict.fromkeys((*TEXT, "npy", "sparse", "canon", "k"), ""), backend)
+    chosen = [name for name, _ in cases(dict.fromkeys((*TEXT, "npy", "sparse", "canon", "k"), ""), backend)
               if not only or any(o in name for o in only)]
     # only the text files a chosen case reads (writing them takes minutes at 2**26 edges)
-    files = make_files(edges, folder, [f for f in TEXT if any(f".{f}" in name for name, _ in chosen)])
+    files = make_files(edges, folder, [f for f in TEXT if any(f".{f}" in name for name in chosen)])
     rows = []
     for name, how in cases(files, backend):
-        if only and not any(o in name for o in only):
+        if name not in chosen:
             continue
         got = turns(trees, lambda t, _: run_once(how, t, files["k"]), repeat)
         figures = {"cli": ["wall_s", "maxrss_mb"], "gpu-peer": ["answer_s"]}.get(

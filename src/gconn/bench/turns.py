@@ -24,10 +24,8 @@ from gconn.bench.harness import child_json, spread, stamp, turns
 _CHILD = r"""
 import json, os, sys, time, statistics
 import gconn
-spec, backend, variants, repeat, launched, host = sys.argv[1], sys.argv[2], sys.argv[3].split(","), \
-    int(sys.argv[4]), sys.argv[5] == "1", sys.argv[6] == "1"
-forest = len(sys.argv) > 7 and sys.argv[7] == "1"
-idle = float(sys.argv[8]) if len(sys.argv) > 8 else 0.0
+spec, backend, variants, repeat = sys.argv[1], sys.argv[2], sys.argv[3].split(","), int(sys.argv[4])
+launched, host, forest, idle = sys.argv[5] == "1", sys.argv[6] == "1", sys.argv[7] == "1", float(sys.argv[8])
 problem = "forest" if forest else "cc"
 
 
@@ -104,8 +102,7 @@ def main(argv=None):
     for spec in a.graphs:
         per = turns(a.tree, lambda t, _: child_json(t, _CHILD, spec, a.backend, ",".join(a.variants),
                                                     a.repeat, int(a.launched), int(a.host), int(a.forest), a.idle),
-                    a.rounds,
-                    warmup=0)
+                    a.rounds, warmup=0)
         for v in a.variants:
             ks = {run[v][1] for t in a.tree for run in per[t]}
             if len(ks) != 1:
