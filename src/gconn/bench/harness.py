@@ -323,16 +323,6 @@ def json_timings(obj, back: bool = False):
     return out
 
 
-def median_time(fn, repeat: int, warmup: int = 1) -> Timing:
-    """Median wall seconds of ``repeat`` calls of ``fn`` after ``warmup`` untimed ones, with
-    their spread (:class:`Timing`).
-
-    >>> median_time(lambda: None, 3) >= 0
-    True
-    """
-    return Timing(s for s, _ in time_calls(fn, repeat, warmup))
-
-
 def turns(keys, fn, repeat: int, warmup: int = 1, alternate: bool = False) -> dict:
     """``{key: [fn(key, warm) of each of the last repeat rounds]}``: the keys take turns
     (A B A B ...) round by round, ``warm`` true in the first ``warmup`` rounds, so that a drift
