@@ -32,13 +32,8 @@ def _gpu_counts(total: int, asked: str | None) -> list:
         if any(not 1 <= c <= total for c in counts):
             raise SystemExit(f"--gpus {asked}: this machine has {total} GPU(s)")
         return counts
-    out, k = [], 1
-    while k <= total:
-        out.append(k)
-        k *= 2
-    if out[-1] != total:
-        out.append(total)
-    return out
+    out = [1 << i for i in range(total.bit_length())]
+    return out if out[-1] == total else out + [total]
 
 
 class PinnedShares:

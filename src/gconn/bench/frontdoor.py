@@ -143,10 +143,8 @@ def make_files(edges: int, folder: Path, formats=TEXT) -> dict:
 
 
 def _components_line(out: str) -> int | None:
-    for line in out.splitlines():
-        if line.startswith("components"):
-            return int(line.split()[1].replace(",", ""))
-    return None
+    return next((int(line.split()[1].replace(",", "")) for line in out.splitlines() if line.startswith("components")),
+                None)
 
 
 def cases(files: dict, backend: str = "cpu") -> list:

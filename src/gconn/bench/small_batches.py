@@ -109,15 +109,12 @@ def _cases(modes, variants=None):
             cases.append((f"{v}: insert+connected", v, "phased", _pair, True, False))
             cases.extend((f"{v}: process {mode}", v, mode, _mixed, True, False) for mode in modes)
         return cases
-    cases = [("insert+connected, lists", "auto", "phased", _pair, False, False),
-             ("insert+connected, arrays", "auto", "phased", _pair, True, False)]
-    for mode in modes:
-        cases.append((f"process {mode}, lists", "auto", mode, _mixed, False, False))
-    for mode in modes:
-        cases.append((f"process {mode}, arrays", "auto", mode, _mixed, True, False))
-    cases.append(("insert+connected, lists, checked path", "auto", "phased", _pair, False, True))
-    cases.append(("process phased, lists, checked path", "auto", "phased", _mixed, False, True))
-    return cases
+    kinds = (("lists", False), ("arrays", True))
+    cases = [(f"insert+connected, {kind}", "auto", "phased", _pair, arrays, False) for kind, arrays in kinds]
+    cases += [(f"process {mode}, {kind}", "auto", mode, _mixed, arrays, False) for kind, arrays in kinds
+              for mode in modes]
+    return cases + [("insert+connected, lists, checked path", "auto", "phased", _pair, False, True),
+                    ("process phased, lists, checked path", "auto", "phased", _mixed, False, True)]
 
 
 def run(n: int = 100_000, batches: int = 3000, warmup: int = 300, size: int = 10, seed: int = 0,
