@@ -154,30 +154,25 @@ def compression(path: Path):
     return next((c for c in COMPRESSIONS if head.startswith(c[0])), None)
 
 
-def is_compressed(path: Path) -> bool:
-    return compression(path) is not None
-
-
-def decompress_error(path: Path, error: Exception) -> ValueError:
+@contextlib.contextmanager
+def open_binary(path: Path):
+    """``path`` opened to read its bytes, decompressed where it is compressed; a corrupt stream is
+    a ValueError naming the file."""
     kind = compression(path)
-    return ValueError(f"{path.name}: corrupt or truncated {kind[2] if kind else 'compressed'} data ({error})")
-
-
-def open_binary(path: Path, compressed: bool):
-    """``path`` opened to read its bytes, decompressed where ``compressed``."""
-    return compression(path)[1].open(path, "rb") if compressed else open(path, "rb")
+    try:
+        with kind[1].open(path, "rb") if kind else open(path, "rb") as f:
+            yield f
+    except DECOMPRESS_ERRORS as e:
+        raise ValueError(f"{path.name}: corrupt or truncated {kind[2] if kind else 'compressed'} data ({e})") \
+            from None
 
 
 def read_bytes(path: Path) -> np.ndarray:
     """The (decompressed) content of ``path``, uint8."""
-    if not is_compressed(path):
+    if compression(path) is None:
         return np.fromfile(path, np.uint8)
-    try:
-        with open_binary(path, True) as f:
-            data = f.read()
-    except DECOMPRESS_ERRORS as e:
-        raise decompress_error(path, e) from None
-    return np.frombuffer(data, np.uint8)
+    with open_binary(path) as f:
+        return np.frombuffer(f.read(), np.uint8)
 
 
 #: bytes looked at before a whole text is searched for LF

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from gconn.io import _parsers as K
-from gconn.io._files import DECOMPRESS_ERRORS, decompress_error, open_binary
+from gconn.io._files import open_binary
 from gconn.io.edgelist import bound_origin, check_count_line, from_base, parse_error, without_nx_data
 from gconn.io.binary import edge_array, edge_arrays, layout
 from gconn.io.identify import FileInfo, identify
@@ -137,21 +137,15 @@ def _fill(f, buf: bytearray, start: int) -> int:
 
 def _line_blocks(info: FileInfo):
     """An edge list's data as uint8 arrays of whole lines, about BLOCK_BYTES each (or one longer line)."""
-    try:
-        with open_binary(info.path, info.compressed) as raw:
-            if info.dialect.start:
-                raw.seek(info.dialect.start)
-            f = _ReadAhead(raw, BLOCK_BYTES) if info.compressed else raw
-            try:
-                if info.dialect.nx_data:
-                    yield from map(without_nx_data, _split(f, info.cr))
-                else:
-                    yield from _split(f, info.cr)
-            finally:
-                if info.compressed:
-                    f.close()
-    except DECOMPRESS_ERRORS as e:
-        raise decompress_error(info.path, e) from None
+    with open_binary(info.path) as raw:
+        if info.dialect.start:
+            raw.seek(info.dialect.start)
+        f = _ReadAhead(raw, BLOCK_BYTES) if info.compressed else raw
+        try:
+            yield from map(without_nx_data, _split(f, info.cr)) if info.dialect.nx_data else _split(f, info.cr)
+        finally:
+            if info.compressed:
+                f.close()
 
 
 def _split(f, cr: bool = False):

@@ -10,10 +10,9 @@ import re
 
 import numpy as np
 
-from gconn.graph import numba_free
 from gconn.io._files import FileEdges, check_declared, cr_lines, quote, read_bytes
 from gconn.io import _parsers as K
-from gconn.io.edgelist import write_pairs
+from gconn.io.edgelist import parse_text, write_pairs
 
 #: the problem line: its kind, n and m
 _PROBLEM = re.compile(rb"p[ \t]+([A-Za-z]\w*)[ \t]+(\d+)[ \t]+(\d+)[ \t]*$")
@@ -74,17 +73,8 @@ def read(info, n: int | None, relabelled: bool):
     head = bytes(buf[:1 << 16])
     first = next((ln for ln in head.split(b"\n") if ln.strip() and not ln.lstrip().startswith(b"#")), None)
     fields = len(first.split()) if first is not None else 2
-    args = (0, fields, 0, 1, True, n_file + 1)      # blanks, the fields, ids below n + 1
-    if numba_free() or buf.size < (1 << 20):
-        cap = K.count_lines(buf)
-        src, dst = np.empty(cap, np.int64), np.empty(cap, np.int64)
-        k, status, line, start, end, value, _ = K.parse_edges(buf, 0, 1, *args, src, dst)
-    else:       # parallel pieces where numba is loaded, as an edge list's
-        import numba
-        pieces = 4 * numba.get_num_threads()
-        cap = buf.size // 4 + pieces + 1
-        src, dst = np.empty(cap, np.int64), np.empty(cap, np.int64)
-        k, status, line, start, end, value, _ = K.parse_block(buf, 0, 1, *args, pieces, src, dst)
+    # blanks, the fields, ids below n + 1
+    src, dst, k, status, line, start, end, value, _ = parse_text(buf, 0, 1, (0, fields, 0, 1, True, n_file + 1))
     if status != K.OK:
         where = f"{name}, line {line}"
         if status == K.OUT_OF_RANGE:

@@ -461,19 +461,7 @@ def read_file(info, n: int | None, relabelled: bool):
         return FileEdges(empty, empty, d.declared_n)
     limit = n if n is not None else (-1 if relabelled or d.declared_n is None else d.declared_n)
     limit = limit + d.base if limit >= 0 else limit
-    # parallel pieces where numba is loaded
-    if numba_free() or buf.size - d.start < (1 << 20):
-        cap = K.count_lines(buf)
-        src, dst = np.empty(cap, np.int64), np.empty(cap, np.int64)
-        k, status, line, start, end, value, fld = K.parse_edges(buf, d.start, d.line, *d.parser_args, limit,
-                                                                src, dst)
-    else:
-        import numba
-        pieces = 4 * numba.get_num_threads()
-        cap = (buf.size - d.start) // 4 + pieces + 1
-        src, dst = np.empty(cap, np.int64), np.empty(cap, np.int64)
-        k, status, line, start, end, value, fld = K.parse_block(buf, d.start, d.line, *d.parser_args, limit,
-                                                                pieces, src, dst)
+    src, dst, k, status, line, start, end, value, fld = parse_text(buf, d.start, d.line, (*d.parser_args, limit))
     if status != K.OK:
         raise parse_error(info.path, d, status, line, buf[start:end], value, fld, limit - d.base,
                           "given" if n is not None else bound_origin(d))
@@ -487,6 +475,21 @@ def read_file(info, n: int | None, relabelled: bool):
         s, t, ids = dense_ids(src[:k], dst[:k])
         return FileEdges(s, t, ids.size, ids)
     return FileEdges(src[:k], dst[:k], d.declared_n)
+
+
+def parse_text(buf: np.ndarray, start: int, line: int, args: tuple) -> tuple:
+    """``(src, dst, *result)`` of ``_kernels.parse_edges`` over a whole text from byte ``start`` (on
+    ``line``), ``args`` its (delimiter, fields, columns, numbers, limit); parallel pieces where numba is
+    loaded."""
+    if numba_free() or buf.size - start < (1 << 20):
+        cap = K.count_lines(buf)
+        src, dst = np.empty(cap, np.int64), np.empty(cap, np.int64)
+        return (src, dst, *K.parse_edges(buf, start, line, *args, src, dst))
+    import numba
+    pieces = 4 * numba.get_num_threads()
+    cap = (buf.size - start) // 4 + pieces + 1
+    src, dst = np.empty(cap, np.int64), np.empty(cap, np.int64)
+    return (src, dst, *K.parse_block(buf, start, line, *args, pieces, src, dst))
 
 
 def snap_count(info, fe: FileEdges, n: int | None, relabel) -> FileEdges:
@@ -650,21 +653,21 @@ def write(graph, f, sep: str) -> None:
     input ids or names (quoted), each vertex without an edge as a self loop."""
     head, a, b = f"n={graph.n} m={graph.m}", graph.src, graph.dst
     nodes = graph.nodes
+    if nodes is not None:
+        alone = without_edges(graph)
+        a, b = np.concatenate([a, alone]), np.concatenate([b, alone])
     if nodes is not None and np.asarray(nodes).dtype.kind in "OSU":
         names = np.array(['"' + str(x).replace('"', '""') + '"' for x in nodes], dtype=object)
-        alone = names[without_edges(graph)]
         f.write(f"# gconn edge list: vertices=listed ids=names m={graph.m} (a vertex without edges is a self "
                 "loop)\n".encode())
-        for i in range(0, a.size + alone.size, _CHUNK):
-            s = np.concatenate([names[a[i:i + _CHUNK]], alone[max(i - a.size, 0):max(i + _CHUNK - a.size, 0)]])
-            t = np.concatenate([names[b[i:i + _CHUNK]], alone[max(i - a.size, 0):max(i + _CHUNK - a.size, 0)]])
-            f.write("".join(f"{x}{sep}{y}\n" for x, y in zip(s, t)).encode())
+        for i in range(0, a.size, _CHUNK):
+            f.write("".join(f"{x}{sep}{y}\n" for x, y in zip(names[a[i:i + _CHUNK]], names[b[i:i + _CHUNK]]))
+                    .encode())
         return
     if nodes is not None:
-        ids = np.asarray(graph.nodes, np.int64)
-        alone = ids[without_edges(graph)]
+        ids = np.asarray(nodes, np.int64)
         head = f"vertices=listed m={graph.m} (input ids; a vertex without edges is a self loop)"
-        a, b = np.concatenate([ids[a], alone]), np.concatenate([ids[b], alone])
+        a, b = ids[a], ids[b]
     f.write(f"# gconn edge list: {head}\n".encode())
     write_pairs(f, a, b, 0, sep)
 

@@ -13,8 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from gconn.io._files import (COMPRESSIONS, DECOMPRESS_ERRORS, cr_lines, decompress_error, is_compressed,
-                             open_binary, read_bytes)
+from gconn.io._files import COMPRESSIONS, compression, cr_lines, open_binary, read_bytes
 from gconn.io.edgelist import HEAD_BYTES, sniff
 from gconn.io.dimacs import problem_line
 from gconn.io.metis import read_header as metis_header
@@ -99,14 +98,9 @@ def check_compressed(path: Path, fmt: str, packed) -> None:
 
 def read_head(path: Path, size: int) -> tuple[bytes, bool, bool]:
     """(the first ``size`` bytes of the content, compressed?, whole content?)."""
-    gz = is_compressed(path)
-    try:
-        with open_binary(path, gz) as f:
-            head = f.read(size)
-            whole = len(head) < size or not f.read(1)
-    except DECOMPRESS_ERRORS as e:
-        raise decompress_error(path, e) from None
-    return head, gz, whole
+    with open_binary(path) as f:
+        head = f.read(size)
+        return head, compression(path) is not None, len(head) < size or not f.read(1)
 
 
 #: Graph formats gconn does not read, by extension: (the format, how another library reads it).

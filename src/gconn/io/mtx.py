@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from gconn.io._files import (DECOMPRESS_ERRORS, FileEdges, check_declared, cr_lines, is_compressed, next_line,
+from gconn.io._files import (DECOMPRESS_ERRORS, FileEdges, check_declared, compression, cr_lines, next_line,
                              open_binary, quote, read_bytes)
 from gconn.io import _parsers as K
 from gconn.io.edgelist import write_pairs
@@ -75,12 +75,11 @@ def read(info, n: int | None, relabelled: bool):
     _check_syntax(path, header, buf)
     import fast_matrix_market as fmm  # here: gconn's build (setup.py) imports the readers without it
     # fast_matrix_market picks a decompression by the name: a stream where name and content might disagree
-    gz = is_compressed(path)
     try:
         if buf is not raw:
             (data, (row, col)), _ = fmm.read_coo(io.BytesIO(buf.tobytes()), generalize_symmetry=False)
-        elif gz or path.suffix in (".gz", ".bz2", ".xz"):
-            with open_binary(path, gz) as f:
+        elif compression(path) or path.suffix in (".gz", ".bz2", ".xz"):
+            with open_binary(path) as f:
                 (data, (row, col)), _ = fmm.read_coo(f, generalize_symmetry=False)
         else:
             (data, (row, col)), _ = fmm.read_coo(str(path), generalize_symmetry=False)
