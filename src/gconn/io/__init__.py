@@ -25,7 +25,8 @@ _READERS = {"edgelist": edgelist.read_file, "mtx": mtx.read, "metis": metis.read
             "npy": binary.read_npy, "npz": binary.read_npz, "gcb": binary.read_gcb, "parquet": binary.read_parquet,
             "feather": binary.read_parquet}
 _WRITERS = {"mtx": mtx.write, "metis": metis.write, "dimacs": dimacs.write, "npy": binary.write_npy,
-            "npz": binary.write_npz, "gcb": binary.write_gcb, "parquet": binary.write_parquet, "feather": binary.write_feather}
+            "npz": binary.write_npz, "gcb": binary.write_gcb, "parquet": binary.write_parquet,
+            "feather": lambda graph, f: binary.write_parquet(graph, f, "feather")}
 _SEPARATORS = {".tsv": "\t", ".csv": ","}
 
 
@@ -212,11 +213,11 @@ def _check_storable(graph: Graph, path: Path, fmt: str) -> None:
     nodes = graph.nodes
     if nodes is not None and not isinstance(nodes, np.ndarray):
         nodes = graph.nodes = np.asarray(nodes)
-    keeps = "save it as .npz, .parquet, .feather or an edge list, which keep them"
-    if nodes is not None and nodes.dtype.kind in "OSU" and fmt not in ("npz", "parquet", "feather", "edgelist"):
-        raise ValueError(f"{path.name}: the graph's vertices are names (graph.nodes), which {fmt} cannot store; "
-                         f"{keeps}")
     if nodes is not None and fmt not in ("npz", "parquet", "feather", "edgelist"):
+        keeps = "save it as .npz, .parquet, .feather or an edge list, which keep them"
+        if nodes.dtype.kind in "OSU":
+            raise ValueError(f"{path.name}: the graph's vertices are names (graph.nodes), which {fmt} cannot "
+                             f"store; {keeps}")
         raise ValueError(f"{path.name}: the graph is relabelled (graph.nodes holds its input ids), which {fmt} "
                          f"cannot store; {keeps}, or set graph.nodes = None to write it in dense ids")
     if fmt == "npy":

@@ -121,14 +121,13 @@ def write_npy(graph: Graph, f) -> None:
 
 
 def write_npz(graph: Graph, f) -> None:
+    arrays = dict(src=graph.src, dst=graph.dst, n=np.int64(graph.n))
     if graph.nodes is not None:
-        nodes = np.asarray(graph.nodes)
+        nodes = arrays["nodes"] = np.asarray(graph.nodes)
         if nodes.dtype.kind == "O":
             # names as a fixed-width string array: .npz loads no Python objects (allow_pickle=False)
-            nodes = nodes.astype(bytes if nodes.size and isinstance(nodes[0], bytes) else str)
-        np.savez(f, src=graph.src, dst=graph.dst, n=np.int64(graph.n), nodes=nodes)
-    else:
-        np.savez(f, src=graph.src, dst=graph.dst, n=np.int64(graph.n))
+            arrays["nodes"] = nodes.astype(bytes if nodes.size and isinstance(nodes[0], bytes) else str)
+    np.savez(f, **arrays)
 
 
 # PNG-style: exposes text-mode or 7-bit mangling too
@@ -172,22 +171,6 @@ def layout(path: Path):
         id_size, ptr_size, n, m = _header(f, path.name)
     src_at = HEADER_SIZE + (n + 1) * ptr_size + 2 * m * id_size
     return n, m, _dtype(id_size), src_at, src_at + m * id_size
-
-
-def edge_arrays(path):
-    """(src, dst, n) of a .gcb file, memory-mapped.
-
-    >>> import gconn, tempfile, os
-    >>> path = os.path.join(tempfile.mkdtemp(), "g.gcb")
-    >>> gconn.save(gconn.Graph.from_edges([0, 2], [1, 3]), path)
-    >>> src, dst, n = edge_arrays(path)
-    >>> src.tolist(), dst.tolist(), n
-    ([0, 2], [1, 3], 4)
-    """
-    n, m, ids, src_at, dst_at = layout(Path(path))
-    src = np.memmap(path, ids, "r", src_at, (m,)) if m else np.zeros(0, ids)
-    dst = np.memmap(path, ids, "r", dst_at, (m,)) if m else np.zeros(0, ids)
-    return src, dst, int(n)
 
 
 def read_gcb(info, n: int | None, relabelled: bool):
@@ -306,7 +289,3 @@ def write_parquet(graph, f, fmt: str = "parquet") -> None:
     else:
         import pyarrow.parquet as pq
         pq.write_table(table, f)
-
-
-def write_feather(graph, f) -> None:
-    write_parquet(graph, f, "feather")

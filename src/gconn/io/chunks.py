@@ -16,7 +16,7 @@ import numpy as np
 from gconn.io import _parsers as K
 from gconn.io._files import open_binary
 from gconn.io.edgelist import bound_origin, check_count_line, from_base, parse_error, without_nx_data
-from gconn.io.binary import edge_array, edge_arrays, layout
+from gconn.io.binary import edge_array, layout
 from gconn.io.identify import FileInfo, identify
 
 __all__ = ["edge_chunks", "EdgeChunks", "DEFAULT_CHUNK_EDGES", "of_file"]
@@ -251,15 +251,22 @@ def mapped_arrays(path) -> tuple:
     """``(src, dst, n)`` of a ``.gcb`` file, or the columns of an ``.npy``
     (m, 2) edge array with n None, memory-mapped.
 
-    >>> import os, tempfile
+    >>> import gconn, os, tempfile
     >>> path = os.path.join(tempfile.mkdtemp(), "e.npy")
     >>> np.save(path, np.array([[0, 1], [2, 3]]))
     >>> [a.tolist() if a is not None else a for a in mapped_arrays(path)]
     [[0, 2], [1, 3], None]
+    >>> gconn.save(gconn.Graph.from_edges([0, 2], [1, 3]), path[:-4] + ".gcb")
+    >>> src, dst, n = mapped_arrays(path[:-4] + ".gcb")
+    >>> src.tolist(), dst.tolist(), n
+    ([0, 2], [1, 3], 4)
     """
     name = str(path)
     if name.endswith(".gcb"):
-        return edge_arrays(name)
+        n, m, ids, src_at, dst_at = layout(Path(name))
+        if m == 0:
+            return np.zeros(0, ids), np.zeros(0, ids), int(n)
+        return np.memmap(name, ids, "r", src_at, (m,)), np.memmap(name, ids, "r", dst_at, (m,)), int(n)
     if name.endswith(".npy"):
         arr = edge_array(Path(name), "r")
         return arr[:, 0], arr[:, 1], None

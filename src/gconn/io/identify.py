@@ -96,37 +96,27 @@ def check_compressed(path: Path, fmt: str, packed) -> None:
                          f"({', '.join(TEXT)}), not {fmt}")
 
 
-def read_head(path: Path, size: int) -> tuple[bytes, bool, bool]:
-    """(the first ``size`` bytes of the content, compressed?, whole content?)."""
-    with open_binary(path) as f:
-        head = f.read(size)
-        return head, compression(path) is not None, len(head) < size or not f.read(1)
-
-
 #: Graph formats gconn does not read, by extension: (the format, how another library reads it).
 _NX = "NetworkX reads it: G = networkx.{}, then gconn.connected_components(G)"
 _PANDAS = "pandas reads it: df = pandas.read_excel(path), then gconn.connected_components(df)"
+_JSONL = ("JSON Lines", "pandas reads it: df = pandas.read_json(path, lines=True), then gconn.connected_components(df)")
+_PICKLE = ("pickle", "pickle reads it: G = pickle.load(open(path, 'rb')), then gconn.connected_components(G)")
+_DOT = ("DOT (Graphviz)", _NX.format("nx_pydot.read_dot(path)"))
 FOREIGN = {
     ".graphml": ("GraphML", _NX.format("read_graphml(path)")),
     ".gexf": ("GEXF", _NX.format("read_gexf(path)")),
     ".gml": ("GML", _NX.format("read_gml(path)")),
     ".net": ("Pajek", _NX.format("read_pajek(path)")),
-    ".dot": ("DOT (Graphviz)", _NX.format("nx_pydot.read_dot(path)")),
-    ".gv": ("DOT (Graphviz)", _NX.format("nx_pydot.read_dot(path)")),
+    ".dot": _DOT, ".gv": _DOT,
     ".json": ("JSON", _NX.format("node_link_graph(json.load(open(path)))")),
-    ".jsonl": ("JSON Lines", "pandas reads it: df = pandas.read_json(path, lines=True), then "
-                             "gconn.connected_components(df)"),
-    ".ndjson": ("JSON Lines", "pandas reads it: df = pandas.read_json(path, lines=True), then "
-                              "gconn.connected_components(df)"),
+    ".jsonl": _JSONL, ".ndjson": _JSONL,
     ".g6": ("graph6", _NX.format("read_graph6(path)")),
     ".graph6": ("graph6", _NX.format("read_graph6(path)")),
     ".s6": ("sparse6", _NX.format("read_sparse6(path)")),
     ".sparse6": ("sparse6", _NX.format("read_sparse6(path)")),
     ".adjlist": ("adjacency list", _NX.format("read_adjlist(path)")),
     ".gw": ("LEDA", _NX.format("read_leda(path)")),
-    ".pkl": ("pickle", "pickle reads it: G = pickle.load(open(path, 'rb')), then gconn.connected_components(G)"),
-    ".pickle": ("pickle", "pickle reads it: G = pickle.load(open(path, 'rb')), then gconn.connected_components(G)"),
-    ".gpickle": ("pickle", "pickle reads it: G = pickle.load(open(path, 'rb')), then gconn.connected_components(G)"),
+    ".pkl": _PICKLE, ".pickle": _PICKLE, ".gpickle": _PICKLE,
     ".xlsx": ("Excel", _PANDAS),
     ".xls": ("Excel", _PANDAS),
     ".ods": ("OpenDocument spreadsheet", _PANDAS),
@@ -198,7 +188,10 @@ def identify(path, format=None, *, header=None, source=None, target=None, names=
         hint = (f"; a graph in parts ({', '.join(parts[:3])}{', ...' if len(parts) > 3 else ''}) is read from "
                 "the list of its files: gconn.load(sorted(pathlib.Path(folder).glob('part-*')))") if parts else ""
         raise IsADirectoryError(f"{path}: is a directory, not a graph file{hint}")
-    head, gz, whole = read_head(path, HEAD_BYTES)
+    with open_binary(path) as f:
+        head = f.read(HEAD_BYTES)
+        whole = len(head) < HEAD_BYTES or not f.read(1)
+    gz = compression(path) is not None
     size = os.path.getsize(path)
     notes, cr = [], not _binary(head) and cr_lines(head) is not head
     if cr:
@@ -212,13 +205,14 @@ def identify(path, format=None, *, header=None, source=None, target=None, names=
     evidence = f"its first bytes are those of a .{certain} file" if certain else ""
     if certain is None and _BANNER.match(head):
         certain, evidence = "mtx", "a Matrix Market banner"
-    named = EXTENSIONS.get(split_name(path)[0])
+    ext = split_name(path)[0]
+    named = EXTENSIONS.get(ext)
     if certain is None and named in (None, "edgelist") and not _binary(head):
         problem = problem_line(head)
         if problem is not None:
             certain, evidence = "dimacs", f"a DIMACS problem line 'p {problem[0]} ...' on line {problem[3]}"
-    if format is None and (certain is None and named in (None, "edgelist") or split_name(path)[0] in FOREIGN):
-        _foreign(path, head, split_name(path)[0])
+    if format is None and (certain is None and named in (None, "edgelist") or ext in FOREIGN):
+        _foreign(path, head, ext)
     if format is not None:
         if certain is not None and certain != format:
             raise ValueError(f"{path.name}: format={format!r}, but the file is {certain} ({evidence})")
@@ -238,7 +232,7 @@ def identify(path, format=None, *, header=None, source=None, target=None, names=
         what = f"the {_TEXT_NAMES[named]} text its name says" if named in TEXT else "a graph file gconn reads"
         raise ValueError(f"{path.name}: binary data (first bytes {_shown(head)}), not {what}; {supported()}")
     elif named is not None:
-        fmt, how = named, f"the extension {split_name(path)[0]}"
+        fmt, how = named, f"the extension {ext}"
     else:
         content = head if whole else bytes(read_bytes(path))
         metis = _metis_evidence(content)
