@@ -80,12 +80,10 @@ def split_fields(text: str, delimiter: str, unquote: bool = False) -> list:
         line = text.strip(" \t\r").replace("\t", " ") if blanks else text
         row = next(csv.reader([line], delimiter=delimiter, skipinitialspace=True), [])
         return [f.strip(" \t\r") for f in row if not (blanks and f == "")]
-    if delimiter == " ":
-        text = text.strip(" \t\r")
-        fields = _BLANKS.split(text) if text else []
-    else:
-        fields = [f.strip(" \t\r") for f in text.split(delimiter)]
-    return fields
+    if delimiter != " ":
+        return [f.strip(" \t\r") for f in text.split(delimiter)]
+    text = text.strip(" \t\r")
+    return _BLANKS.split(text) if text else []
 
 
 @dataclass(frozen=True)
@@ -808,13 +806,13 @@ def read_names(path: Path, buf: np.ndarray, d):
         cols.append(values)
     src, dst = cols
     if d.names and not d.names_given:
-        for name in chosen:
-            digits = pc.match_substring_regex(table.column(name), r"^[0-9]+$")
+        for col in map(table.column, chosen):
+            digits = pc.match_substring_regex(col, r"^[0-9]+$")
             if pc.any(digits).as_py():
                 row = _first(digits)
                 line = _line_of_row(buf, d, row)
                 where = f"line {line}" if line is not None else f"data row {row + 1}"
-                token = table.column(name)[row].as_py()
+                token = col[row].as_py()
                 raise ValueError(f"{path.name}, {where}: {token!r} is an integer, but the ids of this file are "
                                  f"names (line {d.first_line} holds a word); pass names=True (--names) to read "
                                  "every id as a name")
