@@ -207,12 +207,10 @@ def next_line(buf: np.ndarray, pos: int, line: int):
     return None
 
 
-def quote(raw, limit: int = 60) -> str:
+def quote(raw) -> str:
     """A line's bytes (bytes or uint8) quoted for a message, shortened if long."""
     text = bytes(raw).decode("utf-8", "replace").strip()
-    if len(text) > limit:
-        text = text[:limit] + "..."
-    return repr(text)
+    return repr(text[:60] + "..." if len(text) > 60 else text)
 
 
 @contextlib.contextmanager

@@ -463,16 +463,16 @@ def read_file(info, n: int | None, relabelled: bool):
     if status != K.OK:
         raise parse_error(info.path, d, status, line, buf[start:end], value, fld, limit - d.base,
                           "given" if n is not None else bound_origin(d))
+    src, dst = src[:k], dst[:k]
     if d.base:
-        from_base(info.path.name, d, buf, 0, src[:k], dst[:k])
+        from_base(info.path.name, d, buf, 0, src, dst)
     if d.count_line and k >= 2 and dst[0] == k - 1:
-        check_count_line(info.path.name, d, int(src[0]), int(dst[0]), k,
-                         max(int(src[1:k].max()), int(dst[1:k].max())),
-                         min(int(src[1:k].min()), int(dst[1:k].min())))
+        check_count_line(info.path.name, d, int(src[0]), int(dst[0]), k, max(int(src[1:].max()), int(dst[1:].max())),
+                         min(int(src[1:].min()), int(dst[1:].min())))
     if d.listed and n is None:
-        s, t, ids = dense_ids(src[:k], dst[:k])
+        s, t, ids = dense_ids(src, dst)
         return FileEdges(s, t, ids.size, ids)
-    return FileEdges(src[:k], dst[:k], d.declared_n)
+    return FileEdges(src, dst, d.declared_n)
 
 
 def parse_text(buf: np.ndarray, start: int, line: int, args: tuple) -> tuple:
@@ -685,14 +685,12 @@ def write_pairs(f, a: np.ndarray, b: np.ndarray, add: int, sep: str) -> None:
 _NX_DATA = re.compile(rb"(?m)[ \t]+\{[^\n]*\}[ \t]*(?=\r?$)")
 
 
-def without_nx_data(data):
-    """``data`` (bytes or uint8) without the dicts networkx.write_edgelist writes after an edge's ids.
+def without_nx_data(data: np.ndarray) -> np.ndarray:
+    """``data`` (uint8) without the dicts networkx.write_edgelist writes after an edge's ids.
 
-    >>> without_nx_data(b"0 1 {}\\n1 2 {'weight': 3.0}\\n")
+    >>> without_nx_data(np.frombuffer(b"0 1 {}\\n1 2 {'weight': 3.0}\\n", np.uint8)).tobytes()
     b'0 1\\n1 2\\n'
     """
-    if isinstance(data, bytes):
-        return _NX_DATA.sub(b"", data)
     return np.frombuffer(_NX_DATA.sub(b"", data.tobytes()), np.uint8)
 
 

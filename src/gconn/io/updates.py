@@ -90,10 +90,8 @@ def _error(name: str, status: int, line: int, field: int, raw) -> ValueError:
         (len(text.rstrip()) + 1, "")
     where = f"{name}, line {line}, column {col}"
     if status == K.BAD_OP:
-        hint = ""
-        if token.isdigit():
-            hint = ("; this line looks like an edge list's: `gconn stream FILE` replays a graph's edges, "
-                    "`gconn stream --updates LOG` reads a log of updates")
+        hint = ("; this line looks like an edge list's: `gconn stream FILE` replays a graph's edges, "
+                "`gconn stream --updates LOG` reads a log of updates") if token.isdigit() else ""
         return ValueError(f"{where}: {token[:40]!r} is not an update's operation: a line is 'op u v' with op "
                           f"{_KIND_WORDS}{hint}")
     if status == K.TOO_FEW:
