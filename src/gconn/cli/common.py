@@ -192,17 +192,22 @@ def read_input(args, parser):
         times = {}
         path = name
         if name == "-":
-            folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="gconn-"))
             t0 = time.perf_counter()
-            path = str(Path(folder) / "stdin")
-            with open(path, "wb") as f:
-                shutil.copyfileobj(sys.stdin.buffer, f, 1 << 20)
+            path = stdin_copy(stack)
             times["read stdin"] = time.perf_counter() - t0
         src = describe(path, format=args.format, header=args.header, source=args.source, target=args.target,
                        names=args.names)
         print_notes(src.notes)
         one_based = src.file.format in ("mtx", "metis", "dimacs") or bool(getattr(src.file.dialect, "base", 0))
         yield Input(src, "stdin" if name == "-" else name, times, one_based)
+
+
+def stdin_copy(stack: contextlib.ExitStack) -> str:
+    """Standard input copied into a temporary file of ``stack``'s (the readers seek): its path."""
+    path = str(Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="gconn-"))) / "stdin")
+    with open(path, "wb") as f:
+        shutil.copyfileobj(sys.stdin.buffer, f, 1 << 20)
+    return path
 
 
 def print_notes(notes) -> None:

@@ -152,57 +152,23 @@ def cmd_stream(args, parser) -> int:
 
 
 def _dynamic_stream(args, parser) -> int:
-    """``gconn stream --delete-ratio``: the stream through gconn.DynamicConnectivity, checked against
-    the static components of the edges left."""
-    from gconn import api
-    from gconn.graph import Graph
+    """``gconn stream --delete-ratio``: the stream through gconn.DynamicConnectivity."""
     if args.algorithm != "auto" or args.mode != "phased":
         parser.error("--delete-ratio runs gconn.DynamicConnectivity, which takes no --algorithm or --mode")
     backend = "gpu" if args.backend == "gpu" else "cpu"
     with C.read_input(args, parser) as inp:
         g, load_times = C.load_graph(inp, args, C.relabel_of(args) if inp.is_file else False)
-    kinds, src, dst = stream_ops(g, args.query_ratio, args.seed, args.delete_ratio)
-    dc = api.DynamicConnectivity(g.n, backend=backend)
-    # compiled (or loaded) before the clock, on a structure of its own
-    api.DynamicConnectivity(backend=backend).process([0, 0, 2, 1], [0, 1, 0, 0], [1, 2, 1, 2])
-    total = kinds.size
-    elapsed, answered = _feed(dc, (kinds, src, dst), args)
-    answers = int(answered.sum())
-    k, labels = dc.components()
-    left_src, left_dst = dc.edges()
-    k_static, static_labels = api.connected_components(Graph.from_edges(left_src, left_dst, n=g.n), backend="cpu")
-    ok = k == int(k_static) and np.array_equal(labels, C.host(static_labels))
-    counts = {name: int(np.count_nonzero(kinds == code)) for name, code in (("inserts", 0), ("queries", 1),
-                                                                            ("deletes", 2))}
-    rate = total / elapsed if elapsed > 0 else 0.0
-    out = {"input": inp.name, "n": g.n, "m": g.m, **counts, "batches": -(-total // args.batch_size),
-           "batch_size": args.batch_size, "backend": backend, "structure": "DynamicConnectivity",
-           "input_times_s": load_times, "time_s": elapsed, "ops_per_s": rate, "queries_true": answers,
-           "components": k, "static_components": int(k_static), "ok": ok}
-    C.report(args, out, [
-        ("input", C.input_line(inp.name, load_times)), ("n", f"{g.n:,}"), ("m", f"{g.m:,}"),
-        ("operations", f"{counts['inserts']:,} inserts + {counts['deletes']:,} deletes + {counts['queries']:,} "
-                       f"queries (seed {args.seed})"),
-        ("batches", f"{out['batches']:,} of up to {args.batch_size:,} operations, each seen in order"),
-        ("structure", f"gconn.DynamicConnectivity ({backend.upper()})"), ("time", f"{C.fmt_s(elapsed)} in process()"),
-        ("throughput", f"{C.rate(rate)} ops/s"),
-        ("queries", f"{answers:,} of {counts['queries']:,} answered connected"),
-        ("components", f"{k:,} (static, of the {left_src.size:,} edges left: {int(k_static):,}) "
-                       f"{'ok' if ok else 'MISMATCH'}")])
-    return 0 if ok else 1
-
+    ops = stream_ops(g, args.query_ratio, args.seed, args.delete_ratio)
+    return _in_order(args, _dynamic(g.n, backend), backend, ops, inp.name, g.m, load_times,
+                     f"queries (seed {args.seed})")
 
 
 def _log_stream(args, parser) -> int:
     """``gconn stream --updates LOG``: a log's updates in batches of ``--batch-size``, each query
-    answered as it comes; the final components checked against the static ones of the edges left."""
+    answered as it comes."""
     import contextlib
-    import shutil
-    import sys
-    import tempfile
-    from gconn import api
-    from gconn.graph import Graph
     import warnings
+    from gconn import api
     from gconn.errors import InputNote
     from gconn.io.updates import read_updates
     if args.file or args.generate or args.example:
@@ -220,61 +186,74 @@ def _log_stream(args, parser) -> int:
         C.check_output_folder(args.output)
     with contextlib.ExitStack() as stack:
         t0 = time.perf_counter()
-        path = args.updates
-        if path == "-":
-            path = str(Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="gconn-"))) / "stdin")
-            with open(path, "wb") as f:
-                shutil.copyfileobj(sys.stdin.buffer, f, 1 << 20)
+        path = C.stdin_copy(stack) if args.updates == "-" else args.updates
         with warnings.catch_warnings(record=True) as seen:
             warnings.simplefilter("always", InputNote)
-            (kinds, src, dst), lines = read_updates(path, return_lines=True)
+            ops, lines = read_updates(path, return_lines=True)
         read_s = time.perf_counter() - t0
         C.print_notes(str(w.message) for w in seen if w.category is InputNote)
     name = "stdin" if args.updates == "-" else args.updates
-    counts = {what: int(np.count_nonzero(kinds == code)) for what, code in (("inserts", 0), ("queries", 1),
-                                                                           ("deletes", 2))}
     n0 = args.n or 0
-    # each structure compiled (or loaded) before the clock, on one of its own
-    if counts["deletes"]:
+    if np.any(ops[0] == 2):
         if args.algorithm != "auto":
             parser.error("a log with deletes runs gconn.DynamicConnectivity, which takes no --algorithm")
         backend = "gpu" if args.backend == "gpu" else "cpu"
-        structure = api.DynamicConnectivity(n0, backend=backend)
-        api.DynamicConnectivity(backend=backend).process([0, 0, 2, 1], [0, 1, 0, 0], [1, 2, 1, 2])
+        structure = _dynamic(n0, backend)
     else:
         backend = resolve_backend(args.backend)
         structure = api.IncrementalConnectivity(n0, algorithm=args.algorithm, backend=backend, mode="sequential")
+        # compiled (or loaded) before the clock, on a structure of its own
         api.IncrementalConnectivity(algorithm=args.algorithm, backend=backend, mode="sequential").process(
             [0, 1], [0, 0], [1, 1])
-    total = kinds.size
-    elapsed, answers = _feed(structure, (kinds, src, dst), args, (Path(name).name, lines))
-    if counts["deletes"]:
+    return _in_order(args, structure, backend, ops, name, None, {"read": read_s}, "queries, in the log's order",
+                     (Path(name).name, lines))
+
+
+def _dynamic(n: int, backend: str):
+    """A DynamicConnectivity of ``n`` vertices, its kernels compiled (or loaded) before the clock."""
+    from gconn import api
+    api.DynamicConnectivity(backend=backend).process([0, 0, 2, 1], [0, 1, 0, 0], [1, 2, 1, 2])
+    return api.DynamicConnectivity(n, backend=backend)
+
+
+def _in_order(args, structure, backend: str, ops, name: str, m, input_times: dict, order: str, where=None) -> int:
+    """``ops`` through a structure that sees each operation in order (a replay with deletes, or an update
+    log), its final components checked against the static ones of the edges left, then the report."""
+    from gconn import api
+    from gconn.graph import Graph
+    kinds, src, dst = ops
+    elapsed, answers = _feed(structure, ops, args, where)
+    if isinstance(structure, api.DynamicConnectivity):
         k, labels = structure.components()
         left_src, left_dst = structure.edges()
     else:
-        k, labels = structure.n_components, C.host(structure.labels())
+        k, labels = structure.n_components, structure.labels()
         left_src, left_dst = src[kinds == 0], dst[kinds == 0]
-    n = structure.n
+    n, k = structure.n, int(k)
     k_static, static_labels = api.connected_components(Graph.from_edges(left_src, left_dst, n=n), backend="cpu")
     ok = k == int(k_static) and np.array_equal(C.host(labels), C.host(static_labels))
     if args.output:
         q = kinds == 1
         np.savetxt(args.output, np.column_stack([src[q], dst[q], answers.astype(np.int64)]), fmt="%d")
-    rate = total / elapsed if elapsed > 0 else 0.0
-    structure_name = type(structure).__name__
-    out = {"input": name, "n": n, **counts, "batches": -(-total // args.batch_size), "batch_size": args.batch_size,
-           "backend": backend, "structure": structure_name, "input_times_s": {"read": read_s},
-           "time_s": elapsed, "ops_per_s": rate, "queries_true": int(answers.sum()), "components": int(k),
-           "static_components": int(k_static), "ok": ok, "output": args.output}
+    counts = {what: int(np.count_nonzero(kinds == code)) for what, code in (("inserts", 0), ("queries", 1),
+                                                                           ("deletes", 2))}
+    rate = kinds.size / elapsed if elapsed > 0 else 0.0
+    kind, true = type(structure).__name__, int(answers.sum())
+    out = {"input": name, "n": n, **({} if m is None else {"m": m}), **counts,
+           "batches": -(-kinds.size // args.batch_size), "batch_size": args.batch_size, "backend": backend, "structure": kind, "input_times_s": input_times,
+           "time_s": elapsed, "ops_per_s": rate, "queries_true": true, "components": k,
+           "static_components": int(k_static), "ok": ok}
+    if where is not None:
+        out["output"] = args.output
     C.report(args, out, [
-        ("input", C.input_line(name, {"read": read_s})), ("n", f"{n:,}"),
+        ("input", C.input_line(name, input_times)), ("n", f"{n:,}"), None if m is None else ("m", f"{m:,}"),
         ("operations", f"{counts['inserts']:,} inserts + {counts['deletes']:,} deletes + {counts['queries']:,} "
-                       "queries, in the log's order"),
+                       f"{order}"),
         ("batches", f"{out['batches']:,} of up to {args.batch_size:,} operations, each seen in order"),
-        ("structure", f"gconn.{structure_name} ({backend.upper()})"), ("time", f"{C.fmt_s(elapsed)} in process()"),
+        ("structure", f"gconn.{kind} ({backend.upper()})"), ("time", f"{C.fmt_s(elapsed)} in process()"),
         ("throughput", f"{C.rate(rate)} ops/s"),
-        ("queries", f"{int(answers.sum()):,} of {counts['queries']:,} answered connected"),
+        ("queries", f"{true:,} of {counts['queries']:,} answered connected"),
         ("wrote", f"{counts['queries']:,} answers to {args.output}") if args.output else None,
-        ("components", f"{int(k):,} (static, of the {left_src.size:,} edges left: {int(k_static):,}) "
+        ("components", f"{k:,} (static, of the {left_src.size:,} edges left: {int(k_static):,}) "
                        f"{'ok' if ok else 'MISMATCH'}")])
     return 0 if ok else 1
