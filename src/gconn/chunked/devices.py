@@ -28,13 +28,13 @@ from contextlib import nullcontext
 
 import numpy as np
 
-from gconn import design
 from gconn.design import Plan, Variant
 from gconn.graph import Graph
 from gconn.pipeline.stats import Stats
 from gconn.io.chunks import of_file
 from gconn.backends.gpu._compat import SIM, xp
-from gconn.chunked.gpu import CHUNK_EDGES, CHUNKED_VARIANT, ChunkedUnion, HostEdges, WiderIds, _id_dtype, budget, raw_edges
+from gconn.chunked.gpu import (CHUNK_EDGES, CHUNKED_VARIANT, ChunkedUnion, HostEdges, WiderIds, _id_dtype,
+                               asked_variant, budget, raw_edges)
 
 
 def count() -> int:
@@ -138,9 +138,7 @@ def _source(graph, info):
 
 def variant(algorithm, problem: str, params: dict) -> Variant:
     """The union-find variant without sampling that the shares run (the automatic choice: the chunked one)."""
-    design.check_param_names(params)
-    auto = algorithm is None or (isinstance(algorithm, str) and algorithm == "auto")
-    v = Variant.parse(CHUNKED_VARIANT if auto else algorithm, problem)
+    v = asked_variant(algorithm, problem, params)[0]
     if not v.is_union_find or v.sampling != "none":
         raise ValueError(f"devices= runs union-find without sampling on each GPU's share of the edges; "
                          f"{v.name} is not one (e.g. {CHUNKED_VARIANT})")
@@ -178,15 +176,11 @@ def run(graph, algorithm, problem: str, params: dict, devices: list, finish, *, 
     return result, stats
 
 
-#: threads filling each share's staging pieces (None: the cores split evenly among the GPUs)
-COPY_THREADS = None
-
-
 def _feed(plan: Plan, devices: list, parts: list, n, forest: bool, device_memory) -> list:
     """Each share fed on its GPU, all at once (in turn in the simulator); the first error by share order."""
     # the staging fills of all shares run at once: each takes its part of the cores
     import numba
-    threads = COPY_THREADS or max(1, numba.config.NUMBA_NUM_THREADS // len(set(devices)))
+    threads = max(1, numba.config.NUMBA_NUM_THREADS // len(set(devices)))
 
     def one(i: int):
         with on(devices[i]):

@@ -994,6 +994,13 @@ def chunked_union(edges, variant="none+union-async+find-halve", *, n=None, fores
 CHUNKED_VARIANT = "none+union-async+find-halve"
 
 
+def asked_variant(algorithm, problem: str, params: dict) -> tuple[Variant, bool]:
+    """The variant asked for (:data:`CHUNKED_VARIANT` for an automatic choice), and whether it was automatic."""
+    design.check_param_names(params)
+    auto = algorithm is None or (isinstance(algorithm, str) and algorithm == "auto")
+    return Variant.parse(CHUNKED_VARIANT if auto else algorithm, problem), auto
+
+
 def _int_array(a) -> bool:
     # uint64 ids may not fit int64: the resident path says which one
     return isinstance(a, np.ndarray) and a.ndim == 1 and (
@@ -1106,9 +1113,7 @@ def run(graph, be, algorithm, problem: str, params: dict, *, forest: bool, devic
     text = src is None and isinstance(graph, (str, os.PathLike))
     if src is None and not text and not (isinstance(graph, Graph) and not graph.on_gpu):
         return None
-    design.check_param_names(params)
-    auto = algorithm is None or (isinstance(algorithm, str) and algorithm == "auto")
-    asked = Variant.parse(CHUNKED_VARIANT if auto else algorithm, problem)
+    asked, auto = asked_variant(algorithm, problem, params)
     edges_only = asked.sampling == "none" and asked.is_union_find
     if text:
         # a streamable text edge list (``info``: its FileInfo)
@@ -1144,12 +1149,8 @@ def run(graph, be, algorithm, problem: str, params: dict, *, forest: bool, devic
         one = _one_chunk(*src, plan, forest, land=not forest, sparse=relabel == "auto")
         if one is not None:
             roots, fa, fb, n, seconds, land = one
-            stats = None
-            if return_stats:
-                stats = Stats(variant=plan.name, backend=be.NAME, n=n, m=int(src[0].size), chunked=True, chunks=1,
-                              chunk_edges=int(src[0].size))
-                stats.phase_times["chunked"] = seconds
-                stats.edge_inspections["finish"] = int(src[0].size)
+            m = int(src[0].size)
+            stats = _stats(plan, n, m, 1, m, seconds) if return_stats else None
             return plan, stats, roots, fa, fb, land, _settled
     # a file's declared vertex count (EdgeChunks.n) keeps its isolated vertices
     n = graph.n if isinstance(graph, Graph) else getattr(src, "n", None)
@@ -1166,10 +1167,12 @@ def run(graph, be, algorithm, problem: str, params: dict, *, forest: bool, devic
     roots, fa, fb, n = st.result()
     if isinstance(graph, Graph) and roots.dtype != graph.id_dtype:
         roots, fa, fb = (a.astype(graph.id_dtype) for a in (roots, fa, fb))
-    stats = None
-    if return_stats:
-        stats = Stats(variant=plan.name, backend=be.NAME, n=n, m=st.edges, chunked=True, chunks=st.chunks,
-                      chunk_edges=st.chunk_edges)
-        stats.phase_times["chunked"] = st.seconds
-        stats.edge_inspections["finish"] = st.edges
+    stats = _stats(plan, n, st.edges, st.chunks, st.chunk_edges, st.seconds) if return_stats else None
     return plan, stats, roots, fa, fb, st.landing, st.settle
+
+
+def _stats(plan: Plan, n: int, m: int, chunks: int, chunk_edges: int, seconds: float) -> Stats:
+    stats = Stats(variant=plan.name, backend="gpu", n=n, m=m, chunked=True, chunks=chunks, chunk_edges=chunk_edges)
+    stats.phase_times["chunked"] = seconds
+    stats.edge_inspections["finish"] = m
+    return stats
