@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import json
+import os
 import shutil
 import statistics
 import sys
@@ -335,8 +337,8 @@ def timed_runs(problem: str, args, inp: Input, backend: str, relabel, load: bool
     from gconn.api import dispatch
     from gconn.inputs import describe
     devices = getattr(args, "devices", None)
-    call = dispatch.Call(problem, backend, args.algorithm, dict(args.param), relabel, True, True, 0, None, False,
-                         args.n, devices)
+    call = dispatch.Call(problem, backend, args.algorithm, dict(args.param), relabel, stats=True, n=args.n,
+                         devices=devices)
     way = "resident" if not inp.is_file or load else "devices" if devices is not None else \
         dispatch.route(inp.obj, call, backend)
     if way != "resident":
@@ -347,8 +349,7 @@ def timed_runs(problem: str, args, inp: Input, backend: str, relabel, load: bool
         kernels = [prepare(problem, args, backend)]
         g, input_times = load_graph(inp, args, relabel if inp.is_file else False)
         kernels.append(prepare(problem, args, backend, g))
-        source, call = describe(g), dispatch.Call(problem, backend, args.algorithm, dict(args.param), False, True, True,
-                                                  devices=devices)
+        source, call = describe(g), dataclasses.replace(call, relabel=False, n=None)
     walls, results, runs = [], [], args.warmup + args.repeat
     with progress(show_progress(args) and runs > 1, total=runs, desc=problem, unit="run") as bar:
         for i, (seconds, result) in enumerate(time_calls(lambda: dispatch.run(source, call), runs)):
@@ -363,8 +364,6 @@ def timed_runs(problem: str, args, inp: Input, backend: str, relabel, load: bool
 
 def warm_chunked(args) -> dict:
     """Load the CPU's chunked route's kernels ahead of its timed runs."""
-    import os
-
     import gconn
     from gconn.chunked.cpu import plan_of, warm
     # Parallel parsing and union alternate with serial reading: spinning OpenMP workers would take

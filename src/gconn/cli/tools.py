@@ -1,6 +1,4 @@
-"""The subcommands that read no graph file: generate, info, variants, demo, warmup, cache, bench; and
-loading a command's kernels apart from its timing: numba's compilations watched (and announced
-once), kernels run on a tiny graph, ``gconn warmup``."""
+"""The subcommands that read no graph file: generate, info, variants, demo, warmup, cache, bench."""
 from __future__ import annotations
 
 import argparse
@@ -113,7 +111,7 @@ def cmd_info(args, parser) -> int:
         "numba_threads": numba.get_num_threads(), "numba_threading_layer": staging.threading_layer(),
         "openmp_wait": _openmp_wait(),
         "numba_cuda": _version_of("numba_cuda", "numba-cuda"), "cupy": _version_of("cupy"),
-        "gpu": device if found else None, "gpu_unavailable_reason": None if found else why,
+        "gpu": device, "gpu_unavailable_reason": None if found else why,
         "variants": {p: len(variants(p)) for p in PROBLEMS},
     }
     gpu_line = (f"{device['name']}, {device['memory_gib']} GiB" if device else "found") if found \
@@ -134,7 +132,6 @@ def cmd_info(args, parser) -> int:
 
 def _openmp_wait() -> str:
     """How OpenMP's threads wait after a loop: the user's setting, or the spin gconn set."""
-    import os
     import gconn
     policy, spin = os.environ.get("OMP_WAIT_POLICY"), os.environ.get("GOMP_SPINCOUNT")
     if policy is None and spin == gconn.OMP_SPIN:
