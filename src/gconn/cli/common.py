@@ -159,16 +159,18 @@ class Input(NamedTuple):
         return isinstance(self.obj, Source)
 
 
+#: the options that apply to FILE only, and their ``args`` attributes
+READING = (("--format", "format"), ("--n", "n"), ("--source", "source"), ("--target", "target"),
+           ("--header/--no-header", "header"), ("--names/--no-names", "names"), ("--relabel/--no-relabel", "relabel"))
+
+
 def check_input_options(args, parser, problem: str | None = None) -> tuple[str, str]:
     """Usage errors (the variant's too) before any read: ('file', path) or ('spec', spec)."""
     chosen = [x for x in (args.file, args.generate, EXAMPLE_SPEC if args.example else None) if x]
     if len(chosen) != 1:
         parser.error("give exactly one input: FILE, --generate SPEC or --example")
-    file_only = (("--format", args.format), ("--n", args.n), ("--source", args.source),
-                 ("--target", args.target), ("--header/--no-header", args.header),
-                 ("--names/--no-names", args.names), ("--relabel/--no-relabel", args.relabel))
-    for option, value in file_only:
-        if value is not None and not args.file:
+    for option, attr in READING:
+        if getattr(args, attr) is not None and not args.file:
             parser.error(f"{option} applies to FILE input only")
     if args.relabel and args.n is not None:
         parser.error("--relabel and --n cannot be combined: a relabelled graph has one vertex per id that occurs")

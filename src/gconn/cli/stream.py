@@ -173,10 +173,9 @@ def _log_stream(args, parser) -> int:
     from gconn.io.updates import read_updates
     if args.file or args.generate or args.example:
         parser.error("--updates LOG is the input: give no FILE, --generate or --example")
+    # --n sizes the structures
     given = (("--query-ratio", args.query_ratio or None), ("--delete-ratio", args.delete_ratio or None),
-             ("--seed", args.seed), ("--format", args.format), ("--source", args.source), ("--target", args.target),
-             ("--header/--no-header", args.header), ("--names/--no-names", args.names),
-             ("--relabel/--no-relabel", args.relabel))
+             ("--seed", args.seed), *((option, getattr(args, attr)) for option, attr in C.READING if attr != "n"))
     for option, value in given:
         if value is not None:
             parser.error(f"{option} applies to a replayed graph, not to --updates")
