@@ -88,7 +88,6 @@ class _Dealt(HostEdges):
     """One share's view of a :class:`_Dealer`: chunks with the input's offsets."""
 
     def __init__(self, dealer: _Dealer):
-        self.src = self.dst = self.indptr = self.dtype = self.m = None
         self._iter = dealer       # not re-readable
         self.dealer, self.n = dealer, dealer.edges.n
 

@@ -107,11 +107,11 @@ class HostEdges:
     (5, [(0, [0, 1]), (2, [2, 3]), (4, [4])])
     """
 
+    src = dst = _iter = indptr = n = dtype = m = None
     #: where these edges start in the input (a share of another HostEdges, :meth:`part`)
     base = 0
 
     def __init__(self, source):
-        self.src = self.dst = self._iter = self.indptr = self.n = self.dtype = self.m = None
         if isinstance(source, (str, os.PathLike)):
             *source, self.n = mapped_arrays(os.fspath(source))
             source = tuple(source)
@@ -138,7 +138,6 @@ class HostEdges:
         (3, [(0, None, [1, 2]), (2, None, [0])])
         """
         e = cls.__new__(cls)
-        e.src = e._iter = None
         e.n = int(n)
         if indptr.ndim != 1 or indptr.size != e.n + 1:
             raise ValueError(f"indptr has {indptr.size} offsets; an n x n CSR with n={n} has {e.n + 1}")
