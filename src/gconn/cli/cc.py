@@ -209,8 +209,7 @@ def cmd_forest(args, parser) -> int:
         out.update(route=last.route, chunked=last.route == "chunked")
     if args.output:
         from gconn.graph import Graph
-        from gconn.io import save
-        from gconn.io import FORMATS_BY_EXTENSION
+        from gconn.io import FORMATS_BY_EXTENSION, save
         from gconn.io.identify import split_name
         forest = Graph.from_edges(fa, fb, n)
         if last.nodes is not None and not isinstance(last.nodes, list):

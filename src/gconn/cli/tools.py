@@ -239,7 +239,6 @@ def warmup(show: bool = True, notice: bool = True) -> dict:
     from gconn.chunked import gpu_feed as feed
     from gconn.backends.gpu import staging
     t0 = time.perf_counter()
-    compiled = 0
     with progress(show, total=len(WARMUP_RUNS) + 2, desc="kernels", unit="step") as bar:
         with C.watch_compiles(notice=notice) as watch:
             for spec in ("rmat:scale=5,ef=4", "ba:n=40,m=2"):
@@ -254,7 +253,7 @@ def warmup(show: bool = True, notice: bool = True) -> dict:
             staging.warm()
             feed.warm()
             bar.update()
-        compiled += watch.count
+        compiled = watch.count
         for problem, algorithm, mode in WARMUP_RUNS:
             r = C.prepare_kernels(problem, "cpu", algorithm, mode=mode, notice=notice)
             compiled += r["compiled"]
