@@ -235,9 +235,8 @@ def _run_compiled(src: Source, call: Call):
 def _run_chunked_gpu(src: Source, call: Call, be) -> Outcome | None:
     from gconn.chunked import gpu as chunked_gpu
     info = src.file if src.kind == "file" else None
-    sent = chunked_gpu.run(src.obj, be, call.algorithm, call.problem, call.params, forest=call.problem == "forest",
-                         device_memory=call.device_memory, return_stats=call.stats, info=info,
-                         relabel=call.relabel)
+    sent = chunked_gpu.run(src.obj, call.algorithm, call.problem, call.params, device_memory=call.device_memory,
+                           return_stats=call.stats, info=info, relabel=call.relabel)
     if sent is None:
         return None
     plan, stats, roots, fa, fb, landing, settle = sent

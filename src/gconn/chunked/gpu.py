@@ -1098,14 +1098,12 @@ def _resident_bytes(obj, plan: Plan, forest: bool) -> int:
     return 2 * m * 8 + 4 * m * ib + plan.device_bytes(2 * m, m, ib, 8, forest, 1)
 
 
-def run(graph, be, algorithm, problem: str, params: dict, *, forest: bool, device_memory, return_stats: bool,
-        info=None, relabel=False):
+def run(graph, algorithm, problem: str, params: dict, *, device_memory, return_stats: bool, info=None, relabel=False):
     """Run ``graph`` by the chunked route when it should (module docstring):
     ``(plan, stats, roots, forest_src, forest_dst, landing, settle)``, or None
     for the resident route.  Call ``settle()`` once later work has been
     waited for: it raises the input's errors."""
-    if be.NAME != "gpu":
-        return None
+    forest = problem == "forest"
     if type(graph).__module__.startswith("scipy.sparse") and hasattr(graph, "tocsr"):
         graph = Graph.from_scipy(graph)
     src = raw_edges(graph)
@@ -1124,7 +1122,7 @@ def run(graph, be, algorithm, problem: str, params: dict, *, forest: bool, devic
     if isinstance(graph, Graph) and auto:
         # a host graph: the automatic choice it would get resident (a named variant runs resident)
         asked = design.choose(graph, problem, backend="gpu", chunked=True)
-        chosen = edges_only = asked.sampling == "none" and asked.is_union_find
+        chosen = asked.sampling == "none" and asked.is_union_find
     if src is not None and edges_only or chosen:
         v = asked.with_params(**params)
     elif isinstance(graph, Iterator) or \
