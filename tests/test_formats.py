@@ -177,6 +177,23 @@ def test_names_with_the_header_left_to_gconn(tmp_path_factory, pairs, style):
     assert ("taken as a header" in notes[0]) == (header is not None)
 
 
+def test_a_first_line_naming_a_vertex_like_a_data_column(tmp_path):
+    """A file of names whose first line holds a vertex named like an edge's data ('time', 'W'): the line
+    is an edge where a name recurs, else undecided; it was 'the first two columns ... include 'time', a
+    name of an edge's data', as if it were a header (hypothesis found 'A<tab>W' above 'A<tab>A')."""
+    for text, edges in (("A\tW\nA\tA\n", {("A", "W")}), ("x time\ny x\n", {("time", "x"), ("x", "y")})):
+        path = tmp_path / "g.txt"
+        path.write_text(text)
+        with pytest.warns(gconn.InputNote, match="is read as an edge: its name"):
+            assert named_edges_of(gconn.load(path)) == edges
+    path.write_text("A\tW\nB\tC\n")
+    with pytest.raises(ValueError, match="cannot tell whether"):
+        gconn.load(path)
+    path.write_text("src\tweight\n0\t1\n")
+    with pytest.raises(ValueError, match="include 'weight', a name of an edge's data"):
+        gconn.load(path)
+
+
 @st.composite
 def corruptions(draw):
     kind = draw(st.sampled_from(["float", "word", "fields+", "fields-", "delimiter", "negative", "hex", "empty"]))

@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from gconn.graph.relabel import dense_ids, dense_names
-from gconn.io._files import (FileEdges, column_defaults, cr_lines, quote, read_bytes, same_column,
+from gconn.io._files import (DATA_NAMES, FileEdges, column_defaults, cr_lines, quote, read_bytes, same_column,
                              without_edges)
 from gconn.graph import numba_free
 from gconn.io import _parsers as K
@@ -249,7 +249,12 @@ def sniff(head: bytes, name: str, *, complete: bool = True, header=None, source=
         if len(f1) < 2:
             raise ValueError(f"{name}, line {l1}: a header needs two or more column names, got "
                              f"{quote(t1.encode())}")
-        defaults, column_note = column_defaults(f1, source, target, f"{name}, line {l1}")
+        if rule == "occurrence" and source is None and target is None and \
+                any(x.strip().lower() in DATA_NAMES for x in f1[:2]):
+            # a name of an edge's data is no vertex column's: the line is no header, an edge if a name recurs
+            defaults, column_note = (0, 1), None
+        else:
+            defaults, column_note = column_defaults(f1, source, target, f"{name}, line {l1}")
         cols = tuple(_column(f1, given, default, option, name, l1)
                      for given, default, option in ((source, defaults[0], "source"), (target, defaults[1], "target")))
     if cols[0] == cols[1]:
