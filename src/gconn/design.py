@@ -517,6 +517,11 @@ def count_variants() -> dict:
     return counts
 
 
+def is_auto(algorithm) -> bool:
+    """Whether ``algorithm=`` asks for the automatic choice (None or ``"auto"``)."""
+    return algorithm is None or (isinstance(algorithm, str) and algorithm == "auto")
+
+
 def default_name(problem: str = "cc") -> str:
     return "none+union-async+find-halve" if problem == "incremental" else "kout+union-async+find-halve"
 

@@ -6,6 +6,7 @@ import importlib
 
 import numpy as np
 
+from gconn import design
 from gconn.api import dispatch
 from gconn.inputs.adjacency import strong_requested
 from gconn.api.dispatch import Call
@@ -80,7 +81,7 @@ def connected_components(graph=None, directed=True, connection="weak", return_la
         raise TypeError("connected_components() needs a graph: the first argument (or csgraph=) is None")
     graph = csgraph if graph is None else graph
     if strong_requested(directed, connection):
-        if params or algorithm not in ("auto", None) or relabel is not False or output != "array" \
+        if params or not design.is_auto(algorithm) or relabel is not False or output != "array" \
                 or source is not None or target is not None:
             raise TypeError("algorithm=, relabel=, source=, target=, output= and variant options apply to "
                             "undirected components; strong components have one method per backend (see gconn.api.scc)")

@@ -108,7 +108,7 @@ def backend_module(backend: str, on_gpu: bool = False):
 def variant_of(algorithm, problem: str, graph, be, params: dict) -> Variant:
     """The variant named or chosen for ``graph``; options it would ignore are an error."""
     design.check_param_names(params)  # before the automatic choice does any work
-    chosen = _auto(algorithm)
+    chosen = design.is_auto(algorithm)
     if chosen:
         # only the CPU estimates HB's coverage (design.choose)
         v = design.choose(graph, problem, backend=be.NAME, hb_coverage=getattr(be, "hb_coverage", None)) \
@@ -117,10 +117,6 @@ def variant_of(algorithm, problem: str, graph, be, params: dict) -> Variant:
         v = Variant.parse(algorithm, problem)
     design.check_params_apply(v, params, chosen)
     return v.with_params(**params)
-
-
-def _auto(algorithm) -> bool:
-    return algorithm is None or (isinstance(algorithm, str) and algorithm == "auto")
 
 
 def out_array(arr, like_device: bool, landing=None):
@@ -141,7 +137,7 @@ def route(src: Source, call: Call, be: str) -> str:
 def _compiled(src: Source, call: Call) -> bool:
     """A plain call on small host edges on the CPU (with stats only where numba is not loaded)."""
     from gconn.backends import aot
-    if not (_auto(call.algorithm) and aot.module() is not None) or call.params or call.relabel is True \
+    if not (design.is_auto(call.algorithm) and aot.module() is not None) or call.params or call.relabel is True \
             or call.table or call.n is not None or (call.stats and not aot.numba_free()):
         return False
     if src.kind == "edges":
@@ -307,7 +303,7 @@ def _run_resident(src: Source, call: Call, be, read=None) -> Outcome:
                 else (lambda: run_labels(be, g, p, call.numbered, call.seed))
         # a call not replayed takes the choice for launched runs
         launched = Plan.of(design.choose(g, call.problem, backend=be.NAME, launched=True)) \
-            if be.NAME == "gpu" and _auto(call.algorithm) and not call.params else plan
+            if be.NAME == "gpu" and design.is_auto(call.algorithm) and not call.params else plan
         result = be.replayed(g, key, fn(plan), edges_only=edges_only(g, plan),
                              launched=None if launched.variant == plan.variant else fn(launched))
         return Outcome(be.collect_forest(*result) if forest else result, g_in.nodes, None, g_in.on_gpu)
@@ -369,7 +365,9 @@ def _resident_again(graph, backend, algorithm, numbered: bool, seed):
         g = be.to_backend(graph)
         plan = Plan.of(variant_of(algorithm, "cc", g, be, {}))
         # a call not replayed takes the choice for launched runs
-        launched = Plan.of(design.choose(g, "cc", backend=be.NAME, launched=True)) if _auto(algorithm) else plan
+        launched = plan
+        if design.is_auto(algorithm):
+            launched = Plan.of(design.choose(g, "cc", backend=be.NAME, launched=True))
         # not g: a cycle would leave the graph's device memory to the garbage collector
         hit = memo[key] = (be, plan, launched, edges_only(g, plan), [])
     be, plan, launched, only_edges, handle = hit
@@ -393,7 +391,7 @@ def _run_unchecked(be, g, plan: Plan, numbered: bool, seed):
 def _cupy_pair_again(graph, backend, algorithm, numbered: bool, seed):
     """(k, labels) of a CuPy pair checked before, run from the n the last check found with the ids
     checked in the union kernel, or None (the usual path, which names a bad id)."""
-    if backend not in ("auto", "gpu") or algorithm not in ("auto", None) or type(graph) is not tuple \
+    if backend not in ("auto", "gpu") or not design.is_auto(algorithm) or type(graph) is not tuple \
             or len(graph) != 2 or not (_is_cupy(graph[0]) and _is_cupy(graph[1])):
         return None
     # imported by the check of a pair's ids: no pair can be passed again before

@@ -180,7 +180,7 @@ def _grown(a: np.ndarray, size: int, fill) -> np.ndarray:
 def plan_of(algorithm, problem: str, params: dict) -> Plan | None:
     """The plan a chunked run would use, or None when the variant needs the graph."""
     design.check_param_names(params)
-    auto = algorithm is None or (isinstance(algorithm, str) and algorithm == "auto")
+    auto = design.is_auto(algorithm)
     if auto:
         if any(params.get(key) is not None for key in ("k", "kout", "hb_n", "bfs_sample", "bfs_levels")):
             return None

@@ -996,7 +996,7 @@ CHUNKED_VARIANT = "none+union-async+find-halve"
 def asked_variant(algorithm, problem: str, params: dict) -> tuple[Variant, bool]:
     """The variant asked for (:data:`CHUNKED_VARIANT` for an automatic choice), and whether it was automatic."""
     design.check_param_names(params)
-    auto = algorithm is None or (isinstance(algorithm, str) and algorithm == "auto")
+    auto = design.is_auto(algorithm)
     return Variant.parse(CHUNKED_VARIANT if auto else algorithm, problem), auto
 
 
