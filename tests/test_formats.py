@@ -274,6 +274,63 @@ def test_matrix_market_read_as_written(tmp_path_factory, pairs, extra, symmetric
 
 
 @SETTINGS
+@given(pairs=graphs(), field=st.sampled_from(["pattern", "real", "complex", "integer"]),
+       symmetry=st.sampled_from(["general", "symmetric", "hermitian"]), spacing=st.sampled_from([" ", "\t", "  "]),
+       indent=st.booleans(), crlf=st.booleans())
+def test_matrix_market_entries_as_fast_matrix_market_reads_them(tmp_path_factory, pairs, field, symmetry, spacing,
+                                                                 indent, crlf):
+    """Coordinate entries are read by the edge-list parser (one pass, not the syntax pass and
+    fast_matrix_market): the same entries as fast_matrix_market's, in order, where every line is
+    well-formed; integer files keep the exact path."""
+    import fast_matrix_market as fmm
+    from gconn.io import _files, mtx
+    n = 1 + max(max(p) for p in pairs)
+    values = {"pattern": "", "real": f"{spacing}-1.5e-3", "complex": f"{spacing}2.0{spacing}-0.5",
+              "integer": f"{spacing}7"}[field]
+    lines = [f"%%MatrixMarket matrix coordinate {field} {symmetry}", "% a comment", f"{n} {n} {len(pairs)}"]
+    lines += [f"{spacing if indent else ''}{a + 1}{spacing}{b + 1}{values}" for a, b in pairs]
+    path = tmp_path_factory.mktemp("mtx") / "g.mtx"
+    path.write_bytes(("\r\n" if crlf else "\n").join(lines).encode() + b"\n")
+    buf = _files.cr_lines(_files.read_bytes(path))
+    header = mtx._read_header(path.name, buf)
+    fast = mtx._entries(buf, header)
+    (_, (row, col)), _ = fmm.read_coo(str(path), generalize_symmetry=False)
+    assert fast is not None
+    assert fast[0].tolist() == row.tolist() and fast[1].tolist() == col.tolist()
+    g = gconn.load(path)
+    assert g.n == n and edges_of(g) == simple_edges(pairs)
+
+
+def test_matrix_market_blank_and_comment_lines_between_entries(tmp_path):
+    """Blank lines and '%' comments between entries, as gconn's own checks always took them:
+    fast_matrix_market rejected them ('line 4: invalid integer value'); the one pass reads past them."""
+    text = "%%MatrixMarket matrix coordinate real symmetric\n4 4 3\n2 1 1.0\n\n3 2 0.5\n% a note\n  \n4 3 2\n"
+    path = tmp_path / "g.mtx"
+    path.write_text(text)
+    assert edges_of(gconn.load(path)) == {(0, 1), (1, 2), (2, 3)}
+
+
+def test_matrix_market_lines_the_one_pass_does_not_take(tmp_path):
+    """Lines the edge-list parser would take but Matrix Market does not ('#' starts no comment, index 0,
+    a real in an integer file), and a count off, go to the exact path, which names the line."""
+    from gconn.io import _files, mtx
+    head = "%%MatrixMarket matrix coordinate {} general\n3 3 {}\n"
+    cases = {"hash": (head.format("pattern", 2) + "1 2\n# no comment\n2 3\n", "line 4"),
+             "zero": (head.format("pattern", 2) + "1 2\n0 3\n", "line 4"),
+             "real as integer": (head.format("integer", 2) + "1 2 1\n2 3 1.5\n", "line 4"),
+             "too few": (head.format("real", 3) + "1 2 1.0\n2 3 1.0\n", "2 of the 3 entries"),
+             "too many": (head.format("real", 1) + "1 2 1.0\n2 3 1.0\n", "more entries than the 1"),
+             "past the size": (head.format("pattern", 1) + "1 4\n", "outside the 3 x 3 matrix")}
+    for name, (text, fragment) in cases.items():
+        path = tmp_path / f"{name.replace(' ', '_')}.mtx"
+        path.write_text(text)
+        buf = _files.cr_lines(_files.read_bytes(path))
+        assert mtx._entries(buf, mtx._read_header(path.name, buf)) is None or name == "real as integer", name
+        with pytest.raises(ValueError, match=fragment):
+            gconn.load(path)
+
+
+@SETTINGS
 @given(pairs=graphs(), extra=st.integers(0, 3), name=st.sampled_from(["g.graph", "stdin"]))
 def test_metis_read_as_written(tmp_path_factory, pairs, extra, name):
     n = 1 + max(max(p) for p in pairs) + extra

@@ -1,7 +1,9 @@
 """Matrix Market: coordinate (or dense array) adjacency matrices, 1-based.
 
-The header is read here, the entries by fast_matrix_market after a syntax pass (it reads some
-malformed entries leniently); where it rejects a file, gconn's parser names the line.
+The header is read here.  A coordinate file's entries (pattern, real or complex) are read by the
+edge-list parser, which checks each line as Matrix Market writes it; where it finds a line it does not
+take (or the file is of integers, or dense), fast_matrix_market reads the entries after a syntax pass
+(it reads some malformed entries leniently), and gconn's parser names the line it rejects.
 """
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ import numpy as np
 from gconn.io._files import (DECOMPRESS_ERRORS, FileEdges, check_declared, compression, cr_lines, next_line,
                              open_binary, quote, read_bytes)
 from gconn.io import _parsers as K
-from gconn.io.edgelist import write_pairs
+from gconn.io.edgelist import parse_text, write_pairs
 
 _FORMATS = ("coordinate", "array")
 _FIELDS = {"pattern": 2, "integer": 3, "real": 3, "complex": 4}
@@ -72,6 +74,10 @@ def read(info, n: int | None, relabelled: bool):
     header = _read_header(path.name, buf)
     check_declared(path.name, n, header.rows, header.size_line, f"{path.name}, line {header.size_line}: the "
                    f"{header.rows} x {header.cols} matrix", relabelled)
+    if header.format == "coordinate" and header.field != "integer":
+        entries = _entries(buf, header)
+        if entries is not None:
+            return FileEdges(*entries, header.rows)
     _check_syntax(path, header, buf)
     import fast_matrix_market as fmm  # here: gconn's build (setup.py) imports the readers without it
     # fast_matrix_market picks a decompression by the name: a stream where name and content might disagree
@@ -89,6 +95,29 @@ def read(info, n: int | None, relabelled: bool):
         keep = data != 0
         row, col = row[keep], col[keep]
     return FileEdges(row, col, header.rows)
+
+
+_HASH = ord("#")
+
+
+def _entries(buf: np.ndarray, header: _Header):
+    """A coordinate file's (row, col), 0-based, in one pass of the edge-list parser (in parallel pieces
+    where numba is loaded): the two indices, then the values as numbers.  None where a line is not such
+    an entry, an index is 0 or past the size line's, or the entries are not as many as it declares:
+    :func:`_check_syntax` and fast_matrix_market then name the line.  (The syntax pass and
+    fast_matrix_market took 74 ms of a 1M-entry file, this pass 30: BENCHMARKS.md.)  An integer
+    file's values must be integers, which this pass does not check."""
+    body = K.line_start(buf, header.size_line + 1)
+    if (buf[body:] == _HASH).any():         # no comment in Matrix Market, as it is in an edge list
+        return None
+    src, dst, k, status, *_ = parse_text(buf, body, header.size_line + 1,
+                                         (0, header.fields, 0, 1, header.fields > 2, header.rows + 1))
+    if status != K.OK or k != header.nnz:
+        return None
+    src, dst = src[:k], dst[:k]
+    if k and min(int(src.min()), int(dst.min())) < 1:
+        return None
+    return src - 1, dst - 1
 
 
 def _check_syntax(path: Path, header: _Header, buf: np.ndarray) -> None:
