@@ -124,7 +124,8 @@ def test_api_answers_as_the_jit_backend(compiled, graph):
 @pytest.mark.parametrize("name, text", [
     ("g.mtx", "%%MatrixMarket matrix coordinate pattern symmetric\n8 8 3\n2 1\n3 2\n6 5\n"),
     ("g.el", "# gconn edge list: n=9 m=3\n0 1\n1 2\n5 4\n"),
-    ("h.el", "0 1\n1 2\n7 4\n2 1\n3 3\n")])
+    ("h.el", "0 1\n1 2\n7 4\n2 1\n3 3\n"),
+    ("g.graph", "% METIS\n6 3\n2\n1 3\n2\n\n6\n5\n")])
 def test_files_answer_as_the_jit_backend(compiled, tmp_path, name, text):
     path = tmp_path / name
     path.write_text(text)
@@ -265,6 +266,35 @@ print(json.dumps({"code": code, "cc": json.loads(buf.getvalue()), "errors": erro
         "bad.mtx": "bad.mtx, line 6: expected an entry 'row col' with integer indices, got '6 5.5'",
         "bad.el": "bad.el, line 2, column 1: '1.5' is not a vertex id: ids are integers >= 0 (digits only)",
         "range.el": "range.el, line 3, column 3: vertex id 9 is out of range for n=4 (declared on line 1)"}
+
+
+def test_metis_without_numba(compiled, tmp_path):
+    """A METIS file runs on the compiled module (it loaded numba: 0.93-1.02 s against 0.27-0.32 for
+    `gconn cc` on 1M edges, BENCHMARKS.md), its errors the same."""
+    (tmp_path / "g.graph").write_text("6 3\n2\n1 3\n2\n\n6\n5\n")
+    (tmp_path / "odd.graph").write_text("3 1\n2\n3\n\n")           # 1 lists 2, 2 lists 3
+    (tmp_path / "range.graph").write_text("3 1\n4\n1\n\n")
+    out = fresh_python("""
+import contextlib, io, json, sys
+import gconn
+k, labels = gconn.connected_components("g.graph")
+errors = {}
+for name in ("odd.graph", "range.graph"):
+    try:
+        gconn.connected_components(name)
+    except ValueError as e:
+        errors[name] = str(e)
+print(json.dumps({"k": k, "labels": labels.tolist(), "errors": errors, "numba": "numba" in sys.modules}))
+""", tmp_path)
+    assert out["k"] == 3 and out["labels"] == [0, 0, 0, 1, 2, 2] and not out["numba"]
+    assert out["errors"] == {
+        "odd.graph": "odd.graph: vertex 1 lists 2 as a neighbour, but vertex 2 does not list 1; a METIS file lists "
+                     "each edge at both of its ends",
+        "range.graph": "range.graph, line 2: neighbour id 4 of vertex 1 is out of range 1..3"}
+    for name in ("odd.graph", "range.graph"):
+        with pytest.raises(ValueError) as jit:
+            gconn.connected_components(tmp_path / name, algorithm="none+union-async+find-halve")
+        assert str(jit.value) == out["errors"][name]
 
 
 def test_import_gconn_loads_neither_numba_nor_scipy(tmp_path):

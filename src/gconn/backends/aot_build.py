@@ -94,8 +94,8 @@ def make_cc(output_dir: str | None = None) -> CC:
         cc.export(f"roots_{e}{v}", f"void({e}[:], {e}[:], {v}[::1])")(roots)
         cc.export(f"forest_{e}{v}", f"void({e}[:], {e}[:], {v}[::1], {v}[::1], {v}[::1])")(forest)
     # The parsers go in through their dispatchers (a lambda calling each): pycc's own typing of
-    # their bodies rejects the literal status codes.  entries_ok, parallel in the JIT, is the
-    # serial check here.
+    # their bodies rejects the literal status codes.  entries_ok and arc_imbalance, parallel in the
+    # JIT, are serial here.
     buf = "u1[:]"
     cc.export("line_end", f"i8({buf}, i8)")(lambda b, pos: K.line_end(b, pos))
     cc.export("count_lines", f"i8({buf})")(lambda b: K.count_lines(b))
@@ -110,6 +110,10 @@ def make_cc(output_dir: str | None = None) -> CC:
         lambda b, pos, line, nidx, nvals, kind: K.check_entries(b, pos, line, nidx, nvals, kind))
     cc.export("entries_ok", f"b1({buf}, i8, i8, i8, i8, i8)")(
         lambda b, pos, nidx, nvals, kind, chunks: K.check_entries(b, pos, 1, nidx, nvals, kind)[0] == K.OK)
+    cc.export("parse_metis", f"UniTuple(i8, 7)({buf}, i8, i8, i8, i8, b1, i8[:], i8[:])")(
+        lambda b, pos, line, n, skip, edge_weights, src, dst:
+        K.parse_metis(b, pos, line, n, skip, edge_weights, src, dst))
+    cc.export("arc_imbalance", "u8(i8[:], i8[:])")(lambda src, dst: K.arc_imbalance_serial(src, dst))
     return cc
 
 

@@ -251,6 +251,12 @@ def _edges_in(info) -> int | None:
     if info.format in ("edgelist", "mtx", "metis", "dimacs") and not info.compressed:
         with open(info.path, "rb") as f:
             head = f.read(1 << 16)
+        if info.format == "metis":     # its header's m (a line lists a vertex's neighbours, not an edge)
+            from gconn.io.metis import read_header
+            try:
+                return read_header(info.path, np.frombuffer(head, np.uint8))[1]
+            except ValueError:
+                return None     # the reader words the error
         lines = head.count(b"\n")
         return info.size // max(len(head) // max(lines, 1), 1) if lines else 1
     return None

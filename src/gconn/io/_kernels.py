@@ -373,6 +373,15 @@ def arc_imbalance(src, dst):
     return total
 
 
+@njit(cache=True)
+def arc_imbalance_serial(src, dst):
+    """:func:`arc_imbalance` in one thread (the compiled module's)."""
+    total = np.uint64(0)
+    for i in range(src.size):
+        total += _arc_hash(src[i], dst[i]) - _arc_hash(dst[i], src[i])
+    return total
+
+
 @njit(cache=True, inline="always")
 def _put(out, p, x):
     """Write the decimal digits of ``x >= 0`` at ``out[p:]``; return the end."""
