@@ -125,7 +125,8 @@ def test_api_answers_as_the_jit_backend(compiled, graph):
     ("g.mtx", "%%MatrixMarket matrix coordinate pattern symmetric\n8 8 3\n2 1\n3 2\n6 5\n"),
     ("g.el", "# gconn edge list: n=9 m=3\n0 1\n1 2\n5 4\n"),
     ("h.el", "0 1\n1 2\n7 4\n2 1\n3 3\n"),
-    ("g.graph", "% METIS\n6 3\n2\n1 3\n2\n\n6\n5\n")])
+    ("g.graph", "% METIS\n6 3\n2\n1 3\n2\n\n6\n5\n"),
+    ("g.gr", "c DIMACS\np sp 7 3\na 1 2 5\na 2 3 1\na 6 5 2\n")])
 def test_files_answer_as_the_jit_backend(compiled, tmp_path, name, text):
     path = tmp_path / name
     path.write_text(text)
@@ -268,25 +269,29 @@ print(json.dumps({"code": code, "cc": json.loads(buf.getvalue()), "errors": erro
         "range.el": "range.el, line 3, column 3: vertex id 9 is out of range for n=4 (declared on line 1)"}
 
 
-def test_metis_without_numba(compiled, tmp_path):
-    """A METIS file runs on the compiled module (it loaded numba: 0.93-1.02 s against 0.27-0.32 for
-    `gconn cc` on 1M edges, BENCHMARKS.md), its errors the same."""
+def test_metis_and_dimacs_without_numba(compiled, tmp_path):
+    """A METIS (or DIMACS) file runs on the compiled module (it loaded numba: 0.93-1.02 s against
+    0.27-0.32 for `gconn cc` on 1M edges, BENCHMARKS.md), its errors the same."""
     (tmp_path / "g.graph").write_text("6 3\n2\n1 3\n2\n\n6\n5\n")
+    (tmp_path / "g.gr").write_text("p edge 6 2\ne 1 2\ne 6 5\n")
     (tmp_path / "odd.graph").write_text("3 1\n2\n3\n\n")           # 1 lists 2, 2 lists 3
     (tmp_path / "range.graph").write_text("3 1\n4\n1\n\n")
     out = fresh_python("""
 import contextlib, io, json, sys
 import gconn
 k, labels = gconn.connected_components("g.graph")
+k_gr, labels_gr = gconn.connected_components("g.gr")
 errors = {}
 for name in ("odd.graph", "range.graph"):
     try:
         gconn.connected_components(name)
     except ValueError as e:
         errors[name] = str(e)
-print(json.dumps({"k": k, "labels": labels.tolist(), "errors": errors, "numba": "numba" in sys.modules}))
+print(json.dumps({"k": k, "labels": labels.tolist(), "gr": [k_gr, labels_gr.tolist()], "errors": errors,
+                  "numba": "numba" in sys.modules}))
 """, tmp_path)
     assert out["k"] == 3 and out["labels"] == [0, 0, 0, 1, 2, 2] and not out["numba"]
+    assert out["gr"] == [4, [0, 0, 1, 2, 3, 3]]
     assert out["errors"] == {
         "odd.graph": "odd.graph: vertex 1 lists 2 as a neighbour, but vertex 2 does not list 1; a METIS file lists "
                      "each edge at both of its ends",

@@ -142,7 +142,8 @@ def _compiled(src: Source, call: Call) -> bool:
         return False
     if src.kind == "edges":
         return aot.chosen(src.edges)
-    if src.kind == "file" and src.format in ("mtx", "edgelist", "metis") and src.file.size <= aot.MAX_FILE_BYTES:
+    if src.kind == "file" and src.format in ("mtx", "edgelist", "metis", "dimacs") \
+            and src.file.size <= aot.MAX_FILE_BYTES:
         d = src.file.dialect
         return (d is None or d.parsed and not d.listed) and src.edges is not None and aot.chosen(src.edges)
     return False
