@@ -302,6 +302,37 @@ print(json.dumps({"k": k, "labels": labels.tolist(), "gr": [k_gr, labels_gr.toli
         assert str(jit.value) == out["errors"][name]
 
 
+@pytest.mark.parametrize("ext", ["npy", "gcb", "parquet", "feather"])
+def test_binary_files_without_numba(compiled, tmp_path, ext):
+    """gconn's binary formats take the compiled route too (they loaded numba: a one-off `gconn cc` of
+    1M edges took 0.9-1.2 s, now 0.2-0.5, BENCHMARKS.md), with the answers of the JIT backend; a file of
+    names still takes the resident route."""
+    src, dst = random_edges(3, 300, 700, np.int64)
+    g = gconn.Graph.from_edges(src, dst)
+    gconn.save(g, tmp_path / f"g.{ext}")
+    want = gconn.connected_components(tmp_path / f"g.{ext}", algorithm="none+union-async+find-halve")
+    if ext in ("parquet", "feather"):
+        gconn.save(gconn.Graph.from_edges(["a", "b"], ["b", "c"], relabel=True), tmp_path / f"names.{ext}")
+    out = fresh_python(f"""
+import json, sys
+import gconn
+k, labels = gconn.connected_components("g.{ext}")
+fa, fb = gconn.spanning_forest("g.{ext}")
+ids_numba = "numba" in sys.modules
+names = None
+if "{ext}" in ("parquet", "feather"):
+    k2, labels2, ids = gconn.connected_components("names.{ext}", relabel=True)
+    names = [int(k2), ids.tolist()]
+print(json.dumps({{"k": int(k), "labels": labels.tolist(), "forest": int(fa.size), "names": names,
+                  "ids_numba": ids_numba, "numba": "numba" in sys.modules}}))
+""", tmp_path)
+    assert out["k"] == want[0] and out["labels"] == want[1].tolist() and out["forest"] == g.n - want[0]
+    assert not out["ids_numba"]
+    assert out["numba"] == (ext in ("parquet", "feather"))       # the names' file took the resident route
+    if out["names"] is not None:
+        assert out["names"] == [1, ["a", "b", "c"]]
+
+
 def test_import_gconn_loads_neither_numba_nor_scipy(tmp_path):
     out = fresh_python("import json, sys, gconn; "
                        "print(json.dumps(sorted(m for m in ('numba', 'scipy') if m in sys.modules)))", tmp_path)

@@ -134,6 +134,11 @@ def route(src: Source, call: Call, be: str) -> str:
     return "chunked" if _chunked_gpu(src, call) else "resident"
 
 
+#: file formats a one-off call reads and runs without loading numba (their parsers are in the compiled
+#: module, or numpy and pyarrow read them)
+COMPILED_FORMATS = ("mtx", "edgelist", "metis", "dimacs", "npy", "gcb", "parquet", "feather")
+
+
 def _compiled(src: Source, call: Call) -> bool:
     """A plain call on small host edges on the CPU (with stats only where numba is not loaded)."""
     from gconn.backends import aot
@@ -142,8 +147,7 @@ def _compiled(src: Source, call: Call) -> bool:
         return False
     if src.kind == "edges":
         return aot.chosen(src.edges)
-    if src.kind == "file" and src.format in ("mtx", "edgelist", "metis", "dimacs") \
-            and src.file.size <= aot.MAX_FILE_BYTES:
+    if src.kind == "file" and src.format in COMPILED_FORMATS and src.file.size <= aot.MAX_FILE_BYTES:
         d = src.file.dialect
         return (d is None or d.parsed and not d.listed) and src.edges is not None and aot.chosen(src.edges)
     return False
@@ -204,7 +208,7 @@ def _run_compiled(src: Source, call: Call):
     if src.kind == "file":
         from gconn.io import read_edges
         fe = src.took(read_edges(src.file, call.n, call.relabel))
-        if fe.names is not None or fe.canonical is not None:
+        if fe.names is not None:
             return fe
         try:
             e = aot.raw(fe.src, fe.dst, fe.n, call.relabel)

@@ -246,7 +246,15 @@ def _edges_in(info) -> int | None:
             return int(layout(info.path)[1])
         if info.format == "npy":
             return int(np.load(info.path, mmap_mode="r", allow_pickle=False).shape[0])
-    except (ValueError, OSError):
+        if info.format == "parquet":
+            import pyarrow.parquet as pq
+            return int(pq.read_metadata(info.path).num_rows)
+        if info.format == "feather":
+            import pyarrow as pa
+            with pa.memory_map(str(info.path)) as source:
+                reader = pa.ipc.open_file(source)
+                return sum(reader.get_batch(i).num_rows for i in range(reader.num_record_batches))
+    except (ValueError, OSError, ImportError):      # pyarrow's errors are ValueError or OSError
         return None     # the reader words the error
     if info.format in ("edgelist", "mtx", "metis", "dimacs") and not info.compressed:
         with open(info.path, "rb") as f:
