@@ -302,7 +302,7 @@ print(json.dumps({"k": k, "labels": labels.tolist(), "gr": [k_gr, labels_gr.toli
         assert str(jit.value) == out["errors"][name]
 
 
-@pytest.mark.parametrize("ext", ["npy", "gcb", "parquet", "feather"])
+@pytest.mark.parametrize("ext", ["npy", "npz", "gcb", "parquet", "feather"])
 def test_binary_files_without_numba(compiled, tmp_path, ext):
     """gconn's binary formats take the compiled route too (they loaded numba: a one-off `gconn cc` of
     1M edges took 0.9-1.2 s, now 0.2-0.5, BENCHMARKS.md), with the answers of the JIT backend; a file of

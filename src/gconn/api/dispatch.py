@@ -136,7 +136,7 @@ def route(src: Source, call: Call, be: str) -> str:
 
 #: file formats a one-off call reads and runs without loading numba (their parsers are in the compiled
 #: module, or numpy and pyarrow read them)
-COMPILED_FORMATS = ("mtx", "edgelist", "metis", "dimacs", "npy", "gcb", "parquet", "feather")
+COMPILED_FORMATS = ("mtx", "edgelist", "metis", "dimacs", "npy", "npz", "gcb", "parquet", "feather")
 
 
 def _compiled(src: Source, call: Call) -> bool:

@@ -246,6 +246,8 @@ def _edges_in(info) -> int | None:
             return int(layout(info.path)[1])
         if info.format == "npy":
             return int(np.load(info.path, mmap_mode="r", allow_pickle=False).shape[0])
+        if info.format == "npz":
+            return _npz_edges(info.path)
         if info.format == "parquet":
             import pyarrow.parquet as pq
             return int(pq.read_metadata(info.path).num_rows)
@@ -268,6 +270,25 @@ def _edges_in(info) -> int | None:
         lines = head.count(b"\n")
         return info.size // max(len(head) // max(lines, 1), 1) if lines else 1
     return None
+
+
+def _npz_edges(path) -> int | None:
+    """An .npz's edges from the header of its ``src`` (gconn's), ``indices`` or ``row`` (SciPy's) array,
+    without reading the arrays."""
+    import zipfile
+    try:
+        with zipfile.ZipFile(path) as z:
+            names = set(z.namelist())
+            member = next((m for m in ("src.npy", "indices.npy", "row.npy") if m in names), None)
+            if member is None:
+                return None
+            with z.open(member) as f:
+                version = np.lib.format.read_magic(f)
+                shape = (np.lib.format.read_array_header_1_0 if version == (1, 0) else
+                         np.lib.format.read_array_header_2_0)(f)[0]
+    except zipfile.BadZipFile:
+        return None     # the reader words the error
+    return int(shape[0]) if len(shape) == 1 else None
 
 
 def to_graph(src: Source, n: int | None = None, relabel=False, read=None) -> Graph:
