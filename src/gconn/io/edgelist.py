@@ -735,21 +735,26 @@ def read_names(path: Path, buf: np.ndarray, d):
     quoted = d.quoted or b'"' in data      # a quoted field below the lines the dialect was read from
     if b"#" in data or b"%" in data:
         data = _COMMENTS.sub(b"", data)
-    data = _BLANK_LINES.sub(b"", data)
+    # each pass below runs only where its bytes occur: over a million lines of names a pass costs
+    # 0.1-0.4 s, and a CSV without blanks needs none of them (BENCHMARKS.md)
+    spaces, tabs = b" " in data, b"\t" in data
+    if spaces or tabs or b"\r" in data or b"\n\n" in data or data[:1] == b"\n":
+        data = _BLANK_LINES.sub(b"", data)
     delimiter = d.delimiter
     # blanks around a field are no part of it (as gconn's parser splits lines)
-    data = _EDGES.sub(b"", data)
+    if spaces or tabs:
+        data = _EDGES.sub(b"", data)
     if delimiter == " ":
         # pyarrow knows one delimiter byte, not runs of blanks
         data = _outside_quotes(_SPACES, b"\t", data, quoted)
         delimiter = "\t"
-    else:
+    elif spaces or (tabs and delimiter != "\t"):
         blank = b"[ \t]" if delimiter != "\t" else b" "
         sep = re.escape(delimiter.encode())
         # stepping over quoted fields costs a Python call each: only where a blank touches a delimiter
         # (a file that quotes every field, as R writes them, has none: a million lines load in 1.6-1.8 s,
         # 2.8-2.9 s with that pass)
-        if not quoted or re.search(blank + sep + b"|" + sep + blank, data):
+        if re.search(blank + sep + b"|" + sep + blank, data):
             data = _outside_quotes(re.compile(blank + b"*" + sep + blank + b"*"), delimiter.encode(), data, quoted)
     column_names = [f"f{i}" for i in range(d.fields)]
     chosen = [column_names[c] for c in d.columns]
