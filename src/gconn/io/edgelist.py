@@ -27,7 +27,8 @@ from pathlib import Path
 
 import numpy as np
 
-from gconn.graph.relabel import dense_ids, dense_names
+from gconn.graph.ids import id_dtype
+from gconn.graph.relabel import dense_ids
 from gconn.io._files import (DATA_NAMES, FileEdges, column_defaults, cr_lines, quote, read_bytes, same_column,
                              without_edges)
 from gconn.graph import numba_free
@@ -794,25 +795,22 @@ def read_names(path: Path, buf: np.ndarray, d):
         if col.null_count:
             row = _first(col.is_null())
             raise ValueError(f"{path.name}: column {label}, data row {row + 1}: missing vertex id")
-        if not d.names:
-            ok = pc.match_substring_regex(col, r"^[0-9]{1,18}$")
-            if not pc.all(ok).as_py():
-                row = _first(pc.invert(ok))
-                token = col[row].as_py()
-                line = _line_of_row(buf, d, row)
-                what = "a negative vertex id" if token[:1] == "-" else "not a vertex id"
-                where = f"column {label!r}" if d.header is not None else f"field {c + 1}"
-                raise ValueError(f"{path.name}, line {line}, {where}: {token[:40]!r} is {what}: ids are integers "
-                                 ">= 0 (digits only)")
-            col = pc.cast(col, pa.int64())
-        values = col.to_numpy(zero_copy_only=False)
         if d.names:
-            empty = np.flatnonzero(values == "")
-            if empty.size:
-                raise ValueError(f"{path.name}: column {label}, data row {int(empty[0]) + 1}: an empty vertex "
+            empty = pc.equal(col, "")
+            if pc.any(empty).as_py():
+                raise ValueError(f"{path.name}: column {label}, data row {_first(empty) + 1}: an empty vertex "
                                  "name")
-        cols.append(values)
-    src, dst = cols
+            continue
+        ok = pc.match_substring_regex(col, r"^[0-9]{1,18}$")
+        if not pc.all(ok).as_py():
+            row = _first(pc.invert(ok))
+            token = col[row].as_py()
+            line = _line_of_row(buf, d, row)
+            what = "a negative vertex id" if token[:1] == "-" else "not a vertex id"
+            where = f"column {label!r}" if d.header is not None else f"field {c + 1}"
+            raise ValueError(f"{path.name}, line {line}, {where}: {token[:40]!r} is {what}: ids are integers "
+                             ">= 0 (digits only)")
+        cols.append(pc.cast(col, pa.int64()).to_numpy(zero_copy_only=False))
     if d.names and not d.names_given:
         for col in map(table.column, chosen):
             digits = pc.match_substring_regex(col, r"^[0-9]+$")
@@ -824,13 +822,36 @@ def read_names(path: Path, buf: np.ndarray, d):
                 raise ValueError(f"{path.name}, {where}: {token!r} is an integer, but the ids of this file are "
                                  f"names (line {d.first_line} holds a word); pass names=True (--names) to read "
                                  "every id as a name")
+    names = None
+    if d.names:
+        src, dst, names = _named_codes(*map(table.column, chosen))
+    else:
+        src, dst = cols
     notes = ()
     if d.header_rule == "occurrence":
-        src, dst, notes = _header_by_occurrence(path, buf, d, src, dst)
-    if not d.names:
-        return src, dst, None, notes
-    s, t, names = dense_names(src, dst)
-    return s, t, names, notes
+        rows = src.size
+        src, dst, notes = _header_by_occurrence(path, buf, d, src, dst, names)
+        if names is not None and src.size < rows:
+            # the header's names, dropped with it, occur on no other line
+            keep = np.zeros(names.size, np.bool_)
+            keep[src] = keep[dst] = True
+            rank = (np.cumsum(keep) - 1).astype(src.dtype)
+            src, dst, names = rank[src], rank[dst], names[keep]
+    return src, dst, names, notes
+
+
+def _named_codes(a, b):
+    """``(src, dst, names)`` of two Arrow columns of names: their sorted distinct names and the
+    positions in it, by Arrow's hashing (pandas' factorize and sort and the columns' conversion to
+    Python strings took 0.9 s of a million lines, BENCHMARKS.md)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    both = pa.chunked_array(a.chunks + b.chunks, type=a.type)
+    distinct = pc.unique(both)
+    names = pc.take(distinct, pc.sort_indices(distinct))
+    codes = pc.index_in(both, value_set=names).to_numpy(zero_copy_only=False)
+    codes = codes.astype(id_dtype(len(names)), copy=False)
+    return codes[:len(a)], codes[len(a):], names.to_numpy(zero_copy_only=False)
 
 
 def _check_utf8(path: Path, buf: np.ndarray) -> None:
@@ -862,9 +883,10 @@ HEADER_WORDS = frozenset({"source", "target", "src", "dst", "from", "to", "u", "
                           "tail", "start", "end", "vertex1", "vertex2", "id1", "id2", "left", "right"})
 
 
-def _header_by_occurrence(path: Path, buf: np.ndarray, d, src, dst):
+def _header_by_occurrence(path: Path, buf: np.ndarray, d, src, dst, names=None):
     """Whether the first line of a file of names is a header: data when one of its names occurs
-    elsewhere, a header when its names are the usual column names, else an error; reported."""
+    elsewhere, a header when its names are the usual column names, else an error; reported.
+    ``src``/``dst`` are the ids, or their positions in ``names``."""
     text = bytes(buf[d.start:]).split(b"\n", 1)[0]
     shown = quote(text)
     if src.size < 2:
@@ -873,9 +895,10 @@ def _header_by_occurrence(path: Path, buf: np.ndarray, d, src, dst):
     a, b = src[0], dst[0]
     rest = np.concatenate([src[1:], dst[1:]])
     seen = [bool((rest == x).any()) for x in (a, b)]
-    words = all(str(x).strip().lower() in HEADER_WORDS for x in (a, b))
+    said = (a, b) if names is None else (names[a], names[b])
+    words = all(str(x).strip().lower() in HEADER_WORDS for x in said)
     if any(seen) and not words:
-        name = a if seen[0] else b
+        name = said[0] if seen[0] else said[1]
         return src, dst, (f"{path.name}, line {d.line} ({shown}) is read as an edge: its name {name!r} occurs on "
                           "other lines too; pass header=True (--header) if it names the columns",)
     if words and not any(seen):
