@@ -177,7 +177,15 @@ def test_turns_reads_generator_specs_and_graph_files(tmp_path, capsys):
                 "--forest"])
     rows = [r for r in capsys.readouterr().out.splitlines() if r.startswith("| ")][1:]
     assert len(rows) == 1 and rows[0].startswith("| grid:8,permute=true | auto |")
+    # --batches: incremental inserts through the API and into the state, and the share of the two
+    turns.main(["--tree", tree, "--graphs", "grid:8", "--rounds", "1", "--repeat", "1", "--batches", "10,100"])
+    out = capsys.readouterr().out
+    rows = [r.split(" | ")[1] for r in out.splitlines() if r.startswith("| ")][1:]
+    assert rows == ["auto api, 10 edges", "auto kernels, 10 edges", "auto api, 100 edges", "auto kernels, 100 edges"]
+    assert "The kernels' time over the API's, each tree: auto, 10 edges: " in out
     with pytest.raises(SystemExit):
         turns.main(["--tree", tree, "--launched"])
     with pytest.raises(SystemExit):
         turns.main(["--tree", tree, "--backend", "gpu", "--launched", "--host"])
+    with pytest.raises(SystemExit):
+        turns.main(["--tree", tree, "--batches", "10", "--host"])
