@@ -159,27 +159,24 @@ def make_csr_order():
 
 @kernel("id_bounds", lambda t: (t.id, t.id, t.I64, t.i64), offsets=False)
 def make_id_bounds():
-    """Fold the smallest and largest id of ``src`` and ``dst`` into ``bounds``."""
+    """Fold the largest id of ``src`` and ``dst`` into ``bound[0]`` (zero before), a negative id
+    counting as 2^63 - 1: one cell whose zeroing is a memset, not a launch."""
+    top = np.int64(np.iinfo(np.int64).max)
 
-    def id_bounds(src, dst, m, bounds):
-        acc = cuda.shared.array(2, np.int64)
+    def id_bounds(src, dst, m, bound):
+        acc = cuda.shared.array(1, np.int64)
         if cuda.threadIdx.x == 0:
-            acc[0] = bounds[0]
-            acc[1] = bounds[1]
+            acc[0] = 0
         cuda.syncthreads()
-        lo = acc[0]
-        hi = acc[1]
+        hi = np.int64(0)
         for i in range(cuda.grid(1), m, cuda.gridsize(1)):
             u = np.int64(src[i])
             v = np.int64(dst[i])
-            lo = min(lo, min(u, v))
-            hi = max(hi, max(u, v))
-        cuda.atomic.min(acc, 0, lo)
-        cuda.atomic.max(acc, 1, hi)
+            hi = max(hi, max(u if u >= 0 else top, v if v >= 0 else top))
+        cuda.atomic.max(acc, 0, hi)
         cuda.syncthreads()
         if cuda.threadIdx.x == 0:
-            cuda.atomic.min(bounds, 0, acc[0])
-            cuda.atomic.max(bounds, 1, acc[1])
+            cuda.atomic.max(bound, 0, acc[0])
 
     return id_bounds
 
@@ -288,16 +285,6 @@ def keep_run(key, n: int, handle: list) -> None:
     _keep(_RUNS, key, (n, handle))
 
 
-@kernel("pair_set", lambda t: (t.i64, t.I64, t.I64), offsets=False)
-def make_pair_set():
-    def pair_set(out, a, b):
-        if cuda.grid(1) == 0:
-            out[0] = a
-            out[1] = b
-
-    return pair_set
-
-
 @cuda.jit(device=True)
 def fitted(k, flags):
     """k where a run's ``flags`` show ids in 0..n-1, n-1 among them, else -1; the flags cleared."""
@@ -335,14 +322,12 @@ def device_id_range(src, dst) -> int:
     if src.dtype != dst.dtype or src.dtype not in (np.dtype(np.int32), np.dtype(np.int64)):
         return id_range(src, dst)
     src, dst = xp.ascontiguousarray(src), xp.ascontiguousarray(dst)
-    bounds = xp.empty(2, np.int64)      # set by a kernel: also inside a capture
-    launch(get("pair_set", (), dtypes_key(np.int64, np.int64, np.int64)), 1, view(bounds),
-           np.iinfo(np.int64).max, -1)
+    bound = xp.zeros(1, np.int64)
     m = int(src.size)
     launch(get("id_bounds", (), dtypes_key(src.dtype, src.dtype, src.dtype)), m, view(src), view(dst), m,
-           view(bounds), persistent=True)
-    lo, hi = (int(x) for x in (bounds if SIM else bounds.get()))
-    if lo < 0:
+           view(bound), persistent=True)
+    hi = int(bound[0] if SIM else bound.get()[0])
+    if hi == np.iinfo(np.int64).max:
         return id_range(src, dst)       # raises, naming the first negative id and where
     return hi
 
