@@ -333,6 +333,41 @@ print(json.dumps({{"k": int(k), "labels": labels.tolist(), "forest": int(fa.size
         assert out["names"] == [1, ["a", "b", "c"]]
 
 
+def test_files_of_names_without_numba(compiled, tmp_path):
+    """A text file of names (read by Arrow into codes) takes the compiled route where the call lets it
+    (a one-off `gconn cc` of 1M named edges loaded numba's kernels for a 25 ms run, BENCHMARKS.md): the
+    names, labels and forest size of the JIT backend, and word for word its error without relabel."""
+    rng = np.random.default_rng(8)
+    names = np.array([f"v{i}" for i in range(300)])
+    s, d = names[rng.integers(0, 300, 400)], names[rng.integers(0, 300, 400)]
+    (tmp_path / "g.csv").write_text("source,target\n" + "".join(f"{a},{b}\n" for a, b in zip(s, d)))
+    (tmp_path / "g.tsv").write_text("".join(f"{a}\t{b}\n" for a, b in zip(s, d)))
+    want = {}
+    for f in ("g.csv", "g.tsv"):
+        k, labels, ids = gconn.connected_components(tmp_path / f, relabel=True, algorithm="none+union-async+find-halve")
+        fa, _ = gconn.spanning_forest(tmp_path / f, relabel=True, algorithm="none+union-async+find-halve")
+        want[f] = [int(k), labels.tolist(), ids.tolist(), int(fa.size)]
+    with pytest.raises(ValueError) as jit:
+        gconn.connected_components(tmp_path / "g.csv", algorithm="none+union-async+find-halve")
+    out = fresh_python("""
+import json, sys
+import gconn
+got = {}
+for f in ("g.csv", "g.tsv"):
+    k, labels, ids = gconn.connected_components(f, relabel=True)
+    fa, fb = gconn.spanning_forest(f, relabel=True)
+    got[f] = [int(k), labels.tolist(), ids.tolist(), int(fa.size)]
+try:
+    gconn.connected_components("g.csv")
+except ValueError as e:
+    error = str(e)
+print(json.dumps({"got": got, "error": error, "numba": "numba" in sys.modules}))
+""", tmp_path)
+    assert out["got"] == want
+    assert out["error"] == str(jit.value)
+    assert not out["numba"]
+
+
 def test_import_gconn_loads_neither_numba_nor_scipy(tmp_path):
     out = fresh_python("import json, sys, gconn; "
                        "print(json.dumps(sorted(m for m in ('numba', 'scipy') if m in sys.modules)))", tmp_path)

@@ -139,6 +139,12 @@ def test_frontdoor_api_cases_check_the_labels(tmp_path):
     how = ("api", "arrays", files["npy"], "cpu", files["canon"])
     r = frontdoor.run_once(how, harness.this_tree(), files["k"])
     assert r["same"] and r["wall_s"] > r["answer_s"] > r["first_s"] > 0
+    # the CSV of names counts only the vertices its edges name, and the CLI's count is checked
+    names = dict(frontdoor.cases(files))["cli .csv (names)"]
+    assert names[3] == files["k_csv"] <= files["k"]
+    assert frontdoor.run_once(names, harness.this_tree(), files["k"])["wall_s"] > 0
+    with pytest.raises(RuntimeError, match="components"):
+        frontdoor.run_once(names[:3] + (files["k_csv"] + 1,), harness.this_tree(), files["k"])
     np.save(tmp_path / "wrong.npy", np.arange(files["n"]))    # every vertex alone
     with pytest.raises(RuntimeError, match="not SciPy's partition"):
         frontdoor.run_once(how[:4] + (str(tmp_path / "wrong.npy"),), harness.this_tree(), files["k"])

@@ -142,14 +142,16 @@ COMPILED_FORMATS = ("mtx", "edgelist", "metis", "dimacs", "npy", "npz", "gcb", "
 def _compiled(src: Source, call: Call) -> bool:
     """A plain call on small host edges on the CPU (with stats only where numba is not loaded)."""
     from gconn.backends import aot
-    if not (design.is_auto(call.algorithm) and aot.module() is not None) or call.params or call.relabel is True \
-            or call.table or call.n is not None or (call.stats and not aot.numba_free()):
+    d = src.file.dialect if src.kind == "file" else None
+    named = d is not None and not d.parsed     # a file of names: read by Arrow into codes 0..k-1
+    if not (design.is_auto(call.algorithm) and aot.module() is not None) or call.params \
+            or (call.relabel is True and not named) or call.table or call.n is not None \
+            or (call.stats and not aot.numba_free()):
         return False
     if src.kind == "edges":
         return aot.chosen(src.edges)
     if src.kind == "file" and src.format in COMPILED_FORMATS and src.file.size <= aot.MAX_FILE_BYTES:
-        d = src.file.dialect
-        return (d is None or d.parsed and not d.listed) and src.edges is not None and aot.chosen(src.edges)
+        return (d is None or not d.listed) and src.edges is not None and aot.chosen(src.edges)
     return False
 
 
@@ -209,13 +211,16 @@ def _run_compiled(src: Source, call: Call):
         from gconn.io import read_edges
         fe = src.took(read_edges(src.file, call.n, call.relabel))
         if fe.names is not None:
-            return fe
-        try:
-            e = aot.raw(fe.src, fe.dst, fe.n, call.relabel)
-        except ValueError:
-            return fe       # the resident route builds the graph and words the error with the file's line
-        if e is None:
-            return fe
+            if call.relabel is False:
+                _names_need_relabel(call)
+            e = aot.raw(fe.src, fe.dst, fe.names.size)
+        else:
+            try:
+                e = aot.raw(fe.src, fe.dst, fe.n, call.relabel)
+            except ValueError:
+                return fe   # the resident route builds the graph and words the error with the file's line
+            if e is None:
+                return fe
     else:
         e = aot.raw(src.src, src.dst, None, call.relabel)
         if e is None:
@@ -229,7 +234,10 @@ def _run_compiled(src: Source, call: Call):
             stats.phase_times["read"] = t1 - t0
         stats.phase_times["union-find, labels"] = time.perf_counter() - t1
     aot.charge(int(e.src.size), time.perf_counter() - t0)
-    nodes = np.arange(e.n, dtype=np.int64) if call.relabel == "auto" and call.problem == "cc" else None
+    if src.kind == "file" and fe.names is not None:
+        nodes = fe.names
+    else:
+        nodes = np.arange(e.n, dtype=np.int64) if call.relabel == "auto" and call.problem == "cc" else None
     return Outcome(result, nodes, stats)
 
 
@@ -292,9 +300,7 @@ def _run_devices(src: Source, call: Call) -> Outcome:
 def _run_resident(src: Source, call: Call, be, read=None) -> Outcome:
     g_in = to_graph(src, call.n, call.relabel, read=read)
     if call.relabel is False and not call.table and has_names(g_in) and src.kind != "graph":
-        back = "the forest's edges by name, as (src, dst)" if call.problem == "forest" else \
-            "the names back with the labels, as (n_components, labels, names)"
-        raise ValueError(f"the vertex ids are names, not integers: pass relabel=True to get {back}")
+        _names_need_relabel(call)
     if be.NAME == "cpu" and g_in.on_gpu:
         be = backend_module("gpu")
     g = be.to_backend(g_in)
@@ -316,6 +322,12 @@ def _run_resident(src: Source, call: Call, be, read=None) -> Outcome:
                   relabelled=g_in.nodes is not None and not isinstance(g_in.nodes, list))
     roots, fa, fb = pipeline.run(g, plan, be, forest=forest, stats=stats, seed=call.seed)
     return Outcome(_shaped(be, call, plan, stats, roots, fa, fb), g_in.nodes, stats, g_in.on_gpu)
+
+
+def _names_need_relabel(call: Call):
+    back = "the forest's edges by name, as (src, dst)" if call.problem == "forest" else \
+        "the names back with the labels, as (n_components, labels, names)"
+    raise ValueError(f"the vertex ids are names, not integers: pass relabel=True to get {back}")
 
 
 def _shaped(be, call: Call, plan: Plan, stats, roots, fa, fb):

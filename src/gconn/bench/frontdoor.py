@@ -12,7 +12,8 @@ and copies its two columns to the device (issue 57's yardstick for a fresh proce
 
 Every run is a fresh process importing gconn from its tree, the trees in turns after one warm-up
 run each; the graph is Erdos-Renyi, ``--edges`` random pairs on ``--edges / 4`` vertices (seed 1),
-in .el, .mtx and METIS files, and every run's component count must equal SciPy's.  The peer of
+in .el, .mtx and METIS files and a CSV of names (``u0``, ``u1``, ...; its count leaves out the vertices
+no edge names), and every run's component count must equal SciPy's.  The peer of
 ``gconn cc FILE.el`` runs in the same turns: pandas.read_csv, ``tocsr`` and SciPy in a fresh process.
 """
 from __future__ import annotations
@@ -101,7 +102,7 @@ cupy.cuda.Device().synchronize()
 print(json.dumps({"answer_s": time.time() - spawned, "m": int(src.size)}))
 """
 
-TEXT = ("el", "mtx", "graph")
+TEXT = ("el", "mtx", "graph", "csv")
 
 
 def make_files(edges: int, folder: Path, formats=TEXT) -> dict:
@@ -117,14 +118,19 @@ def make_files(edges: int, folder: Path, formats=TEXT) -> dict:
     k, labels = connected_components(A, directed=False)
     k = int(k)
     _, first, inv = np.unique(labels, return_index=True, return_inverse=True)
-    files = {"n": n, "k": k, "sparse": str(folder / "sparse.el"), "canon": str(folder / "canon.npy"),
-             **{fmt: str(folder / f"g.{fmt}") for fmt in ("npy", "el", "mtx", "graph")}}
+    # a file of names holds only the vertices its edges name: the others' components are not its
+    present = np.unique(np.concatenate([src, dst])).size
+    files = {"n": n, "k": k, "k_csv": k - (n - present), "sparse": str(folder / "sparse.el"),
+             "canon": str(folder / "canon.npy"), **{fmt: str(folder / f"g.{fmt}") for fmt in ("npy", *TEXT)}}
     np.save(files["npy"], np.column_stack([src, dst]))
     np.save(files["canon"], first[inv])
     Path(files["sparse"]).write_text("0 200000000\n")
     # writers of our own, so that every tree reads the same bytes
     if "el" in formats:
         Path(files["el"]).write_text("\n".join(f"{a} {b}" for a, b in zip(src.tolist(), dst.tolist())) + "\n")
+    if "csv" in formats:
+        Path(files["csv"]).write_text("source,target\n" + "\n".join(f"u{a},u{b}" for a, b in zip(src.tolist(),
+                                                                                             dst.tolist())) + "\n")
     if "mtx" in formats:
         sym = sp.triu(A + A.T, k=1).tocoo()
         with open(files["mtx"], "w") as f:
@@ -159,6 +165,7 @@ def cases(files: dict, backend: str = "cpu") -> list:
     return [("peer .el: pandas.read_csv, tocsr, SciPy", ("cli", peer, None, files["k"])),
             *(gpu if backend == "gpu" else []),
             *((f"cli .{fmt}", cli(files[fmt])) for fmt in ("el", "mtx", "graph")),
+            ("cli .csv (names)", cli(files["csv"], k=files["k_csv"])),
             ("cli stdin (.el)", cli("-", stdin=files["el"])),
             ("cli sparse ids (one edge 0 200000000)", cli(files["sparse"], k=1)),
             ("cli sparse ids, --relabel", cli("--relabel", files["sparse"], k=1)),
@@ -199,7 +206,7 @@ def _spread(xs, scale=1e3) -> str:
 
 def measure(trees: list, edges: int, repeat: int, folder: Path, only=None, backend: str = "cpu") -> list:
     """Rows ``(case, figure, {tree: figures})`` of every case, and the files."""
-    chosen = [name for name, _ in cases(dict.fromkeys((*TEXT, "npy", "sparse", "canon", "k"), ""), backend)
+    chosen = [name for name, _ in cases(dict.fromkeys((*TEXT, "npy", "sparse", "canon", "k", "k_csv"), ""), backend)
               if not only or any(o in name for o in only)]
     # only the text files a chosen case reads (writing them takes minutes at 2**26 edges)
     files = make_files(edges, folder, [f for f in TEXT if any(f".{f}" in name for name in chosen)])
