@@ -305,8 +305,8 @@ print(json.dumps({"k": k, "labels": labels.tolist(), "gr": [k_gr, labels_gr.toli
 @pytest.mark.parametrize("ext", ["npy", "npz", "gcb", "parquet", "feather"])
 def test_binary_files_without_numba(compiled, tmp_path, ext):
     """gconn's binary formats take the compiled route too (they loaded numba: a one-off `gconn cc` of
-    1M edges took 0.9-1.2 s, now 0.2-0.5, BENCHMARKS.md), with the answers of the JIT backend; a file of
-    names still takes the resident route."""
+    1M edges took 0.9-1.2 s, now 0.2-0.5, BENCHMARKS.md), with the answers of the JIT backend; so do
+    tables of names, and integer ids to relabel come back for the resident route."""
     src, dst = random_edges(3, 300, 700, np.int64)
     g = gconn.Graph.from_edges(src, dst)
     gconn.save(g, tmp_path / f"g.{ext}")
@@ -323,14 +323,19 @@ names = None
 if "{ext}" in ("parquet", "feather"):
     k2, labels2, ids = gconn.connected_components("names.{ext}", relabel=True)
     names = [int(k2), ids.tolist()]
+names_numba = "numba" in sys.modules
+k3, labels3, ids3 = gconn.connected_components("g.{ext}", relabel=True)
 print(json.dumps({{"k": int(k), "labels": labels.tolist(), "forest": int(fa.size), "names": names,
-                  "ids_numba": ids_numba, "numba": "numba" in sys.modules}}))
+                  "ids_numba": ids_numba, "names_numba": names_numba,
+                  "relabelled": [int(k3), labels3.tolist(), ids3.tolist()]}}))
 """, tmp_path)
     assert out["k"] == want[0] and out["labels"] == want[1].tolist() and out["forest"] == g.n - want[0]
-    assert not out["ids_numba"]
-    assert out["numba"] == (ext in ("parquet", "feather"))       # the names' file took the resident route
+    assert not out["ids_numba"] and not out["names_numba"]
     if out["names"] is not None:
         assert out["names"] == [1, ["a", "b", "c"]]
+    k3, labels3, ids3 = gconn.connected_components(tmp_path / f"g.{ext}", relabel=True,
+                                                   algorithm="none+union-async+find-halve")
+    assert out["relabelled"] == [k3, labels3.tolist(), ids3.tolist()]
 
 
 def test_files_of_names_without_numba(compiled, tmp_path):

@@ -143,7 +143,9 @@ def _compiled(src: Source, call: Call) -> bool:
     """A plain call on small host edges on the CPU (with stats only where numba is not loaded)."""
     from gconn.backends import aot
     d = src.file.dialect if src.kind == "file" else None
-    named = d is not None and not d.parsed     # a file of names: read by Arrow into codes 0..k-1
+    # relabel=True: names (Arrow codes them 0..k-1) run here; ids to relabel come back for the resident
+    # route, which reuses what was read (tables are read whole, never in chunks)
+    named = d is not None and not d.parsed or src.kind == "file" and src.format in ("parquet", "feather")
     if not (design.is_auto(call.algorithm) and aot.module() is not None) or call.params \
             or (call.relabel is True and not named) or call.table or call.n is not None \
             or (call.stats and not aot.numba_free()):
