@@ -578,6 +578,36 @@ def test_parquet_round_trip_keeps_isolated_vertices_and_names(tmp_path, ext):
         gconn.save(named, tmp_path / "n.mtx")
 
 
+@pytest.mark.parametrize("ext", [".parquet", ".feather"])
+def test_tables_of_names_from_other_tools(tmp_path, ext):
+    """Columns of names as other tools write them (string, large_string, dictionary-encoded, binary):
+    the same sorted names and codes, the string ones coded by Arrow, the others as before (dense_names);
+    a null and a column of integers beside names are errors."""
+    from gconn.graph.relabel import dense_names
+    rng = np.random.default_rng(5)
+    pool = np.array(["zeta", "Alpha", "beta", "β", "", "a b", "10", "9"])
+    s, d = pool[rng.integers(0, pool.size, 40)], pool[rng.integers(0, pool.size, 40)]
+    want_s, want_d, want = dense_names(s.astype(object), d.astype(object))
+    for kind in (pa.string(), pa.large_string(), "dictionary", pa.binary()):
+        if kind == "dictionary":
+            table = pa.table({"a": pa.array(s).dictionary_encode(), "b": pa.array(d).dictionary_encode()})
+        else:
+            table = pa.table({"a": pa.array(s.tolist(), kind), "b": pa.array(d.tolist(), kind)})
+        path = tmp_path / f"names{ext}"
+        _write_arrow(table, path)
+        g = gconn.load(path)
+        names = [x.decode() if isinstance(x, bytes) else x for x in g.nodes.tolist()]
+        assert names == want.tolist(), kind
+        es, ed = g.edges()
+        assert sorted(zip(es.tolist(), ed.tolist())) == sorted(zip(want_s.tolist(), want_d.tolist())), kind
+    _write_arrow(pa.table({"a": pa.array(["x", None]), "b": pa.array(["y", "z"])}), path)
+    with pytest.raises(ValueError, match="column 'a', row 1: a null"):
+        gconn.load(path)
+    _write_arrow(pa.table({"a": pa.array(["x", "y"]), "b": pa.array([1, 2])}), path)
+    with pytest.raises(TypeError, match="mix names and integer ids"):
+        gconn.load(path)
+
+
 @pytest.mark.parametrize("name", ["n.csv", "n.el", "n.tsv", "n.txt.gz"])
 def test_edge_list_round_trip_keeps_names(tmp_path, name):
     """Names written to an edge list come back as they were: quoted (the delimiter, blanks, quotes, a

@@ -22,6 +22,7 @@ from gconn.graph import INT32_MAX, Graph
 from gconn.graph.ids import check_column
 from gconn.graph.relabel import dense_names
 from gconn.io._files import FileEdges, check_declared, column_defaults, same_column, without_edges
+from gconn.io.edgelist import named_codes
 
 def _load(path: Path, mmap_mode=None):
     try:
@@ -251,16 +252,20 @@ def read_parquet(info, n, relabelled: bool):
         import pyarrow.compute as pc
         keep = pc.invert(isolated)
         src_col, dst_col = src_col.filter(keep), dst_col.filter(keep)
-    cols = []
+    arrow = []
     for col, name in ((src_col, columns[0]), (dst_col, columns[1])):
         if col.null_count:
             row = int(np.flatnonzero(col.is_null().to_numpy(zero_copy_only=False))[0])
             raise ValueError(f"{path.name}: column {name!r}, row {row}: a null (missing) vertex id")
         if pa.types.is_dictionary(col.type):
             col = col.cast(col.type.value_type)
-        cols.append(check_column(col.to_numpy(), f"{path.name}: column {name!r}"))
-    src, dst = cols
+        arrow.append(col)
     notes = () if note is None else (note,)
+    if alone is None and arrow[0].type == arrow[1].type and pa.types.is_string(arrow[0].type):
+        # names coded by Arrow, as a text file's (converting them to Python strings took most of the read)
+        s, d, vertices = named_codes(*arrow)
+        return FileEdges(s, d, vertices.size, vertices, notes=notes)
+    src, dst = (check_column(col.to_numpy(), f"{path.name}: column {name!r}") for col, name in zip(arrow, columns))
     named = src.dtype.kind in "OSU" or dst.dtype.kind in "OSU"
     if not (named or listed):
         return FileEdges(src, dst, int(declared) if declared is not None else None, notes=notes)

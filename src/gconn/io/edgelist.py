@@ -824,7 +824,7 @@ def read_names(path: Path, buf: np.ndarray, d):
                                  "every id as a name")
     names = None
     if d.names:
-        src, dst, names = _named_codes(*map(table.column, chosen))
+        src, dst, names = named_codes(*map(table.column, chosen))
     else:
         src, dst = cols
     notes = ()
@@ -840,7 +840,7 @@ def read_names(path: Path, buf: np.ndarray, d):
     return src, dst, names, notes
 
 
-def _named_codes(a, b):
+def named_codes(a, b):
     """``(src, dst, names)`` of two Arrow columns of names: their sorted distinct names and the
     positions in it, by Arrow's hashing (pandas' factorize and sort and the columns' conversion to
     Python strings took 0.9 s of a million lines, BENCHMARKS.md)."""
