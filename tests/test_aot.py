@@ -373,6 +373,39 @@ print(json.dumps({"got": got, "error": error, "numba": "numba" in sys.modules}))
     assert not out["numba"]
 
 
+def test_gzip_text_without_numba(compiled, tmp_path):
+    """A gzip edge list or Matrix Market file (SNAP's downloads) takes the compiled route, its text's
+    size read from the stream's trailer, with the JIT backend's answers; a file of many gzip streams
+    (whose trailer counts the last alone) and bzip2 keep the chunked route, with the same answers."""
+    import bz2
+    import gzip
+    src, dst = random_edges(4, 2000, 3000, np.int64)
+    text = "# Nodes: 2000 Edges: 3000\n" + "".join(f"{a}\t{b}\n" for a, b in zip(src, dst))
+    (tmp_path / "g.txt.gz").write_bytes(gzip.compress(text.encode()))
+    lines = text.splitlines(keepends=True)
+    # BGZF-like: a gzip stream every 100 lines, the last one's count far below the file's size
+    (tmp_path / "many.txt.gz").write_bytes(b"".join(gzip.compress("".join(lines[i:i + 100]).encode())
+                                                    for i in range(0, len(lines), 100)))
+    (tmp_path / "g.txt.bz2").write_bytes(bz2.compress(text.encode()))
+    g = gconn.Graph.from_edges(src, dst, 2000)
+    gconn.save(g, tmp_path / "g.mtx")
+    (tmp_path / "g.mtx.gz").write_bytes(gzip.compress((tmp_path / "g.mtx").read_bytes()))
+    want = gconn.connected_components(g, algorithm="none+union-async+find-halve")
+    out = fresh_python("""
+import json, sys
+import gconn
+got = {}
+for f in ("g.txt.gz", "g.mtx.gz", "many.txt.gz", "g.txt.bz2"):
+    k, labels = gconn.connected_components(f)
+    got[f] = [int(k), labels.tolist(), "numba" in sys.modules]
+print(json.dumps(got))
+""", tmp_path)
+    for f in ("g.txt.gz", "g.mtx.gz", "many.txt.gz", "g.txt.bz2"):
+        assert out[f][:2] == [want[0], want[1].tolist()], f
+    assert not out["g.txt.gz"][2] and not out["g.mtx.gz"][2]
+    assert out["many.txt.gz"][2]        # the chunked route loaded numba
+
+
 def test_import_gconn_loads_neither_numba_nor_scipy(tmp_path):
     out = fresh_python("import json, sys, gconn; "
                        "print(json.dumps(sorted(m for m in ('numba', 'scipy') if m in sys.modules)))", tmp_path)

@@ -159,6 +159,10 @@ def test_frontdoor_writes_the_text_files_its_cases_read(tmp_path, monkeypatch):
     assert len(ran) == 1 and not any((tmp_path / f"g.{f}").exists() for f in frontdoor.TEXT)
     frontdoor.measure(["src"], 2000, 1, tmp_path, only=["api file"])
     assert (tmp_path / "g.el").exists() and not (tmp_path / "g.mtx").exists()
+    assert not (tmp_path / "g.el.gz").exists()
+    frontdoor.measure(["src"], 2000, 1, tmp_path, only=["cli .el.gz"])
+    import gzip
+    assert gzip.decompress((tmp_path / "g.el.gz").read_bytes()) == (tmp_path / "g.el").read_bytes()
     names = [name for name, _ in frontdoor.cases(files, "gpu")]
     assert names[1].startswith("peer arrays") and not any(n.startswith("peer arrays") for n, _ in
                                                           frontdoor.cases(files, "cpu"))

@@ -152,8 +152,11 @@ def _compiled(src: Source, call: Call) -> bool:
         return False
     if src.kind == "edges":
         return aot.chosen(src.edges)
-    if src.kind == "file" and src.format in COMPILED_FORMATS and src.file.size <= aot.MAX_FILE_BYTES:
-        return (d is None or not d.listed) and src.edges is not None and aot.chosen(src.edges)
+    if src.kind == "file" and src.format in COMPILED_FORMATS:
+        from gconn.io._files import text_size
+        size = text_size(src.file.path, src.file.compressed)     # a compressed file is read whole as text
+        return size is not None and size <= aot.MAX_FILE_BYTES and (d is None or not d.listed) \
+            and src.edges is not None and aot.chosen(src.edges)
     return False
 
 

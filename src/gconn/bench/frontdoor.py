@@ -12,8 +12,8 @@ and copies its two columns to the device (issue 57's yardstick for a fresh proce
 
 Every run is a fresh process importing gconn from its tree, the trees in turns after one warm-up
 run each; the graph is Erdos-Renyi, ``--edges`` random pairs on ``--edges / 4`` vertices (seed 1),
-in .el, .mtx and METIS files and a CSV of names (``u0``, ``u1``, ...; its count leaves out the vertices
-no edge names), and every run's component count must equal SciPy's.  The peer of
+in .el, .el.gz, .mtx and METIS files and a CSV of names (``u0``, ``u1``, ...; its count leaves out the
+vertices no edge names), and every run's component count must equal SciPy's.  The peer of
 ``gconn cc FILE.el`` runs in the same turns: pandas.read_csv, ``tocsr`` and SciPy in a fresh process.
 """
 from __future__ import annotations
@@ -102,7 +102,7 @@ cupy.cuda.Device().synchronize()
 print(json.dumps({"answer_s": time.time() - spawned, "m": int(src.size)}))
 """
 
-TEXT = ("el", "mtx", "graph", "csv")
+TEXT = ("el", "mtx", "graph", "csv", "gz")
 
 
 def make_files(edges: int, folder: Path, formats=TEXT) -> dict:
@@ -121,13 +121,19 @@ def make_files(edges: int, folder: Path, formats=TEXT) -> dict:
     # a file of names holds only the vertices its edges name: the others' components are not its
     present = np.unique(np.concatenate([src, dst])).size
     files = {"n": n, "k": k, "k_csv": k - (n - present), "sparse": str(folder / "sparse.el"),
-             "canon": str(folder / "canon.npy"), **{fmt: str(folder / f"g.{fmt}") for fmt in ("npy", *TEXT)}}
+             "canon": str(folder / "canon.npy"), **{fmt: str(folder / f"g.{fmt}") for fmt in ("npy", *TEXT)},
+             "gz": str(folder / "g.el.gz")}
     np.save(files["npy"], np.column_stack([src, dst]))
     np.save(files["canon"], first[inv])
     Path(files["sparse"]).write_text("0 200000000\n")
     # writers of our own, so that every tree reads the same bytes
+    text = "\n".join(f"{a} {b}" for a, b in zip(src.tolist(), dst.tolist())) + "\n" \
+        if "el" in formats or "gz" in formats else ""
     if "el" in formats:
-        Path(files["el"]).write_text("\n".join(f"{a} {b}" for a, b in zip(src.tolist(), dst.tolist())) + "\n")
+        Path(files["el"]).write_text(text)
+    if "gz" in formats:
+        import gzip
+        Path(files["gz"]).write_bytes(gzip.compress(text.encode(), 6))
     if "csv" in formats:
         Path(files["csv"]).write_text("source,target\n" + "\n".join(f"u{a},u{b}" for a, b in zip(src.tolist(),
                                                                                              dst.tolist())) + "\n")
@@ -166,6 +172,7 @@ def cases(files: dict, backend: str = "cpu") -> list:
             *(gpu if backend == "gpu" else []),
             *((f"cli .{fmt}", cli(files[fmt])) for fmt in ("el", "mtx", "graph")),
             ("cli .csv (names)", cli(files["csv"], k=files["k_csv"])),
+            ("cli .el.gz", cli(files["gz"])),
             ("cli stdin (.el)", cli("-", stdin=files["el"])),
             ("cli sparse ids (one edge 0 200000000)", cli(files["sparse"], k=1)),
             ("cli sparse ids, --relabel", cli("--relabel", files["sparse"], k=1)),

@@ -258,9 +258,16 @@ def _edges_in(info) -> int | None:
                 return sum(reader.get_batch(i).num_rows for i in range(reader.num_record_batches))
     except (ValueError, OSError, ImportError):      # pyarrow's errors are ValueError or OSError
         return None     # the reader words the error
-    if info.format in ("edgelist", "mtx", "metis", "dimacs") and not info.compressed:
-        with open(info.path, "rb") as f:
-            head = f.read(1 << 16)
+    if info.format in ("edgelist", "mtx", "metis", "dimacs"):
+        from gconn.io._files import open_binary, text_size
+        size = text_size(info.path, info.compressed)
+        if size is None:
+            return None
+        try:
+            with open_binary(info.path) as f:
+                head = f.read(1 << 16)
+        except ValueError:
+            return None     # the reader words the error
         if info.format == "metis":     # its header's m (a line lists a vertex's neighbours, not an edge)
             from gconn.io.metis import read_header
             try:
@@ -268,7 +275,7 @@ def _edges_in(info) -> int | None:
             except ValueError:
                 return None     # the reader words the error
         lines = head.count(b"\n")
-        return info.size // max(len(head) // max(lines, 1), 1) if lines else 1
+        return size // max(len(head) // max(lines, 1), 1) if lines else 1
     return None
 
 

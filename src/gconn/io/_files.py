@@ -167,6 +167,21 @@ def open_binary(path: Path):
             from None
 
 
+def text_size(path: Path, compressed: bool) -> int | None:
+    """The bytes of ``path``'s text: its size, or a gzip stream's own count of them (the last four bytes,
+    modulo 2^32), taken only where the stream is at least as long (else None, as for bzip2 and xz: a
+    file of several gzip streams counts only its last)."""
+    size = os.path.getsize(path)
+    if not compressed:
+        return size
+    if compression(path)[2] != "gzip" or size < 18:
+        return None
+    with open(path, "rb") as f:
+        f.seek(-4, os.SEEK_END)
+        text = int.from_bytes(f.read(4), "little")
+    return text if text >= size else None
+
+
 def read_bytes(path: Path) -> np.ndarray:
     """The (decompressed) content of ``path``, uint8."""
     if compression(path) is None:
