@@ -406,6 +406,55 @@ print(json.dumps(got))
     assert out["many.txt.gz"][2]        # the chunked route loaded numba
 
 
+def test_relabelling_without_numba(compiled, tmp_path, monkeypatch):
+    """Sparse ids (relabel='auto') and relabel=True, in arrays and files, take the compiled route: NumPy
+    relabels them as Graph.from_edges does (a mark table, or a sort where its range is too large), with
+    the JIT backend's labels and ids; past SORT_MAX_EDGES such ids go on to the resident route."""
+    rng = np.random.default_rng(9)
+    pool = rng.choice(np.int64(1) << 40, 300, replace=False)            # sparse: a sort
+    s, d = pool[rng.integers(0, 300, 500)], pool[rng.integers(0, 300, 500)]
+    dense_s, dense_d = rng.integers(0, 3000, 500), rng.integers(0, 3000, 500)  # a mark table (range <= 8m)
+    (tmp_path / "sparse.el").write_text("".join(f"{a} {b}\n" for a, b in zip(s, d)))
+    np.save(tmp_path / "s.npy", s)
+    np.save(tmp_path / "d.npy", d)
+    np.save(tmp_path / "ds.npy", dense_s)
+    np.save(tmp_path / "dd.npy", dense_d)
+    want = {}
+    for key, arg, kw in (("file auto", tmp_path / "sparse.el", dict(relabel="auto")),
+                         ("file true", tmp_path / "sparse.el", dict(relabel=True)),
+                         ("arrays auto", (s, d), dict(relabel="auto")),
+                         ("arrays true", (s, d), dict(relabel=True)),
+                         ("marked true", (dense_s, dense_d), dict(relabel=True))):
+        k, labels, ids = gconn.connected_components(arg, algorithm="none+union-async+find-halve", **kw)
+        want[key] = [int(k), labels.tolist(), ids.tolist()]
+    code = """
+import json, sys
+import numpy as np
+import gconn
+from gconn.backends import aot
+LIMIT
+s, d, ds, dd = (np.load(f + ".npy") for f in ("s", "d", "ds", "dd"))
+got = {}
+for key, arg, kw in (("file auto", "sparse.el", dict(relabel="auto")), ("file true", "sparse.el", dict(relabel=True)),
+                     ("arrays auto", (s, d), dict(relabel="auto")), ("arrays true", (s, d), dict(relabel=True)),
+                     ("marked true", (ds, dd), dict(relabel=True))):
+    k, labels, ids = gconn.connected_components(arg, **kw)
+    got[key] = [int(k), labels.tolist(), ids.tolist()]
+try:
+    gconn.connected_components((np.array([-5, 3]), np.array([3, 7])), relabel=True)
+except ValueError as e:
+    error = str(e)
+print(json.dumps({"got": got, "error": error, "numba": "numba" in sys.modules}))
+"""
+    out = fresh_python(code.replace("LIMIT", ""), tmp_path)
+    assert out["got"] == want
+    assert out["error"] == "negative vertex id -5 (src[0]); ids must be >= 0"
+    assert not out["numba"]
+    out = fresh_python(code.replace("LIMIT", "aot.SORT_MAX_EDGES = 100"), tmp_path)
+    assert out["got"] == want
+    assert out["numba"]                 # the sparse ones went on to the hash table
+
+
 def test_import_gconn_loads_neither_numba_nor_scipy(tmp_path):
     out = fresh_python("import json, sys, gconn; "
                        "print(json.dumps(sorted(m for m in ('numba', 'scipy') if m in sys.modules)))", tmp_path)

@@ -142,13 +142,11 @@ COMPILED_FORMATS = ("mtx", "edgelist", "metis", "dimacs", "npy", "npz", "gcb", "
 def _compiled(src: Source, call: Call) -> bool:
     """A plain call on small host edges on the CPU (with stats only where numba is not loaded)."""
     from gconn.backends import aot
+    # relabel: names are coded by Arrow, ids relabelled by NumPy (aot.raw); ids that would take numba's
+    # hash table go on to the resident route with what was read
     d = src.file.dialect if src.kind == "file" else None
-    # relabel=True: names (Arrow codes them 0..k-1) run here; ids to relabel come back for the resident
-    # route, which reuses what was read (tables are read whole, never in chunks)
-    named = d is not None and not d.parsed or src.kind == "file" and src.format in ("parquet", "feather")
-    if not (design.is_auto(call.algorithm) and aot.module() is not None) or call.params \
-            or (call.relabel is True and not named) or call.table or call.n is not None \
-            or (call.stats and not aot.numba_free()):
+    if not (design.is_auto(call.algorithm) and aot.module() is not None) or call.params or call.table \
+            or call.n is not None or (call.stats and not aot.numba_free()):
         return False
     if src.kind == "edges":
         return aot.chosen(src.edges)
@@ -234,13 +232,15 @@ def _run_compiled(src: Source, call: Call):
     result = aot.forest_of(e) if call.problem == "forest" else aot.components_of(e, call.numbered)
     stats = None
     if call.stats:
-        stats = Stats(variant=aot.VARIANT, backend="cpu", n=e.n, m=int(e.src.size))
+        stats = Stats(variant=aot.VARIANT, backend="cpu", n=e.n, m=int(e.src.size), relabelled=e.ids is not None)
         if src.kind == "file":
             stats.phase_times["read"] = t1 - t0
         stats.phase_times["union-find, labels"] = time.perf_counter() - t1
     aot.charge(int(e.src.size), time.perf_counter() - t0)
     if src.kind == "file" and fe.names is not None:
         nodes = fe.names
+    elif e.ids is not None:
+        nodes = e.ids
     else:
         nodes = np.arange(e.n, dtype=np.int64) if call.relabel == "auto" and call.problem == "cc" else None
     return Outcome(result, nodes, stats)

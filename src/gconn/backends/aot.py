@@ -71,20 +71,34 @@ def charge(m: int, seconds: float) -> None:
 MAX_FILE_BYTES = 64 << 20
 
 
+#: Most edges relabelled by NumPy's sort where the ids' range is too large for a mark table; above,
+#: numba's hash table pays for its loading (the call goes to the resident route)
+SORT_MAX_EDGES = 1 << 20
+
+
 class Edges(NamedTuple):
     src: np.ndarray
     dst: np.ndarray
     n: int
+    #: the ids of vertices 0..n-1 where relabelled, else None
+    ids: np.ndarray | None = None
 
 
 def raw(src, dst, n, relabel=False) -> Edges | None:
-    """The edges after ``Graph.from_edges``'s checks (None where it would relabel them)."""
-    if relabel is True:
-        return None
-    if relabel == "auto" and n is None and src.size:
-        if R.decide(src, dst, id_range(src, dst)) is not None:
-            return None
+    """The edges after ``Graph.from_edges``'s checks and relabelling (``n``: a file's declared count,
+    which relabel=True ignores as ``gconn.io.graph_of`` does); None where numba's hash table would
+    relabel them."""
+    if relabel is True or relabel == "auto" and n is None and src.size:
+        hi = id_range(src, dst) if src.size else -1
+        how = R.decide(src, dst, hi) if relabel == "auto" else True
+        if how is not None:
+            out = R.dense_ids(src, dst, how, hashed=_sorted)
+            return None if out is None else Edges(out[0], out[1], out[2].size, out[2])
     return Edges(src, dst, _check_ids(src, dst, n))
+
+
+def _sorted(src, dst):
+    return R.sorted_ids(src, dst) if src.size <= SORT_MAX_EDGES else None
 
 
 def _typed(e: Edges):

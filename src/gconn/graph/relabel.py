@@ -38,9 +38,10 @@ def decide(src: np.ndarray, dst: np.ndarray, hi: int):
     return seen if span > AUTO_RATIO * int(np.count_nonzero(seen)) else None
 
 
-def dense_ids(src: np.ndarray, dst: np.ndarray, seen=None):
+def dense_ids(src: np.ndarray, dst: np.ndarray, seen=None, hashed=None):
     """``(src', dst', ids)``: the sorted distinct ids (int64) and positions in it, NumPy or CuPy;
-    ``seen``: a mark table from :func:`decide`."""
+    ``seen``: a mark table from :func:`decide`; ``hashed(src, dst)`` gives them where the ids' range is
+    too large for a mark table (default: numba's hash table)."""
     if type(src).__module__.split(".")[0] == "cupy":
         import cupy
         ids, inverse = cupy.unique(cupy.concatenate([src, dst]), return_inverse=True)
@@ -60,7 +61,20 @@ def dense_ids(src: np.ndarray, dst: np.ndarray, seen=None):
         table = np.empty(seen.size, dt)
         table[ids] = np.arange(ids.size, dtype=dt)
         return table[src], table[dst], ids.astype(np.int64, copy=False)
-    return _hashed(src, dst)
+    return (hashed or _hashed)(src, dst)
+
+
+def sorted_ids(src: np.ndarray, dst: np.ndarray):
+    """:func:`dense_ids` of host arrays by NumPy's sort, without numba (its hash table is faster
+    from about a million edges on, once loaded).
+
+    >>> s, d, ids = sorted_ids(np.array([10, 3000000000]), np.array([3000000000, 7]))
+    >>> s.tolist(), d.tolist(), ids.tolist()
+    ([1, 2], [2, 0], [7, 10, 3000000000])
+    """
+    ids, inverse = np.unique(np.concatenate([src, dst]).astype(np.int64, copy=False), return_inverse=True)
+    inverse = inverse.astype(id_dtype(ids.size), copy=False)
+    return inverse[:src.size], inverse[src.size:], ids
 
 
 def _hashed(src: np.ndarray, dst: np.ndarray):
