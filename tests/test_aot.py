@@ -455,6 +455,25 @@ print(json.dumps({"got": got, "error": error, "numba": "numba" in sys.modules}))
     assert out["numba"]                 # the sparse ones went on to the hash table
 
 
+def test_scipy_drop_in_without_numba(compiled, tmp_path):
+    """The SciPy drop-in's weak components run the compiled union-find in a process without numba
+    (it loaded numba's kernels for a few milliseconds of work), with SciPy's int32 labels."""
+    A = sp.random(3000, 3000, density=0.0003, format="csr", random_state=3)
+    sp.save_npz(tmp_path / "a.npz", A)
+    want = [scipy_cc(A, directed=d) for d in (False, True)]
+    out = fresh_python("""
+import json, sys
+import scipy.sparse as sp
+from gconn.integrations.csgraph import connected_components
+A = sp.load_npz("a.npz")
+got = [connected_components(A, directed=False), connected_components(A, connection="weak")]
+print(json.dumps({"got": [[int(k), labels.tolist(), str(labels.dtype)] for k, labels in got],
+                  "numba": "numba" in sys.modules}))
+""", tmp_path)
+    assert out["got"] == [[int(want[0][0]), want[0][1].tolist(), "int32"]] * 2
+    assert not out["numba"]
+
+
 def test_import_gconn_loads_neither_numba_nor_scipy(tmp_path):
     out = fresh_python("import json, sys, gconn; "
                        "print(json.dumps(sorted(m for m in ('numba', 'scipy') if m in sys.modules)))", tmp_path)

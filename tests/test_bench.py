@@ -139,6 +139,7 @@ def test_frontdoor_api_cases_check_the_labels(tmp_path):
     how = ("api", "arrays", files["npy"], "cpu", files["canon"])
     r = frontdoor.run_once(how, harness.this_tree(), files["k"])
     assert r["same"] and r["wall_s"] > r["answer_s"] > r["first_s"] > 0
+    assert frontdoor.run_once(("api", "scipy") + how[2:], harness.this_tree(), files["k"])["same"]
     # the CSV of names counts only the vertices its edges name, and the CLI's count is checked
     names = dict(frontdoor.cases(files))["cli .csv (names)"]
     assert names[3] == files["k_csv"] <= files["k"]

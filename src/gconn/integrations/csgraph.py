@@ -17,10 +17,12 @@ Where we differ from SciPy 1.17, on purpose:
 from __future__ import annotations
 
 import importlib
+import time
 
 import numpy as np
 
 from gconn import api
+from gconn.backends import aot
 from gconn.api.scc import strong_components
 from gconn.inputs.adjacency import Adjacency, CSGraphTypeError, adjacency, graph_of, strong_requested
 
@@ -59,6 +61,13 @@ def weak_components(adj: Adjacency):
         return k, labels.astype(np.int32, copy=False)
     # union-find over the arcs as they are: a gconn.Graph's CSR would cost more (797e30a:BENCHMARKS.md)
     rows = np.repeat(np.arange(adj.n, dtype=adj.indices.dtype), np.diff(adj.indptr))
+    m = int(adj.indices.size)
+    if aot.chosen(m):
+        # a process without numba runs the compiled union-find, as gconn.connected_components does
+        t0 = time.perf_counter()
+        k, labels = aot.components_of(aot.Edges(rows, adj.indices, adj.n))
+        aot.charge(m, time.perf_counter() - t0)
+        return k, labels.astype(np.int32, copy=False)
     ic = api.IncrementalConnectivity(adj.n, backend="auto")
     ic.insert(rows, adj.indices)
     labels = ic.labels().astype(np.int32, copy=False)
